@@ -1,0 +1,44 @@
+# The two commands a user needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+WEB_CONCURRENCY ?= 2
+export HOST PORT WEB_CONCURRENCY
+
+STAMP := $(VENV)/.installed
+CATALOGS := $(wildcard app/translations/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGS:.po=.mo)
+
+.PHONY: install run test lint migrate clean
+
+install: $(STAMP) $(COMPILED)
+
+# Re-installs only when the package metadata changes, so repeated runs are quick.
+$(STAMP): setup.cfg setup.py
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+app/translations/%/LC_MESSAGES/messages.mo: app/translations/%/LC_MESSAGES/messages.po $(STAMP)
+	$(BIN)/pybabel compile --statistics -d app/translations -l $* -i $< -o $@
+
+migrate: install
+	$(BIN)/flask --app wsgi migrate
+
+run: migrate
+	exec $(BIN)/gunicorn --bind $(HOST):$(PORT) --workers $(WEB_CONCURRENCY) \
+		--access-logfile - wsgi:app
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) *.egg-info

@@ -1,0 +1,121 @@
+"""Credentials, throttling, and the one answer to "may this viewer do this to this item".
+
+HTTP Basic with a user name and an application password, as WordPress does. A request
+with bad credentials is refused whatever route it asks for (WordPress authenticates
+before dispatch); a request without credentials is anonymous.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+from flask import current_app, g, request
+
+from app.errors import ApiError, forbidden
+from app.i18n import _
+from store import users
+from store.users import ANONYMOUS, Viewer
+
+PUBLISHED = ("publish",)
+
+
+def _client_key() -> str:
+    return request.remote_addr or "unknown"
+
+
+def _bad_credentials() -> ApiError:
+    return ApiError(
+        "incorrect_password",
+        _("The provided password is an invalid application password."),
+        401,
+        headers={"WWW-Authenticate": 'Basic realm="calendar"'},
+    )
+
+
+def _parse_basic(header: str) -> tuple[str, str] | None:
+    scheme, _sep, token = header.partition(" ")
+    if scheme.lower() != "basic" or not token.strip():
+        return None
+    try:
+        decoded = base64.b64decode(token.strip(), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    login, sep, password = decoded.partition(":")
+    return (login, password) if sep else None
+
+
+def authenticate_request() -> None:
+    """Sets ``g.viewer``; raises 401 for bad credentials and 429 when throttled."""
+    g.viewer = ANONYMOUS
+    header = request.headers.get("Authorization")
+    if not header:
+        return
+    config = current_app.config
+    client = _client_key()
+    window = config["AUTH_FAILURE_WINDOW"]
+    if users.is_throttled(client, config["AUTH_FAILURE_LIMIT"], window):
+        raise ApiError(
+            "too_many_attempts",
+            _("Too many failed login attempts. Try again later."),
+            429,
+            headers={"Retry-After": str(window)},
+        )
+    credentials = _parse_basic(header)
+    user = users.authenticate(*credentials) if credentials else None
+    if user is None:
+        users.record_failure(client, window)
+        raise _bad_credentials()
+    g.viewer = Viewer(user)
+
+
+def current_viewer() -> Viewer:
+    return g.get("viewer", ANONYMOUS)
+
+
+# --- capabilities on one item ------------------------------------------------------------
+
+
+def _own(viewer: Viewer, item) -> bool:
+    return viewer.logged_in and item.author == viewer.id
+
+
+def may(viewer: Viewer, action: str, item=None, status: str | None = None) -> bool:
+    """WordPress's capability rules for ``action`` ("create", "read", "edit", "delete",
+    "publish", "manage_terms", "upload_files") on ``item`` (an event, venue or organizer
+    row), by role and ownership. ``status`` overrides the item's status (an effective
+    status such as a past ``future`` served as ``publish``)."""
+    if action == "create":
+        return viewer.has("edit_posts")
+    if action == "publish":
+        return viewer.has("publish_posts")
+    if action in ("manage_terms", "upload_files"):
+        return viewer.has(action)
+    status = status or item.status
+    if action == "read":
+        if status == "publish":
+            return True
+        if status == "private":
+            return _own(viewer, item) or viewer.has("read_private_posts")
+        if _own(viewer, item):
+            return viewer.has("edit_posts")
+        return viewer.has("edit_others_posts")
+    verb = {"edit": "edit", "delete": "delete"}[action]
+    if _own(viewer, item):
+        if status in ("publish", "future"):
+            return viewer.has(f"{verb}_published_posts")
+        if status == "private":
+            return viewer.has(f"{verb}_private_posts")
+        return viewer.has(f"{verb}_posts")
+    needed = [f"{verb}_others_posts"]
+    if status in ("publish", "future"):
+        needed.append(f"{verb}_published_posts")
+    if status == "private":
+        needed.append(f"{verb}_private_posts")
+    return all(viewer.has(cap) for cap in needed)
+
+
+def require(viewer: Viewer, action: str, item=None, status: str | None = None) -> None:
+    """Raises 401 (anonymous) or 403 (logged in) unless ``may`` says yes."""
+    if not may(viewer, action, item, status):
+        raise forbidden(viewer.logged_in)

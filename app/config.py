@@ -1,0 +1,65 @@
+"""Settings: these defaults, overridden by ``instance/config.py``, then by environment
+variables of the same name, then by the ``test_config`` given to ``create_app``."""
+
+import os
+
+DEFAULTS = {
+    # SQLite file; relative paths are relative to the project root.
+    "CALENDAR_DATABASE": "instance/calendar.db",
+    # Timezone of the site: default event timezone and the zone of listing filters.
+    "SITE_TIMEZONE": "UTC",
+    # Base of absolute links; empty means the request's own scheme and host.
+    "SITE_URL": "",
+    "SITE_NAME": "Events Calendar",
+    "SITE_DESCRIPTION": "A calendar of events, venues and organizers.",
+    "API_ROOT": "/wp-json",
+    "LANGUAGES": "en,fr,de,es",
+    "DEFAULT_LANGUAGE": "en",
+    # Origins allowed to send credentials (comma-separated); others get "*".
+    "CORS_ORIGINS": "",
+    "GEOLOCATION": True,
+    "GEOFENCE_KM": 25.0,
+    # Request bodies above this many bytes are refused with 413 before being read.
+    "MAX_CONTENT_LENGTH": 1024 * 1024,
+    # Failed logins allowed per client within the window before 429.
+    "AUTH_FAILURE_LIMIT": 10,
+    "AUTH_FAILURE_WINDOW": 300,
+    # Largest page of any listing (the reference's cap).
+    "MAX_PER_PAGE": 50,
+}
+
+
+def _coerce(default, raw: str):
+    if isinstance(default, bool):
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    if isinstance(default, int):
+        return int(raw)
+    if isinstance(default, float):
+        return float(raw)
+    return raw
+
+
+def load_settings(root: str, test_config: dict | None = None) -> dict:
+    settings = dict(DEFAULTS)
+    instance_file = os.path.join(root, "instance", "config.py")
+    if os.path.exists(instance_file):
+        namespace: dict = {}
+        with open(instance_file, encoding="utf-8") as handle:
+            exec(compile(handle.read(), instance_file, "exec"), namespace)  # noqa: S102
+        settings.update({k: v for k, v in namespace.items() if k.isupper()})
+    for key, default in DEFAULTS.items():
+        if key in os.environ:
+            settings[key] = _coerce(default, os.environ[key])
+    if test_config:
+        settings.update(test_config)
+    database = settings["CALENDAR_DATABASE"]
+    if database != ":memory:" and not os.path.isabs(database):
+        settings["CALENDAR_DATABASE"] = os.path.join(root, database)
+    settings["API_ROOT"] = "/" + settings["API_ROOT"].strip("/")
+    if isinstance(settings["LANGUAGES"], str):
+        settings["LANGUAGES"] = [x.strip() for x in settings["LANGUAGES"].split(",") if x.strip()]
+    if isinstance(settings["CORS_ORIGINS"], str):
+        settings["CORS_ORIGINS"] = [
+            x.strip() for x in settings["CORS_ORIGINS"].split(",") if x.strip()
+        ]
+    return settings

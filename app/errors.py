@@ -1,0 +1,148 @@
+"""The one error body, ``{"code", "message", "data": {"status", ...}}``, and every handler.
+
+Views raise ``ApiError``; everything else (unknown routes and methods, webargs
+validation, malformed JSON, oversized bodies, unexpected exceptions) is turned into
+the same shape here, so no failure can produce an HTML page or a stack trace.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from app.i18n import N_, _, translate
+from app.jsonresponse import json_response
+
+log = logging.getLogger(__name__)
+
+MISSING_MESSAGE = "Missing data for required field."
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str, status: int, headers=None, **data):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.headers = headers or {}
+        self.data = data
+
+
+def error_response(code: str, message: str, status: int, headers=None, **data):
+    body = {"code": code, "message": message, "data": {"status": status, **data}}
+    return json_response(body, status, headers)
+
+
+def invalid_params(params: dict[str, str]) -> ApiError:
+    """400 ``rest_invalid_param`` naming each bad parameter and what is wrong with it."""
+    return ApiError(
+        "rest_invalid_param",
+        _("Invalid parameter(s): %(params)s", params=", ".join(params)),
+        400,
+        params=params,
+        details={},
+    )
+
+
+def missing_params(names: list[str]) -> ApiError:
+    return ApiError(
+        "rest_missing_callback_param",
+        _("Missing parameter(s): %(params)s", params=", ".join(names)),
+        400,
+        params=names,
+    )
+
+
+def forbidden(logged_in: bool) -> ApiError:
+    """WordPress's rule: 401 when nobody is logged in, 403 when the user lacks the right."""
+    return ApiError(
+        "rest_forbidden", _("Sorry, you are not allowed to do that."), 403 if logged_in else 401
+    )
+
+
+def no_route() -> ApiError:
+    return ApiError(
+        "rest_no_route", _("No route was found matching the URL and request method."), 404
+    )
+
+
+def _first_message(messages) -> str:
+    """The first human message in a marshmallow error structure, translated."""
+    while isinstance(messages, dict | list):
+        if not messages:
+            return translate(N_("Invalid parameter."))
+        messages = (
+            next(iter(messages.values())) if isinstance(messages, dict) else messages[0]
+        )
+    return translate(str(messages))
+
+
+def from_validation_error(error: ValidationError, schema=None) -> ApiError:
+    """webargs/marshmallow errors in WordPress's terms: missing params first, else invalid."""
+    messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
+    order = list(schema.fields) if schema is not None else []
+    names = sorted(messages, key=lambda n: order.index(n) if n in order else len(order))
+    if "_schema" in names and len(names) == 1:
+        return ApiError(
+            "rest_invalid_json", _("The request body must be a JSON object."), 400
+        )
+    missing = [
+        n for n in names if isinstance(messages[n], list) and MISSING_MESSAGE in messages[n]
+    ]
+    if missing:
+        return missing_params([_data_key(schema, n) for n in missing])
+    return invalid_params(
+        {_data_key(schema, n): _first_message(messages[n]) for n in names if n != "_schema"}
+    )
+
+
+def _data_key(schema, name: str) -> str:
+    field = schema.fields.get(name) if schema is not None else None
+    return (field.data_key or name) if field is not None else name
+
+
+def _from_http_exception(error: HTTPException) -> ApiError:
+    if error.code == 422 or (error.code == 400 and getattr(error, "data", None)):
+        data = getattr(error, "data", {}) or {}
+        exc = data.get("exc")
+        if isinstance(exc, ValidationError):
+            return from_validation_error(exc, data.get("schema"))
+        return ApiError("rest_invalid_json", _("The request body is not valid JSON."), 400)
+    if error.code in (404, 405):
+        return no_route()
+    if error.code == 413:
+        return ApiError(
+            "rest_payload_too_large", _("The request body is larger than allowed."), 413
+        )
+    if error.code == 400:
+        return ApiError("rest_invalid_request", _("The request could not be understood."), 400)
+    if error.code == 401:
+        return forbidden(False)
+    return ApiError("http_error", error.name, error.code or 500)
+
+
+def handle_api_error(error: ApiError):
+    return error_response(error.code, error.message, error.status, error.headers, **error.data)
+
+
+def handle_http_exception(error: HTTPException):
+    if isinstance(error.__cause__, ApiError):  # pragma: no cover - defensive
+        return handle_api_error(error.__cause__)
+    return handle_api_error(_from_http_exception(error))
+
+
+def handle_unexpected(error: Exception):
+    if isinstance(error, HTTPException):
+        return handle_http_exception(error)
+    log.exception("unhandled exception")
+    return error_response(
+        "internal_server_error", _("The server could not complete the request."), 500
+    )
+
+
+def register(app) -> None:
+    app.register_error_handler(ApiError, handle_api_error)
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Exception, handle_unexpected)

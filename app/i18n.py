@@ -1,0 +1,92 @@
+"""Language roots and message catalogs.
+
+Every configured language ``L`` has its own API root ``/L{api_root}``; the default
+language is also served at the bare root. ``LanguageRoots`` (WSGI middleware) moves the
+language segment from ``PATH_INFO`` into ``SCRIPT_NAME``, so routing is identical under
+every root and the links the app builds keep the root the client used. It also drops a
+trailing slash, since every route accepts one.
+"""
+
+from __future__ import annotations
+
+import gettext as gettext_module
+import os
+from io import BytesIO
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import current_app, has_request_context, request
+
+TRANSLATIONS = os.path.join(os.path.dirname(__file__), "translations")
+LANG_KEY = "calendar.lang"
+
+
+class LanguageRoots:
+    def __init__(self, wsgi_app, languages: list[str], default: str, api_root: str):
+        self.wsgi_app = wsgi_app
+        self.languages = set(languages)
+        self.default = default
+        self.api_root = api_root
+
+    def __call__(self, environ, start_response):
+        path = environ.get("PATH_INFO", "") or "/"
+        if len(path) > 1 and path.endswith("/"):
+            path = path.rstrip("/") or "/"
+        lang = self.default
+        head, _, rest = path[1:].partition("/")
+        if head in self.languages and ("/" + rest).startswith(self.api_root):
+            tail = "/" + rest
+            if tail == self.api_root or tail.startswith(self.api_root + "/"):
+                lang = head
+                environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + "/" + head
+                path = tail
+        environ["PATH_INFO"] = path
+        environ[LANG_KEY] = lang
+        return self.wsgi_app(environ, start_response)
+
+
+def _load(lang: str) -> gettext_module.NullTranslations:
+    directory = os.path.join(TRANSLATIONS, lang, "LC_MESSAGES")
+    mo_path = os.path.join(directory, "messages.mo")
+    po_path = os.path.join(directory, "messages.po")
+    if os.path.exists(mo_path) and (
+        not os.path.exists(po_path) or os.path.getmtime(mo_path) >= os.path.getmtime(po_path)
+    ):
+        with open(mo_path, "rb") as handle:
+            return gettext_module.GNUTranslations(handle)
+    if os.path.exists(po_path):
+        # Not compiled yet (a checkout without `make install`): compile in memory.
+        with open(po_path, "rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        buffer = BytesIO()
+        write_mo(buffer, catalog)
+        buffer.seek(0)
+        return gettext_module.GNUTranslations(buffer)
+    return gettext_module.NullTranslations()
+
+
+def load_catalogs(languages: list[str]) -> dict[str, gettext_module.NullTranslations]:
+    return {lang: _load(lang) for lang in languages}
+
+
+def current_language() -> str:
+    if has_request_context():
+        return request.environ.get(LANG_KEY) or current_app.config["DEFAULT_LANGUAGE"]
+    return "en"
+
+
+def translate(message: str, lang: str | None = None) -> str:
+    catalogs = current_app.extensions["calendar.catalogs"]
+    catalog = catalogs.get(lang or current_language())
+    return catalog.gettext(message) if catalog else message
+
+
+def _(message: str, **values) -> str:
+    """``message`` in the request's language, with ``%(name)s`` placeholders filled."""
+    text = translate(message)
+    return text % values if values else text
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for extraction; translated later, when a language is known."""
+    return message

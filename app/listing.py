@@ -1,0 +1,92 @@
+"""Paging for all five listings: page/per_page, totals in body and headers, rest_url,
+next/previous URLs and the RFC 8288 ``Link`` header. Written once, used by all."""
+
+from __future__ import annotations
+
+import math
+from urllib.parse import urlencode
+
+from app.jsonresponse import json_response
+
+
+class Page:
+    """One page of a listing: which rows to fetch and how to describe the neighbours."""
+
+    def __init__(self, page: int, per_page: int, max_per_page: int = 50):
+        self.number = page
+        self.size = min(per_page, max_per_page)
+
+    @property
+    def offset(self) -> int:
+        return (self.number - 1) * self.size
+
+    def total_pages(self, total: int) -> int:
+        return math.ceil(total / self.size) if total else 0
+
+
+def _query(args: dict) -> str:
+    pairs = []
+    for key, value in args.items():
+        if value is None:
+            continue
+        if isinstance(value, list | tuple):
+            value = ",".join(str(v) for v in value)
+        elif isinstance(value, bool):
+            value = "1" if value else "0"
+        pairs.append((key, value))
+    return urlencode(pairs)
+
+
+def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, echo_page: bool):
+    """(rest_url, next_rest_url or None, previous_rest_url or None).
+
+    ``args`` are the effective filters. With ``echo_page`` (events, venues, organizers)
+    ``rest_url`` carries page and filters; otherwise (terms) it is the bare collection.
+    """
+    base = collection_url.rstrip("/") + "/"
+    others = {k: v for k, v in args.items() if k != "page"}
+    if echo_page:
+        query = _query({"page": page.number, **others})
+        rest_url = f"{base}?{query}" if query else base
+    else:
+        rest_url = base
+
+    def at(number: int) -> str:
+        query = _query({**others, "page": number} if number > 1 else others)
+        return f"{base}?{query}" if query else base
+
+    next_url = at(page.number + 1) if page.number < total_pages else None
+    previous_url = at(page.number - 1) if 1 < page.number <= total_pages + 1 else None
+    return rest_url, next_url, previous_url
+
+
+def listing_response(key, items, total, page: Page, collection_url, args, *, terms=False):
+    total_pages = page.total_pages(total)
+    rest_url, next_url, previous_url = page_urls(
+        collection_url, args, page, total_pages, echo_page=not terms
+    )
+    links = {}
+    if next_url:
+        links["next_rest_url"] = next_url
+    if previous_url:
+        links["previous_rest_url"] = previous_url
+    if terms:
+        body = {"rest_url": rest_url, "total": total, "total_pages": total_pages, key: items}
+        body.update(links)
+    else:
+        body = {key: items, "rest_url": rest_url, **links, "total": total,
+                "total_pages": total_pages}
+    headers = {
+        "X-TEC-Total": str(total),
+        "X-TEC-TotalPages": str(total_pages),
+        "X-WP-Total": str(total),
+        "X-WP-TotalPages": str(total_pages),
+    }
+    link_parts = []
+    if next_url:
+        link_parts.append(f'<{next_url}>; rel="next"')
+    if previous_url:
+        link_parts.append(f'<{previous_url}>; rel="prev"')
+    if link_parts:
+        headers["Link"] = ", ".join(link_parts)
+    return json_response(body, 200, headers)

@@ -1,0 +1,3 @@
+from app.smorest import Blueprint
+
+blp = Blueprint("events", __name__, description="Events")

@@ -1,0 +1,99 @@
+"""flask-smorest, subclassed once for the project's conventions.
+
+- ``CalendarParser`` reads list parameters in all three forms (``x[]=a&x[]=b``,
+  ``x=a&x=b``, ``x=a,b``), reads bodies as JSON or form data (merged over the query
+  string, as WordPress merges request parameters), and turns validation failures into
+  the project's ``ApiError`` instead of a 422.
+- ``Api`` leaves error handling to ``app.errors``.
+"""
+
+from __future__ import annotations
+
+import orjson
+from flask import request
+from flask_smorest import Api as BaseApi
+from flask_smorest import Blueprint as BaseBlueprint
+from marshmallow import ValidationError
+from webargs import core
+from webargs.flaskparser import FlaskParser
+from werkzeug.datastructures import MultiDict
+
+from app.errors import ApiError, from_validation_error
+from app.i18n import _
+
+
+def normalise_multidict(source) -> MultiDict:
+    """``x[]`` keys folded into ``x`` (PHP-style arrays), values kept in order."""
+    result = MultiDict()
+    for key, values in source.lists():
+        name = key[:-2] if key.endswith("[]") else key
+        for value in values:
+            result.add(name, value)
+    return result
+
+
+def multidict_to_body(source: MultiDict) -> dict:
+    """Form fields as a body: repeated or ``[]`` keys become lists."""
+    body: dict = {}
+    for key, values in source.lists():
+        if key.endswith("[]"):
+            body.setdefault(key[:-2], []).extend(values)
+        elif len(values) > 1:
+            body[key] = values
+        else:
+            body[key] = values[0]
+    return body
+
+
+class CalendarParser(FlaskParser):
+    DEFAULT_VALIDATION_STATUS = 400
+
+    def load_querystring(self, req, schema):
+        return self._makeproxy(normalise_multidict(req.args), schema)
+
+    def load_json(self, req, schema):
+        body = request_body(req)
+        merged = multidict_to_body(req.args)
+        merged.update(body)
+        return merged
+
+    def handle_error(self, error, req, schema, *, error_status_code, error_headers):
+        raise from_validation_error(error, schema)
+
+
+def request_body(req) -> dict:
+    """The body as a dict, from JSON or a form; ``{}`` when there is none."""
+    if req.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        return multidict_to_body(req.form)
+    raw = req.get_data(cache=True)
+    if not raw.strip():
+        return {}
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ApiError(
+            "rest_invalid_json", _("The request body is not valid JSON."), 400
+        ) from None
+    if not isinstance(body, dict):
+        raise ApiError("rest_invalid_json", _("The request body must be a JSON object."), 400)
+    return body
+
+
+class Blueprint(BaseBlueprint):
+    ARGUMENTS_PARSER = CalendarParser()
+
+
+class Api(BaseApi):
+    def _register_error_handlers(self):
+        """Errors are handled by ``app.errors`` for every layer, not only smorest's."""
+
+
+def validate_or_raise(schema, data: dict):
+    """Loads ``data`` with ``schema`` outside webargs, raising the project's errors."""
+    try:
+        return schema.load(data)
+    except ValidationError as error:
+        raise from_validation_error(error, schema) from None
+
+
+__all__ = ["Api", "Blueprint", "CalendarParser", "core", "request_body", "validate_or_raise"]

@@ -1,0 +1,1 @@
+"""Persistence: Peewee models and queries. Knows nothing of Flask or HTTP."""

@@ -1,0 +1,199 @@
+"""The tables, their indexes, nothing else.
+
+Events, venues and organizers share one id space (``Node``), as WordPress posts do,
+so "this id exists but is another kind" can be told apart from "no such id".
+Categories and tags share the ``Term`` table and so its id space.
+Dates are stored as ``YYYY-MM-DD HH:MM:SS`` strings, which sort chronologically.
+"""
+
+from peewee import (
+    BooleanField,
+    CharField,
+    CompositeKey,
+    FloatField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
+
+from store.db import database
+
+
+class BaseModel(Model):
+    class Meta:
+        database = database
+        legacy_table_names = False
+
+
+class Node(BaseModel):
+    """Allocates ids shared by events, venues and organizers; ``kind`` says which."""
+
+    kind = CharField(max_length=16)
+
+
+class User(BaseModel):
+    login = CharField(unique=True)
+    email = CharField(default="")
+    role = CharField(max_length=16)
+    created = CharField()
+
+
+class AppPassword(BaseModel):
+    user = ForeignKeyField(User, backref="passwords", on_delete="CASCADE")
+    digest = CharField(unique=True)  # SHA-256 hex of the password
+    created = CharField()
+    revoked = BooleanField(default=False)
+
+
+class AuthFailure(BaseModel):
+    """Failed logins per client, in the database so the throttle holds across workers."""
+
+    client = CharField(primary_key=True)
+    failures = IntegerField(default=0)
+    window_start = FloatField()
+
+
+class Setting(BaseModel):
+    """Key/value rows: the schema version and the data version counter."""
+
+    key = CharField(primary_key=True)
+    value = TextField()
+
+
+class Post(BaseModel):
+    """Columns common to events, venues and organizers (no table of its own)."""
+
+    id = IntegerField(primary_key=True)
+    author = IntegerField(default=0)
+    status = CharField(max_length=16, default="publish")
+    title = TextField()
+    slug = CharField()
+    description = TextField(default="")
+    excerpt = TextField(default="")
+    date = CharField()
+    date_utc = CharField()
+    modified = CharField()
+    modified_utc = CharField()
+    password = CharField(default="")
+    image = TextField(default="")
+
+
+class Event(Post):
+    start_date = CharField()  # local wall clock in ``timezone``
+    end_date = CharField()
+    utc_start = CharField()
+    utc_end = CharField()
+    timezone = CharField(default="")
+    all_day = BooleanField(default=False)
+    cost = TextField(default="")  # JSON: the cost as sent (string or list of strings)
+    website = TextField(null=True)  # None: not set, the representation falls back to the url
+    show_map = BooleanField(default=False)
+    show_map_link = BooleanField(default=False)
+    hide_from_listings = BooleanField(default=False)
+    sticky = BooleanField(default=False)
+    featured = BooleanField(default=False)
+    ticketed = BooleanField(default=False)
+    post_parent = IntegerField(default=0)
+
+    class Meta:
+        indexes = (
+            (("slug",), True),
+            (("utc_start", "id"), False),
+            (("utc_end",), False),
+            (("status", "utc_start"), False),
+            (("post_parent",), False),
+            (("author",), False),
+        )
+
+
+class Venue(Post):
+    address = TextField(default="")
+    city = TextField(default="")
+    country = TextField(default="")
+    province = TextField(default="")
+    state = TextField(default="")
+    zip = TextField(default="")
+    phone = TextField(default="")
+    website = TextField(default="")
+    stateprovince = TextField(default="")
+    show_map = BooleanField(default=True)
+    show_map_link = BooleanField(default=True)
+    geo_lat = FloatField(null=True)
+    geo_lng = FloatField(null=True)
+
+    class Meta:
+        indexes = (
+            (("slug",), True),
+            (("geo_lat", "geo_lng"), False),
+            (("date_utc",), False),
+        )
+
+
+class Organizer(Post):
+    phone = TextField(default="")
+    website = TextField(default="")
+    email = TextField(default="")
+
+    class Meta:
+        indexes = ((("slug",), True), (("date_utc",), False))
+
+
+class Term(BaseModel):
+    taxonomy = CharField(max_length=16)  # "category" or "tag"
+    name = TextField()
+    slug = CharField()
+    description = TextField(default="")
+    parent = IntegerField(default=0)
+
+    class Meta:
+        indexes = (
+            (("taxonomy", "slug"), True),
+            (("taxonomy", "parent", "name"), False),
+        )
+
+
+class EventTerm(BaseModel):
+    event = ForeignKeyField(Event, on_delete="CASCADE", lazy_load=False)
+    term = ForeignKeyField(Term, on_delete="CASCADE", lazy_load=False)
+    position = IntegerField(default=0)
+
+    class Meta:
+        primary_key = CompositeKey("event", "term")
+        indexes = ((("term", "event"), False),)
+
+
+class EventVenue(BaseModel):
+    event = ForeignKeyField(Event, on_delete="CASCADE", lazy_load=False)
+    venue = ForeignKeyField(Venue, on_delete="CASCADE", lazy_load=False)
+    position = IntegerField(default=0)
+
+    class Meta:
+        primary_key = CompositeKey("event", "venue")
+        indexes = ((("venue", "event"), False),)
+
+
+class EventOrganizer(BaseModel):
+    event = ForeignKeyField(Event, on_delete="CASCADE", lazy_load=False)
+    organizer = ForeignKeyField(Organizer, on_delete="CASCADE", lazy_load=False)
+    position = IntegerField(default=0)
+
+    class Meta:
+        primary_key = CompositeKey("event", "organizer")
+        indexes = ((("organizer", "event"), False),)
+
+
+ALL_TABLES = [
+    Node,
+    User,
+    AppPassword,
+    AuthFailure,
+    Setting,
+    Event,
+    Venue,
+    Organizer,
+    Term,
+    EventTerm,
+    EventVenue,
+    EventOrganizer,
+]

@@ -1,0 +1,31 @@
+"""Schema creation and versioned migrations, run by every entry point."""
+
+from store.db import database, write_transaction
+from store.models import ALL_TABLES, Setting
+
+
+def _v1_create_tables():
+    database.create_tables(ALL_TABLES)
+
+
+# Each step runs once, in order; append new steps, never edit old ones.
+MIGRATIONS = [_v1_create_tables]
+
+
+def schema_version() -> int:
+    if not Setting.table_exists():
+        return 0
+    row = Setting.get_or_none(Setting.key == "schema_version")
+    return int(row.value) if row else 0
+
+
+def migrate() -> int:
+    """Bring the database to the latest schema; returns the version reached."""
+    with write_transaction():
+        if not Setting.table_exists():
+            database.create_tables([Setting])
+        current = schema_version()
+        for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
+            step()
+            Setting.replace(key="schema_version", value=str(number)).execute()
+        return len(MIGRATIONS)

@@ -1,0 +1,180 @@
+"""Users, roles and application passwords.
+
+Application passwords are random 128+-bit tokens, stored as SHA-256 digests: they are
+high-entropy, so a slow hash would only add latency. Lookup is by digest (an indexed
+equality), and the final comparison is constant-time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+
+from store.clock import utcnow_str
+from store.db import write_transaction
+from store.models import AppPassword, AuthFailure, User
+
+ROLES = ("administrator", "editor", "author", "contributor", "subscriber")
+
+
+class UserError(ValueError):
+    pass
+
+
+def _digest(password: str) -> str:
+    return hashlib.sha256(password.encode("utf-8")).hexdigest()
+
+
+def _new_password() -> str:
+    # 24 characters from token_urlsafe(18): 144 random bits.
+    return secrets.token_urlsafe(18)
+
+
+def create_user(login: str, role: str, email: str = "") -> tuple[User, str]:
+    if role not in ROLES:
+        raise UserError(f"unknown role {role!r}; choose one of {', '.join(ROLES)}")
+    if not login or ":" in login:
+        raise UserError("a user name must be non-empty and must not contain ':'")
+    with write_transaction():
+        if User.get_or_none(User.login == login):
+            raise UserError(f"user {login!r} already exists")
+        user = User.create(login=login, email=email, role=role, created=utcnow_str())
+        password = _issue(user)
+    return user, password
+
+
+def _issue(user: User) -> str:
+    password = _new_password()
+    AppPassword.create(user=user, digest=_digest(password), created=utcnow_str())
+    return password
+
+
+def issue_password(login: str) -> str:
+    with write_transaction():
+        user = User.get_or_none(User.login == login)
+        if user is None:
+            raise UserError(f"no user {login!r}")
+        return _issue(user)
+
+
+def revoke_passwords(login: str) -> int:
+    with write_transaction():
+        user = User.get_or_none(User.login == login)
+        if user is None:
+            raise UserError(f"no user {login!r}")
+        return (
+            AppPassword.update(revoked=True)
+            .where((AppPassword.user == user) & (AppPassword.revoked == False))  # noqa: E712
+            .execute()
+        )
+
+
+def list_users() -> list[dict]:
+    rows = []
+    for user in User.select().order_by(User.id):
+        active = (
+            AppPassword.select()
+            .where((AppPassword.user == user) & (AppPassword.revoked == False))  # noqa: E712
+            .count()
+        )
+        rows.append(
+            {"id": user.id, "login": user.login, "email": user.email, "role": user.role,
+             "passwords": active}
+        )
+    return rows
+
+
+def authenticate(login: str, password: str) -> User | None:
+    """The user owning this login and active application password, else None."""
+    # Spaces are accepted and ignored, as WordPress shows passwords in groups.
+    digest = _digest(password.replace(" ", ""))
+    row = (
+        AppPassword.select(AppPassword, User)
+        .join(User)
+        .where((AppPassword.digest == digest) & (AppPassword.revoked == False))  # noqa: E712
+        .first()
+    )
+    if row is None:
+        return None
+    if not hmac.compare_digest(row.user.login.encode(), login.encode()):
+        return None
+    return row.user
+
+
+def user_exists(user_id: int) -> bool:
+    return User.select().where(User.id == user_id).exists()
+
+
+# --- throttling of failed logins -------------------------------------------------------
+
+
+def is_throttled(client: str, limit: int, window: int) -> bool:
+    row = AuthFailure.get_or_none(AuthFailure.client == client)
+    return bool(row and row.failures >= limit and time.time() - row.window_start < window)
+
+
+def record_failure(client: str, window: int) -> None:
+    now = time.time()
+    with write_transaction():
+        row = AuthFailure.get_or_none(AuthFailure.client == client)
+        if row is None or now - row.window_start >= window:
+            AuthFailure.replace(client=client, failures=1, window_start=now).execute()
+        else:
+            AuthFailure.update(failures=AuthFailure.failures + 1).where(
+                AuthFailure.client == client
+            ).execute()
+
+
+def clear_failures(client: str) -> None:
+    if AuthFailure.select().where(AuthFailure.client == client).exists():
+        with write_transaction():
+            AuthFailure.delete().where(AuthFailure.client == client).execute()
+
+
+# --- roles and capabilities (WordPress's, for posts of every type) -------------------
+
+_AUTHOR_CAPS = {
+    "read", "edit_posts", "delete_posts", "publish_posts", "edit_published_posts",
+    "delete_published_posts", "upload_files",
+}
+_EDITOR_CAPS = _AUTHOR_CAPS | {
+    "edit_others_posts", "delete_others_posts", "edit_private_posts", "delete_private_posts",
+    "read_private_posts", "manage_terms",
+}
+CAPABILITIES = {
+    "administrator": _EDITOR_CAPS | {"manage_options"},
+    "editor": _EDITOR_CAPS,
+    "author": _AUTHOR_CAPS,
+    "contributor": {"read", "edit_posts", "delete_posts"},
+    "subscriber": {"read"},
+}
+
+
+class Viewer:
+    """Who is asking: an anonymous caller or a user with a role's capabilities."""
+
+    __slots__ = ("id", "login", "role", "caps")
+
+    def __init__(self, user: User | None = None):
+        self.id = user.id if user else 0
+        self.login = user.login if user else ""
+        self.role = user.role if user else ""
+        self.caps = CAPABILITIES.get(self.role, set()) if user else set()
+
+    @property
+    def logged_in(self) -> bool:
+        return self.id != 0
+
+    def has(self, cap: str) -> bool:
+        return cap in self.caps
+
+    def cache_key(self) -> str:
+        """Viewers who see the same things share a key: anonymous and subscribers alike."""
+        if not self.has("edit_posts"):
+            return "public"
+        return f"{self.role}:{self.id}"
+
+
+ANONYMOUS = Viewer()
