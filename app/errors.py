@@ -18,6 +18,7 @@ from app.jsonresponse import json_response
 log = logging.getLogger(__name__)
 
 MISSING_MESSAGE = "Missing data for required field."
+LOCATIONS = ("json", "query", "querystring", "form", "json_or_form", "view_args", "path")
 
 
 class ApiError(Exception):
@@ -82,6 +83,10 @@ def _first_message(messages) -> str:
 def from_validation_error(error: ValidationError, schema=None) -> ApiError:
     """webargs/marshmallow errors in WordPress's terms: missing params first, else invalid."""
     messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
+    if len(messages) == 1:  # webargs nests messages under the location: unwrap it
+        (location, inner), = messages.items()
+        if location in LOCATIONS and isinstance(inner, dict):
+            messages = inner
     order = list(schema.fields) if schema is not None else []
     names = sorted(messages, key=lambda n: order.index(n) if n in order else len(order))
     if "_schema" in names and len(names) == 1:

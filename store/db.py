@@ -1,7 +1,7 @@
 """The database: connection, pragmas, transactions, migrations.
 
 Everything SQLite-specific lives here behind named helpers (``open_database``,
-``write_transaction``, ``backup_to``, ``like_escape``), so that another backend can
+``write_transaction``, ``backup_to``, ``contains_text``), so that another backend can
 be added through Peewee without touching the queries elsewhere.
 """
 
@@ -11,7 +11,7 @@ import os
 import sqlite3
 from contextlib import contextmanager
 
-from peewee import DatabaseProxy, SqliteDatabase
+from peewee import DatabaseProxy, SqliteDatabase, fn
 
 # Every model binds to this proxy; ``bind_database`` points it at the app's database.
 database = DatabaseProxy()
@@ -55,10 +55,9 @@ def write_transaction():
         yield txn
 
 
-def like_escape(text: str) -> str:
-    """``text`` as a LIKE pattern that matches it anywhere, wildcards escaped with ``\\``."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+def contains_text(column, text: str):
+    """Case-insensitive substring test, with no wildcard characters to escape."""
+    return fn.instr(fn.lower(column), text.lower()) > 0
 
 
 def backup_to(path: str) -> None:

@@ -1,3 +1,325 @@
-from app.smorest import Blueprint
+"""Events: listing, create, read, update and delete by id and by slug."""
 
-blp = Blueprint("events", __name__, description="Events")
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import current_app
+from flask.views import MethodView
+
+from app.auth import current_viewer, may, require
+from app.errors import ApiError, forbidden, invalid_params
+from app.event_input import (
+    check_author,
+    not_an_event,
+    prepare_event,
+    raise_invalid,
+    scale_status,
+)
+from app.i18n import _
+from app.jsonresponse import json_response
+from app.listing import Page, listing_response
+from app.render import event_out, render_context
+from app.smorest import Blueprint
+from schemas.events import (
+    EventCreate,
+    EventDeleteArgs,
+    EventListOut,
+    EventOut,
+    EventQueryArgs,
+    EventSingleArgs,
+    EventUpdate,
+)
+from schemas.fields import STATUSES
+from store import dates
+from store.clock import utcnow
+from store.errors import InvalidInput
+from store.events import (
+    EventFilters,
+    delete_event,
+    event_exists,
+    get_event,
+    get_event_by_slug,
+    list_events,
+    load_relations,
+    save_event,
+    trash_event,
+)
+from store.linked import get_linked
+from store.posts import effective_status, node_kind
+from store.terms import published_counts, resolve_filter_terms
+
+blp = Blueprint("events", __name__, description="Events: create, read, update, delete and list.")
+
+DATE_PARAMS = ("start_date", "end_date", "starts_before", "starts_after", "ends_before",
+               "ends_after")
+
+
+# --- listing ---------------------------------------------------------------------------------
+
+
+def checked_statuses(requested, viewer, param="status"):
+    """The ``status`` filter: callers who cannot edit may ask for ``publish`` alone."""
+    if requested is None:
+        return None
+    unknown = [s for s in requested if s not in STATUSES and s != "any"]
+    if unknown or (not viewer.has("edit_posts") and requested != ["publish"]):
+        raise invalid_params({param: _("Status must be publish, or a list of statuses that you may read.")})
+    if "any" in requested:
+        return [s for s in STATUSES if s != "trash"]
+    return requested
+
+
+def _window(args, site_tz):
+    """UTC bounds for the date filters and the local values echoed in ``rest_url``.
+
+    Inclusive (default) dates snap to whole days: ``start_date`` to 00:00:00, the others
+    to 23:59:59. Without any date the default window runs from yesterday 00:00 to the end
+    of the day two years ahead; relative filters alone drop it.
+    """
+    strict = args["strict_dates"]
+    given = {p: args[p] for p in DATE_PARAMS if p in args}
+    relative = any(p in given for p in DATE_PARAMS[2:])
+    now_local = dates.utc_to_local(utcnow().replace(tzinfo=None), site_tz)
+    if not relative:
+        given.setdefault("start_date", dates.fmt(now_local - timedelta(days=1)))
+        two_years = now_local.replace(year=now_local.year + 2) if not (
+            now_local.month == 2 and now_local.day == 29
+        ) else now_local.replace(year=now_local.year + 2, day=28)
+        given.setdefault("end_date", dates.fmt(two_years))
+    bounds, echo = {}, {}
+    for param, raw in given.items():
+        try:
+            local = dates.parse_datetime(raw, site_tz)
+        except dates.DateError:
+            raise invalid_params({param: _("Must be a date such as 2025-06-01 18:30:00.")}) from None
+        is_default = param not in args
+        if not strict or is_default:
+            local = (
+                dates.snap_to_day_start(local) if param == "start_date" else dates.snap_to_day_end(local)
+            )
+        bounds[param] = dates.fmt(dates.local_to_utc(local, site_tz))
+        echo[param] = dates.fmt(local)
+    return bounds, echo
+
+
+def _linked_ids(ids, kind, param):
+    for item_id in ids:
+        if node_kind(item_id) != kind or get_linked(kind, item_id) is None:
+            raise invalid_params({param: _("%(id)s is not the id of an existing %(kind)s.", id=item_id, kind=_(kind))})
+    return ids
+
+
+def event_filters(args, viewer):
+    """Validated query arguments as store filters, and the effective arguments to echo."""
+    config = current_app.config
+    site_tz = dates.resolve_timezone(config["SITE_TIMEZONE"])[0]
+    filters = EventFilters()
+    echo: dict = {"per_page": min(args["per_page"], config["MAX_PER_PAGE"])}
+    filters.statuses = checked_statuses(args.get("status"), viewer)
+    if "include" in args:
+        filters.include = args["include"]
+    else:
+        bounds, dates_echo = _window(args, site_tz)
+        filters.start_min = bounds.get("start_date")
+        filters.end_max = bounds.get("end_date")
+        filters.starts_before = bounds.get("starts_before")
+        filters.starts_after = bounds.get("starts_after")
+        filters.ends_before = bounds.get("ends_before")
+        filters.ends_after = bounds.get("ends_after")
+        echo.update(dates_echo)
+    if args.get("strict_dates"):
+        echo["strict_dates"] = True
+    try:
+        if "categories" in args:
+            filters.category_ids = resolve_filter_terms(args["categories"], "category", "categories")
+        if "tags" in args:
+            filters.tag_ids = resolve_filter_terms(args["tags"], "tag", "tags")
+    except InvalidInput as error:
+        raise_invalid(error)
+    if "venue" in args:
+        filters.venue_ids = _linked_ids(args["venue"], "venue", "venue")
+    if "organizer" in args:
+        filters.organizer_ids = _linked_ids(args["organizer"], "organizer", "organizer")
+    if "post_parent" in args:
+        if not event_exists(args["post_parent"]):
+            raise invalid_params({"post_parent": _("%(id)s is not the id of an event.", id=args["post_parent"])})
+        filters.post_parent = args["post_parent"]
+    for key in ("search", "featured", "ticketed"):
+        if key in args:
+            setattr(filters, key, args[key])
+    geo_params = [p for p in ("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius") if p in args]
+    if geo_params and not config["GEOLOCATION"]:
+        raise invalid_params({p: _("The geolocation module is disabled on this site.") for p in geo_params})
+    if ("geoloc_lat" in args) != ("geoloc_lng" in args):
+        missing = "geoloc_lng" if "geoloc_lat" in args else "geoloc_lat"
+        raise invalid_params({missing: _("geoloc_lat and geoloc_lng must be given together.")})
+    if "geoloc_radius" in args and "geoloc_lat" not in args:
+        raise invalid_params({"geoloc_radius": _("geoloc_radius needs geoloc_lat and geoloc_lng.")})
+    if "geoloc" in args:
+        filters.geoloc = args["geoloc"]
+    if "geoloc_lat" in args:
+        radius = args.get("geoloc_radius", config["GEOFENCE_KM"])
+        filters.near = (args["geoloc_lat"], args["geoloc_lng"], radius)
+    for key in ("search", "categories", "tags", "venue", "organizer", "featured", "include",
+                "post_parent", "ticketed", "geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius"):
+        if key in args:
+            echo[key] = args[key]
+    echo["status"] = args["status"] if "status" in args else (
+        None if viewer.has("edit_posts") else "publish"
+    )
+    return filters, echo
+
+
+def render_events(events, viewer, single=False, password=None):
+    ctx = render_context(viewer, single=single, password=password)
+    relations = load_relations(events, viewer)
+    term_ids = {t.id for r in relations.values() for t in (*r.categories, *r.tags)}
+    ctx.term_counts = published_counts(term_ids)
+    return [event_out(event, relations[event.id], ctx) for event in events]
+
+
+# --- single items ------------------------------------------------------------------------
+
+
+def event_for_write(event_id: int):
+    event = get_event(event_id)
+    if event is None:
+        raise not_an_event(event_id)
+    return event
+
+
+def event_by_slug(slug: str):
+    event = get_event_by_slug(slug)
+    if event is None:
+        raise invalid_params({"slug": _("No event has the slug %(slug)s.", slug=slug)})
+    return event
+
+
+def read_event(event, viewer, password):
+    status = effective_status(event)
+    if status == "trash":
+        raise ApiError("event-no-longer-available", _("This event is no longer available"), 403)
+    if not may(viewer, "read", event, status):
+        raise ApiError("event-not-accessible", _("The requested event is not accessible"), 403)
+    if event.password and not may(viewer, "edit", event, status):
+        import hmac
+
+        if password is None or not hmac.compare_digest(password.encode(), event.password.encode()):
+            raise ApiError(
+                "event-password-protected",
+                _("The requested event is not accessible without a password"),
+                403,
+            )
+    return json_response(render_events([event], viewer, single=True, password=password)[0])
+
+
+def update_event(event, body, viewer):
+    values, links = prepare_event(body, event, viewer)
+    require(viewer, "edit", event, effective_status(event))
+    scale_status(values, viewer, event)
+    check_author(values, viewer, event)
+    saved = save_event(values, links, event)
+    return json_response(render_events([saved], viewer)[0])
+
+
+def remove_event(event, args, viewer):
+    require(viewer, "delete", event, effective_status(event))
+    if args["force"]:
+        if not viewer.has("delete_others_posts"):
+            raise forbidden(viewer.logged_in)
+        body = render_events([event], viewer)[0]
+        delete_event(event)
+        return json_response(body)
+    if event.status == "trash":
+        raise ApiError("event-is-in-trash", _("The event is already trashed"), 410)
+    trashed = trash_event(event)
+    return json_response(render_events([trashed], viewer)[0])
+
+
+# --- routes --------------------------------------------------------------------------------
+
+
+@blp.route("/events")
+class Events(MethodView):
+    @blp.arguments(EventQueryArgs, location="query")
+    @blp.response(200, EventListOut)
+    def get(self, args):
+        """List events, ordered by start date."""
+        viewer = current_viewer()
+        filters, echo = event_filters(args, viewer)
+        page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
+        rows, total = list_events(filters, viewer, page.offset, page.size)
+        if not rows and page.number > 1:
+            raise ApiError(
+                "event-archive-page-not-found",
+                _("The requested event archive page does not exist"),
+                404,
+            )
+        items = render_events(rows, viewer, password=args.get("password"))
+        from app.urls import namespace_url
+
+        return listing_response("events", items, total, page, f"{namespace_url()}/events", echo)
+
+    @blp.arguments(EventCreate, location="json")
+    @blp.response(201, EventOut)
+    def post(self, body):
+        """Create an event."""
+        viewer = current_viewer()
+        values, links = prepare_event(body, None, viewer)
+        require(viewer, "create")
+        scale_status(values, viewer, None)
+        check_author(values, viewer, None)
+        event = save_event(values, links)
+        return json_response(render_events([event], viewer)[0], 201)
+
+
+@blp.route("/events/<int:id>")
+class EventById(MethodView):
+    @blp.arguments(EventSingleArgs, location="query")
+    @blp.response(200, EventOut)
+    def get(self, args, id):
+        """Read an event."""
+        event = get_event(id)
+        if event is None:
+            raise not_an_event(id)
+        return read_event(event, current_viewer(), args.get("password"))
+
+    @blp.arguments(EventUpdate, location="json")
+    @blp.response(200, EventOut)
+    def post(self, body, id):
+        """Update an event: omitted fields are left as they are."""
+        return update_event(event_for_write(id), body, current_viewer())
+
+    put = post
+    patch = post
+
+    @blp.arguments(EventDeleteArgs, location="query")
+    @blp.response(200, EventOut)
+    def delete(self, args, id):
+        """Move an event to the trash, or delete it with force=true."""
+        return remove_event(event_for_write(id), args, current_viewer())
+
+
+@blp.route("/events/by-slug/<slug>")
+class EventBySlug(MethodView):
+    @blp.arguments(EventSingleArgs, location="query")
+    @blp.response(200, EventOut)
+    def get(self, args, slug):
+        """Read an event by its slug."""
+        return read_event(event_by_slug(slug), current_viewer(), args.get("password"))
+
+    @blp.arguments(EventUpdate, location="json")
+    @blp.response(200, EventOut)
+    def post(self, body, slug):
+        """Update an event found by its slug."""
+        return update_event(event_by_slug(slug), body, current_viewer())
+
+    put = post
+    patch = post
+
+    @blp.arguments(EventDeleteArgs, location="query")
+    @blp.response(200, EventOut)
+    def delete(self, args, slug):
+        """Trash an event found by its slug, or delete it with force=true."""
+        return remove_event(event_by_slug(slug), args, current_viewer())

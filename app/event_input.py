@@ -1,0 +1,255 @@
+"""From a validated event body to the columns and links the store saves.
+
+Everything here runs before authorisation (the reference validates first): it raises
+400s for input that cannot be stored, and never writes.
+"""
+
+from __future__ import annotations
+
+import orjson
+from flask import current_app
+
+from app.errors import ApiError, invalid_params
+from app.i18n import _, translate
+from schemas.linked import OrganizerCreate, VenueCreate
+from store import dates
+from store.clock import utcnow
+from store.errors import InvalidInput
+from store.events import event_exists
+from store.linked import get_linked
+from store.posts import node_kind, split_list
+from store.terms import parse_term_input
+from store.users import user_exists
+
+SANITISED = ("description", "excerpt")
+FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "ticketed")
+
+
+def raise_invalid(error: InvalidInput):
+    params = {name: translate(message) % error.values for name, message in error.params.items()}
+    raise invalid_params(params)
+
+
+def sanitise_html(html: str) -> str:
+    """Allow-listed HTML: scripts, event handlers and javascript: URLs never survive."""
+    import nh3
+
+    return nh3.clean(html)
+
+
+def check_image(value, viewer, param: str = "image") -> str:
+    """An absolute http(s) image URL ("" clears); media ids are not supported."""
+    if value in ("", None, False):
+        return ""
+    if isinstance(value, dict) and "url" in value:
+        value = value["url"]
+    if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
+        raise invalid_params(
+            {param: _("Only image URLs are accepted; media library ids are not supported.")}
+        )
+    if not isinstance(value, str):
+        raise invalid_params({param: _("Must be an absolute http or https URL of an image.")})
+    from urllib.parse import urlparse
+
+    parsed = urlparse(value.strip())
+    if parsed.scheme not in ("http", "https") or not parsed.netloc or " " in value.strip():
+        raise invalid_params({param: _("Must be an absolute http or https URL of an image.")})
+    if not viewer.has("upload_files"):
+        raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
+    return value.strip()
+
+
+def _cost(value) -> str:
+    if value in (None, "", []):
+        return ""
+    if isinstance(value, bool) or isinstance(value, dict):
+        raise invalid_params({"cost": _("Must be a string or a list of strings.")})
+    if isinstance(value, list):
+        if not all(isinstance(v, str | int | float) and not isinstance(v, bool) for v in value):
+            raise invalid_params({"cost": _("Must be a string or a list of strings.")})
+        return orjson.dumps([str(v) for v in value]).decode()
+    return orjson.dumps(str(value)).decode()
+
+
+def parse_linked_input(value, kind: str) -> list:
+    """Venue or organizer input: ids, numeric strings, CSV, {"id": n} objects, or objects
+    describing a new item; "", 0 and [] mean none. Returns ids and dicts of columns."""
+    if value in ("", 0, "0", [], None, {}):
+        return []
+    raw_items = value if isinstance(value, list) else [value]
+    items: list = []
+    for raw in raw_items:
+        if isinstance(raw, str):
+            parts = split_list(raw)
+        else:
+            parts = [raw]
+        for item in parts:
+            items.append(_linked_item(item, kind))
+    return [i for i in items if i is not None]
+
+
+def _linked_item(item, kind: str):
+    name_field = kind
+    if isinstance(item, bool):
+        raise invalid_params({kind: _("Must be ids or objects describing the item.")})
+    if isinstance(item, int) or (isinstance(item, str) and item.strip().isdigit()):
+        item_id = int(item)
+        if item_id == 0:
+            return None
+        if node_kind(item_id) != kind or get_linked(kind, item_id) is None:
+            raise invalid_params(
+                {kind: _("%(id)s is not the id of an existing %(kind)s.", id=item_id,
+                         kind=_(kind))}
+            )
+        return item_id
+    if isinstance(item, dict):
+        if "id" in item and item["id"] not in (None, ""):
+            return _linked_item(item["id"] if not isinstance(item["id"], dict) else None, kind)
+        schema = VenueCreate() if kind == "venue" else OrganizerCreate()
+        errors = schema.validate(item)
+        if errors or not str(item.get(name_field, "")).strip():
+            raise invalid_params(
+                {kind: _("A new %(kind)s needs at least a non-empty \"%(field)s\".",
+                         kind=_(kind), field=name_field)}
+            )
+        from app.linked_input import linked_columns
+
+        return linked_columns(kind, schema.load(item), None)
+    raise invalid_params({kind: _("Must be ids or objects describing the item.")})
+
+
+def _timezone(name: str) -> tuple:
+    try:
+        return dates.resolve_timezone(name)
+    except dates.DateError:
+        raise invalid_params(
+            {"timezone": _("Must be a timezone such as Europe/Paris, UTC or UTC+2.")}
+        ) from None
+
+
+def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
+    """(columns, links) for ``save_event``; raises 400s for anything invalid."""
+    site_tz = current_app.config["SITE_TIMEZONE"]
+    values: dict = {}
+    errors: dict[str, str] = {}
+
+    # Timezone first: dates are read in it.
+    if "timezone" in body:
+        tz_name = body["timezone"].strip() or site_tz
+    else:
+        tz_name = existing.timezone if existing is not None and existing.timezone else site_tz
+    tz, tz_label = _timezone(tz_name)
+    values["timezone"] = tz_label
+
+    def parse(param, zone):
+        try:
+            return dates.parse_datetime(body[param], zone)
+        except dates.DateError:
+            errors[param] = _("Must be a date such as 2025-06-01 18:30:00.")
+            return None
+
+    start = parse("start_date", tz) if "start_date" in body else None
+    end = parse("end_date", tz) if "end_date" in body else None
+    if existing is not None:
+        start = start or dates.parse_stored(existing.start_date)
+        end = end or dates.parse_stored(existing.end_date)
+    all_day = body.get("all_day", existing.all_day if existing is not None else False)
+    values["all_day"] = bool(all_day)
+    if start is not None and end is not None:
+        if all_day:
+            start, end = dates.snap_to_day_start(start), dates.snap_to_day_end(end)
+        utc_start, utc_end = dates.local_to_utc(start, tz), dates.local_to_utc(end, tz)
+        # Wall times in a DST gap do not exist: store the time the clock actually showed.
+        start, end = dates.utc_to_local(utc_start, tz), dates.utc_to_local(utc_end, tz)
+        if end < start:
+            errors["end_date"] = _("The end date must not be before the start date.")
+        values.update(
+            start_date=dates.fmt(start), end_date=dates.fmt(end),
+            utc_start=dates.fmt(utc_start), utc_end=dates.fmt(utc_end),
+        )
+
+    site_zone, _label = _timezone(site_tz)
+    if "date" in body:
+        local = parse("date", site_zone)
+        if local is not None:
+            values["date"] = dates.fmt(local)
+            values["date_utc"] = dates.fmt(dates.local_to_utc(local, site_zone))
+    elif "date_utc" in body:
+        utc = parse("date_utc", dates.resolve_timezone("UTC")[0])
+        if utc is not None:
+            values["date_utc"] = dates.fmt(utc)
+            values["date"] = dates.fmt(dates.utc_to_local(utc, site_zone))
+    elif existing is None:
+        now = utcnow().replace(tzinfo=None)
+        values["date_utc"] = dates.fmt(now)
+        values["date"] = dates.fmt(dates.utc_to_local(now, site_zone))
+
+    if "author" in body and not user_exists(body["author"]):
+        errors["author"] = _("%(id)s is not the id of an existing user.", id=body["author"])
+    if "post_parent" in body and body["post_parent"]:
+        parent = body["post_parent"]
+        if not event_exists(parent) or (existing is not None and parent == existing.id):
+            errors["post_parent"] = _("%(id)s is not the id of another event.", id=parent)
+    if errors:
+        raise invalid_params(errors)
+
+    for key in ("title", "slug", "status", "author", "post_parent", "password"):
+        if key in body:
+            values[key] = body[key].strip() if key == "title" else body[key]
+    for key in SANITISED:
+        if key in body:
+            values[key] = sanitise_html(body[key])
+    for key in FLAGS:
+        if key in body:
+            values[key] = body[key]
+    if "website" in body:
+        values["website"] = body["website"]
+    if "cost" in body:
+        values["cost"] = _cost(body["cost"])
+    if "image" in body:
+        values["image"] = check_image(body["image"], viewer)
+
+    links: dict = {}
+    if "venue" in body:
+        links["venue"] = parse_linked_input(body["venue"], "venue")
+    if "organizer" in body:
+        links["organizer"] = parse_linked_input(body["organizer"], "organizer")
+    try:
+        for key, taxonomy in (("categories", "category"), ("tags", "tag")):
+            if key in body:
+                links[key] = parse_term_input(body[key], taxonomy, key)
+    except InvalidInput as error:
+        raise_invalid(error)
+    return values, links
+
+
+def scale_status(values: dict, viewer, existing) -> None:
+    """Contributors cannot publish: publish/future become pending; a new item without a
+    status is published by publishers and a draft for others."""
+    requested = values.get("status")
+    if requested is None and existing is None:
+        values["status"] = "publish" if viewer.has("publish_posts") else "draft"
+    elif requested in ("publish", "future") and not viewer.has("publish_posts"):
+        values["status"] = "pending"
+    elif requested == "private" and not viewer.has("publish_posts"):
+        values["status"] = "pending"
+
+
+def check_author(values: dict, viewer, existing) -> None:
+    from app.errors import forbidden
+
+    author = values.get("author")
+    if author is None:
+        if existing is None:
+            values["author"] = viewer.id
+        return
+    if author != viewer.id and not viewer.has("edit_others_posts"):
+        raise forbidden(viewer.logged_in)
+
+
+def not_an_event(event_id: int) -> ApiError:
+    if node_kind(event_id) is not None:
+        return ApiError("rest-invalid-event-id", _("The specified ID is not a valid event."), 400)
+    return ApiError(
+        "rest-event-not-found", _("Event with ID %(id)s does not exist.", id=event_id), 404
+    )

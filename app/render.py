@@ -1,0 +1,444 @@
+"""Representations: rows to the plain dicts the reference emits, key for key.
+
+Built by hand rather than through marshmallow ``dump`` because listings serialise
+hundreds of nested objects per request; the ``*Out`` schemas document the same shapes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from html import escape, unescape
+
+import orjson
+from flask import current_app
+
+from app.urls import namespace_url, site_host, site_url
+from store.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
+from store.posts import effective_status
+from store.terms import TAXONOMIES
+from store.users import Viewer
+
+
+@dataclass
+class RenderContext:
+    site: str
+    ns: str
+    host: str
+    viewer: Viewer
+    site_tz: str
+    single: bool = False
+    password: str | None = None
+    term_counts: dict | None = None
+
+
+def render_context(viewer: Viewer, single: bool = False, password: str | None = None):
+    return RenderContext(
+        site=site_url(),
+        ns=namespace_url(),
+        host=site_host(),
+        viewer=viewer,
+        site_tz=current_app.config["SITE_TIMEZONE"],
+        single=single,
+        password=password,
+    )
+
+
+def date_details(value: str) -> dict:
+    # Zero-padded strings, not numbers: existing clients read them that way.
+    return {
+        "year": value[0:4],
+        "month": value[5:7],
+        "day": value[8:10],
+        "hour": value[11:13],
+        "minutes": value[14:16],
+        "seconds": value[17:19],
+    }
+
+
+def image_out(url: str):
+    if not url:
+        return False
+    path = url.split("?", 1)[0].split("#", 1)[0]
+    name = path.rsplit("/", 1)[-1]
+    extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    return {"url": url, "extension": extension}
+
+
+# --- cost --------------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _number_text(raw: str) -> str | None:
+    match = _NUMBER.search(raw)
+    if not match:
+        return None
+    text = match.group(0)
+    if "," in text and "." in text:
+        text = text.replace(",", "")
+    elif "," in text:
+        head, _sep, tail = text.rpartition(",")
+        text = f"{head.replace(',', '')}.{tail}" if len(tail) != 3 else text.replace(",", "")
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return None
+    normalised = format(number.normalize(), "f")
+    return normalised
+
+
+def cost_out(stored: str) -> tuple[str, dict]:
+    """The formatted cost and ``cost_details`` from the cost as it was sent."""
+    empty = {"currency_symbol": "", "currency_code": "", "currency_position": "", "values": []}
+    if not stored:
+        return "", empty
+    raw = orjson.loads(stored)
+    items = [str(x) for x in (raw if isinstance(raw, list) else [raw]) if str(x).strip()]
+    if not items:
+        return "", empty
+    symbol, position = "", ""
+    numbers: list[str] = []
+    words: list[str] = []
+    for item in items:
+        match = _NUMBER.search(item)
+        if match is None:
+            words.append(re.sub(r"[^a-z0-9]+", "-", item.lower()).strip("-"))
+            continue
+        before, after = item[: match.start()].strip(), item[match.end() :].strip()
+        if not symbol and (before or after):
+            symbol, position = (before, "prefix") if before else (after, "postfix")
+        value = _number_text(item)
+        if value is not None:
+            numbers.append(value)
+    ordered = sorted(set(numbers), key=Decimal)
+    values = ordered + [w for w in words if w]
+    details = {
+        "currency_symbol": symbol,
+        "currency_code": "",
+        "currency_position": position,
+        "values": values,
+    }
+    if len(items) == 1:
+        return items[0].strip(), details
+
+    def show(value: str) -> str:
+        if Decimal(value) == 0:
+            return "Free"
+        return f"{symbol}{value}" if position == "prefix" else f"{value}{symbol}"
+
+    if not ordered:
+        return items[0].strip(), details
+    low, high = show(ordered[0]), show(ordered[-1])
+    return (low if low == high else f"{low} – {high}"), details
+
+
+# --- linked posts --------------------------------------------------------------------
+
+
+def _post_head(row, ctx: RenderContext, kind_path: str) -> dict:
+    return {
+        "id": row.id,
+        "author": str(row.author),
+        "status": effective_status(row),
+        "date": row.date,
+        "date_utc": row.date_utc,
+        "modified": row.modified,
+        "modified_utc": row.modified_utc,
+        "url": f"{ctx.site}/{kind_path}/{row.slug}/",
+    }
+
+
+def _global(row, ctx: RenderContext) -> dict:
+    global_id = f"{ctx.host}?id={row.id}"
+    return {"global_id": global_id, "global_id_lineage": [global_id]}
+
+
+def _drop_empty(data: dict) -> dict:
+    # The reference passes these through array_filter: "", false, [], "0" disappear.
+    return {k: v for k, v in data.items() if v not in ("", None, False, [], "0", {})}
+
+
+VENUE_MASK = {"description": "", "excerpt": "", "image": False, "address": "", "city": "",
+              "country": "", "province": "", "zip": "", "phone": "", "stateprovince": "",
+              "website": "", "geo_lat": 0, "geo_lng": 0}
+
+
+def venue_out(venue, ctx: RenderContext, single: bool | None = None) -> dict:
+    data = _post_head(venue, ctx, "venue")
+    data.update(
+        venue=venue.title,
+        description=venue.description,
+        excerpt=venue.excerpt,
+        slug=venue.slug,
+        image=image_out(venue.image),
+        address=venue.address,
+        city=venue.city,
+        country=venue.country,
+        province=venue.province,
+        state=venue.state,
+        zip=venue.zip,
+        phone=venue.phone,
+        website=venue.website,
+        stateprovince=venue.stateprovince,
+    )
+    data = _drop_empty(data)
+    if venue.geo_lat is not None and venue.geo_lng is not None:
+        data["geo_lat"] = venue.geo_lat
+        data["geo_lng"] = venue.geo_lng
+    protected = bool(venue.password) and not _may_see_protected(venue, ctx)
+    if protected:
+        data.update({k: v for k, v in VENUE_MASK.items() if k in data})
+    if ctx.single if single is None else single:
+        data["json_ld"] = place_ld(venue) if not protected else {}
+    data["show_map"] = bool(venue.show_map)
+    data["show_map_link"] = bool(venue.show_map_link)
+    data.update(_global(venue, ctx))
+    return data
+
+
+ORGANIZER_MASK = {"description": "", "excerpt": "", "image": False, "phone": "", "website": "",
+                  "email": ""}
+
+
+def organizer_out(organizer, ctx: RenderContext, single: bool | None = None) -> dict:
+    data = _post_head(organizer, ctx, "organizer")
+    data.update(
+        organizer=organizer.title,
+        description=organizer.description,
+        excerpt=organizer.excerpt,
+        slug=organizer.slug,
+        image=image_out(organizer.image),
+        phone=organizer.phone,
+        website=organizer.website,
+        email=organizer.email,
+    )
+    data = _drop_empty(data)
+    protected = bool(organizer.password) and not _may_see_protected(organizer, ctx)
+    if protected:
+        data.update({k: v for k, v in ORGANIZER_MASK.items() if k in data})
+    if ctx.single if single is None else single:
+        data["json_ld"] = person_ld(organizer) if not protected else {}
+    data.update(_global(organizer, ctx))
+    return data
+
+
+def _plain(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", html or "")).strip()
+
+
+def place_ld(venue) -> dict:
+    address = {
+        "@type": "PostalAddress",
+        "streetAddress": venue.address,
+        "addressLocality": venue.city,
+        "addressRegion": venue.stateprovince or venue.state or venue.province,
+        "postalCode": venue.zip,
+        "addressCountry": venue.country,
+    }
+    data = {
+        "@type": "Place",
+        "name": venue.title,
+        "description": _plain(venue.excerpt or venue.description),
+        "url": venue.website,
+        "address": {k: v for k, v in address.items() if v},
+        "telephone": venue.phone,
+        "sameAs": venue.website,
+    }
+    if venue.geo_lat is not None and venue.geo_lng is not None:
+        data["geo"] = {"@type": "GeoCoordinates", "latitude": venue.geo_lat,
+                       "longitude": venue.geo_lng}
+    return data
+
+
+def person_ld(organizer) -> dict:
+    return {
+        "@type": "Person",
+        "name": organizer.title,
+        "description": _plain(organizer.excerpt or organizer.description),
+        "url": organizer.website,
+        "telephone": organizer.phone,
+        "email": escape(organizer.email),
+        "sameAs": organizer.website,
+    }
+
+
+# --- terms ---------------------------------------------------------------------------------
+
+
+def term_urls(term, ctx: RenderContext) -> dict:
+    collection = f"{ctx.ns}/{'categories' if term.taxonomy == 'category' else 'tags'}"
+    urls = {"self": f"{collection}/{term.id}", "collection": collection}
+    if term.taxonomy == "category" and term.parent:
+        urls["up"] = f"{collection}/{term.parent}"
+    return urls
+
+
+def term_embedded(term, ctx: RenderContext, count: int) -> dict:
+    """The shape of a term inside an event (WordPress's term object)."""
+    return {
+        "name": term.name,
+        "slug": term.slug,
+        "term_group": 0,
+        "term_taxonomy_id": term.id,
+        "taxonomy": TAXONOMIES[term.taxonomy],
+        "description": term.description,
+        "parent": term.parent,
+        "count": count,
+        "filter": "raw",
+        "id": term.id,
+        "urls": term_urls(term, ctx),
+    }
+
+
+def term_out(term, ctx: RenderContext, count: int) -> dict:
+    """The shape of a term from /categories and /tags."""
+    kind = "category" if term.taxonomy == "category" else "tag"
+    data = {
+        "id": term.id,
+        "count": count,
+        "description": term.description,
+        "name": term.name,
+        "slug": term.slug,
+        "taxonomy": TAXONOMIES[term.taxonomy],
+    }
+    if term.taxonomy == "category":
+        data["parent"] = term.parent
+    data["meta"] = []
+    data["url"] = f"{ctx.site}/events/{kind}/{term.slug}/"
+    data["urls"] = term_urls(term, ctx)
+    return data
+
+
+# --- events --------------------------------------------------------------------------------
+
+EVENT_MASK = {
+    "description": "", "excerpt": "", "image": False, "all_day": None, "cost": "",
+    "cost_details": {"currency_symbol": "", "currency_position": "", "currency_code": "",
+                     "values": []},
+    "website": "", "show_map": None, "show_map_link": None, "hide_from_listings": None,
+    "sticky": None, "featured": None, "ticketed": None, "categories": [], "tags": [],
+    "venue": [], "organizer": [],
+}
+
+
+def _may_see_protected(row, ctx: RenderContext) -> bool:
+    from app.auth import may
+    import hmac
+
+    if ctx.password is not None and hmac.compare_digest(
+        ctx.password.encode(), (row.password or "").encode()
+    ):
+        return True
+    return may(ctx.viewer, "edit", row)
+
+
+def event_out(event, relations, ctx: RenderContext) -> dict:
+    timezone_name = event.timezone or ctx.site_tz
+    try:
+        tz, _name = resolve_timezone(timezone_name)
+        abbr = tz_abbreviation(parse_stored(event.start_date), tz)
+    except ValueError:
+        abbr = ""
+    cost, cost_details = cost_out(event.cost)
+    url = f"{ctx.site}/event/{event.slug}/"
+    counts = ctx.term_counts or {}
+    venues = [venue_out(v, ctx) for v in relations.venues]
+    data = {
+        "id": event.id,
+        **_global(event, ctx),
+        "author": str(event.author),
+        "status": effective_status(event),
+        "date": event.date,
+        "date_utc": event.date_utc,
+        "modified": event.modified,
+        "modified_utc": event.modified_utc,
+        "url": url,
+        "rest_url": f"{ctx.ns}/events/{event.id}",
+        "title": event.title,
+        "description": event.description,
+        "excerpt": event.excerpt,
+        "slug": event.slug,
+        "image": image_out(event.image),
+        "all_day": bool(event.all_day),
+        "start_date": event.start_date,
+        "start_date_details": date_details(event.start_date),
+        "end_date": event.end_date,
+        "end_date_details": date_details(event.end_date),
+        "utc_start_date": event.utc_start,
+        "utc_start_date_details": date_details(event.utc_start),
+        "utc_end_date": event.utc_end,
+        "utc_end_date_details": date_details(event.utc_end),
+        "timezone": timezone_name,
+        "timezone_abbr": abbr,
+        "cost": cost,
+        "cost_details": cost_details,
+        "website": url if event.website is None else event.website,
+        "show_map": bool(event.show_map),
+        "show_map_link": bool(event.show_map_link),
+        "hide_from_listings": bool(event.hide_from_listings),
+        "sticky": bool(event.sticky),
+        "featured": bool(event.featured),
+        "ticketed": bool(event.ticketed),
+        "post_parent": event.post_parent,
+        "categories": [term_embedded(t, ctx, counts.get(t.id, 0)) for t in relations.categories],
+        "tags": [term_embedded(t, ctx, counts.get(t.id, 0)) for t in relations.tags],
+        # One venue is the object itself, none is [], several a list: client compatibility.
+        "venue": venues[0] if len(venues) == 1 else venues,
+        "organizer": [organizer_out(o, ctx) for o in relations.organizers],
+    }
+    protected = bool(event.password) and not _may_see_protected(event, ctx)
+    if protected:
+        data.update(EVENT_MASK)
+    if ctx.single and not protected:
+        data["json_ld"] = event_ld(event, relations, data, tz if abbr else None)
+    return data
+
+
+def _iso(local: str, tz) -> str:
+    value = parse_stored(local)
+    if tz is None:
+        return value.isoformat() + "+00:00"
+    offset = utc_offset(value, tz)
+    return value.replace(tzinfo=None).isoformat() + _format_offset(offset)
+
+
+def _format_offset(offset) -> str:
+    minutes = int(offset.total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "-"
+    minutes = abs(minutes)
+    return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def event_ld(event, relations, data: dict, tz) -> dict:
+    ld = {
+        "@context": "http://schema.org",
+        "@type": "Event",
+        "name": event.title,
+        "description": _plain(event.excerpt or event.description),
+        "url": data["url"],
+        "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
+        "eventStatus": "https://schema.org/EventScheduled",
+        "startDate": _iso(event.start_date, tz),
+        "endDate": _iso(event.end_date, tz),
+    }
+    if event.image:
+        ld["image"] = event.image
+    if relations.venues:
+        ld["location"] = place_ld(relations.venues[0])
+    if relations.organizers:
+        ld["organizer"] = person_ld(relations.organizers[0])
+    values = data["cost_details"]["values"]
+    if values:
+        ld["offers"] = {
+            "@type": "Offer",
+            "price": values[0],
+            "priceCurrency": "USD",
+            "url": data["url"],
+            "category": "primary",
+            "availability": "inStock",
+            "validFrom": _iso(event.date, None),
+        }
+    ld["performer"] = "Organization"
+    return ld

@@ -1,0 +1,228 @@
+"""Fields shared by every resource's schemas, with WordPress's lenient input forms."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+from store.posts import split_list
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogs; it is translated when the error is reported."""
+    return message
+
+
+TRUE_VALUES = {"true", "1", "yes", "on"}
+FALSE_VALUES = {"false", "0", "no", "off", ""}
+
+
+class BaseSchema(Schema):
+    """Unknown fields are ignored; ``null`` means "not sent", as in WordPress."""
+
+    class Meta:
+        unknown = EXCLUDE
+        ordered = True
+
+    @post_load
+    def drop_nulls(self, data, **_kwargs):
+        return {key: value for key, value in data.items() if value is not None}
+
+
+class Flag(fields.Field):
+    """Boolean in any of WordPress's forms: true/false, "true"/"false", 1/0, "1"/"0"."""
+
+    wp_type = "boolean"
+    _jsonschema_type_mapping = {"type": "boolean"}
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_none", True)
+        kwargs.setdefault("metadata", {})
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int | float) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str):
+            lowered = value.strip().lower()
+            if lowered in TRUE_VALUES:
+                return True
+            if lowered in FALSE_VALUES and lowered != "":
+                return False
+        raise ValidationError(N_("Must be a boolean: true, false, 1 or 0."))
+
+
+class PositiveInt(fields.Integer):
+    def __init__(self, minimum: int = 1, **kwargs):
+        kwargs.setdefault("allow_none", True)
+        super().__init__(strict=False, **kwargs)
+        self.minimum = minimum
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+            raise ValidationError(N_("Must be a whole number."))
+        if isinstance(value, str):
+            value = value.strip()
+            if not value.lstrip("-").isdigit():
+                raise ValidationError(N_("Must be a whole number."))
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise ValidationError(N_("Must be a whole number.")) from None
+        if number < self.minimum:
+            raise ValidationError(
+                N_("Must be at least 1.") if self.minimum == 1 else N_("Must not be negative.")
+            )
+        if number > 2**62:
+            raise ValidationError(N_("Must be a whole number."))
+        return number
+
+
+class Text(fields.String):
+    """A string; ``non_empty`` rejects "" and whitespace, as the reference's validators do."""
+
+    def __init__(self, non_empty: bool = False, max_length: int = 65535, **kwargs):
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+        self.non_empty = non_empty
+        self.max_length = max_length
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str):
+            raise ValidationError(N_("Must be a string."))
+        if self.non_empty and not value.strip():
+            raise ValidationError(N_("Must not be empty."))
+        if len(value) > self.max_length:
+            raise ValidationError(N_("Is too long."))
+        if "\x00" in value:
+            raise ValidationError(N_("Must not contain NUL characters."))
+        return value
+
+
+class Url(Text):
+    """An absolute http(s) URL, or "" to clear."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        value = super()._deserialize(value, attr, data, **kwargs).strip()
+        if value == "":
+            return value
+        parsed = urlparse(value)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc or " " in value:
+            raise ValidationError(N_("Must be an absolute http or https URL."))
+        return value
+
+
+class IdList(fields.Field):
+    """Positive integer ids as an array, repeated parameters or CSV."""
+
+    wp_type = "array"
+    is_multiple = True
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        ids = []
+        for item in split_list(value):
+            if isinstance(item, bool):
+                raise ValidationError(N_("Must be a list of numeric ids."))
+            text = str(item).strip()
+            if not text.isdigit() or int(text) < 1 or int(text) > 2**62:
+                raise ValidationError(N_("Must be a list of numeric ids."))
+            ids.append(int(text))
+        if not ids:
+            raise ValidationError(N_("Must be a list of numeric ids."))
+        return ids
+
+
+class StrList(fields.Field):
+    """Strings as an array, repeated parameters or CSV."""
+
+    wp_type = "array"
+    is_multiple = True
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        items = [str(item).strip() for item in split_list(value)]
+        items = [item for item in items if item]
+        if not items:
+            raise ValidationError(N_("Must not be empty."))
+        return items
+
+
+class Untyped(fields.Raw):
+    """A value whose form is checked by the store (ids, objects or lists)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+
+class DateInput(Text):
+    """A date in any accepted form; parsed later, once its timezone is known."""
+
+    def __init__(self, **kwargs):
+        super().__init__(non_empty=True, max_length=100, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            raise ValidationError(N_("Must be a date."))
+        value = super()._deserialize(value, attr, data, **kwargs)
+        from store.dates import DateError, parse_datetime, resolve_timezone
+
+        try:
+            parse_datetime(value, resolve_timezone("UTC")[0])
+        except DateError:
+            raise ValidationError(N_("Must be a date such as 2025-06-01 18:30:00.")) from None
+        return value
+
+
+STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
+
+
+class Status(Text):
+    def _deserialize(self, value, attr, data, **kwargs):
+        value = super()._deserialize(value, attr, data, **kwargs).strip()
+        if value not in STATUSES:
+            raise ValidationError(
+                N_("Must be one of publish, future, draft, pending, private, trash.")
+            )
+        return value
+
+
+class Coordinate(fields.Float):
+    def __init__(self, limit: float, **kwargs):
+        kwargs.setdefault("allow_none", True)
+        super().__init__(allow_nan=False, **kwargs)
+        self.limit = limit
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            raise ValidationError(N_("Must be a number."))
+        try:
+            number = super()._deserialize(value, attr, data, **kwargs)
+        except ValidationError:
+            raise ValidationError(N_("Must be a number.")) from None
+        if not -self.limit <= number <= self.limit:
+            raise ValidationError(
+                N_("Must be between -90 and 90.")
+                if self.limit == 90
+                else N_("Must be between -180 and 180.")
+            )
+        return number
+
+
+class PagingArgs(BaseSchema):
+    page = PositiveInt(load_default=1, metadata={"description": N_("Page of the collection.")})
+    per_page = PositiveInt(
+        load_default=10,
+        metadata={"description": N_("Maximum number of items per page (at most 50).")},
+    )

@@ -1,0 +1,304 @@
+"""Date parsing and timezone arithmetic: pure functions, no I/O.
+
+Accepted inputs (SPEC §4): ``YYYY-MM-DD HH:MM:SS``, ``YYYY-MM-DD HH:MM``, ``YYYY-MM-DD``,
+ISO 8601 with ``T`` and an optional offset or ``Z``, a Unix timestamp, and the relative
+forms clients send to the reference (PHP ``strtotime``): ``now``, ``today``,
+``tomorrow``, ``yesterday``, ``+N unit``, ``-N unit``, ``N unit ago``,
+``next|last <weekday|unit>``, each optionally with a time (``9am``, ``4:30pm``,
+``16:00``). Results are naive wall-clock datetimes in the zone asked for.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+class DateError(ValueError):
+    pass
+
+
+# --- timezones ---------------------------------------------------------------------------
+
+_UTC_OFFSET = re.compile(r"^UTC([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
+_ZONES: set[str] | None = None
+
+
+def _zone_names() -> set[str]:
+    global _ZONES
+    if _ZONES is None:
+        _ZONES = available_timezones()
+    return _ZONES
+
+
+def resolve_timezone(name: str) -> tuple[tzinfo, str]:
+    """(tzinfo, canonical name) for an IANA name, ``UTC`` or ``UTC±H[:MM]``."""
+    name = (name or "").strip()
+    if name.upper() in ("UTC", "Z", "GMT"):
+        return UTC, "UTC"
+    match = _UTC_OFFSET.match(name)
+    if match:
+        sign, hours, minutes = match.group(1), int(match.group(2)), int(match.group(3) or 0)
+        if hours > 14 or minutes >= 60:
+            raise DateError(f"invalid UTC offset {name!r}")
+        delta = timedelta(hours=hours, minutes=minutes)
+        label = f"UTC{sign}{hours}" + (f":{minutes:02d}" if minutes else "")
+        return timezone(-delta if sign == "-" else delta, label), label
+    if name in _zone_names():
+        try:
+            return ZoneInfo(name), name
+        except (ZoneInfoNotFoundError, ValueError):  # pragma: no cover - listed but broken
+            pass
+    raise DateError(f"unknown timezone {name!r}")
+
+
+def local_to_utc(local: datetime, tz: tzinfo) -> datetime:
+    """Naive wall clock in ``tz`` to naive UTC. Ambiguous times take the first
+    occurrence; times skipped by a DST jump move forward by the gap, as PHP does."""
+    aware = local.replace(tzinfo=tz, fold=0)
+    utc = aware.astimezone(UTC).replace(tzinfo=None)
+    # A wall time in a DST gap does not round-trip; zoneinfo maps it with the offset
+    # before the jump, which lands after the gap: keep that (it is PHP's behaviour).
+    return utc
+
+
+def utc_to_local(utc: datetime, tz: tzinfo) -> datetime:
+    return utc.replace(tzinfo=UTC).astimezone(tz).replace(tzinfo=None)
+
+
+def tz_abbreviation(local: datetime, tz: tzinfo) -> str:
+    return local.replace(tzinfo=tz, fold=0).tzname() or ""
+
+
+def utc_offset(local: datetime, tz: tzinfo) -> timedelta:
+    return local.replace(tzinfo=tz, fold=0).utcoffset() or timedelta(0)
+
+
+def fmt(value: datetime) -> str:
+    return value.strftime(FORMAT)
+
+
+def parse_stored(text: str) -> datetime:
+    return datetime.strptime(text, FORMAT)
+
+
+def snap_to_day_start(value: datetime) -> datetime:
+    return datetime.combine(value.date(), time(0, 0, 0))
+
+
+def snap_to_day_end(value: datetime) -> datetime:
+    return datetime.combine(value.date(), time(23, 59, 59))
+
+
+# --- parsing -----------------------------------------------------------------------------
+
+_ABSOLUTE = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})"
+    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?"
+    r"\s*(Z|[+-]\d{2}:?\d{2})?$",
+    re.IGNORECASE,
+)
+_TIMESTAMP = re.compile(r"^[+-]?\d{9,11}(?:\.\d+)?$")
+
+_WEEKDAYS = {
+    name: index
+    for index, names in enumerate(
+        [
+            ("monday", "mon"),
+            ("tuesday", "tue", "tues"),
+            ("wednesday", "wed"),
+            ("thursday", "thu", "thur", "thurs"),
+            ("friday", "fri"),
+            ("saturday", "sat"),
+            ("sunday", "sun"),
+        ]
+    )
+    for name in names
+}
+_UNITS = {
+    "sec": "seconds", "secs": "seconds", "second": "seconds", "seconds": "seconds",
+    "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes",
+    "hour": "hours", "hours": "hours",
+    "day": "days", "days": "days",
+    "week": "weeks", "weeks": "weeks",
+    "fortnight": "fortnights", "fortnights": "fortnights",
+    "month": "months", "months": "months",
+    "year": "years", "years": "years",
+}
+_TOKEN = re.compile(
+    r"""\s*(?:
+      (?P<date>\d{4}-\d{2}-\d{2})
+    | (?P<clock>\d{1,2}:\d{2}(?::\d{2})?)\s*(?P<clockampm>am|pm|a\.m\.|p\.m\.)?
+    | (?P<hour>\d{1,2})\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)
+    | (?P<offset>[+-]?\s*\d+)\s*(?P<unit>[a-z]+)(?P<ago>\s+ago)?
+    | (?P<word>[a-z]+)
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def _add_months(value: datetime, months: int) -> datetime:
+    month_index = value.month - 1 + months
+    year = value.year + month_index // 12
+    month = month_index % 12 + 1
+    if not 1 <= year <= 9999:
+        raise DateError("date out of range")
+    day = min(value.day, calendar.monthrange(year, month)[1])
+    return value.replace(year=year, month=month, day=day)
+
+
+def _shift(value: datetime, amount: int, unit: str) -> datetime:
+    unit = _UNITS.get(unit.lower())
+    if unit is None:
+        raise DateError("unknown unit")
+    try:
+        if unit == "months":
+            return _add_months(value, amount)
+        if unit == "years":
+            return _add_months(value, 12 * amount)
+        if unit == "fortnights":
+            return value + timedelta(weeks=2 * amount)
+        return value + timedelta(**{unit: amount})
+    except OverflowError:
+        raise DateError("date out of range") from None
+
+
+def _clock(hour: int, minute: int, second: int, ampm: str | None) -> time:
+    if ampm:
+        ampm = ampm.replace(".", "").lower()
+        if not 1 <= hour <= 12:
+            raise DateError("invalid 12-hour time")
+        hour = hour % 12 + (12 if ampm == "pm" else 0)
+    if hour > 23 or minute > 59 or second > 59:
+        raise DateError("invalid time")
+    return time(hour, minute, second)
+
+
+def _relative(text: str, now: datetime) -> datetime:
+    value = now
+    position = 0
+    pending: str | None = None  # "next" / "last" waiting for its weekday or unit
+    matched_any = False
+    text = text.strip().lower()
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if not match or match.end() == position:
+            raise DateError("unrecognised date")
+        position = match.end()
+        matched_any = True
+        if pending and not match.group("word"):
+            raise DateError("unrecognised date")
+        if match.group("date"):
+            try:
+                day = date.fromisoformat(match.group("date"))
+            except ValueError:
+                raise DateError("invalid date") from None
+            value = datetime.combine(day, time())
+        elif match.group("clock"):
+            parts = [int(p) for p in match.group("clock").split(":")] + [0]
+            value = datetime.combine(
+                value.date(), _clock(parts[0], parts[1], parts[2], match.group("clockampm"))
+            )
+        elif match.group("hour"):
+            value = datetime.combine(
+                value.date(), _clock(int(match.group("hour")), 0, 0, match.group("ampm"))
+            )
+        elif match.group("offset"):
+            amount = int(match.group("offset").replace(" ", ""))
+            if match.group("ago"):
+                amount = -amount
+            value = _shift(value, amount, match.group("unit"))
+        else:
+            word = match.group("word")
+            if pending:
+                direction = 1 if pending == "next" else -1
+                pending = None
+                if word in _WEEKDAYS:
+                    target = _WEEKDAYS[word]
+                    days = (target - value.weekday()) % 7
+                    if direction == 1:
+                        days = days or 7
+                    else:
+                        days = -((value.weekday() - target) % 7 or 7)
+                    value = datetime.combine(value.date() + timedelta(days=days), time())
+                elif word in _UNITS:
+                    value = _shift(value, direction, word)
+                else:
+                    raise DateError("unrecognised date")
+            elif word in ("next", "last", "previous"):
+                pending = "last" if word == "previous" else word
+            elif word == "now":
+                pass
+            elif word in ("today", "midnight"):
+                value = datetime.combine(value.date(), time())
+            elif word == "noon":
+                value = datetime.combine(value.date(), time(12))
+            elif word == "tomorrow":
+                value = datetime.combine(value.date() + timedelta(days=1), time())
+            elif word == "yesterday":
+                value = datetime.combine(value.date() - timedelta(days=1), time())
+            elif word in _WEEKDAYS:
+                days = (_WEEKDAYS[word] - value.weekday()) % 7
+                value = datetime.combine(value.date() + timedelta(days=days), time())
+            elif word in ("at", "on", "of"):
+                pass
+            else:
+                raise DateError("unrecognised date")
+    if pending or not matched_any:
+        raise DateError("unrecognised date")
+    return value
+
+
+def parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datetime:
+    """``value`` as a naive wall-clock datetime in ``tz``; raises ``DateError``."""
+    if isinstance(value, bool) or value is None:
+        raise DateError("not a date")
+    if isinstance(value, int | float):
+        return _from_timestamp(value, tz)
+    if not isinstance(value, str):
+        raise DateError("not a date")
+    text = value.strip()
+    if not text:
+        raise DateError("empty date")
+    if _TIMESTAMP.match(text):
+        return _from_timestamp(float(text), tz)
+    match = _ABSOLUTE.match(text)
+    if match:
+        year, month, day, hour, minute, second, offset = match.groups()
+        try:
+            parsed = datetime(
+                int(year), int(month), int(day), int(hour or 0), int(minute or 0),
+                int(second or 0),
+            )
+        except ValueError:
+            raise DateError("invalid date") from None
+        if offset:
+            if offset.upper() == "Z":
+                delta = timedelta(0)
+            else:
+                digits = offset.replace(":", "")
+                delta = timedelta(hours=int(digits[1:3]), minutes=int(digits[3:5]))
+                if digits[0] == "-":
+                    delta = -delta
+            try:
+                return utc_to_local(parsed - delta, tz)
+            except OverflowError:
+                raise DateError("date out of range") from None
+        return parsed
+    now_utc = now_utc or datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    try:
+        return _relative(text, utc_to_local(now_utc, tz))
+    except (OverflowError, ValueError) as error:
+        raise DateError(str(error) or "unrecognised date") from None
+
+
+def _from_timestamp(value: float, tz: tzinfo) -> datetime:
+    try:
+        utc = datetime.fromtimestamp(float(value), UTC).replace(tzinfo=None, microsecond=0)
+    except (OverflowError, OSError, ValueError):
+        raise DateError("timestamp out of range") from None
+    return utc_to_local(utc, tz)

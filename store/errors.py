@@ -1,0 +1,21 @@
+"""Domain errors the store raises; the HTTP layer turns them into responses."""
+
+
+class InvalidInput(ValueError):
+    """Bad input: ``params`` maps each parameter to an (untranslated) message, with
+    ``values`` to fill its ``%(name)s`` placeholders."""
+
+    def __init__(self, params: dict[str, str], **values):
+        super().__init__(", ".join(params))
+        self.params = params
+        self.values = values
+
+
+class Conflict(ValueError):
+    """The write would break a uniqueness rule (``code`` names which)."""
+
+    def __init__(self, code: str, message: str, **data):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data

@@ -1,0 +1,299 @@
+"""Event queries: listing with every filter, single reads, saves, trash and delete."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from peewee import fn
+
+from store.clock import utcnow_str
+from store.db import contains_text, write_transaction
+from store.linked import create_linked
+from store.models import (
+    Event,
+    EventOrganizer,
+    EventTerm,
+    EventVenue,
+    Organizer,
+    Term,
+    Venue,
+)
+from store.posts import allocate_id, unique_slug, visible_clause
+from store.terms import materialise_terms
+from store.users import Viewer
+
+
+@dataclass
+class EventFilters:
+    """Resolved listing filters; every date is a UTC ``YYYY-MM-DD HH:MM:SS`` string."""
+
+    start_min: str | None = None  # start >= (start_date)
+    end_max: str | None = None  # end <= (end_date)
+    starts_before: str | None = None
+    starts_after: str | None = None
+    ends_before: str | None = None
+    ends_after: str | None = None
+    search: str | None = None
+    category_ids: list[int] | None = None
+    tag_ids: list[int] | None = None
+    venue_ids: list[int] | None = None
+    organizer_ids: list[int] | None = None
+    featured: bool | None = None
+    statuses: list[str] | None = None
+    include: list[int] | None = None
+    post_parent: int | None = None
+    ticketed: bool | None = None
+    geoloc: bool | None = None
+    near: tuple[float, float, float] | None = None  # lat, lng, radius km
+    extra: dict = field(default_factory=dict)
+
+
+def _search_clause(text: str):
+    """Every word must appear in the title, the description or the excerpt."""
+    clause = None
+    for word in text.split():
+        part = (
+            contains_text(Event.title, word)
+            | contains_text(Event.description, word)
+            | contains_text(Event.excerpt, word)
+        )
+        clause = part if clause is None else clause & part
+    return clause
+
+
+def _filtered(filters: EventFilters, viewer: Viewer):
+    query = Event.select().where(
+        visible_clause(Event, viewer, filters.statuses) & (Event.hide_from_listings == False)  # noqa: E712
+    )
+    if filters.include:
+        query = query.where(Event.id.in_(filters.include))
+    else:
+        if filters.start_min:
+            query = query.where(Event.utc_start >= filters.start_min)
+        if filters.end_max:
+            query = query.where(Event.utc_end <= filters.end_max)
+        if filters.starts_before:
+            query = query.where(Event.utc_start < filters.starts_before)
+        if filters.starts_after:
+            query = query.where(Event.utc_start > filters.starts_after)
+        if filters.ends_before:
+            query = query.where(Event.utc_end < filters.ends_before)
+        if filters.ends_after:
+            query = query.where(Event.utc_end > filters.ends_after)
+    if filters.search:
+        query = query.where(_search_clause(filters.search))
+    if filters.featured is not None:
+        query = query.where(Event.featured == filters.featured)
+    if filters.ticketed is not None:
+        query = query.where(Event.ticketed == filters.ticketed)
+    if filters.post_parent is not None:
+        query = query.where(Event.post_parent == filters.post_parent)
+    for ids in (filters.category_ids, filters.tag_ids):
+        if ids is not None:
+            query = query.where(
+                fn.EXISTS(
+                    EventTerm.select(EventTerm.event).where(
+                        (EventTerm.event == Event.id) & EventTerm.term.in_(ids)
+                    )
+                )
+            )
+    if filters.venue_ids is not None:
+        query = query.where(
+            fn.EXISTS(
+                EventVenue.select(EventVenue.event).where(
+                    (EventVenue.event == Event.id) & EventVenue.venue.in_(filters.venue_ids)
+                )
+            )
+        )
+    if filters.organizer_ids is not None:
+        query = query.where(
+            fn.EXISTS(
+                EventOrganizer.select(EventOrganizer.event).where(
+                    (EventOrganizer.event == Event.id)
+                    & EventOrganizer.organizer.in_(filters.organizer_ids)
+                )
+            )
+        )
+    if filters.geoloc is not None:
+        with_coords = EventVenue.select(EventVenue.event).join(
+            Venue, on=(EventVenue.venue == Venue.id)
+        ).where(
+            (EventVenue.event == Event.id)
+            & Venue.geo_lat.is_null(False)
+            & (Venue.status != "trash")
+        )
+        clause = fn.EXISTS(with_coords)
+        query = query.where(clause if filters.geoloc else ~clause)
+    return query
+
+
+def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
+    """(rows of the page, total) ordered by UTC start, then id."""
+    query = _filtered(filters, viewer)
+    if filters.near is not None:
+        return _list_near(query, filters.near, offset, limit)
+    total = query.count()
+    rows = list(query.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
+    return rows, total
+
+
+def _list_near(query, near, offset, limit):
+    """Events whose venue lies within the radius, nearest first. A bounding box on the
+    indexed coordinates prunes venues before the exact great-circle distance."""
+    from store.geo import bounding_box, distance_km
+
+    lat, lng, radius = near
+    (lat_min, lat_max), lng_ranges = bounding_box(lat, lng, radius)
+    box = (Venue.geo_lat >= lat_min) & (Venue.geo_lat <= lat_max)
+    lng_clause = None
+    for low, high in lng_ranges:
+        part = (Venue.geo_lng >= low) & (Venue.geo_lng <= high)
+        lng_clause = part if lng_clause is None else lng_clause | part
+    candidates = (
+        query.select(Event, Venue.geo_lat.alias("lat"), Venue.geo_lng.alias("lng"))
+        .join(EventVenue, on=(EventVenue.event == Event.id))
+        .join(Venue, on=(EventVenue.venue == Venue.id))
+        .where(box & lng_clause & (Venue.status != "trash"))
+    )
+    best: dict[int, tuple[float, Event]] = {}
+    for row in candidates.objects():
+        distance = distance_km(lat, lng, row.lat, row.lng)
+        if distance <= radius and (row.id not in best or distance < best[row.id][0]):
+            best[row.id] = (distance, row)
+    ordered = sorted(best.values(), key=lambda pair: (pair[0], pair[1].utc_start, pair[1].id))
+    return [row for _d, row in ordered[offset : offset + limit]], len(ordered)
+
+
+def get_event(event_id: int) -> Event | None:
+    return Event.get_or_none(Event.id == event_id)
+
+
+def get_event_by_slug(slug: str) -> Event | None:
+    return Event.get_or_none((Event.slug == slug) & (Event.status != "trash"))
+
+
+def event_exists(event_id: int) -> bool:
+    return Event.select().where(Event.id == event_id).exists()
+
+
+@dataclass
+class Relations:
+    venues: list = field(default_factory=list)
+    organizers: list = field(default_factory=list)
+    categories: list = field(default_factory=list)
+    tags: list = field(default_factory=list)
+
+
+def load_relations(events, viewer: Viewer) -> dict[int, Relations]:
+    """Venues, organizers and terms of every event of a page, in three queries,
+    leaving out linked items that are trashed or that this viewer may not read."""
+    ids = [event.id for event in events]
+    relations = {event_id: Relations() for event_id in ids}
+    if not ids:
+        return relations
+    venue_rows = (
+        Venue.select(Venue, EventVenue.event.alias("event_id"))
+        .join(EventVenue, on=(EventVenue.venue == Venue.id))
+        .where(EventVenue.event.in_(ids) & visible_clause(Venue, viewer))
+        .order_by(EventVenue.position)
+    )
+    for venue in venue_rows.objects():
+        relations[venue.event_id].venues.append(venue)
+    organizer_rows = (
+        Organizer.select(Organizer, EventOrganizer.event.alias("event_id"))
+        .join(EventOrganizer, on=(EventOrganizer.organizer == Organizer.id))
+        .where(EventOrganizer.event.in_(ids) & visible_clause(Organizer, viewer))
+        .order_by(EventOrganizer.position)
+    )
+    for organizer in organizer_rows.objects():
+        relations[organizer.event_id].organizers.append(organizer)
+    term_rows = (
+        Term.select(Term, EventTerm.event.alias("event_id"))
+        .join(EventTerm, on=(EventTerm.term == Term.id))
+        .where(EventTerm.event.in_(ids))
+        .order_by(EventTerm.position)
+    )
+    for term in term_rows.objects():
+        target = relations[term.event_id]
+        (target.categories if term.taxonomy == "category" else target.tags).append(term)
+    return relations
+
+
+def _replace_links(model, column, event_id: int, ids: list[int]) -> None:
+    model.delete().where(model.event == event_id).execute()
+    if ids:
+        model.insert_many(
+            [{"event": event_id, column: item, "position": n} for n, item in enumerate(ids)]
+        ).execute()
+
+
+def _materialise_linked(kind: str, items: list) -> list[int]:
+    ids = []
+    for item in items:
+        if isinstance(item, dict):
+            row, _created = create_linked(kind, item)
+            ids.append(row.id)
+        else:
+            ids.append(item)
+    seen = set()
+    return [i for i in ids if not (i in seen or seen.add(i))]
+
+
+def save_event(values: dict, links: dict, existing: Event | None = None) -> Event:
+    """Inserts or updates an event and replaces the links named in ``links``
+    (``venue``, ``organizer``: ids or new-item dicts; ``categories``, ``tags``: ids or
+    ("new", name)). One short write transaction."""
+    with write_transaction():
+        now = utcnow_str()
+        row = dict(values)
+        row["modified"] = row["modified_utc"] = now
+        if existing is None:
+            row["id"] = allocate_id("event")
+            row["slug"] = unique_slug(Event, row.get("slug") or row["title"], "event")
+            Event.insert(row).execute()
+            event_id = row["id"]
+        else:
+            event_id = existing.id
+            if "slug" in row:
+                row["slug"] = unique_slug(Event, row["slug"], "event", exclude_id=event_id)
+            Event.update(row).where(Event.id == event_id).execute()
+        if "venue" in links:
+            _replace_links(EventVenue, "venue", event_id, _materialise_linked("venue", links["venue"]))
+        if "organizer" in links:
+            _replace_links(
+                EventOrganizer, "organizer", event_id,
+                _materialise_linked("organizer", links["organizer"]),
+            )
+        terms = []
+        for key, taxonomy in (("categories", "category"), ("tags", "tag")):
+            if key in links:
+                terms.append((taxonomy, materialise_terms(links[key], taxonomy)))
+        if terms:
+            kept = [t for t, _ in terms]
+            current = (
+                EventTerm.select(EventTerm.term)
+                .join(Term, on=(EventTerm.term == Term.id))
+                .where((EventTerm.event == event_id) & Term.taxonomy.not_in(kept))
+                .order_by(EventTerm.position)
+            )
+            ordered = [row.term_id for row in current]
+            for _taxonomy, ids in terms:
+                ordered.extend(ids)
+            _replace_links(EventTerm, "term", event_id, ordered)
+        return Event.get_by_id(event_id)
+
+
+def trash_event(event: Event) -> Event:
+    with write_transaction():
+        now = utcnow_str()
+        Event.update(status="trash", modified=now, modified_utc=now).where(
+            Event.id == event.id
+        ).execute()
+        return Event.get_by_id(event.id)
+
+
+def delete_event(event: Event) -> None:
+    with write_transaction():
+        Event.delete().where(Event.id == event.id).execute()
+        Event.update(post_parent=0).where(Event.post_parent == event.id).execute()
+

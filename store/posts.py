@@ -1,0 +1,101 @@
+"""What events, venues and organizers have in common: ids, slugs, visibility."""
+
+from __future__ import annotations
+
+import re
+
+from text_unidecode import unidecode
+
+from store.clock import utcnow_str
+from store.models import Node
+from store.users import Viewer
+
+
+def allocate_id(kind: str) -> int:
+    return Node.create(kind=kind).id
+
+
+def node_kind(item_id: int) -> str | None:
+    row = Node.get_or_none(Node.id == item_id)
+    return row.kind if row else None
+
+
+def slugify(text: str) -> str:
+    ascii_text = unidecode(text or "").lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
+    return slug[:180]
+
+
+def unique_slug(model, wanted: str, fallback: str, exclude_id: int | None = None) -> str:
+    """``wanted`` slugified, made unique in ``model`` with ``-2``, ``-3`` suffixes."""
+    base = slugify(wanted) or fallback
+    query = model.select(model.slug).where(
+        (model.slug == base) | (model.slug.startswith(base + "-"))
+    )
+    if exclude_id is not None:
+        query = query.where(model.id != exclude_id)
+    taken = {row.slug for row in query}
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base}-{number}" in taken:
+        number += 1
+    return f"{base}-{number}"
+
+
+def is_published(model, now: str | None = None):
+    """Published, or scheduled with a publication date already passed."""
+    now = now or utcnow_str()
+    return (model.status == "publish") | ((model.status == "future") & (model.date_utc <= now))
+
+
+def effective_status(row, now: str | None = None) -> str:
+    if row.status == "future" and row.date_utc <= (now or utcnow_str()):
+        return "publish"
+    return row.status
+
+
+def visible_clause(model, viewer: Viewer, statuses: list[str] | None = None):
+    """Rows of ``model`` this viewer may see in a listing, limited to ``statuses``.
+
+    Anonymous callers and subscribers see published items; editors see everything but
+    the trash; contributors and authors see published items and their own. Private
+    items need ``read_private_posts`` or ownership.
+    """
+    now = utcnow_str()
+    published = is_published(model, now)
+    if statuses is None:
+        wanted = published if not viewer.has("edit_posts") else (model.status != "trash")
+    else:
+        parts = []
+        plain = [s for s in statuses if s not in ("publish", "future")]
+        if "publish" in statuses:
+            parts.append(published)
+        if "future" in statuses:
+            parts.append((model.status == "future") & (model.date_utc > now))
+        if plain:
+            parts.append(model.status.in_(plain))
+        wanted = parts[0]
+        for part in parts[1:]:
+            wanted = wanted | part
+    if viewer.has("edit_others_posts"):  # editors and administrators read everything
+        return wanted
+    if viewer.logged_in and viewer.has("edit_posts"):
+        readable = published | (model.author == viewer.id)
+    elif viewer.logged_in:
+        readable = published | ((model.status == "private") & (model.author == viewer.id))
+    else:
+        readable = published
+    return wanted & readable
+
+
+def split_list(value) -> list:
+    """A list from a list, a CSV string, or a single value (WordPress's list_to_array)."""
+    if isinstance(value, list | tuple):
+        items = []
+        for item in value:
+            items.extend(split_list(item) if isinstance(item, str) else [item])
+        return items
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return [value]
