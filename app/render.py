@@ -324,8 +324,9 @@ EVENT_MASK = {
 
 
 def _may_see_protected(row, ctx: RenderContext) -> bool:
-    from app.auth import may
     import hmac
+
+    from app.auth import may
 
     if ctx.password is not None and hmac.compare_digest(
         ctx.password.encode(), (row.password or "").encode()

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import orjson
-from flask import request
 from flask_smorest import Api as BaseApi
 from flask_smorest import Blueprint as BaseBlueprint
 from marshmallow import ValidationError

@@ -3,12 +3,12 @@
 from marshmallow import fields
 
 from schemas.fields import (
+    N_,
     BaseSchema,
     Coordinate,
     DateInput,
     Flag,
     IdList,
-    N_,
     PagingArgs,
     PositiveInt,
     Status,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from store.posts import split_list
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load
+
+from store.posts import split_list
 
 
 def N_(message: str) -> str:

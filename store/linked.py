@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from peewee import fn
 
 from store.clock import utcnow_str
-from store.models import EventOrganizer, EventVenue, Organizer, Venue
-from store.posts import allocate_id, unique_slug
+from store.db import contains_text, write_transaction
+from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
+from store.posts import allocate_id, unique_slug, visible_clause
+from store.users import Viewer
 
 MODELS = {"venue": Venue, "organizer": Organizer}
 LINKS = {"venue": (EventVenue, EventVenue.venue), "organizer": (EventOrganizer, EventOrganizer.organizer)}
@@ -73,3 +78,95 @@ def update_linked(kind: str, item, values: dict):
 def linked_events_exist(kind: str, item_id: int) -> bool:
     link, column = LINKS[kind]
     return link.select().where(column == item_id).exists()
+
+
+SEARCH_FIELDS = {
+    "venue": ("title", "description", "excerpt", "address", "city", "province", "state",
+              "stateprovince", "zip", "phone", "country"),
+    "organizer": ("title", "description", "excerpt", "phone", "email", "website"),
+}
+_TOKEN_SPLIT = re.compile(r"[^\w-]+", re.UNICODE)
+
+
+def search_tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN_SPLIT.split(text) if t and t != "_"]
+
+
+@dataclass
+class LinkedFilters:
+    statuses: list[str] | None = None
+    search: str | None = None
+    event: int | None = None
+    has_events: bool | None = None
+    only_with_upcoming: bool = False
+
+
+def list_linked(kind: str, filters: LinkedFilters, viewer: Viewer, offset: int, limit: int):
+    """(rows, total) of venues or organizers, newest first."""
+    model = MODELS[kind]
+    link, column = LINKS[kind]
+    query = model.select().where(visible_clause(model, viewer, filters.statuses))
+    if filters.search:
+        tokens = search_tokens(filters.search)
+        if tokens:
+            # A record matches when one of its fields contains every word.
+            any_field = None
+            for name in SEARCH_FIELDS[kind]:
+                field = getattr(model, name)
+                all_tokens = None
+                for token in tokens:
+                    part = contains_text(field, token)
+                    all_tokens = part if all_tokens is None else all_tokens & part
+                any_field = all_tokens if any_field is None else any_field | all_tokens
+            query = query.where(any_field)
+    if filters.event is not None:
+        query = query.where(
+            fn.EXISTS(link.select(link.event).where((column == model.id) & (link.event == filters.event)))
+        )
+    if filters.has_events is not None:
+        counted = (
+            link.select(link.event)
+            .join(Event, on=(link.event == Event.id))
+            .where((column == model.id) & Event.status.not_in(["draft", "pending", "trash"]))
+        )
+        clause = fn.EXISTS(counted)
+        query = query.where(clause if filters.has_events else ~clause)
+    if filters.only_with_upcoming:
+        upcoming = (
+            link.select(link.event)
+            .join(Event, on=(link.event == Event.id))
+            .where(
+                (column == model.id)
+                & (Event.utc_end >= utcnow_str())
+                & visible_clause(Event, viewer)
+            )
+        )
+        query = query.where(fn.EXISTS(upcoming))
+    total = query.count()
+    rows = list(query.order_by(model.date_utc.desc(), model.id.desc()).offset(offset).limit(limit))
+    return rows, total
+
+
+def trash_linked(kind: str, item):
+    model = MODELS[kind]
+    with write_transaction():
+        now = utcnow_str()
+        model.update(status="trash", modified=now, modified_utc=now).where(
+            model.id == item.id
+        ).execute()
+        return model.get_by_id(item.id)
+
+
+def delete_linked(kind: str, item) -> None:
+    """Permanent delete; the links go with it (ON DELETE CASCADE)."""
+    model = MODELS[kind]
+    with write_transaction():
+        model.delete().where(model.id == item.id).execute()
+
+
+def save_linked(kind: str, values: dict, existing=None):
+    """Creates (de-duplicating) or updates; returns (row, created)."""
+    with write_transaction():
+        if existing is None:
+            return create_linked(kind, values)
+        return update_linked(kind, existing, values), False

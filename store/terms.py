@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from peewee import fn
+from dataclasses import dataclass
 
-from store.errors import InvalidInput
+from peewee import JOIN, fn
+
+from store.db import contains_text, write_transaction
+from store.errors import Conflict, InvalidInput
 from store.models import Event, EventTerm, Term
 from store.posts import is_published, slugify, split_list
 
@@ -98,3 +101,146 @@ def published_counts(term_ids) -> dict[int, int]:
         .tuples()
     )
     return dict(query)
+
+
+# --- the /categories and /tags resources --------------------------------------------------
+
+ORDERBY = ("id", "name", "slug", "count", "term_group", "description", "include",
+           "include_slugs")
+
+
+@dataclass
+class TermFilters:
+    search: str | None = None
+    include: list[int] | None = None
+    exclude: list[int] | None = None
+    order: str = "asc"
+    orderby: str = "name"
+    hide_empty: bool = True
+    parent: int | None = None
+    event: int | None = None
+    slug: list[str] | None = None
+
+
+def _count_subquery():
+    return (
+        EventTerm.select(EventTerm.term, fn.COUNT(EventTerm.event).alias("n"))
+        .join(Event, on=(EventTerm.event == Event.id))
+        .where(is_published(Event))
+        .group_by(EventTerm.term)
+        .alias("counts")
+    )
+
+
+def list_terms(taxonomy: str, filters: TermFilters, offset: int, limit: int):
+    """(rows with ``.n`` the published event count, total)."""
+    counts = _count_subquery()
+    count = fn.COALESCE(counts.c.n, 0)
+    query = (
+        Term.select(Term, count.alias("n"))
+        .join(counts, JOIN.LEFT_OUTER, on=(counts.c.term_id == Term.id))
+        .where(Term.taxonomy == taxonomy)
+    )
+    if filters.search:
+        query = query.where(
+            contains_text(Term.name, filters.search) | contains_text(Term.slug, filters.search)
+        )
+    if filters.include:
+        query = query.where(Term.id.in_(filters.include))
+    if filters.exclude:
+        query = query.where(Term.id.not_in(filters.exclude))
+    if filters.parent is not None:
+        query = query.where(Term.parent == filters.parent)
+    if filters.slug:
+        query = query.where(Term.slug.in_(filters.slug))
+    if filters.event is not None:
+        query = query.where(
+            fn.EXISTS(
+                EventTerm.select(EventTerm.term).where(
+                    (EventTerm.term == Term.id) & (EventTerm.event == filters.event)
+                )
+            )
+        )
+    if filters.hide_empty:
+        query = query.where(count > 0)
+    total = query.count()
+    column = {
+        "id": Term.id, "name": Term.name, "slug": Term.slug, "count": count,
+        "term_group": Term.id, "description": Term.description,
+    }.get(filters.orderby)
+    if filters.orderby == "include" and filters.include:
+        column = fn.instr("," + ",".join(map(str, filters.include)) + ",",
+                          fn.printf(",%d,", Term.id))
+    if column is None:
+        column = Term.name
+    ordering = column.desc() if filters.order == "desc" else column.asc()
+    rows = list(query.order_by(ordering, Term.id).offset(offset).limit(limit).objects())
+    return rows, total
+
+
+def term_count(term_id: int) -> int:
+    return published_counts([term_id]).get(term_id, 0)
+
+
+def name_taken(taxonomy: str, name: str, parent: int, exclude_id: int | None = None):
+    query = Term.select().where(
+        (Term.taxonomy == taxonomy)
+        & (fn.LOWER(Term.name) == name.strip().lower())
+        & (Term.parent == parent)
+    )
+    if exclude_id is not None:
+        query = query.where(Term.id != exclude_id)
+    return query.first()
+
+
+def slug_taken(taxonomy: str, slug: str, exclude_id: int | None = None):
+    query = Term.select().where((Term.taxonomy == taxonomy) & (Term.slug == slug))
+    if exclude_id is not None:
+        query = query.where(Term.id != exclude_id)
+    return query.first()
+
+
+def ancestors(term_id: int) -> list[int]:
+    seen = []
+    current = Term.get_or_none(Term.id == term_id)
+    while current is not None and current.parent and current.parent not in seen:
+        seen.append(current.parent)
+        current = Term.get_or_none(Term.id == current.parent)
+    return seen
+
+
+def save_term(taxonomy: str, values: dict, existing=None):
+    """Creates or updates a term; duplicate names under one parent or duplicate slugs
+    raise ``Conflict``. Runs in one write transaction."""
+    with write_transaction():
+        parent = values.get("parent", existing.parent if existing else 0)
+        name = values.get("name", existing.name if existing else "")
+        clash = name_taken(taxonomy, name, parent, existing.id if existing else None)
+        if clash is not None and ("name" in values or "parent" in values):
+            raise Conflict(
+                "term_exists", "A term with the name provided already exists with this parent.",
+                term_id=clash.id,
+            )
+        if values.get("slug"):
+            slug = slugify(values["slug"]) or taxonomy
+            clash = slug_taken(taxonomy, slug, existing.id if existing else None)
+            if clash is not None:
+                raise Conflict(
+                    "duplicate_term_slug",
+                    "The slug is already in use by another term.",
+                    term_id=clash.id,
+                )
+            values = {**values, "slug": slug}
+        if existing is None:
+            return create_term(
+                taxonomy, name, values.get("slug", ""), values.get("description", ""), parent
+            )
+        Term.update(values).where(Term.id == existing.id).execute()
+        return Term.get_by_id(existing.id)
+
+
+def delete_term(term) -> None:
+    """Permanent: unlinks the term from events; its children move up to its parent."""
+    with write_transaction():
+        Term.update(parent=term.parent).where(Term.parent == term.id).execute()
+        Term.delete().where(Term.id == term.id).execute()

@@ -2,6 +2,6 @@
 
 
 def blueprints():
-    from app.routes import events
+    from app.routes import categories, events, organizers, tags, venues
 
-    return [events.blp]
+    return [events.blp, venues.blp, organizers.blp, categories.blp, tags.blp]

@@ -1,0 +1,151 @@
+"""Categories and tags share their routes' shape; ``term_blueprint`` builds one."""
+
+from __future__ import annotations
+
+from flask import current_app
+from flask.views import MethodView
+
+from app.auth import current_viewer, require
+from app.errors import ApiError, invalid_params
+from app.i18n import _
+from app.jsonresponse import json_response
+from app.listing import Page, listing_response
+from app.render import render_context, term_out
+from app.smorest import Blueprint
+from app.urls import namespace_url
+from store.errors import Conflict
+from store.events import event_exists
+from store.terms import (
+    TermFilters,
+    ancestors,
+    delete_term,
+    get_term,
+    list_terms,
+    save_term,
+    term_count,
+)
+
+
+def term_blueprint(taxonomy: str, plural: str, schemas: dict, description: str) -> Blueprint:
+    blp = Blueprint(plural, __name__, description=description)
+    hierarchical = taxonomy == "category"
+
+    def by_id(term_id: int, param: str = "id"):
+        term = get_term(term_id, taxonomy)
+        if term is None:
+            raise invalid_params({param: _("%(id)s is not the id of an existing term.", id=term_id)})
+        return term
+
+    def existing_ids(ids, param):
+        for term_id in ids:
+            by_id(term_id, param)
+        return ids
+
+    def one(term, status=200, headers=None):
+        ctx = render_context(current_viewer())
+        return json_response(term_out(term, ctx, term_count(term.id)), status, headers)
+
+    def check_parent(body, existing):
+        if not hierarchical:
+            from flask import request
+
+            from app.smorest import request_body
+
+            if "parent" in body or "parent" in request_body(request) or "parent" in request.args:
+                raise ApiError(
+                    "rest_taxonomy_not_hierarchical",
+                    _("Cannot set parent term, taxonomy is not hierarchical."),
+                    400,
+                )
+            return
+        parent = body.get("parent")
+        if parent:
+            by_id(parent, "parent")
+            if existing is not None and (parent == existing.id or existing.id in ancestors(parent)):
+                raise invalid_params({"parent": _("A category cannot be its own ancestor.")})
+
+    def save(body, existing):
+        check_parent(body, existing)
+        viewer = current_viewer()
+        require(viewer, "create")
+        require(viewer, "manage_terms")
+        values = {k: body[k] for k in ("name", "description", "slug", "parent") if k in body}
+        if "name" in values:
+            values["name"] = values["name"].strip()
+        try:
+            return save_term(taxonomy, values, existing)
+        except Conflict as conflict:
+            raise ApiError(conflict.code, _(conflict.message), 400, **conflict.data) from None
+
+    @blp.route(f"/{plural}")
+    class Collection(MethodView):
+        @blp.arguments(schemas["query"], location="query")
+        @blp.response(200, schemas["list"])
+        def get(self, args):
+            """List terms."""
+            filters = TermFilters(
+                search=args.get("search"),
+                order=args["order"],
+                orderby=args["orderby"],
+                hide_empty=args["hide_empty"],
+                slug=args.get("slug"),
+            )
+            if "include" in args:
+                filters.include = existing_ids(args["include"], "include")
+            if "exclude" in args:
+                filters.exclude = existing_ids(args["exclude"], "exclude")
+            if "parent" in args:
+                if args["parent"]:
+                    by_id(args["parent"], "parent")
+                filters.parent = args["parent"]
+            for param in ("post", "event"):  # event wins: it is applied last
+                if param in args:
+                    if not event_exists(args[param]):
+                        raise invalid_params({param: _("%(id)s is not the id of an event.", id=args[param])})
+                    filters.event = args[param]
+            page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
+            rows, total = list_terms(taxonomy, filters, page.offset, page.size)
+            ctx = render_context(current_viewer())
+            items = [term_out(row, ctx, row.n) for row in rows]
+            echo = {key: value for key, value in args.items() if key != "page"}
+            echo["per_page"] = page.size
+            return listing_response(
+                plural, items, total, page, f"{namespace_url()}/{plural}", echo, terms=True
+            )
+
+        @blp.arguments(schemas["create"], location="json")
+        @blp.response(201, schemas["out"])
+        def post(self, body):
+            """Create a term (editors and administrators)."""
+            term = save(body, None)
+            location = f"{namespace_url()}/{plural}/{term.id}"
+            return one(term, 201, {"Location": location})
+
+    @blp.route(f"/{plural}/<int:id>")
+    class ById(MethodView):
+        @blp.response(200, schemas["out"])
+        def get(self, id):
+            """Read a term."""
+            return one(by_id(id))
+
+        @blp.arguments(schemas["update"], location="json")
+        @blp.response(200, schemas["out"])
+        def post(self, body, id):
+            """Update a term (editors and administrators)."""
+            return one(save(body, by_id(id)))
+
+        put = post
+        patch = post
+
+        @blp.response(200, schemas["out"])
+        def delete(self, id):
+            """Delete a term permanently; it is removed from its events."""
+            term = by_id(id)
+            viewer = current_viewer()
+            require(viewer, "create")
+            require(viewer, "manage_terms")
+            body = term_out(term, render_context(viewer), term_count(term.id))
+            delete_term(term)
+            return json_response(body)
+
+    return blp
