@@ -18,6 +18,13 @@ from app.jsonresponse import json_response
 log = logging.getLogger(__name__)
 
 MISSING_MESSAGE = "Missing data for required field."
+# marshmallow's own messages, which reach clients through ``_first_message``.
+LIBRARY_MESSAGES = (
+    N_("Not a valid integer."),
+    N_("Not a valid number."),
+    N_("Invalid value."),
+    N_("Missing data for required field."),
+)
 LOCATIONS = ("json", "query", "querystring", "form", "json_or_form", "view_args", "path")
 
 

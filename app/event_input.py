@@ -11,6 +11,7 @@ from flask import current_app
 
 from app.errors import ApiError, invalid_params
 from app.i18n import _, translate
+from app.i18n import _ as say  # kind names, marked in app.i18n
 from schemas.linked import OrganizerCreate, VenueCreate
 from store import dates
 from store.clock import utcnow
@@ -99,7 +100,7 @@ def _linked_item(item, kind: str):
         if node_kind(item_id) != kind or get_linked(kind, item_id) is None:
             raise invalid_params(
                 {kind: _("%(id)s is not the id of an existing %(kind)s.", id=item_id,
-                         kind=_(kind))}
+                         kind=say(kind))}
             )
         return item_id
     if isinstance(item, dict):
@@ -110,7 +111,7 @@ def _linked_item(item, kind: str):
         if errors or not str(item.get(name_field, "")).strip():
             raise invalid_params(
                 {kind: _("A new %(kind)s needs at least a non-empty \"%(field)s\".",
-                         kind=_(kind), field=name_field)}
+                         kind=say(kind), field=name_field)}
             )
         from app.linked_input import linked_columns
 

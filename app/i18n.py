@@ -90,3 +90,7 @@ def _(message: str, **values) -> str:
 def N_(message: str) -> str:
     """Marks ``message`` for extraction; translated later, when a language is known."""
     return message
+
+
+# Words inserted into messages at run time.
+KIND_NAMES = (N_("venue"), N_("organizer"), N_("event"))

@@ -17,6 +17,7 @@ from app.event_input import (
     scale_status,
 )
 from app.i18n import _
+from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.jsonresponse import json_response
 from app.listing import Page, listing_response
 from app.render import event_out, render_context
@@ -106,7 +107,7 @@ def _window(args, site_tz):
 def _linked_ids(ids, kind, param):
     for item_id in ids:
         if node_kind(item_id) != kind or get_linked(kind, item_id) is None:
-            raise invalid_params({param: _("%(id)s is not the id of an existing %(kind)s.", id=item_id, kind=_(kind))})
+            raise invalid_params({param: _("%(id)s is not the id of an existing %(kind)s.", id=item_id, kind=say(kind))})
     return ids
 
 

@@ -144,6 +144,10 @@ def register_index(app, api) -> None:
     def openapi_document():
         spec = copy.deepcopy(api.spec.to_dict())
         spec["servers"] = [{"url": namespace_url() + "/"}]
+        # Paths are relative to the server URL, which is the namespace.
+        spec["paths"] = {
+            (path[len(ns_url):] or "/"): item for path, item in spec["paths"].items()
+        }
         return json_response(spec)
 
     def health():

@@ -8,7 +8,8 @@ from flask.views import MethodView
 from app.auth import current_viewer, may, require
 from app.errors import ApiError, forbidden, invalid_params
 from app.event_input import scale_status
-from app.i18n import _
+from app.i18n import N_, _
+from app.i18n import _ as say  # for messages chosen at run time (marked with N_ below)
 from app.jsonresponse import json_response
 from app.linked_input import linked_columns
 from app.listing import Page, listing_response
@@ -32,18 +33,18 @@ from store.posts import effective_status, node_kind
 RENDER = {"venue": venue_out, "organizer": organizer_out}
 MESSAGES = {
     "venue": {
-        "not_accessible": "The requested venue is not accessible",
-        "in_trash": "The venue is already trashed",
-        "page": "The requested venue archive page does not exist",
-        "invalid": "%(id)s is not the id of a venue.",
-        "slug": "No venue has the slug %(slug)s.",
+        "not_accessible": N_("The requested venue is not accessible"),
+        "in_trash": N_("The venue is already trashed"),
+        "page": N_("The requested venue archive page does not exist"),
+        "invalid": N_("%(id)s is not the id of a venue."),
+        "slug": N_("No venue has the slug %(slug)s."),
     },
     "organizer": {
-        "not_accessible": "The requested organizer is not accessible",
-        "in_trash": "The organizer is already trashed",
-        "page": "The requested organizer archive page does not exist",
-        "invalid": "%(id)s is not the id of an organizer.",
-        "slug": "No organizer has the slug %(slug)s.",
+        "not_accessible": N_("The requested organizer is not accessible"),
+        "in_trash": N_("The organizer is already trashed"),
+        "page": N_("The requested organizer archive page does not exist"),
+        "invalid": N_("%(id)s is not the id of an organizer."),
+        "slug": N_("No organizer has the slug %(slug)s."),
     },
 }
 
@@ -56,13 +57,13 @@ def linked_blueprint(kind: str, plural: str, schemas: dict, description: str) ->
     def by_id(item_id: int):
         item = get_linked(kind, item_id) if node_kind(item_id) == kind else None
         if item is None:
-            raise invalid_params({"id": _(messages["invalid"], id=item_id)})
+            raise invalid_params({"id": say(messages["invalid"], id=item_id)})
         return item
 
     def by_slug(slug: str):
         item = get_linked_by_slug(kind, slug)
         if item is None:
-            raise invalid_params({"slug": _(messages["slug"], slug=slug)})
+            raise invalid_params({"slug": say(messages["slug"], slug=slug)})
         return item
 
     def one(item, viewer, status=200, single=True):
@@ -72,7 +73,7 @@ def linked_blueprint(kind: str, plural: str, schemas: dict, description: str) ->
     def read(item, viewer):
         status = effective_status(item)
         if not may(viewer, "read", item, status):
-            raise ApiError(f"{kind}-not-accessible", _(messages["not_accessible"]), 403)
+            raise ApiError(f"{kind}-not-accessible", say(messages["not_accessible"]), 403)
         return one(item, viewer)
 
     def update(item, body, viewer):
@@ -93,7 +94,7 @@ def linked_blueprint(kind: str, plural: str, schemas: dict, description: str) ->
             delete_linked(kind, item)
             return json_response(body)
         if item.status == "trash":
-            raise ApiError(f"{kind}-is-in-trash", _(messages["in_trash"]), 410)
+            raise ApiError(f"{kind}-is-in-trash", say(messages["in_trash"]), 410)
         return one(trash_linked(kind, item), viewer, single=False)
 
     @blp.route(f"/{plural}")
@@ -116,7 +117,7 @@ def linked_blueprint(kind: str, plural: str, schemas: dict, description: str) ->
             page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
             rows, total = list_linked(kind, filters, viewer, page.offset, page.size)
             if not rows and page.number > 1:
-                raise ApiError(f"{kind}-archive-page-not-found", _(messages["page"]), 404)
+                raise ApiError(f"{kind}-archive-page-not-found", say(messages["page"]), 404)
             ctx = render_context(viewer, password=args.get("password"))
             echo = {"per_page": page.size}
             for key in ("search", "event", "has_events"):

@@ -1,0 +1,63 @@
+"""Fixtures: a fresh app on a temporary SQLite file per test, and users of every role."""
+
+import base64
+
+import pytest
+
+from app import create_app
+from store.db import database
+from store.users import create_user
+
+NS = "/wp-json/calendar/events/v1"
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"CALENDAR_DATABASE": str(tmp_path / "calendar.db"), "TESTING": True})
+    yield app
+    if not database.is_closed():
+        database.close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def basic(login: str, password: str) -> dict:
+    token = base64.b64encode(f"{login}:{password}".encode()).decode()
+    return {"Authorization": f"Basic {token}"}
+
+
+@pytest.fixture
+def as_role(app):
+    """``as_role("editor")`` makes (once) a user with that role and returns its headers."""
+    made = {}
+
+    def make(role: str, name: str | None = None) -> dict:
+        name = name or role
+        if name not in made:
+            with database.connection_context():
+                user, password = create_user(name, role)
+            made[name] = (user.id, basic(name, password))
+        return made[name][1]
+
+    make.user_id = lambda name: made[name][0]
+    return make
+
+
+@pytest.fixture
+def admin(as_role):
+    return as_role("administrator")
+
+
+@pytest.fixture
+def make_event(client, admin):
+    def make(headers=None, **fields):
+        body = {"title": "An event", "start_date": "tomorrow 10am", "end_date": "tomorrow 12pm"}
+        body.update(fields)
+        response = client.post(f"{NS}/events", json=body, headers=headers or admin)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+    return make

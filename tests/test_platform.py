@@ -1,0 +1,255 @@
+"""The platform: roots, languages, errors, headers, authentication, CLI."""
+
+import pytest
+
+from tests.conftest import NS, basic
+
+
+def test_healthz_answers_without_database(client, app):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.get_json() == {"status": "ok"}
+
+
+def test_rest_index_lists_namespace(client):
+    body = client.get("/wp-json").get_json()
+    assert body["namespaces"] == ["calendar/events/v1"]
+    for key in ("name", "description", "url", "home"):
+        assert key in body
+
+
+@pytest.mark.parametrize("root", ["/wp-json", "/en/wp-json", "/fr/wp-json", "/de/wp-json", "/es/wp-json"])
+def test_every_language_root_serves_the_api(client, root):
+    assert client.get(root).status_code == 200
+    response = client.get(f"{root}/calendar/events/v1/events")
+    assert response.status_code == 200
+    assert response.get_json()["rest_url"].startswith(f"http://localhost{root}/calendar/events/v1/events/")
+
+
+def test_unknown_language_segment_is_no_route(client):
+    response = client.get("/xx/wp-json/calendar/events/v1/events")
+    assert response.status_code == 404
+    assert response.get_json()["code"] == "rest_no_route"
+
+
+def test_error_messages_are_translated(client):
+    english = client.get("/wp-json/nothing").get_json()["message"]
+    french = client.get("/fr/wp-json/nothing").get_json()["message"]
+    german = client.get("/de/wp-json/nothing").get_json()["message"]
+    spanish = client.get("/es/wp-json/nothing").get_json()["message"]
+    assert english == "No route was found matching the URL and request method."
+    assert len({english, french, german, spanish}) == 4
+
+
+def test_trailing_slash_is_accepted(client):
+    assert client.get(f"{NS}/events/").status_code == 200
+    assert client.get(f"{NS}/events/by-slug/").status_code == 404
+
+
+def test_unknown_route_and_method_are_json_404(client):
+    for response in (client.get(f"{NS}/nothing"), client.put(f"{NS}/events")):
+        assert response.status_code == 404
+        assert response.is_json
+        body = response.get_json()
+        assert body["code"] == "rest_no_route"
+        assert body["data"]["status"] == 404
+
+
+def test_non_numeric_id_is_no_route(client):
+    assert client.get(f"{NS}/events/foo").get_json()["code"] == "rest_no_route"
+
+
+def test_malformed_json_is_rest_invalid_json(client, admin):
+    response = client.post(
+        f"{NS}/events", data="{not json", content_type="application/json", headers=admin
+    )
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "rest_invalid_json"
+
+
+def test_json_that_is_not_an_object_is_rejected(client, admin):
+    response = client.post(f"{NS}/events", json=[1, 2], headers=admin)
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "rest_invalid_json"
+
+
+def test_oversized_body_is_413(client, admin, app):
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    response = client.post(f"{NS}/events", json={"title": "x" * 5000}, headers=admin)
+    assert response.status_code == 413
+    assert response.get_json()["code"] == "rest_payload_too_large"
+
+
+def test_unexpected_exception_is_json_500_without_trace(app, client):
+    def boom():
+        raise RuntimeError("secret detail")
+
+    app.add_url_rule("/boom", "boom", boom)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    response = client.get("/boom")
+    assert response.status_code == 500
+    body = response.get_json()
+    assert body["code"] == "internal_server_error"
+    assert "secret" not in response.get_data(as_text=True)
+
+
+def test_security_and_cors_headers(client, app):
+    response = client.get(f"{NS}/events", headers={"Origin": "https://elsewhere.example"})
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert "X-TEC-Total" in response.headers["Access-Control-Expose-Headers"]
+    assert "Link" in response.headers["Access-Control-Expose-Headers"]
+    app.config["CORS_ORIGINS"] = ["https://friend.example"]
+    response = client.get(f"{NS}/events", headers={"Origin": "https://friend.example"})
+    assert response.headers["Access-Control-Allow-Origin"] == "https://friend.example"
+    assert response.headers["Access-Control-Allow-Credentials"] == "true"
+
+
+def test_options_preflight_answers_200(client):
+    assert client.options(f"{NS}/events").status_code == 200
+
+
+def test_bad_credentials_are_401_incorrect_password(client, as_role):
+    as_role("editor")
+    for headers in (basic("editor", "wrong"), basic("nobody", "wrong"), {"Authorization": "Basic !!"}):
+        response = client.get(f"{NS}/events", headers=headers)
+        assert response.status_code == 401
+        assert response.get_json()["code"] == "incorrect_password"
+        assert response.headers["WWW-Authenticate"].startswith("Basic")
+
+
+def test_password_of_another_user_does_not_authenticate(client, as_role, app):
+    as_role("editor")
+    with app.app_context():
+        pass
+    from store.db import database
+    from store.users import create_user
+
+    with database.connection_context():
+        _user, other_password = create_user("other", "subscriber")
+    response = client.get(f"{NS}/events", headers=basic("editor", other_password))
+    assert response.status_code == 401
+
+
+def test_repeated_failures_are_throttled(client, app, as_role):
+    app.config["AUTH_FAILURE_LIMIT"] = 3
+    good = as_role("editor")
+    for _ in range(3):
+        assert client.get(f"{NS}/events", headers=basic("editor", "bad")).status_code == 401
+    response = client.get(f"{NS}/events", headers=good)
+    assert response.status_code == 429
+    assert response.get_json()["code"] == "too_many_attempts"
+    assert "Retry-After" in response.headers
+
+
+def test_anonymous_write_is_401_and_subscriber_403(client, as_role):
+    body = {"title": "t", "start_date": "tomorrow", "end_date": "tomorrow"}
+    anonymous = client.post(f"{NS}/events", json=body)
+    assert anonymous.status_code == 401
+    assert anonymous.get_json() == {
+        "code": "rest_forbidden",
+        "message": "Sorry, you are not allowed to do that.",
+        "data": {"status": 401},
+    }
+    response = client.post(f"{NS}/events", json=body, headers=as_role("subscriber"))
+    assert response.status_code == 403
+    assert response.get_json()["code"] == "rest_forbidden"
+
+
+def test_validation_runs_before_authorisation(client):
+    response = client.post(f"{NS}/events", json={"title": "t"})
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["code"] == "rest_missing_callback_param"
+    assert body["message"] == "Missing parameter(s): start_date, end_date"
+    assert body["data"]["params"] == ["start_date", "end_date"]
+
+
+def test_invalid_params_name_each_problem(client):
+    response = client.get(f"{NS}/events?page=foo&per_page=0")
+    body = response.get_json()
+    assert response.status_code == 400
+    assert body["code"] == "rest_invalid_param"
+    assert set(body["data"]["params"]) == {"page", "per_page"}
+
+
+def test_namespace_index_lists_routes_with_args(client):
+    body = client.get(NS).get_json()
+    assert body["namespace"] == "calendar/events/v1"
+    route = body["routes"]["/calendar/events/v1/events/(?P<id>\\d+)"]
+    assert set(route["methods"]) == {"GET", "POST", "PUT", "PATCH", "DELETE"}
+    listing = body["routes"]["/calendar/events/v1/events"]
+    get = next(e for e in listing["endpoints"] if "GET" in e["methods"])
+    assert get["args"]["per_page"] == {
+        "type": "integer", "required": False, "default": 10,
+        "description": "Maximum number of items per page (at most 50).",
+    }
+    post = next(e for e in listing["endpoints"] if "POST" in e["methods"])
+    assert post["args"]["title"]["required"] is True
+    for path in ("/venues", "/organizers", "/categories", "/tags", "/doc"):
+        assert f"/calendar/events/v1{path}" in body["routes"]
+
+
+def test_namespace_index_bad_context_is_400(client):
+    assert client.get(f"{NS}?context=bogus").status_code == 400
+
+
+def test_openapi_document_servers_follow_language_root(client):
+    doc = client.get(f"{NS}/doc").get_json()
+    assert doc["openapi"].startswith("3.")
+    assert doc["servers"][0]["url"] == f"http://localhost{NS}/"
+    assert "/events" in doc["paths"] and "/events/{id}" in doc["paths"]
+    french = client.get(f"/fr{NS}/doc").get_json()
+    assert french["servers"][0]["url"] == f"http://localhost/fr{NS}/"
+
+
+def test_site_url_setting_builds_links(tmp_path):
+    from app import create_app
+
+    app = create_app({"CALENDAR_DATABASE": str(tmp_path / "c.db"), "SITE_URL": "https://cal.example/"})
+    body = app.test_client().get(f"{NS}/events").get_json()
+    assert body["rest_url"].startswith("https://cal.example/wp-json/calendar/events/v1/events/")
+
+
+def test_cli_users_create_password_list_revoke(app, client):
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["users", "create", "alice", "--role", "editor", "--email", "a@x.org"])
+    assert result.exit_code == 0, result.output
+    password = result.output.strip().splitlines()[-1]
+    assert len(password) >= 22
+    assert client.get(f"{NS}/events", headers=basic("alice", password)).status_code == 200
+    result = runner.invoke(args=["users", "password", "alice"])
+    second = result.output.strip().splitlines()[-1]
+    assert second != password
+    assert client.get(f"{NS}/events", headers=basic("alice", second)).status_code == 200
+    listing = runner.invoke(args=["users", "list"]).output
+    assert "alice" in listing and "editor" in listing
+    assert runner.invoke(args=["users", "revoke", "alice"]).exit_code == 0
+    assert client.get(f"{NS}/events", headers=basic("alice", second)).status_code == 401
+    duplicate = runner.invoke(args=["users", "create", "alice", "--role", "editor"])
+    assert duplicate.exit_code != 0
+
+
+def test_passwords_are_stored_as_digests(app):
+    runner = app.test_cli_runner()
+    password = runner.invoke(args=["users", "create", "bob", "--role", "author"]).output.split()[-1]
+    from store.db import database
+    from store.models import AppPassword
+
+    with database.connection_context():
+        digests = [row.digest for row in AppPassword.select()]
+    assert password not in digests
+    assert all(len(d) == 64 for d in digests)
+
+
+def test_migrate_and_backup_commands(app, tmp_path):
+    runner = app.test_cli_runner()
+    assert "schema version" in runner.invoke(args=["migrate"]).output
+    target = tmp_path / "copy.db"
+    assert runner.invoke(args=["backup", str(target)]).exit_code == 0
+    import sqlite3
+
+    with sqlite3.connect(target) as copy:
+        assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert copy.execute("SELECT value FROM setting WHERE key='schema_version'").fetchone()
