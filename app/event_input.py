@@ -249,7 +249,7 @@ def check_author(values: dict, viewer, existing) -> None:
 
 
 def not_an_event(event_id: int) -> ApiError:
-    if node_kind(event_id) is not None:
+    if node_kind(event_id) not in (None, "event"):  # exists, but is a venue or organizer
         return ApiError("rest-invalid-event-id", _("The specified ID is not a valid event."), 400)
     return ApiError(
         "rest-event-not-found", _("Event with ID %(id)s does not exist.", id=event_id), 404

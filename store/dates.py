@@ -102,7 +102,7 @@ _ABSOLUTE = re.compile(
     r"\s*(Z|[+-]\d{2}:?\d{2})?$",
     re.IGNORECASE,
 )
-_TIMESTAMP = re.compile(r"^[+-]?\d{9,11}(?:\.\d+)?$")
+_TIMESTAMP = re.compile(r"^[+-]?\d+(?:\.\d+)?$")  # numeric: a Unix timestamp, as the reference
 
 _WEEKDAYS = {
     name: index

@@ -1,0 +1,102 @@
+"""Date parsing and timezone arithmetic: properties across DST changes."""
+
+from datetime import datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from store import dates
+
+ZONES = ["UTC", "America/New_York", "Europe/Paris", "Australia/Sydney", "Asia/Kolkata",
+         "America/Juneau", "Atlantic/Reykjavik", "UTC+2", "UTC-5:30"]
+NOW = datetime(2026, 11, 22, 7, 0, 0)
+moments = st.datetimes(min_value=datetime(1971, 1, 1), max_value=datetime(2099, 12, 31))
+
+
+@settings(max_examples=200, deadline=None)
+@given(moments, st.sampled_from(ZONES))
+def test_utc_round_trip(utc, zone):
+    tz, _name = dates.resolve_timezone(zone)
+    utc = utc.replace(microsecond=0)
+    assert dates.local_to_utc(dates.utc_to_local(utc, tz), tz) == utc
+
+
+@settings(max_examples=200, deadline=None)
+@given(moments, st.sampled_from(ZONES))
+def test_stored_format_round_trips_through_the_parser(local, zone):
+    tz, _name = dates.resolve_timezone(zone)
+    local = local.replace(microsecond=0)
+    assert dates.parse_datetime(dates.fmt(local), tz) == local
+
+
+@settings(max_examples=100, deadline=None)
+@given(moments, st.sampled_from(ZONES))
+def test_iso_with_offset_means_the_same_instant(utc, zone):
+    tz, _name = dates.resolve_timezone(zone)
+    utc = utc.replace(microsecond=0)
+    parsed = dates.parse_datetime(utc.isoformat() + "Z", tz)
+    assert dates.local_to_utc(parsed, tz) == utc
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=4_000_000_000), st.sampled_from(ZONES))
+def test_unix_timestamps(stamp, zone):
+    tz, _name = dates.resolve_timezone(zone)
+    parsed = dates.parse_datetime(str(stamp), tz)
+    assert dates.local_to_utc(parsed, tz) == datetime(1970, 1, 1) + timedelta(seconds=stamp)
+
+
+@settings(max_examples=100, deadline=None)
+@given(moments)
+def test_day_snapping(value):
+    value = value.replace(microsecond=0)
+    assert dates.snap_to_day_start(value) <= value <= dates.snap_to_day_end(value)
+    assert dates.fmt(dates.snap_to_day_end(value)).endswith("23:59:59")
+
+
+def test_dst_spring_forward_in_new_york():
+    tz, _ = dates.resolve_timezone("America/New_York")
+    before = dates.local_to_utc(datetime(2026, 3, 8, 1, 30), tz)
+    after = dates.local_to_utc(datetime(2026, 3, 8, 3, 30), tz)
+    assert after - before == timedelta(hours=1)
+    assert dates.tz_abbreviation(datetime(2026, 1, 5), tz) == "EST"
+    assert dates.tz_abbreviation(datetime(2026, 7, 5), tz) == "EDT"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("now", "2026-11-22 07:00:00"),
+        ("today", "2026-11-22 00:00:00"),
+        ("tomorrow", "2026-11-23 00:00:00"),
+        ("yesterday", "2026-11-21 00:00:00"),
+        ("tomorrow 9am", "2026-11-23 09:00:00"),
+        ("tomorrow 4:30pm", "2026-11-23 16:30:00"),
+        ("+5 days 11am", "2026-11-27 11:00:00"),
+        ("-2 hours", "2026-11-22 05:00:00"),
+        ("3 days ago", "2026-11-19 07:00:00"),
+        ("next wednesday 4pm", "2026-11-25 16:00:00"),
+        ("last friday", "2026-11-20 00:00:00"),
+        ("next week", "2026-11-29 07:00:00"),
+        ("2018-01-01 4pm", "2018-01-01 16:00:00"),
+        ("2018-01-01 16:00", "2018-01-01 16:00:00"),
+        ("2018-01-01", "2018-01-01 00:00:00"),
+        ("2018-01-01T10:00:00", "2018-01-01 10:00:00"),
+        ("2018-01-01T10:00:00+02:00", "2018-01-01 08:00:00"),
+    ],
+)
+def test_accepted_forms(text, expected):
+    assert dates.fmt(dates.parse_datetime(text, dates.resolve_timezone("UTC")[0], NOW)) == expected
+
+
+@pytest.mark.parametrize("text", ["before my birthday", "", "next", "2018-02-30", "25:00", "+3 bananas", "13pm"])
+def test_rejected_forms(text):
+    with pytest.raises(dates.DateError):
+        dates.parse_datetime(text, dates.resolve_timezone("UTC")[0], NOW)
+
+
+@pytest.mark.parametrize("name", ["Mars/Olympus", "UTC+25", "foo"])
+def test_unknown_timezones(name):
+    with pytest.raises(dates.DateError):
+        dates.resolve_timezone(name)

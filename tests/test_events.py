@@ -1,0 +1,378 @@
+"""Events: representation, writes, reads, permissions, trash, listing filters."""
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from store.db import database
+from store.models import Event
+from tests.conftest import NS
+
+
+def stored(event_id):
+    with database.connection_context():
+        return Event.get_or_none(Event.id == event_id)
+
+
+def test_create_returns_the_full_representation(client, admin):
+    body = {
+        "title": "Concert", "description": "<p>Loud</p><script>alert(1)</script>",
+        "start_date": "2030-01-05 14:00:00", "end_date": "2030-01-05 16:30:00",
+        "timezone": "America/New_York", "cost": "$23", "website": "http://example.com",
+    }
+    response = client.post(f"{NS}/events", json=body, headers=admin)
+    assert response.status_code == 201
+    event = response.get_json()
+    assert event["author"] == "1"
+    assert event["status"] == "publish"
+    assert event["slug"] == "concert"
+    assert event["description"] == "<p>Loud</p>"
+    assert event["start_date"] == "2030-01-05 14:00:00"
+    assert event["utc_start_date"] == "2030-01-05 19:00:00"
+    assert event["start_date_details"] == {
+        "year": "2030", "month": "01", "day": "05", "hour": "14", "minutes": "00", "seconds": "00"
+    }
+    assert event["timezone"] == "America/New_York"
+    assert event["timezone_abbr"] == "EST"
+    assert event["cost"] == "$23"
+    assert event["cost_details"]["values"] == ["23"]
+    assert event["cost_details"]["currency_position"] == "prefix"
+    assert event["image"] is False
+    assert event["venue"] == [] and event["organizer"] == []
+    assert event["global_id"] == f"localhost?id={event['id']}"
+    assert event["rest_url"] == f"http://localhost{NS}/events/{event['id']}"
+    assert event["url"] == "http://localhost/event/concert/"
+    assert "json_ld" not in event
+    assert "password" not in event
+    assert stored(event["id"]).title == "Concert"
+
+
+def test_cost_list_and_postfix_symbol(make_event):
+    event = make_event(cost=["0$", "20$", "30$"])
+    assert event["cost"] == "Free – 30$"
+    assert event["cost_details"]["values"] == ["0", "20", "30"]
+    assert event["cost_details"]["currency_position"] == "postfix"
+    assert make_event(cost="20$")["cost_details"]["currency_symbol"] == "$"
+
+
+def test_website_defaults_to_the_event_url(make_event):
+    event = make_event()
+    assert event["website"] == event["url"]
+
+
+def test_end_before_start_is_rejected_and_nothing_stored(client, admin):
+    response = client.post(
+        f"{NS}/events",
+        json={"title": "Bad", "start_date": "2030-01-02", "end_date": "2030-01-01"},
+        headers=admin,
+    )
+    assert response.status_code == 400
+    assert "end_date" in response.get_json()["data"]["params"]
+    with database.connection_context():
+        assert Event.select().count() == 0
+
+
+def test_all_day_snaps_to_whole_days(make_event):
+    event = make_event(all_day=True, start_date="2030-03-01 09:00", end_date="2030-03-03 11:00")
+    assert event["start_date"] == "2030-03-01 00:00:00"
+    assert event["end_date"] == "2030-03-03 23:59:59"
+
+
+@pytest.mark.parametrize(
+    "field,value",
+    [("author", 23), ("date", "foo"), ("date_utc", "foo"), ("website", "foo"),
+     ("status", "kinda"), ("timezone", "Mars/Base"), ("image", 23), ("image", "foo bar"),
+     ("start_date", "before my birthday"), ("title", "")],
+)
+def test_invalid_fields_are_400(client, admin, field, value):
+    body = {"title": "t", "start_date": "tomorrow", "end_date": "tomorrow"}
+    body[field] = value
+    response = client.post(f"{NS}/events", json=body, headers=admin)
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "rest_invalid_param"
+    assert field in response.get_json()["data"]["params"]
+
+
+def test_form_encoded_bodies_are_accepted(client, admin):
+    response = client.post(
+        f"{NS}/events",
+        data={"title": "Form", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
+              "featured": "true", "tags[]": ["a", "b"]},
+        headers=admin,
+    )
+    assert response.status_code == 201
+    event = response.get_json()
+    assert event["featured"] is True
+    assert [t["name"] for t in event["tags"]] == ["a", "b"]
+
+
+def test_read_only_fields_are_ignored(make_event):
+    event = make_event(url="http://evil", utc_start_date="1999-01-01 00:00:00", id=999)
+    assert event["url"].startswith("http://localhost/event/")
+    assert event["id"] != 999
+
+
+def test_unique_slugs(make_event):
+    assert make_event(title="Same")["slug"] == "same"
+    assert make_event(title="Same")["slug"] == "same-2"
+    assert make_event(title="Café Olé")["slug"] == "cafe-ole"
+
+
+def test_contributor_publish_becomes_pending_and_default_is_draft(make_event, as_role):
+    contributor = as_role("contributor")
+    assert make_event(headers=contributor, status="publish")["status"] == "pending"
+    assert make_event(headers=contributor)["status"] == "draft"
+    assert make_event(headers=as_role("author"), status="publish")["status"] == "publish"
+
+
+def test_future_with_past_date_is_served_as_publish(make_event, client):
+    event = make_event(status="future", date="2020-01-01 00:00:00")
+    assert event["status"] == "publish"
+    assert client.get(f"{NS}/events/{event['id']}").status_code == 200
+
+
+def test_single_read_has_json_ld(client, make_event):
+    event = make_event(venue={"venue": "Hall", "city": "Springfield"})
+    body = client.get(f"{NS}/events/{event['id']}").get_json()
+    assert body["json_ld"]["@type"] == "Event"
+    assert body["venue"]["json_ld"]["@type"] == "Place"
+    assert client.get(f"{NS}/events/by-slug/{event['slug']}").get_json()["id"] == event["id"]
+
+
+def test_single_read_errors(client, make_event, as_role):
+    assert client.get(f"{NS}/events/0").status_code == 404
+    missing = client.get(f"{NS}/events/999")
+    assert missing.get_json()["code"] == "rest-event-not-found"
+    assert missing.get_json()["message"] == "Event with ID 999 does not exist."
+    venue = client.post(f"{NS}/venues", json={"venue": "V"}, headers=as_role("administrator")).get_json()
+    other = client.get(f"{NS}/events/{venue['id']}")
+    assert (other.status_code, other.get_json()["code"]) == (400, "rest-invalid-event-id")
+    draft = make_event(status="draft")
+    denied = client.get(f"{NS}/events/{draft['id']}")
+    assert (denied.status_code, denied.get_json()["code"]) == (403, "event-not-accessible")
+    assert client.get(f"{NS}/events/{draft['id']}", headers=as_role("editor")).status_code == 200
+    assert client.get(f"{NS}/events/by-slug/nothing-here").status_code == 400
+
+
+def test_password_protection(client, make_event):
+    event = make_event(password="s3cret", description="hidden")
+    denied = client.get(f"{NS}/events/{event['id']}")
+    assert (denied.status_code, denied.get_json()["code"]) == (403, "event-password-protected")
+    assert client.get(f"{NS}/events/{event['id']}?password=wrong").status_code == 403
+    allowed = client.get(f"{NS}/events/{event['id']}?password=s3cret")
+    assert allowed.status_code == 200 and allowed.get_json()["description"] == "hidden"
+    listed = client.get(f"{NS}/events").get_json()["events"][0]
+    assert listed["title"] == "An event" and listed["description"] == ""
+    assert listed["venue"] == [] and listed["cost"] == ""
+    assert "s3cret" not in client.get(f"{NS}/events").get_data(as_text=True)
+
+
+def test_partial_update_leaves_omitted_fields(client, admin, make_event):
+    event = make_event(featured=True, cost="$5", timezone="Europe/Paris", start_date="2030-06-01 10:00", end_date="2030-06-01 11:00")
+    response = client.patch(f"{NS}/events/{event['id']}", json={"title": "Renamed"}, headers=admin)
+    assert response.status_code == 200
+    updated = response.get_json()
+    assert updated["title"] == "Renamed"
+    assert updated["featured"] is True and updated["cost"] == "$5"
+    assert updated["timezone"] == "Europe/Paris" and updated["start_date"] == "2030-06-01 10:00:00"
+    moved = client.put(f"{NS}/events/{event['id']}", json={"timezone": "UTC"}, headers=admin).get_json()
+    assert moved["start_date"] == "2030-06-01 10:00:00"
+    assert moved["utc_start_date"] == "2030-06-01 10:00:00"
+    assert updated["utc_start_date"] == "2030-06-01 08:00:00"
+
+
+def test_update_missing_event_is_404(client, admin):
+    assert client.post(f"{NS}/events/2389", json={"title": "x"}, headers=admin).status_code == 404
+
+
+def test_trash_then_410_then_force(client, admin, make_event):
+    event = make_event()
+    trashed = client.delete(f"{NS}/events/{event['id']}", headers=admin)
+    assert trashed.status_code == 200 and trashed.get_json()["status"] == "trash"
+    again = client.delete(f"{NS}/events/{event['id']}", headers=admin)
+    assert (again.status_code, again.get_json()["code"]) == (410, "event-is-in-trash")
+    gone = client.get(f"{NS}/events/{event['id']}")
+    assert gone.get_json()["code"] == "event-no-longer-available"
+    assert client.delete(f"{NS}/events/{event['id']}?force=true", headers=admin).status_code == 200
+    assert stored(event["id"]) is None
+    assert client.get(f"{NS}/events/{event['id']}").status_code == 404
+
+
+def test_restore_from_trash(client, admin, make_event):
+    event = make_event()
+    client.delete(f"{NS}/events/{event['id']}", headers=admin)
+    restored = client.post(f"{NS}/events/{event['id']}", json={"status": "publish"}, headers=admin)
+    assert restored.get_json()["status"] == "publish"
+
+
+@pytest.mark.parametrize(
+    "role,own,status,allowed",
+    [
+        ("contributor", False, "publish", False),
+        ("contributor", True, "publish", False),
+        ("contributor", True, "draft", True),
+        ("author", True, "publish", True),
+        ("author", False, "publish", False),
+        ("editor", False, "publish", True),
+        ("subscriber", False, "publish", False),
+    ],
+)
+def test_update_and_delete_permissions(client, as_role, make_event, role, own, status, allowed):
+    headers = as_role(role)
+    creator = headers if own else as_role("administrator")
+    event = make_event(headers=creator, status=status)
+    if own and role == "contributor" and status == "publish":
+        with database.connection_context():
+            Event.update(status="publish").where(Event.id == event["id"]).execute()
+    update = client.put(f"{NS}/events/{event['id']}", json={"title": "New"}, headers=headers)
+    delete = client.delete(f"{NS}/events/{event['id']}", headers=headers)
+    if allowed:
+        assert update.status_code == 200 and delete.status_code == 200
+    else:
+        assert update.status_code == 403 and delete.status_code == 403
+    anonymous = client.put(f"{NS}/events/{event['id']}", json={"title": "x"})
+    assert anonymous.status_code == 401
+
+
+def test_force_delete_needs_an_editor(client, as_role, make_event):
+    author = as_role("author")
+    event = make_event(headers=author)
+    assert client.delete(f"{NS}/events/{event['id']}?force=true", headers=author).status_code == 403
+
+
+def test_venue_organizer_and_terms_on_write(client, admin, make_event):
+    event = make_event(
+        venue={"venue": "Hall", "city": "Paris", "country": "France", "stateProvince": "IDF"},
+        organizer=[{"organizer": "A"}, {"organizer": "B"}],
+        categories="Music,Jazz", tags=["one"],
+    )
+    assert event["venue"]["venue"] == "Hall" and event["venue"]["stateprovince"] == "IDF"
+    assert [o["organizer"] for o in event["organizer"]] == ["A", "B"]
+    assert [c["name"] for c in event["categories"]] == ["Music", "Jazz"]
+    assert event["categories"][0]["taxonomy"] == "tribe_events_cat"
+    assert event["tags"][0]["taxonomy"] == "post_tag"
+    cleared = client.post(
+        f"{NS}/events/{event['id']}", json={"organizer": [], "venue": 0, "categories": ""},
+        headers=admin,
+    ).get_json()
+    assert cleared["organizer"] == [] and cleared["venue"] == [] and cleared["categories"] == []
+    assert [t["name"] for t in cleared["tags"]] == ["one"]
+    bad = client.post(f"{NS}/events/{event['id']}", json={"categories": [99999]}, headers=admin)
+    assert bad.status_code == 400
+    bad = client.post(f"{NS}/events/{event['id']}", json={"venue": 99999}, headers=admin)
+    assert bad.status_code == 400
+
+
+# --- listing -------------------------------------------------------------------------------
+
+
+def test_empty_listing(client):
+    response = client.get(f"{NS}/events")
+    body = response.get_json()
+    assert body["events"] == [] and body["total"] == 0 and body["total_pages"] == 0
+    assert "next_rest_url" not in body and "previous_rest_url" not in body
+    assert response.headers["X-TEC-Total"] == "0" and response.headers["X-WP-TotalPages"] == "0"
+
+
+def test_paging_urls_and_headers(client, make_event):
+    for day in range(1, 8):
+        make_event(title=f"E{day}", start_date=f"+{day} days", end_date=f"+{day} days 1 hour")
+    first = client.get(f"{NS}/events?per_page=3")
+    body = first.get_json()
+    assert [e["title"] for e in body["events"]] == ["E1", "E2", "E3"]
+    assert body["total"] == 7 and body["total_pages"] == 3
+    assert "page=2" in body["next_rest_url"] and "previous_rest_url" not in body
+    assert 'rel="next"' in first.headers["Link"]
+    second = client.get(f"{NS}/events?per_page=3&page=2").get_json()
+    assert "page" not in parse_qs(urlsplit(second["previous_rest_url"]).query)
+    third = client.get(f"{NS}/events?per_page=3&page=3").get_json()
+    assert "page=2" in third["previous_rest_url"] and "next_rest_url" not in third
+    past = client.get(f"{NS}/events?per_page=3&page=4")
+    assert (past.status_code, past.get_json()["code"]) == (404, "event-archive-page-not-found")
+
+
+def test_per_page_is_clamped_to_50(client, make_event):
+    for n in range(51):
+        make_event(title=f"E{n}")
+    assert len(client.get(f"{NS}/events?per_page=100").get_json()["events"]) == 50
+
+
+def test_default_window_and_relative_filters(client, make_event):
+    make_event(title="Past", start_date="2020-01-01 10:00", end_date="2020-01-01 11:00")
+    make_event(title="Soon")
+    assert [e["title"] for e in client.get(f"{NS}/events").get_json()["events"]] == ["Soon"]
+    titles = [e["title"] for e in client.get(f"{NS}/events?starts_before=2021-01-01").get_json()["events"]]
+    assert titles == ["Past"]
+
+
+def test_inclusive_versus_strict_dates(client, make_event):
+    make_event(title="E1", start_date="2030-01-01 16:00", end_date="2030-01-01 16:30")
+    make_event(title="E2", start_date="2030-01-01 20:00", end_date="2030-01-01 20:30")
+    query = "start_date=2030-01-01 15:00&end_date=2030-01-01 18:00"
+    inclusive = client.get(f"{NS}/events?{query}").get_json()
+    assert [e["title"] for e in inclusive["events"]] == ["E1", "E2"]
+    assert "23%3A59%3A59" in inclusive["rest_url"]
+    strict = client.get(f"{NS}/events?{query}&strict_dates=true").get_json()
+    assert [e["title"] for e in strict["events"]] == ["E1"]
+
+
+def test_search_status_featured_include(client, make_event, as_role):
+    a = make_event(title="foo")
+    make_event(title="foo bar", featured=True)
+    make_event(title="bar")
+    draft = make_event(title="draft foo", status="draft")
+    assert client.get(f"{NS}/events?search=foo").get_json()["total"] == 2
+    assert client.get(f"{NS}/events?featured=true").get_json()["total"] == 1
+    assert client.get(f"{NS}/events?featured=false").get_json()["total"] == 2
+    assert client.get(f"{NS}/events?status=publish,draft").status_code == 400
+    editor = as_role("editor")
+    assert client.get(f"{NS}/events?status=publish,draft", headers=editor).get_json()["total"] == 4
+    assert client.get(f"{NS}/events?status[]=draft", headers=editor).get_json()["total"] == 1
+    assert client.get(f"{NS}/events?status=foo", headers=editor).status_code == 400
+    assert client.get(f"{NS}/events").get_json()["total"] == 3
+    included = client.get(f"{NS}/events?include={a['id']},{draft['id']}").get_json()
+    assert [e["id"] for e in included["events"]] == [a["id"]]
+    assert client.get(f"{NS}/events?include=foo-bar,23").status_code == 400
+
+
+def test_hidden_events_are_not_listed(client, make_event):
+    hidden = make_event(hide_from_listings=True)
+    assert client.get(f"{NS}/events").get_json()["total"] == 0
+    assert client.get(f"{NS}/events/{hidden['id']}").status_code == 200
+
+
+def test_taxonomy_venue_organizer_filters(client, make_event):
+    make_event(title="A", categories="cat1", tags="t1", venue={"venue": "V1"})
+    b = make_event(title="B", categories="cat2", organizer=[{"organizer": "O1"}])
+    make_event(title="C")
+    assert client.get(f"{NS}/events?categories[]=cat1&categories[]=cat2").get_json()["total"] == 2
+    assert client.get(f"{NS}/events?categories=cat1&tags=t1").get_json()["total"] == 1
+    assert client.get(f"{NS}/events?categories=missing").status_code == 400
+    organizer_id = b["organizer"][0]["id"]
+    assert client.get(f"{NS}/events?organizer={organizer_id}").get_json()["total"] == 1
+    assert client.get(f"{NS}/events?venue=foo").status_code == 400
+    assert client.get(f"{NS}/events?venue=23").status_code == 400
+
+
+def test_post_parent_and_ticketed(client, make_event):
+    parent = make_event(title="Parent")
+    make_event(title="Child", post_parent=parent["id"], ticketed=True)
+    body = client.get(f"{NS}/events?post_parent={parent['id']}").get_json()
+    assert [e["title"] for e in body["events"]] == ["Child"]
+    assert client.get(f"{NS}/events?ticketed=true").get_json()["total"] == 1
+    assert client.get(f"{NS}/events?post_parent=23").status_code == 400
+
+
+def test_geolocation_filters(client, make_event, app):
+    make_event(title="Paris", venue={"venue": "Louvre", "geo_lat": 48.8606, "geo_lng": 2.3376})
+    make_event(title="Lyon", venue={"venue": "Bellecour", "geo_lat": 45.7578, "geo_lng": 4.832})
+    make_event(title="Nowhere", venue={"venue": "Shed"})
+    near = client.get(f"{NS}/events?geoloc_lat=48.85&geoloc_lng=2.35").get_json()
+    assert [e["title"] for e in near["events"]] == ["Paris"]
+    far = client.get(f"{NS}/events?geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=500").get_json()
+    assert [e["title"] for e in far["events"]] == ["Paris", "Lyon"]
+    assert client.get(f"{NS}/events?geoloc=true").get_json()["total"] == 2
+    assert client.get(f"{NS}/events?geoloc=false").get_json()["total"] == 1
+    assert client.get(f"{NS}/events?geoloc_lat=48.85").status_code == 400
+    app.config["GEOLOCATION"] = False
+    assert client.get(f"{NS}/events?geoloc=true").status_code == 400
