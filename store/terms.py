@@ -165,14 +165,14 @@ def list_terms(taxonomy: str, filters: TermFilters, offset: int, limit: int):
         query = query.where(count > 0)
     total = query.count()
     column = {
-        "id": Term.id, "name": Term.name, "slug": Term.slug, "count": count,
+        "id": Term.id, "name": fn.LOWER(Term.name), "slug": Term.slug, "count": count,
         "term_group": Term.id, "description": Term.description,
     }.get(filters.orderby)
     if filters.orderby == "include" and filters.include:
         column = fn.instr("," + ",".join(map(str, filters.include)) + ",",
                           fn.printf(",%d,", Term.id))
     if column is None:
-        column = Term.name
+        column = fn.LOWER(Term.name)  # case-insensitive, like MySQL collations
     ordering = column.desc() if filters.order == "desc" else column.asc()
     rows = list(query.order_by(ordering, Term.id).offset(offset).limit(limit).objects())
     return rows, total

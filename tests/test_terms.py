@@ -1,0 +1,65 @@
+"""Categories and tags."""
+
+from tests.conftest import NS
+
+
+def test_create_read_update_delete_category(client, as_role, make_event):
+    editor = as_role("editor")
+    parent = client.post(f"{NS}/categories", json={"name": "Music"}, headers=editor)
+    assert parent.status_code == 201
+    parent = parent.get_json()
+    child = client.post(f"{NS}/categories", json={"name": "Jazz", "parent": parent["id"], "description": "d"}, headers=editor).get_json()
+    assert child["parent"] == parent["id"]
+    assert child["urls"]["up"].endswith(f"/categories/{parent['id']}")
+    assert child["taxonomy"] == "tribe_events_cat" and child["meta"] == []
+    assert child["url"] == "http://localhost/events/category/jazz/"
+    make_event(categories=[child["id"]])
+    assert client.get(f"{NS}/categories/{child['id']}").get_json()["count"] == 1
+    updated = client.post(f"{NS}/categories/{child['id']}", json={"name": "Jazz!"}, headers=editor)
+    assert updated.status_code == 200 and updated.get_json()["name"] == "Jazz!"
+    loop = client.post(f"{NS}/categories/{parent['id']}", json={"parent": child["id"]}, headers=editor)
+    assert loop.status_code == 400
+    deleted = client.delete(f"{NS}/categories/{child['id']}", headers=editor)
+    assert deleted.status_code == 200 and deleted.get_json()["id"] == child["id"]
+    assert client.get(f"{NS}/categories/{child['id']}").status_code == 400
+
+
+def test_term_permissions_and_validation(client, as_role):
+    for role in ("subscriber", "contributor", "author"):
+        assert client.post(f"{NS}/categories", json={"name": "x"}, headers=as_role(role)).status_code == 403
+    assert client.post(f"{NS}/categories", json={"name": "x"}).status_code == 401
+    editor = as_role("editor")
+    assert client.post(f"{NS}/categories", json={"name": ""}, headers=editor).status_code == 400
+    assert client.post(f"{NS}/categories", json={"name": "x", "parent": 2389}, headers=editor).status_code == 400
+    first = client.post(f"{NS}/tags", json={"name": "dup"}, headers=editor).get_json()
+    again = client.post(f"{NS}/tags", json={"name": "dup"}, headers=editor)
+    assert again.status_code == 400
+    assert again.get_json()["code"] == "term_exists"
+    assert again.get_json()["data"]["term_id"] == first["id"]
+    slug = client.post(f"{NS}/tags", json={"name": "other", "slug": "dup"}, headers=editor)
+    assert slug.status_code == 400
+    parent = client.post(f"{NS}/tags", json={"name": "t", "parent": 1}, headers=editor)
+    assert parent.get_json()["code"] == "rest_taxonomy_not_hierarchical"
+
+
+def test_term_listing(client, as_role, make_event):
+    editor = as_role("editor")
+    ids = [client.post(f"{NS}/categories", json={"name": n}, headers=editor).get_json()["id"] for n in ("b", "A", "C", "Foo", "foo-bar")]
+    assert client.get(f"{NS}/categories").get_json()["total"] == 0  # hide_empty by default
+    everything = client.get(f"{NS}/categories?hide_empty=false").get_json()
+    assert [t["name"] for t in everything["categories"]] == ["A", "b", "C", "Foo", "foo-bar"]
+    assert everything["rest_url"] == f"http://localhost{NS}/categories/"
+    paged = client.get(f"{NS}/categories?hide_empty=false&per_page=2&page=2").get_json()
+    assert "hide_empty" in paged["next_rest_url"] and "previous_rest_url" in paged
+    assert client.get(f"{NS}/categories?hide_empty=false&search=foo").get_json()["total"] == 2
+    desc = client.get(f"{NS}/categories?hide_empty=false&orderby=id&order=desc").get_json()
+    assert [t["id"] for t in desc["categories"]] == sorted(ids, reverse=True)
+    assert client.get(f"{NS}/categories?order=").status_code == 400
+    assert client.get(f"{NS}/categories?include=2389").status_code == 400
+    assert client.get(f"{NS}/categories?hide_empty=false&exclude={ids[0]}").get_json()["total"] == 4
+    event = make_event(categories=[ids[0], ids[1]])
+    assert client.get(f"{NS}/categories?event={event['id']}").get_json()["total"] == 2
+    assert client.get(f"{NS}/categories?post=23").status_code == 400
+    assert client.get(f"{NS}/categories?hide_empty=false&slug=nothing").get_json()["categories"] == []
+    past_end = client.get(f"{NS}/categories?hide_empty=false&page=9")
+    assert past_end.status_code == 200 and past_end.get_json()["categories"] == []

@@ -1,0 +1,117 @@
+"""Venues and organizers: writes, de-duplication, reads, listings, trash."""
+
+import pytest
+
+from tests.conftest import NS
+
+
+@pytest.fixture
+def venue(client, admin):
+    def make(headers=None, **fields):
+        body = {"venue": "A venue"}
+        body.update(fields)
+        response = client.post(f"{NS}/venues", json=body, headers=headers or admin)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+    return make
+
+
+def test_create_venue_representation_omits_empty_fields(venue):
+    created = venue(venue="Hall", city="Springfield", state="IL", country="US")
+    assert created["venue"] == "Hall" and created["city"] == "Springfield"
+    assert created["stateprovince"] == "IL"
+    assert "address" not in created and "description" not in created
+    assert created["show_map"] is True and created["show_map_link"] is True
+    assert created["author"] == "1"
+    assert "json_ld" not in created
+
+
+def test_venue_dedup_returns_existing_with_201(venue):
+    first = venue(venue="Temple", description="Old")
+    assert venue(venue="temple", description="Old")["id"] == first["id"]
+    assert venue(venue="Temple")["id"] == first["id"]
+    assert venue(venue="Temple", description="New")["id"] != first["id"]
+
+
+def test_venue_validation(client, admin):
+    assert client.post(f"{NS}/venues", json={"venue": ""}, headers=admin).status_code == 400
+    assert client.post(f"{NS}/venues", json={}, headers=admin).get_json()["code"] == "rest_missing_callback_param"
+    assert client.post(f"{NS}/venues", json={"venue": "x", "geo_lat": 91, "geo_lng": 0}, headers=admin).status_code == 400
+    assert client.post(f"{NS}/venues", json={"venue": "x", "geo_lat": 10}, headers=admin).status_code == 400
+    assert client.post(f"{NS}/venues", json={"venue": "x", "status": "kinda"}, headers=admin).status_code == 400
+    assert client.post(f"{NS}/venues", json={"venue": "x"}).status_code == 401
+
+
+def test_single_venue_reads(client, venue, as_role):
+    created = venue(venue="Hall", city="Paris")
+    body = client.get(f"{NS}/venues/{created['id']}").get_json()
+    assert body["json_ld"]["@type"] == "Place"
+    assert client.get(f"{NS}/venues/by-slug/hall").get_json()["id"] == created["id"]
+    assert client.get(f"{NS}/venues/23").status_code == 400
+    assert client.get(f"{NS}/venues/by-slug/nothing").status_code == 400
+    assert client.get(f"{NS}/venues/foo").status_code == 404
+    draft = venue(venue="Secret", status="draft")
+    denied = client.get(f"{NS}/venues/{draft['id']}")
+    assert (denied.status_code, denied.get_json()["code"]) == (403, "venue-not-accessible")
+    assert client.get(f"{NS}/venues/{draft['id']}", headers=as_role("editor")).status_code == 200
+
+
+def test_update_venue_and_clear_fields(client, admin, venue):
+    created = venue(venue="Hall", city="Paris", phone="123")
+    updated = client.post(f"{NS}/venues/{created['id']}", json={"city": "", "venue": "Big Hall"}, headers=admin).get_json()
+    assert updated["venue"] == "Big Hall" and "city" not in updated and updated["phone"] == "123"
+    assert client.put(f"{NS}/venues/{created['id']}", json={"venue": ""}, headers=admin).status_code == 400
+
+
+def test_trash_venue_keeps_links_and_hides_it(client, admin, venue, make_event):
+    created = venue(venue="Hall")
+    event = make_event(venue=created["id"])
+    assert client.delete(f"{NS}/venues/23").status_code == 400
+    assert client.delete(f"{NS}/venues/{created['id']}").status_code == 401
+    trashed = client.delete(f"{NS}/venues/{created['id']}", headers=admin)
+    assert trashed.status_code == 200 and trashed.get_json()["status"] == "trash"
+    assert client.delete(f"{NS}/venues/{created['id']}", headers=admin).get_json()["code"] == "venue-is-in-trash"
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["venue"] == []
+    client.post(f"{NS}/venues/{created['id']}", json={"status": "publish"}, headers=admin)
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["venue"]["id"] == created["id"]
+
+
+def test_venue_listing_filters(client, venue, make_event):
+    london = venue(venue="One", city="London", address="100, Avenue du Temple")
+    venue(venue="Two", city="Greater London")
+    venue(venue="Three", city="Paris")
+    make_event(venue=london["id"])
+    assert client.get(f"{NS}/venues").get_json()["total"] == 3
+    assert client.get(f"{NS}/venues?search=london").get_json()["total"] == 2
+    assert client.get(f"{NS}/venues?search=temple avenue").get_json()["total"] == 1
+    assert client.get(f"{NS}/venues?search=zork").get_json()["total"] == 0
+    assert client.get(f"{NS}/venues?has_events=true").get_json()["total"] == 1
+    assert client.get(f"{NS}/venues?has_events=false").get_json()["total"] == 2
+    assert client.get(f"{NS}/venues?only_with_upcoming=true").get_json()["total"] == 1
+    assert client.get(f"{NS}/venues?event=23").status_code == 400
+    paged = client.get(f"{NS}/venues?per_page=2&page=2").get_json()
+    assert len(paged["venues"]) == 1 and paged["total_pages"] == 2
+    assert client.get(f"{NS}/venues?per_page=2&page=3").get_json()["code"] == "venue-archive-page-not-found"
+
+
+def test_organizers(client, admin, make_event):
+    created = client.post(f"{NS}/organizers", json={"organizer": "Org", "email": "a@common.com"}, headers=admin)
+    assert created.status_code == 201
+    organizer = created.get_json()
+    assert organizer["email"] == "a@common.com"
+    duplicate = client.post(f"{NS}/organizers", json={"organizer": "org", "email": "a@common.com"}, headers=admin)
+    assert duplicate.get_json()["id"] == organizer["id"]
+    assert client.get(f"{NS}/organizers?search=@common.com").get_json()["total"] == 1
+    assert client.get(f"{NS}/organizers/{organizer['id']}").get_json()["json_ld"]["@type"] == "Person"
+    event = make_event(organizer=[organizer["id"]])
+    assert client.get(f"{NS}/organizers?event={event['id']}").get_json()["total"] == 1
+    assert client.delete(f"{NS}/organizers/{organizer['id']}", headers=admin).get_json()["status"] == "trash"
+
+
+@pytest.mark.parametrize("role,status", [("contributor", 403), ("author", 403), ("editor", 200)])
+def test_linked_write_permissions_on_others_items(client, as_role, venue, role, status):
+    created = venue(venue="Admin's")
+    headers = as_role(role)
+    assert client.put(f"{NS}/venues/{created['id']}", json={"city": "X"}, headers=headers).status_code == status
+    assert client.delete(f"{NS}/venues/{created['id']}", headers=headers).status_code == status
