@@ -1,5 +1,7 @@
 """Absolute URLs: ``SITE_URL`` when set, else the request's own scheme and host."""
 
+from urllib.parse import urlsplit
+
 from flask import current_app, request
 
 
@@ -18,5 +20,5 @@ def namespace_url() -> str:
 
 def site_host() -> str:
     """Host (and path) of the site, as in ``global_id``: ``example.org?id=12``."""
-    url = site_url()
-    return url.split("://", 1)[-1]
+    parts = urlsplit(site_url())
+    return (parts.hostname or "") + parts.path.rstrip("/")
