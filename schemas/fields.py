@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, pre_load
 
 from store.posts import split_list
 
@@ -24,6 +24,12 @@ class BaseSchema(Schema):
     class Meta:
         unknown = EXCLUDE
         ordered = True
+
+    @pre_load
+    def ignore_nulls(self, data, **_kwargs):
+        if isinstance(data, dict):
+            return {key: value for key, value in data.items() if value is not None}
+        return data
 
     @post_load
     def drop_nulls(self, data, **_kwargs):

@@ -15,7 +15,20 @@ def allocate_id(kind: str) -> int:
     return Node.create(kind=kind).id
 
 
+MAX_ID = 2**62  # larger numbers cannot be ids (and overflow SQLite's INTEGER)
+
+
+def as_id(value) -> int | None:
+    """``value`` as a storable id, or None when it cannot be one."""
+    text = str(value).strip()
+    if not text.isdigit() or len(text) > 19 or int(text) > MAX_ID:
+        return None
+    return int(text)
+
+
 def node_kind(item_id: int) -> str | None:
+    if as_id(item_id) is None:
+        return None
     row = Node.get_or_none(Node.id == item_id)
     return row.kind if row else None
 

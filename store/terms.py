@@ -9,7 +9,7 @@ from peewee import JOIN, fn
 from store.db import contains_text, write_transaction
 from store.errors import Conflict, InvalidInput
 from store.models import Event, EventTerm, Term
-from store.posts import is_published, slugify, split_list
+from store.posts import as_id, is_published, slugify, split_list
 
 TAXONOMIES = {"category": "tribe_events_cat", "tag": "post_tag"}
 
@@ -21,7 +21,7 @@ def get_term(term_id: int, taxonomy: str) -> Term | None:
 def find_term(value, taxonomy: str) -> Term | None:
     """A term by id, else by slug, else by name (case-insensitive)."""
     text = str(value).strip()
-    if text.isdigit():
+    if as_id(text) is not None:
         found = get_term(int(text), taxonomy)
         if found:
             return found

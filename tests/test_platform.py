@@ -253,3 +253,24 @@ def test_migrate_and_backup_commands(app, tmp_path):
     with sqlite3.connect(target) as copy:
         assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert copy.execute("SELECT value FROM setting WHERE key='schema_version'").fetchone()
+
+
+@pytest.mark.parametrize(
+    "path,body",
+    [
+        ("/events", {"title": "t", "start_date": "tomorrow", "end_date": "tomorrow", "categories": "99999999999999999999999"}),
+        ("/events", {"title": "t", "start_date": "tomorrow", "end_date": "tomorrow", "venue": {"venue": None}}),
+        ("/events", {"title": "t", "start_date": "tomorrow", "end_date": "tomorrow", "organizer": "99999999999999999999999"}),
+        ("/organizers", {"organizer": None}),
+        ("/venues", {"venue": None, "description": -1}),
+    ],
+)
+def test_hostile_bodies_are_400_not_500(client, admin, path, body):
+    response = client.post(f"{NS}{path}", json=body, headers=admin)
+    assert response.status_code == 400
+    assert response.get_json()["code"] in ("rest_invalid_param", "rest_missing_callback_param")
+
+
+def test_huge_ids_in_filters_are_400(client):
+    assert client.get(f"{NS}/events?tags=99999999999999999999").status_code == 400
+    assert client.get(f"{NS}/events?categories=99999999999999999999").status_code == 400
