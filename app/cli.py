@@ -64,6 +64,7 @@ def register_cli(app: Flask) -> None:
         click.echo(f"Revoked {count} application password(s) of {name}.")
 
     app.cli.add_command(group)
+    register_i18n_cli(app)
 
     @app.cli.command("migrate")
     def migrate_command():
@@ -79,3 +80,67 @@ def register_cli(app: Flask) -> None:
         with database.connection_context():
             backup_to(path)
         click.echo(f"Backed up to {path}.")
+
+
+def register_i18n_cli(app: Flask) -> None:
+    """``flask i18n extract`` / ``flask i18n update``: keep the catalogs complete."""
+    import os
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.pofile import read_po, write_po
+
+    from app.i18n import TRANSLATIONS
+
+    group = AppGroup("i18n", help="Maintain the message catalogs.")
+    template_path = os.path.join(TRANSLATIONS, "messages.pot")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    def template() -> Catalog:
+        from app.openapi import complete, doc_strings
+
+        catalog = Catalog(project="calendar-events", fuzzy=False)
+        for package in ("app", "schemas", "store"):
+            for _file, _line, message, _comments, _context in extract_from_dir(
+                os.path.join(root, package),
+                method_map=[("**.py", "python")],
+                keywords={"_": None, "N_": None},
+            ):
+                if message:
+                    catalog.add(message)
+        # Route summaries and descriptions come from docstrings and the generated document.
+        api = app.extensions["calendar.api"]
+        for message in sorted(doc_strings(complete(api.spec.to_dict(), ""))):
+            catalog.add(message)
+        return catalog
+
+    @group.command("extract")
+    def extract():
+        """Write app/translations/messages.pot from the code and the OpenAPI document."""
+        catalog = template()
+        with open(template_path, "wb") as handle:
+            write_po(handle, catalog, omit_header=True, no_location=True, width=100)
+        click.echo(f"{len(catalog)} messages in {template_path}")
+
+    @group.command("update")
+    def update():
+        """Merge the template into every language's .po (new strings left to translate)."""
+        catalog = template()
+        for lang in app.config["LANGUAGES"]:
+            if lang == "en":
+                continue
+            path = os.path.join(TRANSLATIONS, lang, "LC_MESSAGES", "messages.po")
+            if os.path.exists(path):
+                with open(path, "rb") as handle:
+                    current = read_po(handle, locale=lang)
+            else:
+                current = Catalog(locale=lang, project="calendar-events", fuzzy=False)
+            current.update(catalog, no_fuzzy_matching=True)
+            current.fuzzy = False
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as handle:
+                write_po(handle, current, no_location=True, width=100, ignore_obsolete=True)
+            missing = sum(1 for m in current if m.id and not m.string)
+            click.echo(f"{lang}: {missing} untranslated")
+
+    app.cli.add_command(group)

@@ -19,6 +19,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.errors import ApiError, from_validation_error
 from app.i18n import _
+from schemas.errors import Error
 
 
 def normalise_multidict(source) -> MultiDict:
@@ -83,6 +84,8 @@ class Blueprint(BaseBlueprint):
 
 
 class Api(BaseApi):
+    ERROR_SCHEMA = Error
+
     def _register_error_handlers(self):
         """Errors are handled by ``app.errors`` for every layer, not only smorest's."""
 

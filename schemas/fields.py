@@ -36,15 +36,11 @@ class BaseSchema(Schema):
         return {key: value for key, value in data.items() if value is not None}
 
 
-class Flag(fields.Field):
+class Flag(fields.Boolean):
     """Boolean in any of WordPress's forms: true/false, "true"/"false", 1/0, "1"/"0"."""
-
-    wp_type = "boolean"
-    _jsonschema_type_mapping = {"type": "boolean"}
 
     def __init__(self, **kwargs):
         kwargs.setdefault("allow_none", True)
-        kwargs.setdefault("metadata", {})
         super().__init__(**kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
@@ -123,15 +119,12 @@ class Url(Text):
         return value
 
 
-class IdList(fields.Field):
+class IdList(fields.List):
     """Positive integer ids as an array, repeated parameters or CSV."""
-
-    wp_type = "array"
-    is_multiple = True
 
     def __init__(self, **kwargs):
         kwargs.setdefault("allow_none", True)
-        super().__init__(**kwargs)
+        super().__init__(fields.Integer(), **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         ids = []
@@ -147,15 +140,12 @@ class IdList(fields.Field):
         return ids
 
 
-class StrList(fields.Field):
+class StrList(fields.List):
     """Strings as an array, repeated parameters or CSV."""
-
-    wp_type = "array"
-    is_multiple = True
 
     def __init__(self, **kwargs):
         kwargs.setdefault("allow_none", True)
-        super().__init__(**kwargs)
+        super().__init__(fields.String(), **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         items = [str(item).strip() for item in split_list(value)]

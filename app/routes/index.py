@@ -3,19 +3,42 @@ registered routes and their schemas so each new route appears without extra work
 
 from __future__ import annotations
 
-import copy
 import re
+from html import escape
 
-from flask import current_app, request
+from flask import Response, current_app, request, send_from_directory
 from marshmallow import fields as ma_fields
 
-from app.errors import invalid_params
+from app.errors import invalid_params, no_route
 from app.i18n import _, translate
 from app.jsonresponse import json_response
 from app.urls import api_root_url, namespace_url, site_url
 
 _CONVERTER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 WP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+# The HTML rendering of /doc is not part of the interface: left out of the namespace index.
+UNLISTED = {"doc_ui", "doc_ui_asset"}
+DOC_UI_ASSETS = {"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
+                 "favicon-32x32.png", "favicon-16x16.png"}
+DOC_UI_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Events Calendar REST API</title>
+  <link rel="stylesheet" href="{base}/doc/ui/swagger-ui.css">
+  <link rel="icon" type="image/png" href="{base}/doc/ui/favicon-32x32.png">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="{base}/doc/ui/swagger-ui-bundle.js"></script>
+  <script src="{base}/doc/ui/swagger-ui-standalone-preset.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({{url: "{base}/doc", dom_id: "#swagger-ui",
+      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "BaseLayout"}});
+  </script>
+</body>
+</html>
+"""
 
 
 def wp_route(rule: str, api_root: str) -> str:
@@ -84,7 +107,7 @@ def namespace_routes() -> dict:
     prefix = app.config["NAMESPACE_URL"]
     routes: dict = {}
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
-        if not rule.rule.startswith(prefix):
+        if not rule.rule.startswith(prefix) or rule.endpoint in UNLISTED:
             continue
         methods = [m for m in WP_METHODS if m in rule.methods]
         route = wp_route(rule.rule, api_root)
@@ -141,14 +164,31 @@ def register_index(app, api) -> None:
             }
         )
 
+    documents: dict = {}
+
     def openapi_document():
-        spec = copy.deepcopy(api.spec.to_dict())
-        spec["servers"] = [{"url": namespace_url() + "/"}]
-        # Paths are relative to the server URL, which is the namespace.
-        spec["paths"] = {
-            (path[len(ns_url):] or "/"): item for path, item in spec["paths"].items()
-        }
-        return json_response(spec)
+        from app.i18n import current_language
+        from app.openapi import complete, localise
+
+        lang = current_language()
+        if lang not in documents:
+            if "neutral" not in documents:
+                documents["neutral"] = complete(api.spec.to_dict(), ns_url)
+            documents[lang] = localise(documents["neutral"], lang)
+        document = dict(documents[lang])
+        document["servers"] = [{"url": namespace_url() + "/"}]
+        return json_response(document)
+
+    def doc_ui():
+        base = escape(request.script_root + ns_url)
+        return Response(DOC_UI_PAGE.format(base=base), mimetype="text/html")
+
+    def doc_ui_asset(filename):
+        from swagger_ui_bundle import swagger_ui_path
+
+        if filename not in DOC_UI_ASSETS:
+            raise no_route()
+        return send_from_directory(swagger_ui_path, filename, max_age=86400)
 
     def health():
         return json_response({"status": "ok"})
@@ -156,4 +196,6 @@ def register_index(app, api) -> None:
     app.add_url_rule(api_root, "rest_index", rest_index, methods=["GET"])
     app.add_url_rule(ns_url, "namespace_index", namespace_index, methods=["GET"])
     app.add_url_rule(f"{ns_url}/doc", "openapi_document", openapi_document, methods=["GET"])
+    app.add_url_rule(f"{ns_url}/doc/ui", "doc_ui", doc_ui, methods=["GET"])
+    app.add_url_rule(f"{ns_url}/doc/ui/<filename>", "doc_ui_asset", doc_ui_asset, methods=["GET"])
     app.add_url_rule("/healthz", "health", health, methods=["GET"])

@@ -1,0 +1,99 @@
+"""The ``/doc`` document: flask-smorest's spec, completed once per language.
+
+flask-smorest generates paths, parameters, bodies and success responses from the same
+schemas that validate requests. Here it is completed with what is the same for every
+route (Basic authentication, form-encoded bodies, the error responses) and its
+descriptions are translated; everything else is left byte-for-byte as generated.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from app.i18n import translate
+
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+TRANSLATED_KEYS = ("description", "summary")
+ERRORS_BY_METHOD = {
+    "get": ("400", "401", "403", "404", "429", "500"),
+    "post": ("400", "401", "403", "404", "413", "429", "500"),
+    "put": ("400", "401", "403", "404", "413", "429", "500"),
+    "patch": ("400", "401", "403", "404", "413", "429", "500"),
+    "delete": ("400", "401", "403", "404", "410", "429", "500"),
+}
+ERROR_DESCRIPTIONS = {
+    "400": "Invalid or missing parameters (rest_invalid_param, rest_missing_callback_param, rest_invalid_json).",
+    "401": "Not logged in, or bad credentials (rest_forbidden, incorrect_password).",
+    "403": "Logged in without the right, or the item is not accessible.",
+    "404": "No such route or item, or a page past the end of a listing.",
+    "410": "The item is already in the trash.",
+    "413": "The request body is larger than allowed.",
+    "429": "Too many failed login attempts.",
+    "500": "Unexpected server error (no details are disclosed).",
+}
+
+
+def complete(spec: dict, namespace_prefix: str) -> dict:
+    """Relative paths, security, form bodies and error responses (language-neutral)."""
+    spec = copy.deepcopy(spec)
+    spec["paths"] = {
+        (path[len(namespace_prefix):] or "/"): item for path, item in spec["paths"].items()
+    }
+    components = spec.setdefault("components", {})
+    components.setdefault("securitySchemes", {})["basicAuth"] = {
+        "type": "http",
+        "scheme": "basic",
+        "description": "A user name and an application password (flask --app wsgi users create).",
+    }
+    components.get("responses", {}).pop("DEFAULT_ERROR", None)
+    for item in spec["paths"].values():
+        for method, operation in item.items():
+            if method not in ERRORS_BY_METHOD:
+                continue
+            # Reads are public (credentials only widen what is visible); writes need a user.
+            operation["security"] = [] if method == "get" else [{"basicAuth": []}]
+            body = operation.get("requestBody", {}).get("content", {})
+            if "application/json" in body:
+                body["application/x-www-form-urlencoded"] = copy.deepcopy(body["application/json"])
+            responses = operation.setdefault("responses", {})
+            responses.pop("default", None)
+            for status in ERRORS_BY_METHOD[method]:
+                responses.setdefault(
+                    status,
+                    {
+                        "description": ERROR_DESCRIPTIONS[status],
+                        "content": {"application/json": {"schema": ERROR_REF}},
+                    },
+                )
+    return spec
+
+
+def localise(document, lang: str):
+    """A copy of ``document`` with every description and summary translated."""
+    if isinstance(document, dict):
+        return {
+            key: (
+                translate(value, lang)
+                if key in TRANSLATED_KEYS and isinstance(value, str)
+                else localise(value, lang)
+            )
+            for key, value in document.items()
+        }
+    if isinstance(document, list):
+        return [localise(item, lang) for item in document]
+    return document
+
+
+def doc_strings(document) -> set[str]:
+    """Every description and summary in a document (for the catalogs)."""
+    found: set[str] = set()
+    if isinstance(document, dict):
+        for key, value in document.items():
+            if key in TRANSLATED_KEYS and isinstance(value, str) and value:
+                found.add(value)
+            else:
+                found |= doc_strings(value)
+    elif isinstance(document, list):
+        for item in document:
+            found |= doc_strings(item)
+    return found

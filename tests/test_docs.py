@@ -1,0 +1,117 @@
+"""The interface documents itself: /doc (OpenAPI) and the namespace index, in four languages."""
+
+import os
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+from openapi_spec_validator import validate
+
+from app.i18n import TRANSLATIONS
+from app.openapi import doc_strings
+from tests.conftest import NS
+
+LANGS = ["fr", "de", "es"]
+ROOTS = ["", "/en", "/fr", "/de", "/es"]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def strip_descriptions(document):
+    if isinstance(document, dict):
+        return {
+            k: strip_descriptions(v) for k, v in document.items() if k not in ("description", "summary")
+        }
+    if isinstance(document, list):
+        return [strip_descriptions(v) for v in document]
+    return document
+
+
+@pytest.mark.parametrize("root", ROOTS)
+def test_document_is_valid_openapi_under_every_root(client, root):
+    document = client.get(f"{root}{NS}/doc").get_json()
+    validate(document)
+    assert document["servers"][0]["url"] == f"http://localhost{root}{NS}/"
+
+
+def test_every_route_and_method_is_documented(client):
+    paths = client.get(f"{NS}/doc").get_json()["paths"]
+    expected = {
+        "/events": {"get", "post"},
+        "/events/{id}": {"get", "post", "put", "patch", "delete"},
+        "/events/by-slug/{slug}": {"get", "post", "put", "patch", "delete"},
+        "/venues": {"get", "post"},
+        "/venues/{id}": {"get", "post", "put", "patch", "delete"},
+        "/venues/by-slug/{slug}": {"get", "post", "put", "patch", "delete"},
+        "/organizers": {"get", "post"},
+        "/organizers/{id}": {"get", "post", "put", "patch", "delete"},
+        "/organizers/by-slug/{slug}": {"get", "post", "put", "patch", "delete"},
+        "/categories": {"get", "post"},
+        "/categories/{id}": {"get", "post", "put", "patch", "delete"},
+        "/tags": {"get", "post"},
+        "/tags/{id}": {"get", "post", "put", "patch", "delete"},
+    }
+    for path, methods in expected.items():
+        assert methods <= set(paths[path]), path
+
+
+def test_document_declares_auth_bodies_and_errors(client):
+    document = client.get(f"{NS}/doc").get_json()
+    assert document["components"]["securitySchemes"]["basicAuth"]["scheme"] == "basic"
+    listing = document["paths"]["/events"]["get"]
+    assert listing["security"] == []
+    create = document["paths"]["/events"]["post"]
+    assert create["security"] == [{"basicAuth": []}]
+    content = create["requestBody"]["content"]
+    assert {"application/json", "application/x-www-form-urlencoded"} <= set(content)
+    assert {"201", "400", "401", "403"} <= set(create["responses"])
+    assert "410" in document["paths"]["/events/{id}"]["delete"]["responses"]
+    per_page = next(p for p in listing["parameters"] if p["name"] == "per_page")
+    assert per_page["schema"]["default"] == 10 and per_page["description"]
+    assert set(document["components"]["schemas"]["Error"]["properties"]) == {"code", "message", "data"}
+
+
+def test_languages_differ_only_in_descriptions(client):
+    documents = {lang: client.get(f"/{lang}{NS}/doc").get_json() for lang in ["en", *LANGS]}
+    english = documents["en"]
+    for lang in LANGS:
+        assert documents[lang]["paths"]["/events"]["get"]["summary"] != english["paths"]["/events"]["get"]["summary"]
+        local, base = dict(documents[lang]), dict(english)
+        local.pop("servers"), base.pop("servers")
+        assert strip_descriptions(local) == strip_descriptions(base)
+    indexes = {lang: client.get(f"/{lang}{NS}").get_json() for lang in ["en", *LANGS]}
+    for lang in LANGS:
+        assert strip_descriptions(indexes[lang]["routes"]) == strip_descriptions(indexes["en"]["routes"])
+        args = indexes[lang]["routes"]["/calendar/events/v1/events"]["endpoints"][0]["args"]
+        assert args["page"]["description"] != indexes["en"]["routes"]["/calendar/events/v1/events"]["endpoints"][0]["args"]["page"]["description"]
+
+
+def _catalog(lang):
+    with open(os.path.join(TRANSLATIONS, lang, "LC_MESSAGES", "messages.po"), "rb") as handle:
+        return {m.id: m.string for m in read_po(handle, locale=lang) if m.id}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_string_has_a_translation(client, lang):
+    catalog = _catalog(lang)
+    wanted = doc_strings(client.get(f"{NS}/doc").get_json())
+    wanted |= doc_strings(client.get(NS).get_json())
+    for package in ("app", "schemas", "store"):
+        for _f, _l, message, _c, _x in extract_from_dir(
+            os.path.join(ROOT, package), method_map=[("**.py", "python")],
+            keywords={"_": None, "N_": None},
+        ):
+            wanted.add(message)
+    missing = sorted(m for m in wanted if not catalog.get(m))
+    assert missing == []
+
+
+def test_html_rendering_loads_the_document_from_local_assets(client):
+    page = client.get(f"{NS}/doc/ui")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert f'url: "{NS}/doc"' in html
+    assert "http" not in html.replace("http-equiv", "")  # no CDN
+    assert client.get(f"{NS}/doc/ui/swagger-ui-bundle.js").status_code == 200
+    assert client.get(f"{NS}/doc/ui/swagger-ui.css").status_code == 200
+    assert client.get(f"{NS}/doc/ui/../../../etc/passwd").status_code == 404
+    assert f'url: "/fr{NS}/doc"' in client.get(f"/fr{NS}/doc/ui").get_data(as_text=True)
