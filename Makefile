@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 CATALOGS := $(wildcard app/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: install run test lint migrate clean
+.PHONY: install run test lint migrate bench clean
 
 install: $(STAMP) $(COMPILED)
 
@@ -39,6 +39,12 @@ lint: install
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The SPEC §9 benchmark: wrk from Debian, installed here when run as root.
+bench: install
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } \
+		|| { echo "make bench needs wrk: sudo apt-get install wrk"; exit 1; }
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) *.egg-info

@@ -45,6 +45,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     errors.register(app)
     _register_hooks(app)
+    from app import cache
+
+    cache.register(app)
     _register_routes(app)
 
     from app.cli import register_cli

@@ -73,6 +73,20 @@ def register_cli(app: Flask) -> None:
             version = migrate()
         click.echo(f"Database at schema version {version}.")
 
+    @app.cli.command("seed")
+    @click.option("--events", "count", default=1000, show_default=True, help="Events to add.")
+    def seed_command(count):
+        """Fill the database with a realistic demo calendar."""
+        from store.seed import seed
+
+        with database.connection_context():
+            with click.progressbar(length=count, label="Seeding events") as bar:
+                counts = seed(count, progress=bar.update)
+        click.echo(
+            f"Added {counts['events']} events, {counts['venues']} venues, "
+            f"{counts['organizers']} organizers."
+        )
+
     @app.cli.command("backup")
     @click.argument("path")
     def backup_command(path):

@@ -12,6 +12,7 @@ import sqlite3
 from contextlib import contextmanager
 
 from peewee import DatabaseProxy, SqliteDatabase, fn
+from playhouse.pool import PooledSqliteDatabase
 
 # Every model binds to this proxy; ``bind_database`` points it at the app's database.
 database = DatabaseProxy()
@@ -33,11 +34,17 @@ PRAGMAS = (
 
 
 def open_database(path: str) -> SqliteDatabase:
-    """A Peewee database on the SQLite file ``path`` with the project's pragmas."""
+    """A Peewee database on the SQLite file ``path`` with the project's pragmas.
+
+    Connections are pooled: each request still opens and closes one (request hooks), but
+    closing returns it to the pool, so the pragmas and file open are paid once per thread.
+    """
     if path != ":memory:":
         directory = os.path.dirname(os.path.abspath(path))
         os.makedirs(directory, exist_ok=True)
-    return SqliteDatabase(path, pragmas=PRAGMAS, timeout=10, check_same_thread=False)
+    return PooledSqliteDatabase(
+        path, pragmas=PRAGMAS, max_connections=32, stale_timeout=300, check_same_thread=False
+    )
 
 
 def bind_database(db: SqliteDatabase) -> None:
@@ -45,14 +52,26 @@ def bind_database(db: SqliteDatabase) -> None:
 
 
 @contextmanager
-def write_transaction():
+def write_transaction(changes_data: bool = True):
     """A short write transaction that takes the write lock up front.
 
     ``BEGIN IMMEDIATE`` avoids the deadlock of two deferred transactions that both
-    try to upgrade a read lock; the busy timeout then queues writers.
+    try to upgrade a read lock; the busy timeout then queues writers. Writes that change
+    what the API serves bump the data version, which invalidates cached responses in
+    every worker at once.
     """
     with database.atomic("IMMEDIATE") as txn:
         yield txn
+        if changes_data and database.transaction_depth() == 1:
+            database.execute_sql(
+                "UPDATE setting SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'"
+            )
+
+
+def data_version() -> int:
+    """Changes whenever data the API serves changes, in any worker."""
+    row = database.execute_sql("SELECT value FROM setting WHERE key = 'data_version'").fetchone()
+    return int(row[0]) if row else 0
 
 
 def contains_text(column, text: str):

@@ -8,8 +8,12 @@ def _v1_create_tables():
     database.create_tables(ALL_TABLES)
 
 
+def _v2_data_version():
+    Setting.insert(key="data_version", value="1").on_conflict_ignore().execute()
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
-MIGRATIONS = [_v1_create_tables]
+MIGRATIONS = [_v1_create_tables, _v2_data_version]
 
 
 def schema_version() -> int:
@@ -21,7 +25,7 @@ def schema_version() -> int:
 
 def migrate() -> int:
     """Bring the database to the latest schema; returns the version reached."""
-    with write_transaction():
+    with write_transaction(changes_data=False):
         if not Setting.table_exists():
             database.create_tables([Setting])
         current = schema_version()

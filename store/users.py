@@ -117,7 +117,7 @@ def is_throttled(client: str, limit: int, window: int) -> bool:
 
 def record_failure(client: str, window: int) -> None:
     now = time.time()
-    with write_transaction():
+    with write_transaction(changes_data=False):
         row = AuthFailure.get_or_none(AuthFailure.client == client)
         if row is None or now - row.window_start >= window:
             AuthFailure.replace(client=client, failures=1, window_start=now).execute()
@@ -129,7 +129,7 @@ def record_failure(client: str, window: int) -> None:
 
 def clear_failures(client: str) -> None:
     if AuthFailure.select().where(AuthFailure.client == client).exists():
-        with write_transaction():
+        with write_transaction(changes_data=False):
             AuthFailure.delete().where(AuthFailure.client == client).execute()
 
 

@@ -17,6 +17,7 @@ def app(tmp_path):
     yield app
     if not database.is_closed():
         database.close()
+    app.extensions["calendar.db"].close_all()
 
 
 @pytest.fixture

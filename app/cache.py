@@ -1,0 +1,128 @@
+"""Rendered GET responses, cached per worker and validated by the data version.
+
+A response is stored under (language root, host, path and query, viewer class) with the
+data version it was rendered at. Every write bumps that version in the database, so each
+worker sees it on its next request and stops serving older entries: no stale reads after
+an acknowledged write. Entries also expire after ``TTL`` seconds, because listings depend
+on the clock too (the default date window, scheduled posts going live).
+
+Every JSON GET response carries an ``ETag``; ``If-None-Match`` gets a 304.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+
+from flask import Response, g, request
+
+from app.auth import current_viewer
+from store.db import data_version
+
+TTL = 30.0
+MAX_BYTES = 16 * 1024 * 1024  # per worker: keeps workers well under the memory bar
+CACHEABLE = {"events.Events", "events.EventById", "events.EventBySlug"}
+
+
+class ResponseCache:
+    def __init__(self, max_bytes: int = MAX_BYTES):
+        self.entries: OrderedDict[tuple, tuple] = OrderedDict()
+        self.size = 0
+        self.max_bytes = max_bytes
+
+    def get(self, key, version: int):
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        stored_version, expires, *_rest = entry
+        if stored_version != version or expires < time.monotonic():
+            self._drop(key)
+            return None
+        self.entries.move_to_end(key)
+        return entry
+
+    def put(self, key, version: int, status: int, headers: list, body: bytes, etag: str):
+        self._drop(key)
+        self.entries[key] = (version, time.monotonic() + TTL, status, headers, body, etag)
+        self.size += len(body)
+        while self.size > self.max_bytes and self.entries:
+            self._drop(next(iter(self.entries)))
+
+    def _drop(self, key):
+        entry = self.entries.pop(key, None)
+        if entry is not None:
+            self.size -= len(entry[4])
+
+    def clear(self):
+        self.entries.clear()
+        self.size = 0
+
+
+def _is_cacheable() -> bool:
+    return request.method == "GET" and (
+        request.endpoint in CACHEABLE
+        or (request.blueprint in ("venues", "organizers", "categories", "tags"))
+    )
+
+
+def _key():
+    return (
+        request.script_root,
+        request.host,
+        request.full_path,
+        current_viewer().cache_key(),
+    )
+
+
+def etag_of(body: bytes) -> str:
+    return '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+
+
+def _not_modified(etag: str, _headers=None) -> Response | None:
+    if etag and etag in request.if_none_match:
+        response = Response(status=304)
+        response.headers["ETag"] = etag
+        return response
+    return None
+
+
+def register(app) -> None:
+    cache = ResponseCache()
+    app.extensions["calendar.cache"] = cache
+
+    def serve_cached():
+        """Runs after authentication (registered after it): answers from the cache."""
+        if not _is_cacheable():
+            return None
+        version = data_version()
+        g.cache_version = version
+        entry = cache.get(_key(), version)
+        if entry is None:
+            return None
+        _version, _expires, status, headers, body, etag = entry
+        g.cache_hit = True
+        not_modified = _not_modified(etag, headers)
+        if not_modified is not None:
+            return not_modified
+        response = Response(body, status=status, headers=headers)
+        response.headers["ETag"] = etag
+        return response
+
+    def store_and_tag(response):
+        if request.method != "GET" or response.mimetype != "application/json":
+            return response
+        if response.status_code != 200 or response.direct_passthrough or g.get("cache_hit"):
+            return response
+        body = response.get_data()
+        etag = response.headers.get("ETag") or etag_of(body)
+        response.headers["ETag"] = etag
+        version = g.get("cache_version")
+        if version is not None and _is_cacheable():
+            headers = [(k, v) for k, v in response.headers.items() if k.startswith(("X-", "Link", "Content-Type"))]
+            cache.put(_key(), version, response.status_code, headers, body, etag)
+        not_modified = _not_modified(etag, response.headers)
+        return not_modified or response
+
+    app.before_request_funcs.setdefault(None, []).append(serve_cached)
+    app.after_request_funcs.setdefault(None, []).insert(0, store_and_tag)

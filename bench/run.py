@@ -1,0 +1,197 @@
+"""`make bench`: seed throw-away databases, serve them with gunicorn as `make run` does,
+drive them with wrk from a second process on loopback, and print the SPEC §9 figures."""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, ".venv", "bin")
+NS = "/wp-json/calendar/events/v1"
+LUA = os.path.join(ROOT, "bench", "report.lua")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def flask(database: str, *args: str) -> str:
+    env = {**os.environ, "CALENDAR_DATABASE": database}
+    result = subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
+        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+    )
+    return result.stdout
+
+
+class Server:
+    """gunicorn as `make run` starts it, on a free loopback port."""
+
+    def __init__(self, database: str, workers: int):
+        self.port = free_port()
+        env = {**os.environ, "CALENDAR_DATABASE": database}
+        self.process = subprocess.Popen(
+            [os.path.join(BIN, "gunicorn"), "--bind", f"127.0.0.1:{self.port}",
+             "--workers", str(workers), "wsgi:app"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        self.base = f"http://127.0.0.1:{self.port}"
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(self.base + "/healthz", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("gunicorn did not start")
+
+    def get(self, path: str):
+        return json.loads(urllib.request.urlopen(self.base + path, timeout=10).read())
+
+    def worker_rss_mb(self) -> list[float]:
+        sizes = []
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/stat") as handle:
+                    ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
+                if ppid != self.process.pid:
+                    continue
+                with open(f"/proc/{pid}/status") as handle:
+                    for line in handle:
+                        if line.startswith("VmRSS:"):
+                            sizes.append(int(line.split()[1]) / 1024)
+            except OSError:
+                continue
+        return sizes
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def wrk(url: str, seconds: int, connections: int, method="GET", body=None, auth=None) -> dict:
+    env = {**os.environ, "BENCH_METHOD": method}
+    if body:
+        env["BENCH_BODY"] = body
+    if auth:
+        env["BENCH_AUTH"] = auth
+    result = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", LUA, url],
+        env=env, check=True, capture_output=True, text=True,
+    )
+    line = [x for x in result.stdout.splitlines() if x.startswith("{")][-1]
+    data = json.loads(line)
+    data["rps"] = data["requests"] / (data["duration_us"] / 1e6)
+    return data
+
+
+def seeded(directory: str, events: int) -> tuple[str, str]:
+    database = os.path.join(directory, f"bench-{events}.db")
+    flask(database, "seed", "--events", str(events))
+    password = flask(database, "users", "create", "bench", "--role", "administrator").split()[-1]
+    return database, "Basic " + base64.b64encode(f"bench:{password}".encode()).decode()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--events", type=int, default=10000)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", 2)))
+    parser.add_argument("--growth", default="1000,100000", help="event counts for the growth check")
+    options = parser.parse_args()
+    if not shutil.which("wrk"):
+        print("wrk is needed: apt-get install wrk (make bench installs it when run as root)")
+        return 2
+    directory = tempfile.mkdtemp(prefix="calendar-bench-")
+    try:
+        print(f"Seeding {options.events} events ...", flush=True)
+        database, auth = seeded(directory, options.events)
+        server = Server(database, options.workers)
+        try:
+            first = server.get(f"{NS}/events?per_page=1")["events"][0]
+            category = first["categories"][0]["slug"] if first["categories"] else "music"
+            venue = first["venue"]["id"] if isinstance(first["venue"], dict) else ""
+            word = first["title"].split()[1]
+            scenarios = [
+                ("GET /healthz", "/healthz", None, None),
+                ("GET /events?per_page=10", f"{NS}/events?per_page=10", 0.5, None),
+                ("GET /events/{id}", f"{NS}/events/{first['id']}", 0.6, None),
+                ("GET /events category+venue+search",
+                 f"{NS}/events?categories={category}&venue={venue}&search={word}", 0.4, None),
+                ("GET /venues", f"{NS}/venues", None, None),
+                ("GET /categories", f"{NS}/categories", None, None),
+                ("POST /events", f"{NS}/events", None, "post"),
+            ]
+            print(f"\n{options.workers} workers, {options.connections} connections, "
+                  f"{options.seconds}s per scenario, {options.events} events\n")
+            print(f"{'scenario':<36}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'ratio':>8}  bar")
+            healthz_rps = None
+            for name, path, bar, kind in scenarios:
+                if kind == "post":
+                    body = json.dumps({"title": "Bench {n}", "start_date": "tomorrow 10am",
+                                       "end_date": "tomorrow 11am", "categories": [category]})
+                    result = wrk(server.base + path, options.seconds, options.connections,
+                                 "POST", body, auth)
+                else:
+                    result = wrk(server.base + path, options.seconds, options.connections)
+                healthz_rps = healthz_rps or result["rps"]
+                ratio = result["rps"] / healthz_rps
+                errors = result["errors"] + result["status_errors"]
+                if kind == "post":
+                    target = "≥ 300/s, 0 errors"
+                    verdict = "ok" if result["rps"] >= 300 and errors == 0 else "MISSED"
+                elif bar:
+                    target = f"≥ {bar}"
+                    verdict = "ok" if ratio >= bar else "MISSED"
+                else:
+                    target, verdict = "", ""
+                print(f"{name:<36}{result['rps']:>9.0f}{result['p50_us'] / 1000:>9.2f}"
+                      f"{result['p99_us'] / 1000:>9.2f}{errors:>8}{ratio:>8.2f}  {target} {verdict}")
+            rss = server.worker_rss_mb()
+            print("\nworker RSS after the run: " + ", ".join(f"{mb:.0f} MB" for mb in rss)
+                  + ("  (bar < 80 MB: " + ("ok" if rss and max(rss) < 80 else "MISSED") + ")"))
+        finally:
+            server.stop()
+
+        sizes = [int(x) for x in options.growth.split(",") if x]
+        if sizes:
+            print("\nGrowth of GET /events?per_page=10:")
+            p50 = {}
+            for size in sizes:
+                database, _auth = seeded(directory, size)
+                server = Server(database, options.workers)
+                try:
+                    result = wrk(server.base + f"{NS}/events?per_page=10", options.seconds,
+                                 options.connections)
+                finally:
+                    server.stop()
+                p50[size] = result["p50_us"] / 1000
+                print(f"  {size:>7} events: p50 {p50[size]:.2f} ms, {result['rps']:.0f} req/s")
+            if len(sizes) >= 2:
+                growth = p50[sizes[-1]] / p50[sizes[0]]
+                print(f"  growth {growth:.2f}x (bar ≤ 1.5x: {'ok' if growth <= 1.5 else 'MISSED'})")
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

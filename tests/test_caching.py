@@ -1,0 +1,52 @@
+"""Cached responses are never stale after a write and never shared across viewers."""
+
+from tests.conftest import NS
+
+
+def test_listing_reflects_a_write_at_once(client, make_event):
+    assert client.get(f"{NS}/events").get_json()["total"] == 0
+    make_event()
+    assert client.get(f"{NS}/events").get_json()["total"] == 1
+
+
+def test_single_read_reflects_update_and_trash(client, admin, make_event):
+    event = make_event()
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["title"] == "An event"
+    client.post(f"{NS}/events/{event['id']}", json={"title": "Changed"}, headers=admin)
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["title"] == "Changed"
+    client.delete(f"{NS}/events/{event['id']}", headers=admin)
+    assert client.get(f"{NS}/events/{event['id']}").status_code == 403
+
+
+def test_viewers_do_not_share_cached_responses(client, as_role, make_event):
+    make_event(status="draft")
+    editor = as_role("editor")
+    assert client.get(f"{NS}/events", headers=editor).get_json()["total"] == 1
+    assert client.get(f"{NS}/events").get_json()["total"] == 0
+    assert client.get(f"{NS}/events", headers=editor).get_json()["total"] == 1
+
+
+def test_etag_and_not_modified(client, make_event):
+    make_event()
+    first = client.get(f"{NS}/events")
+    etag = first.headers["ETag"]
+    again = client.get(f"{NS}/events", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.headers["ETag"] == etag
+    make_event(title="Another")
+    changed = client.get(f"{NS}/events", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_other_languages_are_cached_apart(client):
+    assert client.get(f"/fr{NS}/events").get_json()["rest_url"].startswith(f"http://localhost/fr{NS}")
+    assert client.get(f"{NS}/events").get_json()["rest_url"].startswith(f"http://localhost{NS}")
+
+
+def test_term_counts_follow_event_writes(client, admin, make_event):
+    event = make_event(categories="Music")
+    term = event["categories"][0]
+    assert client.get(f"{NS}/categories/{term['id']}").get_json()["count"] == 1
+    client.delete(f"{NS}/events/{event['id']}", headers=admin)
+    assert client.get(f"{NS}/categories/{term['id']}").get_json()["count"] == 0
+    assert client.get(f"{NS}/categories").get_json()["total"] == 0
