@@ -80,7 +80,7 @@ def etag_of(body: bytes) -> str:
 
 
 def _not_modified(etag: str, _headers=None) -> Response | None:
-    if etag and etag in request.if_none_match:
+    if etag and request.if_none_match.contains_weak(etag.strip('"')):
         response = Response(status=304)
         response.headers["ETag"] = etag
         return response
