@@ -157,10 +157,21 @@ class EventTerm(BaseModel):
     event = ForeignKeyField(Event, on_delete="CASCADE", lazy_load=False)
     term = ForeignKeyField(Term, on_delete="CASCADE", lazy_load=False)
     position = IntegerField(default=0)
+    # The event's status, copied here so term counts are an index-only count:
+    # LIVE_PUBLISHED, LIVE_SCHEDULED (future: counts once its date has passed), or 0.
+    live = IntegerField(default=0)
 
     class Meta:
         primary_key = CompositeKey("event", "term")
-        indexes = ((("term", "event"), False),)
+        indexes = ((("term", "event"), False), (("term", "live"), False))
+
+
+LIVE_PUBLISHED = 2
+LIVE_SCHEDULED = 1
+
+
+def live_value(status: str) -> int:
+    return {"publish": LIVE_PUBLISHED, "future": LIVE_SCHEDULED}.get(status, 0)
 
 
 class EventVenue(BaseModel):

@@ -42,14 +42,18 @@ def slugify(text: str) -> str:
 def unique_slug(model, wanted: str, fallback: str, exclude_id: int | None = None) -> str:
     """``wanted`` slugified, made unique in ``model`` with ``-2``, ``-3`` suffixes."""
     base = slugify(wanted) or fallback
+    taken_exactly = model.select().where(model.slug == base)
+    if exclude_id is not None:
+        taken_exactly = taken_exactly.where(model.id != exclude_id)
+    if not taken_exactly.exists():
+        return base
+    # An index range rather than LIKE, which SQLite cannot serve from the slug index.
     query = model.select(model.slug).where(
-        (model.slug == base) | (model.slug.startswith(base + "-"))
+        (model.slug >= base + "-") & (model.slug < base + "-\uffff")
     )
     if exclude_id is not None:
         query = query.where(model.id != exclude_id)
-    taken = {row.slug for row in query}
-    if base not in taken:
-        return base
+    taken = {slug for (slug,) in query.tuples()}
     number = 2
     while f"{base}-{number}" in taken:
         number += 1

@@ -12,8 +12,21 @@ def _v2_data_version():
     Setting.insert(key="data_version", value="1").on_conflict_ignore().execute()
 
 
+def _v3_term_counts_by_index():
+    columns = {column.name for column in database.get_columns("event_term")}
+    if "live" not in columns:
+        database.execute_sql("ALTER TABLE event_term ADD COLUMN live INTEGER NOT NULL DEFAULT 0")
+    database.execute_sql(
+        "CREATE INDEX IF NOT EXISTS event_term_term_id_live ON event_term (term_id, live)"
+    )
+    database.execute_sql(
+        "UPDATE event_term SET live = (SELECT CASE e.status WHEN 'publish' THEN 2 "
+        "WHEN 'future' THEN 1 ELSE 0 END FROM event AS e WHERE e.id = event_term.event_id)"
+    )
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
-MIGRATIONS = [_v1_create_tables, _v2_data_version]
+MIGRATIONS = [_v1_create_tables, _v2_data_version, _v3_term_counts_by_index]
 
 
 def schema_version() -> int:

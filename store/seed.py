@@ -20,6 +20,7 @@ from store.models import (
     Organizer,
     Term,
     Venue,
+    live_value,
 )
 from store.posts import slugify
 
@@ -153,7 +154,8 @@ def seed(events: int, author: int = 0, progress=None, rng: random.Random | None 
                     organizer_links.append({"event": event_id, "organizer": organizer_id, "position": n})
                 chosen = rng.sample(term_ids["category"], rng.choice([1, 1, 2])) + rng.sample(term_ids["tag"], rng.choice([0, 1, 2, 3]))
                 for n, term_id in enumerate(chosen):
-                    term_links.append({"event": event_id, "term": term_id, "position": n})
+                    term_links.append({"event": event_id, "term": term_id, "position": n,
+                                       "live": live_value(rows[-1]["status"])})
             Event.insert_many(rows).execute()
             EventVenue.insert_many(venue_links).execute()
             EventOrganizer.insert_many(organizer_links).execute()

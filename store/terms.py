@@ -6,10 +6,11 @@ from dataclasses import dataclass
 
 from peewee import JOIN, fn
 
-from store.db import contains_text, write_transaction
+from store.clock import utcnow_str
+from store.db import contains_text, database, write_transaction
 from store.errors import Conflict, InvalidInput
-from store.models import Event, EventTerm, Term
-from store.posts import as_id, is_published, slugify, split_list
+from store.models import LIVE_PUBLISHED, LIVE_SCHEDULED, Event, EventTerm, Term
+from store.posts import as_id, slugify, split_list
 
 TAXONOMIES = {"category": "tribe_events_cat", "tag": "post_tag"}
 
@@ -90,17 +91,27 @@ def create_term(taxonomy: str, name: str, slug: str = "", description: str = "",
 
 
 def published_counts(term_ids) -> dict[int, int]:
-    """Published events per term, in one query."""
-    if not term_ids:
+    """Published events per term: an index-only count of the published links, plus the
+    scheduled events whose publication date has passed (few, and found by index)."""
+    ids = [int(i) for i in term_ids]
+    if not ids:
         return {}
-    query = (
-        EventTerm.select(EventTerm.term, fn.COUNT(EventTerm.event).alias("n"))
-        .join(Event, on=(EventTerm.event == Event.id))
-        .where(EventTerm.term.in_(list(term_ids)) & is_published(Event))
-        .group_by(EventTerm.term)
-        .tuples()
+    marks = ",".join("?" * len(ids))
+    counts = dict(
+        database.execute_sql(
+            f"SELECT term_id, COUNT(*) FROM event_term WHERE term_id IN ({marks}) "
+            f"AND live = {LIVE_PUBLISHED} GROUP BY term_id",
+            ids,
+        ).fetchall()
     )
-    return dict(query)
+    for term_id, due in database.execute_sql(
+        f"SELECT et.term_id, COUNT(*) FROM event_term AS et JOIN event AS e "
+        f"ON e.id = et.event_id WHERE et.term_id IN ({marks}) AND et.live = {LIVE_SCHEDULED} "
+        f"AND e.date_utc <= ? GROUP BY et.term_id",
+        [*ids, utcnow_str()],
+    ).fetchall():
+        counts[term_id] = counts.get(term_id, 0) + due
+    return counts
 
 
 # --- the /categories and /tags resources --------------------------------------------------
@@ -123,10 +134,14 @@ class TermFilters:
 
 
 def _count_subquery():
+    due = (EventTerm.live == LIVE_PUBLISHED) | (
+        (EventTerm.live == LIVE_SCHEDULED) & (Event.date_utc <= utcnow_str())
+    )
     return (
         EventTerm.select(EventTerm.term, fn.COUNT(EventTerm.event).alias("n"))
-        .join(Event, on=(EventTerm.event == Event.id))
-        .where(is_published(Event))
+        .join(Event, JOIN.LEFT_OUTER, on=(EventTerm.event == Event.id))
+        .where(EventTerm.live > 0)
+        .where(due)
         .group_by(EventTerm.term)
         .alias("counts")
     )

@@ -13,7 +13,7 @@ import secrets
 import time
 
 from store.clock import utcnow_str
-from store.db import write_transaction
+from store.db import database, write_transaction
 from store.models import AppPassword, AuthFailure, User
 
 ROLES = ("administrator", "editor", "author", "contributor", "subscriber")
@@ -90,17 +90,18 @@ def authenticate(login: str, password: str) -> User | None:
     """The user owning this login and active application password, else None."""
     # Spaces are accepted and ignored, as WordPress shows passwords in groups.
     digest = _digest(password.replace(" ", ""))
-    row = (
-        AppPassword.select(AppPassword, User)
-        .join(User)
-        .where((AppPassword.digest == digest) & (AppPassword.revoked == False))  # noqa: E712
-        .first()
-    )
+    # Hand-written: this runs on every authenticated request.
+    row = database.execute_sql(
+        "SELECT u.id, u.login, u.email, u.role, u.created FROM app_password AS p "
+        "JOIN user AS u ON u.id = p.user_id WHERE p.digest = ? AND p.revoked = 0",
+        (digest,),
+    ).fetchone()
     if row is None:
         return None
-    if not hmac.compare_digest(row.user.login.encode(), login.encode()):
+    user = User(id=row[0], login=row[1], email=row[2], role=row[3], created=row[4])
+    if not hmac.compare_digest(user.login.encode(), login.encode()):
         return None
-    return row.user
+    return user
 
 
 def user_exists(user_id: int) -> bool:
@@ -111,8 +112,10 @@ def user_exists(user_id: int) -> bool:
 
 
 def is_throttled(client: str, limit: int, window: int) -> bool:
-    row = AuthFailure.get_or_none(AuthFailure.client == client)
-    return bool(row and row.failures >= limit and time.time() - row.window_start < window)
+    row = database.execute_sql(
+        "SELECT failures, window_start FROM auth_failure WHERE client = ?", (client,)
+    ).fetchone()
+    return bool(row and row[0] >= limit and time.time() - row[1] < window)
 
 
 def record_failure(client: str, window: int) -> None:

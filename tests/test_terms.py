@@ -63,3 +63,24 @@ def test_term_listing(client, as_role, make_event):
     assert client.get(f"{NS}/categories?hide_empty=false&slug=nothing").get_json()["categories"] == []
     past_end = client.get(f"{NS}/categories?hide_empty=false&page=9")
     assert past_end.status_code == 200 and past_end.get_json()["categories"] == []
+
+
+def test_counts_follow_status_changes(client, admin, make_event):
+    live = make_event(categories="Music")
+    term_id = live["categories"][0]["id"]
+    make_event(categories="Music", status="draft")
+    make_event(categories="Music", status="future", date="2099-01-01 00:00:00")
+    make_event(categories="Music", status="future", date="2001-01-01 00:00:00")
+
+    def count():
+        return client.get(f"{NS}/categories/{term_id}").get_json()["count"]
+
+    assert count() == 2
+    client.post(f"{NS}/events/{live['id']}", json={"status": "draft"}, headers=admin)
+    assert count() == 1
+    client.post(f"{NS}/events/{live['id']}", json={"status": "publish"}, headers=admin)
+    assert count() == 2
+    client.delete(f"{NS}/events/{live['id']}?force=true", headers=admin)
+    assert count() == 1
+    listed = client.get(f"{NS}/categories").get_json()["categories"]
+    assert [(t["name"], t["count"]) for t in listed] == [("Music", 1)]

@@ -174,7 +174,12 @@ def event_filters(args, viewer):
 
 def render_events(events, viewer, single=False, password=None):
     ctx = render_context(viewer, single=single, password=password)
-    relations = load_relations(events, viewer)
+    relations = load_relations(events)
+    for related in relations.values():  # linked items this viewer may not read are left out
+        related.venues = [v for v in related.venues if may(viewer, "read", v, effective_status(v))]
+        related.organizers = [
+            o for o in related.organizers if may(viewer, "read", o, effective_status(o))
+        ]
     term_ids = {t.id for r in relations.values() for t in (*r.categories, *r.tags)}
     ctx.term_counts = published_counts(term_ids)
     return [event_out(event, relations[event.id], ctx) for event in events]
