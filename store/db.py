@@ -7,8 +7,10 @@ be added through Peewee without touching the queries elsewhere.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
+import threading
 from contextlib import contextmanager
 
 from peewee import DatabaseProxy, SqliteDatabase, fn
@@ -51,6 +53,38 @@ def bind_database(db: SqliteDatabase) -> None:
     database.initialize(db)
 
 
+_local = threading.local()
+_lock_files: dict[str, int] = {}
+
+
+@contextmanager
+def _writer_lock():
+    """A blocking file lock that queues writers of every worker process.
+
+    SQLite's busy handler polls with sleeps of up to 100 ms when two processes want the
+    write lock; ``flock`` wakes the next writer the moment the lock is released.
+    """
+    depth = getattr(_local, "depth", 0)
+    path = database.database
+    if depth or not path or path == ":memory:":
+        _local.depth = depth + 1
+        try:
+            yield
+        finally:
+            _local.depth = depth
+        return
+    handle = _lock_files.get(path)
+    if handle is None:
+        handle = _lock_files[path] = os.open(path + "-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    _local.depth = 1
+    try:
+        yield
+    finally:
+        _local.depth = 0
+        fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 @contextmanager
 def write_transaction(changes_data: bool = True):
     """A short write transaction that takes the write lock up front.
@@ -60,7 +94,7 @@ def write_transaction(changes_data: bool = True):
     what the API serves bump the data version, which invalidates cached responses in
     every worker at once.
     """
-    with database.atomic("IMMEDIATE") as txn:
+    with _writer_lock(), database.atomic("IMMEDIATE") as txn:
         yield txn
         if changes_data and database.transaction_depth() == 1:
             database.execute_sql(
@@ -87,3 +121,33 @@ def backup_to(path: str) -> None:
         source.backup(target)
     finally:
         target.close()
+
+
+_INSERT_SQL: dict = {}
+
+
+def insert_row(model, values: dict) -> int:
+    """Inserts one row with the model's Python defaults filled in, without building a
+    query object (the hot write path); returns the rowid."""
+    meta = model._meta
+    cached = _INSERT_SQL.get(model)
+    if cached is None:
+        fields = [f for f in meta.sorted_fields if not (f.primary_key and f.name == "id" and
+                                                        f.field_type == "AUTO")]
+        columns = ", ".join(f'"{f.column_name}"' for f in fields)
+        marks = ", ".join("?" * len(fields))
+        cached = _INSERT_SQL[model] = (
+            fields,
+            f'INSERT INTO "{meta.table_name}" ({columns}) VALUES ({marks})',
+        )
+    fields, sql = cached
+    params = []
+    for field in fields:
+        if field.name in values:
+            value = values[field.name]
+        elif callable(field.default):
+            value = field.default()
+        else:
+            value = field.default
+        params.append(field.db_value(value))
+    return database.execute_sql(sql, params).lastrowid

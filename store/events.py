@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from peewee import fn
 
 from store.clock import utcnow_str
-from store.db import contains_text, database, write_transaction
+from store.db import contains_text, database, insert_row, write_transaction
 from store.linked import create_linked
 from store.models import (
     Event,
@@ -232,12 +232,21 @@ def load_relations(events) -> dict[int, Relations]:
     return relations
 
 
-def _replace_links(model, column, event_id: int, ids: list[int], **extra) -> None:
-    model.delete().where(model.event == event_id).execute()
-    if ids:
-        model.insert_many(
-            [{"event": event_id, column: item, "position": n, **extra} for n, item in enumerate(ids)]
-        ).execute()
+def _replace_links(model, column, event_id: int, ids: list[int], live: int = 0) -> None:
+    table = model._meta.table_name
+    database.execute_sql(f'DELETE FROM "{table}" WHERE event_id = ?', (event_id,))
+    if not ids:
+        return
+    if model is EventTerm:
+        database.cursor().executemany(
+            'INSERT INTO "event_term" (event_id, term_id, position, live) VALUES (?, ?, ?, ?)',
+            [(event_id, item, n, live) for n, item in enumerate(ids)],
+        )
+    else:
+        database.cursor().executemany(
+            f'INSERT INTO "{table}" (event_id, {column}_id, position) VALUES (?, ?, ?)',
+            [(event_id, item, n) for n, item in enumerate(ids)],
+        )
 
 
 def _materialise_linked(kind: str, items: list) -> list[int]:
@@ -263,7 +272,7 @@ def save_event(values: dict, links: dict, existing: Event | None = None) -> Even
         if existing is None:
             row["id"] = allocate_id("event")
             row["slug"] = unique_slug(Event, row.get("slug") or row["title"], "event")
-            Event.insert(row).execute()
+            insert_row(Event, row)
             event_id = row["id"]
             saved = Event(**row)  # the defaults fill the rest, as the insert did
         else:

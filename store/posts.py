@@ -7,12 +7,13 @@ import re
 from text_unidecode import unidecode
 
 from store.clock import utcnow_str
+from store.db import database, insert_row
 from store.models import Node
 from store.users import Viewer
 
 
 def allocate_id(kind: str) -> int:
-    return Node.create(kind=kind).id
+    return insert_row(Node, {"kind": kind})
 
 
 MAX_ID = 2**62  # larger numbers cannot be ids (and overflow SQLite's INTEGER)
@@ -42,10 +43,11 @@ def slugify(text: str) -> str:
 def unique_slug(model, wanted: str, fallback: str, exclude_id: int | None = None) -> str:
     """``wanted`` slugified, made unique in ``model`` with ``-2``, ``-3`` suffixes."""
     base = slugify(wanted) or fallback
-    taken_exactly = model.select().where(model.slug == base)
-    if exclude_id is not None:
-        taken_exactly = taken_exactly.where(model.id != exclude_id)
-    if not taken_exactly.exists():
+    table = model._meta.table_name
+    taken_exactly = database.execute_sql(
+        f'SELECT 1 FROM "{table}" WHERE slug = ? AND id != ? LIMIT 1', (base, exclude_id or 0)
+    ).fetchone()
+    if taken_exactly is None:
         return base
     # An index range rather than LIKE, which SQLite cannot serve from the slug index.
     query = model.select(model.slug).where(

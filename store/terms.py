@@ -22,14 +22,25 @@ def get_term(term_id: int, taxonomy: str) -> Term | None:
 def find_term(value, taxonomy: str) -> Term | None:
     """A term by id, else by slug, else by name (case-insensitive)."""
     text = str(value).strip()
+    columns = "id, taxonomy, name, slug, description, parent"
+    row = None
     if as_id(text) is not None:
-        found = get_term(int(text), taxonomy)
-        if found:
-            return found
-    found = Term.get_or_none((Term.taxonomy == taxonomy) & (Term.slug == text))
-    if found:
-        return found
-    return Term.get_or_none((Term.taxonomy == taxonomy) & (fn.LOWER(Term.name) == text.lower()))
+        row = database.execute_sql(
+            f"SELECT {columns} FROM term WHERE id = ? AND taxonomy = ?", (int(text), taxonomy)
+        ).fetchone()
+    if row is None:
+        row = database.execute_sql(
+            f"SELECT {columns} FROM term WHERE taxonomy = ? AND slug = ?", (taxonomy, text)
+        ).fetchone()
+    if row is None:
+        row = database.execute_sql(
+            f"SELECT {columns} FROM term WHERE taxonomy = ? AND lower(name) = ? LIMIT 1",
+            (taxonomy, text.lower()),
+        ).fetchone()
+    if row is None:
+        return None
+    return Term(id=row[0], taxonomy=row[1], name=row[2], slug=row[3], description=row[4],
+                parent=row[5])
 
 
 def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[int]:
