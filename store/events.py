@@ -18,7 +18,7 @@ from store.models import (
     Venue,
     live_value,
 )
-from store.posts import allocate_id, unique_slug, visible_clause
+from store.posts import allocate_id, as_id, unique_slug, visible_clause
 from store.terms import materialise_terms
 from store.users import Viewer
 
@@ -165,6 +165,8 @@ def _list_near(query, near, offset, limit):
 
 
 def get_event(event_id: int) -> Event | None:
+    if as_id(event_id) is None:
+        return None
     return Event.get_or_none(Event.id == event_id)
 
 
@@ -173,7 +175,7 @@ def get_event_by_slug(slug: str) -> Event | None:
 
 
 def event_exists(event_id: int) -> bool:
-    return Event.select().where(Event.id == event_id).exists()
+    return as_id(event_id) is not None and Event.select().where(Event.id == event_id).exists()
 
 
 @dataclass

@@ -10,7 +10,7 @@ from peewee import fn
 from store.clock import utcnow_str
 from store.db import contains_text, write_transaction
 from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
-from store.posts import allocate_id, unique_slug, visible_clause
+from store.posts import allocate_id, as_id, unique_slug, visible_clause
 from store.users import Viewer
 
 MODELS = {"venue": Venue, "organizer": Organizer}
@@ -23,6 +23,8 @@ DEDUP_FIELDS = {
 
 
 def get_linked(kind: str, item_id: int):
+    if as_id(item_id) is None:
+        return None
     model = MODELS[kind]
     return model.get_or_none(model.id == item_id)
 

@@ -16,6 +16,8 @@ TAXONOMIES = {"category": "tribe_events_cat", "tag": "post_tag"}
 
 
 def get_term(term_id: int, taxonomy: str) -> Term | None:
+    if as_id(term_id) is None:
+        return None
     return Term.get_or_none((Term.id == term_id) & (Term.taxonomy == taxonomy))
 
 

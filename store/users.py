@@ -105,6 +105,8 @@ def authenticate(login: str, password: str) -> User | None:
 
 
 def user_exists(user_id: int) -> bool:
+    if not 0 < user_id < 2**62:
+        return False
     return User.select().where(User.id == user_id).exists()
 
 

@@ -1,0 +1,75 @@
+"""Schemathesis over the service's own /doc, in-process through the WSGI app, as an
+anonymous caller and as an administrator: no 5xx, and every response conforms to its
+documented status codes, content type and schema. Bounded so the suite stays quick."""
+
+import base64
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis.checks import not_a_server_error
+from schemathesis.generation.modes import GenerationMode
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from app import create_app
+from store.db import database
+from store.users import create_user
+
+NS = "/wp-json/calendar/events/v1"
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
+          response_schema_conformance]
+
+
+@pytest.fixture(scope="module")
+def fuzz_app(tmp_path_factory):
+    path = tmp_path_factory.mktemp("fuzz") / "calendar.db"
+    app = create_app({"CALENDAR_DATABASE": str(path), "AUTH_FAILURE_LIMIT": 10**9})
+    with database.connection_context():
+        _user, password = create_user("fuzzer", "administrator")
+    token = base64.b64encode(f"fuzzer:{password}".encode()).decode()
+    app.config["FUZZ_AUTH"] = {"Authorization": f"Basic {token}"}
+    client = app.test_client()
+    for n in range(3):
+        client.post(
+            f"{NS}/events",
+            json={"title": f"Seed {n}", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
+                  "venue": {"venue": f"Hall {n}"}, "organizer": [{"organizer": f"Org {n}"}],
+                  "categories": "Music", "tags": "live"},
+            headers=app.config["FUZZ_AUTH"],
+        )
+    return app
+
+
+def _operations(app):
+    schema = schemathesis.openapi.from_wsgi(f"{NS}/doc", app)
+    return [result.ok() for result in schema.get_all_operations()]
+
+
+def _exercise(operation, headers, mode):
+    @given(case=operation.as_strategy(generation_mode=mode))
+    @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck),
+              database=None)
+    def run(case):
+        case.call_and_validate(checks=CHECKS, headers=headers)
+
+    try:
+        run()
+    except Unsatisfiable:
+        # Some operations have no input that can be made invalid (no parameters, or only
+        # a path id): there is no negative case to send.
+        assert mode is GenerationMode.NEGATIVE
+
+
+@pytest.mark.parametrize("caller", ["anonymous", "administrator"])
+def test_every_operation_conforms_to_the_document(fuzz_app, caller):
+    headers = fuzz_app.config["FUZZ_AUTH"] if caller == "administrator" else None
+    operations = _operations(fuzz_app)
+    assert len(operations) >= 40
+    for operation in operations:
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            _exercise(operation, headers, mode)
