@@ -1,0 +1,210 @@
+"""Reliability against a real gunicorn with several workers on one SQLite file:
+concurrent writers lose nothing, a SIGKILL loses no acknowledged write, online backups are
+consistent, and the login throttle holds across workers."""
+
+import base64
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.dirname(sys.executable)
+NS = "/wp-json/calendar/events/v1"
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def flask_cli(database, *args):
+    env = {**os.environ, "CALENDAR_DATABASE": str(database)}
+    return subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", *args], cwd=ROOT, env=env,
+        check=True, capture_output=True, text=True, timeout=120,
+    ).stdout
+
+
+class Server:
+    def __init__(self, database, workers=4, **settings):
+        self.port = free_port()
+        env = {**os.environ, "CALENDAR_DATABASE": str(database),
+               **{k: str(v) for k, v in settings.items()}}
+        self.process = subprocess.Popen(
+            [os.path.join(BIN, "gunicorn"), "--bind", f"127.0.0.1:{self.port}",
+             "--workers", str(workers), "wsgi:app"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self.base = f"http://127.0.0.1:{self.port}"
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(self.base + "/healthz", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.1)
+        self.kill()
+        raise RuntimeError("gunicorn did not start")
+
+    def request(self, method, path, body=None, headers=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def kill(self):
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=10)
+
+    def stop(self):
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=15)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            self.kill()
+
+
+@pytest.fixture
+def database(tmp_path):
+    path = tmp_path / "calendar.db"
+    flask_cli(path, "migrate")
+    return path
+
+
+@pytest.fixture
+def admin_auth(database):
+    password = flask_cli(database, "users", "create", "admin", "--role", "administrator").split()[-1]
+    return {"Authorization": "Basic " + base64.b64encode(f"admin:{password}".encode()).decode()}
+
+
+def event_body(n):
+    return {"title": f"Event {n}", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
+            "categories": ["Load"], "venue": {"venue": f"Hall {n % 5}"}}
+
+
+def stored_event_ids(database):
+    with sqlite3.connect(database) as connection:
+        return {row[0] for row in connection.execute("SELECT id FROM event")}
+
+
+def integrity(database):
+    with sqlite3.connect(database) as connection:
+        return connection.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def test_concurrent_writers_and_readers_lose_nothing(database, admin_auth):
+    server = Server(database, workers=4)
+    try:
+        def write(n):
+            return server.request("POST", f"{NS}/events", event_body(n), admin_auth)
+
+        def read(_n):
+            return server.request("GET", f"{NS}/events?per_page=20")
+
+        with ThreadPoolExecutor(max_workers=12) as pool:
+            writes = list(pool.map(write, range(240)))
+            reads = list(pool.map(read, range(120)))
+    finally:
+        server.stop()
+    statuses = [status for status, _body in writes]
+    assert statuses.count(201) == 240, {s: statuses.count(s) for s in set(statuses)}
+    assert all(status == 200 for status, _body in reads)
+    acknowledged = {body["id"] for status, body in writes if status == 201}
+    assert acknowledged <= stored_event_ids(database)
+    assert len(acknowledged) == 240
+    assert integrity(database) == "ok"
+
+
+def test_sigkill_during_writes_loses_no_acknowledged_write(database, admin_auth):
+    server = Server(database, workers=3)
+    acknowledged, stop = set(), threading.Event()
+
+    def writer(offset):
+        n = offset
+        while not stop.is_set():
+            try:
+                status, body = server.request("POST", f"{NS}/events", event_body(n), admin_auth)
+            except OSError:
+                return  # the server died under us: this write was never acknowledged
+            if status == 201:
+                acknowledged.add(body["id"])
+            n += 100000
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    time.sleep(2.0)
+    server.kill()
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(acknowledged) > 20
+    restarted = Server(database, workers=2)
+    try:
+        for event_id in sorted(acknowledged)[:: max(1, len(acknowledged) // 25)]:
+            status, body = restarted.request("GET", f"{NS}/events/{event_id}")
+            assert status == 200 and body["id"] == event_id
+    finally:
+        restarted.stop()
+    assert acknowledged <= stored_event_ids(database)
+    assert integrity(database) == "ok"
+
+
+def test_online_backup_is_consistent_and_restorable(database, admin_auth, tmp_path):
+    server = Server(database, workers=2)
+    try:
+        for n in range(30):
+            assert server.request("POST", f"{NS}/events", event_body(n), admin_auth)[0] == 201
+        copy = tmp_path / "backup.db"
+        readers = ThreadPoolExecutor(max_workers=4)
+        pending = [readers.submit(server.request, "GET", f"{NS}/events") for _ in range(40)]
+        flask_cli(database, "backup", str(copy))
+        assert all(f.result()[0] == 200 for f in pending)
+        readers.shutdown()
+        live_at_backup = stored_event_ids(database)
+        for n in range(30, 40):
+            assert server.request("POST", f"{NS}/events", event_body(n), admin_auth)[0] == 201
+    finally:
+        server.stop()
+    assert integrity(copy) == "ok"
+    assert stored_event_ids(copy) == live_at_backup
+    restored = Server(copy, workers=1)
+    try:
+        status, body = restored.request("GET", f"{NS}/events?per_page=50")
+        assert status == 200 and body["total"] == 30
+    finally:
+        restored.stop()
+
+
+def test_login_throttle_holds_across_workers(database, admin_auth):
+    server = Server(database, workers=4, AUTH_FAILURE_LIMIT=5)
+    bad = {"Authorization": "Basic " + base64.b64encode(b"admin:wrong").decode()}
+    try:
+        codes = [server.request("GET", f"{NS}/events", headers=bad)[0] for _ in range(5)]
+        assert codes == [401] * 5
+        status, body = server.request("GET", f"{NS}/events", headers=admin_auth)
+        assert status == 429 and body["code"] == "too_many_attempts"
+    finally:
+        server.stop()
