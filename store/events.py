@@ -82,6 +82,13 @@ def _filtered(filters: EventFilters, viewer: Viewer):
             query = query.where(Event.utc_end > filters.ends_after)
     if filters.search:
         query = query.where(_search_clause(filters.search))
+        if not viewer.has("edit_others_posts"):
+            # As WordPress: a search does not look inside password-protected events, or
+            # it would reveal what their masked text contains.
+            unprotected = Event.password == ""
+            if viewer.logged_in:
+                unprotected = unprotected | (Event.author == viewer.id)
+            query = query.where(unprotected)
     if filters.featured is not None:
         query = query.where(Event.featured == filters.featured)
     if filters.ticketed is not None:

@@ -1,0 +1,138 @@
+"""Hidden content never reaches a caller who may not see it, by any route, filter or
+embedding; read-only fields cannot be mass-assigned."""
+
+import pytest
+
+from tests.conftest import NS
+
+SECRET = "Zanzibar"  # appears in every hidden item, never in a visible one
+
+
+@pytest.fixture
+def world(client, admin, as_role):
+    def post(path, body, headers=admin):
+        response = client.post(f"{NS}{path}", json=body, headers=headers)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+    hidden_venue = post("/venues", {"venue": f"{SECRET} hall", "status": "draft"})
+    hidden_organizer = post("/organizers", {"organizer": f"{SECRET} org", "status": "private"})
+    public = post("/events", {
+        "title": "Public", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
+        "venue": hidden_venue["id"], "organizer": [hidden_organizer["id"]], "categories": "Open",
+    })
+    hidden = {}
+    for status in ("draft", "pending", "private"):
+        hidden[status] = post("/events", {
+            "title": f"{SECRET} {status}", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
+            "status": status, "categories": "Hidden",
+        })
+    hidden["future"] = post("/events", {
+        "title": f"{SECRET} future", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
+        "status": "future", "date": "2099-01-01 00:00:00", "categories": "Hidden",
+    })
+    hidden["trash"] = post("/events", {
+        "title": f"{SECRET} trash", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
+        "categories": "Hidden",
+    })
+    client.delete(f"{NS}/events/{hidden['trash']['id']}", headers=admin)
+    protected = post("/events", {
+        "title": "Protected", "description": f"{SECRET} inside", "password": "pw-123",
+        "start_date": "tomorrow 9am", "end_date": "tomorrow 10am", "cost": "$99",
+    })
+    return {"public": public, "hidden": hidden, "protected": protected,
+            "venue": hidden_venue, "organizer": hidden_organizer}
+
+
+@pytest.fixture(params=["anonymous", "subscriber", "contributor"])
+def outsider(request, as_role):
+    return {} if request.param == "anonymous" else as_role(request.param)
+
+
+def text(response):
+    return response.get_data(as_text=True)
+
+
+def test_listings_and_filters_hide_everything_hidden(client, world, outsider):
+    all_ids = ",".join(str(e["id"]) for e in [world["public"], world["protected"], *world["hidden"].values()])
+    for query in ("", f"?search={SECRET}", f"?include={all_ids}", "?per_page=50",
+                  "?starts_after=2000-01-01", "?categories=Hidden"):
+        response = client.get(f"{NS}/events{query}", headers=outsider)
+        assert response.status_code == 200
+        assert SECRET not in str(response.get_json()["events"]), query
+        ids = {e["id"] for e in response.get_json()["events"]}
+        assert ids <= {world["public"]["id"], world["protected"]["id"]}
+        assert response.get_json()["total"] == len(ids)
+    for path in ("/venues", "/organizers", f"/venues?search={SECRET}", f"/organizers?event={world['public']['id']}"):
+        response = client.get(f"{NS}{path}", headers=outsider)
+        key = path.split("?")[0].strip("/")
+        assert SECRET not in str(response.get_json()[key]), path
+    assert client.get(f"{NS}/events?status=draft").status_code == 400
+
+
+def test_single_reads_refuse_hidden_items(client, world, outsider):
+    for status, event in world["hidden"].items():
+        for path in (f"/events/{event['id']}", f"/events/by-slug/{event['slug']}"):
+            response = client.get(f"{NS}{path}", headers=outsider)
+            assert response.status_code in (400, 403), (status, path)
+            assert SECRET not in text(response)
+    assert client.get(f"{NS}/venues/{world['venue']['id']}", headers=outsider).status_code == 403
+    assert client.get(f"{NS}/organizers/{world['organizer']['id']}", headers=outsider).status_code == 403
+
+
+def test_embedded_items_and_counts_do_not_leak(client, world, outsider):
+    event = client.get(f"{NS}/events/{world['public']['id']}", headers=outsider).get_json()
+    assert event["venue"] == [] and event["organizer"] == []
+    terms = client.get(f"{NS}/categories", headers=outsider).get_json()
+    assert [(t["name"], t["count"]) for t in terms["categories"]] == [("Open", 1)]
+
+
+def test_password_protected_content_is_masked(client, world, outsider):
+    listed = client.get(f"{NS}/events", headers=outsider)
+    assert SECRET not in text(listed) and "pw-123" not in text(listed)
+    protected = next(e for e in listed.get_json()["events"] if e["title"] == "Protected")
+    assert protected["description"] == "" and protected["cost"] == ""
+    single = client.get(f"{NS}/events/{world['protected']['id']}", headers=outsider)
+    assert single.status_code == 403 and single.get_json()["code"] == "event-password-protected"
+    unlocked = client.get(f"{NS}/events/{world['protected']['id']}?password=pw-123", headers=outsider)
+    assert unlocked.status_code == 200 and SECRET in unlocked.get_json()["description"]
+    assert "pw-123" not in text(unlocked)
+
+
+def test_editors_see_what_outsiders_cannot(client, world, as_role):
+    editor = as_role("editor")
+    response = client.get(f"{NS}/events?per_page=50", headers=editor)
+    titles = {e["title"] for e in response.get_json()["events"]}
+    assert {f"{SECRET} draft", f"{SECRET} pending", f"{SECRET} private"} <= titles
+    assert f"{SECRET} trash" not in titles
+    embedded = client.get(f"{NS}/events/{world['public']['id']}", headers=editor).get_json()
+    assert embedded["venue"]["id"] == world["venue"]["id"]
+
+
+def test_contributors_see_their_own_drafts_only(client, as_role, make_event):
+    mine = make_event(headers=as_role("contributor", "carol"), title="Mine")
+    make_event(title=f"{SECRET} theirs", status="draft")
+    response = client.get(f"{NS}/events", headers=as_role("contributor", "carol"))
+    titles = [e["title"] for e in response.get_json()["events"]]
+    assert titles == ["Mine"] and mine["status"] == "draft"
+
+
+def test_mass_assignment_of_read_only_fields_has_no_effect(client, admin, make_event):
+    event = make_event(id=4242, rest_url="http://evil/", global_id="evil", modified="1999-01-01 00:00:00",
+                       utc_start_date="1999-01-01 00:00:00", timezone_abbr="XXX", cost_details={"values": ["1"]})
+    assert event["id"] != 4242
+    assert event["rest_url"].startswith("http://localhost/")
+    assert event["global_id"].startswith("localhost?id=")
+    assert event["modified"] != "1999-01-01 00:00:00"
+    assert event["utc_start_date"] != "1999-01-01 00:00:00"
+    assert event["timezone_abbr"] == "UTC" and event["cost_details"]["values"] == []
+    venue = client.post(f"{NS}/venues", json={"venue": "V", "id": 1, "global_id": "x"}, headers=admin).get_json()
+    assert venue["global_id"] == f"localhost?id={venue['id']}"
+
+
+def test_html_is_sanitised(make_event):
+    event = make_event(description='<p onclick="x()">Hi<script>alert(1)</script><a href="javascript:alert(1)">l</a></p>')
+    assert "script" not in event["description"]
+    assert "onclick" not in event["description"]
+    assert "javascript:" not in event["description"]
+    assert "Hi" in event["description"]
