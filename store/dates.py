@@ -120,9 +120,10 @@ _WEEKDAYS = {
     for name in names
 }
 _UNITS = {
+    "s": "seconds", "h": "hours", "d": "days", "w": "weeks", "y": "years",
     "sec": "seconds", "secs": "seconds", "second": "seconds", "seconds": "seconds",
     "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes",
-    "hour": "hours", "hours": "hours",
+    "hour": "hours", "hours": "hours", "hr": "hours", "hrs": "hours",
     "day": "days", "days": "days",
     "week": "weeks", "weeks": "weeks",
     "fortnight": "fortnights", "fortnights": "fortnights",

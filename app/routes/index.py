@@ -87,7 +87,15 @@ def _schema_args(schema) -> dict:
     return args
 
 
+NAMESPACE_ARGS = {
+    "namespace": {"type": "string", "required": False, "default": "calendar/events/v1"},
+    "context": {"type": "string", "required": False, "default": "view"},
+}
+
+
 def _endpoint_args(rule, view_func, method: str) -> dict:
+    if rule.endpoint == "namespace_index":
+        return {name: dict(arg) for name, arg in NAMESPACE_ARGS.items()}
     args = {}
     for name in rule.arguments:
         converter = rule._converters.get(name)
