@@ -83,6 +83,8 @@ def visible_clause(model, viewer: Viewer, statuses: list[str] | None = None):
     """
     now = utcnow_str()
     published = is_published(model, now)
+    if statuses is None and not viewer.has("edit_posts"):
+        return published
     if statuses is None:
         wanted = published if not viewer.has("edit_posts") else (model.status != "trash")
     else:

@@ -25,8 +25,29 @@ def _v3_term_counts_by_index():
     )
 
 
+def _v4_covering_listing_index():
+    from store.models import Event
+
+    database.execute_sql("DROP INDEX IF EXISTS event_status_utc_start")
+    Event._schema.create_indexes(safe=True)
+    database.execute_sql("ANALYZE")
+
+
+def _v5_live_links_index():
+    from store.models import EventTerm
+
+    database.execute_sql("DROP INDEX IF EXISTS event_term_term_id_live")
+    EventTerm._schema.create_indexes(safe=True)
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
-MIGRATIONS = [_v1_create_tables, _v2_data_version, _v3_term_counts_by_index]
+MIGRATIONS = [
+    _v1_create_tables,
+    _v2_data_version,
+    _v3_term_counts_by_index,
+    _v4_covering_listing_index,
+    _v5_live_links_index,
+]
 
 
 def schema_version() -> int:

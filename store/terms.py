@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from peewee import JOIN, fn
+from peewee import JOIN, SQL, fn
 
 from store.clock import utcnow_str
 from store.db import contains_text, database, write_transaction
@@ -146,27 +146,33 @@ class TermFilters:
     slug: list[str] | None = None
 
 
-def _count_subquery():
-    due = (EventTerm.live == LIVE_PUBLISHED) | (
-        (EventTerm.live == LIVE_SCHEDULED) & (Event.date_utc <= utcnow_str())
-    )
-    return (
-        EventTerm.select(EventTerm.term, fn.COUNT(EventTerm.event).alias("n"))
-        .join(Event, JOIN.LEFT_OUTER, on=(EventTerm.event == Event.id))
-        .where(EventTerm.live > 0)
-        .where(due)
+def _count_subqueries():
+    """Published events per term as two grouped subqueries: the published links (an
+    index-only scan in term order) and the scheduled events whose date has passed."""
+    published = (
+        EventTerm.select(EventTerm.term, fn.COUNT(SQL("*")).alias("n"))
+        .where(EventTerm.live == LIVE_PUBLISHED)
         .group_by(EventTerm.term)
-        .alias("counts")
+        .alias("published")
     )
+    due = (
+        EventTerm.select(EventTerm.term, fn.COUNT(SQL("*")).alias("n"))
+        .join(Event, on=(EventTerm.event == Event.id))
+        .where((EventTerm.live == LIVE_SCHEDULED) & (Event.date_utc <= utcnow_str()))
+        .group_by(EventTerm.term)
+        .alias("due")
+    )
+    return published, due
 
 
 def list_terms(taxonomy: str, filters: TermFilters, offset: int, limit: int):
     """(rows with ``.n`` the published event count, total)."""
-    counts = _count_subquery()
-    count = fn.COALESCE(counts.c.n, 0)
+    published, due = _count_subqueries()
+    count = fn.COALESCE(published.c.n, 0) + fn.COALESCE(due.c.n, 0)
     query = (
         Term.select(Term, count.alias("n"))
-        .join(counts, JOIN.LEFT_OUTER, on=(counts.c.term_id == Term.id))
+        .join(published, JOIN.LEFT_OUTER, on=(published.c.term_id == Term.id))
+        .join(due, JOIN.LEFT_OUTER, on=(due.c.term_id == Term.id))
         .where(Term.taxonomy == taxonomy)
     )
     if filters.search:
