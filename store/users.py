@@ -176,10 +176,9 @@ class Viewer:
         return cap in self.caps
 
     def cache_key(self) -> str:
-        """Viewers who see the same things share a key: anonymous and subscribers alike."""
-        if not self.has("edit_posts"):
-            return "public"
-        return f"{self.role}:{self.id}"
+        """Viewers who see the same things share a key: all anonymous callers do; a user may
+        own items others cannot see, so each user has a key of their own."""
+        return f"{self.role}:{self.id}" if self.logged_in else "public"
 
 
 ANONYMOUS = Viewer()
