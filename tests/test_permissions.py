@@ -1,0 +1,88 @@
+"""Every write route, in every role, on an administrator's published item."""
+
+import pytest
+
+from tests.conftest import NS
+
+ROLES = ["anonymous", "subscriber", "contributor", "author", "editor", "administrator"]
+CREATE = {"anonymous": 401, "subscriber": 403, "contributor": 201, "author": 201,
+          "editor": 201, "administrator": 201}
+OTHERS = {"anonymous": 401, "subscriber": 403, "contributor": 403, "author": 403,
+          "editor": 200, "administrator": 200}
+TERMS_CREATE = {"anonymous": 401, "subscriber": 403, "contributor": 403, "author": 403,
+                "editor": 201, "administrator": 201}
+TERMS_WRITE = {**TERMS_CREATE, "editor": 200, "administrator": 200}
+
+
+@pytest.fixture
+def headers_for(as_role):
+    return lambda role: {} if role == "anonymous" else as_role(role)
+
+
+@pytest.fixture
+def items(client, admin):
+    def post(path, body):
+        response = client.post(f"{NS}{path}", json=body, headers=admin)
+        assert response.status_code == 201
+        return response.get_json()
+
+    return {
+        "events": post("/events", {"title": "E", "start_date": "tomorrow", "end_date": "tomorrow"}),
+        "venues": post("/venues", {"venue": "V"}),
+        "organizers": post("/organizers", {"organizer": "O"}),
+        "categories": post("/categories", {"name": "C"}),
+        "tags": post("/tags", {"name": "T"}),
+    }
+
+
+BODIES = {
+    "events": {"title": "New", "start_date": "tomorrow", "end_date": "tomorrow"},
+    "venues": {"venue": "New venue"},
+    "organizers": {"organizer": "New organizer"},
+    "categories": {"name": "New category"},
+    "tags": {"name": "New tag"},
+}
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("kind", ["events", "venues", "organizers", "categories", "tags"])
+def test_create(client, headers_for, kind, role):
+    expected = TERMS_CREATE if kind in ("categories", "tags") else CREATE
+    response = client.post(f"{NS}/{kind}", json=BODIES[kind], headers=headers_for(role))
+    assert response.status_code == expected[role], response.get_json()
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+@pytest.mark.parametrize("kind", ["events", "venues", "organizers", "categories", "tags"])
+def test_update_and_delete_by_id(client, headers_for, items, kind, role, method):
+    expected = TERMS_WRITE if kind in ("categories", "tags") else OTHERS
+    item = items[kind]
+    body = None if method == "delete" else {"description": "changed"}
+    response = getattr(client, method)(f"{NS}/{kind}/{item['id']}", json=body, headers=headers_for(role))
+    assert response.status_code == expected[role], response.get_json()
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("method", ["post", "delete"])
+@pytest.mark.parametrize("kind", ["events", "venues", "organizers"])
+def test_update_and_delete_by_slug(client, headers_for, items, kind, role, method):
+    item = items[kind]
+    body = None if method == "delete" else {"description": "changed"}
+    response = getattr(client, method)(f"{NS}/{kind}/by-slug/{item['slug']}", json=body, headers=headers_for(role))
+    assert response.status_code == OTHERS[role], response.get_json()
+
+
+@pytest.mark.parametrize("kind,body", [("events", BODIES["events"]), ("venues", BODIES["venues"]),
+                                       ("organizers", BODIES["organizers"])])
+def test_owners(client, as_role, kind, body):
+    contributor, author = as_role("contributor"), as_role("author")
+    draft = client.post(f"{NS}/{kind}", json=body, headers=contributor).get_json()
+    assert draft["status"] == "draft"
+    assert client.put(f"{NS}/{kind}/{draft['id']}", json={"description": "x"}, headers=contributor).status_code == 200
+    assert client.put(f"{NS}/{kind}/{draft['id']}", json={"description": "x"}, headers=author).status_code == 403
+    published = client.post(f"{NS}/{kind}", json={**body, "description": "own"}, headers=author).get_json()
+    assert published["status"] == "publish"
+    assert client.put(f"{NS}/{kind}/{published['id']}", json={"description": "y"}, headers=author).status_code == 200
+    assert client.delete(f"{NS}/{kind}/{published['id']}", headers=author).status_code == 200
+    assert client.delete(f"{NS}/{kind}/{draft['id']}", headers=contributor).status_code == 200
