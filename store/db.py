@@ -1,7 +1,7 @@
 """The database: connection, pragmas, transactions, migrations.
 
 Everything SQLite-specific lives here behind named helpers (``open_database``,
-``write_transaction``, ``backup_to``, ``contains_text``), so that another backend can
+``write_transaction``, ``backup_to``, ``contains_text``, ``create_text_index``), so that another backend can
 be added through Peewee without touching the queries elsewhere.
 """
 
@@ -13,7 +13,7 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 
-from peewee import DatabaseProxy, SqliteDatabase, fn
+from peewee import SQL, DatabaseProxy, SqliteDatabase, fn
 from playhouse.pool import PooledSqliteDatabase
 
 # Every model binds to this proxy; ``bind_database`` points it at the app's database.
@@ -111,6 +111,44 @@ def data_version() -> int:
 def contains_text(column, text: str):
     """Case-insensitive substring test, with no wildcard characters to escape."""
     return fn.instr(fn.lower(column), text.lower()) > 0
+
+
+def create_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
+    """A trigram full-text index over ``table.columns`` kept in sync by triggers.
+
+    The trigram tokenizer matches any substring of three characters or more,
+    case-insensitively: the semantics of ``contains_text``, without scanning the table.
+    """
+    cols = ", ".join(columns)
+    new = ", ".join(f"new.{c}" for c in columns)
+    old = ", ".join(f"old.{c}" for c in columns)
+    database.execute_sql(
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS {index} USING fts5({cols}, content='{table}', "
+        f"content_rowid='id', tokenize='trigram')"
+    )
+    database.execute_sql(
+        f"CREATE TRIGGER IF NOT EXISTS {index}_ai AFTER INSERT ON {table} BEGIN "
+        f"INSERT INTO {index}(rowid, {cols}) VALUES (new.id, {new}); END"
+    )
+    database.execute_sql(
+        f"CREATE TRIGGER IF NOT EXISTS {index}_ad AFTER DELETE ON {table} BEGIN "
+        f"INSERT INTO {index}({index}, rowid, {cols}) VALUES ('delete', old.id, {old}); END"
+    )
+    database.execute_sql(
+        f"CREATE TRIGGER IF NOT EXISTS {index}_au AFTER UPDATE OF {cols} ON {table} BEGIN "
+        f"INSERT INTO {index}({index}, rowid, {cols}) VALUES ('delete', old.id, {old}); "
+        f"INSERT INTO {index}(rowid, {cols}) VALUES (new.id, {new}); END"
+    )
+    database.execute_sql(f"INSERT INTO {index}({index}) VALUES ('rebuild')")
+
+
+TEXT_INDEX_MIN = 3  # trigrams: shorter words fall back to a scan
+
+
+def matching_ids(index: str, word: str):
+    """SQL for the ids of rows whose indexed text contains ``word`` (3+ characters)."""
+    phrase = '"' + word.replace('"', '""') + '"'
+    return SQL(f"(SELECT rowid FROM {index} WHERE {index} MATCH ?)", [phrase])
 
 
 def backup_to(path: str) -> None:

@@ -7,7 +7,14 @@ from dataclasses import dataclass, field
 from peewee import fn
 
 from store.clock import utcnow_str
-from store.db import contains_text, database, insert_row, write_transaction
+from store.db import (
+    TEXT_INDEX_MIN,
+    contains_text,
+    database,
+    insert_row,
+    matching_ids,
+    write_transaction,
+)
 from store.linked import create_linked
 from store.models import (
     Event,
@@ -49,14 +56,18 @@ class EventFilters:
 
 
 def _search_clause(text: str):
-    """Every word must appear in the title, the description or the excerpt."""
+    """Every word must appear in the title, the description or the excerpt: looked up in
+    the trigram index, or scanned for words too short for it."""
     clause = None
     for word in text.split():
-        part = (
-            contains_text(Event.title, word)
-            | contains_text(Event.description, word)
-            | contains_text(Event.excerpt, word)
-        )
+        if len(word) >= TEXT_INDEX_MIN:
+            part = Event.id.in_(matching_ids("event_search", word))
+        else:
+            part = (
+                contains_text(Event.title, word)
+                | contains_text(Event.description, word)
+                | contains_text(Event.excerpt, word)
+            )
         clause = part if clause is None else clause & part
     return clause
 

@@ -40,6 +40,12 @@ def _v5_live_links_index():
     EventTerm._schema.create_indexes(safe=True)
 
 
+def _v6_event_text_index():
+    from store.db import create_text_index
+
+    create_text_index("event_search", "event", ("title", "description", "excerpt"))
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -47,6 +53,7 @@ MIGRATIONS = [
     _v3_term_counts_by_index,
     _v4_covering_listing_index,
     _v5_live_links_index,
+    _v6_event_text_index,
 ]
 
 

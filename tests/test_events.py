@@ -377,3 +377,16 @@ def test_geolocation_filters(client, make_event, app):
     app.config["GEOLOCATION"] = False
     app.extensions["calendar.cache"].clear()  # settings are fixed at start; this test changes one
     assert client.get(f"{NS}/events?geoloc=true").status_code == 400
+
+
+def test_search_is_case_insensitive_substring_and_follows_edits(client, admin, make_event):
+    event = make_event(title="Jazz Night", description="<p>Bring friends</p>")
+    assert client.get(f"{NS}/events?search=NIGH").get_json()["total"] == 1
+    assert client.get(f"{NS}/events?search=friend jazz").get_json()["total"] == 1
+    assert client.get(f"{NS}/events?search=ja").get_json()["total"] == 1  # too short for trigrams
+    assert client.get(f"{NS}/events?search=\"quoted").get_json()["total"] == 0
+    client.post(f"{NS}/events/{event['id']}", json={"title": "Rock Evening"}, headers=admin)
+    assert client.get(f"{NS}/events?search=night").get_json()["total"] == 0
+    assert client.get(f"{NS}/events?search=evening").get_json()["total"] == 1
+    client.delete(f"{NS}/events/{event['id']}?force=true", headers=admin)
+    assert client.get(f"{NS}/events?search=evening").get_json()["total"] == 0
