@@ -14,7 +14,6 @@ from app.i18n import _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from schemas.linked import OrganizerCreate, VenueCreate
 from store import dates
-from store.clock import utcnow
 from store.errors import InvalidInput
 from store.events import event_exists
 from store.linked import get_linked
@@ -170,20 +169,12 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
         )
 
     site_zone, _label = _timezone(site_tz)
-    if "date" in body:
-        local = parse("date", site_zone)
-        if local is not None:
-            values["date"] = dates.fmt(local)
-            values["date_utc"] = dates.fmt(dates.local_to_utc(local, site_zone))
-    elif "date_utc" in body:
-        utc = parse("date_utc", dates.resolve_timezone("UTC")[0])
-        if utc is not None:
-            values["date_utc"] = dates.fmt(utc)
-            values["date"] = dates.fmt(dates.utc_to_local(utc, site_zone))
-    elif existing is None:
-        now = utcnow().replace(tzinfo=None)
-        values["date_utc"] = dates.fmt(now)
-        values["date"] = dates.fmt(dates.utc_to_local(now, site_zone))
+    try:
+        values.update(dates.publication_dates(body, site_zone, existing is None))
+    except dates.DateError:
+        errors["date" if "date" in body else "date_utc"] = _(
+            "Must be a date such as 2025-06-01 18:30:00."
+        )
 
     if "author" in body and not user_exists(body["author"]):
         errors["author"] = _("%(id)s is not the id of an existing user.", id=body["author"])

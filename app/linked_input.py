@@ -7,7 +7,6 @@ from flask import current_app, g
 from app.errors import invalid_params
 from app.i18n import _
 from store import dates
-from store.clock import utcnow
 from store.users import ANONYMOUS, user_exists
 
 VENUE_TEXT = ("address", "city", "country", "province", "state", "zip", "phone", "website",
@@ -43,18 +42,12 @@ def linked_columns(kind: str, body: dict, existing) -> dict:
             errors["author"] = _("%(id)s is not the id of an existing user.", id=body["author"])
         values["author"] = body["author"]
     site_zone = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
-    if "date" in body:
-        local = dates.parse_datetime(body["date"], site_zone)
-        values["date"] = dates.fmt(local)
-        values["date_utc"] = dates.fmt(dates.local_to_utc(local, site_zone))
-    elif "date_utc" in body:
-        utc = dates.parse_datetime(body["date_utc"], dates.resolve_timezone("UTC")[0])
-        values["date_utc"] = dates.fmt(utc)
-        values["date"] = dates.fmt(dates.utc_to_local(utc, site_zone))
-    elif existing is None:
-        now = utcnow().replace(tzinfo=None)
-        values["date_utc"] = dates.fmt(now)
-        values["date"] = dates.fmt(dates.utc_to_local(now, site_zone))
+    try:
+        values.update(dates.publication_dates(body, site_zone, existing is None))
+    except dates.DateError:
+        errors["date" if "date" in body else "date_utc"] = _(
+            "Must be a date such as 2025-06-01 18:30:00."
+        )
     if "image" in body:
         values["image"] = check_image(body["image"], viewer)
     for key in VENUE_TEXT if kind == "venue" else ORGANIZER_TEXT:

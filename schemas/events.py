@@ -9,96 +9,95 @@ from schemas.fields import (
     DateInput,
     Flag,
     IdList,
+    ListingOut,
     PagingArgs,
     PositiveInt,
+    PostOut,
     Status,
     StrList,
     Text,
     Untyped,
     Url,
+    describe,
 )
 
 
-def _d(text):
-    return {"description": text}
-
-
 class EventQueryArgs(PagingArgs):
-    start_date = DateInput(metadata=_d(N_("Events that start on or after this date.")))
-    end_date = DateInput(metadata=_d(N_("Events that end on or before this date.")))
-    starts_before = DateInput(metadata=_d(N_("Events that start before this date.")))
-    starts_after = DateInput(metadata=_d(N_("Events that start after this date.")))
-    ends_before = DateInput(metadata=_d(N_("Events that end before this date.")))
-    ends_after = DateInput(metadata=_d(N_("Events that end after this date.")))
+    start_date = DateInput(metadata=describe(N_("Events that start on or after this date.")))
+    end_date = DateInput(metadata=describe(N_("Events that end on or before this date.")))
+    starts_before = DateInput(metadata=describe(N_("Events that start before this date.")))
+    starts_after = DateInput(metadata=describe(N_("Events that start after this date.")))
+    ends_before = DateInput(metadata=describe(N_("Events that end before this date.")))
+    ends_after = DateInput(metadata=describe(N_("Events that end after this date.")))
     strict_dates = Flag(
         load_default=False,
-        metadata=_d(N_("Apply dates at their exact times instead of whole days.")),
+        metadata=describe(N_("Apply dates at their exact times instead of whole days.")),
     )
-    search = Text(non_empty=True, max_length=200, metadata=_d(N_("Events whose title or description contains the string.")))
-    categories = StrList(metadata=_d(N_("Events in one of these categories (slugs or ids).")))
-    tags = StrList(metadata=_d(N_("Events with one of these tags (slugs or ids).")))
-    venue = IdList(metadata=_d(N_("Events at one of these venue ids.")))
-    organizer = IdList(metadata=_d(N_("Events run by one of these organizer ids.")))
-    featured = Flag(metadata=_d(N_("Only featured (true) or only non-featured (false) events.")))
-    status = StrList(metadata=_d(N_("Post statuses to include.")))
-    geoloc = Flag(metadata=_d(N_("Events whose venue has (true) or lacks (false) coordinates.")))
-    geoloc_lat = Coordinate(90, metadata=_d(N_("Latitude of the centre of a radius search.")))
-    geoloc_lng = Coordinate(180, metadata=_d(N_("Longitude of the centre of a radius search.")))
+    search = Text(non_empty=True, max_length=200, metadata=describe(N_("Events whose title or description contains the string.")))
+    categories = StrList(metadata=describe(N_("Events in one of these categories (slugs or ids).")))
+    tags = StrList(metadata=describe(N_("Events with one of these tags (slugs or ids).")))
+    venue = IdList(metadata=describe(N_("Events at one of these venue ids.")))
+    organizer = IdList(metadata=describe(N_("Events run by one of these organizer ids.")))
+    featured = Flag(metadata=describe(N_("Only featured (true) or only non-featured (false) events.")))
+    status = StrList(metadata=describe(N_("Post statuses to include.")))
+    geoloc = Flag(metadata=describe(N_("Events whose venue has (true) or lacks (false) coordinates.")))
+    geoloc_lat = Coordinate(90, metadata=describe(N_("Latitude of the centre of a radius search.")))
+    geoloc_lng = Coordinate(180, metadata=describe(N_("Longitude of the centre of a radius search.")))
     geoloc_radius = fields.Float(
         allow_none=True, allow_nan=False, validate=lambda v: 0 < v <= 20000,
-        metadata=_d(N_("Radius of the search in kilometres.")),
+        metadata=describe(N_("Radius of the search in kilometres.")),
     )
-    include = IdList(metadata=_d(N_("Only these event ids; date filters are then ignored.")))
-    post_parent = PositiveInt(metadata=_d(N_("Events whose parent is this event id.")))
-    ticketed = Flag(metadata=_d(N_("Events with (true) or without (false) tickets.")))
-    password = Text(metadata=_d(N_("Password of password-protected events.")))
+    include = IdList(metadata=describe(N_("Only these event ids; date filters are then ignored.")))
+    post_parent = PositiveInt(metadata=describe(N_("Events whose parent is this event id.")))
+    ticketed = Flag(metadata=describe(N_("Events with (true) or without (false) tickets.")))
+    password = Text(metadata=describe(N_("Password of password-protected events.")))
 
 
 class EventSingleArgs(BaseSchema):
-    password = Text(metadata=_d(N_("Password of a password-protected event.")))
+    password = Text(metadata=describe(N_("Password of a password-protected event.")))
 
 
 class EventDeleteArgs(EventSingleArgs):
     force = Flag(
         load_default=False,
-        metadata=_d(N_("Delete permanently instead of moving to the trash.")),
+        metadata=describe(N_("Delete permanently instead of moving to the trash.")),
     )
 
 
 class EventUpdate(BaseSchema):
-    title = Text(non_empty=True, max_length=1000, metadata=_d(N_("Event title.")))
-    start_date = DateInput(metadata=_d(N_("Start date and time.")))
-    end_date = DateInput(metadata=_d(N_("End date and time.")))
-    author = PositiveInt(metadata=_d(N_("Author user id.")))
-    date = DateInput(metadata=_d(N_("Publication date.")))
-    date_utc = DateInput(metadata=_d(N_("Publication date in UTC.")))
-    description = Text(metadata=_d(N_("Event description (HTML).")))
-    slug = Text(non_empty=True, max_length=190, metadata=_d(N_("Event slug.")))
-    excerpt = Text(metadata=_d(N_("Summary (HTML).")))
-    status = Status(metadata=_d(N_("Post status of the event.")))
-    timezone = Text(max_length=64, metadata=_d(N_("Timezone of the event.")))
-    all_day = Flag(metadata=_d(N_("Whether the event lasts all day.")))
-    image = Untyped(metadata={**_d(N_("Featured image URL.")), "wp_type": "string"})
-    cost = Untyped(metadata=_d(N_("Cost of the event: a string or a list of strings.")))
-    website = Url(max_length=2000, metadata=_d(N_("Event website URL.")))
-    show_map = Flag(metadata=_d(N_("Whether to show a map.")))
-    show_map_link = Flag(metadata=_d(N_("Whether to show a map link.")))
-    hide_from_listings = Flag(metadata=_d(N_("Whether the event is hidden from listings.")))
-    sticky = Flag(metadata=_d(N_("Whether the event is sticky.")))
-    featured = Flag(metadata=_d(N_("Whether the event is featured.")))
-    ticketed = Flag(metadata=_d(N_("Whether the event has tickets.")))
-    post_parent = PositiveInt(minimum=0, metadata=_d(N_("Id of the parent event, 0 for none.")))
-    categories = Untyped(metadata={**_d(N_("Categories: ids, slugs or names, as a list or CSV.")), "wp_type": "array"})
-    tags = Untyped(metadata={**_d(N_("Tags: ids, slugs or names, as a list or CSV.")), "wp_type": "array"})
-    venue = Untyped(metadata={**_d(N_("Venues: ids, {\"id\": n} objects or new venue objects.")), "wp_type": "array"})
-    organizer = Untyped(metadata={**_d(N_("Organizers: ids, {\"id\": n} objects or new organizer objects.")), "wp_type": "array"})
-    password = Text(max_length=255, metadata=_d(N_("Event password; empty to remove it.")))
+    title = Text(non_empty=True, max_length=1000, metadata=describe(N_("Event title.")))
+    start_date = DateInput(metadata=describe(N_("Start date and time.")))
+    end_date = DateInput(metadata=describe(N_("End date and time.")))
+    author = PositiveInt(metadata=describe(N_("Author user id.")))
+    date = DateInput(metadata=describe(N_("Publication date.")))
+    date_utc = DateInput(metadata=describe(N_("Publication date in UTC.")))
+    description = Text(metadata=describe(N_("Event description (HTML).")))
+    slug = Text(non_empty=True, max_length=190, metadata=describe(N_("Event slug.")))
+    excerpt = Text(metadata=describe(N_("Summary (HTML).")))
+    status = Status(metadata=describe(N_("Post status of the event.")))
+    timezone = Text(max_length=64, metadata=describe(N_("Timezone of the event.")))
+    all_day = Flag(metadata=describe(N_("Whether the event lasts all day.")))
+    image = Untyped(metadata={**describe(N_("Featured image URL.")), "wp_type": "string"})
+    cost = Untyped(metadata=describe(N_("Cost of the event: a string or a list of strings.")))
+    website = Url(max_length=2000, metadata=describe(N_("Event website URL.")))
+    show_map = Flag(metadata=describe(N_("Whether to show a map.")))
+    show_map_link = Flag(metadata=describe(N_("Whether to show a map link.")))
+    hide_from_listings = Flag(metadata=describe(N_("Whether the event is hidden from listings.")))
+    sticky = Flag(metadata=describe(N_("Whether the event is sticky.")))
+    featured = Flag(metadata=describe(N_("Whether the event is featured.")))
+    ticketed = Flag(metadata=describe(N_("Whether the event has tickets.")))
+    post_parent = PositiveInt(minimum=0, metadata=describe(N_("Id of the parent event, 0 for none.")))
+    categories = Untyped(metadata={**describe(N_("Categories: ids, slugs or names, as a list or CSV.")), "wp_type": "array"})
+    tags = Untyped(metadata={**describe(N_("Tags: ids, slugs or names, as a list or CSV.")), "wp_type": "array"})
+    venue = Untyped(metadata={**describe(N_("Venues: ids, {\"id\": n} objects or new venue objects.")), "wp_type": "array"})
+    organizer = Untyped(metadata={**describe(N_("Organizers: ids, {\"id\": n} objects or new organizer objects.")), "wp_type": "array"})
+    password = Text(max_length=255, metadata=describe(N_("Event password; empty to remove it.")))
 
 
 class EventCreate(EventUpdate):
-    title = Text(non_empty=True, max_length=1000, required=True, metadata=_d(N_("Event title.")))
-    start_date = DateInput(required=True, metadata=_d(N_("Start date and time.")))
-    end_date = DateInput(required=True, metadata=_d(N_("End date and time.")))
+    title = Text(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Event title.")))
+    start_date = DateInput(required=True, metadata=describe(N_("Start date and time.")))
+    end_date = DateInput(required=True, metadata=describe(N_("End date and time.")))
 
 
 # --- representation (documentation of what the serialisers emit) ---------------------
@@ -120,23 +119,13 @@ class CostDetails(BaseSchema):
     values = fields.List(fields.String())
 
 
-class EventOut(BaseSchema):
-    id = fields.Integer()
-    global_id = fields.String()
-    global_id_lineage = fields.List(fields.String())
-    author = fields.String()
-    status = fields.String()
-    date = fields.String()
-    date_utc = fields.String()
-    modified = fields.String()
-    modified_utc = fields.String()
-    url = fields.String()
+class EventOut(PostOut):
     rest_url = fields.String()
     title = fields.String()
     description = fields.String()
     excerpt = fields.String()
     slug = fields.String()
-    image = fields.Raw(metadata=_d(N_("false, or {url, extension}.")))
+    image = fields.Raw(metadata=describe(N_("false, or {url, extension}.")))
     all_day = fields.Boolean()
     start_date = fields.String()
     start_date_details = fields.Nested(DateDetails)
@@ -160,15 +149,10 @@ class EventOut(BaseSchema):
     post_parent = fields.Integer()
     categories = fields.List(fields.Dict())
     tags = fields.List(fields.Dict())
-    venue = fields.Raw(metadata=_d(N_("The venue object, [] when none, a list when several.")))
+    venue = fields.Raw(metadata=describe(N_("The venue object, [] when none, a list when several.")))
     organizer = fields.List(fields.Dict())
     json_ld = fields.Dict()
 
 
-class EventListOut(BaseSchema):
+class EventListOut(ListingOut):
     events = fields.List(fields.Nested(EventOut))
-    rest_url = fields.String()
-    next_rest_url = fields.String()
-    previous_rest_url = fields.String()
-    total = fields.Integer()
-    total_pages = fields.Integer()

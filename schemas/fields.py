@@ -14,6 +14,11 @@ def N_(message: str) -> str:
     return message
 
 
+def describe(text: str) -> dict:
+    """Field metadata carrying a (translatable) description for the documents."""
+    return {"description": text}
+
+
 TRUE_VALUES = {"true", "1", "yes", "on"}
 FALSE_VALUES = {"false", "0", "no", "off", ""}
 
@@ -223,3 +228,28 @@ class PagingArgs(BaseSchema):
         load_default=10,
         metadata={"description": N_("Maximum number of items per page (at most 50).")},
     )
+
+
+class ListingOut(BaseSchema):
+    """What every listing carries besides its items (documentation of the envelope)."""
+
+    rest_url = fields.String()
+    next_rest_url = fields.String()
+    previous_rest_url = fields.String()
+    total = fields.Integer()
+    total_pages = fields.Integer()
+
+
+class PostOut(BaseSchema):
+    """The head every event, venue and organizer representation starts with."""
+
+    id = fields.Integer()
+    author = fields.String()
+    status = fields.String()
+    date = fields.String()
+    date_utc = fields.String()
+    modified = fields.String()
+    modified_utc = fields.String()
+    url = fields.String()
+    global_id = fields.String()
+    global_id_lineage = fields.List(fields.String())

@@ -8,60 +8,59 @@ from schemas.fields import (
     Coordinate,
     DateInput,
     Flag,
+    ListingOut,
     PagingArgs,
     PositiveInt,
+    PostOut,
     Status,
     StrList,
     Text,
     Untyped,
     Url,
+    describe,
 )
 
 
-def _d(text):
-    return {"description": text}
-
-
 class LinkedQueryArgs(PagingArgs):
-    search = Text(non_empty=True, max_length=200, metadata=_d(N_("Items whose name, description or details contain every word.")))
-    event = PositiveInt(metadata=_d(N_("Items linked to this event id.")))
-    has_events = Flag(metadata=_d(N_("Items linked (true) or not linked (false) to published events.")))
-    only_with_upcoming = Flag(load_default=False, metadata=_d(N_("Only items linked to upcoming events.")))
-    status = StrList(metadata=_d(N_("Post statuses to include.")))
-    password = Text(metadata=_d(N_("Password of password-protected items.")))
+    search = Text(non_empty=True, max_length=200, metadata=describe(N_("Items whose name, description or details contain every word.")))
+    event = PositiveInt(metadata=describe(N_("Items linked to this event id.")))
+    has_events = Flag(metadata=describe(N_("Items linked (true) or not linked (false) to published events.")))
+    only_with_upcoming = Flag(load_default=False, metadata=describe(N_("Only items linked to upcoming events.")))
+    status = StrList(metadata=describe(N_("Post statuses to include.")))
+    password = Text(metadata=describe(N_("Password of password-protected items.")))
 
 
 class LinkedDeleteArgs(BaseSchema):
-    force = Flag(load_default=False, metadata=_d(N_("Delete permanently instead of moving to the trash.")))
+    force = Flag(load_default=False, metadata=describe(N_("Delete permanently instead of moving to the trash.")))
 
 
 class _PostFields(BaseSchema):
-    author = PositiveInt(metadata=_d(N_("Author user id.")))
-    date = DateInput(metadata=_d(N_("Publication date.")))
-    date_utc = DateInput(metadata=_d(N_("Publication date in UTC.")))
-    description = Text(metadata=_d(N_("Description (HTML).")))
-    excerpt = Text(metadata=_d(N_("Summary (HTML).")))
-    slug = Text(non_empty=True, max_length=190, metadata=_d(N_("Slug.")))
-    status = Status(metadata=_d(N_("Post status.")))
-    image = Untyped(metadata={**_d(N_("Featured image URL.")), "wp_type": "string"})
-    password = Text(max_length=255, metadata=_d(N_("Password; empty to remove it.")))
+    author = PositiveInt(metadata=describe(N_("Author user id.")))
+    date = DateInput(metadata=describe(N_("Publication date.")))
+    date_utc = DateInput(metadata=describe(N_("Publication date in UTC.")))
+    description = Text(metadata=describe(N_("Description (HTML).")))
+    excerpt = Text(metadata=describe(N_("Summary (HTML).")))
+    slug = Text(non_empty=True, max_length=190, metadata=describe(N_("Slug.")))
+    status = Status(metadata=describe(N_("Post status.")))
+    image = Untyped(metadata={**describe(N_("Featured image URL.")), "wp_type": "string"})
+    password = Text(max_length=255, metadata=describe(N_("Password; empty to remove it.")))
 
 
 class VenueUpdate(_PostFields):
-    venue = Text(non_empty=True, max_length=1000, metadata=_d(N_("Venue name.")))
-    show_map = Flag(metadata=_d(N_("Whether events at the venue show a map.")))
-    show_map_link = Flag(metadata=_d(N_("Whether events at the venue show a map link.")))
-    address = Text(max_length=1000, metadata=_d(N_("Street address.")))
-    city = Text(max_length=200, metadata=_d(N_("City.")))
-    country = Text(max_length=200, metadata=_d(N_("Country.")))
-    province = Text(max_length=200, metadata=_d(N_("Province.")))
-    state = Text(max_length=200, metadata=_d(N_("State.")))
-    zip = Text(max_length=50, metadata=_d(N_("Postal code.")))
-    phone = Text(max_length=100, metadata=_d(N_("Telephone number.")))
-    stateprovince = Text(max_length=200, metadata=_d(N_("State or province.")))
-    website = Url(max_length=2000, metadata=_d(N_("Website URL.")))
-    geo_lat = Coordinate(90, metadata=_d(N_("Latitude, with geo_lng.")))
-    geo_lng = Coordinate(180, metadata=_d(N_("Longitude, with geo_lat.")))
+    venue = Text(non_empty=True, max_length=1000, metadata=describe(N_("Venue name.")))
+    show_map = Flag(metadata=describe(N_("Whether events at the venue show a map.")))
+    show_map_link = Flag(metadata=describe(N_("Whether events at the venue show a map link.")))
+    address = Text(max_length=1000, metadata=describe(N_("Street address.")))
+    city = Text(max_length=200, metadata=describe(N_("City.")))
+    country = Text(max_length=200, metadata=describe(N_("Country.")))
+    province = Text(max_length=200, metadata=describe(N_("Province.")))
+    state = Text(max_length=200, metadata=describe(N_("State.")))
+    zip = Text(max_length=50, metadata=describe(N_("Postal code.")))
+    phone = Text(max_length=100, metadata=describe(N_("Telephone number.")))
+    stateprovince = Text(max_length=200, metadata=describe(N_("State or province.")))
+    website = Url(max_length=2000, metadata=describe(N_("Website URL.")))
+    geo_lat = Coordinate(90, metadata=describe(N_("Latitude, with geo_lng.")))
+    geo_lng = Coordinate(180, metadata=describe(N_("Longitude, with geo_lat.")))
 
     @pre_load
     def camel_case(self, data, **_kwargs):
@@ -73,29 +72,21 @@ class VenueUpdate(_PostFields):
 
 
 class VenueCreate(VenueUpdate):
-    venue = Text(non_empty=True, max_length=1000, required=True, metadata=_d(N_("Venue name.")))
+    venue = Text(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Venue name.")))
 
 
 class OrganizerUpdate(_PostFields):
-    organizer = Text(non_empty=True, max_length=1000, metadata=_d(N_("Organizer name.")))
-    phone = Text(max_length=100, metadata=_d(N_("Telephone number.")))
-    website = Url(max_length=2000, metadata=_d(N_("Website URL.")))
-    email = Text(max_length=254, metadata=_d(N_("E-mail address.")))
+    organizer = Text(non_empty=True, max_length=1000, metadata=describe(N_("Organizer name.")))
+    phone = Text(max_length=100, metadata=describe(N_("Telephone number.")))
+    website = Url(max_length=2000, metadata=describe(N_("Website URL.")))
+    email = Text(max_length=254, metadata=describe(N_("E-mail address.")))
 
 
 class OrganizerCreate(OrganizerUpdate):
-    organizer = Text(non_empty=True, max_length=1000, required=True, metadata=_d(N_("Organizer name.")))
+    organizer = Text(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Organizer name.")))
 
 
-class VenueOut(BaseSchema):
-    id = fields.Integer()
-    author = fields.String()
-    status = fields.String()
-    date = fields.String()
-    date_utc = fields.String()
-    modified = fields.String()
-    modified_utc = fields.String()
-    url = fields.String()
+class VenueOut(PostOut):
     venue = fields.String()
     description = fields.String()
     excerpt = fields.String()
@@ -115,19 +106,9 @@ class VenueOut(BaseSchema):
     json_ld = fields.Dict()
     show_map = fields.Boolean()
     show_map_link = fields.Boolean()
-    global_id = fields.String()
-    global_id_lineage = fields.List(fields.String())
 
 
-class OrganizerOut(BaseSchema):
-    id = fields.Integer()
-    author = fields.String()
-    status = fields.String()
-    date = fields.String()
-    date_utc = fields.String()
-    modified = fields.String()
-    modified_utc = fields.String()
-    url = fields.String()
+class OrganizerOut(PostOut):
     organizer = fields.String()
     description = fields.String()
     excerpt = fields.String()
@@ -137,23 +118,11 @@ class OrganizerOut(BaseSchema):
     website = fields.String()
     email = fields.String()
     json_ld = fields.Dict()
-    global_id = fields.String()
-    global_id_lineage = fields.List(fields.String())
 
 
-class VenueListOut(BaseSchema):
+class VenueListOut(ListingOut):
     venues = fields.List(fields.Nested(VenueOut))
-    rest_url = fields.String()
-    next_rest_url = fields.String()
-    previous_rest_url = fields.String()
-    total = fields.Integer()
-    total_pages = fields.Integer()
 
 
-class OrganizerListOut(BaseSchema):
+class OrganizerListOut(ListingOut):
     organizers = fields.List(fields.Nested(OrganizerOut))
-    rest_url = fields.String()
-    next_rest_url = fields.String()
-    previous_rest_url = fields.String()
-    total = fields.Integer()
-    total_pages = fields.Integer()

@@ -2,12 +2,19 @@
 
 from marshmallow import ValidationError, fields
 
-from schemas.fields import N_, BaseSchema, Flag, IdList, PagingArgs, PositiveInt, StrList, Text
+from schemas.fields import (
+    N_,
+    BaseSchema,
+    Flag,
+    IdList,
+    ListingOut,
+    PagingArgs,
+    PositiveInt,
+    StrList,
+    Text,
+    describe,
+)
 from store.terms import ORDERBY
-
-
-def _d(text):
-    return {"description": text}
 
 
 class Order(Text):
@@ -29,37 +36,37 @@ class OrderBy(Text):
 
 
 class TagQueryArgs(PagingArgs):
-    search = Text(non_empty=True, max_length=200, metadata=_d(N_("Terms whose name or slug contains the string.")))
-    exclude = IdList(metadata=_d(N_("Term ids to leave out.")))
-    include = IdList(metadata=_d(N_("Only these term ids.")))
-    order = Order(load_default="asc", metadata=_d(N_("Sort direction: asc or desc.")))
-    orderby = OrderBy(load_default="name", metadata=_d(N_("Term attribute to sort by.")))
-    hide_empty = Flag(load_default=True, metadata=_d(N_("Hide terms not assigned to any published event.")))
-    post = PositiveInt(metadata=_d(N_("Terms assigned to this event id.")))
-    event = PositiveInt(metadata=_d(N_("Terms assigned to this event id (wins over post).")))
-    slug = StrList(metadata=_d(N_("Terms with this slug.")))
+    search = Text(non_empty=True, max_length=200, metadata=describe(N_("Terms whose name or slug contains the string.")))
+    exclude = IdList(metadata=describe(N_("Term ids to leave out.")))
+    include = IdList(metadata=describe(N_("Only these term ids.")))
+    order = Order(load_default="asc", metadata=describe(N_("Sort direction: asc or desc.")))
+    orderby = OrderBy(load_default="name", metadata=describe(N_("Term attribute to sort by.")))
+    hide_empty = Flag(load_default=True, metadata=describe(N_("Hide terms not assigned to any published event.")))
+    post = PositiveInt(metadata=describe(N_("Terms assigned to this event id.")))
+    event = PositiveInt(metadata=describe(N_("Terms assigned to this event id (wins over post).")))
+    slug = StrList(metadata=describe(N_("Terms with this slug.")))
 
 
 class CategoryQueryArgs(TagQueryArgs):
-    parent = PositiveInt(minimum=0, metadata=_d(N_("Terms whose parent is this category id.")))
+    parent = PositiveInt(minimum=0, metadata=describe(N_("Terms whose parent is this category id.")))
 
 
 class TagUpdate(BaseSchema):
-    name = Text(non_empty=True, max_length=200, metadata=_d(N_("Term name.")))
-    description = Text(non_empty=True, metadata=_d(N_("Term description.")))
-    slug = Text(non_empty=True, max_length=190, metadata=_d(N_("Term slug.")))
+    name = Text(non_empty=True, max_length=200, metadata=describe(N_("Term name.")))
+    description = Text(non_empty=True, metadata=describe(N_("Term description.")))
+    slug = Text(non_empty=True, max_length=190, metadata=describe(N_("Term slug.")))
 
 
 class TagCreate(TagUpdate):
-    name = Text(non_empty=True, max_length=200, required=True, metadata=_d(N_("Term name.")))
+    name = Text(non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name.")))
 
 
 class CategoryUpdate(TagUpdate):
-    parent = PositiveInt(minimum=0, metadata=_d(N_("Parent category id, 0 for none.")))
+    parent = PositiveInt(minimum=0, metadata=describe(N_("Parent category id, 0 for none.")))
 
 
 class CategoryCreate(CategoryUpdate):
-    name = Text(non_empty=True, max_length=200, required=True, metadata=_d(N_("Term name.")))
+    name = Text(non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name.")))
 
 
 class TermUrls(BaseSchema):
@@ -81,19 +88,9 @@ class TermOut(BaseSchema):
     urls = fields.Nested(TermUrls)
 
 
-class CategoryListOut(BaseSchema):
-    rest_url = fields.String()
-    total = fields.Integer()
-    total_pages = fields.Integer()
+class CategoryListOut(ListingOut):
     categories = fields.List(fields.Nested(TermOut))
-    next_rest_url = fields.String()
-    previous_rest_url = fields.String()
 
 
-class TagListOut(BaseSchema):
-    rest_url = fields.String()
-    total = fields.Integer()
-    total_pages = fields.Integer()
+class TagListOut(ListingOut):
     tags = fields.List(fields.Nested(TermOut))
-    next_rest_url = fields.String()
-    previous_rest_url = fields.String()

@@ -303,3 +303,18 @@ def _from_timestamp(value: float, tz: tzinfo) -> datetime:
     except (OverflowError, OSError, ValueError):
         raise DateError("timestamp out of range") from None
     return utc_to_local(utc, tz)
+
+
+def publication_dates(body: dict, site_tz: tzinfo, creating: bool) -> dict:
+    """``date`` (site time) and ``date_utc`` from whichever the body sends; now for a new
+    item that sends neither; nothing for an update that sends neither."""
+    if "date" in body:
+        local = parse_datetime(body["date"], site_tz)
+        return {"date": fmt(local), "date_utc": fmt(local_to_utc(local, site_tz))}
+    if "date_utc" in body:
+        utc = parse_datetime(body["date_utc"], UTC)
+        return {"date_utc": fmt(utc), "date": fmt(utc_to_local(utc, site_tz))}
+    if creating:
+        now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+        return {"date_utc": fmt(now), "date": fmt(utc_to_local(now, site_tz))}
+    return {}
