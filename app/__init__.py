@@ -9,13 +9,18 @@ from flask import Flask, g, request
 from app import errors
 from app.auth import authenticate_request
 from app.config import load_settings
-from app.i18n import LanguageRoots, load_catalogs
+from app.i18n import N_, LanguageRoots, load_catalogs
 from app.smorest import Api
 from store.db import bind_database, database, open_database
 from store.schema import migrate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NAMESPACE = "calendar/events/v1"
+
+API_DESCRIPTION = N_(
+    "Events, venues, organizers, categories and tags of the calendar. Reads are public; "
+    "writes need HTTP Basic with a user name and an application password."
+)
 
 # Endpoints that must answer without touching the database (liveness checks).
 NO_DATABASE = {"health"}
@@ -30,6 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         API_VERSION="1.0.0",
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX=None,
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
         NAMESPACE=NAMESPACE,
         NAMESPACE_URL=f"{settings['API_ROOT']}/{NAMESPACE}",
     )
