@@ -3,8 +3,9 @@
 A response is stored under (language root, host, path and query, viewer class) with the
 data version it was rendered at. Every write bumps that version in the database, so each
 worker sees it on its next request and stops serving older entries: no stale reads after
-an acknowledged write. Entries also expire after ``TTL`` seconds, because listings depend
-on the clock too (the default date window, scheduled posts going live).
+an acknowledged write. Listings also depend on the clock: entries expire after ``TTL``
+seconds, and none outlives the next scheduled publication or the next midnight of the site
+timezone (when the default date window moves).
 
 Every JSON GET response carries an ``ETag``; ``If-None-Match`` gets a 304.
 """
@@ -15,10 +16,11 @@ import hashlib
 import time
 from collections import OrderedDict
 
-from flask import Response, g, request
+from flask import Response, current_app, g, request
 
 from app.auth import current_viewer
 from store.db import data_version
+from store.posts import seconds_until_clock_change
 
 TTL = 30.0
 MAX_BYTES = 16 * 1024 * 1024  # per worker: keeps workers well under the memory bar
@@ -42,9 +44,11 @@ class ResponseCache:
         self.entries.move_to_end(key)
         return entry
 
-    def put(self, key, version: int, status: int, headers: list, body: bytes, etag: str):
+    def put(self, key, version: int, status: int, headers: list, body: bytes, etag: str,
+            lifetime: float = TTL):
         self._drop(key)
-        self.entries[key] = (version, time.monotonic() + TTL, status, headers, body, etag)
+        expires = time.monotonic() + min(TTL, lifetime)
+        self.entries[key] = (version, expires, status, headers, body, etag)
         self.size += len(body)
         while self.size > self.max_bytes and self.entries:
             self._drop(next(iter(self.entries)))
@@ -87,9 +91,20 @@ def _not_modified(etag: str, _headers=None) -> Response | None:
     return None
 
 
+def _lifetime(version: int, memo: dict) -> float:
+    """Seconds until the data may look different without a write: the next scheduled
+    publication, or the next midnight of the site timezone. Computed once per version."""
+    now = time.time()
+    if memo.get("version") != version or memo.get("until", 0) <= now:
+        memo["version"] = version
+        memo["until"] = now + seconds_until_clock_change(current_app.config["SITE_TIMEZONE"])
+    return max(0.0, memo["until"] - now)
+
+
 def register(app) -> None:
     cache = ResponseCache()
     app.extensions["calendar.cache"] = cache
+    memo: dict = {}
 
     def serve_cached():
         """Runs after authentication (registered after it): answers from the cache."""
@@ -120,7 +135,8 @@ def register(app) -> None:
         version = g.get("cache_version")
         if version is not None and _is_cacheable():
             headers = [(k, v) for k, v in response.headers.items() if k.startswith(("X-", "Link", "Content-Type"))]
-            cache.put(_key(), version, response.status_code, headers, body, etag)
+            cache.put(_key(), version, response.status_code, headers, body, etag,
+                      _lifetime(version, memo))
         not_modified = _not_modified(etag, response.headers)
         return not_modified or response
 

@@ -120,3 +120,28 @@ def split_list(value) -> list:
     if isinstance(value, str):
         return [part.strip() for part in value.split(",") if part.strip()]
     return [value]
+
+
+def seconds_until_clock_change(site_timezone: str) -> float:
+    """Seconds until what a listing shows can change with no write: the next scheduled
+    publication of an event, venue or organizer, or the next midnight in the site zone
+    (the default event window starts at yesterday 00:00)."""
+    from datetime import timedelta
+
+    from store import dates
+    from store.clock import utcnow
+
+    now = utcnow().replace(tzinfo=None)
+    tz = dates.resolve_timezone(site_timezone)[0]
+    local = dates.utc_to_local(now, tz)
+    midnight = dates.local_to_utc(dates.snap_to_day_start(local) + timedelta(days=1), tz)
+    horizon = midnight
+    stamp = dates.fmt(now)
+    for table in ("event", "venue", "organizer"):
+        row = database.execute_sql(
+            f"SELECT MIN(date_utc) FROM {table} WHERE status = 'future' AND date_utc > ?",
+            (stamp,),
+        ).fetchone()
+        if row and row[0]:
+            horizon = min(horizon, dates.parse_stored(row[0]))
+    return max(0.0, (horizon - now).total_seconds())

@@ -50,3 +50,17 @@ def test_term_counts_follow_event_writes(client, admin, make_event):
     client.delete(f"{NS}/events/{event['id']}", headers=admin)
     assert client.get(f"{NS}/categories/{term['id']}").get_json()["count"] == 0
     assert client.get(f"{NS}/categories").get_json()["total"] == 0
+
+
+def test_scheduled_event_goes_live_without_a_write(client, make_event, app):
+    import time
+    from datetime import timedelta
+
+    from store import dates
+    from store.clock import utcnow
+
+    soon = utcnow().replace(tzinfo=None) + timedelta(seconds=2)
+    make_event(title="Soon", status="future", date_utc=dates.fmt(soon))
+    assert client.get(f"{NS}/events").get_json()["total"] == 0
+    time.sleep(3.1)
+    assert client.get(f"{NS}/events").get_json()["total"] == 1
