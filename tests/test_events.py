@@ -390,3 +390,20 @@ def test_search_is_case_insensitive_substring_and_follows_edits(client, admin, m
     assert client.get(f"{NS}/events?search=evening").get_json()["total"] == 1
     client.delete(f"{NS}/events/{event['id']}?force=true", headers=admin)
     assert client.get(f"{NS}/events?search=evening").get_json()["total"] == 0
+
+
+def test_a_page_loads_its_relations_in_a_fixed_number_of_queries(client, app, make_event, caplog):
+    for n in range(12):
+        make_event(title=f"E{n}", venue={"venue": f"V{n}"}, organizer=[{"organizer": f"O{n}"}],
+                   categories=f"C{n}", tags=f"T{n}")
+
+    def count_queries(path):
+        app.extensions["calendar.cache"].clear()
+        caplog.clear()
+        with caplog.at_level("DEBUG", logger="peewee"):
+            assert client.get(path).status_code == 200
+        return len([r for r in caplog.records if r.name == "peewee"])
+
+    count_queries(f"{NS}/events?per_page=1")  # warm-up: per-version bookkeeping of the cache
+    few, many = count_queries(f"{NS}/events?per_page=2"), count_queries(f"{NS}/events?per_page=12")
+    assert few == many and few < 15
