@@ -142,7 +142,7 @@ _TOKEN = re.compile(
 )
 
 
-def _add_months(value: datetime, months: int) -> datetime:
+def add_months(value: datetime, months: int) -> datetime:
     month_index = value.month - 1 + months
     year = value.year + month_index // 12
     month = month_index % 12 + 1
@@ -158,9 +158,9 @@ def _shift(value: datetime, amount: int, unit: str) -> datetime:
         raise DateError("unknown unit")
     try:
         if unit == "months":
-            return _add_months(value, amount)
+            return add_months(value, amount)
         if unit == "years":
-            return _add_months(value, 12 * amount)
+            return add_months(value, 12 * amount)
         if unit == "fortnights":
             return value + timedelta(weeks=2 * amount)
         return value + timedelta(**{unit: amount})
@@ -318,3 +318,9 @@ def publication_dates(body: dict, site_tz: tzinfo, creating: bool) -> dict:
         now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
         return {"date_utc": fmt(now), "date": fmt(utc_to_local(now, site_tz))}
     return {}
+
+
+def default_window(now_local: datetime) -> tuple[datetime, datetime]:
+    """The event listing's window when no date filter is given (the reference's):
+    from yesterday (snapped to 00:00 by the caller) to two years ahead (snapped to 23:59:59)."""
+    return now_local - timedelta(days=1), add_months(now_local, 24)

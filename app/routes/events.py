@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from flask import current_app
 from flask.views import MethodView
 
@@ -83,11 +81,9 @@ def _window(args, site_tz):
     relative = any(p in given for p in DATE_PARAMS[2:])
     now_local = dates.utc_to_local(utcnow().replace(tzinfo=None), site_tz)
     if not relative:
-        given.setdefault("start_date", dates.fmt(now_local - timedelta(days=1)))
-        two_years = now_local.replace(year=now_local.year + 2) if not (
-            now_local.month == 2 and now_local.day == 29
-        ) else now_local.replace(year=now_local.year + 2, day=28)
-        given.setdefault("end_date", dates.fmt(two_years))
+        window_start, window_end = dates.default_window(now_local)
+        given.setdefault("start_date", dates.fmt(window_start))
+        given.setdefault("end_date", dates.fmt(window_end))
     bounds, echo = {}, {}
     for param, raw in given.items():
         try:
