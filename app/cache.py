@@ -13,6 +13,7 @@ Every JSON GET response carries an ``ETag``; ``If-None-Match`` gets a 304.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections import OrderedDict
 
@@ -32,8 +33,13 @@ class ResponseCache:
         self.entries: OrderedDict[tuple, tuple] = OrderedDict()
         self.size = 0
         self.max_bytes = max_bytes
+        self.lock = threading.Lock()  # for threaded workers
 
     def get(self, key, version: int):
+        with self.lock:
+            return self._get(key, version)
+
+    def _get(self, key, version: int):
         entry = self.entries.get(key)
         if entry is None:
             return None
@@ -46,6 +52,10 @@ class ResponseCache:
 
     def put(self, key, version: int, status: int, headers: list, body: bytes, etag: str,
             lifetime: float = TTL):
+        with self.lock:
+            self._put(key, version, status, headers, body, etag, lifetime)
+
+    def _put(self, key, version, status, headers, body, etag, lifetime):
         self._drop(key)
         expires = time.monotonic() + min(TTL, lifetime)
         self.entries[key] = (version, expires, status, headers, body, etag)
@@ -59,8 +69,9 @@ class ResponseCache:
             self.size -= len(entry[4])
 
     def clear(self):
-        self.entries.clear()
-        self.size = 0
+        with self.lock:
+            self.entries.clear()
+            self.size = 0
 
 
 def _is_cacheable() -> bool:

@@ -55,6 +55,8 @@ def bind_database(db: SqliteDatabase) -> None:
 
 _local = threading.local()
 _lock_files: dict[str, int] = {}
+# flock excludes processes; threads of one process (gthread workers) queue on this first.
+_thread_lock = threading.Lock()
 
 
 @contextmanager
@@ -73,16 +75,18 @@ def _writer_lock():
         finally:
             _local.depth = depth
         return
-    handle = _lock_files.get(path)
-    if handle is None:
-        handle = _lock_files[path] = os.open(path + "-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    fcntl.flock(handle, fcntl.LOCK_EX)
-    _local.depth = 1
-    try:
-        yield
-    finally:
-        _local.depth = 0
-        fcntl.flock(handle, fcntl.LOCK_UN)
+    with _thread_lock:
+        handle = _lock_files.get(path)
+        if handle is None:
+            handle = os.open(path + "-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            _lock_files[path] = handle
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        _local.depth = 1
+        try:
+            yield
+        finally:
+            _local.depth = 0
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @contextmanager

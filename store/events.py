@@ -314,13 +314,15 @@ def save_event(values: dict, links: dict, existing: Event | None = None) -> Even
                 terms.append((taxonomy, materialise_terms(links[key], taxonomy)))
         if terms:
             kept = [t for t, _ in terms]
-            current = (
-                EventTerm.select(EventTerm.term)
-                .join(Term, on=(EventTerm.term == Term.id))
-                .where((EventTerm.event == event_id) & Term.taxonomy.not_in(kept))
-                .order_by(EventTerm.position)
-            )
-            ordered = [row.term_id for row in current]
+            ordered = []
+            if existing is not None:  # keep the links of the taxonomy not being replaced
+                current = (
+                    EventTerm.select(EventTerm.term)
+                    .join(Term, on=(EventTerm.term == Term.id))
+                    .where((EventTerm.event == event_id) & Term.taxonomy.not_in(kept))
+                    .order_by(EventTerm.position)
+                )
+                ordered = [row.term_id for row in current]
             for _taxonomy, ids in terms:
                 ordered.extend(ids)
             _replace_links(EventTerm, "term", event_id, ordered, live=live_value(saved.status))
