@@ -228,20 +228,14 @@ def load_relations(events) -> dict[int, Relations]:
     if not ids:
         return relations
     marks = ",".join("?" * len(ids))
-    for venue in _rows(
-        f"SELECT v.*, l.event_id AS event_id FROM event_venue AS l JOIN venue AS v "
-        f"ON v.id = l.venue_id WHERE l.event_id IN ({marks}) AND v.status != 'trash' "
-        f"ORDER BY l.position",
-        ids,
-    ):
-        relations[venue.event_id].venues.append(venue)
-    for organizer in _rows(
-        f"SELECT o.*, l.event_id AS event_id FROM event_organizer AS l JOIN organizer AS o "
-        f"ON o.id = l.organizer_id WHERE l.event_id IN ({marks}) AND o.status != 'trash' "
-        f"ORDER BY l.position",
-        ids,
-    ):
-        relations[organizer.event_id].organizers.append(organizer)
+    for kind, attribute in (("venue", "venues"), ("organizer", "organizers")):
+        for item in _rows(
+            f"SELECT x.*, l.event_id AS event_id FROM event_{kind} AS l JOIN {kind} AS x "
+            f"ON x.id = l.{kind}_id WHERE l.event_id IN ({marks}) AND x.status != 'trash' "
+            f"ORDER BY l.position",
+            ids,
+        ):
+            getattr(relations[item.event_id], attribute).append(item)
     for term in _rows(
         f"SELECT t.*, l.event_id AS event_id FROM event_term AS l JOIN term AS t "
         f"ON t.id = l.term_id WHERE l.event_id IN ({marks}) ORDER BY l.position",

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from text_unidecode import unidecode
 
-from store.clock import utcnow_str
+from store import dates
+from store.clock import utcnow, utcnow_str
 from store.db import database, insert_row
 from store.models import Node
 from store.users import Viewer
@@ -126,11 +128,6 @@ def seconds_until_clock_change(site_timezone: str) -> float:
     """Seconds until what a listing shows can change with no write: the next scheduled
     publication of an event, venue or organizer, or the next midnight in the site zone
     (the default event window starts at yesterday 00:00)."""
-    from datetime import timedelta
-
-    from store import dates
-    from store.clock import utcnow
-
     now = utcnow().replace(tzinfo=None)
     tz = dates.resolve_timezone(site_timezone)[0]
     local = dates.utc_to_local(now, tz)
