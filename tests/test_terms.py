@@ -1,5 +1,7 @@
 """Categories and tags."""
 
+from urllib.parse import parse_qs, urlsplit
+
 from tests.conftest import NS
 
 
@@ -50,7 +52,10 @@ def test_term_listing(client, as_role, make_event):
     assert [t["name"] for t in everything["categories"]] == ["A", "b", "C", "Foo", "foo-bar"]
     assert everything["rest_url"] == f"http://localhost{NS}/categories/"
     paged = client.get(f"{NS}/categories?hide_empty=false&per_page=2&page=2").get_json()
-    assert "hide_empty" in paged["next_rest_url"] and "previous_rest_url" in paged
+    next_url, previous_url = urlsplit(paged["next_rest_url"]), urlsplit(paged["previous_rest_url"])
+    assert next_url.path == previous_url.path == f"{NS}/categories/"
+    assert parse_qs(next_url.query) == {"hide_empty": ["0"], "per_page": ["2"], "page": ["3"]}
+    assert parse_qs(previous_url.query) == {"hide_empty": ["0"], "per_page": ["2"]}
     assert client.get(f"{NS}/categories?hide_empty=false&search=foo").get_json()["total"] == 2
     desc = client.get(f"{NS}/categories?hide_empty=false&orderby=id&order=desc").get_json()
     assert [t["id"] for t in desc["categories"]] == sorted(ids, reverse=True)
@@ -61,6 +66,10 @@ def test_term_listing(client, as_role, make_event):
     assert client.get(f"{NS}/categories?event={event['id']}").get_json()["total"] == 2
     assert client.get(f"{NS}/categories?post=23").status_code == 400
     assert client.get(f"{NS}/categories?hide_empty=false&slug=nothing").get_json()["categories"] == []
+    first = client.get(f"{NS}/categories?hide_empty=false&per_page=2").get_json()
+    assert "previous_rest_url" not in first
+    plain = client.get(f"{NS}/tags?page=1").get_json()
+    assert plain["rest_url"] == f"http://localhost{NS}/tags/" and "next_rest_url" not in plain
     past_end = client.get(f"{NS}/categories?hide_empty=false&page=9")
     assert past_end.status_code == 200 and past_end.get_json()["categories"] == []
 

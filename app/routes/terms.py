@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, request
 from flask.views import MethodView
 
 from app.auth import current_viewer, require
@@ -107,8 +107,11 @@ def term_blueprint(taxonomy: str, plural: str, schemas: dict, description: str) 
             rows, total = list_terms(taxonomy, filters, page.offset, page.size)
             ctx = render_context(current_viewer())
             items = [term_out(row, ctx, row.n) for row in rows]
-            echo = {key: value for key, value in args.items() if key != "page"}
-            echo["per_page"] = page.size
+            # Next/previous keep the filters the request gave (not the defaults it did not).
+            sent = {key.removesuffix("[]") for key in request.args}
+            echo = {key: value for key, value in args.items() if key in sent and key != "page"}
+            if "per_page" in echo:
+                echo["per_page"] = page.size
             return listing_response(
                 plural, items, total, page, f"{namespace_url()}/{plural}", echo, terms=True
             )
