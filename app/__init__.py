@@ -95,6 +95,8 @@ def _register_hooks(app: Flask) -> None:
         headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("Referrer-Policy", "no-referrer")
         headers.setdefault("X-Robots-Tag", "noindex")
+        # Shared caches must not hand one user's view of the calendar to another.
+        headers.add("Vary", "Authorization")
         origin = request.headers.get("Origin")
         if origin and origin in app.config["CORS_ORIGINS"]:
             headers["Access-Control-Allow-Origin"] = origin

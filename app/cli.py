@@ -75,13 +75,17 @@ def register_cli(app: Flask) -> None:
 
     @app.cli.command("seed")
     @click.option("--events", "count", default=1000, show_default=True, help="Events to add.")
-    def seed_command(count):
+    @click.option("--author", default="", help="User name to own the items (default: the first administrator).")
+    def seed_command(count, author):
         """Fill the database with a realistic demo calendar."""
         from store.seed import seed
 
         with database.connection_context():
+            owner = users.find_owner(author)
+            if author and owner is None:
+                raise click.ClickException(f"no user {author!r}")
             with click.progressbar(length=count, label="Seeding events") as bar:
-                counts = seed(count, progress=bar.update)
+                counts = seed(count, author=owner.id if owner else 0, progress=bar.update)
         click.echo(
             f"Added {counts['events']} events, {counts['venues']} venues, "
             f"{counts['organizers']} organizers."

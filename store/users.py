@@ -104,6 +104,13 @@ def authenticate(login: str, password: str) -> User | None:
     return user
 
 
+def find_owner(login: str = "") -> User | None:
+    """The user named ``login``, or (without a name) the first administrator."""
+    if login:
+        return User.get_or_none(User.login == login)
+    return User.select().where(User.role == "administrator").order_by(User.id).first()
+
+
 def user_exists(user_id: int) -> bool:
     if not 0 < user_id < 2**62:
         return False

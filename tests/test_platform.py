@@ -274,3 +274,24 @@ def test_hostile_bodies_are_400_not_500(client, admin, path, body):
 def test_huge_ids_in_filters_are_400(client):
     assert client.get(f"{NS}/events?tags=99999999999999999999").status_code == 400
     assert client.get(f"{NS}/events?categories=99999999999999999999").status_code == 400
+
+
+def test_seed_command_fills_a_demo_calendar(app, client):
+    runner = app.test_cli_runner()
+    runner.invoke(args=["users", "create", "owner", "--role", "administrator"])
+    result = runner.invoke(args=["seed", "--events", "60"])
+    assert result.exit_code == 0, result.output
+    assert "Added 60 events" in result.output
+    editor_view = client.get(f"{NS}/events?per_page=50&starts_after=2000-01-01")
+    body = editor_view.get_json()
+    assert body["total"] > 0
+    event = body["events"][0]
+    assert event["author"] == "1"
+    assert event["categories"] and event["venue"]
+    assert client.get(f"{NS}/venues").get_json()["total"] >= 1
+    assert client.get(f"{NS}/categories").get_json()["total"] >= 1
+    assert runner.invoke(args=["seed", "--events", "1", "--author", "ghost"]).exit_code != 0
+
+
+def test_responses_vary_by_authorization(client):
+    assert "Authorization" in client.get(f"{NS}/events").headers["Vary"]
