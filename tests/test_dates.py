@@ -19,7 +19,12 @@ moments = st.datetimes(min_value=datetime(1971, 1, 1), max_value=datetime(2099, 
 def test_utc_round_trip(utc, zone):
     tz, _name = dates.resolve_timezone(zone)
     utc = utc.replace(microsecond=0)
-    assert dates.local_to_utc(dates.utc_to_local(utc, tz), tz) == utc
+    local = dates.utc_to_local(utc, tz)
+    back = dates.local_to_utc(local, tz)
+    if back != utc:
+        # The wall clock repeats when clocks fall back: the earlier instant is the one meant.
+        assert back < utc and dates.utc_to_local(back, tz) == local
+        assert utc - back <= timedelta(hours=2)
 
 
 @settings(max_examples=200, deadline=None)
@@ -100,3 +105,10 @@ def test_rejected_forms(text):
 def test_unknown_timezones(name):
     with pytest.raises(dates.DateError):
         dates.resolve_timezone(name)
+
+
+def test_repeated_wall_clock_means_the_earlier_instant():
+    tz, _ = dates.resolve_timezone("America/Juneau")
+    first, second = datetime(2016, 11, 6, 9, 0), datetime(2016, 11, 6, 10, 0)
+    assert dates.utc_to_local(first, tz) == dates.utc_to_local(second, tz)
+    assert dates.local_to_utc(dates.utc_to_local(second, tz), tz) == first
