@@ -46,26 +46,35 @@ def _parse_basic(header: str) -> tuple[str, str] | None:
 
 
 def authenticate_request() -> None:
-    """Sets ``g.viewer``; raises 401 for bad credentials and 429 when throttled."""
+    """Sets ``g.viewer``; raises 401 for bad credentials and 429 when throttled.
+
+    Failures are counted per client address and user name (guessing one account's
+    password), and per client address alone with a limit ten times higher (trying many
+    accounts), so one mistyped account does not lock out the others behind the same address.
+    """
     g.viewer = ANONYMOUS
     header = request.headers.get("Authorization")
     if not header:
         return
     config = current_app.config
-    client = _client_key()
+    credentials = _parse_basic(header)
+    address = _client_key()
+    keys = [(f"{address} {credentials[0] if credentials else ''}", config["AUTH_FAILURE_LIMIT"]),
+            (address, config["AUTH_FAILURE_LIMIT"] * 10)]
     window = config["AUTH_FAILURE_WINDOW"]
-    if users.is_throttled(client, config["AUTH_FAILURE_LIMIT"], window):
+    if any(users.is_throttled(key, limit, window) for key, limit in keys):
         raise ApiError(
             "too_many_attempts",
             _("Too many failed login attempts. Try again later."),
             429,
             headers={"Retry-After": str(window)},
         )
-    credentials = _parse_basic(header)
     user = users.authenticate(*credentials) if credentials else None
     if user is None:
-        users.record_failure(client, window)
+        for key, _limit in keys:
+            users.record_failure(key, window)
         raise _bad_credentials()
+    users.clear_failures(keys[0][0])
     g.viewer = Viewer(user)
 
 

@@ -127,6 +127,13 @@ def is_throttled(client: str, limit: int, window: int) -> bool:
     return bool(row and row[0] >= limit and time.time() - row[1] < window)
 
 
+def has_failures(client: str) -> bool:
+    return (
+        database.execute_sql("SELECT 1 FROM auth_failure WHERE client = ?", (client,)).fetchone()
+        is not None
+    )
+
+
 def record_failure(client: str, window: int) -> None:
     now = time.time()
     with write_transaction(changes_data=False):
@@ -140,7 +147,7 @@ def record_failure(client: str, window: int) -> None:
 
 
 def clear_failures(client: str) -> None:
-    if AuthFailure.select().where(AuthFailure.client == client).exists():
+    if has_failures(client):
         with write_transaction(changes_data=False):
             AuthFailure.delete().where(AuthFailure.client == client).execute()
 

@@ -141,6 +141,27 @@ def test_repeated_failures_are_throttled(client, app, as_role):
     assert response.status_code == 429
     assert response.get_json()["code"] == "too_many_attempts"
     assert "Retry-After" in response.headers
+    # Other accounts from the same address are not locked out by one account's failures...
+    assert client.get(f"{NS}/events", headers=as_role("author")).status_code == 200
+
+
+def test_spraying_many_accounts_from_one_address_is_throttled(client, app, as_role):
+    app.config["AUTH_FAILURE_LIMIT"] = 2
+    good = as_role("editor")
+    for n in range(20):
+        assert client.get(f"{NS}/events", headers=basic(f"user{n}", "bad")).status_code == 401
+    assert client.get(f"{NS}/events", headers=good).status_code == 429
+
+
+def test_a_successful_login_clears_that_accounts_failures(client, app, as_role):
+    app.config["AUTH_FAILURE_LIMIT"] = 3
+    good = as_role("editor")
+    for _ in range(2):
+        client.get(f"{NS}/events", headers=basic("editor", "bad"))
+    assert client.get(f"{NS}/events", headers=good).status_code == 200
+    for _ in range(2):
+        client.get(f"{NS}/events", headers=basic("editor", "bad"))
+    assert client.get(f"{NS}/events", headers=good).status_code == 200
 
 
 def test_anonymous_write_is_401_and_subscriber_403(client, as_role):

@@ -206,6 +206,6 @@ def test_login_throttle_holds_across_workers(database, admin_auth):
         codes = [server.request("GET", f"{NS}/events", headers=bad)[0] for _ in range(5)]
         assert codes == [401] * 5
         status, body = server.request("GET", f"{NS}/events", headers=admin_auth)
-        assert status == 429 and body["code"] == "too_many_attempts"
+        assert status == 429 and body["code"] == "too_many_attempts"  # the same account
     finally:
         server.stop()
