@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import re
+
 import orjson
 from flask_smorest import Api as BaseApi
 from flask_smorest import Blueprint as BaseBlueprint
@@ -32,17 +34,44 @@ def normalise_multidict(source) -> MultiDict:
     return result
 
 
+_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _lists_from_indexes(value):
+    """``{"0": a, "1": b}`` (from ``x[0]=a&x[1]=b``) as ``[a, b]``, recursively."""
+    if isinstance(value, dict):
+        value = {k: _lists_from_indexes(v) for k, v in value.items()}
+        if value and all(k.isdigit() for k in value):
+            return [value[k] for k in sorted(value, key=int)]
+    return value
+
+
 def multidict_to_body(source: MultiDict) -> dict:
-    """Form fields as a body: repeated or ``[]`` keys become lists."""
+    """Form fields as a body, PHP-style as WordPress clients send them: repeated or ``[]``
+    keys become lists, ``venue[city]=X`` a nested object, ``organizer[0][organizer]=Y`` a
+    list of objects."""
     body: dict = {}
     for key, values in source.lists():
-        if key.endswith("[]"):
-            body.setdefault(key[:-2], []).extend(values)
-        elif len(values) > 1:
-            body[key] = values
+        name, _sep, rest = key.partition("[")
+        path = _BRACKETS.findall("[" + rest) if rest else []
+        if not name or "".join(f"[{p}]" for p in path) != ("[" + rest if rest else ""):
+            name, path = key, []  # not a well-formed bracket key: keep it as it is
+        appending = bool(path) and path[-1] == ""
+        if appending:
+            path = path[:-1]
+        keys = [name, *path]
+        target = body
+        for part in keys[:-1]:
+            if not isinstance(target.get(part), dict):
+                target[part] = {}
+            target = target[part]
+        leaf = keys[-1]
+        if appending:
+            existing = target.get(leaf)
+            target[leaf] = (existing if isinstance(existing, list) else []) + values
         else:
-            body[key] = values[0]
-    return body
+            target[leaf] = values if len(values) > 1 else values[0]
+    return {key: _lists_from_indexes(value) for key, value in body.items()}
 
 
 class CalendarParser(FlaskParser):

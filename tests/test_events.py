@@ -407,3 +407,19 @@ def test_a_page_loads_its_relations_in_a_fixed_number_of_queries(client, app, ma
     count_queries(f"{NS}/events?per_page=1")  # warm-up: per-version bookkeeping of the cache
     few, many = count_queries(f"{NS}/events?per_page=2"), count_queries(f"{NS}/events?per_page=12")
     assert few == many and few < 15
+
+
+def test_php_style_nested_form_fields(client, admin):
+    response = client.post(
+        f"{NS}/events",
+        data={"title": "Form", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
+              "venue[venue]": "Hall", "venue[city]": "Lyon",
+              "organizer[0][organizer]": "A", "organizer[1][organizer]": "B",
+              "categories[]": ["x", "y"]},
+        headers=admin,
+    )
+    assert response.status_code == 201, response.get_json()
+    event = response.get_json()
+    assert event["venue"]["venue"] == "Hall" and event["venue"]["city"] == "Lyon"
+    assert [o["organizer"] for o in event["organizer"]] == ["A", "B"]
+    assert [c["name"] for c in event["categories"]] == ["x", "y"]
