@@ -158,9 +158,14 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     if start is not None and end is not None:
         if all_day:
             start, end = dates.snap_to_day_start(start), dates.snap_to_day_end(end)
-        utc_start, utc_end = dates.local_to_utc(start, tz), dates.local_to_utc(end, tz)
-        # Wall times in a DST gap do not exist: store the time the clock actually showed.
-        start, end = dates.utc_to_local(utc_start, tz), dates.utc_to_local(utc_end, tz)
+        try:
+            utc_start, utc_end = dates.local_to_utc(start, tz), dates.local_to_utc(end, tz)
+            # Wall times in a DST gap do not exist: store the time the clock actually showed.
+            start, end = dates.utc_to_local(utc_start, tz), dates.utc_to_local(utc_end, tz)
+        except dates.DateError:
+            raise invalid_params(
+                {"start_date": _("Must be a date such as 2025-06-01 18:30:00.")}
+            ) from None
         if end < start:
             errors["end_date"] = _("The end date must not be before the start date.")
         values.update(

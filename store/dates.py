@@ -60,14 +60,20 @@ def local_to_utc(local: datetime, tz: tzinfo) -> datetime:
     """Naive wall clock in ``tz`` to naive UTC. Ambiguous times take the first
     occurrence; times skipped by a DST jump move forward by the gap, as PHP does."""
     aware = local.replace(tzinfo=tz, fold=0)
-    utc = aware.astimezone(UTC).replace(tzinfo=None)
+    try:
+        utc = aware.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:
+        raise DateError("date out of range") from None
     # A wall time in a DST gap does not round-trip; zoneinfo maps it with the offset
     # before the jump, which lands after the gap: keep that (it is PHP's behaviour).
     return utc
 
 
 def utc_to_local(utc: datetime, tz: tzinfo) -> datetime:
-    return utc.replace(tzinfo=UTC).astimezone(tz).replace(tzinfo=None)
+    try:
+        return utc.replace(tzinfo=UTC).astimezone(tz).replace(tzinfo=None)
+    except OverflowError:
+        raise DateError("date out of range") from None
 
 
 def tz_abbreviation(local: datetime, tz: tzinfo) -> str:

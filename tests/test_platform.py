@@ -316,3 +316,14 @@ def test_seed_command_fills_a_demo_calendar(app, client):
 
 def test_responses_vary_by_authorization(client):
     assert "Authorization" in client.get(f"{NS}/events").headers["Vary"]
+
+
+def test_dates_at_the_edge_of_the_calendar_are_400(client, admin):
+    body = {"title": "t", "start_date": "9999-12-31 23:00:00", "end_date": "9999-12-31 23:30:00",
+            "timezone": "UTC-5"}
+    assert client.post(f"{NS}/events", json=body, headers=admin).status_code == 400
+    body = {"title": "t", "start_date": "0001-01-01 00:00:00", "end_date": "0001-01-01 01:00:00",
+            "timezone": "UTC+14"}
+    assert client.post(f"{NS}/events", json=body, headers=admin).status_code == 400
+    assert client.get(f"{NS}/events?start_date=0001-01-01T00:00:00%2B14:00").status_code in (200, 400)
+    assert client.get(f"{NS}/events?end_date=+9000 years").status_code == 400

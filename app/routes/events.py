@@ -88,14 +88,16 @@ def _window(args, site_tz):
     for param, raw in given.items():
         try:
             local = dates.parse_datetime(raw, site_tz)
+            is_default = param not in args
+            if not strict or is_default:
+                local = (
+                    dates.snap_to_day_start(local)
+                    if param == "start_date"
+                    else dates.snap_to_day_end(local)
+                )
+            bounds[param] = dates.fmt(dates.local_to_utc(local, site_tz))
         except dates.DateError:
             raise invalid_params({param: _("Must be a date such as 2025-06-01 18:30:00.")}) from None
-        is_default = param not in args
-        if not strict or is_default:
-            local = (
-                dates.snap_to_day_start(local) if param == "start_date" else dates.snap_to_day_end(local)
-            )
-        bounds[param] = dates.fmt(dates.local_to_utc(local, site_tz))
         echo[param] = dates.fmt(local)
     return bounds, echo
 
