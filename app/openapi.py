@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import copy
 
-from app.i18n import translate
+from app.i18n import N_, translate
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
+PATH_ARG_DESCRIPTIONS = {
+    "id": N_("Unique identifier of the item."),
+    "slug": N_("Slug of the item."),
+}
 TRANSLATED_KEYS = ("description", "summary")
 ERRORS_BY_METHOD = {
     "get": ("400", "401", "403", "404", "429", "500"),
@@ -47,6 +51,9 @@ def complete(spec: dict, namespace_prefix: str) -> dict:
     }
     components.get("responses", {}).pop("DEFAULT_ERROR", None)
     for item in spec["paths"].values():
+        for parameter in item.get("parameters", []):
+            if parameter.get("in") == "path" and parameter["name"] in PATH_ARG_DESCRIPTIONS:
+                parameter.setdefault("description", PATH_ARG_DESCRIPTIONS[parameter["name"]])
         for method, operation in item.items():
             if method not in ERRORS_BY_METHOD:
                 continue

@@ -115,3 +115,21 @@ def test_html_rendering_loads_the_document_from_local_assets(client):
     assert client.get(f"{NS}/doc/ui/swagger-ui.css").status_code == 200
     assert client.get(f"{NS}/doc/ui/../../../etc/passwd").status_code == 404
     assert f'url: "/fr{NS}/doc"' in client.get(f"/fr{NS}/doc/ui").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_every_parameter_and_argument_is_described(client, lang):
+    document = client.get(f"/{lang}{NS}/doc").get_json()
+    for path, item in document["paths"].items():
+        parameters = list(item.get("parameters", []))
+        for method, operation in item.items():
+            if isinstance(operation, dict):
+                parameters += operation.get("parameters", [])
+                assert operation.get("summary"), (path, method)
+        for parameter in parameters:
+            assert parameter.get("description"), (path, parameter["name"])
+    index = client.get(f"/{lang}{NS}").get_json()
+    for route, entry in index["routes"].items():
+        for endpoint in entry["endpoints"]:
+            for name, arg in endpoint["args"].items():
+                assert arg.get("description") and "type" in arg and "required" in arg, (route, name)

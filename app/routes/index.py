@@ -10,8 +10,9 @@ from flask import Response, current_app, request, send_from_directory
 from marshmallow import fields as ma_fields
 
 from app.errors import invalid_params, no_route
-from app.i18n import _, translate
+from app.i18n import N_, _, translate
 from app.jsonresponse import json_response
+from app.openapi import PATH_ARG_DESCRIPTIONS
 from app.urls import api_root_url, namespace_url, site_url
 
 _CONVERTER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
@@ -88,19 +89,27 @@ def _schema_args(schema) -> dict:
 
 
 NAMESPACE_ARGS = {
-    "namespace": {"type": "string", "required": False, "default": "calendar/events/v1"},
-    "context": {"type": "string", "required": False, "default": "view"},
+    "namespace": {"type": "string", "required": False, "default": "calendar/events/v1",
+                  "description": N_("The namespace to describe.")},
+    "context": {"type": "string", "required": False, "default": "view",
+                "description": N_("Scope of the request: view, embed or edit.")},
 }
+
 
 
 def _endpoint_args(rule, view_func, method: str) -> dict:
     if rule.endpoint == "namespace_index":
-        return {name: dict(arg) for name, arg in NAMESPACE_ARGS.items()}
+        return {
+            name: {**arg, "description": translate(arg["description"])}
+            for name, arg in NAMESPACE_ARGS.items()
+        }
     args = {}
     for name in rule.arguments:
         converter = rule._converters.get(name)
         is_int = converter is not None and converter.__class__.__name__ == "IntegerConverter"
         args[name] = {"type": "integer" if is_int else "string", "required": True}
+        if name in PATH_ARG_DESCRIPTIONS:
+            args[name]["description"] = translate(PATH_ARG_DESCRIPTIONS[name])
     view_class = getattr(view_func, "view_class", None)
     handler = getattr(view_class, method.lower(), None) if view_class else view_func
     apidoc = getattr(handler, "_apidoc", {}) if handler else {}
