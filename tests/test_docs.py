@@ -133,3 +133,9 @@ def test_every_parameter_and_argument_is_described(client, lang):
         for endpoint in entry["endpoints"]:
             for name, arg in endpoint["args"].items():
                 assert arg.get("description") and "type" in arg and "required" in arg, (route, name)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_translations_are_not_copies_of_the_english(lang):
+    copies = [m for m, text in _catalog(lang).items() if text == m]
+    assert copies == []
