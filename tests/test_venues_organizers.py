@@ -115,3 +115,19 @@ def test_linked_write_permissions_on_others_items(client, as_role, venue, role, 
     headers = as_role(role)
     assert client.put(f"{NS}/venues/{created['id']}", json={"city": "X"}, headers=headers).status_code == status
     assert client.delete(f"{NS}/venues/{created['id']}", headers=headers).status_code == status
+
+
+def test_password_protected_venue_is_masked_but_keeps_its_name(client, admin):
+    venue = client.post(
+        f"{NS}/venues", json={"venue": "Hidden Hall", "address": "1 Secret Road", "password": "pw"},
+        headers=admin,
+    ).get_json()
+    assert "password" not in venue
+    public = client.get(f"{NS}/venues/{venue['id']}")
+    assert public.status_code == 200
+    body = public.get_json()
+    assert body["venue"] == "Hidden Hall" and body["address"] == ""
+    assert "Secret" not in public.get_data(as_text=True)
+    assert client.get(f"{NS}/venues/{venue['id']}", headers=admin).get_json()["address"] == "1 Secret Road"
+    listed = client.get(f"{NS}/venues").get_json()["venues"][0]
+    assert listed["venue"] == "Hidden Hall" and listed["address"] == ""
