@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 
 from flask import current_app, g, request
 
@@ -128,3 +129,13 @@ def require(viewer: Viewer, action: str, item=None, status: str | None = None) -
     """Raises 401 (anonymous) or 403 (logged in) unless ``may`` says yes."""
     if not may(viewer, action, item, status):
         raise forbidden(viewer.logged_in)
+
+
+def may_see_protected(viewer: Viewer, item, password: str | None, status: str | None = None) -> bool:
+    """A password-protected item is visible to those who may edit it, or with its password
+    (compared in constant time)."""
+    if not item.password:
+        return True
+    if password is not None and hmac.compare_digest(password.encode(), item.password.encode()):
+        return True
+    return may(viewer, "edit", item, status)

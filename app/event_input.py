@@ -6,6 +6,9 @@ Everything here runs before authorisation (the reference validates first): it ra
 
 from __future__ import annotations
 
+from urllib.parse import urlparse
+
+import nh3
 import orjson
 from flask import current_app
 
@@ -32,8 +35,6 @@ def raise_invalid(error: InvalidInput):
 
 def sanitise_html(html: str) -> str:
     """Allow-listed HTML: scripts, event handlers and javascript: URLs never survive."""
-    import nh3
-
     return nh3.clean(html)
 
 
@@ -49,8 +50,6 @@ def check_image(value, viewer, param: str = "image") -> str:
         )
     if not isinstance(value, str):
         raise invalid_params({param: _("Must be an absolute http or https URL of an image.")})
-    from urllib.parse import urlparse
-
     parsed = urlparse(value.strip())
     if parsed.scheme not in ("http", "https") or not parsed.netloc or " " in value.strip():
         raise invalid_params({param: _("Must be an absolute http or https URL of an image.")})

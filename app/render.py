@@ -14,6 +14,7 @@ from html import escape, unescape
 import orjson
 from flask import current_app
 
+from app.auth import may_see_protected
 from app.urls import namespace_url, site_host, site_url
 from store.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
 from store.posts import effective_status
@@ -324,15 +325,7 @@ EVENT_MASK = {
 
 
 def _may_see_protected(row, ctx: RenderContext) -> bool:
-    import hmac
-
-    from app.auth import may
-
-    if ctx.password is not None and hmac.compare_digest(
-        ctx.password.encode(), (row.password or "").encode()
-    ):
-        return True
-    return may(ctx.viewer, "edit", row)
+    return may_see_protected(ctx.viewer, row, ctx.password)
 
 
 def event_out(event, relations, ctx: RenderContext) -> dict:

@@ -14,8 +14,6 @@ import re
 import orjson
 from flask_smorest import Api as BaseApi
 from flask_smorest import Blueprint as BaseBlueprint
-from marshmallow import ValidationError
-from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.datastructures import MultiDict
 
@@ -117,14 +115,3 @@ class Api(BaseApi):
 
     def _register_error_handlers(self):
         """Errors are handled by ``app.errors`` for every layer, not only smorest's."""
-
-
-def validate_or_raise(schema, data: dict):
-    """Loads ``data`` with ``schema`` outside webargs, raising the project's errors."""
-    try:
-        return schema.load(data)
-    except ValidationError as error:
-        raise from_validation_error(error, schema) from None
-
-
-__all__ = ["Api", "Blueprint", "CalendarParser", "core", "request_body", "validate_or_raise"]

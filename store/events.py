@@ -52,7 +52,6 @@ class EventFilters:
     ticketed: bool | None = None
     geoloc: bool | None = None
     near: tuple[float, float, float] | None = None  # lat, lng, radius km
-    extra: dict = field(default_factory=dict)
 
 
 def _search_clause(text: str):

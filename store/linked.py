@@ -77,11 +77,6 @@ def update_linked(kind: str, item, values: dict):
     return model.get_by_id(item.id)
 
 
-def linked_events_exist(kind: str, item_id: int) -> bool:
-    link, column = LINKS[kind]
-    return link.select().where(column == item_id).exists()
-
-
 SEARCH_FIELDS = {
     "venue": ("title", "description", "excerpt", "address", "city", "province", "state",
               "stateprovince", "zip", "phone", "country"),

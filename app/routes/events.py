@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import current_app
 from flask.views import MethodView
 
-from app.auth import current_viewer, may, require
+from app.auth import current_viewer, may, may_see_protected, require
 from app.errors import ApiError, forbidden, invalid_params
 from app.event_input import (
     check_author,
@@ -206,15 +206,12 @@ def read_event(event, viewer, password):
         raise ApiError("event-no-longer-available", _("This event is no longer available"), 403)
     if not may(viewer, "read", event, status):
         raise ApiError("event-not-accessible", _("The requested event is not accessible"), 403)
-    if event.password and not may(viewer, "edit", event, status):
-        import hmac
-
-        if password is None or not hmac.compare_digest(password.encode(), event.password.encode()):
-            raise ApiError(
-                "event-password-protected",
-                _("The requested event is not accessible without a password"),
-                403,
-            )
+    if not may_see_protected(viewer, event, password, status):
+        raise ApiError(
+            "event-password-protected",
+            _("The requested event is not accessible without a password"),
+            403,
+        )
     return json_response(render_events([event], viewer, single=True, password=password)[0])
 
 
