@@ -139,3 +139,34 @@ def may_see_protected(viewer: Viewer, item, password: str | None, status: str | 
     if password is not None and hmac.compare_digest(password.encode(), item.password.encode()):
         return True
     return may(viewer, "edit", item, status)
+
+
+# --- what a write may set ----------------------------------------------------------------
+
+
+def scale_status(values: dict, viewer: Viewer, existing) -> None:
+    """Contributors cannot publish: publish/future/private become pending; a new item
+    without a status is published by publishers and a draft for others."""
+    requested = values.get("status")
+    if requested is None and existing is None:
+        values["status"] = "publish" if viewer.has("publish_posts") else "draft"
+    elif requested in ("publish", "future", "private") and not viewer.has("publish_posts"):
+        values["status"] = "pending"
+
+
+def check_author(values: dict, viewer: Viewer, existing) -> None:
+    """A new item belongs to its creator; only editors and up may name another author."""
+    author = values.get("author")
+    if author is None:
+        if existing is None:
+            values["author"] = viewer.id
+        return
+    if author != viewer.id and not viewer.has("edit_others_posts"):
+        raise forbidden(viewer.logged_in)
+
+
+def apply_write_rules(values: dict, viewer: Viewer, existing) -> None:
+    """The rules every write of an event, venue or organizer obeys, whatever route or
+    embedding it comes through: status scaling, then who may set the author."""
+    scale_status(values, viewer, existing)
+    check_author(values, viewer, existing)

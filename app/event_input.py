@@ -6,12 +6,10 @@ Everything here runs before authorisation (the reference validates first): it ra
 
 from __future__ import annotations
 
-from urllib.parse import urlparse
-
-import nh3
 import orjson
 from flask import current_app
 
+from app.auth import apply_write_rules, may
 from app.errors import ApiError, invalid_params
 from app.i18n import _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
@@ -20,8 +18,9 @@ from store import dates
 from store.errors import InvalidInput
 from store.events import event_exists
 from store.linked import get_linked
-from store.posts import node_kind, split_list
+from store.posts import effective_status, node_kind, split_list
 from store.terms import parse_term_input
+from store.text import is_web_url, plain_text, sanitise_html
 from store.users import user_exists
 
 SANITISED = ("description", "excerpt")
@@ -31,11 +30,6 @@ FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured"
 def raise_invalid(error: InvalidInput):
     params = {name: translate(message) % error.values for name, message in error.params.items()}
     raise invalid_params(params)
-
-
-def sanitise_html(html: str) -> str:
-    """Allow-listed HTML: scripts, event handlers and javascript: URLs never survive."""
-    return nh3.clean(html)
 
 
 def check_image(value, viewer, param: str = "image") -> str:
@@ -50,8 +44,7 @@ def check_image(value, viewer, param: str = "image") -> str:
         )
     if not isinstance(value, str):
         raise invalid_params({param: _("Must be an absolute http or https URL of an image.")})
-    parsed = urlparse(value.strip())
-    if parsed.scheme not in ("http", "https") or not parsed.netloc or " " in value.strip():
+    if not is_web_url(value.strip()):
         raise invalid_params({param: _("Must be an absolute http or https URL of an image.")})
     if not viewer.has("upload_files"):
         raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
@@ -66,11 +59,11 @@ def _cost(value) -> str:
     if isinstance(value, list):
         if not all(isinstance(v, str | int | float) and not isinstance(v, bool) for v in value):
             raise invalid_params({"cost": _("Must be a string or a list of strings.")})
-        return orjson.dumps([str(v) for v in value]).decode()
-    return orjson.dumps(str(value)).decode()
+        return orjson.dumps([plain_text(str(v)) for v in value]).decode()
+    return orjson.dumps(plain_text(str(value))).decode()
 
 
-def parse_linked_input(value, kind: str) -> list:
+def parse_linked_input(value, kind: str, viewer) -> list:
     """Venue or organizer input: ids, numeric strings, CSV, {"id": n} objects, or objects
     describing a new item; "", 0 and [] mean none. Returns ids and dicts of columns."""
     if value in ("", 0, "0", [], None, {}):
@@ -83,11 +76,11 @@ def parse_linked_input(value, kind: str) -> list:
         else:
             parts = [raw]
         for item in parts:
-            items.append(_linked_item(item, kind))
+            items.append(_linked_item(item, kind, viewer))
     return [i for i in items if i is not None]
 
 
-def _linked_item(item, kind: str):
+def _linked_item(item, kind: str, viewer):
     name_field = kind
     if isinstance(item, bool):
         raise invalid_params({kind: _("Must be ids or objects describing the item.")})
@@ -95,7 +88,9 @@ def _linked_item(item, kind: str):
         item_id = int(item)
         if item_id == 0:
             return None
-        if node_kind(item_id) != kind or get_linked(kind, item_id) is None:
+        linked = get_linked(kind, item_id) if node_kind(item_id) == kind else None
+        if linked is None or linked.status == "trash" or not may(viewer, "read", linked, effective_status(linked)):
+            # An item the caller may not read is not theirs to link (nor to learn about).
             raise invalid_params(
                 {kind: _("%(id)s is not the id of an existing %(kind)s.", id=item_id,
                          kind=say(kind))}
@@ -103,7 +98,7 @@ def _linked_item(item, kind: str):
         return item_id
     if isinstance(item, dict):
         if "id" in item and item["id"] not in (None, ""):
-            return _linked_item(item["id"] if not isinstance(item["id"], dict) else None, kind)
+            return _linked_item(item["id"] if not isinstance(item["id"], dict) else None, kind, viewer)
         schema = VenueCreate() if kind == "venue" else OrganizerCreate()
         errors = schema.validate(item)
         if errors or not str(item.get(name_field, "")).strip():
@@ -113,7 +108,10 @@ def _linked_item(item, kind: str):
             )
         from app.linked_input import linked_columns
 
-        return linked_columns(kind, schema.load(item), None)
+        # The direct routes' rules, exactly: status scaling, who may set the author.
+        values = linked_columns(kind, schema.load(item), None)
+        apply_write_rules(values, viewer, None)
+        return values
     raise invalid_params({kind: _("Must be ids or objects describing the item.")})
 
 
@@ -138,7 +136,6 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     else:
         tz_name = existing.timezone if existing is not None and existing.timezone else site_tz
     tz, tz_label = _timezone(tz_name)
-    values["timezone"] = tz_label
 
     def parse(param, zone):
         try:
@@ -153,7 +150,6 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
         start = start or dates.parse_stored(existing.start_date)
         end = end or dates.parse_stored(existing.end_date)
     all_day = body.get("all_day", existing.all_day if existing is not None else False)
-    values["all_day"] = bool(all_day)
     if start is not None and end is not None:
         if all_day:
             start, end = dates.snap_to_day_start(start), dates.snap_to_day_end(end)
@@ -167,10 +163,17 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
             ) from None
         if end < start:
             errors["end_date"] = _("The end date must not be before the start date.")
-        values.update(
-            start_date=dates.fmt(start), end_date=dates.fmt(end),
-            utc_start=dates.fmt(utc_start), utc_end=dates.fmt(utc_end),
-        )
+        # An update writes only what follows from the fields it sends, so a concurrent
+        # update of other fields is never overwritten with what this one read (SPEC §10).
+        moves_both = existing is None or "timezone" in body or "all_day" in body
+        if moves_both or "start_date" in body:
+            values.update(start_date=dates.fmt(start), utc_start=dates.fmt(utc_start))
+        if moves_both or "end_date" in body:
+            values.update(end_date=dates.fmt(end), utc_end=dates.fmt(utc_end))
+    if existing is None or "timezone" in body:
+        values["timezone"] = tz_label
+    if existing is None or "all_day" in body:
+        values["all_day"] = bool(all_day)
 
     site_zone, _label = _timezone(site_tz)
     try:
@@ -207,9 +210,9 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
 
     links: dict = {}
     if "venue" in body:
-        links["venue"] = parse_linked_input(body["venue"], "venue")
+        links["venue"] = parse_linked_input(body["venue"], "venue", viewer)
     if "organizer" in body:
-        links["organizer"] = parse_linked_input(body["organizer"], "organizer")
+        links["organizer"] = parse_linked_input(body["organizer"], "organizer", viewer)
     try:
         for key, taxonomy in (("categories", "category"), ("tags", "tag")):
             if key in body:
@@ -217,30 +220,6 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     except InvalidInput as error:
         raise_invalid(error)
     return values, links
-
-
-def scale_status(values: dict, viewer, existing) -> None:
-    """Contributors cannot publish: publish/future become pending; a new item without a
-    status is published by publishers and a draft for others."""
-    requested = values.get("status")
-    if requested is None and existing is None:
-        values["status"] = "publish" if viewer.has("publish_posts") else "draft"
-    elif requested in ("publish", "future") and not viewer.has("publish_posts"):
-        values["status"] = "pending"
-    elif requested == "private" and not viewer.has("publish_posts"):
-        values["status"] = "pending"
-
-
-def check_author(values: dict, viewer, existing) -> None:
-    from app.errors import forbidden
-
-    author = values.get("author")
-    if author is None:
-        if existing is None:
-            values["author"] = viewer.id
-        return
-    if author != viewer.id and not viewer.has("edit_others_posts"):
-        raise forbidden(viewer.logged_in)
 
 
 def not_an_event(event_id: int) -> ApiError:

@@ -7,6 +7,7 @@ from flask import current_app, g
 from app.errors import invalid_params
 from app.i18n import _
 from store import dates
+from store.text import sanitise_html
 from store.users import ANONYMOUS, user_exists
 
 VENUE_TEXT = ("address", "city", "country", "province", "state", "zip", "phone", "website",
@@ -24,7 +25,7 @@ def derive_stateprovince(values: dict) -> str:
 
 def linked_columns(kind: str, body: dict, existing) -> dict:
     """Columns for a venue or organizer from its validated body (create or update)."""
-    from app.event_input import check_image, sanitise_html
+    from app.event_input import check_image  # event_input imports this module
 
     viewer = g.get("viewer", ANONYMOUS)
     values: dict = {}
@@ -73,7 +74,4 @@ def linked_columns(kind: str, body: dict, existing) -> dict:
             values["stateprovince"] = derive_stateprovince(merged)
     if errors:
         raise invalid_params(errors)
-    if existing is None:
-        values.setdefault("author", viewer.id)
-        values.setdefault("status", "publish" if viewer.has("publish_posts") else "draft")
     return values

@@ -103,16 +103,18 @@ def cost_out(stored: str) -> tuple[str, dict]:
     numbers: list[str] = []
     words: list[str] = []
     for item in items:
-        match = _NUMBER.search(item)
-        if match is None:
+        matches = list(_NUMBER.finditer(item))
+        if not matches:
             words.append(re.sub(r"[^a-z0-9]+", "-", item.lower()).strip("-"))
             continue
-        before, after = item[: match.start()].strip(), item[match.end() :].strip()
+        # "10 - 20 €" is a range: both bounds are values, the symbol is what surrounds them.
+        before, after = item[: matches[0].start()].strip(), item[matches[-1].end() :].strip()
         if not symbol and (before or after):
             symbol, position = (before, "prefix") if before else (after, "postfix")
-        value = _number_text(item)
-        if value is not None:
-            numbers.append(value)
+        for match in matches:
+            value = _number_text(match.group(0))
+            if value is not None:
+                numbers.append(value)
     ordered = sorted(set(numbers), key=Decimal)
     values = ordered + [w for w in words if w]
     details = {
@@ -192,7 +194,7 @@ def venue_out(venue, ctx: RenderContext, single: bool | None = None) -> dict:
     if protected:
         data.update({k: v for k, v in VENUE_MASK.items() if k in data})
     if ctx.single if single is None else single:
-        data["json_ld"] = place_ld(venue) if not protected else {}
+        data["json_ld"] = place_ld(data) if not protected else {}
     data["show_map"] = bool(venue.show_map)
     data["show_map_link"] = bool(venue.show_map_link)
     data.update(_global(venue, ctx))
@@ -220,7 +222,7 @@ def organizer_out(organizer, ctx: RenderContext, single: bool | None = None) -> 
     if protected:
         data.update({k: v for k, v in ORGANIZER_MASK.items() if k in data})
     if ctx.single if single is None else single:
-        data["json_ld"] = person_ld(organizer) if not protected else {}
+        data["json_ld"] = person_ld(data) if not protected else {}
     data.update(_global(organizer, ctx))
     return data
 
@@ -229,39 +231,43 @@ def _plain(html: str) -> str:
     return unescape(re.sub(r"<[^>]+>", "", html or "")).strip()
 
 
-def place_ld(venue) -> dict:
+# JSON-LD is built from the representations, after masking: it can show nothing that the
+# embedded objects beside it do not.
+
+
+def place_ld(venue: dict) -> dict:
     address = {
         "@type": "PostalAddress",
-        "streetAddress": venue.address,
-        "addressLocality": venue.city,
-        "addressRegion": venue.stateprovince or venue.state or venue.province,
-        "postalCode": venue.zip,
-        "addressCountry": venue.country,
+        "streetAddress": venue.get("address", ""),
+        "addressLocality": venue.get("city", ""),
+        "addressRegion": venue.get("stateprovince") or venue.get("state") or venue.get("province", ""),
+        "postalCode": venue.get("zip", ""),
+        "addressCountry": venue.get("country", ""),
     }
     data = {
         "@type": "Place",
-        "name": venue.title,
-        "description": _plain(venue.excerpt or venue.description),
-        "url": venue.website,
+        "name": venue.get("venue", ""),
+        "description": _plain(venue.get("excerpt") or venue.get("description", "")),
+        "url": venue.get("website", ""),
         "address": {k: v for k, v in address.items() if v},
-        "telephone": venue.phone,
-        "sameAs": venue.website,
+        "telephone": venue.get("phone", ""),
+        "sameAs": venue.get("website", ""),
     }
-    if venue.geo_lat is not None and venue.geo_lng is not None:
-        data["geo"] = {"@type": "GeoCoordinates", "latitude": venue.geo_lat,
-                       "longitude": venue.geo_lng}
+    if venue.get("geo_lat") is not None and (venue.get("geo_lat"), venue.get("geo_lng")) != (0, 0):
+        data["geo"] = {"@type": "GeoCoordinates", "latitude": venue["geo_lat"],
+                       "longitude": venue["geo_lng"]}
     return data
 
 
-def person_ld(organizer) -> dict:
+def person_ld(organizer: dict) -> dict:
     return {
         "@type": "Person",
-        "name": organizer.title,
-        "description": _plain(organizer.excerpt or organizer.description),
-        "url": organizer.website,
-        "telephone": organizer.phone,
-        "email": escape(organizer.email),
-        "sameAs": organizer.website,
+        "name": organizer.get("organizer", ""),
+        "description": _plain(organizer.get("excerpt") or organizer.get("description", "")),
+        "url": organizer.get("website", ""),
+        "telephone": organizer.get("phone", ""),
+        "email": escape(organizer.get("email", "")),
+        "sameAs": organizer.get("website", ""),
     }
 
 
@@ -386,7 +392,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
     if protected:
         data.update(EVENT_MASK)
     if ctx.single and not protected:
-        data["json_ld"] = event_ld(event, relations, data, tz if abbr else None)
+        data["json_ld"] = event_ld(event, data, tz if abbr else None)
     return data
 
 
@@ -405,7 +411,7 @@ def _format_offset(offset) -> str:
     return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-def event_ld(event, relations, data: dict, tz) -> dict:
+def event_ld(event, data: dict, tz) -> dict:
     ld = {
         "@context": "http://schema.org",
         "@type": "Event",
@@ -417,12 +423,13 @@ def event_ld(event, relations, data: dict, tz) -> dict:
         "startDate": _iso(event.start_date, tz),
         "endDate": _iso(event.end_date, tz),
     }
-    if event.image:
-        ld["image"] = event.image
-    if relations.venues:
-        ld["location"] = place_ld(relations.venues[0])
-    if relations.organizers:
-        ld["organizer"] = person_ld(relations.organizers[0])
+    if data["image"]:
+        ld["image"] = data["image"]["url"]
+    venues = data["venue"] if isinstance(data["venue"], list) else [data["venue"]]
+    if venues:
+        ld["location"] = place_ld(venues[0])
+    if data["organizer"]:
+        ld["organizer"] = person_ld(data["organizer"][0])
     values = data["cost_details"]["values"]
     if values:
         ld["offers"] = {

@@ -76,7 +76,13 @@ class CalendarParser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
     def load_querystring(self, req, schema):
-        return self._makeproxy(normalise_multidict(req.args), schema)
+        args = normalise_multidict(req.args)
+        if "search" in schema.fields and ("search[]" in req.args or len(args.getlist("search")) > 1):
+            # An array where a string is expected: the reference's own answer.
+            raise ApiError(
+                "archive-bad-search-string", _("The 'search' parameter must be a string"), 400
+            )
+        return self._makeproxy(args, schema)
 
     def load_json(self, req, schema):
         body = request_body(req)

@@ -1,6 +1,6 @@
 """Event schemas: listing arguments, create and update bodies, and the representation."""
 
-from marshmallow import fields
+from marshmallow import fields, validate
 
 from schemas.fields import (
     N_,
@@ -11,6 +11,7 @@ from schemas.fields import (
     IdList,
     ListingOut,
     PagingArgs,
+    PlainText,
     PositiveInt,
     PostOut,
     Status,
@@ -44,7 +45,11 @@ class EventQueryArgs(PagingArgs):
     geoloc_lat = Coordinate(90, metadata=describe(N_("Latitude of the centre of a radius search.")))
     geoloc_lng = Coordinate(180, metadata=describe(N_("Longitude of the centre of a radius search.")))
     geoloc_radius = fields.Float(
-        allow_none=True, allow_nan=False, validate=lambda v: 0 < v <= 20000,
+        allow_none=True, allow_nan=False,
+        validate=validate.Range(
+            min=0, max=20000, min_inclusive=False,
+            error=N_("Must be more than 0 and at most 20000 kilometres."),
+        ),
         metadata=describe(N_("Radius of the search in kilometres.")),
     )
     include = IdList(metadata=describe(N_("Only these event ids; date filters are then ignored.")))
@@ -65,7 +70,7 @@ class EventDeleteArgs(EventSingleArgs):
 
 
 class EventUpdate(BaseSchema):
-    title = Text(non_empty=True, max_length=1000, metadata=describe(N_("Event title.")))
+    title = PlainText(non_empty=True, max_length=1000, metadata=describe(N_("Event title.")))
     start_date = DateInput(metadata=describe(N_("Start date and time.")))
     end_date = DateInput(metadata=describe(N_("End date and time.")))
     author = PositiveInt(metadata=describe(N_("Author user id.")))
@@ -95,7 +100,7 @@ class EventUpdate(BaseSchema):
 
 
 class EventCreate(EventUpdate):
-    title = Text(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Event title.")))
+    title = PlainText(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Event title.")))
     start_date = DateInput(required=True, metadata=describe(N_("Start date and time.")))
     end_date = DateInput(required=True, metadata=describe(N_("End date and time.")))
 
@@ -126,7 +131,7 @@ class EventOut(PostOut):
     excerpt = fields.String()
     slug = fields.String()
     image = fields.Raw(metadata=describe(N_("false, or {url, extension}.")))
-    all_day = fields.Boolean()
+    all_day = fields.Boolean(allow_none=True)  # null where a password masks it
     start_date = fields.String()
     start_date_details = fields.Nested(DateDetails)
     end_date = fields.String()
@@ -140,12 +145,12 @@ class EventOut(PostOut):
     cost = fields.String()
     cost_details = fields.Nested(CostDetails)
     website = fields.String()
-    show_map = fields.Boolean()
-    show_map_link = fields.Boolean()
-    hide_from_listings = fields.Boolean()
-    sticky = fields.Boolean()
-    featured = fields.Boolean()
-    ticketed = fields.Boolean()
+    show_map = fields.Boolean(allow_none=True)  # null where a password masks it
+    show_map_link = fields.Boolean(allow_none=True)  # null where a password masks it
+    hide_from_listings = fields.Boolean(allow_none=True)  # null where a password masks it
+    sticky = fields.Boolean(allow_none=True)  # null where a password masks it
+    featured = fields.Boolean(allow_none=True)  # null where a password masks it
+    ticketed = fields.Boolean(allow_none=True)  # null where a password masks it
     post_parent = fields.Integer()
     categories = fields.List(fields.Dict())
     tags = fields.List(fields.Dict())

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlparse
-
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, pre_load
 
 from store.posts import split_list
+from store.text import is_web_url, plain_text
 
 
 def N_(message: str) -> str:
@@ -111,15 +110,25 @@ class Text(fields.String):
         return value
 
 
+class PlainText(Text):
+    """Text that is never markup (titles, names, addresses, phone, email): tags are
+    removed on write for every role (SPEC §10)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        value = plain_text(super()._deserialize(value, attr, data, **kwargs))
+        if self.non_empty and not value.strip():
+            raise ValidationError(N_("Must not be empty."))
+        return value
+
+
 class Url(Text):
-    """An absolute http(s) URL, or "" to clear."""
+    """An absolute http(s) URL with no quote, angle bracket or space, or "" to clear."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         value = super()._deserialize(value, attr, data, **kwargs).strip()
         if value == "":
             return value
-        parsed = urlparse(value)
-        if parsed.scheme not in ("http", "https") or not parsed.netloc or " " in value:
+        if not is_web_url(value):
             raise ValidationError(N_("Must be an absolute http or https URL."))
         return value
 

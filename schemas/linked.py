@@ -10,6 +10,7 @@ from schemas.fields import (
     Flag,
     ListingOut,
     PagingArgs,
+    PlainText,
     PositiveInt,
     PostOut,
     Status,
@@ -47,17 +48,17 @@ class _PostFields(BaseSchema):
 
 
 class VenueUpdate(_PostFields):
-    venue = Text(non_empty=True, max_length=1000, metadata=describe(N_("Venue name.")))
+    venue = PlainText(non_empty=True, max_length=1000, metadata=describe(N_("Venue name.")))
     show_map = Flag(metadata=describe(N_("Whether events at the venue show a map.")))
     show_map_link = Flag(metadata=describe(N_("Whether events at the venue show a map link.")))
-    address = Text(max_length=1000, metadata=describe(N_("Street address.")))
-    city = Text(max_length=200, metadata=describe(N_("City.")))
-    country = Text(max_length=200, metadata=describe(N_("Country.")))
-    province = Text(max_length=200, metadata=describe(N_("Province.")))
-    state = Text(max_length=200, metadata=describe(N_("State.")))
-    zip = Text(max_length=50, metadata=describe(N_("Postal code.")))
-    phone = Text(max_length=100, metadata=describe(N_("Telephone number.")))
-    stateprovince = Text(max_length=200, metadata=describe(N_("State or province.")))
+    address = PlainText(max_length=1000, metadata=describe(N_("Street address.")))
+    city = PlainText(max_length=200, metadata=describe(N_("City.")))
+    country = PlainText(max_length=200, metadata=describe(N_("Country.")))
+    province = PlainText(max_length=200, metadata=describe(N_("Province.")))
+    state = PlainText(max_length=200, metadata=describe(N_("State.")))
+    zip = PlainText(max_length=50, metadata=describe(N_("Postal code.")))
+    phone = PlainText(max_length=100, metadata=describe(N_("Telephone number.")))
+    stateprovince = PlainText(max_length=200, metadata=describe(N_("State or province.")))
     website = Url(max_length=2000, metadata=describe(N_("Website URL.")))
     geo_lat = Coordinate(90, metadata=describe(N_("Latitude, with geo_lng.")))
     geo_lng = Coordinate(180, metadata=describe(N_("Longitude, with geo_lat.")))
@@ -72,18 +73,18 @@ class VenueUpdate(_PostFields):
 
 
 class VenueCreate(VenueUpdate):
-    venue = Text(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Venue name.")))
+    venue = PlainText(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Venue name.")))
 
 
 class OrganizerUpdate(_PostFields):
-    organizer = Text(non_empty=True, max_length=1000, metadata=describe(N_("Organizer name.")))
-    phone = Text(max_length=100, metadata=describe(N_("Telephone number.")))
+    organizer = PlainText(non_empty=True, max_length=1000, metadata=describe(N_("Organizer name.")))
+    phone = PlainText(max_length=100, metadata=describe(N_("Telephone number.")))
     website = Url(max_length=2000, metadata=describe(N_("Website URL.")))
-    email = Text(max_length=254, metadata=describe(N_("E-mail address.")))
+    email = PlainText(max_length=254, metadata=describe(N_("E-mail address.")))
 
 
 class OrganizerCreate(OrganizerUpdate):
-    organizer = Text(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Organizer name.")))
+    organizer = PlainText(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Organizer name.")))
 
 
 class VenueOut(PostOut):

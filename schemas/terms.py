@@ -9,6 +9,7 @@ from schemas.fields import (
     IdList,
     ListingOut,
     PagingArgs,
+    PlainText,
     PositiveInt,
     StrList,
     Text,
@@ -52,13 +53,13 @@ class CategoryQueryArgs(TagQueryArgs):
 
 
 class TagUpdate(BaseSchema):
-    name = Text(non_empty=True, max_length=200, metadata=describe(N_("Term name.")))
+    name = PlainText(non_empty=True, max_length=200, metadata=describe(N_("Term name.")))
     description = Text(non_empty=True, metadata=describe(N_("Term description.")))
     slug = Text(non_empty=True, max_length=190, metadata=describe(N_("Term slug.")))
 
 
 class TagCreate(TagUpdate):
-    name = Text(non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name.")))
+    name = PlainText(non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name.")))
 
 
 class CategoryUpdate(TagUpdate):
@@ -66,7 +67,7 @@ class CategoryUpdate(TagUpdate):
 
 
 class CategoryCreate(CategoryUpdate):
-    name = Text(non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name.")))
+    name = PlainText(non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name.")))
 
 
 class TermUrls(BaseSchema):

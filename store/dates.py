@@ -64,6 +64,7 @@ def local_to_utc(local: datetime, tz: tzinfo) -> datetime:
         utc = aware.astimezone(UTC).replace(tzinfo=None)
     except OverflowError:
         raise DateError("date out of range") from None
+    _four_digit_year(utc)
     # A wall time in a DST gap does not round-trip; zoneinfo maps it with the offset
     # before the jump, which lands after the gap: keep that (it is PHP's behaviour).
     return utc
@@ -71,9 +72,17 @@ def local_to_utc(local: datetime, tz: tzinfo) -> datetime:
 
 def utc_to_local(utc: datetime, tz: tzinfo) -> datetime:
     try:
-        return utc.replace(tzinfo=UTC).astimezone(tz).replace(tzinfo=None)
+        return _four_digit_year(utc.replace(tzinfo=UTC).astimezone(tz).replace(tzinfo=None))
     except OverflowError:
         raise DateError("date out of range") from None
+
+
+def _four_digit_year(value: datetime) -> datetime:
+    """Stored dates are ``YYYY-MM-DD HH:MM:SS``: years before 1000 cannot be written so
+    (strftime gives ``999-…``), so they are refused on input rather than broken on read."""
+    if value.year < 1000:
+        raise DateError("date out of range")
+    return value
 
 
 def tz_abbreviation(local: datetime, tz: tzinfo) -> str:
@@ -261,7 +270,12 @@ def _relative(text: str, now: datetime) -> datetime:
 
 
 def parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datetime:
-    """``value`` as a naive wall-clock datetime in ``tz``; raises ``DateError``."""
+    """``value`` as a naive wall-clock datetime in ``tz`` (years 1000 to 9999); raises
+    ``DateError``."""
+    return _four_digit_year(_parse_datetime(value, tz, now_utc))
+
+
+def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datetime:
     if isinstance(value, bool) or value is None:
         raise DateError("not a date")
     if isinstance(value, int | float):

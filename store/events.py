@@ -25,8 +25,16 @@ from store.models import (
     Venue,
     live_value,
 )
-from store.posts import allocate_id, as_id, unique_slug, visible_clause
+from store.posts import (
+    allocate_id,
+    as_id,
+    readable_clause,
+    unique_slug,
+    unmasked_clause,
+    visible_clause,
+)
 from store.terms import materialise_terms
+from store.text import search_words
 from store.users import Viewer
 
 
@@ -52,13 +60,14 @@ class EventFilters:
     ticketed: bool | None = None
     geoloc: bool | None = None
     near: tuple[float, float, float] | None = None  # lat, lng, radius km
+    password: str | None = None  # the listing's access password for protected events
 
 
 def _search_clause(text: str):
     """Every word must appear in the title, the description or the excerpt: looked up in
     the trigram index, or scanned for words too short for it."""
     clause = None
-    for word in text.split():
+    for word in search_words(text.split(), text):
         if len(word) >= TEXT_INDEX_MIN:
             part = Event.id.in_(matching_ids("event_search", word))
         else:
@@ -72,9 +81,20 @@ def _search_clause(text: str):
 
 
 def _filtered(filters: EventFilters, viewer: Viewer):
+    """The listing query. Filters on fields that a password masks (terms, venue,
+    organizer, featured, ticketed, geolocation, the text a search reads) see those fields
+    as absent on events whose fields this viewer may not read (SPEC §10)."""
     query = Event.select().where(
         visible_clause(Event, viewer, filters.statuses) & (Event.hide_from_listings == False)  # noqa: E712
     )
+    clear = unmasked_clause(Event, viewer, filters.password)
+
+    def present(clause):  # the masked field has this value, and the viewer may know it
+        return clause & clear
+
+    def absent(clause):  # the masked field lacks this value, as far as the viewer knows
+        return ~clause | ~clear
+
     if filters.include:
         query = query.where(Event.id.in_(filters.include))
     else:
@@ -91,56 +111,62 @@ def _filtered(filters: EventFilters, viewer: Viewer):
         if filters.ends_after:
             query = query.where(Event.utc_end > filters.ends_after)
     if filters.search:
-        query = query.where(_search_clause(filters.search))
-        if not viewer.has("edit_others_posts"):
-            # As WordPress: a search does not look inside password-protected events, or
-            # it would reveal what their masked text contains.
-            unprotected = Event.password == ""
-            if viewer.logged_in:
-                unprotected = unprotected | (Event.author == viewer.id)
-            query = query.where(unprotected)
-    if filters.featured is not None:
-        query = query.where(Event.featured == filters.featured)
-    if filters.ticketed is not None:
-        query = query.where(Event.ticketed == filters.ticketed)
+        # As WordPress: a search does not look inside events the caller may not read.
+        query = query.where(present(_search_clause(filters.search)))
+    for flag in ("featured", "ticketed"):
+        wanted = getattr(filters, flag)
+        if wanted is not None:
+            column = getattr(Event, flag)
+            query = query.where(present(column == True) if wanted else absent(column == True))  # noqa: E712
     if filters.post_parent is not None:
         query = query.where(Event.post_parent == filters.post_parent)
     for ids in (filters.category_ids, filters.tag_ids):
         if ids is not None:
             query = query.where(
-                fn.EXISTS(
-                    EventTerm.select(EventTerm.event).where(
-                        (EventTerm.event == Event.id) & EventTerm.term.in_(ids)
+                present(
+                    fn.EXISTS(
+                        EventTerm.select(EventTerm.event).where(
+                            (EventTerm.event == Event.id) & EventTerm.term.in_(ids)
+                        )
                     )
                 )
             )
     if filters.venue_ids is not None:
         query = query.where(
-            fn.EXISTS(
-                EventVenue.select(EventVenue.event).where(
-                    (EventVenue.event == Event.id) & EventVenue.venue.in_(filters.venue_ids)
+            present(
+                fn.EXISTS(
+                    EventVenue.select(EventVenue.event).where(
+                        (EventVenue.event == Event.id) & EventVenue.venue.in_(filters.venue_ids)
+                    )
                 )
             )
         )
     if filters.organizer_ids is not None:
         query = query.where(
-            fn.EXISTS(
-                EventOrganizer.select(EventOrganizer.event).where(
-                    (EventOrganizer.event == Event.id)
-                    & EventOrganizer.organizer.in_(filters.organizer_ids)
+            present(
+                fn.EXISTS(
+                    EventOrganizer.select(EventOrganizer.event).where(
+                        (EventOrganizer.event == Event.id)
+                        & EventOrganizer.organizer.in_(filters.organizer_ids)
+                    )
                 )
             )
         )
-    if filters.geoloc is not None:
-        with_coords = EventVenue.select(EventVenue.event).join(
-            Venue, on=(EventVenue.venue == Venue.id)
-        ).where(
-            (EventVenue.event == Event.id)
-            & Venue.geo_lat.is_null(False)
-            & (Venue.status != "trash")
+    if filters.geoloc is not None or filters.near is not None:
+        with_coords = fn.EXISTS(
+            EventVenue.select(EventVenue.event)
+            .join(Venue, on=(EventVenue.venue == Venue.id))
+            .where(
+                (EventVenue.event == Event.id)
+                & Venue.geo_lat.is_null(False)
+                & (Venue.status != "trash")
+                & readable_clause(Venue, viewer)
+            )
         )
-        clause = fn.EXISTS(with_coords)
-        query = query.where(clause if filters.geoloc else ~clause)
+        if filters.near is not None:
+            query = query.where(present(with_coords))
+        else:
+            query = query.where(present(with_coords) if filters.geoloc else absent(with_coords))
     return query
 
 
@@ -148,13 +174,13 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
     """(rows of the page, total) ordered by UTC start, then id."""
     query = _filtered(filters, viewer)
     if filters.near is not None:
-        return _list_near(query, filters.near, offset, limit)
+        return _list_near(query, filters.near, viewer, offset, limit)
     total = query.count()
     rows = list(query.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
     return rows, total
 
 
-def _list_near(query, near, offset, limit):
+def _list_near(query, near, viewer: Viewer, offset, limit):
     """Events whose venue lies within the radius, nearest first. A bounding box on the
     indexed coordinates prunes venues before the exact great-circle distance."""
     from store.geo import bounding_box, distance_km
@@ -170,7 +196,7 @@ def _list_near(query, near, offset, limit):
         query.select(Event, Venue.geo_lat.alias("lat"), Venue.geo_lng.alias("lng"))
         .join(EventVenue, on=(EventVenue.event == Event.id))
         .join(Venue, on=(EventVenue.venue == Venue.id))
-        .where(box & lng_clause & (Venue.status != "trash"))
+        .where(box & lng_clause & (Venue.status != "trash") & readable_clause(Venue, viewer))
     )
     best: dict[int, tuple[float, Event]] = {}
     for row in candidates.objects():
@@ -262,11 +288,11 @@ def _replace_links(model, column, event_id: int, ids: list[int], live: int = 0) 
         )
 
 
-def _materialise_linked(kind: str, items: list) -> list[int]:
+def _materialise_linked(kind: str, items: list, viewer: Viewer) -> list[int]:
     ids = []
     for item in items:
         if isinstance(item, dict):
-            row, _created = create_linked(kind, item)
+            row, _created = create_linked(kind, item, viewer)
             ids.append(row.id)
         else:
             ids.append(item)
@@ -274,10 +300,11 @@ def _materialise_linked(kind: str, items: list) -> list[int]:
     return [i for i in ids if not (i in seen or seen.add(i))]
 
 
-def save_event(values: dict, links: dict, existing: Event | None = None) -> Event:
+def save_event(values: dict, links: dict, existing: Event | None = None, *, viewer: Viewer) -> Event:
     """Inserts or updates an event and replaces the links named in ``links``
-    (``venue``, ``organizer``: ids or new-item dicts; ``categories``, ``tags``: ids or
-    ("new", name)). One short write transaction."""
+    (``venue``, ``organizer``: ids or new-item dicts, de-duplicated among what ``viewer``
+    may read; ``categories``, ``tags``: ids or ("new", name)). One short write
+    transaction."""
     with write_transaction():
         now = utcnow_str()
         row = dict(values)
@@ -293,13 +320,15 @@ def save_event(values: dict, links: dict, existing: Event | None = None) -> Even
             if "slug" in row:
                 row["slug"] = unique_slug(Event, row["slug"], "event", exclude_id=event_id)
             Event.update(row).where(Event.id == event_id).execute()
-            saved = Event(**{**existing.__data__, **row})
+            # Re-read inside the transaction: a concurrent write may have changed fields
+            # this update did not send, and the answer must show them.
+            saved = Event.get_by_id(event_id)
         if "venue" in links:
-            _replace_links(EventVenue, "venue", event_id, _materialise_linked("venue", links["venue"]))
+            _replace_links(EventVenue, "venue", event_id, _materialise_linked("venue", links["venue"], viewer))
         if "organizer" in links:
             _replace_links(
                 EventOrganizer, "organizer", event_id,
-                _materialise_linked("organizer", links["organizer"]),
+                _materialise_linked("organizer", links["organizer"], viewer),
             )
         terms = []
         for key, taxonomy in (("categories", "category"), ("tags", "tag")):

@@ -15,12 +15,22 @@ def distance_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
 
 def bounding_box(lat: float, lng: float, radius_km: float):
     """((lat_min, lat_max), [(lng_min, lng_max), ...]) containing the circle; the
-    longitude range is split in two where it crosses the antimeridian."""
-    dlat = math.degrees(radius_km / EARTH_RADIUS_KM)
+    longitude range is split in two where it crosses the antimeridian.
+
+    The longitude half-width is asin(sin(r/R) / cos(lat)) (J. Matuschek, "Finding Points
+    Within a Distance of a Latitude/Longitude Using Bounding Coordinates"): the widest
+    point of a circle lies poleward of its centre, so r / (R cos(lat)) is too narrow for
+    large radii at high latitudes. A circle that reaches a pole spans every longitude.
+    """
+    angular = radius_km / EARTH_RADIUS_KM
+    dlat = math.degrees(angular)
     lat_min, lat_max = max(-90.0, lat - dlat), min(90.0, lat + dlat)
-    if lat_min <= -90 or lat_max >= 90:
+    if lat_min <= -90 or lat_max >= 90 or angular >= math.pi / 2:
         return (lat_min, lat_max), [(-180.0, 180.0)]
-    dlng = math.degrees(radius_km / (EARTH_RADIUS_KM * math.cos(math.radians(lat))))
+    ratio = math.sin(angular) / math.cos(math.radians(lat))
+    if ratio >= 1:
+        return (lat_min, lat_max), [(-180.0, 180.0)]
+    dlng = math.degrees(math.asin(ratio)) + 1e-9  # rounding must not cut a venue on the edge
     if dlng >= 180:
         return (lat_min, lat_max), [(-180.0, 180.0)]
     low, high = lng - dlng, lng + dlng

@@ -10,7 +10,15 @@ from peewee import fn
 from store.clock import utcnow_str
 from store.db import contains_text, write_transaction
 from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
-from store.posts import allocate_id, as_id, unique_slug, visible_clause
+from store.posts import (
+    allocate_id,
+    as_id,
+    readable_clause,
+    unique_slug,
+    unmasked_clause,
+    visible_clause,
+)
+from store.text import search_words
 from store.users import Viewer
 
 MODELS = {"venue": Venue, "organizer": Organizer}
@@ -34,12 +42,15 @@ def get_linked_by_slug(kind: str, slug: str):
     return model.get_or_none((model.slug == slug) & (model.status != "trash"))
 
 
-def find_duplicate(kind: str, values: dict):
+def find_duplicate(kind: str, values: dict, viewer: Viewer):
     """An existing, non-trashed record with the same name (case-insensitive) and the same
-    value for every identifying field that was sent."""
+    value for every identifying field that was sent, among those the viewer may read in
+    full: a duplicate found elsewhere would reveal what the caller may not see."""
     model = MODELS[kind]
     query = model.select().where(
-        (fn.LOWER(model.title) == values["title"].strip().lower()) & (model.status != "trash")
+        (fn.LOWER(model.title) == values["title"].strip().lower())
+        & (model.status != "trash")
+        & readable_clause(model, viewer)
     )
     for field in DEDUP_FIELDS[kind]:
         if values.get(field):
@@ -47,12 +58,13 @@ def find_duplicate(kind: str, values: dict):
     return query.order_by(model.id).first()
 
 
-def create_linked(kind: str, values: dict, dedupe: bool = True):
+def create_linked(kind: str, values: dict, viewer: Viewer, dedupe: bool = True):
     """Creates a venue or organizer from ``values`` (model columns), or returns the
-    duplicate that already exists. Call inside a write transaction."""
+    duplicate that ``viewer`` may read and that already exists. Call inside a write
+    transaction."""
     model = MODELS[kind]
     if dedupe:
-        existing = find_duplicate(kind, values)
+        existing = find_duplicate(kind, values, viewer)
         if existing is not None:
             return existing, False
     now = utcnow_str()
@@ -86,7 +98,7 @@ _TOKEN_SPLIT = re.compile(r"[^\w-]+", re.UNICODE)
 
 
 def search_tokens(text: str) -> list[str]:
-    return [t for t in _TOKEN_SPLIT.split(text) if t and t != "_"]
+    return search_words([t for t in _TOKEN_SPLIT.split(text) if t and t != "_"], text)
 
 
 @dataclass
@@ -96,6 +108,7 @@ class LinkedFilters:
     event: int | None = None
     has_events: bool | None = None
     only_with_upcoming: bool = False
+    password: str | None = None  # the listing's access password for protected items
 
 
 def list_linked(kind: str, filters: LinkedFilters, viewer: Viewer, offset: int, limit: int):
@@ -106,7 +119,9 @@ def list_linked(kind: str, filters: LinkedFilters, viewer: Viewer, offset: int, 
     if filters.search:
         tokens = search_tokens(filters.search)
         if tokens:
-            # A record matches when one of its fields contains every word.
+            # A record matches when one of its fields contains every word; the fields a
+            # password masks are searched only where this viewer may read them.
+            clear = unmasked_clause(model, viewer, filters.password)
             any_field = None
             for name in SEARCH_FIELDS[kind]:
                 field = getattr(model, name)
@@ -114,17 +129,29 @@ def list_linked(kind: str, filters: LinkedFilters, viewer: Viewer, offset: int, 
                 for token in tokens:
                     part = contains_text(field, token)
                     all_tokens = part if all_tokens is None else all_tokens & part
+                if name != "title":
+                    all_tokens = all_tokens & clear
                 any_field = all_tokens if any_field is None else any_field | all_tokens
             query = query.where(any_field)
+    # Links count only through events this viewer may read in full: a draft's or a
+    # protected event's venue is not the caller's to know.
     if filters.event is not None:
         query = query.where(
-            fn.EXISTS(link.select(link.event).where((column == model.id) & (link.event == filters.event)))
+            fn.EXISTS(
+                link.select(link.event)
+                .join(Event, on=(link.event == Event.id))
+                .where(
+                    (column == model.id)
+                    & (link.event == filters.event)
+                    & readable_clause(Event, viewer, filters.password)
+                )
+            )
         )
     if filters.has_events is not None:
         counted = (
             link.select(link.event)
             .join(Event, on=(link.event == Event.id))
-            .where((column == model.id) & Event.status.not_in(["draft", "pending", "trash"]))
+            .where((column == model.id) & readable_clause(Event, viewer))
         )
         clause = fn.EXISTS(counted)
         query = query.where(clause if filters.has_events else ~clause)
@@ -135,7 +162,7 @@ def list_linked(kind: str, filters: LinkedFilters, viewer: Viewer, offset: int, 
             .where(
                 (column == model.id)
                 & (Event.utc_end >= utcnow_str())
-                & visible_clause(Event, viewer)
+                & readable_clause(Event, viewer)
             )
         )
         query = query.where(fn.EXISTS(upcoming))
@@ -161,9 +188,10 @@ def delete_linked(kind: str, item) -> None:
         model.delete().where(model.id == item.id).execute()
 
 
-def save_linked(kind: str, values: dict, existing=None):
-    """Creates (de-duplicating) or updates; returns (row, created)."""
+def save_linked(kind: str, values: dict, viewer: Viewer, existing=None):
+    """Creates (de-duplicating among what ``viewer`` may read) or updates; returns
+    (row, created)."""
     with write_transaction():
         if existing is None:
-            return create_linked(kind, values)
+            return create_linked(kind, values, viewer)
         return update_linked(kind, existing, values), False

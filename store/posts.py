@@ -112,6 +112,34 @@ def visible_clause(model, viewer: Viewer, statuses: list[str] | None = None):
     return wanted & readable
 
 
+def unmasked_clause(model, viewer: Viewer, password: str | None = None):
+    """Rows of ``model`` whose password-protected fields this viewer may read: rows with no
+    password, rows the viewer may edit, and rows whose password was sent.
+
+    The SQL twin of ``app.auth.may_see_protected`` (a test holds the two together).
+    Filters and searches on masked fields use it so that, for everyone else, those fields
+    are absent: nothing a caller may not read can be found through them.
+    """
+    if viewer.has("edit_others_posts"):  # editors and administrators may edit everything
+        return model.id.is_null(False)
+    clear = model.password == ""
+    if password:
+        clear = clear | (model.password == password)
+    if viewer.logged_in and viewer.has("edit_posts"):
+        own = model.author == viewer.id
+        if not viewer.has("edit_published_posts"):
+            own = own & model.status.not_in(["publish", "future"])
+        if not viewer.has("edit_private_posts"):
+            own = own & (model.status != "private")
+        clear = clear | own
+    return clear
+
+
+def readable_clause(model, viewer: Viewer, password: str | None = None):
+    """Rows this viewer may read in full: visible to it, and not masked for it."""
+    return visible_clause(model, viewer) & unmasked_clause(model, viewer, password)
+
+
 def split_list(value) -> list:
     """A list from a list, a CSV string, or a single value (WordPress's list_to_array)."""
     if isinstance(value, list | tuple):

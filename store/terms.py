@@ -10,7 +10,9 @@ from store.clock import utcnow_str
 from store.db import contains_text, database, write_transaction
 from store.errors import Conflict, InvalidInput
 from store.models import LIVE_PUBLISHED, LIVE_SCHEDULED, Event, EventTerm, Term
-from store.posts import as_id, slugify, split_list
+from store.posts import as_id, readable_clause, slugify, split_list
+from store.text import plain_text
+from store.users import Viewer
 
 TAXONOMIES = {"category": "tribe_events_cat", "tag": "post_tag"}
 
@@ -53,7 +55,25 @@ def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[i
         if term is None:
             raise InvalidInput({param: "%(value)s is not an existing term."}, value=value)
         ids.append(term.id)
+    if taxonomy == "category":  # as WordPress's taxonomy query: children are included
+        ids = with_descendants(ids)
     return ids
+
+
+def with_descendants(ids: list[int]) -> list[int]:
+    """``ids`` and every category below them, level by level."""
+    found = list(dict.fromkeys(ids))
+    frontier = found
+    while frontier:
+        children = [
+            term_id
+            for (term_id,) in Term.select(Term.id)
+            .where(Term.parent.in_(frontier) & Term.id.not_in(found))
+            .tuples()
+        ]
+        found.extend(children)
+        frontier = children
+    return found
 
 
 def parse_term_input(value, taxonomy: str, param: str) -> list:
@@ -65,7 +85,7 @@ def parse_term_input(value, taxonomy: str, param: str) -> list:
     for item in split_list(value):
         if isinstance(item, bool) or isinstance(item, dict | list):
             raise InvalidInput({param: "Must be term ids, slugs or names."})
-        text = str(item).strip()
+        text = plain_text(str(item)).strip()
         if not text:
             continue
         term = find_term(text, taxonomy)
@@ -165,8 +185,9 @@ def _count_subqueries():
     return published, due
 
 
-def list_terms(taxonomy: str, filters: TermFilters, offset: int, limit: int):
-    """(rows with ``.n`` the published event count, total)."""
+def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int, limit: int):
+    """(rows with ``.n`` the published event count, total). The ``event`` filter lists the
+    terms of an event only when ``viewer`` may read that event's terms."""
     published, due = _count_subqueries()
     count = fn.COALESCE(published.c.n, 0) + fn.COALESCE(due.c.n, 0)
     query = (
@@ -190,8 +211,12 @@ def list_terms(taxonomy: str, filters: TermFilters, offset: int, limit: int):
     if filters.event is not None:
         query = query.where(
             fn.EXISTS(
-                EventTerm.select(EventTerm.term).where(
-                    (EventTerm.term == Term.id) & (EventTerm.event == filters.event)
+                EventTerm.select(EventTerm.term)
+                .join(Event, on=(EventTerm.event == Event.id))
+                .where(
+                    (EventTerm.term == Term.id)
+                    & (EventTerm.event == filters.event)
+                    & readable_clause(Event, viewer)
                 )
             )
         )
@@ -269,7 +294,8 @@ def save_term(taxonomy: str, values: dict, existing=None):
             return create_term(
                 taxonomy, name, values.get("slug", ""), values.get("description", ""), parent
             )
-        Term.update(values).where(Term.id == existing.id).execute()
+        if values:  # an update that sends nothing changes nothing
+            Term.update(values).where(Term.id == existing.id).execute()
         return Term.get_by_id(existing.id)
 
 

@@ -5,15 +5,9 @@ from __future__ import annotations
 from flask import current_app
 from flask.views import MethodView
 
-from app.auth import current_viewer, may, may_see_protected, require
+from app.auth import apply_write_rules, current_viewer, may, may_see_protected, require
 from app.errors import ApiError, forbidden, invalid_params
-from app.event_input import (
-    check_author,
-    not_an_event,
-    prepare_event,
-    raise_invalid,
-    scale_status,
-)
+from app.event_input import not_an_event, prepare_event, raise_invalid
 from app.i18n import _
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.jsonresponse import json_response
@@ -116,6 +110,7 @@ def event_filters(args, viewer):
     filters = EventFilters()
     echo: dict = {"per_page": min(args["per_page"], config["MAX_PER_PAGE"])}
     filters.statuses = checked_statuses(args.get("status"), viewer)
+    filters.password = args.get("password")
     if "include" in args:
         filters.include = args["include"]
     else:
@@ -218,9 +213,8 @@ def read_event(event, viewer, password):
 def update_event(event, body, viewer):
     values, links = prepare_event(body, event, viewer)
     require(viewer, "edit", event, effective_status(event))
-    scale_status(values, viewer, event)
-    check_author(values, viewer, event)
-    saved = save_event(values, links, event)
+    apply_write_rules(values, viewer, event)
+    saved = save_event(values, links, event, viewer=viewer)
     return json_response(render_events([saved], viewer)[0])
 
 
@@ -269,9 +263,8 @@ class Events(MethodView):
         viewer = current_viewer()
         values, links = prepare_event(body, None, viewer)
         require(viewer, "create")
-        scale_status(values, viewer, None)
-        check_author(values, viewer, None)
-        event = save_event(values, links)
+        apply_write_rules(values, viewer, None)
+        event = save_event(values, links, viewer=viewer)
         return json_response(render_events([event], viewer)[0], 201)
 
 

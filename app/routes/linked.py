@@ -5,9 +5,8 @@ from __future__ import annotations
 from flask import current_app
 from flask.views import MethodView
 
-from app.auth import current_viewer, may, require
+from app.auth import apply_write_rules, current_viewer, may, require
 from app.errors import ApiError, forbidden, invalid_params
-from app.event_input import scale_status
 from app.i18n import N_, _
 from app.i18n import _ as say  # for messages chosen at run time (marked with N_ below)
 from app.jsonresponse import json_response
@@ -79,10 +78,8 @@ def linked_blueprint(kind: str, plural: str, schemas: dict, description: str) ->
     def update(item, body, viewer):
         values = linked_columns(kind, body, item)
         require(viewer, "edit", item, effective_status(item))
-        scale_status(values, viewer, item)
-        if "author" in values and values["author"] != viewer.id and not viewer.has("edit_others_posts"):
-            raise forbidden(viewer.logged_in)
-        saved, _created = save_linked(kind, values, item)
+        apply_write_rules(values, viewer, item)
+        saved, _created = save_linked(kind, values, viewer, item)
         return one(saved, viewer, single=False)
 
     def remove(item, args, viewer):
@@ -109,6 +106,7 @@ def linked_blueprint(kind: str, plural: str, schemas: dict, description: str) ->
                 search=args.get("search"),
                 has_events=args.get("has_events"),
                 only_with_upcoming=args["only_with_upcoming"],
+                password=args.get("password"),
             )
             if "event" in args:
                 if not event_exists(args["event"]):
@@ -136,10 +134,8 @@ def linked_blueprint(kind: str, plural: str, schemas: dict, description: str) ->
             viewer = current_viewer()
             values = linked_columns(kind, body, None)
             require(viewer, "create")
-            scale_status(values, viewer, None)
-            if values.get("author", viewer.id) != viewer.id and not viewer.has("edit_others_posts"):
-                raise forbidden(viewer.logged_in)
-            item, _created = save_linked(kind, values)
+            apply_write_rules(values, viewer, None)
+            item, _created = save_linked(kind, values, viewer)
             return one(item, viewer, 201, single=False)
 
     @blp.route(f"/{plural}/<int:id>")

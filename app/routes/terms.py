@@ -24,6 +24,7 @@ from store.terms import (
     save_term,
     term_count,
 )
+from store.text import sanitise_html
 
 
 def term_blueprint(taxonomy: str, plural: str, schemas: dict, description: str) -> Blueprint:
@@ -72,6 +73,8 @@ def term_blueprint(taxonomy: str, plural: str, schemas: dict, description: str) 
         values = {k: body[k] for k in ("name", "description", "slug", "parent") if k in body}
         if "name" in values:
             values["name"] = values["name"].strip()
+        if "description" in values:  # HTML, sanitised like event descriptions
+            values["description"] = sanitise_html(values["description"])
         try:
             return save_term(taxonomy, values, existing)
         except Conflict as conflict:
@@ -104,7 +107,7 @@ def term_blueprint(taxonomy: str, plural: str, schemas: dict, description: str) 
                         raise invalid_params({param: _("%(id)s is not the id of an event.", id=args[param])})
                     filters.event = args[param]
             page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
-            rows, total = list_terms(taxonomy, filters, page.offset, page.size)
+            rows, total = list_terms(taxonomy, filters, current_viewer(), page.offset, page.size)
             ctx = render_context(current_viewer())
             items = [term_out(row, ctx, row.n) for row in rows]
             # Next/previous keep the filters the request gave (not the defaults it did not).

@@ -1,0 +1,61 @@
+"""The one home of what text may contain: plain text, sanitised HTML, safe URLs (SPEC §2, §10).
+
+Pure functions, used by the schemas (fields), the event and term inputs and the importers,
+so no route can store text that another route would refuse.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlparse
+
+import nh3
+
+# Script and style elements lose their content too, as WordPress's wp_strip_all_tags does.
+_SCRIPT_OR_STYLE = re.compile(r"<(script|style)\b[^>]*>.*?(</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
+# Anything a browser could read as markup: a tag, a closing tag, a comment, a declaration or
+# processing instruction, also when it is never closed. A lone "<" (as in "a < b") stays.
+_MARKUP = re.compile(r"<(?:[a-zA-Z/!?])[^>]*(?:>|$)")
+
+
+def plain_text(text: str) -> str:
+    """``text`` with every tag removed (titles, names, cost, addresses, phone, email, term
+    names); entities and lone angle brackets are kept as typed."""
+    if "<" not in text:
+        return text
+    previous = None
+    while previous != text:  # "<scr<script>ipt>" must not leave a tag behind
+        previous = text
+        text = _MARKUP.sub("", _SCRIPT_OR_STYLE.sub("", text))
+    return text
+
+
+def sanitise_html(html: str) -> str:
+    """Allow-listed HTML (descriptions, excerpts): scripts, event handlers and javascript:
+    URLs never survive."""
+    return nh3.clean(html)
+
+
+_UNSAFE_IN_URL = re.compile(r"[\s\"'<>`\\]")
+
+
+def is_web_url(value: str) -> bool:
+    """An absolute http(s) URL with nothing that could break out of an HTML attribute."""
+    if _UNSAFE_IN_URL.search(value):
+        return False
+    try:
+        parsed = urlparse(value)
+    except ValueError:
+        return False
+    return parsed.scheme in ("http", "https") and bool(parsed.netloc)
+
+
+MAX_SEARCH_WORDS = 9
+
+
+def search_words(words: list[str], text: str) -> list[str]:
+    """The words a search looks for; past nine, the whole text is one phrase, as
+    WordPress's WP_Query does, so a long query costs no more than a short one."""
+    if len(words) > MAX_SEARCH_WORDS:
+        return [text.strip()]
+    return words
