@@ -365,3 +365,36 @@ def test_a_partial_update_does_not_write_fields_it_did_not_send(tmp_path):
                 assert now["start_date"] == day, trial
     finally:
         server.kill()
+
+
+@pytest.mark.parametrize("role", ["anonymous", "subscriber", "contributor", "author", "editor"])
+def test_sql_and_python_agree_on_who_reads_protected_fields(app, as_role, role):
+    """``store.posts.unmasked_clause`` (filters) and ``app.auth.may_see_protected``
+    (representations) are twins: for every status and owner they give the same answer."""
+    from app.auth import may_see_protected
+    from store.posts import unmasked_clause
+    from store.models import User
+    from store.users import ANONYMOUS, Viewer
+
+    owner_headers = as_role(role) if role != "anonymous" else None
+    other = as_role("editor", "someone-else")
+    with database.connection_context():
+        viewer = ANONYMOUS if owner_headers is None else Viewer(User.get(User.login == role))
+        owner_ids = [viewer.id or 0, as_role.user_id("someone-else")]
+        rows = []
+        for status in ("publish", "future", "draft", "pending", "private"):
+            for author in owner_ids:
+                for password in ("", "pw"):
+                    rows.append(Event.create(
+                        id=len(rows) + 1, title="x", slug=f"x-{len(rows)}", status=status,
+                        author=author, password=password, date="2020-01-01 00:00:00",
+                        date_utc="2020-01-01 00:00:00", modified="2020-01-01 00:00:00",
+                        modified_utc="2020-01-01 00:00:00", start_date="2030-01-01 00:00:00",
+                        end_date="2030-01-01 01:00:00", utc_start="2030-01-01 00:00:00",
+                        utc_end="2030-01-01 01:00:00",
+                    ))
+        for password in (None, "pw", "wrong"):
+            in_sql = {e.id for e in Event.select().where(unmasked_clause(Event, viewer, password))}
+            in_python = {e.id for e in rows if may_see_protected(viewer, e, password)}
+            assert in_sql == in_python, password
+    assert other
