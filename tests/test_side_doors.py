@@ -372,8 +372,8 @@ def test_sql_and_python_agree_on_who_reads_protected_fields(app, as_role, role):
     """``store.posts.unmasked_clause`` (filters) and ``app.auth.may_see_protected``
     (representations) are twins: for every status and owner they give the same answer."""
     from app.auth import may_see_protected
-    from store.posts import unmasked_clause
     from store.models import User
+    from store.posts import unmasked_clause
     from store.users import ANONYMOUS, Viewer
 
     owner_headers = as_role(role) if role != "anonymous" else None
