@@ -170,3 +170,9 @@ def apply_write_rules(values: dict, viewer: Viewer, existing) -> None:
     embedding it comes through: status scaling, then who may set the author."""
     scale_status(values, viewer, existing)
     check_author(values, viewer, existing)
+
+
+def require_force_delete(viewer: Viewer) -> None:
+    """Deleting permanently (``force=true``) is for editors and up, whoever owns the item."""
+    if not viewer.has("delete_others_posts"):
+        raise forbidden(viewer.logged_in)

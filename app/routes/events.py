@@ -5,8 +5,15 @@ from __future__ import annotations
 from flask import current_app
 from flask.views import MethodView
 
-from app.auth import apply_write_rules, current_viewer, may, may_see_protected, require
-from app.errors import ApiError, forbidden, invalid_params
+from app.auth import (
+    apply_write_rules,
+    current_viewer,
+    may,
+    may_see_protected,
+    require,
+    require_force_delete,
+)
+from app.errors import ApiError, invalid_params
 from app.event_input import not_an_event, prepare_event, raise_invalid
 from app.i18n import _
 from app.i18n import _ as say  # kind names, marked in app.i18n
@@ -221,8 +228,7 @@ def update_event(event, body, viewer):
 def remove_event(event, args, viewer):
     require(viewer, "delete", event, effective_status(event))
     if args["force"]:
-        if not viewer.has("delete_others_posts"):
-            raise forbidden(viewer.logged_in)
+        require_force_delete(viewer)
         body = render_events([event], viewer)[0]
         delete_event(event)
         return json_response(body)

@@ -1,12 +1,47 @@
 """Event tags: flat terms."""
 
-from app.routes.terms import term_blueprint
+from flask.views import MethodView
+
+from app.routes.taxonomy import TaxonomyRoutes
+from app.smorest import Blueprint
 from schemas.terms import TagCreate, TagListOut, TagQueryArgs, TagUpdate, TermOut
 
-blp = term_blueprint(
-    "tag",
-    "tags",
-    {"query": TagQueryArgs, "list": TagListOut, "create": TagCreate, "update": TagUpdate,
-     "out": TermOut},
-    "Event tags: create, read, update, delete and list.",
-)
+blp = Blueprint("tags", __name__, description="Event tags: create, read, update, delete and list.")
+tags = TaxonomyRoutes("tag", "tags")
+
+
+@blp.route("/tags")
+class TagList(MethodView):
+    @blp.arguments(TagQueryArgs, location="query")
+    @blp.response(200, TagListOut)
+    def get(self, args):
+        """List terms."""
+        return tags.listing(args)
+
+    @blp.arguments(TagCreate, location="json")
+    @blp.response(201, TermOut)
+    def post(self, body):
+        """Create a term (editors and administrators)."""
+        return tags.create(body)
+
+
+@blp.route("/tags/<int:id>")
+class TagById(MethodView):
+    @blp.response(200, TermOut)
+    def get(self, id):
+        """Read a term."""
+        return tags.one(tags.by_id(id))
+
+    @blp.arguments(TagUpdate, location="json")
+    @blp.response(200, TermOut)
+    def post(self, body, id):
+        """Update a term (editors and administrators)."""
+        return tags.one(tags.save(body, tags.by_id(id)))
+
+    put = post
+    patch = post
+
+    @blp.response(200, TermOut)
+    def delete(self, id):
+        """Delete a term permanently; it is removed from its events."""
+        return tags.delete(tags.by_id(id))

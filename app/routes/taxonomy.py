@@ -1,0 +1,132 @@
+"""What the category and tag routes share: lookups, the parent rule, listing and writes.
+``app/routes/categories.py`` and ``tags.py`` declare the routes themselves."""
+
+from __future__ import annotations
+
+from flask import current_app, request
+
+from app.auth import current_viewer, require
+from app.errors import ApiError, invalid_params
+from app.i18n import _
+from app.jsonresponse import json_response
+from app.listing import Page, listing_response
+from app.render import render_context, term_out
+from app.smorest import request_body
+from app.urls import namespace_url
+from store.errors import Conflict
+from store.events import event_exists
+from store.terms import (
+    TermFilters,
+    ancestors,
+    delete_term,
+    get_term,
+    list_terms,
+    save_term,
+    term_count,
+)
+from store.text import sanitise_html
+
+
+class TaxonomyRoutes:
+    """The behaviour behind the routes of one taxonomy, ``category`` or ``tag``."""
+
+    def __init__(self, taxonomy: str, plural: str):
+        self.taxonomy = taxonomy
+        self.plural = plural
+        self.hierarchical = taxonomy == "category"
+
+    def by_id(self, term_id: int, param: str = "id"):
+        term = get_term(term_id, self.taxonomy)
+        if term is None:
+            raise invalid_params(
+                {param: _("%(id)s is not the id of an existing term.", id=term_id)}
+            )
+        return term
+
+    def _existing_ids(self, ids, param):
+        for term_id in ids:
+            self.by_id(term_id, param)
+        return ids
+
+    def one(self, term, status=200, headers=None):
+        ctx = render_context(current_viewer())
+        return json_response(term_out(term, ctx, term_count(term.id)), status, headers)
+
+    def _check_parent(self, body, existing):
+        if not self.hierarchical:
+            if "parent" in body or "parent" in request_body(request) or "parent" in request.args:
+                raise ApiError(
+                    "rest_taxonomy_not_hierarchical",
+                    _("Cannot set parent term, taxonomy is not hierarchical."),
+                    400,
+                )
+            return
+        parent = body.get("parent")
+        if parent:
+            self.by_id(parent, "parent")
+            if existing is not None and (parent == existing.id or existing.id in ancestors(parent)):
+                raise invalid_params({"parent": _("A category cannot be its own ancestor.")})
+
+    def save(self, body, existing):
+        self._check_parent(body, existing)
+        viewer = current_viewer()
+        require(viewer, "create")
+        require(viewer, "manage_terms")
+        values = {k: body[k] for k in ("name", "description", "slug", "parent") if k in body}
+        if "name" in values:
+            values["name"] = values["name"].strip()
+        if "description" in values:  # HTML, sanitised like event descriptions
+            values["description"] = sanitise_html(values["description"])
+        try:
+            return save_term(self.taxonomy, values, existing)
+        except Conflict as conflict:
+            raise ApiError(conflict.code, _(conflict.message), 400, **conflict.data) from None
+
+    def create(self, body):
+        term = self.save(body, None)
+        location = f"{namespace_url()}/{self.plural}/{term.id}"
+        return self.one(term, 201, {"Location": location})
+
+    def delete(self, term):
+        viewer = current_viewer()
+        require(viewer, "create")
+        require(viewer, "manage_terms")
+        body = term_out(term, render_context(viewer), term_count(term.id))
+        delete_term(term)
+        return json_response(body)
+
+    def listing(self, args):
+        viewer = current_viewer()
+        filters = TermFilters(
+            search=args.get("search"),
+            order=args["order"],
+            orderby=args["orderby"],
+            hide_empty=args["hide_empty"],
+            slug=args.get("slug"),
+        )
+        if "include" in args:
+            filters.include = self._existing_ids(args["include"], "include")
+        if "exclude" in args:
+            filters.exclude = self._existing_ids(args["exclude"], "exclude")
+        if "parent" in args:
+            if args["parent"]:
+                self.by_id(args["parent"], "parent")
+            filters.parent = args["parent"]
+        for param in ("post", "event"):  # event wins: it is applied last
+            if param in args:
+                if not event_exists(args[param]):
+                    raise invalid_params(
+                        {param: _("%(id)s is not the id of an event.", id=args[param])}
+                    )
+                filters.event = args[param]
+        page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
+        rows, total = list_terms(self.taxonomy, filters, viewer, page.offset, page.size)
+        ctx = render_context(viewer)
+        items = [term_out(row, ctx, row.n) for row in rows]
+        # Next/previous keep the filters the request gave (not the defaults it did not).
+        sent = {key.removesuffix("[]") for key in request.args}
+        echo = {key: value for key, value in args.items() if key in sent and key != "page"}
+        if "per_page" in echo:
+            echo["per_page"] = page.size
+        url = f"{namespace_url()}/{self.plural}"
+        return listing_response(self.plural, items, total, page, url, echo, terms=True)

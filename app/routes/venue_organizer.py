@@ -1,0 +1,142 @@
+"""What the venue and organizer routes share: lookups, permission checks, listing and
+writes. ``app/routes/venues.py`` and ``organizers.py`` declare the routes themselves."""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from app.auth import apply_write_rules, current_viewer, may, require, require_force_delete
+from app.errors import ApiError, invalid_params
+from app.i18n import N_, _
+from app.i18n import _ as say  # for messages chosen at run time (marked with N_ below)
+from app.jsonresponse import json_response
+from app.linked_input import linked_columns
+from app.listing import Page, listing_response
+from app.render import organizer_out, render_context, venue_out
+from app.routes.events import checked_statuses
+from app.urls import namespace_url
+from store.events import event_exists
+from store.linked import (
+    LinkedFilters,
+    delete_linked,
+    get_linked,
+    get_linked_by_slug,
+    list_linked,
+    save_linked,
+    trash_linked,
+)
+from store.posts import effective_status, node_kind
+
+RENDER = {"venue": venue_out, "organizer": organizer_out}
+MESSAGES = {
+    "venue": {
+        "not_accessible": N_("The requested venue is not accessible"),
+        "in_trash": N_("The venue is already trashed"),
+        "page": N_("The requested venue archive page does not exist"),
+        "invalid": N_("%(id)s is not the id of a venue."),
+        "slug": N_("No venue has the slug %(slug)s."),
+    },
+    "organizer": {
+        "not_accessible": N_("The requested organizer is not accessible"),
+        "in_trash": N_("The organizer is already trashed"),
+        "page": N_("The requested organizer archive page does not exist"),
+        "invalid": N_("%(id)s is not the id of an organizer."),
+        "slug": N_("No organizer has the slug %(slug)s."),
+    },
+}
+
+
+class VenueOrganizerRoutes:
+    """The behaviour behind the routes of one kind, ``venue`` or ``organizer``."""
+
+    def __init__(self, kind: str, plural: str):
+        self.kind = kind
+        self.plural = plural
+        self.messages = MESSAGES[kind]
+        self.render = RENDER[kind]
+
+    def by_id(self, item_id: int):
+        kind = self.kind
+        item = get_linked(kind, item_id) if node_kind(item_id) == kind else None
+        if item is None:
+            raise invalid_params({"id": say(self.messages["invalid"], id=item_id)})
+        return item
+
+    def by_slug(self, slug: str):
+        item = get_linked_by_slug(self.kind, slug)
+        if item is None:
+            raise invalid_params({"slug": say(self.messages["slug"], slug=slug)})
+        return item
+
+    def _one(self, item, viewer, status=200, single=True):
+        ctx = render_context(viewer, single=single)
+        return json_response(self.render(item, ctx), status)
+
+    def read(self, item):
+        viewer = current_viewer()
+        if not may(viewer, "read", item, effective_status(item)):
+            raise ApiError(
+                f"{self.kind}-not-accessible", say(self.messages["not_accessible"]), 403
+            )
+        return self._one(item, viewer)
+
+    def create(self, body):
+        viewer = current_viewer()
+        values = linked_columns(self.kind, body, None)
+        require(viewer, "create")
+        apply_write_rules(values, viewer, None)
+        item, _created = save_linked(self.kind, values, viewer)
+        return self._one(item, viewer, 201, single=False)
+
+    def update(self, item, body):
+        viewer = current_viewer()
+        values = linked_columns(self.kind, body, item)
+        require(viewer, "edit", item, effective_status(item))
+        apply_write_rules(values, viewer, item)
+        saved, _created = save_linked(self.kind, values, viewer, item)
+        return self._one(saved, viewer, single=False)
+
+    def remove(self, item, args):
+        viewer = current_viewer()
+        require(viewer, "delete", item, effective_status(item))
+        if args["force"]:
+            require_force_delete(viewer)
+            body = self.render(item, render_context(viewer))
+            delete_linked(self.kind, item)
+            return json_response(body)
+        if item.status == "trash":
+            raise ApiError(f"{self.kind}-is-in-trash", say(self.messages["in_trash"]), 410)
+        return self._one(trash_linked(self.kind, item), viewer, single=False)
+
+    def listing(self, args):
+        viewer = current_viewer()
+        filters = LinkedFilters(
+            statuses=checked_statuses(args.get("status"), viewer),
+            search=args.get("search"),
+            has_events=args.get("has_events"),
+            only_with_upcoming=args["only_with_upcoming"],
+            password=args.get("password"),
+        )
+        if "event" in args:
+            if not event_exists(args["event"]):
+                raise invalid_params(
+                    {"event": _("%(id)s is not the id of an event.", id=args["event"])}
+                )
+            filters.event = args["event"]
+        page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
+        rows, total = list_linked(self.kind, filters, viewer, page.offset, page.size)
+        if not rows and page.number > 1:
+            raise ApiError(
+                f"{self.kind}-archive-page-not-found", say(self.messages["page"]), 404
+            )
+        ctx = render_context(viewer, password=args.get("password"))
+        echo = {"per_page": page.size}
+        for key in ("search", "event", "has_events"):
+            if key in args:
+                echo[key] = args[key]
+        if args["only_with_upcoming"]:
+            echo["only_with_upcoming"] = True
+        echo["status"] = args.get("status") or (None if viewer.has("edit_posts") else "publish")
+        items = [self.render(row, ctx) for row in rows]
+        url = f"{namespace_url()}/{self.plural}"
+        return listing_response(self.plural, items, total, page, url, echo)
