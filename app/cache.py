@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import threading
-import time
 from collections import OrderedDict
 
 from flask import Response, current_app, g, request
 
 from app.auth import current_viewer
+from store import clock
 from store.db import data_version
 from store.posts import seconds_until_clock_change
 
@@ -44,7 +44,7 @@ class ResponseCache:
         if entry is None:
             return None
         stored_version, expires, *_rest = entry
-        if stored_version != version or expires < time.monotonic():
+        if stored_version != version or expires < clock.monotonic():
             self._drop(key)
             return None
         self.entries.move_to_end(key)
@@ -57,7 +57,7 @@ class ResponseCache:
 
     def _put(self, key, version, status, headers, body, etag, lifetime):
         self._drop(key)
-        expires = time.monotonic() + min(TTL, lifetime)
+        expires = clock.monotonic() + min(TTL, lifetime)
         self.entries[key] = (version, expires, status, headers, body, etag)
         self.size += len(body)
         while self.size > self.max_bytes and self.entries:
@@ -105,7 +105,7 @@ def _not_modified(etag: str, _headers=None) -> Response | None:
 def _lifetime(version: int, memo: dict) -> float:
     """Seconds until the data may look different without a write: the next scheduled
     publication, or the next midnight of the site timezone. Computed once per version."""
-    now = time.time()
+    now = clock.timestamp()
     if memo.get("version") != version or memo.get("until", 0) <= now:
         memo["version"] = version
         memo["until"] = now + seconds_until_clock_change(current_app.config["SITE_TIMEZONE"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, pre_load
 
+from store.ids import MAX_ID, as_id
 from store.posts import split_list
 from store.text import is_web_url, plain_text
 
@@ -82,7 +83,7 @@ class PositiveInt(fields.Integer):
             raise ValidationError(
                 N_("Must be at least 1.") if self.minimum == 1 else N_("Must not be negative.")
             )
-        if number > 2**62:
+        if number > MAX_ID:
             raise ValidationError(N_("Must be a whole number."))
         return number
 
@@ -146,7 +147,7 @@ class IdList(fields.List):
             if isinstance(item, bool):
                 raise ValidationError(N_("Must be a list of numeric ids."))
             text = str(item).strip()
-            if not text.isdigit() or int(text) < 1 or int(text) > 2**62:
+            if as_id(text) in (None, 0):
                 raise ValidationError(N_("Must be a list of numeric ids."))
             ids.append(int(text))
         if not ids:

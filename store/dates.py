@@ -15,6 +15,8 @@ import re
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from store import clock
+
 FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
@@ -310,7 +312,7 @@ def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datet
             except OverflowError:
                 raise DateError("date out of range") from None
         return parsed
-    now_utc = now_utc or datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    now_utc = now_utc or clock.utcnow().replace(tzinfo=None)
     try:
         return _relative(text, utc_to_local(now_utc, tz))
     except (OverflowError, ValueError) as error:
@@ -335,7 +337,7 @@ def publication_dates(body: dict, site_tz: tzinfo, creating: bool) -> dict:
         utc = parse_datetime(body["date_utc"], UTC)
         return {"date_utc": fmt(utc), "date": fmt(utc_to_local(utc, site_tz))}
     if creating:
-        now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+        now = clock.utcnow().replace(tzinfo=None)
         return {"date_utc": fmt(now), "date": fmt(utc_to_local(now, site_tz))}
     return {}
 

@@ -10,23 +10,13 @@ from text_unidecode import unidecode
 from store import dates
 from store.clock import utcnow, utcnow_str
 from store.db import database, insert_row
+from store.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
 from store.models import Node
 from store.users import Viewer
 
 
 def allocate_id(kind: str) -> int:
     return insert_row(Node, {"kind": kind})
-
-
-MAX_ID = 2**62  # larger numbers cannot be ids (and overflow SQLite's INTEGER)
-
-
-def as_id(value) -> int | None:
-    """``value`` as a storable id, or None when it cannot be one."""
-    text = str(value).strip()
-    if not text.isdigit() or len(text) > 19 or int(text) > MAX_ID:
-        return None
-    return int(text)
 
 
 def node_kind(item_id: int) -> str | None:

@@ -14,6 +14,7 @@ import time
 
 from store.clock import utcnow_str
 from store.db import database, write_transaction
+from store.ids import as_id
 from store.models import AppPassword, AuthFailure, User
 
 ROLES = ("administrator", "editor", "author", "contributor", "subscriber")
@@ -112,7 +113,7 @@ def find_owner(login: str = "") -> User | None:
 
 
 def user_exists(user_id: int) -> bool:
-    if not 0 < user_id < 2**62:
+    if as_id(user_id) is None or user_id == 0:
         return False
     return User.select().where(User.id == user_id).exists()
 
