@@ -38,6 +38,7 @@ lint: install
 
 test: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
 
 # The SPEC §9 benchmark: wrk from Debian, installed here when run as root.

@@ -60,8 +60,10 @@ def authenticate_request() -> None:
     config = current_app.config
     credentials = _parse_basic(header)
     address = _client_key()
-    keys = [(f"{address} {credentials[0] if credentials else ''}", config["AUTH_FAILURE_LIMIT"]),
-            (address, config["AUTH_FAILURE_LIMIT"] * 10)]
+    keys = [
+        (f"{address} {credentials[0] if credentials else ''}", config["AUTH_FAILURE_LIMIT"]),
+        (address, config["AUTH_FAILURE_LIMIT"] * 10),
+    ]
     window = config["AUTH_FAILURE_WINDOW"]
     if any(users.is_throttled(key, limit, window) for key, limit in keys):
         raise ApiError(
@@ -131,7 +133,9 @@ def require(viewer: Viewer, action: str, item=None, status: str | None = None) -
         raise forbidden(viewer.logged_in)
 
 
-def may_see_protected(viewer: Viewer, item, password: str | None, status: str | None = None) -> bool:
+def may_see_protected(
+    viewer: Viewer, item, password: str | None, status: str | None = None
+) -> bool:
     """A password-protected item is visible to those who may edit it, or with its password
     (compared in constant time)."""
     if not item.password:

@@ -50,8 +50,16 @@ class ResponseCache:
         self.entries.move_to_end(key)
         return entry
 
-    def put(self, key, version: int, status: int, headers: list, body: bytes, etag: str,
-            lifetime: float = TTL):
+    def put(
+        self,
+        key,
+        version: int,
+        status: int,
+        headers: list,
+        body: bytes,
+        etag: str,
+        lifetime: float = TTL,
+    ):
         with self.lock:
             self._put(key, version, status, headers, body, etag, lifetime)
 
@@ -145,9 +153,14 @@ def register(app) -> None:
         response.headers["ETag"] = etag
         version = g.get("cache_version")
         if version is not None and _is_cacheable():
-            headers = [(k, v) for k, v in response.headers.items() if k.startswith(("X-", "Link", "Content-Type"))]
-            cache.put(_key(), version, response.status_code, headers, body, etag,
-                      _lifetime(version, memo))
+            headers = [
+                (k, v)
+                for k, v in response.headers.items()
+                if k.startswith(("X-", "Link", "Content-Type"))
+            ]
+            cache.put(
+                _key(), version, response.status_code, headers, body, etag, _lifetime(version, memo)
+            )
         not_modified = _not_modified(etag, response.headers)
         return not_modified or response
 

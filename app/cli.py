@@ -75,7 +75,11 @@ def register_cli(app: Flask) -> None:
 
     @app.cli.command("seed")
     @click.option("--events", "count", default=1000, show_default=True, help="Events to add.")
-    @click.option("--author", default="", help="User name to own the items (default: the first administrator).")
+    @click.option(
+        "--author",
+        default="",
+        help="User name to own the items (default: the first administrator).",
+    )
     def seed_command(count, author):
         """Fill the database with a realistic demo calendar."""
         from store.seed import seed

@@ -81,9 +81,7 @@ def _first_message(messages) -> str:
     while isinstance(messages, dict | list):
         if not messages:
             return translate(N_("Invalid parameter."))
-        messages = (
-            next(iter(messages.values())) if isinstance(messages, dict) else messages[0]
-        )
+        messages = next(iter(messages.values())) if isinstance(messages, dict) else messages[0]
     return translate(str(messages))
 
 
@@ -91,18 +89,14 @@ def from_validation_error(error: ValidationError, schema=None) -> ApiError:
     """webargs/marshmallow errors in WordPress's terms: missing params first, else invalid."""
     messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
     if len(messages) == 1:  # webargs nests messages under the location: unwrap it
-        (location, inner), = messages.items()
+        ((location, inner),) = messages.items()
         if location in LOCATIONS and isinstance(inner, dict):
             messages = inner
     order = list(schema.fields) if schema is not None else []
     names = sorted(messages, key=lambda n: order.index(n) if n in order else len(order))
     if "_schema" in names and len(names) == 1:
-        return ApiError(
-            "rest_invalid_json", _("The request body must be a JSON object."), 400
-        )
-    missing = [
-        n for n in names if isinstance(messages[n], list) and MISSING_MESSAGE in messages[n]
-    ]
+        return ApiError("rest_invalid_json", _("The request body must be a JSON object."), 400)
+    missing = [n for n in names if isinstance(messages[n], list) and MISSING_MESSAGE in messages[n]]
     if missing:
         return missing_params([_data_key(schema, n) for n in missing])
     return invalid_params(

@@ -89,22 +89,36 @@ def _linked_item(item, kind: str, viewer):
         if item_id == 0:
             return None
         linked = get_linked(kind, item_id) if node_kind(item_id) == kind else None
-        if linked is None or linked.status == "trash" or not may(viewer, "read", linked, effective_status(linked)):
+        if (
+            linked is None
+            or linked.status == "trash"
+            or not may(viewer, "read", linked, effective_status(linked))
+        ):
             # An item the caller may not read is not theirs to link (nor to learn about).
             raise invalid_params(
-                {kind: _("%(id)s is not the id of an existing %(kind)s.", id=item_id,
-                         kind=say(kind))}
+                {
+                    kind: _(
+                        "%(id)s is not the id of an existing %(kind)s.", id=item_id, kind=say(kind)
+                    )
+                }
             )
         return item_id
     if isinstance(item, dict):
         if "id" in item and item["id"] not in (None, ""):
-            return _linked_item(item["id"] if not isinstance(item["id"], dict) else None, kind, viewer)
+            return _linked_item(
+                item["id"] if not isinstance(item["id"], dict) else None, kind, viewer
+            )
         schema = VenueCreate() if kind == "venue" else OrganizerCreate()
         errors = schema.validate(item)
         if errors or not str(item.get(name_field, "")).strip():
             raise invalid_params(
-                {kind: _("A new %(kind)s needs at least a non-empty \"%(field)s\".",
-                         kind=say(kind), field=name_field)}
+                {
+                    kind: _(
+                        'A new %(kind)s needs at least a non-empty "%(field)s".',
+                        kind=say(kind),
+                        field=name_field,
+                    )
+                }
             )
         from app.linked_input import linked_columns
 

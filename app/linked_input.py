@@ -10,8 +10,17 @@ from store import dates
 from store.text import sanitise_html
 from store.users import ANONYMOUS, user_exists
 
-VENUE_TEXT = ("address", "city", "country", "province", "state", "zip", "phone", "website",
-              "stateprovince")
+VENUE_TEXT = (
+    "address",
+    "city",
+    "country",
+    "province",
+    "state",
+    "zip",
+    "phone",
+    "website",
+    "stateprovince",
+)
 ORGANIZER_TEXT = ("phone", "website", "email")
 
 
@@ -66,9 +75,7 @@ def linked_columns(kind: str, body: dict, existing) -> dict:
         for key in ("geo_lat", "geo_lng"):
             if key in body:
                 values[key] = body[key]
-        if "stateprovince" not in body and any(
-            k in body for k in ("state", "province", "country")
-        ):
+        if "stateprovince" not in body and any(k in body for k in ("state", "province", "country")):
             merged = {k: getattr(existing, k, "") for k in ("state", "province", "country")}
             merged.update({k: values[k] for k in ("state", "province", "country") if k in values})
             values["stateprovince"] = derive_stateprovince(merged)

@@ -74,8 +74,13 @@ def listing_response(key, items, total, page: Page, collection_url, args, *, ter
         body = {"rest_url": rest_url, "total": total, "total_pages": total_pages, key: items}
         body.update(links)
     else:
-        body = {key: items, "rest_url": rest_url, **links, "total": total,
-                "total_pages": total_pages}
+        body = {
+            key: items,
+            "rest_url": rest_url,
+            **links,
+            "total": total,
+            "total_pages": total_pages,
+        }
     headers = {
         "X-TEC-Total": str(total),
         "X-TEC-TotalPages": str(total_pages),

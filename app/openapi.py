@@ -41,7 +41,7 @@ def complete(spec: dict, namespace_prefix: str) -> dict:
     """Relative paths, security, form bodies and error responses (language-neutral)."""
     spec = copy.deepcopy(spec)
     spec["paths"] = {
-        (path[len(namespace_prefix):] or "/"): item for path, item in spec["paths"].items()
+        (path[len(namespace_prefix) :] or "/"): item for path, item in spec["paths"].items()
     }
     components = spec.setdefault("components", {})
     components.setdefault("securitySchemes", {})["basicAuth"] = {

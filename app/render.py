@@ -163,9 +163,21 @@ def _drop_empty(data: dict) -> dict:
     return {k: v for k, v in data.items() if v not in ("", None, False, [], "0", {})}
 
 
-VENUE_MASK = {"description": "", "excerpt": "", "image": False, "address": "", "city": "",
-              "country": "", "province": "", "zip": "", "phone": "", "stateprovince": "",
-              "website": "", "geo_lat": 0, "geo_lng": 0}
+VENUE_MASK = {
+    "description": "",
+    "excerpt": "",
+    "image": False,
+    "address": "",
+    "city": "",
+    "country": "",
+    "province": "",
+    "zip": "",
+    "phone": "",
+    "stateprovince": "",
+    "website": "",
+    "geo_lat": 0,
+    "geo_lng": 0,
+}
 
 
 def venue_out(venue, ctx: RenderContext, single: bool | None = None) -> dict:
@@ -201,8 +213,14 @@ def venue_out(venue, ctx: RenderContext, single: bool | None = None) -> dict:
     return data
 
 
-ORGANIZER_MASK = {"description": "", "excerpt": "", "image": False, "phone": "", "website": "",
-                  "email": ""}
+ORGANIZER_MASK = {
+    "description": "",
+    "excerpt": "",
+    "image": False,
+    "phone": "",
+    "website": "",
+    "email": "",
+}
 
 
 def organizer_out(organizer, ctx: RenderContext, single: bool | None = None) -> dict:
@@ -240,7 +258,9 @@ def place_ld(venue: dict) -> dict:
         "@type": "PostalAddress",
         "streetAddress": venue.get("address", ""),
         "addressLocality": venue.get("city", ""),
-        "addressRegion": venue.get("stateprovince") or venue.get("state") or venue.get("province", ""),
+        "addressRegion": venue.get("stateprovince")
+        or venue.get("state")
+        or venue.get("province", ""),
         "postalCode": venue.get("zip", ""),
         "addressCountry": venue.get("country", ""),
     }
@@ -254,8 +274,11 @@ def place_ld(venue: dict) -> dict:
         "sameAs": venue.get("website", ""),
     }
     if venue.get("geo_lat") is not None and (venue.get("geo_lat"), venue.get("geo_lng")) != (0, 0):
-        data["geo"] = {"@type": "GeoCoordinates", "latitude": venue["geo_lat"],
-                       "longitude": venue["geo_lng"]}
+        data["geo"] = {
+            "@type": "GeoCoordinates",
+            "latitude": venue["geo_lat"],
+            "longitude": venue["geo_lng"],
+        }
     return data
 
 
@@ -321,12 +344,28 @@ def term_out(term, ctx: RenderContext, count: int) -> dict:
 # --- events --------------------------------------------------------------------------------
 
 EVENT_MASK = {
-    "description": "", "excerpt": "", "image": False, "all_day": None, "cost": "",
-    "cost_details": {"currency_symbol": "", "currency_position": "", "currency_code": "",
-                     "values": []},
-    "website": "", "show_map": None, "show_map_link": None, "hide_from_listings": None,
-    "sticky": None, "featured": None, "ticketed": None, "categories": [], "tags": [],
-    "venue": [], "organizer": [],
+    "description": "",
+    "excerpt": "",
+    "image": False,
+    "all_day": None,
+    "cost": "",
+    "cost_details": {
+        "currency_symbol": "",
+        "currency_position": "",
+        "currency_code": "",
+        "values": [],
+    },
+    "website": "",
+    "show_map": None,
+    "show_map_link": None,
+    "hide_from_listings": None,
+    "sticky": None,
+    "featured": None,
+    "ticketed": None,
+    "categories": [],
+    "tags": [],
+    "venue": [],
+    "organizer": [],
 }
 
 

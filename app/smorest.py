@@ -77,7 +77,9 @@ class CalendarParser(FlaskParser):
 
     def load_querystring(self, req, schema):
         args = normalise_multidict(req.args)
-        if "search" in schema.fields and ("search[]" in req.args or len(args.getlist("search")) > 1):
+        if "search" in schema.fields and (
+            "search[]" in req.args or len(args.getlist("search")) > 1
+        ):
             # An array where a string is expected: the reference's own answer.
             raise ApiError(
                 "archive-bad-search-string", _("The 'search' parameter must be a string"), 400
@@ -104,9 +106,7 @@ def request_body(req) -> dict:
     try:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        raise ApiError(
-            "rest_invalid_json", _("The request body is not valid JSON."), 400
-        ) from None
+        raise ApiError("rest_invalid_json", _("The request body is not valid JSON."), 400) from None
     if not isinstance(body, dict):
         raise ApiError("rest_invalid_json", _("The request body must be a JSON object."), 400)
     return body

@@ -32,7 +32,11 @@ def flask(database: str, *args: str) -> str:
     env = {**os.environ, "CALENDAR_DATABASE": database}
     result = subprocess.run(
         [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return result.stdout
 
@@ -44,9 +48,18 @@ class Server:
         self.port = free_port()
         env = {**os.environ, "CALENDAR_DATABASE": database}
         self.process = subprocess.Popen(
-            [os.path.join(BIN, "gunicorn"), "--bind", f"127.0.0.1:{self.port}",
-             "--workers", str(workers), "wsgi:app"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                os.path.join(BIN, "gunicorn"),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(workers),
+                "wsgi:app",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         self.base = f"http://127.0.0.1:{self.port}"
         for _ in range(200):
@@ -94,7 +107,10 @@ def wrk(url: str, seconds: int, connections: int, method="GET", body=None, auth=
         env["BENCH_AUTH"] = auth
     result = subprocess.run(
         ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", LUA, url],
-        env=env, check=True, capture_output=True, text=True,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     line = [x for x in result.stdout.splitlines() if x.startswith("{")][-1]
     data = json.loads(line)
@@ -134,22 +150,37 @@ def main() -> int:
                 ("GET /healthz", "/healthz", None, None),
                 ("GET /events?per_page=10", f"{NS}/events?per_page=10", 0.5, None),
                 ("GET /events/{id}", f"{NS}/events/{first['id']}", 0.6, None),
-                ("GET /events category+venue+search",
-                 f"{NS}/events?categories={category}&venue={venue}&search={word}", 0.4, None),
+                (
+                    "GET /events category+venue+search",
+                    f"{NS}/events?categories={category}&venue={venue}&search={word}",
+                    0.4,
+                    None,
+                ),
                 ("GET /venues", f"{NS}/venues", None, None),
                 ("GET /categories", f"{NS}/categories", None, None),
                 ("POST /events", f"{NS}/events", None, "post"),
             ]
-            print(f"\n{options.workers} workers, {options.connections} connections, "
-                  f"{options.seconds}s per scenario, {options.events} events\n")
-            print(f"{'scenario':<36}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'ratio':>8}  bar")
+            print(
+                f"\n{options.workers} workers, {options.connections} connections, "
+                f"{options.seconds}s per scenario, {options.events} events\n"
+            )
+            print(
+                f"{'scenario':<36}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'ratio':>8}  bar"
+            )
             healthz_rps = None
             for name, path, bar, kind in scenarios:
                 if kind == "post":
-                    body = json.dumps({"title": "Bench {n}", "start_date": "tomorrow 10am",
-                                       "end_date": "tomorrow 11am", "categories": [category]})
-                    result = wrk(server.base + path, options.seconds, options.connections,
-                                 "POST", body, auth)
+                    body = json.dumps(
+                        {
+                            "title": "Bench {n}",
+                            "start_date": "tomorrow 10am",
+                            "end_date": "tomorrow 11am",
+                            "categories": [category],
+                        }
+                    )
+                    result = wrk(
+                        server.base + path, options.seconds, options.connections, "POST", body, auth
+                    )
                 else:
                     result = wrk(server.base + path, options.seconds, options.connections)
                 healthz_rps = healthz_rps or result["rps"]
@@ -163,11 +194,16 @@ def main() -> int:
                     verdict = "ok" if ratio >= bar else "MISSED"
                 else:
                     target, verdict = "", ""
-                print(f"{name:<36}{result['rps']:>9.0f}{result['p50_us'] / 1000:>9.2f}"
-                      f"{result['p99_us'] / 1000:>9.2f}{errors:>8}{ratio:>8.2f}  {target} {verdict}")
+                print(
+                    f"{name:<36}{result['rps']:>9.0f}{result['p50_us'] / 1000:>9.2f}"
+                    f"{result['p99_us'] / 1000:>9.2f}{errors:>8}{ratio:>8.2f}  {target} {verdict}"
+                )
             rss = server.worker_rss_mb()
-            print("\nworker RSS after the run: " + ", ".join(f"{mb:.0f} MB" for mb in rss)
-                  + ("  (bar < 80 MB: " + ("ok" if rss and max(rss) < 80 else "MISSED") + ")"))
+            print(
+                "\nworker RSS after the run: "
+                + ", ".join(f"{mb:.0f} MB" for mb in rss)
+                + ("  (bar < 80 MB: " + ("ok" if rss and max(rss) < 80 else "MISSED") + ")")
+            )
         finally:
             server.stop()
 
@@ -179,8 +215,11 @@ def main() -> int:
                 database, _auth = seeded(directory, size)
                 server = Server(database, options.workers)
                 try:
-                    result = wrk(server.base + f"{NS}/events?per_page=10", options.seconds,
-                                 options.connections)
+                    result = wrk(
+                        server.base + f"{NS}/events?per_page=10",
+                        options.seconds,
+                        options.connections,
+                    )
                 finally:
                     server.stop()
                 p50[size] = result["p50_us"] / 1000

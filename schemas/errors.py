@@ -8,7 +8,11 @@ from schemas.fields import N_, BaseSchema
 class ErrorData(BaseSchema):
     status = fields.Integer(metadata={"description": N_("HTTP status code.")})
     params = fields.Raw(
-        metadata={"description": N_("The parameters at fault: a list (missing) or an object of messages (invalid).")}
+        metadata={
+            "description": N_(
+                "The parameters at fault: a list (missing) or an object of messages (invalid)."
+            )
+        }
     )
     details = fields.Dict(metadata={"description": N_("Details of each invalid parameter.")})
     term_id = fields.Integer(metadata={"description": N_("Id of the term that already exists.")})
@@ -16,5 +20,7 @@ class ErrorData(BaseSchema):
 
 class Error(BaseSchema):
     code = fields.String(metadata={"description": N_("Machine-readable error code.")})
-    message = fields.String(metadata={"description": N_("Human-readable message, in the language of the root.")})
+    message = fields.String(
+        metadata={"description": N_("Human-readable message, in the language of the root.")}
+    )
     data = fields.Nested(ErrorData)

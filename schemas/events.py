@@ -34,20 +34,33 @@ class EventQueryArgs(PagingArgs):
         load_default=False,
         metadata=describe(N_("Apply dates at their exact times instead of whole days.")),
     )
-    search = Text(non_empty=True, max_length=200, metadata=describe(N_("Events whose title or description contains the string.")))
+    search = Text(
+        non_empty=True,
+        max_length=200,
+        metadata=describe(N_("Events whose title or description contains the string.")),
+    )
     categories = StrList(metadata=describe(N_("Events in one of these categories (slugs or ids).")))
     tags = StrList(metadata=describe(N_("Events with one of these tags (slugs or ids).")))
     venue = IdList(metadata=describe(N_("Events at one of these venue ids.")))
     organizer = IdList(metadata=describe(N_("Events run by one of these organizer ids.")))
-    featured = Flag(metadata=describe(N_("Only featured (true) or only non-featured (false) events.")))
+    featured = Flag(
+        metadata=describe(N_("Only featured (true) or only non-featured (false) events."))
+    )
     status = StrList(metadata=describe(N_("Post statuses to include.")))
-    geoloc = Flag(metadata=describe(N_("Events whose venue has (true) or lacks (false) coordinates.")))
+    geoloc = Flag(
+        metadata=describe(N_("Events whose venue has (true) or lacks (false) coordinates."))
+    )
     geoloc_lat = Coordinate(90, metadata=describe(N_("Latitude of the centre of a radius search.")))
-    geoloc_lng = Coordinate(180, metadata=describe(N_("Longitude of the centre of a radius search.")))
+    geoloc_lng = Coordinate(
+        180, metadata=describe(N_("Longitude of the centre of a radius search."))
+    )
     geoloc_radius = fields.Float(
-        allow_none=True, allow_nan=False,
+        allow_none=True,
+        allow_nan=False,
         validate=validate.Range(
-            min=0, max=20000, min_inclusive=False,
+            min=0,
+            max=20000,
+            min_inclusive=False,
             error=N_("Must be more than 0 and at most 20000 kilometres."),
         ),
         metadata=describe(N_("Radius of the search in kilometres.")),
@@ -91,16 +104,40 @@ class EventUpdate(BaseSchema):
     sticky = Flag(metadata=describe(N_("Whether the event is sticky.")))
     featured = Flag(metadata=describe(N_("Whether the event is featured.")))
     ticketed = Flag(metadata=describe(N_("Whether the event has tickets.")))
-    post_parent = PositiveInt(minimum=0, metadata=describe(N_("Id of the parent event, 0 for none.")))
-    categories = Untyped(metadata={**describe(N_("Categories: ids, slugs or names, as a list or CSV.")), "wp_type": "array"})
-    tags = Untyped(metadata={**describe(N_("Tags: ids, slugs or names, as a list or CSV.")), "wp_type": "array"})
-    venue = Untyped(metadata={**describe(N_("Venues: ids, {\"id\": n} objects or new venue objects.")), "wp_type": "array"})
-    organizer = Untyped(metadata={**describe(N_("Organizers: ids, {\"id\": n} objects or new organizer objects.")), "wp_type": "array"})
+    post_parent = PositiveInt(
+        minimum=0, metadata=describe(N_("Id of the parent event, 0 for none."))
+    )
+    categories = Untyped(
+        metadata={
+            **describe(N_("Categories: ids, slugs or names, as a list or CSV.")),
+            "wp_type": "array",
+        }
+    )
+    tags = Untyped(
+        metadata={
+            **describe(N_("Tags: ids, slugs or names, as a list or CSV.")),
+            "wp_type": "array",
+        }
+    )
+    venue = Untyped(
+        metadata={
+            **describe(N_('Venues: ids, {"id": n} objects or new venue objects.')),
+            "wp_type": "array",
+        }
+    )
+    organizer = Untyped(
+        metadata={
+            **describe(N_('Organizers: ids, {"id": n} objects or new organizer objects.')),
+            "wp_type": "array",
+        }
+    )
     password = Text(max_length=255, metadata=describe(N_("Event password; empty to remove it.")))
 
 
 class EventCreate(EventUpdate):
-    title = PlainText(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Event title.")))
+    title = PlainText(
+        non_empty=True, max_length=1000, required=True, metadata=describe(N_("Event title."))
+    )
     start_date = DateInput(required=True, metadata=describe(N_("Start date and time.")))
     end_date = DateInput(required=True, metadata=describe(N_("End date and time.")))
 
@@ -154,7 +191,9 @@ class EventOut(PostOut):
     post_parent = fields.Integer()
     categories = fields.List(fields.Dict())
     tags = fields.List(fields.Dict())
-    venue = fields.Raw(metadata=describe(N_("The venue object, [] when none, a list when several.")))
+    venue = fields.Raw(
+        metadata=describe(N_("The venue object, [] when none, a list when several."))
+    )
     organizer = fields.List(fields.Dict())
     json_ld = fields.Dict()
 

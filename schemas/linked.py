@@ -23,16 +23,27 @@ from schemas.fields import (
 
 
 class LinkedQueryArgs(PagingArgs):
-    search = Text(non_empty=True, max_length=200, metadata=describe(N_("Items whose name, description or details contain every word.")))
+    search = Text(
+        non_empty=True,
+        max_length=200,
+        metadata=describe(N_("Items whose name, description or details contain every word.")),
+    )
     event = PositiveInt(metadata=describe(N_("Items linked to this event id.")))
-    has_events = Flag(metadata=describe(N_("Items linked (true) or not linked (false) to published events.")))
-    only_with_upcoming = Flag(load_default=False, metadata=describe(N_("Only items linked to upcoming events.")))
+    has_events = Flag(
+        metadata=describe(N_("Items linked (true) or not linked (false) to published events."))
+    )
+    only_with_upcoming = Flag(
+        load_default=False, metadata=describe(N_("Only items linked to upcoming events."))
+    )
     status = StrList(metadata=describe(N_("Post statuses to include.")))
     password = Text(metadata=describe(N_("Password of password-protected items.")))
 
 
 class LinkedDeleteArgs(BaseSchema):
-    force = Flag(load_default=False, metadata=describe(N_("Delete permanently instead of moving to the trash.")))
+    force = Flag(
+        load_default=False,
+        metadata=describe(N_("Delete permanently instead of moving to the trash.")),
+    )
 
 
 class _PostFields(BaseSchema):
@@ -73,7 +84,9 @@ class VenueUpdate(_PostFields):
 
 
 class VenueCreate(VenueUpdate):
-    venue = PlainText(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Venue name.")))
+    venue = PlainText(
+        non_empty=True, max_length=1000, required=True, metadata=describe(N_("Venue name."))
+    )
 
 
 class OrganizerUpdate(_PostFields):
@@ -84,7 +97,9 @@ class OrganizerUpdate(_PostFields):
 
 
 class OrganizerCreate(OrganizerUpdate):
-    organizer = PlainText(non_empty=True, max_length=1000, required=True, metadata=describe(N_("Organizer name.")))
+    organizer = PlainText(
+        non_empty=True, max_length=1000, required=True, metadata=describe(N_("Organizer name."))
+    )
 
 
 class VenueOut(PostOut):

@@ -31,25 +31,35 @@ class OrderBy(Text):
         value = super()._deserialize(value, attr, data, **kwargs).strip().lower()
         if value not in ORDERBY:
             raise ValidationError(
-                N_("Must be one of id, name, slug, count, term_group, description, include, include_slugs.")
+                N_(
+                    "Must be one of id, name, slug, count, term_group, description, include, include_slugs."
+                )
             )
         return value
 
 
 class TagQueryArgs(PagingArgs):
-    search = Text(non_empty=True, max_length=200, metadata=describe(N_("Terms whose name or slug contains the string.")))
+    search = Text(
+        non_empty=True,
+        max_length=200,
+        metadata=describe(N_("Terms whose name or slug contains the string.")),
+    )
     exclude = IdList(metadata=describe(N_("Term ids to leave out.")))
     include = IdList(metadata=describe(N_("Only these term ids.")))
     order = Order(load_default="asc", metadata=describe(N_("Sort direction: asc or desc.")))
     orderby = OrderBy(load_default="name", metadata=describe(N_("Term attribute to sort by.")))
-    hide_empty = Flag(load_default=True, metadata=describe(N_("Hide terms not assigned to any published event.")))
+    hide_empty = Flag(
+        load_default=True, metadata=describe(N_("Hide terms not assigned to any published event."))
+    )
     post = PositiveInt(metadata=describe(N_("Terms assigned to this event id.")))
     event = PositiveInt(metadata=describe(N_("Terms assigned to this event id (wins over post).")))
     slug = StrList(metadata=describe(N_("Terms with this slug.")))
 
 
 class CategoryQueryArgs(TagQueryArgs):
-    parent = PositiveInt(minimum=0, metadata=describe(N_("Terms whose parent is this category id.")))
+    parent = PositiveInt(
+        minimum=0, metadata=describe(N_("Terms whose parent is this category id."))
+    )
 
 
 class TagUpdate(BaseSchema):
@@ -59,7 +69,9 @@ class TagUpdate(BaseSchema):
 
 
 class TagCreate(TagUpdate):
-    name = PlainText(non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name.")))
+    name = PlainText(
+        non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name."))
+    )
 
 
 class CategoryUpdate(TagUpdate):
@@ -67,7 +79,9 @@ class CategoryUpdate(TagUpdate):
 
 
 class CategoryCreate(CategoryUpdate):
-    name = PlainText(non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name.")))
+    name = PlainText(
+        non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name."))
+    )
 
 
 class TermUrls(BaseSchema):

@@ -137,15 +137,33 @@ _WEEKDAYS = {
     for name in names
 }
 _UNITS = {
-    "s": "seconds", "h": "hours", "d": "days", "w": "weeks", "y": "years",
-    "sec": "seconds", "secs": "seconds", "second": "seconds", "seconds": "seconds",
-    "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes",
-    "hour": "hours", "hours": "hours", "hr": "hours", "hrs": "hours",
-    "day": "days", "days": "days",
-    "week": "weeks", "weeks": "weeks",
-    "fortnight": "fortnights", "fortnights": "fortnights",
-    "month": "months", "months": "months",
-    "year": "years", "years": "years",
+    "s": "seconds",
+    "h": "hours",
+    "d": "days",
+    "w": "weeks",
+    "y": "years",
+    "sec": "seconds",
+    "secs": "seconds",
+    "second": "seconds",
+    "seconds": "seconds",
+    "min": "minutes",
+    "mins": "minutes",
+    "minute": "minutes",
+    "minutes": "minutes",
+    "hour": "hours",
+    "hours": "hours",
+    "hr": "hours",
+    "hrs": "hours",
+    "day": "days",
+    "days": "days",
+    "week": "weeks",
+    "weeks": "weeks",
+    "fortnight": "fortnights",
+    "fortnights": "fortnights",
+    "month": "months",
+    "months": "months",
+    "year": "years",
+    "years": "years",
 }
 _TOKEN = re.compile(
     r"""\s*(?:
@@ -294,7 +312,11 @@ def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datet
         year, month, day, hour, minute, second, offset = match.groups()
         try:
             parsed = datetime(
-                int(year), int(month), int(day), int(hour or 0), int(minute or 0),
+                int(year),
+                int(month),
+                int(day),
+                int(hour or 0),
+                int(minute or 0),
                 int(second or 0),
             )
         except ValueError:

@@ -174,8 +174,11 @@ def insert_row(model, values: dict) -> int:
     meta = model._meta
     cached = _INSERT_SQL.get(model)
     if cached is None:
-        fields = [f for f in meta.sorted_fields if not (f.primary_key and f.name == "id" and
-                                                        f.field_type == "AUTO")]
+        fields = [
+            f
+            for f in meta.sorted_fields
+            if not (f.primary_key and f.name == "id" and f.field_type == "AUTO")
+        ]
         columns = ", ".join(f'"{f.column_name}"' for f in fields)
         marks = ", ".join("?" * len(fields))
         cached = _INSERT_SQL[model] = (

@@ -300,7 +300,9 @@ def _materialise_linked(kind: str, items: list, viewer: Viewer) -> list[int]:
     return [i for i in ids if not (i in seen or seen.add(i))]
 
 
-def save_event(values: dict, links: dict, existing: Event | None = None, *, viewer: Viewer) -> Event:
+def save_event(
+    values: dict, links: dict, existing: Event | None = None, *, viewer: Viewer
+) -> Event:
     """Inserts or updates an event and replaces the links named in ``links``
     (``venue``, ``organizer``: ids or new-item dicts, de-duplicated among what ``viewer``
     may read; ``categories``, ``tags``: ids or ("new", name)). One short write
@@ -324,10 +326,14 @@ def save_event(values: dict, links: dict, existing: Event | None = None, *, view
             # this update did not send, and the answer must show them.
             saved = Event.get_by_id(event_id)
         if "venue" in links:
-            _replace_links(EventVenue, "venue", event_id, _materialise_linked("venue", links["venue"], viewer))
+            _replace_links(
+                EventVenue, "venue", event_id, _materialise_linked("venue", links["venue"], viewer)
+            )
         if "organizer" in links:
             _replace_links(
-                EventOrganizer, "organizer", event_id,
+                EventOrganizer,
+                "organizer",
+                event_id,
                 _materialise_linked("organizer", links["organizer"], viewer),
             )
         terms = []
@@ -369,4 +375,3 @@ def delete_event(event: Event) -> None:
     with write_transaction():
         Event.delete().where(Event.id == event.id).execute()
         Event.update(post_parent=0).where(Event.post_parent == event.id).execute()
-

@@ -22,7 +22,10 @@ from store.text import search_words
 from store.users import Viewer
 
 MODELS = {"venue": Venue, "organizer": Organizer}
-LINKS = {"venue": (EventVenue, EventVenue.venue), "organizer": (EventOrganizer, EventOrganizer.organizer)}
+LINKS = {
+    "venue": (EventVenue, EventVenue.venue),
+    "organizer": (EventOrganizer, EventOrganizer.organizer),
+}
 # Fields besides the name that identify a duplicate when sent (the reference's rule).
 DEDUP_FIELDS = {
     "venue": ("description", "address", "city", "state", "province", "zip", "country", "phone"),
@@ -90,8 +93,19 @@ def update_linked(kind: str, item, values: dict):
 
 
 SEARCH_FIELDS = {
-    "venue": ("title", "description", "excerpt", "address", "city", "province", "state",
-              "stateprovince", "zip", "phone", "country"),
+    "venue": (
+        "title",
+        "description",
+        "excerpt",
+        "address",
+        "city",
+        "province",
+        "state",
+        "stateprovince",
+        "zip",
+        "phone",
+        "country",
+    ),
     "organizer": ("title", "description", "excerpt", "phone", "email", "website"),
 }
 _TOKEN_SPLIT = re.compile(r"[^\w-]+", re.UNICODE)

@@ -43,13 +43,63 @@ CATEGORIES = {
     "Sports": ["Running", "Cycling"],
     "Food & Drink": [],
 }
-TAGS = ["free", "family", "outdoor", "indoor", "evening", "weekend", "beginners", "accessible",
-        "live", "festival", "online", "kids", "seniors", "students", "charity", "late-night",
-        "summer", "winter", "local", "international"]
-WORDS = ["concert", "night", "festival", "workshop", "market", "tour", "exhibition", "session",
-         "gala", "meetup", "show", "screening", "open day", "fair", "recital", "jam"]
-ADJECTIVES = ["Summer", "Winter", "Late", "Grand", "Little", "Open", "Jazz", "Electric",
-              "Acoustic", "Community", "Spring", "Autumn", "Midnight", "Morning", "Great"]
+TAGS = [
+    "free",
+    "family",
+    "outdoor",
+    "indoor",
+    "evening",
+    "weekend",
+    "beginners",
+    "accessible",
+    "live",
+    "festival",
+    "online",
+    "kids",
+    "seniors",
+    "students",
+    "charity",
+    "late-night",
+    "summer",
+    "winter",
+    "local",
+    "international",
+]
+WORDS = [
+    "concert",
+    "night",
+    "festival",
+    "workshop",
+    "market",
+    "tour",
+    "exhibition",
+    "session",
+    "gala",
+    "meetup",
+    "show",
+    "screening",
+    "open day",
+    "fair",
+    "recital",
+    "jam",
+]
+ADJECTIVES = [
+    "Summer",
+    "Winter",
+    "Late",
+    "Grand",
+    "Little",
+    "Open",
+    "Jazz",
+    "Electric",
+    "Acoustic",
+    "Community",
+    "Spring",
+    "Autumn",
+    "Midnight",
+    "Morning",
+    "Great",
+]
 
 
 def _ids(kind: str, count: int) -> list[int]:
@@ -68,48 +118,78 @@ def seed(events: int, author: int = 0, progress=None, rng: random.Random | None 
         term_ids = {"category": [], "tag": []}
         for parent_name, children in CATEGORIES.items():
             parent = Term.get_or_none((Term.taxonomy == "category") & (Term.name == parent_name))
-            parent = parent or Term.create(taxonomy="category", name=parent_name,
-                                           slug=slugify(parent_name))
+            parent = parent or Term.create(
+                taxonomy="category", name=parent_name, slug=slugify(parent_name)
+            )
             term_ids["category"].append(parent.id)
             for child in children:
                 row = Term.get_or_none((Term.taxonomy == "category") & (Term.name == child))
-                row = row or Term.create(taxonomy="category", name=child, slug=slugify(child),
-                                         parent=parent.id)
+                row = row or Term.create(
+                    taxonomy="category", name=child, slug=slugify(child), parent=parent.id
+                )
                 term_ids["category"].append(row.id)
         for name in TAGS:
             row = Term.get_or_none((Term.taxonomy == "tag") & (Term.name == name))
-            term_ids["tag"].append((row or Term.create(taxonomy="tag", name=name, slug=slugify(name))).id)
+            term_ids["tag"].append(
+                (row or Term.create(taxonomy="tag", name=name, slug=slugify(name))).id
+            )
 
         venue_count = max(1, events // 20)
         venue_rows = []
         for venue_id in _ids("venue", venue_count):
             city, country, state, province, lat, lng, _tz = rng.choice(CITIES)
             name = f"{rng.choice(ADJECTIVES)} {rng.choice(['Hall', 'Arena', 'Club', 'Park', 'Gallery', 'Theatre'])} {venue_id}"
-            venue_rows.append({
-                "id": venue_id, "author": author, "status": "publish", "title": name,
-                "slug": f"{slugify(name)}", "description": f"<p>A venue in {city}.</p>",
-                "date": stamp, "date_utc": stamp, "modified": stamp, "modified_utc": stamp,
-                "address": f"{rng.randint(1, 200)} Main Street", "city": city, "country": country,
-                "state": state, "province": province, "stateprovince": state or province,
-                "zip": f"{rng.randint(10000, 99999)}", "phone": f"+1 555 {rng.randint(1000, 9999)}",
-                "geo_lat": lat + rng.uniform(-0.2, 0.2), "geo_lng": lng + rng.uniform(-0.2, 0.2),
-                "show_map": True, "show_map_link": True,
-            })
+            venue_rows.append(
+                {
+                    "id": venue_id,
+                    "author": author,
+                    "status": "publish",
+                    "title": name,
+                    "slug": f"{slugify(name)}",
+                    "description": f"<p>A venue in {city}.</p>",
+                    "date": stamp,
+                    "date_utc": stamp,
+                    "modified": stamp,
+                    "modified_utc": stamp,
+                    "address": f"{rng.randint(1, 200)} Main Street",
+                    "city": city,
+                    "country": country,
+                    "state": state,
+                    "province": province,
+                    "stateprovince": state or province,
+                    "zip": f"{rng.randint(10000, 99999)}",
+                    "phone": f"+1 555 {rng.randint(1000, 9999)}",
+                    "geo_lat": lat + rng.uniform(-0.2, 0.2),
+                    "geo_lng": lng + rng.uniform(-0.2, 0.2),
+                    "show_map": True,
+                    "show_map_link": True,
+                }
+            )
         for start in range(0, len(venue_rows), 500):
-            Venue.insert_many(venue_rows[start:start + 500]).execute()
+            Venue.insert_many(venue_rows[start : start + 500]).execute()
         organizer_count = max(1, events // 30)
         organizer_rows = []
         for organizer_id in _ids("organizer", organizer_count):
             name = f"{rng.choice(ADJECTIVES)} Society {organizer_id}"
-            organizer_rows.append({
-                "id": organizer_id, "author": author, "status": "publish", "title": name,
-                "slug": slugify(name), "description": "", "date": stamp, "date_utc": stamp,
-                "modified": stamp, "modified_utc": stamp,
-                "email": f"hello{organizer_id}@example.org", "phone": f"+1 555 {organizer_id % 10000:04d}",
-                "website": f"https://example.org/{organizer_id}",
-            })
+            organizer_rows.append(
+                {
+                    "id": organizer_id,
+                    "author": author,
+                    "status": "publish",
+                    "title": name,
+                    "slug": slugify(name),
+                    "description": "",
+                    "date": stamp,
+                    "date_utc": stamp,
+                    "modified": stamp,
+                    "modified_utc": stamp,
+                    "email": f"hello{organizer_id}@example.org",
+                    "phone": f"+1 555 {organizer_id % 10000:04d}",
+                    "website": f"https://example.org/{organizer_id}",
+                }
+            )
         for start in range(0, len(organizer_rows), 500):
-            Organizer.insert_many(organizer_rows[start:start + 500]).execute()
+            Organizer.insert_many(organizer_rows[start : start + 500]).execute()
     counts.update(venues=venue_count, organizers=organizer_count)
 
     venue_ids = [row["id"] for row in venue_rows]
@@ -129,33 +209,63 @@ def seed(events: int, author: int = 0, progress=None, rng: random.Random | None 
                 tz = dates.resolve_timezone(tz_name)[0]
                 day = now + timedelta(days=rng.randint(-180, 540))
                 all_day = rng.random() < 0.1
-                start = datetime(day.year, day.month, day.day, rng.choice([9, 10, 14, 18, 19, 20]),
-                                 rng.choice([0, 30]))
+                start = datetime(
+                    day.year,
+                    day.month,
+                    day.day,
+                    rng.choice([9, 10, 14, 18, 19, 20]),
+                    rng.choice([0, 30]),
+                )
                 end = start + timedelta(hours=rng.choice([1, 2, 3]), days=rng.choice([0] * 9 + [2]))
                 if all_day:
                     start, end = dates.snap_to_day_start(start), dates.snap_to_day_end(end)
                 utc_start, utc_end = dates.local_to_utc(start, tz), dates.local_to_utc(end, tz)
                 title = f"{rng.choice(ADJECTIVES)} {rng.choice(WORDS)} {event_id}"
                 cost = rng.choice(["", "Free", "$10", "15€", ["$5", "$20"], "25"])
-                rows.append({
-                    "id": event_id, "author": author, "status": rng.choice(["publish"] * 18 + ["draft", "pending"]),
-                    "title": title, "slug": slugify(title),
-                    "description": f"<p>{title} in {city[0]}. Bring friends.</p>", "excerpt": "",
-                    "date": stamp, "date_utc": stamp, "modified": stamp, "modified_utc": stamp,
-                    "start_date": dates.fmt(dates.utc_to_local(utc_start, tz)),
-                    "end_date": dates.fmt(dates.utc_to_local(utc_end, tz)),
-                    "utc_start": dates.fmt(utc_start), "utc_end": dates.fmt(utc_end),
-                    "timezone": tz_name, "all_day": all_day,
-                    "cost": orjson.dumps(cost).decode() if cost else "",
-                    "featured": rng.random() < 0.1, "show_map": True, "show_map_link": True,
-                })
+                rows.append(
+                    {
+                        "id": event_id,
+                        "author": author,
+                        "status": rng.choice(["publish"] * 18 + ["draft", "pending"]),
+                        "title": title,
+                        "slug": slugify(title),
+                        "description": f"<p>{title} in {city[0]}. Bring friends.</p>",
+                        "excerpt": "",
+                        "date": stamp,
+                        "date_utc": stamp,
+                        "modified": stamp,
+                        "modified_utc": stamp,
+                        "start_date": dates.fmt(dates.utc_to_local(utc_start, tz)),
+                        "end_date": dates.fmt(dates.utc_to_local(utc_end, tz)),
+                        "utc_start": dates.fmt(utc_start),
+                        "utc_end": dates.fmt(utc_end),
+                        "timezone": tz_name,
+                        "all_day": all_day,
+                        "cost": orjson.dumps(cost).decode() if cost else "",
+                        "featured": rng.random() < 0.1,
+                        "show_map": True,
+                        "show_map_link": True,
+                    }
+                )
                 venue_links.append({"event": event_id, "venue": venue_id, "position": 0})
-                for n, organizer_id in enumerate(rng.sample(organizer_ids, min(len(organizer_ids), rng.choice([1, 1, 2])))):
-                    organizer_links.append({"event": event_id, "organizer": organizer_id, "position": n})
-                chosen = rng.sample(term_ids["category"], rng.choice([1, 1, 2])) + rng.sample(term_ids["tag"], rng.choice([0, 1, 2, 3]))
+                for n, organizer_id in enumerate(
+                    rng.sample(organizer_ids, min(len(organizer_ids), rng.choice([1, 1, 2])))
+                ):
+                    organizer_links.append(
+                        {"event": event_id, "organizer": organizer_id, "position": n}
+                    )
+                chosen = rng.sample(term_ids["category"], rng.choice([1, 1, 2])) + rng.sample(
+                    term_ids["tag"], rng.choice([0, 1, 2, 3])
+                )
                 for n, term_id in enumerate(chosen):
-                    term_links.append({"event": event_id, "term": term_id, "position": n,
-                                       "live": live_value(rows[-1]["status"])})
+                    term_links.append(
+                        {
+                            "event": event_id,
+                            "term": term_id,
+                            "position": n,
+                            "live": live_value(rows[-1]["status"]),
+                        }
+                    )
             Event.insert_many(rows).execute()
             EventVenue.insert_many(venue_links).execute()
             EventOrganizer.insert_many(organizer_links).execute()

@@ -43,8 +43,9 @@ def find_term(value, taxonomy: str) -> Term | None:
         ).fetchone()
     if row is None:
         return None
-    return Term(id=row[0], taxonomy=row[1], name=row[2], slug=row[3], description=row[4],
-                parent=row[5])
+    return Term(
+        id=row[0], taxonomy=row[1], name=row[2], slug=row[3], description=row[4], parent=row[5]
+    )
 
 
 def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[int]:
@@ -149,8 +150,7 @@ def published_counts(term_ids) -> dict[int, int]:
 
 # --- the /categories and /tags resources --------------------------------------------------
 
-ORDERBY = ("id", "name", "slug", "count", "term_group", "description", "include",
-           "include_slugs")
+ORDERBY = ("id", "name", "slug", "count", "term_group", "description", "include", "include_slugs")
 
 
 @dataclass
@@ -224,12 +224,17 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
         query = query.where(count > 0)
     total = query.count()
     column = {
-        "id": Term.id, "name": fn.LOWER(Term.name), "slug": Term.slug, "count": count,
-        "term_group": Term.id, "description": Term.description,
+        "id": Term.id,
+        "name": fn.LOWER(Term.name),
+        "slug": Term.slug,
+        "count": count,
+        "term_group": Term.id,
+        "description": Term.description,
     }.get(filters.orderby)
     if filters.orderby == "include" and filters.include:
-        column = fn.instr("," + ",".join(map(str, filters.include)) + ",",
-                          fn.printf(",%d,", Term.id))
+        column = fn.instr(
+            "," + ",".join(map(str, filters.include)) + ",", fn.printf(",%d,", Term.id)
+        )
     if column is None:
         column = fn.LOWER(Term.name)  # case-insensitive, like MySQL collations
     ordering = column.desc() if filters.order == "desc" else column.asc()
@@ -277,7 +282,8 @@ def save_term(taxonomy: str, values: dict, existing=None):
         clash = name_taken(taxonomy, name, parent, existing.id if existing else None)
         if clash is not None and ("name" in values or "parent" in values):
             raise Conflict(
-                "term_exists", "A term with the name provided already exists with this parent.",
+                "term_exists",
+                "A term with the name provided already exists with this parent.",
                 term_id=clash.id,
             )
         if values.get("slug"):

@@ -81,8 +81,13 @@ def list_users() -> list[dict]:
             .count()
         )
         rows.append(
-            {"id": user.id, "login": user.login, "email": user.email, "role": user.role,
-             "passwords": active}
+            {
+                "id": user.id,
+                "login": user.login,
+                "email": user.email,
+                "role": user.role,
+                "passwords": active,
+            }
         )
     return rows
 
@@ -156,12 +161,21 @@ def clear_failures(client: str) -> None:
 # --- roles and capabilities (WordPress's, for posts of every type) -------------------
 
 _AUTHOR_CAPS = {
-    "read", "edit_posts", "delete_posts", "publish_posts", "edit_published_posts",
-    "delete_published_posts", "upload_files",
+    "read",
+    "edit_posts",
+    "delete_posts",
+    "publish_posts",
+    "edit_published_posts",
+    "delete_published_posts",
+    "upload_files",
 }
 _EDITOR_CAPS = _AUTHOR_CAPS | {
-    "edit_others_posts", "delete_others_posts", "edit_private_posts", "delete_private_posts",
-    "read_private_posts", "manage_terms",
+    "edit_others_posts",
+    "delete_others_posts",
+    "edit_private_posts",
+    "delete_private_posts",
+    "read_private_posts",
+    "manage_terms",
 }
 CAPABILITIES = {
     "administrator": _EDITOR_CAPS | {"manage_options"},

@@ -39,7 +39,9 @@ def test_etag_and_not_modified(client, make_event):
 
 
 def test_other_languages_are_cached_apart(client):
-    assert client.get(f"/fr{NS}/events").get_json()["rest_url"].startswith(f"http://localhost/fr{NS}")
+    assert (
+        client.get(f"/fr{NS}/events").get_json()["rest_url"].startswith(f"http://localhost/fr{NS}")
+    )
     assert client.get(f"{NS}/events").get_json()["rest_url"].startswith(f"http://localhost{NS}")
 
 

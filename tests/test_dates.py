@@ -8,8 +8,17 @@ from hypothesis import strategies as st
 
 from store import dates
 
-ZONES = ["UTC", "America/New_York", "Europe/Paris", "Australia/Sydney", "Asia/Kolkata",
-         "America/Juneau", "Atlantic/Reykjavik", "UTC+2", "UTC-5:30"]
+ZONES = [
+    "UTC",
+    "America/New_York",
+    "Europe/Paris",
+    "Australia/Sydney",
+    "Asia/Kolkata",
+    "America/Juneau",
+    "Atlantic/Reykjavik",
+    "UTC+2",
+    "UTC-5:30",
+]
 NOW = datetime(2026, 11, 22, 7, 0, 0)
 moments = st.datetimes(min_value=datetime(1971, 1, 1), max_value=datetime(2099, 12, 31))
 
@@ -95,7 +104,9 @@ def test_accepted_forms(text, expected):
     assert dates.fmt(dates.parse_datetime(text, dates.resolve_timezone("UTC")[0], NOW)) == expected
 
 
-@pytest.mark.parametrize("text", ["before my birthday", "", "next", "2018-02-30", "25:00", "+3 bananas", "13pm"])
+@pytest.mark.parametrize(
+    "text", ["before my birthday", "", "next", "2018-02-30", "25:00", "+3 bananas", "13pm"]
+)
 def test_rejected_forms(text):
     with pytest.raises(dates.DateError):
         dates.parse_datetime(text, dates.resolve_timezone("UTC")[0], NOW)

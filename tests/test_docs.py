@@ -19,7 +19,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def strip_descriptions(document):
     if isinstance(document, dict):
         return {
-            k: strip_descriptions(v) for k, v in document.items() if k not in ("description", "summary")
+            k: strip_descriptions(v)
+            for k, v in document.items()
+            if k not in ("description", "summary")
         }
     if isinstance(document, list):
         return [strip_descriptions(v) for v in document]
@@ -67,22 +69,36 @@ def test_document_declares_auth_bodies_and_errors(client):
     assert "410" in document["paths"]["/events/{id}"]["delete"]["responses"]
     per_page = next(p for p in listing["parameters"] if p["name"] == "per_page")
     assert per_page["schema"]["default"] == 10 and per_page["description"]
-    assert set(document["components"]["schemas"]["Error"]["properties"]) == {"code", "message", "data"}
+    assert set(document["components"]["schemas"]["Error"]["properties"]) == {
+        "code",
+        "message",
+        "data",
+    }
 
 
 def test_languages_differ_only_in_descriptions(client):
     documents = {lang: client.get(f"/{lang}{NS}/doc").get_json() for lang in ["en", *LANGS]}
     english = documents["en"]
     for lang in LANGS:
-        assert documents[lang]["paths"]["/events"]["get"]["summary"] != english["paths"]["/events"]["get"]["summary"]
+        assert (
+            documents[lang]["paths"]["/events"]["get"]["summary"]
+            != english["paths"]["/events"]["get"]["summary"]
+        )
         local, base = dict(documents[lang]), dict(english)
         local.pop("servers"), base.pop("servers")
         assert strip_descriptions(local) == strip_descriptions(base)
     indexes = {lang: client.get(f"/{lang}{NS}").get_json() for lang in ["en", *LANGS]}
     for lang in LANGS:
-        assert strip_descriptions(indexes[lang]["routes"]) == strip_descriptions(indexes["en"]["routes"])
+        assert strip_descriptions(indexes[lang]["routes"]) == strip_descriptions(
+            indexes["en"]["routes"]
+        )
         args = indexes[lang]["routes"]["/calendar/events/v1/events"]["endpoints"][0]["args"]
-        assert args["page"]["description"] != indexes["en"]["routes"]["/calendar/events/v1/events"]["endpoints"][0]["args"]["page"]["description"]
+        assert (
+            args["page"]["description"]
+            != indexes["en"]["routes"]["/calendar/events/v1/events"]["endpoints"][0]["args"][
+                "page"
+            ]["description"]
+        )
 
 
 def _catalog(lang):
@@ -97,7 +113,8 @@ def test_every_string_has_a_translation(client, lang):
     wanted |= doc_strings(client.get(NS).get_json())
     for package in ("app", "schemas", "store"):
         for _f, _l, message, _c, _x in extract_from_dir(
-            os.path.join(ROOT, package), method_map=[("**.py", "python")],
+            os.path.join(ROOT, package),
+            method_map=[("**.py", "python")],
             keywords={"_": None, "N_": None},
         ):
             wanted.add(message)

@@ -16,9 +16,13 @@ def stored(event_id):
 
 def test_create_returns_the_full_representation(client, admin):
     body = {
-        "title": "Concert", "description": "<p>Loud</p><script>alert(1)</script>",
-        "start_date": "2030-01-05 14:00:00", "end_date": "2030-01-05 16:30:00",
-        "timezone": "America/New_York", "cost": "$23", "website": "http://example.com",
+        "title": "Concert",
+        "description": "<p>Loud</p><script>alert(1)</script>",
+        "start_date": "2030-01-05 14:00:00",
+        "end_date": "2030-01-05 16:30:00",
+        "timezone": "America/New_York",
+        "cost": "$23",
+        "website": "http://example.com",
     }
     response = client.post(f"{NS}/events", json=body, headers=admin)
     assert response.status_code == 201
@@ -30,7 +34,12 @@ def test_create_returns_the_full_representation(client, admin):
     assert event["start_date"] == "2030-01-05 14:00:00"
     assert event["utc_start_date"] == "2030-01-05 19:00:00"
     assert event["start_date_details"] == {
-        "year": "2030", "month": "01", "day": "05", "hour": "14", "minutes": "00", "seconds": "00"
+        "year": "2030",
+        "month": "01",
+        "day": "05",
+        "hour": "14",
+        "minutes": "00",
+        "seconds": "00",
     }
     assert event["timezone"] == "America/New_York"
     assert event["timezone_abbr"] == "EST"
@@ -80,9 +89,18 @@ def test_all_day_snaps_to_whole_days(make_event):
 
 @pytest.mark.parametrize(
     "field,value",
-    [("author", 23), ("date", "foo"), ("date_utc", "foo"), ("website", "foo"),
-     ("status", "kinda"), ("timezone", "Mars/Base"), ("image", 23), ("image", "foo bar"),
-     ("start_date", "before my birthday"), ("title", "")],
+    [
+        ("author", 23),
+        ("date", "foo"),
+        ("date_utc", "foo"),
+        ("website", "foo"),
+        ("status", "kinda"),
+        ("timezone", "Mars/Base"),
+        ("image", 23),
+        ("image", "foo bar"),
+        ("start_date", "before my birthday"),
+        ("title", ""),
+    ],
 )
 def test_invalid_fields_are_400(client, admin, field, value):
     body = {"title": "t", "start_date": "tomorrow", "end_date": "tomorrow"}
@@ -96,8 +114,13 @@ def test_invalid_fields_are_400(client, admin, field, value):
 def test_form_encoded_bodies_are_accepted(client, admin):
     response = client.post(
         f"{NS}/events",
-        data={"title": "Form", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-              "featured": "true", "tags[]": ["a", "b"]},
+        data={
+            "title": "Form",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "featured": "true",
+            "tags[]": ["a", "b"],
+        },
         headers=admin,
     )
     assert response.status_code == 201
@@ -144,7 +167,9 @@ def test_single_read_errors(client, make_event, as_role):
     missing = client.get(f"{NS}/events/999")
     assert missing.get_json()["code"] == "rest-event-not-found"
     assert missing.get_json()["message"] == "Event with ID 999 does not exist."
-    venue = client.post(f"{NS}/venues", json={"venue": "V"}, headers=as_role("administrator")).get_json()
+    venue = client.post(
+        f"{NS}/venues", json={"venue": "V"}, headers=as_role("administrator")
+    ).get_json()
     other = client.get(f"{NS}/events/{venue['id']}")
     assert (other.status_code, other.get_json()["code"]) == (400, "rest-invalid-event-id")
     draft = make_event(status="draft")
@@ -168,14 +193,22 @@ def test_password_protection(client, make_event):
 
 
 def test_partial_update_leaves_omitted_fields(client, admin, make_event):
-    event = make_event(featured=True, cost="$5", timezone="Europe/Paris", start_date="2030-06-01 10:00", end_date="2030-06-01 11:00")
+    event = make_event(
+        featured=True,
+        cost="$5",
+        timezone="Europe/Paris",
+        start_date="2030-06-01 10:00",
+        end_date="2030-06-01 11:00",
+    )
     response = client.patch(f"{NS}/events/{event['id']}", json={"title": "Renamed"}, headers=admin)
     assert response.status_code == 200
     updated = response.get_json()
     assert updated["title"] == "Renamed"
     assert updated["featured"] is True and updated["cost"] == "$5"
     assert updated["timezone"] == "Europe/Paris" and updated["start_date"] == "2030-06-01 10:00:00"
-    moved = client.put(f"{NS}/events/{event['id']}", json={"timezone": "UTC"}, headers=admin).get_json()
+    moved = client.put(
+        f"{NS}/events/{event['id']}", json={"timezone": "UTC"}, headers=admin
+    ).get_json()
     assert moved["start_date"] == "2030-06-01 10:00:00"
     assert moved["utc_start_date"] == "2030-06-01 10:00:00"
     assert updated["utc_start_date"] == "2030-06-01 08:00:00"
@@ -244,7 +277,8 @@ def test_venue_organizer_and_terms_on_write(client, admin, make_event):
     event = make_event(
         venue={"venue": "Hall", "city": "Paris", "country": "France", "stateProvince": "IDF"},
         organizer=[{"organizer": "A"}, {"organizer": "B"}],
-        categories="Music,Jazz", tags=["one"],
+        categories="Music,Jazz",
+        tags=["one"],
     )
     assert event["venue"]["venue"] == "Hall" and event["venue"]["stateprovince"] == "IDF"
     assert [o["organizer"] for o in event["organizer"]] == ["A", "B"]
@@ -252,7 +286,8 @@ def test_venue_organizer_and_terms_on_write(client, admin, make_event):
     assert event["categories"][0]["taxonomy"] == "tribe_events_cat"
     assert event["tags"][0]["taxonomy"] == "post_tag"
     cleared = client.post(
-        f"{NS}/events/{event['id']}", json={"organizer": [], "venue": 0, "categories": ""},
+        f"{NS}/events/{event['id']}",
+        json={"organizer": [], "venue": 0, "categories": ""},
         headers=admin,
     ).get_json()
     assert cleared["organizer"] == [] and cleared["venue"] == [] and cleared["categories"] == []
@@ -301,7 +336,9 @@ def test_default_window_and_relative_filters(client, make_event):
     make_event(title="Past", start_date="2020-01-01 10:00", end_date="2020-01-01 11:00")
     make_event(title="Soon")
     assert [e["title"] for e in client.get(f"{NS}/events").get_json()["events"]] == ["Soon"]
-    titles = [e["title"] for e in client.get(f"{NS}/events?starts_before=2021-01-01").get_json()["events"]]
+    titles = [
+        e["title"] for e in client.get(f"{NS}/events?starts_before=2021-01-01").get_json()["events"]
+    ]
     assert titles == ["Past"]
 
 
@@ -384,7 +421,7 @@ def test_search_is_case_insensitive_substring_and_follows_edits(client, admin, m
     assert client.get(f"{NS}/events?search=NIGH").get_json()["total"] == 1
     assert client.get(f"{NS}/events?search=friend jazz").get_json()["total"] == 1
     assert client.get(f"{NS}/events?search=ja").get_json()["total"] == 1  # too short for trigrams
-    assert client.get(f"{NS}/events?search=\"quoted").get_json()["total"] == 0
+    assert client.get(f'{NS}/events?search="quoted').get_json()["total"] == 0
     client.post(f"{NS}/events/{event['id']}", json={"title": "Rock Evening"}, headers=admin)
     assert client.get(f"{NS}/events?search=night").get_json()["total"] == 0
     assert client.get(f"{NS}/events?search=evening").get_json()["total"] == 1
@@ -394,8 +431,13 @@ def test_search_is_case_insensitive_substring_and_follows_edits(client, admin, m
 
 def test_a_page_loads_its_relations_in_a_fixed_number_of_queries(client, app, make_event, caplog):
     for n in range(12):
-        make_event(title=f"E{n}", venue={"venue": f"V{n}"}, organizer=[{"organizer": f"O{n}"}],
-                   categories=f"C{n}", tags=f"T{n}")
+        make_event(
+            title=f"E{n}",
+            venue={"venue": f"V{n}"},
+            organizer=[{"organizer": f"O{n}"}],
+            categories=f"C{n}",
+            tags=f"T{n}",
+        )
 
     def count_queries(path):
         app.extensions["calendar.cache"].clear()
@@ -412,10 +454,16 @@ def test_a_page_loads_its_relations_in_a_fixed_number_of_queries(client, app, ma
 def test_php_style_nested_form_fields(client, admin):
     response = client.post(
         f"{NS}/events",
-        data={"title": "Form", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-              "venue[venue]": "Hall", "venue[city]": "Lyon",
-              "organizer[0][organizer]": "A", "organizer[1][organizer]": "B",
-              "categories[]": ["x", "y"]},
+        data={
+            "title": "Form",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "venue[venue]": "Hall",
+            "venue[city]": "Lyon",
+            "organizer[0][organizer]": "A",
+            "organizer[1][organizer]": "B",
+            "categories[]": ["x", "y"],
+        },
         headers=admin,
     )
     assert response.status_code == 201, response.get_json()

@@ -26,8 +26,12 @@ NS = "/wp-json/calendar/events/v1"
 # (the term-update 500 that 8 examples missed); FUZZ_EXAMPLES raises it for a deeper run.
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "30"))
 ONLY = os.environ.get("FUZZ_ONLY", "")  # a path fragment: fuzz only the matching operations
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 
 
 @pytest.fixture(scope="module")
@@ -42,9 +46,15 @@ def fuzz_app(tmp_path_factory):
     for n in range(3):
         client.post(
             f"{NS}/events",
-            json={"title": f"Seed {n}", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-                  "venue": {"venue": f"Hall {n}"}, "organizer": [{"organizer": f"Org {n}"}],
-                  "categories": "Music", "tags": "live"},
+            json={
+                "title": f"Seed {n}",
+                "start_date": "tomorrow 9am",
+                "end_date": "tomorrow 10am",
+                "venue": {"venue": f"Hall {n}"},
+                "organizer": [{"organizer": f"Org {n}"}],
+                "categories": "Music",
+                "tags": "live",
+            },
             headers=app.config["FUZZ_AUTH"],
         )
     return app
@@ -57,8 +67,9 @@ def _operations(app):
 
 def _exercise(operation, headers, mode):
     @given(case=operation.as_strategy(generation_mode=mode))
-    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
-              database=None)
+    @settings(
+        max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None
+    )
     def run(case):
         case.call_and_validate(checks=CHECKS, headers=headers)
 

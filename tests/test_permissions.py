@@ -5,12 +5,30 @@ import pytest
 from tests.conftest import NS
 
 ROLES = ["anonymous", "subscriber", "contributor", "author", "editor", "administrator"]
-CREATE = {"anonymous": 401, "subscriber": 403, "contributor": 201, "author": 201,
-          "editor": 201, "administrator": 201}
-OTHERS = {"anonymous": 401, "subscriber": 403, "contributor": 403, "author": 403,
-          "editor": 200, "administrator": 200}
-TERMS_CREATE = {"anonymous": 401, "subscriber": 403, "contributor": 403, "author": 403,
-                "editor": 201, "administrator": 201}
+CREATE = {
+    "anonymous": 401,
+    "subscriber": 403,
+    "contributor": 201,
+    "author": 201,
+    "editor": 201,
+    "administrator": 201,
+}
+OTHERS = {
+    "anonymous": 401,
+    "subscriber": 403,
+    "contributor": 403,
+    "author": 403,
+    "editor": 200,
+    "administrator": 200,
+}
+TERMS_CREATE = {
+    "anonymous": 401,
+    "subscriber": 403,
+    "contributor": 403,
+    "author": 403,
+    "editor": 201,
+    "administrator": 201,
+}
 TERMS_WRITE = {**TERMS_CREATE, "editor": 200, "administrator": 200}
 
 
@@ -59,7 +77,9 @@ def test_update_and_delete_by_id(client, headers_for, items, kind, role, method)
     expected = TERMS_WRITE if kind in ("categories", "tags") else OTHERS
     item = items[kind]
     body = None if method == "delete" else {"description": "changed"}
-    response = getattr(client, method)(f"{NS}/{kind}/{item['id']}", json=body, headers=headers_for(role))
+    response = getattr(client, method)(
+        f"{NS}/{kind}/{item['id']}", json=body, headers=headers_for(role)
+    )
     assert response.status_code == expected[role], response.get_json()
 
 
@@ -69,20 +89,45 @@ def test_update_and_delete_by_id(client, headers_for, items, kind, role, method)
 def test_update_and_delete_by_slug(client, headers_for, items, kind, role, method):
     item = items[kind]
     body = None if method == "delete" else {"description": "changed"}
-    response = getattr(client, method)(f"{NS}/{kind}/by-slug/{item['slug']}", json=body, headers=headers_for(role))
+    response = getattr(client, method)(
+        f"{NS}/{kind}/by-slug/{item['slug']}", json=body, headers=headers_for(role)
+    )
     assert response.status_code == OTHERS[role], response.get_json()
 
 
-@pytest.mark.parametrize("kind,body", [("events", BODIES["events"]), ("venues", BODIES["venues"]),
-                                       ("organizers", BODIES["organizers"])])
+@pytest.mark.parametrize(
+    "kind,body",
+    [
+        ("events", BODIES["events"]),
+        ("venues", BODIES["venues"]),
+        ("organizers", BODIES["organizers"]),
+    ],
+)
 def test_owners(client, as_role, kind, body):
     contributor, author = as_role("contributor"), as_role("author")
     draft = client.post(f"{NS}/{kind}", json=body, headers=contributor).get_json()
     assert draft["status"] == "draft"
-    assert client.put(f"{NS}/{kind}/{draft['id']}", json={"description": "x"}, headers=contributor).status_code == 200
-    assert client.put(f"{NS}/{kind}/{draft['id']}", json={"description": "x"}, headers=author).status_code == 403
-    published = client.post(f"{NS}/{kind}", json={**body, "description": "own"}, headers=author).get_json()
+    assert (
+        client.put(
+            f"{NS}/{kind}/{draft['id']}", json={"description": "x"}, headers=contributor
+        ).status_code
+        == 200
+    )
+    assert (
+        client.put(
+            f"{NS}/{kind}/{draft['id']}", json={"description": "x"}, headers=author
+        ).status_code
+        == 403
+    )
+    published = client.post(
+        f"{NS}/{kind}", json={**body, "description": "own"}, headers=author
+    ).get_json()
     assert published["status"] == "publish"
-    assert client.put(f"{NS}/{kind}/{published['id']}", json={"description": "y"}, headers=author).status_code == 200
+    assert (
+        client.put(
+            f"{NS}/{kind}/{published['id']}", json={"description": "y"}, headers=author
+        ).status_code
+        == 200
+    )
     assert client.delete(f"{NS}/{kind}/{published['id']}", headers=author).status_code == 200
     assert client.delete(f"{NS}/{kind}/{draft['id']}", headers=contributor).status_code == 200

@@ -18,12 +18,16 @@ def test_rest_index_lists_namespace(client):
         assert key in body
 
 
-@pytest.mark.parametrize("root", ["/wp-json", "/en/wp-json", "/fr/wp-json", "/de/wp-json", "/es/wp-json"])
+@pytest.mark.parametrize(
+    "root", ["/wp-json", "/en/wp-json", "/fr/wp-json", "/de/wp-json", "/es/wp-json"]
+)
 def test_every_language_root_serves_the_api(client, root):
     assert client.get(root).status_code == 200
     response = client.get(f"{root}/calendar/events/v1/events")
     assert response.status_code == 200
-    assert response.get_json()["rest_url"].startswith(f"http://localhost{root}/calendar/events/v1/events/")
+    assert response.get_json()["rest_url"].startswith(
+        f"http://localhost{root}/calendar/events/v1/events/"
+    )
 
 
 def test_unknown_language_segment_is_no_route(client):
@@ -112,7 +116,11 @@ def test_options_preflight_answers_200(client):
 
 def test_bad_credentials_are_401_incorrect_password(client, as_role):
     as_role("editor")
-    for headers in (basic("editor", "wrong"), basic("nobody", "wrong"), {"Authorization": "Basic !!"}):
+    for headers in (
+        basic("editor", "wrong"),
+        basic("nobody", "wrong"),
+        {"Authorization": "Basic !!"},
+    ):
         response = client.get(f"{NS}/events", headers=headers)
         assert response.status_code == 401
         assert response.get_json()["code"] == "incorrect_password"
@@ -203,7 +211,9 @@ def test_namespace_index_lists_routes_with_args(client):
     listing = body["routes"]["/calendar/events/v1/events"]
     get = next(e for e in listing["endpoints"] if "GET" in e["methods"])
     assert get["args"]["per_page"] == {
-        "type": "integer", "required": False, "default": 10,
+        "type": "integer",
+        "required": False,
+        "default": 10,
         "description": "Maximum number of items per page (at most 50).",
     }
     post = next(e for e in listing["endpoints"] if "POST" in e["methods"])
@@ -228,14 +238,18 @@ def test_openapi_document_servers_follow_language_root(client):
 def test_site_url_setting_builds_links(tmp_path):
     from app import create_app
 
-    app = create_app({"CALENDAR_DATABASE": str(tmp_path / "c.db"), "SITE_URL": "https://cal.example/"})
+    app = create_app(
+        {"CALENDAR_DATABASE": str(tmp_path / "c.db"), "SITE_URL": "https://cal.example/"}
+    )
     body = app.test_client().get(f"{NS}/events").get_json()
     assert body["rest_url"].startswith("https://cal.example/wp-json/calendar/events/v1/events/")
 
 
 def test_cli_users_create_password_list_revoke(app, client):
     runner = app.test_cli_runner()
-    result = runner.invoke(args=["users", "create", "alice", "--role", "editor", "--email", "a@x.org"])
+    result = runner.invoke(
+        args=["users", "create", "alice", "--role", "editor", "--email", "a@x.org"]
+    )
     assert result.exit_code == 0, result.output
     password = result.output.strip().splitlines()[-1]
     assert len(password) >= 22
@@ -279,9 +293,33 @@ def test_migrate_and_backup_commands(app, tmp_path):
 @pytest.mark.parametrize(
     "path,body",
     [
-        ("/events", {"title": "t", "start_date": "tomorrow", "end_date": "tomorrow", "categories": "99999999999999999999999"}),
-        ("/events", {"title": "t", "start_date": "tomorrow", "end_date": "tomorrow", "venue": {"venue": None}}),
-        ("/events", {"title": "t", "start_date": "tomorrow", "end_date": "tomorrow", "organizer": "99999999999999999999999"}),
+        (
+            "/events",
+            {
+                "title": "t",
+                "start_date": "tomorrow",
+                "end_date": "tomorrow",
+                "categories": "99999999999999999999999",
+            },
+        ),
+        (
+            "/events",
+            {
+                "title": "t",
+                "start_date": "tomorrow",
+                "end_date": "tomorrow",
+                "venue": {"venue": None},
+            },
+        ),
+        (
+            "/events",
+            {
+                "title": "t",
+                "start_date": "tomorrow",
+                "end_date": "tomorrow",
+                "organizer": "99999999999999999999999",
+            },
+        ),
         ("/organizers", {"organizer": None}),
         ("/venues", {"venue": None, "description": -1}),
     ],
@@ -319,11 +357,22 @@ def test_responses_vary_by_authorization(client):
 
 
 def test_dates_at_the_edge_of_the_calendar_are_400(client, admin):
-    body = {"title": "t", "start_date": "9999-12-31 23:00:00", "end_date": "9999-12-31 23:30:00",
-            "timezone": "UTC-5"}
+    body = {
+        "title": "t",
+        "start_date": "9999-12-31 23:00:00",
+        "end_date": "9999-12-31 23:30:00",
+        "timezone": "UTC-5",
+    }
     assert client.post(f"{NS}/events", json=body, headers=admin).status_code == 400
-    body = {"title": "t", "start_date": "0001-01-01 00:00:00", "end_date": "0001-01-01 01:00:00",
-            "timezone": "UTC+14"}
+    body = {
+        "title": "t",
+        "start_date": "0001-01-01 00:00:00",
+        "end_date": "0001-01-01 01:00:00",
+        "timezone": "UTC+14",
+    }
     assert client.post(f"{NS}/events", json=body, headers=admin).status_code == 400
-    assert client.get(f"{NS}/events?start_date=0001-01-01T00:00:00%2B14:00").status_code in (200, 400)
+    assert client.get(f"{NS}/events?start_date=0001-01-01T00:00:00%2B14:00").status_code in (
+        200,
+        400,
+    )
     assert client.get(f"{NS}/events?end_date=+9000 years").status_code == 400

@@ -33,20 +33,37 @@ def free_port():
 def flask_cli(database, *args):
     env = {**os.environ, "CALENDAR_DATABASE": str(database)}
     return subprocess.run(
-        [os.path.join(BIN, "flask"), "--app", "wsgi", *args], cwd=ROOT, env=env,
-        check=True, capture_output=True, text=True, timeout=120,
+        [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
     ).stdout
 
 
 class Server:
     def __init__(self, database, workers=4, **settings):
         self.port = free_port()
-        env = {**os.environ, "CALENDAR_DATABASE": str(database),
-               **{k: str(v) for k, v in settings.items()}}
+        env = {
+            **os.environ,
+            "CALENDAR_DATABASE": str(database),
+            **{k: str(v) for k, v in settings.items()},
+        }
         self.process = subprocess.Popen(
-            [os.path.join(BIN, "gunicorn"), "--bind", f"127.0.0.1:{self.port}",
-             "--workers", str(workers), "wsgi:app"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [
+                os.path.join(BIN, "gunicorn"),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(workers),
+                "wsgi:app",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             start_new_session=True,
         )
         self.base = f"http://127.0.0.1:{self.port}"
@@ -96,13 +113,20 @@ def database(tmp_path):
 
 @pytest.fixture
 def admin_auth(database):
-    password = flask_cli(database, "users", "create", "admin", "--role", "administrator").split()[-1]
+    password = flask_cli(database, "users", "create", "admin", "--role", "administrator").split()[
+        -1
+    ]
     return {"Authorization": "Basic " + base64.b64encode(f"admin:{password}".encode()).decode()}
 
 
 def event_body(n):
-    return {"title": f"Event {n}", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-            "categories": ["Load"], "venue": {"venue": f"Hall {n % 5}"}}
+    return {
+        "title": f"Event {n}",
+        "start_date": "tomorrow 9am",
+        "end_date": "tomorrow 10am",
+        "categories": ["Load"],
+        "venue": {"venue": f"Hall {n % 5}"},
+    }
 
 
 def stored_event_ids(database):
@@ -118,6 +142,7 @@ def integrity(database):
 def test_concurrent_writers_and_readers_lose_nothing(database, admin_auth):
     server = Server(database, workers=4)
     try:
+
         def write(n):
             return server.request("POST", f"{NS}/events", event_body(n), admin_auth)
 

@@ -17,31 +17,68 @@ def world(client, admin, as_role):
 
     hidden_venue = post("/venues", {"venue": f"{SECRET} hall", "status": "draft"})
     hidden_organizer = post("/organizers", {"organizer": f"{SECRET} org", "status": "private"})
-    public = post("/events", {
-        "title": "Public", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-        "venue": hidden_venue["id"], "organizer": [hidden_organizer["id"]], "categories": "Open",
-    })
+    public = post(
+        "/events",
+        {
+            "title": "Public",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "venue": hidden_venue["id"],
+            "organizer": [hidden_organizer["id"]],
+            "categories": "Open",
+        },
+    )
     hidden = {}
     for status in ("draft", "pending", "private"):
-        hidden[status] = post("/events", {
-            "title": f"{SECRET} {status}", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-            "status": status, "categories": "Hidden",
-        })
-    hidden["future"] = post("/events", {
-        "title": f"{SECRET} future", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-        "status": "future", "date": "2099-01-01 00:00:00", "categories": "Hidden",
-    })
-    hidden["trash"] = post("/events", {
-        "title": f"{SECRET} trash", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-        "categories": "Hidden",
-    })
+        hidden[status] = post(
+            "/events",
+            {
+                "title": f"{SECRET} {status}",
+                "start_date": "tomorrow 9am",
+                "end_date": "tomorrow 10am",
+                "status": status,
+                "categories": "Hidden",
+            },
+        )
+    hidden["future"] = post(
+        "/events",
+        {
+            "title": f"{SECRET} future",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "status": "future",
+            "date": "2099-01-01 00:00:00",
+            "categories": "Hidden",
+        },
+    )
+    hidden["trash"] = post(
+        "/events",
+        {
+            "title": f"{SECRET} trash",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "categories": "Hidden",
+        },
+    )
     client.delete(f"{NS}/events/{hidden['trash']['id']}", headers=admin)
-    protected = post("/events", {
-        "title": "Protected", "description": f"{SECRET} inside", "password": "pw-123",
-        "start_date": "tomorrow 9am", "end_date": "tomorrow 10am", "cost": "$99",
-    })
-    return {"public": public, "hidden": hidden, "protected": protected,
-            "venue": hidden_venue, "organizer": hidden_organizer}
+    protected = post(
+        "/events",
+        {
+            "title": "Protected",
+            "description": f"{SECRET} inside",
+            "password": "pw-123",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "cost": "$99",
+        },
+    )
+    return {
+        "public": public,
+        "hidden": hidden,
+        "protected": protected,
+        "venue": hidden_venue,
+        "organizer": hidden_organizer,
+    }
 
 
 @pytest.fixture(params=["anonymous", "subscriber", "contributor"])
@@ -54,16 +91,29 @@ def text(response):
 
 
 def test_listings_and_filters_hide_everything_hidden(client, world, outsider):
-    all_ids = ",".join(str(e["id"]) for e in [world["public"], world["protected"], *world["hidden"].values()])
-    for query in ("", f"?search={SECRET}", f"?include={all_ids}", "?per_page=50",
-                  "?starts_after=2000-01-01", "?categories=Hidden"):
+    all_ids = ",".join(
+        str(e["id"]) for e in [world["public"], world["protected"], *world["hidden"].values()]
+    )
+    for query in (
+        "",
+        f"?search={SECRET}",
+        f"?include={all_ids}",
+        "?per_page=50",
+        "?starts_after=2000-01-01",
+        "?categories=Hidden",
+    ):
         response = client.get(f"{NS}/events{query}", headers=outsider)
         assert response.status_code == 200
         assert SECRET not in str(response.get_json()["events"]), query
         ids = {e["id"] for e in response.get_json()["events"]}
         assert ids <= {world["public"]["id"], world["protected"]["id"]}
         assert response.get_json()["total"] == len(ids)
-    for path in ("/venues", "/organizers", f"/venues?search={SECRET}", f"/organizers?event={world['public']['id']}"):
+    for path in (
+        "/venues",
+        "/organizers",
+        f"/venues?search={SECRET}",
+        f"/organizers?event={world['public']['id']}",
+    ):
         response = client.get(f"{NS}{path}", headers=outsider)
         key = path.split("?")[0].strip("/")
         assert SECRET not in str(response.get_json()[key]), path
@@ -77,7 +127,10 @@ def test_single_reads_refuse_hidden_items(client, world, outsider):
             assert response.status_code in (400, 403), (status, path)
             assert SECRET not in text(response)
     assert client.get(f"{NS}/venues/{world['venue']['id']}", headers=outsider).status_code == 403
-    assert client.get(f"{NS}/organizers/{world['organizer']['id']}", headers=outsider).status_code == 403
+    assert (
+        client.get(f"{NS}/organizers/{world['organizer']['id']}", headers=outsider).status_code
+        == 403
+    )
 
 
 def test_embedded_items_and_counts_do_not_leak(client, world, outsider):
@@ -94,7 +147,9 @@ def test_password_protected_content_is_masked(client, world, outsider):
     assert protected["description"] == "" and protected["cost"] == ""
     single = client.get(f"{NS}/events/{world['protected']['id']}", headers=outsider)
     assert single.status_code == 403 and single.get_json()["code"] == "event-password-protected"
-    unlocked = client.get(f"{NS}/events/{world['protected']['id']}?password=pw-123", headers=outsider)
+    unlocked = client.get(
+        f"{NS}/events/{world['protected']['id']}?password=pw-123", headers=outsider
+    )
     assert unlocked.status_code == 200 and SECRET in unlocked.get_json()["description"]
     assert "pw-123" not in text(unlocked)
 
@@ -118,20 +173,31 @@ def test_contributors_see_their_own_drafts_only(client, as_role, make_event):
 
 
 def test_mass_assignment_of_read_only_fields_has_no_effect(client, admin, make_event):
-    event = make_event(id=4242, rest_url="http://evil/", global_id="evil", modified="1999-01-01 00:00:00",
-                       utc_start_date="1999-01-01 00:00:00", timezone_abbr="XXX", cost_details={"values": ["1"]})
+    event = make_event(
+        id=4242,
+        rest_url="http://evil/",
+        global_id="evil",
+        modified="1999-01-01 00:00:00",
+        utc_start_date="1999-01-01 00:00:00",
+        timezone_abbr="XXX",
+        cost_details={"values": ["1"]},
+    )
     assert event["id"] != 4242
     assert event["rest_url"].startswith("http://localhost/")
     assert event["global_id"].startswith("localhost?id=")
     assert event["modified"] != "1999-01-01 00:00:00"
     assert event["utc_start_date"] != "1999-01-01 00:00:00"
     assert event["timezone_abbr"] == "UTC" and event["cost_details"]["values"] == []
-    venue = client.post(f"{NS}/venues", json={"venue": "V", "id": 1, "global_id": "x"}, headers=admin).get_json()
+    venue = client.post(
+        f"{NS}/venues", json={"venue": "V", "id": 1, "global_id": "x"}, headers=admin
+    ).get_json()
     assert venue["global_id"] == f"localhost?id={venue['id']}"
 
 
 def test_html_is_sanitised(make_event):
-    event = make_event(description='<p onclick="x()">Hi<script>alert(1)</script><a href="javascript:alert(1)">l</a></p>')
+    event = make_event(
+        description='<p onclick="x()">Hi<script>alert(1)</script><a href="javascript:alert(1)">l</a></p>'
+    )
     assert "script" not in event["description"]
     assert "onclick" not in event["description"]
     assert "javascript:" not in event["description"]

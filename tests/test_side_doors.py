@@ -27,24 +27,53 @@ def protected_world(client, admin):
         assert response.status_code == 201, response.get_json()
         return response.get_json()
 
-    venue = post("/venues", {
-        "venue": "Hidden Hall", "address": "1 Secret Street", "city": "Covert",
-        "phone": SECRET_PHONE, "geo_lat": 48.85, "geo_lng": 2.35, "password": "v-pass",
-    })
-    organizer = post("/organizers", {
-        "organizer": "Quiet Org", "email": "quiet@example.org", "phone": SECRET_PHONE,
-        "password": "o-pass",
-    })
-    public = post("/events", {
-        "title": "Open day", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-        "venue": venue["id"], "organizer": [organizer["id"]],
-    })
-    protected = post("/events", {
-        "title": "Members only", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-        "password": "e-pass", "featured": True, "ticketed": True, "categories": ["Secret"],
-        "tags": ["hush"], "venue": venue["id"], "organizer": [organizer["id"]],
-        "description": "Meet at the back door",
-    })
+    venue = post(
+        "/venues",
+        {
+            "venue": "Hidden Hall",
+            "address": "1 Secret Street",
+            "city": "Covert",
+            "phone": SECRET_PHONE,
+            "geo_lat": 48.85,
+            "geo_lng": 2.35,
+            "password": "v-pass",
+        },
+    )
+    organizer = post(
+        "/organizers",
+        {
+            "organizer": "Quiet Org",
+            "email": "quiet@example.org",
+            "phone": SECRET_PHONE,
+            "password": "o-pass",
+        },
+    )
+    public = post(
+        "/events",
+        {
+            "title": "Open day",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "venue": venue["id"],
+            "organizer": [organizer["id"]],
+        },
+    )
+    protected = post(
+        "/events",
+        {
+            "title": "Members only",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "password": "e-pass",
+            "featured": True,
+            "ticketed": True,
+            "categories": ["Secret"],
+            "tags": ["hush"],
+            "venue": venue["id"],
+            "organizer": [organizer["id"]],
+            "description": "Meet at the back door",
+        },
+    )
     return {"venue": venue, "organizer": organizer, "public": public, "protected": protected}
 
 
@@ -75,9 +104,17 @@ def test_filters_on_masked_fields_skip_protected_events(client, as_role, protect
     headers = {} if who == "anonymous" else as_role(who)
     protected_id = protected_world["protected"]["id"]
     venue_id, organizer_id = protected_world["venue"]["id"], protected_world["organizer"]["id"]
-    for query in ("categories=secret", "tags=hush", "featured=true", "ticketed=true",
-                  f"venue={venue_id}", f"organizer={organizer_id}", "geoloc=true",
-                  "geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=5", "search=back+door"):
+    for query in (
+        "categories=secret",
+        "tags=hush",
+        "featured=true",
+        "ticketed=true",
+        f"venue={venue_id}",
+        f"organizer={organizer_id}",
+        "geoloc=true",
+        "geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=5",
+        "search=back+door",
+    ):
         assert protected_id not in ids(client.get(f"{NS}/events?{query}", headers=headers)), query
     # Treated as absent, not as a hidden value: the event is among those without the field.
     for query in ("featured=false", "ticketed=false", "geoloc=false"):
@@ -105,21 +142,33 @@ def test_venue_and_organizer_search_does_not_read_masked_fields(client, admin, p
     assert ids(client.get(f"{NS}/venues?search=secret+street"), "venues") == []
     assert ids(client.get(f"{NS}/organizers?search=example.org"), "organizers") == []
     # The name is public: searching it still finds the item.
-    assert ids(client.get(f"{NS}/venues?search=hidden"), "venues") == [protected_world["venue"]["id"]]
+    assert ids(client.get(f"{NS}/venues?search=hidden"), "venues") == [
+        protected_world["venue"]["id"]
+    ]
 
 
 def test_links_of_unreadable_events_are_not_listed(client, admin, as_role, make_event):
-    draft = make_event(status="draft", venue={"venue": "Draft Place"},
-                       organizer=[{"organizer": "Draft Org"}], categories=["Draftcat"],
-                       tags=["drafttag"])
-    protected = make_event(password="pw", venue={"venue": "Pw Place"},
-                           organizer=[{"organizer": "Pw Org"}], categories=["Pwcat"],
-                           tags=["pwtag"])
+    draft = make_event(
+        status="draft",
+        venue={"venue": "Draft Place"},
+        organizer=[{"organizer": "Draft Org"}],
+        categories=["Draftcat"],
+        tags=["drafttag"],
+    )
+    protected = make_event(
+        password="pw",
+        venue={"venue": "Pw Place"},
+        organizer=[{"organizer": "Pw Org"}],
+        categories=["Pwcat"],
+        tags=["pwtag"],
+    )
     for who in ({}, as_role("subscriber"), as_role("contributor")):
         for event in (draft, protected):
             assert ids(client.get(f"{NS}/venues?event={event['id']}", headers=who), "venues") == []
-            assert ids(client.get(f"{NS}/organizers?event={event['id']}", headers=who),
-                       "organizers") == []
+            assert (
+                ids(client.get(f"{NS}/organizers?event={event['id']}", headers=who), "organizers")
+                == []
+            )
             for plural in ("categories", "tags"):
                 for param in ("post", "event"):
                     response = client.get(
@@ -127,14 +176,24 @@ def test_links_of_unreadable_events_are_not_listed(client, admin, as_role, make_
                     )
                     assert ids(response, plural) == [], (plural, param)
     assert len(ids(client.get(f"{NS}/venues?event={draft['id']}", headers=admin), "venues")) == 1
-    assert len(ids(client.get(f"{NS}/tags?post={protected['id']}&hide_empty=false",
-                              headers=admin), "tags")) == 1
+    assert (
+        len(
+            ids(
+                client.get(f"{NS}/tags?post={protected['id']}&hide_empty=false", headers=admin),
+                "tags",
+            )
+        )
+        == 1
+    )
 
 
 def test_has_events_counts_only_events_the_caller_may_read(client, admin, make_event):
     for status in ("private", "draft", "pending"):
-        make_event(status=status, venue={"venue": f"Only {status}"},
-                   organizer=[{"organizer": f"Org {status}"}])
+        make_event(
+            status=status,
+            venue={"venue": f"Only {status}"},
+            organizer=[{"organizer": f"Org {status}"}],
+        )
     make_event(status="future", date="2099-01-01 00:00:00", venue={"venue": "Only future"})
     public = make_event(venue={"venue": "Open venue"})
     found = client.get(f"{NS}/venues?has_events=true").get_json()["venues"]
@@ -146,16 +205,26 @@ def test_has_events_counts_only_events_the_caller_may_read(client, admin, make_e
 
 def test_de_duplication_only_against_items_the_caller_may_read(client, admin, as_role):
     contributor = as_role("contributor")
-    draft = client.post(f"{NS}/venues", json={"venue": "Back Room", "status": "draft",
-                                              "phone": SECRET_PHONE}, headers=admin).get_json()
+    draft = client.post(
+        f"{NS}/venues",
+        json={"venue": "Back Room", "status": "draft", "phone": SECRET_PHONE},
+        headers=admin,
+    ).get_json()
     answer = client.post(f"{NS}/venues", json={"venue": "Back Room"}, headers=contributor)
     assert answer.status_code == 201
     body = answer.get_json()
     assert body["id"] != draft["id"] and SECRET_PHONE not in json.dumps(body)
-    event = client.post(f"{NS}/events", headers=contributor, json={
-        "title": "Mine", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-        "organizer": [], "venue": {"venue": "Back Room"},
-    }).get_json()
+    event = client.post(
+        f"{NS}/events",
+        headers=contributor,
+        json={
+            "title": "Mine",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "organizer": [],
+            "venue": {"venue": "Back Room"},
+        },
+    ).get_json()
     assert event["venue"]["id"] not in (draft["id"],)
     with database.connection_context():
         linked = Venue.get_by_id(event["venue"]["id"])
@@ -166,32 +235,52 @@ def test_de_duplication_only_against_items_the_caller_may_read(client, admin, as
 
 
 def test_linking_an_unreadable_venue_by_id_is_refused(client, admin, as_role):
-    draft = client.post(f"{NS}/venues", json={"venue": "Locked", "status": "draft"},
-                        headers=admin).get_json()
-    response = client.post(f"{NS}/events", headers=as_role("contributor"), json={
-        "title": "Mine", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-        "venue": draft["id"],
-    })
+    draft = client.post(
+        f"{NS}/venues", json={"venue": "Locked", "status": "draft"}, headers=admin
+    ).get_json()
+    response = client.post(
+        f"{NS}/events",
+        headers=as_role("contributor"),
+        json={
+            "title": "Mine",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "venue": draft["id"],
+        },
+    )
     assert response.status_code == 400
     assert "venue" in response.get_json()["data"]["params"]
 
 
 def test_inline_items_obey_the_direct_routes_rules(client, admin, as_role):
     contributor = as_role("contributor")
-    body = {"title": "Mine", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-            "venue": {"venue": "Self-published", "status": "publish"},
-            "organizer": [{"organizer": "Self org", "status": "publish"}]}
+    body = {
+        "title": "Mine",
+        "start_date": "tomorrow 9am",
+        "end_date": "tomorrow 10am",
+        "venue": {"venue": "Self-published", "status": "publish"},
+        "organizer": [{"organizer": "Self org", "status": "publish"}],
+    }
     event = client.post(f"{NS}/events", json=body, headers=contributor).get_json()
     contributor_id = as_role.user_id("contributor")
     with database.connection_context():
         venue = Venue.get_by_id(event["venue"]["id"])
         assert (venue.status, venue.author) == ("pending", contributor_id)
     admin_id = as_role.user_id("administrator")
-    for key, inline in (("venue", {"venue": "Stolen", "author": admin_id}),
-                        ("organizer", [{"organizer": "Stolen", "author": admin_id}])):
-        response = client.post(f"{NS}/events", headers=contributor, json={
-            "title": "Mine", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am", key: inline,
-        })
+    for key, inline in (
+        ("venue", {"venue": "Stolen", "author": admin_id}),
+        ("organizer", [{"organizer": "Stolen", "author": admin_id}]),
+    ):
+        response = client.post(
+            f"{NS}/events",
+            headers=contributor,
+            json={
+                "title": "Mine",
+                "start_date": "tomorrow 9am",
+                "end_date": "tomorrow 10am",
+                key: inline,
+            },
+        )
         assert response.status_code == 403, key
     with database.connection_context():
         assert not Venue.select().where(Venue.title == "Stolen").exists()
@@ -200,14 +289,23 @@ def test_inline_items_obey_the_direct_routes_rules(client, admin, as_role):
 @pytest.mark.parametrize("role", ["administrator", "contributor"])
 def test_text_fields_are_plain_text_for_every_role(client, as_role, role):
     headers = as_role(role)
-    event = client.post(f"{NS}/events", headers=headers, json={
-        "title": "<script>alert(1)</script>Gig <b>night</b>",
-        "start_date": "tomorrow 9am", "end_date": "tomorrow 10am",
-        "cost": "<i>10</i> €", "tags": ["<script>x</script>tagged"],
-        "venue": {"venue": "<img src=x onerror=alert(1)>Club", "address": "<b>1</b> Road",
-                  "phone": "<u>123</u>"},
-        "organizer": [{"organizer": "<a href='javascript:x'>Org</a>", "email": "<b>a@b.c</b>"}],
-    }).get_json()
+    event = client.post(
+        f"{NS}/events",
+        headers=headers,
+        json={
+            "title": "<script>alert(1)</script>Gig <b>night</b>",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "cost": "<i>10</i> €",
+            "tags": ["<script>x</script>tagged"],
+            "venue": {
+                "venue": "<img src=x onerror=alert(1)>Club",
+                "address": "<b>1</b> Road",
+                "phone": "<u>123</u>",
+            },
+            "organizer": [{"organizer": "<a href='javascript:x'>Org</a>", "email": "<b>a@b.c</b>"}],
+        },
+    ).get_json()
     assert event["title"] == "Gig night"
     assert event["cost"] == "10 €"
     assert event["tags"][0]["name"] == "tagged"
@@ -217,21 +315,36 @@ def test_text_fields_are_plain_text_for_every_role(client, as_role, role):
 
 
 def test_term_names_are_plain_and_descriptions_sanitised(client, admin):
-    body = client.post(f"{NS}/categories", headers=admin, json={
-        "name": "<b>Jazz</b>", "description": "<p onclick='x()'>Hot</p><script>bad()</script>",
-    }).get_json()
+    body = client.post(
+        f"{NS}/categories",
+        headers=admin,
+        json={
+            "name": "<b>Jazz</b>",
+            "description": "<p onclick='x()'>Hot</p><script>bad()</script>",
+        },
+    ).get_json()
     assert body["name"] == "Jazz"
     assert body["description"] == "<p>Hot</p>"
 
 
-@pytest.mark.parametrize("url", ['https://ok.example/"><script>', "https://ok.example/<x>",
-                                 "https://ok.example/a b", "javascript:alert(1)",
-                                 "https://ok.example/'onmouseover='x"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        'https://ok.example/"><script>',
+        "https://ok.example/<x>",
+        "https://ok.example/a b",
+        "javascript:alert(1)",
+        "https://ok.example/'onmouseover='x",
+    ],
+)
 def test_url_fields_refuse_quotes_angle_brackets_and_spaces(client, admin, url):
     base = {"title": "T", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am"}
-    for path, body in (("/events", {**base, "website": url}), ("/events", {**base, "image": url}),
-                       ("/venues", {"venue": "V", "website": url}),
-                       ("/organizers", {"organizer": "O", "website": url})):
+    for path, body in (
+        ("/events", {**base, "website": url}),
+        ("/events", {**base, "image": url}),
+        ("/venues", {"venue": "V", "website": url}),
+        ("/organizers", {"organizer": "O", "website": url}),
+    ):
         response = client.post(f"{NS}{path}", json=body, headers=admin)
         assert response.status_code == 400, (path, body)
 
@@ -243,17 +356,21 @@ def test_cost_range_in_one_string_keeps_both_bounds(client, admin, make_event):
     assert event["cost_details"]["currency_symbol"] == "€"
     assert event["cost_details"]["currency_position"] == "postfix"
     assert make_event(cost="$5 – $15")["cost_details"] == {
-        "currency_symbol": "$", "currency_code": "", "currency_position": "prefix",
+        "currency_symbol": "$",
+        "currency_code": "",
+        "currency_position": "prefix",
         "values": ["5", "15"],
     }
 
 
 def test_category_filter_includes_child_categories(client, admin, make_event):
     parent = client.post(f"{NS}/categories", json={"name": "Music"}, headers=admin).get_json()
-    child = client.post(f"{NS}/categories", json={"name": "Jazz", "parent": parent["id"]},
-                        headers=admin).get_json()
-    grandchild = client.post(f"{NS}/categories", json={"name": "Bebop", "parent": child["id"]},
-                             headers=admin).get_json()
+    child = client.post(
+        f"{NS}/categories", json={"name": "Jazz", "parent": parent["id"]}, headers=admin
+    ).get_json()
+    grandchild = client.post(
+        f"{NS}/categories", json={"name": "Bebop", "parent": child["id"]}, headers=admin
+    ).get_json()
     in_child = make_event(categories=[child["id"]])
     in_grandchild = make_event(categories=[grandchild["id"]])
     make_event(categories=["Other"])
@@ -301,8 +418,11 @@ def test_radius_search_finds_venues_at_the_east_and_west_edges(client, admin, ma
     for east_west in (1, -1):
         venue_lng = lng + east_west * offset
         assert distance_km(lat, lng, edge_lat, venue_lng) < radius
-        venue = client.post(f"{NS}/venues", headers=admin, json={
-            "venue": f"Edge {east_west}", "geo_lat": edge_lat, "geo_lng": venue_lng}).get_json()
+        venue = client.post(
+            f"{NS}/venues",
+            headers=admin,
+            json={"venue": f"Edge {east_west}", "geo_lat": edge_lat, "geo_lng": venue_lng},
+        ).get_json()
         make_event(venue=venue["id"])
     found = client.get(f"{NS}/events?geoloc_lat={lat}&geoloc_lng={lng}&geoloc_radius={radius}")
     assert len(found.get_json()["events"]) == 2
@@ -310,10 +430,16 @@ def test_radius_search_finds_venues_at_the_east_and_west_edges(client, admin, ma
 
 @pytest.mark.parametrize("date", ["0999-12-31 10:00:00", "0001-01-01", "1000-01-01 00:05:00"])
 def test_dates_before_year_1000_are_refused(client, admin, date):
-    response = client.post(f"{NS}/events", headers=admin, json={
-        "title": "Ancient", "start_date": date, "end_date": "2030-01-01 00:00:00",
-        "timezone": "Europe/Paris",
-    })
+    response = client.post(
+        f"{NS}/events",
+        headers=admin,
+        json={
+            "title": "Ancient",
+            "start_date": date,
+            "end_date": "2030-01-01 00:00:00",
+            "timezone": "Europe/Paris",
+        },
+    )
     assert response.status_code == 400
     assert client.get(f"{NS}/events?start_date=2000-01-01").status_code == 200
     with database.connection_context():
@@ -349,18 +475,31 @@ def test_a_partial_update_does_not_write_fields_it_did_not_send(tmp_path):
     auth = {"Authorization": f"Basic {token}"}
     server = Server(database_file, workers=2)
     try:
-        status, event = server.request("POST", f"{NS}/events", {
-            "title": "Race", "start_date": "2030-01-01 10:00", "end_date": "2030-12-31 12:00",
-        }, auth)
+        status, event = server.request(
+            "POST",
+            f"{NS}/events",
+            {
+                "title": "Race",
+                "start_date": "2030-01-01 10:00",
+                "end_date": "2030-12-31 12:00",
+            },
+            auth,
+        )
         assert status == 201
         path = f"{NS}/events/{event['id']}"
         with ThreadPoolExecutor(4) as pool:
             for trial in range(20):
                 day = f"2030-01-{trial + 2:02d} 09:00:00"
-                futures = [pool.submit(server.request, "PATCH", path, {"title": f"T{trial}"}, auth)
-                           for _ in range(2)]
-                futures.append(pool.submit(server.request, "PATCH", path, {"start_date": day}, auth))
-                assert [f.result()[0] for f in futures] == [200, 200, 200], [f.result() for f in futures]
+                futures = [
+                    pool.submit(server.request, "PATCH", path, {"title": f"T{trial}"}, auth)
+                    for _ in range(2)
+                ]
+                futures.append(
+                    pool.submit(server.request, "PATCH", path, {"start_date": day}, auth)
+                )
+                assert [f.result()[0] for f in futures] == [200, 200, 200], [
+                    f.result() for f in futures
+                ]
                 status, now = server.request("GET", path, None, auth)
                 assert now["start_date"] == day, trial
     finally:
@@ -385,14 +524,24 @@ def test_sql_and_python_agree_on_who_reads_protected_fields(app, as_role, role):
         for status in ("publish", "future", "draft", "pending", "private"):
             for author in owner_ids:
                 for password in ("", "pw"):
-                    rows.append(Event.create(
-                        id=len(rows) + 1, title="x", slug=f"x-{len(rows)}", status=status,
-                        author=author, password=password, date="2020-01-01 00:00:00",
-                        date_utc="2020-01-01 00:00:00", modified="2020-01-01 00:00:00",
-                        modified_utc="2020-01-01 00:00:00", start_date="2030-01-01 00:00:00",
-                        end_date="2030-01-01 01:00:00", utc_start="2030-01-01 00:00:00",
-                        utc_end="2030-01-01 01:00:00",
-                    ))
+                    rows.append(
+                        Event.create(
+                            id=len(rows) + 1,
+                            title="x",
+                            slug=f"x-{len(rows)}",
+                            status=status,
+                            author=author,
+                            password=password,
+                            date="2020-01-01 00:00:00",
+                            date_utc="2020-01-01 00:00:00",
+                            modified="2020-01-01 00:00:00",
+                            modified_utc="2020-01-01 00:00:00",
+                            start_date="2030-01-01 00:00:00",
+                            end_date="2030-01-01 01:00:00",
+                            utc_start="2030-01-01 00:00:00",
+                            utc_end="2030-01-01 01:00:00",
+                        )
+                    )
         for password in (None, "pw", "wrong"):
             in_sql = {e.id for e in Event.select().where(unmasked_clause(Event, viewer, password))}
             in_python = {e.id for e in rows if may_see_protected(viewer, e, password)}

@@ -10,7 +10,11 @@ def test_create_read_update_delete_category(client, as_role, make_event):
     parent = client.post(f"{NS}/categories", json={"name": "Music"}, headers=editor)
     assert parent.status_code == 201
     parent = parent.get_json()
-    child = client.post(f"{NS}/categories", json={"name": "Jazz", "parent": parent["id"], "description": "d"}, headers=editor).get_json()
+    child = client.post(
+        f"{NS}/categories",
+        json={"name": "Jazz", "parent": parent["id"], "description": "d"},
+        headers=editor,
+    ).get_json()
     assert child["parent"] == parent["id"]
     assert child["urls"]["up"].endswith(f"/categories/{parent['id']}")
     assert child["taxonomy"] == "tribe_events_cat" and child["meta"] == []
@@ -19,7 +23,9 @@ def test_create_read_update_delete_category(client, as_role, make_event):
     assert client.get(f"{NS}/categories/{child['id']}").get_json()["count"] == 1
     updated = client.post(f"{NS}/categories/{child['id']}", json={"name": "Jazz!"}, headers=editor)
     assert updated.status_code == 200 and updated.get_json()["name"] == "Jazz!"
-    loop = client.post(f"{NS}/categories/{parent['id']}", json={"parent": child["id"]}, headers=editor)
+    loop = client.post(
+        f"{NS}/categories/{parent['id']}", json={"parent": child["id"]}, headers=editor
+    )
     assert loop.status_code == 400
     deleted = client.delete(f"{NS}/categories/{child['id']}", headers=editor)
     assert deleted.status_code == 200 and deleted.get_json()["id"] == child["id"]
@@ -28,11 +34,19 @@ def test_create_read_update_delete_category(client, as_role, make_event):
 
 def test_term_permissions_and_validation(client, as_role):
     for role in ("subscriber", "contributor", "author"):
-        assert client.post(f"{NS}/categories", json={"name": "x"}, headers=as_role(role)).status_code == 403
+        assert (
+            client.post(f"{NS}/categories", json={"name": "x"}, headers=as_role(role)).status_code
+            == 403
+        )
     assert client.post(f"{NS}/categories", json={"name": "x"}).status_code == 401
     editor = as_role("editor")
     assert client.post(f"{NS}/categories", json={"name": ""}, headers=editor).status_code == 400
-    assert client.post(f"{NS}/categories", json={"name": "x", "parent": 2389}, headers=editor).status_code == 400
+    assert (
+        client.post(
+            f"{NS}/categories", json={"name": "x", "parent": 2389}, headers=editor
+        ).status_code
+        == 400
+    )
     first = client.post(f"{NS}/tags", json={"name": "dup"}, headers=editor).get_json()
     again = client.post(f"{NS}/tags", json={"name": "dup"}, headers=editor)
     assert again.status_code == 400
@@ -46,7 +60,10 @@ def test_term_permissions_and_validation(client, as_role):
 
 def test_term_listing(client, as_role, make_event):
     editor = as_role("editor")
-    ids = [client.post(f"{NS}/categories", json={"name": n}, headers=editor).get_json()["id"] for n in ("b", "A", "C", "Foo", "foo-bar")]
+    ids = [
+        client.post(f"{NS}/categories", json={"name": n}, headers=editor).get_json()["id"]
+        for n in ("b", "A", "C", "Foo", "foo-bar")
+    ]
     assert client.get(f"{NS}/categories").get_json()["total"] == 0  # hide_empty by default
     everything = client.get(f"{NS}/categories?hide_empty=false").get_json()
     assert [t["name"] for t in everything["categories"]] == ["A", "b", "C", "Foo", "foo-bar"]
@@ -65,7 +82,9 @@ def test_term_listing(client, as_role, make_event):
     event = make_event(categories=[ids[0], ids[1]])
     assert client.get(f"{NS}/categories?event={event['id']}").get_json()["total"] == 2
     assert client.get(f"{NS}/categories?post=23").status_code == 400
-    assert client.get(f"{NS}/categories?hide_empty=false&slug=nothing").get_json()["categories"] == []
+    assert (
+        client.get(f"{NS}/categories?hide_empty=false&slug=nothing").get_json()["categories"] == []
+    )
     first = client.get(f"{NS}/categories?hide_empty=false&per_page=2").get_json()
     assert "previous_rest_url" not in first
     plain = client.get(f"{NS}/tags?page=1").get_json()

@@ -36,10 +36,26 @@ def test_venue_dedup_returns_existing_with_201(venue):
 
 def test_venue_validation(client, admin):
     assert client.post(f"{NS}/venues", json={"venue": ""}, headers=admin).status_code == 400
-    assert client.post(f"{NS}/venues", json={}, headers=admin).get_json()["code"] == "rest_missing_callback_param"
-    assert client.post(f"{NS}/venues", json={"venue": "x", "geo_lat": 91, "geo_lng": 0}, headers=admin).status_code == 400
-    assert client.post(f"{NS}/venues", json={"venue": "x", "geo_lat": 10}, headers=admin).status_code == 400
-    assert client.post(f"{NS}/venues", json={"venue": "x", "status": "kinda"}, headers=admin).status_code == 400
+    assert (
+        client.post(f"{NS}/venues", json={}, headers=admin).get_json()["code"]
+        == "rest_missing_callback_param"
+    )
+    assert (
+        client.post(
+            f"{NS}/venues", json={"venue": "x", "geo_lat": 91, "geo_lng": 0}, headers=admin
+        ).status_code
+        == 400
+    )
+    assert (
+        client.post(f"{NS}/venues", json={"venue": "x", "geo_lat": 10}, headers=admin).status_code
+        == 400
+    )
+    assert (
+        client.post(
+            f"{NS}/venues", json={"venue": "x", "status": "kinda"}, headers=admin
+        ).status_code
+        == 400
+    )
     assert client.post(f"{NS}/venues", json={"venue": "x"}).status_code == 401
 
 
@@ -59,9 +75,14 @@ def test_single_venue_reads(client, venue, as_role):
 
 def test_update_venue_and_clear_fields(client, admin, venue):
     created = venue(venue="Hall", city="Paris", phone="123")
-    updated = client.post(f"{NS}/venues/{created['id']}", json={"city": "", "venue": "Big Hall"}, headers=admin).get_json()
+    updated = client.post(
+        f"{NS}/venues/{created['id']}", json={"city": "", "venue": "Big Hall"}, headers=admin
+    ).get_json()
     assert updated["venue"] == "Big Hall" and "city" not in updated and updated["phone"] == "123"
-    assert client.put(f"{NS}/venues/{created['id']}", json={"venue": ""}, headers=admin).status_code == 400
+    assert (
+        client.put(f"{NS}/venues/{created['id']}", json={"venue": ""}, headers=admin).status_code
+        == 400
+    )
 
 
 def test_trash_venue_keeps_links_and_hides_it(client, admin, venue, make_event):
@@ -71,7 +92,10 @@ def test_trash_venue_keeps_links_and_hides_it(client, admin, venue, make_event):
     assert client.delete(f"{NS}/venues/{created['id']}").status_code == 401
     trashed = client.delete(f"{NS}/venues/{created['id']}", headers=admin)
     assert trashed.status_code == 200 and trashed.get_json()["status"] == "trash"
-    assert client.delete(f"{NS}/venues/{created['id']}", headers=admin).get_json()["code"] == "venue-is-in-trash"
+    assert (
+        client.delete(f"{NS}/venues/{created['id']}", headers=admin).get_json()["code"]
+        == "venue-is-in-trash"
+    )
     assert client.get(f"{NS}/events/{event['id']}").get_json()["venue"] == []
     client.post(f"{NS}/venues/{created['id']}", json={"status": "publish"}, headers=admin)
     assert client.get(f"{NS}/events/{event['id']}").get_json()["venue"]["id"] == created["id"]
@@ -92,34 +116,50 @@ def test_venue_listing_filters(client, venue, make_event):
     assert client.get(f"{NS}/venues?event=23").status_code == 400
     paged = client.get(f"{NS}/venues?per_page=2&page=2").get_json()
     assert len(paged["venues"]) == 1 and paged["total_pages"] == 2
-    assert client.get(f"{NS}/venues?per_page=2&page=3").get_json()["code"] == "venue-archive-page-not-found"
+    assert (
+        client.get(f"{NS}/venues?per_page=2&page=3").get_json()["code"]
+        == "venue-archive-page-not-found"
+    )
 
 
 def test_organizers(client, admin, make_event):
-    created = client.post(f"{NS}/organizers", json={"organizer": "Org", "email": "a@common.com"}, headers=admin)
+    created = client.post(
+        f"{NS}/organizers", json={"organizer": "Org", "email": "a@common.com"}, headers=admin
+    )
     assert created.status_code == 201
     organizer = created.get_json()
     assert organizer["email"] == "a@common.com"
-    duplicate = client.post(f"{NS}/organizers", json={"organizer": "org", "email": "a@common.com"}, headers=admin)
+    duplicate = client.post(
+        f"{NS}/organizers", json={"organizer": "org", "email": "a@common.com"}, headers=admin
+    )
     assert duplicate.get_json()["id"] == organizer["id"]
     assert client.get(f"{NS}/organizers?search=@common.com").get_json()["total"] == 1
-    assert client.get(f"{NS}/organizers/{organizer['id']}").get_json()["json_ld"]["@type"] == "Person"
+    assert (
+        client.get(f"{NS}/organizers/{organizer['id']}").get_json()["json_ld"]["@type"] == "Person"
+    )
     event = make_event(organizer=[organizer["id"]])
     assert client.get(f"{NS}/organizers?event={event['id']}").get_json()["total"] == 1
-    assert client.delete(f"{NS}/organizers/{organizer['id']}", headers=admin).get_json()["status"] == "trash"
+    assert (
+        client.delete(f"{NS}/organizers/{organizer['id']}", headers=admin).get_json()["status"]
+        == "trash"
+    )
 
 
 @pytest.mark.parametrize("role,status", [("contributor", 403), ("author", 403), ("editor", 200)])
 def test_linked_write_permissions_on_others_items(client, as_role, venue, role, status):
     created = venue(venue="Admin's")
     headers = as_role(role)
-    assert client.put(f"{NS}/venues/{created['id']}", json={"city": "X"}, headers=headers).status_code == status
+    assert (
+        client.put(f"{NS}/venues/{created['id']}", json={"city": "X"}, headers=headers).status_code
+        == status
+    )
     assert client.delete(f"{NS}/venues/{created['id']}", headers=headers).status_code == status
 
 
 def test_password_protected_venue_is_masked_but_keeps_its_name(client, admin):
     venue = client.post(
-        f"{NS}/venues", json={"venue": "Hidden Hall", "address": "1 Secret Road", "password": "pw"},
+        f"{NS}/venues",
+        json={"venue": "Hidden Hall", "address": "1 Secret Road", "password": "pw"},
         headers=admin,
     ).get_json()
     assert "password" not in venue
@@ -128,6 +168,9 @@ def test_password_protected_venue_is_masked_but_keeps_its_name(client, admin):
     body = public.get_json()
     assert body["venue"] == "Hidden Hall" and body["address"] == ""
     assert "Secret" not in public.get_data(as_text=True)
-    assert client.get(f"{NS}/venues/{venue['id']}", headers=admin).get_json()["address"] == "1 Secret Road"
+    assert (
+        client.get(f"{NS}/venues/{venue['id']}", headers=admin).get_json()["address"]
+        == "1 Secret Road"
+    )
     listed = client.get(f"{NS}/venues").get_json()["venues"][0]
     assert listed["venue"] == "Hidden Hall" and listed["address"] == ""

@@ -12,7 +12,9 @@ from schemas.terms import (
     TermOut,
 )
 
-blp = Blueprint("categories", __name__, description="Event categories: create, read, update, delete and list.")
+blp = Blueprint(
+    "categories", __name__, description="Event categories: create, read, update, delete and list."
+)
 categories = TaxonomyRoutes("category", "categories")
 
 

@@ -51,8 +51,14 @@ from store.terms import published_counts, resolve_filter_terms
 
 blp = Blueprint("events", __name__, description="Events: create, read, update, delete and list.")
 
-DATE_PARAMS = ("start_date", "end_date", "starts_before", "starts_after", "ends_before",
-               "ends_after")
+DATE_PARAMS = (
+    "start_date",
+    "end_date",
+    "starts_before",
+    "starts_after",
+    "ends_before",
+    "ends_after",
+)
 
 
 # --- listing ---------------------------------------------------------------------------------
@@ -64,7 +70,9 @@ def checked_statuses(requested, viewer, param="status"):
         return None
     unknown = [s for s in requested if s not in STATUSES and s != "any"]
     if unknown or (not viewer.has("edit_posts") and requested != ["publish"]):
-        raise invalid_params({param: _("Status must be publish, or a list of statuses that you may read.")})
+        raise invalid_params(
+            {param: _("Status must be publish, or a list of statuses that you may read.")}
+        )
     if "any" in requested:
         return [s for s in STATUSES if s != "trash"]
     return requested
@@ -98,7 +106,9 @@ def _window(args, site_tz):
                 )
             bounds[param] = dates.fmt(dates.local_to_utc(local, site_tz))
         except dates.DateError:
-            raise invalid_params({param: _("Must be a date such as 2025-06-01 18:30:00.")}) from None
+            raise invalid_params(
+                {param: _("Must be a date such as 2025-06-01 18:30:00.")}
+            ) from None
         echo[param] = dates.fmt(local)
     return bounds, echo
 
@@ -106,7 +116,13 @@ def _window(args, site_tz):
 def _linked_ids(ids, kind, param):
     for item_id in ids:
         if node_kind(item_id) != kind or get_linked(kind, item_id) is None:
-            raise invalid_params({param: _("%(id)s is not the id of an existing %(kind)s.", id=item_id, kind=say(kind))})
+            raise invalid_params(
+                {
+                    param: _(
+                        "%(id)s is not the id of an existing %(kind)s.", id=item_id, kind=say(kind)
+                    )
+                }
+            )
     return ids
 
 
@@ -133,7 +149,9 @@ def event_filters(args, viewer):
         echo["strict_dates"] = True
     try:
         if "categories" in args:
-            filters.category_ids = resolve_filter_terms(args["categories"], "category", "categories")
+            filters.category_ids = resolve_filter_terms(
+                args["categories"], "category", "categories"
+            )
         if "tags" in args:
             filters.tag_ids = resolve_filter_terms(args["tags"], "tag", "tags")
     except InvalidInput as error:
@@ -144,14 +162,18 @@ def event_filters(args, viewer):
         filters.organizer_ids = _linked_ids(args["organizer"], "organizer", "organizer")
     if "post_parent" in args:
         if not event_exists(args["post_parent"]):
-            raise invalid_params({"post_parent": _("%(id)s is not the id of an event.", id=args["post_parent"])})
+            raise invalid_params(
+                {"post_parent": _("%(id)s is not the id of an event.", id=args["post_parent"])}
+            )
         filters.post_parent = args["post_parent"]
     for key in ("search", "featured", "ticketed"):
         if key in args:
             setattr(filters, key, args[key])
     geo_params = [p for p in ("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius") if p in args]
     if geo_params and not config["GEOLOCATION"]:
-        raise invalid_params({p: _("The geolocation module is disabled on this site.") for p in geo_params})
+        raise invalid_params(
+            {p: _("The geolocation module is disabled on this site.") for p in geo_params}
+        )
     if ("geoloc_lat" in args) != ("geoloc_lng" in args):
         missing = "geoloc_lng" if "geoloc_lat" in args else "geoloc_lat"
         raise invalid_params({missing: _("geoloc_lat and geoloc_lng must be given together.")})
@@ -162,12 +184,25 @@ def event_filters(args, viewer):
     if "geoloc_lat" in args:
         radius = args.get("geoloc_radius", config["GEOFENCE_KM"])
         filters.near = (args["geoloc_lat"], args["geoloc_lng"], radius)
-    for key in ("search", "categories", "tags", "venue", "organizer", "featured", "include",
-                "post_parent", "ticketed", "geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius"):
+    for key in (
+        "search",
+        "categories",
+        "tags",
+        "venue",
+        "organizer",
+        "featured",
+        "include",
+        "post_parent",
+        "ticketed",
+        "geoloc",
+        "geoloc_lat",
+        "geoloc_lng",
+        "geoloc_radius",
+    ):
         if key in args:
             echo[key] = args[key]
-    echo["status"] = args["status"] if "status" in args else (
-        None if viewer.has("edit_posts") else "publish"
+    echo["status"] = (
+        args["status"] if "status" in args else (None if viewer.has("edit_posts") else "publish")
     )
     return filters, echo
 

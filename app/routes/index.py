@@ -19,8 +19,13 @@ _CONVERTER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 WP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 # The HTML rendering of /doc is not part of the interface: left out of the namespace index.
 UNLISTED = {"doc_ui", "doc_ui_asset"}
-DOC_UI_ASSETS = {"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
-                 "favicon-32x32.png", "favicon-16x16.png"}
+DOC_UI_ASSETS = {
+    "swagger-ui.css",
+    "swagger-ui-bundle.js",
+    "swagger-ui-standalone-preset.js",
+    "favicon-32x32.png",
+    "favicon-16x16.png",
+}
 DOC_UI_PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -89,12 +94,19 @@ def _schema_args(schema) -> dict:
 
 
 NAMESPACE_ARGS = {
-    "namespace": {"type": "string", "required": False, "default": "calendar/events/v1",
-                  "description": N_("The namespace to describe.")},
-    "context": {"type": "string", "required": False, "default": "view",
-                "description": N_("Scope of the request: view, embed or edit.")},
+    "namespace": {
+        "type": "string",
+        "required": False,
+        "default": "calendar/events/v1",
+        "description": N_("The namespace to describe."),
+    },
+    "context": {
+        "type": "string",
+        "required": False,
+        "default": "view",
+        "description": N_("Scope of the request: view, embed or edit."),
+    },
 }
-
 
 
 def _endpoint_args(rule, view_func, method: str) -> dict:
@@ -172,7 +184,9 @@ def register_index(app, api) -> None:
         if namespace != app.config["NAMESPACE"]:
             from app.errors import ApiError
 
-            raise ApiError("rest_invalid_namespace", _("The specified namespace could not be found."), 404)
+            raise ApiError(
+                "rest_invalid_namespace", _("The specified namespace could not be found."), 404
+            )
         return json_response(
             {
                 "namespace": app.config["NAMESPACE"],

@@ -13,7 +13,9 @@ from schemas.linked import (
     OrganizerUpdate,
 )
 
-blp = Blueprint("organizers", __name__, description="Organizers: create, read, update, delete and list.")
+blp = Blueprint(
+    "organizers", __name__, description="Organizers: create, read, update, delete and list."
+)
 organizers = VenueOrganizerRoutes("organizer", "organizers")
 
 

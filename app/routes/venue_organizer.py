@@ -75,9 +75,7 @@ class VenueOrganizerRoutes:
     def read(self, item):
         viewer = current_viewer()
         if not may(viewer, "read", item, effective_status(item)):
-            raise ApiError(
-                f"{self.kind}-not-accessible", say(self.messages["not_accessible"]), 403
-            )
+            raise ApiError(f"{self.kind}-not-accessible", say(self.messages["not_accessible"]), 403)
         return self._one(item, viewer)
 
     def create(self, body):
@@ -126,9 +124,7 @@ class VenueOrganizerRoutes:
         page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
         rows, total = list_linked(self.kind, filters, viewer, page.offset, page.size)
         if not rows and page.number > 1:
-            raise ApiError(
-                f"{self.kind}-archive-page-not-found", say(self.messages["page"]), 404
-            )
+            raise ApiError(f"{self.kind}-archive-page-not-found", say(self.messages["page"]), 404)
         ctx = render_context(viewer, password=args.get("password"))
         echo = {"per_page": page.size}
         for key in ("search", "event", "has_events"):
