@@ -8,19 +8,26 @@ WEB_CONCURRENCY ?= 2
 export HOST PORT WEB_CONCURRENCY
 
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 CATALOGS := $(wildcard app/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: install run test lint migrate bench clean
+.PHONY: install install-dev run test lint migrate bench clean
 
+# `make run` needs the runtime dependencies only; `make test` adds the test tools.
 install: $(STAMP) $(COMPILED)
+install-dev: $(DEV_STAMP) $(COMPILED)
 
 # Re-installs only when the package metadata changes, so repeated runs are quick.
 $(STAMP): setup.cfg setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(DEV_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(DEV_STAMP)
 
 app/translations/%/LC_MESSAGES/messages.mo: app/translations/%/LC_MESSAGES/messages.po $(STAMP)
 	$(BIN)/pybabel compile --statistics -d app/translations -l $* -i $< -o $@
@@ -29,20 +36,20 @@ migrate: install
 	$(BIN)/flask --app wsgi migrate
 
 run: migrate
-	exec $(BIN)/gunicorn --bind $(HOST):$(PORT) --workers $(WEB_CONCURRENCY) \
+	exec $(BIN)/gunicorn --config gunicorn.conf.py --bind $(HOST):$(PORT) --workers $(WEB_CONCURRENCY) \
 		--access-logfile - wsgi:app
 
-lint: install
+lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: install
+test: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
 
 # The SPEC §9 benchmark: wrk from Debian, installed here when run as root.
-bench: install
+bench: install-dev
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } \
 		|| { echo "make bench needs wrk: sudo apt-get install wrk"; exit 1; }
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

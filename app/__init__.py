@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import os
 
+import orjson
 from flask import Flask, g, request
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
-from app import errors
-from app.auth import authenticate_request
+from app import cache, errors
+from app.auth import authenticate_request, check_item_password
+from app.cli import register_cli
 from app.config import load_settings
 from app.i18n import N_, LanguageRoots, load_catalogs
+from app.routes import blueprints
+from app.routes.index import register_index, route_description
 from app.smorest import Api
 from store.db import bind_database, database, open_database
 from store.schema import migrate
@@ -22,8 +28,8 @@ API_DESCRIPTION = N_(
     "writes need HTTP Basic with a user name and an application password."
 )
 
-# Endpoints that must answer without touching the database (liveness checks).
-NO_DATABASE = {"health"}
+# Endpoints that must answer without touching the database (liveness checks, the landing).
+NO_DATABASE = {"health", "home", "doc_ui", "doc_ui_asset"}
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -41,6 +47,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     app.json.sort_keys = False
     app.url_map.strict_slashes = False
+    app.url_map.merge_slashes = False  # `//x` is no route (JSON 404), not an HTML redirect
 
     db = open_database(app.config["CALENDAR_DATABASE"])
     bind_database(db)
@@ -51,12 +58,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     errors.register(app)
     _register_hooks(app)
-    from app import cache
-
     cache.register(app)
     _register_routes(app)
-
-    from app.cli import register_cli
 
     register_cli(app)
     app.wsgi_app = LanguageRoots(
@@ -71,18 +74,14 @@ def create_app(test_config: dict | None = None) -> Flask:
 def _register_hooks(app: Flask) -> None:
     @app.before_request
     def open_connection():
-        length = request.content_length
-        if length is not None and length > app.config["MAX_CONTENT_LENGTH"]:
-            # Refused from the header alone: the body is never read.
-            from werkzeug.exceptions import RequestEntityTooLarge
-
-            raise RequestEntityTooLarge()
+        _limit_body(app.config["MAX_CONTENT_LENGTH"])
         if request.endpoint in NO_DATABASE:
             return
         bind_database(app.extensions["calendar.db"])
         database.connect(reuse_if_open=True)
         g.db_open = True
         authenticate_request()
+        check_item_password()
 
     @app.teardown_request
     def close_connection(_exc):
@@ -96,14 +95,20 @@ def _register_hooks(app: Flask) -> None:
         headers.setdefault("Referrer-Policy", "no-referrer")
         headers.setdefault("X-Robots-Tag", "noindex")
         # Shared caches must not hand one user's view of the calendar to another.
-        headers.add("Vary", "Authorization")
+        response.vary.add("Authorization")
+        if "Authorization" in request.headers:
+            headers["Cache-Control"] = "private"
+        allowed = app.config["CORS_ORIGINS"]
         origin = request.headers.get("Origin")
-        if origin and origin in app.config["CORS_ORIGINS"]:
+        if allowed:
+            response.vary.add("Origin")  # the CORS answer depends on the origin
+        if origin and origin in allowed:
             headers["Access-Control-Allow-Origin"] = origin
             headers["Access-Control-Allow-Credentials"] = "true"
-            headers.add("Vary", "Origin")
         else:
             headers["Access-Control-Allow-Origin"] = "*"
+        if request.method == "OPTIONS" and not response.get_data() and request.url_rule:
+            response = _describe_route(response)
         headers["Access-Control-Allow-Methods"] = "OPTIONS, GET, POST, PUT, PATCH, DELETE"
         headers["Access-Control-Allow-Headers"] = (
             "Authorization, Content-Type, If-None-Match, X-WP-Nonce"
@@ -114,10 +119,42 @@ def _register_hooks(app: Flask) -> None:
         return response
 
 
-def _register_routes(app: Flask) -> None:
-    from app.routes import blueprints
-    from app.routes.index import register_index
+def _limit_body(limit: int) -> None:
+    """413 for a body over ``limit``: from the header alone when there is a
+    ``Content-Length``; a chunked body is read up to the limit and refused past it, never
+    cut short (a cut body would silently drop the fields after the cut)."""
+    length = request.content_length
+    if length is not None:
+        if length > limit:
+            raise RequestEntityTooLarge()
+        return
+    environ = request.environ
+    if not environ.get("wsgi.input_terminated"):
+        return  # no length and no chunking: there is no body
+    try:
+        body = environ["wsgi.input"].read(limit + 1)
+    except Exception as error:  # the server's own parse errors: bad chunk sizes, cut bodies
+        raise BadRequest() from error
+    if len(body) > limit:
+        raise RequestEntityTooLarge()
+    # From here on the request reads as if it had been sent with a Content-Length.
+    environ["wsgi.input"] = io.BytesIO(body)
+    environ["CONTENT_LENGTH"] = str(len(body))
+    environ.pop("HTTP_TRANSFER_ENCODING", None)
+    del environ["wsgi.input_terminated"]
+    for cached in ("stream", "content_length"):
+        request.__dict__.pop(cached, None)
 
+
+def _describe_route(response):
+    """Flask's automatic OPTIONS answer is empty HTML; WordPress describes the route."""
+    description = route_description(request.url_rule) or {}
+    response.set_data(orjson.dumps(description))
+    response.mimetype = "application/json"
+    return response
+
+
+def _register_routes(app: Flask) -> None:
     api = Api(app)
     app.extensions["calendar.api"] = api
     prefix = app.config["NAMESPACE_URL"]

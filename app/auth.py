@@ -16,13 +16,37 @@ from flask import current_app, g, request
 from app.errors import ApiError, forbidden
 from app.i18n import _
 from store import users
+from store.posts import password_in_use
 from store.users import ANONYMOUS, Viewer
 
 PUBLISHED = ("publish",)
 
 
-def _client_key() -> str:
-    return request.remote_addr or "unknown"
+def client_address() -> str:
+    """The address that throttling counts. Behind proxies listed in ``FORWARDED_ALLOW_IPS``
+    (gunicorn's setting; ``*`` trusts any), it is the nearest ``X-Forwarded-For`` entry that
+    is not itself a trusted proxy: entries further left were written by the client and
+    could be forged."""
+    peer = request.remote_addr or "unknown"
+    trusted = current_app.config["FORWARDED_ALLOW_IPS"]
+    if not trusted or ("*" not in trusted and peer not in trusted):
+        return peer
+    hops = [hop.strip() for hop in request.headers.get("X-Forwarded-For", "").split(",")]
+    for hop in reversed([hop for hop in hops if hop]):
+        if "*" in trusted or hop not in trusted:
+            return hop
+    return peer
+
+
+def _too_many(message: str, seconds: int) -> ApiError:
+    return ApiError("too_many_attempts", message, 429, headers={"Retry-After": str(seconds)})
+
+
+def _throttle(keys: list[tuple[str, int]], window: int, message: str) -> None:
+    """429 while any of ``keys`` is over its limit, with the seconds that remain."""
+    wait = max(users.throttled_for(key, limit, window) for key, limit in keys)
+    if wait:
+        raise _too_many(message, wait)
 
 
 def _bad_credentials() -> ApiError:
@@ -59,19 +83,13 @@ def authenticate_request() -> None:
         return
     config = current_app.config
     credentials = _parse_basic(header)
-    address = _client_key()
+    address = client_address()
     keys = [
         (f"{address} {credentials[0] if credentials else ''}", config["AUTH_FAILURE_LIMIT"]),
         (address, config["AUTH_FAILURE_LIMIT"] * 10),
     ]
     window = config["AUTH_FAILURE_WINDOW"]
-    if any(users.is_throttled(key, limit, window) for key, limit in keys):
-        raise ApiError(
-            "too_many_attempts",
-            _("Too many failed login attempts. Try again later."),
-            429,
-            headers={"Retry-After": str(window)},
-        )
+    _throttle(keys, window, _("Too many failed login attempts. Try again later."))
     user = users.authenticate(*credentials) if credentials else None
     if user is None:
         for key, _limit in keys:
@@ -79,6 +97,25 @@ def authenticate_request() -> None:
         raise _bad_credentials()
     users.clear_failures(keys[0][0])
     g.viewer = Viewer(user)
+
+
+def check_item_password() -> None:
+    """Guesses of an item's access password (``?password=``) are throttled like logins:
+    a password that opens no item counts as a failure of the client's address, whatever
+    route, listing or filter it was tried through."""
+    password = request.args.get("password")
+    if not password:
+        return
+    config = current_app.config
+    key = f"{client_address()} item-password"
+    window = config["AUTH_FAILURE_WINDOW"]
+    _throttle(
+        [(key, config["AUTH_FAILURE_LIMIT"])],
+        window,
+        _("Too many wrong passwords. Try again later."),
+    )
+    if not password_in_use(password):
+        users.record_failure(key, window)
 
 
 def current_viewer() -> Viewer:

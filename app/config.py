@@ -24,6 +24,8 @@ DEFAULTS = {
     # Failed logins allowed per client within the window before 429.
     "AUTH_FAILURE_LIMIT": 10,
     "AUTH_FAILURE_WINDOW": 300,
+    # Proxies whose X-Forwarded-For names the client (gunicorn's setting; "*" trusts any).
+    "FORWARDED_ALLOW_IPS": "",
     # Largest page of any listing (the reference's cap).
     "MAX_PER_PAGE": 50,
 }
@@ -58,6 +60,10 @@ def load_settings(root: str, test_config: dict | None = None) -> dict:
     settings["API_ROOT"] = "/" + settings["API_ROOT"].strip("/")
     if isinstance(settings["LANGUAGES"], str):
         settings["LANGUAGES"] = [x.strip() for x in settings["LANGUAGES"].split(",") if x.strip()]
+    if isinstance(settings["FORWARDED_ALLOW_IPS"], str):
+        settings["FORWARDED_ALLOW_IPS"] = [
+            x.strip() for x in settings["FORWARDED_ALLOW_IPS"].split(",") if x.strip()
+        ]
     if isinstance(settings["CORS_ORIGINS"], str):
         settings["CORS_ORIGINS"] = [
             x.strip() for x in settings["CORS_ORIGINS"].split(",") if x.strip()

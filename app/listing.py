@@ -7,6 +7,7 @@ import math
 from urllib.parse import urlencode
 
 from app.jsonresponse import json_response
+from store.ids import MAX_ID
 
 
 class Page:
@@ -18,7 +19,8 @@ class Page:
 
     @property
     def offset(self) -> int:
-        return (self.number - 1) * self.size
+        # Past MAX_ID no listing has rows; the cap keeps the number within SQL's integers.
+        return min((self.number - 1) * self.size, MAX_ID)
 
     def total_pages(self, total: int) -> int:
         return math.ceil(total / self.size) if total else 0

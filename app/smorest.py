@@ -33,6 +33,9 @@ def normalise_multidict(source) -> MultiDict:
 
 
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]")
+# No body field nests deeper than two levels (organizer[0][organizer]); past this many
+# brackets a key is kept as it is, so hostile keys cannot recurse without bound.
+MAX_NESTING = 8
 
 
 def _lists_from_indexes(value):
@@ -52,7 +55,8 @@ def multidict_to_body(source: MultiDict) -> dict:
     for key, values in source.lists():
         name, _sep, rest = key.partition("[")
         path = _BRACKETS.findall("[" + rest) if rest else []
-        if not name or "".join(f"[{p}]" for p in path) != ("[" + rest if rest else ""):
+        well_formed = "".join(f"[{p}]" for p in path) == ("[" + rest if rest else "")
+        if not name or not well_formed or len(path) > MAX_NESTING:
             name, path = key, []  # not a well-formed bracket key: keep it as it is
         appending = bool(path) and path[-1] == ""
         if appending:

@@ -11,7 +11,7 @@ from store import dates
 from store.clock import utcnow, utcnow_str
 from store.db import database, insert_row
 from store.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
-from store.models import Node
+from store.models import Event, Node, Organizer, Venue
 from store.users import Viewer
 
 
@@ -123,6 +123,14 @@ def unmasked_clause(model, viewer: Viewer, password: str | None = None):
             own = own & (model.status != "private")
         clear = clear | own
     return clear
+
+
+def password_in_use(password: str) -> bool:
+    """Whether any event, venue or organizer has this access password."""
+    return any(
+        model.select().where(model.password == password).exists()
+        for model in (Event, Venue, Organizer)
+    )
 
 
 def readable_clause(model, viewer: Viewer, password: str | None = None):

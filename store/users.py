@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
-import time
 
+from store import clock
 from store.clock import utcnow_str
 from store.db import database, write_transaction
 from store.ids import as_id
@@ -126,11 +127,15 @@ def user_exists(user_id: int) -> bool:
 # --- throttling of failed logins -------------------------------------------------------
 
 
-def is_throttled(client: str, limit: int, window: int) -> bool:
+def throttled_for(client: str, limit: int, window: int) -> int:
+    """Whole seconds until ``client`` may try again; 0 when it may now."""
     row = database.execute_sql(
         "SELECT failures, window_start FROM auth_failure WHERE client = ?", (client,)
     ).fetchone()
-    return bool(row and row[0] >= limit and time.time() - row[1] < window)
+    if not row or row[0] < limit:
+        return 0
+    remaining = row[1] + window - clock.timestamp()
+    return math.ceil(remaining) if remaining > 0 else 0
 
 
 def has_failures(client: str) -> bool:
@@ -141,7 +146,7 @@ def has_failures(client: str) -> bool:
 
 
 def record_failure(client: str, window: int) -> None:
-    now = time.time()
+    now = clock.timestamp()
     with write_transaction(changes_data=False):
         row = AuthFailure.get_or_none(AuthFailure.client == client)
         if row is None or now - row.window_start >= window:

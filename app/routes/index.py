@@ -8,11 +8,12 @@ from html import escape
 
 from flask import Response, current_app, request, send_from_directory
 from marshmallow import fields as ma_fields
+from swagger_ui_bundle import swagger_ui_path
 
-from app.errors import invalid_params, no_route
-from app.i18n import N_, _, translate
+from app.errors import ApiError, invalid_params, no_route
+from app.i18n import N_, _, current_language, translate
 from app.jsonresponse import json_response
-from app.openapi import PATH_ARG_DESCRIPTIONS
+from app.openapi import PATH_ARG_DESCRIPTIONS, complete, localise
 from app.urls import api_root_url, namespace_url, site_url
 
 _CONVERTER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
@@ -35,16 +36,24 @@ DOC_UI_PAGE = """<!DOCTYPE html>
   <link rel="icon" type="image/png" href="{base}/doc/ui/favicon-32x32.png">
 </head>
 <body>
-  <div id="swagger-ui"></div>
+  <div id="swagger-ui" data-url="{base}/doc"></div>
   <script src="{base}/doc/ui/swagger-ui-bundle.js"></script>
   <script src="{base}/doc/ui/swagger-ui-standalone-preset.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({{url: "{base}/doc", dom_id: "#swagger-ui",
-      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "BaseLayout"}});
-  </script>
+  <script src="{base}/doc/ui/init.js"></script>
 </body>
 </html>
 """
+
+
+# No inline script, so the page's Content-Security-Policy can forbid them.
+DOC_UI_INIT = """window.ui = SwaggerUIBundle({
+  url: document.getElementById("swagger-ui").dataset.url, dom_id: "#swagger-ui",
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "BaseLayout"});
+"""
+DOC_UI_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
 
 
 def wp_route(rule: str, api_root: str) -> str:
@@ -155,6 +164,14 @@ def namespace_routes() -> dict:
     return routes
 
 
+def route_description(rule) -> dict | None:
+    """What ``OPTIONS`` on a namespace route answers, as WordPress does: the route's entry
+    in the namespace index (methods and the arguments of each endpoint)."""
+    if not rule.rule.startswith(current_app.config["NAMESPACE_URL"]):
+        return None
+    return namespace_routes().get(wp_route(rule.rule, current_app.config["API_ROOT"]))
+
+
 def register_index(app, api) -> None:
     api_root = app.config["API_ROOT"]
     ns_url = app.config["NAMESPACE_URL"]
@@ -182,8 +199,6 @@ def register_index(app, api) -> None:
             )
         namespace = request.args.get("namespace", app.config["NAMESPACE"])
         if namespace != app.config["NAMESPACE"]:
-            from app.errors import ApiError
-
             raise ApiError(
                 "rest_invalid_namespace", _("The specified namespace could not be found."), 404
             )
@@ -198,9 +213,6 @@ def register_index(app, api) -> None:
     documents: dict = {}
 
     def openapi_document():
-        from app.i18n import current_language
-        from app.openapi import complete, localise
-
         lang = current_language()
         if lang not in documents:
             if "neutral" not in documents:
@@ -212,14 +224,35 @@ def register_index(app, api) -> None:
 
     def doc_ui():
         base = escape(request.script_root + ns_url)
-        return Response(DOC_UI_PAGE.format(base=base), mimetype="text/html")
+        response = Response(DOC_UI_PAGE.format(base=base), mimetype="text/html")
+        response.headers["Content-Security-Policy"] = DOC_UI_POLICY
+        response.headers["X-Frame-Options"] = "DENY"
+        return response
 
     def doc_ui_asset(filename):
-        from swagger_ui_bundle import swagger_ui_path
-
-        if filename not in DOC_UI_ASSETS:
+        if filename == "init.js":
+            response = Response(DOC_UI_INIT, mimetype="text/javascript")
+        elif filename in DOC_UI_ASSETS:
+            response = send_from_directory(swagger_ui_path, filename, max_age=86400)
+        else:
             raise no_route()
-        return send_from_directory(swagger_ui_path, filename, max_age=86400)
+        response.headers["Content-Security-Policy"] = DOC_UI_POLICY
+        return response
+
+    def home():
+        """What a person who opens the server's address finds: where everything is."""
+        root = request.host_url.rstrip("/") + request.script_root
+        return json_response(
+            {
+                "name": app.config["SITE_NAME"],
+                "description": app.config["SITE_DESCRIPTION"],
+                "api": root + api_root + "/",
+                "namespace": root + ns_url + "/",
+                "doc": root + ns_url + "/doc",
+                "doc_ui": root + ns_url + "/doc/ui",
+                "health": root + "/healthz",
+            }
+        )
 
     def health():
         return json_response({"status": "ok"})
@@ -230,3 +263,4 @@ def register_index(app, api) -> None:
     app.add_url_rule(f"{ns_url}/doc/ui", "doc_ui", doc_ui, methods=["GET"])
     app.add_url_rule(f"{ns_url}/doc/ui/<filename>", "doc_ui_asset", doc_ui_asset, methods=["GET"])
     app.add_url_rule("/healthz", "health", health, methods=["GET"])
+    app.add_url_rule("/", "home", home, methods=["GET"])

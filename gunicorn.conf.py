@@ -1,0 +1,18 @@
+"""gunicorn settings used by `make run`, the tests that start a real server, and
+`make bench`. Command-line options (--bind, --workers) override them."""
+
+import os
+
+import app.server  # noqa: F401  (gunicorn's own error answers become JSON)
+
+# Threads per worker: a client that stalls mid-headers or mid-body holds one thread, not
+# the worker, so the others keep being served (SPEC §10). A reverse proxy that buffers
+# requests (docs/deploy.md) removes slow clients altogether.
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+# Idle keep-alive connections wait in the worker's poller, not in a thread.
+keepalive = 5
+# Limits of the request line and headers (gunicorn answers 414 / 431 past them).
+limit_request_line = 8190
+limit_request_fields = 100
+limit_request_field_size = 8190

@@ -1,0 +1,244 @@
+"""The HTTP layer of issue 11: answers that come before or around the routes — huge
+page numbers, hostile form keys, OPTIONS, double slashes, the landing page, cache and
+CORS headers, the /doc/ui policy, chunked bodies, throttling behind proxies and of item
+passwords. The real-server half (gunicorn's own errors, slow clients) is at the end."""
+
+import io
+import socket
+import time
+
+import pytest
+
+from store import clock
+from tests.conftest import NS, basic
+from tests.test_reliability import Server
+
+HUGE = "922337203685477582"
+
+
+@pytest.mark.parametrize("plural", ["events", "venues", "organizers"])
+def test_a_page_beyond_any_integer_is_past_the_end(client, plural):
+    response = client.get(f"{NS}/{plural}?page={HUGE}")
+    assert response.status_code == 404
+    assert response.get_json()["code"].endswith("-archive-page-not-found")
+
+
+@pytest.mark.parametrize("plural", ["categories", "tags"])
+def test_a_term_page_beyond_any_integer_is_empty(client, plural):
+    response = client.get(f"{NS}/{plural}?page={HUGE}")
+    assert response.status_code == 200
+    assert response.get_json()[plural] == []
+
+
+def test_form_keys_nested_without_bound_are_plain_keys(client, admin):
+    key = "title" + "[a]" * 500
+    response = client.post(
+        f"{NS}/events",
+        data=f"{key}=1",
+        content_type="application/x-www-form-urlencoded",
+        headers=admin,
+    )
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "rest_missing_callback_param"
+    assert client.get(f"{NS}/events?{key}=1").status_code == 200
+
+
+def test_options_describes_the_route_in_json(client):
+    response = client.open(f"{NS}/events", method="OPTIONS")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert body["namespace"] == "calendar/events/v1"
+    assert set(body["methods"]) >= {"GET", "POST"}
+    assert "per_page" in body["endpoints"][0]["args"]
+
+
+def test_double_slashes_are_no_route_not_a_redirect(client):
+    response = client.get("//wp-json/calendar/events/v1/events")
+    assert response.status_code == 404
+    assert response.get_json()["code"] == "rest_no_route"
+
+
+def test_the_landing_page_links_to_the_api_and_its_documents(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["api"].endswith("/wp-json/")
+    assert body["doc"].endswith(f"{NS}/doc")
+    assert body["doc_ui"].endswith(f"{NS}/doc/ui")
+
+
+def test_answers_to_authenticated_requests_are_private(client, admin):
+    assert client.get(f"{NS}/events", headers=admin).headers["Cache-Control"] == "private"
+    assert "private" not in client.get(f"{NS}/events").headers.get("Cache-Control", "")
+
+
+def test_vary_origin_wherever_the_cors_answer_depends_on_it(client, app):
+    assert "Origin" not in client.get(f"{NS}/events").headers.get("Vary", "")
+    app.config["CORS_ORIGINS"] = ["https://site.example"]
+    for origin in ("https://site.example", "https://other.example", None):
+        headers = {"Origin": origin} if origin else {}
+        response = client.get(f"{NS}/events?o={origin}", headers=headers)
+        assert "Origin" in response.headers["Vary"]
+        expected = origin if origin == "https://site.example" else "*"
+        assert response.headers["Access-Control-Allow-Origin"] == expected
+
+
+def test_doc_ui_has_a_content_security_policy_and_no_inline_script(client):
+    response = client.get(f"{NS}/doc/ui")
+    policy = response.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("style-src")[0]
+    page = response.get_data(as_text=True)
+    assert "<script>" not in page
+    assert client.get(f"{NS}/doc/ui/init.js").status_code == 200
+
+
+def _chunked(client, body: bytes, headers):
+    return client.post(
+        f"{NS}/events",
+        input_stream=io.BytesIO(body),
+        content_type="application/x-www-form-urlencoded",
+        headers={**headers, "Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+
+
+def test_a_chunked_body_over_the_limit_is_refused_not_cut(client, app, admin):
+    app.config["MAX_CONTENT_LENGTH"] = 2000
+    body = b"title=Cut&start_date=tomorrow&end_date=tomorrow&x=" + b"a" * 3000
+    response = _chunked(client, body + b"&status=draft&password=secret", admin)
+    assert response.status_code == 413
+    assert response.get_json()["code"] == "rest_payload_too_large"
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
+    small = _chunked(client, b"title=Whole&start_date=tomorrow&end_date=tomorrow", admin)
+    assert small.status_code == 201
+    assert small.get_json()["title"] == "Whole"
+
+
+def test_retry_after_is_the_time_that_remains(client, app, as_role):
+    app.config["AUTH_FAILURE_LIMIT"] = 2
+    app.config["AUTH_FAILURE_WINDOW"] = 300
+    as_role("editor")
+    for _ in range(2):
+        client.get(f"{NS}/events", headers=basic("editor", "bad"))
+    first = int(client.get(f"{NS}/events", headers=basic("editor", "bad")).headers["Retry-After"])
+    assert 299 <= first <= 300
+    try:
+        clock.advance(100)
+        later = client.get(f"{NS}/events", headers=basic("editor", "bad"))
+        assert 199 <= int(later.headers["Retry-After"]) <= 200
+        clock.advance(201)
+        assert client.get(f"{NS}/events", headers=as_role("editor")).status_code == 200
+    finally:
+        clock.reset()
+
+
+def _from(client, address, forwarded, headers):
+    return client.get(
+        f"{NS}/events",
+        headers={**headers, "X-Forwarded-For": forwarded},
+        environ_overrides={"REMOTE_ADDR": address},
+    )
+
+
+def test_behind_a_trusted_proxy_each_client_is_throttled_alone(client, app, as_role):
+    app.config["AUTH_FAILURE_LIMIT"] = 2
+    app.config["FORWARDED_ALLOW_IPS"] = ["10.0.0.1"]
+    good = as_role("editor")
+    for _ in range(3):
+        _from(client, "10.0.0.1", "203.0.113.9", basic("editor", "bad"))
+    assert _from(client, "10.0.0.1", "203.0.113.9", good).status_code == 429
+    # Another client behind the same proxy is not locked out...
+    assert _from(client, "10.0.0.1", "198.51.100.7", good).status_code == 200
+    # ...and a forged left-most entry does not hide the address the proxy saw.
+    forged = _from(client, "10.0.0.1", "198.51.100.1, 203.0.113.9", good)
+    assert forged.status_code == 429
+
+
+def test_x_forwarded_for_is_ignored_from_untrusted_peers(client, app, as_role):
+    app.config["AUTH_FAILURE_LIMIT"] = 2
+    good = as_role("editor")
+    for n in range(3):
+        _from(client, "192.0.2.5", f"203.0.113.{n}", basic("editor", "bad"))
+    assert _from(client, "192.0.2.5", "203.0.113.99", good).status_code == 429
+
+
+def test_item_password_guesses_are_throttled(client, app, make_event):
+    app.config["AUTH_FAILURE_LIMIT"] = 3
+    event = make_event(title="Secret", password="opensesame")
+    url = f"{NS}/events/{event['id']}"
+    assert client.get(f"{url}?password=opensesame").status_code == 200  # right: not counted
+    for guess in ("a", "b", "c"):
+        assert client.get(f"{url}?password={guess}").status_code == 403
+    response = client.get(f"{url}?password=opensesame")
+    assert response.status_code == 429
+    assert response.get_json()["code"] == "too_many_attempts"
+    # Listings and filters are the same door.
+    assert client.get(f"{NS}/events?password=d&featured=1").status_code == 429
+
+
+# --- a real gunicorn, as `make run` starts it ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from tests.test_reliability import flask_cli
+
+    database = tmp_path_factory.mktemp("http") / "calendar.db"
+    flask_cli(database, "migrate")
+    running = Server(database, workers=2)
+    yield running
+    running.stop()
+
+
+def _raw(server, data: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize(
+    "request_bytes, status",
+    [
+        (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n", 431),
+        (b"NOT HTTP AT ALL\r\n\r\n", 400),
+        (b"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+    ],
+)
+def test_errors_of_the_http_layer_are_json(server, request_bytes, status):
+    answer = _raw(server, request_bytes)
+    head, _sep, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(f"HTTP/1.1 {status}".encode())
+    assert b"Content-Type: application/json" in head
+    import json
+
+    assert json.loads(body)["data"]["status"] == status
+
+
+def test_two_stalled_clients_do_not_delay_others(server):
+    stalled = []
+    try:
+        for start in (b"GET /wp-json/ HTTP/1.1\r\nHost: x\r\nX-Slow: ", b""):
+            sock = socket.create_connection(("127.0.0.1", server.port))
+            sock.sendall(
+                start
+                or b"POST /wp-json/calendar/events/v1/events HTTP/1.1\r\nHost: x\r\n"
+                b'Content-Type: application/json\r\nContent-Length: 500\r\n\r\n{"ti'
+            )
+            stalled.append(sock)
+        time.sleep(0.3)
+        slowest = 0.0
+        for n in range(10):
+            started = time.monotonic()
+            status, _body = server.request("GET", f"{NS}/events?per_page={n % 5 + 1}")
+            slowest = max(slowest, time.monotonic() - started)
+            assert status == 200
+        assert slowest < 1.0
+    finally:
+        for sock in stalled:
+            sock.close()
