@@ -7,8 +7,6 @@ before dispatch); a request without credentials is anonymous.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hmac
 
 from flask import current_app, g, request
@@ -58,16 +56,13 @@ def _bad_credentials() -> ApiError:
     )
 
 
-def _parse_basic(header: str) -> tuple[str, str] | None:
-    scheme, _sep, token = header.partition(" ")
-    if scheme.lower() != "basic" or not token.strip():
+def _basic_credentials() -> tuple[str, str] | None:
+    """(user name, password) from HTTP Basic, as Werkzeug parses it; None when the header
+    is another scheme or malformed (which is a 401 like a wrong password)."""
+    auth = request.authorization
+    if auth is None or auth.type != "basic" or auth.username is None:
         return None
-    try:
-        decoded = base64.b64decode(token.strip(), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
-        return None
-    login, sep, password = decoded.partition(":")
-    return (login, password) if sep else None
+    return auth.username, auth.password or ""
 
 
 def authenticate_request() -> None:
@@ -82,7 +77,7 @@ def authenticate_request() -> None:
     if not header:
         return
     config = current_app.config
-    credentials = _parse_basic(header)
+    credentials = _basic_credentials()
     address = client_address()
     keys = [
         (f"{address} {credentials[0] if credentials else ''}", config["AUTH_FAILURE_LIMIT"]),

@@ -25,7 +25,23 @@ from store.posts import seconds_until_clock_change
 
 TTL = 30.0
 MAX_BYTES = 16 * 1024 * 1024  # per worker: keeps workers well under the memory bar
-CACHEABLE = {"events.Events", "events.EventById", "events.EventBySlug"}
+# What an entry costs beyond its body: the tuple, key, headers and dict slot.
+ENTRY_OVERHEAD = 600
+
+
+def cached(view_class):
+    """Declares that the GET answers of a view may be served from the cache."""
+    view_class.cached = True
+    return view_class
+
+
+def _entry_size(key, headers, body: bytes) -> int:
+    return (
+        len(body)
+        + sum(len(part) for part in key)
+        + sum(len(name) + len(value) for name, value in headers)
+        + ENTRY_OVERHEAD
+    )
 
 
 class ResponseCache:
@@ -66,15 +82,16 @@ class ResponseCache:
     def _put(self, key, version, status, headers, body, etag, lifetime):
         self._drop(key)
         expires = clock.monotonic() + min(TTL, lifetime)
-        self.entries[key] = (version, expires, status, headers, body, etag)
-        self.size += len(body)
+        size = _entry_size(key, headers, body)
+        self.entries[key] = (version, expires, status, headers, body, etag, size)
+        self.size += size
         while self.size > self.max_bytes and self.entries:
             self._drop(next(iter(self.entries)))
 
     def _drop(self, key):
         entry = self.entries.pop(key, None)
         if entry is not None:
-            self.size -= len(entry[4])
+            self.size -= entry[-1]
 
     def clear(self):
         with self.lock:
@@ -83,10 +100,10 @@ class ResponseCache:
 
 
 def _is_cacheable() -> bool:
-    return request.method == "GET" and (
-        request.endpoint in CACHEABLE
-        or (request.blueprint in ("venues", "organizers", "categories", "tags"))
-    )
+    if request.method != "GET" or request.endpoint is None:
+        return False
+    view = current_app.view_functions.get(request.endpoint)
+    return getattr(getattr(view, "view_class", None), "cached", False)
 
 
 def _key():
@@ -134,7 +151,7 @@ def register(app) -> None:
         entry = cache.get(_key(), version)
         if entry is None:
             return None
-        _version, _expires, status, headers, body, etag = entry
+        _version, _expires, status, headers, body, etag, _size = entry
         g.cache_hit = True
         not_modified = _not_modified(etag, headers)
         if not_modified is not None:

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
+
 import click
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
 from flask import Flask
 from flask.cli import AppGroup
 
+from app.i18n import TRANSLATIONS
+from app.openapi import complete, doc_strings
 from store import users
 from store.db import backup_to, database
 from store.schema import migrate
+from store.seed import seed
 
 
 def register_cli(app: Flask) -> None:
@@ -82,8 +90,6 @@ def register_cli(app: Flask) -> None:
     )
     def seed_command(count, author):
         """Fill the database with a realistic demo calendar."""
-        from store.seed import seed
-
         with database.connection_context():
             owner = users.find_owner(author)
             if author and owner is None:
@@ -92,7 +98,14 @@ def register_cli(app: Flask) -> None:
                 counts = seed(count, author=owner.id if owner else 0, progress=bar.update)
         click.echo(
             f"Added {counts['events']} events, {counts['venues']} venues, "
-            f"{counts['organizers']} organizers."
+            f"{counts['organizers']} organizers, owned by "
+            + (
+                f"{owner.login}."
+                if owner
+                else "no user (there is no administrator yet): editors and "
+                "administrators can edit them; create one with "
+                "`flask --app wsgi users create NAME --role administrator`."
+            )
         )
 
     @app.cli.command("backup")
@@ -106,21 +119,11 @@ def register_cli(app: Flask) -> None:
 
 def register_i18n_cli(app: Flask) -> None:
     """``flask i18n extract`` / ``flask i18n update``: keep the catalogs complete."""
-    import os
-
-    from babel.messages.catalog import Catalog
-    from babel.messages.extract import extract_from_dir
-    from babel.messages.pofile import read_po, write_po
-
-    from app.i18n import TRANSLATIONS
-
     group = AppGroup("i18n", help="Maintain the message catalogs.")
     template_path = os.path.join(TRANSLATIONS, "messages.pot")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
     def template() -> Catalog:
-        from app.openapi import complete, doc_strings
-
         catalog = Catalog(project="calendar-events", fuzzy=False)
         for package in ("app", "schemas", "store"):
             for _file, _line, message, _comments, _context in extract_from_dir(

@@ -3,6 +3,8 @@ variables of the same name, then by the ``test_config`` given to ``create_app``.
 
 import os
 
+from flask import Config
+
 DEFAULTS = {
     # SQLite file; relative paths are relative to the project root.
     "CALENDAR_DATABASE": "instance/calendar.db",
@@ -42,13 +44,8 @@ def _coerce(default, raw: str):
 
 
 def load_settings(root: str, test_config: dict | None = None) -> dict:
-    settings = dict(DEFAULTS)
-    instance_file = os.path.join(root, "instance", "config.py")
-    if os.path.exists(instance_file):
-        namespace: dict = {}
-        with open(instance_file, encoding="utf-8") as handle:
-            exec(compile(handle.read(), instance_file, "exec"), namespace)  # noqa: S102
-        settings.update({k: v for k, v in namespace.items() if k.isupper()})
+    settings = Config(root, DEFAULTS)
+    settings.from_pyfile(os.path.join(root, "instance", "config.py"), silent=True)
     for key, default in DEFAULTS.items():
         if key in os.environ:
             settings[key] = _coerce(default, os.environ[key])

@@ -119,6 +119,19 @@ def request_body(req) -> dict:
 class Blueprint(BaseBlueprint):
     ARGUMENTS_PARSER = CalendarParser()
 
+    def arguments(self, schema, *args, **kwargs):
+        """flask-smorest's decorator, which also records the schema on the view as
+        ``argument_schemas`` (outermost first) for the namespace index."""
+        decorator = super().arguments(schema, *args, **kwargs)
+
+        def record(func):
+            inner = list(getattr(func, "argument_schemas", ()))
+            wrapper = decorator(func)
+            wrapper.argument_schemas = [schema, *inner]
+            return wrapper
+
+        return record
+
 
 class Api(BaseApi):
     ERROR_SCHEMA = Error

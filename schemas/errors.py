@@ -2,10 +2,12 @@
 
 from marshmallow import fields
 
-from schemas.fields import N_, BaseSchema
+from schemas.fields import N_, OutSchema
 
 
-class ErrorData(BaseSchema):
+class ErrorData(OutSchema):
+    optional = ("params", "details", "term_id")
+
     status = fields.Integer(metadata={"description": N_("HTTP status code.")})
     params = fields.Raw(
         metadata={
@@ -18,7 +20,7 @@ class ErrorData(BaseSchema):
     term_id = fields.Integer(metadata={"description": N_("Id of the term that already exists.")})
 
 
-class Error(BaseSchema):
+class Error(OutSchema):
     code = fields.String(metadata={"description": N_("Machine-readable error code.")})
     message = fields.String(
         metadata={"description": N_("Human-readable message, in the language of the root.")}

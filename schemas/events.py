@@ -10,6 +10,7 @@ from schemas.fields import (
     Flag,
     IdList,
     ListingOut,
+    OutSchema,
     PagingArgs,
     PlainText,
     PositiveInt,
@@ -21,6 +22,8 @@ from schemas.fields import (
     Url,
     describe,
 )
+from schemas.linked import OrganizerOut
+from schemas.terms import EventTermOut
 
 
 class EventQueryArgs(PagingArgs):
@@ -145,7 +148,7 @@ class EventCreate(EventUpdate):
 # --- representation (documentation of what the serialisers emit) ---------------------
 
 
-class DateDetails(BaseSchema):
+class DateDetails(OutSchema):
     year = fields.String()
     month = fields.String()
     day = fields.String()
@@ -154,7 +157,7 @@ class DateDetails(BaseSchema):
     seconds = fields.String()
 
 
-class CostDetails(BaseSchema):
+class CostDetails(OutSchema):
     currency_symbol = fields.String()
     currency_code = fields.String()
     currency_position = fields.String()
@@ -162,6 +165,7 @@ class CostDetails(BaseSchema):
 
 
 class EventOut(PostOut):
+    optional = ("json_ld",)  # single-item reads only
     rest_url = fields.String()
     title = fields.String()
     description = fields.String()
@@ -189,12 +193,12 @@ class EventOut(PostOut):
     featured = fields.Boolean(allow_none=True)  # null where a password masks it
     ticketed = fields.Boolean(allow_none=True)  # null where a password masks it
     post_parent = fields.Integer()
-    categories = fields.List(fields.Dict())
-    tags = fields.List(fields.Dict())
+    categories = fields.List(fields.Nested(EventTermOut))
+    tags = fields.List(fields.Nested(EventTermOut))
     venue = fields.Raw(
         metadata=describe(N_("The venue object, [] when none, a list when several."))
     )
-    organizer = fields.List(fields.Dict())
+    organizer = fields.List(fields.Nested(OrganizerOut))
     json_ld = fields.Dict()
 
 

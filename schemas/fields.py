@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, pre_load
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, post_load, pre_load
 
+from store.dates import DateError, parse_datetime, resolve_timezone
 from store.ids import MAX_ID, as_id
 from store.posts import split_list
 from store.text import is_web_url, plain_text
@@ -188,8 +189,6 @@ class DateInput(Text):
         if isinstance(value, bool):
             raise ValidationError(N_("Must be a date."))
         value = super()._deserialize(value, attr, data, **kwargs)
-        from store.dates import DateError, parse_datetime, resolve_timezone
-
         try:
             parse_datetime(value, resolve_timezone("UTC")[0])
         except DateError:
@@ -240,8 +239,27 @@ class PagingArgs(BaseSchema):
     )
 
 
-class ListingOut(BaseSchema):
-    """What every listing carries besides its items (documentation of the envelope)."""
+class OutSchema(Schema):
+    """A response body, published in `/doc`: every field is required except those named in
+    ``optional``, and no other field may appear (``additionalProperties: false``). The
+    suite checks every JSON answer it receives against the document (tests/conformance.py)."""
+
+    optional: tuple[str, ...] = ()
+
+    class Meta:
+        unknown = RAISE
+        ordered = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            field.required = name not in self.optional
+
+
+class ListingOut(OutSchema):
+    """What every listing carries besides its items."""
+
+    optional = ("next_rest_url", "previous_rest_url")
 
     rest_url = fields.String()
     next_rest_url = fields.String()
@@ -250,7 +268,7 @@ class ListingOut(BaseSchema):
     total_pages = fields.Integer()
 
 
-class PostOut(BaseSchema):
+class PostOut(OutSchema):
     """The head every event, venue and organizer representation starts with."""
 
     id = fields.Integer()

@@ -103,6 +103,26 @@ class OrganizerCreate(OrganizerUpdate):
 
 
 class VenueOut(PostOut):
+    # Empty fields are left out of venue representations, as the reference does.
+    optional = (
+        "description",
+        "excerpt",
+        "image",
+        "address",
+        "city",
+        "country",
+        "province",
+        "state",
+        "zip",
+        "phone",
+        "website",
+        "stateprovince",
+        "geo_lat",
+        "geo_lng",
+        "json_ld",
+        "show_map",
+        "show_map_link",
+    )
     venue = fields.String()
     description = fields.String()
     excerpt = fields.String()
@@ -125,6 +145,8 @@ class VenueOut(PostOut):
 
 
 class OrganizerOut(PostOut):
+    # Empty fields are left out of organizer representations, as the reference does.
+    optional = ("description", "excerpt", "image", "phone", "website", "email", "json_ld")
     organizer = fields.String()
     description = fields.String()
     excerpt = fields.String()

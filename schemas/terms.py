@@ -8,6 +8,7 @@ from schemas.fields import (
     Flag,
     IdList,
     ListingOut,
+    OutSchema,
     PagingArgs,
     PlainText,
     PositiveInt,
@@ -84,13 +85,15 @@ class CategoryCreate(CategoryUpdate):
     )
 
 
-class TermUrls(BaseSchema):
+class TermUrls(OutSchema):
+    optional = ("up",)  # only categories with a parent
     self_ = fields.String(data_key="self")
     collection = fields.String()
     up = fields.String()
 
 
-class TermOut(BaseSchema):
+class TermOut(OutSchema):
+    optional = ("parent",)  # tags have no parent
     id = fields.Integer()
     count = fields.Integer()
     description = fields.String()
@@ -100,6 +103,22 @@ class TermOut(BaseSchema):
     parent = fields.Integer()
     meta = fields.List(fields.Raw())
     url = fields.String()
+    urls = fields.Nested(TermUrls)
+
+
+class EventTermOut(OutSchema):
+    """A term inside an event: WordPress's term object, as the reference embeds it."""
+
+    name = fields.String()
+    slug = fields.String()
+    term_group = fields.Integer()
+    term_taxonomy_id = fields.Integer()
+    taxonomy = fields.String()
+    description = fields.String()
+    parent = fields.Integer()
+    count = fields.Integer()
+    filter = fields.String()
+    id = fields.Integer()
     urls = fields.Nested(TermUrls)
 
 

@@ -15,6 +15,7 @@ from store.db import (
     matching_ids,
     write_transaction,
 )
+from store.geo import bounding_box, distance_km
 from store.linked import create_linked
 from store.models import (
     Event,
@@ -183,8 +184,6 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
 def _list_near(query, near, viewer: Viewer, offset, limit):
     """Events whose venue lies within the radius, nearest first. A bounding box on the
     indexed coordinates prunes venues before the exact great-circle distance."""
-    from store.geo import bounding_box, distance_km
-
     lat, lng, radius = near
     (lat_min, lat_max), lng_ranges = bounding_box(lat, lng, radius)
     box = (Venue.geo_lat >= lat_min) & (Venue.geo_lat <= lat_max)

@@ -1,7 +1,7 @@
 """Schema creation and versioned migrations, run by every entry point."""
 
-from store.db import database, write_transaction
-from store.models import ALL_TABLES, Setting
+from store.db import create_text_index, database, write_transaction
+from store.models import ALL_TABLES, Event, EventTerm, Setting
 
 
 def _v1_create_tables():
@@ -26,23 +26,17 @@ def _v3_term_counts_by_index():
 
 
 def _v4_covering_listing_index():
-    from store.models import Event
-
     database.execute_sql("DROP INDEX IF EXISTS event_status_utc_start")
     Event._schema.create_indexes(safe=True)
     database.execute_sql("ANALYZE")
 
 
 def _v5_live_links_index():
-    from store.models import EventTerm
-
     database.execute_sql("DROP INDEX IF EXISTS event_term_term_id_live")
     EventTerm._schema.create_indexes(safe=True)
 
 
 def _v6_event_text_index():
-    from store.db import create_text_index
-
     create_text_index("event_search", "event", ("title", "description", "excerpt"))
 
 

@@ -7,6 +7,7 @@ import pytest
 from app import create_app
 from store.db import database
 from store.users import create_user
+from tests.conformance import ConformingClient
 
 NS = "/wp-json/calendar/events/v1"
 
@@ -14,6 +15,7 @@ NS = "/wp-json/calendar/events/v1"
 @pytest.fixture
 def app(tmp_path):
     app = create_app({"CALENDAR_DATABASE": str(tmp_path / "calendar.db"), "TESTING": True})
+    app.test_client_class = ConformingClient
     yield app
     if not database.is_closed():
         database.close()

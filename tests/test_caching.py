@@ -67,3 +67,24 @@ def test_scheduled_event_goes_live_without_a_write(client, make_event, app):
         assert client.get(f"{NS}/events").get_json()["total"] == 1
     finally:
         clock.reset()
+
+
+def test_the_cache_cap_counts_what_entries_take_not_only_bodies():
+    from app.cache import ResponseCache
+
+    cache = ResponseCache(max_bytes=10_000)
+    headers = [("X-TEC-Total", "1"), ("Link", "<https://example.org/next>; rel=next" * 4)]
+    for n in range(200):
+        cache.put(("", "host", f"/events?page={n}", "public"), 1, 200, headers, b"{}", '"e"')
+    assert 0 < len(cache.entries) < 20  # empty bodies still cost their keys and headers
+    assert cache.size <= 10_000
+
+
+def test_views_declare_that_they_are_cached(app):
+    declared = {
+        endpoint
+        for endpoint, view in app.view_functions.items()
+        if getattr(getattr(view, "view_class", None), "cached", False)
+    }
+    assert {"events.Events", "events.EventById", "venues.Venues", "tags.TagList"} <= declared
+    assert "openapi_document" not in declared

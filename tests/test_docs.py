@@ -156,3 +156,15 @@ def test_every_parameter_and_argument_is_described(client, lang):
 def test_translations_are_not_copies_of_the_english(lang):
     copies = [m for m, text in _catalog(lang).items() if text == m]
     assert copies == []
+
+
+def test_published_response_schemas_are_strict(client):
+    """The *Out schemas describe what is sent, and nothing else would pass them; every
+    JSON answer of the suite is checked against them (tests/conformance.py)."""
+    schemas = client.get(f"{NS}/doc").get_json()["components"]["schemas"]
+    for name in ("EventOut", "VenueOut", "OrganizerOut", "TermOut", "Error"):
+        schema = schemas[name]
+        assert schema["additionalProperties"] is False, name
+        assert {"id", "code"} & set(schema["required"]), name
+    assert "json_ld" not in schemas["EventOut"]["required"]  # single reads only
+    assert schemas["EventOut"]["properties"]["featured"]["nullable"] is True  # masked

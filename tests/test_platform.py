@@ -350,6 +350,14 @@ def test_seed_command_fills_a_demo_calendar(app, client):
     assert client.get(f"{NS}/venues").get_json()["total"] >= 1
     assert client.get(f"{NS}/categories").get_json()["total"] >= 1
     assert runner.invoke(args=["seed", "--events", "1", "--author", "ghost"]).exit_code != 0
+    assert "owned by owner." in result.output
+
+
+def test_seed_without_an_administrator_says_who_owns_the_items(app):
+    result = app.test_cli_runner().invoke(args=["seed", "--events", "3"])
+    assert result.exit_code == 0, result.output
+    assert "owned by no user" in result.output
+    assert "users create NAME --role administrator" in result.output
 
 
 def test_responses_vary_by_authorization(client):

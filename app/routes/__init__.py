@@ -1,7 +1,7 @@
 """One flask-smorest Blueprint per resource."""
 
+from app.routes import categories, events, organizers, tags, venues
+
 
 def blueprints():
-    from app.routes import categories, events, organizers, tags, venues
-
     return [events.blp, venues.blp, organizers.blp, categories.blp, tags.blp]

@@ -2,6 +2,7 @@
 
 from flask.views import MethodView
 
+from app.cache import cached
 from app.routes.taxonomy import TaxonomyRoutes
 from app.smorest import Blueprint
 from schemas.terms import (
@@ -19,6 +20,7 @@ categories = TaxonomyRoutes("category", "categories")
 
 
 @blp.route("/categories")
+@cached
 class CategoryList(MethodView):
     @blp.arguments(CategoryQueryArgs, location="query")
     @blp.response(200, CategoryListOut)
@@ -34,6 +36,7 @@ class CategoryList(MethodView):
 
 
 @blp.route("/categories/<int:id>")
+@cached
 class CategoryById(MethodView):
     @blp.response(200, TermOut)
     def get(self, id):

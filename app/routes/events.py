@@ -13,6 +13,7 @@ from app.auth import (
     require,
     require_force_delete,
 )
+from app.cache import cached
 from app.errors import ApiError, invalid_params
 from app.event_input import not_an_event, prepare_event, raise_invalid
 from app.i18n import _
@@ -21,6 +22,7 @@ from app.jsonresponse import json_response
 from app.listing import Page, listing_response
 from app.render import event_out, render_context
 from app.smorest import Blueprint
+from app.urls import namespace_url
 from schemas.events import (
     EventCreate,
     EventDeleteArgs,
@@ -277,6 +279,7 @@ def remove_event(event, args, viewer):
 
 
 @blp.route("/events")
+@cached
 class Events(MethodView):
     @blp.arguments(EventQueryArgs, location="query")
     @blp.response(200, EventListOut)
@@ -293,8 +296,6 @@ class Events(MethodView):
                 404,
             )
         items = render_events(rows, viewer, password=args.get("password"))
-        from app.urls import namespace_url
-
         return listing_response("events", items, total, page, f"{namespace_url()}/events", echo)
 
     @blp.arguments(EventCreate, location="json")
@@ -310,6 +311,7 @@ class Events(MethodView):
 
 
 @blp.route("/events/<int:id>")
+@cached
 class EventById(MethodView):
     @blp.arguments(EventSingleArgs, location="query")
     @blp.response(200, EventOut)
@@ -337,6 +339,7 @@ class EventById(MethodView):
 
 
 @blp.route("/events/by-slug/<slug>")
+@cached
 class EventBySlug(MethodView):
     @blp.arguments(EventSingleArgs, location="query")
     @blp.response(200, EventOut)

@@ -125,17 +125,14 @@ def _endpoint_args(rule, view_func, method: str) -> dict:
             for name, arg in NAMESPACE_ARGS.items()
         }
     args = {}
-    for name in rule.arguments:
-        converter = rule._converters.get(name)
-        is_int = converter is not None and converter.__class__.__name__ == "IntegerConverter"
-        args[name] = {"type": "integer" if is_int else "string", "required": True}
+    for converter, name in _CONVERTER.findall(rule.rule):
+        args[name] = {"type": "integer" if converter == "int" else "string", "required": True}
         if name in PATH_ARG_DESCRIPTIONS:
             args[name]["description"] = translate(PATH_ARG_DESCRIPTIONS[name])
     view_class = getattr(view_func, "view_class", None)
     handler = getattr(view_class, method.lower(), None) if view_class else view_func
-    apidoc = getattr(handler, "_apidoc", {}) if handler else {}
-    for param in apidoc.get("arguments", {}).get("parameters", []):
-        args.update(_schema_args(param["schema"]))
+    for schema in getattr(handler, "argument_schemas", ()):
+        args.update(_schema_args(schema))
     return args
 
 

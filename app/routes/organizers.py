@@ -2,6 +2,7 @@
 
 from flask.views import MethodView
 
+from app.cache import cached
 from app.routes.venue_organizer import VenueOrganizerRoutes
 from app.smorest import Blueprint
 from schemas.linked import (
@@ -20,6 +21,7 @@ organizers = VenueOrganizerRoutes("organizer", "organizers")
 
 
 @blp.route("/organizers")
+@cached
 class Organizers(MethodView):
     @blp.arguments(LinkedQueryArgs, location="query")
     @blp.response(200, OrganizerListOut)
@@ -35,6 +37,7 @@ class Organizers(MethodView):
 
 
 @blp.route("/organizers/<int:id>")
+@cached
 class OrganizerById(MethodView):
     @blp.response(200, OrganizerOut)
     def get(self, id):
@@ -58,6 +61,7 @@ class OrganizerById(MethodView):
 
 
 @blp.route("/organizers/by-slug/<slug>")
+@cached
 class OrganizerBySlug(MethodView):
     @blp.response(200, OrganizerOut)
     def get(self, slug):

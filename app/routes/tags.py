@@ -2,6 +2,7 @@
 
 from flask.views import MethodView
 
+from app.cache import cached
 from app.routes.taxonomy import TaxonomyRoutes
 from app.smorest import Blueprint
 from schemas.terms import TagCreate, TagListOut, TagQueryArgs, TagUpdate, TermOut
@@ -11,6 +12,7 @@ tags = TaxonomyRoutes("tag", "tags")
 
 
 @blp.route("/tags")
+@cached
 class TagList(MethodView):
     @blp.arguments(TagQueryArgs, location="query")
     @blp.response(200, TagListOut)
@@ -26,6 +28,7 @@ class TagList(MethodView):
 
 
 @blp.route("/tags/<int:id>")
+@cached
 class TagById(MethodView):
     @blp.response(200, TermOut)
     def get(self, id):

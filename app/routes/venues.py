@@ -2,6 +2,7 @@
 
 from flask.views import MethodView
 
+from app.cache import cached
 from app.routes.venue_organizer import VenueOrganizerRoutes
 from app.smorest import Blueprint
 from schemas.linked import (
@@ -18,6 +19,7 @@ venues = VenueOrganizerRoutes("venue", "venues")
 
 
 @blp.route("/venues")
+@cached
 class Venues(MethodView):
     @blp.arguments(LinkedQueryArgs, location="query")
     @blp.response(200, VenueListOut)
@@ -33,6 +35,7 @@ class Venues(MethodView):
 
 
 @blp.route("/venues/<int:id>")
+@cached
 class VenueById(MethodView):
     @blp.response(200, VenueOut)
     def get(self, id):
@@ -56,6 +59,7 @@ class VenueById(MethodView):
 
 
 @blp.route("/venues/by-slug/<slug>")
+@cached
 class VenueBySlug(MethodView):
     @blp.response(200, VenueOut)
     def get(self, slug):
