@@ -10,7 +10,6 @@ from store.clock import utcnow_str
 from store.db import (
     TEXT_INDEX_MIN,
     contains_text,
-    database,
     insert_row,
     matching_ids,
     write_transaction,
@@ -22,6 +21,7 @@ from store.models import (
     EventOrganizer,
     EventTerm,
     EventVenue,
+    Organizer,
     Term,
     Venue,
     live_value,
@@ -34,6 +34,7 @@ from store.posts import (
     unmasked_clause,
     visible_clause,
 )
+from store.sql import Statement, in_list, param
 from store.terms import materialise_terms
 from store.text import search_words
 from store.users import Viewer
@@ -228,19 +229,31 @@ class Relations:
     tags: list = field(default_factory=list)
 
 
-class Row:
-    """A plain row with attribute access: cheaper than a model instance on hot paths."""
+def _linked_of_events(model, link, column):
+    """Linked items of a page of events (``IN`` list of ``size`` ids), in link order,
+    without trashed ones. Compiled once per page size."""
 
-    __slots__ = ("__dict__",)
+    def build(size):
+        return (
+            model.select(model, link.event.alias("event_id"))
+            .join(link, on=(column == model.id))
+            .where(link.event.in_(in_list(0, size)) & (model.status != param(size)))
+            .order_by(link.position)
+        )
 
-    def __init__(self, values: dict):
-        self.__dict__.update(values)
+    return Statement(build)
 
 
-def _rows(sql: str, params) -> list[Row]:
-    cursor = database.execute_sql(sql, params)
-    names = [column[0] for column in cursor.description]
-    return [Row(dict(zip(names, values, strict=True))) for values in cursor.fetchall()]
+_VENUES_OF_EVENTS = _linked_of_events(Venue, EventVenue, EventVenue.venue)
+_ORGANIZERS_OF_EVENTS = _linked_of_events(Organizer, EventOrganizer, EventOrganizer.organizer)
+_TERMS_OF_EVENTS = Statement(
+    lambda size: (
+        Term.select(Term, EventTerm.event.alias("event_id"))
+        .join(EventTerm, on=(EventTerm.term == Term.id))
+        .where(EventTerm.event.in_(in_list(0, size)))
+        .order_by(EventTerm.position)
+    )
+)
 
 
 def load_relations(events) -> dict[int, Relations]:
@@ -251,40 +264,28 @@ def load_relations(events) -> dict[int, Relations]:
     relations = {event_id: Relations() for event_id in ids}
     if not ids:
         return relations
-    marks = ",".join("?" * len(ids))
-    for kind, attribute in (("venue", "venues"), ("organizer", "organizers")):
-        for item in _rows(
-            f"SELECT x.*, l.event_id AS event_id FROM event_{kind} AS l JOIN {kind} AS x "
-            f"ON x.id = l.{kind}_id WHERE l.event_id IN ({marks}) AND x.status != 'trash' "
-            f"ORDER BY l.position",
-            ids,
-        ):
-            getattr(relations[item.event_id], attribute).append(item)
-    for term in _rows(
-        f"SELECT t.*, l.event_id AS event_id FROM event_term AS l JOIN term AS t "
-        f"ON t.id = l.term_id WHERE l.event_id IN ({marks}) ORDER BY l.position",
-        ids,
+    sizes = (len(ids),)
+    for statement, attribute in (
+        (_VENUES_OF_EVENTS, "venues"),
+        (_ORGANIZERS_OF_EVENTS, "organizers"),
     ):
+        for item in statement.rows(*ids, "trash", sizes=sizes):
+            getattr(relations[item.event_id], attribute).append(item)
+    for term in _TERMS_OF_EVENTS.rows(*ids, sizes=sizes):
         target = relations[term.event_id]
         (target.categories if term.taxonomy == "category" else target.tags).append(term)
     return relations
 
 
 def _replace_links(model, column, event_id: int, ids: list[int], live: int = 0) -> None:
-    table = model._meta.table_name
-    database.execute_sql(f'DELETE FROM "{table}" WHERE event_id = ?', (event_id,))
+    model.delete().where(model.event == event_id).execute()
     if not ids:
         return
+    rows = [{"event": event_id, column: item, "position": n} for n, item in enumerate(ids)]
     if model is EventTerm:
-        database.cursor().executemany(
-            'INSERT INTO "event_term" (event_id, term_id, position, live) VALUES (?, ?, ?, ?)',
-            [(event_id, item, n, live) for n, item in enumerate(ids)],
-        )
-    else:
-        database.cursor().executemany(
-            f'INSERT INTO "{table}" (event_id, {column}_id, position) VALUES (?, ?, ?)',
-            [(event_id, item, n) for n, item in enumerate(ids)],
-        )
+        for row in rows:
+            row["live"] = live
+    model.insert_many(rows).execute()
 
 
 def _materialise_linked(kind: str, items: list, viewer: Viewer) -> list[int]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from peewee import fn
 from text_unidecode import unidecode
 
 from store import dates
 from store.clock import utcnow, utcnow_str
-from store.db import database, insert_row
+from store.db import insert_row
 from store.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
 from store.models import Event, Node, Organizer, Venue
 from store.users import Viewer
@@ -32,21 +33,19 @@ def slugify(text: str) -> str:
     return slug[:180]
 
 
-def unique_slug(model, wanted: str, fallback: str, exclude_id: int | None = None) -> str:
-    """``wanted`` slugified, made unique in ``model`` with ``-2``, ``-3`` suffixes."""
+def unique_slug(
+    model, wanted: str, fallback: str, exclude_id: int | None = None, scope=True
+) -> str:
+    """``wanted`` slugified, made unique in ``model`` (within ``scope``, e.g. one
+    taxonomy) with ``-2``, ``-3`` suffixes: the one slug rule of every resource."""
     base = slugify(wanted) or fallback
-    table = model._meta.table_name
-    taken_exactly = database.execute_sql(
-        f'SELECT 1 FROM "{table}" WHERE slug = ? AND id != ? LIMIT 1', (base, exclude_id or 0)
-    ).fetchone()
-    if taken_exactly is None:
+    others = scope & (model.id != (exclude_id or 0))
+    if not model.select(model.id).where(others & (model.slug == base)).exists():
         return base
     # An index range rather than LIKE, which SQLite cannot serve from the slug index.
     query = model.select(model.slug).where(
-        (model.slug >= base + "-") & (model.slug < base + "-\uffff")
+        others & (model.slug >= base + "-") & (model.slug < base + "-\uffff")
     )
-    if exclude_id is not None:
-        query = query.where(model.id != exclude_id)
     taken = {slug for (slug,) in query.tuples()}
     number = 2
     while f"{base}-{number}" in taken:
@@ -160,11 +159,12 @@ def seconds_until_clock_change(site_timezone: str) -> float:
     midnight = dates.local_to_utc(dates.snap_to_day_start(local) + timedelta(days=1), tz)
     horizon = midnight
     stamp = dates.fmt(now)
-    for table in ("event", "venue", "organizer"):
-        row = database.execute_sql(
-            f"SELECT MIN(date_utc) FROM {table} WHERE status = 'future' AND date_utc > ?",
-            (stamp,),
-        ).fetchone()
-        if row and row[0]:
-            horizon = min(horizon, dates.parse_stored(row[0]))
+    for model in (Event, Venue, Organizer):
+        first = (
+            model.select(fn.MIN(model.date_utc))
+            .where((model.status == "future") & (model.date_utc > stamp))
+            .scalar()
+        )
+        if first:
+            horizon = min(horizon, dates.parse_stored(first))
     return max(0.0, (horizon - now).total_seconds())

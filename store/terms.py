@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from peewee import JOIN, SQL, fn
 
 from store.clock import utcnow_str
-from store.db import contains_text, database, write_transaction
+from store.db import contains_text, write_transaction
 from store.errors import Conflict, InvalidInput
 from store.models import LIVE_PUBLISHED, LIVE_SCHEDULED, Event, EventTerm, Term
-from store.posts import as_id, readable_clause, slugify, split_list
+from store.posts import as_id, readable_clause, slugify, split_list, unique_slug
+from store.sql import Statement, param
 from store.text import plain_text
 from store.users import Viewer
 
@@ -23,29 +24,32 @@ def get_term(term_id: int, taxonomy: str) -> Term | None:
     return Term.get_or_none((Term.id == term_id) & (Term.taxonomy == taxonomy))
 
 
+def _terms_where(condition):
+    columns = (Term.id, Term.taxonomy, Term.name, Term.slug, Term.description, Term.parent)
+    return Term.select(*columns).where(condition).order_by(Term.id)
+
+
+# Compiled once: event writes look up every term they name.
+_TERM_BY_ID = Statement(lambda: _terms_where((Term.id == param(0)) & (Term.taxonomy == param(1))))
+_TERM_BY_SLUG = Statement(
+    lambda: _terms_where((Term.taxonomy == param(0)) & (Term.slug == param(1)))
+)
+_TERM_BY_NAME = Statement(
+    lambda: _terms_where((Term.taxonomy == param(0)) & (fn.LOWER(Term.name) == param(1)))
+)
+
+
 def find_term(value, taxonomy: str) -> Term | None:
     """A term by id, else by slug, else by name (case-insensitive)."""
     text = str(value).strip()
-    columns = "id, taxonomy, name, slug, description, parent"
-    row = None
+    rows = []
     if as_id(text) is not None:
-        row = database.execute_sql(
-            f"SELECT {columns} FROM term WHERE id = ? AND taxonomy = ?", (int(text), taxonomy)
-        ).fetchone()
-    if row is None:
-        row = database.execute_sql(
-            f"SELECT {columns} FROM term WHERE taxonomy = ? AND slug = ?", (taxonomy, text)
-        ).fetchone()
-    if row is None:
-        row = database.execute_sql(
-            f"SELECT {columns} FROM term WHERE taxonomy = ? AND lower(name) = ? LIMIT 1",
-            (taxonomy, text.lower()),
-        ).fetchone()
-    if row is None:
-        return None
-    return Term(
-        id=row[0], taxonomy=row[1], name=row[2], slug=row[3], description=row[4], parent=row[5]
-    )
+        rows = _TERM_BY_ID.rows(int(text), taxonomy)
+    if not rows:
+        rows = _TERM_BY_SLUG.rows(taxonomy, text)
+    if not rows:
+        rows = _TERM_BY_NAME.rows(taxonomy, text.lower())
+    return Term(**vars(rows[0])) if rows else None
 
 
 def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[int]:
@@ -114,11 +118,7 @@ def materialise_terms(items: list, taxonomy: str) -> list[int]:
 
 
 def create_term(taxonomy: str, name: str, slug: str = "", description: str = "", parent=0):
-    base = slugify(slug or name) or taxonomy
-    candidate, number = base, 2
-    while Term.select().where((Term.taxonomy == taxonomy) & (Term.slug == candidate)).exists():
-        candidate = f"{base}-{number}"
-        number += 1
+    candidate = unique_slug(Term, slug or name, taxonomy, scope=Term.taxonomy == taxonomy)
     return Term.create(
         taxonomy=taxonomy, name=name, slug=candidate, description=description, parent=parent
     )
@@ -130,21 +130,10 @@ def published_counts(term_ids) -> dict[int, int]:
     ids = [int(i) for i in term_ids]
     if not ids:
         return {}
-    marks = ",".join("?" * len(ids))
-    counts = dict(
-        database.execute_sql(
-            f"SELECT term_id, COUNT(*) FROM event_term WHERE term_id IN ({marks}) "
-            f"AND live = {LIVE_PUBLISHED} GROUP BY term_id",
-            ids,
-        ).fetchall()
-    )
-    for term_id, due in database.execute_sql(
-        f"SELECT et.term_id, COUNT(*) FROM event_term AS et JOIN event AS e "
-        f"ON e.id = et.event_id WHERE et.term_id IN ({marks}) AND et.live = {LIVE_SCHEDULED} "
-        f"AND e.date_utc <= ? GROUP BY et.term_id",
-        [*ids, utcnow_str()],
-    ).fetchall():
-        counts[term_id] = counts.get(term_id, 0) + due
+    counts: dict[int, int] = {}
+    for query in _count_subqueries(ids):
+        for term_id, number in query.tuples():
+            counts[term_id] = counts.get(term_id, 0) + number
     return counts
 
 
@@ -166,23 +155,25 @@ class TermFilters:
     slug: list[str] | None = None
 
 
-def _count_subqueries():
-    """Published events per term as two grouped subqueries: the published links (an
-    index-only scan in term order) and the scheduled events whose date has passed."""
-    published = (
-        EventTerm.select(EventTerm.term, fn.COUNT(SQL("*")).alias("n"))
-        .where(EventTerm.live == LIVE_PUBLISHED)
-        .group_by(EventTerm.term)
-        .alias("published")
+def _count_subqueries(term_ids: list[int] | None = None):
+    """The one definition of a term's count: published events per term, as two grouped
+    queries — the published links (an index-only scan in term order) and the scheduled
+    events whose date has passed. ``term_ids`` narrows both to those terms."""
+    published = EventTerm.select(EventTerm.term, fn.COUNT(SQL("*")).alias("n")).where(
+        EventTerm.live == LIVE_PUBLISHED
     )
     due = (
         EventTerm.select(EventTerm.term, fn.COUNT(SQL("*")).alias("n"))
         .join(Event, on=(EventTerm.event == Event.id))
         .where((EventTerm.live == LIVE_SCHEDULED) & (Event.date_utc <= utcnow_str()))
-        .group_by(EventTerm.term)
-        .alias("due")
     )
-    return published, due
+    if term_ids is not None:
+        published = published.where(EventTerm.term.in_(term_ids))
+        due = due.where(EventTerm.term.in_(term_ids))
+    return (
+        published.group_by(EventTerm.term).alias("published"),
+        due.group_by(EventTerm.term).alias("due"),
+    )
 
 
 def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int, limit: int):

@@ -14,9 +14,10 @@ import secrets
 
 from store import clock
 from store.clock import utcnow_str
-from store.db import database, write_transaction
+from store.db import write_transaction
 from store.ids import as_id
 from store.models import AppPassword, AuthFailure, User
+from store.sql import Statement, param
 
 ROLES = ("administrator", "editor", "author", "contributor", "subscriber")
 
@@ -93,16 +94,26 @@ def list_users() -> list[dict]:
     return rows
 
 
+# Compiled once: this runs on every authenticated request.
+_USER_BY_DIGEST = Statement(
+    lambda: (
+        User.select(User.id, User.login, User.email, User.role, User.created)
+        .join(AppPassword, on=(AppPassword.user == User.id))
+        .where((AppPassword.digest == param(0)) & (AppPassword.revoked == param(1)))
+    )
+)
+_FAILURES = Statement(
+    lambda: AuthFailure.select(AuthFailure.failures, AuthFailure.window_start).where(
+        AuthFailure.client == param(0)
+    )
+)
+
+
 def authenticate(login: str, password: str) -> User | None:
     """The user owning this login and active application password, else None."""
     # Spaces are accepted and ignored, as WordPress shows passwords in groups.
     digest = _digest(password.replace(" ", ""))
-    # Hand-written: this runs on every authenticated request.
-    row = database.execute_sql(
-        "SELECT u.id, u.login, u.email, u.role, u.created FROM app_password AS p "
-        "JOIN user AS u ON u.id = p.user_id WHERE p.digest = ? AND p.revoked = 0",
-        (digest,),
-    ).fetchone()
+    row = _USER_BY_DIGEST.first(digest, False)
     if row is None:
         return None
     user = User(id=row[0], login=row[1], email=row[2], role=row[3], created=row[4])
@@ -129,9 +140,7 @@ def user_exists(user_id: int) -> bool:
 
 def throttled_for(client: str, limit: int, window: int) -> int:
     """Whole seconds until ``client`` may try again; 0 when it may now."""
-    row = database.execute_sql(
-        "SELECT failures, window_start FROM auth_failure WHERE client = ?", (client,)
-    ).fetchone()
+    row = _FAILURES.first(client)
     if not row or row[0] < limit:
         return 0
     remaining = row[1] + window - clock.timestamp()
@@ -139,10 +148,7 @@ def throttled_for(client: str, limit: int, window: int) -> int:
 
 
 def has_failures(client: str) -> bool:
-    return (
-        database.execute_sql("SELECT 1 FROM auth_failure WHERE client = ?", (client,)).fetchone()
-        is not None
-    )
+    return _FAILURES.first(client) is not None
 
 
 def record_failure(client: str, window: int) -> None:

@@ -1,0 +1,42 @@
+"""The compiled statements of store/sql.py compile from the models as they are (a renamed
+column fails here), and give the rows the equivalent Peewee query gives."""
+
+import inspect
+
+from store import events, terms, users
+from store.db import database
+from store.sql import Statement
+from tests.conftest import NS
+
+
+def _statements():
+    for module in (events, terms, users):
+        for name, value in vars(module).items():
+            if isinstance(value, Statement):
+                yield f"{module.__name__}.{name}", value
+
+
+def test_every_statement_compiles_from_the_models(app):
+    found = dict(_statements())
+    assert len(found) >= 7
+    with database.connection_context():
+        for name, statement in found.items():
+            arity = len(inspect.signature(statement.build).parameters)
+            sql, order = statement._compile((3,) * arity)
+            assert sql.startswith("SELECT") and order, name
+
+
+def test_relations_of_a_page_match_the_peewee_query(client, admin, make_event):
+    event = make_event(
+        venue={"venue": "Hall"},
+        organizer=[{"organizer": "Ann"}, {"organizer": "Bob"}],
+        categories=["Music", "Art"],
+    )
+    with database.connection_context():
+        rows = events.Event.select().where(events.Event.id == event["id"])
+        relations = events.load_relations(list(rows))[event["id"]]
+    assert [v.title for v in relations.venues] == ["Hall"]
+    assert [o.title for o in relations.organizers] == ["Ann", "Bob"]
+    assert [t.name for t in relations.categories] == ["Music", "Art"]
+    body = client.get(f"{NS}/events/{event['id']}").get_json()
+    assert [c["name"] for c in body["categories"]] == ["Music", "Art"]
