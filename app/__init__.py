@@ -97,6 +97,8 @@ def _register_hooks(app: Flask) -> None:
         headers.setdefault("X-Robots-Tag", "noindex")
         # Shared caches must not hand one user's view of the calendar to another.
         headers.add("Vary", "Authorization")
+        if request.blueprint == "events":  # iCalendar or JSON, by Accept (SPEC §11)
+            headers.add("Vary", "Accept")
         origin = request.headers.get("Origin")
         if origin and origin in app.config["CORS_ORIGINS"]:
             headers["Access-Control-Allow-Origin"] = origin

@@ -26,6 +26,8 @@ DEFAULTS = {
     "AUTH_FAILURE_WINDOW": 300,
     # Largest page of any listing (the reference's cap).
     "MAX_PER_PAGE": 50,
+    # Most events in one iCalendar feed (the soonest ones).
+    "ICAL_MAX_EVENTS": 1000,
 }
 
 
