@@ -296,7 +296,7 @@ def remove_event(event, args, viewer):
 # --- routes --------------------------------------------------------------------------------
 
 # With ``ical`` (or Accept: text/calendar) the same routes answer iCalendar (SPEC §11).
-CALENDAR_DOC = {"200": {"content": {"text/calendar": {"schema": {"type": "string"}}}}}
+CALENDAR_DOC = {200: {"content": {"text/calendar": {"schema": {"type": "string"}}}}}
 IMPORT_BODY_DOC = {
     "required": True,
     "description": N_("An iCalendar file: the body itself, or the part named file of a form."),
