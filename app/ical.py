@@ -79,6 +79,15 @@ def plain_text(html: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def clean(text: str) -> str:
+    """Text safe for any value: line breaks as ``\n`` (which the library escapes; it leaves
+    a lone CR as it is, and some readers take that for a line end), no other controls."""
+    return _CONTROLS.sub("", (text or "").replace("\r\n", "\n").replace("\r", "\n"))
+
+
 def _zone(name: str) -> ZoneInfo | None:
     """The IANA zone of an event, or None for UTC and fixed offsets (written in UTC)."""
     try:
@@ -103,8 +112,8 @@ def vevent(event: dict) -> tuple[icalendar.Event, ZoneInfo | None]:
     component.add("dtstamp", _utc(event["modified_utc"]))
     component.add("created", _utc(event["date_utc"]))
     component.add("last-modified", _utc(event["modified_utc"]))
-    component.add("summary", event["title"])
-    description = plain_text(event.get("description") or "")
+    component.add("summary", clean(event["title"]))
+    description = clean(plain_text(event.get("description") or ""))
     if description:
         component.add("description", description)
     component.add("url", event["url"])
@@ -124,7 +133,7 @@ def vevent(event: dict) -> tuple[icalendar.Event, ZoneInfo | None]:
                 component.add(prop, dates.parse_stored(event[key]).replace(tzinfo=zone))
     venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
     if venues:
-        location = _location(venues[0])
+        location = clean(_location(venues[0]))
         if location:
             component.add("location", location)
         lat, lng = venues[0].get("geo_lat"), venues[0].get("geo_lng")
@@ -133,10 +142,11 @@ def vevent(event: dict) -> tuple[icalendar.Event, ZoneInfo | None]:
     if event["organizer"]:
         organizer = event["organizer"][0]
         email = organizer.get("email", "")
-        address = icalendar.vCalAddress(f"mailto:{email}" if email else organizer["url"])
-        address.params["cn"] = organizer.get("organizer", "")
+        uri = f"mailto:{email}" if email else organizer["url"]
+        address = icalendar.vCalAddress(re.sub(r"[\s\x00-\x1f\x7f]", "", uri))
+        address.params["cn"] = clean(organizer.get("organizer", ""))
         component.add("organizer", address)
-    names = [term["name"] for term in event["categories"]]
+    names = [clean(term["name"]) for term in event["categories"]]
     if names:
         component.add("categories", names)
     component.add("status", STATUS.get(event["status"], "CONFIRMED"))
@@ -151,7 +161,7 @@ def calendar_bytes(events: list[dict], *, name: str, site_timezone: str) -> byte
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
     calendar.add("method", "PUBLISH")
-    calendar.add("x-wr-calname", name)
+    calendar.add("x-wr-calname", clean(name))
     calendar.add("x-wr-timezone", site_timezone)
     components, spans = [], {}
     for event in events:
@@ -353,14 +363,16 @@ def _description_html(text: str) -> str:
 
 
 def _venue(component) -> dict | None:
-    """LOCATION as a venue: the name before the first comma, the address after it."""
+    """LOCATION as a venue: the name before the first comma or line break (Apple Calendar
+    breaks lines), the address after it."""
     location = _text(component, "location")
     if not location:
         return None
-    name, _sep, address = location.partition(",")
+    name, *rest = re.split(r"\s*[,\n]\s*", location, maxsplit=1)
+    address = ", ".join(line.strip() for line in "".join(rest).splitlines() if line.strip())
     venue = {"venue": name.strip()[:1000]}
-    if address.strip():
-        venue["address"] = address.strip()[:1000]
+    if address:
+        venue["address"] = address[:1000]
     geo = component.get("geo")
     if geo is not None:
         try:
