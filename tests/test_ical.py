@@ -738,3 +738,27 @@ def test_cli_fetches_http_urls(app, client, as_role, monkeypatch):
     )
     assert result.exit_code == 0, result.output
     assert client.get(f"{NS}/events").get_json()["total"] == 2
+
+
+@pytest.mark.parametrize(
+    "vevent",
+    [
+        "UID:a\nDTSTART:notadate\nSUMMARY:x",
+        "UID:b\nDTSTART;VALUE=DATE:20251399\nSUMMARY:x",
+        "UID:c\nDTSTART:99991231T230000Z\nDURATION:P30D\nSUMMARY:x",
+        "UID:d\nDTSTART:00010101T000000\nSUMMARY:x",
+        "UID:e\nDTSTART;TZID=Nowhere/Unknown:20250101T100000\nSUMMARY:x",
+        "UID:f\nDTSTART:20250101T100000Z\nDURATION:nonsense\nSEQUENCE:many\nSUMMARY:x",
+        "UID:g\nDTSTART:20250101T100000Z\nGEO:north;south\nLOCATION:Here\nSUMMARY:x",
+        "UID:h\nDTSTART:20250101T100000Z\nORGANIZER:\nCATEGORIES:\nURL:javascript:alert(1)",
+        "UID:i\nDTSTART:20250101T100000Z\nSUMMARY:" + "x" * 5000,
+        "UID:j\nDTSTART:20250101T100000Z\nLAST-MODIFIED:yesterday\nSUMMARY:x",
+    ],
+)
+def test_odd_vevents_are_imported_or_rejected_never_a_500(client, admin, vevent):
+    response = do_import(client, admin, ics(vevent))
+    assert response.status_code == 200, response.get_data(as_text=True)
+    report = response.get_json()
+    assert len(report["created"]) + len(report["rejected"]) == 1
+    for entry in report["rejected"]:
+        assert entry["reason"]
