@@ -6,6 +6,7 @@ import click
 from flask import Flask
 from flask.cli import AppGroup
 
+from schemas.events import IMPORT_STATUSES
 from store import users
 from store.db import backup_to, database
 from store.schema import migrate
@@ -104,9 +105,9 @@ def register_cli(app: Flask) -> None:
     )
     @click.option(
         "--status",
-        type=click.Choice(["publish", "future", "draft", "pending", "private"]),
+        type=click.Choice(IMPORT_STATUSES),
         default=None,
-        help="Status of new events (default: publish, or pending for contributors).",
+        help="Status of new and updated events (default: publish; draft for contributors).",
     )
     def import_ics_command(source, author, status):
         """Import the events of an iCalendar file or http(s) URL (idempotent by UID)."""

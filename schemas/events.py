@@ -94,11 +94,20 @@ class EventReadArgs(EventSingleArgs):
     )
 
 
+IMPORT_STATUSES = ("publish", "future", "draft", "pending", "private")
+
+
 class EventImportArgs(BaseSchema):
     status = Status(
+        validate=validate.OneOf(
+            IMPORT_STATUSES, error=N_("Must be one of publish, future, draft, pending, private.")
+        ),
         metadata=describe(
-            N_("Status of the imported events (default: publish, or pending for contributors).")
-        )
+            N_(
+                "Status of new and updated events: publish (the default), future, draft, "
+                "pending or private."
+            )
+        ),
     )
 
 

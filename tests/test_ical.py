@@ -762,3 +762,26 @@ def test_odd_vevents_are_imported_or_rejected_never_a_500(client, admin, vevent)
     assert len(report["created"]) + len(report["rejected"]) == 1
     for entry in report["rejected"]:
         assert entry["reason"]
+
+
+def test_import_status_must_be_one_an_import_may_set(client, admin):
+    response = do_import(client, admin, _meeting(), status="trash")
+    assert response.status_code == 400
+    assert list(response.get_json()["data"]["params"]) == ["status"]
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
+
+
+def test_password_protected_organizer_keeps_only_its_name(client, admin, make_event):
+    organizer = client.post(
+        f"{NS}/organizers",
+        json={"organizer": "Quiet Club", "email": "secret@example.org", "password": "pw"},
+        headers=admin,
+    ).get_json()
+    make_event(title="Quiet", organizer=[organizer["id"]])
+    text = client.get(f"{NS}/events?ical=1").get_data(as_text=True)
+    assert "secret@example.org" not in text
+    (public,) = vevents(icalendar.Calendar.from_ical(text))
+    assert public["ORGANIZER"].params["CN"] == "Quiet Club"
+    assert str(public["ORGANIZER"]) == organizer["url"]
+    (full,) = vevents(feed(client, headers=admin))
+    assert str(full["ORGANIZER"]) == "mailto:secret@example.org"
