@@ -96,6 +96,8 @@ def _register_hooks(app: Flask) -> None:
         headers.setdefault("X-Robots-Tag", "noindex")
         # Shared caches must not hand one user's view of the calendar to another.
         response.vary.add("Authorization")
+        if request.blueprint == "events":  # iCalendar or JSON, by Accept (SPEC §11)
+            response.vary.add("Accept")
         if "Authorization" in request.headers:
             headers["Cache-Control"] = "private"
         allowed = app.config["CORS_ORIGINS"]

@@ -126,12 +126,12 @@ def _own(viewer: Viewer, item) -> bool:
 
 def may(viewer: Viewer, action: str, item=None, status: str | None = None) -> bool:
     """WordPress's capability rules for ``action`` ("create", "read", "edit", "delete",
-    "publish", "manage_terms", "upload_files") on ``item`` (an event, venue or organizer
+    "publish", "import", "manage_terms", "upload_files") on ``item`` (an event, venue or organizer
     row), by role and ownership. ``status`` overrides the item's status (an effective
     status such as a past ``future`` served as ``publish``)."""
     if action == "create":
         return viewer.has("edit_posts")
-    if action == "publish":
+    if action in ("publish", "import"):  # importing publishes: authors and up (SPEC §11)
         return viewer.has("publish_posts")
     if action in ("manage_terms", "upload_files"):
         return viewer.has(action)

@@ -7,7 +7,7 @@ an acknowledged write. Listings also depend on the clock: entries expire after `
 seconds, and none outlives the next scheduled publication or the next midnight of the site
 timezone (when the default date window moves).
 
-Every JSON GET response carries an ``ETag``; ``If-None-Match`` gets a 304.
+Every JSON and iCalendar GET response carries an ``ETag``; ``If-None-Match`` gets a 304.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from collections import OrderedDict
 from flask import Response, current_app, g, request
 
 from app.auth import current_viewer
+from app.ical import MIMETYPE as CALENDAR
+from app.ical import accepts_calendar
 from store import clock
 from store.db import data_version
 from store.posts import seconds_until_clock_change
@@ -38,7 +40,7 @@ def cached(view_class):
 def _entry_size(key, headers, body: bytes) -> int:
     return (
         len(body)
-        + sum(len(part) for part in key)
+        + sum(len(str(part)) for part in key)
         + sum(len(name) + len(value) for name, value in headers)
         + ENTRY_OVERHEAD
     )
@@ -112,6 +114,7 @@ def _key():
         request.host,
         request.full_path,
         current_viewer().cache_key(),
+        accepts_calendar(),  # the same URL answers JSON or iCalendar by Accept
     )
 
 
@@ -161,7 +164,7 @@ def register(app) -> None:
         return response
 
     def store_and_tag(response):
-        if request.method != "GET" or response.mimetype != "application/json":
+        if request.method != "GET" or response.mimetype not in ("application/json", CALENDAR):
             return response
         if response.status_code != 200 or response.direct_passthrough or g.get("cache_hit"):
             return response
@@ -173,7 +176,7 @@ def register(app) -> None:
             headers = [
                 (k, v)
                 for k, v in response.headers.items()
-                if k.startswith(("X-", "Link", "Content-Type"))
+                if k.startswith(("X-", "Link", "Content-", "Last-Modified"))
             ]
             cache.put(
                 _key(), version, response.status_code, headers, body, etag, _lifetime(version, memo)

@@ -1,4 +1,4 @@
-"""Command line: ``flask --app wsgi users …``, ``migrate``, ``backup``."""
+"""Command line: ``flask --app wsgi users …``, ``migrate``, ``seed``, ``import-ics``, ``backup``."""
 
 from __future__ import annotations
 
@@ -11,12 +11,16 @@ from babel.messages.pofile import read_po, write_po
 from flask import Flask
 from flask.cli import AppGroup
 
+from app.errors import ApiError
 from app.i18n import TRANSLATIONS
+from app.ical_import import import_events, read_file
 from app.openapi import complete, doc_strings
+from schemas.events import IMPORT_STATUSES
 from store import users
 from store.db import backup_to, database
 from store.schema import migrate
 from store.seed import seed
+from store.users import Viewer
 
 
 def register_cli(app: Flask) -> None:
@@ -108,6 +112,42 @@ def register_cli(app: Flask) -> None:
             )
         )
 
+    @app.cli.command("import-ics")
+    @click.argument("source")
+    @click.option(
+        "--author",
+        default="",
+        help="User name to import as (default: the first administrator).",
+    )
+    @click.option(
+        "--status",
+        type=click.Choice(IMPORT_STATUSES),
+        default=None,
+        help="Status of new and updated events (default: publish; draft for contributors).",
+    )
+    def import_ics_command(source, author, status):
+        """Import the events of an iCalendar file or http(s) URL (idempotent by UID)."""
+        data = _read_source(source)
+        with database.connection_context():
+            owner = users.find_owner(author)
+            if owner is None:
+                raise click.ClickException(
+                    f"no user {author!r}" if author else "no administrator: pass --author NAME"
+                )
+            try:
+                items = read_file(data)
+            except ApiError as error:
+                raise click.ClickException(f"{source}: not an iCalendar file") from error
+            with click.progressbar(length=len(items), label="Importing events") as bar:
+                report = import_events(items, Viewer(owner), status, progress=bar.update)
+        click.echo(
+            ", ".join(
+                f"{len(report[k])} {k}" for k in ("created", "updated", "unchanged", "rejected")
+            )
+        )
+        for entry in report["rejected"]:
+            click.echo(f"rejected {entry['uid']}: {entry['reason']}")
+
     @app.cli.command("backup")
     @click.argument("path")
     def backup_command(path):
@@ -115,6 +155,29 @@ def register_cli(app: Flask) -> None:
         with database.connection_context():
             backup_to(path)
         click.echo(f"Backed up to {path}.")
+
+
+def _read_source(source: str) -> bytes:
+    """The bytes of a file, or of an http(s) URL (no other scheme is fetched)."""
+    import urllib.error
+    import urllib.request
+    from urllib.parse import urlsplit
+
+    scheme = urlsplit(source).scheme.lower()
+    if scheme in ("http", "https"):
+        request = urllib.request.Request(source, headers={"Accept": "text/calendar"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 (http(s) only)
+                return response.read()
+        except (urllib.error.URLError, OSError, ValueError) as error:
+            raise click.ClickException(f"cannot fetch {source}: {error}") from None
+    if scheme and len(scheme) > 1:  # not a Windows drive letter
+        raise click.ClickException(f"only files and http(s) URLs can be imported: {source}")
+    try:
+        with open(source, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        raise click.ClickException(f"cannot read {source}: {error.strerror}") from None
 
 
 def register_i18n_cli(app: Flask) -> None:

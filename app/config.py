@@ -30,6 +30,8 @@ DEFAULTS = {
     "FORWARDED_ALLOW_IPS": "",
     # Largest page of any listing (the reference's cap).
     "MAX_PER_PAGE": 50,
+    # Most events in one iCalendar feed (the soonest ones).
+    "ICAL_MAX_EVENTS": 1000,
 }
 
 

@@ -153,9 +153,14 @@ def _post_head(row, ctx: RenderContext, kind_path: str) -> dict:
     }
 
 
-def _global(row, ctx: RenderContext) -> dict:
+def _global(row, ctx: RenderContext, origin: str = "") -> dict:
+    """``global_id`` and its lineage: an imported event's origin (its iCalendar UID) follows
+    its own id, as Event Aggregator's import origins do in the reference."""
     global_id = f"{ctx.host}?id={row.id}"
-    return {"global_id": global_id, "global_id_lineage": [global_id]}
+    return {
+        "global_id": global_id,
+        "global_id_lineage": [global_id, origin] if origin else [global_id],
+    }
 
 
 def _drop_empty(data: dict) -> dict:
@@ -386,7 +391,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
     venues = [venue_out(v, ctx) for v in relations.venues]
     data = {
         "id": event.id,
-        **_global(event, ctx),
+        **_global(event, ctx, getattr(event, "ical_uid", "")),
         "author": str(event.author),
         "status": effective_status(event),
         "date": event.date,

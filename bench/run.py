@@ -118,6 +118,24 @@ def wrk(url: str, seconds: int, connections: int, method="GET", body=None, auth=
     return data
 
 
+def feed_cold_render(server: Server, runs: int = 5) -> str:
+    """The iCalendar feed as a subscriber's first fetch sees it: an unknown parameter makes
+    each URL new to the response cache, so every run renders every event of the feed."""
+    timings, size, count = [], 0, 0
+    for n in range(runs):
+        started = time.perf_counter()
+        body = urllib.request.urlopen(
+            f"{server.base}{NS}/events?ical=1&cold={n}", timeout=60
+        ).read()
+        timings.append((time.perf_counter() - started) * 1000)
+        size, count = len(body), body.count(b"BEGIN:VEVENT")
+    timings.sort()
+    return (
+        f"\nfeed without cache: {count} events, {size / 1024:.0f} KiB, "
+        f"median {timings[len(timings) // 2]:.0f} ms per render"
+    )
+
+
 def seeded(directory: str, events: int) -> tuple[str, str]:
     database = os.path.join(directory, f"bench-{events}.db")
     flask(database, "seed", "--events", str(events))
@@ -156,6 +174,7 @@ def main() -> int:
                     0.4,
                     None,
                 ),
+                ("GET /events?ical=1 (feed)", f"{NS}/events?ical=1", None, None),
                 ("GET /venues", f"{NS}/venues", None, None),
                 ("GET /categories", f"{NS}/categories", None, None),
                 ("POST /events", f"{NS}/events", None, "post"),
@@ -198,6 +217,7 @@ def main() -> int:
                     f"{name:<36}{result['rps']:>9.0f}{result['p50_us'] / 1000:>9.2f}"
                     f"{result['p99_us'] / 1000:>9.2f}{errors:>8}{ratio:>8.2f}  {target} {verdict}"
                 )
+            print(feed_cold_render(server))
             rss = server.worker_rss_mb()
             print(
                 "\nworker RSS after the run: "

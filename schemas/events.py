@@ -72,10 +72,46 @@ class EventQueryArgs(PagingArgs):
     post_parent = PositiveInt(metadata=describe(N_("Events whose parent is this event id.")))
     ticketed = Flag(metadata=describe(N_("Events with (true) or without (false) tickets.")))
     password = Text(metadata=describe(N_("Password of password-protected events.")))
+    ical = Flag(
+        metadata=describe(
+            N_(
+                "Answer an iCalendar feed (text/calendar) of every matching event instead "
+                "of a page of JSON; Accept: text/calendar does the same."
+            )
+        )
+    )
 
 
 class EventSingleArgs(BaseSchema):
     password = Text(metadata=describe(N_("Password of a password-protected event.")))
+
+
+class EventReadArgs(EventSingleArgs):
+    ical = Flag(
+        metadata=describe(
+            N_(
+                "Answer the event as iCalendar (text/calendar) instead of JSON; "
+                "Accept: text/calendar does the same."
+            )
+        )
+    )
+
+
+IMPORT_STATUSES = ("publish", "future", "draft", "pending", "private")
+
+
+class EventImportArgs(BaseSchema):
+    status = Status(
+        validate=validate.OneOf(
+            IMPORT_STATUSES, error=N_("Must be one of publish, future, draft, pending, private.")
+        ),
+        metadata=describe(
+            N_(
+                "Status of new and updated events: publish (the default), future, draft, "
+                "pending or private."
+            )
+        ),
+    )
 
 
 class EventDeleteArgs(EventSingleArgs):
@@ -204,3 +240,16 @@ class EventOut(PostOut):
 
 class EventListOut(ListingOut):
     events = fields.List(fields.Nested(EventOut))
+
+
+class ImportEntry(BaseSchema):
+    uid = fields.String(metadata=describe(N_("UID of the VEVENT in the file.")))
+    id = fields.Integer(metadata=describe(N_("Id of the event it became.")))
+    reason = fields.String(metadata=describe(N_("Why the VEVENT was not imported.")))
+
+
+class ImportReportOut(BaseSchema):
+    created = fields.List(fields.Nested(ImportEntry))
+    updated = fields.List(fields.Nested(ImportEntry))
+    unchanged = fields.List(fields.Nested(ImportEntry))
+    rejected = fields.List(fields.Nested(ImportEntry))

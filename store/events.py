@@ -63,6 +63,7 @@ class EventFilters:
     geoloc: bool | None = None
     near: tuple[float, float, float] | None = None  # lat, lng, radius km
     password: str | None = None  # the listing's access password for protected events
+    readable_only: bool = False  # leave out events whose fields this viewer may not read
 
 
 def _search_clause(text: str):
@@ -97,6 +98,8 @@ def _filtered(filters: EventFilters, viewer: Viewer):
     def absent(clause):  # the masked field lacks this value, as far as the viewer knows
         return ~clause | ~clear
 
+    if filters.readable_only:
+        query = query.where(clear)
     if filters.include:
         query = query.where(Event.id.in_(filters.include))
     else:
@@ -215,6 +218,11 @@ def get_event(event_id: int) -> Event | None:
 
 def get_event_by_slug(slug: str) -> Event | None:
     return Event.get_or_none((Event.slug == slug) & (Event.status != "trash"))
+
+
+def find_imported_event(uid: str) -> Event | None:
+    """The event imported from the VEVENT with this UID (the oldest, should there be two)."""
+    return Event.select().where(Event.ical_uid == uid).order_by(Event.id).first()
 
 
 def event_exists(event_id: int) -> bool:

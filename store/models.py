@@ -95,10 +95,16 @@ class Event(Post):
     featured = BooleanField(default=False)
     ticketed = BooleanField(default=False)
     post_parent = IntegerField(default=0)
+    # Where an imported event came from (SPEC §11): the iCalendar UID, and the SEQUENCE and
+    # LAST-MODIFIED (UTC) of the version imported last. Empty for events written here.
+    ical_uid = TextField(default="")
+    ical_sequence = IntegerField(default=0)
+    ical_modified = CharField(default="")
 
     class Meta:
         indexes = (
             (("slug",), True),
+            (("ical_uid",), False),
             (("utc_start", "id"), False),
             (("utc_end",), False),
             # Covering index for counting a listing: no table reads for the usual filters.

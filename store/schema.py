@@ -40,6 +40,20 @@ def _v6_event_text_index():
     create_text_index("event_search", "event", ("title", "description", "excerpt"))
 
 
+def _v7_imported_event_origin():
+    from store.models import Event
+
+    columns = {column.name for column in database.get_columns("event")}
+    for name, kind in (
+        ("ical_uid", "TEXT NOT NULL DEFAULT ''"),
+        ("ical_sequence", "INTEGER NOT NULL DEFAULT 0"),
+        ("ical_modified", "VARCHAR(255) NOT NULL DEFAULT ''"),
+    ):
+        if name not in columns:
+            database.execute_sql(f"ALTER TABLE event ADD COLUMN {name} {kind}")
+    Event._schema.create_indexes(safe=True)
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -48,6 +62,7 @@ MIGRATIONS = [
     _v4_covering_listing_index,
     _v5_live_links_index,
     _v6_event_text_index,
+    _v7_imported_event_origin,
 ]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, request
 from flask.views import MethodView
 
 from app.auth import (
@@ -16,8 +16,10 @@ from app.auth import (
 from app.cache import cached
 from app.errors import ApiError, invalid_params
 from app.event_input import not_an_event, prepare_event, raise_invalid
-from app.i18n import _
+from app.i18n import N_, _
 from app.i18n import _ as say  # kind names, marked in app.i18n
+from app.ical import calendar_response, wants_calendar
+from app.ical_import import import_events, read_file
 from app.jsonresponse import json_response
 from app.listing import Page, listing_response
 from app.render import event_out, render_context
@@ -26,11 +28,13 @@ from app.urls import namespace_url
 from schemas.events import (
     EventCreate,
     EventDeleteArgs,
+    EventImportArgs,
     EventListOut,
     EventOut,
     EventQueryArgs,
-    EventSingleArgs,
+    EventReadArgs,
     EventUpdate,
+    ImportReportOut,
 )
 from schemas.fields import STATUSES
 from store import dates
@@ -239,7 +243,7 @@ def event_by_slug(slug: str):
     return event
 
 
-def read_event(event, viewer, password):
+def read_event(event, viewer, password, as_calendar=False):
     status = effective_status(event)
     if status == "trash":
         raise ApiError("event-no-longer-available", _("This event is no longer available"), 403)
@@ -251,7 +255,23 @@ def read_event(event, viewer, password):
             _("The requested event is not accessible without a password"),
             403,
         )
+    if as_calendar:
+        return feed_response(render_events([event], viewer, password=password))
     return json_response(render_events([event], viewer, single=True, password=password)[0])
+
+
+def feed_response(items):
+    config = current_app.config
+    return calendar_response(items, name=config["SITE_NAME"], site_timezone=config["SITE_TIMEZONE"])
+
+
+def events_feed(filters, viewer, password):
+    """The listing as iCalendar: the same filters and visibility, no paging; events whose
+    fields the caller may not read are left out rather than masked (SPEC §11)."""
+    filters.readable_only = True
+    rows, _total = list_events(filters, viewer, 0, current_app.config["ICAL_MAX_EVENTS"])
+    rows.sort(key=lambda row: (row.utc_start, row.id))  # soonest first, even near a point
+    return feed_response(render_events(rows, viewer, password=password))
 
 
 def update_event(event, body, viewer):
@@ -277,16 +297,36 @@ def remove_event(event, args, viewer):
 
 # --- routes --------------------------------------------------------------------------------
 
+# With ``ical`` (or Accept: text/calendar) the same routes answer iCalendar (SPEC §11).
+CALENDAR_DOC = {200: {"content": {"text/calendar": {"schema": {"type": "string"}}}}}
+IMPORT_BODY_DOC = {
+    "required": True,
+    "description": N_("An iCalendar file: the body itself, or the part named file of a form."),
+    "content": {
+        "text/calendar": {"schema": {"type": "string"}},
+        "multipart/form-data": {
+            "schema": {
+                "type": "object",
+                "properties": {"file": {"type": "string", "format": "binary"}},
+                "required": ["file"],
+            }
+        },
+    },
+}
+
 
 @blp.route("/events")
 @cached
 class Events(MethodView):
     @blp.arguments(EventQueryArgs, location="query")
     @blp.response(200, EventListOut)
+    @blp.doc(responses=CALENDAR_DOC)
     def get(self, args):
         """List events, ordered by start date."""
         viewer = current_viewer()
         filters, echo = event_filters(args, viewer)
+        if wants_calendar(args):
+            return events_feed(filters, viewer, args.get("password"))
         page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
         rows, total = list_events(filters, viewer, page.offset, page.size)
         if not rows and page.number > 1:
@@ -310,17 +350,35 @@ class Events(MethodView):
         return json_response(render_events([event], viewer)[0], 201)
 
 
+@blp.route("/events/import")
+class EventImport(MethodView):
+    @blp.arguments(EventImportArgs, location="query")
+    @blp.response(200, ImportReportOut)
+    @blp.doc(requestBody=IMPORT_BODY_DOC)
+    def post(self, args):
+        """Import events from an iCalendar file (authors and up)."""
+        if request.mimetype == "multipart/form-data":
+            upload = request.files.get("file")
+            items = read_file(upload.read() if upload else b"", "file")
+        else:
+            items = read_file(request.get_data(), "body")
+        viewer = current_viewer()
+        require(viewer, "import")
+        return json_response(import_events(items, viewer, args.get("status")))
+
+
 @blp.route("/events/<int:id>")
 @cached
 class EventById(MethodView):
-    @blp.arguments(EventSingleArgs, location="query")
+    @blp.arguments(EventReadArgs, location="query")
     @blp.response(200, EventOut)
+    @blp.doc(responses=CALENDAR_DOC)
     def get(self, args, id):
         """Read an event."""
         event = get_event(id)
         if event is None:
             raise not_an_event(id)
-        return read_event(event, current_viewer(), args.get("password"))
+        return read_event(event, current_viewer(), args.get("password"), wants_calendar(args))
 
     @blp.arguments(EventUpdate, location="json")
     @blp.response(200, EventOut)
@@ -341,11 +399,14 @@ class EventById(MethodView):
 @blp.route("/events/by-slug/<slug>")
 @cached
 class EventBySlug(MethodView):
-    @blp.arguments(EventSingleArgs, location="query")
+    @blp.arguments(EventReadArgs, location="query")
     @blp.response(200, EventOut)
+    @blp.doc(responses=CALENDAR_DOC)
     def get(self, args, slug):
         """Read an event by its slug."""
-        return read_event(event_by_slug(slug), current_viewer(), args.get("password"))
+        return read_event(
+            event_by_slug(slug), current_viewer(), args.get("password"), wants_calendar(args)
+        )
 
     @blp.arguments(EventUpdate, location="json")
     @blp.response(200, EventOut)

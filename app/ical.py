@@ -1,0 +1,458 @@
+"""iCalendar (RFC 5545) with the ``icalendar`` library: feeds written from the event
+representations, and files read into event bodies for the import.
+
+Feeds are built from the dicts of ``app/render.py`` after masking, as ``json_ld`` is: a
+VEVENT can show nothing that the JSON representation beside it does not. The library
+escapes text and folds lines, so no value can start a property or a component.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from html import escape, unescape
+from zoneinfo import ZoneInfo
+
+import icalendar
+from flask import Response, request
+
+from app.i18n import N_
+from store import dates
+from store.text import is_web_url
+
+MIMETYPE = "text/calendar"
+PRODID = "-//calendar-events//Events Calendar REST API//EN"
+# The status of an event as iCalendar knows it; drafts and pending events are tentative.
+STATUS = {
+    "publish": "CONFIRMED",
+    "private": "CONFIRMED",
+    "future": "TENTATIVE",
+    "draft": "TENTATIVE",
+    "pending": "TENTATIVE",
+    "trash": "CANCELLED",
+}
+
+
+# --- HTTP ----------------------------------------------------------------------------------
+
+
+def accepts_calendar() -> bool:
+    """``Accept: text/calendar`` preferred to JSON (``*/*`` keeps JSON)."""
+    best = request.accept_mimetypes.best_match(["application/json", MIMETYPE])
+    return best == MIMETYPE and request.accept_mimetypes[MIMETYPE] > 0
+
+
+def wants_calendar(args: dict) -> bool:
+    return bool(args.get("ical")) or accepts_calendar()
+
+
+def calendar_response(events: list[dict], *, name: str, site_timezone: str) -> Response:
+    """``text/calendar`` with ``Last-Modified`` (the latest change among the events); the
+    ``ETag`` is added, and ``If-None-Match`` answered, by ``app/cache.py``."""
+    body = calendar_bytes(events, name=name, site_timezone=site_timezone)
+    response = Response(body, mimetype=MIMETYPE)
+    response.headers["Content-Type"] = f"{MIMETYPE}; charset=utf-8"
+    response.headers["Content-Disposition"] = 'inline; filename="events.ics"'
+    if events:
+        latest = max(event["modified_utc"] for event in events)
+        response.last_modified = _utc(latest)
+    return response
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def _utc(stored: str) -> datetime:
+    return dates.parse_stored(stored).replace(tzinfo=UTC)
+
+
+_BREAKS = re.compile(r"<br\s*/?>|</(?:p|div|li|h[1-6]|blockquote|tr)>", re.IGNORECASE)
+_TAGS = re.compile(r"<[^>]*>")
+
+
+def plain_text(html: str) -> str:
+    """A description as plain text: line breaks for breaks and blocks, no tags."""
+    text = _TAGS.sub("", _BREAKS.sub("\n", html or ""))
+    lines = [line.strip() for line in unescape(text).replace("\r", "").split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def clean(text: str) -> str:
+    """Text safe for any value: line breaks as ``\n`` (which the library escapes; it leaves
+    a lone CR as it is, and some readers take that for a line end), no other controls."""
+    return _CONTROLS.sub("", (text or "").replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def _zone(name: str) -> ZoneInfo | None:
+    """The IANA zone of an event, or None for UTC and fixed offsets (written in UTC)."""
+    try:
+        tz, label = dates.resolve_timezone(name)
+    except dates.DateError:
+        return None
+    return tz if isinstance(tz, ZoneInfo) and label != "UTC" else None
+
+
+def _location(venue: dict) -> str:
+    region = venue.get("stateprovince") or venue.get("state") or venue.get("province")
+    parts = [venue.get(k) for k in ("venue", "address", "city")]
+    parts += [region, venue.get("zip"), venue.get("country")]
+    return ", ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+
+
+def vevent(event: dict) -> tuple[icalendar.Event, ZoneInfo | None]:
+    """One VEVENT from an event's representation, and the zone its times are written in."""
+    component = icalendar.Event()
+    host = event["global_id"].split("?", 1)[0]
+    component.add("uid", f"{event['id']}@{host}")
+    component.add("dtstamp", _utc(event["modified_utc"]))
+    component.add("created", _utc(event["date_utc"]))
+    component.add("last-modified", _utc(event["modified_utc"]))
+    component.add("summary", clean(event["title"]))
+    description = clean(plain_text(event.get("description") or ""))
+    if description:
+        component.add("description", description)
+    component.add("url", event["url"])
+    zone = None
+    if event.get("all_day"):
+        first = dates.parse_stored(event["start_date"]).date()
+        last = dates.parse_stored(event["end_date"]).date()
+        component.add("dtstart", first)
+        component.add("dtend", max(last, first) + timedelta(days=1))
+    else:
+        zone = _zone(event["timezone"])
+        if zone is None:  # UTC, or a fixed offset that has no IANA name: the Z form
+            component.add("dtstart", _utc(event["utc_start_date"]))
+            component.add("dtend", _utc(event["utc_end_date"]))
+        else:
+            for prop, key in (("dtstart", "start_date"), ("dtend", "end_date")):
+                component.add(prop, dates.parse_stored(event[key]).replace(tzinfo=zone))
+    venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
+    if venues:
+        location = clean(_location(venues[0]))
+        if location:
+            component.add("location", location)
+        lat, lng = venues[0].get("geo_lat"), venues[0].get("geo_lng")
+        if lat is not None and lng is not None and (lat, lng) != (0, 0):
+            component.add("geo", (lat, lng))
+    if event["organizer"]:
+        organizer = event["organizer"][0]
+        email = organizer.get("email", "")
+        uri = f"mailto:{email}" if email else organizer["url"]
+        address = icalendar.vCalAddress(re.sub(r"[\s\x00-\x1f\x7f]", "", uri))
+        address.params["cn"] = clean(organizer.get("organizer", ""))
+        component.add("organizer", address)
+    names = [clean(term["name"]) for term in event["categories"]]
+    if names:
+        component.add("categories", names)
+    component.add("status", STATUS.get(event["status"], "CONFIRMED"))
+    return component, zone
+
+
+def calendar_bytes(events: list[dict], *, name: str, site_timezone: str) -> bytes:
+    """A VCALENDAR of ``events`` (representation dicts, already filtered and masked), with
+    one VTIMEZONE per zone used, each covering only the years of the events."""
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", PRODID)
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", clean(name))
+    calendar.add("x-wr-timezone", site_timezone)
+    components, spans = [], {}
+    for event in events:
+        component, zone = vevent(event)
+        components.append(component)
+        if zone is not None:
+            first = dates.parse_stored(event["start_date"]).date()
+            last = dates.parse_stored(event["end_date"]).date()
+            low, high = spans.get(zone.key, (first, last))
+            spans[zone.key] = (min(low, first), max(high, last))
+    for key in sorted(spans):
+        low, high = spans[key]
+        calendar.add_component(
+            icalendar.Timezone.from_tzid(
+                key,
+                first_date=date(low.year, 1, 1),
+                last_date=date(min(high.year + 1, 9999), 1, 1),
+            )
+        )
+    for component in components:
+        calendar.add_component(component)
+    return calendar.to_ical()
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+class NotICalendar(ValueError):
+    """The data is not an iCalendar object (nothing may be imported from it)."""
+
+
+@dataclass
+class Incoming:
+    """One VEVENT of an imported file: an event body for the write path, or the reason
+    (a message to translate) why it cannot become an event."""
+
+    uid: str
+    sequence: int = 0
+    modified: str = ""  # LAST-MODIFIED in UTC, "" when absent
+    body: dict = field(default_factory=dict)
+    reason: str = ""
+
+
+REASON_NO_START = N_("The VEVENT has no valid start (DTSTART).")
+REASON_RECURRING = N_("Recurring events are not supported yet.")
+REASON_CANCELLED = N_("The VEVENT is cancelled.")
+REASON_BAD_DATES = N_("The dates of the VEVENT cannot be read.")
+
+
+def parse_calendar(data: bytes | str) -> list[icalendar.Calendar]:
+    """The VCALENDARs of ``data``; raises ``NotICalendar`` for anything else."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise NotICalendar("not UTF-8") from None
+    if "BEGIN:VCALENDAR" not in data[:4096].upper():
+        raise NotICalendar("no VCALENDAR")
+    try:
+        calendars = icalendar.Calendar.from_ical(data, multiple=True)
+    except Exception as error:  # the parser raises several kinds for malformed input
+        raise NotICalendar(str(error)) from None
+    calendars = [c for c in calendars if c.name == "VCALENDAR"]
+    if not calendars:
+        raise NotICalendar("no VCALENDAR")
+    return calendars
+
+
+def read_events(data: bytes | str, site_timezone: str) -> list[Incoming]:
+    """Every VEVENT of the file, in order, read as Google Calendar, Outlook, Apple
+    Calendar and this service write them. Raises ``NotICalendar`` before anything else."""
+    items = []
+    for calendar in parse_calendar(data):
+        default_zone = _calendar_zone(calendar, site_timezone)
+        for component in calendar.walk("VEVENT"):
+            items.append(_incoming(component, default_zone))
+    return items
+
+
+def _calendar_zone(calendar, site_timezone: str) -> str:
+    """Google's X-WR-TIMEZONE, when it names a known zone, else the site's."""
+    name = str(calendar.get("x-wr-timezone", "")).strip()
+    try:
+        return dates.resolve_timezone(name)[1] if name else site_timezone
+    except dates.DateError:
+        return site_timezone
+
+
+def _text(component, name: str) -> str:
+    value = component.get(name)
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    return str(value or "").strip()
+
+
+def _uid(component) -> str:
+    """The UID; a file without one (hand-made) gets a stable one from the content."""
+    uid = _text(component, "uid")
+    if uid:
+        return uid[:255]
+    digest = hashlib.sha256(component.to_ical()).hexdigest()[:32]
+    return f"{digest}@import"
+
+
+def recurrence_reason(component) -> str:
+    """Why a VEVENT that belongs to a series cannot be imported. Series support (SPEC §12)
+    replaces this one check: RRULE/RDATE/EXDATE become ``recurrence`` lines, and a
+    RECURRENCE-ID an edited occurrence of the series with that UID."""
+    if any(name in component for name in ("rrule", "rdate", "recurrence-id")):
+        return REASON_RECURRING
+    return ""
+
+
+def _zone_label(value: datetime) -> str | None:
+    """The IANA name of an aware datetime's zone (Windows names are mapped by the
+    library), or its UTC offset at that time for zones only the file defines."""
+    key = getattr(value.tzinfo, "key", None)
+    if key:
+        try:
+            return dates.resolve_timezone(key)[1]
+        except dates.DateError:
+            pass
+    offset = value.utcoffset()
+    if offset is None:
+        return None
+    minutes = int(offset.total_seconds() // 60)
+    if minutes == 0:
+        return "UTC"
+    sign, minutes = ("+" if minutes > 0 else "-"), abs(minutes)
+    return f"UTC{sign}{minutes // 60}" + (f":{minutes % 60:02d}" if minutes % 60 else "")
+
+
+def _wall(value: datetime, tz: tzinfo) -> str:
+    return dates.fmt(value.astimezone(tz).replace(tzinfo=None))
+
+
+def _decoded(component, name: str):
+    if name not in component:
+        return None
+    value = component.decoded(name)
+    return value[0] if isinstance(value, list) else value
+
+
+def _dates(component, default_zone: str) -> dict:
+    """start_date, end_date, timezone and all_day as event writes take them."""
+    start = _decoded(component, "dtstart")
+    if not isinstance(start, date):
+        raise ValueError("no start")
+    end = _decoded(component, "dtend")
+    if end is None and "duration" in component:
+        end = start + _decoded(component, "duration")
+    if not isinstance(start, datetime):  # all day: DTEND is the day after the last day
+        last = end if isinstance(end, date) and not isinstance(end, datetime) else None
+        last = last - timedelta(days=1) if last and last > start else start
+        return {
+            "all_day": True,
+            "timezone": default_zone,
+            "start_date": f"{start.isoformat()} 00:00:00",
+            "end_date": f"{last.isoformat()} 23:59:59",
+        }
+    if not isinstance(end, datetime):
+        end = start
+    if start.tzinfo is None:  # floating: the calendar's zone
+        label = default_zone
+        if end.tzinfo is not None:
+            end = end.astimezone(dates.resolve_timezone(label)[0]).replace(tzinfo=None)
+        return {
+            "all_day": False,
+            "timezone": label,
+            "start_date": dates.fmt(start),
+            "end_date": dates.fmt(end),
+        }
+    label = _zone_label(start)
+    if label == "UTC" and getattr(start.tzinfo, "key", "UTC") in ("UTC", "Etc/UTC", None):
+        label = default_zone  # Google writes UTC times and names the zone in X-WR-TIMEZONE
+    tz = dates.resolve_timezone(label)[0]
+    if end.tzinfo is None:
+        end = end.replace(tzinfo=start.tzinfo)
+    return {
+        "all_day": False,
+        "timezone": label,
+        "start_date": _wall(start, tz),
+        "end_date": _wall(end, tz),
+    }
+
+
+def _utc_stamp(component, name: str) -> str:
+    value = _decoded(component, name)
+    if not isinstance(value, datetime):
+        return ""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return dates.fmt(value.astimezone(UTC).replace(tzinfo=None))
+
+
+def _description_html(text: str) -> str:
+    """Plain text as the HTML that event descriptions hold (line breaks kept)."""
+    return "<br>\n".join(escape(line, quote=False) for line in text.split("\n"))
+
+
+def _venue(component) -> dict | None:
+    """LOCATION as a venue: the name before the first comma or line break (Apple Calendar
+    breaks lines), the address after it."""
+    location = _text(component, "location")
+    if not location:
+        return None
+    name, *rest = re.split(r"\s*[,\n]\s*", location, maxsplit=1)
+    address = ", ".join(line.strip() for line in "".join(rest).splitlines() if line.strip())
+    venue = {"venue": name.strip()[:1000]}
+    if address:
+        venue["address"] = address[:1000]
+    geo = component.get("geo")
+    if geo is not None:
+        try:
+            venue["geo_lat"], venue["geo_lng"] = float(geo.latitude), float(geo.longitude)
+        except (AttributeError, TypeError, ValueError):
+            pass
+    return venue if venue["venue"] else None
+
+
+def _organizer(component) -> dict | None:
+    value = component.get("organizer")
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if value is None:
+        return None
+    address = str(value).strip()
+    email = address[7:].strip() if address.lower().startswith("mailto:") else ""
+    name = str(getattr(value, "params", {}).get("CN", "")).strip() or email
+    if not name:
+        return None
+    organizer = {"organizer": name[:1000]}
+    if "@" in email and not re.search(r"[\s<>\"]", email):
+        organizer["email"] = email
+    return organizer
+
+
+def _categories(component) -> list[str]:
+    values = component.get("categories")
+    if values is None:
+        return []
+    names = []
+    for value in values if isinstance(values, list) else [values]:
+        names.extend(str(name).strip() for name in getattr(value, "cats", [value]))
+    return [name for name in names if name]
+
+
+def _incoming(component, default_zone: str) -> Incoming:
+    uid = _uid(component)
+    try:
+        sequence = int(_decoded(component, "sequence") or 0)
+    except (TypeError, ValueError):
+        sequence = 0
+    item = Incoming(uid=uid, sequence=sequence, modified=_safe_stamp(component))
+    reason = recurrence_reason(component)
+    if reason:
+        item.reason = reason
+        return item
+    if _text(component, "status").upper() == "CANCELLED":
+        item.reason = REASON_CANCELLED
+        return item
+    try:
+        if "dtstart" not in component:
+            item.reason = REASON_NO_START
+            return item
+        body = _dates(component, default_zone)
+    except (ValueError, TypeError, KeyError, OverflowError, dates.DateError):
+        item.reason = REASON_NO_START if "dtstart" not in component else REASON_BAD_DATES
+        return item
+    body["title"] = _text(component, "summary") or "(no title)"
+    description = _text(component, "description")
+    if description:
+        body["description"] = _description_html(description)
+    url = _text(component, "url")
+    if is_web_url(url):
+        body["website"] = url
+    venue = _venue(component)
+    if venue:
+        body["venue"] = venue
+    organizer = _organizer(component)
+    if organizer:
+        body["organizer"] = [organizer]
+    categories = _categories(component)
+    if categories:
+        body["categories"] = categories
+    item.body = body
+    return item
+
+
+def _safe_stamp(component) -> str:
+    try:
+        return _utc_stamp(component, "last-modified")
+    except (ValueError, TypeError, KeyError, OverflowError):
+        return ""

@@ -1,0 +1,787 @@
+"""SPEC §11: iCalendar feeds that calendar applications subscribe to, and import from
+other calendars (files in the styles of Google Calendar, Outlook and Apple Calendar)."""
+
+from datetime import UTC, date, datetime, timedelta
+from email.utils import parsedate_to_datetime
+
+import icalendar
+import pytest
+import recurring_ical_events
+
+from tests.conftest import NS
+
+TOMORROW = date.today() + timedelta(days=1)
+DAY = (date.today() + timedelta(days=10)).strftime("%Y%m%d")
+NEXT_DAY = (date.today() + timedelta(days=11)).strftime("%Y%m%d")
+LAST_DAY = (date.today() + timedelta(days=13)).strftime("%Y%m%d")
+
+
+def feed(client, path="/events", headers=None, **query):
+    response = client.get(f"{NS}{path}", query_string={"ical": "1", **query}, headers=headers)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.headers["Content-Type"] == "text/calendar; charset=utf-8"
+    return icalendar.Calendar.from_ical(response.get_data(as_text=True))
+
+
+def vevents(calendar):
+    return calendar.walk("VEVENT")
+
+
+def uids(calendar):
+    return [str(e["UID"]) for e in vevents(calendar)]
+
+
+def ics(*events, extra="", zones=""):
+    """A VCALENDAR with CRLF line ends around the given VEVENT bodies."""
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Tests//Tests//EN"]
+    lines += [x for x in extra.splitlines() if x]
+    lines += [x for x in zones.splitlines() if x]
+    for body in events:
+        lines += ["BEGIN:VEVENT", *[x for x in body.splitlines() if x], "END:VEVENT"]
+    lines.append("END:VCALENDAR")
+    return ("\r\n".join(lines) + "\r\n").encode()
+
+
+def do_import(client, headers, data, **query):
+    return client.post(
+        f"{NS}/events/import",
+        data=data,
+        query_string=query,
+        headers={**headers, "Content-Type": "text/calendar"},
+    )
+
+
+def imported(client, headers, data, **query):
+    response = do_import(client, headers, data, **query)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def event(client, event_id, headers=None):
+    return client.get(f"{NS}/events/{event_id}", headers=headers).get_json()
+
+
+# --- the feed ----------------------------------------------------------------------------------
+
+
+def test_feed_has_every_property_of_the_spec(client, make_event):
+    made = make_event(
+        title="Jazz night",
+        start_date=f"{TOMORROW} 20:00:00",
+        end_date=f"{TOMORROW} 23:00:00",
+        timezone="Europe/Paris",
+        description="<p>Bring <b>friends</b>.</p><p>Second &amp; last</p>",
+        venue={
+            "venue": "Le Caveau",
+            "address": "12 rue de la Huchette",
+            "city": "Paris",
+            "country": "France",
+            "geo_lat": 48.85,
+            "geo_lng": 2.35,
+        },
+        organizer=[{"organizer": "Hot Club", "email": "hello@example.org"}],
+        categories="Music,Jazz",
+    )
+    calendar = feed(client)
+    assert str(calendar["PRODID"]) and str(calendar["VERSION"]) == "2.0"
+    assert str(calendar["CALSCALE"]) == "GREGORIAN" and str(calendar["METHOD"]) == "PUBLISH"
+    assert str(calendar["X-WR-CALNAME"]) == "Events Calendar"
+    assert str(calendar["X-WR-TIMEZONE"]) == "UTC"
+    assert [str(tz["TZID"]) for tz in calendar.walk("VTIMEZONE")] == ["Europe/Paris"]
+    (vevent,) = vevents(calendar)
+    assert str(vevent["UID"]) == f"{made['id']}@localhost"
+    assert made["global_id"] == f"localhost?id={made['id']}"
+    modified = datetime.strptime(made["modified_utc"], "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
+    assert vevent.decoded("DTSTAMP") == modified
+    assert vevent.decoded("LAST-MODIFIED") == modified
+    assert vevent.decoded("CREATED").strftime("%Y-%m-%d %H:%M:%S") == made["date_utc"]
+    assert str(vevent["SUMMARY"]) == "Jazz night"
+    assert str(vevent["DESCRIPTION"]) == "Bring friends.\nSecond & last"
+    assert str(vevent["URL"]) == made["url"]
+    start = vevent.decoded("DTSTART")
+    assert vevent["DTSTART"].params["TZID"] == "Europe/Paris"
+    assert start.strftime("%Y-%m-%d %H:%M:%S") == made["start_date"]
+    assert start.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") == made["utc_start_date"]
+    assert vevent.decoded("DTEND").strftime("%H:%M") == "23:00"
+    assert str(vevent["LOCATION"]) == "Le Caveau, 12 rue de la Huchette, Paris, France"
+    assert (vevent["GEO"].latitude, vevent["GEO"].longitude) == (48.85, 2.35)
+    assert str(vevent["ORGANIZER"]) == "mailto:hello@example.org"
+    assert vevent["ORGANIZER"].params["CN"] == "Hot Club"
+    assert list(vevent["CATEGORIES"].cats) == ["Music", "Jazz"]
+    assert str(vevent["STATUS"]) == "CONFIRMED"
+
+
+def test_utc_timed_and_all_day_multi_day_events(client, make_event):
+    utc = make_event(title="UTC", start_date=f"{TOMORROW} 09:00", end_date=f"{TOMORROW} 10:00")
+    day = make_event(
+        title="Fair",
+        all_day=True,
+        start_date=str(TOMORROW + timedelta(days=1)),
+        end_date=str(TOMORROW + timedelta(days=3)),
+        timezone="America/New_York",
+    )
+    response = client.get(f"{NS}/events?ical=1")
+    text = response.get_data(as_text=True)
+    assert f"DTSTART:{TOMORROW:%Y%m%d}T090000Z" in text
+    assert f"DTSTART;VALUE=DATE:{TOMORROW + timedelta(days=1):%Y%m%d}" in text
+    assert f"DTEND;VALUE=DATE:{TOMORROW + timedelta(days=4):%Y%m%d}" in text
+    assert "BEGIN:VTIMEZONE" not in text  # neither event is written in a zone
+    by_uid = {str(e["UID"]): e for e in vevents(icalendar.Calendar.from_ical(text))}
+    assert by_uid[f"{utc['id']}@localhost"].decoded("DTSTART").tzinfo is not None
+    assert by_uid[f"{day['id']}@localhost"].decoded("DTSTART") == TOMORROW + timedelta(days=1)
+
+
+def test_every_listing_filter_applies_and_paging_does_not(client, make_event):
+    music = [
+        make_event(
+            title=f"Concert {n}",
+            categories="Music",
+            start_date=f"+{n + 1} days 8pm",
+            end_date=f"+{n + 1} days 9pm",
+        )
+        for n in range(3)
+    ]
+    make_event(title="Lecture", start_date="+2 days 9am", end_date="+2 days 10am")
+    calendar = feed(client, categories="music", per_page="1", page="1")
+    assert uids(calendar) == [f"{e['id']}@localhost" for e in music]  # soonest first
+    assert len(vevents(feed(client, search="Lecture"))) == 1
+    assert len(vevents(feed(client, per_page="2"))) == 4
+    # page 9 would be a 404 for JSON; the feed has no pages
+    assert len(vevents(feed(client, page="9"))) == 4
+
+
+def test_the_feed_is_capped_at_ical_max_events(client, make_event, app):
+    made = [
+        make_event(title=f"E{n}", start_date=f"+{n + 1} days 9am", end_date=f"+{n + 1} days 10am")
+        for n in range(3)
+    ]
+    app.config["ICAL_MAX_EVENTS"] = 2
+    assert uids(feed(client)) == [f"{e['id']}@localhost" for e in made[:2]]
+
+
+def test_accept_header_negotiates_and_is_cached_apart(client, make_event):
+    made = make_event()
+    assert client.get(f"{NS}/events").mimetype == "application/json"
+    asked = client.get(f"{NS}/events", headers={"Accept": "text/calendar"})
+    assert asked.mimetype == "text/calendar" and "Accept" in asked.vary
+    assert client.get(f"{NS}/events").mimetype == "application/json"
+    assert client.get(f"{NS}/events", headers={"Accept": "*/*"}).mimetype == "application/json"
+    single = client.get(f"{NS}/events/{made['id']}", headers={"Accept": "text/calendar"})
+    assert single.mimetype == "text/calendar"
+
+
+def test_one_event_by_id_and_by_slug(client, make_event):
+    made = make_event(title="Solo")
+    make_event(title="Other")
+    for path in (f"/events/{made['id']}", f"/events/by-slug/{made['slug']}"):
+        assert uids(feed(client, path)) == [f"{made['id']}@localhost"]
+
+
+def test_etag_not_modified_and_last_modified(client, admin, make_event):
+    made = make_event()
+    first = client.get(f"{NS}/events?ical=1")
+    etag = first.headers["ETag"]
+    stamp = parsedate_to_datetime(first.headers["Last-Modified"])
+    assert stamp.strftime("%Y-%m-%d %H:%M:%S") == made["modified_utc"]
+    again = client.get(f"{NS}/events?ical=1", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["ETag"] == etag
+    client.post(f"{NS}/events/{made['id']}", json={"title": "Changed"}, headers=admin)
+    changed = client.get(f"{NS}/events?ical=1", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    assert "SUMMARY:Changed" in changed.get_data(as_text=True)
+
+
+def test_calendar_applications_can_expand_the_feed(client, make_event):
+    make_event(title="One", start_date=f"{TOMORROW} 10:00", end_date=f"{TOMORROW} 11:00")
+    make_event(title="Two", start_date=f"{TOMORROW} 18:00", end_date=f"{TOMORROW} 19:00")
+    calendar = feed(client)
+    found = recurring_ical_events.of(calendar).at(TOMORROW)
+    assert sorted(str(e["SUMMARY"]) for e in found) == ["One", "Two"]
+
+
+# --- visibility: exactly the listing's -------------------------------------------------
+
+
+@pytest.mark.parametrize("role", [None, "subscriber", "contributor", "author", "administrator"])
+def test_feed_shows_what_the_json_listing_shows(client, as_role, make_event, role):
+    contributor = as_role("contributor")
+    make_event(title="Published")
+    make_event(title="Draft", status="draft")
+    make_event(title="Private", status="private")
+    make_event(title="Theirs", headers=contributor)  # a contributor's own pending event
+    trashed = make_event(title="Trashed")
+    client.delete(f"{NS}/events/{trashed['id']}", headers=as_role("administrator"))
+    headers = as_role(role) if role else None
+    listing = client.get(f"{NS}/events?per_page=50", headers=headers).get_json()["events"]
+    expected = [f"{e['id']}@localhost" for e in listing]
+    assert uids(feed(client, headers=headers)) == expected
+    if role is None:
+        assert [e["title"] for e in listing] == ["Published"]
+
+
+def test_password_protected_events_appear_only_to_those_who_may_read_them(
+    client, as_role, make_event
+):
+    secret = make_event(title="Secret", password="s3cret", description="hidden words")
+    make_event(title="Open")
+    assert [str(e["SUMMARY"]) for e in vevents(feed(client))] == ["Open"]
+    assert len(vevents(feed(client, headers=as_role("subscriber")))) == 1
+    with_password = feed(client, password="s3cret")
+    assert "hidden words" in [str(e.get("DESCRIPTION")) for e in vevents(with_password)]
+    assert len(vevents(feed(client, headers=as_role("editor")))) == 2
+    refused = client.get(f"{NS}/events/{secret['id']}?ical=1")
+    assert refused.status_code == 403 and refused.mimetype == "application/json"
+    assert refused.get_json()["code"] == "event-password-protected"
+    assert len(vevents(feed(client, f"/events/{secret['id']}", password="s3cret"))) == 1
+
+
+def test_drafts_are_refused_to_anonymous_single_reads(client, make_event):
+    draft = make_event(title="Draft", status="draft")
+    response = client.get(f"{NS}/events/{draft['id']}?ical=1")
+    assert response.status_code == 401 or response.status_code == 403
+    assert response.mimetype == "application/json"
+
+
+def test_password_protected_venue_is_masked_in_location_and_geo(client, admin, make_event):
+    venue = client.post(
+        f"{NS}/venues",
+        json={
+            "venue": "Bunker",
+            "address": "1 Hidden Road",
+            "city": "Nowhere",
+            "geo_lat": 10.0,
+            "geo_lng": 20.0,
+            "password": "pw",
+        },
+        headers=admin,
+    ).get_json()
+    make_event(title="At the bunker", venue=venue["id"])
+    (public,) = vevents(feed(client))
+    assert str(public["LOCATION"]) == "Bunker" and "GEO" not in public
+    (full,) = vevents(feed(client, headers=admin))
+    assert str(full["LOCATION"]) == "Bunker, 1 Hidden Road, Nowhere"
+    assert full["GEO"].latitude == 10.0
+
+
+def test_no_value_can_start_a_property_or_component(client, make_event):
+    evil = "Evil\r\nBEGIN:VEVENT\r\nSUMMARY:injected\nEND:VEVENT\rX"
+    make_event(
+        title=evil,
+        description="Line\r\nEND:VCALENDAR\r\nBEGIN:VEVENT",
+        venue={"venue": "Hall\r\nGEO:1;1", "city": "Town\nURL:http://evil.example"},
+        organizer=[
+            {
+                "organizer": 'Org"\r\nATTENDEE:mailto:x@evil.example',
+                "email": "a@b.example\r\nATTENDEE:mailto:y@evil.example",
+            }
+        ],
+        categories="Cat\r\nSTATUS:CANCELLED",
+    )
+    text = client.get(f"{NS}/events?ical=1").get_data(as_text=True)
+    lines = text.split("\r\n")
+    assert lines.count("BEGIN:VEVENT") == 1 and lines.count("END:VCALENDAR") == 1
+    assert [line.split(":")[0] for line in lines if line.startswith("BEGIN")] == [
+        "BEGIN",
+        "BEGIN",
+    ]
+    assert not [line for line in lines if line.startswith(("GEO", "URL:http://evil", "ATTENDEE"))]
+    assert all(len(line.encode()) <= 75 for line in lines)
+    assert "\n" not in text.replace("\r\n", "") and "\r" not in text.replace("\r\n", "")
+    (vevent,) = vevents(icalendar.Calendar.from_ical(text))
+    assert "BEGIN:VEVENT" in str(vevent["SUMMARY"]) and str(vevent["STATUS"]) == "CONFIRMED"
+
+
+def test_long_values_are_folded_at_75_octets(client, make_event):
+    make_event(title="Fête " * 60, description="é" * 400)
+    text = client.get(f"{NS}/events?ical=1").get_data(as_text=True)
+    assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
+    (vevent,) = vevents(icalendar.Calendar.from_ical(text))
+    assert str(vevent["SUMMARY"]) == ("Fête " * 60).strip()
+
+
+# --- import ------------------------------------------------------------------------------------
+
+GOOGLE = ics(
+    f"""DTSTART:{DAY}T180000Z
+DTEND:{DAY}T200000Z
+DTSTAMP:20250101T000000Z
+UID:abc123@google.com
+CREATED:20250101T000000Z
+DESCRIPTION:A long description that Google folds because it is longer than se
+ venty-five octets\\, with an escaped comma\\nand a second line.
+LAST-MODIFIED:20250101T000000Z
+LOCATION:Le Caveau\\, 12 rue de la Huchette\\, 75005 Paris\\, France
+ORGANIZER;CN=Hot Club:mailto:hello@example.org
+SEQUENCE:0
+STATUS:CONFIRMED
+SUMMARY:Jazz night\\, live
+TRANSP:OPAQUE""",
+    f"""DTSTART;VALUE=DATE:{DAY}
+DTEND;VALUE=DATE:{LAST_DAY}
+DTSTAMP:20250101T000000Z
+UID:fair@google.com
+SEQUENCE:0
+SUMMARY:Book fair""",
+    extra="""CALSCALE:GREGORIAN
+METHOD:PUBLISH
+X-WR-CALNAME:Club
+X-WR-TIMEZONE:Europe/Paris""",
+)
+
+OUTLOOK_ZONES = """BEGIN:VTIMEZONE
+TZID:W. Europe Standard Time
+BEGIN:STANDARD
+DTSTART:16011028T030000
+RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10
+TZOFFSETFROM:+0200
+TZOFFSETTO:+0100
+END:STANDARD
+BEGIN:DAYLIGHT
+DTSTART:16010325T020000
+RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3
+TZOFFSETFROM:+0100
+TZOFFSETTO:+0200
+END:DAYLIGHT
+END:VTIMEZONE
+BEGIN:VTIMEZONE
+TZID:Tokyo Standard Time
+BEGIN:STANDARD
+DTSTART:16010101T000000
+TZOFFSETFROM:+0900
+TZOFFSETTO:+0900
+END:STANDARD
+END:VTIMEZONE"""
+
+OUTLOOK = ics(
+    f"""CLASS:PUBLIC
+CREATED:20250101T090000Z
+DTEND;TZID=W. Europe Standard Time:{DAY}T120000
+DTSTAMP:20250101T090000Z
+DTSTART;TZID=W. Europe Standard Time:{DAY}T100000
+LAST-MODIFIED:20250101T090000Z
+LOCATION:Room 4\\, Building B
+PRIORITY:5
+SEQUENCE:0
+SUMMARY;LANGUAGE=en-us:Team meeting
+CATEGORIES:Work,Planning
+UID:040000008200E00074C5B7101A82E0080000000010A1
+X-MICROSOFT-CDO-BUSYSTATUS:BUSY""",
+    f"""DTSTART;TZID=Tokyo Standard Time:{NEXT_DAY}T090000
+DTEND;TZID=Tokyo Standard Time:{LAST_DAY}T170000
+DTSTAMP:20250101T090000Z
+SUMMARY:Tokyo conference
+UID:040000008200E00074C5B7101A82E0080000000010A2""",
+    extra="METHOD:PUBLISH\nX-MS-OLK-FORCEINSPECTOROPEN:TRUE",
+    zones=OUTLOOK_ZONES,
+)
+
+APPLE = ics(
+    f"""CREATED:20250102T100000Z
+UID:5F1C3A2B-1111-2222-3333-444455556666
+DTEND;TZID=America/New_York:{DAY}T210000
+TRANSP:OPAQUE
+X-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC
+SUMMARY:Dinner
+LAST-MODIFIED:20250102T100000Z
+DTSTAMP:20250102T100000Z
+DTSTART;TZID=America/New_York:{DAY}T190000
+LOCATION:Blue Hill\\n75 Washington Pl\\, New York\\, NY 10011\\, United States
+SEQUENCE:0
+URL;VALUE=URI:https://example.org/dinner""",
+    f"""UID:7A7A7A7A-1111-2222-3333-444455556666
+DTSTART;VALUE=DATE:{DAY}
+DTEND;VALUE=DATE:{NEXT_DAY}
+SUMMARY:Holiday
+DTSTAMP:20250102T100000Z""",
+    extra="CALSCALE:GREGORIAN\nX-WR-CALNAME:Home\nX-APPLE-CALENDAR-COLOR:#1BADF8",
+    zones="""BEGIN:VTIMEZONE
+TZID:America/New_York
+BEGIN:DAYLIGHT
+TZOFFSETFROM:-0500
+RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU
+DTSTART:20070311T020000
+TZNAME:EDT
+TZOFFSETTO:-0400
+END:DAYLIGHT
+BEGIN:STANDARD
+TZOFFSETFROM:-0400
+RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU
+DTSTART:20071104T020000
+TZNAME:EST
+TZOFFSETTO:-0500
+END:STANDARD
+END:VTIMEZONE""",
+)
+
+
+def _day(stamp: str) -> str:
+    return f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}"
+
+
+def test_import_google_calendar_style(client, admin):
+    report = imported(client, admin, GOOGLE)
+    assert [e["uid"] for e in report["created"]] == ["abc123@google.com", "fair@google.com"]
+    assert report["updated"] == report["unchanged"] == report["rejected"] == []
+    jazz = event(client, report["created"][0]["id"])
+    assert jazz["title"] == "Jazz night, live"
+    # UTC times in the zone that X-WR-TIMEZONE names (Paris is UTC+1 or +2)
+    assert jazz["timezone"] == "Europe/Paris"
+    assert jazz["utc_start_date"] == f"{_day(DAY)} 18:00:00"
+    assert jazz["start_date"][11:] in ("19:00:00", "20:00:00")
+    assert "seventy-five octets, with an escaped comma" in jazz["description"]
+    assert "second line" in jazz["description"]
+    assert jazz["venue"]["venue"] == "Le Caveau"
+    assert jazz["venue"]["address"] == "12 rue de la Huchette, 75005 Paris, France"
+    assert jazz["organizer"][0]["organizer"] == "Hot Club"
+    assert jazz["organizer"][0]["email"] == "hello@example.org"
+    assert jazz["global_id_lineage"] == [jazz["global_id"], "abc123@google.com"]
+    fair = event(client, report["created"][1]["id"])
+    assert fair["all_day"] is True
+    assert fair["start_date"] == f"{_day(DAY)} 00:00:00"
+    last = datetime.strptime(LAST_DAY, "%Y%m%d").date() - timedelta(days=1)
+    assert fair["end_date"] == f"{last} 23:59:59"  # DTEND is the day after the last day
+
+
+def test_import_outlook_style_with_windows_zone_names(client, admin):
+    report = imported(client, admin, OUTLOOK)
+    assert len(report["created"]) == 2 and report["rejected"] == []
+    meeting = event(client, report["created"][0]["id"])
+    assert meeting["timezone"] in ("Europe/Berlin", "Europe/Paris", "Europe/Amsterdam")
+    assert meeting["start_date"] == f"{_day(DAY)} 10:00:00"
+    assert meeting["end_date"] == f"{_day(DAY)} 12:00:00"
+    assert meeting["venue"]["venue"] == "Room 4" and meeting["venue"]["address"] == "Building B"
+    assert [c["name"] for c in meeting["categories"]] == ["Work", "Planning"]
+    tokyo = event(client, report["created"][1]["id"])
+    assert tokyo["timezone"] == "Asia/Tokyo"
+    assert tokyo["start_date"] == f"{_day(NEXT_DAY)} 09:00:00"
+    assert tokyo["utc_start_date"] == f"{_day(NEXT_DAY)} 00:00:00"  # multi-day, UTC+9
+    assert tokyo["end_date"] == f"{_day(LAST_DAY)} 17:00:00"
+
+
+def test_import_apple_calendar_style(client, admin):
+    report = imported(client, admin, APPLE)
+    assert len(report["created"]) == 2 and report["rejected"] == []
+    dinner = event(client, report["created"][0]["id"])
+    assert dinner["timezone"] == "America/New_York"
+    assert dinner["start_date"] == f"{_day(DAY)} 19:00:00"
+    assert dinner["venue"]["venue"] == "Blue Hill"
+    assert dinner["venue"]["address"] == "75 Washington Pl, New York, NY 10011, United States"
+    assert dinner["website"] == "https://example.org/dinner"
+    holiday = event(client, report["created"][1]["id"])
+    assert holiday["all_day"] is True and holiday["start_date"][:10] == holiday["end_date"][:10]
+
+
+def test_zone_only_the_file_defines_keeps_the_instant(client, admin):
+    data = ics(
+        f"""UID:custom-1
+DTSTART;TZID=Custom Zone:{DAY}T100000
+DTEND;TZID=Custom Zone:{DAY}T110000
+SUMMARY:Custom""",
+        zones="""BEGIN:VTIMEZONE
+TZID:Custom Zone
+BEGIN:STANDARD
+DTSTART:19700101T000000
+TZOFFSETFROM:+0330
+TZOFFSETTO:+0330
+END:STANDARD
+END:VTIMEZONE""",
+    )
+    made = event(client, imported(client, admin, data)["created"][0]["id"])
+    assert made["timezone"] == "UTC+3:30"
+    assert made["utc_start_date"] == f"{_day(DAY)} 06:30:00"
+
+
+def test_reimport_creates_nothing_and_touches_nothing(client, admin):
+    first = imported(client, admin, GOOGLE + b"")
+    ids = [e["id"] for e in first["created"]]
+    before = [event(client, i)["modified"] for i in ids]
+    venues = client.get(f"{NS}/venues").get_json()["total"]
+    organizers = client.get(f"{NS}/organizers").get_json()["total"]
+    again = imported(client, admin, GOOGLE)
+    assert again["created"] == again["updated"] == again["rejected"] == []
+    assert [e["id"] for e in again["unchanged"]] == ids
+    assert [event(client, i)["modified"] for i in ids] == before
+    assert client.get(f"{NS}/venues").get_json()["total"] == venues == 1
+    assert client.get(f"{NS}/organizers").get_json()["total"] == organizers == 1
+    assert client.get(f"{NS}/events").get_json()["total"] == 2
+
+
+def _meeting(sequence=0, modified="20250101T000000Z", title="Meeting", location="Hall A"):
+    return ics(
+        f"""UID:meeting-1@example.org
+SEQUENCE:{sequence}
+LAST-MODIFIED:{modified}
+DTSTART:{DAY}T100000Z
+DTEND:{DAY}T110000Z
+SUMMARY:{title}
+LOCATION:{location}"""
+    )
+
+
+def test_higher_sequence_or_later_last_modified_updates_in_place(client, admin):
+    (created,) = imported(client, admin, _meeting())["created"]
+    report = imported(client, admin, _meeting(sequence=1, title="Moved", location="Hall B"))
+    assert report["updated"] == [created] and report["created"] == []
+    updated = event(client, created["id"])
+    assert updated["title"] == "Moved" and updated["venue"]["venue"] == "Hall B"
+    later = _meeting(sequence=1, modified="20250301T000000Z", title="Renamed")
+    assert imported(client, admin, later)["updated"] == [created]
+    assert event(client, created["id"])["title"] == "Renamed"
+    older = _meeting(sequence=0, modified="20260101T000000Z", title="Stale")
+    assert imported(client, admin, older)["unchanged"] == [created]
+    assert event(client, created["id"])["title"] == "Renamed"
+    assert client.get(f"{NS}/events").get_json()["total"] == 1
+
+
+def test_venues_and_organizers_are_deduplicated_as_on_direct_writes(client, admin):
+    existing = client.post(
+        f"{NS}/venues", json={"venue": "Town Hall", "address": "1 Main St"}, headers=admin
+    ).get_json()
+    data = ics(
+        *(
+            f"""UID:town-{n}
+DTSTART:{DAY}T1{n}0000Z
+SUMMARY:Meeting {n}
+LOCATION:town hall\\, 1 Main St
+ORGANIZER;CN=City:mailto:city@example.org"""
+            for n in range(3)
+        )
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 3
+    for entry in report["created"]:
+        assert event(client, entry["id"])["venue"]["id"] == existing["id"]
+    assert client.get(f"{NS}/venues").get_json()["total"] == 1
+    assert client.get(f"{NS}/organizers").get_json()["total"] == 1
+
+
+def test_a_venue_the_importer_may_not_read_is_not_reused(client, as_role, admin):
+    client.post(f"{NS}/venues", json={"venue": "Hidden", "status": "draft"}, headers=admin)
+    author = as_role("author")
+    data = ics(f"UID:h-1\nDTSTART:{DAY}T100000Z\nSUMMARY:S\nLOCATION:Hidden")
+    made = event(client, imported(client, author, data)["created"][0]["id"], admin)
+    assert made["venue"]["status"] == "publish"  # a new venue, not the editor's draft
+    assert client.get(f"{NS}/venues", headers=admin).get_json()["total"] == 2
+
+
+def test_rejections_are_reported_while_the_others_are_imported(client, admin):
+    data = ics(
+        "UID:no-start\nSUMMARY:No start",
+        f"UID:weekly\nDTSTART:{DAY}T100000Z\nRRULE:FREQ=WEEKLY;COUNT=4\nEXDATE:{NEXT_DAY}T100000Z\n"
+        "SUMMARY:Weekly",
+        f"UID:weekly\nRECURRENCE-ID:{DAY}T100000Z\nDTSTART:{DAY}T120000Z\nSUMMARY:Moved",
+        f"UID:dates\nRDATE:{DAY}T100000Z\nDTSTART:{DAY}T100000Z\nSUMMARY:Dates",
+        f"UID:backwards\nDTSTART:{NEXT_DAY}T100000Z\nDTEND:{DAY}T100000Z\nSUMMARY:Backwards",
+        f"UID:good\nDTSTART:{DAY}T100000Z\nSUMMARY:Good",
+    )
+    report = imported(client, admin, data)
+    assert [e["uid"] for e in report["created"]] == ["good"]
+    rejected = [(e["uid"], e["reason"]) for e in report["rejected"]]
+    assert ("no-start", "The VEVENT has no valid start (DTSTART).") in rejected
+    recurring = "Recurring events are not supported yet."
+    assert {("weekly", recurring), ("dates", recurring)} <= set(rejected)
+    assert [uid for uid, _r in rejected].count("weekly") == 2  # the series and its override
+    assert any(uid == "backwards" and "end_date" in reason for uid, reason in rejected)
+    assert client.get(f"{NS}/events").get_json()["total"] == 1
+    french = client.post(
+        f"/fr{NS}/events/import", data=data, headers={**admin, "Content-Type": "text/calendar"}
+    ).get_json()
+    assert "pas encore" in " ".join(e["reason"] for e in french["rejected"])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"hello world",
+        b'{"title": "x"}',
+        b"",
+        b"BEGIN:VCALENDAR\r\nthis is: not\r\n:valid\r\n",
+        b"\xff\xfe\x00garbage",
+        b"BEGIN:VEVENT\r\nUID:x\r\nEND:VEVENT\r\n",
+    ],
+)
+def test_a_body_that_is_not_icalendar_is_a_400_and_changes_nothing(client, admin, body):
+    response = do_import(client, admin, body)
+    assert response.status_code == 400 and response.mimetype == "application/json"
+    assert response.get_json()["code"] == "rest_invalid_param"
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
+
+
+def test_multipart_upload_and_status(client, admin):
+    import io
+
+    response = client.post(
+        f"{NS}/events/import?status=draft",
+        data={"file": (io.BytesIO(GOOGLE), "club.ics")},
+        headers=admin,
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 200, response.get_json()
+    created = response.get_json()["created"]
+    assert {event(client, e["id"], admin)["status"] for e in created} == {"draft"}
+    assert client.get(f"{NS}/events").get_json()["total"] == 0
+    missing = client.post(
+        f"{NS}/events/import", data={}, headers=admin, content_type="multipart/form-data"
+    )
+    assert missing.status_code == 400 and "file" in missing.get_json()["data"]["params"]
+
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [
+        (None, 401),
+        ("subscriber", 403),
+        ("contributor", 403),
+        ("author", 200),
+        ("editor", 200),
+        ("administrator", 200),
+    ],
+)
+def test_import_is_for_authors_and_up(client, as_role, role, status):
+    headers = as_role(role) if role else {}
+    response = do_import(client, headers, _meeting())
+    assert response.status_code == status
+    if status != 200:
+        assert response.get_json()["code"] == "rest_forbidden"
+        assert client.get(f"{NS}/events", headers=as_role("administrator")).get_json()["total"] == 0
+
+
+def test_validation_runs_before_authorisation(client):
+    assert do_import(client, {}, b"not a calendar").status_code == 400
+
+
+def test_an_author_cannot_update_someone_elses_imported_event(client, as_role):
+    first = as_role("author", "first")
+    (created,) = imported(client, first, _meeting())["created"]
+    report = imported(client, as_role("author", "second"), _meeting(sequence=5, title="Hijack"))
+    assert [e["uid"] for e in report["rejected"]] == ["meeting-1@example.org"]
+    assert event(client, created["id"])["title"] == "Meeting"
+
+
+def test_the_service_reads_its_own_feeds(client, admin, make_event):
+    make_event(
+        title="Round, trip",
+        timezone="Asia/Kolkata",
+        start_date=f"{TOMORROW} 18:30",
+        end_date=f"{TOMORROW} 20:00",
+        venue={"venue": "Hall", "city": "Pune"},
+        categories="Talks",
+    )
+    text = client.get(f"{NS}/events?ical=1").get_data()
+    client.delete(f"{NS}/events/1?force=true", headers=admin)
+    report = imported(client, admin, text)
+    (created,) = report["created"]
+    copy = event(client, created["id"])
+    assert copy["title"] == "Round, trip" and copy["timezone"] == "Asia/Kolkata"
+    assert copy["start_date"] == f"{TOMORROW} 18:30:00"
+    assert [c["name"] for c in copy["categories"]] == ["Talks"]
+
+
+def test_import_is_documented(client):
+    document = client.get(f"{NS}/doc").get_json()
+    operation = document["paths"]["/events/import"]["post"]
+    assert {"text/calendar", "multipart/form-data"} <= set(operation["requestBody"]["content"])
+    assert "text/calendar" in document["paths"]["/events"]["get"]["responses"]["200"]["content"]
+    names = [p["name"] for p in document["paths"]["/events"]["get"]["parameters"]]
+    assert "ical" in names
+
+
+# --- command line ------------------------------------------------------------------------------
+
+
+def test_cli_import_from_a_file(app, client, as_role, tmp_path):
+    as_role("administrator", "boss")
+    path = tmp_path / "outlook.ics"
+    path.write_bytes(OUTLOOK)
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["import-ics", str(path), "--author", "boss"])
+    assert result.exit_code == 0, result.output
+    assert "2 created, 0 updated, 0 unchanged, 0 rejected" in result.output
+    again = runner.invoke(args=["import-ics", str(path), "--status", "draft"])
+    assert "0 created, 0 updated, 2 unchanged" in again.output
+    assert client.get(f"{NS}/events").get_json()["total"] == 2
+
+
+def test_cli_refuses_other_schemes_and_bad_files(app, as_role, tmp_path):
+    as_role("administrator")
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["import-ics", "file:///etc/passwd"]).exit_code != 0
+    assert runner.invoke(args=["import-ics", "ftp://example.org/x.ics"]).exit_code != 0
+    bad = tmp_path / "bad.ics"
+    bad.write_text("not a calendar")
+    result = runner.invoke(args=["import-ics", str(bad)])
+    assert result.exit_code != 0 and "not an iCalendar file" in result.output
+    assert runner.invoke(args=["import-ics", str(tmp_path / "missing.ics")]).exit_code != 0
+
+
+def test_cli_fetches_http_urls(app, client, as_role, monkeypatch):
+    import urllib.request
+
+    as_role("administrator")
+
+    class Answer:
+        def __init__(self, request, timeout):
+            assert request.full_url == "https://calendar.example.org/club.ics"
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return GOOGLE
+
+    monkeypatch.setattr(urllib.request, "urlopen", Answer)
+    result = app.test_cli_runner().invoke(
+        args=["import-ics", "https://calendar.example.org/club.ics"]
+    )
+    assert result.exit_code == 0, result.output
+    assert client.get(f"{NS}/events").get_json()["total"] == 2
+
+
+@pytest.mark.parametrize(
+    "vevent",
+    [
+        "UID:a\nDTSTART:notadate\nSUMMARY:x",
+        "UID:b\nDTSTART;VALUE=DATE:20251399\nSUMMARY:x",
+        "UID:c\nDTSTART:99991231T230000Z\nDURATION:P30D\nSUMMARY:x",
+        "UID:d\nDTSTART:00010101T000000\nSUMMARY:x",
+        "UID:e\nDTSTART;TZID=Nowhere/Unknown:20250101T100000\nSUMMARY:x",
+        "UID:f\nDTSTART:20250101T100000Z\nDURATION:nonsense\nSEQUENCE:many\nSUMMARY:x",
+        "UID:g\nDTSTART:20250101T100000Z\nGEO:north;south\nLOCATION:Here\nSUMMARY:x",
+        "UID:h\nDTSTART:20250101T100000Z\nORGANIZER:\nCATEGORIES:\nURL:javascript:alert(1)",
+        "UID:i\nDTSTART:20250101T100000Z\nSUMMARY:" + "x" * 5000,
+        "UID:j\nDTSTART:20250101T100000Z\nLAST-MODIFIED:yesterday\nSUMMARY:x",
+    ],
+)
+def test_odd_vevents_are_imported_or_rejected_never_a_500(client, admin, vevent):
+    response = do_import(client, admin, ics(vevent))
+    assert response.status_code == 200, response.get_data(as_text=True)
+    report = response.get_json()
+    assert len(report["created"]) + len(report["rejected"]) == 1
+    for entry in report["rejected"]:
+        assert entry["reason"]
+
+
+def test_import_status_must_be_one_an_import_may_set(client, admin):
+    response = do_import(client, admin, _meeting(), status="trash")
+    assert response.status_code == 400
+    assert list(response.get_json()["data"]["params"]) == ["status"]
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
+
+
+def test_password_protected_organizer_keeps_only_its_name(client, admin, make_event):
+    organizer = client.post(
+        f"{NS}/organizers",
+        json={"organizer": "Quiet Club", "email": "secret@example.org", "password": "pw"},
+        headers=admin,
+    ).get_json()
+    make_event(title="Quiet", organizer=[organizer["id"]])
+    text = client.get(f"{NS}/events?ical=1").get_data(as_text=True)
+    assert "secret@example.org" not in text
+    (public,) = vevents(icalendar.Calendar.from_ical(text))
+    assert public["ORGANIZER"].params["CN"] == "Quiet Club"
+    assert str(public["ORGANIZER"]) == organizer["url"]
+    (full,) = vevents(feed(client, headers=admin))
+    assert str(full["ORGANIZER"]) == "mailto:secret@example.org"
