@@ -23,7 +23,7 @@ API_DESCRIPTION = N_(
 )
 
 # Endpoints that must answer without touching the database (liveness checks).
-NO_DATABASE = {"health"}
+NO_DATABASE = {"health", "uploads"}
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -71,8 +71,13 @@ def create_app(test_config: dict | None = None) -> Flask:
 def _register_hooks(app: Flask) -> None:
     @app.before_request
     def open_connection():
+        from app.routes.media import body_limit
+
+        limit = body_limit(request.endpoint)
+        # Bodies without a length (chunked) stop with a 413 once they pass the limit.
+        request.max_content_length = limit
         length = request.content_length
-        if length is not None and length > app.config["MAX_CONTENT_LENGTH"]:
+        if length is not None and length > limit:
             # Refused from the header alone: the body is never read.
             from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -117,6 +122,7 @@ def _register_hooks(app: Flask) -> None:
 def _register_routes(app: Flask) -> None:
     from app.routes import blueprints
     from app.routes.index import register_index
+    from app.routes.media import register_uploads
 
     api = Api(app)
     app.extensions["calendar.api"] = api
@@ -124,3 +130,4 @@ def _register_routes(app: Flask) -> None:
     for blueprint in blueprints():
         api.register_blueprint(blueprint, url_prefix=prefix)
     register_index(app, api)
+    register_uploads(app)

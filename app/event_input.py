@@ -18,6 +18,7 @@ from store import dates
 from store.errors import InvalidInput
 from store.events import event_exists
 from store.linked import get_linked
+from store.media import get_media
 from store.posts import effective_status, node_kind, split_list
 from store.terms import parse_term_input
 from store.text import is_web_url, plain_text, sanitise_html
@@ -33,19 +34,30 @@ def raise_invalid(error: InvalidInput):
 
 
 def check_image(value, viewer, param: str = "image") -> str:
-    """An absolute http(s) image URL ("" clears); media ids are not supported."""
+    """The stored ``image``: a media id (number, numeric string, or an image object with
+    its ``id``, as clients send back what they read) kept as a numeric string, or an
+    absolute http(s) image URL; "" clears."""
     if value in ("", None, False):
         return ""
-    if isinstance(value, dict) and "url" in value:
-        value = value["url"]
-    if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
-        raise invalid_params(
-            {param: _("Only image URLs are accepted; media library ids are not supported.")}
-        )
+    if isinstance(value, dict):
+        value = value.get("id") or value.get("url")
+        if value in ("", None, False):
+            return ""
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        or (isinstance(value, str) and value.strip().isdigit())
+    ):
+        media = get_media(value)
+        if media is None:
+            raise invalid_params({param: _("%(id)s is not the id of an image.", id=value)})
+        if not may(viewer, "use_media", media):
+            raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
+        return str(media.id)
     if not isinstance(value, str):
-        raise invalid_params({param: _("Must be an absolute http or https URL of an image.")})
+        raise invalid_params({param: _("Must be an image id, or an absolute http or https URL.")})
     if not is_web_url(value.strip()):
-        raise invalid_params({param: _("Must be an absolute http or https URL of an image.")})
+        raise invalid_params({param: _("Must be an image id, or an absolute http or https URL.")})
     if not viewer.has("upload_files"):
         raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
     return value.strip()

@@ -46,6 +46,12 @@ def _v6_event_text_index():
     create_text_index("event_search", "event", ("title", "description", "excerpt"))
 
 
+def _v7_media():
+    from store.models import Media
+
+    database.create_tables([Media])
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -54,6 +60,7 @@ MIGRATIONS = [
     _v4_covering_listing_index,
     _v5_live_links_index,
     _v6_event_text_index,
+    _v7_media,
 ]
 
 

@@ -13,7 +13,13 @@ NS = "/wp-json/calendar/events/v1"
 
 @pytest.fixture
 def app(tmp_path):
-    app = create_app({"CALENDAR_DATABASE": str(tmp_path / "calendar.db"), "TESTING": True})
+    app = create_app(
+        {
+            "CALENDAR_DATABASE": str(tmp_path / "calendar.db"),
+            "UPLOAD_FOLDER": str(tmp_path / "uploads"),
+            "TESTING": True,
+        }
+    )
     yield app
     if not database.is_closed():
         database.close()

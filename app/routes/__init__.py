@@ -2,6 +2,6 @@
 
 
 def blueprints():
-    from app.routes import categories, events, organizers, tags, venues
+    from app.routes import categories, events, media, organizers, tags, venues
 
-    return [events.blp, venues.blp, organizers.blp, categories.blp, tags.blp]
+    return [events.blp, venues.blp, organizers.blp, categories.blp, tags.blp, media.blp]

@@ -19,7 +19,7 @@ from app.i18n import _
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.jsonresponse import json_response
 from app.listing import Page, listing_response
-from app.render import event_out, render_context
+from app.render import event_out, preload_images, render_context
 from app.smorest import Blueprint
 from schemas.events import (
     EventCreate,
@@ -217,6 +217,8 @@ def render_events(events, viewer, single=False, password=None):
         ]
     term_ids = {t.id for r in relations.values() for t in (*r.categories, *r.tags)}
     ctx.term_counts = published_counts(term_ids)
+    linked = [x for r in relations.values() for x in (*r.venues, *r.organizers)]
+    preload_images(ctx, [*events, *linked])
     return [event_out(event, relations[event.id], ctx) for event in events]
 
 
