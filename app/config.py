@@ -3,6 +3,8 @@ variables of the same name, then by the ``test_config`` given to ``create_app``.
 
 import os
 
+from store.images import DEFAULT_MAX_PIXELS
+
 DEFAULTS = {
     # SQLite file; relative paths are relative to the project root.
     "CALENDAR_DATABASE": "instance/calendar.db",
@@ -26,7 +28,7 @@ DEFAULTS = {
     # (below Pillow's own bomb limit, to bound the memory a worker needs to decode one).
     "UPLOAD_FOLDER": "instance/uploads",
     "MAX_UPLOAD_BYTES": 10 * 1024 * 1024,
-    "MAX_IMAGE_PIXELS": 50_000_000,
+    "MAX_IMAGE_PIXELS": DEFAULT_MAX_PIXELS,
     # Failed logins allowed per client within the window before 429.
     "AUTH_FAILURE_LIMIT": 10,
     "AUTH_FAILURE_WINDOW": 300,

@@ -28,6 +28,7 @@ SIZES = (
     ("medium", 300, 300, False),
     ("large", 1024, 1024, False),
 )
+DEFAULT_MAX_PIXELS = 50_000_000  # the MAX_IMAGE_PIXELS setting's default
 JPEG_QUALITY = 85
 WEBP_QUALITY = 85
 
