@@ -36,13 +36,11 @@ def raise_invalid(error: InvalidInput):
 def check_image(value, viewer, param: str = "image") -> str:
     """The stored ``image``: a media id (number, numeric string, or an image object with
     its ``id``, as clients send back what they read) kept as a numeric string, or an
-    absolute http(s) image URL; "" clears."""
-    if value in ("", None, False):
-        return ""
+    absolute http(s) image URL; "", 0 and "0" clear it."""
     if isinstance(value, dict):
         value = value.get("id") or value.get("url")
-        if value in ("", None, False):
-            return ""
+    if value in ("", None, False) or (isinstance(value, str) and value.strip() == "0"):
+        return ""
     if (
         isinstance(value, int)
         and not isinstance(value, bool)

@@ -481,8 +481,14 @@ def test_event_image_by_id_number_string_or_object_and_by_url(client, admin, mak
     assert form.get_json()["image"] == image
     single = client.get(f"{NS}/events/{form.get_json()['id']}").get_json()
     assert single["image"] == image and single["json_ld"]["image"] == image["url"]
-    cleared = client.post(f"{NS}/events/{form.get_json()['id']}", json={"image": ""}, headers=admin)
-    assert cleared.get_json()["image"] is False
+    for empty in ("", 0, "0"):
+        client.post(
+            f"{NS}/events/{form.get_json()['id']}", json={"image": image["id"]}, headers=admin
+        )
+        cleared = client.post(
+            f"{NS}/events/{form.get_json()['id']}", json={"image": empty}, headers=admin
+        )
+        assert cleared.get_json()["image"] is False
 
 
 def test_venue_and_organizer_image_by_id_and_url(client, admin):
