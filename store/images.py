@@ -79,21 +79,18 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
     return image
 
 
-def _working_copy(image: Image.Image) -> Image.Image:
-    """The upright first frame, with no metadata but what rendering needs."""
+def _upright(image: Image.Image) -> Image.Image:
+    """The decoded first frame turned upright, with no metadata but its transparency."""
     fmt = image.format
-    try:
-        upright = ImageOps.exif_transpose(image)
-    except Exception:  # an unreadable EXIF block: keep the pixels as they are
-        upright = image.copy()
-    if upright is image:
-        upright = image.copy()
     keep = {k: image.info[k] for k in ("transparency",) if k in image.info}
-    if "transparency" in keep and upright.mode not in ("P", "L", "RGB", "LA", "RGBA"):
-        keep.pop("transparency")
-    upright.info = keep
-    upright.format = fmt
-    return upright
+    try:
+        # In place: a large image is not copied once more just to be turned upright.
+        ImageOps.exif_transpose(image, in_place=True)
+    except Exception:  # an unreadable EXIF block: keep the pixels as they are
+        pass
+    image.info = keep
+    image.format = fmt
+    return image
 
 
 def _for_format(image: Image.Image, fmt: str) -> Image.Image:
@@ -155,7 +152,7 @@ def process(data: bytes, max_pixels: int) -> Processed:
     decoded = _open(data, max_pixels)
     fmt = decoded.format
     extension, mime_type = FORMATS[fmt]
-    image = _working_copy(decoded)
+    image = _upright(decoded)
     try:
         original = Encoded(image.width, image.height, _encode(image, fmt))
         result = Processed(extension, mime_type, original)
