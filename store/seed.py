@@ -127,7 +127,7 @@ def demo_image(number: int, rng: random.Random) -> bytes:
     from PIL import Image, ImageDraw
 
     low, high = PALETTE[number % len(PALETTE)]
-    gradient = Image.linear_gradient("L").rotate(rng.choice([0, 45, 90, 135]), expand=False)
+    gradient = Image.linear_gradient("L").rotate(rng.choice([0, 90, 180, 270]))
     image = Image.merge(
         "RGB",
         [
