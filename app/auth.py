@@ -95,8 +95,9 @@ def _own(viewer: Viewer, item) -> bool:
 def may(viewer: Viewer, action: str, item=None, status: str | None = None) -> bool:
     """WordPress's capability rules for ``action`` ("create", "read", "edit", "delete",
     "publish", "manage_terms", "upload_files"; "upload_media", "use_media", "delete_media")
-    on ``item`` (an event, venue, organizer or media row), by role and ownership. ``status`` overrides the item's status (an effective
-    status such as a past ``future`` served as ``publish``)."""
+    on ``item`` (an event, venue, organizer or media row), by role and ownership.
+    ``status`` overrides the item's status (an effective status such as a past ``future``
+    served as ``publish``)."""
     if action == "create":
         return viewer.has("edit_posts")
     if action == "publish":

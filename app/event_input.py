@@ -41,10 +41,9 @@ def check_image(value, viewer, param: str = "image") -> str:
         value = value.get("id") or value.get("url")
     if value in ("", None, False) or (isinstance(value, str) and value.strip() == "0"):
         return ""
-    if (
-        isinstance(value, int)
-        and not isinstance(value, bool)
-        or (isinstance(value, str) and value.strip().isdigit())
+    is_number = isinstance(value, int) and not isinstance(value, bool)
+    if is_number or (
+        isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
     ):
         media = get_media(value)
         if media is None:
@@ -94,7 +93,9 @@ def _linked_item(item, kind: str, viewer):
     name_field = kind
     if isinstance(item, bool):
         raise invalid_params({kind: _("Must be ids or objects describing the item.")})
-    if isinstance(item, int) or (isinstance(item, str) and item.strip().isdigit()):
+    if isinstance(item, int) or (
+        isinstance(item, str) and item.strip().isascii() and item.strip().isdigit()
+    ):
         item_id = int(item)
         if item_id == 0:
             return None

@@ -27,7 +27,7 @@ FILE_NAME = re.compile(r"^[0-9a-f]{32}(?:-[0-9]+x[0-9]+)?\.(?:jpg|png|gif|webp)$
 
 def is_media_id(value) -> bool:
     """A stored ``image`` value that names a media row rather than a URL."""
-    return isinstance(value, str) and value.isdigit()
+    return isinstance(value, str) and value.isascii() and value.isdigit()
 
 
 def _write(folder: str, name: str, data: bytes) -> None:

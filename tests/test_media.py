@@ -621,3 +621,14 @@ def test_media_routes_are_documented(client):
     assert {"get", "delete"} <= set(document["paths"]["/media/{id}"])
     routes = client.get(NS).get_json()["routes"]
     assert "/calendar/events/v1/media" in routes
+
+
+def test_digits_that_are_not_ascii_are_not_ids(client, admin):
+    # "²" and "٣" are digits to str.isdigit() but not to int(): a 400, never a 500.
+    body = {"title": "E", "start_date": "tomorrow", "end_date": "tomorrow"}
+    for field in ("image", "venue", "organizer"):
+        for value in ("²", "٣"):
+            response = client.post(f"{NS}/events", json={**body, field: value}, headers=admin)
+            assert response.status_code == 400, (field, value)
+    form = client.post(f"{NS}/events", data={**body, "tags[²]": "x"}, headers=admin)
+    assert form.status_code in (201, 400)
