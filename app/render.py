@@ -33,7 +33,8 @@ class RenderContext:
     single: bool = False
     password: str | None = None
     term_counts: dict | None = None
-    media: dict = field(default_factory=dict)  # media rows by id, loaded a page at a time
+    # Media by id, loaded a page at a time: the row, then its rendered image object.
+    media: dict = field(default_factory=dict)
 
 
 def render_context(viewer: Viewer, single: bool = False, password: str | None = None):
@@ -111,7 +112,11 @@ def image_out(value: str, ctx: RenderContext):
         if media_id not in ctx.media:  # not preloaded: a single read
             ctx.media[media_id] = media_store.get_media(media_id)
         row = ctx.media[media_id]
-        return media_out(row, ctx) if row is not None else False
+        if row is None:
+            return False
+        if not isinstance(row, dict):  # rendered once per page, however many items show it
+            row = ctx.media[media_id] = media_out(row, ctx)
+        return row
     path = value.split("?", 1)[0].split("#", 1)[0]
     name = path.rsplit("/", 1)[-1]
     extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
