@@ -616,7 +616,9 @@ def test_seed_gives_some_events_generated_images(app, client):
 def test_media_routes_are_documented(client):
     document = client.get(f"{NS}/doc").get_json()
     upload_doc = document["paths"]["/media"]["post"]
-    assert "multipart/form-data" in upload_doc["requestBody"]["content"]
+    assert {"multipart/form-data", "application/octet-stream"} <= set(
+        upload_doc["requestBody"]["content"]
+    )
     assert {"201", "400", "401", "403", "413"} <= set(upload_doc["responses"])
     assert {"get", "delete"} <= set(document["paths"]["/media/{id}"])
     routes = client.get(NS).get_json()["routes"]

@@ -28,6 +28,8 @@ blp = Blueprint("media", __name__, description="Images: upload, read and delete.
 UPLOAD_ENDPOINT = "media.MediaCollection"
 # Room for the multipart envelope (boundaries, part headers) around a file of the limit.
 UPLOAD_ENVELOPE = 16 * 1024
+# The raw-body form of an upload, documented beside the multipart one.
+RAW_IMAGE = {"schema": {"type": "string", "format": "binary"}}
 # Generated names never change content: caches may keep them for a year.
 IMMUTABLE = "public, max-age=31536000, immutable"
 
@@ -94,6 +96,7 @@ def media_or_404(media_id: int):
 @blp.route("/media")
 class MediaCollection(MethodView):
     @blp.arguments(MediaUpload, location="files")
+    @blp.doc(requestBody={"content": {"application/octet-stream": RAW_IMAGE}})
     @blp.response(201, MediaOut)
     def post(self, files):
         """Upload an image: stored without metadata, with its thumbnail, medium and large sizes."""
