@@ -127,8 +127,10 @@ def _encode(image: Image.Image, fmt: str) -> bytes:
 
 
 def _resize_mode(image: Image.Image) -> Image.Image:
-    """Palette and bilevel images are resized in a full-colour mode."""
-    if image.mode in ("P", "1", "PA", "LA", "I", "I;16", "F"):
+    """Palette and bilevel images are resized in a full-colour mode, 16-bit grey in 8 bits."""
+    if image.mode.startswith("I"):  # I, I;16…: 16-bit samples scaled down, not clipped
+        return image.convert("I").point(lambda value: value * (1 / 256)).convert("L")
+    if image.mode in ("P", "1", "PA", "LA", "F"):
         return image.convert("RGBA" if _has_alpha(image) else "RGB")
     return image
 
