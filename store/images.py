@@ -22,6 +22,9 @@ FORMATS = {
     "WEBP": ("webp", "image/webp"),
 }
 MIME_BY_EXTENSION = {extension: mime for extension, mime in FORMATS.values()}
+# JPEGs with a multi-picture index (phones' depth maps, Ultra HDR gain maps) open as MPO:
+# they are JPEGs, stored as their first (main) picture.
+ALIASES = {"MPO": "JPEG"}
 # WordPress's default sizes: name -> (width, height, crop).
 SIZES = (
     ("thumbnail", 150, 150, True),
@@ -74,6 +77,7 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
         raise InvalidImage(str(error)) from None
     except Exception as error:  # a malformed file can trip any decoder path
         raise InvalidImage(repr(error)) from None
+    image.format = ALIASES.get(image.format, image.format)
     if image.format not in FORMATS or image.width < 1 or image.height < 1:
         raise InvalidImage(str(image.format))
     return image

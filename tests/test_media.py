@@ -179,6 +179,18 @@ def test_uploaded_names_never_reach_the_filesystem(client, admin, app):
     assert not os.path.exists(os.path.join(app.config["UPLOAD_FOLDER"], "..", "escape.jpg"))
 
 
+def test_jpegs_with_several_pictures_are_jpegs(client, admin):
+    # Phones add depth maps and HDR gain maps as extra pictures (MPO): the main one is kept.
+    main, extra = Image.new("RGB", (400, 300), (250, 0, 0)), Image.new("RGB", (400, 300))
+    out = io.BytesIO()
+    main.save(out, "MPO", save_all=True, append_images=[extra])
+    assert Image.open(io.BytesIO(out.getvalue())).format == "MPO"
+    image = uploaded(client, admin, out.getvalue())
+    assert image["extension"] == "jpg" and image["sizes"]["medium"]["mime-type"] == "image/jpeg"
+    stored = decoded(client, image["url"])
+    assert stored.format == "JPEG" and stored.getpixel((10, 10))[0] > 200
+
+
 def test_the_type_is_what_decodes_not_the_name_or_content_type(client, admin):
     image = uploaded(client, admin, image_bytes("PNG", size=(50, 50)), name="looks-like.jpg")
     assert image["extension"] == "png"
