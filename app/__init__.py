@@ -16,6 +16,7 @@ from app.config import load_settings
 from app.i18n import N_, LanguageRoots, load_catalogs
 from app.routes import blueprints
 from app.routes.index import register_index, route_description
+from app.routes.media import body_limit, register_uploads
 from app.smorest import Api
 from store.db import bind_database, database, open_database
 from store.schema import migrate
@@ -28,8 +29,9 @@ API_DESCRIPTION = N_(
     "writes need HTTP Basic with a user name and an application password."
 )
 
-# Endpoints that must answer without touching the database (liveness checks, the landing).
-NO_DATABASE = {"health", "home", "doc_ui", "doc_ui_asset"}
+# Endpoints that must answer without touching the database (liveness checks, the landing,
+# the documentation page, uploaded files).
+NO_DATABASE = {"health", "home", "doc_ui", "doc_ui_asset", "uploads"}
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -74,7 +76,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 def _register_hooks(app: Flask) -> None:
     @app.before_request
     def open_connection():
-        _limit_body(app.config["MAX_CONTENT_LENGTH"])
+        _limit_body(body_limit(request.endpoint))
         if request.endpoint in NO_DATABASE:
             return
         bind_database(app.extensions["calendar.db"])
@@ -125,6 +127,7 @@ def _limit_body(limit: int) -> None:
     """413 for a body over ``limit``: from the header alone when there is a
     ``Content-Length``; a chunked body is read up to the limit and refused past it, never
     cut short (a cut body would silently drop the fields after the cut)."""
+    request.max_content_length = limit  # what Werkzeug's form and file parsing allow
     length = request.content_length
     if length is not None:
         if length > limit:
@@ -163,3 +166,4 @@ def _register_routes(app: Flask) -> None:
     for blueprint in blueprints():
         api.register_blueprint(blueprint, url_prefix=prefix)
     register_index(app, api)
+    register_uploads(app)

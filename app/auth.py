@@ -126,15 +126,18 @@ def _own(viewer: Viewer, item) -> bool:
 
 def may(viewer: Viewer, action: str, item=None, status: str | None = None) -> bool:
     """WordPress's capability rules for ``action`` ("create", "read", "edit", "delete",
-    "publish", "import", "manage_terms", "upload_files") on ``item`` (an event, venue or organizer
-    row), by role and ownership. ``status`` overrides the item's status (an effective
-    status such as a past ``future`` served as ``publish``)."""
+    "publish", "import", "manage_terms", "upload_files"; "upload_media", "use_media",
+    "delete_media") on ``item`` (an event, venue, organizer or media row), by role and
+    ownership. ``status`` overrides the item's status (an effective status such as a past
+    ``future`` served as ``publish``)."""
     if action == "create":
         return viewer.has("edit_posts")
     if action in ("publish", "import"):  # importing publishes: authors and up (SPEC §11)
         return viewer.has("publish_posts")
     if action in ("manage_terms", "upload_files"):
         return viewer.has(action)
+    if action in ("upload_media", "use_media", "delete_media"):
+        return _may_media(viewer, action, item)
     status = status or item.status
     if action == "read":
         if status == "publish":
@@ -157,6 +160,17 @@ def may(viewer: Viewer, action: str, item=None, status: str | None = None) -> bo
     if status == "private":
         needed.append(f"{verb}_private_posts")
     return all(viewer.has(cap) for cap in needed)
+
+
+def _may_media(viewer: Viewer, action: str, media) -> bool:
+    """Uploading is for authors and up (``upload_files``), and for contributors, whose
+    images can only go on what they may edit: their own drafts. Authors and up may show
+    any image; contributors their own. Deleting is for editors, or the image's owner."""
+    if action == "upload_media":
+        return viewer.has("upload_files") or viewer.has("edit_posts")
+    if action == "use_media":
+        return viewer.has("upload_files") or (viewer.has("edit_posts") and _own(viewer, media))
+    return viewer.has("delete_others_posts") or (viewer.has("edit_posts") and _own(viewer, media))
 
 
 def require(viewer: Viewer, action: str, item=None, status: str | None = None) -> None:

@@ -99,10 +99,15 @@ def register_cli(app: Flask) -> None:
             if author and owner is None:
                 raise click.ClickException(f"no user {author!r}")
             with click.progressbar(length=count, label="Seeding events") as bar:
-                counts = seed(count, author=owner.id if owner else 0, progress=bar.update)
+                counts = seed(
+                    count,
+                    author=owner.id if owner else 0,
+                    progress=bar.update,
+                    upload_folder=app.config["UPLOAD_FOLDER"],
+                )
         click.echo(
             f"Added {counts['events']} events, {counts['venues']} venues, "
-            f"{counts['organizers']} organizers, owned by "
+            f"{counts['organizers']} organizers, {counts['images']} images, owned by "
             + (
                 f"{owner.login}."
                 if owner

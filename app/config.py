@@ -5,6 +5,8 @@ import os
 
 from flask import Config
 
+from store.images import DEFAULT_MAX_PIXELS
+
 DEFAULTS = {
     # SQLite file; relative paths are relative to the project root.
     "CALENDAR_DATABASE": "instance/calendar.db",
@@ -23,6 +25,12 @@ DEFAULTS = {
     "GEOFENCE_KM": 25.0,
     # Request bodies above this many bytes are refused with 413 before being read.
     "MAX_CONTENT_LENGTH": 1024 * 1024,
+    # Uploaded images: where their files are written (relative paths are relative to the
+    # project root), the largest upload in bytes, and the most pixels an image may have
+    # (below Pillow's own bomb limit, to bound the memory a worker needs to decode one).
+    "UPLOAD_FOLDER": "instance/uploads",
+    "MAX_UPLOAD_BYTES": 10 * 1024 * 1024,
+    "MAX_IMAGE_PIXELS": DEFAULT_MAX_PIXELS,
     # Failed logins allowed per client within the window before 429.
     "AUTH_FAILURE_LIMIT": 10,
     "AUTH_FAILURE_WINDOW": 300,
@@ -56,6 +64,8 @@ def load_settings(root: str, test_config: dict | None = None) -> dict:
     database = settings["CALENDAR_DATABASE"]
     if database != ":memory:" and not os.path.isabs(database):
         settings["CALENDAR_DATABASE"] = os.path.join(root, database)
+    if not os.path.isabs(settings["UPLOAD_FOLDER"]):
+        settings["UPLOAD_FOLDER"] = os.path.join(root, settings["UPLOAD_FOLDER"])
     settings["API_ROOT"] = "/" + settings["API_ROOT"].strip("/")
     if isinstance(settings["LANGUAGES"], str):
         settings["LANGUAGES"] = [x.strip() for x in settings["LANGUAGES"].split(",") if x.strip()]

@@ -18,6 +18,7 @@ from store import dates
 from store.errors import InvalidInput
 from store.events import event_exists
 from store.linked import get_linked
+from store.media import get_media
 from store.posts import effective_status, node_kind, split_list
 from store.terms import parse_term_input
 from store.text import is_web_url, plain_text, sanitise_html
@@ -33,19 +34,27 @@ def raise_invalid(error: InvalidInput):
 
 
 def check_image(value, viewer, param: str = "image") -> str:
-    """An absolute http(s) image URL ("" clears); media ids are not supported."""
-    if value in ("", None, False):
+    """The stored ``image``: a media id (number, numeric string, or an image object with
+    its ``id``, as clients send back what they read) kept as a numeric string, or an
+    absolute http(s) image URL; "", 0 and "0" clear it."""
+    if isinstance(value, dict):
+        value = value.get("id") or value.get("url")
+    if value in ("", None, False) or (isinstance(value, str) and value.strip() == "0"):
         return ""
-    if isinstance(value, dict) and "url" in value:
-        value = value["url"]
-    if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
-        raise invalid_params(
-            {param: _("Only image URLs are accepted; media library ids are not supported.")}
-        )
+    is_number = isinstance(value, int) and not isinstance(value, bool)
+    if is_number or (
+        isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
+    ):
+        media = get_media(value)
+        if media is None:
+            raise invalid_params({param: _("%(id)s is not the id of an image.", id=value)})
+        if not may(viewer, "use_media", media):
+            raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
+        return str(media.id)
     if not isinstance(value, str):
-        raise invalid_params({param: _("Must be an absolute http or https URL of an image.")})
+        raise invalid_params({param: _("Must be an image id, or an absolute http or https URL.")})
     if not is_web_url(value.strip()):
-        raise invalid_params({param: _("Must be an absolute http or https URL of an image.")})
+        raise invalid_params({param: _("Must be an image id, or an absolute http or https URL.")})
     if not viewer.has("upload_files"):
         raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
     return value.strip()
@@ -84,7 +93,9 @@ def _linked_item(item, kind: str, viewer):
     name_field = kind
     if isinstance(item, bool):
         raise invalid_params({kind: _("Must be ids or objects describing the item.")})
-    if isinstance(item, int) or (isinstance(item, str) and item.strip().isdigit()):
+    if isinstance(item, int) or (
+        isinstance(item, str) and item.strip().isascii() and item.strip().isdigit()
+    ):
         item_id = int(item)
         if item_id == 0:
             return None

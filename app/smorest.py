@@ -42,7 +42,7 @@ def _lists_from_indexes(value):
     """``{"0": a, "1": b}`` (from ``x[0]=a&x[1]=b``) as ``[a, b]``, recursively."""
     if isinstance(value, dict):
         value = {k: _lists_from_indexes(v) for k, v in value.items()}
-        if value and all(k.isdigit() for k in value):
+        if value and all(k.isascii() and k.isdigit() for k in value):
             return [value[k] for k in sorted(value, key=int)]
     return value
 

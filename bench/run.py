@@ -28,8 +28,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def database_env(database: str) -> dict:
+    """The throw-away database, with its uploaded images beside it."""
+    uploads = os.path.join(os.path.dirname(database), "uploads")
+    return {**os.environ, "CALENDAR_DATABASE": database, "UPLOAD_FOLDER": uploads}
+
+
 def flask(database: str, *args: str) -> str:
-    env = {**os.environ, "CALENDAR_DATABASE": database}
+    env = database_env(database)
     result = subprocess.run(
         [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
         cwd=ROOT,
@@ -46,7 +52,7 @@ class Server:
 
     def __init__(self, database: str, workers: int):
         self.port = free_port()
-        env = {**os.environ, "CALENDAR_DATABASE": database}
+        env = database_env(database)
         self.process = subprocess.Popen(
             [
                 os.path.join(BIN, "gunicorn"),

@@ -134,7 +134,12 @@ class EventUpdate(BaseSchema):
     status = Status(metadata=describe(N_("Post status of the event.")))
     timezone = Text(max_length=64, metadata=describe(N_("Timezone of the event.")))
     all_day = Flag(metadata=describe(N_("Whether the event lasts all day.")))
-    image = Untyped(metadata={**describe(N_("Featured image URL.")), "wp_type": "string"})
+    image = Untyped(
+        metadata={
+            **describe(N_("Featured image: a media id from POST /media, or an image URL.")),
+            "wp_type": "string",
+        }
+    )
     cost = Untyped(metadata=describe(N_("Cost of the event: a string or a list of strings.")))
     website = Url(max_length=2000, metadata=describe(N_("Event website URL.")))
     show_map = Flag(metadata=describe(N_("Whether to show a map.")))
@@ -207,7 +212,9 @@ class EventOut(PostOut):
     description = fields.String()
     excerpt = fields.String()
     slug = fields.String()
-    image = fields.Raw(metadata=describe(N_("false, or {url, extension}.")))
+    image = fields.Raw(
+        metadata=describe(N_("false, the image object of an uploaded image, or {url, extension}."))
+    )
     all_day = fields.Boolean(allow_none=True)  # null where a password masks it
     start_date = fields.String()
     start_date_details = fields.Nested(DateDetails)

@@ -54,7 +54,12 @@ class _PostFields(BaseSchema):
     excerpt = Text(metadata=describe(N_("Summary (HTML).")))
     slug = Text(non_empty=True, max_length=190, metadata=describe(N_("Slug.")))
     status = Status(metadata=describe(N_("Post status.")))
-    image = Untyped(metadata={**describe(N_("Featured image URL.")), "wp_type": "string"})
+    image = Untyped(
+        metadata={
+            **describe(N_("Featured image: a media id from POST /media, or an image URL.")),
+            "wp_type": "string",
+        }
+    )
     password = Text(max_length=255, metadata=describe(N_("Password; empty to remove it.")))
 
 

@@ -6,6 +6,6 @@ MAX_ID = 2**62  # larger numbers cannot be ids (and overflow SQLite's INTEGER)
 def as_id(value) -> int | None:
     """``value`` as a storable id, or None when it cannot be one."""
     text = str(value).strip()
-    if not text.isdigit() or len(text) > 19 or int(text) > MAX_ID:
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > MAX_ID:
         return None
     return int(text)

@@ -146,6 +146,28 @@ class Organizer(Post):
         indexes = ((("slug",), True), (("date_utc",), False))
 
 
+class Media(BaseModel):
+    """An uploaded image: its id comes from ``Node`` (kind "media"), as WordPress
+    attachments share the posts' ids. Files live in the upload folder under generated
+    names: ``file`` is the full size, ``sizes`` (JSON) maps each size name to
+    ``{width, height, mime-type, filesize, file}``."""
+
+    id = IntegerField(primary_key=True)
+    author = IntegerField(default=0)
+    date = CharField()
+    date_utc = CharField()
+    file = CharField()
+    mime_type = CharField(max_length=32)
+    extension = CharField(max_length=8)
+    width = IntegerField()
+    height = IntegerField()
+    filesize = IntegerField()
+    sizes = TextField(default="{}")
+
+    class Meta:
+        indexes = ((("author",), False),)
+
+
 class Term(BaseModel):
     taxonomy = CharField(max_length=16)  # "category" or "tag"
     name = TextField()
@@ -214,4 +236,5 @@ ALL_TABLES = [
     EventTerm,
     EventVenue,
     EventOrganizer,
+    Media,
 ]

@@ -1,7 +1,7 @@
 """Schema creation and versioned migrations, run by every entry point."""
 
 from store.db import create_text_index, database, write_transaction
-from store.models import ALL_TABLES, Event, EventTerm, Setting
+from store.models import ALL_TABLES, Event, EventTerm, Media, Setting
 
 
 def _v1_create_tables():
@@ -41,8 +41,6 @@ def _v6_event_text_index():
 
 
 def _v7_imported_event_origin():
-    from store.models import Event
-
     columns = {column.name for column in database.get_columns("event")}
     for name, kind in (
         ("ical_uid", "TEXT NOT NULL DEFAULT ''"),
@@ -54,6 +52,10 @@ def _v7_imported_event_origin():
     Event._schema.create_indexes(safe=True)
 
 
+def _v8_media():
+    database.create_tables([Media])
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -63,6 +65,7 @@ MIGRATIONS = [
     _v5_live_links_index,
     _v6_event_text_index,
     _v7_imported_event_origin,
+    _v8_media,
 ]
 
 

@@ -3,14 +3,16 @@ organizers, categories and tags linked, some all-day, some in other timezones.""
 
 from __future__ import annotations
 
+import io
 import random
 from datetime import datetime, timedelta
 
 import orjson
 
-from store import dates
+from store import dates, images
 from store.clock import utcnow
 from store.db import write_transaction
+from store.media import save_media
 from store.models import (
     Event,
     EventOrganizer,
@@ -23,6 +25,18 @@ from store.models import (
     live_value,
 )
 from store.posts import slugify
+
+# Demo images: few, so seeding stays quick; about one event in IMAGE_EVERY shows one.
+DEMO_IMAGES = 6
+IMAGE_EVERY = 4
+PALETTE = [
+    ((233, 94, 60), (250, 205, 90)),
+    ((40, 90, 160), (120, 200, 230)),
+    ((60, 140, 90), (200, 230, 140)),
+    ((120, 60, 150), (240, 150, 200)),
+    ((30, 30, 60), (90, 110, 200)),
+    ((180, 40, 70), (255, 170, 120)),
+]
 
 CITIES = [
     ("Paris", "France", "", "Île-de-France", 48.8566, 2.3522, "Europe/Paris"),
@@ -108,12 +122,55 @@ def _ids(kind: str, count: int) -> list[int]:
     return list(range(first + 1, first + 1 + count))
 
 
-def seed(events: int, author: int = 0, progress=None, rng: random.Random | None = None) -> dict:
-    """Adds ``events`` events (and ``events // 20`` venues, ``events // 30`` organizers)."""
+def demo_image(number: int, rng: random.Random) -> bytes:
+    """A poster-like JPEG drawn with Pillow: a gradient, a few shapes, a caption."""
+    from PIL import Image, ImageDraw
+
+    low, high = PALETTE[number % len(PALETTE)]
+    gradient = Image.linear_gradient("L").rotate(rng.choice([0, 90, 180, 270]))
+    image = Image.merge(
+        "RGB",
+        [
+            gradient.point(lambda v, a=a, b=b: a + (b - a) * v // 255)
+            for a, b in zip(low, high, strict=True)
+        ],
+    ).resize((1200, 800))
+    draw = ImageDraw.Draw(image)
+    for _ in range(6):
+        x, y, r = rng.randint(0, 1200), rng.randint(0, 800), rng.randint(40, 220)
+        shade = tuple(min(255, c + rng.randint(-40, 60)) for c in high)
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=shade, width=rng.randint(4, 16))
+    draw.rectangle((60, 620, 700, 740), fill=low)
+    draw.text((90, 650), f"Demo event poster {number + 1}", fill=(255, 255, 255), font_size=48)
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=85)
+    return out.getvalue()
+
+
+def demo_media(count: int, author: int, folder: str, rng: random.Random) -> list[int]:
+    """Uploads ``count`` generated images as ``author``; returns their media ids."""
+    ids = []
+    for number in range(count):
+        processed = images.process(demo_image(number, rng), images.DEFAULT_MAX_PIXELS)
+        ids.append(save_media(processed, author, folder).id)
+    return ids
+
+
+def seed(
+    events: int,
+    author: int = 0,
+    progress=None,
+    rng: random.Random | None = None,
+    upload_folder: str | None = None,
+) -> dict:
+    """Adds ``events`` events (and ``events // 20`` venues, ``events // 30`` organizers);
+    with an ``upload_folder``, a few generated images, shown by some events and venues."""
     rng = rng or random.Random(2026)
     now = utcnow().replace(tzinfo=None, microsecond=0)
     stamp = dates.fmt(now)
     counts = {"events": events}
+    media_ids = demo_media(DEMO_IMAGES, author, upload_folder, rng) if upload_folder else []
+    counts["images"] = len(media_ids)
     with write_transaction():
         term_ids = {"category": [], "tag": []}
         for parent_name, children in CATEGORIES.items():
@@ -163,6 +220,7 @@ def seed(events: int, author: int = 0, progress=None, rng: random.Random | None 
                     "geo_lng": lng + rng.uniform(-0.2, 0.2),
                     "show_map": True,
                     "show_map_link": True,
+                    "image": str(rng.choice(media_ids)) if media_ids and venue_id % 3 == 0 else "",
                 }
             )
         for start in range(0, len(venue_rows), 500):
@@ -243,6 +301,11 @@ def seed(events: int, author: int = 0, progress=None, rng: random.Random | None 
                         "all_day": all_day,
                         "cost": orjson.dumps(cost).decode() if cost else "",
                         "featured": rng.random() < 0.1,
+                        "image": (
+                            str(rng.choice(media_ids))
+                            if media_ids and rng.randrange(IMAGE_EVERY) == 0
+                            else ""
+                        ),
                         "show_map": True,
                         "show_map_link": True,
                     }

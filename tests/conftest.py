@@ -14,7 +14,13 @@ NS = "/wp-json/calendar/events/v1"
 
 @pytest.fixture
 def app(tmp_path):
-    app = create_app({"CALENDAR_DATABASE": str(tmp_path / "calendar.db"), "TESTING": True})
+    app = create_app(
+        {
+            "CALENDAR_DATABASE": str(tmp_path / "calendar.db"),
+            "UPLOAD_FOLDER": str(tmp_path / "uploads"),
+            "TESTING": True,
+        }
+    )
     app.test_client_class = ConformingClient
     yield app
     if not database.is_closed():

@@ -36,8 +36,14 @@ CHECKS = [
 
 @pytest.fixture(scope="module")
 def fuzz_app(tmp_path_factory):
-    path = tmp_path_factory.mktemp("fuzz") / "calendar.db"
-    app = create_app({"CALENDAR_DATABASE": str(path), "AUTH_FAILURE_LIMIT": 10**9})
+    folder = tmp_path_factory.mktemp("fuzz")
+    app = create_app(
+        {
+            "CALENDAR_DATABASE": str(folder / "calendar.db"),
+            "UPLOAD_FOLDER": str(folder / "uploads"),
+            "AUTH_FAILURE_LIMIT": 10**9,
+        }
+    )
     with database.connection_context():
         _user, password = create_user("fuzzer", "administrator")
     token = base64.b64encode(f"fuzzer:{password}".encode()).decode()

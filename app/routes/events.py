@@ -22,7 +22,7 @@ from app.ical import calendar_response, wants_calendar
 from app.ical_import import import_events, read_file
 from app.jsonresponse import json_response
 from app.listing import Page, listing_response
-from app.render import event_out, render_context
+from app.render import event_out, preload_images, render_context
 from app.smorest import Blueprint
 from app.urls import namespace_url
 from schemas.events import (
@@ -223,6 +223,8 @@ def render_events(events, viewer, single=False, password=None):
         ]
     term_ids = {t.id for r in relations.values() for t in (*r.categories, *r.tags)}
     ctx.term_counts = published_counts(term_ids)
+    linked = [x for r in relations.values() for x in (*r.venues, *r.organizers)]
+    preload_images(ctx, [*events, *linked])
     return [event_out(event, relations[event.id], ctx) for event in events]
 
 

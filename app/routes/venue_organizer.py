@@ -12,7 +12,7 @@ from app.i18n import _ as say  # for messages chosen at run time (marked with N_
 from app.jsonresponse import json_response
 from app.linked_input import linked_columns
 from app.listing import Page, listing_response
-from app.render import organizer_out, render_context, venue_out
+from app.render import organizer_out, preload_images, render_context, venue_out
 from app.routes.events import checked_statuses
 from app.urls import namespace_url
 from store.events import event_exists
@@ -133,6 +133,7 @@ class VenueOrganizerRoutes:
         if args["only_with_upcoming"]:
             echo["only_with_upcoming"] = True
         echo["status"] = args.get("status") or (None if viewer.has("edit_posts") else "publish")
+        preload_images(ctx, rows)
         items = [self.render(row, ctx) for row in rows]
         url = f"{namespace_url()}/{self.plural}"
         return listing_response(self.plural, items, total, page, url, echo)

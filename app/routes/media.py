@@ -1,0 +1,144 @@
+"""Media: images uploaded once and served in every size.
+
+``POST /media`` takes the image as the ``file`` part of a multipart body, or as the raw
+body (WordPress's form, with ``Content-Disposition: attachment; filename=…``; the name is
+never used). The files are served, outside the namespace, at
+``/wp-content/uploads/{name}`` (where WordPress serves its uploads).
+"""
+
+from __future__ import annotations
+
+import os
+
+from flask import current_app, request, send_from_directory
+from flask.views import MethodView
+
+from app.auth import current_viewer, require
+from app.errors import ApiError, invalid_params, missing_params, no_route
+from app.i18n import _
+from app.jsonresponse import json_response
+from app.render import UPLOADS_PATH, media_out, render_context
+from app.smorest import Blueprint
+from schemas.media import MediaOut, MediaUpload
+from store import images
+from store.media import FILE_NAME, delete_media, get_media, save_media
+
+blp = Blueprint("media", __name__, description="Images: upload, read and delete.")
+
+UPLOAD_ENDPOINT = "media.MediaCollection"
+# Room for the multipart envelope (boundaries, part headers) around a file of the limit.
+UPLOAD_ENVELOPE = 16 * 1024
+# The raw-body form of an upload, documented beside the multipart one.
+RAW_IMAGE = {"schema": {"type": "string", "format": "binary"}}
+# Generated names never change content: caches may keep them for a year.
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def upload_folder() -> str:
+    return current_app.config["UPLOAD_FOLDER"]
+
+
+def body_limit(endpoint: str | None) -> int:
+    """The largest body a route accepts: uploads have their own, larger limit."""
+    config = current_app.config
+    if endpoint == UPLOAD_ENDPOINT:
+        return config["MAX_UPLOAD_BYTES"] + UPLOAD_ENVELOPE
+    return config["MAX_CONTENT_LENGTH"]
+
+
+def _too_large() -> ApiError:
+    return ApiError("rest_payload_too_large", _("The request body is larger than allowed."), 413)
+
+
+def uploaded_bytes(files) -> bytes:
+    """The image's bytes, from the ``file`` part or the raw body, never more than the limit
+    plus one byte read (the stream itself stops at the body limit, chunked bodies too)."""
+    limit = current_app.config["MAX_UPLOAD_BYTES"]
+    storage = files.get("file")
+    if storage is not None and hasattr(storage, "stream"):
+        data = storage.stream.read(limit + 1)
+    elif request.mimetype == "multipart/form-data":
+        raise missing_params(["file"])
+    else:
+        data = request.stream.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large()
+    if not data:
+        raise missing_params(["file"])
+    return data
+
+
+def decode(data: bytes) -> images.Processed:
+    try:
+        return images.process(data, current_app.config["MAX_IMAGE_PIXELS"])
+    except images.ImageTooLarge:
+        raise invalid_params(
+            {
+                "file": _(
+                    "The image has more than %(pixels)s pixels.",
+                    pixels=current_app.config["MAX_IMAGE_PIXELS"],
+                )
+            }
+        ) from None
+    except images.InvalidImage:
+        raise invalid_params({"file": _("Not a complete JPEG, PNG, GIF or WebP image.")}) from None
+
+
+def media_or_404(media_id: int):
+    media = get_media(media_id)
+    if media is None:
+        raise ApiError(
+            "rest-media-not-found", _("Image with ID %(id)s does not exist.", id=media_id), 404
+        )
+    return media
+
+
+@blp.route("/media")
+class MediaCollection(MethodView):
+    @blp.arguments(MediaUpload, location="files")
+    @blp.doc(requestBody={"content": {"application/octet-stream": RAW_IMAGE}})
+    @blp.response(201, MediaOut)
+    def post(self, files):
+        """Upload an image: stored without metadata, with its thumbnail, medium and large sizes."""
+        viewer = current_viewer()
+        data = uploaded_bytes(files)
+        # Authorised before decoding: nobody without the right makes the server decode.
+        require(viewer, "upload_media")
+        processed = decode(data)
+        media = save_media(processed, viewer.id, upload_folder())
+        return json_response(media_out(media, render_context(viewer)), 201)
+
+
+@blp.route("/media/<int:id>")
+class MediaById(MethodView):
+    @blp.response(200, MediaOut)
+    def get(self, id):
+        """Read an image object."""
+        return json_response(media_out(media_or_404(id), render_context(current_viewer())))
+
+    @blp.response(200, MediaOut)
+    def delete(self, id):
+        """Delete an image and all its files; items showing it show no image from then on."""
+        viewer = current_viewer()
+        media = media_or_404(id)
+        require(viewer, "delete_media", media)
+        body = media_out(media, render_context(viewer))
+        delete_media(media, upload_folder())
+        return json_response(body)
+
+
+def serve_upload(name: str):
+    """A stored file, under its generated name: anything else is a 404."""
+    if not FILE_NAME.match(name):
+        raise no_route()
+    mimetype = images.MIME_BY_EXTENSION[name.rsplit(".", 1)[1]]
+    folder = upload_folder()
+    if not os.path.isfile(os.path.join(folder, name)):
+        raise no_route()
+    response = send_from_directory(folder, name, mimetype=mimetype, conditional=True, etag=True)
+    response.headers["Cache-Control"] = IMMUTABLE
+    return response
+
+
+def register_uploads(app) -> None:
+    app.add_url_rule(f"{UPLOADS_PATH}/<name>", "uploads", serve_upload, methods=["GET"])

@@ -1,0 +1,177 @@
+"""Images: decoded with Pillow, re-encoded without metadata, resized to WordPress's sizes.
+
+Pure functions over bytes (no Flask, no database). The type of an upload is what Pillow
+decodes, never its name or its Content-Type; every stored file is written here from
+decoded pixels, so nothing of the upload but its pixels (EXIF, GPS, XMP, comments,
+text chunks) reaches a stored file. EXIF orientation is applied before it is dropped.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+# Pillow format name -> (extension, mime type). Anything else is refused.
+FORMATS = {
+    "JPEG": ("jpg", "image/jpeg"),
+    "PNG": ("png", "image/png"),
+    "GIF": ("gif", "image/gif"),
+    "WEBP": ("webp", "image/webp"),
+}
+MIME_BY_EXTENSION = {extension: mime for extension, mime in FORMATS.values()}
+# JPEGs with a multi-picture index (phones' depth maps, Ultra HDR gain maps) open as MPO:
+# they are JPEGs, stored as their first (main) picture.
+ALIASES = {"MPO": "JPEG"}
+# WordPress's default sizes: name -> (width, height, crop).
+SIZES = (
+    ("thumbnail", 150, 150, True),
+    ("medium", 300, 300, False),
+    ("large", 1024, 1024, False),
+)
+DEFAULT_MAX_PIXELS = 50_000_000  # the MAX_IMAGE_PIXELS setting's default
+JPEG_QUALITY = 85
+WEBP_QUALITY = 85
+
+
+class InvalidImage(ValueError):
+    """Not an image in an accepted format, or one that cannot be decoded whole."""
+
+
+class ImageTooLarge(InvalidImage):
+    """More pixels than allowed: a decompression bomb, or simply too large to handle."""
+
+
+@dataclass
+class Encoded:
+    width: int
+    height: int
+    data: bytes
+
+
+@dataclass
+class Processed:
+    extension: str
+    mime_type: str
+    original: Encoded
+    sizes: dict[str, Encoded] = field(default_factory=dict)
+
+
+def _open(data: bytes, max_pixels: int) -> Image.Image:
+    """Decodes ``data`` fully, refusing more than ``max_pixels`` before decoding."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data), formats=list(FORMATS))
+            if image.width * image.height > max_pixels:
+                raise ImageTooLarge(f"{image.width}x{image.height}")
+            image.seek(0)  # animated GIF/WebP: the first frame only
+            image.load()
+    except ImageTooLarge:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+        raise ImageTooLarge(str(error)) from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
+        raise InvalidImage(str(error)) from None
+    except Exception as error:  # a malformed file can trip any decoder path
+        raise InvalidImage(repr(error)) from None
+    image.format = ALIASES.get(image.format, image.format)
+    if image.format not in FORMATS or image.width < 1 or image.height < 1:
+        raise InvalidImage(str(image.format))
+    return image
+
+
+def _upright(image: Image.Image) -> Image.Image:
+    """The decoded first frame turned upright, with no metadata but its transparency."""
+    fmt = image.format
+    keep = {k: image.info[k] for k in ("transparency",) if k in image.info}
+    try:
+        # In place: a large image is not copied once more just to be turned upright.
+        ImageOps.exif_transpose(image, in_place=True)
+    except Exception:  # an unreadable EXIF block: keep the pixels as they are
+        pass
+    image.info = keep
+    image.format = fmt
+    return image
+
+
+def _for_format(image: Image.Image, fmt: str) -> Image.Image:
+    """A mode the format can store."""
+    if fmt == "JPEG" and image.mode not in ("L", "RGB", "CMYK"):
+        return image.convert("RGB")
+    if fmt == "GIF" and image.mode not in ("P", "L"):
+        return image.convert("RGBA" if _has_alpha(image) else "RGB")
+    if fmt in ("PNG", "WEBP") and image.mode not in ("1", "L", "LA", "P", "RGB", "RGBA"):
+        if fmt == "WEBP" or image.mode not in ("I", "I;16"):
+            return image.convert("RGBA" if _has_alpha(image) else "RGB")
+    return image
+
+
+def _has_alpha(image: Image.Image) -> bool:
+    return image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+
+
+def _encode(image: Image.Image, fmt: str) -> bytes:
+    image = _for_format(image, fmt)
+    out = io.BytesIO()
+    options: dict = {}
+    if fmt == "JPEG":
+        options = {"quality": JPEG_QUALITY, "optimize": True}
+    elif fmt == "WEBP":
+        options = {"quality": WEBP_QUALITY}
+    elif fmt == "PNG":
+        options = {"optimize": False}
+    if "transparency" in image.info and fmt in ("PNG", "GIF"):
+        options["transparency"] = image.info["transparency"]
+    # No exif=, icc_profile=, pnginfo= or comment=: the file carries pixels only.
+    image.save(out, format=fmt, **options)
+    return out.getvalue()
+
+
+def _resize_mode(image: Image.Image) -> Image.Image:
+    """Palette and bilevel images are resized in a full-colour mode, 16-bit grey in 8 bits."""
+    if image.mode.startswith("I"):  # I, I;16…: 16-bit samples scaled down, not clipped
+        return image.convert("I").point(lambda value: value * (1 / 256)).convert("L")
+    if image.mode in ("P", "1", "PA", "LA", "F"):
+        return image.convert("RGBA" if _has_alpha(image) else "RGB")
+    return image
+
+
+def size_dimensions(width: int, height: int, box_w: int, box_h: int, crop: bool):
+    """WordPress's rule: a size exists only where the original is larger; a cropped size
+    is the box (or the original's side where smaller), a fitted one keeps the ratio."""
+    if width <= box_w and height <= box_h:
+        return None
+    if crop:
+        return min(width, box_w), min(height, box_h)
+    scale = min(box_w / width, box_h / height)
+    return max(1, round(width * scale)), max(1, round(height * scale))
+
+
+def process(data: bytes, max_pixels: int) -> Processed:
+    """The upload decoded and re-encoded in its own format, with each size that applies.
+
+    Raises ``InvalidImage`` (not an accepted image, or truncated) or ``ImageTooLarge``.
+    """
+    decoded = _open(data, max_pixels)
+    fmt = decoded.format
+    extension, mime_type = FORMATS[fmt]
+    image = _upright(decoded)
+    try:
+        original = Encoded(image.width, image.height, _encode(image, fmt))
+        result = Processed(extension, mime_type, original)
+        source = _resize_mode(image)
+        for name, box_w, box_h, crop in SIZES:
+            dimensions = size_dimensions(image.width, image.height, box_w, box_h, crop)
+            if dimensions is None:
+                continue
+            if crop:
+                resized = ImageOps.fit(source, dimensions, Image.Resampling.LANCZOS)
+            else:
+                resized = source.resize(dimensions, Image.Resampling.LANCZOS, reducing_gap=3.0)
+            result.sizes[name] = Encoded(*dimensions, _encode(resized, fmt))
+    except (OSError, ValueError) as error:
+        raise InvalidImage(str(error)) from None
+    return result

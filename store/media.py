@@ -1,0 +1,120 @@
+"""Media: uploaded images, their rows and their files.
+
+Files are written under generated names (``{token}.{ext}`` and
+``{token}-{width}x{height}.{ext}`` for the sizes, as WordPress names them): nothing a
+client sends ever becomes part of a path. Events, venues and organizers store a media id
+in their ``image`` column as a numeric string (a URL is never all digits).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+
+import orjson
+
+from store.clock import utcnow_str
+from store.db import insert_row, write_transaction
+from store.ids import as_id
+from store.images import Processed
+from store.models import Event, Media, Organizer, Venue
+from store.posts import allocate_id
+
+# The only names the upload folder serves: what ``_file_names`` generates.
+FILE_NAME = re.compile(r"^[0-9a-f]{32}(?:-[0-9]+x[0-9]+)?\.(?:jpg|png|gif|webp)$")
+
+
+def is_media_id(value) -> bool:
+    """A stored ``image`` value that names a media row rather than a URL."""
+    return isinstance(value, str) and value.isascii() and value.isdigit()
+
+
+def _write(folder: str, name: str, data: bytes) -> None:
+    path = os.path.join(folder, name)
+    # O_EXCL: a generated name never overwrites anything.
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)
+
+
+def _remove_files(folder: str, names: list[str]) -> None:
+    for name in names:
+        try:
+            os.remove(os.path.join(folder, name))
+        except FileNotFoundError:
+            pass
+
+
+def file_names(row) -> list[str]:
+    sizes = orjson.loads(row.sizes or "{}")
+    return [row.file, *(size["file"] for size in sizes.values())]
+
+
+def save_media(processed: Processed, author: int, folder: str):
+    """Writes the files, then the row; on any failure no file is left behind."""
+    os.makedirs(folder, exist_ok=True)
+    token = secrets.token_hex(16)
+    extension = processed.extension
+    written: list[str] = []
+    try:
+        original = f"{token}.{extension}"
+        _write(folder, original, processed.original.data)
+        written.append(original)
+        sizes = {}
+        for size_name, encoded in processed.sizes.items():
+            name = f"{token}-{encoded.width}x{encoded.height}.{extension}"
+            if name not in written:
+                _write(folder, name, encoded.data)
+                written.append(name)
+            sizes[size_name] = {
+                "width": encoded.width,
+                "height": encoded.height,
+                "mime-type": processed.mime_type,
+                "filesize": len(encoded.data),
+                "file": name,
+            }
+        now = utcnow_str()
+        with write_transaction():
+            row = {
+                "id": allocate_id("media"),
+                "author": author,
+                "date": now,
+                "date_utc": now,
+                "file": original,
+                "mime_type": processed.mime_type,
+                "extension": extension,
+                "width": processed.original.width,
+                "height": processed.original.height,
+                "filesize": len(processed.original.data),
+                "sizes": orjson.dumps(sizes).decode(),
+            }
+            insert_row(Media, row)
+        return Media(**row)
+    except BaseException:
+        _remove_files(folder, written)
+        raise
+
+
+def get_media(media_id) -> Media | None:
+    if as_id(media_id) is None:
+        return None
+    return Media.get_or_none(Media.id == media_id)
+
+
+def media_by_id(ids) -> dict[int, Media]:
+    """Media rows by id, in one query whatever the number of ids."""
+    wanted = sorted({i for i in ids if as_id(i) is not None})
+    if not wanted:
+        return {}
+    return {row.id: row for row in Media.select().where(Media.id.in_(wanted))}
+
+
+def delete_media(row, folder: str) -> None:
+    """Removes the row, every reference to it, then its files."""
+    with write_transaction():
+        Media.delete().where(Media.id == row.id).execute()
+        for model in (Event, Venue, Organizer):
+            # The items keep no dangling id: events show ``image: false`` from now on.
+            model.update(image="").where(model.image == str(row.id)).execute()
+    _remove_files(folder, file_names(row))
