@@ -26,6 +26,10 @@ DEFAULTS = {
     "AUTH_FAILURE_WINDOW": 300,
     # Largest page of any listing (the reference's cap).
     "MAX_PER_PAGE": 50,
+    # Recurring events: open-ended rules are materialised this many days ahead (the default
+    # listing window), and a series has at most this many occurrences (itself included).
+    "RECURRENCE_HORIZON_DAYS": 730,
+    "RECURRENCE_MAX": 1000,
 }
 
 

@@ -95,6 +95,12 @@ class Event(Post):
     featured = BooleanField(default=False)
     ticketed = BooleanField(default=False)
     post_parent = IntegerField(default=0)
+    # Recurring events (store/recurrence.py): the series' RFC 5545 lines, on the series and
+    # copied on each occurrence; an occurrence's own start in the series (its RECURRENCE-ID,
+    # "" for other events); and whether it was edited on its own.
+    recurrence = TextField(default="")
+    occurrence = CharField(default="")
+    detached = BooleanField(default=False)
 
     class Meta:
         indexes = (

@@ -19,6 +19,16 @@ def allocate_id(kind: str) -> int:
     return insert_row(Node, {"kind": kind})
 
 
+def allocate_ids(kind: str, count: int) -> list[int]:
+    """``count`` new ids in one insert, inside the caller's write transaction (which holds
+    the write lock, so the new rowids are consecutive)."""
+    if count <= 0:
+        return []
+    first = (database.execute_sql("SELECT MAX(id) FROM node").fetchone()[0] or 0) + 1
+    Node.insert_many([{"kind": kind}] * count).execute()
+    return list(range(first, first + count))
+
+
 def node_kind(item_id: int) -> str | None:
     if as_id(item_id) is None:
         return None

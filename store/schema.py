@@ -46,6 +46,17 @@ def _v6_event_text_index():
     create_text_index("event_search", "event", ("title", "description", "excerpt"))
 
 
+def _v7_recurring_events():
+    columns = {column.name for column in database.get_columns("event")}
+    for name, kind in (
+        ("recurrence", "TEXT NOT NULL DEFAULT ''"),
+        ("occurrence", "VARCHAR(255) NOT NULL DEFAULT ''"),
+        ("detached", "INTEGER NOT NULL DEFAULT 0"),
+    ):
+        if name not in columns:
+            database.execute_sql(f"ALTER TABLE event ADD COLUMN {name} {kind}")
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -54,6 +65,7 @@ MIGRATIONS = [
     _v4_covering_listing_index,
     _v5_live_links_index,
     _v6_event_text_index,
+    _v7_recurring_events,
 ]
 
 
