@@ -516,6 +516,8 @@ def after_series_write(saved, existing, changed: dict, link_keys, starts) -> Non
     if existing is not None and is_occurrence(existing):
         if existing.status == "trash" and saved.status != "trash":
             restore_occurrence(saved)
+        elif existing.status != "trash" and saved.status == "trash":  # trashed by an update
+            exclude_occurrence(saved)
         return
     was_series = existing is not None and bool(existing.recurrence)
     if was_series and "recurrence" in changed and not saved.recurrence:
