@@ -20,13 +20,14 @@ def allocate_id(kind: str) -> int:
 
 
 def allocate_ids(kind: str, count: int) -> list[int]:
-    """``count`` new ids in one insert, inside the caller's write transaction (which holds
-    the write lock, so the new rowids are consecutive)."""
+    """``count`` new ids from one insert (``RETURNING``), in ascending order."""
     if count <= 0:
         return []
-    first = (database.execute_sql("SELECT MAX(id) FROM node").fetchone()[0] or 0) + 1
-    Node.insert_many([{"kind": kind}] * count).execute()
-    return list(range(first, first + count))
+    rows = []
+    for offset in range(0, count, 500):
+        size = min(500, count - offset)
+        rows.extend(Node.insert_many([{"kind": kind}] * size).returning(Node.id).execute())
+    return sorted(row.id for row in rows)
 
 
 def node_kind(item_id: int) -> str | None:

@@ -717,3 +717,30 @@ def test_series_ical_gives_lines_and_edited_occurrences(client, admin):
     assert [(o.recurrence_id, o.event.id, o.event.title) for o in overrides] == [
         (datetime(2027, 3, 8, 19, 0), others[0]["id"], "Moved")
     ]
+
+
+def test_the_document_describes_recurrence(client):
+    document = client.get(f"{NS}/doc").get_json()
+    schemas = document["components"]["schemas"]
+    assert schemas["EventOut"]["properties"]["recurrence"]["type"] == "array"
+    for body in ("EventCreate", "EventUpdate"):
+        assert schemas[body]["properties"]["recurrence"]["description"]
+    index = client.get(NS).get_json()["routes"]
+    create = next(
+        e for e in index["/calendar/events/v1/events"]["endpoints"] if "POST" in e["methods"]
+    )
+    assert create["args"]["recurrence"]["type"] == "array"
+
+
+def test_migration_adds_the_recurrence_columns(app):
+    from store.schema import MIGRATIONS, migrate
+
+    with database.connection_context():
+        for column in ("recurrence", "occurrence", "detached"):
+            database.execute_sql(f"ALTER TABLE event DROP COLUMN {column}")
+        database.execute_sql(
+            "UPDATE setting SET value = ? WHERE key = 'schema_version'", (len(MIGRATIONS) - 1,)
+        )
+        assert migrate() == len(MIGRATIONS)
+        columns = {column.name for column in database.get_columns("event")}
+    assert {"recurrence", "occurrence", "detached"} <= columns
