@@ -279,17 +279,24 @@ def occurrence_starts(
         local = moment.local(tz, start.time())
         if local != start:
             found.add(local)
-    if recurrence.exdates:
-        instants = {_instant(m, tz) for m in recurrence.exdates if m.kind != "date"}
-        days = {m.value for m in recurrence.exdates if m.kind == "date"}
-        found = {
-            moment
-            for moment in found
-            if moment.date() not in days and dates.local_to_utc(moment, tz) not in instants
-        }
+    found = set(without_exdates(found, recurrence.exdates, tz))
     if len(found) >= limit:
         raise TooManyOccurrences
     return sorted(found)
+
+
+def without_exdates(starts, exdates: list[Moment], tz: tzinfo) -> list[datetime]:
+    """``starts`` less those an EXDATE names (the same instant, or the same day for a
+    ``VALUE=DATE`` EXDATE)."""
+    if not exdates:
+        return list(starts)
+    instants = {_instant(m, tz) for m in exdates if m.kind != "date"}
+    days = {m.value for m in exdates if m.kind == "date"}
+    return [
+        moment
+        for moment in starts
+        if moment.date() not in days and dates.local_to_utc(moment, tz) not in instants
+    ]
 
 
 def _instant(moment: Moment, tz: tzinfo) -> datetime:
@@ -460,6 +467,11 @@ def rebuild(series, starts: list[datetime]) -> None:
     day still occurs (they then stand for that day's occurrence), deleted otherwise."""
     from store.models import Event
 
+    # The starts were planned before the transaction: an occurrence trashed meanwhile has
+    # added its EXDATE to the series, which is read here, inside it.
+    starts = without_exdates(
+        starts, parse(stored_lines(series.recurrence)).exdates, series_zone(series)[0]
+    )
     Event.delete().where(_members(series.id) & (Event.detached == False)).execute()  # noqa: E712
     first_by_day: dict[date, datetime] = {}
     for start in starts:
