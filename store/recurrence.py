@@ -306,14 +306,17 @@ def _instant(moment: Moment, tz: tzinfo) -> datetime:
     return dates.local_to_utc(moment.value, zone)
 
 
-def exdate_line(occurrence: datetime, tz: tzinfo, tz_label: str, all_day: bool) -> str:
+def exdate_line(
+    occurrence: datetime, tz: tzinfo, tz_label: str, all_day: bool, name: str = "EXDATE"
+) -> str:
     """The EXDATE line that excludes the occurrence standing for the wall time
-    ``occurrence`` (the form Google Calendar writes)."""
+    ``occurrence`` (the form Google Calendar writes); with ``name="RECURRENCE-ID"``, the
+    property naming that occurrence in an overriding VEVENT."""
     if all_day:
-        return f"EXDATE;VALUE=DATE:{occurrence:%Y%m%d}"
+        return f"{name};VALUE=DATE:{occurrence:%Y%m%d}"
     if isinstance(tz, ZoneInfo):
-        return f"EXDATE;TZID={tz_label}:{occurrence:%Y%m%dT%H%M%S}"
-    return f"EXDATE:{dates.local_to_utc(occurrence, tz):%Y%m%dT%H%M%S}Z"
+        return f"{name};TZID={tz_label}:{occurrence:%Y%m%dT%H%M%S}"
+    return f"{name}:{dates.local_to_utc(occurrence, tz):%Y%m%dT%H%M%S}Z"
 
 
 def join_lines(lines: list[str]) -> str:
@@ -597,10 +600,24 @@ def delete_occurrences(series_id: int) -> None:
 @dataclass
 class Override:
     """An occurrence edited on its own: a VEVENT with RECURRENCE-ID ``recurrence_id`` (a wall
-    time in the series' timezone; a date for all-day series)."""
+    time in the series' timezone; a date for all-day series); ``line`` is that property as
+    RFC 5545 writes it (``RECURRENCE-ID;TZID=Europe/Paris:20270308T190000``)."""
 
     recurrence_id: datetime
     event: object
+    line: str = ""
+
+
+def ical_role(event) -> str:
+    """How the iCalendar writer shows an event: "series" (one VEVENT with the series'
+    lines), "override" (a VEVENT with RECURRENCE-ID, also listed by ``series_ical``),
+    "omitted" (the series' lines stand for it: its RRULE, or the EXDATE of a trashed one)
+    or "single"."""
+    if is_series(event):
+        return "series"
+    if is_occurrence(event):
+        return "override" if event.detached and event.status != "trash" else "omitted"
+    return "single"
 
 
 def series_ical(series) -> tuple[list[str], list[Override]]:
@@ -615,7 +632,12 @@ def series_ical(series) -> tuple[list[str], list[Override]]:
         )
         .order_by(Event.occurrence)
     )
-    overrides = [Override(dates.parse_stored(row.occurrence), row) for row in rows]
+    tz, label = series_zone(series)
+    overrides = []
+    for row in rows:
+        moment = dates.parse_stored(row.occurrence)
+        line = exdate_line(moment, tz, label, bool(series.all_day), "RECURRENCE-ID")
+        overrides.append(Override(moment, row, line))
     return stored_lines(series.recurrence), overrides
 
 

@@ -697,7 +697,7 @@ def test_creating_a_two_year_weekly_series_is_one_quick_write(client, admin, cap
 
 
 def test_series_ical_gives_lines_and_edited_occurrences(client, admin):
-    from store.recurrence import series_ical
+    from store.recurrence import ical_role, series_ical
 
     series = create_series(client, admin)
     others = occurrences(client, series["id"])
@@ -714,9 +714,17 @@ def test_series_ical_gives_lines_and_edited_occurrences(client, admin):
     with database.connection_context():
         lines, overrides = series_ical(Event.get_by_id(series["id"]))
     assert lines == ["RRULE:FREQ=WEEKLY;COUNT=5", "EXDATE;TZID=Europe/Paris:20270315T190000"]
-    assert [(o.recurrence_id, o.event.id, o.event.title) for o in overrides] == [
-        (datetime(2027, 3, 8, 19, 0), others[0]["id"], "Moved")
+    assert [(o.recurrence_id, o.event.id, o.event.title, o.line) for o in overrides] == [
+        (
+            datetime(2027, 3, 8, 19, 0),
+            others[0]["id"],
+            "Moved",
+            "RECURRENCE-ID;TZID=Europe/Paris:20270308T190000",
+        )
     ]
+    with database.connection_context():
+        roles = [ical_role(Event.get_by_id(e["id"])) for e in [series, *others[:3]]]
+    assert roles == ["series", "override", "omitted", "omitted"]
 
 
 def test_the_document_describes_recurrence(client):
