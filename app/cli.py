@@ -77,6 +77,7 @@ def register_cli(app: Flask) -> None:
 
     app.cli.add_command(group)
     register_i18n_cli(app)
+    register_recurrence_cli(app)
 
     @app.cli.command("migrate")
     def migrate_command():
@@ -183,6 +184,41 @@ def _read_source(source: str) -> bytes:
             return handle.read()
     except OSError as error:
         raise click.ClickException(f"cannot read {source}: {error.strerror}") from None
+
+
+def register_recurrence_cli(app: Flask) -> None:
+    """``flask recurrence extend``: moves the horizon of open-ended series forward."""
+    group = AppGroup("recurrence", help="Recurring events.")
+
+    @group.command("extend")
+    @click.option(
+        "--days",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Horizon in days from now (default: RECURRENCE_HORIZON_DAYS).",
+    )
+    def extend(days):
+        """Add the occurrences of open-ended series up to the horizon (idempotent, safe
+        to run from cron: each series is one write transaction)."""
+        from datetime import timedelta
+
+        from store.clock import utcnow
+        from store.recurrence import extend_series, open_ended_series
+
+        days = days or app.config["RECURRENCE_HORIZON_DAYS"]
+        horizon = utcnow().replace(tzinfo=None) + timedelta(days=days)
+        added = 0
+        with database.connection_context():
+            series_ids = open_ended_series()
+            with click.progressbar(series_ids, label="Extending series") as bar:
+                for series_id in bar:
+                    added += extend_series(series_id, horizon, app.config["RECURRENCE_MAX"])
+        click.echo(
+            f"Added {added} occurrences to {len(series_ids)} open-ended series "
+            f"(horizon {days} days)."
+        )
+
+    app.cli.add_command(group)
 
 
 def register_i18n_cli(app: Flask) -> None:

@@ -40,6 +40,10 @@ DEFAULTS = {
     "MAX_PER_PAGE": 50,
     # Most events in one iCalendar feed (the soonest ones).
     "ICAL_MAX_EVENTS": 1000,
+    # Recurring events: open-ended rules are materialised this many days ahead (the default
+    # listing window), and a series has at most this many occurrences (itself included).
+    "RECURRENCE_HORIZON_DAYS": 730,
+    "RECURRENCE_MAX": 1000,
 }
 
 

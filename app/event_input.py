@@ -6,6 +6,8 @@ Everything here runs before authorisation (the reference validates first): it ra
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import orjson
 from flask import current_app
 
@@ -14,7 +16,8 @@ from app.errors import ApiError, invalid_params
 from app.i18n import _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from schemas.linked import OrganizerCreate, VenueCreate
-from store import dates
+from store import dates, recurrence
+from store.clock import utcnow
 from store.errors import InvalidInput
 from store.events import event_exists
 from store.linked import get_linked
@@ -214,6 +217,7 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
         parent = body["post_parent"]
         if not event_exists(parent) or (existing is not None and parent == existing.id):
             errors["post_parent"] = _("%(id)s is not the id of another event.", id=parent)
+    errors.update(_recurrence_input(body, existing, values))
     if errors:
         raise invalid_params(errors)
 
@@ -245,6 +249,73 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     except InvalidInput as error:
         raise_invalid(error)
     return values, links
+
+
+def _recurrence_input(body: dict, existing, values: dict) -> dict[str, str]:
+    """``recurrence`` into ``values`` (only when it changes); the errors of a write that
+    would break a series' shape: occurrences take their recurrence from the series, and the
+    events of a series keep their ``post_parent``."""
+    errors = {}
+    is_occurrence = existing is not None and recurrence.is_occurrence(existing)
+    if "recurrence" in body:
+        lines = body["recurrence"]
+        current = recurrence.stored_lines(existing.recurrence) if existing is not None else []
+        if is_occurrence:
+            errors["recurrence"] = _(
+                "This event is an occurrence of a series: change the recurrence on event %(id)s.",
+                id=existing.post_parent,
+            )
+        elif lines != current:
+            values["recurrence"] = recurrence.join_lines(lines)
+    current_parent = existing.post_parent if existing is not None else 0
+    parent = body.get("post_parent", current_parent) or 0
+    in_series = existing is not None and bool(existing.recurrence)
+    if (in_series and parent != current_parent) or (values.get("recurrence") and parent):
+        errors["post_parent"] = _("The events of a recurring series keep their post_parent.")
+    return errors
+
+
+SCHEDULE_KEYS = ("recurrence", "start_date", "end_date", "timezone", "all_day")
+
+
+def plan_occurrences(values: dict, existing) -> list | None:
+    """The wall-clock starts of a series' occurrences when a write creates the series or
+    changes its dates or recurrence (None when it does not). Runs after authorisation
+    (expanding costs time) and before anything is written: a series that would have more
+    than ``RECURRENCE_MAX`` occurrences is a 400."""
+    if existing is not None and recurrence.is_occurrence(existing):
+        return None
+    lines_text = values.get("recurrence", existing.recurrence if existing is not None else "")
+    if not lines_text:
+        return None
+    if existing is not None and not any(key in values for key in SCHEDULE_KEYS):
+        return None
+    config = current_app.config
+
+    def current(column):
+        return values[column] if column in values else getattr(existing, column)
+
+    tz = dates.resolve_timezone(current("timezone") or config["SITE_TIMEZONE"])[0]
+    horizon = utcnow().replace(tzinfo=None) + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
+    try:
+        return recurrence.occurrence_starts(
+            recurrence.parse(recurrence.stored_lines(lines_text)),
+            dates.parse_stored(current("start_date")),
+            tz,
+            horizon,
+            config["RECURRENCE_MAX"],
+        )
+    except recurrence.TooManyOccurrences:
+        raise invalid_params(
+            {
+                "recurrence": _(
+                    "A series may have at most %(max)s occurrences; this recurrence has more.",
+                    max=config["RECURRENCE_MAX"],
+                )
+            }
+        ) from None
+    except (dates.DateError, ValueError, OverflowError):
+        raise invalid_params({"recurrence": translate(recurrence.INVALID_LINE)}) from None
 
 
 def not_an_event(event_id: int) -> ApiError:

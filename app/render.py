@@ -482,6 +482,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
         "featured": bool(event.featured),
         "ticketed": bool(event.ticketed),
         "post_parent": event.post_parent,
+        "recurrence": event.recurrence.split("\n") if event.recurrence else [],
         "categories": [term_embedded(t, ctx, counts.get(t.id, 0)) for t in relations.categories],
         "tags": [term_embedded(t, ctx, counts.get(t.id, 0)) for t in relations.tags],
         # One venue is the object itself, none is [], several a list: client compatibility.

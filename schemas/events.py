@@ -15,6 +15,7 @@ from schemas.fields import (
     PlainText,
     PositiveInt,
     PostOut,
+    RecurrenceLines,
     Status,
     StrList,
     Text,
@@ -176,6 +177,17 @@ class EventUpdate(BaseSchema):
         }
     )
     password = Text(max_length=255, metadata=describe(N_("Event password; empty to remove it.")))
+    recurrence = RecurrenceLines(
+        metadata={
+            **describe(
+                N_(
+                    "Recurrence: RFC 5545 lines (RRULE, RDATE, EXDATE) as a list, or one "
+                    "string with a line per row; [] or an empty string ends the recurrence."
+                )
+            ),
+            "wp_type": "array",
+        }
+    )
 
 
 class EventCreate(EventUpdate):
@@ -235,7 +247,13 @@ class EventOut(PostOut):
     sticky = fields.Boolean(allow_none=True)  # null where a password masks it
     featured = fields.Boolean(allow_none=True)  # null where a password masks it
     ticketed = fields.Boolean(allow_none=True)  # null where a password masks it
-    post_parent = fields.Integer()
+    post_parent = fields.Integer(
+        metadata=describe(N_("The series' id for an occurrence of a recurring event, else 0."))
+    )
+    recurrence = fields.List(
+        fields.String(),
+        metadata=describe(N_("The series' RFC 5545 lines; [] for an event that does not recur.")),
+    )
     categories = fields.List(fields.Nested(EventTermOut))
     tags = fields.List(fields.Nested(EventTermOut))
     venue = fields.Raw(

@@ -179,6 +179,23 @@ class Untyped(fields.Raw):
         super().__init__(**kwargs)
 
 
+class RecurrenceLines(fields.Raw):
+    """RFC 5545 lines (``RRULE:…``, ``RDATE…``, ``EXDATE…``) as a list, or one string with a
+    line per row (form bodies); ``[]`` or ``""`` gives no lines. Loads as the list of lines."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        from store.recurrence import RecurrenceError, parse
+
+        try:
+            return parse(value).lines
+        except RecurrenceError as error:
+            raise ValidationError(error.message) from None
+
+
 class DateInput(Text):
     """A date in any accepted form; parsed later, once its timezone is known."""
 

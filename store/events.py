@@ -34,6 +34,14 @@ from store.posts import (
     unmasked_clause,
     visible_clause,
 )
+from store.recurrence import (
+    after_series_write,
+    delete_occurrences,
+    exclude_occurrence,
+    is_occurrence,
+    is_series,
+    trash_occurrences,
+)
 from store.sql import Statement, in_list, param
 from store.terms import materialise_terms
 from store.text import search_words
@@ -309,16 +317,25 @@ def _materialise_linked(kind: str, items: list, viewer: Viewer) -> list[int]:
 
 
 def save_event(
-    values: dict, links: dict, existing: Event | None = None, *, viewer: Viewer
+    values: dict,
+    links: dict,
+    existing: Event | None = None,
+    *,
+    viewer: Viewer,
+    occurrences: list | None = None,
 ) -> Event:
     """Inserts or updates an event and replaces the links named in ``links``
     (``venue``, ``organizer``: ids or new-item dicts, de-duplicated among what ``viewer``
-    may read; ``categories``, ``tags``: ids or ("new", name)). One short write
-    transaction."""
+    may read; ``categories``, ``tags``: ids or ("new", name)). For a recurring series,
+    ``occurrences`` (wall-clock starts) re-creates its occurrences, and an update of the
+    series reaches those not edited on their own (store/recurrence.py). One write
+    transaction: a failure leaves nothing of the series behind."""
     with write_transaction():
         now = utcnow_str()
         row = dict(values)
         row["modified"] = row["modified_utc"] = now
+        if existing is not None and is_occurrence(existing):
+            row["detached"] = True  # edited on its own: updates of the series pass it by
         if existing is None:
             row["id"] = allocate_id("event")
             row["slug"] = unique_slug(Event, row.get("slug") or row["title"], "event")
@@ -366,20 +383,33 @@ def save_event(
             EventTerm.update(live=live_value(saved.status)).where(
                 EventTerm.event == event_id
             ).execute()
+        after_series_write(saved, existing, row, links.keys(), occurrences)
         return saved
 
 
 def trash_event(event: Event) -> Event:
+    """To the trash. A trashed occurrence is edited on its own and its date leaves the
+    series (EXDATE); a trashed series takes all its occurrences with it."""
     with write_transaction():
         now = utcnow_str()
-        Event.update(status="trash", modified=now, modified_utc=now).where(
-            Event.id == event.id
-        ).execute()
+        changes = {"status": "trash", "modified": now, "modified_utc": now}
+        if is_occurrence(event):
+            changes["detached"] = True
+            exclude_occurrence(event)
+        elif is_series(event):
+            trash_occurrences(event.id, now)
+        Event.update(changes).where(Event.id == event.id).execute()
         EventTerm.update(live=0).where(EventTerm.event == event.id).execute()
         return Event.get_by_id(event.id)
 
 
 def delete_event(event: Event) -> None:
+    """Deletes permanently: a deleted occurrence's date leaves the series (EXDATE); a
+    deleted series takes all its occurrences with it."""
     with write_transaction():
+        if is_occurrence(event):
+            exclude_occurrence(event)
+        elif is_series(event):
+            delete_occurrences(event.id)
         Event.delete().where(Event.id == event.id).execute()
         Event.update(post_parent=0).where(Event.post_parent == event.id).execute()

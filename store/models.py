@@ -100,6 +100,12 @@ class Event(Post):
     ical_uid = TextField(default="")
     ical_sequence = IntegerField(default=0)
     ical_modified = CharField(default="")
+    # Recurring events (store/recurrence.py): the series' RFC 5545 lines, on the series and
+    # copied on each occurrence; an occurrence's own start in the series (its RECURRENCE-ID,
+    # "" for other events); and whether it was edited on its own.
+    recurrence = TextField(default="")
+    occurrence = CharField(default="")
+    detached = BooleanField(default=False)
 
     class Meta:
         indexes = (

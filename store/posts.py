@@ -20,6 +20,17 @@ def allocate_id(kind: str) -> int:
     return insert_row(Node, {"kind": kind})
 
 
+def allocate_ids(kind: str, count: int) -> list[int]:
+    """``count`` new ids from one insert (``RETURNING``), in ascending order."""
+    if count <= 0:
+        return []
+    rows = []
+    for offset in range(0, count, 500):
+        size = min(500, count - offset)
+        rows.extend(Node.insert_many([{"kind": kind}] * size).returning(Node.id).execute())
+    return sorted(row.id for row in rows)
+
+
 def node_kind(item_id: int) -> str | None:
     if as_id(item_id) is None:
         return None

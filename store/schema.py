@@ -56,6 +56,17 @@ def _v8_media():
     database.create_tables([Media])
 
 
+def _v9_recurring_events():
+    columns = {column.name for column in database.get_columns("event")}
+    for name, kind in (
+        ("recurrence", "TEXT NOT NULL DEFAULT ''"),
+        ("occurrence", "VARCHAR(255) NOT NULL DEFAULT ''"),
+        ("detached", "INTEGER NOT NULL DEFAULT 0"),
+    ):
+        if name not in columns:
+            database.execute_sql(f"ALTER TABLE event ADD COLUMN {name} {kind}")
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -66,6 +77,7 @@ MIGRATIONS = [
     _v6_event_text_index,
     _v7_imported_event_origin,
     _v8_media,
+    _v9_recurring_events,
 ]
 
 

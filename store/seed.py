@@ -116,6 +116,41 @@ ADJECTIVES = [
 ]
 
 
+SERIES_SHARE = 0.025  # with SERIES_LENGTH 5, about 10 % of the events are in a series
+SERIES_LENGTH = 5
+
+
+def _add_series(rows, members, tz, venue_links, organizer_links, term_links) -> None:
+    """Makes the last row a weekly series and adds its other occurrences (ids ``members``),
+    as store/recurrence.py stores them: same fields and links, ``post_parent`` the series."""
+    series = rows[-1]
+    series["recurrence"] = f"RRULE:FREQ=WEEKLY;COUNT={len(members) + 1}"
+    start = dates.parse_stored(series["start_date"])
+    duration = dates.parse_stored(series["end_date"]) - start
+    links = [
+        (table, [link for link in table if link["event"] == series["id"]])
+        for table in (venue_links, organizer_links, term_links)
+    ]
+    for week, member in enumerate(members, start=1):
+        local = start + timedelta(weeks=week)
+        utc_start, utc_end = dates.local_to_utc(local, tz), dates.local_to_utc(local + duration, tz)
+        rows.append(
+            {
+                **series,
+                "id": member,
+                "slug": f"{series['slug']}-{local:%Y-%m-%d}",
+                "post_parent": series["id"],
+                "occurrence": dates.fmt(local),
+                "start_date": dates.fmt(dates.utc_to_local(utc_start, tz)),
+                "end_date": dates.fmt(dates.utc_to_local(utc_end, tz)),
+                "utc_start": dates.fmt(utc_start),
+                "utc_end": dates.fmt(utc_end),
+            }
+        )
+        for table, originals in links:
+            table.extend({**link, "event": member} for link in originals)
+
+
 def _ids(kind: str, count: int) -> list[int]:
     first = Node.select(Node.id).order_by(Node.id.desc()).limit(1).scalar() or 0
     Node.insert_many([{"kind": kind}] * count).execute() if count else None
@@ -260,7 +295,10 @@ def seed(
         with write_transaction():
             ids = _ids("event", size)
             rows, venue_links, organizer_links, term_links = [], [], [], []
-            for event_id in ids:
+            position = 0
+            while position < len(ids):
+                event_id = ids[position]
+                position += 1
                 venue_id = rng.choice(venue_ids)
                 city = next(c for c in CITIES if c[0] == venue_zone[venue_id]["city"])
                 tz_name = city[6] if rng.random() < 0.3 else "UTC"
@@ -308,6 +346,10 @@ def seed(
                         ),
                         "show_map": True,
                         "show_map_link": True,
+                        "post_parent": 0,
+                        "recurrence": "",
+                        "occurrence": "",
+                        "detached": False,
                     }
                 )
                 venue_links.append({"event": event_id, "venue": venue_id, "position": 0})
@@ -329,6 +371,11 @@ def seed(
                             "live": live_value(rows[-1]["status"]),
                         }
                     )
+                # About one event in ten belongs to a weekly series of SERIES_LENGTH.
+                if rng.random() < SERIES_SHARE and position + SERIES_LENGTH - 1 <= len(ids):
+                    members = ids[position : position + SERIES_LENGTH - 1]
+                    position += len(members)
+                    _add_series(rows, members, tz, venue_links, organizer_links, term_links)
             Event.insert_many(rows).execute()
             EventVenue.insert_many(venue_links).execute()
             EventOrganizer.insert_many(organizer_links).execute()

@@ -15,7 +15,7 @@ from app.auth import (
 )
 from app.cache import cached
 from app.errors import ApiError, invalid_params
-from app.event_input import not_an_event, prepare_event, raise_invalid
+from app.event_input import not_an_event, plan_occurrences, prepare_event, raise_invalid
 from app.i18n import N_, _
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.ical import calendar_response, wants_calendar
@@ -280,7 +280,8 @@ def update_event(event, body, viewer):
     values, links = prepare_event(body, event, viewer)
     require(viewer, "edit", event, effective_status(event))
     apply_write_rules(values, viewer, event)
-    saved = save_event(values, links, event, viewer=viewer)
+    occurrences = plan_occurrences(values, event)
+    saved = save_event(values, links, event, viewer=viewer, occurrences=occurrences)
     return json_response(render_events([saved], viewer)[0])
 
 
@@ -348,7 +349,8 @@ class Events(MethodView):
         values, links = prepare_event(body, None, viewer)
         require(viewer, "create")
         apply_write_rules(values, viewer, None)
-        event = save_event(values, links, viewer=viewer)
+        occurrences = plan_occurrences(values, None)
+        event = save_event(values, links, viewer=viewer, occurrences=occurrences)
         return json_response(render_events([event], viewer)[0], 201)
 
 

@@ -1,0 +1,754 @@
+"""Recurring events (SPEC §12), through HTTP: series, occurrences, edits, exceptions,
+bounds, permissions and the all-or-nothing write of a series."""
+
+import time as clock_time
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from dateutil.rrule import rrulestr
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from store import clock, dates
+from store.db import database
+from store.models import Event, EventTerm, Node
+from tests.conftest import NS
+
+WIDE = {"start_date": "2000-01-01", "end_date": "2200-01-01", "per_page": 50}
+
+
+def create_series(client, headers, **fields):
+    body = {
+        "title": "Weekly class",
+        "start_date": "2027-03-01 19:00:00",
+        "end_date": "2027-03-01 21:00:00",
+        "timezone": "Europe/Paris",
+        "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=5"],
+    }
+    body.update(fields)
+    response = client.post(f"{NS}/events", json=body, headers=headers)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def occurrences(client, series_id, headers=None, **params):
+    """The series' other occurrences, in date order (the post_parent filter)."""
+    query = {**WIDE, "post_parent": series_id, **params}
+    response = client.get(f"{NS}/events", query_string=query, headers=headers or {})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()["events"]
+
+
+def get(client, event_id, headers=None):
+    return client.get(f"{NS}/events/{event_id}", headers=headers or {})
+
+
+def update(client, event_id, headers, **fields):
+    return client.post(f"{NS}/events/{event_id}", json=fields, headers=headers)
+
+
+def status_of(event_id: int) -> str:
+    with database.connection_context():
+        return Event.get_by_id(event_id).status
+
+
+def stored_events() -> int:
+    with database.connection_context():
+        return Event.select().count()
+
+
+# --- expansion ---------------------------------------------------------------------------------
+
+
+def test_weekly_series_keeps_its_wall_clock_time_across_daylight_saving(client, admin):
+    series = create_series(client, admin)
+    assert series["recurrence"] == ["RRULE:FREQ=WEEKLY;COUNT=5"]
+    assert series["post_parent"] == 0
+    others = occurrences(client, series["id"])
+    assert [e["start_date"] for e in others] == [
+        "2027-03-08 19:00:00",
+        "2027-03-15 19:00:00",
+        "2027-03-22 19:00:00",
+        "2027-03-29 19:00:00",  # after the change to summer time (2027-03-28)
+    ]
+    assert [e["utc_start_date"][11:] for e in others] == ["18:00:00"] * 3 + ["17:00:00"]
+    assert {e["end_date"][11:] for e in others} == {"21:00:00"}
+    for event in others:
+        assert event["post_parent"] == series["id"]
+        assert event["recurrence"] == series["recurrence"]
+        assert event["timezone"] == "Europe/Paris"
+        assert event["title"] == "Weekly class"
+
+
+ZONES = [
+    "Europe/Paris",
+    "America/New_York",
+    "Australia/Sydney",
+    "America/Sao_Paulo",
+    "Asia/Kolkata",
+    "Pacific/Chatham",
+    "UTC",
+]
+DST_DAYS = [
+    date(2027, 3, 14),  # America/New_York springs forward
+    date(2027, 3, 28),  # Europe/Paris
+    date(2027, 4, 4),  # Australia/Sydney falls back
+    date(2027, 10, 3),  # Australia/Sydney springs forward
+    date(2027, 10, 31),  # Europe/Paris falls back
+    date(2027, 11, 7),  # America/New_York
+]
+WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+
+
+@st.composite
+def rules(draw):
+    freq = draw(st.sampled_from(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]))
+    parts = [f"FREQ={freq}", f"INTERVAL={draw(st.integers(1, 3))}"]
+    if freq == "WEEKLY" and draw(st.booleans()):
+        days = draw(st.lists(st.sampled_from(WEEKDAYS), min_size=1, max_size=3, unique=True))
+        parts.append("BYDAY=" + ",".join(days))
+    if freq == "MONTHLY" and draw(st.booleans()):
+        parts.append(f"BYMONTHDAY={draw(st.sampled_from([1, 15, 29, 31, -1]))}")
+    parts.append(f"COUNT={draw(st.integers(1, 25))}")
+    return ";".join(parts)
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    rule=rules(),
+    zone=st.sampled_from(ZONES),
+    day=st.one_of(
+        st.sampled_from(DST_DAYS),
+        st.dates(min_value=date(2026, 12, 1), max_value=date(2029, 12, 31)),
+    ),
+    hour=st.integers(0, 23),
+    minute=st.sampled_from([0, 30]),
+    length=st.integers(0, 6 * 60),
+)
+def test_occurrences_equal_dateutils_expansion(
+    client, admin, rule, zone, day, hour, minute, length
+):
+    tz = ZoneInfo(zone)
+    start = datetime.combine(day, time(hour, minute))
+    series = create_series(
+        client,
+        admin,
+        start_date=dates.fmt(start),
+        end_date=dates.fmt(start + timedelta(minutes=length)),
+        timezone=zone,
+        recurrence=[f"RRULE:{rule}"],
+    )
+    # The series starts at the wall time the clock showed (a start in a DST gap moves past
+    # it, as single events do); the rule is expanded from there.
+    first = dates.parse_stored(series["start_date"])
+    duration = dates.parse_stored(series["end_date"]) - first
+    expected = sorted({first, *rrulestr(rule, dtstart=first)})
+
+    def shown(local):  # a wall time in a DST gap is stored as the clock showed it
+        return dates.utc_to_local(dates.local_to_utc(local, tz), tz)
+
+    events = [series, *occurrences(client, series["id"])]
+    assert len(events) == len(expected)
+    assert [e["start_date"] for e in events] == [dates.fmt(shown(s)) for s in expected]
+    assert [e["utc_start_date"] for e in events] == [
+        dates.fmt(dates.local_to_utc(s, tz)) for s in expected
+    ]
+    assert [e["end_date"] for e in events] == [dates.fmt(shown(s + duration)) for s in expected]
+
+
+def test_rdate_and_exdate_lines_add_and_remove_dates(client, admin):
+    series = create_series(
+        client,
+        admin,
+        recurrence=[
+            "RRULE:FREQ=WEEKLY;COUNT=4",
+            "RDATE;TZID=Europe/Paris:20270304T190000",
+            "EXDATE:20270315T180000Z",  # 19:00 in Paris
+            "EXDATE;VALUE=DATE:20270322",
+        ],
+    )
+    assert [e["start_date"] for e in occurrences(client, series["id"])] == [
+        "2027-03-04 19:00:00",
+        "2027-03-08 19:00:00",
+    ]
+
+
+def test_until_in_utc_or_as_a_date_is_inclusive(client, admin):
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;UNTIL=20270315T180000Z"])
+    assert len(occurrences(client, series["id"])) == 2
+    series = create_series(client, admin, recurrence="RRULE:FREQ=WEEKLY;UNTIL=20270322")
+    assert len(occurrences(client, series["id"])) == 3
+
+
+def test_form_bodies_take_one_string_of_lines(client, admin):
+    response = client.post(
+        f"{NS}/events",
+        data={
+            "title": "Form series",
+            "start_date": "2027-03-01 10:00",
+            "end_date": "2027-03-01 11:00",
+            "recurrence": "RRULE:FREQ=DAILY;COUNT=3\nEXDATE:20270302T100000Z",
+        },
+        headers=admin,
+    )
+    assert response.status_code == 201, response.get_json()
+    series = response.get_json()
+    assert series["recurrence"] == ["RRULE:FREQ=DAILY;COUNT=3", "EXDATE:20270302T100000Z"]
+    assert [e["start_date"] for e in occurrences(client, series["id"])] == ["2027-03-03 10:00:00"]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        ["EXRULE:FREQ=WEEKLY;COUNT=2"],
+        ["RRULE:FREQ=MINUTELY;COUNT=5"],
+        ["RRULE:FREQ=HOURLY"],
+        ["RRULE:FREQ=SECONDLY"],
+        ["RRULE:FREQ=WEEKLY;COUNT=2;UNTIL=20270401"],
+        ["RRULE:FREQ=WEEKLY;INTERVAL=0"],
+        ["RRULE:FREQ=WEEKLY;COUNT=0"],
+        ["RRULE:FREQ=WEEKLY;BYDAY=XX"],
+        ["RRULE:FREQ=YEARLY;BYEASTER=0"],
+        ["RRULE;X=1:FREQ=WEEKLY"],
+        ["RRULE:COUNT=3"],
+        ["DTSTART:20270301T190000"],
+        ["RDATE;VALUE=PERIOD:20270301T190000Z/PT1H"],
+        ["EXDATE;TZID=Mars/Olympus:20270301T190000"],
+        ["EXDATE:2027-03-01"],
+        ["not a line"],
+        [42],
+        {"RRULE": "FREQ=WEEKLY"},
+        17,
+    ],
+)
+def test_invalid_recurrence_is_a_400_naming_it(client, admin, value):
+    body = {"title": "x", "start_date": "2027-03-01 19:00", "end_date": "2027-03-01 20:00"}
+    response = client.post(f"{NS}/events", json={**body, "recurrence": value}, headers=admin)
+    assert response.status_code == 400
+    error = response.get_json()
+    assert error["code"] == "rest_invalid_param"
+    assert set(error["data"]["params"]) == {"recurrence"}
+    assert stored_events() == 0
+
+
+def test_refusals_are_translated(client, admin):
+    body = {"title": "x", "start_date": "2027-03-01 19:00", "end_date": "2027-03-01 20:00"}
+    response = client.post(
+        f"/fr{NS}/events", json={**body, "recurrence": ["RRULE:FREQ=HOURLY"]}, headers=admin
+    )
+    assert "DAILY, WEEKLY, MONTHLY ou YEARLY" in response.get_json()["data"]["params"]["recurrence"]
+
+
+def test_ordinary_events_carry_an_empty_recurrence(client, make_event):
+    event = make_event()
+    assert event["recurrence"] == [] and event["post_parent"] == 0
+    assert get(client, event["id"]).get_json()["recurrence"] == []
+
+
+def test_occurrences_have_unique_slugs(client, admin):
+    series = create_series(client, admin)
+    again = create_series(client, admin)
+    slugs = [e["slug"] for e in occurrences(client, series["id"])]
+    assert slugs[0] == "weekly-class-2027-03-08"
+    assert len(set(slugs)) == 4
+    others = [e["slug"] for e in occurrences(client, again["id"])]
+    assert again["slug"] == "weekly-class-2" and others[0] == "weekly-class-2-2027-03-08"
+    found = client.get(f"{NS}/events/by-slug/weekly-class-2027-03-15").get_json()
+    assert found["post_parent"] == series["id"]
+    several = create_series(
+        client, admin, title="Twice", recurrence=["RRULE:FREQ=DAILY;COUNT=3;BYHOUR=9,19"]
+    )
+    assert [e["slug"] for e in occurrences(client, several["id"])] == [
+        "twice-2027-03-02-0900",
+        "twice-2027-03-02-1900",
+    ]
+
+
+# --- listings ----------------------------------------------------------------------------------
+
+
+def test_occurrences_are_events_for_listings_filters_and_totals(client, admin):
+    series = create_series(
+        client,
+        admin,
+        categories=["Dance"],
+        tags=["weekly"],
+        venue={"venue": "Studio", "city": "Paris"},
+        organizer=[{"organizer": "Dance Club"}],
+    )
+    venue_id = series["venue"]["id"]
+    listing = client.get(f"{NS}/events", query_string={**WIDE, "categories": "dance"})
+    assert listing.get_json()["total"] == 5
+    assert listing.headers["X-WP-Total"] == "5"
+    assert (
+        client.get(f"{NS}/events", query_string={**WIDE, "tags": "weekly"}).get_json()["total"] == 5
+    )
+    by_venue = client.get(f"{NS}/events", query_string={**WIDE, "venue": venue_id})
+    assert by_venue.get_json()["total"] == 5
+    window = client.get(
+        f"{NS}/events", query_string={"start_date": "2027-03-10", "end_date": "2027-03-24"}
+    )
+    assert [e["start_date"][:10] for e in window.get_json()["events"]] == [
+        "2027-03-15",
+        "2027-03-22",
+    ]
+    paged = client.get(f"{NS}/events", query_string={**WIDE, "per_page": 2, "page": 3})
+    assert paged.get_json()["total"] == 5 and len(paged.get_json()["events"]) == 1
+    categories = client.get(f"{NS}/categories", query_string={"search": "dance"}).get_json()
+    assert categories["categories"][0]["count"] == 5
+    assert len(occurrences(client, series["id"])) == 4
+    assert occurrences(client, series["id"])[0]["organizer"][0]["organizer"] == "Dance Club"
+
+
+def test_post_parent_filter_lists_one_series(client, admin, make_event):
+    first = create_series(client, admin)
+    create_series(client, admin, title="Other", recurrence=["RRULE:FREQ=DAILY;COUNT=3"])
+    make_event()
+    assert len(occurrences(client, first["id"])) == 4
+    assert all(e["post_parent"] == first["id"] for e in occurrences(client, first["id"]))
+
+
+# --- edits -------------------------------------------------------------------------------------
+
+
+def test_updating_the_series_reaches_every_occurrence_not_edited_on_its_own(client, admin):
+    series = create_series(client, admin, categories=["Dance"])
+    others = occurrences(client, series["id"])
+    edited = others[1]["id"]
+    response = update(client, edited, admin, title="Special guest")
+    assert response.status_code == 200
+    assert response.get_json()["recurrence"] == series["recurrence"]
+    response = update(
+        client, series["id"], admin, title="Tango class", categories=["Tango"], featured=True
+    )
+    assert response.status_code == 200
+    after = occurrences(client, series["id"])
+    assert [e["title"] for e in after] == ["Tango class", "Special guest", "Tango class"] + [
+        "Tango class"
+    ]
+    assert [e["id"] for e in after] == [e["id"] for e in others]  # no re-creation
+    for event in after:
+        categories = [c["name"] for c in event["categories"]]
+        assert categories == (["Dance"] if event["id"] == edited else ["Tango"])
+        assert event["featured"] is (event["id"] != edited)
+    tango = client.get(f"{NS}/categories", query_string={"search": "tango"}).get_json()
+    assert tango["categories"][0]["count"] == 4
+
+
+def test_updating_one_occurrence_changes_it_alone(client, admin):
+    series = create_series(client, admin)
+    target = occurrences(client, series["id"])[2]
+    response = update(
+        client, target["id"], admin, start_date="2027-03-22 20:00", end_date="2027-03-22 22:00"
+    )
+    assert response.status_code == 200
+    after = occurrences(client, series["id"])
+    assert [e["start_date"][11:16] for e in after] == ["19:00", "19:00", "20:00", "19:00"]
+    assert get(client, series["id"]).get_json()["start_date"] == "2027-03-01 19:00:00"
+    # The series' later updates pass it by.
+    update(client, series["id"], admin, title="Renamed")
+    titles = {e["id"]: e["title"] for e in occurrences(client, series["id"])}
+    assert titles[target["id"]] == "Weekly class"
+
+
+def test_changing_the_recurrence_recreates_occurrences_keeping_edited_ones(client, admin):
+    series = create_series(client, admin)
+    others = occurrences(client, series["id"])
+    update(client, others[1]["id"], admin, title="Edited")
+    response = update(client, series["id"], admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"])
+    assert response.status_code == 200
+    assert response.get_json()["recurrence"] == ["RRULE:FREQ=WEEKLY;COUNT=3"]
+    after = occurrences(client, series["id"])
+    assert [e["start_date"][:10] for e in after] == ["2027-03-08", "2027-03-15"]
+    assert after[1]["id"] == others[1]["id"] and after[1]["title"] == "Edited"
+    assert after[1]["recurrence"] == ["RRULE:FREQ=WEEKLY;COUNT=3"]
+    assert get(client, others[3]["id"]).status_code == 404
+    # New times: the edited occurrence's day still occurs, so it is kept as it was.
+    update(client, series["id"], admin, start_date="2027-03-01 18:00", end_date="2027-03-01 20:00")
+    after = occurrences(client, series["id"])
+    assert [e["start_date"][11:16] for e in after] == ["18:00", "19:00"]
+    assert after[1]["title"] == "Edited"
+    # Its day gone: it goes too.
+    update(client, series["id"], admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=2"])
+    assert [e["start_date"][:10] for e in occurrences(client, series["id"])] == ["2027-03-08"]
+    assert get(client, others[1]["id"]).status_code == 404
+
+
+def test_an_ordinary_event_becomes_a_series(client, admin, make_event):
+    event = make_event(start_date="2027-03-01 10:00", end_date="2027-03-01 11:00")
+    response = update(client, event["id"], admin, recurrence=["RRULE:FREQ=MONTHLY;COUNT=3"])
+    assert response.status_code == 200
+    assert [e["start_date"] for e in occurrences(client, event["id"])] == [
+        "2027-04-01 10:00:00",
+        "2027-05-01 10:00:00",
+    ]
+
+
+@pytest.mark.parametrize("form", [False, True])
+def test_ending_the_recurrence_keeps_edited_occurrences_as_ordinary_events(client, admin, form):
+    series = create_series(client, admin)
+    others = occurrences(client, series["id"])
+    update(client, others[0]["id"], admin, title="Kept")
+    url = f"{NS}/events/{series['id']}"
+    if form:
+        response = client.post(url, data={"recurrence": ""}, headers=admin)
+    else:
+        response = client.post(url, json={"recurrence": []}, headers=admin)
+    assert response.status_code == 200
+    assert response.get_json()["recurrence"] == []
+    kept = get(client, others[0]["id"]).get_json()
+    assert kept["title"] == "Kept" and kept["post_parent"] == 0 and kept["recurrence"] == []
+    for other in others[1:]:
+        assert get(client, other["id"]).status_code == 404
+    assert client.get(f"{NS}/events", query_string=WIDE).get_json()["total"] == 2
+
+
+def test_an_occurrence_takes_its_recurrence_from_the_series(client, admin):
+    series = create_series(client, admin)
+    target = occurrences(client, series["id"])[0]
+    response = update(client, target["id"], admin, recurrence=["RRULE:FREQ=DAILY;COUNT=2"])
+    assert response.status_code == 400
+    assert set(response.get_json()["data"]["params"]) == {"recurrence"}
+    response = update(client, target["id"], admin, post_parent=0)
+    assert response.status_code == 400
+    assert set(response.get_json()["data"]["params"]) == {"post_parent"}
+    other = create_series(client, admin, title="Other")
+    assert update(client, series["id"], admin, post_parent=other["id"]).status_code == 400
+
+
+# --- trash and delete ---------------------------------------------------------------------------
+
+
+def test_trashing_an_occurrence_excludes_its_date(client, admin):
+    series = create_series(client, admin)
+    target = occurrences(client, series["id"])[1]
+    assert get(client, series["id"]).status_code == 200  # cached before the change
+    response = client.delete(f"{NS}/events/{target['id']}", headers=admin)
+    assert response.status_code == 200 and response.get_json()["status"] == "trash"
+    line = "EXDATE;TZID=Europe/Paris:20270315T190000"
+    assert get(client, series["id"]).get_json()["recurrence"] == [
+        "RRULE:FREQ=WEEKLY;COUNT=5",
+        line,
+    ]
+    left = occurrences(client, series["id"])
+    assert len(left) == 3 and all(line in e["recurrence"] for e in left)
+    # The series' updates do not bring it back; restoring it drops the EXDATE.
+    update(client, series["id"], admin, status="publish", title="Again")
+    assert status_of(target["id"]) == "trash"
+    restored = update(client, target["id"], admin, status="publish")
+    assert restored.status_code == 200
+    assert get(client, series["id"]).get_json()["recurrence"] == ["RRULE:FREQ=WEEKLY;COUNT=5"]
+    assert len(occurrences(client, series["id"])) == 4
+
+
+def test_deleting_an_occurrence_excludes_its_date(client, admin):
+    series = create_series(client, admin, timezone="UTC")
+    target = occurrences(client, series["id"])[0]
+    response = client.delete(f"{NS}/events/{target['id']}?force=true", headers=admin)
+    assert response.status_code == 200
+    assert get(client, target["id"]).status_code == 404
+    assert get(client, series["id"]).get_json()["recurrence"][-1] == "EXDATE:20270308T190000Z"
+    # Re-creating the occurrences (new dates) keeps the date excluded.
+    update(client, series["id"], admin, end_date="2027-03-01 22:00")
+    assert [e["start_date"][:10] for e in occurrences(client, series["id"])] == [
+        "2027-03-15",
+        "2027-03-22",
+        "2027-03-29",
+    ]
+
+
+def test_all_day_occurrences_are_excluded_by_date(client, admin):
+    series = create_series(
+        client,
+        admin,
+        all_day=True,
+        start_date="2027-03-01",
+        end_date="2027-03-01",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=3"],
+    )
+    target = occurrences(client, series["id"])[0]
+    assert target["start_date"] == "2027-03-02 00:00:00"
+    assert target["end_date"] == "2027-03-02 23:59:59" and target["all_day"] is True
+    client.delete(f"{NS}/events/{target['id']}", headers=admin)
+    assert get(client, series["id"]).get_json()["recurrence"][-1] == "EXDATE;VALUE=DATE:20270302"
+
+
+def test_trashing_the_series_trashes_every_occurrence(client, admin):
+    series = create_series(client, admin, categories=["Dance"])
+    others = occurrences(client, series["id"])
+    response = client.delete(f"{NS}/events/{series['id']}", headers=admin)
+    assert response.status_code == 200 and response.get_json()["status"] == "trash"
+    for other in others:
+        assert status_of(other["id"]) == "trash"
+    assert client.get(f"{NS}/events", query_string=WIDE).get_json()["total"] == 0
+    categories = client.get(
+        f"{NS}/categories", query_string={"search": "dance", "hide_empty": "false"}
+    )
+    assert categories.get_json()["categories"][0]["count"] == 0
+    # Restoring the series restores the occurrences that follow it.
+    update(client, series["id"], admin, status="publish")
+    assert len(occurrences(client, series["id"])) == 4
+    dance = client.get(f"{NS}/categories", query_string={"search": "dance"}).get_json()
+    assert dance["categories"][0]["count"] == 5
+
+
+def test_deleting_the_series_deletes_every_occurrence(client, admin):
+    series = create_series(client, admin)
+    others = occurrences(client, series["id"])
+    response = client.delete(f"{NS}/events/{series['id']}?force=true", headers=admin)
+    assert response.status_code == 200
+    for event in [series, *others]:
+        assert get(client, event["id"]).status_code == 404
+    assert stored_events() == 0
+
+
+# --- bounds ------------------------------------------------------------------------------------
+
+
+def test_more_than_recurrence_max_is_a_400_with_nothing_written(app, client, admin):
+    app.config["RECURRENCE_MAX"] = 10
+    body = {"title": "Too many", "start_date": "2027-03-01 10:00", "end_date": "2027-03-01 11:00"}
+    response = client.post(
+        f"{NS}/events",
+        json={**body, "recurrence": ["RRULE:FREQ=DAILY;COUNT=11"]},
+        headers=admin,
+    )
+    assert response.status_code == 400
+    assert set(response.get_json()["data"]["params"]) == {"recurrence"}
+    assert stored_events() == 0
+    with database.connection_context():
+        assert Node.select().count() == 0
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=DAILY;COUNT=10"])
+    response = update(client, series["id"], admin, recurrence=["RRULE:FREQ=DAILY;COUNT=12"])
+    assert response.status_code == 400
+    assert get(client, series["id"]).get_json()["recurrence"] == ["RRULE:FREQ=DAILY;COUNT=10"]
+    assert len(occurrences(client, series["id"])) == 9
+    # EXDATEs count: 12 dates less 2 excluded fit.
+    response = update(
+        client,
+        series["id"],
+        admin,
+        recurrence=[
+            "RRULE:FREQ=DAILY;COUNT=12",
+            "EXDATE;TZID=Europe/Paris:20270303T190000,20270304T190000",
+        ],
+    )
+    assert response.status_code == 200
+    assert len(occurrences(client, series["id"])) == 9
+
+
+def test_open_ended_rules_stop_at_the_horizon_and_extend_moves_it(app, client, admin):
+    app.config["RECURRENCE_HORIZON_DAYS"] = 30
+    tomorrow = (clock.utcnow() + timedelta(days=1)).strftime("%Y-%m-%d")
+    series = create_series(
+        client,
+        admin,
+        start_date=f"{tomorrow} 12:00",
+        end_date=f"{tomorrow} 13:00",
+        timezone="UTC",
+        recurrence=["RRULE:FREQ=DAILY"],
+    )
+    first = occurrences(client, series["id"])
+    assert 28 <= len(first) <= 30
+    last = dates.parse_stored(first[-1]["utc_start_date"])
+    assert last <= clock.utcnow().replace(tzinfo=None) + timedelta(days=30)
+    client.delete(f"{NS}/events/{first[-1]['id']}", headers=admin)  # excluded: stays away
+    runner = app.test_cli_runner()
+    try:
+        clock.advance(10 * 86400)
+        result = runner.invoke(args=["recurrence", "extend"])
+        assert result.exit_code == 0, result.output
+        assert "Added 10 occurrences to 1 open-ended series" in result.output
+        again = runner.invoke(args=["recurrence", "extend"])
+        assert "Added 0 occurrences" in again.output  # idempotent
+        more = runner.invoke(args=["recurrence", "extend", "--days", "45"])
+        assert "Added 15 occurrences" in more.output
+    finally:
+        clock.reset()
+    listing = client.get(f"{NS}/events", query_string={**WIDE, "post_parent": series["id"]})
+    assert listing.get_json()["total"] == len(first) - 1 + 25
+    excluded_day = first[-1]["start_date"][:10]
+    same_day = {"start_date": excluded_day, "end_date": excluded_day, "post_parent": series["id"]}
+    assert client.get(f"{NS}/events", query_string=same_day).get_json()["total"] == 0
+
+
+def test_extend_leaves_closed_and_trashed_series_alone(app, client, admin):
+    create_series(client, admin)
+    trashed = create_series(
+        client,
+        admin,
+        start_date="tomorrow 9am",
+        end_date="tomorrow 10am",
+        recurrence="RRULE:FREQ=WEEKLY",
+    )
+    client.delete(f"{NS}/events/{trashed['id']}", headers=admin)
+    result = app.test_cli_runner().invoke(args=["recurrence", "extend", "--days", "1000"])
+    assert result.exit_code == 0 and "Added 0 occurrences to 0 open-ended series" in result.output
+
+
+def test_extend_never_goes_past_recurrence_max(app, client, admin):
+    app.config["RECURRENCE_HORIZON_DAYS"] = 20
+    series = create_series(
+        client,
+        admin,
+        start_date="tomorrow 9am",
+        end_date="tomorrow 10am",
+        recurrence=["RRULE:FREQ=DAILY"],
+    )
+    app.config["RECURRENCE_MAX"] = 25
+    result = app.test_cli_runner().invoke(args=["recurrence", "extend", "--days", "100"])
+    assert result.exit_code == 0
+    assert len(occurrences(client, series["id"])) == 24
+
+
+# --- permissions -------------------------------------------------------------------------------
+
+
+def test_a_contributors_series_is_pending_as_a_whole(client, as_role, admin):
+    contributor = as_role("contributor")
+    series = create_series(client, contributor, status="publish")
+    assert series["status"] == "pending"
+    others = occurrences(client, series["id"], admin, status="pending")
+    assert len(others) == 4 and {e["status"] for e in others} == {"pending"}
+    assert occurrences(client, series["id"]) == []  # nothing public
+    # An editor publishes the series: every occurrence with it.
+    update(client, series["id"], admin, status="publish")
+    assert len(occurrences(client, series["id"])) == 4
+
+
+def test_series_writes_need_the_events_rights(client, as_role):
+    author = as_role("author")
+    other = as_role("author", "other-author")
+    series = create_series(client, author)
+    target = occurrences(client, series["id"])[0]
+    assert update(client, series["id"], other, title="Mine").status_code == 403
+    assert update(client, target["id"], other, title="Mine").status_code == 403
+    assert client.delete(f"{NS}/events/{target['id']}", headers=other).status_code == 403
+    assert update(client, target["id"], {}, title="Anon").status_code == 401
+    subscriber = as_role("subscriber")
+    body = {"title": "x", "start_date": "2027-03-01", "end_date": "2027-03-01"}
+    response = client.post(
+        f"{NS}/events", json={**body, "recurrence": ["RRULE:FREQ=DAILY"]}, headers=subscriber
+    )
+    assert response.status_code == 403
+    assert update(client, target["id"], author, title="Own").status_code == 200
+    assert client.delete(f"{NS}/events/{target['id']}", headers=author).status_code == 200
+    assert get(client, series["id"]).get_json()["recurrence"][-1].startswith("EXDATE")
+
+
+def test_validation_comes_before_authorisation(client):
+    body = {"title": "x", "start_date": "2027-03-01", "end_date": "2027-03-01"}
+    response = client.post(f"{NS}/events", json={**body, "recurrence": ["EXRULE:FREQ=DAILY"]})
+    assert response.status_code == 400
+
+
+# --- one transaction ---------------------------------------------------------------------------
+
+
+def test_a_crash_in_the_middle_of_a_series_write_leaves_nothing(client, admin, monkeypatch):
+    import store.recurrence
+
+    real_copy = store.recurrence._copy_links
+
+    def crash(*args, **kwargs):  # the occurrences are inserted; the links never come
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(store.recurrence, "_copy_links", crash)
+    body = {
+        "title": "Doomed",
+        "start_date": "2027-03-01 19:00",
+        "end_date": "2027-03-01 20:00",
+        "categories": ["Doom"],
+        "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=52"],
+    }
+    response = client.post(f"{NS}/events", json=body, headers=admin)
+    assert response.status_code == 500
+    assert response.get_json()["code"] == "internal_server_error"
+    assert stored_events() == 0
+    with database.connection_context():
+        assert Node.select().count() == 0 and EventTerm.select().count() == 0
+
+    monkeypatch.setattr(store.recurrence, "_copy_links", real_copy)
+    series = create_series(client, admin)
+    before = occurrences(client, series["id"])
+    monkeypatch.setattr(store.recurrence, "_copy_links", crash)
+    response = update(client, series["id"], admin, recurrence=["RRULE:FREQ=DAILY;COUNT=30"])
+    assert response.status_code == 500
+    assert occurrences(client, series["id"]) == before
+    assert get(client, series["id"]).get_json()["recurrence"] == ["RRULE:FREQ=WEEKLY;COUNT=5"]
+
+
+def test_creating_a_two_year_weekly_series_is_one_quick_write(client, admin, capsys):
+    started = clock_time.perf_counter()
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=104"])
+    elapsed = clock_time.perf_counter() - started
+    with capsys.disabled():
+        print(f"\n104-occurrence series created in {elapsed * 1000:.0f} ms")
+    total = client.get(f"{NS}/events", query_string={**WIDE, "post_parent": series["id"]})
+    assert total.get_json()["total"] == 103
+
+
+# --- the iCalendar writer's view ---------------------------------------------------------------
+
+
+def test_series_ical_gives_lines_and_edited_occurrences(client, admin):
+    from store.recurrence import ical_role, series_ical
+
+    series = create_series(client, admin)
+    others = occurrences(client, series["id"])
+    moved = update(
+        client,
+        others[0]["id"],
+        admin,
+        title="Moved",
+        start_date="2027-03-09 19:00",
+        end_date="2027-03-09 21:00",
+    )
+    assert moved.status_code == 200
+    client.delete(f"{NS}/events/{others[1]['id']}", headers=admin)
+    with database.connection_context():
+        lines, overrides = series_ical(Event.get_by_id(series["id"]))
+    assert lines == ["RRULE:FREQ=WEEKLY;COUNT=5", "EXDATE;TZID=Europe/Paris:20270315T190000"]
+    assert [(o.recurrence_id, o.event.id, o.event.title, o.line) for o in overrides] == [
+        (
+            datetime(2027, 3, 8, 19, 0),
+            others[0]["id"],
+            "Moved",
+            "RECURRENCE-ID;TZID=Europe/Paris:20270308T190000",
+        )
+    ]
+    with database.connection_context():
+        roles = [ical_role(Event.get_by_id(e["id"])) for e in [series, *others[:3]]]
+    assert roles == ["series", "override", "omitted", "omitted"]
+
+
+def test_the_document_describes_recurrence(client):
+    document = client.get(f"{NS}/doc").get_json()
+    schemas = document["components"]["schemas"]
+    assert schemas["EventOut"]["properties"]["recurrence"]["type"] == "array"
+    for body in ("EventCreate", "EventUpdate"):
+        assert schemas[body]["properties"]["recurrence"]["description"]
+    index = client.get(NS).get_json()["routes"]
+    create = next(
+        e for e in index["/calendar/events/v1/events"]["endpoints"] if "POST" in e["methods"]
+    )
+    assert create["args"]["recurrence"]["type"] == "array"
+
+
+def test_migration_adds_the_recurrence_columns(app):
+    from store.schema import MIGRATIONS, migrate
+
+    with database.connection_context():
+        for column in ("recurrence", "occurrence", "detached"):
+            database.execute_sql(f"ALTER TABLE event DROP COLUMN {column}")
+        database.execute_sql(
+            "UPDATE setting SET value = ? WHERE key = 'schema_version'", (len(MIGRATIONS) - 1,)
+        )
+        assert migrate() == len(MIGRATIONS)
+        columns = {column.name for column in database.get_columns("event")}
+    assert {"recurrence", "occurrence", "detached"} <= columns
