@@ -108,8 +108,12 @@ class OrganizerCreate(OrganizerUpdate):
 
 
 class VenueOut(PostOut):
-    # Empty fields are left out of venue representations, as the reference does.
+    # Empty fields ("", false, [], and "0", as PHP's array_filter) are left out of venue
+    # representations, as the reference does: even the name, slug or author when "0".
     optional = (
+        "venue",
+        "slug",
+        "author",
         "description",
         "excerpt",
         "image",
@@ -150,8 +154,20 @@ class VenueOut(PostOut):
 
 
 class OrganizerOut(PostOut):
-    # Empty fields are left out of organizer representations, as the reference does.
-    optional = ("description", "excerpt", "image", "phone", "website", "email", "json_ld")
+    # Empty fields ("", false, [], and "0", as PHP's array_filter) are left out of organizer
+    # representations, as the reference does: even the name, slug or author when "0".
+    optional = (
+        "organizer",
+        "slug",
+        "author",
+        "description",
+        "excerpt",
+        "image",
+        "phone",
+        "website",
+        "email",
+        "json_ld",
+    )
     organizer = fields.String()
     description = fields.String()
     excerpt = fields.String()

@@ -174,3 +174,13 @@ def test_password_protected_venue_is_masked_but_keeps_its_name(client, admin):
     )
     listed = client.get(f"{NS}/venues").get_json()["venues"][0]
     assert listed["venue"] == "Hidden Hall" and listed["address"] == ""
+
+
+def test_a_venue_named_0_loses_its_name_as_the_reference_does(client, admin):
+    # The reference filters venue fields through PHP's array_filter, which drops "0";
+    # the published schema allows it (checked by tests/conformance.py on every answer).
+    response = client.post(f"{NS}/venues", json={"venue": "0"}, headers=admin)
+    assert response.status_code == 201
+    assert "venue" not in response.get_json()
+    organizer = client.post(f"{NS}/organizers", json={"organizer": "0"}, headers=admin)
+    assert organizer.status_code == 201
