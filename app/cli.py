@@ -1,15 +1,21 @@
-"""Command line: ``flask --app wsgi users …``, ``migrate``, ``seed``, ``import-ics``, ``backup``."""
+"""Command line: ``flask --app wsgi users …``, ``migrate``, ``seed``, ``import-ics``, ``backup``,
+``i18n …``, ``recurrence extend``. Commands are module-level click commands, added to the
+app by ``register_cli``."""
 
 from __future__ import annotations
 
 import os
+import urllib.error
+import urllib.request
+from datetime import timedelta
+from urllib.parse import urlsplit
 
 import click
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
-from flask import Flask
-from flask.cli import AppGroup
+from flask import Flask, current_app
+from flask.cli import AppGroup, with_appcontext
 
 from app.errors import ApiError
 from app.i18n import TRANSLATIONS
@@ -17,158 +23,160 @@ from app.ical_import import import_events, read_file
 from app.openapi import complete, doc_strings
 from schemas.events import IMPORT_STATUSES
 from store import users
+from store.clock import utcnow
 from store.db import backup_to, database
+from store.recurrence import extend_series, open_ended_series
 from store.schema import migrate
 from store.seed import seed
 from store.users import Viewer
 
+users_group = AppGroup("users", help="Manage users and their application passwords.")
 
-def register_cli(app: Flask) -> None:
-    group = AppGroup("users", help="Manage users and their application passwords.")
 
-    @group.command("create")
-    @click.argument("name")
-    @click.option("--role", required=True, type=click.Choice(users.ROLES))
-    @click.option("--email", default="")
-    def create(name, role, email):
-        """Create a user; prints its application password on the last line."""
-        with database.connection_context():
-            try:
-                user, password = users.create_user(name, role, email)
-            except users.UserError as error:
-                raise click.ClickException(str(error)) from None
-        click.echo(f"Created {role} {user.login} (id {user.id}). Application password:")
-        click.echo(password)
+@users_group.command("create")
+@click.argument("name")
+@click.option("--role", required=True, type=click.Choice(users.ROLES))
+@click.option("--email", default="")
+def create(name, role, email):
+    """Create a user; prints its application password on the last line."""
+    with database.connection_context():
+        try:
+            user, password = users.create_user(name, role, email)
+        except users.UserError as error:
+            raise click.ClickException(str(error)) from None
+    click.echo(f"Created {role} {user.login} (id {user.id}). Application password:")
+    click.echo(password)
 
-    @group.command("password")
-    @click.argument("name")
-    def password(name):
-        """Issue another application password; printed on the last line."""
-        with database.connection_context():
-            try:
-                secret = users.issue_password(name)
-            except users.UserError as error:
-                raise click.ClickException(str(error)) from None
-        click.echo(f"New application password for {name}:")
-        click.echo(secret)
 
-    @group.command("list")
-    def list_():
-        """List users, their roles and how many active passwords they have."""
-        with database.connection_context():
-            rows = users.list_users()
-        click.echo(f"{'id':>4}  {'login':<20} {'role':<14} {'passwords':>9}  email")
-        for row in rows:
-            click.echo(
-                f"{row['id']:>4}  {row['login']:<20} {row['role']:<14} "
-                f"{row['passwords']:>9}  {row['email']}"
-            )
+@users_group.command("password")
+@click.argument("name")
+def password(name):
+    """Issue another application password; printed on the last line."""
+    with database.connection_context():
+        try:
+            secret = users.issue_password(name)
+        except users.UserError as error:
+            raise click.ClickException(str(error)) from None
+    click.echo(f"New application password for {name}:")
+    click.echo(secret)
 
-    @group.command("revoke")
-    @click.argument("name")
-    def revoke(name):
-        """Revoke all application passwords of a user."""
-        with database.connection_context():
-            try:
-                count = users.revoke_passwords(name)
-            except users.UserError as error:
-                raise click.ClickException(str(error)) from None
-        click.echo(f"Revoked {count} application password(s) of {name}.")
 
-    app.cli.add_command(group)
-    register_i18n_cli(app)
-    register_recurrence_cli(app)
-
-    @app.cli.command("migrate")
-    def migrate_command():
-        """Create or migrate the database schema."""
-        with database.connection_context():
-            version = migrate()
-        click.echo(f"Database at schema version {version}.")
-
-    @app.cli.command("seed")
-    @click.option("--events", "count", default=1000, show_default=True, help="Events to add.")
-    @click.option(
-        "--author",
-        default="",
-        help="User name to own the items (default: the first administrator).",
-    )
-    def seed_command(count, author):
-        """Fill the database with a realistic demo calendar."""
-        with database.connection_context():
-            owner = users.find_owner(author)
-            if author and owner is None:
-                raise click.ClickException(f"no user {author!r}")
-            with click.progressbar(length=count, label="Seeding events") as bar:
-                counts = seed(
-                    count,
-                    author=owner.id if owner else 0,
-                    progress=bar.update,
-                    upload_folder=app.config["UPLOAD_FOLDER"],
-                )
+@users_group.command("list")
+def list_():
+    """List users, their roles and how many active passwords they have."""
+    with database.connection_context():
+        rows = users.list_users()
+    click.echo(f"{'id':>4}  {'login':<20} {'role':<14} {'passwords':>9}  email")
+    for row in rows:
         click.echo(
-            f"Added {counts['events']} events, {counts['venues']} venues, "
-            f"{counts['organizers']} organizers, {counts['images']} images, owned by "
-            + (
-                f"{owner.login}."
-                if owner
-                else "no user (there is no administrator yet): editors and "
-                "administrators can edit them; create one with "
-                "`flask --app wsgi users create NAME --role administrator`."
-            )
+            f"{row['id']:>4}  {row['login']:<20} {row['role']:<14} "
+            f"{row['passwords']:>9}  {row['email']}"
         )
 
-    @app.cli.command("import-ics")
-    @click.argument("source")
-    @click.option(
-        "--author",
-        default="",
-        help="User name to import as (default: the first administrator).",
-    )
-    @click.option(
-        "--status",
-        type=click.Choice(IMPORT_STATUSES),
-        default=None,
-        help="Status of new and updated events (default: publish; draft for contributors).",
-    )
-    def import_ics_command(source, author, status):
-        """Import the events of an iCalendar file or http(s) URL (idempotent by UID)."""
-        data = _read_source(source)
-        with database.connection_context():
-            owner = users.find_owner(author)
-            if owner is None:
-                raise click.ClickException(
-                    f"no user {author!r}" if author else "no administrator: pass --author NAME"
-                )
-            try:
-                items = read_file(data)
-            except ApiError as error:
-                raise click.ClickException(f"{source}: not an iCalendar file") from error
-            with click.progressbar(length=len(items), label="Importing events") as bar:
-                report = import_events(items, Viewer(owner), status, progress=bar.update)
-        click.echo(
-            ", ".join(
-                f"{len(report[k])} {k}" for k in ("created", "updated", "unchanged", "rejected")
-            )
-        )
-        for entry in report["rejected"]:
-            click.echo(f"rejected {entry['uid']}: {entry['reason']}")
 
-    @app.cli.command("backup")
-    @click.argument("path")
-    def backup_command(path):
-        """Write a consistent online copy of the database to PATH."""
-        with database.connection_context():
-            backup_to(path)
-        click.echo(f"Backed up to {path}.")
+@users_group.command("revoke")
+@click.argument("name")
+def revoke(name):
+    """Revoke all application passwords of a user."""
+    with database.connection_context():
+        try:
+            count = users.revoke_passwords(name)
+        except users.UserError as error:
+            raise click.ClickException(str(error)) from None
+    click.echo(f"Revoked {count} application password(s) of {name}.")
+
+
+@click.command("migrate")
+@with_appcontext
+def migrate_command():
+    """Create or migrate the database schema."""
+    with database.connection_context():
+        version = migrate()
+    click.echo(f"Database at schema version {version}.")
+
+
+@click.command("seed")
+@click.option("--events", "count", default=1000, show_default=True, help="Events to add.")
+@click.option(
+    "--author",
+    default="",
+    help="User name to own the items (default: the first administrator).",
+)
+@with_appcontext
+def seed_command(count, author):
+    """Fill the database with a realistic demo calendar."""
+    with database.connection_context():
+        owner = users.find_owner(author)
+        if author and owner is None:
+            raise click.ClickException(f"no user {author!r}")
+        with click.progressbar(length=count, label="Seeding events") as bar:
+            counts = seed(
+                count,
+                author=owner.id if owner else 0,
+                progress=bar.update,
+                upload_folder=current_app.config["UPLOAD_FOLDER"],
+            )
+    click.echo(
+        f"Added {counts['events']} events, {counts['venues']} venues, "
+        f"{counts['organizers']} organizers, {counts['images']} images, owned by "
+        + (
+            f"{owner.login}."
+            if owner
+            else "no user (there is no administrator yet): editors and "
+            "administrators can edit them; create one with "
+            "`flask --app wsgi users create NAME --role administrator`."
+        )
+    )
+
+
+@click.command("import-ics")
+@click.argument("source")
+@click.option(
+    "--author",
+    default="",
+    help="User name to import as (default: the first administrator).",
+)
+@click.option(
+    "--status",
+    type=click.Choice(IMPORT_STATUSES),
+    default=None,
+    help="Status of new and updated events (default: publish; draft for contributors).",
+)
+@with_appcontext
+def import_ics_command(source, author, status):
+    """Import the events of an iCalendar file or http(s) URL (idempotent by UID)."""
+    data = _read_source(source)
+    with database.connection_context():
+        owner = users.find_owner(author)
+        if owner is None:
+            raise click.ClickException(
+                f"no user {author!r}" if author else "no administrator: pass --author NAME"
+            )
+        try:
+            items = read_file(data)
+        except ApiError as error:
+            raise click.ClickException(f"{source}: not an iCalendar file") from error
+        with click.progressbar(length=len(items), label="Importing events") as bar:
+            report = import_events(items, Viewer(owner), status, progress=bar.update)
+    click.echo(
+        ", ".join(f"{len(report[k])} {k}" for k in ("created", "updated", "unchanged", "rejected"))
+    )
+    for entry in report["rejected"]:
+        click.echo(f"rejected {entry['uid']}: {entry['reason']}")
+
+
+@click.command("backup")
+@click.argument("path")
+@with_appcontext
+def backup_command(path):
+    """Write a consistent online copy of the database to PATH."""
+    with database.connection_context():
+        backup_to(path)
+    click.echo(f"Backed up to {path}.")
 
 
 def _read_source(source: str) -> bytes:
     """The bytes of a file, or of an http(s) URL (no other scheme is fetched)."""
-    import urllib.error
-    import urllib.request
-    from urllib.parse import urlsplit
-
     scheme = urlsplit(source).scheme.lower()
     if scheme in ("http", "https"):
         request = urllib.request.Request(source, headers={"Accept": "text/calendar"})
@@ -186,90 +194,96 @@ def _read_source(source: str) -> bytes:
         raise click.ClickException(f"cannot read {source}: {error.strerror}") from None
 
 
-def register_recurrence_cli(app: Flask) -> None:
-    """``flask recurrence extend``: moves the horizon of open-ended series forward."""
-    group = AppGroup("recurrence", help="Recurring events.")
+# ``flask i18n extract`` / ``flask i18n update``: keep the catalogs complete.
+i18n_group = AppGroup("i18n", help="Maintain the message catalogs.")
+TEMPLATE_PATH = os.path.join(TRANSLATIONS, "messages.pot")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-    @group.command("extend")
-    @click.option(
-        "--days",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Horizon in days from now (default: RECURRENCE_HORIZON_DAYS).",
+
+def template() -> Catalog:
+    """Every message of the code, and the route summaries and descriptions."""
+    catalog = Catalog(project="calendar-events", fuzzy=False)
+    for package in ("app", "schemas", "store"):
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            os.path.join(ROOT, package),
+            method_map=[("**.py", "python")],
+            keywords={"_": None, "N_": None},
+        ):
+            if message:
+                catalog.add(message)
+    # Route summaries and descriptions come from docstrings and the generated document.
+    api = current_app.extensions["calendar.api"]
+    for message in sorted(doc_strings(complete(api.spec.to_dict(), ""))):
+        catalog.add(message)
+    return catalog
+
+
+@i18n_group.command("extract")
+def extract():
+    """Write app/translations/messages.pot from the code and the OpenAPI document."""
+    catalog = template()
+    with open(TEMPLATE_PATH, "wb") as handle:
+        write_po(handle, catalog, omit_header=True, no_location=True, width=100)
+    click.echo(f"{len(catalog)} messages in {TEMPLATE_PATH}")
+
+
+@i18n_group.command("update")
+def update():
+    """Merge the template into every language's .po (new strings left to translate)."""
+    catalog = template()
+    for lang in current_app.config["LANGUAGES"]:
+        if lang == "en":
+            continue
+        path = os.path.join(TRANSLATIONS, lang, "LC_MESSAGES", "messages.po")
+        if os.path.exists(path):
+            with open(path, "rb") as handle:
+                current = read_po(handle, locale=lang)
+        else:
+            current = Catalog(locale=lang, project="calendar-events", fuzzy=False)
+        current.update(catalog, no_fuzzy_matching=True)
+        current.fuzzy = False
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            write_po(handle, current, no_location=True, width=100, ignore_obsolete=True)
+        missing = sum(1 for m in current if m.id and not m.string)
+        click.echo(f"{lang}: {missing} untranslated")
+
+
+recurrence_group = AppGroup("recurrence", help="Recurring events.")
+
+
+@recurrence_group.command("extend")
+@click.option(
+    "--days",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Horizon in days from now (default: RECURRENCE_HORIZON_DAYS).",
+)
+def extend(days):
+    """Add the occurrences of open-ended series up to the horizon (idempotent, safe
+    to run from cron: each series is one write transaction)."""
+    config = current_app.config
+    days = days or config["RECURRENCE_HORIZON_DAYS"]
+    horizon = utcnow().replace(tzinfo=None) + timedelta(days=days)
+    added = 0
+    with database.connection_context():
+        series_ids = open_ended_series()
+        with click.progressbar(series_ids, label="Extending series") as bar:
+            for series_id in bar:
+                added += extend_series(series_id, horizon, config["RECURRENCE_MAX"])
+    click.echo(
+        f"Added {added} occurrences to {len(series_ids)} open-ended series (horizon {days} days)."
     )
-    def extend(days):
-        """Add the occurrences of open-ended series up to the horizon (idempotent, safe
-        to run from cron: each series is one write transaction)."""
-        from datetime import timedelta
-
-        from store.clock import utcnow
-        from store.recurrence import extend_series, open_ended_series
-
-        days = days or app.config["RECURRENCE_HORIZON_DAYS"]
-        horizon = utcnow().replace(tzinfo=None) + timedelta(days=days)
-        added = 0
-        with database.connection_context():
-            series_ids = open_ended_series()
-            with click.progressbar(series_ids, label="Extending series") as bar:
-                for series_id in bar:
-                    added += extend_series(series_id, horizon, app.config["RECURRENCE_MAX"])
-        click.echo(
-            f"Added {added} occurrences to {len(series_ids)} open-ended series "
-            f"(horizon {days} days)."
-        )
-
-    app.cli.add_command(group)
 
 
-def register_i18n_cli(app: Flask) -> None:
-    """``flask i18n extract`` / ``flask i18n update``: keep the catalogs complete."""
-    group = AppGroup("i18n", help="Maintain the message catalogs.")
-    template_path = os.path.join(TRANSLATIONS, "messages.pot")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-    def template() -> Catalog:
-        catalog = Catalog(project="calendar-events", fuzzy=False)
-        for package in ("app", "schemas", "store"):
-            for _file, _line, message, _comments, _context in extract_from_dir(
-                os.path.join(root, package),
-                method_map=[("**.py", "python")],
-                keywords={"_": None, "N_": None},
-            ):
-                if message:
-                    catalog.add(message)
-        # Route summaries and descriptions come from docstrings and the generated document.
-        api = app.extensions["calendar.api"]
-        for message in sorted(doc_strings(complete(api.spec.to_dict(), ""))):
-            catalog.add(message)
-        return catalog
-
-    @group.command("extract")
-    def extract():
-        """Write app/translations/messages.pot from the code and the OpenAPI document."""
-        catalog = template()
-        with open(template_path, "wb") as handle:
-            write_po(handle, catalog, omit_header=True, no_location=True, width=100)
-        click.echo(f"{len(catalog)} messages in {template_path}")
-
-    @group.command("update")
-    def update():
-        """Merge the template into every language's .po (new strings left to translate)."""
-        catalog = template()
-        for lang in app.config["LANGUAGES"]:
-            if lang == "en":
-                continue
-            path = os.path.join(TRANSLATIONS, lang, "LC_MESSAGES", "messages.po")
-            if os.path.exists(path):
-                with open(path, "rb") as handle:
-                    current = read_po(handle, locale=lang)
-            else:
-                current = Catalog(locale=lang, project="calendar-events", fuzzy=False)
-            current.update(catalog, no_fuzzy_matching=True)
-            current.fuzzy = False
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as handle:
-                write_po(handle, current, no_location=True, width=100, ignore_obsolete=True)
-            missing = sum(1 for m in current if m.id and not m.string)
-            click.echo(f"{lang}: {missing} untranslated")
-
-    app.cli.add_command(group)
+def register_cli(app: Flask) -> None:
+    for command in (
+        users_group,
+        migrate_command,
+        seed_command,
+        import_ics_command,
+        backup_command,
+        i18n_group,
+        recurrence_group,
+    ):
+        app.cli.add_command(command)
