@@ -14,6 +14,7 @@ from app.auth import authenticate_request, check_item_password
 from app.cli import register_cli
 from app.config import load_settings
 from app.i18n import N_, LanguageRoots, load_catalogs
+from app.openapi import BASIC_AUTH
 from app.routes import blueprints
 from app.routes.index import register_index, route_description
 from app.routes.media import body_limit, register_uploads
@@ -161,9 +162,10 @@ def _describe_route(response):
 
 def _register_routes(app: Flask) -> None:
     api = Api(app)
+    api.spec.components.security_scheme("basicAuth", BASIC_AUTH)
     app.extensions["calendar.api"] = api
     prefix = app.config["NAMESPACE_URL"]
     for blueprint in blueprints():
         api.register_blueprint(blueprint, url_prefix=prefix)
-    register_index(app, api)
+    register_index(app)
     register_uploads(app)

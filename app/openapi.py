@@ -12,7 +12,6 @@ import copy
 
 from app.i18n import N_, translate
 
-ERROR_REF = {"$ref": "#/components/schemas/Error"}
 PATH_ARG_DESCRIPTIONS = {
     "id": N_("Unique identifier of the item."),
     "slug": N_("Slug of the item."),
@@ -37,41 +36,26 @@ ERROR_DESCRIPTIONS = {
 }
 
 
+BASIC_AUTH = {
+    "type": "http",
+    "scheme": "basic",
+    "description": "A user name and an application password (flask --app wsgi users create).",
+}
+
+
 def complete(spec: dict, namespace_prefix: str) -> dict:
-    """Relative paths, security, form bodies and error responses (language-neutral)."""
+    """Paths relative to the namespace (its URL is ``servers[0]``) with their path
+    parameters described. Operations are completed as they are documented, by
+    ``app.smorest.document_conventions``; the security scheme is registered on the spec."""
     spec = copy.deepcopy(spec)
     spec["paths"] = {
         (path[len(namespace_prefix) :] or "/"): item for path, item in spec["paths"].items()
     }
-    components = spec.setdefault("components", {})
-    components.setdefault("securitySchemes", {})["basicAuth"] = {
-        "type": "http",
-        "scheme": "basic",
-        "description": "A user name and an application password (flask --app wsgi users create).",
-    }
-    components.get("responses", {}).pop("DEFAULT_ERROR", None)
+    spec.get("components", {}).get("responses", {}).pop("DEFAULT_ERROR", None)
     for item in spec["paths"].values():
         for parameter in item.get("parameters", []):
             if parameter.get("in") == "path" and parameter["name"] in PATH_ARG_DESCRIPTIONS:
                 parameter.setdefault("description", PATH_ARG_DESCRIPTIONS[parameter["name"]])
-        for method, operation in item.items():
-            if method not in ERRORS_BY_METHOD:
-                continue
-            # Reads are public (credentials only widen what is visible); writes need a user.
-            operation["security"] = [] if method == "get" else [{"basicAuth": []}]
-            body = operation.get("requestBody", {}).get("content", {})
-            if "application/json" in body:
-                body["application/x-www-form-urlencoded"] = copy.deepcopy(body["application/json"])
-            responses = operation.setdefault("responses", {})
-            responses.pop("default", None)
-            for status in ERRORS_BY_METHOD[method]:
-                responses.setdefault(
-                    status,
-                    {
-                        "description": ERROR_DESCRIPTIONS[status],
-                        "content": {"application/json": {"schema": ERROR_REF}},
-                    },
-                )
     return spec
 
 

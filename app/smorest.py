@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 
 import orjson
@@ -19,6 +20,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.errors import ApiError, from_validation_error
 from app.i18n import _
+from app.openapi import ERROR_DESCRIPTIONS, ERRORS_BY_METHOD
 from schemas.errors import Error
 
 
@@ -119,6 +121,12 @@ def request_body(req) -> dict:
 class Blueprint(BaseBlueprint):
     ARGUMENTS_PARSER = CalendarParser()
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # flask-smorest's hook for completing each operation's documentation, as
+        # BEMServer's extensions do: runs after its own argument and response callbacks.
+        self._prepare_doc_cbks.append(document_conventions)
+
     def arguments(self, schema, *args, **kwargs):
         """flask-smorest's decorator, which also records the schema on the view as
         ``argument_schemas`` (outermost first) for the namespace index."""
@@ -131,6 +139,30 @@ class Blueprint(BaseBlueprint):
             return wrapper
 
         return record
+
+
+def document_conventions(doc: dict, _doc_info: dict, *, method: str, **_kwargs) -> dict:
+    """What every operation shares: reads are public and writes need HTTP Basic; bodies
+    may also be form-encoded; the error responses of the method, with the one error body."""
+    if method not in ERRORS_BY_METHOD:
+        return doc
+    doc["security"] = [] if method == "get" else [{"basicAuth": []}]
+    body = doc.get("requestBody", {}).get("content", {})
+    if "application/json" in body:
+        body.setdefault(
+            "application/x-www-form-urlencoded", copy.deepcopy(body["application/json"])
+        )
+    responses = doc.setdefault("responses", {})
+    responses.pop("default", None)
+    for status in ERRORS_BY_METHOD[method]:
+        responses.setdefault(
+            status,
+            {
+                "description": ERROR_DESCRIPTIONS[status],
+                "content": {"application/json": {"schema": "Error"}},
+            },
+        )
+    return doc
 
 
 class Api(BaseApi):

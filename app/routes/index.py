@@ -169,91 +169,101 @@ def route_description(rule) -> dict | None:
     return namespace_routes().get(wp_route(rule.rule, current_app.config["API_ROOT"]))
 
 
-def register_index(app, api) -> None:
+def rest_index():
+    config = current_app.config
+    return json_response(
+        {
+            "name": config["SITE_NAME"],
+            "description": config["SITE_DESCRIPTION"],
+            "url": site_url(),
+            "home": site_url(),
+            "gmt_offset": 0,
+            "timezone_string": config["SITE_TIMEZONE"],
+            "namespaces": [config["NAMESPACE"]],
+            "authentication": {"application-passwords": {"endpoints": {}}},
+            "routes": {},
+        }
+    )
+
+
+def namespace_index():
+    config = current_app.config
+    context = request.args.get("context", "view")
+    if context not in ("view", "embed", "edit"):
+        raise invalid_params(
+            {"context": _("context is not one of %(values)s.", values="view, embed, edit")}
+        )
+    if request.args.get("namespace", config["NAMESPACE"]) != config["NAMESPACE"]:
+        raise ApiError(
+            "rest_invalid_namespace", _("The specified namespace could not be found."), 404
+        )
+    return json_response(
+        {
+            "namespace": config["NAMESPACE"],
+            "routes": namespace_routes(),
+            "_links": {"up": [{"href": api_root_url() + "/"}]},
+        }
+    )
+
+
+def openapi_document():
+    """The document, completed once and translated once per language (per app)."""
+    documents = current_app.extensions.setdefault("calendar.documents", {})
+    lang = current_language()
+    if lang not in documents:
+        if "neutral" not in documents:
+            spec = current_app.extensions["calendar.api"].spec.to_dict()
+            documents["neutral"] = complete(spec, current_app.config["NAMESPACE_URL"])
+        documents[lang] = localise(documents["neutral"], lang)
+    document = dict(documents[lang])
+    document["servers"] = [{"url": namespace_url() + "/"}]
+    return json_response(document)
+
+
+def doc_ui():
+    base = escape(request.script_root + current_app.config["NAMESPACE_URL"])
+    response = Response(DOC_UI_PAGE.format(base=base), mimetype="text/html")
+    response.headers["Content-Security-Policy"] = DOC_UI_POLICY
+    response.headers["X-Frame-Options"] = "DENY"
+    return response
+
+
+def doc_ui_asset(filename):
+    if filename == "init.js":
+        response = Response(DOC_UI_INIT, mimetype="text/javascript")
+    elif filename in DOC_UI_ASSETS:
+        response = send_from_directory(swagger_ui_path, filename, max_age=86400)
+    else:
+        raise no_route()
+    response.headers["Content-Security-Policy"] = DOC_UI_POLICY
+    return response
+
+
+def home():
+    """What a person who opens the server's address finds: where everything is."""
+    config = current_app.config
+    root = request.host_url.rstrip("/") + request.script_root
+    ns_url = root + config["NAMESPACE_URL"]
+    return json_response(
+        {
+            "name": config["SITE_NAME"],
+            "description": config["SITE_DESCRIPTION"],
+            "api": root + config["API_ROOT"] + "/",
+            "namespace": ns_url + "/",
+            "doc": ns_url + "/doc",
+            "doc_ui": ns_url + "/doc/ui",
+            "health": root + "/healthz",
+        }
+    )
+
+
+def health():
+    return json_response({"status": "ok"})
+
+
+def register_index(app) -> None:
     api_root = app.config["API_ROOT"]
     ns_url = app.config["NAMESPACE_URL"]
-
-    def rest_index():
-        return json_response(
-            {
-                "name": app.config["SITE_NAME"],
-                "description": app.config["SITE_DESCRIPTION"],
-                "url": site_url(),
-                "home": site_url(),
-                "gmt_offset": 0,
-                "timezone_string": app.config["SITE_TIMEZONE"],
-                "namespaces": [app.config["NAMESPACE"]],
-                "authentication": {"application-passwords": {"endpoints": {}}},
-                "routes": {},
-            }
-        )
-
-    def namespace_index():
-        context = request.args.get("context", "view")
-        if context not in ("view", "embed", "edit"):
-            raise invalid_params(
-                {"context": _("context is not one of %(values)s.", values="view, embed, edit")}
-            )
-        namespace = request.args.get("namespace", app.config["NAMESPACE"])
-        if namespace != app.config["NAMESPACE"]:
-            raise ApiError(
-                "rest_invalid_namespace", _("The specified namespace could not be found."), 404
-            )
-        return json_response(
-            {
-                "namespace": app.config["NAMESPACE"],
-                "routes": namespace_routes(),
-                "_links": {"up": [{"href": api_root_url() + "/"}]},
-            }
-        )
-
-    documents: dict = {}
-
-    def openapi_document():
-        lang = current_language()
-        if lang not in documents:
-            if "neutral" not in documents:
-                documents["neutral"] = complete(api.spec.to_dict(), ns_url)
-            documents[lang] = localise(documents["neutral"], lang)
-        document = dict(documents[lang])
-        document["servers"] = [{"url": namespace_url() + "/"}]
-        return json_response(document)
-
-    def doc_ui():
-        base = escape(request.script_root + ns_url)
-        response = Response(DOC_UI_PAGE.format(base=base), mimetype="text/html")
-        response.headers["Content-Security-Policy"] = DOC_UI_POLICY
-        response.headers["X-Frame-Options"] = "DENY"
-        return response
-
-    def doc_ui_asset(filename):
-        if filename == "init.js":
-            response = Response(DOC_UI_INIT, mimetype="text/javascript")
-        elif filename in DOC_UI_ASSETS:
-            response = send_from_directory(swagger_ui_path, filename, max_age=86400)
-        else:
-            raise no_route()
-        response.headers["Content-Security-Policy"] = DOC_UI_POLICY
-        return response
-
-    def home():
-        """What a person who opens the server's address finds: where everything is."""
-        root = request.host_url.rstrip("/") + request.script_root
-        return json_response(
-            {
-                "name": app.config["SITE_NAME"],
-                "description": app.config["SITE_DESCRIPTION"],
-                "api": root + api_root + "/",
-                "namespace": root + ns_url + "/",
-                "doc": root + ns_url + "/doc",
-                "doc_ui": root + ns_url + "/doc/ui",
-                "health": root + "/healthz",
-            }
-        )
-
-    def health():
-        return json_response({"status": "ok"})
-
     app.add_url_rule(api_root, "rest_index", rest_index, methods=["GET"])
     app.add_url_rule(ns_url, "namespace_index", namespace_index, methods=["GET"])
     app.add_url_rule(f"{ns_url}/doc", "openapi_document", openapi_document, methods=["GET"])
