@@ -84,13 +84,13 @@ def test_oversized_body_is_413(client, admin, app):
     assert response.get_json()["code"] == "rest_payload_too_large"
 
 
-def test_unexpected_exception_is_json_500_without_trace(app, client):
+def test_unexpected_exception_is_json_500_without_trace(fresh_app):
     def boom():
         raise RuntimeError("secret detail")
 
-    app.add_url_rule("/boom", "boom", boom)
-    app.config["PROPAGATE_EXCEPTIONS"] = False
-    response = client.get("/boom")
+    fresh_app.add_url_rule("/boom", "boom", boom)
+    fresh_app.config["PROPAGATE_EXCEPTIONS"] = False
+    response = fresh_app.test_client().get("/boom")
     assert response.status_code == 500
     body = response.get_json()
     assert body["code"] == "internal_server_error"
