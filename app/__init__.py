@@ -139,6 +139,8 @@ def _limit_body(limit: int) -> None:
         return  # no length and no chunking: there is no body
     try:
         body = environ["wsgi.input"].read(limit + 1)
+    except TimeoutError:
+        raise  # a stalled client: app/errors.py answers 408
     except Exception as error:  # the server's own parse errors: bad chunk sizes, cut bodies
         raise BadRequest() from error
     if len(body) > limit:

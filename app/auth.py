@@ -14,6 +14,7 @@ from flask import current_app, g, request
 from app.errors import ApiError, forbidden
 from app.i18n import _
 from store import users
+from store.media import is_visible_to
 from store.posts import password_in_use
 from store.users import ANONYMOUS, Viewer
 
@@ -177,6 +178,14 @@ def require(viewer: Viewer, action: str, item=None, status: str | None = None) -
     """Raises 401 (anonymous) or 403 (logged in) unless ``may`` says yes."""
     if not may(viewer, action, item, status):
         raise forbidden(viewer.logged_in)
+
+
+def may_read_media(viewer: Viewer, media) -> bool:
+    """An image is public like the items that show it: its owner and editors always read
+    it; others unless every event, venue or organizer showing it is hidden from them."""
+    if viewer.has("edit_others_posts") or (viewer.logged_in and media.author == viewer.id):
+        return True
+    return is_visible_to(media.id, viewer)
 
 
 def may_see_protected(

@@ -142,6 +142,10 @@ def handle_http_exception(error: HTTPException):
 def handle_unexpected(error: Exception):
     if isinstance(error, HTTPException):
         return handle_http_exception(error)
+    if isinstance(error, TimeoutError):  # the client stopped sending its body (app/server.py)
+        return error_response(
+            "rest_request_timeout", _("The request body did not arrive in time."), 408
+        )
     log.exception("unhandled exception")
     return error_response(
         "internal_server_error", _("The server could not complete the request."), 500

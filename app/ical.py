@@ -80,12 +80,15 @@ def plain_text(html: str) -> str:
 
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# Line ends that are not CR or LF but that some readers split lines on (NEL, LS, PS, VT, FF).
+_OTHER_LINE_ENDS = re.compile(r"[\x85\u2028\u2029]")
 
 
 def clean(text: str) -> str:
     """Text safe for any value: line breaks as ``\n`` (which the library escapes; it leaves
     a lone CR as it is, and some readers take that for a line end), no other controls."""
-    return _CONTROLS.sub("", (text or "").replace("\r\n", "\n").replace("\r", "\n"))
+    text = (text or "").replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROLS.sub("", _OTHER_LINE_ENDS.sub("\n", text))
 
 
 def _zone(name: str) -> ZoneInfo | None:
@@ -122,7 +125,9 @@ def vevent(event: dict) -> tuple[icalendar.Event, ZoneInfo | None]:
         first = dates.parse_stored(event["start_date"]).date()
         last = dates.parse_stored(event["end_date"]).date()
         component.add("dtstart", first)
-        component.add("dtend", max(last, first) + timedelta(days=1))
+        # DTEND is the day after the last day; the last day of year 9999 has none.
+        end = max(last, first)
+        component.add("dtend", end + timedelta(days=1) if end < date.max else end)
     else:
         zone = _zone(event["timezone"])
         if zone is None:  # UTC, or a fixed offset that has no IANA name: the Z form
@@ -415,6 +420,8 @@ def _incoming(component, default_zone: str) -> Incoming:
         sequence = int(_decoded(component, "sequence") or 0)
     except (TypeError, ValueError):
         sequence = 0
+    # A SEQUENCE is a small counter; beyond a 32-bit integer it is noise, not a version.
+    sequence = min(max(sequence, 0), 2**31 - 1)
     item = Incoming(uid=uid, sequence=sequence, modified=_safe_stamp(component))
     reason = recurrence_reason(component)
     if reason:

@@ -10,6 +10,7 @@ higher, or equal with a later ``LAST-MODIFIED``; otherwise nothing is written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from flask import current_app
@@ -30,14 +31,27 @@ OUTCOMES = ("created", "updated", "unchanged", "rejected")
 CLEARED_ON_UPDATE = {"description": "", "venue": [], "organizer": [], "categories": []}
 
 
+# What every iCalendar file starts with (after an optional byte-order mark and blank lines).
+_CALENDAR_START = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*BEGIN:VCALENDAR", re.IGNORECASE)
+
+
+def _not_icalendar(param: str):
+    return invalid_params({param: _("Must be an iCalendar file (text/calendar, RFC 5545).")})
+
+
+def check_file(data: bytes, param: str = "file") -> None:
+    """A 400 naming ``param`` unless the bytes start like an iCalendar file: a check cheap
+    enough to run before authorisation (parsing a whole file is not)."""
+    if not _CALENDAR_START.match(data[:4096]):
+        raise _not_icalendar(param)
+
+
 def read_file(data: bytes | str, param: str = "file") -> list[Incoming]:
     """The VEVENTs of an uploaded file; a 400 naming ``param`` if it is not iCalendar."""
     try:
         return read_events(data, current_app.config["SITE_TIMEZONE"])
     except NotICalendar:
-        raise invalid_params(
-            {param: _("Must be an iCalendar file (text/calendar, RFC 5545).")}
-        ) from None
+        raise _not_icalendar(param) from None
 
 
 def import_events(
@@ -76,7 +90,7 @@ def _import_one(item: Incoming, viewer: Viewer, status: str | None) -> tuple[str
     body = dict(item.body)
     if status:
         body["status"] = status
-    existing = find_imported_event(item.uid)
+    existing = find_imported_event(item.uid, viewer.id)
     schema = EventCreate() if existing is None else EventUpdate()
     try:
         if existing is None:

@@ -1,6 +1,7 @@
 """How gunicorn serves the application: errors that gunicorn answers itself (request
 line or headers too large, malformed requests, bad chunked bodies) carry the same JSON
-error body as every other error (SPEC §6, §10).
+error body as every other error (SPEC §6, §10), and a client that stalls mid-request is
+cut off after ``GUNICORN_READ_TIMEOUT`` seconds.
 
 Imported by ``gunicorn.conf.py``; gunicorn writes those answers through
 ``gunicorn.util.write_error``, which is replaced here by a JSON twin.
@@ -8,8 +9,11 @@ Imported by ``gunicorn.conf.py``; gunicorn writes those answers through
 
 from __future__ import annotations
 
+import os
+
 import orjson
 from gunicorn import util
+from gunicorn.workers import gthread
 
 # gunicorn's statuses → the codes of SPEC §6.
 CODES = {
@@ -49,3 +53,19 @@ def write_json_error(sock, status_int, reason, mesg):
 
 
 util.write_error = write_json_error
+
+# Seconds a client may stay silent in the middle of its request (headers or body) before
+# its connection is closed, so stalled clients free their thread.
+READ_TIMEOUT = float(os.environ.get("GUNICORN_READ_TIMEOUT", "10"))
+
+
+class TimedConn(gthread.TConn):
+    """A gthread connection whose reads time out: gunicorn makes the socket blocking
+    (no timeout) before each request; the timeout is set again right after."""
+
+    def init(self):
+        super().init()
+        self.sock.settimeout(READ_TIMEOUT)
+
+
+gthread.TConn = TimedConn

@@ -228,9 +228,15 @@ def get_event_by_slug(slug: str) -> Event | None:
     return Event.get_or_none((Event.slug == slug) & (Event.status != "trash"))
 
 
-def find_imported_event(uid: str) -> Event | None:
-    """The event imported from the VEVENT with this UID (the oldest, should there be two)."""
-    return Event.select().where(Event.ical_uid == uid).order_by(Event.id).first()
+def find_imported_event(uid: str, author: int) -> Event | None:
+    """The event this author imported from the VEVENT with this UID. UIDs are scoped by
+    importer: nobody can claim a UID and so block, or probe, another user's imports."""
+    return (
+        Event.select()
+        .where((Event.ical_uid == uid) & (Event.author == author))
+        .order_by(Event.id)
+        .first()
+    )
 
 
 def event_exists(event_id: int) -> bool:

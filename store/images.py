@@ -9,6 +9,7 @@ text chunks) reaches a stored file. EXIF orientation is applied before it is dro
 from __future__ import annotations
 
 import io
+import threading
 import warnings
 from dataclasses import dataclass, field
 
@@ -150,11 +151,21 @@ def size_dimensions(width: int, height: int, box_w: int, box_h: int, crop: bool)
     return max(1, round(width * scale)), max(1, round(height * scale))
 
 
+# One image decoded at a time per process: a decoded image takes up to 4 bytes a pixel
+# (200 MB at 50 million pixels), so threads decoding together would multiply that.
+_DECODING = threading.Lock()
+
+
 def process(data: bytes, max_pixels: int) -> Processed:
     """The upload decoded and re-encoded in its own format, with each size that applies.
 
     Raises ``InvalidImage`` (not an accepted image, or truncated) or ``ImageTooLarge``.
     """
+    with _DECODING:
+        return _process(data, max_pixels)
+
+
+def _process(data: bytes, max_pixels: int) -> Processed:
     decoded = _open(data, max_pixels)
     fmt = decoded.format
     extension, mime_type = FORMATS[fmt]

@@ -19,10 +19,11 @@ from store.db import insert_row, write_transaction
 from store.ids import as_id
 from store.images import Processed
 from store.models import Event, Media, Organizer, Venue
-from store.posts import allocate_id
+from store.posts import allocate_id, readable_clause
+from store.users import Viewer
 
 # The only names the upload folder serves: what ``_file_names`` generates.
-FILE_NAME = re.compile(r"^[0-9a-f]{32}(?:-[0-9]+x[0-9]+)?\.(?:jpg|png|gif|webp)$")
+FILE_NAME = re.compile(r"[0-9a-f]{32}(?:-[0-9]+x[0-9]+)?\.(?:jpg|png|gif|webp)")  # fullmatch
 
 
 def is_media_id(value) -> bool:
@@ -100,6 +101,30 @@ def get_media(media_id) -> Media | None:
     if as_id(media_id) is None:
         return None
     return Media.get_or_none(Media.id == media_id)
+
+
+def is_visible_to(media_id: int, viewer: Viewer) -> bool:
+    """As WordPress treats attachments: an image that no item shows is public; one that
+    items show is as visible as the most visible of them (the listings'
+    ``readable_clause``: visible and not masked by a password)."""
+
+    def shown(condition) -> bool:
+        return any(
+            model.select(model.id).where((model.image == str(media_id)) & condition(model)).exists()
+            for model in (Event, Venue, Organizer)
+        )
+
+    return not shown(lambda model: True) or shown(lambda model: readable_clause(model, viewer))
+
+
+def shown_by_others(media_id: int, user_id: int) -> bool:
+    """Whether items of other authors show this image (deleting it would change them)."""
+    return any(
+        model.select(model.id)
+        .where((model.image == str(media_id)) & (model.author != user_id))
+        .exists()
+        for model in (Event, Venue, Organizer)
+    )
 
 
 def media_by_id(ids) -> dict[int, Media]:

@@ -651,11 +651,23 @@ def test_validation_runs_before_authorisation(client):
 
 
 def test_an_author_cannot_update_someone_elses_imported_event(client, as_role):
+    """UIDs are scoped by importer: another author's import of the same UID makes that
+    author's own event, and neither touches nor reveals the first one."""
     first = as_role("author", "first")
     (created,) = imported(client, first, _meeting())["created"]
     report = imported(client, as_role("author", "second"), _meeting(sequence=5, title="Hijack"))
-    assert [e["uid"] for e in report["rejected"]] == ["meeting-1@example.org"]
+    (theirs,) = report["created"]
+    assert theirs["uid"] == "meeting-1@example.org" and theirs["id"] != created["id"]
     assert event(client, created["id"])["title"] == "Meeting"
+    again = imported(client, first, _meeting())
+    assert again["unchanged"] == [created]
+
+
+def test_a_uid_claimed_by_one_user_does_not_block_anothers_import(client, as_role):
+    squatter, editor = as_role("author", "squatter"), as_role("editor")
+    imported(client, squatter, _meeting(sequence=2147483647, title="Wrong"), status="draft")
+    (real,) = imported(client, editor, _meeting(sequence=3))["created"]
+    assert event(client, real["id"])["title"] == "Meeting"
 
 
 def test_the_service_reads_its_own_feeds(client, admin, make_event):

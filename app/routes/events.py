@@ -19,7 +19,7 @@ from app.event_input import not_an_event, plan_occurrences, prepare_event, raise
 from app.i18n import N_, _
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.ical import calendar_response, wants_calendar
-from app.ical_import import import_events, read_file
+from app.ical_import import check_file, import_events, read_file
 from app.jsonresponse import json_response
 from app.listing import Page, listing_response
 from app.render import event_out, preload_images, render_context
@@ -362,13 +362,16 @@ class EventImport(MethodView):
     def post(self, args):
         """Import events from an iCalendar file (authors and up)."""
         if request.mimetype == "multipart/form-data":
-            upload = request.files.get("file")
-            items = read_file(upload.read() if upload else b"", "file")
+            upload, param = request.files.get("file"), "file"
+            data = upload.read() if upload else b""
         else:
-            items = read_file(request.get_data(), "body")
+            data, param = request.get_data(), "body"
+        check_file(data, param)
         viewer = current_viewer()
+        # Authorised before the whole file is parsed: nobody without the right costs the
+        # server more than the check above.
         require(viewer, "import")
-        return json_response(import_events(items, viewer, args.get("status")))
+        return json_response(import_events(read_file(data, param), viewer, args.get("status")))
 
 
 @blp.route("/events/<int:id>")

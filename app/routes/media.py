@@ -13,15 +13,15 @@ import os
 from flask import current_app, request, send_from_directory
 from flask.views import MethodView
 
-from app.auth import current_viewer, require
-from app.errors import ApiError, invalid_params, missing_params, no_route
+from app.auth import current_viewer, may_read_media, require
+from app.errors import ApiError, forbidden, invalid_params, missing_params, no_route
 from app.i18n import _
 from app.jsonresponse import json_response
 from app.render import UPLOADS_PATH, media_out, render_context
 from app.smorest import Blueprint
 from schemas.media import MediaOut, MediaUpload
 from store import images
-from store.media import FILE_NAME, delete_media, get_media, save_media
+from store.media import FILE_NAME, delete_media, get_media, save_media, shown_by_others
 
 blp = Blueprint("media", __name__, description="Images: upload, read and delete.")
 
@@ -84,12 +84,16 @@ def decode(data: bytes) -> images.Processed:
         raise invalid_params({"file": _("Not a complete JPEG, PNG, GIF or WebP image.")}) from None
 
 
+def media_not_found(media_id: int) -> ApiError:
+    return ApiError(
+        "rest-media-not-found", _("Image with ID %(id)s does not exist.", id=media_id), 404
+    )
+
+
 def media_or_404(media_id: int):
     media = get_media(media_id)
     if media is None:
-        raise ApiError(
-            "rest-media-not-found", _("Image with ID %(id)s does not exist.", id=media_id), 404
-        )
+        raise media_not_found(media_id)
     return media
 
 
@@ -113,8 +117,12 @@ class MediaCollection(MethodView):
 class MediaById(MethodView):
     @blp.response(200, MediaOut)
     def get(self, id):
-        """Read an image object."""
-        return json_response(media_out(media_or_404(id), render_context(current_viewer())))
+        """Read an image object: public like the items that show it."""
+        viewer = current_viewer()
+        media = media_or_404(id)
+        if not may_read_media(viewer, media):
+            raise media_not_found(id)  # as if absent: its existence is not disclosed
+        return json_response(media_out(media, render_context(viewer)))
 
     @blp.response(200, MediaOut)
     def delete(self, id):
@@ -122,6 +130,9 @@ class MediaById(MethodView):
         viewer = current_viewer()
         media = media_or_404(id)
         require(viewer, "delete_media", media)
+        if not viewer.has("edit_others_posts") and shown_by_others(media.id, viewer.id):
+            # Removing it would change items this user may not edit.
+            raise forbidden(viewer.logged_in)
         body = media_out(media, render_context(viewer))
         delete_media(media, upload_folder())
         return json_response(body)
@@ -129,7 +140,7 @@ class MediaById(MethodView):
 
 def serve_upload(name: str):
     """A stored file, under its generated name: anything else is a 404."""
-    if not FILE_NAME.match(name):
+    if not FILE_NAME.fullmatch(name):
         raise no_route()
     mimetype = images.MIME_BY_EXTENSION[name.rsplit(".", 1)[1]]
     folder = upload_folder()
