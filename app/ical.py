@@ -20,6 +20,7 @@ from flask import Response, request
 
 from app.i18n import N_
 from store import dates
+from store.recurrence import FeedRecurrence
 from store.text import is_web_url
 
 MIMETYPE = "text/calendar"
@@ -48,15 +49,15 @@ def wants_calendar(args: dict) -> bool:
     return bool(args.get("ical")) or accepts_calendar()
 
 
-def calendar_response(events: list[dict], *, name: str, site_timezone: str) -> Response:
+def calendar_response(items: list[FeedEvent], *, name: str, site_timezone: str) -> Response:
     """``text/calendar`` with ``Last-Modified`` (the latest change among the events); the
     ``ETag`` is added, and ``If-None-Match`` answered, by ``app/cache.py``."""
-    body = calendar_bytes(events, name=name, site_timezone=site_timezone)
+    body = calendar_bytes(items, name=name, site_timezone=site_timezone)
     response = Response(body, mimetype=MIMETYPE)
     response.headers["Content-Type"] = f"{MIMETYPE}; charset=utf-8"
     response.headers["Content-Disposition"] = 'inline; filename="events.ics"'
-    if events:
-        latest = max(event["modified_utc"] for event in events)
+    if items:
+        latest = max(item.event["modified_utc"] for item in items)
         response.last_modified = _utc(latest)
     return response
 
@@ -104,11 +105,48 @@ def _location(venue: dict) -> str:
     return ", ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
 
 
-def vevent(event: dict) -> tuple[icalendar.Event, ZoneInfo | None]:
-    """One VEVENT from an event's representation, and the zone its times are written in."""
-    component = icalendar.Event()
+@dataclass
+class FeedEvent:
+    """One VEVENT of a feed: an event's representation (filtered and masked) and, for a
+    recurring series (SPEC §12), its recurrence, or for an occurrence edited on its own,
+    its series' representation and the wall time (in the series' zone) it replaces."""
+
+    event: dict
+    recurrence: FeedRecurrence | None = None
+    series: dict | None = None
+    recurrence_id: datetime | None = None
+    last_day: date | None = None  # a series: the end of its last occurrence, for VTIMEZONE
+
+
+def feed_uid(event: dict) -> str:
+    """``{id}@{host}``: stable, the host part of the event's ``global_id``."""
     host = event["global_id"].split("?", 1)[0]
-    component.add("uid", f"{event['id']}@{host}")
+    return f"{event['id']}@{host}"
+
+
+def _in_zone(value: datetime, event: dict) -> datetime | date:
+    """A wall time in ``event``'s timezone as its DTSTART is written: a date for all-day
+    events, an aware time in its IANA zone, else UTC (the ``Z`` form)."""
+    if event.get("all_day"):
+        return value.date()
+    zone = _zone(event["timezone"])
+    if zone is not None:
+        return value.replace(tzinfo=zone)
+    try:
+        tz = dates.resolve_timezone(event["timezone"])[0]
+    except dates.DateError:
+        tz = UTC
+    return dates.local_to_utc(value, tz).replace(tzinfo=UTC)
+
+
+def vevent(item: FeedEvent) -> tuple[icalendar.Event, ZoneInfo | None]:
+    """One VEVENT from an event's representation, and the zone its times are written in.
+    An edited occurrence takes its series' UID and names the occurrence it replaces."""
+    event = item.event
+    component = icalendar.Event()
+    component.add("uid", feed_uid(item.series or event))
+    if item.series is not None and item.recurrence_id is not None:
+        component.add("recurrence-id", _in_zone(item.recurrence_id, item.series))
     component.add("dtstamp", _utc(event["modified_utc"]))
     component.add("created", _utc(event["date_utc"]))
     component.add("last-modified", _utc(event["modified_utc"]))
@@ -150,12 +188,26 @@ def vevent(event: dict) -> tuple[icalendar.Event, ZoneInfo | None]:
     if names:
         component.add("categories", names)
     component.add("status", STATUS.get(event["status"], "CONFIRMED"))
+    if item.recurrence is not None:
+        for rule in item.recurrence.rules:
+            component.add("rrule", icalendar.vRecur.from_ical(rule))
+        for name, values in (
+            ("rdate", item.recurrence.rdates),
+            ("exdate", item.recurrence.exdates),
+        ):
+            if values:
+                component.add(name, [_in_zone(_as_datetime(v), event) for v in values])
     return component, zone
 
 
-def calendar_bytes(events: list[dict], *, name: str, site_timezone: str) -> bytes:
-    """A VCALENDAR of ``events`` (representation dicts, already filtered and masked), with
-    one VTIMEZONE per zone used, each covering only the years of the events."""
+def _as_datetime(value: date | datetime) -> datetime:
+    return value if isinstance(value, datetime) else datetime.combine(value, datetime.min.time())
+
+
+def calendar_bytes(items: list[FeedEvent], *, name: str, site_timezone: str) -> bytes:
+    """A VCALENDAR of ``items`` (representation dicts, already filtered and masked), with
+    one VTIMEZONE per zone used, each covering only the years of the events (a series'
+    up to its last occurrence)."""
     calendar = icalendar.Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
@@ -164,12 +216,13 @@ def calendar_bytes(events: list[dict], *, name: str, site_timezone: str) -> byte
     calendar.add("x-wr-calname", clean(name))
     calendar.add("x-wr-timezone", site_timezone)
     components, spans = [], {}
-    for event in events:
-        component, zone = vevent(event)
+    for item in items:
+        component, zone = vevent(item)
         components.append(component)
         if zone is not None:
+            event = item.event
             first = dates.parse_stored(event["start_date"]).date()
-            last = dates.parse_stored(event["end_date"]).date()
+            last = max(dates.parse_stored(event["end_date"]).date(), item.last_day or first)
             low, high = spans.get(zone.key, (first, last))
             spans[zone.key] = (min(low, first), max(high, last))
     for key in sorted(spans):

@@ -224,13 +224,26 @@ def get_event(event_id: int) -> Event | None:
     return Event.get_or_none(Event.id == event_id)
 
 
+def get_events(ids: list[int]) -> list[Event]:
+    """The events with these ids (any status), in id order."""
+    if not ids:
+        return []
+    return list(Event.select().where(Event.id.in_(ids)).order_by(Event.id))
+
+
 def get_event_by_slug(slug: str) -> Event | None:
     return Event.get_or_none((Event.slug == slug) & (Event.status != "trash"))
 
 
 def find_imported_event(uid: str) -> Event | None:
-    """The event imported from the VEVENT with this UID (the oldest, should there be two)."""
-    return Event.select().where(Event.ical_uid == uid).order_by(Event.id).first()
+    """The event imported from the VEVENT with this UID (the oldest, should there be two);
+    never an occurrence, which carries its series' UID."""
+    return (
+        Event.select()
+        .where((Event.ical_uid == uid) & (Event.occurrence == ""))
+        .order_by(Event.id)
+        .first()
+    )
 
 
 def event_exists(event_id: int) -> bool:
