@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from html import escape, unescape
 from zoneinfo import ZoneInfo
 
@@ -20,7 +20,7 @@ from flask import Response, request
 
 from app.i18n import N_
 from store import dates
-from store.recurrence import FeedRecurrence
+from store.recurrence import FeedRecurrence, exdate_line
 from store.text import is_web_url
 
 MIMETYPE = "text/calendar"
@@ -256,10 +256,14 @@ class Incoming:
     modified: str = ""  # LAST-MODIFIED in UTC, "" when absent
     body: dict = field(default_factory=dict)
     reason: str = ""
+    # A VEVENT that changes one occurrence of the series with the same UID: the value of
+    # its RECURRENCE-ID (an aware or floating time, or a date), and whether it cancels it.
+    changes_occurrence: bool = False
+    recurrence_id: date | None = None
+    cancelled: bool = False
 
 
 REASON_NO_START = N_("The VEVENT has no valid start (DTSTART).")
-REASON_RECURRING = N_("Recurring events are not supported yet.")
 REASON_CANCELLED = N_("The VEVENT is cancelled.")
 REASON_BAD_DATES = N_("The dates of the VEVENT cannot be read.")
 
@@ -319,13 +323,61 @@ def _uid(component) -> str:
     return f"{digest}@import"
 
 
-def recurrence_reason(component) -> str:
-    """Why a VEVENT that belongs to a series cannot be imported. Series support (SPEC §12)
-    replaces this one check: RRULE/RDATE/EXDATE become ``recurrence`` lines, and a
-    RECURRENCE-ID an edited occurrence of the series with that UID."""
-    if any(name in component for name in ("rrule", "rdate", "recurrence-id")):
-        return REASON_RECURRING
-    return ""
+def _all(component, name: str) -> list:
+    value = component.get(name)
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def series_wall_time(value: date, tz: tzinfo, start_time: time) -> datetime:
+    """An RDATE, EXDATE or RECURRENCE-ID value as a wall-clock time in the series' zone
+    ``tz``: aware times converted, floating ones as they are (the calendar's zone, as the
+    series' DTSTART), dates at the series' start time."""
+    if not isinstance(value, datetime):
+        return datetime.combine(value, start_time)
+    if value.tzinfo is None:
+        return value
+    return value.astimezone(tz).replace(tzinfo=None)
+
+
+# Values per RDATE/EXDATE line written for the write path (which takes 2,000 characters).
+_VALUES_PER_LINE = 100
+
+
+def _recurrence_lines(component, body: dict) -> list[str]:
+    """RRULE/EXRULE/RDATE/EXDATE of a VEVENT as the ``recurrence`` lines of event writes
+    (SPEC §12): rules as the file has them (the write path refuses EXRULE and sub-daily
+    frequencies), dates as wall-clock times in the series' zone, whatever zone (Windows
+    names, VTIMEZONEs of the file) they were written in. An EXDATE of a whole day beside a
+    timed DTSTART stays a date: it excludes that day."""
+    tz, label = dates.resolve_timezone(body["timezone"])
+    all_day = body["all_day"]
+    start_time = dates.parse_stored(body["start_date"]).time()
+    lines = []
+    for name in ("rrule", "exrule"):
+        for rule in _all(component, name):
+            lines.append(f"{name.upper()}:{rule.to_ical().decode()}")
+    for name in ("rdate", "exdate"):
+        grouped: dict[str, list[str]] = {}
+        for prop in _all(component, name):
+            for value in getattr(prop, "dts", []):
+                moment = value.dt[0] if isinstance(value.dt, tuple) else value.dt  # PERIOD
+                if not isinstance(moment, datetime) and not all_day:
+                    head, text = f"{name.upper()};VALUE=DATE", f"{moment:%Y%m%d}"
+                else:
+                    local = series_wall_time(moment, tz, start_time)
+                    if all_day:
+                        local = datetime.combine(local.date(), time())
+                    line = exdate_line(local, tz, label, all_day, name.upper())
+                    head, _sep, text = line.rpartition(":")
+                values = grouped.setdefault(head, [])
+                if text not in values:
+                    values.append(text)
+        for head, values in grouped.items():
+            for offset in range(0, len(values), _VALUES_PER_LINE):
+                lines.append(f"{head}:{','.join(values[offset : offset + _VALUES_PER_LINE])}")
+    return lines
 
 
 def _zone_label(value: datetime) -> str | None:
@@ -469,11 +521,21 @@ def _incoming(component, default_zone: str) -> Incoming:
     except (TypeError, ValueError):
         sequence = 0
     item = Incoming(uid=uid, sequence=sequence, modified=_safe_stamp(component))
-    reason = recurrence_reason(component)
-    if reason:
-        item.reason = reason
-        return item
-    if _text(component, "status").upper() == "CANCELLED":
+    cancelled = _text(component, "status").upper() == "CANCELLED"
+    if "recurrence-id" in component:
+        item.changes_occurrence = True
+        try:
+            item.recurrence_id = _decoded(component, "recurrence-id")
+        except (ValueError, TypeError, KeyError, OverflowError):
+            item.recurrence_id = None
+        if not isinstance(item.recurrence_id, date):
+            item.recurrence_id = None
+            item.reason = REASON_BAD_DATES
+            return item
+        if cancelled:  # this occurrence is excluded from its series (an EXDATE)
+            item.cancelled = True
+            return item
+    elif cancelled:
         item.reason = REASON_CANCELLED
         return item
     try:
@@ -500,6 +562,14 @@ def _incoming(component, default_zone: str) -> Incoming:
     categories = _categories(component)
     if categories:
         body["categories"] = categories
+    if item.recurrence_id is None and any(
+        name in component for name in ("rrule", "exrule", "rdate", "exdate")
+    ):
+        try:
+            body["recurrence"] = _recurrence_lines(component, body)
+        except (ValueError, TypeError, KeyError, AttributeError, OverflowError, dates.DateError):
+            item.reason = REASON_BAD_DATES
+            return item
     item.body = body
     return item
 
