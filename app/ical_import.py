@@ -21,7 +21,7 @@ from app.auth import apply_write_rules, may, require
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import plan_occurrences, prepare_event
 from app.i18n import N_, _, translate
-from app.ical import Incoming, NotICalendar, read_events, series_wall_time
+from app.ical import REASON_BAD_DATES, Incoming, NotICalendar, read_events, series_wall_time
 from schemas.events import EventCreate, EventUpdate
 from store import dates, recurrence
 from store.events import find_imported_event, get_event, save_event, trash_event
@@ -134,9 +134,12 @@ def _cancelled_lines(item: Incoming, changes: list[Incoming]) -> list[str]:
     lines = []
     for change in changes:
         if change.cancelled:
-            local = _occurrence_time(change, start, tz, body["all_day"])
-            if local != start:
-                lines.append(recurrence.exdate_line(local, tz, label, body["all_day"]))
+            try:
+                local = _occurrence_time(change, start, tz, body["all_day"])
+                if local != start:
+                    lines.append(recurrence.exdate_line(local, tz, label, body["all_day"]))
+            except (ValueError, OverflowError, dates.DateError):
+                continue  # reported with the other changes, after the series
     return lines
 
 
@@ -154,13 +157,16 @@ def _import_change(
     materialised), excluded from the series (EXDATE). Idempotent as whole events are;
     ``written``: this import has just written the series (its EXDATEs with it)."""
     series = get_event(series_id)  # read again: an earlier change may have excluded a date
+    if series is None:
+        return "rejected", _entry(item, reason=translate(REASON_NO_SERIES))
     tz = recurrence.series_zone(series)[0]
     start = dates.parse_stored(series.start_date)
-    local = _occurrence_time(item, start, tz, bool(series.all_day))
-    if local == start:
-        return "rejected", _entry(item, local, id=series.id, reason=translate(REASON_FIRST))
-    row = recurrence.occurrence_at(series.id, local)
+    local = None
     try:
+        local = _occurrence_time(item, start, tz, bool(series.all_day))
+        if local == start:
+            return "rejected", _entry(item, local, id=series.id, reason=translate(REASON_FIRST))
+        row = recurrence.occurrence_at(series.id, local)
         if row is not None and not (item.cancelled and row.status == "trash"):
             if not may(viewer, "read", row, effective_status(row)):
                 require(viewer, "edit", row, effective_status(row))
@@ -184,6 +190,8 @@ def _import_change(
         return "rejected", _entry(item, local, reason=reason)
     except ApiError as error:
         return "rejected", _entry(item, local, reason=_reason(error))
+    except (ValueError, OverflowError, dates.DateError):  # a time no zone can place
+        return "rejected", _entry(item, local, reason=translate(REASON_BAD_DATES))
 
 
 def _is_newer(item: Incoming, event) -> bool:
