@@ -3,17 +3,28 @@ RRULE/RDATE/EXDATE and one VEVENT with RECURRENCE-ID per occurrence edited on it
 files with such VEVENTs are imported as series. Calendar applications expand what the
 service writes (``recurring-ical-events``) into exactly the occurrences it lists."""
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 
 import icalendar
 import pytest
 import recurring_ical_events
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from store import dates
 from tests.conftest import NS
 from tests.test_ical import OUTLOOK_ZONES, ics, imported
-from tests.test_recurrence import WIDE, create_series, occurrences, update
+from tests.test_recurrence import (
+    DST_DAYS,
+    WIDE,
+    ZONES,
+    create_series,
+    occurrences,
+    rules,
+    update,
+)
 
-WINDOW = (datetime(2026, 1, 1, tzinfo=UTC), datetime(2030, 1, 1, tzinfo=UTC))
+WINDOW = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2200, 1, 1, tzinfo=UTC))
 
 
 def calendar_of(client, path="/events", headers=None, **query):
@@ -123,6 +134,57 @@ def _paris():
     from zoneinfo import ZoneInfo
 
     return ZoneInfo("Europe/Paris")
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    rule=rules(),
+    zone=st.sampled_from(ZONES),
+    day=st.one_of(
+        st.sampled_from(DST_DAYS),
+        st.dates(min_value=date(2026, 12, 1), max_value=date(2029, 12, 31)),
+    ),
+    hour=st.integers(0, 23),
+    minute=st.sampled_from([0, 30]),
+    length=st.integers(0, 6 * 60),
+    trashed=st.integers(0, 30),
+    edited=st.integers(0, 30),
+)
+def test_feed_expansion_equals_the_listing_for_any_rule_and_zone(
+    client, admin, rule, zone, day, hour, minute, length, trashed, edited
+):
+    for event in client.get(f"{NS}/events", query_string=WIDE, headers=admin).get_json()["events"]:
+        client.delete(f"{NS}/events/{event['id']}?force=true", headers=admin)  # examples share it
+    start = datetime.combine(day, time(hour, minute))
+    series = create_series(
+        client,
+        admin,
+        start_date=dates.fmt(start),
+        end_date=dates.fmt(start + timedelta(minutes=length)),
+        timezone=zone,
+        recurrence=[f"RRULE:{rule}"],
+    )
+    others = occurrences(client, series["id"])
+    if trashed < len(others):
+        client.delete(f"{NS}/events/{others[trashed]['id']}", headers=admin)
+    if edited < len(others) and edited != trashed:
+        target = others[edited]
+        later = dates.parse_stored(target["start_date"]) + timedelta(minutes=90)
+        moved = update(
+            client,
+            target["id"],
+            admin,
+            title="Edited",
+            start_date=dates.fmt(later),
+            end_date=dates.fmt(later + timedelta(minutes=length)),
+        )
+        assert moved.status_code == 200
+    calendar = calendar_of(client, **WIDE)
+    assert expanded(calendar) == listed(client)
 
 
 def test_until_in_utc_beside_a_zoned_start(client, admin):
