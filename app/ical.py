@@ -201,13 +201,13 @@ def vevent(item: FeedEvent) -> tuple[icalendar.Event, ZoneInfo | None]:
 
 
 def _as_datetime(value: date | datetime) -> datetime:
-    return value if isinstance(value, datetime) else datetime.combine(value, datetime.min.time())
+    return value if isinstance(value, datetime) else datetime.combine(value, time())
 
 
 def calendar_bytes(items: list[FeedEvent], *, name: str, site_timezone: str) -> bytes:
-    """A VCALENDAR of ``items`` (representation dicts, already filtered and masked), with
-    one VTIMEZONE per zone used, each covering only the years of the events (a series'
-    up to its last occurrence)."""
+    """A VCALENDAR of ``items`` (built from representation dicts, already filtered and
+    masked), with one VTIMEZONE per zone used, each covering only the years of the events
+    (a series' up to its last occurrence)."""
     calendar = icalendar.Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
