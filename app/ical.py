@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from html import escape, unescape
 from zoneinfo import ZoneInfo
 
@@ -20,6 +20,7 @@ from flask import Response, request
 
 from app.i18n import N_
 from store import dates
+from store.recurrence import FeedRecurrence, exdate_line
 from store.text import is_web_url
 
 MIMETYPE = "text/calendar"
@@ -48,15 +49,15 @@ def wants_calendar(args: dict) -> bool:
     return bool(args.get("ical")) or accepts_calendar()
 
 
-def calendar_response(events: list[dict], *, name: str, site_timezone: str) -> Response:
+def calendar_response(items: list[FeedEvent], *, name: str, site_timezone: str) -> Response:
     """``text/calendar`` with ``Last-Modified`` (the latest change among the events); the
     ``ETag`` is added, and ``If-None-Match`` answered, by ``app/cache.py``."""
-    body = calendar_bytes(events, name=name, site_timezone=site_timezone)
+    body = calendar_bytes(items, name=name, site_timezone=site_timezone)
     response = Response(body, mimetype=MIMETYPE)
     response.headers["Content-Type"] = f"{MIMETYPE}; charset=utf-8"
     response.headers["Content-Disposition"] = 'inline; filename="events.ics"'
-    if events:
-        latest = max(event["modified_utc"] for event in events)
+    if items:
+        latest = max(item.event["modified_utc"] for item in items)
         response.last_modified = _utc(latest)
     return response
 
@@ -107,11 +108,48 @@ def _location(venue: dict) -> str:
     return ", ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
 
 
-def vevent(event: dict) -> tuple[icalendar.Event, ZoneInfo | None]:
-    """One VEVENT from an event's representation, and the zone its times are written in."""
-    component = icalendar.Event()
+@dataclass
+class FeedEvent:
+    """One VEVENT of a feed: an event's representation (filtered and masked) and, for a
+    recurring series (SPEC §12), its recurrence, or for an occurrence edited on its own,
+    its series' representation and the wall time (in the series' zone) it replaces."""
+
+    event: dict
+    recurrence: FeedRecurrence | None = None
+    series: dict | None = None
+    recurrence_id: datetime | None = None
+    last_day: date | None = None  # a series: the end of its last occurrence, for VTIMEZONE
+
+
+def feed_uid(event: dict) -> str:
+    """``{id}@{host}``: stable, the host part of the event's ``global_id``."""
     host = event["global_id"].split("?", 1)[0]
-    component.add("uid", f"{event['id']}@{host}")
+    return f"{event['id']}@{host}"
+
+
+def _in_zone(value: datetime, event: dict) -> datetime | date:
+    """A wall time in ``event``'s timezone as its DTSTART is written: a date for all-day
+    events, an aware time in its IANA zone, else UTC (the ``Z`` form)."""
+    if event.get("all_day"):
+        return value.date()
+    zone = _zone(event["timezone"])
+    if zone is not None:
+        return value.replace(tzinfo=zone)
+    try:
+        tz = dates.resolve_timezone(event["timezone"])[0]
+    except dates.DateError:
+        tz = UTC
+    return dates.local_to_utc(value, tz).replace(tzinfo=UTC)
+
+
+def vevent(item: FeedEvent) -> tuple[icalendar.Event, ZoneInfo | None]:
+    """One VEVENT from an event's representation, and the zone its times are written in.
+    An edited occurrence takes its series' UID and names the occurrence it replaces."""
+    event = item.event
+    component = icalendar.Event()
+    component.add("uid", feed_uid(item.series or event))
+    if item.series is not None and item.recurrence_id is not None:
+        component.add("recurrence-id", _in_zone(item.recurrence_id, item.series))
     component.add("dtstamp", _utc(event["modified_utc"]))
     component.add("created", _utc(event["date_utc"]))
     component.add("last-modified", _utc(event["modified_utc"]))
@@ -155,12 +193,26 @@ def vevent(event: dict) -> tuple[icalendar.Event, ZoneInfo | None]:
     if names:
         component.add("categories", names)
     component.add("status", STATUS.get(event["status"], "CONFIRMED"))
+    if item.recurrence is not None:
+        for rule in item.recurrence.rules:
+            component.add("rrule", icalendar.vRecur.from_ical(rule))
+        for name, values in (
+            ("rdate", item.recurrence.rdates),
+            ("exdate", item.recurrence.exdates),
+        ):
+            if values:
+                component.add(name, [_in_zone(_as_datetime(v), event) for v in values])
     return component, zone
 
 
-def calendar_bytes(events: list[dict], *, name: str, site_timezone: str) -> bytes:
-    """A VCALENDAR of ``events`` (representation dicts, already filtered and masked), with
-    one VTIMEZONE per zone used, each covering only the years of the events."""
+def _as_datetime(value: date | datetime) -> datetime:
+    return value if isinstance(value, datetime) else datetime.combine(value, time())
+
+
+def calendar_bytes(items: list[FeedEvent], *, name: str, site_timezone: str) -> bytes:
+    """A VCALENDAR of ``items`` (built from representation dicts, already filtered and
+    masked), with one VTIMEZONE per zone used, each covering only the years of the events
+    (a series' up to its last occurrence)."""
     calendar = icalendar.Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
@@ -169,12 +221,13 @@ def calendar_bytes(events: list[dict], *, name: str, site_timezone: str) -> byte
     calendar.add("x-wr-calname", clean(name))
     calendar.add("x-wr-timezone", site_timezone)
     components, spans = [], {}
-    for event in events:
-        component, zone = vevent(event)
+    for item in items:
+        component, zone = vevent(item)
         components.append(component)
         if zone is not None:
+            event = item.event
             first = dates.parse_stored(event["start_date"]).date()
-            last = dates.parse_stored(event["end_date"]).date()
+            last = max(dates.parse_stored(event["end_date"]).date(), item.last_day or first)
             low, high = spans.get(zone.key, (first, last))
             spans[zone.key] = (min(low, first), max(high, last))
     for key in sorted(spans):
@@ -208,10 +261,14 @@ class Incoming:
     modified: str = ""  # LAST-MODIFIED in UTC, "" when absent
     body: dict = field(default_factory=dict)
     reason: str = ""
+    # A VEVENT that changes one occurrence of the series with the same UID: the value of
+    # its RECURRENCE-ID (an aware or floating time, or a date), and whether it cancels it.
+    changes_occurrence: bool = False
+    recurrence_id: date | None = None
+    cancelled: bool = False
 
 
 REASON_NO_START = N_("The VEVENT has no valid start (DTSTART).")
-REASON_RECURRING = N_("Recurring events are not supported yet.")
 REASON_CANCELLED = N_("The VEVENT is cancelled.")
 REASON_BAD_DATES = N_("The dates of the VEVENT cannot be read.")
 
@@ -271,13 +328,61 @@ def _uid(component) -> str:
     return f"{digest}@import"
 
 
-def recurrence_reason(component) -> str:
-    """Why a VEVENT that belongs to a series cannot be imported. Series support (SPEC §12)
-    replaces this one check: RRULE/RDATE/EXDATE become ``recurrence`` lines, and a
-    RECURRENCE-ID an edited occurrence of the series with that UID."""
-    if any(name in component for name in ("rrule", "rdate", "recurrence-id")):
-        return REASON_RECURRING
-    return ""
+def _all(component, name: str) -> list:
+    value = component.get(name)
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def series_wall_time(value: date, tz: tzinfo, start_time: time) -> datetime:
+    """An RDATE, EXDATE or RECURRENCE-ID value as a wall-clock time in the series' zone
+    ``tz``: aware times converted, floating ones as they are (the calendar's zone, as the
+    series' DTSTART), dates at the series' start time."""
+    if not isinstance(value, datetime):
+        return datetime.combine(value, start_time)
+    if value.tzinfo is None:
+        return value
+    return value.astimezone(tz).replace(tzinfo=None)
+
+
+# Values per RDATE/EXDATE line written for the write path (which takes 2,000 characters).
+_VALUES_PER_LINE = 100
+
+
+def _recurrence_lines(component, body: dict) -> list[str]:
+    """RRULE/EXRULE/RDATE/EXDATE of a VEVENT as the ``recurrence`` lines of event writes
+    (SPEC §12): rules as the file has them (the write path refuses EXRULE and sub-daily
+    frequencies), dates as wall-clock times in the series' zone, whatever zone (Windows
+    names, VTIMEZONEs of the file) they were written in. An EXDATE of a whole day beside a
+    timed DTSTART stays a date: it excludes that day."""
+    tz, label = dates.resolve_timezone(body["timezone"])
+    all_day = body["all_day"]
+    start_time = dates.parse_stored(body["start_date"]).time()
+    lines = []
+    for name in ("rrule", "exrule"):
+        for rule in _all(component, name):
+            lines.append(f"{name.upper()}:{rule.to_ical().decode()}")
+    for name in ("rdate", "exdate"):
+        grouped: dict[str, list[str]] = {}
+        for prop in _all(component, name):
+            for value in getattr(prop, "dts", []):
+                moment = value.dt[0] if isinstance(value.dt, tuple) else value.dt  # PERIOD
+                if not isinstance(moment, datetime) and not all_day:
+                    head, text = f"{name.upper()};VALUE=DATE", f"{moment:%Y%m%d}"
+                else:
+                    local = series_wall_time(moment, tz, start_time)
+                    if all_day:
+                        local = datetime.combine(local.date(), time())
+                    line = exdate_line(local, tz, label, all_day, name.upper())
+                    head, _sep, text = line.rpartition(":")
+                values = grouped.setdefault(head, [])
+                if text not in values:
+                    values.append(text)
+        for head, values in grouped.items():
+            for offset in range(0, len(values), _VALUES_PER_LINE):
+                lines.append(f"{head}:{','.join(values[offset : offset + _VALUES_PER_LINE])}")
+    return lines
 
 
 def _zone_label(value: datetime) -> str | None:
@@ -423,11 +528,21 @@ def _incoming(component, default_zone: str) -> Incoming:
     # A SEQUENCE is a small counter; beyond a 32-bit integer it is noise, not a version.
     sequence = min(max(sequence, 0), 2**31 - 1)
     item = Incoming(uid=uid, sequence=sequence, modified=_safe_stamp(component))
-    reason = recurrence_reason(component)
-    if reason:
-        item.reason = reason
-        return item
-    if _text(component, "status").upper() == "CANCELLED":
+    cancelled = _text(component, "status").upper() == "CANCELLED"
+    if "recurrence-id" in component:
+        item.changes_occurrence = True
+        try:
+            item.recurrence_id = _decoded(component, "recurrence-id")
+        except (ValueError, TypeError, KeyError, OverflowError):
+            item.recurrence_id = None
+        if not isinstance(item.recurrence_id, date):
+            item.recurrence_id = None
+            item.reason = REASON_BAD_DATES
+            return item
+        if cancelled:  # this occurrence is excluded from its series (an EXDATE)
+            item.cancelled = True
+            return item
+    elif cancelled:
         item.reason = REASON_CANCELLED
         return item
     try:
@@ -454,6 +569,14 @@ def _incoming(component, default_zone: str) -> Incoming:
     categories = _categories(component)
     if categories:
         body["categories"] = categories
+    if item.recurrence_id is None and any(
+        name in component for name in ("rrule", "exrule", "rdate", "exdate")
+    ):
+        try:
+            body["recurrence"] = _recurrence_lines(component, body)
+        except (ValueError, TypeError, KeyError, AttributeError, OverflowError, dates.DateError):
+            item.reason = REASON_BAD_DATES
+            return item
     item.body = body
     return item
 

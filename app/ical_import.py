@@ -12,23 +12,42 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, time
 
 from flask import current_app
 from marshmallow import ValidationError
 
 from app.auth import apply_write_rules, may, require
 from app.errors import ApiError, from_validation_error, invalid_params
-from app.event_input import prepare_event
-from app.i18n import _, translate
-from app.ical import Incoming, NotICalendar, read_events
+from app.event_input import plan_occurrences, prepare_event
+from app.i18n import N_, _, translate
+from app.ical import REASON_BAD_DATES, Incoming, NotICalendar, read_events, series_wall_time
 from schemas.events import EventCreate, EventUpdate
-from store.events import find_imported_event, save_event
+from store import dates, recurrence
+from store.events import find_imported_event, get_event, save_event, trash_event
 from store.posts import effective_status
 from store.users import Viewer
 
 OUTCOMES = ("created", "updated", "unchanged", "rejected")
-# A new version of an event replaces it whole: what the VEVENT no longer has is removed.
-CLEARED_ON_UPDATE = {"description": "", "venue": [], "organizer": [], "categories": []}
+# A new version of an event replaces it whole: what the VEVENT no longer has is removed
+# (a series whose VEVENT lost its RRULE ends, SPEC §12).
+CLEARED_ON_UPDATE = {
+    "description": "",
+    "venue": [],
+    "organizer": [],
+    "categories": [],
+    "recurrence": [],
+}
+# An edited occurrence takes its recurrence from its series.
+CLEARED_ON_OCCURRENCE = {k: v for k, v in CLEARED_ON_UPDATE.items() if k != "recurrence"}
+REASON_NO_SERIES = N_(
+    "The VEVENT changes one occurrence (RECURRENCE-ID) of a recurring event that is "
+    "neither in the file nor imported before."
+)
+REASON_FIRST = N_(
+    "The VEVENT changes the first occurrence of a series, which is the series itself."
+)
 
 
 # What every iCalendar file starts with (after an optional byte-order mark and blank lines).
@@ -62,12 +81,131 @@ def import_events(
 ) -> dict:
     """Imports ``items`` one by one (one short transaction each) and reports every UID."""
     report: dict = {outcome: [] for outcome in OUTCOMES}
-    for item in items:
-        outcome, entry = _import_one(item, viewer, status)
-        report[outcome].append(entry)
-        if progress is not None:
-            progress(1)
+    for group in _by_uid(items):
+        for outcome, entry in _import_group(group, viewer, status):
+            report[outcome].append(entry)
+            if progress is not None:
+                progress(1)
     return report
+
+
+def _by_uid(items: list[Incoming]) -> list[list[Incoming]]:
+    """The VEVENTs grouped by UID, in the order of each UID's first VEVENT: a series and
+    the VEVENTs that change its occurrences, wherever they stand in the file."""
+    groups: dict[str, list[Incoming]] = {}
+    for item in items:
+        groups.setdefault(item.uid, []).append(item)
+    return list(groups.values())
+
+
+def _import_group(group: list[Incoming], viewer: Viewer, status: str | None) -> list:
+    """The event (or series) of one UID, then the occurrences its other VEVENTs change."""
+    masters = [item for item in group if not item.changes_occurrence]
+    changes = [item for item in group if item.changes_occurrence and not item.reason]
+    results = [
+        ("rejected", _entry(item, reason=translate(item.reason)))
+        for item in group
+        if item.changes_occurrence and item.reason
+    ]
+    for item in masters:
+        results.append(_import_one(item, viewer, status, _cancelled_lines(item, changes)))
+    if not changes:
+        return results
+    written = bool(masters) and results[-1][0] in ("created", "updated")
+    if masters and results[-1][0] == "rejected":
+        reason = results[-1][1]["reason"]
+        return results + [("rejected", _entry(item, reason=reason)) for item in changes]
+    series = find_imported_event(changes[0].uid, viewer.id)
+    if series is None or not recurrence.is_series(series):
+        reason = translate(REASON_NO_SERIES)
+        return results + [("rejected", _entry(item, reason=reason)) for item in changes]
+    for item in changes:
+        results.append(_import_change(item, series.id, viewer, status, written))
+    return results
+
+
+def _entry(item: Incoming, local: datetime | None = None, **fields) -> dict:
+    """A report entry; one for a VEVENT that changes an occurrence names it by its
+    RECURRENCE-ID: the wall time in the series' zone (as the file wrote it when there is
+    no series)."""
+    entry = {"uid": item.uid}
+    if local is None and item.recurrence_id is not None:
+        value = item.recurrence_id
+        local = value if isinstance(value, datetime) else datetime.combine(value, time())
+    if local is not None:
+        entry["recurrence_id"] = dates.fmt(local.replace(tzinfo=None))
+    return {**entry, **fields}
+
+
+def _cancelled_lines(item: Incoming, changes: list[Incoming]) -> list[str]:
+    """EXDATE lines for the occurrences the file cancels, written with the series itself
+    so that they are never created."""
+    if item.reason or "recurrence" not in item.body:
+        return []
+    body = item.body
+    tz, label = dates.resolve_timezone(body["timezone"])
+    start = dates.parse_stored(body["start_date"])
+    lines = []
+    for change in changes:
+        if change.cancelled:
+            try:
+                local = _occurrence_time(change, start, tz, body["all_day"])
+                if local != start:
+                    lines.append(recurrence.exdate_line(local, tz, label, body["all_day"]))
+            except (ValueError, OverflowError, dates.DateError):
+                continue  # reported with the other changes, after the series
+    return lines
+
+
+def _occurrence_time(item: Incoming, start: datetime, tz, all_day: bool) -> datetime:
+    """The wall time, in the series' zone, of the occurrence a RECURRENCE-ID names."""
+    local = series_wall_time(item.recurrence_id, tz, start.time())
+    return datetime.combine(local.date(), time()) if all_day else local
+
+
+def _import_change(
+    item: Incoming, series_id: int, viewer: Viewer, status: str | None, written: bool
+) -> tuple[str, dict]:
+    """One occurrence changed by a VEVENT with RECURRENCE-ID: updated through the write
+    path as an occurrence edited on its own; cancelled, or not among the occurrences (not
+    materialised), excluded from the series (EXDATE). Idempotent as whole events are;
+    ``written``: this import has just written the series (its EXDATEs with it)."""
+    series = get_event(series_id)  # read again: an earlier change may have excluded a date
+    if series is None:
+        return "rejected", _entry(item, reason=translate(REASON_NO_SERIES))
+    tz = recurrence.series_zone(series)[0]
+    start = dates.parse_stored(series.start_date)
+    local = None
+    try:
+        local = _occurrence_time(item, start, tz, bool(series.all_day))
+        if local == start:
+            return "rejected", _entry(item, local, id=series.id, reason=translate(REASON_FIRST))
+        row = recurrence.occurrence_at(series.id, local)
+        if row is not None and not (item.cancelled and row.status == "trash"):
+            if not may(viewer, "read", row, effective_status(row)):
+                require(viewer, "edit", row, effective_status(row))
+            if item.cancelled:
+                require(viewer, "delete", row, effective_status(row))
+                trash_event(row)  # its date leaves the series (EXDATE)
+                return "updated", _entry(item, local, id=row.id)
+            if row.detached and not _is_newer(item, row):
+                return "unchanged", _entry(item, local, id=row.id)
+            saved = _update(item, row, viewer, status, CLEARED_ON_OCCURRENCE)
+            return "updated", _entry(item, local, id=saved.id)
+        lines = recurrence.parse(recurrence.stored_lines(series.recurrence))
+        if row is not None or not recurrence.without_exdates([local], lines.exdates, tz):
+            # Already out of the series: written with it now, or by an earlier import.
+            return ("updated" if written else "unchanged"), _entry(item, local, id=series.id)
+        require(viewer, "edit", series, effective_status(series))
+        recurrence.exclude_date(series, local)
+        return "updated", _entry(item, local, id=series.id)
+    except ValidationError as error:
+        reason = _reason(from_validation_error(error, EventUpdate()))
+        return "rejected", _entry(item, local, reason=reason)
+    except ApiError as error:
+        return "rejected", _entry(item, local, reason=_reason(error))
+    except (ValueError, OverflowError, dates.DateError):  # a time no zone can place
+        return "rejected", _entry(item, local, reason=translate(REASON_BAD_DATES))
 
 
 def _is_newer(item: Incoming, event) -> bool:
@@ -84,9 +222,28 @@ def _reason(error: ApiError) -> str:
     return error.message
 
 
-def _import_one(item: Incoming, viewer: Viewer, status: str | None) -> tuple[str, dict]:
+def _update(item: Incoming, existing, viewer: Viewer, status: str | None, cleared: dict):
+    """``existing`` replaced by the VEVENT's version, through the write path of updates."""
+    body = {**cleared, **item.body}
+    if status:
+        body["status"] = status
+    values, links = prepare_event(EventUpdate().load(body), existing, viewer)
+    require(viewer, "edit", existing, effective_status(existing))
+    apply_write_rules(values, viewer, existing)
+    occurrences = plan_occurrences(values, existing)
+    values.update(ical_sequence=item.sequence, ical_modified=item.modified)
+    return save_event(values, links, existing, viewer=viewer, occurrences=occurrences)
+
+
+def _import_one(
+    item: Incoming, viewer: Viewer, status: str | None, extra_lines: list[str]
+) -> tuple[str, dict]:
     if item.reason:
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
+    if extra_lines:
+        item = replace(
+            item, body={**item.body, "recurrence": item.body["recurrence"] + extra_lines}
+        )
     body = dict(item.body)
     if status:
         body["status"] = status
@@ -97,22 +254,18 @@ def _import_one(item: Incoming, viewer: Viewer, status: str | None) -> tuple[str
             values, links = prepare_event(schema.load(body), None, viewer)
             require(viewer, "create")
             apply_write_rules(values, viewer, None)
+            occurrences = plan_occurrences(values, None)
             values.update(
                 ical_uid=item.uid, ical_sequence=item.sequence, ical_modified=item.modified
             )
-            event = save_event(values, links, viewer=viewer)
+            event = save_event(values, links, viewer=viewer, occurrences=occurrences)
             return "created", {"uid": item.uid, "id": event.id}
         if not may(viewer, "read", existing, effective_status(existing)):
             # Someone else's unpublished event: not the importer's to see, nor to touch.
             require(viewer, "edit", existing, effective_status(existing))
         if not _is_newer(item, existing):
             return "unchanged", {"uid": item.uid, "id": existing.id}
-        body = {**CLEARED_ON_UPDATE, **body}
-        values, links = prepare_event(schema.load(body), existing, viewer)
-        require(viewer, "edit", existing, effective_status(existing))
-        apply_write_rules(values, viewer, existing)
-        values.update(ical_sequence=item.sequence, ical_modified=item.modified)
-        saved = save_event(values, links, existing, viewer=viewer)
+        saved = _update(item, existing, viewer, status, CLEARED_ON_UPDATE)
         return "updated", {"uid": item.uid, "id": saved.id}
     except ValidationError as error:
         return "rejected", {

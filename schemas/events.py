@@ -271,6 +271,14 @@ class ImportEntry(BaseSchema):
     uid = fields.String(metadata=describe(N_("UID of the VEVENT in the file.")))
     id = fields.Integer(metadata=describe(N_("Id of the event it became.")))
     reason = fields.String(metadata=describe(N_("Why the VEVENT was not imported.")))
+    recurrence_id = fields.String(
+        metadata=describe(
+            N_(
+                "For a VEVENT that changes one occurrence of a series: the occurrence it "
+                "names (RECURRENCE-ID), as a local time in the series' timezone."
+            )
+        )
+    )
 
 
 class ImportReportOut(BaseSchema):

@@ -224,16 +224,24 @@ def get_event(event_id: int) -> Event | None:
     return Event.get_or_none(Event.id == event_id)
 
 
+def get_events(ids: list[int]) -> list[Event]:
+    """The events with these ids (any status), in id order."""
+    if not ids:
+        return []
+    return list(Event.select().where(Event.id.in_(ids)).order_by(Event.id))
+
+
 def get_event_by_slug(slug: str) -> Event | None:
     return Event.get_or_none((Event.slug == slug) & (Event.status != "trash"))
 
 
 def find_imported_event(uid: str, author: int) -> Event | None:
-    """The event this author imported from the VEVENT with this UID. UIDs are scoped by
-    importer: nobody can claim a UID and so block, or probe, another user's imports."""
+    """The event this author imported from the VEVENT with this UID, never an occurrence
+    (which carries its series' UID). UIDs are scoped by importer: nobody can claim a UID
+    and so block, or probe, another user's imports."""
     return (
         Event.select()
-        .where((Event.ical_uid == uid) & (Event.author == author))
+        .where((Event.ical_uid == uid) & (Event.author == author) & (Event.occurrence == ""))
         .order_by(Event.id)
         .first()
     )

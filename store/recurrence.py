@@ -623,22 +623,121 @@ def ical_role(event) -> str:
 def series_ical(series) -> tuple[list[str], list[Override]]:
     """The series' RFC 5545 lines (RRULE/RDATE/EXDATE, as stored) and its individually
     edited occurrences that are not in the trash, in date order."""
-    from store.models import Event
-
-    rows = (
-        Event.select()
-        .where(
-            _members(series.id) & (Event.detached == True) & (Event.status != "trash")  # noqa: E712
-        )
-        .order_by(Event.occurrence)
-    )
     tz, label = series_zone(series)
     overrides = []
-    for row in rows:
+    for row in overrides_of([series.id])[series.id]:
         moment = dates.parse_stored(row.occurrence)
         line = exdate_line(moment, tz, label, bool(series.all_day), "RECURRENCE-ID")
         overrides.append(Override(moment, row, line))
     return stored_lines(series.recurrence), overrides
+
+
+@dataclass
+class FeedRecurrence:
+    """A series' lines as an iCalendar writer puts them beside a DTSTART in the series'
+    zone: RRULE values with UNTIL in UTC (a date for all-day series), as RFC 5545 requires
+    beside a zoned DTSTART; RDATE and EXDATE values as wall-clock times in the series'
+    zone (dates for all-day series)."""
+
+    rules: list[str]
+    rdates: list
+    exdates: list
+
+
+def feed_recurrence(lines: list[str], start: datetime, tz: tzinfo, all_day: bool) -> FeedRecurrence:
+    """``lines`` (as stored) for a series starting at the wall time ``start`` in ``tz``. An
+    EXDATE of a whole day names that day's occurrence, and the series' own start is never
+    excluded, as in ``occurrence_starts``."""
+    parsed = parse(lines)
+    rules = []
+    for rule in parsed.rules:
+        match = _UNTIL.search(rule)
+        if match:
+            local = datetime.strptime(_part(_floating_until(rule, tz), "UNTIL"), "%Y%m%dT%H%M%S")
+            until = (
+                f"{local:%Y%m%d}" if all_day else f"{dates.local_to_utc(local, tz):%Y%m%dT%H%M%S}Z"
+            )
+            rule = rule[: match.start(2)] + until + rule[match.end(2) :]
+        rules.append(rule)
+
+    def values(moments, keep_start):
+        found = []
+        for moment in moments:
+            local = moment.local(tz, start.time())
+            if local == start and not keep_start:
+                continue
+            value = local.date() if all_day else local
+            if value not in found:
+                found.append(value)
+        return found
+
+    return FeedRecurrence(rules, values(parsed.rdates, True), values(parsed.exdates, False))
+
+
+def last_occurrence_ends(series_ids: list[int]) -> dict[int, str]:
+    """The latest local end among the occurrences of each series (one query)."""
+    from peewee import fn
+
+    from store.models import Event
+
+    if not series_ids:
+        return {}
+    query = (
+        Event.select(Event.post_parent, fn.MAX(Event.end_date))
+        .where(Event.post_parent.in_(series_ids) & (Event.occurrence != ""))
+        .group_by(Event.post_parent)
+        .tuples()
+    )
+    return dict(query)
+
+
+def overrides_of(series_ids: list[int]) -> dict[int, list]:
+    """The individually edited occurrences, not in the trash, of each series, in date
+    order (one query): what ``series_ical`` lists, for many series at once."""
+    from store.models import Event
+
+    found: dict[int, list] = {series_id: [] for series_id in series_ids}
+    if not series_ids:
+        return found
+    rows = (
+        Event.select()
+        .where(
+            Event.post_parent.in_(series_ids)
+            & (Event.occurrence != "")
+            & (Event.detached == True)  # noqa: E712
+            & (Event.status != "trash")
+        )
+        .order_by(Event.post_parent, Event.occurrence)
+    )
+    for row in rows:
+        found[row.post_parent].append(row)
+    return found
+
+
+def exclude_date(series, occurrence: datetime) -> bool:
+    """Adds the EXDATE line of the wall time ``occurrence`` to ``series`` (and to the copy its
+    occurrences carry) without re-creating anything; True when the line was new."""
+    from store.db import write_transaction
+    from store.models import Event
+
+    with write_transaction():
+        current = Event.get_or_none(Event.id == series.id)
+        if current is None:
+            return False
+        tz, label = series_zone(current)
+        line = exdate_line(occurrence, tz, label, bool(current.all_day))
+        lines = stored_lines(current.recurrence)
+        if line in lines:
+            return False
+        _set_lines(current.id, [*lines, line])
+        return True
+
+
+def occurrence_at(series_id: int, occurrence: datetime):
+    """The occurrence of the series standing for the wall time ``occurrence``, or None."""
+    from store.models import Event
+
+    return Event.get_or_none(_members(series_id) & (Event.occurrence == dates.fmt(occurrence)))
 
 
 def open_ended_series() -> list[int]:

@@ -18,7 +18,7 @@ from app.errors import ApiError, invalid_params
 from app.event_input import not_an_event, plan_occurrences, prepare_event, raise_invalid
 from app.i18n import N_, _
 from app.i18n import _ as say  # kind names, marked in app.i18n
-from app.ical import calendar_response, wants_calendar
+from app.ical import FeedEvent, calendar_response, wants_calendar
 from app.ical_import import check_file, import_events, read_file
 from app.jsonresponse import json_response
 from app.listing import Page, listing_response
@@ -46,6 +46,7 @@ from store.events import (
     event_exists,
     get_event,
     get_event_by_slug,
+    get_events,
     list_events,
     load_relations,
     save_event,
@@ -53,6 +54,15 @@ from store.events import (
 )
 from store.linked import get_linked
 from store.posts import effective_status, node_kind
+from store.recurrence import (
+    feed_recurrence,
+    ical_role,
+    is_series,
+    last_occurrence_ends,
+    overrides_of,
+    series_zone,
+    stored_lines,
+)
 from store.terms import published_counts, resolve_filter_terms
 
 blp = Blueprint("events", __name__, description="Events: create, read, update, delete and list.")
@@ -258,7 +268,18 @@ def read_event(event, viewer, password, as_calendar=False):
             403,
         )
     if as_calendar:
-        return feed_response(render_events([event], viewer, password=password))
+        # An occurrence or a series by id/slug: the whole series, as the feed shows it, so
+        # that a calendar that also subscribes to the feed sees the same UID, not a copy.
+        def readable(ids):
+            return [
+                row
+                for row in get_events(ids)
+                if effective_status(row) != "trash"
+                and may(viewer, "read", row, effective_status(row))
+                and may_see_protected(viewer, row, password, effective_status(row))
+            ]
+
+        return feed_response(calendar_items([event], viewer, password, readable))
     return json_response(render_events([event], viewer, single=True, password=password)[0])
 
 
@@ -273,7 +294,95 @@ def events_feed(filters, viewer, password):
     filters.readable_only = True
     rows, _total = list_events(filters, viewer, 0, current_app.config["ICAL_MAX_EVENTS"])
     rows.sort(key=lambda row: (row.utc_start, row.id))  # soonest first, even near a point
-    return feed_response(render_events(rows, viewer, password=password))
+
+    def readable(ids):  # the listing's visibility, whatever its other filters
+        if not ids:
+            return []
+        seen = EventFilters(
+            include=ids, statuses=filters.statuses, password=filters.password, readable_only=True
+        )
+        return list_events(seen, viewer, 0, len(ids))[0]
+
+    return feed_response(calendar_items(rows, viewer, password, readable))
+
+
+def _series_of(row) -> int | None:
+    role = ical_role(row)
+    if role == "series":
+        return row.id
+    return row.post_parent if role in ("override", "omitted") else None
+
+
+def calendar_items(rows, viewer, password, readable) -> list[FeedEvent]:
+    """The VEVENTs for ``rows``, in their order (SPEC §11/§12): an ordinary event as
+    itself; a series, or any occurrence of it, as the series once, with its RRULE, RDATE
+    and EXDATE and one VEVENT per occurrence edited on its own, so that a subscriber sees
+    the occurrences the listing shows even when only an occurrence matched its filters.
+
+    ``readable(ids)`` gives the events among ``ids`` this caller may see as the listing
+    would: a series it may not see is not emitted (its listed occurrences then appear on
+    their own), and an edited occurrence it may not see leaves its date out (EXDATE)."""
+    wanted = list(dict.fromkeys(s for s in map(_series_of, rows) if s is not None))
+    listed = {row.id: row for row in rows}
+    series = {
+        row.id: row
+        for row in [
+            *(listed[s] for s in wanted if s in listed and is_series(listed[s])),
+            *readable([s for s in wanted if s not in listed]),
+        ]
+        if is_series(row)
+    }
+    edited = overrides_of(list(series))
+    visible = {row.id for row in readable([o.id for group in edited.values() for o in group])}
+    emitted = [row for row in rows if _series_of(row) not in series]
+    for series_id, row in series.items():
+        emitted += [row, *(o for o in edited[series_id] if o.id in visible)]
+    dicts = dict(
+        zip(
+            (row.id for row in emitted),
+            render_events(emitted, viewer, password=password),
+            strict=True,
+        )
+    )
+    ends = last_occurrence_ends(list(series))
+    items, done = [], set()
+    for row in rows:
+        series_id = _series_of(row)
+        if series_id not in series:
+            items.append(FeedEvent(dicts[row.id]))
+            continue
+        if series_id in done:
+            continue
+        done.add(series_id)
+        items.extend(_series_items(series[series_id], edited[series_id], visible, dicts, ends))
+    return items
+
+
+def _series_items(series, edited, visible, dicts, ends) -> list[FeedEvent]:
+    tz = series_zone(series)[0]
+    all_day = bool(series.all_day)
+    recurrence = feed_recurrence(
+        stored_lines(series.recurrence), dates.parse_stored(series.start_date), tz, all_day
+    )
+    for row in edited:
+        if row.id not in visible:  # not the caller's to see: its date is left out
+            moment = dates.parse_stored(row.occurrence)
+            recurrence.exdates.append(moment.date() if all_day else moment)
+    last = ends.get(series.id)
+    head = FeedEvent(
+        dicts[series.id],
+        recurrence,
+        last_day=dates.parse_stored(last).date() if last else None,
+    )
+    return [head] + [
+        FeedEvent(
+            dicts[row.id],
+            series=dicts[series.id],
+            recurrence_id=dates.parse_stored(row.occurrence),
+        )
+        for row in edited
+        if row.id in visible
+    ]
 
 
 def update_event(event, body, viewer):

@@ -1,0 +1,576 @@
+"""SPEC §11 with §12: a recurring series in the iCalendar feed is one VEVENT with its
+RRULE/RDATE/EXDATE and one VEVENT with RECURRENCE-ID per occurrence edited on its own;
+files with such VEVENTs are imported as series. Calendar applications expand what the
+service writes (``recurring-ical-events``) into exactly the occurrences it lists."""
+
+from datetime import UTC, date, datetime, time, timedelta
+
+import icalendar
+import pytest
+import recurring_ical_events
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from store import dates
+from tests.conftest import NS
+from tests.test_ical import OUTLOOK_ZONES, ics, imported
+from tests.test_recurrence import (
+    DST_DAYS,
+    WIDE,
+    ZONES,
+    create_series,
+    occurrences,
+    rules,
+    update,
+)
+
+WINDOW = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2200, 1, 1, tzinfo=UTC))
+
+
+def calendar_of(client, path="/events", headers=None, **query):
+    response = client.get(f"{NS}{path}", query_string={"ical": "1", **query}, headers=headers or {})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return icalendar.Calendar.from_ical(response.get_data(as_text=True))
+
+
+def _utc(value) -> str:
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    return f"{value} (day)"
+
+
+def expanded(calendar) -> list[tuple[str, str, str]]:
+    """(UTC start, UTC end, title) of every occurrence a calendar application shows."""
+    found = recurring_ical_events.of(calendar).between(*WINDOW)
+    return sorted((_utc(e["DTSTART"].dt), _utc(e["DTEND"].dt), str(e["SUMMARY"])) for e in found)
+
+
+def listed(client, headers=None, **query) -> list[tuple[str, str, str]]:
+    """The same triples from the JSON listing, every page."""
+    found, page = [], 1
+    while True:
+        params = {**WIDE, "page": page, **query}
+        response = client.get(f"{NS}/events", query_string=params, headers=headers or {})
+        if response.status_code == 404:
+            break
+        body = response.get_json()
+        for event in body["events"]:
+            if event["all_day"]:
+                start = f"{event['start_date'][:10]} (day)"
+                last = date.fromisoformat(event["end_date"][:10])
+                end = f"{date.fromordinal(last.toordinal() + 1)} (day)"
+            else:
+                start, end = event["utc_start_date"], event["utc_end_date"]
+            found.append((start, end, event["title"]))
+        if page >= body["total_pages"]:
+            break
+        page += 1
+    return sorted(found)
+
+
+def vevents(calendar):
+    return calendar.walk("VEVENT")
+
+
+# --- the feed ----------------------------------------------------------------------------------
+
+
+def test_feed_expands_to_exactly_the_listed_occurrences_across_dst(client, admin, make_event):
+    series = create_series(
+        client,
+        admin,
+        recurrence=[
+            "RRULE:FREQ=WEEKLY;COUNT=10",
+            "EXDATE;TZID=Europe/Paris:20270308T190000",
+            "RDATE;TZID=Europe/Paris:20270302T190000",
+        ],
+    )
+    others = occurrences(client, series["id"])
+    moved = update(
+        client,
+        others[2]["id"],
+        admin,
+        title="Moved class",
+        start_date="2027-03-23 20:30",
+        end_date="2027-03-23 22:00",
+    )
+    assert moved.status_code == 200
+    assert client.delete(f"{NS}/events/{others[4]['id']}", headers=admin).status_code == 200
+    make_event(title="Single", start_date="2027-03-10 10:00", end_date="2027-03-10 11:00")
+    weekend = create_series(
+        client,
+        admin,
+        title="Market",
+        all_day=True,
+        start_date="2027-10-30",
+        end_date="2027-10-30",
+        timezone="America/New_York",
+        recurrence=["RRULE:FREQ=WEEKLY;UNTIL=20271127", "EXDATE;VALUE=DATE:20271113"],
+    )
+    calendar = calendar_of(client, **WIDE)
+    assert expanded(calendar) == listed(client)
+    # One VEVENT per series and per edited occurrence, none for the others.
+    summaries = sorted(str(e["SUMMARY"]) for e in vevents(calendar))
+    assert summaries == ["Market", "Moved class", "Single", "Weekly class"]
+    (head,) = [e for e in vevents(calendar) if str(e["SUMMARY"]) == "Weekly class"]
+    (override,) = [e for e in vevents(calendar) if "RECURRENCE-ID" in e]
+    assert str(override["UID"]) == str(head["UID"]) == f"{series['id']}@{_host(series)}"
+    assert override["RECURRENCE-ID"].dt == datetime(2027, 3, 22, 19, tzinfo=_paris())
+    assert head["DTSTART"].params["TZID"] == "Europe/Paris"
+    text = calendar.to_ical().decode()
+    assert "RRULE:FREQ=WEEKLY;COUNT=10" in text
+    assert "EXDATE;TZID=Europe/Paris:20270308T190000" in text.replace("\r\n ", "")
+    market = [e for e in vevents(calendar) if str(e["SUMMARY"]) == "Market"][0]
+    assert market["DTSTART"].dt == date(2027, 10, 30)
+    assert market["RRULE"]["UNTIL"] == [date(2027, 11, 27)]
+    assert str(market["UID"]) == f"{weekend['id']}@{_host(weekend)}"
+
+
+def _host(event):
+    return event["global_id"].split("?", 1)[0]
+
+
+def _paris():
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo("Europe/Paris")
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    rule=rules(),
+    zone=st.sampled_from(ZONES),
+    day=st.one_of(
+        st.sampled_from(DST_DAYS),
+        st.dates(min_value=date(2026, 12, 1), max_value=date(2029, 12, 31)),
+    ),
+    hour=st.integers(0, 23),
+    minute=st.sampled_from([0, 30]),
+    length=st.integers(0, 6 * 60),
+    trashed=st.integers(0, 30),
+    edited=st.integers(0, 30),
+)
+def test_feed_expansion_equals_the_listing_for_any_rule_and_zone(
+    client, admin, rule, zone, day, hour, minute, length, trashed, edited
+):
+    for event in client.get(f"{NS}/events", query_string=WIDE, headers=admin).get_json()["events"]:
+        client.delete(f"{NS}/events/{event['id']}?force=true", headers=admin)  # examples share it
+    start = datetime.combine(day, time(hour, minute))
+    series = create_series(
+        client,
+        admin,
+        start_date=dates.fmt(start),
+        end_date=dates.fmt(start + timedelta(minutes=length)),
+        timezone=zone,
+        recurrence=[f"RRULE:{rule}"],
+    )
+    others = occurrences(client, series["id"])
+    if trashed < len(others):
+        client.delete(f"{NS}/events/{others[trashed]['id']}", headers=admin)
+    if edited < len(others) and edited != trashed:
+        target = others[edited]
+        later = dates.parse_stored(target["start_date"]) + timedelta(minutes=90)
+        moved = update(
+            client,
+            target["id"],
+            admin,
+            title="Edited",
+            start_date=dates.fmt(later),
+            end_date=dates.fmt(later + timedelta(minutes=length)),
+        )
+        assert moved.status_code == 200
+    calendar = calendar_of(client, **WIDE)
+    before = listed(client)
+    assert expanded(calendar) == before
+    # Imported into an empty calendar, the feed gives the same occurrences.
+    client.delete(f"{NS}/events/{series['id']}?force=true", headers=admin)
+    report = imported(client, admin, calendar.to_ical())
+    assert report["rejected"] == [] and len(report["created"]) == 1
+    assert listed(client) == before
+
+
+def test_until_in_utc_beside_a_zoned_start(client, admin):
+    create_series(client, admin, recurrence=["RRULE:FREQ=DAILY;UNTIL=20270305"])
+    calendar = calendar_of(client, **WIDE)
+    (head,) = vevents(calendar)
+    # The whole last day in Paris, written in UTC as RFC 5545 requires.
+    assert head["RRULE"]["UNTIL"] == [datetime(2027, 3, 5, 22, 59, 59, tzinfo=UTC)]
+    assert expanded(calendar) == listed(client)
+    assert len(expanded(calendar)) == 5
+
+
+def test_an_occurrence_matching_the_filters_brings_its_series(client, admin, make_event):
+    series = create_series(client, admin, categories="Dance")
+    others = occurrences(client, series["id"])
+    special = update(client, others[1]["id"], admin, title="Special", categories="Gala")
+    make_event(title="Other", start_date="2027-03-16 10:00", end_date="2027-03-16 11:00")
+    # A window holding only the third occurrence: the series comes with its rule.
+    calendar = calendar_of(client, start_date="2027-03-15", end_date="2027-03-15")
+    assert [str(e["SUMMARY"]) for e in vevents(calendar)] == ["Weekly class", "Special"]
+    assert "RRULE" in vevents(calendar)[0]
+    # A category only the edited occurrence has: the series, once, and the occurrence.
+    gala = special.get_json()["categories"][0]["id"]
+    calendar = calendar_of(client, categories=gala, **WIDE)
+    assert [str(e["SUMMARY"]) for e in vevents(calendar)] == ["Weekly class", "Special"]
+    assert vevents(calendar)[1]["RECURRENCE-ID"].dt == datetime(2027, 3, 15, 19, tzinfo=_paris())
+
+
+def test_visibility_is_the_listings(client, admin, as_role):
+    series = create_series(client, admin)
+    others = occurrences(client, series["id"])
+    update(client, others[0]["id"], admin, title="Rehearsal", status="draft")
+    anonymous = calendar_of(client, **WIDE)
+    assert [str(e["SUMMARY"]) for e in vevents(anonymous)] == ["Weekly class"]
+    # The draft's date is left out rather than shown with the series' fields.
+    assert expanded(anonymous) == listed(client)
+    assert len(expanded(anonymous)) == 4
+    as_editor = calendar_of(client, headers=admin, **WIDE)
+    assert [str(e["SUMMARY"]) for e in vevents(as_editor)] == ["Weekly class", "Rehearsal"]
+    assert expanded(as_editor) == listed(client, admin)
+    # A series the caller may not read is not emitted; a published occurrence of it shows
+    # on its own, as in the listing.
+    update(client, series["id"], admin, status="draft")
+    update(client, others[3]["id"], admin, status="publish", title="Open day")
+    anonymous = calendar_of(client, **WIDE)
+    (alone,) = vevents(anonymous)
+    assert str(alone["SUMMARY"]) == "Open day" and "RECURRENCE-ID" not in alone
+    assert str(alone["UID"]).startswith(f"{others[3]['id']}@")
+    assert expanded(anonymous) == listed(client)
+
+
+def test_protected_series_only_for_those_who_may_read_them(client, admin):
+    create_series(client, admin, password="secret")
+    assert vevents(calendar_of(client, **WIDE)) == []
+    assert len(vevents(calendar_of(client, password="secret", **WIDE))) == 1
+    assert len(vevents(calendar_of(client, headers=admin, **WIDE))) == 1
+
+
+@pytest.mark.parametrize("which", ["series", "plain", "edited"])
+def test_one_occurrence_or_series_by_id_or_slug_gives_the_series(client, admin, which):
+    series = create_series(client, admin)
+    others = occurrences(client, series["id"])
+    update(client, others[2]["id"], admin, title="Edited")
+    target = {"series": series, "plain": others[0], "edited": others[2]}[which]
+    for path in (f"/events/{target['id']}", f"/events/by-slug/{target['slug']}"):
+        calendar = calendar_of(client, path)
+        assert [str(e["SUMMARY"]) for e in vevents(calendar)] == ["Weekly class", "Edited"]
+        assert len(expanded(calendar)) == 5
+
+
+# --- import ------------------------------------------------------------------------------------
+
+APPLE_ZONE = """BEGIN:VTIMEZONE
+TZID:America/New_York
+BEGIN:DAYLIGHT
+TZOFFSETFROM:-0500
+RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU
+DTSTART:20070311T020000
+TZNAME:EDT
+TZOFFSETTO:-0400
+END:DAYLIGHT
+BEGIN:STANDARD
+TZOFFSETFROM:-0400
+RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU
+DTSTART:20071104T020000
+TZNAME:EST
+TZOFFSETTO:-0500
+END:STANDARD
+END:VTIMEZONE"""
+
+PARIS_ZONE = """BEGIN:VTIMEZONE
+TZID:Europe/Paris
+X-LIC-LOCATION:Europe/Paris
+BEGIN:DAYLIGHT
+TZOFFSETFROM:+0100
+TZOFFSETTO:+0200
+TZNAME:CEST
+DTSTART:19700329T020000
+RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU
+END:DAYLIGHT
+BEGIN:STANDARD
+TZOFFSETFROM:+0200
+TZOFFSETTO:+0100
+TZNAME:CET
+DTSTART:19701025T030000
+RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU
+END:STANDARD
+END:VTIMEZONE"""
+
+
+def google(master_sequence=0, title="Tango", late_sequence=1):
+    """A weekly series as Google Calendar exports it: UNTIL in UTC, an EXDATE, a moved
+    occurrence and a cancelled one (STATUS:CANCELLED), overrides before and after."""
+    return ics(
+        """DTSTART;TZID=Europe/Paris:20270329T190000
+DTEND;TZID=Europe/Paris:20270329T210000
+DTSTAMP:20250101T000000Z
+UID:tango@google.com
+RECURRENCE-ID;TZID=Europe/Paris:20270329T190000
+SEQUENCE:1
+STATUS:CANCELLED
+SUMMARY:Tango""",
+        f"""DTSTART;TZID=Europe/Paris:20270301T190000
+DTEND;TZID=Europe/Paris:20270301T210000
+RRULE:FREQ=WEEKLY;WKST=MO;UNTIL=20270405T170000Z;BYDAY=MO
+EXDATE;TZID=Europe/Paris:20270315T190000
+DTSTAMP:20250101T000000Z
+UID:tango@google.com
+CREATED:20250101T000000Z
+LAST-MODIFIED:20250102T000000Z
+LOCATION:Salle Pleyel\\, Paris
+SEQUENCE:{master_sequence}
+STATUS:CONFIRMED
+SUMMARY:{title}""",
+        f"""DTSTART;TZID=Europe/Paris:20270322T200000
+DTEND;TZID=Europe/Paris:20270322T220000
+DTSTAMP:20250101T000000Z
+UID:tango@google.com
+RECURRENCE-ID;TZID=Europe/Paris:20270322T190000
+SEQUENCE:{late_sequence}
+STATUS:CONFIRMED
+SUMMARY:Tango (late)""",
+        extra="CALSCALE:GREGORIAN\nMETHOD:PUBLISH\nX-WR-CALNAME:Club\nX-WR-TIMEZONE:Europe/Paris",
+        zones=PARIS_ZONE,
+    )
+
+
+def local_starts(client, headers=None):
+    return [
+        (e["start_date"], e["title"])
+        for e in client.get(f"{NS}/events", query_string=WIDE, headers=headers or {}).get_json()[
+            "events"
+        ]
+    ]
+
+
+def test_import_google_calendar_series(client, admin):
+    report = imported(client, admin, google())
+    (series,) = report["created"]
+    assert series["uid"] == "tango@google.com"
+    assert report["rejected"] == []
+    # The moved occurrence is an occurrence edited on its own; the cancelled one an EXDATE
+    # of the series (written with it).
+    cancelled, moved = report["updated"]
+    assert cancelled == {
+        "uid": "tango@google.com",
+        "recurrence_id": "2027-03-29 19:00:00",
+        "id": series["id"],
+    }
+    assert moved["recurrence_id"] == "2027-03-22 19:00:00" and moved["id"] != series["id"]
+    assert local_starts(client) == [
+        ("2027-03-01 19:00:00", "Tango"),
+        ("2027-03-08 19:00:00", "Tango"),
+        ("2027-03-22 20:00:00", "Tango (late)"),
+        ("2027-04-05 19:00:00", "Tango"),  # summer time: still 19:00 in Paris
+    ]
+    stored = client.get(f"{NS}/events/{series['id']}").get_json()
+    assert stored["timezone"] == "Europe/Paris"
+    assert stored["recurrence"] == [
+        "RRULE:FREQ=WEEKLY;UNTIL=20270405T170000Z;BYDAY=MO;WKST=MO",
+        "EXDATE;TZID=Europe/Paris:20270315T190000",
+        "EXDATE;TZID=Europe/Paris:20270329T190000",
+    ]
+    assert client.get(f"{NS}/events/{moved['id']}").get_json()["post_parent"] == series["id"]
+    assert client.get(f"{NS}/venues").get_json()["total"] == 1
+
+
+def test_reimporting_a_series_creates_and_touches_nothing(client, admin):
+    first = imported(client, admin, google())
+    before = {
+        e["id"]: e["modified"]
+        for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]
+    }
+    again = imported(client, admin, google())
+    assert again["created"] == again["updated"] == again["rejected"] == []
+    assert len(again["unchanged"]) == 3
+    after = {
+        e["id"]: e["modified"]
+        for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]
+    }
+    assert after == before
+    assert first["created"][0]["id"] in after
+    # A higher SEQUENCE updates the series; the edited occurrence keeps its own fields.
+    newer = imported(client, admin, google(master_sequence=2, title="Tango club"))
+    assert [e.get("recurrence_id") for e in newer["updated"]] == [None, "2027-03-29 19:00:00"]
+    assert [e["recurrence_id"] for e in newer["unchanged"]] == ["2027-03-22 19:00:00"]
+    assert local_starts(client) == [
+        ("2027-03-01 19:00:00", "Tango club"),
+        ("2027-03-08 19:00:00", "Tango club"),
+        ("2027-03-22 20:00:00", "Tango (late)"),
+        ("2027-04-05 19:00:00", "Tango club"),
+    ]
+    # A newer version of the override updates that occurrence alone.
+    later = imported(client, admin, google(master_sequence=2, title="Tango club", late_sequence=3))
+    assert [e.get("recurrence_id") for e in later["updated"]] == ["2027-03-22 19:00:00"]
+
+
+def test_import_outlook_series_with_windows_zone_names(client, admin):
+    data = ics(
+        """CLASS:PUBLIC
+DTSTART;TZID=W. Europe Standard Time:20271019T100000
+DTEND;TZID=W. Europe Standard Time:20271019T110000
+RRULE:FREQ=WEEKLY;COUNT=4;BYDAY=TU;WKST=MO
+EXDATE;TZID=W. Europe Standard Time:20271026T100000
+SUMMARY;LANGUAGE=en-us:Stand-up
+UID:040000008200E00074C5B7101A82E00800000000A1
+SEQUENCE:0""",
+        """RECURRENCE-ID;TZID=W. Europe Standard Time:20271102T100000
+DTSTART;TZID=W. Europe Standard Time:20271102T113000
+DTEND;TZID=W. Europe Standard Time:20271102T120000
+SUMMARY;LANGUAGE=en-us:Stand-up (moved)
+UID:040000008200E00074C5B7101A82E00800000000A1
+SEQUENCE:0""",
+        extra="METHOD:PUBLISH",
+        zones=OUTLOOK_ZONES,
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 1 and len(report["updated"]) == 1, report
+    starts = local_starts(client)
+    # 10:00 before and after the change to winter time (2027-10-31); 26 October excluded.
+    assert starts == [
+        ("2027-10-19 10:00:00", "Stand-up"),
+        ("2027-11-02 11:30:00", "Stand-up (moved)"),
+        ("2027-11-09 10:00:00", "Stand-up"),
+    ]
+    events = client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]
+    assert [e["utc_start_date"][11:] for e in events] == ["08:00:00", "10:30:00", "09:00:00"]
+    assert events[0]["timezone"] in ("Europe/Berlin", "Europe/Paris", "Europe/Amsterdam")
+
+
+def test_import_apple_calendar_series(client, admin):
+    data = ics(
+        """UID:9B9B9B9B-1111-2222-3333-444455556666
+DTSTART;TZID=America/New_York:20271007T183000
+DTEND;TZID=America/New_York:20271007T200000
+RRULE:FREQ=MONTHLY;INTERVAL=1;BYDAY=1TH;COUNT=3
+EXDATE;TZID=America/New_York:20271104T183000
+SUMMARY:Book club
+SEQUENCE:0
+DTSTAMP:20250102T100000Z""",
+        """UID:9B9B9B9B-1111-2222-3333-444455556666
+RECURRENCE-ID;TZID=America/New_York:20271202T183000
+DTSTART;TZID=America/New_York:20271203T183000
+DTEND;TZID=America/New_York:20271203T200000
+SUMMARY:Book club (Friday)
+SEQUENCE:0
+DTSTAMP:20250102T100000Z""",
+        """UID:7C7C7C7C-1111-2222-3333-444455556666
+DTSTART;VALUE=DATE:20271224
+DTEND;VALUE=DATE:20271226
+RRULE:FREQ=YEARLY;COUNT=3
+EXDATE;VALUE=DATE:20281224
+SUMMARY:Holidays
+DTSTAMP:20250102T100000Z""",
+        extra="CALSCALE:GREGORIAN\nX-WR-CALNAME:Home",
+        zones=APPLE_ZONE,
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 2 and report["rejected"] == [], report
+    assert local_starts(client) == [
+        ("2027-10-07 18:30:00", "Book club"),
+        ("2027-12-03 18:30:00", "Book club (Friday)"),
+        ("2027-12-24 00:00:00", "Holidays"),
+        ("2029-12-24 00:00:00", "Holidays"),
+    ]
+    holidays = client.get(f"{NS}/events/{report['created'][1]['id']}").get_json()
+    assert holidays["all_day"] is True and holidays["end_date"] == "2027-12-25 23:59:59"
+    assert holidays["recurrence"] == ["RRULE:FREQ=YEARLY;COUNT=3", "EXDATE;VALUE=DATE:20281224"]
+
+
+def test_what_the_write_path_refuses_is_rejected_never_flattened(client, admin):
+    data = ics(
+        "UID:exrule\nDTSTART:20270301T100000Z\nRRULE:FREQ=WEEKLY;COUNT=4\n"
+        "EXRULE:FREQ=MONTHLY;COUNT=1\nSUMMARY:Exrule",
+        "UID:exrule\nRECURRENCE-ID:20270308T100000Z\nDTSTART:20270308T120000Z\nSUMMARY:Moved",
+        "UID:hourly\nDTSTART:20270301T100000Z\nRRULE:FREQ=HOURLY;COUNT=4\nSUMMARY:Hourly",
+        "UID:orphan\nRECURRENCE-ID:20270308T100000Z\nDTSTART:20270308T120000Z\nSUMMARY:Orphan",
+        "UID:first\nDTSTART:20270301T100000Z\nRRULE:FREQ=DAILY;COUNT=3\nSUMMARY:First",
+        "UID:first\nRECURRENCE-ID:20270301T100000Z\nDTSTART:20270301T120000Z\nSUMMARY:Moved",
+    )
+    report = imported(client, admin, data)
+    rejected = {(e["uid"], e.get("recurrence_id", "")): e["reason"] for e in report["rejected"]}
+    assert "EXRULE is not supported" in rejected[("exrule", "")]
+    # The occurrence a rejected series' VEVENT changes is rejected with it.
+    assert rejected[("exrule", "2027-03-08 10:00:00")] == rejected[("exrule", "")]
+    assert "recurrence" in rejected[("hourly", "")] and "DAILY" in rejected[("hourly", "")]
+    assert "neither in the file nor imported before" in rejected[("orphan", "2027-03-08 10:00:00")]
+    assert "first occurrence" in rejected[("first", "2027-03-01 10:00:00")]
+    assert len(report["rejected"]) == 5
+    assert [e["uid"] for e in report["created"]] == ["first"]
+    assert client.get(f"{NS}/events", query_string=WIDE).get_json()["total"] == 3
+    french = client.post(
+        f"/fr{NS}/events/import", data=data, headers={**admin, "Content-Type": "text/calendar"}
+    ).get_json()
+    reasons = {e["uid"]: e["reason"] for e in french["rejected"]}
+    assert reasons["orphan"] != rejected[("orphan", "2027-03-08 10:00:00")]
+    assert reasons["first"] != rejected[("first", "2027-03-01 10:00:00")]
+
+
+def test_an_override_beyond_the_materialised_occurrences_becomes_an_exdate(app, client, admin):
+    data = ics(
+        "UID:far\nDTSTART:20270301T100000Z\nDTEND:20270301T110000Z\n"
+        "RRULE:FREQ=YEARLY\nSUMMARY:Yearly",
+        "UID:far\nRECURRENCE-ID:20400301T100000Z\nDTSTART:20400302T100000Z\nSUMMARY:Far",
+    )
+    report = imported(client, admin, data)
+    (series,) = report["created"]
+    assert report["updated"] == [
+        {"uid": "far", "recurrence_id": "2040-03-01 10:00:00", "id": series["id"]}
+    ]
+    stored = client.get(f"{NS}/events/{series['id']}").get_json()
+    assert stored["recurrence"][-1] == "EXDATE:20400301T100000Z"
+    assert imported(client, admin, data)["updated"] == []
+
+
+def test_an_import_by_an_author_obeys_the_event_rights(client, as_role):
+    first = as_role("author", "first")
+    imported(client, first, google())
+    report = imported(client, as_role("author", "second"), google(late_sequence=5))
+    assert {e["uid"] for e in report["rejected"]} == {"tango@google.com"}
+    assert local_starts(client)[2] == ("2027-03-22 20:00:00", "Tango (late)")
+
+
+# --- round trip --------------------------------------------------------------------------------
+
+
+def test_a_series_exported_and_imported_gives_the_same_occurrences(client, admin, make_event):
+    series = create_series(
+        client,
+        admin,
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=8", "RDATE;TZID=Europe/Paris:20270302T190000"],
+    )
+    others = occurrences(client, series["id"])
+    update(
+        client,
+        others[3]["id"],
+        admin,
+        title="Moved",
+        start_date="2027-03-23 20:00",
+        end_date="2027-03-23 21:00",
+    )
+    client.delete(f"{NS}/events/{others[5]['id']}", headers=admin)
+    create_series(
+        client,
+        admin,
+        title="Days",
+        all_day=True,
+        start_date="2027-10-30",
+        end_date="2027-10-31",
+        timezone="UTC",
+        recurrence=["RRULE:FREQ=DAILY;INTERVAL=3;COUNT=4"],
+    )
+    make_event(title="Single", start_date="2027-03-10 10:00", end_date="2027-03-10 11:00")
+    before = listed(client)
+    text = client.get(f"{NS}/events", query_string={"ical": "1", **WIDE}).get_data()
+    for event in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]:
+        if event["post_parent"] == 0:
+            client.delete(f"{NS}/events/{event['id']}?force=true", headers=admin)
+    assert client.get(f"{NS}/events", query_string=WIDE).get_json()["total"] == 0
+    report = imported(client, admin, text)
+    assert report["rejected"] == [] and len(report["created"]) == 3
+    assert listed(client) == before
+    assert imported(client, admin, text)["updated"] == []
