@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict
+from dataclasses import astuple, dataclass, field
 
 from peewee import fn
 
@@ -10,6 +12,7 @@ from store.clock import utcnow_str
 from store.db import (
     TEXT_INDEX_MIN,
     contains_text,
+    data_version,
     insert_row,
     matching_ids,
     write_transaction,
@@ -29,7 +32,9 @@ from store.models import (
 from store.posts import (
     allocate_id,
     as_id,
+    publication_horizon,
     readable_clause,
+    unindexed,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -82,12 +87,13 @@ def _search_clause(text: str):
     return clause
 
 
-def _filtered(filters: EventFilters, viewer: Viewer):
-    """The listing query. Filters on fields that a password masks (terms, venue,
+def _filtered(filters: EventFilters, viewer: Viewer, status=None):
+    """The listing query (``status`` as in ``visible_clause``). Filters on fields that a password masks (terms, venue,
     organizer, featured, ticketed, geolocation, the text a search reads) see those fields
     as absent on events whose fields this viewer may not read (SPEC §10)."""
     query = Event.select().where(
-        visible_clause(Event, viewer, filters.statuses) & (Event.hide_from_listings == False)  # noqa: E712
+        visible_clause(Event, viewer, filters.statuses, status)
+        & (Event.hide_from_listings == False)  # noqa: E712
     )
     clear = unmasked_clause(Event, viewer, filters.password)
 
@@ -103,13 +109,19 @@ def _filtered(filters: EventFilters, viewer: Viewer):
         if filters.start_min:
             query = query.where(Event.utc_start >= filters.start_min)
         if filters.end_max:
-            query = query.where(Event.utc_end <= filters.end_max)
+            # An event never ends before it starts (prepare_event refuses it), so the end
+            # bound also bounds the start: the index range stops at the window's end.
+            query = query.where(
+                (Event.utc_end <= filters.end_max) & (Event.utc_start <= filters.end_max)
+            )
         if filters.starts_before:
             query = query.where(Event.utc_start < filters.starts_before)
         if filters.starts_after:
             query = query.where(Event.utc_start > filters.starts_after)
         if filters.ends_before:
-            query = query.where(Event.utc_end < filters.ends_before)
+            query = query.where(
+                (Event.utc_end < filters.ends_before) & (Event.utc_start < filters.ends_before)
+            )
         if filters.ends_after:
             query = query.where(Event.utc_end > filters.ends_after)
     if filters.search:
@@ -174,12 +186,48 @@ def _filtered(filters: EventFilters, viewer: Viewer):
 
 def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
     """(rows of the page, total) ordered by UTC start, then id."""
-    query = _filtered(filters, viewer)
     if filters.near is not None:
-        return _list_near(query, filters.near, viewer, offset, limit)
-    total = query.count()
-    rows = list(query.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
+        return _list_near(_filtered(filters, viewer), filters.near, viewer, offset, limit)
+    # The page in start order, stopping after it; the count by the status index.
+    page = _filtered(filters, viewer, unindexed(Event.status))
+    rows = list(page.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
+    if offset == 0 and len(rows) < limit:  # the whole listing is on this page
+        return rows, len(rows)
+    key = (data_version(), publication_horizon(), repr(astuple(filters)), viewer.cache_key())
+    total = _totals.get(key)
+    if total is None:
+        total = _totals.put(key, _filtered(filters, viewer).count())
     return rows, total
+
+
+class TotalsCache:
+    """Listing totals per (data version, clock horizon, filters, viewer), per process: the
+    pages of one listing share one count instead of each rescanning every matching row.
+    Exact: any write changes the data version, and the only change without a write, a
+    scheduled event whose date passes, changes the horizon."""
+
+    def __init__(self, size: int = 2048):
+        self.size = size
+        self.entries: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()  # gthread workers
+
+    def get(self, key):
+        with self.lock:
+            total = self.entries.get(key)
+            if total is not None:
+                self.entries.move_to_end(key)
+            return total
+
+    def put(self, key, total: int) -> int:
+        with self.lock:
+            self.entries[key] = total
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        return total
+
+
+_totals = TotalsCache()
 
 
 def _list_near(query, near, viewer: Viewer, offset, limit):

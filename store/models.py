@@ -105,6 +105,8 @@ class Event(Post):
             (("status", "utc_start", "utc_end", "hide_from_listings", "date_utc", "author"), False),
             (("post_parent",), False),
             (("author",), False),
+            # Scheduled events by publication date: the due ones and the next one.
+            (("status", "date_utc"), False),
         )
 
 

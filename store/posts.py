@@ -53,10 +53,30 @@ def unique_slug(
     return f"{base}-{number}"
 
 
-def is_published(model, now: str | None = None):
+def is_published(model, now: str | None = None, status=None):
     """Published, or scheduled with a publication date already passed."""
     now = now or utcnow_str()
-    return (model.status == "publish") | ((model.status == "future") & (model.date_utc <= now))
+    status = model.status if status is None else status
+    return (status == "publish") | ((status == "future") & (model.date_utc <= now))
+
+
+def unindexed(column):
+    """``column`` as a value the planner will not look up by index: a listing's page is
+    read in start order (stopping after the page) instead of gathering every row of each
+    status and sorting them."""
+    return column.concat("")
+
+
+def publication_horizon(now: str | None = None) -> str:
+    """The next publication date of a scheduled event: until then, which events are
+    published cannot change without a write. One seek in the ``(status, date_utc)`` index."""
+    now = now or utcnow_str()
+    first = (
+        Event.select(fn.MIN(Event.date_utc))
+        .where((Event.status == "future") & (Event.date_utc > now))
+        .scalar()
+    )
+    return first or ""
 
 
 def effective_status(row, now: str | None = None) -> str:
@@ -65,28 +85,30 @@ def effective_status(row, now: str | None = None) -> str:
     return row.status
 
 
-def visible_clause(model, viewer: Viewer, statuses: list[str] | None = None):
+def visible_clause(model, viewer: Viewer, statuses: list[str] | None = None, status=None):
     """Rows of ``model`` this viewer may see in a listing, limited to ``statuses``.
 
     Anonymous callers and subscribers see published items; editors see everything but
     the trash; contributors and authors see published items and their own. Private
-    items need ``read_private_posts`` or ownership.
+    items need ``read_private_posts`` or ownership. ``status`` stands for the status
+    column (e.g. ``unindexed(model.status)``).
     """
     now = utcnow_str()
-    published = is_published(model, now)
+    status = model.status if status is None else status
+    published = is_published(model, now, status)
     if statuses is None and not viewer.has("edit_posts"):
         return published
     if statuses is None:
-        wanted = published if not viewer.has("edit_posts") else (model.status != "trash")
+        wanted = published if not viewer.has("edit_posts") else (status != "trash")
     else:
         parts = []
         plain = [s for s in statuses if s not in ("publish", "future")]
         if "publish" in statuses:
             parts.append(published)
         if "future" in statuses:
-            parts.append((model.status == "future") & (model.date_utc > now))
+            parts.append((status == "future") & (model.date_utc > now))
         if plain:
-            parts.append(model.status.in_(plain))
+            parts.append(status.in_(plain))
         wanted = parts[0]
         for part in parts[1:]:
             wanted = wanted | part
@@ -95,7 +117,7 @@ def visible_clause(model, viewer: Viewer, statuses: list[str] | None = None):
     if viewer.logged_in and viewer.has("edit_posts"):
         readable = published | (model.author == viewer.id)
     elif viewer.logged_in:
-        readable = published | ((model.status == "private") & (model.author == viewer.id))
+        readable = published | ((status == "private") & (model.author == viewer.id))
     else:
         readable = published
     return wanted & readable

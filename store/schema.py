@@ -40,6 +40,10 @@ def _v6_event_text_index():
     create_text_index("event_search", "event", ("title", "description", "excerpt"))
 
 
+def _v7_scheduled_index():
+    Event._schema.create_indexes(safe=True)
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -48,6 +52,7 @@ MIGRATIONS = [
     _v4_covering_listing_index,
     _v5_live_links_index,
     _v6_event_text_index,
+    _v7_scheduled_index,
 ]
 
 
