@@ -146,6 +146,35 @@ def create_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
     database.execute_sql(f"INSERT INTO {index}({index}) VALUES ('rebuild')")
 
 
+def create_link_counter(
+    counter_table: str, counter: str, link_table: str, link_key: str, flag: str, value: int
+) -> None:
+    """Keeps ``counter_table.counter`` equal to the number of ``link_table`` rows pointing
+    at it (``link_key``) whose ``flag`` is ``value``, through triggers: every insert,
+    delete (cascades included) and update of a link, whichever code path makes it, as
+    WordPress keeps ``term_taxonomy.count``. Recounted once here."""
+    target = f"UPDATE {counter_table} SET {counter} = {counter}"
+    name = f"{link_table}_{counter}"
+    database.execute_sql(
+        f"CREATE TRIGGER IF NOT EXISTS {name}_ai AFTER INSERT ON {link_table} "
+        f"WHEN new.{flag} = {value} BEGIN {target} + 1 WHERE id = new.{link_key}; END"
+    )
+    database.execute_sql(
+        f"CREATE TRIGGER IF NOT EXISTS {name}_ad AFTER DELETE ON {link_table} "
+        f"WHEN old.{flag} = {value} BEGIN {target} - 1 WHERE id = old.{link_key}; END"
+    )
+    database.execute_sql(
+        f"CREATE TRIGGER IF NOT EXISTS {name}_au AFTER UPDATE OF {flag}, {link_key} "
+        f"ON {link_table} WHEN old.{flag} = {value} OR new.{flag} = {value} BEGIN "
+        f"{target} - (old.{flag} = {value}) WHERE id = old.{link_key}; "
+        f"{target} + (new.{flag} = {value}) WHERE id = new.{link_key}; END"
+    )
+    database.execute_sql(
+        f"UPDATE {counter_table} SET {counter} = (SELECT COUNT(*) FROM {link_table} "
+        f"WHERE {link_key} = {counter_table}.id AND {flag} = {value})"
+    )
+
+
 TEXT_INDEX_MIN = 3  # trigrams: shorter words fall back to a scan
 
 

@@ -148,6 +148,9 @@ class Term(BaseModel):
     slug = CharField()
     description = TextField(default="")
     parent = IntegerField(default=0)
+    # Links whose event is published (``EventTerm.live == LIVE_PUBLISHED``), kept by
+    # triggers (``store/db.py::create_link_counter``); never written by the code.
+    published = IntegerField(default=0)
 
     class Meta:
         indexes = (

@@ -1,7 +1,7 @@
 """Schema creation and versioned migrations, run by every entry point."""
 
-from store.db import create_text_index, database, write_transaction
-from store.models import ALL_TABLES, Event, EventTerm, Setting
+from store.db import create_link_counter, create_text_index, database, write_transaction
+from store.models import ALL_TABLES, LIVE_PUBLISHED, Event, EventTerm, Setting, Term
 
 
 def _v1_create_tables():
@@ -44,6 +44,20 @@ def _v7_scheduled_index():
     Event._schema.create_indexes(safe=True)
 
 
+def _v8_stored_term_counts():
+    columns = {column.name for column in database.get_columns("term")}
+    if "published" not in columns:
+        database.execute_sql("ALTER TABLE term ADD COLUMN published INTEGER NOT NULL DEFAULT 0")
+    create_link_counter(
+        Term._meta.table_name,
+        Term.published.column_name,
+        EventTerm._meta.table_name,
+        EventTerm.term.column_name,
+        EventTerm.live.column_name,
+        LIVE_PUBLISHED,
+    )
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -53,6 +67,7 @@ MIGRATIONS = [
     _v5_live_links_index,
     _v6_event_text_index,
     _v7_scheduled_index,
+    _v8_stored_term_counts,
 ]
 
 
