@@ -178,10 +178,20 @@ def create_link_counter(
 TEXT_INDEX_MIN = 3  # trigrams: shorter words fall back to a scan
 
 
-def matching_ids(index: str, word: str):
-    """SQL for the ids of rows whose indexed text contains ``word`` (3+ characters)."""
-    phrase = '"' + word.replace('"', '""') + '"'
-    return SQL(f"(SELECT rowid FROM {index} WHERE {index} MATCH ?)", [phrase])
+def _match_expression(words: list[str]) -> str:
+    return " AND ".join('"' + word.replace('"', '""') + '"' for word in words)
+
+
+def matching_ids(index: str, words: list[str]):
+    """SQL for the ids of rows whose indexed text contains every one of ``words`` (3+
+    characters each): one MATCH, so the index intersects the words' lists itself."""
+    return SQL(f"(SELECT rowid FROM {index} WHERE {index} MATCH ?)", [_match_expression(words)])
+
+
+def count_matching(index: str, words: list[str]) -> int:
+    """How many rows contain every one of ``words``: read from the index alone."""
+    sql = f"SELECT COUNT(*) FROM {index} WHERE {index} MATCH ?"
+    return database.execute_sql(sql, [_match_expression(words)]).fetchone()[0]
 
 
 def backup_to(path: str) -> None:

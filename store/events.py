@@ -12,6 +12,7 @@ from store.clock import utcnow_str
 from store.db import (
     TEXT_INDEX_MIN,
     contains_text,
+    count_matching,
     data_version,
     insert_row,
     matching_ids,
@@ -70,25 +71,31 @@ class EventFilters:
     password: str | None = None  # the listing's access password for protected events
 
 
-def _search_clause(text: str):
-    """Every word must appear in the title, the description or the excerpt: looked up in
-    the trigram index, or scanned for words too short for it."""
-    clause = None
-    for word in search_words(text.split(), text):
-        if len(word) >= TEXT_INDEX_MIN:
-            part = Event.id.in_(matching_ids("event_search", word))
-        else:
+def _search_clause(text: str, id_column):
+    """Every word must appear in the title, the description or the excerpt: the words
+    long enough for the trigram index in one lookup, shorter ones by a scan."""
+    words = search_words(text.split(), text)
+    indexed = [word for word in words if len(word) >= TEXT_INDEX_MIN]
+    clause = id_column.in_(matching_ids("event_search", indexed)) if indexed else None
+    for word in words:
+        if len(word) < TEXT_INDEX_MIN:
             part = (
                 contains_text(Event.title, word)
                 | contains_text(Event.description, word)
                 | contains_text(Event.excerpt, word)
             )
-        clause = part if clause is None else clause & part
+            clause = part if clause is None else clause & part
     return clause
 
 
-def _filtered(filters: EventFilters, viewer: Viewer, status=None):
-    """The listing query (``status`` as in ``visible_clause``). Filters on fields that a password masks (terms, venue,
+def _indexed_words(text: str) -> list[str]:
+    return [w for w in search_words(text.split(), text) if len(w) >= TEXT_INDEX_MIN]
+
+
+def _filtered(filters: EventFilters, viewer: Viewer, status=None, search_in_order=False):
+    """The listing query (``status`` as in ``visible_clause``; ``search_in_order``: test
+    each event met in start order against the search's matches rather than starting from
+    them). Filters on fields that a password masks (terms, venue,
     organizer, featured, ticketed, geolocation, the text a search reads) see those fields
     as absent on events whose fields this viewer may not read (SPEC §10)."""
     query = Event.select().where(
@@ -126,7 +133,8 @@ def _filtered(filters: EventFilters, viewer: Viewer, status=None):
             query = query.where(Event.utc_end > filters.ends_after)
     if filters.search:
         # As WordPress: a search does not look inside events the caller may not read.
-        query = query.where(present(_search_clause(filters.search)))
+        id_column = unindexed(Event.id) if search_in_order else Event.id
+        query = query.where(present(_search_clause(filters.search, id_column)))
     for flag in ("featured", "ticketed"):
         wanted = getattr(filters, flag)
         if wanted is not None:
@@ -188,16 +196,34 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
     """(rows of the page, total) ordered by UTC start, then id."""
     if filters.near is not None:
         return _list_near(_filtered(filters, viewer), filters.near, viewer, offset, limit)
+    version = data_version()
     # The page in start order, stopping after it; the count by the status index.
-    page = _filtered(filters, viewer, unindexed(Event.status))
+    in_order = bool(filters.search) and _search_in_order(filters.search, version, offset + limit)
+    page = _filtered(filters, viewer, unindexed(Event.status), in_order)
     rows = list(page.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
     if offset == 0 and len(rows) < limit:  # the whole listing is on this page
         return rows, len(rows)
-    key = (data_version(), publication_horizon(), repr(astuple(filters)), viewer.cache_key())
+    key = (version, publication_horizon(), repr(astuple(filters)), viewer.cache_key())
     total = _totals.get(key)
     if total is None:
         total = _totals.put(key, _filtered(filters, viewer).count())
     return rows, total
+
+
+def _search_in_order(text: str, version: int, wanted: int) -> bool:
+    """Whether a page of a search is cheaper found by walking events in start order and
+    testing each against the matches (about ``wanted × events / matches`` rows) than by
+    reading every match and sorting (``matches`` rows): common words walk, rare ones
+    start from their matches. The match count is cached like the totals."""
+    words = _indexed_words(text)
+    if not words:
+        return False
+    key = (version, "matches", tuple(words))
+    matches = _totals.get(key)
+    if matches is None:
+        matches = _totals.put(key, count_matching("event_search", words))
+    events = Event.select(fn.MAX(Event.id)).scalar() or 0  # ids bound the row count
+    return matches * matches > wanted * events
 
 
 class TotalsCache:

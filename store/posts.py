@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from peewee import fn
+from peewee import IntegerField, fn
 from text_unidecode import unidecode
 
 from store import dates
@@ -61,9 +61,11 @@ def is_published(model, now: str | None = None, status=None):
 
 
 def unindexed(column):
-    """``column`` as a value the planner will not look up by index: a listing's page is
-    read in start order (stopping after the page) instead of gathering every row of each
-    status and sorting them."""
+    """``column`` as a value the planner will not look up by index (same value, same
+    type): a listing's page is then read in start order, stopping after the page, instead
+    of gathering every row of each status (or every match of a word) and sorting them."""
+    if isinstance(column, IntegerField):
+        return column + 0
     return column.concat("")
 
 
