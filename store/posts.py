@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from peewee import IntegerField, fn
+from peewee import ForeignKeyField, IntegerField, fn
 from text_unidecode import unidecode
 
 from store import dates
@@ -64,7 +64,7 @@ def unindexed(column):
     """``column`` as a value the planner will not look up by index (same value, same
     type): a listing's page is then read in start order, stopping after the page, instead
     of gathering every row of each status (or every match of a word) and sorting them."""
-    if isinstance(column, IntegerField):
+    if isinstance(column, IntegerField | ForeignKeyField):
         return column + 0
     return column.concat("")
 

@@ -58,6 +58,25 @@ def _v8_stored_term_counts():
     )
 
 
+def _v9_covering_index_with_password():
+    for index in database.get_indexes("event"):
+        if (
+            index.columns[:6]
+            == [
+                "status",
+                "utc_start",
+                "utc_end",
+                "hide_from_listings",
+                "date_utc",
+                "author",
+            ]
+            and "password" not in index.columns
+        ):
+            database.execute_sql(f'DROP INDEX IF EXISTS "{index.name}"')
+    Event._schema.create_indexes(safe=True)
+    database.execute_sql("ANALYZE")
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -68,6 +87,7 @@ MIGRATIONS = [
     _v6_event_text_index,
     _v7_scheduled_index,
     _v8_stored_term_counts,
+    _v9_covering_index_with_password,
 ]
 
 
