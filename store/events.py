@@ -92,14 +92,16 @@ def _indexed_words(text: str) -> list[str]:
     return [w for w in search_words(text.split(), text) if len(w) >= TEXT_INDEX_MIN]
 
 
-def _filtered(filters: EventFilters, viewer: Viewer, status=None, search_in_order=False):
-    """The listing query (``status`` as in ``visible_clause``; ``search_in_order``: test
-    each event met in start order against the search's matches rather than starting from
-    them). Filters on fields that a password masks (terms, venue,
+def _filtered(
+    filters: EventFilters, viewer: Viewer, *, page: bool = False, search_in_order: bool = False
+):
+    """The listing query: for a ``page`` (read in start order, the status column hidden
+    from the planner), or for a count; ``search_in_order``: test each event met in start
+    order against the search's matches rather than starting from them. Filters on fields that a password masks (terms, venue,
     organizer, featured, ticketed, geolocation, the text a search reads) see those fields
     as absent on events whose fields this viewer may not read (SPEC §10)."""
     query = Event.select().where(
-        visible_clause(Event, viewer, filters.statuses, status)
+        visible_clause(Event, viewer, filters.statuses, unindexed(Event.status) if page else None)
         & (Event.hide_from_listings == False)  # noqa: E712
     )
     clear = unmasked_clause(Event, viewer, filters.password)
@@ -142,37 +144,24 @@ def _filtered(filters: EventFilters, viewer: Viewer, status=None, search_in_orde
             query = query.where(present(column == True) if wanted else absent(column == True))  # noqa: E712
     if filters.post_parent is not None:
         query = query.where(Event.post_parent == filters.post_parent)
+
+    def linked(link, column, ids):
+        """Events linked to one of ``ids``: tested on each event met in start order for
+        a page, counted from the links' index for a total."""
+        if page:
+            return fn.EXISTS(
+                link.select(link.event).where((link.event == Event.id) & column.in_(ids))
+            )
+        return Event.id.in_(link.select(link.event).where(column.in_(ids)))
+
     for ids in (filters.category_ids, filters.tag_ids):
         if ids is not None:
-            query = query.where(
-                present(
-                    fn.EXISTS(
-                        EventTerm.select(EventTerm.event).where(
-                            (EventTerm.event == Event.id) & EventTerm.term.in_(ids)
-                        )
-                    )
-                )
-            )
+            query = query.where(present(linked(EventTerm, EventTerm.term, ids)))
     if filters.venue_ids is not None:
-        query = query.where(
-            present(
-                fn.EXISTS(
-                    EventVenue.select(EventVenue.event).where(
-                        (EventVenue.event == Event.id) & EventVenue.venue.in_(filters.venue_ids)
-                    )
-                )
-            )
-        )
+        query = query.where(present(linked(EventVenue, EventVenue.venue, filters.venue_ids)))
     if filters.organizer_ids is not None:
         query = query.where(
-            present(
-                fn.EXISTS(
-                    EventOrganizer.select(EventOrganizer.event).where(
-                        (EventOrganizer.event == Event.id)
-                        & EventOrganizer.organizer.in_(filters.organizer_ids)
-                    )
-                )
-            )
+            present(linked(EventOrganizer, EventOrganizer.organizer, filters.organizer_ids))
         )
     if filters.geoloc is not None or filters.near is not None:
         with_coords = fn.EXISTS(
@@ -199,8 +188,8 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
     version = data_version()
     # The page in start order, stopping after it; the count by the status index.
     in_order = bool(filters.search) and _search_in_order(filters.search, version, offset + limit)
-    page = _filtered(filters, viewer, unindexed(Event.status), in_order)
-    rows = list(page.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
+    query = _filtered(filters, viewer, page=True, search_in_order=in_order)
+    rows = list(query.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
     if offset == 0 and len(rows) < limit:  # the whole listing is on this page
         return rows, len(rows)
     key = (version, publication_horizon(), repr(astuple(filters)), viewer.cache_key())
