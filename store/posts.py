@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from peewee import ForeignKeyField, IntegerField, fn
+from peewee import SQL, ForeignKeyField, IntegerField, fn
 from text_unidecode import unidecode
 
 from store import dates
@@ -13,6 +13,7 @@ from store.clock import utcnow, utcnow_str
 from store.db import insert_row
 from store.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
 from store.models import Event, Node, Organizer, Venue
+from store.sql import Statement, param
 from store.users import Viewer
 
 
@@ -65,20 +66,22 @@ def unindexed(column):
     type): a listing's page is then read in start order, stopping after the page, instead
     of gathering every row of each status (or every match of a word) and sorting them."""
     if isinstance(column, IntegerField | ForeignKeyField):
-        return column + 0
-    return column.concat("")
+        return column + SQL("0")
+    return column.concat(SQL("''"))
 
 
 def publication_horizon(now: str | None = None) -> str:
     """The next publication date of a scheduled event: until then, which events are
     published cannot change without a write. One seek in the ``(status, date_utc)`` index."""
-    now = now or utcnow_str()
-    first = (
-        Event.select(fn.MIN(Event.date_utc))
-        .where((Event.status == "future") & (Event.date_utc > now))
-        .scalar()
+    row = _NEXT_PUBLICATION.first("future", now or utcnow_str())
+    return (row[0] if row else None) or ""
+
+
+_NEXT_PUBLICATION = Statement(
+    lambda: Event.select(fn.MIN(Event.date_utc)).where(
+        (Event.status == param(0)) & (Event.date_utc > param(1))
     )
-    return first or ""
+)
 
 
 def effective_status(row, now: str | None = None) -> str:

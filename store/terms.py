@@ -11,7 +11,7 @@ from store.db import contains_text, write_transaction
 from store.errors import Conflict, InvalidInput
 from store.models import Event, EventTerm, Term
 from store.posts import as_id, readable_clause, slugify, split_list, unindexed, unique_slug
-from store.sql import Statement, param
+from store.sql import Statement, in_list, param
 from store.text import plain_text
 from store.users import Viewer
 
@@ -130,13 +130,20 @@ def published_counts(term_ids) -> dict[int, int]:
     ids = [int(i) for i in term_ids]
     if not ids:
         return {}
-    counts = {
-        term_id: number
-        for term_id, number in Term.select(Term.id, Term.published).where(Term.id.in_(ids)).tuples()
-    }
-    for term_id, number in _due_counts(ids).tuples():
+    sizes = (len(ids),)
+    counts = dict(_STORED_COUNTS.execute(*ids, sizes=sizes).fetchall())
+    for term_id, number in _DUE_COUNTS.execute(*ids, "future", utcnow_str(), sizes=sizes):
         counts[term_id] = counts.get(term_id, 0) + number
     return counts
+
+
+# Compiled once per list length: every page of events shows its terms' counts.
+_STORED_COUNTS = Statement(
+    lambda size: Term.select(Term.id, Term.published).where(Term.id.in_(in_list(0, size)))
+)
+_DUE_COUNTS = Statement(
+    lambda size: _due_counts(in_list(0, size), status=param(size), now=param(size + 1))
+)
 
 
 # --- the /categories and /tags resources --------------------------------------------------
@@ -157,7 +164,7 @@ class TermFilters:
     slug: list[str] | None = None
 
 
-def _due_counts(term_ids: list[int] | None = None):
+def _due_counts(term_ids: list | None = None, status="future", now: str | None = None):
     """The one definition of a term's count is ``Term.published`` (links of published
     events, kept by triggers) plus this: links of scheduled events whose publication date
     has passed, per term, read from the ``(status, date_utc)`` index of events (no worker
@@ -167,7 +174,7 @@ def _due_counts(term_ids: list[int] | None = None):
     due = (
         EventTerm.select(EventTerm.term, fn.COUNT(SQL("*")).alias("n"))
         .join(Event, on=(EventTerm.event == unindexed(Event.id)))
-        .where((Event.status == "future") & (Event.date_utc <= utcnow_str()))
+        .where((Event.status == status) & (Event.date_utc <= (now or utcnow_str())))
     )
     if term_ids is not None:
         due = due.where(unindexed(EventTerm.term).in_(term_ids))
