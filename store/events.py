@@ -14,6 +14,7 @@ from store.db import (
     contains_text,
     count_matching,
     data_version,
+    database,
     insert_row,
     matching_ids,
     write_transaction,
@@ -192,7 +193,13 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
     rows = list(query.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
     if offset == 0 and len(rows) < limit:  # the whole listing is on this page
         return rows, len(rows)
-    key = (version, publication_horizon(), repr(astuple(filters)), viewer.cache_key())
+    key = (
+        database.database,  # one process may serve several databases (the tests do)
+        version,
+        publication_horizon(),
+        repr(astuple(filters)),
+        viewer.cache_key(),
+    )
     total = _totals.get(key)
     if total is None:
         total = _totals.put(key, _filtered(filters, viewer).count())
@@ -207,7 +214,7 @@ def _search_in_order(text: str, version: int, wanted: int) -> bool:
     words = _indexed_words(text)
     if not words:
         return False
-    key = (version, "matches", tuple(words))
+    key = (database.database, version, "matches", tuple(words))
     matches = _totals.get(key)
     if matches is None:
         matches = _totals.put(key, count_matching("event_search", words))
@@ -216,10 +223,10 @@ def _search_in_order(text: str, version: int, wanted: int) -> bool:
 
 
 class TotalsCache:
-    """Listing totals per (data version, clock horizon, filters, viewer), per process: the
-    pages of one listing share one count instead of each rescanning every matching row.
-    Exact: any write changes the data version, and the only change without a write, a
-    scheduled event whose date passes, changes the horizon."""
+    """Listing totals per (database, data version, clock horizon, filters, viewer), per
+    process: the pages of one listing share one count instead of each rescanning every
+    matching row. Exact: any write changes the data version, and the only change without
+    a write, a scheduled event whose date passes, changes the horizon."""
 
     def __init__(self, size: int = 2048):
         self.size = size
