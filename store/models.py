@@ -122,6 +122,10 @@ class Event(Post):
         )
 
 
+# The trigram text index of events (store/db.py::create_text_index, migration v6).
+EVENT_TEXT_INDEX = ("event_search", "event", ("title", "description", "excerpt"))
+
+
 class Venue(Post):
     address = TextField(default="")
     city = TextField(default="")
