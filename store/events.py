@@ -94,11 +94,17 @@ def _indexed_words(text: str) -> list[str]:
 
 
 def _filtered(
-    filters: EventFilters, viewer: Viewer, *, page: bool = False, search_in_order: bool = False
+    filters: EventFilters,
+    viewer: Viewer,
+    *,
+    page: bool = False,
+    search_in_order: bool = False,
+    from_links=(),
 ):
     """The listing query: for a ``page`` (read in start order, the status column hidden
     from the planner), or for a count; ``search_in_order``: test each event met in start
-    order against the search's matches rather than starting from them. Filters on fields that a password masks (terms, venue,
+    order against the search's matches rather than starting from them; ``from_links``:
+    link tables whose few matching links a page starts from. Filters on fields that a password masks (terms, venue,
     organizer, featured, ticketed, geolocation, the text a search reads) see those fields
     as absent on events whose fields this viewer may not read (SPEC §10)."""
     query = Event.select().where(
@@ -149,7 +155,7 @@ def _filtered(
     def linked(link, column, ids):
         """Events linked to one of ``ids``: tested on each event met in start order for
         a page, counted from the links' index for a total."""
-        if page:
+        if page and link not in from_links:
             return fn.EXISTS(
                 link.select(link.event).where((link.event == Event.id) & column.in_(ids))
             )
@@ -188,8 +194,17 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
         return _list_near(_filtered(filters, viewer), filters.near, viewer, offset, limit)
     version = data_version()
     # The page in start order, stopping after it; the count by the status index.
-    in_order = bool(filters.search) and _search_in_order(filters.search, version, offset + limit)
-    query = _filtered(filters, viewer, page=True, search_in_order=in_order)
+    wanted = offset + limit
+    in_order = bool(filters.search) and _search_in_order(filters.search, version, wanted)
+    from_links = [
+        link
+        for link, column, ids in (
+            (EventVenue, EventVenue.venue, filters.venue_ids),
+            (EventOrganizer, EventOrganizer.organizer, filters.organizer_ids),
+        )
+        if ids and _few_links(link, column, ids, version, wanted)
+    ]
+    query = _filtered(filters, viewer, page=True, search_in_order=in_order, from_links=from_links)
     rows = list(query.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
     if offset == 0 and len(rows) < limit:  # the whole listing is on this page
         return rows, len(rows)
@@ -220,6 +235,18 @@ def _search_in_order(text: str, version: int, wanted: int) -> bool:
         matches = _totals.put(key, count_matching("event_search", words))
     events = Event.select(fn.MAX(Event.id)).scalar() or 0  # ids bound the row count
     return matches * matches > wanted * events
+
+
+def _few_links(link, column, ids: list[int], version: int, wanted: int) -> bool:
+    """Whether a page is cheaper started from the links to ``ids`` (a venue's few events)
+    than found by walking events in start order; the same rule as a search's words. The
+    links are counted from their index, cached like totals."""
+    key = (database.database, version, link.__name__, tuple(ids))
+    links = _totals.get(key)
+    if links is None:
+        links = _totals.put(key, link.select().where(column.in_(ids)).count())
+    events = Event.select(fn.MAX(Event.id)).scalar() or 0
+    return links * links <= wanted * events
 
 
 class TotalsCache:
