@@ -104,9 +104,11 @@ def _filtered(
     """The listing query: for a ``page`` (read in start order, the status column hidden
     from the planner), or for a count; ``search_in_order``: test each event met in start
     order against the search's matches rather than starting from them; ``from_links``:
-    link tables whose few matching links a page starts from. Filters on fields that a password masks (terms, venue,
-    organizer, featured, ticketed, geolocation, the text a search reads) see those fields
-    as absent on events whose fields this viewer may not read (SPEC §10)."""
+    link tables whose few matching links a page starts from.
+
+    Filters on fields that a password masks (terms, venue, organizer, featured, ticketed,
+    geolocation, the text a search reads) see those fields as absent on events whose
+    fields this viewer may not read (SPEC §10)."""
     query = Event.select().where(
         visible_clause(Event, viewer, filters.statuses, unindexed(Event.status) if page else None)
         & (Event.hide_from_listings == False)  # noqa: E712
