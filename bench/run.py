@@ -1,11 +1,14 @@
 """`make bench`: seed throw-away databases, serve them with gunicorn as `make run` does,
-drive them with wrk from a second process on loopback, and print the SPEC §9 figures."""
+drive them with wrk from a second process on loopback, and print the SPEC §9 figures:
+the warm scenarios (the same URL again and again) and the cold mode (every request a URL
+never asked before, at each of ``--sizes``). ``--warm`` or ``--cold`` runs one of them."""
 
 from __future__ import annotations
 
 import argparse
 import base64
 import json
+import math
 import os
 import shutil
 import signal
@@ -20,6 +23,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".venv", "bin")
 NS = "/wp-json/calendar/events/v1"
 LUA = os.path.join(ROOT, "bench", "report.lua")
+COLD_LUA = os.path.join(ROOT, "bench", "cold.lua")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from cold import SCENARIOS, calendar_info, cold_path  # noqa: E402
 
 
 def free_port() -> int:
@@ -28,14 +34,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def database_env(database: str) -> dict:
-    """The throw-away database, with its uploaded images beside it."""
-    uploads = os.path.join(os.path.dirname(database), "uploads")
-    return {**os.environ, "CALENDAR_DATABASE": database, "UPLOAD_FOLDER": uploads}
-
-
 def flask(database: str, *args: str) -> str:
-    env = database_env(database)
+    env = {**os.environ, "CALENDAR_DATABASE": database}
     result = subprocess.run(
         [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
         cwd=ROOT,
@@ -52,7 +52,7 @@ class Server:
 
     def __init__(self, database: str, workers: int):
         self.port = free_port()
-        env = database_env(database)
+        env = {**os.environ, "CALENDAR_DATABASE": database}
         self.process = subprocess.Popen(
             [
                 os.path.join(BIN, "gunicorn"),
@@ -105,14 +105,19 @@ class Server:
             self.process.kill()
 
 
-def wrk(url: str, seconds: int, connections: int, method="GET", body=None, auth=None) -> dict:
+def wrk(
+    url: str, seconds: int, connections: int, method="GET", body=None, auth=None, paths=None
+) -> dict:
     env = {**os.environ, "BENCH_METHOD": method}
     if body:
         env["BENCH_BODY"] = body
     if auth:
         env["BENCH_AUTH"] = auth
+    if paths:
+        env.update(BENCH_PATHS=paths, BENCH_THREADS="2")
+    script = COLD_LUA if paths else LUA
     result = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", LUA, url],
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", script, url],
         env=env,
         check=True,
         capture_output=True,
@@ -169,11 +174,196 @@ def series_creation(base: str, auth: str, requests: int = 20) -> list[float]:
     return sorted(timings)
 
 
-def seeded(directory: str, events: int) -> tuple[str, str]:
-    database = os.path.join(directory, f"bench-{events}.db")
+def seeded(directory: str, events: int, purpose: str = "") -> tuple[str, str]:
+    """A database of ``events`` seeded events (made once per run and ``purpose``) and an
+    administrator's Authorization header."""
+    database = os.path.join(directory, f"bench-{events}{purpose}.db")
+    if database in _seeded:
+        return database, _seeded[database]
+    print(f"Seeding {events} events ...", flush=True)
+    began = time.monotonic()
     flask(database, "seed", "--events", str(events))
+    print(f"  seeded in {time.monotonic() - began:.1f} s", flush=True)
     password = flask(database, "users", "create", "bench", "--role", "administrator").split()[-1]
-    return database, "Basic " + base64.b64encode(f"bench:{password}".encode()).decode()
+    _seeded[database] = "Basic " + base64.b64encode(f"bench:{password}".encode()).decode()
+    return database, _seeded[database]
+
+
+_seeded: dict[str, str] = {}
+
+
+def warm(options, directory: str) -> None:
+    """The same URL again and again: what the response cache makes of a busy page."""
+    database, auth = seeded(directory, options.events, "-posts")  # POST /events adds to it
+    server = Server(database, options.workers)
+    try:
+        first = server.get(f"{NS}/events?per_page=1")["events"][0]
+        category = first["categories"][0]["slug"] if first["categories"] else "music"
+        venue = first["venue"]["id"] if isinstance(first["venue"], dict) else ""
+        word = first["title"].split()[1]
+        scenarios = [
+            ("GET /healthz", "/healthz", None, None),
+            ("GET /events?per_page=10", f"{NS}/events?per_page=10", 0.5, None),
+            ("GET /events/{id}", f"{NS}/events/{first['id']}", 0.6, None),
+            (
+                "GET /events category+venue+search",
+                f"{NS}/events?categories={category}&venue={venue}&search={word}",
+                0.4,
+                None,
+            ),
+            ("GET /events?ical=1 (feed)", f"{NS}/events?ical=1", None, None),
+            ("GET /venues", f"{NS}/venues", None, None),
+            ("GET /categories", f"{NS}/categories", None, None),
+            ("POST /events", f"{NS}/events", None, "post"),
+        ]
+        print(
+            f"\n{options.workers} workers, {options.connections} connections, "
+            f"{options.seconds}s per scenario, {options.events} events\n"
+        )
+        print(
+            f"{'scenario':<36}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'ratio':>8}  bar"
+        )
+        healthz_rps = None
+        for name, path, bar, kind in scenarios:
+            if kind == "post":
+                body = json.dumps(
+                    {
+                        "title": "Bench {n}",
+                        "start_date": "tomorrow 10am",
+                        "end_date": "tomorrow 11am",
+                        "categories": [category],
+                    }
+                )
+                result = wrk(
+                    server.base + path, options.seconds, options.connections, "POST", body, auth
+                )
+            else:
+                result = wrk(server.base + path, options.seconds, options.connections)
+            healthz_rps = healthz_rps or result["rps"]
+            ratio = result["rps"] / healthz_rps
+            errors = result["errors"] + result["status_errors"]
+            if kind == "post":
+                target = "≥ 300/s, 0 errors"
+                verdict = "ok" if result["rps"] >= 300 and errors == 0 else "MISSED"
+            elif bar:
+                target = f"≥ {bar}"
+                verdict = "ok" if ratio >= bar else "MISSED"
+            else:
+                target, verdict = "", ""
+            print(
+                f"{name:<36}{result['rps']:>9.0f}{result['p50_us'] / 1000:>9.2f}"
+                f"{result['p99_us'] / 1000:>9.2f}{errors:>8}{ratio:>8.2f}  {target} {verdict}"
+            )
+        print(feed_cold_render(server))
+        timings = series_creation(server.base, auth)
+        p50, worst = timings[len(timings) // 2], timings[-1]
+        print(
+            f"\nPOST /events, weekly series of 104 occurrences: p50 {p50 * 1000:.0f} ms, "
+            f"max {worst * 1000:.0f} ms (bar well under 1 s: {'ok' if worst < 1 else 'MISSED'})"
+        )
+        rss = server.worker_rss_mb()
+        print(
+            "\nworker RSS after the run: "
+            + ", ".join(f"{mb:.0f} MB" for mb in rss)
+            + ("  (bar < 80 MB: " + ("ok" if rss and max(rss) < 80 else "MISSED") + ")")
+        )
+    finally:
+        server.stop()
+
+    sizes = [int(x) for x in options.growth.split(",") if x]
+    if sizes:
+        print("\nGrowth of GET /events?per_page=10:")
+        p50 = {}
+        for size in sizes:
+            database, _auth = seeded(directory, size)
+            server = Server(database, options.workers)
+            try:
+                result = wrk(
+                    server.base + f"{NS}/events?per_page=10",
+                    options.seconds,
+                    options.connections,
+                )
+            finally:
+                server.stop()
+            p50[size] = result["p50_us"] / 1000
+            print(f"  {size:>7} events: p50 {p50[size]:.2f} ms, {result['rps']:.0f} req/s")
+        if len(sizes) >= 2:
+            growth = p50[sizes[-1]] / p50[sizes[0]]
+            print(f"  growth {growth:.2f}x (bar ≤ 1.5x: {'ok' if growth <= 1.5 else 'MISSED'})")
+
+
+# SPEC §9 cold bars: ratio to /healthz at 10,000 events, and growth from the smallest size to
+# the largest (p50 of the same kind of request).
+COLD_RATIO = {"window": 0.3, "category": 0.3, "search": 0.3, "single": 0.6}
+COLD_GROWTH = {"search": 4.0}
+COLD_LABELS = {
+    "listing": "GET /events?page=N",
+    "window": "GET /events month at a random minute",
+    "category": "GET /events?categories=ID&page=N",
+    "search": "GET /events?search=WORD&page=N",
+    "categories": "GET /categories",
+    "single": "GET /events/{id}",
+}
+
+
+def cold(options, directory: str) -> None:
+    """Every request a URL never asked before (a unique path per request, drawn by
+    bench/cold.py): what a page costs when no cache can help."""
+    import random
+
+    p50: dict[str, dict[int, float]] = {name: {} for name in SCENARIOS}
+    sizes = [int(x) for x in options.sizes.split(",") if x]
+    for size in sizes:
+        database, _auth = seeded(directory, size)
+        server = Server(database, options.workers)
+        try:
+            info = calendar_info(server.get)
+            print(
+                f"\nCold, {size} events: {options.workers} workers, {options.connections} "
+                f"connections, {options.seconds}s per scenario\n"
+            )
+            print(
+                f"{'scenario':<40}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+                f"{'ratio':>8}  bar"
+            )
+            healthz = wrk(server.base + "/healthz", options.seconds, options.connections)
+            print(
+                f"{'GET /healthz':<40}{healthz['rps']:>9.0f}{healthz['p50_us'] / 1000:>9.2f}"
+                f"{healthz['p99_us'] / 1000:>9.2f}{healthz['errors']:>8}{1:>8.2f}"
+            )
+            rng = random.Random(size)
+            serial = 0
+            for name in SCENARIOS:
+                paths = os.path.join(directory, f"paths-{size}-{name}.txt")
+                with open(paths, "w") as handle:
+                    for _ in range(options.cold_budget):
+                        serial += 1
+                        handle.write(cold_path(name, rng, info, serial) + "\n")
+                result = wrk(server.base, options.seconds, options.connections, paths=paths)
+                ratio = result["rps"] / healthz["rps"]
+                errors = result["errors"] + result["status_errors"]
+                # No request finished in the run: wrk has no latency, so say so.
+                p50[name][size] = result["p50_us"] / 1000 if result["requests"] else math.inf
+                bar = COLD_RATIO.get(name) if size == 10000 else None
+                verdict = f"≥ {bar} " + ("ok" if ratio >= bar else "MISSED") if bar else ""
+                if result["requests"] > options.cold_budget:
+                    verdict += " (paths reused: raise --cold-budget)"
+                print(
+                    f"{COLD_LABELS[name]:<40}{result['rps']:>9.0f}{p50[name][size]:>9.2f}"
+                    f"{result['p99_us'] / 1000:>9.2f}{errors:>8}{ratio:>8.2f}  {verdict}"
+                )
+        finally:
+            server.stop()
+    if len(sizes) >= 2:
+        low, high = sizes[0], sizes[-1]
+        print(f"\nCold growth, p50 at {high} events over p50 at {low} events:")
+        for name in SCENARIOS:
+            growth = p50[name][high] / p50[name][low]
+            bar = COLD_GROWTH.get(name, 2.0)
+            print(
+                f"  {COLD_LABELS[name]:<40}{p50[name][low]:>8.2f} ms →{p50[name][high]:>8.2f} ms"
+                f"  {growth:>5.2f}x (bar ≤ {bar:g}x: {'ok' if growth <= bar else 'MISSED'})"
+            )
 
 
 def main() -> int:
@@ -183,110 +373,24 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", 2)))
     parser.add_argument("--growth", default="1000,100000", help="event counts for the growth check")
+    parser.add_argument("--warm", action="store_true", help="the warm scenarios only")
+    parser.add_argument("--cold", action="store_true", help="the cold mode only")
+    parser.add_argument(
+        "--sizes", default="1000,10000,100000", help="event counts for the cold mode"
+    )
+    parser.add_argument(
+        "--cold-budget", type=int, default=30000, help="distinct paths per cold scenario"
+    )
     options = parser.parse_args()
     if not shutil.which("wrk"):
         print("wrk is needed: apt-get install wrk (make bench installs it when run as root)")
         return 2
     directory = tempfile.mkdtemp(prefix="calendar-bench-")
     try:
-        print(f"Seeding {options.events} events ...", flush=True)
-        database, auth = seeded(directory, options.events)
-        server = Server(database, options.workers)
-        try:
-            first = server.get(f"{NS}/events?per_page=1")["events"][0]
-            category = first["categories"][0]["slug"] if first["categories"] else "music"
-            venue = first["venue"]["id"] if isinstance(first["venue"], dict) else ""
-            word = first["title"].split()[1]
-            scenarios = [
-                ("GET /healthz", "/healthz", None, None),
-                ("GET /events?per_page=10", f"{NS}/events?per_page=10", 0.5, None),
-                ("GET /events/{id}", f"{NS}/events/{first['id']}", 0.6, None),
-                (
-                    "GET /events category+venue+search",
-                    f"{NS}/events?categories={category}&venue={venue}&search={word}",
-                    0.4,
-                    None,
-                ),
-                ("GET /events?ical=1 (feed)", f"{NS}/events?ical=1", None, None),
-                ("GET /venues", f"{NS}/venues", None, None),
-                ("GET /categories", f"{NS}/categories", None, None),
-                ("POST /events", f"{NS}/events", None, "post"),
-            ]
-            print(
-                f"\n{options.workers} workers, {options.connections} connections, "
-                f"{options.seconds}s per scenario, {options.events} events\n"
-            )
-            print(
-                f"{'scenario':<36}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'ratio':>8}  bar"
-            )
-            healthz_rps = None
-            for name, path, bar, kind in scenarios:
-                if kind == "post":
-                    body = json.dumps(
-                        {
-                            "title": "Bench {n}",
-                            "start_date": "tomorrow 10am",
-                            "end_date": "tomorrow 11am",
-                            "categories": [category],
-                        }
-                    )
-                    result = wrk(
-                        server.base + path, options.seconds, options.connections, "POST", body, auth
-                    )
-                else:
-                    result = wrk(server.base + path, options.seconds, options.connections)
-                healthz_rps = healthz_rps or result["rps"]
-                ratio = result["rps"] / healthz_rps
-                errors = result["errors"] + result["status_errors"]
-                if kind == "post":
-                    target = "≥ 300/s, 0 errors"
-                    verdict = "ok" if result["rps"] >= 300 and errors == 0 else "MISSED"
-                elif bar:
-                    target = f"≥ {bar}"
-                    verdict = "ok" if ratio >= bar else "MISSED"
-                else:
-                    target, verdict = "", ""
-                print(
-                    f"{name:<36}{result['rps']:>9.0f}{result['p50_us'] / 1000:>9.2f}"
-                    f"{result['p99_us'] / 1000:>9.2f}{errors:>8}{ratio:>8.2f}  {target} {verdict}"
-                )
-            print(feed_cold_render(server))
-            timings = series_creation(server.base, auth)
-            p50, worst = timings[len(timings) // 2], timings[-1]
-            print(
-                f"\nPOST /events, weekly series of 104 occurrences: p50 {p50 * 1000:.0f} ms, "
-                f"max {worst * 1000:.0f} ms (bar well under 1 s: "
-                f"{'ok' if worst < 1 else 'MISSED'})"
-            )
-            rss = server.worker_rss_mb()
-            print(
-                "\nworker RSS after the run: "
-                + ", ".join(f"{mb:.0f} MB" for mb in rss)
-                + ("  (bar < 80 MB: " + ("ok" if rss and max(rss) < 80 else "MISSED") + ")")
-            )
-        finally:
-            server.stop()
-
-        sizes = [int(x) for x in options.growth.split(",") if x]
-        if sizes:
-            print("\nGrowth of GET /events?per_page=10:")
-            p50 = {}
-            for size in sizes:
-                database, _auth = seeded(directory, size)
-                server = Server(database, options.workers)
-                try:
-                    result = wrk(
-                        server.base + f"{NS}/events?per_page=10",
-                        options.seconds,
-                        options.connections,
-                    )
-                finally:
-                    server.stop()
-                p50[size] = result["p50_us"] / 1000
-                print(f"  {size:>7} events: p50 {p50[size]:.2f} ms, {result['rps']:.0f} req/s")
-            if len(sizes) >= 2:
-                growth = p50[sizes[-1]] / p50[sizes[0]]
-                print(f"  growth {growth:.2f}x (bar ≤ 1.5x: {'ok' if growth <= 1.5 else 'MISSED'})")
+        if not options.cold:
+            warm(options, directory)
+        if not options.warm:
+            cold(options, directory)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     return 0

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict
+from dataclasses import astuple, dataclass, field
 
 from peewee import fn
 
@@ -10,6 +12,9 @@ from store.clock import utcnow_str
 from store.db import (
     TEXT_INDEX_MIN,
     contains_text,
+    count_matching,
+    data_version,
+    database,
     insert_row,
     matching_ids,
     write_transaction,
@@ -29,7 +34,9 @@ from store.models import (
 from store.posts import (
     allocate_id,
     as_id,
+    publication_horizon,
     readable_clause,
+    unindexed,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -74,29 +81,46 @@ class EventFilters:
     readable_only: bool = False  # leave out events whose fields this viewer may not read
 
 
-def _search_clause(text: str):
-    """Every word must appear in the title, the description or the excerpt: looked up in
-    the trigram index, or scanned for words too short for it."""
-    clause = None
-    for word in search_words(text.split(), text):
-        if len(word) >= TEXT_INDEX_MIN:
-            part = Event.id.in_(matching_ids("event_search", word))
-        else:
+def _search_clause(text: str, id_column):
+    """Every word must appear in the title, the description or the excerpt: the words
+    long enough for the trigram index in one lookup, shorter ones by a scan."""
+    words = search_words(text.split(), text)
+    indexed = [word for word in words if len(word) >= TEXT_INDEX_MIN]
+    clause = id_column.in_(matching_ids("event_search", indexed)) if indexed else None
+    for word in words:
+        if len(word) < TEXT_INDEX_MIN:
             part = (
                 contains_text(Event.title, word)
                 | contains_text(Event.description, word)
                 | contains_text(Event.excerpt, word)
             )
-        clause = part if clause is None else clause & part
+            clause = part if clause is None else clause & part
     return clause
 
 
-def _filtered(filters: EventFilters, viewer: Viewer):
-    """The listing query. Filters on fields that a password masks (terms, venue,
-    organizer, featured, ticketed, geolocation, the text a search reads) see those fields
-    as absent on events whose fields this viewer may not read (SPEC §10)."""
+def _indexed_words(text: str) -> list[str]:
+    return [w for w in search_words(text.split(), text) if len(w) >= TEXT_INDEX_MIN]
+
+
+def _filtered(
+    filters: EventFilters,
+    viewer: Viewer,
+    *,
+    page: bool = False,
+    search_in_order: bool = False,
+    from_links=(),
+):
+    """The listing query: for a ``page`` (read in start order, the status column hidden
+    from the planner), or for a count; ``search_in_order``: test each event met in start
+    order against the search's matches rather than starting from them; ``from_links``:
+    link tables whose few matching links a page starts from.
+
+    Filters on fields that a password masks (terms, venue, organizer, featured, ticketed,
+    geolocation, the text a search reads) see those fields as absent on events whose
+    fields this viewer may not read (SPEC §10)."""
     query = Event.select().where(
-        visible_clause(Event, viewer, filters.statuses) & (Event.hide_from_listings == False)  # noqa: E712
+        visible_clause(Event, viewer, filters.statuses, unindexed(Event.status) if page else None)
+        & (Event.hide_from_listings == False)  # noqa: E712
     )
     clear = unmasked_clause(Event, viewer, filters.password)
 
@@ -114,18 +138,25 @@ def _filtered(filters: EventFilters, viewer: Viewer):
         if filters.start_min:
             query = query.where(Event.utc_start >= filters.start_min)
         if filters.end_max:
-            query = query.where(Event.utc_end <= filters.end_max)
+            # An event never ends before it starts (prepare_event refuses it), so the end
+            # bound also bounds the start: the index range stops at the window's end.
+            query = query.where(
+                (Event.utc_end <= filters.end_max) & (Event.utc_start <= filters.end_max)
+            )
         if filters.starts_before:
             query = query.where(Event.utc_start < filters.starts_before)
         if filters.starts_after:
             query = query.where(Event.utc_start > filters.starts_after)
         if filters.ends_before:
-            query = query.where(Event.utc_end < filters.ends_before)
+            query = query.where(
+                (Event.utc_end < filters.ends_before) & (Event.utc_start < filters.ends_before)
+            )
         if filters.ends_after:
             query = query.where(Event.utc_end > filters.ends_after)
     if filters.search:
         # As WordPress: a search does not look inside events the caller may not read.
-        query = query.where(present(_search_clause(filters.search)))
+        id_column = unindexed(Event.id) if search_in_order else Event.id
+        query = query.where(present(_search_clause(filters.search, id_column)))
     for flag in ("featured", "ticketed"):
         wanted = getattr(filters, flag)
         if wanted is not None:
@@ -133,37 +164,24 @@ def _filtered(filters: EventFilters, viewer: Viewer):
             query = query.where(present(column == True) if wanted else absent(column == True))  # noqa: E712
     if filters.post_parent is not None:
         query = query.where(Event.post_parent == filters.post_parent)
+
+    def linked(link, column, ids):
+        """Events linked to one of ``ids``: tested on each event met in start order for
+        a page, counted from the links' index for a total."""
+        if page and link not in from_links:
+            return fn.EXISTS(
+                link.select(link.event).where((link.event == Event.id) & column.in_(ids))
+            )
+        return Event.id.in_(link.select(link.event).where(column.in_(ids)))
+
     for ids in (filters.category_ids, filters.tag_ids):
         if ids is not None:
-            query = query.where(
-                present(
-                    fn.EXISTS(
-                        EventTerm.select(EventTerm.event).where(
-                            (EventTerm.event == Event.id) & EventTerm.term.in_(ids)
-                        )
-                    )
-                )
-            )
+            query = query.where(present(linked(EventTerm, EventTerm.term, ids)))
     if filters.venue_ids is not None:
-        query = query.where(
-            present(
-                fn.EXISTS(
-                    EventVenue.select(EventVenue.event).where(
-                        (EventVenue.event == Event.id) & EventVenue.venue.in_(filters.venue_ids)
-                    )
-                )
-            )
-        )
+        query = query.where(present(linked(EventVenue, EventVenue.venue, filters.venue_ids)))
     if filters.organizer_ids is not None:
         query = query.where(
-            present(
-                fn.EXISTS(
-                    EventOrganizer.select(EventOrganizer.event).where(
-                        (EventOrganizer.event == Event.id)
-                        & EventOrganizer.organizer.in_(filters.organizer_ids)
-                    )
-                )
-            )
+            present(linked(EventOrganizer, EventOrganizer.organizer, filters.organizer_ids))
         )
     if filters.geoloc is not None or filters.near is not None:
         with_coords = fn.EXISTS(
@@ -185,12 +203,93 @@ def _filtered(filters: EventFilters, viewer: Viewer):
 
 def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
     """(rows of the page, total) ordered by UTC start, then id."""
-    query = _filtered(filters, viewer)
     if filters.near is not None:
-        return _list_near(query, filters.near, viewer, offset, limit)
-    total = query.count()
+        return _list_near(_filtered(filters, viewer), filters.near, viewer, offset, limit)
+    version = data_version()
+    # The page in start order, stopping after it; the count by the status index.
+    wanted = offset + limit
+    in_order = bool(filters.search) and _search_in_order(filters.search, version, wanted)
+    from_links = [
+        link
+        for link, column, ids in (
+            (EventVenue, EventVenue.venue, filters.venue_ids),
+            (EventOrganizer, EventOrganizer.organizer, filters.organizer_ids),
+        )
+        if ids and _few_links(link, column, ids, version, wanted)
+    ]
+    query = _filtered(filters, viewer, page=True, search_in_order=in_order, from_links=from_links)
     rows = list(query.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
+    if offset == 0 and len(rows) < limit:  # the whole listing is on this page
+        return rows, len(rows)
+    key = (
+        database.database,  # one process may serve several databases (the tests do)
+        version,
+        publication_horizon(),
+        repr(astuple(filters)),
+        viewer.cache_key(),
+    )
+    total = _totals.get(key)
+    if total is None:
+        total = _totals.put(key, _filtered(filters, viewer).count())
     return rows, total
+
+
+def _search_in_order(text: str, version: int, wanted: int) -> bool:
+    """Whether a page of a search is cheaper found by walking events in start order and
+    testing each against the matches (about ``wanted × events / matches`` rows) than by
+    reading every match and sorting (``matches`` rows): common words walk, rare ones
+    start from their matches. The match count is cached like the totals."""
+    words = _indexed_words(text)
+    if not words:
+        return False
+    key = (database.database, version, "matches", tuple(words))
+    matches = _totals.get(key)
+    if matches is None:
+        matches = _totals.put(key, count_matching("event_search", words))
+    events = Event.select(fn.MAX(Event.id)).scalar() or 0  # ids bound the row count
+    return matches * matches > wanted * events
+
+
+def _few_links(link, column, ids: list[int], version: int, wanted: int) -> bool:
+    """Whether a page is cheaper started from the links to ``ids`` (a venue's few events)
+    than found by walking events in start order; the same rule as a search's words. The
+    links are counted from their index, cached like totals."""
+    key = (database.database, version, link.__name__, tuple(ids))
+    links = _totals.get(key)
+    if links is None:
+        links = _totals.put(key, link.select().where(column.in_(ids)).count())
+    events = Event.select(fn.MAX(Event.id)).scalar() or 0
+    return links * links <= wanted * events
+
+
+class TotalsCache:
+    """Listing totals per (database, data version, clock horizon, filters, viewer), per
+    process: the pages of one listing share one count instead of each rescanning every
+    matching row. Exact: any write changes the data version, and the only change without
+    a write, a scheduled event whose date passes, changes the horizon."""
+
+    def __init__(self, size: int = 2048):
+        self.size = size
+        self.entries: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()  # gthread workers
+
+    def get(self, key):
+        with self.lock:
+            total = self.entries.get(key)
+            if total is not None:
+                self.entries.move_to_end(key)
+            return total
+
+    def put(self, key, total: int) -> int:
+        with self.lock:
+            self.entries[key] = total
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        return total
+
+
+_totals = TotalsCache()
 
 
 def _list_near(query, near, viewer: Viewer, offset, limit):

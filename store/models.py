@@ -113,11 +113,29 @@ class Event(Post):
             (("ical_uid",), False),
             (("utc_start", "id"), False),
             (("utc_end",), False),
-            # Covering index for counting a listing: no table reads for the usual filters.
-            (("status", "utc_start", "utc_end", "hide_from_listings", "date_utc", "author"), False),
+            # Covering index for counting a listing: no table reads for the usual filters,
+            # nor for the password test of filters on masked fields (terms, venues...).
+            (
+                (
+                    "status",
+                    "utc_start",
+                    "utc_end",
+                    "hide_from_listings",
+                    "date_utc",
+                    "author",
+                    "password",
+                ),
+                False,
+            ),
             (("post_parent",), False),
             (("author",), False),
+            # Scheduled events by publication date: the due ones and the next one.
+            (("status", "date_utc"), False),
         )
+
+
+# The trigram text index of events (store/db.py::create_text_index, migration v6).
+EVENT_TEXT_INDEX = ("event_search", "event", ("title", "description", "excerpt"))
 
 
 class Venue(Post):
@@ -180,6 +198,9 @@ class Term(BaseModel):
     slug = CharField()
     description = TextField(default="")
     parent = IntegerField(default=0)
+    # Links whose event is published (``EventTerm.live == LIVE_PUBLISHED``), kept by
+    # triggers (``store/db.py::create_link_counter``); never written by the code.
+    published = IntegerField(default=0)
 
     class Meta:
         indexes = (

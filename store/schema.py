@@ -1,7 +1,7 @@
 """Schema creation and versioned migrations, run by every entry point."""
 
-from store.db import create_text_index, database, write_transaction
-from store.models import ALL_TABLES, Event, EventTerm, Media, Setting
+from store.db import create_link_counter, create_text_index, database, write_transaction
+from store.models import ALL_TABLES, LIVE_PUBLISHED, Event, EventTerm, Media, Setting, Term
 
 
 def _v1_create_tables():
@@ -67,6 +67,43 @@ def _v9_recurring_events():
             database.execute_sql(f"ALTER TABLE event ADD COLUMN {name} {kind}")
 
 
+def _v10_scheduled_index():
+    Event._schema.create_indexes(safe=True)
+
+
+def _v11_stored_term_counts():
+    columns = {column.name for column in database.get_columns("term")}
+    if "published" not in columns:
+        database.execute_sql("ALTER TABLE term ADD COLUMN published INTEGER NOT NULL DEFAULT 0")
+    create_link_counter(
+        Term._meta.table_name,
+        Term.published.column_name,
+        EventTerm._meta.table_name,
+        EventTerm.term.column_name,
+        EventTerm.live.column_name,
+        LIVE_PUBLISHED,
+    )
+
+
+def _v12_covering_index_with_password():
+    for index in database.get_indexes("event"):
+        if (
+            index.columns[:6]
+            == [
+                "status",
+                "utc_start",
+                "utc_end",
+                "hide_from_listings",
+                "date_utc",
+                "author",
+            ]
+            and "password" not in index.columns
+        ):
+            database.execute_sql(f'DROP INDEX IF EXISTS "{index.name}"')
+    Event._schema.create_indexes(safe=True)
+    database.execute_sql("ANALYZE")
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -78,6 +115,9 @@ MIGRATIONS = [
     _v7_imported_event_origin,
     _v8_media,
     _v9_recurring_events,
+    _v10_scheduled_index,
+    _v11_stored_term_counts,
+    _v12_covering_index_with_password,
 ]
 
 

@@ -88,3 +88,29 @@ def test_views_declare_that_they_are_cached(app):
     }
     assert {"events.Events", "events.EventById", "venues.Venues", "tags.TagList"} <= declared
     assert "openapi_document" not in declared
+
+
+def test_paged_totals_follow_writes_and_publications(client, make_event, admin):
+    from datetime import timedelta
+
+    from store import clock, dates
+
+    for n in range(3):
+        make_event(title=f"Event {n}")
+    soon = clock.utcnow().replace(tzinfo=None) + timedelta(seconds=2)
+    make_event(title="Soon", status="future", date_utc=dates.fmt(soon))
+
+    def total(page):  # a new URL each time: no cached response, only the cached total
+        total.serial += 1
+        body = client.get(f"{NS}/events?per_page=1&page={page}&_={total.serial}").get_json()
+        return body["total"]
+
+    total.serial = 0
+    assert total(1) == total(2) == 3
+    make_event(title="Event 3")
+    assert total(2) == 4
+    try:
+        clock.advance(3)
+        assert total(3) == 5
+    finally:
+        clock.reset()

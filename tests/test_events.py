@@ -471,3 +471,16 @@ def test_php_style_nested_form_fields(client, admin):
     assert event["venue"]["venue"] == "Hall" and event["venue"]["city"] == "Lyon"
     assert [o["organizer"] for o in event["organizer"]] == ["A", "B"]
     assert [c["name"] for c in event["categories"]] == ["x", "y"]
+
+
+def test_a_seeded_calendar_is_searchable_and_later_events_too(client, make_event, as_role):
+    from store.db import database
+    from store.seed import seed
+
+    as_role("administrator")
+    with database.connection_context():
+        seed(40, author=as_role.user_id("administrator"))
+    found = client.get(f"{NS}/events?search=friends&start_date=2000-01-01&per_page=50")
+    assert found.get_json()["total"] > 0
+    make_event(title="Zanzibar evening")
+    assert client.get(f"{NS}/events?search=zanzibar").get_json()["total"] == 1

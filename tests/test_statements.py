@@ -3,14 +3,14 @@ column fails here), and give the rows the equivalent Peewee query gives."""
 
 import inspect
 
-from store import events, terms, users
+from store import events, posts, terms, users
 from store.db import database
 from store.sql import Statement
 from tests.conftest import NS
 
 
 def _statements():
-    for module in (events, terms, users):
+    for module in (events, posts, terms, users):
         for name, value in vars(module).items():
             if isinstance(value, Statement):
                 yield f"{module.__name__}.{name}", value

@@ -112,3 +112,38 @@ def test_counts_follow_status_changes(client, admin, make_event):
     assert count() == 1
     listed = client.get(f"{NS}/categories").get_json()["categories"]
     assert [(t["name"], t["count"]) for t in listed] == [("Music", 1)]
+
+
+def test_stored_counts_equal_a_recount_after_every_kind_of_write(client, admin, make_event):
+    from store.db import database
+    from store.models import LIVE_PUBLISHED, EventTerm, Term
+
+    first = make_event(categories="Music,Arts", tags="free")
+    second = make_event(categories="Music", tags="free,kids", status="draft")
+    music = first["categories"][0]["id"]
+    client.post(f"{NS}/events/{second['id']}", json={"status": "publish"}, headers=admin)
+    client.post(f"{NS}/events/{first['id']}", json={"categories": ["Arts"]}, headers=admin)
+    client.delete(f"{NS}/events/{second['id']}", headers=admin)  # trash
+    make_event(categories="Music", tags="kids")
+    client.delete(f"{NS}/events/{first['id']}?force=true", headers=admin)  # cascade
+    client.delete(f"{NS}/categories/{music}?force=true", headers=admin)
+    with database.connection_context():
+        stored = {t.id: t.published for t in Term.select()}
+        recount = {t_id: 0 for t_id in stored}
+        for link in EventTerm.select().where(EventTerm.live == LIVE_PUBLISHED):
+            recount[link.term_id] += 1
+    assert stored == recount and sum(stored.values()) > 0
+
+
+def test_seeded_calendar_counts_equal_a_recount(app):
+    from store.db import database
+    from store.models import LIVE_PUBLISHED, EventTerm, Term
+    from store.seed import seed
+
+    with database.connection_context():
+        seed(120)
+        stored = {t.id: t.published for t in Term.select()}
+        recount = {t_id: 0 for t_id in stored}
+        for link in EventTerm.select().where(EventTerm.live == LIVE_PUBLISHED):
+            recount[link.term_id] += 1
+    assert stored == recount and sum(stored.values()) > 100
