@@ -741,13 +741,14 @@ def test_the_document_describes_recurrence(client):
 
 
 def test_migration_adds_the_recurrence_columns(app):
-    from store.schema import MIGRATIONS, migrate
+    from store.schema import MIGRATIONS, _v9_recurring_events, migrate
 
     with database.connection_context():
         for column in ("recurrence", "occurrence", "detached"):
             database.execute_sql(f"ALTER TABLE event DROP COLUMN {column}")
+        before = MIGRATIONS.index(_v9_recurring_events)  # the steps from there on run again
         database.execute_sql(
-            "UPDATE setting SET value = ? WHERE key = 'schema_version'", (len(MIGRATIONS) - 1,)
+            "UPDATE setting SET value = ? WHERE key = 'schema_version'", (before,)
         )
         assert migrate() == len(MIGRATIONS)
         columns = {column.name for column in database.get_columns("event")}
