@@ -747,9 +747,7 @@ def test_migration_adds_the_recurrence_columns(app):
         for column in ("recurrence", "occurrence", "detached"):
             database.execute_sql(f"ALTER TABLE event DROP COLUMN {column}")
         before = MIGRATIONS.index(_v9_recurring_events)  # the steps from there on run again
-        database.execute_sql(
-            "UPDATE setting SET value = ? WHERE key = 'schema_version'", (before,)
-        )
+        database.execute_sql("UPDATE setting SET value = ? WHERE key = 'schema_version'", (before,))
         assert migrate() == len(MIGRATIONS)
         columns = {column.name for column in database.get_columns("event")}
     assert {"recurrence", "occurrence", "detached"} <= columns
