@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import orjson
@@ -242,8 +243,22 @@ def _terms() -> dict[str, list[int]]:
     return term_ids
 
 
+@dataclass
+class _Demo:
+    """What every demo event draws from."""
+
+    rng: random.Random
+    now: datetime
+    post: dict
+    term_ids: dict
+    media_ids: list
+    venue_city: dict
+    venue_ids: list
+    organizer_ids: list
+    zones: dict
+
+
 def _seed(events, author, progress, rng, now, stamp, counts, media_ids) -> None:
-    term_ids = _terms()
     post = {
         "author": author,
         "status": "publish",
@@ -252,13 +267,42 @@ def _seed(events, author, progress, rng, now, stamp, counts, media_ids) -> None:
         "modified": stamp,
         "modified_utc": stamp,
     }
-    venue_rows = []
-    for venue_id in _ids("venue", max(1, events // 20)):
+    term_ids = _terms()
+    venue_rows = _venues(max(1, events // 20), post, rng, media_ids)
+    insert_rows(Venue, venue_rows)
+    organizer_rows = _organizers(max(1, events // 30), post, rng)
+    insert_rows(Organizer, organizer_rows)
+    counts.update(venues=len(venue_rows), organizers=len(organizer_rows))
+    demo = _Demo(
+        rng=rng,
+        now=now,
+        post=post,
+        term_ids=term_ids,
+        media_ids=media_ids,
+        venue_city={
+            row["id"]: next(c for c in CITIES if c[0] == row["city"]) for row in venue_rows
+        },
+        venue_ids=[row["id"] for row in venue_rows],
+        organizer_ids=[row["id"] for row in organizer_rows],
+        zones={name: dates.resolve_timezone(name)[0] for name in {c[6] for c in CITIES} | {"UTC"}},
+    )
+    done = 0
+    while done < events:  # in chunks: bounded memory, and a progress bar that moves
+        size = min(CHUNK, events - done)
+        _insert_events(_ids("event", size), demo)
+        done += size
+        if progress:
+            progress(size)
+
+
+def _venues(count: int, post: dict, rng: random.Random, media_ids: list) -> list[dict]:
+    rows = []
+    for venue_id in _ids("venue", count):
         city, country, state, province, lat, lng, _tz = rng.choice(CITIES)
         adjective = rng.choice(ADJECTIVES)
         kind = rng.choice(["Hall", "Arena", "Club", "Park", "Gallery", "Theatre"])
         name = f"{adjective} {kind} {venue_id}"
-        venue_rows.append(
+        rows.append(
             {
                 **post,
                 "id": venue_id,
@@ -280,11 +324,14 @@ def _seed(events, author, progress, rng, now, stamp, counts, media_ids) -> None:
                 "show_map_link": True,
             }
         )
-    insert_rows(Venue, venue_rows)
-    organizer_rows = []
-    for organizer_id in _ids("organizer", max(1, events // 30)):
+    return rows
+
+
+def _organizers(count: int, post: dict, rng: random.Random) -> list[dict]:
+    rows = []
+    for organizer_id in _ids("organizer", count):
         name = f"{rng.choice(ADJECTIVES)} Society {organizer_id}"
-        organizer_rows.append(
+        rows.append(
             {
                 **post,
                 "id": organizer_id,
@@ -296,94 +343,86 @@ def _seed(events, author, progress, rng, now, stamp, counts, media_ids) -> None:
                 "website": f"https://example.org/{organizer_id}",
             }
         )
-    insert_rows(Organizer, organizer_rows)
-    counts.update(venues=len(venue_rows), organizers=len(organizer_rows))
+    return rows
 
-    venue_city = {row["id"]: next(c for c in CITIES if c[0] == row["city"]) for row in venue_rows}
-    venue_ids = [row["id"] for row in venue_rows]
-    organizer_ids = [row["id"] for row in organizer_rows]
-    zones = {name: dates.resolve_timezone(name)[0] for name in {c[6] for c in CITIES} | {"UTC"}}
-    done = 0
-    while done < events:  # in chunks: bounded memory, and a progress bar that moves
-        size = min(CHUNK, events - done)
-        rows, venue_links, organizer_links, term_links = [], [], [], []
-        ids = _ids("event", size)
-        position = 0
-        while position < len(ids):
-            event_id = ids[position]
-            position += 1
-            venue_id = rng.choice(venue_ids)
-            city = venue_city[venue_id]
-            tz_name = city[6] if rng.random() < 0.3 else "UTC"
-            tz = zones[tz_name]
-            day = now + timedelta(days=rng.randint(-180, 540))
-            all_day = rng.random() < 0.1
-            start = datetime(
-                day.year,
-                day.month,
-                day.day,
-                rng.choice([9, 10, 14, 18, 19, 20]),
-                rng.choice([0, 30]),
-            )
-            end = start + timedelta(hours=rng.choice([1, 2, 3]), days=rng.choice([0] * 9 + [2]))
-            if all_day:
-                start, end = dates.snap_to_day_start(start), dates.snap_to_day_end(end)
-            utc_start, utc_end = dates.local_to_utc(start, tz), dates.local_to_utc(end, tz)
-            title = f"{rng.choice(ADJECTIVES)} {rng.choice(WORDS)} {event_id}"
-            cost = rng.choice(["", "Free", "$10", "15€", ["$5", "$20"], "25"])
-            status = rng.choice(["publish"] * 18 + ["draft", "pending"])
-            rows.append(
-                {
-                    **post,
-                    "id": event_id,
-                    "status": status,
-                    "title": title,
-                    "slug": slugify(title),
-                    "description": f"<p>{title} in {city[0]}. Bring friends.</p>",
-                    "excerpt": "",
-                    "start_date": dates.fmt(dates.utc_to_local(utc_start, tz)),
-                    "end_date": dates.fmt(dates.utc_to_local(utc_end, tz)),
-                    "utc_start": dates.fmt(utc_start),
-                    "utc_end": dates.fmt(utc_end),
-                    "timezone": tz_name,
-                    "all_day": all_day,
-                    "cost": orjson.dumps(cost).decode() if cost else "",
-                    "featured": rng.random() < 0.1,
-                    "image": (
-                        str(rng.choice(media_ids))
-                        if media_ids and rng.randrange(IMAGE_EVERY) == 0
-                        else ""
-                    ),
-                    "show_map": True,
-                    "show_map_link": True,
-                    "post_parent": 0,
-                    "recurrence": "",
-                    "occurrence": "",
-                    "detached": False,
-                }
-            )
-            venue_links.append({"event": event_id, "venue": venue_id, "position": 0})
-            for n, organizer_id in enumerate(
-                rng.sample(organizer_ids, min(len(organizer_ids), rng.choice([1, 1, 2])))
-            ):
-                organizer_links.append(
-                    {"event": event_id, "organizer": organizer_id, "position": n}
-                )
-            chosen = rng.sample(term_ids["category"], rng.choice([1, 1, 2])) + rng.sample(
-                term_ids["tag"], rng.choice([0, 1, 2, 3])
-            )
-            live = live_value(status)
-            for n, term_id in enumerate(chosen):
-                term_links.append({"event": event_id, "term": term_id, "position": n, "live": live})
-            # About one event in ten belongs to a weekly series of SERIES_LENGTH.
-            if rng.random() < SERIES_SHARE and position + SERIES_LENGTH - 1 <= len(ids):
-                members = ids[position : position + SERIES_LENGTH - 1]
-                position += len(members)
-                _add_series(rows, members, tz, venue_links, organizer_links, term_links)
-        insert_rows(Event, rows)
-        insert_rows(EventVenue, venue_links)
-        insert_rows(EventOrganizer, organizer_links)
-        insert_rows(EventTerm, term_links)
-        done += size
-        if progress:
-            progress(size)
+
+def _insert_events(ids: list[int], demo: _Demo) -> None:
+    """One chunk of demo events, their links, and the weekly series some of them start."""
+    rows, venue_links, organizer_links, term_links = [], [], [], []
+    position = 0
+    while position < len(ids):
+        event_id = ids[position]
+        position += 1
+        row, venue_id, tz = _event_row(event_id, demo)
+        rows.append(row)
+        venue_links.append({"event": event_id, "venue": venue_id, "position": 0})
+        rng = demo.rng
+        for n, organizer_id in enumerate(
+            rng.sample(demo.organizer_ids, min(len(demo.organizer_ids), rng.choice([1, 1, 2])))
+        ):
+            organizer_links.append({"event": event_id, "organizer": organizer_id, "position": n})
+        chosen = rng.sample(demo.term_ids["category"], rng.choice([1, 1, 2])) + rng.sample(
+            demo.term_ids["tag"], rng.choice([0, 1, 2, 3])
+        )
+        live = live_value(row["status"])
+        for n, term_id in enumerate(chosen):
+            term_links.append({"event": event_id, "term": term_id, "position": n, "live": live})
+        # About one event in ten belongs to a weekly series of SERIES_LENGTH.
+        if rng.random() < SERIES_SHARE and position + SERIES_LENGTH - 1 <= len(ids):
+            members = ids[position : position + SERIES_LENGTH - 1]
+            position += len(members)
+            _add_series(rows, members, tz, venue_links, organizer_links, term_links)
+    insert_rows(Event, rows)
+    insert_rows(EventVenue, venue_links)
+    insert_rows(EventOrganizer, organizer_links)
+    insert_rows(EventTerm, term_links)
+
+
+def _event_row(event_id: int, demo: _Demo):
+    """(the event's row, its venue id, its zone)."""
+    rng = demo.rng
+    venue_id = rng.choice(demo.venue_ids)
+    city = demo.venue_city[venue_id]
+    tz_name = city[6] if rng.random() < 0.3 else "UTC"
+    tz = demo.zones[tz_name]
+    day = demo.now + timedelta(days=rng.randint(-180, 540))
+    all_day = rng.random() < 0.1
+    start = datetime(
+        day.year, day.month, day.day, rng.choice([9, 10, 14, 18, 19, 20]), rng.choice([0, 30])
+    )
+    end = start + timedelta(hours=rng.choice([1, 2, 3]), days=rng.choice([0] * 9 + [2]))
+    if all_day:
+        start, end = dates.snap_to_day_start(start), dates.snap_to_day_end(end)
+    utc_start, utc_end = dates.local_to_utc(start, tz), dates.local_to_utc(end, tz)
+    title = f"{rng.choice(ADJECTIVES)} {rng.choice(WORDS)} {event_id}"
+    cost = rng.choice(["", "Free", "$10", "15€", ["$5", "$20"], "25"])
+    status = rng.choice(["publish"] * 18 + ["draft", "pending"])
+    row = {
+        **demo.post,
+        "id": event_id,
+        "status": status,
+        "title": title,
+        "slug": slugify(title),
+        "description": f"<p>{title} in {city[0]}. Bring friends.</p>",
+        "excerpt": "",
+        "start_date": dates.fmt(dates.utc_to_local(utc_start, tz)),
+        "end_date": dates.fmt(dates.utc_to_local(utc_end, tz)),
+        "utc_start": dates.fmt(utc_start),
+        "utc_end": dates.fmt(utc_end),
+        "timezone": tz_name,
+        "all_day": all_day,
+        "cost": orjson.dumps(cost).decode() if cost else "",
+        "featured": rng.random() < 0.1,
+        "image": (
+            str(rng.choice(demo.media_ids))
+            if demo.media_ids and rng.randrange(IMAGE_EVERY) == 0
+            else ""
+        ),
+        "show_map": True,
+        "show_map_link": True,
+        "post_parent": 0,
+        "recurrence": "",
+        "occurrence": "",
+        "detached": False,
+    }
+    return row, venue_id, tz
