@@ -9,7 +9,7 @@ import app.server  # noqa: F401  (gunicorn's own error answers become JSON)
 # the worker, so the others keep being served (SPEC §10). A reverse proxy that buffers
 # requests (docs/deploy.md) removes slow clients altogether.
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "16"))
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 # (and app/server.py closes a connection silent mid-request for GUNICORN_READ_TIMEOUT s)
 # Idle keep-alive connections wait in the worker's poller, not in a thread.
 keepalive = 5

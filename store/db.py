@@ -30,7 +30,9 @@ PRAGMAS = (
     # power loss can lose the last transactions. FULL would fsync on every commit and
     # cap write throughput for no gain against the failures a web process sees.
     ("synchronous", "normal"),
-    ("cache_size", -8000),  # 8 MB page cache per connection: keeps workers small
+    # 2 MB page cache per connection: a gthread worker holds one connection per thread, and
+    # the OS page cache holds the file anyway; keeps each worker under the 80 MB bar.
+    ("cache_size", -2000),
     ("temp_store", "memory"),
 )
 

@@ -317,10 +317,15 @@ def _list_near(query, near, viewer: Viewer, offset, limit):
     return [row for _d, row in ordered[offset : offset + limit]], len(ordered)
 
 
+# Compiled once: every single-event request starts here.
+_EVENT_BY_ID = Statement(lambda: Event.select().where(Event.id == param(0)))
+
+
 def get_event(event_id: int) -> Event | None:
     if as_id(event_id) is None:
         return None
-    return Event.get_or_none(Event.id == event_id)
+    found = _EVENT_BY_ID.instances(Event, int(event_id))
+    return found[0] if found else None
 
 
 def get_events(ids: list[int]) -> list[Event]:

@@ -66,6 +66,16 @@ class Statement:
     def first(self, *args, sizes: tuple = ()):
         return self.execute(*args, sizes=sizes).fetchone()
 
+    def instances(self, model, *args, sizes: tuple = ()) -> list:
+        """Rows as ``model`` instances, each value converted as the model's own query would."""
+        cursor = self.execute(*args, sizes=sizes)
+        by_column = {field.column_name: field for field in model._meta.sorted_fields}
+        fields = [by_column[column[0]] for column in cursor.description]
+        return [
+            model(**{f.name: f.python_value(v) for f, v in zip(fields, values, strict=True)})
+            for values in cursor.fetchall()
+        ]
+
 
 def in_list(first: int, size: int) -> list[Value]:
     """Placeholders ``first`` … ``first + size - 1`` for an ``IN`` list."""
