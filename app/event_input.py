@@ -298,13 +298,18 @@ def plan_occurrences(values: dict, existing) -> list | None:
     tz = dates.resolve_timezone(current("timezone") or config["SITE_TIMEZONE"])[0]
     horizon = utcnow().replace(tzinfo=None) + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
     try:
-        return recurrence.occurrence_starts(
+        start = dates.parse_stored(current("start_date"))
+        starts = recurrence.occurrence_starts(
             recurrence.parse(recurrence.stored_lines(lines_text)),
-            dates.parse_stored(current("start_date")),
+            start,
             tz,
             horizon,
             config["RECURRENCE_MAX"],
         )
+        if starts:  # the last occurrence must end within the calendar (year 9999 at most)
+            duration = dates.parse_stored(current("end_date")) - start
+            dates.local_to_utc(max(starts) + duration, tz)
+        return starts
     except recurrence.TooManyOccurrences:
         raise invalid_params(
             {
@@ -314,7 +319,7 @@ def plan_occurrences(values: dict, existing) -> list | None:
                 )
             }
         ) from None
-    except (dates.DateError, ValueError, OverflowError):
+    except (dates.DateError, ValueError, OverflowError, IndexError):
         raise invalid_params({"recurrence": translate(recurrence.INVALID_LINE)}) from None
 
 

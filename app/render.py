@@ -35,6 +35,8 @@ class RenderContext:
     term_counts: dict | None = None
     # Media by id, loaded a page at a time: the row, then its rendered image object.
     media: dict = field(default_factory=dict)
+    # Series this viewer may not read: their occurrences do not show the series' lines.
+    hidden_series: set = field(default_factory=set)
 
 
 def render_context(viewer: Viewer, single: bool = False, password: str | None = None):
@@ -482,7 +484,11 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
         "featured": bool(event.featured),
         "ticketed": bool(event.ticketed),
         "post_parent": event.post_parent,
-        "recurrence": event.recurrence.split("\n") if event.recurrence else [],
+        "recurrence": (
+            event.recurrence.split("\n")
+            if event.recurrence and event.post_parent not in ctx.hidden_series
+            else []
+        ),
         "categories": [term_embedded(t, ctx, counts.get(t.id, 0)) for t in relations.categories],
         "tags": [term_embedded(t, ctx, counts.get(t.id, 0)) for t in relations.tags],
         # One venue is the object itself, none is [], several a list: client compatibility.

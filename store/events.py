@@ -505,10 +505,15 @@ def save_event(
         return saved
 
 
-def trash_event(event: Event) -> Event:
+def trash_event(event: Event) -> Event | None:
     """To the trash. A trashed occurrence is edited on its own and its date leaves the
     series (EXDATE); a trashed series takes all its occurrences with it."""
     with write_transaction():
+        # Read again under the write lock: a concurrent change of the series may have
+        # re-created (or removed) this occurrence since the request read it.
+        event = Event.get_or_none(Event.id == event.id)
+        if event is None:
+            return None
         now = utcnow_str()
         changes = {"status": "trash", "modified": now, "modified_utc": now}
         if is_occurrence(event):
@@ -518,13 +523,16 @@ def trash_event(event: Event) -> Event:
             trash_occurrences(event.id, now)
         Event.update(changes).where(Event.id == event.id).execute()
         EventTerm.update(live=0).where(EventTerm.event == event.id).execute()
-        return Event.get_by_id(event.id)
+        return Event.get_or_none(Event.id == event.id)
 
 
 def delete_event(event: Event) -> None:
     """Deletes permanently: a deleted occurrence's date leaves the series (EXDATE); a
     deleted series takes all its occurrences with it."""
     with write_transaction():
+        event = Event.get_or_none(Event.id == event.id)  # as in trash_event
+        if event is None:
+            return
         if is_occurrence(event):
             exclude_occurrence(event)
         elif is_series(event):

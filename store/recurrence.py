@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, tzinfo
+from datetime import date, datetime, time, tzinfo
 from zoneinfo import ZoneInfo
 
 from dateutil.rrule import rrulestr
@@ -167,6 +167,15 @@ def _part(rule: str, name: str) -> str | None:
     return None
 
 
+NONZERO_PARTS = ("BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYSETPOS")
+# Rules are tried, without COUNT or UNTIL, from a stand-in start: a rule with no date in 28
+# years (after which weekdays and leap years repeat) has none at all. The stand-in is near
+# the year 9999 because dateutil searches an impossible rule (BYMONTH=2;BYMONTHDAY=30) to
+# that year before giving up: from here, that search is short.
+PROBE_START = datetime(9970, 1, 1)
+PROBE_END = datetime(9998, 12, 31, 23, 59, 59)
+
+
 def _check_rule(rule: str) -> None:
     keys = []
     for item in rule.split(";"):
@@ -188,8 +197,23 @@ def _check_rule(rule: str) -> None:
     until = _part(rule, "UNTIL")
     if until is not None and not (_DATE.match(until) or _DATE_TIME.match(until)):
         raise RecurrenceError(INVALID_LINE)
+    for key in NONZERO_PARTS:  # RFC 5545: these lists never hold 0
+        values = (_part(rule, key) or "").split(",")
+        if any(value.strip().lstrip("+-") in ("0", "00") for value in values):
+            raise RecurrenceError(INVALID_LINE)
     try:
-        rrulestr(_floating_until(rule, UTC), dtstart=datetime(2000, 1, 1))
+        unbounded = ";".join(
+            part
+            for part in rule.split(";")
+            if part.partition("=")[0].strip().upper() not in ("COUNT", "UNTIL")
+        )
+        probe = rrulestr(unbounded, dtstart=PROBE_START)
+        # Iterating checks what building does not (dateutil fails on absurd BYDAY
+        # ordinals only then), and a rule with no date in PROBE_YEARS never has one
+        # (BYMONTH=2;BYMONTHDAY=30): expanding it would search to the year 9999.
+        first = probe.after(PROBE_START, inc=True)
+        if first is None or first > PROBE_END:
+            raise RecurrenceError(INVALID_LINE)
     except (ValueError, TypeError, KeyError, IndexError, OverflowError):
         raise RecurrenceError(INVALID_LINE) from None
 

@@ -235,7 +235,23 @@ def render_events(events, viewer, single=False, password=None):
     ctx.term_counts = published_counts(term_ids)
     linked = [x for r in relations.values() for x in (*r.venues, *r.organizers)]
     preload_images(ctx, [*events, *linked])
+    ctx.hidden_series = _series_hidden_from(viewer, events, password)
     return [event_out(event, relations[event.id], ctx) for event in events]
+
+
+def _series_hidden_from(viewer, events, password) -> set[int]:
+    """Series of these occurrences that the viewer may not read (a draft series with one
+    published occurrence): their planned dates are not the viewer's to see."""
+    parents = {e.post_parent for e in events if e.post_parent and e.recurrence}
+    if not parents or viewer.has("edit_others_posts"):
+        return set()
+    readable = {
+        series.id
+        for series in get_events(sorted(parents))
+        if may(viewer, "read", series, effective_status(series))
+        and may_see_protected(viewer, series, password)
+    }
+    return parents - readable
 
 
 # --- single items ------------------------------------------------------------------------
@@ -404,6 +420,8 @@ def remove_event(event, args, viewer):
     if event.status == "trash":
         raise ApiError("event-is-in-trash", _("The event is already trashed"), 410)
     trashed = trash_event(event)
+    if trashed is None:  # removed by a concurrent write since it was read
+        raise not_an_event(event.id)
     return json_response(render_events([trashed], viewer)[0])
 
 
