@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from flask import current_app, request
 from flask.views import MethodView
 
@@ -304,9 +306,19 @@ def feed_response(items):
     return calendar_response(items, name=config["SITE_NAME"], site_timezone=config["SITE_TIMEZONE"])
 
 
+# One feed built at a time per worker: building 1,000 events takes tens of MB, which the
+# threads of a worker would otherwise each hold at once (and keep, as Python does).
+_FEED_BUILDING = threading.Lock()
+
+
 def events_feed(filters, viewer, password):
     """The listing as iCalendar: the same filters and visibility, no paging; events whose
     fields the caller may not read are left out rather than masked (SPEC §11)."""
+    with _FEED_BUILDING:
+        return _events_feed(filters, viewer, password)
+
+
+def _events_feed(filters, viewer, password):
     filters.readable_only = True
     rows, _total = list_events(filters, viewer, 0, current_app.config["ICAL_MAX_EVENTS"])
     rows.sort(key=lambda row: (row.utc_start, row.id))  # soonest first, even near a point
