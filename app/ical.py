@@ -220,10 +220,12 @@ def calendar_bytes(items: list[FeedEvent], *, name: str, site_timezone: str) -> 
     calendar.add("method", "PUBLISH")
     calendar.add("x-wr-calname", clean(name))
     calendar.add("x-wr-timezone", site_timezone)
-    components, spans = [], {}
+    # Each VEVENT is written as soon as it is built, so a 1,000-event feed never holds
+    # 1,000 component objects at once (a worker keeps the memory it peaked at).
+    written, spans = [], {}
     for item in items:
         component, zone = vevent(item)
-        components.append(component)
+        written.append(component.to_ical())
         if zone is not None:
             event = item.event
             first = dates.parse_stored(event["start_date"]).date()
@@ -239,9 +241,11 @@ def calendar_bytes(items: list[FeedEvent], *, name: str, site_timezone: str) -> 
                 last_date=date(min(high.year + 1, 9999), 1, 1),
             )
         )
-    for component in components:
-        calendar.add_component(component)
-    return calendar.to_ical()
+    head = calendar.to_ical()
+    end = b"END:VCALENDAR\r\n"
+    if not head.endswith(end):  # pragma: no cover - the library's own framing
+        raise ValueError("unexpected VCALENDAR framing")
+    return head[: -len(end)] + b"".join(written) + end
 
 
 # --- reading -------------------------------------------------------------------------------
