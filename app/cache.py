@@ -140,6 +140,26 @@ def _lifetime(version: int, memo: dict) -> float:
     return max(0.0, memo["until"] - now)
 
 
+def cached_response() -> Response | None:
+    """The current request's answer from the cache, if it holds one: also for a view that
+    waited for another thread to render the same answer (one feed at a time)."""
+    if not _is_cacheable():
+        return None
+    version = data_version()
+    g.cache_version = version
+    entry = current_app.extensions["calendar.cache"].get(_key(), version)
+    if entry is None:
+        return None
+    _version, _expires, status, headers, body, etag, _size = entry
+    g.cache_hit = True
+    not_modified = _not_modified(etag, headers)
+    if not_modified is not None:
+        return not_modified
+    response = Response(body, status=status, headers=headers)
+    response.headers["ETag"] = etag
+    return response
+
+
 def register(app) -> None:
     cache = ResponseCache()
     app.extensions["calendar.cache"] = cache
@@ -147,21 +167,7 @@ def register(app) -> None:
 
     def serve_cached():
         """Runs after authentication (registered after it): answers from the cache."""
-        if not _is_cacheable():
-            return None
-        version = data_version()
-        g.cache_version = version
-        entry = cache.get(_key(), version)
-        if entry is None:
-            return None
-        _version, _expires, status, headers, body, etag, _size = entry
-        g.cache_hit = True
-        not_modified = _not_modified(etag, headers)
-        if not_modified is not None:
-            return not_modified
-        response = Response(body, status=status, headers=headers)
-        response.headers["ETag"] = etag
-        return response
+        return cached_response()
 
     def store_and_tag(response):
         if request.method != "GET" or response.mimetype not in ("application/json", CALENDAR):

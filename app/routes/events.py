@@ -15,7 +15,7 @@ from app.auth import (
     require,
     require_force_delete,
 )
-from app.cache import cached
+from app.cache import cached, cached_response
 from app.errors import ApiError, invalid_params
 from app.event_input import not_an_event, plan_occurrences, prepare_event, raise_invalid
 from app.i18n import N_, _
@@ -25,6 +25,7 @@ from app.ical_import import check_file, import_events, read_file
 from app.jsonresponse import json_response
 from app.listing import Page, listing_response
 from app.render import event_out, preload_images, render_context
+from app.server_memory import release_memory
 from app.smorest import Blueprint
 from app.urls import namespace_url
 from schemas.events import (
@@ -315,7 +316,12 @@ def events_feed(filters, viewer, password):
     """The listing as iCalendar: the same filters and visibility, no paging; events whose
     fields the caller may not read are left out rather than masked (SPEC §11)."""
     with _FEED_BUILDING:
-        return _events_feed(filters, viewer, password)
+        # A thread that waited here may find the feed that another one just built.
+        response = cached_response()
+        if response is None:
+            response = _events_feed(filters, viewer, password)
+            release_memory()
+        return response
 
 
 def _events_feed(filters, viewer, password):
