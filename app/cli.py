@@ -1,4 +1,5 @@
-"""Command line: ``flask --app wsgi users …``, ``migrate``, ``seed``, ``import-ics``, ``backup``."""
+"""Command line: ``flask --app wsgi users …``, ``migrate``, ``seed``, ``import-ics``, ``backup``,
+``copy-database``."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from app.ical_import import import_events, read_file
 from app.openapi import complete, doc_strings
 from schemas.events import IMPORT_STATUSES
 from store import users
-from store.db import backup_to, database
+from store.copy import CopyError, copy_database
+from store.db import UnsupportedDatabase, backup_to, database
 from store.schema import migrate
 from store.seed import seed
 from store.users import Viewer
@@ -158,8 +160,22 @@ def register_cli(app: Flask) -> None:
     def backup_command(path):
         """Write a consistent online copy of the database to PATH."""
         with database.connection_context():
-            backup_to(path)
+            try:
+                backup_to(path)
+            except RuntimeError as error:
+                raise click.ClickException(str(error)) from None
         click.echo(f"Backed up to {path}.")
+
+    @app.cli.command("copy-database")
+    @click.argument("source")
+    @click.argument("target")
+    def copy_database_command(source, target):
+        """Copy the calendar in SOURCE into TARGET (a SQLite file or a postgresql:// URL)."""
+        try:
+            counts = copy_database(source, target)
+        except (CopyError, UnsupportedDatabase) as error:
+            raise click.ClickException(str(error)) from None
+        click.echo(", ".join(f"{n} {table}" for table, n in counts.items() if n))
 
 
 def _read_source(source: str) -> bytes:

@@ -1,20 +1,25 @@
 """The database: connection, pragmas, transactions, migrations.
 
-Everything SQLite-specific lives here behind named helpers (``open_database``,
-``write_transaction``, ``backup_to``, ``contains_text``, ``create_text_index``), so that another backend can
-be added through Peewee without touching the queries elsewhere.
+Two engines: a SQLite file (the default) or a PostgreSQL server (``postgresql://`` URL,
+SPEC §14). Everything engine-specific lives here behind named helpers (``open_database``,
+``write_transaction``, ``data_version``, ``backup_to``, ``contains_text``,
+``create_text_index``, ``matching_ids``, ``upsert``, ``insert_row``), so the queries
+elsewhere are the same Peewee on both.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import sqlite3
+import subprocess
 import threading
 from contextlib import contextmanager
+from urllib.parse import unquote, urlsplit
 
-from peewee import SQL, DatabaseProxy, SqliteDatabase, fn
-from playhouse.pool import PooledSqliteDatabase
+from peewee import SQL, Database, DatabaseProxy, Expression, PostgresqlDatabase, Value, fn
+from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
 
 # Every model binds to this proxy; ``bind_database`` points it at the app's database.
 database = DatabaseProxy()
@@ -35,21 +40,92 @@ PRAGMAS = (
 )
 
 
-def open_database(path: str) -> SqliteDatabase:
-    """A Peewee database on the SQLite file ``path`` with the project's pragmas.
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+# SQLite's INTEGER and REAL hold 64 bits; so does every integer and float column on
+# PostgreSQL (ids up to store/ids.py::MAX_ID, the login throttle's timestamps, coordinates).
+POSTGRES_FIELD_TYPES = {
+    "INT": "BIGINT",
+    "AUTO": "BIGSERIAL",
+    "BIGAUTO": "BIGSERIAL",
+    "FLOAT": "DOUBLE PRECISION",
+}
+# Connections per process: one per gunicorn thread (gunicorn.conf.py), and a wait rather
+# than an error when a burst wants more.
+POOL_SIZE = 32
+POOL_WAIT = 30
+
+
+class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
+    """PostgreSQL text cannot hold NUL, where SQLite's can. The service stores none (the
+    schemas refuse them), so a NUL can only be in a lookup (a login, a slug, a password):
+    it becomes U+FFFD, which finds what the NUL finds on SQLite (nothing), where the
+    driver would refuse the whole query."""
+
+    def execute_sql(self, sql, params=None):
+        if params and any(isinstance(p, str) and "\x00" in p for p in params):
+            params = [p.replace("\x00", "\ufffd") if isinstance(p, str) else p for p in params]
+        return super().execute_sql(sql, params)
+
+
+class UnsupportedDatabase(ValueError):
+    """``CALENDAR_DATABASE`` names a URL of an engine this service does not speak."""
+
+
+def is_url(setting: str) -> bool:
+    """Whether the database setting is a URL (``scheme://…``) rather than a file path."""
+    return "://" in setting
+
+
+def open_database(setting: str) -> Database:
+    """The app's database: a PostgreSQL URL (``postgresql://user:password@host:port/name``)
+    or the path of a SQLite file, opened with the project's pragmas.
 
     Connections are pooled: each request still opens and closes one (request hooks), but
-    closing returns it to the pool, so the pragmas and file open are paid once per thread.
+    closing returns it to the pool, so the connection set-up is paid once per thread.
     """
-    if path != ":memory:":
-        directory = os.path.dirname(os.path.abspath(path))
+    if is_url(setting):
+        scheme = setting.split("://", 1)[0].lower()
+        if scheme not in POSTGRES_SCHEMES:
+            raise UnsupportedDatabase(
+                f"CALENDAR_DATABASE: unsupported scheme {scheme}:// (a SQLite file path or a "
+                "postgresql://user:password@host:port/name URL)"
+            )
+        return CalendarPostgresqlDatabase(
+            **_postgres_parameters(setting),
+            field_types=POSTGRES_FIELD_TYPES,
+            max_connections=POOL_SIZE,
+            stale_timeout=300,
+            timeout=POOL_WAIT,
+        )
+    if setting != ":memory:":
+        directory = os.path.dirname(os.path.abspath(setting))
         os.makedirs(directory, exist_ok=True)
     return PooledSqliteDatabase(
-        path, pragmas=PRAGMAS, max_connections=32, stale_timeout=300, check_same_thread=False
+        setting, pragmas=PRAGMAS, max_connections=32, stale_timeout=300, check_same_thread=False
     )
 
 
-def bind_database(db: SqliteDatabase) -> None:
+def _postgres_parameters(url: str) -> dict:
+    parts = urlsplit(url)
+    name = unquote(parts.path.lstrip("/"))
+    if not name:
+        raise UnsupportedDatabase("CALENDAR_DATABASE: the PostgreSQL URL names no database")
+    parameters = {"database": name, "host": parts.hostname or None, "port": parts.port}
+    if parts.username:
+        parameters["user"] = unquote(parts.username)
+    if parts.password:
+        parameters["password"] = unquote(parts.password)
+    for item in filter(None, parts.query.split("&")):  # e.g. ?sslmode=require
+        key, _, value = item.partition("=")
+        parameters[key] = unquote(value)
+    return {k: v for k, v in parameters.items() if v is not None}
+
+
+def is_postgres(db=None) -> bool:
+    return isinstance(db or database.obj, PostgresqlDatabase)
+
+
+def bind_database(db: Database) -> None:
     database.initialize(db)
 
 
@@ -89,21 +165,48 @@ def _writer_lock():
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+# The key of PostgreSQL's transaction-scoped advisory lock that queues writers.
+WRITER_LOCK_KEY = 0x0CA1E4DA
+
+
+@contextmanager
+def _postgres_writer_lock():
+    """Writers of every host queue on one advisory lock taken as the transaction's first
+    statement, released by its commit or rollback: one writer at a time, as on SQLite, so
+    the checks a write makes before it writes (unique slugs, names) hold; and in READ
+    COMMITTED each later statement sees every write committed before the lock was granted.
+    """
+    with database.atomic() as txn:
+        database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (WRITER_LOCK_KEY,))
+        yield txn
+
+
 @contextmanager
 def write_transaction(changes_data: bool = True):
     """A short write transaction that takes the write lock up front.
 
-    ``BEGIN IMMEDIATE`` avoids the deadlock of two deferred transactions that both
-    try to upgrade a read lock; the busy timeout then queues writers. Writes that change
-    what the API serves bump the data version, which invalidates cached responses in
-    every worker at once.
+    SQLite: ``BEGIN IMMEDIATE`` avoids the deadlock of two deferred transactions that both
+    try to upgrade a read lock; the busy timeout then queues writers. PostgreSQL: the
+    advisory lock above. Writes that change what the API serves bump the data version,
+    which invalidates cached responses in every worker (and every host) at once.
     """
-    with _writer_lock(), database.atomic("IMMEDIATE") as txn:
+    if is_postgres():
+        transaction = _postgres_writer_lock()
+    else:
+        transaction = _sqlite_writer_transaction()
+    with transaction as txn:
         yield txn
         if changes_data and database.transaction_depth() == 1:
             database.execute_sql(
-                "UPDATE setting SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'"
+                "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) "
+                "WHERE key = 'data_version'"
             )
+
+
+@contextmanager
+def _sqlite_writer_transaction():
+    with _writer_lock(), database.atomic("IMMEDIATE") as txn:
+        yield txn
 
 
 def data_version() -> int:
@@ -112,17 +215,33 @@ def data_version() -> int:
     return int(row[0]) if row else 0
 
 
+def _like_pattern(text: str) -> str:
+    """``%text%`` for ``ILIKE``, with the text's own wildcards taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
 def contains_text(column, text: str):
-    """Case-insensitive substring test, with no wildcard characters to escape."""
+    """Case-insensitive substring test. On PostgreSQL an ``ILIKE`` that the trigram index
+    of ``create_text_index`` answers without scanning the table."""
+    if is_postgres():
+        return Expression(column, "ILIKE", Value(_like_pattern(text)))
     return fn.instr(fn.lower(column), text.lower()) > 0
 
 
 def create_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
-    """A trigram full-text index over ``table.columns`` kept in sync by triggers.
+    """A trigram full-text index over ``table.columns``, so that ``matching_ids`` finds the
+    rows containing a word without scanning the table.
 
-    The trigram tokenizer matches any substring of three characters or more,
-    case-insensitively: the semantics of ``contains_text``, without scanning the table.
+    SQLite: an FTS5 table with the trigram tokenizer, kept in sync by triggers; it
+    matches any substring of three characters or more, case-insensitively: the semantics
+    of ``contains_text``. PostgreSQL: a ``pg_trgm`` GIN index over the columns and a SQL
+    function named after the index that returns the ids of the rows whose columns
+    contain a word (``ILIKE``, answered from the index; inlined by the planner).
     """
+    if is_postgres():
+        _create_postgres_text_index(index, table, columns)
+        return
     cols = ", ".join(columns)
     new = ", ".join(f"new.{c}" for c in columns)
     old = ", ".join(f"old.{c}" for c in columns)
@@ -149,20 +268,66 @@ def create_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
 TEXT_INDEX_MIN = 3  # trigrams: shorter words fall back to a scan
 
 
+def _create_postgres_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
+    database.execute_sql("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    operators = ", ".join(f"{c} gin_trgm_ops" for c in columns)
+    database.execute_sql(f"CREATE INDEX IF NOT EXISTS {index} ON {table} USING gin ({operators})")
+    matches = " OR ".join(f"{c} ILIKE pattern" for c in columns)
+    database.execute_sql(
+        f"CREATE OR REPLACE FUNCTION {index}(pattern text) RETURNS SETOF bigint "
+        f"LANGUAGE sql STABLE AS $$ SELECT id FROM {table} WHERE {matches} $$"
+    )
+
+
 def matching_ids(index: str, word: str):
     """SQL for the ids of rows whose indexed text contains ``word`` (3+ characters)."""
+    if is_postgres():
+        return SQL(f"(SELECT * FROM {index}(%s))", [_like_pattern(word)])
     phrase = '"' + word.replace('"', '""') + '"'
     return SQL(f"(SELECT rowid FROM {index} WHERE {index} MATCH ?)", [phrase])
 
 
+def upsert(model, **values):
+    """Inserts a row, or replaces the columns given of the row with the same primary key
+    (``INSERT … ON CONFLICT … DO UPDATE`` on both engines)."""
+    key = model._meta.primary_key
+    others = [getattr(model, name) for name in values if name != key.name]
+    return model.insert(**values).on_conflict(conflict_target=[key], preserve=others).execute()
+
+
 def backup_to(path: str) -> None:
-    """A consistent online copy of the database into ``path`` (SQLite backup API)."""
+    """A consistent online copy of the database into ``path``: SQLite's backup API, or
+    ``pg_dump`` (custom format, for ``pg_restore``) on PostgreSQL."""
+    if is_postgres():
+        _pg_dump(path)
+        return
     source = database.connection()
     target = sqlite3.connect(path)
     try:
         source.backup(target)
     finally:
         target.close()
+
+
+def _pg_dump(path: str) -> None:
+    program = shutil.which("pg_dump")
+    if program is None:
+        raise RuntimeError("backup of a PostgreSQL database needs pg_dump (postgresql-client)")
+    params = database.obj.connect_params
+    env = {**os.environ, "PGDATABASE": database.obj.database}
+    for key, name in (("host", "PGHOST"), ("port", "PGPORT"), ("user", "PGUSER")):
+        if params.get(key):
+            env[name] = str(params[key])
+    if params.get("password"):
+        env["PGPASSWORD"] = params["password"]
+    result = subprocess.run(
+        [program, "--format=custom", "--no-owner", f"--file={path}"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode:
+        raise RuntimeError(f"pg_dump failed: {result.stderr.strip()}")
 
 
 _INSERT_SQL: dict = {}
@@ -172,7 +337,8 @@ def insert_row(model, values: dict) -> int:
     """Inserts one row with the model's Python defaults filled in, without building a
     query object (the hot write path); returns the rowid."""
     meta = model._meta
-    cached = _INSERT_SQL.get(model)
+    postgres = is_postgres()
+    cached = _INSERT_SQL.get((model, postgres))
     if cached is None:
         fields = [
             f
@@ -180,11 +346,11 @@ def insert_row(model, values: dict) -> int:
             if not (f.primary_key and f.name == "id" and f.field_type == "AUTO")
         ]
         columns = ", ".join(f'"{f.column_name}"' for f in fields)
-        marks = ", ".join("?" * len(fields))
-        cached = _INSERT_SQL[model] = (
-            fields,
-            f'INSERT INTO "{meta.table_name}" ({columns}) VALUES ({marks})',
-        )
+        marks = ", ".join([database.obj.param] * len(fields))
+        sql = f'INSERT INTO "{meta.table_name}" ({columns}) VALUES ({marks})'
+        if postgres:
+            sql += f' RETURNING "{meta.primary_key.column_name}"'
+        cached = _INSERT_SQL[(model, postgres)] = (fields, sql)
     fields, sql = cached
     params = []
     for field in fields:
@@ -195,4 +361,21 @@ def insert_row(model, values: dict) -> int:
         else:
             value = field.default
         params.append(field.db_value(value))
-    return database.execute_sql(sql, params).lastrowid
+    cursor = database.execute_sql(sql, params)
+    return cursor.fetchone()[0] if postgres else cursor.lastrowid
+
+
+def reset_sequences(models) -> None:
+    """After rows were inserted with their ids given (a copy), new ids continue after the
+    largest: PostgreSQL's sequences are moved; SQLite takes the largest rowid plus one."""
+    if not is_postgres():
+        return
+    for model in models:
+        key = model._meta.primary_key
+        if getattr(key, "field_type", "") not in ("AUTO", "BIGAUTO"):
+            continue
+        table, column = model._meta.table_name, key.column_name
+        database.execute_sql(
+            f"SELECT setval(pg_get_serial_sequence('\"{table}\"', '{column}'), "
+            f'COALESCE((SELECT MAX("{column}") FROM "{table}"), 0) + 1, false)'
+        )

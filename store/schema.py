@@ -1,6 +1,6 @@
 """Schema creation and versioned migrations, run by every entry point."""
 
-from store.db import create_text_index, database, write_transaction
+from store.db import create_text_index, database, upsert, write_transaction
 from store.models import ALL_TABLES, Event, EventTerm, Media, Setting
 
 
@@ -84,5 +84,5 @@ def migrate() -> int:
         current = schema_version()
         for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
             step()
-            Setting.replace(key="schema_version", value=str(number)).execute()
+            upsert(Setting, key="schema_version", value=str(number))
         return len(MIGRATIONS)

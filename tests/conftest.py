@@ -1,4 +1,6 @@
-"""Fixtures: a fresh app on a temporary SQLite file per test, and users of every role."""
+"""Fixtures: a fresh app on a database of its own per test (a temporary SQLite file, or a
+PostgreSQL database under ``make test-postgres``: tests/databases.py), and users of every
+role."""
 
 import base64
 
@@ -8,15 +10,22 @@ from app import create_app
 from store.db import database
 from store.users import create_user
 from tests.conformance import ConformingClient
+from tests.databases import per_test_database
 
 NS = "/wp-json/calendar/events/v1"
 
 
 @pytest.fixture
-def app(tmp_path):
+def database_url(tmp_path):
+    """The ``CALENDAR_DATABASE`` of this test's own (new or emptied) database."""
+    return per_test_database(tmp_path)
+
+
+@pytest.fixture
+def app(tmp_path, database_url):
     app = create_app(
         {
-            "CALENDAR_DATABASE": str(tmp_path / "calendar.db"),
+            "CALENDAR_DATABASE": database_url,
             "UPLOAD_FOLDER": str(tmp_path / "uploads"),
             "TESTING": True,
         }
