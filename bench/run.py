@@ -28,10 +28,39 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+# A PostgreSQL server to benchmark on instead of SQLite files (SPEC §14), as a URL of a
+# role that may create databases: BENCH_DATABASE=postgresql://user:password@host:port/postgres
+BENCH_DATABASE = os.environ.get("BENCH_DATABASE", "")
+
+
 def database_env(database: str) -> dict:
     """The throw-away database, with its uploaded images beside it."""
-    uploads = os.path.join(os.path.dirname(database), "uploads")
+    folder = BENCH_FOLDER if "://" in database else os.path.dirname(database)
+    uploads = os.path.join(folder, "uploads")
     return {**os.environ, "CALENDAR_DATABASE": database, "UPLOAD_FOLDER": uploads}
+
+
+BENCH_FOLDER = tempfile.gettempdir()
+
+
+def new_database(directory: str, events: int) -> str:
+    """A SQLite file in ``directory``, or a new database on the ``BENCH_DATABASE`` server."""
+    if not BENCH_DATABASE:
+        return os.path.join(directory, f"bench-{events}.db")
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg2
+
+    name = f"calendar_bench_{events}"
+    connection = psycopg2.connect(BENCH_DATABASE)
+    try:
+        connection.autocommit = True
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            cursor.execute(f"CREATE DATABASE {name}")
+    finally:
+        connection.close()
+    return urlunsplit(urlsplit(BENCH_DATABASE)._replace(path="/" + name))
 
 
 def flask(database: str, *args: str) -> str:
@@ -143,7 +172,7 @@ def feed_cold_render(server: Server, runs: int = 5) -> str:
 
 
 def seeded(directory: str, events: int) -> tuple[str, str]:
-    database = os.path.join(directory, f"bench-{events}.db")
+    database = new_database(directory, events)
     flask(database, "seed", "--events", str(events))
     password = flask(database, "users", "create", "bench", "--role", "administrator").split()[-1]
     return database, "Basic " + base64.b64encode(f"bench:{password}".encode()).decode()
@@ -161,6 +190,11 @@ def main() -> int:
         print("wrk is needed: apt-get install wrk (make bench installs it when run as root)")
         return 2
     directory = tempfile.mkdtemp(prefix="calendar-bench-")
+    global BENCH_FOLDER
+    BENCH_FOLDER = directory
+    print(
+        f"Database: {'PostgreSQL ' + BENCH_DATABASE.split('@')[-1] if BENCH_DATABASE else 'SQLite'}"
+    )
     try:
         print(f"Seeding {options.events} events ...", flush=True)
         database, auth = seeded(directory, options.events)

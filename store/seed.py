@@ -117,9 +117,12 @@ ADJECTIVES = [
 
 
 def _ids(kind: str, count: int) -> list[int]:
-    first = Node.select(Node.id).order_by(Node.id.desc()).limit(1).scalar() or 0
-    Node.insert_many([{"kind": kind}] * count).execute() if count else None
-    return list(range(first + 1, first + 1 + count))
+    # The ids the database gave (a PostgreSQL sequence may have skipped values, so they
+    # need not follow the largest id).
+    if not count:
+        return []
+    query = Node.insert_many([{"kind": kind}] * count).returning(Node.id).tuples()
+    return sorted(row[0] for row in query.execute())
 
 
 def demo_image(number: int, rng: random.Random) -> bytes:

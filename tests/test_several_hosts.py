@@ -5,6 +5,7 @@ writes loses no acknowledged write. Under ``make test-postgres`` the database is
 PostgreSQL server, as for hosts on different machines; under ``make test`` it is one SQLite
 file, which two servers of one machine may share too."""
 
+import base64
 import http.client
 import threading
 import time
@@ -117,3 +118,23 @@ def test_sigkill_of_one_host_loses_no_acknowledged_write(hosts, admin_auth, data
     for event_id in sorted(acknowledged)[:: max(1, len(acknowledged) // 25)]:
         status, body = second.request("GET", f"{NS}/events/{event_id}")
         assert status == 200 and body["id"] == event_id
+
+
+def test_login_throttle_counts_across_hosts(database, admin_auth):
+    first = Server(database, workers=1, AUTH_FAILURE_LIMIT=4)
+    try:
+        second = Server(database, workers=1, AUTH_FAILURE_LIMIT=4)
+        try:
+            bad = {"Authorization": "Basic " + base64.b64encode(b"admin:wrong").decode()}
+            codes = [
+                (first, second)[n % 2].request("GET", f"{NS}/events", headers=bad)[0]
+                for n in range(4)
+            ]
+            assert codes == [401] * 4
+            for host in (first, second):
+                status, body = host.request("GET", f"{NS}/events", headers=admin_auth)
+                assert status == 429 and body["code"] == "too_many_attempts"
+        finally:
+            second.stop()
+    finally:
+        first.stop()
