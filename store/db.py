@@ -121,8 +121,9 @@ def _postgres_parameters(url: str) -> dict:
     return {k: v for k, v in parameters.items() if v is not None}
 
 
-def is_postgres(db=None) -> bool:
-    return isinstance(db or database.obj, PostgresqlDatabase)
+def is_postgres() -> bool:
+    """Whether the bound database is PostgreSQL (else SQLite)."""
+    return isinstance(database.obj, PostgresqlDatabase)
 
 
 def bind_database(db: Database) -> None:

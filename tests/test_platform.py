@@ -403,3 +403,27 @@ def test_nul_characters_in_lookups_find_nothing_on_every_engine(client, make_eve
     }
     assert {path: client.get(NS + path).status_code for path in expected} == expected
     assert client.get(f"{NS}/events", headers=basic("ad\x00min", "pw")).status_code == 401
+
+
+def test_search_is_the_same_substring_match_on_every_engine(client, make_event, admin):
+    """FTS5 trigrams (SQLite) and pg_trgm with ILIKE (PostgreSQL) find the same events:
+    case-insensitive substrings, the search's own % _ and \\ taken literally."""
+    for title in ("100% Jazz", "100 Jazz", "a_b night", "axb night", "Back\\slash", "Café Olé"):
+        make_event(title=title)
+    client.post(f"{NS}/venues", json={"venue": "Salle_Pleyel", "city": "Paris"}, headers=admin)
+    client.post(f"{NS}/venues", json={"venue": "SalleXPleyel", "city": "Paris"}, headers=admin)
+
+    def titles(query):
+        body = client.get(f"{NS}/events", query_string={"search": query}).get_json()
+        return sorted(e["title"] for e in body["events"])
+
+    assert titles("100%") == ["100% Jazz"]
+    assert titles("0%") == ["100% Jazz"]
+    assert titles("JAZZ") == ["100 Jazz", "100% Jazz"]
+    assert titles("a_b") == ["a_b night"]
+    assert titles("_") == ["a_b night"]
+    assert titles("k\\s") == ["Back\\slash"]
+    assert titles("café") == ["Café Olé"]
+    assert titles("%") == ["100% Jazz"]
+    venues = client.get(f"{NS}/venues", query_string={"search": "e_P"}).get_json()["venues"]
+    assert [v["venue"] for v in venues] == ["Salle_Pleyel"]
