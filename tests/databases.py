@@ -18,7 +18,6 @@ from urllib.parse import urlsplit, urlunsplit
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
 ON_POSTGRES = bool(TEST_DATABASE_URL)
 TEMPLATE = "calendar_test_template"
-SHARED = "calendar_test"
 
 _template_ready = False
 _shared: dict = {}
