@@ -31,16 +31,27 @@ def free_port() -> int:
 # A PostgreSQL server to benchmark on instead of SQLite files (SPEC §14), as a URL of a
 # role that may create databases: BENCH_DATABASE=postgresql://user:password@host:port/postgres
 BENCH_DATABASE = os.environ.get("BENCH_DATABASE", "")
+# The upload folder of each PostgreSQL database (a SQLite file has its own beside it).
+_UPLOADS: dict[str, str] = {}
 
 
 def database_env(database: str) -> dict:
     """The throw-away database, with its uploaded images beside it."""
-    folder = BENCH_FOLDER if "://" in database else os.path.dirname(database)
-    uploads = os.path.join(folder, "uploads")
+    uploads = _UPLOADS.get(database) or os.path.join(os.path.dirname(database), "uploads")
     return {**os.environ, "CALENDAR_DATABASE": database, "UPLOAD_FOLDER": uploads}
 
 
-BENCH_FOLDER = tempfile.gettempdir()
+def _on_server(*statements: str) -> None:
+    import psycopg2
+
+    connection = psycopg2.connect(BENCH_DATABASE)
+    try:
+        connection.autocommit = True
+        with connection.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)
+    finally:
+        connection.close()
 
 
 def new_database(directory: str, events: int) -> str:
@@ -49,18 +60,16 @@ def new_database(directory: str, events: int) -> str:
         return os.path.join(directory, f"bench-{events}.db")
     from urllib.parse import urlsplit, urlunsplit
 
-    import psycopg2
-
     name = f"calendar_bench_{events}"
-    connection = psycopg2.connect(BENCH_DATABASE)
-    try:
-        connection.autocommit = True
-        with connection.cursor() as cursor:
-            cursor.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-            cursor.execute(f"CREATE DATABASE {name}")
-    finally:
-        connection.close()
-    return urlunsplit(urlsplit(BENCH_DATABASE)._replace(path="/" + name))
+    _on_server(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", f"CREATE DATABASE {name}")
+    url = urlunsplit(urlsplit(BENCH_DATABASE)._replace(path="/" + name))
+    _UPLOADS[url] = os.path.join(directory, f"uploads-{events}")
+    return url
+
+
+def drop_databases() -> None:
+    for url in _UPLOADS:
+        _on_server(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
 
 
 def flask(database: str, *args: str) -> str:
@@ -190,11 +199,8 @@ def main() -> int:
         print("wrk is needed: apt-get install wrk (make bench installs it when run as root)")
         return 2
     directory = tempfile.mkdtemp(prefix="calendar-bench-")
-    global BENCH_FOLDER
-    BENCH_FOLDER = directory
-    print(
-        f"Database: {'PostgreSQL ' + BENCH_DATABASE.split('@')[-1] if BENCH_DATABASE else 'SQLite'}"
-    )
+    engine = "PostgreSQL " + BENCH_DATABASE.split("@")[-1] if BENCH_DATABASE else "SQLite"
+    print(f"Database: {engine}")
     try:
         print(f"Seeding {options.events} events ...", flush=True)
         database, auth = seeded(directory, options.events)
@@ -289,6 +295,7 @@ def main() -> int:
                 print(f"  growth {growth:.2f}x (bar ≤ 1.5x: {'ok' if growth <= 1.5 else 'MISSED'})")
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+        drop_databases()
     return 0
 
 
