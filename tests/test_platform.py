@@ -2,8 +2,9 @@
 
 import pytest
 
+from store.db import database
 from tests.conftest import NS, basic
-from tests.databases import ON_POSTGRES
+from tests.databases import ON_POSTGRES, query
 
 
 def test_healthz_answers_without_database(client, app):
@@ -427,3 +428,15 @@ def test_search_is_the_same_substring_match_on_every_engine(client, make_event, 
     assert titles("%") == ["100% Jazz"]
     venues = client.get(f"{NS}/venues", query_string={"search": "e_P"}).get_json()["venues"]
     assert [v["venue"] for v in venues] == ["Salle_Pleyel"]
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="a SQLite file has no server to drop connections")
+def test_connections_the_server_dropped_are_replaced(app, client, make_event):
+    """A pooled connection that the server dropped (a restart, a fail-over) is replaced
+    when it is taken from the pool (Peewee's pool checks it), not a failed request."""
+    make_event(title="Still here")
+    assert client.get(f"{NS}/events").get_json()["total"] == 1
+    with database.connection_context():
+        pid = database.connection().get_backend_pid()
+    query(app.config["CALENDAR_DATABASE"], f"SELECT pg_terminate_backend({pid})")
+    assert client.get(f"{NS}/events?per_page=5").get_json()["total"] == 1
