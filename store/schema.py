@@ -1,6 +1,6 @@
 """Schema creation and versioned migrations, run by every entry point."""
 
-from store.db import create_link_counter, create_text_index, database, write_transaction
+from store.db import create_link_counter, create_text_index, database, upsert, write_transaction
 from store.models import ALL_TABLES, LIVE_PUBLISHED, Event, EventTerm, Media, Setting, Term
 
 
@@ -136,5 +136,5 @@ def migrate() -> int:
         current = schema_version()
         for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
             step()
-            Setting.replace(key="schema_version", value=str(number)).execute()
+            upsert(Setting, key="schema_version", value=str(number))
         return len(MIGRATIONS)
