@@ -384,6 +384,12 @@ def count_matching(index: str, words: list[str]) -> int:
     return database.execute_sql(f"SELECT COUNT(*) FROM ({sql}) AS matches", params).fetchone()[0]
 
 
+def flag_column() -> str:
+    """The DDL of a boolean column added by a migration (a ``BooleanField``): SQLite keeps
+    0/1 in an INTEGER, PostgreSQL has BOOLEAN."""
+    return "BOOLEAN NOT NULL DEFAULT FALSE" if is_postgres() else "INTEGER NOT NULL DEFAULT 0"
+
+
 def run_sql(sql: str, params=()):
     """Runs hand-written SQL whose placeholders are written ``?``: on PostgreSQL they
     become ``%s`` (the text must hold no other ``?`` nor ``%``)."""
