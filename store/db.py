@@ -3,8 +3,9 @@
 Two engines: a SQLite file (the default) or a PostgreSQL server (``postgresql://`` URL,
 SPEC §14). Everything engine-specific lives here behind named helpers (``open_database``,
 ``write_transaction``, ``data_version``, ``backup_to``, ``contains_text``,
-``create_text_index``, ``matching_ids``, ``upsert``, ``insert_row``), so the queries
-elsewhere are the same Peewee on both.
+``create_text_index``, ``bulk_text_index``, ``matching_ids``, ``count_matching``,
+``create_link_counter``, ``flag_column``, ``upsert``, ``insert_row``, ``insert_rows``,
+``run_sql``, ``reset_sequences``), so the queries elsewhere are the same Peewee on both.
 """
 
 from __future__ import annotations
