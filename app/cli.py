@@ -1,6 +1,6 @@
 """Command line: ``flask --app wsgi users …``, ``migrate``, ``seed``, ``import-ics``, ``backup``,
-``i18n …``, ``recurrence extend``. Commands are module-level click commands, added to the
-app by ``register_cli``."""
+``copy-database``, ``i18n …``, ``recurrence extend``. Commands are module-level click
+commands, added to the app by ``register_cli``."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ from app.openapi import complete, doc_strings
 from schemas.events import IMPORT_STATUSES
 from store import users
 from store.clock import utcnow
-from store.db import backup_to, database
+from store.copy import CopyError, copy_database
+from store.db import UnsupportedDatabase, backup_to, database
 from store.recurrence import extend_series, open_ended_series
 from store.schema import migrate
 from store.seed import seed
@@ -171,8 +172,23 @@ def import_ics_command(source, author, status):
 def backup_command(path):
     """Write a consistent online copy of the database to PATH."""
     with database.connection_context():
-        backup_to(path)
+        try:
+            backup_to(path)
+        except RuntimeError as error:
+            raise click.ClickException(str(error)) from None
     click.echo(f"Backed up to {path}.")
+
+
+@click.command("copy-database")
+@click.argument("source")
+@click.argument("target")
+def copy_database_command(source, target):
+    """Copy the calendar in SOURCE into TARGET (a SQLite file or a postgresql:// URL)."""
+    try:
+        counts = copy_database(source, target)
+    except (CopyError, UnsupportedDatabase) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(", ".join(f"{n} {table}" for table, n in counts.items() if n))
 
 
 def _read_source(source: str) -> bytes:
@@ -283,6 +299,7 @@ def register_cli(app: Flask) -> None:
         seed_command,
         import_ics_command,
         backup_command,
+        copy_database_command,
         i18n_group,
         recurrence_group,
     ):

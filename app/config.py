@@ -5,10 +5,12 @@ import os
 
 from flask import Config
 
+from store.db import is_url
 from store.images import DEFAULT_MAX_PIXELS
 
 DEFAULTS = {
-    # SQLite file; relative paths are relative to the project root.
+    # SQLite file (relative paths are relative to the project root), or a PostgreSQL URL:
+    # postgresql://user:password@host:port/name (SPEC §14).
     "CALENDAR_DATABASE": "instance/calendar.db",
     # Timezone of the site: default event timezone and the zone of listing filters.
     "SITE_TIMEZONE": "UTC",
@@ -66,7 +68,7 @@ def load_settings(root: str, test_config: dict | None = None) -> dict:
     if test_config:
         settings.update(test_config)
     database = settings["CALENDAR_DATABASE"]
-    if database != ":memory:" and not os.path.isabs(database):
+    if database != ":memory:" and not is_url(database) and not os.path.isabs(database):
         settings["CALENDAR_DATABASE"] = os.path.join(root, database)
     if not os.path.isabs(settings["UPLOAD_FOLDER"]):
         settings["UPLOAD_FOLDER"] = os.path.join(root, settings["UPLOAD_FOLDER"])

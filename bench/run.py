@@ -34,8 +34,52 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+# A PostgreSQL server to benchmark on instead of SQLite files (SPEC §14), as a URL of a
+# role that may create databases: BENCH_DATABASE=postgresql://user:password@host:port/postgres
+BENCH_DATABASE = os.environ.get("BENCH_DATABASE", "")
+# The upload folder of each PostgreSQL database (a SQLite file has its own beside it).
+_UPLOADS: dict[str, str] = {}
+
+
+def database_env(database: str) -> dict:
+    """The throw-away database, with its uploaded images beside it."""
+    uploads = _UPLOADS.get(database) or os.path.join(os.path.dirname(database), "uploads")
+    return {**os.environ, "CALENDAR_DATABASE": database, "UPLOAD_FOLDER": uploads}
+
+
+def _on_server(*statements: str) -> None:
+    import psycopg2
+
+    connection = psycopg2.connect(BENCH_DATABASE)
+    try:
+        connection.autocommit = True
+        with connection.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)
+    finally:
+        connection.close()
+
+
+def new_database(directory: str, events: int, purpose: str = "") -> str:
+    """A SQLite file in ``directory``, or a new database on the ``BENCH_DATABASE`` server."""
+    if not BENCH_DATABASE:
+        return os.path.join(directory, f"bench-{events}{purpose}.db")
+    from urllib.parse import urlsplit, urlunsplit
+
+    name = f"calendar_bench_{events}{purpose.replace('-', '_')}"
+    _on_server(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", f"CREATE DATABASE {name}")
+    url = urlunsplit(urlsplit(BENCH_DATABASE)._replace(path="/" + name))
+    _UPLOADS[url] = os.path.join(directory, f"uploads-{events}{purpose}")
+    return url
+
+
+def drop_databases() -> None:
+    for url in _UPLOADS:
+        _on_server(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+
 def flask(database: str, *args: str) -> str:
-    env = {**os.environ, "CALENDAR_DATABASE": database}
+    env = database_env(database)
     result = subprocess.run(
         [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
         cwd=ROOT,
@@ -52,7 +96,7 @@ class Server:
 
     def __init__(self, database: str, workers: int):
         self.port = free_port()
-        env = {**os.environ, "CALENDAR_DATABASE": database}
+        env = database_env(database)
         self.process = subprocess.Popen(
             [
                 os.path.join(BIN, "gunicorn"),
@@ -177,19 +221,20 @@ def series_creation(base: str, auth: str, requests: int = 20) -> list[float]:
 def seeded(directory: str, events: int, purpose: str = "") -> tuple[str, str]:
     """A database of ``events`` seeded events (made once per run and ``purpose``) and an
     administrator's Authorization header."""
-    database = os.path.join(directory, f"bench-{events}{purpose}.db")
-    if database in _seeded:
-        return database, _seeded[database]
+    key = (events, purpose)
+    if key in _seeded:
+        return _seeded[key]
+    database = new_database(directory, events, purpose)
     print(f"Seeding {events} events ...", flush=True)
     began = time.monotonic()
     flask(database, "seed", "--events", str(events))
     print(f"  seeded in {time.monotonic() - began:.1f} s", flush=True)
     password = flask(database, "users", "create", "bench", "--role", "administrator").split()[-1]
-    _seeded[database] = "Basic " + base64.b64encode(f"bench:{password}".encode()).decode()
-    return database, _seeded[database]
+    _seeded[key] = database, "Basic " + base64.b64encode(f"bench:{password}".encode()).decode()
+    return _seeded[key]
 
 
-_seeded: dict[str, str] = {}
+_seeded: dict[tuple[int, str], tuple[str, str]] = {}
 
 
 def warm(options, directory: str) -> None:
@@ -386,6 +431,8 @@ def main() -> int:
         print("wrk is needed: apt-get install wrk (make bench installs it when run as root)")
         return 2
     directory = tempfile.mkdtemp(prefix="calendar-bench-")
+    engine = "PostgreSQL " + BENCH_DATABASE.split("@")[-1] if BENCH_DATABASE else "SQLite"
+    print(f"Database: {engine}")
     try:
         if not options.cold:
             warm(options, directory)
@@ -393,6 +440,7 @@ def main() -> int:
             cold(options, directory)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+        drop_databases()
     return 0
 
 

@@ -1,20 +1,26 @@
 """The database: connection, pragmas, transactions, migrations.
 
-Everything SQLite-specific lives here behind named helpers (``open_database``,
-``write_transaction``, ``backup_to``, ``contains_text``, ``create_text_index``), so that another backend can
-be added through Peewee without touching the queries elsewhere.
+Two engines: a SQLite file (the default) or a PostgreSQL server (``postgresql://`` URL,
+SPEC §14). Everything engine-specific lives here behind named helpers (``open_database``,
+``write_transaction``, ``data_version``, ``backup_to``, ``contains_text``,
+``create_text_index``, ``bulk_text_index``, ``matching_ids``, ``count_matching``,
+``create_link_counter``, ``flag_column``, ``upsert``, ``insert_row``, ``insert_rows``,
+``run_sql``, ``reset_sequences``), so the queries elsewhere are the same Peewee on both.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import sqlite3
+import subprocess
 import threading
 from contextlib import contextmanager
+from urllib.parse import unquote, urlsplit
 
-from peewee import SQL, DatabaseProxy, SqliteDatabase, fn
-from playhouse.pool import PooledSqliteDatabase
+from peewee import SQL, Database, DatabaseProxy, Expression, PostgresqlDatabase, Value, fn
+from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
 
 # Every model binds to this proxy; ``bind_database`` points it at the app's database.
 database = DatabaseProxy()
@@ -37,21 +43,93 @@ PRAGMAS = (
 )
 
 
-def open_database(path: str) -> SqliteDatabase:
-    """A Peewee database on the SQLite file ``path`` with the project's pragmas.
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+# SQLite's INTEGER and REAL hold 64 bits; so does every integer and float column on
+# PostgreSQL (ids up to store/ids.py::MAX_ID, the login throttle's timestamps, coordinates).
+POSTGRES_FIELD_TYPES = {
+    "INT": "BIGINT",
+    "AUTO": "BIGSERIAL",
+    "BIGAUTO": "BIGSERIAL",
+    "FLOAT": "DOUBLE PRECISION",
+}
+# Connections per process: one per gunicorn thread (gunicorn.conf.py), and a wait rather
+# than an error when a burst wants more.
+POOL_SIZE = 32
+POOL_WAIT = 30
+
+
+class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
+    """PostgreSQL text cannot hold NUL, where SQLite's can. The service stores none (the
+    schemas refuse them), so a NUL can only be in a lookup (a login, a slug, a password):
+    it becomes U+FFFD, which finds what the NUL finds on SQLite (nothing), where the
+    driver would refuse the whole query."""
+
+    def execute_sql(self, sql, params=None):
+        if params and any(isinstance(p, str) and "\x00" in p for p in params):
+            params = [p.replace("\x00", "\ufffd") if isinstance(p, str) else p for p in params]
+        return super().execute_sql(sql, params)
+
+
+class UnsupportedDatabase(ValueError):
+    """``CALENDAR_DATABASE`` names a URL of an engine this service does not speak."""
+
+
+def is_url(setting: str) -> bool:
+    """Whether the database setting is a URL (``scheme://…``) rather than a file path."""
+    return "://" in setting
+
+
+def open_database(setting: str) -> Database:
+    """The app's database: a PostgreSQL URL (``postgresql://user:password@host:port/name``)
+    or the path of a SQLite file, opened with the project's pragmas.
 
     Connections are pooled: each request still opens and closes one (request hooks), but
-    closing returns it to the pool, so the pragmas and file open are paid once per thread.
+    closing returns it to the pool, so the connection set-up is paid once per thread.
     """
-    if path != ":memory:":
-        directory = os.path.dirname(os.path.abspath(path))
+    if is_url(setting):
+        scheme = setting.split("://", 1)[0].lower()
+        if scheme not in POSTGRES_SCHEMES:
+            raise UnsupportedDatabase(
+                f"CALENDAR_DATABASE: unsupported scheme {scheme}:// (a SQLite file path or a "
+                "postgresql://user:password@host:port/name URL)"
+            )
+        return CalendarPostgresqlDatabase(
+            **_postgres_parameters(setting),
+            field_types=POSTGRES_FIELD_TYPES,
+            max_connections=POOL_SIZE,
+            stale_timeout=300,
+            timeout=POOL_WAIT,
+        )
+    if setting != ":memory:":
+        directory = os.path.dirname(os.path.abspath(setting))
         os.makedirs(directory, exist_ok=True)
     return PooledSqliteDatabase(
-        path, pragmas=PRAGMAS, max_connections=32, stale_timeout=300, check_same_thread=False
+        setting, pragmas=PRAGMAS, max_connections=32, stale_timeout=300, check_same_thread=False
     )
 
 
-def bind_database(db: SqliteDatabase) -> None:
+def _postgres_parameters(url: str) -> dict:
+    parts = urlsplit(url)
+    name = unquote(parts.path.lstrip("/"))
+    if not name:
+        raise UnsupportedDatabase("CALENDAR_DATABASE: the PostgreSQL URL names no database")
+    parameters = {"database": name, "host": parts.hostname or None, "port": parts.port}
+    if parts.username:
+        parameters["user"] = unquote(parts.username)
+    if parts.password:
+        parameters["password"] = unquote(parts.password)
+    for item in filter(None, parts.query.split("&")):  # e.g. ?sslmode=require
+        key, _, value = item.partition("=")
+        parameters[key] = unquote(value)
+    return {k: v for k, v in parameters.items() if v is not None}
+
+
+def is_postgres() -> bool:
+    """Whether the bound database is PostgreSQL (else SQLite)."""
+    return isinstance(database.obj, PostgresqlDatabase)
+
+
+def bind_database(db: Database) -> None:
     database.initialize(db)
 
 
@@ -91,21 +169,48 @@ def _writer_lock():
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+# The key of PostgreSQL's transaction-scoped advisory lock that queues writers.
+WRITER_LOCK_KEY = 0x0CA1E4DA
+
+
+@contextmanager
+def _postgres_writer_lock():
+    """Writers of every host queue on one advisory lock taken as the transaction's first
+    statement, released by its commit or rollback: one writer at a time, as on SQLite, so
+    the checks a write makes before it writes (unique slugs, names) hold; and in READ
+    COMMITTED each later statement sees every write committed before the lock was granted.
+    """
+    with database.atomic() as txn:
+        database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (WRITER_LOCK_KEY,))
+        yield txn
+
+
 @contextmanager
 def write_transaction(changes_data: bool = True):
     """A short write transaction that takes the write lock up front.
 
-    ``BEGIN IMMEDIATE`` avoids the deadlock of two deferred transactions that both
-    try to upgrade a read lock; the busy timeout then queues writers. Writes that change
-    what the API serves bump the data version, which invalidates cached responses in
-    every worker at once.
+    SQLite: ``BEGIN IMMEDIATE`` avoids the deadlock of two deferred transactions that both
+    try to upgrade a read lock; the busy timeout then queues writers. PostgreSQL: the
+    advisory lock above. Writes that change what the API serves bump the data version,
+    which invalidates cached responses in every worker (and every host) at once.
     """
-    with _writer_lock(), database.atomic("IMMEDIATE") as txn:
+    if is_postgres():
+        transaction = _postgres_writer_lock()
+    else:
+        transaction = _sqlite_writer_transaction()
+    with transaction as txn:
         yield txn
         if changes_data and database.transaction_depth() == 1:
             database.execute_sql(
-                "UPDATE setting SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'"
+                "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) "
+                "WHERE key = 'data_version'"
             )
+
+
+@contextmanager
+def _sqlite_writer_transaction():
+    with _writer_lock(), database.atomic("IMMEDIATE") as txn:
+        yield txn
 
 
 def data_version() -> int:
@@ -114,17 +219,33 @@ def data_version() -> int:
     return int(row[0]) if row else 0
 
 
+def _like_pattern(text: str) -> str:
+    """``%text%`` for ``ILIKE``, with the text's own wildcards taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
 def contains_text(column, text: str):
-    """Case-insensitive substring test, with no wildcard characters to escape."""
+    """Case-insensitive substring test. On PostgreSQL an ``ILIKE`` that the trigram index
+    of ``create_text_index`` answers without scanning the table."""
+    if is_postgres():
+        return Expression(column, "ILIKE", Value(_like_pattern(text)))
     return fn.instr(fn.lower(column), text.lower()) > 0
 
 
 def create_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
-    """A trigram full-text index over ``table.columns`` kept in sync by triggers.
+    """A trigram full-text index over ``table.columns``, so that ``matching_ids`` finds the
+    rows containing a word without scanning the table.
 
-    The trigram tokenizer matches any substring of three characters or more,
-    case-insensitively: the semantics of ``contains_text``, without scanning the table.
+    SQLite: an FTS5 table with the trigram tokenizer, kept in sync by triggers; it
+    matches any substring of three characters or more, case-insensitively: the semantics
+    of ``contains_text``. PostgreSQL: a ``pg_trgm`` GIN index over the columns and a SQL
+    function named after the index that returns the ids of the rows whose columns
+    contain a word (``ILIKE``, answered from the index; inlined by the planner).
     """
+    if is_postgres():
+        _create_postgres_text_index(index, table, columns)
+        return
     cols = ", ".join(columns)
     new = ", ".join(f"new.{c}" for c in columns)
     old = ", ".join(f"old.{c}" for c in columns)
@@ -151,23 +272,42 @@ def create_link_counter(
     """Keeps ``counter_table.counter`` equal to the number of ``link_table`` rows pointing
     at it (``link_key``) whose ``flag`` is ``value``, through triggers: every insert,
     delete (cascades included) and update of a link, whichever code path makes it, as
-    WordPress keeps ``term_taxonomy.count``. Recounted once here."""
+    WordPress keeps ``term_taxonomy.count``. Recounted once here. SQLite: three triggers;
+    PostgreSQL: one PL/pgSQL trigger function for the three events."""
     target = f"UPDATE {counter_table} SET {counter} = {counter}"
     name = f"{link_table}_{counter}"
-    database.execute_sql(
-        f"CREATE TRIGGER IF NOT EXISTS {name}_ai AFTER INSERT ON {link_table} "
-        f"WHEN new.{flag} = {value} BEGIN {target} + 1 WHERE id = new.{link_key}; END"
-    )
-    database.execute_sql(
-        f"CREATE TRIGGER IF NOT EXISTS {name}_ad AFTER DELETE ON {link_table} "
-        f"WHEN old.{flag} = {value} BEGIN {target} - 1 WHERE id = old.{link_key}; END"
-    )
-    database.execute_sql(
-        f"CREATE TRIGGER IF NOT EXISTS {name}_au AFTER UPDATE OF {flag}, {link_key} "
-        f"ON {link_table} WHEN old.{flag} = {value} OR new.{flag} = {value} BEGIN "
-        f"{target} - (old.{flag} = {value}) WHERE id = old.{link_key}; "
-        f"{target} + (new.{flag} = {value}) WHERE id = new.{link_key}; END"
-    )
+    if is_postgres():
+        database.execute_sql(
+            f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ "
+            f"BEGIN "
+            f"IF TG_OP IN ('DELETE', 'UPDATE') THEN "
+            f"IF OLD.{flag} = {value} THEN {target} - 1 WHERE id = OLD.{link_key}; END IF; "
+            f"END IF; "
+            f"IF TG_OP IN ('INSERT', 'UPDATE') THEN "
+            f"IF NEW.{flag} = {value} THEN {target} + 1 WHERE id = NEW.{link_key}; END IF; "
+            f"END IF; "
+            f"RETURN NULL; END $$"
+        )
+        database.execute_sql(f"DROP TRIGGER IF EXISTS {name} ON {link_table}")
+        database.execute_sql(
+            f"CREATE TRIGGER {name} AFTER INSERT OR DELETE OR UPDATE OF {flag}, {link_key} "
+            f"ON {link_table} FOR EACH ROW EXECUTE FUNCTION {name}()"
+        )
+    else:
+        database.execute_sql(
+            f"CREATE TRIGGER IF NOT EXISTS {name}_ai AFTER INSERT ON {link_table} "
+            f"WHEN new.{flag} = {value} BEGIN {target} + 1 WHERE id = new.{link_key}; END"
+        )
+        database.execute_sql(
+            f"CREATE TRIGGER IF NOT EXISTS {name}_ad AFTER DELETE ON {link_table} "
+            f"WHEN old.{flag} = {value} BEGIN {target} - 1 WHERE id = old.{link_key}; END"
+        )
+        database.execute_sql(
+            f"CREATE TRIGGER IF NOT EXISTS {name}_au AFTER UPDATE OF {flag}, {link_key} "
+            f"ON {link_table} WHEN old.{flag} = {value} OR new.{flag} = {value} BEGIN "
+            f"{target} - (old.{flag} = {value}) WHERE id = old.{link_key}; "
+            f"{target} + (new.{flag} = {value}) WHERE id = new.{link_key}; END"
+        )
     database.execute_sql(
         f"UPDATE {counter_table} SET {counter} = (SELECT COUNT(*) FROM {link_table} "
         f"WHERE {link_key} = {counter_table}.id AND {flag} = {value})"
@@ -188,7 +328,11 @@ def bulk_text_index(index: str, table: str, columns: tuple[str, ...]):
     """Inside the caller's write transaction: rows inserted into ``table`` in the block
     are added to the text index in one statement at its end instead of one trigger call
     each (trigram indexing row by row is most of a large seed). New rows only: ids above
-    the largest before the block."""
+    the largest before the block. PostgreSQL's GIN index is kept by the server itself (its
+    pending list batches the entries), so there is nothing to do there."""
+    if is_postgres():
+        yield
+        return
     last = database.execute_sql(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()[0]
     database.execute_sql(f"DROP TRIGGER IF EXISTS {index}_ai")
     yield
@@ -203,24 +347,72 @@ def bulk_text_index(index: str, table: str, columns: tuple[str, ...]):
 TEXT_INDEX_MIN = 3  # trigrams: shorter words fall back to a scan
 
 
+def _create_postgres_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
+    database.execute_sql("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    operators = ", ".join(f"{c} gin_trgm_ops" for c in columns)
+    database.execute_sql(f"CREATE INDEX IF NOT EXISTS {index} ON {table} USING gin ({operators})")
+    matches = " OR ".join(f"{c} ILIKE pattern" for c in columns)
+    database.execute_sql(
+        f"CREATE OR REPLACE FUNCTION {index}(pattern text) RETURNS SETOF bigint "
+        f"LANGUAGE sql STABLE AS $$ SELECT id FROM {table} WHERE {matches} $$"
+    )
+
+
 def _match_expression(words: list[str]) -> str:
     return " AND ".join('"' + word.replace('"', '""') + '"' for word in words)
 
 
+def _matching_sql(index: str, words: list[str]) -> tuple[str, list]:
+    """The ids of rows whose indexed text contains every one of ``words``. SQLite: one
+    FTS5 MATCH (the index intersects the words' lists itself); PostgreSQL: the index's
+    function per word (an ``ILIKE`` the ``pg_trgm`` index answers), intersected."""
+    if is_postgres():
+        sql = " INTERSECT ".join(f"SELECT * FROM {index}(%s)" for _ in words)
+        return sql, [_like_pattern(word) for word in words]
+    return f"SELECT rowid FROM {index} WHERE {index} MATCH ?", [_match_expression(words)]
+
+
 def matching_ids(index: str, words: list[str]):
     """SQL for the ids of rows whose indexed text contains every one of ``words`` (3+
-    characters each): one MATCH, so the index intersects the words' lists itself."""
-    return SQL(f"(SELECT rowid FROM {index} WHERE {index} MATCH ?)", [_match_expression(words)])
+    characters each)."""
+    sql, params = _matching_sql(index, words)
+    return SQL(f"({sql})", params)
 
 
 def count_matching(index: str, words: list[str]) -> int:
     """How many rows contain every one of ``words``: read from the index alone."""
-    sql = f"SELECT COUNT(*) FROM {index} WHERE {index} MATCH ?"
-    return database.execute_sql(sql, [_match_expression(words)]).fetchone()[0]
+    sql, params = _matching_sql(index, words)
+    return database.execute_sql(f"SELECT COUNT(*) FROM ({sql}) AS matches", params).fetchone()[0]
+
+
+def flag_column() -> str:
+    """The DDL of a boolean column added by a migration (a ``BooleanField``): SQLite keeps
+    0/1 in an INTEGER, PostgreSQL has BOOLEAN."""
+    return "BOOLEAN NOT NULL DEFAULT FALSE" if is_postgres() else "INTEGER NOT NULL DEFAULT 0"
+
+
+def run_sql(sql: str, params=()):
+    """Runs hand-written SQL whose placeholders are written ``?``: on PostgreSQL they
+    become ``%s`` (the text must hold no other ``?`` nor ``%``)."""
+    if is_postgres():
+        sql = sql.replace("?", "%s")
+    return database.execute_sql(sql, params)
+
+
+def upsert(model, **values):
+    """Inserts a row, or replaces the columns given of the row with the same primary key
+    (``INSERT … ON CONFLICT … DO UPDATE`` on both engines)."""
+    key = model._meta.primary_key
+    others = [getattr(model, name) for name in values if name != key.name]
+    return model.insert(**values).on_conflict(conflict_target=[key], preserve=others).execute()
 
 
 def backup_to(path: str) -> None:
-    """A consistent online copy of the database into ``path`` (SQLite backup API)."""
+    """A consistent online copy of the database into ``path``: SQLite's backup API, or
+    ``pg_dump`` (custom format, for ``pg_restore``) on PostgreSQL."""
+    if is_postgres():
+        _pg_dump(path)
+        return
     source = database.connection()
     target = sqlite3.connect(path)
     try:
@@ -229,12 +421,35 @@ def backup_to(path: str) -> None:
         target.close()
 
 
+def _pg_dump(path: str) -> None:
+    program = shutil.which("pg_dump")
+    if program is None:
+        raise RuntimeError("backup of a PostgreSQL database needs pg_dump (postgresql-client)")
+    params = database.obj.connect_params
+    env = {**os.environ, "PGDATABASE": database.obj.database}
+    for key, name in (("host", "PGHOST"), ("port", "PGPORT"), ("user", "PGUSER")):
+        if params.get(key):
+            env[name] = str(params[key])
+    if params.get("password"):
+        env["PGPASSWORD"] = params["password"]
+    result = subprocess.run(
+        [program, "--format=custom", "--no-owner", f"--file={path}"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode:
+        raise RuntimeError(f"pg_dump failed: {result.stderr.strip()}")
+
+
 _INSERT_SQL: dict = {}
 
 
 def _insert_statement(model):
-    """(fields, SQL) of an insert of every column but an automatic id, compiled once."""
-    cached = _INSERT_SQL.get(model)
+    """(fields, SQL) of an insert of every column but an automatic id, compiled once per
+    engine; on PostgreSQL the SQL returns the new row's key (``RETURNING``)."""
+    postgres = is_postgres()
+    cached = _INSERT_SQL.get((model, postgres))
     if cached is None:
         meta = model._meta
         fields = [
@@ -243,11 +458,11 @@ def _insert_statement(model):
             if not (f.primary_key and f.name == "id" and f.field_type == "AUTO")
         ]
         columns = ", ".join(f'"{f.column_name}"' for f in fields)
-        marks = ", ".join("?" * len(fields))
-        cached = _INSERT_SQL[model] = (
-            fields,
-            f'INSERT INTO "{meta.table_name}" ({columns}) VALUES ({marks})',
-        )
+        marks = ", ".join([database.obj.param] * len(fields))
+        sql = f'INSERT INTO "{meta.table_name}" ({columns}) VALUES ({marks})'
+        if postgres:
+            sql += f' RETURNING "{meta.primary_key.column_name}"'
+        cached = _INSERT_SQL[(model, postgres)] = (fields, sql)
     return cached
 
 
@@ -266,15 +481,58 @@ def _params(fields, values: dict) -> list:
 
 def insert_row(model, values: dict) -> int:
     """Inserts one row with the model's Python defaults filled in, without building a
-    query object (the hot write path); returns the rowid."""
+    query object (the hot write path); returns the new row's id."""
     fields, sql = _insert_statement(model)
-    return database.execute_sql(sql, _params(fields, values)).lastrowid
+    cursor = database.execute_sql(sql, _params(fields, values))
+    return cursor.fetchone()[0] if is_postgres() else cursor.lastrowid
 
 
-def insert_rows(model, rows: list[dict]) -> None:
+# Rows per statement of a PostgreSQL bulk insert (``execute_values``).
+POSTGRES_PAGE = 1000
+
+
+def insert_rows(model, rows: list[dict], returning: bool = False) -> list[int] | None:
     """Inserts many rows (defaults filled in as ``insert_row`` does) with one prepared
-    statement: Peewee's ``insert_many`` spends most of a bulk load building SQL text."""
+    statement: Peewee's ``insert_many`` spends most of a bulk load building SQL text.
+    SQLite: ``executemany``; PostgreSQL: multi-row ``VALUES`` pages (``execute_values``).
+
+    With ``returning``, the ids the database gave, in insert order (inside the caller's
+    write transaction): PostgreSQL's ``RETURNING`` (a sequence may skip values); on
+    SQLite, whose tables take the largest rowid plus one, the ids after the largest."""
     if not rows:
-        return
+        return [] if returning else None
     fields, sql = _insert_statement(model)
-    database.cursor().executemany(sql, [_params(fields, row) for row in rows])
+    params = [_params(fields, row) for row in rows]
+    if is_postgres():
+        from psycopg2.extras import execute_values
+
+        head, _, _ = sql.partition(" VALUES ")
+        key = model._meta.primary_key.column_name
+        template = head + " VALUES %s" + (f' RETURNING "{key}"' if returning else "")
+        found = execute_values(
+            database.cursor(), template, params, page_size=POSTGRES_PAGE, fetch=returning
+        )
+        return [row[0] for row in found] if returning else None
+    first = 0
+    if returning:
+        table = model._meta.table_name
+        key = model._meta.primary_key.column_name
+        first = database.execute_sql(f'SELECT MAX("{key}") FROM "{table}"').fetchone()[0] or 0
+    database.cursor().executemany(sql, params)
+    return list(range(first + 1, first + 1 + len(rows))) if returning else None
+
+
+def reset_sequences(models) -> None:
+    """After rows were inserted with their ids given (a copy), new ids continue after the
+    largest: PostgreSQL's sequences are moved; SQLite takes the largest rowid plus one."""
+    if not is_postgres():
+        return
+    for model in models:
+        key = model._meta.primary_key
+        if getattr(key, "field_type", "") not in ("AUTO", "BIGAUTO"):
+            continue
+        table, column = model._meta.table_name, key.column_name
+        database.execute_sql(
+            f"SELECT setval(pg_get_serial_sequence('\"{table}\"', '{column}'), "
+            f'COALESCE((SELECT MAX("{column}") FROM "{table}"), 0) + 1, false)'
+        )

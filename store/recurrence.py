@@ -364,7 +364,7 @@ LINK_TABLES = {
 OWN_COLUMNS = {"id", "slug", "post_parent", "occurrence", "detached", "recurrence"}
 SCHEDULE_COLUMNS = ("start_date", "end_date", "utc_start", "utc_end", "timezone", "all_day")
 # The occurrences that follow their series: not edited (nor trashed) on their own.
-_FOLLOWERS = "SELECT id FROM event WHERE post_parent = ? AND occurrence != '' AND detached = 0"
+_FOLLOWERS = "SELECT id FROM event WHERE post_parent = ? AND occurrence != '' AND NOT detached"
 
 
 def is_series(event) -> bool:
@@ -387,9 +387,9 @@ def _members(series_id: int):
 
 def _set_lines(series_id: int, lines: list[str]) -> None:
     """The series' lines, on the series and on the copy every occurrence carries."""
-    from store.db import database
+    from store.db import run_sql
 
-    database.execute_sql(
+    run_sql(
         "UPDATE event SET recurrence = ? WHERE id = ? OR (post_parent = ? AND occurrence != '')",
         (join_lines(lines), series_id, series_id),
     )
@@ -398,16 +398,16 @@ def _set_lines(series_id: int, lines: list[str]) -> None:
 def _copy_links(series_id: int, tables) -> None:
     """Replaces the links of the following occurrences by copies of the series' links:
     two statements per table, whatever the number of occurrences."""
-    from store.db import database
+    from store.db import run_sql
 
     for table, column in dict.fromkeys(tables):
         live = ", live" if table == "event_term" else ""
-        database.execute_sql(f"DELETE FROM {table} WHERE event_id IN ({_FOLLOWERS})", (series_id,))
-        database.execute_sql(
+        run_sql(f"DELETE FROM {table} WHERE event_id IN ({_FOLLOWERS})", (series_id,))
+        run_sql(
             f"INSERT INTO {table} (event_id, {column}, position{live}) "
             f"SELECT o.id, l.{column}, l.position{live.replace(', ', ', l.')} "
             f"FROM event AS o JOIN {table} AS l ON l.event_id = ? "
-            f"WHERE o.post_parent = ? AND o.occurrence != '' AND o.detached = 0",
+            f"WHERE o.post_parent = ? AND o.occurrence != '' AND NOT o.detached",
             (series_id, series_id),
         )
 
@@ -520,7 +520,7 @@ def rebuild(series, starts: list[datetime]) -> None:
 def propagate(series, changed: dict, link_keys) -> None:
     """An update of the series reaches every occurrence not edited on its own: the columns
     it sent, and the links it replaced."""
-    from store.db import database
+    from store.db import run_sql
     from store.models import Event, live_value
 
     columns = {k: v for k, v in changed.items() if k not in OWN_COLUMNS}
@@ -532,7 +532,7 @@ def propagate(series, changed: dict, link_keys) -> None:
     if tables:
         _copy_links(series.id, tables)
     if "status" in columns and ("event_term", "term_id") not in tables:
-        database.execute_sql(
+        run_sql(
             f"UPDATE event_term SET live = ? WHERE event_id IN ({_FOLLOWERS})",
             (live_value(columns["status"]), series.id),
         )
@@ -599,10 +599,10 @@ def restore_occurrence(occurrence) -> None:
 
 
 def trash_occurrences(series_id: int, now: str) -> None:
-    from store.db import database
+    from store.db import run_sql
     from store.models import Event
 
-    database.execute_sql(
+    run_sql(
         "UPDATE event_term SET live = 0 WHERE event_id IN "
         "(SELECT id FROM event WHERE post_parent = ? AND occurrence != '')",
         (series_id,),

@@ -1,6 +1,13 @@
 """Schema creation and versioned migrations, run by every entry point."""
 
-from store.db import create_link_counter, create_text_index, database, write_transaction
+from store.db import (
+    create_link_counter,
+    create_text_index,
+    database,
+    flag_column,
+    upsert,
+    write_transaction,
+)
 from store.models import ALL_TABLES, LIVE_PUBLISHED, Event, EventTerm, Media, Setting, Term
 
 
@@ -61,7 +68,7 @@ def _v9_recurring_events():
     for name, kind in (
         ("recurrence", "TEXT NOT NULL DEFAULT ''"),
         ("occurrence", "VARCHAR(255) NOT NULL DEFAULT ''"),
-        ("detached", "INTEGER NOT NULL DEFAULT 0"),
+        ("detached", flag_column()),
     ):
         if name not in columns:
             database.execute_sql(f"ALTER TABLE event ADD COLUMN {name} {kind}")
@@ -136,5 +143,5 @@ def migrate() -> int:
         current = schema_version()
         for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
             step()
-            Setting.replace(key="schema_version", value=str(number)).execute()
+            upsert(Setting, key="schema_version", value=str(number))
         return len(MIGRATIONS)

@@ -156,10 +156,10 @@ def _add_series(rows, members, tz, venue_links, organizer_links, term_links) -> 
 
 
 def _ids(kind: str, count: int) -> list[int]:
-    """``count`` new ids from ``Node`` (the caller holds the write transaction)."""
-    first = Node.select(Node.id).order_by(Node.id.desc()).limit(1).scalar() or 0
-    insert_rows(Node, [{"kind": kind}] * count)
-    return list(range(first + 1, first + 1 + count))
+    """``count`` new ids from ``Node``: the ids the database gave (a PostgreSQL sequence
+    may have skipped values, so they need not follow the largest id). The caller holds
+    the write transaction."""
+    return insert_rows(Node, [{"kind": kind}] * count, returning=True)
 
 
 def demo_image(number: int, rng: random.Random) -> bytes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from peewee import JOIN, SQL, fn
+from peewee import JOIN, SQL, Case, fn
 
 from store.clock import utcnow_str
 from store.db import contains_text, write_transaction
@@ -227,9 +227,8 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
         "description": Term.description,
     }.get(filters.orderby)
     if filters.orderby == "include" and filters.include:
-        column = fn.instr(
-            "," + ",".join(map(str, filters.include)) + ",", fn.printf(",%d,", Term.id)
-        )
+        # The order the ids were given in (the first place of an id given twice).
+        column = Case(Term.id, [(i, n) for n, i in enumerate(filters.include)])
     if column is None:
         column = fn.LOWER(Term.name)  # case-insensitive, like MySQL collations
     ordering = column.desc() if filters.order == "desc" else column.asc()

@@ -14,7 +14,7 @@ import secrets
 
 from store import clock
 from store.clock import utcnow_str
-from store.db import write_transaction
+from store.db import upsert, write_transaction
 from store.ids import as_id
 from store.models import AppPassword, AuthFailure, User
 from store.sql import Statement, param
@@ -156,7 +156,7 @@ def record_failure(client: str, window: int) -> None:
     with write_transaction(changes_data=False):
         row = AuthFailure.get_or_none(AuthFailure.client == client)
         if row is None or now - row.window_start >= window:
-            AuthFailure.replace(client=client, failures=1, window_start=now).execute()
+            upsert(AuthFailure, client=client, failures=1, window_start=now)
         else:
             AuthFailure.update(failures=AuthFailure.failures + 1).where(
                 AuthFailure.client == client

@@ -1,4 +1,6 @@
-"""Fixtures: the app (one per session, emptied after each test), and users of every role."""
+"""Fixtures: the app (one per session, its database emptied after each test: a temporary
+SQLite file, or a PostgreSQL database under ``make test-postgres``, tests/databases.py),
+and users of every role."""
 
 import base64
 import copy
@@ -11,6 +13,7 @@ from store.db import bind_database, database, write_transaction
 from store.models import ALL_TABLES, Setting
 from store.users import create_user
 from tests.conformance import ConformingClient
+from tests.databases import ON_POSTGRES, drop_database, fresh_database
 
 NS = "/wp-json/calendar/events/v1"
 
@@ -22,7 +25,7 @@ def shared_app(tmp_path_factory):
     folder = tmp_path_factory.mktemp("shared")
     app = create_app(
         {
-            "CALENDAR_DATABASE": str(folder / "calendar.db"),
+            "CALENDAR_DATABASE": fresh_database(folder),
             "UPLOAD_FOLDER": str(folder / "uploads"),
             "TESTING": True,
         }
@@ -30,12 +33,21 @@ def shared_app(tmp_path_factory):
     app.test_client_class = ConformingClient
     yield app, copy.deepcopy(dict(app.config))
     app.extensions["calendar.db"].close_all()
+    drop_database(app.config["CALENDAR_DATABASE"])
 
 
 def _empty_database() -> None:
     """Every row a test may have written, in an order the foreign keys accept; the schema
-    version and the data version stay."""
+    version and the data version stay. On PostgreSQL ``TRUNCATE … RESTART IDENTITY``: ids
+    start at 1 again, as they do in an emptied SQLite table."""
     with database.connection_context(), write_transaction():
+        if ON_POSTGRES:
+            tables = ", ".join(
+                f'"{model._meta.table_name}"' for model in ALL_TABLES if model is not Setting
+            )
+            database.execute_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+            Setting.delete().where(Setting.key.not_in(("schema_version", "data_version"))).execute()
+            return
         for model in reversed(ALL_TABLES):
             if model is Setting:
                 Setting.delete().where(
@@ -43,6 +55,12 @@ def _empty_database() -> None:
                 ).execute()
             else:
                 model.delete().execute()
+
+
+@pytest.fixture
+def database_url(app):
+    """The ``CALENDAR_DATABASE`` of the test's (emptied) database."""
+    return app.config["CALENDAR_DATABASE"]
 
 
 @pytest.fixture
@@ -64,14 +82,14 @@ def app(shared_app, tmp_path):
 @pytest.fixture
 def fresh_app(tmp_path):
     """An app of its own, for tests that change what the shared one cannot (its routes)."""
-    app = create_app(
-        {"CALENDAR_DATABASE": str(tmp_path / "own.db"), "UPLOAD_FOLDER": str(tmp_path / "up")}
-    )
+    setting = fresh_database(tmp_path, "own.db")
+    app = create_app({"CALENDAR_DATABASE": setting, "UPLOAD_FOLDER": str(tmp_path / "up")})
     app.test_client_class = ConformingClient
     yield app
     if not database.is_closed():
         database.close()
     app.extensions["calendar.db"].close_all()
+    drop_database(setting)
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from schemathesis.specs.openapi.checks import (
 from app import create_app
 from store.db import database
 from store.users import create_user
+from tests.databases import drop_database, fresh_database
 
 NS = "/wp-json/calendar/events/v1"
 # Enough examples per operation and mode to find an update that sends no known field
@@ -37,9 +38,10 @@ CHECKS = [
 @pytest.fixture(scope="module")
 def fuzz_app(tmp_path_factory):
     folder = tmp_path_factory.mktemp("fuzz")
+    setting = fresh_database(folder)
     app = create_app(
         {
-            "CALENDAR_DATABASE": str(folder / "calendar.db"),
+            "CALENDAR_DATABASE": setting,
             "UPLOAD_FOLDER": str(folder / "uploads"),
             "AUTH_FAILURE_LIMIT": 10**9,
         }
@@ -63,7 +65,9 @@ def fuzz_app(tmp_path_factory):
             },
             headers=app.config["FUZZ_AUTH"],
         )
-    return app
+    yield app
+    app.extensions["calendar.db"].close_all()
+    drop_database(setting)
 
 
 def _operations(app):

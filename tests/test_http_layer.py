@@ -12,6 +12,7 @@ import pytest
 
 from store import clock
 from tests.conftest import NS, basic
+from tests.databases import drop_database, fresh_database
 from tests.test_reliability import Server
 
 HUGE = "922337203685477582"
@@ -186,11 +187,12 @@ def test_item_password_guesses_are_throttled(client, app, make_event):
 def server(tmp_path_factory):
     from tests.test_reliability import flask_cli
 
-    database = tmp_path_factory.mktemp("http") / "calendar.db"
+    database = fresh_database(tmp_path_factory.mktemp("http"))
     flask_cli(database, "migrate")
     running = Server(database, workers=2, GUNICORN_READ_TIMEOUT="1")
     yield running
     running.stop()
+    drop_database(database)
 
 
 def _raw(server, data: bytes) -> bytes:

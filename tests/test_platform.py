@@ -2,7 +2,9 @@
 
 import pytest
 
+from store.db import database
 from tests.conftest import NS, basic
+from tests.databases import ON_POSTGRES, query
 
 
 def test_healthz_answers_without_database(client, app):
@@ -235,13 +237,12 @@ def test_openapi_document_servers_follow_language_root(client):
     assert french["servers"][0]["url"] == f"http://localhost/fr{NS}/"
 
 
-def test_site_url_setting_builds_links(tmp_path):
+def test_site_url_setting_builds_links(database_url):
     from app import create_app
 
-    app = create_app(
-        {"CALENDAR_DATABASE": str(tmp_path / "c.db"), "SITE_URL": "https://cal.example/"}
-    )
+    app = create_app({"CALENDAR_DATABASE": database_url, "SITE_URL": "https://cal.example/"})
     body = app.test_client().get(f"{NS}/events").get_json()
+    app.extensions["calendar.db"].close_all()
     assert body["rest_url"].startswith("https://cal.example/wp-json/calendar/events/v1/events/")
 
 
@@ -282,7 +283,11 @@ def test_migrate_and_backup_commands(app, tmp_path):
     runner = app.test_cli_runner()
     assert "schema version" in runner.invoke(args=["migrate"]).output
     target = tmp_path / "copy.db"
-    assert runner.invoke(args=["backup", str(target)]).exit_code == 0
+    result = runner.invoke(args=["backup", str(target)])
+    assert result.exit_code == 0, result.output
+    if ON_POSTGRES:  # a pg_dump archive
+        assert target.read_bytes().startswith(b"PGDMP")
+        return
     import sqlite3
 
     with sqlite3.connect(target) as copy:
@@ -384,3 +389,54 @@ def test_dates_at_the_edge_of_the_calendar_are_400(client, admin):
         400,
     )
     assert client.get(f"{NS}/events?end_date=+9000 years").status_code == 400
+
+
+def test_nul_characters_in_lookups_find_nothing_on_every_engine(client, make_event):
+    """PostgreSQL text cannot hold NUL (SQLite's can): a NUL in a login, a slug, a term or a
+    password finds nothing on both engines, never a 500 (store/db.py)."""
+    make_event(title="abc")
+    expected = {
+        "/categories?slug=%00": 200,
+        "/events/by-slug/a%00b": 400,
+        "/events?password=%00": 400,
+        "/events?categories=a%00": 400,
+        "/tags/by-slug/a%00": 404,
+    }
+    assert {path: client.get(NS + path).status_code for path in expected} == expected
+    assert client.get(f"{NS}/events", headers=basic("ad\x00min", "pw")).status_code == 401
+
+
+def test_search_is_the_same_substring_match_on_every_engine(client, make_event, admin):
+    """FTS5 trigrams (SQLite) and pg_trgm with ILIKE (PostgreSQL) find the same events:
+    case-insensitive substrings, the search's own % _ and \\ taken literally."""
+    for title in ("100% Jazz", "100 Jazz", "a_b night", "axb night", "Back\\slash", "Café Olé"):
+        make_event(title=title)
+    client.post(f"{NS}/venues", json={"venue": "Salle_Pleyel", "city": "Paris"}, headers=admin)
+    client.post(f"{NS}/venues", json={"venue": "SalleXPleyel", "city": "Paris"}, headers=admin)
+
+    def titles(query):
+        body = client.get(f"{NS}/events", query_string={"search": query}).get_json()
+        return sorted(e["title"] for e in body["events"])
+
+    assert titles("100%") == ["100% Jazz"]
+    assert titles("0%") == ["100% Jazz"]
+    assert titles("JAZZ") == ["100 Jazz", "100% Jazz"]
+    assert titles("a_b") == ["a_b night"]
+    assert titles("_") == ["a_b night"]
+    assert titles("k\\s") == ["Back\\slash"]
+    assert titles("café") == ["Café Olé"]
+    assert titles("%") == ["100% Jazz"]
+    venues = client.get(f"{NS}/venues", query_string={"search": "e_P"}).get_json()["venues"]
+    assert [v["venue"] for v in venues] == ["Salle_Pleyel"]
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="a SQLite file has no server to drop connections")
+def test_connections_the_server_dropped_are_replaced(app, client, make_event):
+    """A pooled connection that the server dropped (a restart, a fail-over) is replaced
+    when it is taken from the pool (Peewee's pool checks it), not a failed request."""
+    make_event(title="Still here")
+    assert client.get(f"{NS}/events").get_json()["total"] == 1
+    with database.connection_context():
+        pid = database.connection().get_backend_pid()
+    query(app.config["CALENDAR_DATABASE"], f"SELECT pg_terminate_backend({pid})")
+    assert client.get(f"{NS}/events?per_page=5").get_json()["total"] == 1

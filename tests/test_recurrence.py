@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from store import clock, dates
 from store.db import database
-from store.models import Event, EventTerm, Node
+from store.models import Event, EventTerm, Node, Setting
 from tests.conftest import NS
 
 WIDE = {"start_date": "2000-01-01", "end_date": "2200-01-01", "per_page": 50}
@@ -747,7 +747,7 @@ def test_migration_adds_the_recurrence_columns(app):
         for column in ("recurrence", "occurrence", "detached"):
             database.execute_sql(f"ALTER TABLE event DROP COLUMN {column}")
         before = MIGRATIONS.index(_v9_recurring_events)  # the steps from there on run again
-        database.execute_sql("UPDATE setting SET value = ? WHERE key = 'schema_version'", (before,))
+        Setting.update(value=str(before)).where(Setting.key == "schema_version").execute()
         assert migrate() == len(MIGRATIONS)
         columns = {column.name for column in database.get_columns("event")}
     assert {"recurrence", "occurrence", "detached"} <= columns

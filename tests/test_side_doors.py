@@ -463,10 +463,10 @@ def test_openapi_declares_masked_flags_nullable(client):
         assert event[flag].get("nullable") is True, flag
 
 
-def test_a_partial_update_does_not_write_fields_it_did_not_send(tmp_path):
+def test_a_partial_update_does_not_write_fields_it_did_not_send(database_url):
     """Racing PATCHes of title and of start_date through two workers: the acknowledged
     date change always survives (it was lost in 10 of 40 trials before)."""
-    database_file = tmp_path / "race.db"
+    database_file = database_url
     flask_cli(database_file, "migrate")
     password = flask_cli(database_file, "users", "create", "boss", "--role", "administrator")
     import base64

@@ -1,0 +1,98 @@
+"""``flask copy-database SOURCE TARGET`` moves a calendar between engines (SPEC §14): from
+the test's database to a SQLite file and from that file to another new database (a
+PostgreSQL one under ``make test-postgres``), and every route answers the same on the
+copy, which then takes new writes."""
+
+import pytest
+
+from app import create_app
+from store.db import UnsupportedDatabase
+from tests.conftest import NS
+from tests.databases import drop_database, fresh_database
+from tests.test_media import image_bytes, uploaded
+
+ROUTES = [
+    "/events?per_page=50",
+    "/events?search=concert",
+    "/venues",
+    "/organizers",
+    "/categories?hide_empty=0",
+    "/tags?hide_empty=0",
+]
+
+
+def answers(client, headers):
+    return {path: client.get(NS + path, headers=headers).get_json() for path in ROUTES}
+
+
+def test_copy_database_between_engines_keeps_every_answer(
+    app, client, admin, as_role, make_event, tmp_path
+):
+    image = uploaded(client, admin, image_bytes())
+    make_event(
+        title="Open-air concert",
+        venue={"venue": "Park", "city": "Lyon"},
+        organizer=[{"organizer": "Ann"}],
+        categories=["Music"],
+        tags=["outdoor"],
+        featured=True,
+        image=image["id"],
+    )
+    make_event(title="Draft talk", status="draft", venue={"venue": "Library"})
+    make_event(title="Private", password="secret", all_day=True)
+    editor = as_role("editor")
+    before = answers(client, admin)
+    runner = app.test_cli_runner()
+
+    middle = str(tmp_path / "middle.db")
+    result = runner.invoke(args=["copy-database", app.config["CALENDAR_DATABASE"], middle])
+    assert result.exit_code == 0, result.output
+    assert "3 event" in result.output
+    again = runner.invoke(args=["copy-database", app.config["CALENDAR_DATABASE"], middle])
+    assert again.exit_code != 0 and "already holds a calendar" in again.output
+
+    final = fresh_database(tmp_path, "final.db", empty=True)
+    try:
+        result = runner.invoke(args=["copy-database", middle, final])
+        assert result.exit_code == 0, result.output
+        copy = create_app(
+            {
+                "CALENDAR_DATABASE": final,
+                "UPLOAD_FOLDER": app.config["UPLOAD_FOLDER"],
+                "TESTING": True,
+            }
+        )
+        try:
+            copied = copy.test_client()
+            assert answers(copied, admin) == before
+            assert copied.get(f"{NS}/events", headers=editor).status_code == 200
+            created = copied.post(
+                f"{NS}/events",
+                json={
+                    "title": "After the move",
+                    "start_date": "tomorrow 8am",
+                    "end_date": "tomorrow 9am",
+                    "categories": ["Music", "New"],
+                },
+                headers=admin,
+            )
+            assert created.status_code == 201, created.get_json()
+            ids = {e["id"] for e in before["/events?per_page=50"]["events"]}
+            assert created.get_json()["id"] > max(ids)
+            assert copied.get(f"{NS}/events?search=move").get_json()["total"] == 1
+        finally:
+            copy.extensions["calendar.db"].close_all()
+    finally:
+        drop_database(final)
+
+
+def test_other_database_urls_are_an_error_at_start_not_a_file(app, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UnsupportedDatabase, match="unsupported scheme mysql://"):
+        create_app({"CALENDAR_DATABASE": "mysql://u:p@host/db"})
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["copy-database", "sqlite://x.db", str(tmp_path / "x.db")])
+    assert result.exit_code != 0
+    assert "unsupported scheme sqlite://" in result.output
+    made = {path.name for path in tmp_path.rglob("*")}
+    assert not {"mysql:", "sqlite:", "x.db"} & made, made
