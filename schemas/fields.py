@@ -258,10 +258,12 @@ class PagingArgs(BaseSchema):
 
 class OutSchema(Schema):
     """A response body, published in `/doc`: every field is required except those named in
-    ``optional``, and no other field may appear (``additionalProperties: false``). The
-    suite checks every JSON answer it receives against the document (tests/conformance.py)."""
+    ``optional`` (or, where ``only_required`` is given, every field but those), and no other
+    field may appear (``additionalProperties: false``). The suite checks every JSON answer it
+    receives against the document (tests/conformance.py)."""
 
     optional: tuple[str, ...] = ()
+    only_required: tuple[str, ...] | None = None
 
     class Meta:
         unknown = RAISE
@@ -270,7 +272,10 @@ class OutSchema(Schema):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name, field in self.fields.items():
-            field.required = name not in self.optional
+            if self.only_required is not None:
+                field.required = name in self.only_required
+            else:
+                field.required = name not in self.optional
 
 
 class ListingOut(OutSchema):

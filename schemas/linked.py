@@ -107,31 +107,24 @@ class OrganizerCreate(OrganizerUpdate):
     )
 
 
+# What a venue or organizer representation always has: the head that is never empty.
+ALWAYS_PRESENT = (
+    "id",
+    "status",
+    "date",
+    "date_utc",
+    "modified",
+    "modified_utc",
+    "url",
+    "global_id",
+    "global_id_lineage",
+)
+
+
 class VenueOut(PostOut):
     # Empty fields ("", false, [], and "0", as PHP's array_filter) are left out of venue
     # representations, as the reference does: even the name, slug or author when "0".
-    optional = (
-        "venue",
-        "slug",
-        "author",
-        "description",
-        "excerpt",
-        "image",
-        "address",
-        "city",
-        "country",
-        "province",
-        "state",
-        "zip",
-        "phone",
-        "website",
-        "stateprovince",
-        "geo_lat",
-        "geo_lng",
-        "json_ld",
-        "show_map",
-        "show_map_link",
-    )
+    only_required = ALWAYS_PRESENT
     venue = fields.String()
     description = fields.String()
     excerpt = fields.String()
@@ -154,20 +147,8 @@ class VenueOut(PostOut):
 
 
 class OrganizerOut(PostOut):
-    # Empty fields ("", false, [], and "0", as PHP's array_filter) are left out of organizer
-    # representations, as the reference does: even the name, slug or author when "0".
-    optional = (
-        "organizer",
-        "slug",
-        "author",
-        "description",
-        "excerpt",
-        "image",
-        "phone",
-        "website",
-        "email",
-        "json_ld",
-    )
+    # The same rule as venues.
+    only_required = ALWAYS_PRESENT
     organizer = fields.String()
     description = fields.String()
     excerpt = fields.String()
