@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from store import dates
 from tests.conftest import NS
-from tests.test_ical import OUTLOOK_ZONES, ics, imported
+from tests.test_ical import APPLE_ZONE, OUTLOOK_ZONES, ics, imported
 from tests.test_recurrence import (
     DST_DAYS,
     WIDE,
@@ -263,23 +263,6 @@ def test_one_occurrence_or_series_by_id_or_slug_gives_the_series(client, admin, 
 
 # --- import ------------------------------------------------------------------------------------
 
-APPLE_ZONE = """BEGIN:VTIMEZONE
-TZID:America/New_York
-BEGIN:DAYLIGHT
-TZOFFSETFROM:-0500
-RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU
-DTSTART:20070311T020000
-TZNAME:EDT
-TZOFFSETTO:-0400
-END:DAYLIGHT
-BEGIN:STANDARD
-TZOFFSETFROM:-0400
-RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU
-DTSTART:20071104T020000
-TZNAME:EST
-TZOFFSETTO:-0500
-END:STANDARD
-END:VTIMEZONE"""
 
 PARIS_ZONE = """BEGIN:VTIMEZONE
 TZID:Europe/Paris
