@@ -109,13 +109,18 @@ def _is_cacheable() -> bool:
 
 
 def _key():
-    return (
-        request.script_root,
-        request.host,
-        request.full_path,
-        current_viewer().cache_key(),
-        accepts_calendar(),  # the same URL answers JSON or iCalendar by Accept
-    )
+    """The request's cache key, worked out once per request (the viewer is known by then:
+    the cache is consulted after authentication)."""
+    key = g.get("cache_key")
+    if key is None:
+        key = g.cache_key = (
+            request.script_root,
+            request.host,
+            request.full_path,
+            current_viewer().cache_key(),
+            accepts_calendar(),  # the same URL answers JSON or iCalendar by Accept
+        )
+    return key
 
 
 def etag_of(body: bytes) -> str:

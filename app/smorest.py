@@ -129,7 +129,11 @@ class Blueprint(BaseBlueprint):
 
     def arguments(self, schema, *args, **kwargs):
         """flask-smorest's decorator, which also records the schema on the view as
-        ``argument_schemas`` (outermost first) for the namespace index."""
+        ``argument_schemas`` (outermost first) for the namespace index. A schema class is
+        instantiated once here, not by webargs on every request (marshmallow 4 schemas
+        keep no state between loads)."""
+        if isinstance(schema, type):
+            schema = schema()
         decorator = super().arguments(schema, *args, **kwargs)
 
         def record(func):

@@ -5,8 +5,24 @@ from urllib.parse import urlsplit
 from flask import current_app, request
 
 
+# Werkzeug's ``host_url`` re-derives the IRI from the headers on every call; a request's
+# scheme and host map to one answer, so the answer is kept (a bounded number of hosts).
+_HOST_URLS: dict[tuple[str, str], str] = {}
+_HOST_URLS_MAX = 64
+
+
 def site_url() -> str:
-    return (current_app.config["SITE_URL"] or request.host_url).rstrip("/")
+    configured = current_app.config["SITE_URL"]
+    if configured:
+        return configured.rstrip("/")
+    environ = request.environ
+    key = (environ.get("wsgi.url_scheme", ""), environ.get("HTTP_HOST") or "")
+    found = _HOST_URLS.get(key)
+    if found is None:
+        found = request.host_url.rstrip("/")
+        if len(_HOST_URLS) < _HOST_URLS_MAX:
+            _HOST_URLS[key] = found
+    return found
 
 
 def api_root_url() -> str:

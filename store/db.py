@@ -372,11 +372,17 @@ def _matching_sql(index: str, words: list[str]) -> tuple[str, list]:
     return f"SELECT rowid FROM {index} WHERE {index} MATCH ?", [_match_expression(words)]
 
 
-def matching_ids(index: str, words: list[str]):
+def matching_ids(index: str, words: list[str], placeholders=None):
     """SQL for the ids of rows whose indexed text contains every one of ``words`` (3+
-    characters each)."""
+    characters each); ``placeholders`` stand for ``matching_params`` in a statement
+    compiled once per shape (store/sql.py)."""
     sql, params = _matching_sql(index, words)
-    return SQL(f"({sql})", params)
+    return SQL(f"({sql})", params if placeholders is None else placeholders)
+
+
+def matching_params(index: str, words: list[str]) -> list:
+    """The parameters of ``matching_ids``, in order."""
+    return _matching_sql(index, words)[1]
 
 
 def count_matching(index: str, words: list[str]) -> int:

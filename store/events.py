@@ -6,7 +6,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import astuple, dataclass, field
 
-from peewee import fn
+from peewee import SQL, fn
 
 from store.clock import utcnow_str
 from store.db import (
@@ -17,6 +17,7 @@ from store.db import (
     database,
     insert_row,
     matching_ids,
+    matching_params,
     write_transaction,
 )
 from store.geo import bounding_box, distance_km
@@ -49,7 +50,7 @@ from store.recurrence import (
     is_series,
     trash_occurrences,
 )
-from store.sql import Statement, in_list, param
+from store.sql import Literals, Shaped, Statement, in_list, instances, param
 from store.terms import materialise_terms
 from store.text import search_words
 from store.users import Viewer
@@ -81,12 +82,16 @@ class EventFilters:
     readable_only: bool = False  # leave out events whose fields this viewer may not read
 
 
-def _search_clause(text: str, id_column):
+def _search_clause(text: str, id_column, ref):
     """Every word must appear in the title, the description or the excerpt: the words
     long enough for the trigram index in one lookup, shorter ones by a scan."""
     words = search_words(text.split(), text)
     indexed = [word for word in words if len(word) >= TEXT_INDEX_MIN]
-    clause = id_column.in_(matching_ids("event_search", indexed)) if indexed else None
+    clause = None
+    if indexed:
+        size = len(matching_params("event_search", indexed))
+        placeholders = [ref.raw(f"match.{n}") for n in range(size)]
+        clause = id_column.in_(matching_ids("event_search", indexed, placeholders))
     for word in words:
         if len(word) < TEXT_INDEX_MIN:
             part = (
@@ -105,6 +110,7 @@ def _indexed_words(text: str) -> list[str]:
 def _filtered(
     filters: EventFilters,
     viewer: Viewer,
+    ref=None,
     *,
     page: bool = False,
     search_in_order: bool = False,
@@ -113,16 +119,21 @@ def _filtered(
     """The listing query: for a ``page`` (read in start order, the status column hidden
     from the planner), or for a count; ``search_in_order``: test each event met in start
     order against the search's matches rather than starting from them; ``from_links``:
-    link tables whose few matching links a page starts from.
+    link tables whose few matching links a page starts from. Values are read through
+    ``ref`` (``_listing_values``), so that one build serves every request of its shape.
 
     Filters on fields that a password masks (terms, venue, organizer, featured, ticketed,
     geolocation, the text a search reads) see those fields as absent on events whose
     fields this viewer may not read (SPEC §10)."""
+    ref = ref or Literals(_listing_values(filters, viewer))
+    now, author = ref("now"), ref("viewer")
+    status = unindexed(Event.status) if page else None
     query = Event.select().where(
-        visible_clause(Event, viewer, filters.statuses, unindexed(Event.status) if page else None)
+        visible_clause(Event, viewer, filters.statuses, status, now=now, author=author)
         & (Event.hide_from_listings == False)  # noqa: E712
     )
-    clear = unmasked_clause(Event, viewer, filters.password)
+    password = ref("password") if filters.password else None
+    clear = unmasked_clause(Event, viewer, password, author=author)
 
     def present(clause):  # the masked field has this value, and the viewer may know it
         return clause & clear
@@ -133,55 +144,54 @@ def _filtered(
     if filters.readable_only:
         query = query.where(clear)
     if filters.include:
-        query = query.where(Event.id.in_(filters.include))
+        query = query.where(Event.id.in_(ref.list("include", len(filters.include))))
     else:
         if filters.start_min:
-            query = query.where(Event.utc_start >= filters.start_min)
+            query = query.where(Event.utc_start >= ref("start_min"))
         if filters.end_max:
             # An event never ends before it starts (prepare_event refuses it), so the end
             # bound also bounds the start: the index range stops at the window's end.
-            query = query.where(
-                (Event.utc_end <= filters.end_max) & (Event.utc_start <= filters.end_max)
-            )
+            end_max = ref("end_max")
+            query = query.where((Event.utc_end <= end_max) & (Event.utc_start <= end_max))
         if filters.starts_before:
-            query = query.where(Event.utc_start < filters.starts_before)
+            query = query.where(Event.utc_start < ref("starts_before"))
         if filters.starts_after:
-            query = query.where(Event.utc_start > filters.starts_after)
+            query = query.where(Event.utc_start > ref("starts_after"))
         if filters.ends_before:
-            query = query.where(
-                (Event.utc_end < filters.ends_before) & (Event.utc_start < filters.ends_before)
-            )
+            ends_before = ref("ends_before")
+            query = query.where((Event.utc_end < ends_before) & (Event.utc_start < ends_before))
         if filters.ends_after:
-            query = query.where(Event.utc_end > filters.ends_after)
+            query = query.where(Event.utc_end > ref("ends_after"))
     if filters.search:
         # As WordPress: a search does not look inside events the caller may not read.
         id_column = unindexed(Event.id) if search_in_order else Event.id
-        query = query.where(present(_search_clause(filters.search, id_column)))
+        query = query.where(present(_search_clause(filters.search, id_column, ref)))
     for flag in ("featured", "ticketed"):
         wanted = getattr(filters, flag)
         if wanted is not None:
             column = getattr(Event, flag)
             query = query.where(present(column == True) if wanted else absent(column == True))  # noqa: E712
     if filters.post_parent is not None:
-        query = query.where(Event.post_parent == filters.post_parent)
+        query = query.where(Event.post_parent == ref("post_parent"))
 
-    def linked(link, column, ids):
-        """Events linked to one of ``ids``: tested on each event met in start order for
-        a page, counted from the links' index for a total."""
+    def linked(link, column, name):
+        """Events linked to one of the ids ``name``: tested on each event met in start
+        order for a page, counted from the links' index for a total."""
+        ids = ref.list(name, len(getattr(filters, name)))
         if page and link not in from_links:
             return fn.EXISTS(
                 link.select(link.event).where((link.event == Event.id) & column.in_(ids))
             )
         return Event.id.in_(link.select(link.event).where(column.in_(ids)))
 
-    for ids in (filters.category_ids, filters.tag_ids):
-        if ids is not None:
-            query = query.where(present(linked(EventTerm, EventTerm.term, ids)))
+    for name in ("category_ids", "tag_ids"):
+        if getattr(filters, name) is not None:
+            query = query.where(present(linked(EventTerm, EventTerm.term, name)))
     if filters.venue_ids is not None:
-        query = query.where(present(linked(EventVenue, EventVenue.venue, filters.venue_ids)))
+        query = query.where(present(linked(EventVenue, EventVenue.venue, "venue_ids")))
     if filters.organizer_ids is not None:
         query = query.where(
-            present(linked(EventOrganizer, EventOrganizer.organizer, filters.organizer_ids))
+            present(linked(EventOrganizer, EventOrganizer.organizer, "organizer_ids"))
         )
     if filters.geoloc is not None or filters.near is not None:
         with_coords = fn.EXISTS(
@@ -191,7 +201,7 @@ def _filtered(
                 (EventVenue.event == Event.id)
                 & Venue.geo_lat.is_null(False)
                 & (Venue.status != "trash")
-                & readable_clause(Venue, viewer)
+                & readable_clause(Venue, viewer, now=now, author=author)
             )
         )
         if filters.near is not None:
@@ -199,6 +209,48 @@ def _filtered(
         else:
             query = query.where(present(with_coords) if filters.geoloc else absent(with_coords))
     return query
+
+
+def _listing_values(filters: EventFilters, viewer: Viewer, **extra) -> dict:
+    """The values ``_filtered`` reads through its ``ref``, by name: each filter (a list's
+    items as ``name.0``, ``name.1``…), the clock, the viewer, the search's index terms."""
+    values = {"now": utcnow_str(), "viewer": viewer.id, **extra}
+    for name, value in vars(filters).items():
+        if isinstance(value, list):
+            values.update({f"{name}.{n}": item for n, item in enumerate(value)})
+        else:
+            values[name] = value
+    if filters.search:
+        indexed = _indexed_words(filters.search)
+        if indexed:
+            params = matching_params("event_search", indexed)
+            values.update({f"match.{n}": item for n, item in enumerate(params)})
+    return values
+
+
+def _shape(filters: EventFilters, viewer: Viewer, *parts) -> tuple | None:
+    """What decides the text of ``_filtered``'s SQL: which filters are set, list lengths,
+    flags, the viewer's role; ``None`` when the query is built afresh each time (a search
+    with words too short for the index, whose scan reads the words as literals)."""
+    shape = [viewer.role if viewer.logged_in else None, *parts]
+    for name, value in vars(filters).items():
+        if name == "search" and value:
+            words = search_words(value.split(), value)
+            if any(len(word) < TEXT_INDEX_MIN for word in words):
+                return None
+            shape.append(len(matching_params("event_search", words)) if words else 0)
+        elif name == "statuses":
+            shape.append(tuple(value) if value is not None else None)
+        elif value is None or isinstance(value, bool):
+            shape.append(value)
+        elif isinstance(value, list):
+            shape.append(len(value))
+        else:
+            shape.append(True)
+    return tuple(shape)
+
+
+_LISTINGS = Shaped()
 
 
 def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
@@ -217,8 +269,7 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
         )
         if ids and _few_links(link, column, ids, version, wanted)
     ]
-    query = _filtered(filters, viewer, page=True, search_in_order=in_order, from_links=from_links)
-    rows = list(query.order_by(Event.utc_start, Event.id).offset(offset).limit(limit))
+    rows = _page(filters, viewer, offset, limit, in_order, from_links)
     if offset == 0 and len(rows) < limit:  # the whole listing is on this page
         return rows, len(rows)
     key = (
@@ -230,8 +281,35 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
     )
     total = _totals.get(key)
     if total is None:
-        total = _totals.put(key, _filtered(filters, viewer).count())
+        total = _totals.put(key, _count(filters, viewer))
     return rows, total
+
+
+def _page(filters, viewer, offset: int, limit: int, in_order: bool, from_links) -> list[Event]:
+    def build(ref):
+        query = _filtered(
+            filters, viewer, ref, page=True, search_in_order=in_order, from_links=from_links
+        )
+        query = query.order_by(Event.utc_start, Event.id).limit(ref("limit"))
+        return query.offset(ref("offset")) if offset else query
+
+    values = _listing_values(filters, viewer, offset=offset, limit=limit)
+    links = tuple(link.__name__ for link in from_links)
+    shape = _shape(filters, viewer, "page", in_order, links, offset > 0)
+    if shape is None:
+        return list(build(Literals(values)))
+    return instances(Event, _LISTINGS.execute(shape, build, values))
+
+
+def _count(filters, viewer) -> int:
+    def build(ref):
+        return _filtered(filters, viewer, ref).select(fn.COUNT(SQL("*")))
+
+    values = _listing_values(filters, viewer)
+    shape = _shape(filters, viewer, "count")
+    if shape is None:
+        return build(Literals(values)).scalar()
+    return _LISTINGS.execute(shape, build, values).fetchone()[0]
 
 
 def _search_in_order(text: str, version: int, wanted: int) -> bool:
@@ -246,7 +324,7 @@ def _search_in_order(text: str, version: int, wanted: int) -> bool:
     matches = _totals.get(key)
     if matches is None:
         matches = _totals.put(key, count_matching("event_search", words))
-    events = Event.select(fn.MAX(Event.id)).scalar() or 0  # ids bound the row count
+    events = _MAX_EVENT_ID.first()[0] or 0  # ids bound the row count
     return matches * matches > wanted * events
 
 
@@ -258,8 +336,11 @@ def _few_links(link, column, ids: list[int], version: int, wanted: int) -> bool:
     links = _totals.get(key)
     if links is None:
         links = _totals.put(key, link.select().where(column.in_(ids)).count())
-    events = Event.select(fn.MAX(Event.id)).scalar() or 0
+    events = _MAX_EVENT_ID.first()[0] or 0
     return links * links <= wanted * events
+
+
+_MAX_EVENT_ID = Statement(lambda: Event.select(fn.MAX(Event.id)))
 
 
 class TotalsCache:
@@ -332,7 +413,12 @@ def get_events(ids: list[int]) -> list[Event]:
     """The events with these ids (any status), in id order."""
     if not ids:
         return []
-    return list(Event.select().where(Event.id.in_(ids)).order_by(Event.id))
+    return _EVENTS_BY_IDS.instances(Event, *ids, sizes=(len(ids),))
+
+
+_EVENTS_BY_IDS = Statement(
+    lambda size: Event.select().where(Event.id.in_(in_list(0, size))).order_by(Event.id)
+)
 
 
 def get_event_by_slug(slug: str) -> Event | None:

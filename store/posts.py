@@ -101,15 +101,19 @@ def effective_status(row, now: str | None = None) -> str:
     return row.status
 
 
-def visible_clause(model, viewer: Viewer, statuses: list[str] | None = None, status=None):
+def visible_clause(
+    model, viewer: Viewer, statuses: list[str] | None = None, status=None, *, now=None, author=None
+):
     """Rows of ``model`` this viewer may see in a listing, limited to ``statuses``.
 
     Anonymous callers and subscribers see published items; editors see everything but
     the trash; contributors and authors see published items and their own. Private
     items need ``read_private_posts`` or ownership. ``status`` stands for the status
-    column (e.g. ``unindexed(model.status)``).
+    column (e.g. ``unindexed(model.status)``); ``now`` and ``author`` for the clock and the
+    viewer's id (placeholders of a statement compiled once per shape, store/sql.py).
     """
-    now = utcnow_str()
+    now = utcnow_str() if now is None else now
+    author = viewer.id if author is None else author
     status = model.status if status is None else status
     published = is_published(model, now, status)
     if statuses is None and not viewer.has("edit_posts"):
@@ -131,15 +135,15 @@ def visible_clause(model, viewer: Viewer, statuses: list[str] | None = None, sta
     if viewer.has("edit_others_posts"):  # editors and administrators read everything
         return wanted
     if viewer.logged_in and viewer.has("edit_posts"):
-        readable = published | (model.author == viewer.id)
+        readable = published | (model.author == author)
     elif viewer.logged_in:
-        readable = published | ((status == "private") & (model.author == viewer.id))
+        readable = published | ((status == "private") & (model.author == author))
     else:
         readable = published
     return wanted & readable
 
 
-def unmasked_clause(model, viewer: Viewer, password: str | None = None):
+def unmasked_clause(model, viewer: Viewer, password=None, *, author=None):
     """Rows of ``model`` whose password-protected fields this viewer may read: rows with no
     password, rows the viewer may edit, and rows whose password was sent.
 
@@ -153,7 +157,7 @@ def unmasked_clause(model, viewer: Viewer, password: str | None = None):
     if password:
         clear = clear | (model.password == password)
     if viewer.logged_in and viewer.has("edit_posts"):
-        own = model.author == viewer.id
+        own = model.author == (viewer.id if author is None else author)
         if not viewer.has("edit_published_posts"):
             own = own & model.status.not_in(["publish", "future"])
         if not viewer.has("edit_private_posts"):
@@ -170,9 +174,11 @@ def password_in_use(password: str) -> bool:
     )
 
 
-def readable_clause(model, viewer: Viewer, password: str | None = None):
+def readable_clause(model, viewer: Viewer, password=None, *, now=None, author=None):
     """Rows this viewer may read in full: visible to it, and not masked for it."""
-    return visible_clause(model, viewer) & unmasked_clause(model, viewer, password)
+    return visible_clause(model, viewer, now=now, author=author) & unmasked_clause(
+        model, viewer, password, author=author
+    )
 
 
 def split_list(value) -> list:

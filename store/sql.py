@@ -9,6 +9,8 @@ query's own column aliases.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 
 from peewee import Value
@@ -17,13 +19,14 @@ from store.db import database
 
 
 class Param:
-    """A placeholder in a statement's query: the ``index``-th argument of ``run``."""
+    """A placeholder in a statement's query: the ``index``-th argument of ``run`` (a
+    ``Statement``), or the value named ``index`` (a ``Shaped`` query)."""
 
-    def __init__(self, index: int):
+    def __init__(self, index: int | str):
         self.index = index
 
 
-def param(index: int) -> Value:
+def param(index: int | str) -> Value:
     return Value(Param(index), converter=False)
 
 
@@ -67,14 +70,91 @@ class Statement:
         return self.execute(*args, sizes=sizes).fetchone()
 
     def instances(self, model, *args, sizes: tuple = ()) -> list:
-        """Rows as ``model`` instances, each value converted as the model's own query would."""
-        cursor = self.execute(*args, sizes=sizes)
-        by_column = {field.column_name: field for field in model._meta.sorted_fields}
-        fields = [by_column[column[0]] for column in cursor.description]
-        return [
-            model(**{f.name: f.python_value(v) for f, v in zip(fields, values, strict=True)})
-            for values in cursor.fetchall()
-        ]
+        return instances(model, self.execute(*args, sizes=sizes))
+
+
+def instances(model, cursor) -> list:
+    """A cursor's rows as ``model`` instances, each value converted as the model's own
+    query would."""
+    by_column = {field.column_name: field for field in model._meta.sorted_fields}
+    fields = [by_column[column[0]] for column in cursor.description]
+    return [
+        model(**{f.name: f.python_value(v) for f, v in zip(fields, values, strict=True)})
+        for values in cursor.fetchall()
+    ]
+
+
+class Names:
+    """What a ``Shaped`` query's build reads its values through: placeholders named after
+    them (``Literals`` gives the values themselves, to check the compiled text)."""
+
+    def __call__(self, name: str):
+        return param(name)
+
+    def list(self, name: str, size: int) -> list:
+        return [param(f"{name}.{n}") for n in range(size)]
+
+    def raw(self, name: str):  # inside ``SQL(text, params)``, which adds no placeholder
+        return Param(name)
+
+
+class Literals(Names):
+    def __init__(self, values: dict):
+        self.values = values
+
+    def __call__(self, name: str):
+        return self.values[name]
+
+    def list(self, name: str, size: int) -> list:
+        return [self.values[f"{name}.{n}"] for n in range(size)]
+
+    def raw(self, name: str):
+        return self.values[name]
+
+
+class _Constant:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+class Shaped:
+    """Queries built by one function whose SQL depends on the *shape* of a request (which
+    filters are set, list lengths, the viewer's role) and not on its values: built and
+    compiled once per ``(engine, shape)``, then run with the request's values, read by name.
+
+    ``build(ref)`` must take every value that varies within a shape through ``ref``
+    (``ref("name")``, ``ref.list("name", size)``); literals it leaves in the query are kept
+    as constants of the shape. With ``CHECK`` (the tests) every run also builds the query
+    from the values themselves and fails when the text or parameters differ: a value that
+    escaped ``ref`` would otherwise be served to the next request of the same shape."""
+
+    CHECK = False
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self.compiled: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def execute(self, shape: tuple, build: Callable, values: dict):
+        key = (type(database.obj), shape)
+        compiled = self.compiled.get(key)
+        if compiled is None:
+            sql, params = build(Names()).sql()
+            order = [p.index if isinstance(p, Param) else _Constant(p) for p in params]
+            compiled = (sql, order)
+            with self.lock:
+                self.compiled[key] = compiled
+                while len(self.compiled) > self.size:
+                    self.compiled.popitem(last=False)
+        sql, order = compiled
+        args = [p.value if type(p) is _Constant else values[p] for p in order]
+        if Shaped.CHECK:
+            literal = build(Literals(values)).sql()
+            if literal != (sql, args):
+                raise AssertionError(f"shape {shape} compiled {sql} {args}, built {literal}")
+        return database.execute_sql(sql, args)
 
 
 def in_list(first: int, size: int) -> list[Value]:

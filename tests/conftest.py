@@ -11,9 +11,13 @@ from app import create_app
 from store import clock
 from store.db import bind_database, database, write_transaction
 from store.models import ALL_TABLES, Setting
+from store.sql import Shaped
 from store.users import create_user
 from tests.conformance import ConformingClient
 from tests.databases import ON_POSTGRES, drop_database, fresh_database
+
+# Every listing query compiled per shape is also built from its values and compared.
+Shaped.CHECK = True
 
 NS = "/wp-json/calendar/events/v1"
 
