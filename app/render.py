@@ -7,12 +7,14 @@ hundreds of nested objects per request; the ``*Out`` schemas document the same s
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from decimal import Decimal, InvalidOperation
 from html import escape, unescape
 
 import orjson
-from flask import current_app
+from flask import current_app, g
 
 from app.auth import may_see_protected
 from app.urls import namespace_url, site_host, site_url
@@ -37,6 +39,8 @@ class RenderContext:
     media: dict = field(default_factory=dict)
     # Series this viewer may not read: their occurrences do not show the series' lines.
     hidden_series: set = field(default_factory=set)
+    # The data version the request was answered at (app/cache.py), when it is a read.
+    version: int | None = None
 
 
 def render_context(viewer: Viewer, single: bool = False, password: str | None = None):
@@ -48,7 +52,48 @@ def render_context(viewer: Viewer, single: bool = False, password: str | None = 
         site_tz=current_app.config["SITE_TIMEZONE"],
         single=single,
         password=password,
+        version=g.get("cache_version"),
     )
+
+
+class LinkedMemo:
+    """Venues and organizers as rendered for one data version, per worker: the events of a
+    page, and of the pages after it, show the same few, so each is rendered once per
+    version and way of seeing it (site, viewer, password, single or listing). Any write
+    moves the data version (store/db.py) and empties the memo; a status that changes with
+    the clock alone (a scheduled item's date passing) is part of the key."""
+
+    MAX_ENTRIES = 4096
+
+    def __init__(self):
+        self.version = None
+        self.entries: dict = {}
+        self.lock = threading.Lock()
+
+    def get(self, render, row, ctx: RenderContext) -> dict:
+        if ctx.version is None:  # a write's answer: rendered as it is
+            return render(row, ctx)
+        key = (
+            render,
+            row.id,
+            effective_status(row),
+            ctx.site,
+            ctx.ns,
+            ctx.viewer.cache_key(),
+            ctx.password,
+            ctx.single,
+        )
+        found = self.entries.get(key) if self.version == ctx.version else None
+        if found is None:
+            found = render(row, ctx)
+            with self.lock:
+                if self.version != ctx.version or len(self.entries) >= self.MAX_ENTRIES:
+                    self.version, self.entries = ctx.version, {}
+                self.entries[key] = found
+        return found
+
+
+_LINKED = LinkedMemo()
 
 
 def date_details(value: str) -> dict:
@@ -149,7 +194,14 @@ def _number_text(raw: str) -> str | None:
 
 
 def cost_out(stored: str) -> tuple[str, dict]:
-    """The formatted cost and ``cost_details`` from the cost as it was sent."""
+    """The formatted cost and ``cost_details`` from the cost as it was sent (a fresh
+    ``cost_details`` each time: the parsing is shared, the dict is not)."""
+    cost, details = _cost_out(stored)
+    return cost, {**details, "values": list(details["values"])}
+
+
+@lru_cache(maxsize=4096)
+def _cost_out(stored: str) -> tuple[str, dict]:
     empty = {"currency_symbol": "", "currency_code": "", "currency_position": "", "values": []}
     if not stored:
         return "", empty
@@ -446,7 +498,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
     cost, cost_details = cost_out(event.cost)
     url = f"{ctx.site}/event/{event.slug}/"
     counts = ctx.term_counts or {}
-    venues = [venue_out(v, ctx) for v in relations.venues]
+    venues = [_LINKED.get(venue_out, v, ctx) for v in relations.venues]
     data = {
         "id": event.id,
         **_global(event, ctx, getattr(event, "ical_uid", "")),
@@ -493,7 +545,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
         "tags": [term_embedded(t, ctx, counts.get(t.id, 0)) for t in relations.tags],
         # One venue is the object itself, none is [], several a list: client compatibility.
         "venue": venues[0] if len(venues) == 1 else venues,
-        "organizer": [organizer_out(o, ctx) for o in relations.organizers],
+        "organizer": [_LINKED.get(organizer_out, o, ctx) for o in relations.organizers],
     }
     protected = bool(event.password) and not _may_see_protected(event, ctx)
     if protected:

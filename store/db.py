@@ -40,6 +40,10 @@ PRAGMAS = (
     # the OS page cache holds the file anyway; keeps each worker under the 80 MB bar.
     ("cache_size", -2000),
     ("temp_store", "memory"),
+    # Pages read through a memory map of the file instead of a read() and a copy each:
+    # what keeps a page of a large calendar as cheap as a small one once the OS caches
+    # the file (shared by every connection and worker; SQLite's own cache stays small).
+    ("mmap_size", 1 << 30),
 )
 
 

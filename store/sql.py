@@ -75,13 +75,24 @@ class Statement:
 
 def instances(model, cursor) -> list:
     """A cursor's rows as ``model`` instances, each value converted as the model's own
-    query would."""
+    query would, in the state Peewee's own cursor leaves them (``__data__`` filled, nothing
+    dirty): set directly rather than field by field through ``__init__``, which costs more
+    than the query on a page of events (tests/test_statements.py holds them equal)."""
     by_column = {field.column_name: field for field in model._meta.sorted_fields}
     fields = [by_column[column[0]] for column in cursor.description]
-    return [
-        model(**{f.name: f.python_value(v) for f, v in zip(fields, values, strict=True)})
-        for values in cursor.fetchall()
-    ]
+    names = [field.name for field in fields]
+    convert = [field.python_value for field in fields]
+    found = []
+    for values in cursor.fetchall():
+        row = model.__new__(model)
+        row.__data__ = {
+            name: value if value is None else python_value(value)
+            for name, python_value, value in zip(names, convert, values, strict=True)
+        }
+        row._dirty = set()
+        row.__rel__ = {}
+        found.append(row)
+    return found
 
 
 class Names:

@@ -68,17 +68,21 @@ def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[i
 def with_descendants(ids: list[int]) -> list[int]:
     """``ids`` and every category below them, level by level."""
     found = list(dict.fromkeys(ids))
+    seen = set(found)
     frontier = found
     while frontier:
-        children = [
-            term_id
-            for (term_id,) in Term.select(Term.id)
-            .where(Term.parent.in_(frontier) & Term.id.not_in(found))
-            .tuples()
-        ]
+        rows = _CHILDREN.execute(*frontier, sizes=(len(frontier),)).fetchall()
+        children = [term_id for (term_id,) in rows if term_id not in seen]
+        seen.update(children)
         found.extend(children)
         frontier = children
     return found
+
+
+# Compiled once per number of parents: every category filter of a listing asks it.
+_CHILDREN = Statement(
+    lambda size: Term.select(Term.id).where(Term.parent.in_(in_list(0, size))).order_by(Term.id)
+)
 
 
 def parse_term_input(value, taxonomy: str, param: str) -> list:
