@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field
-from functools import lru_cache
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from html import escape, unescape
 
 import orjson

@@ -4,7 +4,6 @@ from urllib.parse import urlsplit
 
 from flask import current_app, request
 
-
 # Werkzeug's ``host_url`` re-derives the IRI from the headers on every call; a request's
 # scheme and host map to one answer, so the answer is kept (a bounded number of hosts).
 _HOST_URLS: dict[tuple[str, str], str] = {}
