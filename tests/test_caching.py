@@ -114,3 +114,64 @@ def test_paged_totals_follow_writes_and_publications(client, make_event, admin):
         assert total(3) == 5
     finally:
         clock.reset()
+
+
+def test_one_shape_many_values(client, make_event):
+    """Listings of one shape share a compiled statement (store/sql.py ``Shaped``): each
+    request's own values reach it, none is kept from the one that compiled it."""
+    for day, title in ((3, "March"), (4, "April"), (5, "May")):
+        make_event(
+            title=title, start_date=f"2031-0{day}-10 10:00:00", end_date=f"2031-0{day}-10 12:00:00"
+        )
+
+    def titles(month, serial):
+        start, end = f"2031-0{month}-01", f"2031-0{month}-28"
+        url = f"{NS}/events?start_date={start}&end_date={end}&per_page=1&_={serial}"
+        body = client.get(url).get_json()
+        return [e["title"] for e in body["events"]], body["total"]
+
+    assert titles(3, 1) == (["March"], 1)
+    assert titles(4, 2) == (["April"], 1)
+    assert titles(5, 3) == (["May"], 1)
+    assert titles(6, 4) == ([], 0)
+
+
+def test_a_value_that_escapes_the_shape_is_caught(app):
+    """The tests run every shaped statement twice (compiled, and built from its values): a
+    literal that varies within a shape would be served to the next request of that shape."""
+    import pytest
+
+    from store.db import database
+    from store.models import Event
+    from store.sql import Shaped
+
+    shaped = Shaped()
+    with database.connection_context():
+
+        def build(title):
+            return lambda ref: Event.select(Event.id).where(Event.title == title)
+
+        shaped.execute(("by title",), build("A"), {})
+        with pytest.raises(AssertionError):
+            shaped.execute(("by title",), build("B"), {})
+
+
+def test_embedded_venues_follow_writes_and_viewers(client, as_role, admin, make_event):
+    """Venues and organizers are rendered once per data version and way of seeing them
+    (app/render.py ``LinkedMemo``): a write shows at once, and a viewer who may not read a
+    protected venue never gets the rendering made for one who may."""
+    event = make_event(venue={"venue": "Hall", "address": "1 Main St", "password": "pw"})
+    venue_id = event["venue"]["id"]
+    editor = as_role("editor")
+
+    def venue(serial, headers=None):
+        url = f"{NS}/events?_={serial}"
+        return client.get(url, headers=headers or {}).get_json()["events"][0]["venue"]
+
+    assert venue(1, editor)["address"] == "1 Main St"
+    assert venue(2)["address"] == ""  # masked for the public
+    assert venue(3, editor)["address"] == "1 Main St"
+    response = client.post(f"{NS}/venues/{venue_id}", json={"venue": "Big Hall"}, headers=admin)
+    assert response.status_code == 200
+    assert venue(4)["venue"] == "Big Hall" and venue(4)["address"] == ""
+    assert venue(5, editor)["venue"] == "Big Hall"

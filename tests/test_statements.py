@@ -42,3 +42,16 @@ def test_relations_of_a_page_match_the_peewee_query(client, admin, make_event):
     assert [t.name for t in relations.categories] == ["Music", "Art"]
     body = client.get(f"{NS}/events/{event['id']}").get_json()
     assert [c["name"] for c in body["categories"]] == ["Music", "Art"]
+
+
+def test_listing_rows_match_the_peewee_query(client, make_event):
+    """A page's events come from ``store.sql.instances``, which fills Peewee's rows
+    directly: the same values, and nothing marked as changed."""
+    make_event(title="One", featured=True, cost="10")
+    with database.connection_context():
+        viewer = events.Viewer()
+        rows, total = events.list_events(events.EventFilters(), viewer, 0, 10)
+        expected = list(events.Event.select().where(events.Event.id == rows[0].id))
+    assert total == 1
+    assert rows[0].__data__ == expected[0].__data__
+    assert not rows[0]._dirty and rows[0].featured is True
