@@ -46,16 +46,17 @@ def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, 
     ``rest_url`` carries page and filters; otherwise (terms) it is the bare collection.
     """
     base = collection_url.rstrip("/") + "/"
-    others = {k: v for k, v in args.items() if k != "page"}
+    # The filters are encoded once; each URL adds its page, first (rest_url) or last.
+    others = _query({k: v for k, v in args.items() if k != "page"})
     if echo_page:
-        query = _query({"page": page.number, **others})
-        rest_url = f"{base}?{query}" if query else base
+        rest_url = f"{base}?page={page.number}" + (f"&{others}" if others else "")
     else:
         rest_url = base
 
     def at(number: int) -> str:
-        query = _query({**others, "page": number} if number > 1 else others)
-        return f"{base}?{query}" if query else base
+        if number <= 1:
+            return f"{base}?{others}" if others else base
+        return f"{base}?{others}&page={number}" if others else f"{base}?page={number}"
 
     next_url = at(page.number + 1) if page.number < total_pages else None
     previous_url = at(page.number - 1) if 1 < page.number <= total_pages + 1 else None

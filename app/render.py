@@ -56,12 +56,12 @@ def render_context(viewer: Viewer, single: bool = False, password: str | None = 
     )
 
 
-class LinkedMemo:
-    """Venues and organizers as rendered for one data version, per worker: the events of a
-    page, and of the pages after it, show the same few, so each is rendered once per
-    version and way of seeing it (site, viewer, password, single or listing). Any write
-    moves the data version (store/db.py) and empties the memo; a status that changes with
-    the clock alone (a scheduled item's date passing) is part of the key."""
+class VersionMemo:
+    """What a page shows again and again, made once per data version, per worker: media
+    rows, and venues and organizers as rendered for one way of seeing them (site, viewer,
+    password, single or listing): the events of a page, and of the pages after it, show the
+    same few. Any write moves the data version (store/db.py) and empties the memo; a status
+    that changes with the clock alone (a scheduled item's date passing) is part of a key."""
 
     MAX_ENTRIES = 4096
 
@@ -70,9 +70,23 @@ class LinkedMemo:
         self.entries: dict = {}
         self.lock = threading.Lock()
 
-    def get(self, render, row, ctx: RenderContext) -> dict:
-        if ctx.version is None:  # a write's answer: rendered as it is
-            return render(row, ctx)
+    def get(self, version: int | None, key, make):
+        if version is None:  # a write's answer: made as it is
+            return make()
+        found = self.entries.get(key) if self.version == version else None
+        if found is None:
+            found = make()
+            self.put(version, key, found)
+        return found
+
+    def put(self, version: int, key, value) -> None:
+        with self.lock:
+            if self.version != version or len(self.entries) >= self.MAX_ENTRIES:
+                self.version, self.entries = version, {}
+            self.entries[key] = value
+
+    def linked(self, render, row, ctx: RenderContext) -> dict:
+        """``render(row, ctx)`` (a venue or an organizer), once per version and view."""
         key = (
             render,
             row.id,
@@ -83,17 +97,10 @@ class LinkedMemo:
             ctx.password,
             ctx.single,
         )
-        found = self.entries.get(key) if self.version == ctx.version else None
-        if found is None:
-            found = render(row, ctx)
-            with self.lock:
-                if self.version != ctx.version or len(self.entries) >= self.MAX_ENTRIES:
-                    self.version, self.entries = ctx.version, {}
-                self.entries[key] = found
-        return found
+        return self.get(ctx.version, key, lambda: render(row, ctx))
 
 
-_LINKED = LinkedMemo()
+_MEMO = VersionMemo()
 
 
 def date_details(value: str) -> dict:
@@ -144,9 +151,18 @@ def preload_images(ctx: RenderContext, rows) -> None:
     """Loads, in one query, the media that ``rows`` (events, venues, organizers) show."""
     wanted = {int(row.image) for row in rows if media_store.is_media_id(row.image)}
     wanted -= ctx.media.keys()
+    if ctx.version is not None and _MEMO.version == ctx.version:
+        for media_id in list(wanted):
+            known = _MEMO.entries.get(("media", media_id))
+            if known is not None:
+                ctx.media[media_id] = known[0]
+                wanted.discard(media_id)
     if wanted:
         found = media_store.media_by_id(wanted)
-        ctx.media.update({media_id: found.get(media_id) for media_id in wanted})
+        for media_id in wanted:
+            row = ctx.media[media_id] = found.get(media_id)
+            if ctx.version is not None:
+                _MEMO.put(ctx.version, ("media", media_id), (row,))  # None too: deleted
 
 
 def image_out(value: str, ctx: RenderContext):
@@ -498,7 +514,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
     cost, cost_details = cost_out(event.cost)
     url = f"{ctx.site}/event/{event.slug}/"
     counts = ctx.term_counts or {}
-    venues = [_LINKED.get(venue_out, v, ctx) for v in relations.venues]
+    venues = [_MEMO.linked(venue_out, v, ctx) for v in relations.venues]
     data = {
         "id": event.id,
         **_global(event, ctx, getattr(event, "ical_uid", "")),
@@ -545,7 +561,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
         "tags": [term_embedded(t, ctx, counts.get(t.id, 0)) for t in relations.tags],
         # One venue is the object itself, none is [], several a list: client compatibility.
         "venue": venues[0] if len(venues) == 1 else venues,
-        "organizer": [_LINKED.get(organizer_out, o, ctx) for o in relations.organizers],
+        "organizer": [_MEMO.linked(organizer_out, o, ctx) for o in relations.organizers],
     }
     protected = bool(event.password) and not _may_see_protected(event, ctx)
     if protected:

@@ -6,7 +6,7 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, post_lo
 
 from store.dates import DateError, parse_datetime, resolve_timezone
 from store.ids import MAX_ID, as_id
-from store.posts import split_list
+from store.posts import STATUSES, split_list
 from store.text import is_web_url, plain_text
 
 
@@ -211,9 +211,6 @@ class DateInput(Text):
         except DateError:
             raise ValidationError(N_("Must be a date such as 2025-06-01 18:30:00.")) from None
         return value
-
-
-STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
 
 
 class Status(Text):

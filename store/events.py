@@ -6,7 +6,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import astuple, dataclass, field
 
-from peewee import SQL, fn
+from peewee import SQL, NodeList, Select, fn
 
 from store.clock import utcnow_str
 from store.db import (
@@ -33,6 +33,7 @@ from store.models import (
     live_value,
 )
 from store.posts import (
+    STATUSES,
     allocate_id,
     as_id,
     publication_horizon,
@@ -302,8 +303,17 @@ def _page(filters, viewer, offset: int, limit: int, in_order: bool, from_links) 
 
 
 def _count(filters, viewer) -> int:
+    """The total, as a sum of one count per status: each reads one range of the
+    ``(status, utc_start, …)`` index, where the visibility rule's ``OR`` of statuses would
+    make the engine merge several ranges and de-duplicate their rows (twice the time on a
+    month of a large calendar). The statuses are disjoint, so the sum is exact."""
+
     def build(ref):
-        return _filtered(filters, viewer, ref).select(fn.COUNT(SQL("*")))
+        query = _filtered(filters, viewer, ref)
+        counts = [
+            query.where(Event.status == status).select(fn.COUNT(SQL("*"))) for status in STATUSES
+        ]
+        return Select(columns=[NodeList(counts, glue=" + ")])
 
     values = _listing_values(filters, viewer)
     shape = _shape(filters, viewer, "count")

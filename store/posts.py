@@ -16,6 +16,9 @@ from store.models import Event, Node, Organizer, Venue
 from store.sql import Statement, param
 from store.users import Viewer
 
+# Every status a post may have (WordPress's, less auto-draft and inherit).
+STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
+
 
 def allocate_id(kind: str) -> int:
     return insert_row(Node, {"kind": kind})
