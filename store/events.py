@@ -313,7 +313,7 @@ def _count(filters, viewer) -> int:
         counts = [
             query.where(Event.status == status).select(fn.COUNT(SQL("*"))) for status in STATUSES
         ]
-        return Select(columns=[NodeList(counts, glue=" + ")])
+        return Select(columns=[NodeList(counts, glue=" + ")]).bind(database)
 
     values = _listing_values(filters, viewer)
     shape = _shape(filters, viewer, "count")
