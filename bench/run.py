@@ -123,7 +123,9 @@ class Server:
     def get(self, path: str):
         return json.loads(urllib.request.urlopen(self.base + path, timeout=10).read())
 
-    def worker_rss_mb(self) -> list[float]:
+    def worker_rss_mb(self, field: str = "VmRSS") -> list[float]:
+        """Each worker's resident memory in MB; ``field`` may name a part of it from
+        /proc/PID/status (``RssFile``: pages of mapped files, e.g. the SQLite mmap)."""
         sizes = []
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
@@ -135,7 +137,7 @@ class Server:
                     continue
                 with open(f"/proc/{pid}/status") as handle:
                     for line in handle:
-                        if line.startswith("VmRSS:"):
+                        if line.startswith(f"{field}:"):
                             sizes.append(int(line.split()[1]) / 1024)
             except OSError:
                 continue
@@ -311,6 +313,11 @@ def warm(options, directory: str) -> None:
             "\nworker RSS after the run: "
             + ", ".join(f"{mb:.0f} MB" for mb in rss)
             + ("  (bar < 80 MB: " + ("ok" if rss and max(rss) < 80 else "MISSED") + ")")
+        )
+        mapped = server.worker_rss_mb("RssFile")
+        print(
+            "  of which mapped files (code, the database through mmap, shared): "
+            + ", ".join(f"{mb:.0f} MB" for mb in mapped)
         )
     finally:
         server.stop()
