@@ -20,6 +20,7 @@ from app.auth import may_see_protected
 from app.urls import namespace_url, site_host, site_url
 from store import media as media_store
 from store.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
+from store.db import database
 from store.posts import effective_status
 from store.terms import TAXONOMIES
 from store.users import Viewer
@@ -39,8 +40,8 @@ class RenderContext:
     media: dict = field(default_factory=dict)
     # Series this viewer may not read: their occurrences do not show the series' lines.
     hidden_series: set = field(default_factory=set)
-    # The data version the request was answered at (app/cache.py), when it is a read.
-    version: int | None = None
+    # (database, data version) the request was answered at (app/cache.py), for a read.
+    version: tuple | None = None
 
 
 def render_context(viewer: Viewer, single: bool = False, password: str | None = None):
@@ -52,38 +53,61 @@ def render_context(viewer: Viewer, single: bool = False, password: str | None = 
         site_tz=current_app.config["SITE_TIMEZONE"],
         single=single,
         password=password,
-        version=g.get("cache_version"),
+        version=_version(),
     )
+
+
+def _version():
+    """The request's ``(database, data version)``, when it is a read (app/cache.py)."""
+    version = g.get("cache_version")
+    return None if version is None else (database.database, version)
 
 
 class VersionMemo:
     """What a page shows again and again, made once per data version, per worker: media
     rows, and venues and organizers as rendered for one way of seeing them (site, viewer,
     password, single or listing): the events of a page, and of the pages after it, show the
-    same few. Any write moves the data version (store/db.py) and empties the memo; a status
-    that changes with the clock alone (a scheduled item's date passing) is part of a key."""
+    same few. A version is ``(database, data version)``; any write moves the data version
+    (store/db.py) and empties the memo, and a request that began before a write never winds
+    it back (it renders for itself). A status that changes with the clock alone (a scheduled
+    item's date passing) is part of a key."""
 
     MAX_ENTRIES = 4096
 
     def __init__(self):
-        self.version = None
-        self.entries: dict = {}
+        self.state: tuple = (None, {})  # (version, entries), read and replaced as one
         self.lock = threading.Lock()
 
-    def get(self, version: int | None, key, make):
-        if version is None:  # a write's answer: made as it is
-            return make()
-        found = self.entries.get(key) if self.version == version else None
-        if found is None:
-            found = make()
-            self.put(version, key, found)
-        return found
+    def lookup(self, version, key):
+        """(True, value) when ``key`` was made for ``version``, else (False, None)."""
+        state_version, entries = self.state
+        if version is None or state_version != version or key not in entries:
+            return False, None
+        return True, entries[key]
 
-    def put(self, version: int, key, value) -> None:
+    def get(self, version, key, make):
+        known, value = self.lookup(version, key)
+        if known:
+            return value
+        value = make()
+        if version is not None:
+            self.put(version, key, value)
+        return value
+
+    def put(self, version, key, value) -> None:
         with self.lock:
-            if self.version != version or len(self.entries) >= self.MAX_ENTRIES:
-                self.version, self.entries = version, {}
-            self.entries[key] = value
+            state_version, entries = self.state
+            if state_version != version:
+                if _older(version, state_version):
+                    return  # made for a request that began before the last write
+                entries = {}
+            elif len(entries) >= self.MAX_ENTRIES:
+                entries = {}
+            else:  # the same version: added in place (what readers took stays valid)
+                entries[key] = value
+                return
+            entries[key] = value
+            self.state = (version, entries)  # a new dict: never one of another version
 
     def linked(self, render, row, ctx: RenderContext) -> dict:
         """``render(row, ctx)`` (a venue or an organizer), once per version and view."""
@@ -98,6 +122,11 @@ class VersionMemo:
             ctx.single,
         )
         return self.get(ctx.version, key, lambda: render(row, ctx))
+
+
+def _older(version, than) -> bool:
+    """Whether ``version`` precedes ``than`` on the same database."""
+    return than is not None and version[0] == than[0] and version[1] < than[1]
 
 
 _MEMO = VersionMemo()
@@ -151,18 +180,17 @@ def preload_images(ctx: RenderContext, rows) -> None:
     """Loads, in one query, the media that ``rows`` (events, venues, organizers) show."""
     wanted = {int(row.image) for row in rows if media_store.is_media_id(row.image)}
     wanted -= ctx.media.keys()
-    if ctx.version is not None and _MEMO.version == ctx.version:
-        for media_id in list(wanted):
-            known = _MEMO.entries.get(("media", media_id))
-            if known is not None:
-                ctx.media[media_id] = known[0]
-                wanted.discard(media_id)
+    for media_id in list(wanted):
+        known, row = _MEMO.lookup(ctx.version, ("media", media_id))
+        if known:
+            ctx.media[media_id] = row
+            wanted.discard(media_id)
     if wanted:
         found = media_store.media_by_id(wanted)
         for media_id in wanted:
             row = ctx.media[media_id] = found.get(media_id)
             if ctx.version is not None:
-                _MEMO.put(ctx.version, ("media", media_id), (row,))  # None too: deleted
+                _MEMO.put(ctx.version, ("media", media_id), row)  # None too: deleted
 
 
 def image_out(value: str, ctx: RenderContext):

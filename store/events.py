@@ -246,7 +246,9 @@ def _shape(filters: EventFilters, viewer: Viewer, *parts) -> tuple | None:
             shape.append(value)
         elif isinstance(value, list):
             shape.append(len(value))
-        else:
+        elif isinstance(value, str):  # ``_filtered`` tests text by truth: "" adds nothing
+            shape.append(bool(value))
+        else:  # numbers by presence: ``post_parent=0`` is a filter
             shape.append(True)
     return tuple(shape)
 
@@ -306,7 +308,8 @@ def _count(filters, viewer) -> int:
     """The total, as a sum of one count per status: each reads one range of the
     ``(status, utc_start, …)`` index, where the visibility rule's ``OR`` of statuses would
     make the engine merge several ranges and de-duplicate their rows (twice the time on a
-    month of a large calendar). The statuses are disjoint, so the sum is exact."""
+    month of a large calendar). The statuses are disjoint, so the sum is exact; every write
+    path stores one of ``STATUSES`` (schemas/fields.py::Status, the import's statuses)."""
 
     def build(ref):
         query = _filtered(filters, viewer, ref)
