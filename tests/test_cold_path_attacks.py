@@ -91,21 +91,9 @@ def test_password_filters_anon_then_password_then_anon(client, admin, make_event
     cat = client.post(f"{NS}/categories", json={"name": "Music"}, headers=admin).get_json()
     venue = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
     org = client.post(f"{NS}/organizers", json={"organizer": "Org"}, headers=admin).get_json()
-    prot = make_event(
-        title="Protected thing",
-        categories=[cat["id"]],
-        venue=venue["id"],
-        organizer=[org["id"]],
-        featured=True,
-        password="pw-9",
-    )
-    pub = make_event(
-        title="Public thing",
-        categories=[cat["id"]],
-        venue=venue["id"],
-        organizer=[org["id"]],
-        featured=True,
-    )
+    linked = {"categories": [cat["id"]], "venue": venue["id"], "organizer": [org["id"]]}
+    prot = make_event(title="Protected thing", featured=True, password="pw-9", **linked)
+    pub = make_event(title="Public thing", featured=True, **linked)
     for q in (
         f"categories={cat['id']}",
         f"venue={venue['id']}",
