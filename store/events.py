@@ -229,11 +229,11 @@ def _listing_values(filters: EventFilters, viewer: Viewer, **extra) -> dict:
     return values
 
 
-def _shape(filters: EventFilters, viewer: Viewer, *parts) -> tuple | None:
+def _shape(filters: EventFilters, viewer: Viewer) -> tuple | None:
     """What decides the text of ``_filtered``'s SQL: which filters are set, list lengths,
     flags, the viewer's role; ``None`` when the query is built afresh each time (a search
     with words too short for the index, whose scan reads the words as literals)."""
-    shape = [viewer.role if viewer.logged_in else None, *parts]
+    shape = [viewer.role if viewer.logged_in else None]
     for name, value in vars(filters).items():
         if name == "search" and value:
             words = search_words(value.split(), value)
@@ -272,7 +272,8 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
         )
         if ids and _few_links(link, column, ids, version, wanted)
     ]
-    rows = _page(filters, viewer, offset, limit, in_order, from_links)
+    values, shape = _listing_values(filters, viewer), _shape(filters, viewer)
+    rows = _page(filters, viewer, (values, shape), offset, limit, in_order, from_links)
     if offset == 0 and len(rows) < limit:  # the whole listing is on this page
         return rows, len(rows)
     key = (
@@ -284,11 +285,13 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
     )
     total = _totals.get(key)
     if total is None:
-        total = _totals.put(key, _count(filters, viewer))
+        total = _totals.put(key, _count(filters, viewer, (values, shape)))
     return rows, total
 
 
-def _page(filters, viewer, offset: int, limit: int, in_order: bool, from_links) -> list[Event]:
+def _page(filters, viewer, bound, offset: int, limit: int, in_order, from_links) -> list[Event]:
+    """The page's events; ``bound`` is the listing's (values, shape)."""
+
     def build(ref):
         query = _filtered(
             filters, viewer, ref, page=True, search_in_order=in_order, from_links=from_links
@@ -296,15 +299,15 @@ def _page(filters, viewer, offset: int, limit: int, in_order: bool, from_links) 
         query = query.order_by(Event.utc_start, Event.id).limit(ref("limit"))
         return query.offset(ref("offset")) if offset else query
 
-    values = _listing_values(filters, viewer, offset=offset, limit=limit)
+    values, shape = bound
+    values = {**values, "offset": offset, "limit": limit}
     links = tuple(link.__name__ for link in from_links)
-    shape = _shape(filters, viewer, "page", in_order, links, offset > 0)
-    if shape is None:
-        return list(build(Literals(values)))
+    if shape is not None:
+        shape = (*shape, "page", in_order, links, offset > 0)
     return instances(Event, _LISTINGS.execute(shape, build, values))
 
 
-def _count(filters, viewer) -> int:
+def _count(filters, viewer, bound) -> int:
     """The total, as a sum of one count per status: each reads one range of the
     ``(status, utc_start, …)`` index, where the visibility rule's ``OR`` of statuses would
     make the engine merge several ranges and de-duplicate their rows (twice the time on a
@@ -318,10 +321,9 @@ def _count(filters, viewer) -> int:
         ]
         return Select(columns=[NodeList(counts, glue=" + ")]).bind(database)
 
-    values = _listing_values(filters, viewer)
-    shape = _shape(filters, viewer, "count")
-    if shape is None:
-        return build(Literals(values)).scalar()
+    values, shape = bound
+    if shape is not None:
+        shape = (*shape, "count")
     return _LISTINGS.execute(shape, build, values).fetchone()[0]
 
 

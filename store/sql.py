@@ -148,7 +148,11 @@ class Shaped:
         self.compiled: OrderedDict = OrderedDict()
         self.lock = threading.Lock()
 
-    def execute(self, shape: tuple, build: Callable, values: dict):
+    def execute(self, shape: tuple | None, build: Callable, values: dict):
+        """Runs the query of ``shape`` with ``values``; ``shape`` None: built afresh."""
+        if shape is None:
+            sql, params = build(Literals(values)).sql()
+            return database.execute_sql(sql, params)
         key = (type(database.obj), shape)
         compiled = self.compiled.get(key)
         if compiled is None:
