@@ -19,7 +19,13 @@ from app.routes import blueprints
 from app.routes.index import register_index, route_description
 from app.routes.media import body_limit, register_uploads
 from app.smorest import Api
-from store.db import bind_database, database, open_database
+from store.db import (
+    bind_database,
+    database,
+    open_database,
+    pin_data_version,
+    unpin_data_version,
+)
 from store.schema import migrate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -83,11 +89,15 @@ def _register_hooks(app: Flask) -> None:
         bind_database(app.extensions["calendar.db"])
         database.connect(reuse_if_open=True)
         g.db_open = True
+        g.version_pin = pin_data_version()  # one data-version read per request
         authenticate_request()
         check_item_password()
 
     @app.teardown_request
     def close_connection(_exc):
+        pin = g.pop("version_pin", None)
+        if pin is not None:
+            unpin_data_version(pin)
         if g.pop("db_open", False) and not database.is_closed():
             database.close()
 

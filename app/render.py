@@ -7,7 +7,6 @@ hundreds of nested objects per request; the ``*Out`` schemas document the same s
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -21,6 +20,7 @@ from app.urls import namespace_url, site_host, site_url
 from store import media as media_store
 from store.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
 from store.db import database
+from store.memo import VersionMemo
 from store.posts import effective_status
 from store.terms import TAXONOMIES
 from store.users import Viewer
@@ -63,51 +63,11 @@ def _version():
     return None if version is None else (database.database, version)
 
 
-class VersionMemo:
-    """What a page shows again and again, made once per data version, per worker: media
-    rows, and venues and organizers as rendered for one way of seeing them (site, viewer,
-    password, single or listing): the events of a page, and of the pages after it, show the
-    same few. A version is ``(database, data version)``; any write moves the data version
-    (store/db.py) and empties the memo, and a request that began before a write never winds
-    it back (it renders for itself). A status that changes with the clock alone (a scheduled
-    item's date passing) is part of a key."""
-
-    MAX_ENTRIES = 4096
-
-    def __init__(self):
-        self.state: tuple = (None, {})  # (version, entries), read and replaced as one
-        self.lock = threading.Lock()
-
-    def lookup(self, version, key):
-        """(True, value) when ``key`` was made for ``version``, else (False, None)."""
-        state_version, entries = self.state
-        if version is None or state_version != version or key not in entries:
-            return False, None
-        return True, entries[key]
-
-    def get(self, version, key, make):
-        known, value = self.lookup(version, key)
-        if known:
-            return value
-        value = make()
-        if version is not None:
-            self.put(version, key, value)
-        return value
-
-    def put(self, version, key, value) -> None:
-        with self.lock:
-            state_version, entries = self.state
-            if state_version != version:
-                if _older(version, state_version):
-                    return  # made for a request that began before the last write
-                entries = {}
-            elif len(entries) >= self.MAX_ENTRIES:
-                entries = {}
-            else:  # the same version: added in place (what readers took stays valid)
-                entries[key] = value
-                return
-            entries[key] = value
-            self.state = (version, entries)  # a new dict: never one of another version
+class RenderMemo(VersionMemo):
+    """Media rows, and venues and organizers as rendered for one way of seeing them (site,
+    viewer, password, single or listing), made once per data version (store/memo.py): the
+    events of a page, and of the pages after it, show the same few. A status that changes
+    with the clock alone (a scheduled item's date passing) is part of a key."""
 
     def linked(self, render, row, ctx: RenderContext) -> dict:
         """``render(row, ctx)`` (a venue or an organizer), once per version and view."""
@@ -124,12 +84,7 @@ class VersionMemo:
         return self.get(ctx.version, key, lambda: render(row, ctx))
 
 
-def _older(version, than) -> bool:
-    """Whether ``version`` precedes ``than`` on the same database."""
-    return than is not None and version[0] == than[0] and version[1] < than[1]
-
-
-_MEMO = VersionMemo()
+_MEMO = RenderMemo()
 
 
 def date_details(value: str) -> dict:

@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import threading
 from contextlib import contextmanager
+from contextvars import ContextVar, Token
 from urllib.parse import unquote, urlsplit
 
 from peewee import SQL, Database, DatabaseProxy, Expression, PostgresqlDatabase, Value, fn
@@ -209,6 +210,7 @@ def write_transaction(changes_data: bool = True):
                 "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) "
                 "WHERE key = 'data_version'"
             )
+            _forget_pinned_version()
 
 
 @contextmanager
@@ -218,9 +220,39 @@ def _sqlite_writer_transaction():
 
 
 def data_version() -> int:
-    """Changes whenever data the API serves changes, in any worker."""
+    """Changes whenever data the API serves changes, in any worker. Read once per pinned
+    scope (a request: ``pin_data_version``), and again after a write of that scope."""
+    slot = _pinned.get()
+    if slot is not None and slot[0] is not None:
+        return slot[0]
     row = database.execute_sql("SELECT value FROM setting WHERE key = 'data_version'").fetchone()
-    return int(row[0]) if row else 0
+    version = int(row[0]) if row else 0
+    if slot is not None:
+        slot[0] = version
+    return version
+
+
+# The data version of the current request: read at its first use, not before (a request
+# that never asks costs no query), forgotten when the request writes.
+_pinned: ContextVar[list | None] = ContextVar("pinned_data_version", default=None)
+
+
+def pin_data_version() -> Token:
+    """Starts a scope (one request) that reads the data version once; ``unpin`` ends it."""
+    return _pinned.set([None])
+
+
+def unpin_data_version(token: Token) -> None:
+    try:
+        _pinned.reset(token)
+    except ValueError:  # ended in another context than it began: just end it
+        _pinned.set(None)
+
+
+def _forget_pinned_version() -> None:
+    slot = _pinned.get()
+    if slot is not None:
+        slot[0] = None
 
 
 def _like_pattern(text: str) -> str:

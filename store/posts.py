@@ -12,6 +12,7 @@ from store import dates
 from store.clock import utcnow, utcnow_str
 from store.db import insert_row
 from store.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
+from store.memo import MEMO, current_version
 from store.models import Event, Node, Organizer, Venue
 from store.sql import Statement, param
 from store.users import Viewer
@@ -86,8 +87,25 @@ def unindexed(column):
 
 def publication_horizon(now: str | None = None) -> str:
     """The next publication date of a scheduled event: until then, which events are
-    published cannot change without a write. One seek in the ``(status, date_utc)`` index."""
-    row = _NEXT_PUBLICATION.first("future", now or utcnow_str())
+    published cannot change without a write. One seek in the ``(status, date_utc)`` index,
+    and none while no scheduled event is due (``first_scheduled``)."""
+    now = now or utcnow_str()
+    first = first_scheduled()
+    if not first or first > now:  # the earliest of them, and still to come
+        return first
+    row = _NEXT_PUBLICATION.first("future", now)
+    return (row[0] if row else None) or ""
+
+
+def first_scheduled() -> str:
+    """The earliest publication date of the scheduled events ('' when there are none),
+    once per data version: only a write schedules an event or changes its date. While it
+    lies ahead, no scheduled event counts as published anywhere."""
+    return MEMO.get(current_version(), "first scheduled", _first_scheduled)
+
+
+def _first_scheduled() -> str:
+    row = _FIRST_SCHEDULED.first("future")
     return (row[0] if row else None) or ""
 
 
@@ -95,6 +113,9 @@ _NEXT_PUBLICATION = Statement(
     lambda: Event.select(fn.MIN(Event.date_utc)).where(
         (Event.status == param(0)) & (Event.date_utc > param(1))
     )
+)
+_FIRST_SCHEDULED = Statement(
+    lambda: Event.select(fn.MIN(Event.date_utc)).where(Event.status == param(0))
 )
 
 

@@ -9,8 +9,17 @@ from peewee import JOIN, SQL, Case, fn
 from store.clock import utcnow_str
 from store.db import contains_text, write_transaction
 from store.errors import Conflict, InvalidInput
+from store.memo import MEMO, current_version
 from store.models import Event, EventTerm, Term
-from store.posts import as_id, readable_clause, slugify, split_list, unindexed, unique_slug
+from store.posts import (
+    as_id,
+    first_scheduled,
+    readable_clause,
+    slugify,
+    split_list,
+    unindexed,
+    unique_slug,
+)
 from store.sql import Statement, in_list, param
 from store.text import plain_text
 from store.users import Viewer
@@ -129,14 +138,31 @@ def create_term(taxonomy: str, name: str, slug: str = "", description: str = "",
 
 
 def published_counts(term_ids) -> dict[int, int]:
-    """Published events per term: the stored count, plus the scheduled events whose
-    publication date has passed (found through the index of scheduled events)."""
-    ids = [int(i) for i in term_ids]
+    """Published events per term: the stored count (made once per data version), plus the
+    scheduled events whose publication date has passed (found through the index of
+    scheduled events, and only looked for when one is due)."""
+    ids = sorted({int(i) for i in term_ids})
     if not ids:
         return {}
+    version = current_version()
+    counts, missing = {}, []
+    for term_id in ids:
+        known, number = MEMO.lookup(version, ("term count", term_id))
+        if not known:
+            missing.append(term_id)
+        elif number is not None:  # None: no such term
+            counts[term_id] = number
+    if missing:
+        stored = dict(_STORED_COUNTS.execute(*missing, sizes=(len(missing),)).fetchall())
+        for term_id in missing:
+            MEMO.put(version, ("term count", term_id), stored.get(term_id))
+        counts.update(stored)
+    now = utcnow_str()
+    first = first_scheduled()
+    if not first or first > now:
+        return counts
     sizes = (len(ids),)
-    counts = dict(_STORED_COUNTS.execute(*ids, sizes=sizes).fetchall())
-    for term_id, number in _DUE_COUNTS.execute(*ids, "future", utcnow_str(), sizes=sizes):
+    for term_id, number in _DUE_COUNTS.execute(*ids, "future", now, sizes=sizes):
         counts[term_id] = counts.get(term_id, 0) + number
     return counts
 

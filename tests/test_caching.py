@@ -175,3 +175,48 @@ def test_embedded_venues_follow_writes_and_viewers(client, as_role, admin, make_
     assert response.status_code == 200
     assert venue(4)["venue"] == "Big Hall" and venue(4)["address"] == ""
     assert venue(5, editor)["venue"] == "Big Hall"
+
+
+def test_embedded_term_counts_follow_a_publication_without_a_write(client, make_event):
+    """Stored term counts and the earliest scheduled date are made once per data version:
+    a scheduled event whose date passes must still count, with no write in between."""
+    from datetime import timedelta
+
+    from store import clock, dates
+
+    shown = make_event(title="Shown", categories="Music")
+    term_id = shown["categories"][0]["id"]
+    soon = clock.utcnow().replace(tzinfo=None) + timedelta(seconds=2)
+    make_event(title="Soon", status="future", date_utc=dates.fmt(soon), categories=[term_id])
+
+    def embedded_count(serial):  # a new URL each time: no cached response
+        body = client.get(f"{NS}/events/{shown['id']}?_={serial}").get_json()
+        return body["categories"][0]["count"]
+
+    assert embedded_count(1) == embedded_count(2) == 1
+    assert client.get(f"{NS}/categories/{term_id}?_=1").get_json()["count"] == 1
+    try:
+        clock.advance(3)
+        assert embedded_count(3) == 2
+        assert client.get(f"{NS}/categories/{term_id}?_=2").get_json()["count"] == 2
+        listed = client.get(f"{NS}/events?_=1").get_json()
+        assert listed["total"] == 2
+        assert {e["categories"][0]["count"] for e in listed["events"]} == {2}
+    finally:
+        clock.reset()
+
+
+def test_a_request_that_writes_reads_the_new_data_version(app):
+    """One data-version read per request, and a fresh one after the request's own write
+    (what it renders or caches after the write is keyed by the new version)."""
+    from store.db import data_version, pin_data_version, unpin_data_version, write_transaction
+
+    with app.app_context(), app.extensions["calendar.db"].connection_context():
+        pin = pin_data_version()
+        try:
+            before = data_version()
+            with write_transaction():
+                pass
+            assert data_version() == before + 1
+        finally:
+            unpin_data_version(pin)

@@ -283,7 +283,7 @@ def test_the_memo_never_serves_nor_keeps_an_older_version():
     """A request that began before a write (its data version older) renders for itself:
     it neither reads the newer entries nor winds the memo back to its version, so no
     request can get a venue as it was before a write (e.g. before a password was set)."""
-    from app.render import VersionMemo
+    from store.memo import VersionMemo
 
     memo = VersionMemo()
     memo.put(("db", 6), "venue", "v6")

@@ -1,0 +1,66 @@
+"""Values made once per data version, per process.
+
+A version is ``(database, data version)`` (store/db.py): any write moves the data version,
+so whatever was made for the old one is dropped at the first use of the new one. A request
+that began before a write never winds the memo back (it works for itself). Something that
+also changes with the clock alone (a scheduled item's date passing) must carry that in its
+key or check it on use.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from store.db import data_version, database
+
+
+class VersionMemo:
+    MAX_ENTRIES = 4096
+
+    def __init__(self):
+        self.state: tuple = (None, {})  # (version, entries), read and replaced as one
+        self.lock = threading.Lock()
+
+    def lookup(self, version, key):
+        """(True, value) when ``key`` was made for ``version``, else (False, None)."""
+        state_version, entries = self.state
+        if version is None or state_version != version or key not in entries:
+            return False, None
+        return True, entries[key]
+
+    def get(self, version, key, make):
+        known, value = self.lookup(version, key)
+        if known:
+            return value
+        value = make()
+        if version is not None:
+            self.put(version, key, value)
+        return value
+
+    def put(self, version, key, value) -> None:
+        with self.lock:
+            state_version, entries = self.state
+            if state_version != version:
+                if _older(version, state_version):
+                    return  # made for a request that began before the last write
+                entries = {}
+            elif len(entries) >= self.MAX_ENTRIES:
+                entries = {}
+            else:  # the same version: added in place (what readers took stays valid)
+                entries[key] = value
+                return
+            entries[key] = value
+            self.state = (version, entries)  # a new dict: never one of another version
+
+
+def _older(version, than) -> bool:
+    """Whether ``version`` precedes ``than`` on the same database."""
+    return than is not None and version[0] == than[0] and version[1] < than[1]
+
+
+def current_version() -> tuple:
+    """This process's view of the data now: ``(database, data version)``."""
+    return (database.database, data_version())
+
+
+MEMO = VersionMemo()  # the store's own: scheduled dates, term counts
