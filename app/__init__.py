@@ -14,6 +14,7 @@ from app.auth import authenticate_request, check_item_password
 from app.cli import register_cli
 from app.config import load_settings
 from app.i18n import N_, LanguageRoots, load_catalogs
+from app.jsonresponse import STANDARD_HEADERS
 from app.openapi import BASIC_AUTH
 from app.routes import blueprints
 from app.routes.index import register_index, route_description
@@ -104,33 +105,28 @@ def _register_hooks(app: Flask) -> None:
     @app.after_request
     def standard_headers(response):
         headers = response.headers
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("Referrer-Policy", "no-referrer")
-        headers.setdefault("X-Robots-Tag", "noindex")
-        # Shared caches must not hand one user's view of the calendar to another.
-        response.vary.add("Authorization")
-        if request.blueprint == "events":  # iCalendar or JSON, by Accept (SPEC §11)
-            response.vary.add("Accept")
-        if "Authorization" in request.headers:
-            headers["Cache-Control"] = "private"
         allowed = app.config["CORS_ORIGINS"]
-        origin = request.headers.get("Origin")
-        if allowed:
-            response.vary.add("Origin")  # the CORS answer depends on the origin
-        if origin and origin in allowed:
-            headers["Access-Control-Allow-Origin"] = origin
-            headers["Access-Control-Allow-Credentials"] = "true"
-        else:
-            headers["Access-Control-Allow-Origin"] = "*"
+        vary_by_origin = ", Origin" if allowed else ""  # the CORS answer depends on it
+        environ = request.environ
         if request.method == "OPTIONS" and not response.get_data() and request.url_rule:
             response = _describe_route(response)
-        headers["Access-Control-Allow-Methods"] = "OPTIONS, GET, POST, PUT, PATCH, DELETE"
-        headers["Access-Control-Allow-Headers"] = (
-            "Authorization, Content-Type, If-None-Match, X-WP-Nonce"
-        )
-        headers["Access-Control-Expose-Headers"] = (
-            "X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, Link, ETag"
-        )
+            headers = response.headers
+        # Shared caches must not hand one user's view of the calendar to another; the
+        # events answer iCalendar or JSON by Accept (SPEC §11).
+        vary = "Authorization, Accept" if request.blueprint == "events" else "Authorization"
+        if "Vary" in headers:  # a view's own first
+            headers["Vary"] = f"{headers['Vary']}, {vary}{vary_by_origin}"
+        else:
+            headers.add("Vary", vary + vary_by_origin)
+        if "HTTP_AUTHORIZATION" in environ:
+            headers["Cache-Control"] = "private"
+        origin = environ.get("HTTP_ORIGIN")
+        if origin and origin in allowed:
+            headers.add("Access-Control-Allow-Origin", origin)
+            headers.add("Access-Control-Allow-Credentials", "true")
+        else:
+            headers.add("Access-Control-Allow-Origin", "*")
+        headers.extend(STANDARD_HEADERS)
         return response
 
 

@@ -21,6 +21,7 @@ from flask import Response, current_app, g, request
 from app.auth import current_viewer
 from app.ical import MIMETYPE as CALENDAR
 from app.ical import accepts_calendar
+from app.jsonresponse import STANDARD_NAMES
 from store import clock
 from store.db import data_version
 from store.posts import seconds_until_clock_change
@@ -104,7 +105,7 @@ class ResponseCache:
 def _is_cacheable() -> bool:
     if request.method != "GET" or request.endpoint is None:
         return False
-    view = current_app.view_functions.get(request.endpoint)
+    view = current_app.view_functions[request.endpoint]
     return getattr(getattr(view, "view_class", None), "cached", False)
 
 
@@ -128,6 +129,8 @@ def etag_of(body: bytes) -> str:
 
 
 def _not_modified(etag: str, _headers=None) -> Response | None:
+    if "HTTP_IF_NONE_MATCH" not in request.environ:
+        return None
     if etag and request.if_none_match.contains_weak(etag.strip('"')):
         response = Response(status=304)
         response.headers["ETag"] = etag
@@ -188,6 +191,7 @@ def register(app) -> None:
                 (k, v)
                 for k, v in response.headers.items()
                 if k.startswith(("X-", "Link", "Content-", "Last-Modified"))
+                and k not in STANDARD_NAMES
             ]
             cache.put(
                 _key(), version, response.status_code, headers, body, etag, _lifetime(version, memo)

@@ -1,4 +1,5 @@
-"""JSON responses serialised with orjson straight from plain dicts and lists."""
+"""JSON responses serialised with orjson straight from plain dicts and lists, and the
+headers every answer carries."""
 
 import orjson
 from flask import Response
@@ -14,3 +15,18 @@ def json_response(data, status: int = 200, headers=None) -> Response:
         for name, value in headers.items():
             response.headers[name] = value
     return response
+
+
+# Set on every answer by app/__init__.py (left out of cached entries, which get them again).
+STANDARD_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Robots-Tag", "noindex"),
+    ("Access-Control-Allow-Methods", "OPTIONS, GET, POST, PUT, PATCH, DELETE"),
+    ("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, X-WP-Nonce"),
+    (
+        "Access-Control-Expose-Headers",
+        "X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, Link, ETag",
+    ),
+)
+STANDARD_NAMES = frozenset(name for name, _value in STANDARD_HEADERS)

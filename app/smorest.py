@@ -24,14 +24,18 @@ from app.openapi import ERROR_DESCRIPTIONS, ERRORS_BY_METHOD
 from schemas.errors import Error
 
 
-def normalise_multidict(source) -> MultiDict:
-    """``x[]`` keys folded into ``x`` (PHP-style arrays), values kept in order."""
-    result = MultiDict()
+def query_values(source: MultiDict, multiple: frozenset) -> dict:
+    """The query string as a plain dict for a schema: ``x[]`` keys folded into ``x``
+    (PHP-style arrays, values kept in order); a name in ``multiple`` (a list field) keeps
+    all its values, any other its first, as webargs' own proxy would give them."""
+    lists: dict[str, list] = {}
     for key, values in source.lists():
         name = key[:-2] if key.endswith("[]") else key
-        for value in values:
-            result.add(name, value)
-    return result
+        if name in lists:
+            lists[name] = lists[name] + values
+        else:
+            lists[name] = values
+    return {name: values if name in multiple else values[0] for name, values in lists.items()}
 
 
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]")
@@ -82,15 +86,23 @@ class CalendarParser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
     def load_querystring(self, req, schema):
-        args = normalise_multidict(req.args)
         if "search" in schema.fields and (
-            "search[]" in req.args or len(args.getlist("search")) > 1
+            "search[]" in req.args or len(req.args.getlist("search")) > 1
         ):
             # An array where a string is expected: the reference's own answer.
             raise ApiError(
                 "archive-bad-search-string", _("The 'search' parameter must be a string"), 400
             )
-        return self._makeproxy(args, schema)
+        return query_values(req.args, self._multiple_keys(schema))
+
+    def _multiple_keys(self, schema) -> frozenset:
+        """The names of the schema's list fields, worked out once per schema object (the
+        argument schemas are made once, app/smorest.py ``Blueprint``)."""
+        keys = schema.__dict__.get("_calendar_multiple_keys")
+        if keys is None:
+            proxy = self._makeproxy({}, schema)
+            keys = schema._calendar_multiple_keys = frozenset(proxy.multiple_keys)
+        return keys
 
     def load_json(self, req, schema):
         body = request_body(req)
