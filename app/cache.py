@@ -125,7 +125,9 @@ def _key():
 
 
 def etag_of(body: bytes) -> str:
-    return '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+    # SHA-1 for speed (hardware-assisted here: half of BLAKE2's time on a 40 kB page); an
+    # ETag tells versions of one resource apart, it authenticates nothing.
+    return '"' + hashlib.sha1(body, usedforsecurity=False).hexdigest()[:24] + '"'
 
 
 def _not_modified(etag: str, _headers=None) -> Response | None:

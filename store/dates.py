@@ -13,6 +13,7 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from store import clock
@@ -37,8 +38,11 @@ def _zone_names() -> set[str]:
     return _ZONES
 
 
+@lru_cache(maxsize=1024)
 def resolve_timezone(name: str) -> tuple[tzinfo, str]:
-    """(tzinfo, canonical name) for an IANA name, ``UTC`` or ``UTC±H[:MM]``."""
+    """(tzinfo, canonical name) for an IANA name, ``UTC`` or ``UTC±H[:MM]``. Kept per
+    name: ``ZoneInfo`` keeps only a few zones alive, and a page of events from many zones
+    would read their files again and again."""
     name = (name or "").strip()
     if name.upper() in ("UTC", "Z", "GMT"):
         return UTC, "UTC"

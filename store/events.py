@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import astuple, dataclass, field
+from dataclasses import dataclass, field
 
 from peewee import SQL, NodeList, Select, fn
 
@@ -280,7 +280,7 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
         database.database,  # one process may serve several databases (the tests do)
         version,
         publication_horizon(),
-        repr(astuple(filters)),
+        repr(filters),  # every field, by the dataclass's own repr
         viewer.cache_key(),
     )
     total = _totals.get(key)

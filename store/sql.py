@@ -13,7 +13,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
-from peewee import Value
+from peewee import (
+    AutoField,
+    BigIntegerField,
+    CharField,
+    ForeignKeyField,
+    IntegerField,
+    TextField,
+    Value,
+)
 
 from store.db import database
 
@@ -77,22 +85,36 @@ def instances(model, cursor) -> list:
     """A cursor's rows as ``model`` instances, each value converted as the model's own
     query would, in the state Peewee's own cursor leaves them (``__data__`` filled, nothing
     dirty): set directly rather than field by field through ``__init__``, which costs more
-    than the query on a page of events (tests/test_statements.py holds them equal)."""
+    than the query on a page of events (tests/test_statements.py holds them equal). Text
+    and integer columns come from both engines as ``str`` and ``int`` already, which is
+    all Peewee's conversion of them would give; only the others are converted."""
     by_column = {field.column_name: field for field in model._meta.sorted_fields}
     fields = [by_column[column[0]] for column in cursor.description]
     names = [field.name for field in fields]
-    convert = [field.python_value for field in fields]
+    convert = [
+        (field.name, field.python_value) for field in fields if not _arrives_converted(field)
+    ]
     found = []
     for values in cursor.fetchall():
         row = model.__new__(model)
-        row.__data__ = {
-            name: value if value is None else python_value(value)
-            for name, python_value, value in zip(names, convert, values, strict=True)
-        }
+        data = row.__data__ = dict(zip(names, values, strict=True))
+        for name, python_value in convert:
+            value = data[name]
+            if value is not None:
+                data[name] = python_value(value)
         row._dirty = set()
         row.__rel__ = {}
         found.append(row)
     return found
+
+
+def _arrives_converted(field) -> bool:
+    if isinstance(field, ForeignKeyField):
+        field = field.rel_field
+    return type(field) in _AS_STORED
+
+
+_AS_STORED = {CharField, TextField, IntegerField, BigIntegerField, AutoField}
 
 
 class Names:
