@@ -22,6 +22,7 @@ from store.db import (
 )
 from store.geo import bounding_box, distance_km
 from store.linked import create_linked
+from store.memo import MEMO, current_version
 from store.models import (
     Event,
     EventOrganizer,
@@ -464,52 +465,75 @@ class Relations:
     tags: list = field(default_factory=list)
 
 
-def _linked_of_events(model, link, column):
-    """Linked items of a page of events (``IN`` list of ``size`` ids), in link order,
-    without trashed ones. Compiled once per page size."""
-
-    def build(size):
-        return (
-            model.select(model, link.event.alias("event_id"))
-            .join(link, on=(column == model.id))
-            .where(link.event.in_(in_list(0, size)) & (model.status != param(size)))
-            .order_by(link.position)
-        )
-
-    return Statement(build)
-
-
-_VENUES_OF_EVENTS = _linked_of_events(Venue, EventVenue, EventVenue.venue)
-_ORGANIZERS_OF_EVENTS = _linked_of_events(Organizer, EventOrganizer, EventOrganizer.organizer)
-_TERMS_OF_EVENTS = Statement(
+# The links of a page of events, all three kinds in one query (``IN`` list of ``size``
+# ids, compiled once per page size): (kind, event_id, item, position).
+_LINKS_OF_EVENTS = Statement(
     lambda size: (
-        Term.select(Term, EventTerm.event.alias("event_id"))
-        .join(EventTerm, on=(EventTerm.term == Term.id))
-        .where(EventTerm.event.in_(in_list(0, size)))
-        .order_by(EventTerm.position)
+        EventVenue.select(SQL("0"), EventVenue.event, EventVenue.venue, EventVenue.position).where(
+            EventVenue.event.in_(in_list(0, size))
+        )
+        + EventOrganizer.select(
+            SQL("1"), EventOrganizer.event, EventOrganizer.organizer, EventOrganizer.position
+        ).where(EventOrganizer.event.in_(in_list(0, size)))
+        + EventTerm.select(SQL("2"), EventTerm.event, EventTerm.term, EventTerm.position).where(
+            EventTerm.event.in_(in_list(0, size))
+        )
     )
 )
+_ROWS_BY_IDS = {
+    model: Statement(lambda size, model=model: model.select().where(model.id.in_(in_list(0, size))))
+    for model in (Venue, Organizer, Term)
+}
+_KINDS = (Venue, Organizer, Term)
 
 
 def load_relations(events) -> dict[int, Relations]:
-    """Venues, organizers and terms of every event of a page, in three queries whatever
-    the page size. Trashed linked items are left out; the caller leaves out the ones its
-    viewer may not read."""
+    """Venues, organizers and terms of every event of a page, whatever the page size: the
+    links in one query, the linked rows by id, made once per data version (the pages of a
+    calendar show the same few venues, organizers and terms again and again). Trashed
+    linked items are left out; the caller leaves out the ones its viewer may not read."""
     ids = [event.id for event in events]
     relations = {event_id: Relations() for event_id in ids}
     if not ids:
         return relations
-    sizes = (len(ids),)
-    for statement, attribute in (
-        (_VENUES_OF_EVENTS, "venues"),
-        (_ORGANIZERS_OF_EVENTS, "organizers"),
-    ):
-        for item in statement.rows(*ids, "trash", sizes=sizes):
-            getattr(relations[item.event_id], attribute).append(item)
-    for term in _TERMS_OF_EVENTS.rows(*ids, sizes=sizes):
-        target = relations[term.event_id]
-        (target.categories if term.taxonomy == "category" else target.tags).append(term)
+    links = _LINKS_OF_EVENTS.execute(*ids, sizes=(len(ids),)).fetchall()
+    links.sort(key=lambda link: link[3])  # link order, as each event lists them
+    rows = [
+        _linked_rows(model, {link[2] for link in links if link[0] == kind})
+        for kind, model in enumerate(_KINDS)
+    ]
+    for kind, event_id, item, _position in links:
+        row = rows[kind].get(item)
+        if row is None or (kind < 2 and row.status == "trash"):  # terms have no status
+            continue
+        target = relations[event_id]
+        if kind == 0:
+            target.venues.append(row)
+        elif kind == 1:
+            target.organizers.append(row)
+        elif row.taxonomy == "category":
+            target.categories.append(row)
+        else:
+            target.tags.append(row)
     return relations
+
+
+def _linked_rows(model, ids: set) -> dict:
+    """Rows of ``model`` by id (``None``: no such row), made once per data version."""
+    version = current_version()
+    found, missing = {}, []
+    for item in ids:
+        known, row = MEMO.lookup(version, (model, item))
+        if known:
+            found[item] = row
+        else:
+            missing.append(item)
+    if missing:
+        fetched = {row.id: row for row in _ROWS_BY_IDS[model].rows(*missing, sizes=(len(missing),))}
+        for item in missing:
+            found[item] = fetched.get(item)
+            MEMO.put(version, (model, item), found[item])
+    return found
 
 
 def _replace_links(model, column, event_id: int, ids: list[int], live: int = 0) -> None:

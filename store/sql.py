@@ -39,12 +39,19 @@ def param(index: int | str) -> Value:
 
 
 class Row:
-    """A plain row with attribute access: cheaper than a model instance on hot paths."""
+    """A plain row with attribute access: cheaper than a model instance on hot paths.
+    Read-only: rows may be shared between requests (store/memo.py)."""
 
     __slots__ = ("__dict__",)
 
     def __init__(self, values: dict):
         self.__dict__.update(values)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Row is read-only ({name})")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a Row is read-only ({name})")
 
 
 class Statement:

@@ -158,7 +158,7 @@ def test_a_value_that_escapes_the_shape_is_caught(app):
 
 def test_embedded_venues_follow_writes_and_viewers(client, as_role, admin, make_event):
     """Venues and organizers are rendered once per data version and way of seeing them
-    (app/render.py ``LinkedMemo``): a write shows at once, and a viewer who may not read a
+    (app/render.py ``RenderMemo``): a write shows at once, and a viewer who may not read a
     protected venue never gets the rendering made for one who may."""
     event = make_event(venue={"venue": "Hall", "address": "1 Main St", "password": "pw"})
     venue_id = event["venue"]["id"]
@@ -220,3 +220,40 @@ def test_a_request_that_writes_reads_the_new_data_version(app):
             assert data_version() == before + 1
         finally:
             unpin_data_version(pin)
+
+
+def test_linked_rows_follow_writes(client, admin, make_event):
+    """The venues, organizers and terms of a page are read once per data version
+    (store/events.py ``load_relations``): a rename, a new order or a trashed item shows
+    at once, on the single event and in listings."""
+    event = make_event(
+        categories="Music",
+        tags="loud",
+        venue={"venue": "Hall"},
+        organizer=[{"organizer": "Ann"}, {"organizer": "Bob"}],
+    )
+    ann, bob = (o["id"] for o in event["organizer"])
+    venue_id, term_id = event["venue"]["id"], event["categories"][0]["id"]
+
+    def shown(serial):
+        single = client.get(f"{NS}/events/{event['id']}?_={serial}").get_json()
+        listed = client.get(f"{NS}/events?_={serial}").get_json()["events"][0]
+        for key, name in (("venue", "venue"), ("organizer", "organizer")):
+            items = [single[key]] if isinstance(single[key], dict) else single[key]
+            also = [listed[key]] if isinstance(listed[key], dict) else listed[key]
+            assert [(i["id"], i[name]) for i in items] == [(i["id"], i[name]) for i in also]
+        for key in ("categories", "tags"):
+            assert single[key] == listed[key]
+        return single
+
+    first = shown(1)
+    assert [o["organizer"] for o in first["organizer"]] == ["Ann", "Bob"]
+    assert [t["name"] for t in first["tags"]] == ["loud"]
+    client.post(f"{NS}/categories/{term_id}", json={"name": "Jazz"}, headers=admin)
+    assert shown(2)["categories"][0]["name"] == "Jazz"
+    client.post(f"{NS}/events/{event['id']}", json={"organizer": [bob, ann]}, headers=admin)
+    assert [o["organizer"] for o in shown(3)["organizer"]] == ["Bob", "Ann"]
+    assert client.delete(f"{NS}/venues/{venue_id}", headers=admin).status_code == 200
+    assert client.delete(f"{NS}/organizers/{bob}", headers=admin).status_code == 200
+    last = shown(4)
+    assert not last["venue"] and [o["organizer"] for o in last["organizer"]] == ["Ann"]
