@@ -14,7 +14,18 @@ def utcnow() -> datetime:
 
 
 def utcnow_str() -> str:
-    return utcnow().strftime(FORMAT)
+    """``utcnow()`` formatted, worked out once per second (several times a request)."""
+    global _last
+    second = int(time.time() + _offset)
+    last = _last
+    if last[0] == second:
+        return last[1]
+    text = datetime.fromtimestamp(second, UTC).strftime(FORMAT)
+    _last = (second, text)
+    return text
+
+
+_last: tuple = (None, "")  # (second, its text), read and replaced as one
 
 
 def timestamp() -> float:

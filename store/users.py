@@ -200,13 +200,14 @@ CAPABILITIES = {
 class Viewer:
     """Who is asking: an anonymous caller or a user with a role's capabilities."""
 
-    __slots__ = ("id", "login", "role", "caps")
+    __slots__ = ("id", "login", "role", "caps", "_key")
 
     def __init__(self, user: User | None = None):
         self.id = user.id if user else 0
         self.login = user.login if user else ""
         self.role = user.role if user else ""
         self.caps = CAPABILITIES.get(self.role, set()) if user else set()
+        self._key = f"{self.role}:{self.id}" if self.id != 0 else "public"
 
     @property
     def logged_in(self) -> bool:
@@ -218,7 +219,7 @@ class Viewer:
     def cache_key(self) -> str:
         """Viewers who see the same things share a key: all anonymous callers do; a user may
         own items others cannot see, so each user has a key of their own."""
-        return f"{self.role}:{self.id}" if self.logged_in else "public"
+        return self._key
 
 
 ANONYMOUS = Viewer()
