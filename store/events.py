@@ -480,10 +480,13 @@ _LINKS_OF_EVENTS = Statement(
         )
     )
 )
-_ROWS_BY_IDS = {
-    model: Statement(lambda size, model=model: model.select().where(model.id.in_(in_list(0, size))))
-    for model in (Venue, Organizer, Term)
-}
+
+
+def _rows_by_ids(model) -> Statement:
+    return Statement(lambda size: model.select().where(model.id.in_(in_list(0, size))))
+
+
+_ROWS_BY_IDS = {model: _rows_by_ids(model) for model in (Venue, Organizer, Term)}
 _KINDS = (Venue, Organizer, Term)
 
 
