@@ -21,7 +21,6 @@ from flask import Response, current_app, g, request
 from app.auth import current_viewer
 from app.ical import MIMETYPE as CALENDAR
 from app.ical import accepts_calendar
-from app.jsonresponse import STANDARD_NAMES
 from store import clock
 from store.db import data_version
 from store.posts import seconds_until_clock_change
@@ -193,7 +192,6 @@ def register(app) -> None:
                 (k, v)
                 for k, v in response.headers.items()
                 if k.startswith(("X-", "Link", "Content-", "Last-Modified"))
-                and k not in STANDARD_NAMES
             ]
             cache.put(
                 _key(), version, response.status_code, headers, body, etag, _lifetime(version, memo)
@@ -202,4 +200,7 @@ def register(app) -> None:
         return not_modified or response
 
     app.before_request_funcs.setdefault(None, []).append(serve_cached)
-    app.after_request_funcs.setdefault(None, []).insert(0, store_and_tag)
+    # After-request functions run last registered first: this one before the standard
+    # headers (app/__init__.py), so entries keep only the view's own headers and every
+    # answer, a 304 made here included, gets the standard ones.
+    app.after_request_funcs.setdefault(None, []).append(store_and_tag)

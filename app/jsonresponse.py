@@ -17,7 +17,8 @@ def json_response(data, status: int = 200, headers=None) -> Response:
     return response
 
 
-# Set on every answer by app/__init__.py (left out of cached entries, which get them again).
+# Set on every answer by app/__init__.py, after the response cache has stored the view's own
+# headers (app/cache.py): a cached answer and a 304 get them as a fresh one does.
 STANDARD_HEADERS = (
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "no-referrer"),
@@ -29,4 +30,3 @@ STANDARD_HEADERS = (
         "X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, Link, ETag",
     ),
 )
-STANDARD_NAMES = frozenset(name for name, _value in STANDARD_HEADERS)

@@ -1,22 +1,27 @@
 """The current time, in one place: every timestamp is formatted the same way, and tests
-move the clock forward (``advance``) instead of sleeping."""
+move the clock forward (``advance``) instead of sleeping, or stop it (``freeze``)."""
 
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 FORMAT = "%Y-%m-%d %H:%M:%S"
 
 _offset = 0.0  # seconds added to the real clock; only tests change it
+_frozen: float | None = None  # the real clock's reading while stopped; only tests set it
+
+
+def _now() -> float:
+    return (time.time() if _frozen is None else _frozen) + _offset
 
 
 def utcnow() -> datetime:
-    return (datetime.now(UTC) + timedelta(seconds=_offset)).replace(microsecond=0)
+    return datetime.fromtimestamp(_now(), UTC).replace(microsecond=0)
 
 
 def utcnow_str() -> str:
     """``utcnow()`` formatted, worked out once per second (several times a request)."""
     global _last
-    second = int(time.time() + _offset)
+    second = int(_now())
     last = _last
     if last[0] == second:
         return last[1]
@@ -30,7 +35,7 @@ _last: tuple = (None, "")  # (second, its text), read and replaced as one
 
 def timestamp() -> float:
     """Seconds since the epoch (throttle windows, cache lifetimes)."""
-    return time.time() + _offset
+    return _now()
 
 
 def monotonic() -> float:
@@ -44,6 +49,13 @@ def advance(seconds: float) -> None:
     _offset += seconds
 
 
+def freeze() -> None:
+    """Stops the real clock at the current second (tests): only ``advance`` moves it."""
+    global _frozen
+    _frozen = float(int(time.time()))
+
+
 def reset() -> None:
-    global _offset
+    global _offset, _frozen
     _offset = 0.0
+    _frozen = None
