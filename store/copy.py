@@ -9,6 +9,7 @@ from store.db import (
     bind_database,
     is_url,
     open_database,
+    refresh_statistics,
     reset_sequences,
     write_transaction,
 )
@@ -57,6 +58,7 @@ def copy_database(source_setting: str, target_setting: str) -> dict[str, int]:
             with write_transaction():
                 counts = {model._meta.table_name: _copy_table(source, model) for model in COPIED}
                 reset_sequences(COPIED)
+            refresh_statistics()
         return counts
     finally:
         source.close_all()

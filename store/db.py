@@ -20,7 +20,17 @@ from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from urllib.parse import unquote, urlsplit
 
-from peewee import SQL, Database, DatabaseProxy, Expression, PostgresqlDatabase, Value, fn
+from peewee import (
+    SQL,
+    Database,
+    DatabaseProxy,
+    Expression,
+    ForeignKeyField,
+    IntegerField,
+    PostgresqlDatabase,
+    Value,
+    fn,
+)
 from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
 
 # Every model binds to this proxy; ``bind_database`` points it at the app's database.
@@ -132,6 +142,28 @@ def _postgres_parameters(url: str) -> dict:
 def is_postgres() -> bool:
     """Whether the bound database is PostgreSQL (else SQLite)."""
     return isinstance(database.obj, PostgresqlDatabase)
+
+
+def unindexed(column):
+    """``column`` as a value SQLite's planner will not look up by index (same value, same
+    type): a listing's page is then read in start order, stopping after the page, instead
+    of gathering every row of each status (or every match of a word) and sorting them.
+    PostgreSQL's planner makes that choice itself from its statistics (``ANALYZE``), and the
+    opaque expression would hide the status column's from it: there the column stays as it
+    is."""
+    if is_postgres():
+        return column
+    if isinstance(column, IntegerField | ForeignKeyField):
+        return column + SQL("0")
+    return column.concat(SQL("''"))
+
+
+def refresh_statistics() -> None:
+    """After a bulk load (seed, copy): PostgreSQL's planner needs the tables' statistics to
+    walk a listing's index in order and stop after the page; autovacuum gathers them only a
+    while later. SQLite's plans are made without statistics (``unindexed``): nothing."""
+    if is_postgres():
+        database.execute_sql("ANALYZE")
 
 
 def bind_database(db: Database) -> None:

@@ -18,6 +18,7 @@ from store.db import (
     insert_row,
     matching_ids,
     matching_params,
+    unindexed,
     write_transaction,
 )
 from store.geo import bounding_box, distance_km
@@ -39,7 +40,6 @@ from store.posts import (
     as_id,
     publication_horizon,
     readable_clause,
-    unindexed,
     unique_slug,
     unmasked_clause,
     visible_clause,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from peewee import SQL, ForeignKeyField, IntegerField, fn
+from peewee import fn
 from text_unidecode import unidecode
 
 from store import dates
@@ -74,15 +74,6 @@ def is_published(model, now: str | None = None, status=None):
     now = now or utcnow_str()
     status = model.status if status is None else status
     return (status == "publish") | ((status == "future") & (model.date_utc <= now))
-
-
-def unindexed(column):
-    """``column`` as a value the planner will not look up by index (same value, same
-    type): a listing's page is then read in start order, stopping after the page, instead
-    of gathering every row of each status (or every match of a word) and sorting them."""
-    if isinstance(column, IntegerField | ForeignKeyField):
-        return column + SQL("0")
-    return column.concat(SQL("''"))
 
 
 def publication_horizon(now: str | None = None) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from peewee import JOIN, SQL, Case, fn
 
 from store.clock import utcnow_str
-from store.db import contains_text, write_transaction
+from store.db import contains_text, unindexed, write_transaction
 from store.errors import Conflict, InvalidInput
 from store.memo import MEMO, current_version
 from store.models import Event, EventTerm, Term
@@ -17,7 +17,6 @@ from store.posts import (
     readable_clause,
     slugify,
     split_list,
-    unindexed,
     unique_slug,
 )
 from store.sql import Statement, in_list, param
