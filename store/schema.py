@@ -5,6 +5,7 @@ from store.db import (
     create_text_index,
     database,
     flag_column,
+    is_postgres,
     upsert,
     write_transaction,
 )
@@ -111,6 +112,13 @@ def _v12_covering_index_with_password():
     database.execute_sql("ANALYZE")
 
 
+def _v13_term_counts_per_statement():
+    """PostgreSQL: the term counters move from a row trigger to statement triggers
+    (store/db.py ``create_link_counter``); SQLite's stay as they are."""
+    if is_postgres():
+        _v11_stored_term_counts()
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -125,6 +133,7 @@ MIGRATIONS = [
     _v10_scheduled_index,
     _v11_stored_term_counts,
     _v12_covering_index_with_password,
+    _v13_term_counts_per_statement,
 ]
 
 
