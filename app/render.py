@@ -135,17 +135,8 @@ def preload_images(ctx: RenderContext, rows) -> None:
     """Loads, in one query, the media that ``rows`` (events, venues, organizers) show."""
     wanted = {int(row.image) for row in rows if media_store.is_media_id(row.image)}
     wanted -= ctx.media.keys()
-    for media_id in list(wanted):
-        known, row = _MEMO.lookup(ctx.version, ("media", media_id))
-        if known:
-            ctx.media[media_id] = row
-            wanted.discard(media_id)
-    if wanted:
-        found = media_store.media_by_id(wanted)
-        for media_id in wanted:
-            row = ctx.media[media_id] = found.get(media_id)
-            if ctx.version is not None:
-                _MEMO.put(ctx.version, ("media", media_id), row)  # None too: deleted
+    if wanted:  # None for a deleted one
+        ctx.media.update(_MEMO.many(ctx.version, "media", wanted, media_store.media_by_id))
 
 
 def image_out(value: str, ctx: RenderContext):

@@ -486,8 +486,8 @@ def _rows_by_ids(model) -> Statement:
     return Statement(lambda size: model.select().where(model.id.in_(in_list(0, size))))
 
 
-_ROWS_BY_IDS = {model: _rows_by_ids(model) for model in (Venue, Organizer, Term)}
-_KINDS = (Venue, Organizer, Term)
+_KINDS = (Venue, Organizer, Term)  # the ``kind`` of a link: 0, 1, 2
+_ROWS_BY_IDS = {model: _rows_by_ids(model) for model in _KINDS}
 
 
 def load_relations(events) -> dict[int, Relations]:
@@ -523,20 +523,12 @@ def load_relations(events) -> dict[int, Relations]:
 
 def _linked_rows(model, ids: set) -> dict:
     """Rows of ``model`` by id (``None``: no such row), made once per data version."""
-    version = current_version()
-    found, missing = {}, []
-    for item in ids:
-        known, row = MEMO.lookup(version, (model, item))
-        if known:
-            found[item] = row
-        else:
-            missing.append(item)
-    if missing:
-        fetched = {row.id: row for row in _ROWS_BY_IDS[model].rows(*missing, sizes=(len(missing),))}
-        for item in missing:
-            found[item] = fetched.get(item)
-            MEMO.put(version, (model, item), found[item])
-    return found
+
+    def fetch(missing: list[int]) -> dict:
+        statement = _ROWS_BY_IDS[model]
+        return {row.id: row for row in statement.rows(*missing, sizes=(len(missing),))}
+
+    return MEMO.many(current_version(), model, ids, fetch)
 
 
 def _replace_links(model, column, event_id: int, ids: list[int], live: int = 0) -> None:

@@ -37,6 +37,26 @@ class VersionMemo:
             self.put(version, key, value)
         return value
 
+    def many(self, version, kind, ids, fetch) -> dict:
+        """``{id: value}`` for each of ``ids`` under the key ``(kind, id)``: those made for
+        ``version`` from the memo, the others by one ``fetch(missing ids)`` (a dict; an id
+        it leaves out is remembered as ``None``). With no ``version`` (a write), nothing is
+        looked up or kept."""
+        found, missing = {}, []
+        for item in ids:
+            known, value = self.lookup(version, (kind, item))
+            if known:
+                found[item] = value
+            else:
+                missing.append(item)
+        if missing:
+            fetched = fetch(missing)
+            for item in missing:
+                found[item] = fetched.get(item)
+                if version is not None:
+                    self.put(version, (kind, item), found[item])
+        return found
+
     def put(self, version, key, value) -> None:
         with self.lock:
             state_version, entries = self.state
@@ -63,4 +83,4 @@ def current_version() -> tuple:
     return (database.database, data_version())
 
 
-MEMO = VersionMemo()  # the store's own: scheduled dates, term counts
+MEMO = VersionMemo()  # the store's own: scheduled dates, term counts, linked rows

@@ -143,19 +143,8 @@ def published_counts(term_ids) -> dict[int, int]:
     ids = sorted({int(i) for i in term_ids})
     if not ids:
         return {}
-    version = current_version()
-    counts, missing = {}, []
-    for term_id in ids:
-        known, number = MEMO.lookup(version, ("term count", term_id))
-        if not known:
-            missing.append(term_id)
-        elif number is not None:  # None: no such term
-            counts[term_id] = number
-    if missing:
-        stored = dict(_STORED_COUNTS.execute(*missing, sizes=(len(missing),)).fetchall())
-        for term_id in missing:
-            MEMO.put(version, ("term count", term_id), stored.get(term_id))
-        counts.update(stored)
+    stored = MEMO.many(current_version(), "term count", ids, _stored_counts)
+    counts = {term_id: n for term_id, n in stored.items() if n is not None}  # None: no term
     now = utcnow_str()
     first = first_scheduled()
     if not first or first > now:
@@ -164,6 +153,10 @@ def published_counts(term_ids) -> dict[int, int]:
     for term_id, number in _DUE_COUNTS.execute(*ids, "future", now, sizes=sizes):
         counts[term_id] = counts.get(term_id, 0) + number
     return counts
+
+
+def _stored_counts(ids: list[int]) -> dict[int, int]:
+    return dict(_STORED_COUNTS.execute(*ids, sizes=(len(ids),)).fetchall())
 
 
 # Compiled once per list length: every page of events shows its terms' counts.
