@@ -53,11 +53,11 @@ def render_context(viewer: Viewer, single: bool = False, password: str | None = 
         site_tz=current_app.config["SITE_TIMEZONE"],
         single=single,
         password=password,
-        version=_version(),
+        version=read_version(),
     )
 
 
-def _version():
+def read_version():
     """The request's ``(database, data version)``, when it is a read (app/cache.py)."""
     version = g.get("cache_version")
     return None if version is None else (database.database, version)
@@ -85,6 +85,17 @@ class RenderMemo(VersionMemo):
 
 
 _MEMO = RenderMemo()
+
+
+class EventTexts(VersionMemo):
+    """Events as JSON text (``orjson.Fragment``), per data version and way of seeing them
+    (app/routes/events.py::event_texts): a page that shows an event another page or read
+    showed before reuses its text. Each entry is a few kB, hence the smaller bound."""
+
+    MAX_ENTRIES = 2048
+
+
+EVENT_TEXTS = EventTexts()
 
 
 def date_details(value: str) -> dict:

@@ -257,10 +257,14 @@ def _shape(filters: EventFilters, viewer: Viewer) -> tuple | None:
 _LISTINGS = Shaped()
 
 
-def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
-    """(rows of the page, total) ordered by UTC start, then id."""
+def list_events(
+    filters: EventFilters, viewer: Viewer, offset: int, limit: int, *, ids_only: bool = False
+):
+    """(rows of the page, total) ordered by UTC start, then id; with ``ids_only`` the page's
+    ids rather than its rows (for a caller that keeps renderings by id, app/routes/events.py)."""
     if filters.near is not None:
-        return _list_near(_filtered(filters, viewer), filters.near, viewer, offset, limit)
+        rows, total = _list_near(_filtered(filters, viewer), filters.near, viewer, offset, limit)
+        return ([row.id for row in rows] if ids_only else rows), total
     version = data_version()
     # The page in start order, stopping after it; the count by the status index.
     wanted = offset + limit
@@ -274,7 +278,7 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
         if ids and _few_links(link, column, ids, version, wanted)
     ]
     values, shape = _listing_values(filters, viewer), _shape(filters, viewer)
-    rows = _page(filters, viewer, (values, shape), offset, limit, in_order, from_links)
+    rows = _page(filters, viewer, (values, shape), offset, limit, in_order, from_links, ids_only)
     if offset == 0 and len(rows) < limit:  # the whole listing is on this page
         return rows, len(rows)
     key = (
@@ -290,13 +294,16 @@ def list_events(filters: EventFilters, viewer: Viewer, offset: int, limit: int):
     return rows, total
 
 
-def _page(filters, viewer, bound, offset: int, limit: int, in_order, from_links) -> list[Event]:
-    """The page's events; ``bound`` is the listing's (values, shape)."""
+def _page(filters, viewer, bound, offset, limit, in_order, from_links, ids_only=False) -> list:
+    """The page's events (their ids, with ``ids_only``); ``bound`` is the listing's
+    (values, shape)."""
 
     def build(ref):
         query = _filtered(
             filters, viewer, ref, page=True, search_in_order=in_order, from_links=from_links
         )
+        if ids_only:
+            query = query.select(Event.id)
         query = query.order_by(Event.utc_start, Event.id).limit(ref("limit"))
         return query.offset(ref("offset")) if offset else query
 
@@ -304,8 +311,9 @@ def _page(filters, viewer, bound, offset: int, limit: int, in_order, from_links)
     values = {**values, "offset": offset, "limit": limit}
     links = tuple(link.__name__ for link in from_links)
     if shape is not None:
-        shape = (*shape, "page", in_order, links, offset > 0)
-    return instances(Event, _LISTINGS.execute(shape, build, values))
+        shape = (*shape, "page", in_order, links, offset > 0, ids_only)
+    cursor = _LISTINGS.execute(shape, build, values)
+    return [row[0] for row in cursor] if ids_only else instances(Event, cursor)
 
 
 def _count(filters, viewer, bound) -> int:

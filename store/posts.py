@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from datetime import timedelta
 
 from peewee import fn
@@ -93,6 +94,23 @@ def first_scheduled() -> str:
     once per data version: only a write schedules an event or changes its date. While it
     lies ahead, no scheduled event counts as published anywhere."""
     return MEMO.get(current_version(), "first scheduled", _first_scheduled)
+
+
+def publication_epoch(now: str | None = None) -> int:
+    """How many scheduled events, venues and organizers have reached their publication date.
+    With the data version it fixes which items count as published: only a write schedules
+    an item or moves its date, and the clock passes their dates in order, so the same number
+    means the same items. A rendering kept per version carries it in its key."""
+    scheduled = MEMO.get(current_version(), "scheduled dates", _scheduled_dates)
+    return bisect_right(scheduled, now or utcnow_str())
+
+
+def _scheduled_dates() -> list[str]:
+    found = []
+    for model in (Event, Venue, Organizer):
+        query = model.select(model.date_utc).where(model.status == "future")
+        found.extend(date for (date,) in query.tuples())
+    return sorted(found)
 
 
 def _first_scheduled() -> str:

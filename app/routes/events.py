@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import orjson
 from flask import current_app, request
 from flask.views import MethodView
 
@@ -22,12 +23,12 @@ from app.i18n import N_, _
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.ical import FeedEvent, calendar_response, wants_calendar
 from app.ical_import import check_file, import_events, read_file
-from app.jsonresponse import json_response
+from app.jsonresponse import dumps, json_response
 from app.listing import Page, listing_response
-from app.render import event_out, preload_images, render_context
+from app.render import EVENT_TEXTS, event_out, preload_images, read_version, render_context
 from app.server_memory import release_memory
 from app.smorest import Blueprint
-from app.urls import namespace_url
+from app.urls import namespace_url, site_url
 from schemas.events import (
     EventCreate,
     EventDeleteArgs,
@@ -56,7 +57,7 @@ from store.events import (
     trash_event,
 )
 from store.linked import get_linked
-from store.posts import effective_status, node_kind
+from store.posts import effective_status, node_kind, publication_epoch
 from store.recurrence import (
     feed_recurrence,
     ical_role,
@@ -242,6 +243,42 @@ def render_events(events, viewer, single=False, password=None):
     return [event_out(event, relations[event.id], ctx) for event in events]
 
 
+def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
+    """What ``render_events`` makes for the events ``ids`` (that the caller may see), as JSON
+    text, for a read: each event's text is made once per data version and way of seeing it
+    (site, viewer, password, single or listing, and which scheduled items have reached
+    their date), so pages that overlap, as month views and category pages do, render an
+    event once, and its row is only read when its text is not known. ``rows``: rows the
+    caller already has. A write renders afresh."""
+    known = {row.id: row for row in rows}
+
+    def render(wanted: list[int]) -> dict:
+        missing = [i for i in wanted if i not in known]
+        known.update((row.id, row) for row in get_events(missing))
+        events = [known[i] for i in wanted if i in known]  # one deleted meanwhile is left out
+        made = render_events(events, viewer, single, password)
+        return {
+            row.id: orjson.Fragment(dumps(data)) for row, data in zip(events, made, strict=True)
+        }
+
+    version = read_version()
+    if version is None:
+        found = render(list(ids))
+    else:
+        view = (
+            "event",
+            site_url(),
+            namespace_url(),
+            current_app.config["SITE_TIMEZONE"],
+            viewer.cache_key(),
+            password,
+            single,
+            publication_epoch(),
+        )
+        found = EVENT_TEXTS.many(version, view, ids, render)
+    return [found[i] for i in ids if found.get(i) is not None]
+
+
 def _series_hidden_from(viewer, events, password) -> set[int]:
     """Series of these occurrences that the viewer may not read (a draft series with one
     published occurrence): their planned dates are not the viewer's to see."""
@@ -299,7 +336,8 @@ def read_event(event, viewer, password, as_calendar=False):
             ]
 
         return feed_response(calendar_items([event], viewer, password, readable))
-    return json_response(render_events([event], viewer, single=True, password=password)[0])
+    text = event_texts([event.id], viewer, rows=[event], single=True, password=password)
+    return json_response(text[0])
 
 
 def feed_response(items):
@@ -476,14 +514,14 @@ class Events(MethodView):
         if wants_calendar(args):
             return events_feed(filters, viewer, args.get("password"))
         page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
-        rows, total = list_events(filters, viewer, page.offset, page.size)
-        if not rows and page.number > 1:
+        ids, total = list_events(filters, viewer, page.offset, page.size, ids_only=True)
+        if not ids and page.number > 1:
             raise ApiError(
                 "event-archive-page-not-found",
                 _("The requested event archive page does not exist"),
                 404,
             )
-        items = render_events(rows, viewer, password=args.get("password"))
+        items = event_texts(ids, viewer, password=args.get("password"))
         return listing_response("events", items, total, page, f"{namespace_url()}/events", echo)
 
     @blp.arguments(EventCreate, location="json")
