@@ -42,19 +42,29 @@ class RenderContext:
     hidden_series: set = field(default_factory=set)
     # (database, data version) the request was answered at (app/cache.py), for a read.
     version: tuple | None = None
+    # The way of seeing that a rendering kept per version is made for (RenderMemo): site,
+    # namespace, site timezone, viewer, password, single or listing.
+    view: tuple = ()
 
 
 def render_context(viewer: Viewer, single: bool = False, password: str | None = None):
+    site, ns, site_tz = site_url(), namespace_url(), current_app.config["SITE_TIMEZONE"]
     return RenderContext(
-        site=site_url(),
-        ns=namespace_url(),
-        host=site_host(),
+        site=site,
+        ns=ns,
+        host=_host_of(site),
         viewer=viewer,
-        site_tz=current_app.config["SITE_TIMEZONE"],
+        site_tz=site_tz,
         single=single,
         password=password,
         version=read_version(),
+        view=(site, ns, site_tz, viewer.cache_key(), password, single),
     )
+
+
+@lru_cache(maxsize=64)
+def _host_of(site: str) -> str:
+    return site_host(site)
 
 
 def read_version():
@@ -71,16 +81,7 @@ class RenderMemo(VersionMemo):
 
     def linked(self, render, row, ctx: RenderContext) -> dict:
         """``render(row, ctx)`` (a venue or an organizer), once per version and view."""
-        key = (
-            render,
-            row.id,
-            effective_status(row),
-            ctx.site,
-            ctx.ns,
-            ctx.viewer.cache_key(),
-            ctx.password,
-            ctx.single,
-        )
+        key = (render, row.id, effective_status(row), ctx.view)
         return self.get(ctx.version, key, lambda: render(row, ctx))
 
 
@@ -162,8 +163,10 @@ def image_out(value: str, ctx: RenderContext):
         row = ctx.media[media_id]
         if row is None:
             return False
-        if not isinstance(row, dict):  # rendered once per page, however many items show it
-            row = ctx.media[media_id] = media_out(row, ctx)
+        if not isinstance(row, dict):  # rendered once per version and site
+            media = row
+            key = ("media out", media_id, ctx.site)
+            row = ctx.media[media_id] = _MEMO.get(ctx.version, key, lambda: media_out(media, ctx))
         return row
     path = value.split("?", 1)[0].split("#", 1)[0]
     name = path.rsplit("/", 1)[-1]

@@ -33,7 +33,8 @@ def namespace_url() -> str:
     return f"{api_root_url()}/{current_app.config['NAMESPACE']}"
 
 
-def site_host() -> str:
-    """Host (and path) of the site, as in ``global_id``: ``example.org?id=12``."""
-    parts = urlsplit(site_url())
+def site_host(site: str | None = None) -> str:
+    """Host (and path) of the site (``site_url()`` unless given), as in ``global_id``:
+    ``example.org?id=12``."""
+    parts = urlsplit(site or site_url())
     return (parts.hostname or "") + parts.path.rstrip("/")

@@ -15,7 +15,7 @@ from store.db import data_version, database
 
 
 class VersionMemo:
-    MAX_ENTRIES = 4096
+    MAX_ENTRIES = 4096  # per version; past it, the oldest entry makes room for a new one
 
     def __init__(self):
         self.state: tuple = (None, {})  # (version, entries), read and replaced as one
@@ -24,9 +24,10 @@ class VersionMemo:
     def lookup(self, version, key):
         """(True, value) when ``key`` was made for ``version``, else (False, None)."""
         state_version, entries = self.state
-        if version is None or state_version != version or key not in entries:
+        if version is None or state_version != version:
             return False, None
-        return True, entries[key]
+        value = entries.get(key, _MISSING)  # one step: another thread may evict meanwhile
+        return (False, None) if value is _MISSING else (True, value)
 
     def get(self, version, key, make):
         known, value = self.lookup(version, key)
@@ -64,13 +65,16 @@ class VersionMemo:
                 if _older(version, state_version):
                     return  # made for a request that began before the last write
                 entries = {}
-            elif len(entries) >= self.MAX_ENTRIES:
-                entries = {}
-            else:  # the same version: added in place (what readers took stays valid)
+            else:  # the same version: added in place, the oldest entry making room
+                if len(entries) >= self.MAX_ENTRIES and key not in entries:
+                    del entries[next(iter(entries))]
                 entries[key] = value
                 return
             entries[key] = value
             self.state = (version, entries)  # a new dict: never one of another version
+
+
+_MISSING = object()
 
 
 def _older(version, than) -> bool:

@@ -25,10 +25,10 @@ from app.ical import FeedEvent, calendar_response, wants_calendar
 from app.ical_import import check_file, import_events, read_file
 from app.jsonresponse import dumps, json_response
 from app.listing import Page, listing_response
-from app.render import EVENT_TEXTS, event_out, preload_images, read_version, render_context
+from app.render import EVENT_TEXTS, event_out, preload_images, render_context
 from app.server_memory import release_memory
 from app.smorest import Blueprint
-from app.urls import namespace_url, site_url
+from app.urls import namespace_url
 from schemas.events import (
     EventCreate,
     EventDeleteArgs,
@@ -227,8 +227,10 @@ def event_filters(args, viewer):
     return filters, echo
 
 
-def render_events(events, viewer, single=False, password=None):
-    ctx = render_context(viewer, single=single, password=password)
+def render_events(events, viewer, single=False, password=None, ctx=None):
+    """The events as dicts, for ``viewer`` (or as ``ctx``, a render context, says)."""
+    ctx = ctx or render_context(viewer, single=single, password=password)
+    viewer, password = ctx.viewer, ctx.password
     relations = load_relations(events)
     for related in relations.values():  # linked items this viewer may not read are left out
         related.venues = [v for v in related.venues if may(viewer, "read", v, effective_status(v))]
@@ -251,31 +253,22 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
     event once, and its row is only read when its text is not known. ``rows``: rows the
     caller already has. A write renders afresh."""
     known = {row.id: row for row in rows}
+    ctx = render_context(viewer, single=single, password=password)
 
     def render(wanted: list[int]) -> dict:
         missing = [i for i in wanted if i not in known]
         known.update((row.id, row) for row in get_events(missing))
         events = [known[i] for i in wanted if i in known]  # one deleted meanwhile is left out
-        made = render_events(events, viewer, single, password)
+        made = render_events(events, viewer, ctx=ctx)
         return {
             row.id: orjson.Fragment(dumps(data)) for row, data in zip(events, made, strict=True)
         }
 
-    version = read_version()
-    if version is None:
+    if ctx.version is None:
         found = render(list(ids))
     else:
-        view = (
-            "event",
-            site_url(),
-            namespace_url(),
-            current_app.config["SITE_TIMEZONE"],
-            viewer.cache_key(),
-            password,
-            single,
-            publication_epoch(),
-        )
-        found = EVENT_TEXTS.many(version, view, ids, render)
+        view = ("event", *ctx.view, publication_epoch())
+        found = EVENT_TEXTS.many(ctx.version, view, ids, render)
     return [found[i] for i in ids if found.get(i) is not None]
 
 
