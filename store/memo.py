@@ -38,11 +38,11 @@ class VersionMemo:
             self.put(version, key, value)
         return value
 
-    def many(self, version, kind, ids, fetch) -> dict:
+    def many(self, version, kind, ids, fetch, keep=None) -> dict:
         """``{id: value}`` for each of ``ids`` under the key ``(kind, id)``: those made for
         ``version`` from the memo, the others by one ``fetch(missing ids)`` (a dict; an id
         it leaves out is remembered as ``None``). With no ``version`` (a write), nothing is
-        looked up or kept."""
+        looked up or kept; nor when ``keep()``, asked after the fetch, says no."""
         found, missing = {}, []
         for item in ids:
             known, value = self.lookup(version, (kind, item))
@@ -52,9 +52,10 @@ class VersionMemo:
                 missing.append(item)
         if missing:
             fetched = fetch(missing)
+            kept = version is not None and (keep is None or keep())
             for item in missing:
                 found[item] = fetched.get(item)
-                if version is not None:
+                if kept:
                     self.put(version, (kind, item), found[item])
         return found
 

@@ -571,6 +571,7 @@ def _cold(app):
 
     memo.MEMO.state = (None, {})
     render._MEMO.state = (None, {})
+    render.EVENT_TEXTS.state = (None, {})
     events._totals.entries.clear()
     app.extensions["calendar.cache"].clear()
 

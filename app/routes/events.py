@@ -251,14 +251,19 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
     (site, viewer, password, single or listing, and which scheduled items have reached
     their date), so pages that overlap, as month views and category pages do, render an
     event once, and its row is only read when its text is not known. ``rows``: rows the
-    caller already has. A write renders afresh."""
+    caller already has (and has checked). A write renders afresh.
+
+    The rows of a listing's page are read after its ids: a write in between may have
+    deleted one or hidden it from this viewer (the read rule, ``may``), which is then left
+    out, so the page may be shorter."""
     known = {row.id: row for row in rows}
     ctx = render_context(viewer, single=single, password=password)
 
     def render(wanted: list[int]) -> dict:
         missing = [i for i in wanted if i not in known]
-        known.update((row.id, row) for row in get_events(missing))
-        events = [known[i] for i in wanted if i in known]  # one deleted meanwhile is left out
+        fetched = get_events(missing)
+        known.update((r.id, r) for r in fetched if may(viewer, "read", r, effective_status(r)))
+        events = [known[i] for i in wanted if i in known]
         made = render_events(events, viewer, ctx=ctx)
         return {
             row.id: orjson.Fragment(dumps(data)) for row, data in zip(events, made, strict=True)
@@ -267,8 +272,12 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
     if ctx.version is None:
         found = render(list(ids))
     else:
-        view = ("event", *ctx.view, publication_epoch())
-        found = EVENT_TEXTS.many(ctx.version, view, ids, render)
+        epoch = publication_epoch()
+        view = ("event", *ctx.view, epoch)
+        # Kept unless a scheduled date passed while rendering: the texts may show it.
+        found = EVENT_TEXTS.many(
+            ctx.version, view, ids, render, keep=lambda: publication_epoch() == epoch
+        )
     return [found[i] for i in ids if found.get(i) is not None]
 
 
@@ -515,6 +524,8 @@ class Events(MethodView):
                 404,
             )
         items = event_texts(ids, viewer, password=args.get("password"))
+        if len(items) < len(ids):  # hidden or deleted by a write since the page was read
+            total = max(total - (len(ids) - len(items)), page.offset + len(items))
         return listing_response("events", items, total, page, f"{namespace_url()}/events", echo)
 
     @blp.arguments(EventCreate, location="json")
