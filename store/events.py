@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -266,7 +267,41 @@ def list_events(
         rows, total = _list_near(_filtered(filters, viewer), filters.near, viewer, offset, limit)
         return ([row.id for row in rows] if ids_only else rows), total
     version = data_version()
-    # The page in start order, stopping after it; the count by the status index.
+    values, shape = _listing_values(filters, viewer), _shape(filters, viewer)
+    key = (
+        database.database,  # one process may serve several databases (the tests do)
+        version,
+        publication_horizon(),
+        repr(filters),  # every field, by the dataclass's own repr
+        viewer.cache_key(),
+    )
+    bound = (filters, viewer, version, (values, shape))
+    # A listing asked again (another page, another page size) keeps its first ids, like its
+    # total: its first pages are then slices of them. Asked once (a month at any minute),
+    # it reads its page only.
+    sliced = ids_only and offset + limit <= FIRST_IDS
+    first = _first_ids.get(key) if sliced else None
+    if first is _ASKED_ONCE:
+        first = _first_ids.put(key, array("q", _ordered(*bound, 0, FIRST_IDS, True)))
+    elif sliced and first is None:
+        _first_ids.put(key, _ASKED_ONCE)
+    if first is not None:
+        rows = list(first[offset : offset + limit])
+        if len(first) < FIRST_IDS:  # the whole listing
+            return rows, len(first)
+    else:
+        rows = _ordered(*bound, offset, limit, ids_only)
+        if offset == 0 and len(rows) < limit:  # the whole listing is on this page
+            return rows, len(rows)
+    total = _totals.get(key)
+    if total is None:
+        total = _totals.put(key, _count(filters, viewer, (values, shape)))
+    return rows, total
+
+
+def _ordered(filters, viewer, version, bound, offset: int, limit: int, ids_only: bool) -> list:
+    """The page in start order, stopping after it (``bound``: the listing's values and
+    shape): by the cheaper side of a search or of a venue's or organizer's few links."""
     wanted = offset + limit
     in_order = bool(filters.search) and _search_in_order(filters.search, version, wanted)
     from_links = [
@@ -277,21 +312,7 @@ def list_events(
         )
         if ids and _few_links(link, column, ids, version, wanted)
     ]
-    values, shape = _listing_values(filters, viewer), _shape(filters, viewer)
-    rows = _page(filters, viewer, (values, shape), offset, limit, in_order, from_links, ids_only)
-    if offset == 0 and len(rows) < limit:  # the whole listing is on this page
-        return rows, len(rows)
-    key = (
-        database.database,  # one process may serve several databases (the tests do)
-        version,
-        publication_horizon(),
-        repr(filters),  # every field, by the dataclass's own repr
-        viewer.cache_key(),
-    )
-    total = _totals.get(key)
-    if total is None:
-        total = _totals.put(key, _count(filters, viewer, (values, shape)))
-    return rows, total
+    return _page(filters, viewer, bound, offset, limit, in_order, from_links, ids_only)
 
 
 def _page(filters, viewer, bound, offset, limit, in_order, from_links, ids_only=False) -> list:
@@ -395,6 +416,10 @@ class TotalsCache:
 
 
 _totals = TotalsCache()
+# The first ids of a listing (array of FIRST_IDS at most: 800 bytes), under a total's key.
+FIRST_IDS = 100
+_first_ids = TotalsCache(size=1024)
+_ASKED_ONCE = array("q")  # marks a listing asked once, whose first ids are not kept yet
 
 
 def _list_near(query, near, viewer: Viewer, offset, limit):

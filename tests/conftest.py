@@ -138,3 +138,13 @@ def make_event(client, admin):
         return response.get_json()
 
     return make
+
+
+def forget_listings(app) -> None:
+    """The response cache and the listings' kept totals and first ids emptied: the next
+    listing is read as if asked for the first time."""
+    from store import events
+
+    app.extensions["calendar.cache"].clear()
+    events._totals.entries.clear()
+    events._first_ids.entries.clear()

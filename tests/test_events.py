@@ -6,7 +6,7 @@ import pytest
 
 from store.db import database
 from store.models import Event
-from tests.conftest import NS
+from tests.conftest import NS, forget_listings
 
 
 def stored(event_id):
@@ -440,7 +440,7 @@ def test_a_page_loads_its_relations_in_a_fixed_number_of_queries(client, app, ma
         )
 
     def count_queries(path):
-        app.extensions["calendar.cache"].clear()
+        forget_listings(app)
         caplog.clear()
         with caplog.at_level("DEBUG", logger="peewee"):
             assert client.get(path).status_code == 200

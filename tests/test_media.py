@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, PngImagePlugin
 
 from store.media import FILE_NAME
-from tests.conftest import NS
+from tests.conftest import NS, forget_listings
 
 # The reference's image object (reference-behaviour §2.5: WordPress's attachment metadata
 # without file and image_meta, each size with its url), for a 1200×900 JPEG.
@@ -590,7 +590,7 @@ def test_listings_with_images_load_them_in_a_fixed_number_of_queries(client, app
         )
 
     def count_queries(path):
-        app.extensions["calendar.cache"].clear()
+        forget_listings(app)
         caplog.clear()
         with caplog.at_level("DEBUG", logger="peewee"):
             response = client.get(path)

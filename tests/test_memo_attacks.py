@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from store import clock, dates
-from tests.conftest import NS
+from tests.conftest import NS, forget_listings
 
 _n = itertools.count(5000)
 
@@ -567,13 +567,12 @@ def _cold(app):
     """Every per-version memo, the totals and the response cache emptied: the answer as the
     first request after a restart would get it."""
     from app import render
-    from store import events, memo
+    from store import memo
 
     memo.MEMO.state = (None, {})
     render._MEMO.state = (None, {})
     render.EVENT_TEXTS.state = (None, {})
-    events._totals.entries.clear()
-    app.extensions["calendar.cache"].clear()
+    forget_listings(app)
 
 
 def _strip(body):

@@ -1,0 +1,115 @@
+"""A listing asked more than once keeps its first ids (store/events.py::list_events,
+``FIRST_IDS``), like its total: its first pages are then slices of them. The slices must
+be the pages the query would give, for every viewer, after every write and clock move.
+
+Every request has a URL of its own (``_=N``), so the response cache never answers."""
+
+import itertools
+
+import pytest
+
+from store import clock
+from store.events import FIRST_IDS
+from tests.conftest import NS
+from tests.test_memo_attacks import soon
+
+_n = itertools.count(120000)
+
+
+def page(client, query, headers=None):
+    response = client.get(f"{NS}/events?{query}&_={next(_n)}", headers=headers or {})
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    return response
+
+
+def titles(client, query, headers=None):
+    return [e["title"] for e in page(client, query, headers).get_json()["events"]]
+
+
+@pytest.fixture(autouse=True)
+def _clock_back():
+    yield
+    clock.reset()
+
+
+def day(n):
+    return f"2031-03-{n:02d} 10:00:00"
+
+
+def test_pages_asked_again_are_the_query_s_pages(client, admin, make_event):
+    for n in range(1, 8):
+        make_event(title=f"E{n}", start_date=day(n), end_date=day(n))
+    window = "start_date=2031-03-01&end_date=2031-03-31"
+    expected = [f"E{n}" for n in range(1, 8)]
+    for _ in range(3):  # asked once, then sliced from the kept ids
+        assert titles(client, f"{window}&per_page=3&page=1") == expected[0:3]
+        assert titles(client, f"{window}&per_page=3&page=2") == expected[3:6]
+        assert titles(client, f"{window}&per_page=3&page=3") == expected[6:7]
+        assert titles(client, f"{window}&per_page=5&page=2") == expected[5:7]
+        response = page(client, f"{window}&per_page=3&page=2")
+        assert response.get_json()["total"] == 7 and response.headers["X-WP-Total"] == "7"
+        assert response.get_json()["total_pages"] == 3
+    response = client.get(f"{NS}/events?{window}&per_page=3&page=4&_={next(_n)}")
+    assert response.status_code == 404
+
+
+def test_a_write_reaches_the_kept_pages(client, admin, make_event):
+    for n in (1, 3, 5):
+        make_event(title=f"E{n}", start_date=day(n), end_date=day(n))
+    window = "start_date=2031-03-01&end_date=2031-03-31&per_page=2"
+    assert titles(client, f"{window}&page=2") == ["E5"]
+    assert titles(client, f"{window}&page=1") == ["E1", "E3"]  # now kept
+    made = make_event(title="E2", start_date=day(2), end_date=day(2))
+    assert titles(client, f"{window}&page=1") == ["E1", "E2"]
+    assert titles(client, f"{window}&page=2") == ["E3", "E5"]
+    client.delete(f"{NS}/events/{made['id']}", headers=admin)
+    assert titles(client, f"{window}&page=1") == ["E1", "E3"]
+    assert page(client, f"{window}&page=1").get_json()["total"] == 3
+
+
+def test_each_viewer_has_its_own_pages(client, admin, as_role, make_event):
+    make_event(title="Open", start_date=day(1), end_date=day(1))
+    make_event(title="Draft", status="draft", start_date=day(2), end_date=day(2))
+    make_event(title="Later", start_date=day(3), end_date=day(3))
+    window = "start_date=2031-03-01&end_date=2031-03-31&per_page=2"
+    editor = as_role("editor")
+    for _ in range(2):
+        assert titles(client, f"{window}&page=1", editor) == ["Open", "Draft"]
+        assert titles(client, f"{window}&page=1") == ["Open", "Later"]
+        assert titles(client, f"{window}&page=2", editor) == ["Later"]
+        assert page(client, f"{window}&page=1").get_json()["total"] == 2
+
+
+def test_a_scheduled_event_joins_the_kept_pages_at_its_date(client, make_event):
+    make_event(title="Now", start_date=day(1), end_date=day(1))
+    make_event(title="Soon", status="future", date_utc=soon(2), start_date=day(2), end_date=day(2))
+    make_event(title="Then", start_date=day(3), end_date=day(3))
+    window = "start_date=2031-03-01&end_date=2031-03-31&per_page=2"
+    assert titles(client, f"{window}&page=1") == ["Now", "Then"]
+    assert titles(client, f"{window}&page=1") == ["Now", "Then"]  # kept
+    clock.advance(3)
+    assert titles(client, f"{window}&page=1") == ["Now", "Soon"]
+    assert page(client, f"{window}&page=2").get_json()["total"] == 3
+
+
+def test_past_the_kept_ids_pages_come_from_the_query(client, admin):
+    count = FIRST_IDS + 5
+    rows = [
+        {
+            "title": f"N{n:03d}",
+            "start_date": "2031-05-01 10:00:00",
+            "end_date": "2031-05-01 11:00:00",
+        }
+        for n in range(count)
+    ]
+    for row in rows:
+        assert client.post(f"{NS}/events", json=row, headers=admin).status_code == 201
+    window = "start_date=2031-05-01&end_date=2031-05-02&per_page=50"
+    seen = []
+    for _round in range(2):
+        seen = []
+        for number in (1, 2, 3):
+            body = page(client, f"{window}&page={number}").get_json()
+            assert body["total"] == count and body["total_pages"] == 3
+            seen += [e["title"] for e in body["events"]]
+        assert seen == [f"N{n:03d}" for n in range(count)]  # same start: by id
