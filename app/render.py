@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from html import escape, unescape
 
 import orjson
@@ -42,23 +42,32 @@ class RenderContext:
     hidden_series: set = field(default_factory=set)
     # (database, data version) the request was answered at (app/cache.py), for a read.
     version: tuple | None = None
-    # The way of seeing that a rendering kept per version is made for (RenderMemo): site,
-    # namespace, site timezone, viewer, password, single or listing.
-    view: tuple = ()
+
+    @cached_property
+    def view(self) -> tuple:
+        """The way of seeing that a rendering kept per version is made for (RenderMemo,
+        event_texts): site, namespace, site timezone, viewer, password, single or listing."""
+        return (
+            self.site,
+            self.ns,
+            self.site_tz,
+            self.viewer.cache_key(),
+            self.password,
+            self.single,
+        )
 
 
 def render_context(viewer: Viewer, single: bool = False, password: str | None = None):
-    site, ns, site_tz = site_url(), namespace_url(), current_app.config["SITE_TIMEZONE"]
+    site = site_url()
     return RenderContext(
         site=site,
-        ns=ns,
+        ns=namespace_url(),
         host=_host_of(site),
         viewer=viewer,
-        site_tz=site_tz,
+        site_tz=current_app.config["SITE_TIMEZONE"],
         single=single,
         password=password,
         version=read_version(),
-        view=(site, ns, site_tz, viewer.cache_key(), password, single),
     )
 
 

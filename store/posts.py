@@ -6,7 +6,6 @@ import re
 from bisect import bisect_right
 from datetime import timedelta
 
-from peewee import fn
 from text_unidecode import unidecode
 
 from store import dates
@@ -15,7 +14,6 @@ from store.db import insert_row
 from store.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
 from store.memo import MEMO, current_version
 from store.models import Event, Node, Organizer, Venue
-from store.sql import Statement, param
 from store.users import Viewer
 
 # Every status a post may have (WordPress's, less auto-draft and inherit).
@@ -78,22 +76,16 @@ def is_published(model, now: str | None = None, status=None):
 
 
 def publication_horizon(now: str | None = None) -> str:
-    """The next publication date of a scheduled event: until then, which events are
-    published cannot change without a write. One seek in the ``(status, date_utc)`` index,
-    and none while no scheduled event is due (``first_scheduled``)."""
-    now = now or utcnow_str()
-    first = first_scheduled()
-    if not first or first > now:  # the earliest of them, and still to come
-        return first
-    row = _NEXT_PUBLICATION.first("future", now)
-    return (row[0] if row else None) or ""
+    """The next publication date of a scheduled event ('' when none is to come): until
+    then, which events are published cannot change without a write."""
+    return _next(scheduled_dates()[0], now or utcnow_str())
 
 
 def first_scheduled() -> str:
-    """The earliest publication date of the scheduled events ('' when there are none),
-    once per data version: only a write schedules an event or changes its date. While it
-    lies ahead, no scheduled event counts as published anywhere."""
-    return MEMO.get(current_version(), "first scheduled", _first_scheduled)
+    """The earliest publication date of the scheduled events ('' when there are none).
+    While it lies ahead, no scheduled event counts as published anywhere."""
+    events = scheduled_dates()[0]
+    return events[0] if events else ""
 
 
 def publication_epoch(now: str | None = None) -> int:
@@ -101,31 +93,28 @@ def publication_epoch(now: str | None = None) -> int:
     With the data version it fixes which items count as published: only a write schedules
     an item or moves its date, and the clock passes their dates in order, so the same number
     means the same items. A rendering kept per version carries it in its key."""
-    scheduled = MEMO.get(current_version(), "scheduled dates", _scheduled_dates)
-    return bisect_right(scheduled, now or utcnow_str())
+    return bisect_right(scheduled_dates()[1], now or utcnow_str())
 
 
-def _scheduled_dates() -> list[str]:
-    found = []
+def scheduled_dates() -> tuple[list[str], list[str]]:
+    """The publication dates of the scheduled events, and of the scheduled events, venues
+    and organizers, each sorted: read once per data version, since only a write schedules
+    an item or changes its date. The clock's horizons are looked up in them."""
+    return MEMO.get(current_version(), "scheduled dates", _scheduled_dates)
+
+
+def _scheduled_dates() -> tuple[list[str], list[str]]:
+    found = {}
     for model in (Event, Venue, Organizer):
         query = model.select(model.date_utc).where(model.status == "future")
-        found.extend(date for (date,) in query.tuples())
-    return sorted(found)
+        found[model] = sorted(date for (date,) in query.tuples() if date)
+    return found[Event], sorted(date for dates_ in found.values() for date in dates_)
 
 
-def _first_scheduled() -> str:
-    row = _FIRST_SCHEDULED.first("future")
-    return (row[0] if row else None) or ""
-
-
-_NEXT_PUBLICATION = Statement(
-    lambda: Event.select(fn.MIN(Event.date_utc)).where(
-        (Event.status == param(0)) & (Event.date_utc > param(1))
-    )
-)
-_FIRST_SCHEDULED = Statement(
-    lambda: Event.select(fn.MIN(Event.date_utc)).where(Event.status == param(0))
-)
+def _next(sorted_dates: list[str], now: str) -> str:
+    """The first of ``sorted_dates`` after ``now`` ('' when none is)."""
+    index = bisect_right(sorted_dates, now)
+    return sorted_dates[index] if index < len(sorted_dates) else ""
 
 
 def effective_status(row, now: str | None = None) -> str:
@@ -235,13 +224,7 @@ def seconds_until_clock_change(site_timezone: str) -> float:
     local = dates.utc_to_local(now, tz)
     midnight = dates.local_to_utc(dates.snap_to_day_start(local) + timedelta(days=1), tz)
     horizon = midnight
-    stamp = dates.fmt(now)
-    for model in (Event, Venue, Organizer):
-        first = (
-            model.select(fn.MIN(model.date_utc))
-            .where((model.status == "future") & (model.date_utc > stamp))
-            .scalar()
-        )
-        if first:
-            horizon = min(horizon, dates.parse_stored(first))
+    publication = _next(scheduled_dates()[1], dates.fmt(now))
+    if publication:
+        horizon = min(horizon, dates.parse_stored(publication))
     return max(0.0, (horizon - now).total_seconds())
