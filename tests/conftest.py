@@ -148,3 +148,26 @@ def forget_listings(app) -> None:
     app.extensions["calendar.cache"].clear()
     events._totals.entries.clear()
     events._first_ids.entries.clear()
+
+
+def forget_all(app) -> None:
+    """Every per-version memo (event texts included) and every kept listing emptied: the
+    answer as the first request after a restart would get it."""
+    from app import render
+    from store import memo
+
+    memo.MEMO.state = (None, {})
+    render._MEMO.state = (None, {})
+    render.EVENT_TEXTS.state = (None, {})
+    forget_listings(app)
+
+
+def strip_page_urls(body):
+    """A JSON body without its page URLs (which carry each request's own ``_=N``)."""
+    if isinstance(body, dict):
+        return {
+            k: strip_page_urls(v) for k, v in body.items() if k not in ("rest_url", "next_rest_url")
+        }
+    if isinstance(body, list):
+        return [strip_page_urls(v) for v in body]
+    return body

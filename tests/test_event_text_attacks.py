@@ -15,7 +15,7 @@ import pytest
 from store import clock, dates
 from store.db import database, write_transaction
 from store.models import Event
-from tests.conftest import NS
+from tests.conftest import NS, forget_all, strip_page_urls
 
 _n = itertools.count(770000)
 
@@ -48,37 +48,16 @@ def single(client, event_id, headers=None, query="", root=""):
     return get(client, f"{root}{NS}/events/{event_id}?x=1{query}", headers)
 
 
-def cold(app):
-    """Every per-version memo (the event texts included), the totals and the response
-    cache emptied: the answer the first request after a restart would get."""
-    from app import render
-    from store import events, memo
-
-    memo.MEMO.state = (None, {})
-    render._MEMO.state = (None, {})
-    render.EVENT_TEXTS.state = (None, {})
-    events._totals.entries.clear()
-    app.extensions["calendar.cache"].clear()
-
-
-def _strip(body):
-    if isinstance(body, dict):
-        return {k: _strip(v) for k, v in body.items() if k not in ("rest_url", "next_rest_url")}
-    if isinstance(body, list):
-        return [_strip(v) for v in body]
-    return body
-
-
 def agree(app, client, url, headers=None, **kw):
     """The answer made now (memo as it is), again (memo warm) and cold agree."""
     first = fetch(client, url, headers, **kw)
     again = fetch(client, url, headers, **kw)
-    cold(app)
+    forget_all(app)
     fresh = fetch(client, url, headers, **kw)
     where = (url, headers)
     assert first.status_code == again.status_code == fresh.status_code, where
     if fresh.status_code == 200:
-        a, b, c = (_strip(r.get_json()) for r in (first, again, fresh))
+        a, b, c = (strip_page_urls(r.get_json()) for r in (first, again, fresh))
         assert a == c, (where, a, c)
         assert b == c, (where, b, c)
     return fresh
@@ -322,8 +301,8 @@ def test_a_fresh_app_answers_as_the_warm_one(app, client, admin, make_event, fre
     from store.users import create_user
 
     warm = make_event(**body)
-    warm_list = _strip(get(client, f"{NS}/events?password=pw"))
-    warm_list = _strip(get(client, f"{NS}/events?password=pw"))
+    warm_list = strip_page_urls(get(client, f"{NS}/events?password=pw"))
+    warm_list = strip_page_urls(get(client, f"{NS}/events?password=pw"))
     warm_single = get(client, f"{NS}/events/{warm['id']}?password=pw")
     bind_database(fresh_app.extensions["calendar.db"])
     try:
@@ -339,7 +318,7 @@ def test_a_fresh_app_answers_as_the_warm_one(app, client, admin, make_event, fre
         made = other.post(f"{NS}/events", json=body, headers=auth)
         assert made.status_code == 201, made.get_json()
         twin = made.get_json()
-        their_list = _strip(get(other, f"{NS}/events?password=pw"))
+        their_list = strip_page_urls(get(other, f"{NS}/events?password=pw"))
         their_single = get(other, f"{NS}/events/{twin['id']}?password=pw")
     finally:
         bind_database(client.application.extensions["calendar.db"])

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from store import clock, dates
-from tests.conftest import NS, forget_listings
+from tests.conftest import NS, forget_all, strip_page_urls
 
 _n = itertools.count(5000)
 
@@ -563,26 +563,6 @@ def test_future_event_with_past_date_counts_consistently(client, admin, make_eve
 # --- a random walk of writes and clock moves: cached, fresh and cold answers agree ------------
 
 
-def _cold(app):
-    """Every per-version memo, the totals and the response cache emptied: the answer as the
-    first request after a restart would get it."""
-    from app import render
-    from store import memo
-
-    memo.MEMO.state = (None, {})
-    render._MEMO.state = (None, {})
-    render.EVENT_TEXTS.state = (None, {})
-    forget_listings(app)
-
-
-def _strip(body):
-    if isinstance(body, dict):
-        return {k: _strip(v) for k, v in body.items() if k not in ("rest_url", "next_rest_url")}
-    if isinstance(body, list):
-        return [_strip(v) for v in body]
-    return body
-
-
 @pytest.fixture
 def frozen_time():
     """The real clock stands still (only ``clock.advance`` moves it): the cached, fresh
@@ -714,12 +694,12 @@ def test_random_walk_cached_fresh_and_cold_agree(
                 cached = client.get(url, headers=headers)
                 sep = "&" if "?" in url else "?"
                 fresh = client.get(f"{url}{sep}_={next(_n)}", headers=headers)
-                _cold(app)
+                forget_all(app)
                 cold = client.get(f"{url}{sep}_={next(_n)}", headers=headers)
                 where = (step, repr(history), name, url)
                 assert cached.status_code == fresh.status_code == cold.status_code, where
                 if cold.status_code == 200:
-                    c, f, k = (_strip(r.get_json()) for r in (cached, fresh, cold))
+                    c, f, k = (strip_page_urls(r.get_json()) for r in (cached, fresh, cold))
                     assert f == k, (where, [x for x in (f, k)])
                     assert c == k, where
 
