@@ -4,6 +4,12 @@
 import os
 
 import app.server  # noqa: F401  (gunicorn's own error answers become JSON)
+from app.server_memory import limit_arenas
+
+# Two malloc arenas for the threads of each worker (set here, before gunicorn forks them):
+# a thread's own arena keeps the pages it freed, and eight of them kept workers over the
+# 80 MB of SPEC §9.
+limit_arenas()
 
 # Threads per worker: a client that stalls mid-headers or mid-body holds one thread, not
 # the worker, so the others keep being served (SPEC §10). A reverse proxy that buffers

@@ -125,7 +125,7 @@ class Server:
 
     def worker_rss_mb(self, field: str = "VmRSS") -> list[float]:
         """Each worker's resident memory in MB; ``field`` may name a part of it from
-        /proc/PID/status (``RssFile``: pages of mapped files, e.g. the SQLite mmap)."""
+        /proc/PID/status (``RssFile``: pages of mapped files: code, shared)."""
         sizes = []
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
@@ -316,7 +316,7 @@ def warm(options, directory: str) -> None:
         )
         mapped = server.worker_rss_mb("RssFile")
         print(
-            "  of which mapped files (code, the database through mmap, shared): "
+            "  of which mapped files (code, shared with the other workers): "
             + ", ".join(f"{mb:.0f} MB" for mb in mapped)
         )
     finally:
