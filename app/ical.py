@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from html import escape, unescape
@@ -49,16 +50,23 @@ def wants_calendar(args: dict) -> bool:
     return bool(args.get("ical")) or accepts_calendar()
 
 
-def calendar_response(items: list[FeedEvent], *, name: str, site_timezone: str) -> Response:
-    """``text/calendar`` with ``Last-Modified`` (the latest change among the events); the
-    ``ETag`` is added, and ``If-None-Match`` answered, by ``app/cache.py``."""
-    body = calendar_bytes(items, name=name, site_timezone=site_timezone)
+def calendar_response(items: Iterable[FeedEvent], *, name: str, site_timezone: str) -> Response:
+    """``text/calendar`` with ``Last-Modified`` (the latest change among the events, noted
+    as they are written); the ``ETag`` is added, and ``If-None-Match`` answered, by
+    ``app/cache.py``."""
+    modified = []
+
+    def noted(items):
+        for item in items:
+            modified.append(item.event["modified_utc"])
+            yield item
+
+    body = calendar_bytes(noted(items), name=name, site_timezone=site_timezone)
     response = Response(body, mimetype=MIMETYPE)
     response.headers["Content-Type"] = f"{MIMETYPE}; charset=utf-8"
     response.headers["Content-Disposition"] = 'inline; filename="events.ics"'
-    if items:
-        latest = max(item.event["modified_utc"] for item in items)
-        response.last_modified = _utc(latest)
+    if modified:
+        response.last_modified = _utc(max(modified))
     return response
 
 
@@ -209,7 +217,7 @@ def _as_datetime(value: date | datetime) -> datetime:
     return value if isinstance(value, datetime) else datetime.combine(value, time())
 
 
-def calendar_bytes(items: list[FeedEvent], *, name: str, site_timezone: str) -> bytes:
+def calendar_bytes(items: Iterable[FeedEvent], *, name: str, site_timezone: str) -> bytes:
     """A VCALENDAR of ``items`` (built from representation dicts, already filtered and
     masked), with one VTIMEZONE per zone used, each covering only the years of the events
     (a series' up to its last occurrence)."""

@@ -75,6 +75,62 @@ def vevents(calendar):
 # --- the feed ----------------------------------------------------------------------------------
 
 
+def test_feed_made_a_few_events_at_a_time_is_the_feed_made_at_once(
+    app, client, admin, as_role, make_event, monkeypatch
+):
+    """A feed renders its events in runs (``FEED_CHUNK``) so that a large one never holds
+    every representation at once: wherever the runs break (inside a series' group, between
+    an occurrence and its series), the bytes, Last-Modified and visibility are the same."""
+    from app.routes import events as event_routes
+    from tests.conftest import forget_all
+
+    make_event(title="Before", start_date="2027-02-20 10:00", end_date="2027-02-20 11:00")
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=6"])
+    others = occurrences(client, series["id"])
+    assert update(client, others[1]["id"], admin, title="Moved class").status_code == 200
+    assert update(client, others[3]["id"], admin, status="draft").status_code == 200
+    make_event(title="Between", start_date="2027-03-09 10:00", end_date="2027-03-09 11:00")
+    hidden = create_series(
+        client,
+        admin,
+        title="Draft series",
+        status="draft",
+        start_date="2027-03-02 09:00",
+        end_date="2027-03-02 10:00",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=4"],
+    )
+    shown = occurrences(client, hidden["id"], headers=admin)[0]
+    assert update(client, shown["id"], admin, status="publish").status_code == 200
+    for n in range(5):
+        make_event(
+            title=f"After {n}",
+            start_date=f"2027-04-0{n + 1} 10:00",
+            end_date=f"2027-04-0{n + 1} 11:00",
+        )
+    author = as_role("author")
+
+    def feeds():
+        made = []
+        for headers in ({}, admin, author):
+            forget_all(app)
+            response = client.get(
+                f"{NS}/events", query_string={"ical": "1", **WIDE}, headers=headers
+            )
+            assert response.status_code == 200
+            made.append((response.get_data(), response.headers["Last-Modified"]))
+        return made
+
+    at_once = feeds()
+    calendar = icalendar.Calendar.from_ical(at_once[0][0])
+    assert expanded(calendar) == listed(client)
+    summaries = sorted(str(e["SUMMARY"]) for e in vevents(calendar))
+    assert "Moved class" in summaries and "Draft series" in summaries  # its occurrence alone
+    assert summaries.count("Weekly class") == 1
+    for size in (1, 2, 3, 7):
+        monkeypatch.setattr(event_routes, "FEED_CHUNK", size)
+        assert feeds() == at_once, size
+
+
 def test_feed_expands_to_exactly_the_listed_occurrences_across_dst(client, admin, make_event):
     series = create_series(
         client,

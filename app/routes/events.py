@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 
 import orjson
 from flask import current_app, request
@@ -387,11 +388,17 @@ def _series_of(row) -> int | None:
     return row.post_parent if role in ("override", "omitted") else None
 
 
-def calendar_items(rows, viewer, password, readable) -> list[FeedEvent]:
+# Events rendered at once for a feed: a 1,000-event feed never holds all their
+# representations, and a worker keeps the memory it peaked at.
+FEED_CHUNK = 100
+
+
+def calendar_items(rows, viewer, password, readable) -> Iterator[FeedEvent]:
     """The VEVENTs for ``rows``, in their order (SPEC §11/§12): an ordinary event as
     itself; a series, or any occurrence of it, as the series once, with its RRULE, RDATE
     and EXDATE and one VEVENT per occurrence edited on its own, so that a subscriber sees
     the occurrences the listing shows even when only an occurrence matched its filters.
+    Made as they are written, about ``FEED_CHUNK`` events rendered at a time.
 
     ``readable(ids)`` gives the events among ``ids`` this caller may see as the listing
     would: a series it may not see is not emitted (its listed occurrences then appear on
@@ -408,28 +415,39 @@ def calendar_items(rows, viewer, password, readable) -> list[FeedEvent]:
     }
     edited = overrides_of(list(series))
     visible = {row.id for row in readable([o.id for group in edited.values() for o in group])}
-    emitted = [row for row in rows if _series_of(row) not in series]
-    for series_id, row in series.items():
-        emitted += [row, *(o for o in edited[series_id] if o.id in visible)]
-    dicts = dict(
-        zip(
-            (row.id for row in emitted),
-            render_events(emitted, viewer, password=password),
-            strict=True,
-        )
-    )
     ends = last_occurrence_ends(list(series))
-    items, done = [], set()
+    # What is written, in order: (None, [event]) or (series id, [series, edited occurrences]).
+    groups, done = [], set()
     for row in rows:
         series_id = _series_of(row)
         if series_id not in series:
-            items.append(FeedEvent(dicts[row.id]))
-            continue
-        if series_id in done:
-            continue
-        done.add(series_id)
-        items.extend(_series_items(series[series_id], edited[series_id], visible, dicts, ends))
-    return items
+            groups.append((None, [row]))
+        elif series_id not in done:
+            done.add(series_id)
+            shown = [o for o in edited[series_id] if o.id in visible]
+            groups.append((series_id, [series[series_id], *shown]))
+    for chunk in _chunks(groups, FEED_CHUNK):
+        emitted = [row for _series_id, group in chunk for row in group]
+        made = render_events(emitted, viewer, password=password)
+        dicts = dict(zip((row.id for row in emitted), made, strict=True))
+        for series_id, group in chunk:
+            if series_id is None:
+                yield FeedEvent(dicts[group[0].id])
+            else:
+                yield from _series_items(series[series_id], edited[series_id], visible, dicts, ends)
+
+
+def _chunks(groups: list, size: int) -> Iterator[list]:
+    """``groups`` (pairs whose second item is a list) in runs of about ``size`` items."""
+    chunk, count = [], 0
+    for group in groups:
+        chunk.append(group)
+        count += len(group[1])
+        if count >= size:
+            yield chunk
+            chunk, count = [], 0
+    if chunk:
+        yield chunk
 
 
 def _series_items(series, edited, visible, dicts, ends) -> list[FeedEvent]:
