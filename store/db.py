@@ -53,8 +53,8 @@ PRAGMAS = (
     ("temp_store", "memory"),
     # No memory map of the file: each connection maps it on its own, so a worker's resident
     # size counted the pages it read once per thread (54 MB of a 13 MB file after the
-    # bench's listings), and reads through the OS page cache measured no slower (SPEC §9:
-    # workers under 80 MB).
+    # bench's listings), and whole requests measured no slower reading through the OS page
+    # cache (SPEC §9: workers under 80 MB; docs/performance.md, fifth pass).
     ("mmap_size", 0),
 )
 
