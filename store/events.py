@@ -649,9 +649,13 @@ def save_event(
                 ordered = [row.term_id for row in current]
             for _taxonomy, ids in terms:
                 ordered.extend(ids)
-            _replace_links(EventTerm, "term", event_id, ordered, live=live_value(saved.status))
-        elif existing is not None and existing.status != saved.status:
-            EventTerm.update(live=live_value(saved.status)).where(
+            live = live_value(saved.status, saved.password)
+            _replace_links(EventTerm, "term", event_id, ordered, live=live)
+        elif existing is not None and (existing.status, existing.password) != (
+            saved.status,
+            saved.password,
+        ):
+            EventTerm.update(live=live_value(saved.status, saved.password)).where(
                 EventTerm.event == event_id
             ).execute()
         after_series_write(saved, existing, row, links.keys(), occurrences)

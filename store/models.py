@@ -214,7 +214,8 @@ class EventTerm(BaseModel):
     term = ForeignKeyField(Term, on_delete="CASCADE", lazy_load=False)
     position = IntegerField(default=0)
     # The event's status, copied here so term counts are an index-only count:
-    # LIVE_PUBLISHED, LIVE_SCHEDULED (future: counts once its date has passed), or 0.
+    # LIVE_PUBLISHED, LIVE_SCHEDULED (future: counts once its date has passed), or 0; 0 for
+    # a password-protected event too, which no count includes (``live_value``).
     live = IntegerField(default=0)
 
     class Meta:
@@ -226,7 +227,13 @@ LIVE_PUBLISHED = 2
 LIVE_SCHEDULED = 1
 
 
-def live_value(status: str) -> int:
+def live_value(status: str, password: str) -> int:
+    """What an event's term links count for. A password-protected event counts for none of
+    its terms (SPEC §10): its terms are masked to whoever lacks the password, and a count
+    that included it would tell which terms it has. WordPress counts it; counts here are
+    what every caller may read, as they already leave out private events."""
+    if password:
+        return 0
     return {"publish": LIVE_PUBLISHED, "future": LIVE_SCHEDULED}.get(status, 0)
 
 

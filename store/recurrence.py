@@ -531,10 +531,12 @@ def propagate(series, changed: dict, link_keys) -> None:
     tables = [LINK_TABLES[key] for key in link_keys if key in LINK_TABLES]
     if tables:
         _copy_links(series.id, tables)
-    if "status" in columns and ("event_term", "term_id") not in tables:
+    if {"status", "password"} & columns.keys() and ("event_term", "term_id") not in tables:
+        live = live_value(
+            columns.get("status", series.status), columns.get("password", series.password)
+        )
         run_sql(
-            f"UPDATE event_term SET live = ? WHERE event_id IN ({_FOLLOWERS})",
-            (live_value(columns["status"]), series.id),
+            f"UPDATE event_term SET live = ? WHERE event_id IN ({_FOLLOWERS})", (live, series.id)
         )
 
 

@@ -119,6 +119,15 @@ def _v13_term_counts_per_statement():
         _v11_stored_term_counts()
 
 
+def _v14_protected_events_count_for_no_term():
+    """``live_value``: a password-protected event's links count for none of its terms (the
+    counters' triggers take the change off ``term.published``)."""
+    database.execute_sql(
+        "UPDATE event_term SET live = 0 WHERE live <> 0 AND event_id IN "
+        "(SELECT id FROM event WHERE password <> '')"
+    )
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -134,6 +143,7 @@ MIGRATIONS = [
     _v11_stored_term_counts,
     _v12_covering_index_with_password,
     _v13_term_counts_per_statement,
+    _v14_protected_events_count_for_no_term,
 ]
 
 

@@ -365,7 +365,7 @@ def _insert_events(ids: list[int], demo: _Demo) -> None:
         chosen = rng.sample(demo.term_ids["category"], rng.choice([1, 1, 2])) + rng.sample(
             demo.term_ids["tag"], rng.choice([0, 1, 2, 3])
         )
-        live = live_value(row["status"])
+        live = live_value(row["status"], row.get("password", ""))
         for n, term_id in enumerate(chosen):
             term_links.append({"event": event_id, "term": term_id, "position": n, "live": live})
         # About one event in ten belongs to a weekly series of SERIES_LENGTH.

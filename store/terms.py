@@ -196,7 +196,11 @@ def _due_counts(term_ids: list | None = None, status="future", now: str | None =
     due = (
         EventTerm.select(EventTerm.term, fn.COUNT(SQL("*")).alias("n"))
         .join(Event, on=(EventTerm.event == unindexed(Event.id)))
-        .where((Event.status == status) & (Event.date_utc <= (now or utcnow_str())))
+        .where(
+            (Event.status == status)
+            & (Event.date_utc <= (now or utcnow_str()))
+            & (Event.password == SQL("''"))  # as ``live_value``: protected ones count for none
+        )
     )
     if term_ids is not None:
         due = due.where(unindexed(EventTerm.term).in_(term_ids))

@@ -147,3 +147,152 @@ def test_seeded_calendar_counts_equal_a_recount(app):
         for link in EventTerm.select().where(EventTerm.live == LIVE_PUBLISHED):
             recount[link.term_id] += 1
     assert stored == recount and sum(stored.values()) > 100
+
+
+# --- password-protected events count for none of their terms (SPEC §10) --------------------
+
+
+def _counts(client, taxonomy="categories", headers=None, **query):
+    body = client.get(f"{NS}/{taxonomy}", query_string=query, headers=headers or {}).get_json()
+    return {term["name"]: term["count"] for term in body[taxonomy]}
+
+
+def _recounted():
+    """Stored counts against a recount of the links, and the protected events' links that
+    would count."""
+    from store.db import database
+    from store.models import LIVE_PUBLISHED, Event, EventTerm, Term
+
+    with database.connection_context():
+        stored = {t.id: t.published for t in Term.select()}
+        recount = dict.fromkeys(stored, 0)
+        for link in EventTerm.select().where(EventTerm.live == LIVE_PUBLISHED):
+            recount[link.term_id] += 1
+        protected_live = (
+            EventTerm.select()
+            .join(Event, on=(EventTerm.event == Event.id))
+            .where((Event.password != "") & (EventTerm.live != 0))
+            .count()
+        )
+    return stored == recount, protected_live
+
+
+def test_a_protected_event_counts_for_none_of_its_terms(client, admin, as_role, make_event):
+    """Its terms are masked to whoever lacks the password; a count that included it would
+    tell them (the only event of "Hidden": its category, by elimination). WordPress counts
+    it; here no count does, for any caller, as none counts a private event."""
+    secret = make_event(title="Secret", categories="Hidden,Shared", tags="quiet", password="pw-1")
+    hidden, shared = (term["id"] for term in secret["categories"])
+    editor = as_role("editor")
+    for headers in ({}, editor, admin):
+        assert "Hidden" not in _counts(client, headers=headers)  # hide_empty by default
+        assert _counts(client, headers=headers, hide_empty=0) == {"Hidden": 0, "Shared": 0}
+        assert _counts(client, "tags", headers=headers, hide_empty=0) == {"quiet": 0}
+        single = client.get(f"{NS}/categories/{hidden}", headers=headers).get_json()
+        assert single["count"] == 0
+    # Inside an event that shows the term, the same count.
+    public = make_event(title="Public", categories=[shared])
+    assert public["categories"][0]["count"] == 1
+    listed = client.get(f"{NS}/events").get_json()
+    assert {e["title"]: [c["count"] for c in e["categories"]] for e in listed["events"]} == {
+        "Public": [1],
+        "Secret": [],  # masked
+    }
+    unlocked = client.get(f"{NS}/events/{secret['id']}?password=pw-1").get_json()
+    assert [(c["name"], c["count"]) for c in unlocked["categories"]] == [
+        ("Hidden", 0),
+        ("Shared", 1),
+    ]
+    # The count agrees with what a caller without the password can list in the term.
+    for term_id, count in ((hidden, 0), (shared, 1)):
+        assert client.get(f"{NS}/events?categories={term_id}").get_json().get("total", 0) == count
+    # Without its password the event counts; with one again it does not.
+    response = client.post(f"{NS}/events/{secret['id']}", json={"password": ""}, headers=admin)
+    assert response.status_code == 200
+    assert _counts(client, hide_empty=0) == {"Hidden": 1, "Shared": 2}
+    assert _counts(client, "tags") == {"quiet": 1}
+    response = client.post(f"{NS}/events/{secret['id']}", json={"password": "pw-2"}, headers=admin)
+    assert response.status_code == 200
+    assert _counts(client, hide_empty=0) == {"Hidden": 0, "Shared": 1}
+    # A password and new terms in one write; a status change of a protected event.
+    response = client.post(
+        f"{NS}/events/{secret['id']}",
+        json={"categories": [hidden], "status": "draft"},
+        headers=admin,
+    )
+    assert response.status_code == 200
+    response = client.post(f"{NS}/events/{secret['id']}", json={"status": "publish"}, headers=admin)
+    assert response.status_code == 200
+    assert _counts(client, hide_empty=0) == {"Hidden": 0, "Shared": 1}
+    assert _recounted() == (True, 0)
+
+
+def test_a_protected_scheduled_event_counts_for_none_when_its_date_passes(
+    client, admin, make_event
+):
+    from datetime import timedelta
+
+    from store import clock, dates
+
+    later = dates.fmt(clock.utcnow().replace(tzinfo=None) + timedelta(seconds=2))
+    make_event(title="Open", categories="Music")
+    make_event(title="Due", status="future", date_utc=later, categories="Music", password="pw")
+    make_event(title="Due too", status="future", date_utc=later, categories="Music")
+    try:
+        clock.freeze()
+        clock.advance(3)
+        assert _counts(client) == {"Music": 2}
+        listed = client.get(f"{NS}/events").get_json()
+        assert listed["total"] == 3
+        shown = {e["title"]: [c["count"] for c in e["categories"]] for e in listed["events"]}
+        assert shown == {"Open": [2], "Due": [], "Due too": [2]}
+    finally:
+        clock.reset()
+
+
+def test_a_protected_series_counts_for_none_of_its_terms(client, admin, make_event):
+    series = make_event(
+        title="Weekly",
+        categories="Class",
+        start_date="2031-01-06 10:00:00",
+        end_date="2031-01-06 11:00:00",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"],
+        password="pw",
+    )
+    assert _counts(client, hide_empty=0) == {"Class": 0}
+    response = client.post(f"{NS}/events/{series['id']}", json={"password": ""}, headers=admin)
+    assert response.status_code == 200
+    assert _counts(client) == {"Class": 3}  # the series and its two occurrences
+    response = client.post(f"{NS}/events/{series['id']}", json={"password": "pw"}, headers=admin)
+    assert response.status_code == 200
+    assert _counts(client, hide_empty=0) == {"Class": 0}
+    # New occurrences take the series' links as they are.
+    response = client.post(
+        f"{NS}/events/{series['id']}",
+        json={"recurrence": ["RRULE:FREQ=WEEKLY;COUNT=5"]},
+        headers=admin,
+    )
+    assert response.status_code == 200
+    assert _counts(client, hide_empty=0) == {"Class": 0}
+    assert _recounted() == (True, 0)
+
+
+def test_the_migration_takes_protected_events_off_the_counts(app, client, make_event):
+    from store.db import database
+    from store.models import Setting
+    from store.schema import MIGRATIONS, _v14_protected_events_count_for_no_term, migrate
+
+    make_event(title="Secret", categories="Hidden", password="pw")
+    make_event(title="Open", categories="Hidden")
+    with database.connection_context():
+        # As a database written before: the protected event's link counted.
+        database.execute_sql("UPDATE event_term SET live = 2")
+        assert _recounted() == (True, 1)
+        before = MIGRATIONS.index(_v14_protected_events_count_for_no_term)
+        Setting.update(value=str(before)).where(Setting.key == "schema_version").execute()
+        assert migrate() == len(MIGRATIONS)
+    assert _recounted() == (True, 0)
+    from tests.conftest import forget_all
+
+    forget_all(app)
+    assert _counts(client) == {"Hidden": 1}
