@@ -98,11 +98,17 @@ _MEMO = RenderMemo()
 
 
 class EventTexts(VersionMemo):
-    """Events as JSON text (``orjson.Fragment``), per data version and way of seeing them
+    """Events as JSON text, per data version and way of seeing them
     (app/routes/events.py::event_texts): a page that shows an event another page or read
-    showed before reuses its text. Each entry is a few kB, hence the smaller bound."""
+    showed before reuses its text. An entry is ``(orjson.Fragment, bytes of the text)``: a
+    few kB each, hence the smaller bounds, and the bound in bytes holds for events with
+    long descriptions too."""
 
     MAX_ENTRIES = 2048
+    MAX_BYTES = 8 * 1024 * 1024
+
+    def size_of(self, value) -> int:
+        return 0 if value is None else value[1]
 
 
 EVENT_TEXTS = EventTexts()

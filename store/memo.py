@@ -16,10 +16,18 @@ from store.db import data_version, database
 
 class VersionMemo:
     MAX_ENTRIES = 4096  # per version; past it, the oldest entry makes room for a new one
+    # What the entries of a version may take, as ``size_of`` counts it (None: no bound but
+    # the count); past it, the oldest entries make room, as past ``MAX_ENTRIES``.
+    MAX_BYTES: int | None = None
 
     def __init__(self):
         self.state: tuple = (None, {})  # (version, entries), read and replaced as one
         self.lock = threading.Lock()
+        self.used = 0  # what the current version's entries take (with ``MAX_BYTES``)
+
+    def size_of(self, value) -> int:
+        """Bytes ``value`` takes, for ``MAX_BYTES``."""
+        return 0
 
     def lookup(self, version, key):
         """(True, value) when ``key`` was made for ``version``, else (False, None)."""
@@ -60,19 +68,28 @@ class VersionMemo:
         return found
 
     def put(self, version, key, value) -> None:
+        bound = self.MAX_BYTES
+        size = self.size_of(value) if bound is not None else 0
         with self.lock:
             state_version, entries = self.state
             if state_version != version:
                 if _older(version, state_version):
                     return  # made for a request that began before the last write
-                entries = {}
-            else:  # the same version: added in place, the oldest entry making room
-                if len(entries) >= self.MAX_ENTRIES and key not in entries:
-                    del entries[next(iter(entries))]
-                entries[key] = value
+                # A new dict: never one of another version.
+                self.state, self.used = (version, {key: value}), size
                 return
+            # The same version: added in place, the oldest entries making room.
+            if key in entries:
+                self.used -= self._size(entries.pop(key))
+            while entries and (
+                len(entries) >= self.MAX_ENTRIES or (bound is not None and self.used + size > bound)
+            ):
+                self.used -= self._size(entries.pop(next(iter(entries))))
             entries[key] = value
-            self.state = (version, entries)  # a new dict: never one of another version
+            self.used += size
+
+    def _size(self, value) -> int:
+        return self.size_of(value) if self.MAX_BYTES is not None else 0
 
 
 _MISSING = object()

@@ -298,6 +298,31 @@ def test_the_memo_never_serves_nor_keeps_an_older_version():
     assert memo.lookup(("other database", 1), "venue") == (True, "o1")
 
 
+def test_a_memo_bounded_in_bytes_drops_its_oldest_entries_to_stay_under():
+    from store.memo import VersionMemo
+
+    class Texts(VersionMemo):
+        MAX_BYTES = 10
+
+        def size_of(self, value):
+            return len(value)
+
+    memo = Texts()
+    for key, value in (("a", "1234"), ("b", "1234"), ("c", "12")):
+        memo.put(("db", 1), key, value)
+    assert memo.used == 10 and list(memo.state[1]) == ["a", "b", "c"]
+    memo.put(("db", 1), "d", "123")  # past 10: the oldest goes
+    assert memo.used == 9 and list(memo.state[1]) == ["b", "c", "d"]
+    memo.put(("db", 1), "c", "12345")  # a new value for a key: its old size leaves too
+    assert memo.used == 8 and list(memo.state[1]) == ["d", "c"]
+    memo.put(("db", 1), "e", "123456789012")  # larger than the bound: kept alone
+    assert memo.used == 12 and list(memo.state[1]) == ["e"]
+    memo.put(("db", 2), "f", "1")  # a new version starts from nothing
+    assert memo.used == 1 and memo.lookup(("db", 2), "f") == (True, "1")
+    memo.put(("db", 1), "g", "1")  # an older version keeps nothing
+    assert memo.used == 1 and memo.lookup(("db", 1), "g") == (False, None)
+
+
 def test_geoloc_two_authors_own_draft_venues(app, client, as_role, make_event):
     app.config["GEOLOCATION"] = True
     a, b = as_role("author", "ga"), as_role("author", "gb")

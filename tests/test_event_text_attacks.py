@@ -741,6 +741,39 @@ def test_a_small_memo_that_overflows_mid_page(app, client, make_event, monkeypat
         ] == ids[3:6]
 
 
+def test_kept_texts_are_bounded_in_bytes_whatever_the_descriptions(
+    app, client, make_event, monkeypatch
+):
+    """The kept texts' bound holds in bytes too: events with long descriptions (a body may
+    carry up to 1 MB) evict older texts rather than piling up, and pages stay the same."""
+    from app import render
+
+    bound = 64 * 1024
+    monkeypatch.setattr(render.EventTexts, "MAX_BYTES", bound)
+    made = [
+        make_event(
+            title=f"Long {n}",
+            description="<p>" + f"word{n} " * 3000 + "</p>",  # about 20 kB of text each
+            start_date=f"2030-02-{n + 1:02d} 10:00",
+            end_date=f"2030-02-{n + 1:02d} 11:00",
+        )
+        for n in range(8)
+    ]
+    forget_all(app)
+    first = get(client, f"{NS}/events?per_page=50{WIDE}")
+    assert [e["id"] for e in first["events"]] == [e["id"] for e in made]
+    _version, kept = render.EVENT_TEXTS.state
+    assert 0 < len(kept) < len(made)  # about three of the eight fit
+    assert render.EVENT_TEXTS.used <= bound
+    assert render.EVENT_TEXTS.used == sum(size for _text, size in kept.values())
+    for n in range(3):  # other pages, then the first again: the same events, the same texts
+        page = get(client, f"{NS}/events?per_page=2&page={n + 1}{WIDE}")
+        assert [e["id"] for e in page["events"]] == [e["id"] for e in made[2 * n : 2 * n + 2]]
+        assert render.EVENT_TEXTS.used <= bound
+    again = get(client, f"{NS}/events?per_page=50&_=again{WIDE}")
+    assert strip_page_urls(again) == strip_page_urls(first)
+
+
 def test_head_and_conditional_requests_agree_with_get(client, make_event):
     event = make_event(title="Head")
     url = f"{NS}/events/{event['id']}"

@@ -266,9 +266,8 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
         known.update((r.id, r) for r in fetched if may(viewer, "read", r, effective_status(r)))
         events = [known[i] for i in wanted if i in known]
         made = render_events(events, viewer, ctx=ctx)
-        return {
-            row.id: orjson.Fragment(dumps(data)) for row, data in zip(events, made, strict=True)
-        }
+        texts = {row.id: dumps(data) for row, data in zip(events, made, strict=True)}
+        return {event_id: (orjson.Fragment(text), len(text)) for event_id, text in texts.items()}
 
     if ctx.version is None:
         found = render(list(ids))
@@ -279,7 +278,7 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
         found = EVENT_TEXTS.many(
             ctx.version, view, ids, render, keep=lambda: publication_epoch() == epoch
         )
-    return [found[i] for i in ids if found.get(i) is not None]
+    return [found[i][0] for i in ids if found.get(i) is not None]
 
 
 def _series_hidden_from(viewer, events, password) -> set[int]:
