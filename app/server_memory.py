@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import gc
+import os
 
 try:
     _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
@@ -27,8 +28,12 @@ M_ARENA_MAX = -8  # glibc's malloc.h
 def limit_arenas(count: int = 2) -> bool:
     """At most ``count`` malloc arenas in this process and the workers it forks (call it
     before threads start): with eight threads, a worker's own memory after the bench was
-    5 to 10 MB larger than with two arenas. True when set."""
-    return bool(_MALLOPT is not None and _MALLOPT(M_ARENA_MAX, count))
+    5 to 10 MB larger than with two arenas. An operator's own ``MALLOC_ARENA_MAX`` (or
+    ``glibc.malloc.arena_max`` tunable) is left as it is. True when set here."""
+    chosen = "MALLOC_ARENA_MAX" in os.environ or "arena_max" in os.environ.get(
+        "GLIBC_TUNABLES", ""
+    )
+    return bool(_MALLOPT is not None and not chosen and _MALLOPT(M_ARENA_MAX, count))
 
 
 def release_memory() -> None:
