@@ -30,9 +30,8 @@ def limit_arenas(count: int = 2) -> bool:
     before threads start): with eight threads, a worker's own memory after the bench was
     5 to 10 MB larger than with two arenas. An operator's own ``MALLOC_ARENA_MAX`` (or
     ``glibc.malloc.arena_max`` tunable) is left as it is. True when set here."""
-    chosen = "MALLOC_ARENA_MAX" in os.environ or "arena_max" in os.environ.get(
-        "GLIBC_TUNABLES", ""
-    )
+    tunables = os.environ.get("GLIBC_TUNABLES", "")
+    chosen = "MALLOC_ARENA_MAX" in os.environ or "arena_max" in tunables
     return bool(_MALLOPT is not None and not chosen and _MALLOPT(M_ARENA_MAX, count))
 
 
