@@ -1,0 +1,281 @@
+"""Outside review of counts leaving out password-protected events (attack 15)."""
+
+from tests.conftest import NS
+
+
+def _http_counts(client, taxonomy="categories", headers=None):
+    body = client.get(
+        f"{NS}/{taxonomy}", query_string={"hide_empty": 0, "per_page": 100}, headers=headers or {}
+    ).get_json()
+    return {term["name"]: term["count"] for term in body[taxonomy]}
+
+
+def _oracle(taxonomy="category"):
+    """Per term name: the events a caller without any password or login may read in full
+    (published, or scheduled and due; no password)."""
+    from store import clock, dates
+    from store.db import database
+    from store.models import Event, EventTerm, Term
+
+    now = dates.fmt(clock.utcnow().replace(tzinfo=None))
+    with database.connection_context():
+        out = {t.name: 0 for t in Term.select().where(Term.taxonomy == taxonomy)}
+        rows = (
+            EventTerm.select(Term.name, Event.status, Event.password, Event.date_utc)
+            .join(Term, on=(EventTerm.term == Term.id))
+            .switch(EventTerm)
+            .join(Event, on=(EventTerm.event == Event.id))
+            .where(Term.taxonomy == taxonomy)
+            .tuples()
+        )
+        for name, status, password, date_utc in rows:
+            if password:
+                continue
+            if status == "publish" or (status == "future" and date_utc <= now):
+                out[name] += 1
+    return out
+
+
+def _occurrences(series_id):
+    from store.db import database
+    from store.models import Event
+
+    with database.connection_context():
+        return [
+            e.id
+            for e in Event.select(Event.id)
+            .where((Event.post_parent == series_id) & (Event.occurrence != ""))
+            .order_by(Event.id)
+        ]
+
+
+def _check(client):
+    from tests.test_terms import _recounted
+
+    assert _http_counts(client) == _oracle("category")
+    assert _http_counts(client, "tags") == _oracle("tag")
+    assert _recounted() == (True, 0)
+
+
+def test_roles_and_password_writes(client, admin, as_role, make_event):
+    contributor, author, editor = as_role("contributor"), as_role("author"), as_role("editor")
+    a = make_event(headers=contributor, title="C", categories="Music", password="x")
+    _check(client)
+    b = make_event(headers=author, title="A", categories="Music,Art", tags="t1", password="y")
+    _check(client)
+    c = make_event(headers=editor, title="E", categories="Art", tags="t1")
+    _check(client)
+    r = client.post(f"{NS}/events/{a['id']}", json={"status": "publish"}, headers=editor)
+    assert r.status_code == 200, r.get_json()
+    _check(client)
+    r = client.post(f"{NS}/events/{a['id']}", json={"password": ""}, headers=editor)
+    assert r.status_code == 200, r.get_json()
+    _check(client)
+    r = client.post(
+        f"{NS}/events/{b['id']}", json={"password": "", "status": "draft"}, headers=author
+    )
+    assert r.status_code == 200, r.get_json()
+    _check(client)
+    r = client.post(
+        f"{NS}/events/{b['id']}", json={"password": "z", "status": "publish"}, headers=author
+    )
+    assert r.status_code == 200, r.get_json()
+    _check(client)
+    r = client.post(
+        f"{NS}/events/{b['id']}",
+        json={"password": "", "categories": "Music,New", "tags": "t2"},
+        headers=author,
+    )
+    assert r.status_code == 200, r.get_json()
+    _check(client)
+    r = client.post(
+        f"{NS}/events/{c['id']}", json={"password": "q", "categories": "New"}, headers=admin
+    )
+    assert r.status_code == 200, r.get_json()
+    _check(client)
+    # trash and restore
+    for ev in (a, b, c):
+        r = client.delete(f"{NS}/events/{ev['id']}", headers=admin)
+        assert r.status_code == 200, r.get_json()
+        _check(client)
+    for ev in (a, b, c):
+        r = client.post(f"{NS}/events/{ev['id']}", json={"status": "publish"}, headers=admin)
+        assert r.status_code == 200, r.get_json()
+        _check(client)
+    r = client.delete(f"{NS}/events/{c['id']}?force=true", headers=admin)
+    assert r.status_code == 200
+    _check(client)
+    # contributor edits own pending protected
+    d = make_event(headers=contributor, title="D", categories="Music", password="x")
+    r = client.post(f"{NS}/events/{d['id']}", json={"password": ""}, headers=contributor)
+    _check(client)
+    r = client.post(f"{NS}/events/{d['id']}", json={"status": "publish"}, headers=admin)
+    _check(client)
+
+
+def test_series_then_occurrence(client, admin, make_event):
+    series = make_event(
+        title="Weekly",
+        categories="Class",
+        tags="w",
+        start_date="2031-01-06 10:00:00",
+        end_date="2031-01-06 11:00:00",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"],
+        password="pw",
+    )
+    _check(client)
+    occ_ids = _occurrences(series["id"])
+    assert len(occ_ids) == 3
+    o1, o2, o3 = occ_ids
+    r = client.post(f"{NS}/events/{o1}", json={"password": ""}, headers=admin)
+    assert r.status_code == 200, r.get_json()
+    _check(client)
+    r = client.post(f"{NS}/events/{series['id']}", json={"password": ""}, headers=admin)
+    assert r.status_code == 200
+    _check(client)
+    r = client.post(f"{NS}/events/{o2}", json={"password": "own"}, headers=admin)
+    _check(client)
+    r = client.post(f"{NS}/events/{series['id']}", json={"categories": "Class,Other"}, headers=admin)
+    _check(client)
+    r = client.post(
+        f"{NS}/events/{series['id']}", json={"password": "p2", "status": "draft"}, headers=admin
+    )
+    _check(client)
+    r = client.post(
+        f"{NS}/events/{series['id']}", json={"status": "publish"}, headers=admin
+    )
+    _check(client)
+    r = client.post(
+        f"{NS}/events/{series['id']}",
+        json={"password": "", "categories": "Other", "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=6"]},
+        headers=admin,
+    )
+    assert r.status_code == 200, r.get_json()
+    _check(client)
+    r = client.delete(f"{NS}/events/{o3}", headers=admin)
+    _check(client)
+    r = client.delete(f"{NS}/events/{series['id']}", headers=admin)
+    _check(client)
+    r = client.post(f"{NS}/events/{series['id']}", json={"status": "publish"}, headers=admin)
+    assert r.status_code == 200, r.get_json()
+    _check(client)
+    r = client.post(f"{NS}/events/{series['id']}", json={"password": "again"}, headers=admin)
+    _check(client)
+    r = client.post(f"{NS}/events/{series['id']}", json={"recurrence": []}, headers=admin)
+    assert r.status_code == 200, r.get_json()
+    _check(client)
+    r = client.delete(f"{NS}/events/{series['id']}?force=true", headers=admin)
+    _check(client)
+
+
+def test_scheduled_protected(client, admin, make_event):
+    from datetime import timedelta
+
+    from store import clock, dates
+
+    later = dates.fmt(clock.utcnow().replace(tzinfo=None) + timedelta(seconds=5))
+    a = make_event(title="Due", status="future", date_utc=later, categories="Music", password="pw")
+    b = make_event(title="Due2", status="future", date_utc=later, categories="Music")
+    try:
+        clock.freeze()
+        _check(client)
+        clock.advance(6)
+        _check(client)
+        r = client.post(f"{NS}/events/{a['id']}", json={"password": ""}, headers=admin)
+        assert r.status_code == 200, r.get_json()
+        _check(client)
+        r = client.post(f"{NS}/events/{b['id']}", json={"password": "n"}, headers=admin)
+        _check(client)
+        r = client.post(f"{NS}/events/{b['id']}", json={"categories": "Art"}, headers=admin)
+        _check(client)
+        r = client.delete(f"{NS}/events/{a['id']}", headers=admin)
+        _check(client)
+        r = client.post(f"{NS}/events/{a['id']}", json={"status": "future"}, headers=admin)
+        _check(client)
+    finally:
+        clock.reset()
+
+
+def test_doubles(client, admin, make_event):
+    a = make_event(title="A", categories="Music,music,Music", tags="x,X")
+    _check(client)
+    mid = a["categories"][0]["id"]
+    tid = a["tags"][0]["id"]
+    r = client.post(f"{NS}/events", json={"title": "B", "start_date": "tomorrow 10am",
+        "end_date": "tomorrow 11am", "categories": [mid, mid, "Music"], "tags": [mid, tid]},
+        headers=admin)
+    print(r.status_code, r.get_json().get("categories"), r.get_json().get("tags"))
+    _check(client)
+    r = client.post(f"{NS}/events/{a['id']}", json={"tags": [tid, tid], "password": "p"},
+                    headers=admin)
+    print(r.status_code)
+    _check(client)
+
+
+def test_import(client, admin, as_role):
+    from tests.test_ical import ics, imported
+
+    author = as_role("author")
+    single = "UID:one@x\nSEQUENCE:0\nDTSTART:20310105T100000Z\nDTEND:20310105T110000Z\nSUMMARY:One\nCATEGORIES:Music,Art"
+    series = "UID:ser@x\nSEQUENCE:0\nDTSTART:20310106T100000Z\nDTEND:20310106T110000Z\nSUMMARY:Ser\nRRULE:FREQ=WEEKLY;COUNT=4\nCATEGORIES:Class"
+    rep = imported(client, author, ics(single, series))
+    ids = {e["uid"]: e["id"] for e in rep["created"]}
+    _check(client)
+    for uid in ids:
+        r = client.post(f"{NS}/events/{ids[uid]}", json={"password": "pw"}, headers=author)
+        assert r.status_code == 200, r.get_json()
+    _check(client)
+    single2 = single.replace("SEQUENCE:0", "SEQUENCE:1").replace("Music,Art", "Music,Film")
+    series2 = series.replace("SEQUENCE:0", "SEQUENCE:1").replace("Class", "Class,Film")
+    override = "UID:ser@x\nSEQUENCE:1\nRECURRENCE-ID:20310113T100000Z\nDTSTART:20310113T120000Z\nDTEND:20310113T130000Z\nSUMMARY:Ser moved\nCATEGORIES:Other"
+    cancel = "UID:ser@x\nSEQUENCE:1\nRECURRENCE-ID:20310120T100000Z\nDTSTART:20310120T100000Z\nDTEND:20310120T110000Z\nSUMMARY:x\nSTATUS:CANCELLED"
+    rep = imported(client, author, ics(single2, series2, override, cancel))
+    print(rep)
+    _check(client)
+    rep = imported(client, author, ics(single2.replace("SEQUENCE:1", "SEQUENCE:2")), status="draft")
+    _check(client)
+    for uid in ids:
+        r = client.post(f"{NS}/events/{ids[uid]}", json={"password": "", "status": "publish"}, headers=author)
+        assert r.status_code == 200, r.get_json()
+    _check(client)
+    print(_http_counts(client))
+
+
+def test_a_password_set_back_while_another_write_cleared_it_keeps_the_event_off_the_counts(
+    app, client, admin, make_event, monkeypatch
+):
+    """Two writes of one event's password race: A read the event while it had password "x"
+    and sets "x" again; meanwhile B cleared it. A's save compares the password it sends with
+    the one A read (equal), so it leaves the links as B left them (counting), and the
+    protected event counts for its category: its only category, named by the count."""
+    import threading
+
+    import app.routes.events as routes
+
+    secret = make_event(title="Secret", categories="Hidden", password="x")
+    real = routes.plan_occurrences
+    done = []
+
+    def racing(values, event):
+        if not done:  # A has read the event (password "x"); B clears it and finishes first
+            done.append(True)
+
+            def other():
+                with app.test_client() as other_client:
+                    r = other_client.post(
+                        f"{NS}/events/{secret['id']}", json={"password": ""}, headers=admin
+                    )
+                    done.append(r.status_code)
+
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join()
+        return real(values, event)
+
+    monkeypatch.setattr(routes, "plan_occurrences", racing)
+    r = client.post(f"{NS}/events/{secret['id']}", json={"password": "x"}, headers=admin)
+    assert r.status_code == 200 and done == [True, 200]
+    monkeypatch.setattr(routes, "plan_occurrences", real)
+    assert client.get(f"{NS}/events/{secret['id']}").status_code == 403  # protected
+    assert _http_counts(client) == {"Hidden": 0}
+    _check(client)
