@@ -651,12 +651,13 @@ def save_event(
                 ordered.extend(ids)
             live = live_value(saved.status, saved.password)
             _replace_links(EventTerm, "term", event_id, ordered, live=live)
-        elif existing is not None and (existing.status, existing.password) != (
-            saved.status,
-            saved.password,
-        ):
-            EventTerm.update(live=live_value(saved.status, saved.password)).where(
-                EventTerm.event == event_id
+        elif existing is not None:
+            # Whatever ``existing`` said: it was read before this transaction, and a write
+            # in between may have changed the status or the password (the links then follow
+            # the row as saved, not as it was read). Only links that differ are written.
+            live = live_value(saved.status, saved.password)
+            EventTerm.update(live=live).where(
+                (EventTerm.event == event_id) & (EventTerm.live != live)
             ).execute()
         after_series_write(saved, existing, row, links.keys(), occurrences)
         return saved
