@@ -279,3 +279,93 @@ def test_a_password_set_back_while_another_write_cleared_it_keeps_the_event_off_
     assert client.get(f"{NS}/events/{secret['id']}").status_code == 403  # protected
     assert _http_counts(client) == {"Hidden": 0}
     _check(client)
+
+
+def test_scheduled_protected_series_as_its_date_passes(client, admin, make_event):
+    from datetime import timedelta
+
+    from store import clock, dates
+
+    later = dates.fmt(clock.utcnow().replace(tzinfo=None) + timedelta(seconds=5))
+    series = make_event(
+        title="Weekly",
+        categories="Class",
+        tags="w",
+        status="future",
+        date_utc=later,
+        start_date="2031-01-06 10:00:00",
+        end_date="2031-01-06 11:00:00",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"],
+        password="pw",
+    )
+    o1, o2, _o3 = _occurrences(series["id"])
+    try:
+        clock.freeze()
+        _check(client)
+        r = client.post(f"{NS}/events/{o1}", json={"password": ""}, headers=admin)
+        assert r.status_code == 200, r.get_json()
+        _check(client)
+        clock.advance(6)
+        _check(client)
+        r = client.post(f"{NS}/events/{series['id']}", json={"password": ""}, headers=admin)
+        assert r.status_code == 200, r.get_json()
+        _check(client)
+        r = client.post(
+            f"{NS}/events/{o2}", json={"password": "x", "categories": "Other"}, headers=admin
+        )
+        assert r.status_code == 200, r.get_json()
+        _check(client)
+        r = client.post(
+            f"{NS}/events/{series['id']}",
+            json={"password": "y", "categories": "Class,Other"},
+            headers=admin,
+        )
+        assert r.status_code == 200, r.get_json()
+        _check(client)
+        r = client.delete(f"{NS}/events/{series['id']}", headers=admin)
+        _check(client)
+        r = client.post(f"{NS}/events/{series['id']}", json={"status": "future"}, headers=admin)
+        assert r.status_code == 200, r.get_json()
+        _check(client)
+        r = client.post(f"{NS}/events/{series['id']}", json={"password": ""}, headers=admin)
+        _check(client)
+    finally:
+        clock.reset()
+
+
+def test_a_draft_set_back_while_another_write_published_it_leaves_the_counts(
+    app, client, admin, make_event, monkeypatch
+):
+    """As with the password: A read the event as a draft and sends "draft"; B published it
+    meanwhile. A's save saw no change of status, and the draft kept counting."""
+    import threading
+
+    import app.routes.events as routes
+
+    event = make_event(title="Draft", categories="Unannounced", status="draft")
+    real = routes.plan_occurrences
+    done = []
+
+    def racing(values, existing):
+        if not done:
+            done.append(True)
+
+            def other():
+                with app.test_client() as other_client:
+                    r = other_client.post(
+                        f"{NS}/events/{event['id']}", json={"status": "publish"}, headers=admin
+                    )
+                    done.append(r.status_code)
+
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join()
+        return real(values, existing)
+
+    monkeypatch.setattr(routes, "plan_occurrences", racing)
+    r = client.post(f"{NS}/events/{event['id']}", json={"status": "draft"}, headers=admin)
+    assert r.status_code == 200 and done == [True, 200]
+    monkeypatch.setattr(routes, "plan_occurrences", real)
+    assert client.get(f"{NS}/events/{event['id']}").status_code in (401, 403, 404)
+    assert _http_counts(client) == {"Unannounced": 0}
+    _check(client)
