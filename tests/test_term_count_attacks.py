@@ -1,4 +1,6 @@
-"""Outside review of counts leaving out password-protected events (attack 15)."""
+"""Attacks on the term counts that leave out password-protected events (SPEC §10): every
+role, series, imports, scheduled events and concurrent writes, against an independent
+recount from the events table."""
 
 from tests.conftest import NS
 
@@ -57,7 +59,7 @@ def _check(client):
     assert _recounted() == (True, 0)
 
 
-def test_roles_and_password_writes(client, admin, as_role, make_event):
+def test_counts_follow_password_and_status_writes_by_every_role(client, admin, as_role, make_event):
     contributor, author, editor = as_role("contributor"), as_role("author"), as_role("editor")
     a = make_event(headers=contributor, title="C", categories="Music", password="x")
     _check(client)
@@ -113,7 +115,7 @@ def test_roles_and_password_writes(client, admin, as_role, make_event):
     _check(client)
 
 
-def test_series_then_occurrence(client, admin, make_event):
+def test_counts_follow_a_password_on_a_series_then_on_one_occurrence(client, admin, make_event):
     series = make_event(
         title="Weekly",
         categories="Class",
@@ -168,7 +170,7 @@ def test_series_then_occurrence(client, admin, make_event):
     _check(client)
 
 
-def test_scheduled_protected(client, admin, make_event):
+def test_a_protected_scheduled_event_never_counts(client, admin, make_event):
     from datetime import timedelta
 
     from store import clock, dates
@@ -196,7 +198,7 @@ def test_scheduled_protected(client, admin, make_event):
         clock.reset()
 
 
-def test_doubles(client, admin, make_event):
+def test_a_term_given_twice_counts_once(client, admin, make_event):
     a = make_event(title="A", categories="Music,music,Music", tags="x,X")
     _check(client)
     mid = a["categories"][0]["id"]
@@ -221,7 +223,7 @@ def test_doubles(client, admin, make_event):
     _check(client)
 
 
-def test_import(client, admin, as_role):
+def test_imported_events_count_as_written(client, admin, as_role):
     from tests.test_ical import ics, imported
 
     author = as_role("author")
