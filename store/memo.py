@@ -23,10 +23,10 @@ class VersionMemo:
     def __init__(self):
         self.state: tuple = (None, {})  # (version, entries), read and replaced as one
         self.lock = threading.Lock()
-        self.used = 0  # what the current version's entries take (with ``MAX_BYTES``)
+        self.used = 0  # what the current version's entries take, by ``size_of``
 
     def size_of(self, value) -> int:
-        """Bytes ``value`` takes, for ``MAX_BYTES``."""
+        """Bytes ``value`` takes, for ``MAX_BYTES`` (none unless a subclass counts them)."""
         return 0
 
     def lookup(self, version, key):
@@ -68,8 +68,7 @@ class VersionMemo:
         return found
 
     def put(self, version, key, value) -> None:
-        bound = self.MAX_BYTES
-        size = self.size_of(value) if bound is not None else 0
+        bound, size = self.MAX_BYTES, self.size_of(value)
         with self.lock:
             state_version, entries = self.state
             if state_version != version:
@@ -80,16 +79,13 @@ class VersionMemo:
                 return
             # The same version: added in place, the oldest entries making room.
             if key in entries:
-                self.used -= self._size(entries.pop(key))
+                self.used -= self.size_of(entries.pop(key))
             while entries and (
                 len(entries) >= self.MAX_ENTRIES or (bound is not None and self.used + size > bound)
             ):
-                self.used -= self._size(entries.pop(next(iter(entries))))
+                self.used -= self.size_of(entries.pop(next(iter(entries))))
             entries[key] = value
             self.used += size
-
-    def _size(self, value) -> int:
-        return self.size_of(value) if self.MAX_BYTES is not None else 0
 
 
 _MISSING = object()

@@ -266,8 +266,10 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
         known.update((r.id, r) for r in fetched if may(viewer, "read", r, effective_status(r)))
         events = [known[i] for i in wanted if i in known]
         made = render_events(events, viewer, ctx=ctx)
-        texts = {row.id: dumps(data) for row, data in zip(events, made, strict=True)}
-        return {event_id: (orjson.Fragment(text), len(text)) for event_id, text in texts.items()}
+        return {
+            row.id: (orjson.Fragment(text := dumps(data)), len(text))
+            for row, data in zip(events, made, strict=True)
+        }
 
     if ctx.version is None:
         found = render(list(ids))
