@@ -632,6 +632,10 @@ def save_event(
                 event_id,
                 _materialise_linked("organizer", links["organizer"], viewer),
             )
+        # The links' ``live`` follows the row as saved, whatever ``existing`` (read before
+        # this transaction) said: a write in between may have changed the status or the
+        # password.
+        live = live_value(saved.status, saved.password)
         terms = []
         for key, taxonomy in (("categories", "category"), ("tags", "tag")):
             if key in links:
@@ -649,13 +653,8 @@ def save_event(
                 ordered = [row.term_id for row in current]
             for _taxonomy, ids in terms:
                 ordered.extend(ids)
-            live = live_value(saved.status, saved.password)
             _replace_links(EventTerm, "term", event_id, ordered, live=live)
-        elif existing is not None:
-            # Whatever ``existing`` said: it was read before this transaction, and a write
-            # in between may have changed the status or the password (the links then follow
-            # the row as saved, not as it was read). Only links that differ are written.
-            live = live_value(saved.status, saved.password)
+        elif existing is not None:  # only the links that differ are written
             EventTerm.update(live=live).where(
                 (EventTerm.event == event_id) & (EventTerm.live != live)
             ).execute()

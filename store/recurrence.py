@@ -532,9 +532,7 @@ def propagate(series, changed: dict, link_keys) -> None:
     if tables:
         _copy_links(series.id, tables)
     if {"status", "password"} & columns.keys() and ("event_term", "term_id") not in tables:
-        live = live_value(
-            columns.get("status", series.status), columns.get("password", series.password)
-        )
+        live = live_value(series.status, series.password)  # the series as saved
         run_sql(
             f"UPDATE event_term SET live = ? WHERE event_id IN ({_FOLLOWERS})", (live, series.id)
         )
