@@ -51,6 +51,34 @@ def _occurrences(series_id):
         ]
 
 
+def _written_meanwhile(app, monkeypatch, event_id, body, headers):
+    """Makes ``body`` land as another request's write of the event, after the next write
+    request has read the event and before its save (from another thread, to the end)."""
+    import threading
+
+    import app.routes.events as routes
+
+    real = routes.plan_occurrences
+    done = []
+
+    def racing(values, existing):
+        if not done:
+            done.append(True)
+
+            def other():
+                with app.test_client() as other_client:
+                    r = other_client.post(f"{NS}/events/{event_id}", json=body, headers=headers)
+                    done.append(r.status_code)
+
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join()
+        return real(values, existing)
+
+    monkeypatch.setattr(routes, "plan_occurrences", racing)
+    return done
+
+
 def _check(client):
     from tests.test_terms import _recounted
 
@@ -257,37 +285,13 @@ def test_a_password_set_back_while_another_write_cleared_it_keeps_the_event_off_
     app, client, admin, make_event, monkeypatch
 ):
     """Two writes of one event's password race: A read the event while it had password "x"
-    and sets "x" again; meanwhile B cleared it. A's save compares the password it sends with
-    the one A read (equal), so it leaves the links as B left them (counting), and the
-    protected event counts for its category: its only category, named by the count."""
-    import threading
-
-    import app.routes.events as routes
-
+    and sets "x" again; meanwhile B cleared it. A's save used to compare the password it sent with
+    the one A read (equal), so it left the links as B left them (counting), and the
+    protected event counted for its category: its only category, named by the count."""
     secret = make_event(title="Secret", categories="Hidden", password="x")
-    real = routes.plan_occurrences
-    done = []
-
-    def racing(values, event):
-        if not done:  # A has read the event (password "x"); B clears it and finishes first
-            done.append(True)
-
-            def other():
-                with app.test_client() as other_client:
-                    r = other_client.post(
-                        f"{NS}/events/{secret['id']}", json={"password": ""}, headers=admin
-                    )
-                    done.append(r.status_code)
-
-            thread = threading.Thread(target=other)
-            thread.start()
-            thread.join()
-        return real(values, event)
-
-    monkeypatch.setattr(routes, "plan_occurrences", racing)
+    done = _written_meanwhile(app, monkeypatch, secret["id"], {"password": ""}, admin)
     r = client.post(f"{NS}/events/{secret['id']}", json={"password": "x"}, headers=admin)
     assert r.status_code == 200 and done == [True, 200]
-    monkeypatch.setattr(routes, "plan_occurrences", real)
     assert client.get(f"{NS}/events/{secret['id']}").status_code == 403  # protected
     assert _http_counts(client) == {"Hidden": 0}
     _check(client)
@@ -350,34 +354,10 @@ def test_a_draft_set_back_while_another_write_published_it_leaves_the_counts(
 ):
     """As with the password: A read the event as a draft and sends "draft"; B published it
     meanwhile. A's save saw no change of status, and the draft kept counting."""
-    import threading
-
-    import app.routes.events as routes
-
     event = make_event(title="Draft", categories="Unannounced", status="draft")
-    real = routes.plan_occurrences
-    done = []
-
-    def racing(values, existing):
-        if not done:
-            done.append(True)
-
-            def other():
-                with app.test_client() as other_client:
-                    r = other_client.post(
-                        f"{NS}/events/{event['id']}", json={"status": "publish"}, headers=admin
-                    )
-                    done.append(r.status_code)
-
-            thread = threading.Thread(target=other)
-            thread.start()
-            thread.join()
-        return real(values, existing)
-
-    monkeypatch.setattr(routes, "plan_occurrences", racing)
+    done = _written_meanwhile(app, monkeypatch, event["id"], {"status": "publish"}, admin)
     r = client.post(f"{NS}/events/{event['id']}", json={"status": "draft"}, headers=admin)
     assert r.status_code == 200 and done == [True, 200]
-    monkeypatch.setattr(routes, "plan_occurrences", real)
     assert client.get(f"{NS}/events/{event['id']}").status_code in (401, 403, 404)
     assert _http_counts(client) == {"Unannounced": 0}
     _check(client)
