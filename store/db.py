@@ -249,6 +249,13 @@ def write_transaction(changes_data: bool = True):
 @contextmanager
 def _sqlite_writer_transaction():
     with _writer_lock(), database.atomic("IMMEDIATE") as txn:
+        if database.transaction_depth() == 1:
+            # Reads a table first, so that this connection takes up a schema another
+            # process changed (``flask seed``, ``flask migrate``) before it writes:
+            # SQLite 3.40 fails a ``DELETE FROM event`` that meets the change itself (its
+            # foreign-key cascades and the text index's trigger) with "no such table".
+            # Under the write lock, nothing can change the schema again until the commit.
+            database.execute_sql("SELECT 1 FROM sqlite_master LIMIT 0")
         yield txn
 
 

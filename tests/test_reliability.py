@@ -255,3 +255,35 @@ def test_login_throttle_holds_across_workers(database, admin_auth):
         assert status == 429 and body["code"] == "too_many_attempts"  # the same account
     finally:
         server.stop()
+
+
+def test_a_write_after_another_process_changed_the_schema(app, client, admin):
+    """``flask seed`` run against the live database re-creates the text index's trigger (a
+    schema change) while a worker's connection holds the schema it read before. SQLite
+    3.40 fails a ``DELETE FROM event`` that is the first statement of a write on such a
+    connection (one that has not used the text index yet) with "no such table: event";
+    every write transaction now reads the schema first."""
+    from store.db import bind_database, database, open_database, write_transaction
+    from store.models import Event
+
+    made = [
+        client.post(f"{NS}/events", json=event_body(n), headers=admin).get_json()["id"]
+        for n in range(2)
+    ]
+    worker = open_database(app.config["CALENDAR_DATABASE"])  # another worker's connections
+    bind_database(worker)
+    try:
+        with database.connection_context():
+            assert Event.select().count() == 2  # the schema as it was
+        flask_cli(app.config["CALENDAR_DATABASE"], "seed", "--events", "3")
+        with database.connection_context(), write_transaction():
+            Event.delete().where(Event.id == made[0]).execute()
+    finally:
+        bind_database(app.extensions["calendar.db"])
+        worker.close_all()
+    assert client.get(f"{NS}/events/{made[0]}").status_code == 404
+    response = client.delete(f"{NS}/events/{made[1]}?force=true", headers=admin)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    with database.connection_context():
+        assert not Event.select().where(Event.id.in_(made)).exists()
+        assert Event.select().count() == 3  # the seeded ones
