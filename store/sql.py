@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import lru_cache
 
 from peewee import (
     AutoField,
@@ -95,12 +96,7 @@ def instances(model, cursor) -> list:
     than the query on a page of events (tests/test_statements.py holds them equal). Text
     and integer columns come from both engines as ``str`` and ``int`` already, which is
     all Peewee's conversion of them would give; only the others are converted."""
-    by_column = {field.column_name: field for field in model._meta.sorted_fields}
-    fields = [by_column[column[0]] for column in cursor.description]
-    names = [field.name for field in fields]
-    convert = [
-        (field.name, field.python_value) for field in fields if not _arrives_converted(field)
-    ]
+    names, convert = _reading(model, tuple(column[0] for column in cursor.description))
     found = []
     for values in cursor.fetchall():
         row = model.__new__(model)
@@ -113,6 +109,18 @@ def instances(model, cursor) -> list:
         row.__rel__ = {}
         found.append(row)
     return found
+
+
+@lru_cache(maxsize=256)
+def _reading(model, columns: tuple) -> tuple[list, list]:
+    """For ``instances``: the fields' names of ``columns``, and (name, conversion) for
+    those that need converting; made once per model and column list."""
+    by_column = {field.column_name: field for field in model._meta.sorted_fields}
+    fields = [by_column[column] for column in columns]
+    convert = [
+        (field.name, field.python_value) for field in fields if not _arrives_converted(field)
+    ]
+    return [field.name for field in fields], convert
 
 
 def _arrives_converted(field) -> bool:
