@@ -177,24 +177,31 @@ def _filtered(
     if filters.post_parent is not None:
         query = query.where(Event.post_parent == ref("post_parent"))
 
-    def linked(link, column, name):
+    def linked(link, column, name, model=None):
         """Events linked to one of the ids ``name``: tested on each event met in start
-        order for a page, counted from the links' index for a total."""
+        order for a page, counted from the links' index for a total. A venue or organizer
+        (``model``) counts only when the event's representation would show it to this
+        viewer: not trashed, and readable (SPEC §10)."""
         ids = ref.list(name, len(getattr(filters, name)))
-        if page and link not in from_links:
-            return fn.EXISTS(
-                link.select(link.event).where((link.event == Event.id) & column.in_(ids))
+        links = link.select(link.event)
+        condition = column.in_(ids)
+        if model is not None:
+            links = links.join(model, on=(column == model.id))
+            condition &= (model.status != "trash") & visible_clause(
+                model, viewer, now=now, author=author
             )
-        return Event.id.in_(link.select(link.event).where(column.in_(ids)))
+        if page and link not in from_links:
+            return fn.EXISTS(links.where((link.event == Event.id) & condition))
+        return Event.id.in_(links.where(condition))
 
     for name in ("category_ids", "tag_ids"):
         if getattr(filters, name) is not None:
             query = query.where(present(linked(EventTerm, EventTerm.term, name)))
     if filters.venue_ids is not None:
-        query = query.where(present(linked(EventVenue, EventVenue.venue, "venue_ids")))
+        query = query.where(present(linked(EventVenue, EventVenue.venue, "venue_ids", Venue)))
     if filters.organizer_ids is not None:
         query = query.where(
-            present(linked(EventOrganizer, EventOrganizer.organizer, "organizer_ids"))
+            present(linked(EventOrganizer, EventOrganizer.organizer, "organizer_ids", Organizer))
         )
     if filters.geoloc is not None or filters.near is not None:
         with_coords = fn.EXISTS(

@@ -547,3 +547,61 @@ def test_sql_and_python_agree_on_who_reads_protected_fields(app, as_role, role):
             in_python = {e.id for e in rows if may_see_protected(viewer, e, password)}
             assert in_sql == in_python, password
     assert other
+
+
+# --- venue= and organizer= only see the links the event's own read shows (SPEC §10) -------
+
+
+def _listed(client, query, headers=None):
+    response = client.get(f"{NS}/events?{query}", headers=headers or {})
+    assert response.status_code == 200, response.get_json()
+    return [event["id"] for event in response.get_json()["events"]]
+
+
+@pytest.mark.parametrize("status", ["draft", "pending", "private"])
+@pytest.mark.parametrize("kind", ["venue", "organizer"])
+def test_filters_by_an_unreadable_venue_or_organizer_find_nothing(
+    client, admin, as_role, make_event, kind, status
+):
+    """An anonymous read of the event shows no venue (organizer); ``?venue=ID`` used to find
+    the event all the same, in the listing and its feed, telling which events the hidden
+    item is linked to. Those who may read the item still find the event."""
+    item = client.post(
+        f"{NS}/{kind}s", json={kind: f"Hidden {status}", "status": status}, headers=admin
+    ).get_json()
+    event = make_event(**{kind: [item["id"]]})
+    assert client.get(f"{NS}/events/{event['id']}").get_json()[kind] == []
+    assert _listed(client, f"{kind}={item['id']}") == []
+    assert _listed(client, f"{kind}={item['id']}", as_role("subscriber")) == []
+    feed = client.get(f"{NS}/events?{kind}={item['id']}&ical=1").get_data(as_text=True)
+    assert "BEGIN:VEVENT" not in feed
+    assert _listed(client, f"{kind}={item['id']}", admin) == [event["id"]]
+
+
+@pytest.mark.parametrize("kind", ["venue", "organizer"])
+def test_filters_by_a_trashed_venue_or_organizer_find_nothing_for_anyone(
+    client, admin, make_event, kind
+):
+    """A trashed venue (organizer) is left out of every event's representation, the
+    administrator's too, so a filter by it finds nothing; restored, it finds the event again."""
+    item = client.post(f"{NS}/{kind}s", json={kind: "Soon trashed"}, headers=admin).get_json()
+    event = make_event(**{kind: [item["id"]]})
+    assert _listed(client, f"{kind}={item['id']}") == [event["id"]]
+    assert client.delete(f"{NS}/{kind}s/{item['id']}", headers=admin).status_code == 200
+    assert client.get(f"{NS}/events/{event['id']}", headers=admin).get_json()[kind] == []
+    assert _listed(client, f"{kind}={item['id']}") == []
+    assert _listed(client, f"{kind}={item['id']}", admin) == []
+    restored = client.post(f"{NS}/{kind}s/{item['id']}", json={"status": "publish"}, headers=admin)
+    assert restored.status_code == 200
+    assert _listed(client, f"{kind}={item['id']}") == [event["id"]]
+
+
+def test_a_filter_by_a_protected_venue_finds_its_events(client, admin, make_event):
+    """A password-protected venue is shown (masked) in its events' representations, its id
+    included: filtering by that id reveals nothing the event's read does not."""
+    venue = client.post(
+        f"{NS}/venues", json={"venue": "Locked hall", "password": "pw"}, headers=admin
+    ).get_json()
+    event = make_event(venue=venue["id"])
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["venue"]["id"] == venue["id"]
+    assert _listed(client, f"venue={venue['id']}") == [event["id"]]
