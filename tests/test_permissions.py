@@ -131,3 +131,24 @@ def test_owners(client, as_role, kind, body):
     )
     assert client.delete(f"{NS}/{kind}/{published['id']}", headers=author).status_code == 200
     assert client.delete(f"{NS}/{kind}/{draft['id']}", headers=contributor).status_code == 200
+
+
+# --- writes to an id or slug that names no event: the generic capability first ------------
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+@pytest.mark.parametrize("path", ["/events/999999", "/events/by-slug/no-such-event"])
+def test_writes_to_a_missing_event_ask_for_the_generic_capability_first(
+    client, as_role, method, path
+):
+    """As the reference's permission callbacks (``edit_post`` on an id that names no post
+    falls back to ``edit_posts``, ``delete_post`` to ``delete_posts``; a slug route always
+    asks the generic one): anonymous callers get 401 and subscribers 403, so neither learns
+    which ids exist; contributors and up learn that it does not (404, or 400 for a slug)."""
+    send = getattr(client, method)
+    anonymous = send(f"{NS}{path}", json={"title": "x"})
+    assert (anonymous.status_code, anonymous.get_json()["code"]) == (401, "rest_forbidden")
+    subscriber = send(f"{NS}{path}", json={"title": "x"}, headers=as_role("subscriber"))
+    assert (subscriber.status_code, subscriber.get_json()["code"]) == (403, "rest_forbidden")
+    contributor = send(f"{NS}{path}", json={"title": "x"}, headers=as_role("contributor"))
+    assert contributor.status_code == (404 if "by-slug" not in path else 400)

@@ -18,7 +18,7 @@ from app.auth import (
     require_force_delete,
 )
 from app.cache import cached, cached_response
-from app.errors import ApiError, invalid_params
+from app.errors import ApiError, forbidden, invalid_params
 from app.event_input import not_an_event, plan_occurrences, prepare_event, raise_invalid
 from app.i18n import N_, _
 from app.i18n import _ as say  # kind names, marked in app.i18n
@@ -301,18 +301,34 @@ def _series_hidden_from(viewer, events, password) -> set[int]:
 # --- single items ------------------------------------------------------------------------
 
 
-def event_for_write(event_id: int):
+# The capability a write asks for when no event answers to its id or slug: the generic one,
+# as the reference's permission callbacks fall back to it (reference-behaviour.md §1), so
+# that a caller who may not write events learns nothing of which ids exist (401 / 403).
+WRITE_CAPABILITY = {"edit": "edit_posts", "delete": "delete_posts"}
+
+
+def event_for_write(event_id: int, viewer, action: str):
     event = get_event(event_id)
     if event is None:
+        _require_generic(viewer, action)
         raise not_an_event(event_id)
     return event
 
 
-def event_by_slug(slug: str):
+def event_by_slug(slug: str, viewer=None, action: str | None = None):
+    """The event of ``slug``; for a write (``action``), none is first the caller's lack of
+    the generic capability."""
     event = get_event_by_slug(slug)
     if event is None:
+        if action is not None:
+            _require_generic(viewer, action)
         raise invalid_params({"slug": _("No event has the slug %(slug)s.", slug=slug)})
     return event
+
+
+def _require_generic(viewer, action: str) -> None:
+    if not viewer.has(WRITE_CAPABILITY[action]):
+        raise forbidden(viewer.logged_in)
 
 
 def read_event(event, viewer, password, as_calendar=False):
@@ -597,7 +613,8 @@ class EventById(MethodView):
     @blp.response(200, EventOut)
     def post(self, body, id):
         """Update an event: omitted fields are left as they are."""
-        return update_event(event_for_write(id), body, current_viewer())
+        viewer = current_viewer()
+        return update_event(event_for_write(id, viewer, "edit"), body, viewer)
 
     put = post
     patch = post
@@ -606,7 +623,8 @@ class EventById(MethodView):
     @blp.response(200, EventOut)
     def delete(self, args, id):
         """Move an event to the trash, or delete it with force=true."""
-        return remove_event(event_for_write(id), args, current_viewer())
+        viewer = current_viewer()
+        return remove_event(event_for_write(id, viewer, "delete"), args, viewer)
 
 
 @blp.route("/events/by-slug/<slug>")
@@ -625,7 +643,8 @@ class EventBySlug(MethodView):
     @blp.response(200, EventOut)
     def post(self, body, slug):
         """Update an event found by its slug."""
-        return update_event(event_by_slug(slug), body, current_viewer())
+        viewer = current_viewer()
+        return update_event(event_by_slug(slug, viewer, "edit"), body, viewer)
 
     put = post
     patch = post
@@ -634,4 +653,5 @@ class EventBySlug(MethodView):
     @blp.response(200, EventOut)
     def delete(self, args, slug):
         """Trash an event found by its slug, or delete it with force=true."""
-        return remove_event(event_by_slug(slug), args, current_viewer())
+        viewer = current_viewer()
+        return remove_event(event_by_slug(slug, viewer, "delete"), args, viewer)
