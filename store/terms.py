@@ -310,8 +310,8 @@ def save_term(taxonomy: str, values: dict, existing=None):
             slug = slugify(values["slug"]) or taxonomy
             clash = slug_taken(taxonomy, slug, existing.id if existing else None)
             if clash is not None:
-                raise Conflict(
-                    "duplicate_term_slug",
+                raise Conflict(  # SPEC §4: the same code as a duplicate name
+                    "term_exists",
                     "The slug is already in use by another term.",
                     term_id=clash.id,
                 )

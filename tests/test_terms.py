@@ -54,6 +54,13 @@ def test_term_permissions_and_validation(client, as_role):
     assert again.get_json()["data"]["term_id"] == first["id"]
     slug = client.post(f"{NS}/tags", json={"name": "other", "slug": "dup"}, headers=editor)
     assert slug.status_code == 400
+    # SPEC §4: a duplicate slug is the same error as a duplicate name, naming the term.
+    assert slug.get_json()["code"] == "term_exists"
+    assert slug.get_json()["data"]["term_id"] == first["id"]
+    renamed = client.post(f"{NS}/tags", json={"name": "third"}, headers=editor).get_json()
+    update = client.post(f"{NS}/tags/{renamed['id']}", json={"slug": "dup"}, headers=editor)
+    assert (update.status_code, update.get_json()["code"]) == (400, "term_exists")
+    assert update.get_json()["data"]["term_id"] == first["id"]
     parent = client.post(f"{NS}/tags", json={"name": "t", "parent": 1}, headers=editor)
     assert parent.get_json()["code"] == "rest_taxonomy_not_hierarchical"
 
