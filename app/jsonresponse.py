@@ -24,7 +24,11 @@ STANDARD_HEADERS = (
     ("Referrer-Policy", "no-referrer"),
     ("X-Robots-Tag", "noindex"),
     ("Access-Control-Allow-Methods", "OPTIONS, GET, POST, PUT, PATCH, DELETE"),
-    ("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, X-WP-Nonce"),
+    (
+        "Access-Control-Allow-Headers",
+        # WordPress's list (raw uploads send Content-Disposition, SPEC §13), and If-None-Match
+        "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-None-Match",
+    ),
     (
         "Access-Control-Expose-Headers",
         "X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, Link, ETag",

@@ -116,6 +116,41 @@ def test_options_preflight_answers_200(client):
     assert client.options(f"{NS}/events").status_code == 200
 
 
+def test_a_preflight_allows_what_a_raw_upload_sends(client):
+    """A browser on another origin uploads a raw image with Content-Disposition (SPEC §13):
+    its preflight must allow that header, as WordPress's does (with Content-MD5)."""
+    response = client.options(
+        f"{NS}/media",
+        headers={
+            "Origin": "https://elsewhere.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type, content-disposition",
+        },
+    )
+    assert response.status_code == 200
+    allowed = {h.strip() for h in response.headers["Access-Control-Allow-Headers"].split(",")}
+    assert allowed >= {
+        "Authorization",
+        "X-WP-Nonce",
+        "Content-Disposition",
+        "Content-MD5",
+        "Content-Type",
+        "If-None-Match",
+    }
+
+
+@pytest.mark.parametrize(
+    "zone, offsets",
+    [("UTC", {0}), ("America/New_York", {-5, -4}), ("Asia/Kolkata", {5.5})],
+)
+def test_rest_index_gmt_offset_follows_the_site_timezone(app, client, zone, offsets):
+    """WordPress derives ``gmt_offset`` from ``timezone_string``: hours, as a number."""
+    app.config["SITE_TIMEZONE"] = zone
+    body = client.get("/wp-json").get_json()
+    assert body["timezone_string"] == zone
+    assert body["gmt_offset"] in offsets
+
+
 def test_bad_credentials_are_401_incorrect_password(client, as_role):
     as_role("editor")
     for headers in (

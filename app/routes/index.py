@@ -15,6 +15,8 @@ from app.i18n import N_, _, current_language, translate
 from app.jsonresponse import json_response
 from app.openapi import PATH_ARG_DESCRIPTIONS, complete, localise
 from app.urls import api_root_url, namespace_url, site_url
+from store.clock import utcnow
+from store.dates import resolve_timezone, utc_offset
 
 _CONVERTER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 WP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -169,6 +171,14 @@ def route_description(rule) -> dict | None:
     return namespace_routes().get(wp_route(rule.rule, current_app.config["API_ROOT"]))
 
 
+def gmt_offset(site_timezone: str) -> int | float:
+    """The site zone's offset from UTC now, in hours, as WordPress derives its
+    ``gmt_offset`` option from ``timezone_string``: ``-5``, ``5.5``."""
+    tz, _name = resolve_timezone(site_timezone)
+    hours = round(utc_offset(utcnow().replace(tzinfo=None), tz).total_seconds() / 3600, 2)
+    return int(hours) if hours == int(hours) else hours
+
+
 def rest_index():
     config = current_app.config
     return json_response(
@@ -177,7 +187,7 @@ def rest_index():
             "description": config["SITE_DESCRIPTION"],
             "url": site_url(),
             "home": site_url(),
-            "gmt_offset": 0,
+            "gmt_offset": gmt_offset(config["SITE_TIMEZONE"]),
             "timezone_string": config["SITE_TIMEZONE"],
             "namespaces": [config["NAMESPACE"]],
             "authentication": {"application-passwords": {"endpoints": {}}},
