@@ -209,7 +209,9 @@ def vevent(item: FeedEvent) -> tuple[icalendar.Event, ZoneInfo | None]:
             ("exdate", item.recurrence.exdates),
         ):
             if values:
-                component.add(name, [_in_zone(_as_datetime(v), event) for v in values])
+                # Dates need their VALUE=DATE (RFC 5545 §3.8.5: DATE-TIME is the default).
+                parameters = {"VALUE": "DATE"} if event.get("all_day") else None
+                component.add(name, [_in_zone(_as_datetime(v), event) for v in values], parameters)
     return component, zone
 
 

@@ -621,3 +621,26 @@ def test_a_series_exported_and_imported_gives_the_same_occurrences(client, admin
     assert report["rejected"] == [] and len(report["created"]) == 3
     assert listed(client) == before
     assert imported(client, admin, text)["updated"] == []
+
+
+def test_an_all_day_series_writes_its_dates_as_dates(client, admin):
+    """RDATE and EXDATE values of an all-day series are dates, and RFC 5545 makes DATE-TIME
+    their default type: each such line says VALUE=DATE (the first feed wrote
+    ``EXDATE:20270802``, which strict readers take for a malformed date-time)."""
+    series = create_series(
+        client,
+        admin,
+        title="Days",
+        all_day=True,
+        start_date="2027-08-01",
+        end_date="2027-08-01",
+        timezone="UTC",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=3", "RDATE;VALUE=DATE:20270810"],
+    )
+    second = occurrences(client, series["id"])[0]
+    assert client.delete(f"{NS}/events/{second['id']}", headers=admin).status_code == 200
+    text = client.get(f"{NS}/events/{series['id']}?ical=1").get_data(as_text=True)
+    lines = [line for line in text.split("\r\n") if line.startswith(("EXDATE", "RDATE"))]
+    assert sorted(lines) == ["EXDATE;VALUE=DATE:20270802", "RDATE;VALUE=DATE:20270810"]
+    days = [start for start, _end, _title in expanded(icalendar.Calendar.from_ical(text))]
+    assert days == ["2027-08-01 (day)", "2027-08-03 (day)", "2027-08-10 (day)"]
