@@ -192,6 +192,9 @@ def image_out(value: str, ctx: RenderContext):
 # --- cost --------------------------------------------------------------------------------
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# The Events Calendar's default currency (its settings' "$" before the amount): what a cost
+# sent as a bare amount is shown with, "10" as "$10" (samples/event-get.json).
+DEFAULT_CURRENCY_SYMBOL = "$"
 
 
 def _number_text(raw: str) -> str | None:
@@ -253,7 +256,14 @@ def _cost_out(stored: str) -> tuple[str, dict]:
         "values": values,
     }
     if len(items) == 1:
-        return items[0].strip(), details
+        item = items[0].strip()
+        if numbers and not words and all(Decimal(value) == 0 for value in numbers):
+            return "Free", details
+        if _NUMBER.fullmatch(item):  # a bare amount: the default currency, as the reference
+            return f"{DEFAULT_CURRENCY_SYMBOL}{item}", details
+        return item, details
+    if not symbol:
+        symbol, position = DEFAULT_CURRENCY_SYMBOL, "prefix"  # shown, not in cost_details
 
     def show(value: str) -> str:
         if Decimal(value) == 0:

@@ -146,7 +146,7 @@ def test_password_text_never_reaches_another_password_or_none(client, admin, mak
     event = make_event(title="Secret", description="<p>in</p>", password="pw", cost="10")
     url = f"{NS}/events/{event['id']}"
     assert get(client, f"{url}?password=pw")["description"] == "<p>in</p>"  # single, warm
-    assert listed(client, event["id"], query="&password=pw")["cost"] == "10"
+    assert listed(client, event["id"], query="&password=pw")["cost"] == "$10"
     for query in ("", "&password=", "&password=PW", "&password=pw%20", "&password=p"):
         body = listed(client, event["id"], query=query)
         assert body["description"] == "" and body["cost"] == "", query

@@ -64,6 +64,31 @@ def test_cost_list_and_postfix_symbol(make_event):
     assert make_event(cost="20$")["cost_details"]["currency_symbol"] == "$"
 
 
+@pytest.mark.parametrize(
+    "sent, shown",
+    [
+        ("10", "$10"),  # samples/event-get.json: the default currency, not in cost_details
+        ("10.50", "$10.50"),
+        ("0", "Free"),
+        ("0€", "Free"),
+        (["10", "20"], "$10 – $20"),
+        (["0", "20"], "Free – $20"),
+        ("10 €", "10 €"),  # a symbol of its own, shown as sent
+        ("Donation", "Donation"),
+    ],
+)
+def test_cost_as_the_reference_formats_it(make_event, sent, shown):
+    event = make_event(cost=sent)
+    assert event["cost"] == shown
+    if sent == "10":
+        assert event["cost_details"] == {
+            "currency_symbol": "",
+            "currency_code": "",
+            "currency_position": "",
+            "values": ["10"],
+        }
+
+
 def test_website_defaults_to_the_event_url(make_event):
     event = make_event()
     assert event["website"] == event["url"]
