@@ -627,7 +627,8 @@ def event_ld(event, data: dict, tz) -> dict:
             "url": data["url"],
             "category": "primary",
             "availability": "inStock",
-            "validFrom": _iso(event.date, None),
+            # The publication day at midnight, as the reference writes it (samples/event-get.json)
+            "validFrom": f"{event.date[:10]}T00:00:00+00:00",
         }
     ld["performer"] = "Organization"
     return ld

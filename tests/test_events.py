@@ -187,6 +187,15 @@ def test_single_read_has_json_ld(client, make_event):
     assert client.get(f"{NS}/events/by-slug/{event['slug']}").get_json()["id"] == event["id"]
 
 
+def test_json_ld_offer_is_valid_from_the_publication_day(client, admin, make_event):
+    """samples/event-get.json: published 2026-11-22 07:14:39, ``validFrom``
+    2026-11-22T00:00:00+00:00 (the day, not the time)."""
+    event = make_event(cost="10", date="2026-11-22 07:14:39")
+    offers = client.get(f"{NS}/events/{event['id']}").get_json()["json_ld"]["offers"]
+    assert offers["validFrom"] == "2026-11-22T00:00:00+00:00"
+    assert (offers["price"], offers["priceCurrency"]) == ("10", "USD")
+
+
 def test_single_read_errors(client, make_event, as_role):
     assert client.get(f"{NS}/events/0").status_code == 404
     missing = client.get(f"{NS}/events/999")
