@@ -58,8 +58,8 @@ def _bad_credentials() -> ApiError:
 
 
 def _basic_credentials() -> tuple[str, str] | None:
-    """(user name, password) from HTTP Basic, as Werkzeug parses it; None when the header
-    is another scheme or malformed (which is a 401 like a wrong password)."""
+    """(user name, password) from HTTP Basic, as Werkzeug parses it; None when it is
+    malformed (which is a 401 like a wrong password)."""
     auth = request.authorization
     if auth is None or auth.type != "basic" or auth.username is None:
         return None
@@ -75,7 +75,9 @@ def authenticate_request() -> None:
     """
     g.viewer = ANONYMOUS
     header = request.headers.get("Authorization")
-    if not header:
+    if not header or header.split(None, 1)[0].lower() != "basic":
+        # As WordPress: another scheme (Bearer, Digest…) is not credentials of this API,
+        # so the caller is anonymous (a write then answers 401 rest_forbidden).
         return
     config = current_app.config
     credentials = _basic_credentials()

@@ -112,6 +112,20 @@ def test_security_and_cors_headers(client, app):
     assert response.headers["Access-Control-Allow-Credentials"] == "true"
 
 
+def test_another_authorization_scheme_leaves_the_caller_anonymous(client, as_role):
+    """WordPress reads HTTP Basic only: a Bearer (or any other) header is no credentials,
+    so reads answer as to anyone and writes are 401 rest_forbidden, not incorrect_password."""
+    as_role("editor")
+    for header in ("Bearer abc.def", "Digest username=editor", "Token x"):
+        headers = {"Authorization": header}
+        assert client.get(f"{NS}/events", headers=headers).status_code == 200
+        body = {"title": "x", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am"}
+        write = client.post(f"{NS}/events", json=body, headers=headers)
+        assert (write.status_code, write.get_json()["code"]) == (401, "rest_forbidden")
+    malformed = client.get(f"{NS}/events", headers={"Authorization": "Basic"})
+    assert (malformed.status_code, malformed.get_json()["code"]) == (401, "incorrect_password")
+
+
 def test_options_preflight_answers_200(client):
     assert client.options(f"{NS}/events").status_code == 200
 
