@@ -488,17 +488,24 @@ def add_occurrences(series, starts: list[datetime]) -> int:
     return len(rows)
 
 
-def rebuild(series, starts: list[datetime]) -> None:
+def rebuild(series, starts: list[datetime], before=None) -> None:
     """Re-creates the occurrences of ``series`` at ``starts``: the ones that follow the
     series are deleted and inserted anew; those edited on their own are kept when their
-    day still occurs (they then stand for that day's occurrence), deleted otherwise."""
+    day still occurs (they then stand for that day's occurrence), deleted otherwise.
+    ``before``: the series before the write, whose excluded days stay excluded when its
+    time of day, timezone or all-day flag changed (``_exdates_follow_their_day``)."""
     from store.models import Event
 
+    lines = stored_lines(series.recurrence)
+    if before is not None:
+        moved = _exdates_follow_their_day(lines, before, series, starts)
+        if moved != lines:
+            lines = moved
+            series.recurrence = join_lines(lines)  # the occurrences copy it below
+            _set_lines(series.id, lines)
     # The starts were planned before the transaction: an occurrence trashed meanwhile has
     # added its EXDATE to the series, which is read here, inside it.
-    starts = without_exdates(
-        starts, parse(stored_lines(series.recurrence)).exdates, series_zone(series)[0]
-    )
+    starts = without_exdates(starts, parse(lines).exdates, series_zone(series)[0])
     Event.delete().where(_members(series.id) & (Event.detached == False)).execute()  # noqa: E712
     first_by_day: dict[date, datetime] = {}
     for start in starts:
@@ -515,6 +522,59 @@ def rebuild(series, starts: list[datetime]) -> None:
                 Event.id == row.id
             ).execute()
     add_occurrences(series, [start for start in starts if start not in kept])
+
+
+def _exdates_follow_their_day(lines: list[str], before, series, starts) -> list[str]:
+    """The series' lines with each EXDATE that named an occurrence of ``before`` (one value
+    at ``before``'s time of day, in its zone: the form trashing writes) rewritten to name
+    the occurrence of ``series`` on the same day, when the time of day, the timezone or
+    the all-day flag changed: moving a series from 10:00 to 09:00 keeps the days that were
+    trashed or deleted out of it, in its listing and in its feed alike. ``starts``: the
+    planned starts of ``series``. Whole-day EXDATEs already name a day; other lines stay."""
+    if (before.start_date[11:], before.timezone, bool(before.all_day)) == (
+        series.start_date[11:],
+        series.timezone,
+        bool(series.all_day),
+    ):
+        return lines
+    old_tz = series_zone(before)[0]
+    old_time = dates.parse_stored(before.start_date).time()
+    new_tz, label = series_zone(series)
+    by_day: dict[date, datetime] = {}
+    for start in starts:
+        by_day.setdefault(start.date(), start)
+    found: list[str] = []
+    for line in lines:
+        exdates = parse([line]).exdates if line.upper().startswith("EXDATE") else []
+        if len(exdates) == 1 and exdates[0].kind != "date":
+            local = exdates[0].local(old_tz, old_time)
+            start = by_day.get(local.date()) if local.time() == old_time else None
+            if start is not None:
+                line = exdate_line(start, new_tz, label, bool(series.all_day))
+        if line not in found:
+            found.append(line)
+    return found
+
+
+def restore_with_series(series) -> None:
+    """A series taken out of the trash brings back the occurrences edited on their own
+    that went to the trash with it: those whose day the series does not exclude (one
+    trashed on its own added its EXDATE, and stays in the trash). They take the series'
+    status, as the occurrences that follow it do."""
+    from store.models import Event, EventTerm, live_value
+
+    lines = set(stored_lines(series.recurrence))
+    rows = Event.select().where(
+        _members(series.id) & (Event.detached == True) & (Event.status == "trash")  # noqa: E712
+    )
+    for row in rows:
+        if _exdate_for(row, series) in lines:
+            continue
+        Event.update(
+            status=series.status, modified=series.modified, modified_utc=series.modified_utc
+        ).where(Event.id == row.id).execute()
+        live = live_value(series.status, row.password)
+        EventTerm.update(live=live).where(EventTerm.event == row.id).execute()
 
 
 def propagate(series, changed: dict, link_keys) -> None:
@@ -559,10 +619,12 @@ def after_series_write(saved, existing, changed: dict, link_keys, starts) -> Non
             exclude_occurrence(saved)
         return
     was_series = existing is not None and bool(existing.recurrence)
+    if was_series and existing.status == "trash" and saved.status != "trash":
+        restore_with_series(saved)
     if was_series and "recurrence" in changed and not saved.recurrence:
         end_series(saved.id)
     elif saved.recurrence and starts is not None:
-        rebuild(saved, starts)
+        rebuild(saved, starts, existing if was_series else None)
     elif saved.recurrence:
         propagate(saved, changed, link_keys)
 

@@ -21,6 +21,7 @@ from tests.test_recurrence import (
     create_series,
     occurrences,
     rules,
+    status_of,
     update,
 )
 
@@ -644,3 +645,68 @@ def test_an_all_day_series_writes_its_dates_as_dates(client, admin):
     assert sorted(lines) == ["EXDATE;VALUE=DATE:20270802", "RDATE;VALUE=DATE:20270810"]
     days = [start for start, _end, _title in expanded(icalendar.Calendar.from_ical(text))]
     assert days == ["2027-08-01 (day)", "2027-08-03 (day)", "2027-08-10 (day)"]
+
+
+# --- a series' excluded days across restores and moves: the listing and the feed agree ---------
+
+
+def _days(client, series_id) -> list[str]:
+    """Local start days of the series and its occurrences, as the listing shows them."""
+    shown = [client.get(f"{NS}/events/{series_id}").get_json()]
+    shown += occurrences(client, series_id)
+    return sorted(event["start_date"] for event in shown)
+
+
+def test_a_series_restored_from_the_trash_brings_back_what_went_with_it(client, admin):
+    """Trashing a series takes its edited occurrences with it (they have no EXDATE: the
+    series is gone, not their days). Restoring the series brings them back; an occurrence
+    trashed on its own before, with its EXDATE, stays in the trash. The feed shows what the
+    listing shows, and the term counts follow."""
+    series = create_series(
+        client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"], categories=["Classes"]
+    )
+    others = occurrences(client, series["id"])
+    assert update(client, others[0]["id"], admin, title="Edited").status_code == 200
+    assert client.delete(f"{NS}/events/{others[1]['id']}", headers=admin).status_code == 200
+    assert client.delete(f"{NS}/events/{series['id']}", headers=admin).status_code == 200
+    assert listed(client) == []
+    restored = update(client, series["id"], admin, status="publish")
+    assert restored.status_code == 200
+    assert _days(client, series["id"]) == [
+        "2027-03-01 19:00:00",
+        "2027-03-08 19:00:00",
+        "2027-03-22 19:00:00",
+    ]
+    assert client.get(f"{NS}/events/{others[0]['id']}").get_json()["title"] == "Edited"
+    assert status_of(others[1]["id"]) == "trash"
+    assert expanded(calendar_of(client, **WIDE)) == listed(client)
+    categories = client.get(f"{NS}/categories").get_json()["categories"]
+    assert [(c["name"], c["count"]) for c in categories] == [("Classes", 3)]
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"start_date": "2027-03-01 09:00", "end_date": "2027-03-01 10:00"},
+        {"timezone": "America/New_York"},
+        {"start_date": "2027-03-01 09:00", "end_date": "2027-03-01 10:00", "timezone": "UTC"},
+        {"all_day": True, "start_date": "2027-03-01", "end_date": "2027-03-01"},
+    ],
+)
+def test_days_taken_out_of_a_series_stay_out_when_it_moves(client, admin, move):
+    """Trashed and deleted occurrences exclude their days with EXDATEs at the series' time.
+    Moving the series to another time of day, zone or to whole days rewrites those lines,
+    so the same days stay out of the listing and of the feed (and of a calendar that
+    expands the feed), and restoring the trashed one brings it back at the new time."""
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=5"])
+    others = occurrences(client, series["id"])
+    trashed, deleted = others[1], others[2]
+    assert client.delete(f"{NS}/events/{trashed['id']}", headers=admin).status_code == 200
+    gone = client.delete(f"{NS}/events/{deleted['id']}?force=true", headers=admin)
+    assert gone.status_code == 200
+    assert update(client, series["id"], admin, **move).status_code == 200
+    days = [start[:10] for start in _days(client, series["id"])]
+    assert days == ["2027-03-01", "2027-03-08", "2027-03-29"]
+    assert expanded(calendar_of(client, **WIDE)) == listed(client)
+    lines = client.get(f"{NS}/events/{series['id']}").get_json()["recurrence"]
+    assert len([line for line in lines if line.startswith("EXDATE")]) == 2, lines
