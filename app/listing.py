@@ -4,7 +4,7 @@ next/previous URLs and the RFC 8288 ``Link`` header. Written once, used by all."
 from __future__ import annotations
 
 import math
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from app.jsonresponse import json_response
 from store.ids import MAX_ID
@@ -26,7 +26,7 @@ class Page:
         return math.ceil(total / self.size) if total else 0
 
 
-def _query(args: dict) -> str:
+def _pairs(args: dict) -> list[tuple[str, str]]:
     pairs = []
     for key, value in args.items():
         if value is None:
@@ -35,8 +35,19 @@ def _query(args: dict) -> str:
             value = ",".join(str(v) for v in value)
         elif isinstance(value, bool):
             value = "1" if value else "0"
-        pairs.append((key, value))
-    return urlencode(pairs)
+        pairs.append((key, str(value)))
+    return pairs
+
+
+def _query(args: dict) -> str:
+    return urlencode(_pairs(args))
+
+
+def _echoed(args: dict) -> str:
+    """The query of ``rest_url`` as the reference writes it (WordPress's ``add_query_arg``,
+    which leaves values as they are): ``start_date=2026-11-21 00:00:00``, lists as CSV
+    (samples/event-list.json). Only what would change the URL's structure is encoded."""
+    return "&".join(f"{key}={quote(value, safe=' :,')}" for key, value in _pairs(args))
 
 
 def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, echo_page: bool):
@@ -47,9 +58,11 @@ def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, 
     """
     base = collection_url.rstrip("/") + "/"
     # The filters are encoded once; each URL adds its page, first (rest_url) or last.
-    others = _query({k: v for k, v in args.items() if k != "page"})
+    filters = {k: v for k, v in args.items() if k != "page"}
+    others = _query(filters)
     if echo_page:
-        rest_url = f"{base}?page={page.number}" + (f"&{others}" if others else "")
+        echoed = _echoed(filters)
+        rest_url = f"{base}?page={page.number}" + (f"&{echoed}" if echoed else "")
     else:
         rest_url = base
 

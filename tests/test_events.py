@@ -382,9 +382,37 @@ def test_inclusive_versus_strict_dates(client, make_event):
     query = "start_date=2030-01-01 15:00&end_date=2030-01-01 18:00"
     inclusive = client.get(f"{NS}/events?{query}").get_json()
     assert [e["title"] for e in inclusive["events"]] == ["E1", "E2"]
-    assert "23%3A59%3A59" in inclusive["rest_url"]
+    # As the reference echoes them (samples/event-list.json): values as they are.
+    assert "&start_date=2030-01-01 00:00:00&end_date=2030-01-01 23:59:59&" in inclusive["rest_url"]
     strict = client.get(f"{NS}/events?{query}&strict_dates=true").get_json()
     assert [e["title"] for e in strict["events"]] == ["E1"]
+
+
+def test_rest_url_echoes_the_effective_filters_as_the_reference(client, admin, make_event):
+    """samples/event-list.json: ``…/events/?page=1&per_page=10&start_date=2026-11-21
+    00:00:00&end_date=…&status=publish``: values unencoded, lists as CSV; the next page's
+    URL is encoded (the sample's ``next_rest_url``)."""
+    venues = [
+        client.post(f"{NS}/venues", json={"venue": f"V{n}"}, headers=admin).get_json()["id"]
+        for n in range(2)
+    ]
+    for n in range(3):
+        make_event(
+            title=f"E{n}",
+            venue=venues[n % 2],
+            start_date="2030-01-01 16:00",
+            end_date="2030-01-01 17:00",
+        )
+    body = client.get(
+        f"{NS}/events?per_page=1&start_date=2029-12-31&end_date=2030-01-02"
+        f"&venue={venues[0]},{venues[1]}"
+    ).get_json()
+    query = body["rest_url"].split("?", 1)[1]
+    assert query.startswith(
+        "page=1&per_page=1&start_date=2029-12-31 00:00:00&end_date=2030-01-02 23:59:59"
+    )
+    assert f"&venue={venues[0]},{venues[1]}" in query and query.endswith("&status=publish")
+    assert "start_date=2029-12-31+00%3A00%3A00" in body["next_rest_url"]
 
 
 def test_search_status_featured_include(client, make_event, as_role):
