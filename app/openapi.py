@@ -43,13 +43,28 @@ BASIC_AUTH = {
 }
 
 
+DOC_PATH = {
+    "get": {
+        "summary": N_("This OpenAPI document."),
+        "responses": {
+            "200": {
+                "description": N_("This OpenAPI document."),
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        },
+    }
+}
+
+
 def complete(spec: dict, namespace_prefix: str) -> dict:
     """Paths relative to the namespace (its URL is ``servers[0]``) with their path
     parameters described. Operations are completed as they are documented, by
     ``app.smorest.document_conventions``; the security scheme is registered on the spec."""
     spec = copy.deepcopy(spec)
+    # This document is a route too, listed first as the reference lists it (samples/doc.json).
     spec["paths"] = {
-        (path[len(namespace_prefix) :] or "/"): item for path, item in spec["paths"].items()
+        "/doc": DOC_PATH,
+        **{(path[len(namespace_prefix) :] or "/"): item for path, item in spec["paths"].items()},
     }
     spec.get("components", {}).get("responses", {}).pop("DEFAULT_ERROR", None)
     for item in spec["paths"].values():

@@ -13,6 +13,7 @@ import copy
 import re
 
 import orjson
+from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from flask_smorest import Api as BaseApi
 from flask_smorest import Blueprint as BaseBlueprint
 from webargs.flaskparser import FlaskParser
@@ -181,8 +182,28 @@ def document_conventions(doc: dict, _doc_info: dict, *, method: str, **_kwargs) 
     return doc
 
 
+# The reference's names for the shapes both documents describe (samples/doc.json): a client
+# generated from its document finds the same components in ours.
+REFERENCE_NAMES = {
+    "EventOut": "Event",
+    "VenueOut": "Venue",
+    "OrganizerOut": "Organizer",
+    "TermOut": "Term",
+    "MediaOut": "Image",
+}
+
+
+def schema_name(schema) -> str:
+    name = resolver(schema)
+    return REFERENCE_NAMES.get(name, name)
+
+
 class Api(BaseApi):
     ERROR_SCHEMA = Error
+
+    def _init_spec(self, *, marshmallow_plugin=None, **options):
+        plugin = marshmallow_plugin or MarshmallowPlugin(schema_name_resolver=schema_name)
+        super()._init_spec(marshmallow_plugin=plugin, **options)
 
     def _register_error_handlers(self):
         """Errors are handled by ``app.errors`` for every layer, not only smorest's."""

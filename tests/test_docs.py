@@ -38,6 +38,7 @@ def test_document_is_valid_openapi_under_every_root(client, root):
 def test_every_route_and_method_is_documented(client):
     paths = client.get(f"{NS}/doc").get_json()["paths"]
     expected = {
+        "/doc": {"get"},
         "/events": {"get", "post"},
         "/events/{id}": {"get", "post", "put", "patch", "delete"},
         "/events/by-slug/{slug}": {"get", "post", "put", "patch", "delete"},
@@ -54,6 +55,12 @@ def test_every_route_and_method_is_documented(client):
     }
     for path, methods in expected.items():
         assert methods <= set(paths[path]), path
+    assert next(iter(paths)) == "/doc"  # first, as the reference lists it
+    schemas = client.get(f"{NS}/doc").get_json()["components"]["schemas"]
+    # The reference's names for the shapes both documents describe (samples/doc.json).
+    assert {"Event", "Venue", "Organizer", "Term", "Image", "DateDetails", "CostDetails"} <= set(
+        schemas
+    )
 
 
 def test_document_declares_auth_bodies_and_errors(client):
@@ -162,9 +169,9 @@ def test_published_response_schemas_are_strict(client):
     """The *Out schemas describe what is sent, and nothing else would pass them; every
     JSON answer of the suite is checked against them (tests/conformance.py)."""
     schemas = client.get(f"{NS}/doc").get_json()["components"]["schemas"]
-    for name in ("EventOut", "VenueOut", "OrganizerOut", "TermOut", "Error"):
+    for name in ("Event", "Venue", "Organizer", "Term", "Error"):
         schema = schemas[name]
         assert schema["additionalProperties"] is False, name
         assert {"id", "code"} & set(schema["required"]), name
-    assert "json_ld" not in schemas["EventOut"]["required"]  # single reads only
-    assert schemas["EventOut"]["properties"]["featured"]["nullable"] is True  # masked
+    assert "json_ld" not in schemas["Event"]["required"]  # single reads only
+    assert schemas["Event"]["properties"]["featured"]["nullable"] is True  # masked

@@ -730,7 +730,7 @@ def test_series_ical_gives_lines_and_edited_occurrences(client, admin):
 def test_the_document_describes_recurrence(client):
     document = client.get(f"{NS}/doc").get_json()
     schemas = document["components"]["schemas"]
-    assert schemas["EventOut"]["properties"]["recurrence"]["type"] == "array"
+    assert schemas["Event"]["properties"]["recurrence"]["type"] == "array"
     for body in ("EventCreate", "EventUpdate"):
         assert schemas[body]["properties"]["recurrence"]["description"]
     index = client.get(NS).get_json()["routes"]

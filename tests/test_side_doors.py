@@ -458,7 +458,7 @@ def test_empty_term_updates_change_nothing(client, admin, plural, body):
 
 def test_openapi_declares_masked_flags_nullable(client):
     doc = client.get(f"{NS}/doc").get_json()
-    event = doc["components"]["schemas"]["EventOut"]["properties"]
+    event = doc["components"]["schemas"]["Event"]["properties"]
     for flag in ("all_day", "featured", "ticketed", "sticky", "show_map", "hide_from_listings"):
         assert event[flag].get("nullable") is True, flag
 
