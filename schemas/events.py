@@ -196,6 +196,8 @@ class EventCreate(EventUpdate):
     )
     start_date = DateInput(required=True, metadata=describe(N_("Start date and time.")))
     end_date = DateInput(required=True, metadata=describe(N_("End date and time.")))
+    # Not sent, a new event is not all-day (interface.md §2.1); an update keeps what it was.
+    all_day = Flag(metadata={**describe(N_("Whether the event lasts all day.")), "default": False})
 
 
 # --- representation (documentation of what the serialisers emit) ---------------------

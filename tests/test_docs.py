@@ -175,3 +175,16 @@ def test_published_response_schemas_are_strict(client):
         assert {"id", "code"} & set(schema["required"]), name
     assert "json_ld" not in schemas["Event"]["required"]  # single reads only
     assert schemas["Event"]["properties"]["featured"]["nullable"] is True  # masked
+
+
+def test_a_new_event_is_documented_as_not_all_day(client):
+    """interface.md §2.1: ``all_day`` defaults to false, in the namespace index and in /doc
+    (for a creation; an update keeps what the event was)."""
+    routes = client.get(NS).get_json()["routes"]
+    (create,) = [
+        e for e in routes[f"/{NS.split('/', 2)[2]}/events"]["endpoints"] if "POST" in e["methods"]
+    ]
+    assert create["args"]["all_day"]["default"] is False
+    schemas = client.get(f"{NS}/doc").get_json()["components"]["schemas"]
+    assert schemas["EventCreate"]["properties"]["all_day"]["default"] is False
+    assert "default" not in schemas["EventUpdate"]["properties"]["all_day"]

@@ -94,7 +94,7 @@ def _schema_args(schema) -> dict:
         if field.dump_only:
             continue
         arg = {"type": wp_type(field), "required": bool(field.required)}
-        default = field.load_default
+        default = field.metadata.get("default", field.load_default)  # as apispec reads it
         if default is not ma_fields.missing_ and not callable(default):
             arg["default"] = default
         description = field.metadata.get("description")
