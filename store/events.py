@@ -534,7 +534,8 @@ def load_relations(events) -> dict[int, Relations]:
     """Venues, organizers and terms of every event of a page, whatever the page size: the
     links in one query, the linked rows by id, made once per data version (the pages of a
     calendar show the same few venues, organizers and terms again and again). Trashed
-    linked items are left out; the caller leaves out the ones its viewer may not read."""
+    linked items are left out; the caller leaves out the ones its viewer may not read.
+    Venues and organizers come in the order they were linked, terms by name."""
     ids = [event.id for event in events]
     relations = {event_id: Relations() for event_id in ids}
     if not ids:
@@ -558,7 +559,15 @@ def load_relations(events) -> dict[int, Relations]:
             target.categories.append(row)
         else:
             target.tags.append(row)
+    for target in relations.values():  # by name, as ``wp_get_post_terms`` gives them
+        for terms in (target.categories, target.tags):
+            if len(terms) > 1:
+                terms.sort(key=_by_name)
     return relations
+
+
+def _by_name(term) -> tuple:
+    return (term.name.lower(), term.id)  # case-insensitive, as the term listings
 
 
 def _linked_rows(model, ids: set) -> dict:

@@ -307,6 +307,19 @@ def test_force_delete_needs_an_editor(client, as_role, make_event):
     assert client.delete(f"{NS}/events/{event['id']}?force=true", headers=author).status_code == 403
 
 
+def test_embedded_terms_come_by_name_as_wp_get_post_terms_gives_them(client, make_event):
+    """reference-behaviour.md §2.6: an event's terms are ``wp_get_post_terms``'s, whose
+    order is the name's (case-insensitive), whatever order they were sent in; the same in
+    a listing and in the feed."""
+    event = make_event(categories=["zeta", "Alpha", "beta"], tags=["Y", "x"])
+    assert [c["name"] for c in event["categories"]] == ["Alpha", "beta", "zeta"]
+    assert [t["name"] for t in event["tags"]] == ["x", "Y"]
+    listed = client.get(f"{NS}/events").get_json()["events"][0]
+    assert [c["name"] for c in listed["categories"]] == ["Alpha", "beta", "zeta"]
+    feed = client.get(f"{NS}/events/{event['id']}?ical=1").get_data(as_text=True)
+    assert "CATEGORIES:Alpha,beta,zeta" in feed
+
+
 def test_venue_organizer_and_terms_on_write(client, admin, make_event):
     event = make_event(
         venue={"venue": "Hall", "city": "Paris", "country": "France", "stateProvince": "IDF"},
@@ -316,7 +329,10 @@ def test_venue_organizer_and_terms_on_write(client, admin, make_event):
     )
     assert event["venue"]["venue"] == "Hall" and event["venue"]["stateprovince"] == "IDF"
     assert [o["organizer"] for o in event["organizer"]] == ["A", "B"]
-    assert [c["name"] for c in event["categories"]] == ["Music", "Jazz"]
+    assert [c["name"] for c in event["categories"]] == [
+        "Jazz",
+        "Music",
+    ]  # by name, as wp_get_post_terms
     assert event["categories"][0]["taxonomy"] == "tribe_events_cat"
     assert event["tags"][0]["taxonomy"] == "post_tag"
     cleared = client.post(
