@@ -207,6 +207,24 @@ def _due_counts(term_ids: list | None = None, status="future", now: str | None =
     return due.group_by(EventTerm.term)
 
 
+def _parents_of_counted(rows) -> list[int]:
+    """The ancestors of the terms of ``rows`` (id, parent, n) that have a count."""
+    parent_of, counted = {}, []
+    for row in rows.tuples():
+        parent_of[row[0]] = row[1]
+        if row[2]:
+            counted.append(row[0])
+    found: set[int] = set()
+    for term_id in counted:
+        seen = {term_id}
+        parent = parent_of.get(term_id)
+        while parent and parent not in seen and parent not in found:
+            seen.add(parent)
+            found.add(parent)
+            parent = parent_of.get(parent)
+    return sorted(found)
+
+
 def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int, limit: int):
     """(rows with ``.n`` the published event count, total). The ``event`` filter lists the
     terms of an event only when ``viewer`` may read that event's terms."""
@@ -242,7 +260,18 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
             )
         )
     if filters.hide_empty:
-        query = query.where(count > 0)
+        shown = count > 0
+        if taxonomy == "category":
+            # As WordPress's hierarchical term query: an empty category stays when one of
+            # its descendants has events, so a client building the tree finds every parent.
+            parents = _parents_of_counted(
+                Term.select(Term.id, Term.parent, count.alias("n"))
+                .join(due, JOIN.LEFT_OUTER, on=(due.c.term_id == Term.id))
+                .where(Term.taxonomy == taxonomy)
+            )
+            if parents:
+                shown |= Term.id.in_(parents)
+        query = query.where(shown)
     total = query.count()
     column = {
         "id": Term.id,

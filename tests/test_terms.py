@@ -303,3 +303,54 @@ def test_the_migration_takes_protected_events_off_the_counts(app, client, make_e
 
     forget_all(app)
     assert _counts(client) == {"Hidden": 1}
+
+
+def test_hide_empty_keeps_the_ancestors_of_categories_with_events(client, admin, as_role):
+    """As WordPress's hierarchical term query: under ``hide_empty`` (the default) an empty
+    category stays when a descendant, at any depth, has events, so a client building the
+    tree finds every parent; its own count stays 0. Events no caller may count (a private
+    one) keep nobody shown, and tags, flat, are not concerned."""
+    editor = as_role("editor")
+
+    def category(name, parent=0):
+        body = {"name": name, "parent": parent}
+        return client.post(f"{NS}/categories", json=body, headers=editor).get_json()["id"]
+
+    root = category("Root")
+    middle = category("Middle", root)
+    leaf = category("Leaf", middle)
+    lonely = category("Lonely")
+    hidden = category("Hidden child", lonely)
+    client.post(
+        f"{NS}/events",
+        json={
+            "title": "Open",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "categories": [leaf],
+            "tags": ["used"],
+        },
+        headers=admin,
+    )
+    client.post(
+        f"{NS}/events",
+        json={
+            "title": "Closed",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "categories": [hidden],
+            "status": "private",
+        },
+        headers=admin,
+    )
+    client.post(f"{NS}/tags", json={"name": "unused"}, headers=editor)
+    body = client.get(f"{NS}/categories").get_json()
+    assert {c["name"]: c["count"] for c in body["categories"]} == {
+        "Root": 0,
+        "Middle": 0,
+        "Leaf": 1,
+    }
+    assert body["total"] == 3
+    assert [t["name"] for t in client.get(f"{NS}/tags").get_json()["tags"]] == ["used"]
+    everything = client.get(f"{NS}/categories?hide_empty=false").get_json()
+    assert everything["total"] == 5
