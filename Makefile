@@ -36,6 +36,8 @@ migrate: install
 	$(BIN)/flask --app wsgi migrate
 
 run: migrate
+	@case "$(WEB_CONCURRENCY)" in ''|*[!0-9]*) \
+		echo "calendar: WEB_CONCURRENCY: '$(WEB_CONCURRENCY)' is not a whole number" >&2; exit 1;; esac
 	exec $(BIN)/gunicorn --config gunicorn.conf.py --bind $(HOST):$(PORT) --workers $(WEB_CONCURRENCY) \
 		--access-logfile - wsgi:app
 

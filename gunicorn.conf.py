@@ -1,10 +1,20 @@
 """gunicorn settings used by `make run`, the tests that start a real server, and
 `make bench`. Command-line options (--bind, --workers) override them."""
 
-import os
+import sys
 
-import app.server  # noqa: F401  (gunicorn's own error answers become JSON)
+import app.server  # gunicorn's own error answers become JSON
+from app import ROOT
+from app.config import SettingError, load_settings
 from app.server_memory import limit_arenas
+
+# The same settings as the app's (defaults, instance/config.py, environment), checked before
+# any worker starts: a setting that cannot work stops the server with one line.
+try:
+    settings = load_settings(ROOT)
+except SettingError as error:
+    print(f"calendar: {error}", file=sys.stderr)
+    sys.exit(1)
 
 # Two malloc arenas for the threads of each worker (set here, before gunicorn forks them):
 # a thread's own arena keeps the pages it freed, and eight of them kept workers over the
@@ -15,11 +25,25 @@ limit_arenas()
 # the worker, so the others keep being served (SPEC §10). A reverse proxy that buffers
 # requests (docs/deploy.md) removes slow clients altogether.
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "8"))
-# (and app/server.py closes a connection silent mid-request for GUNICORN_READ_TIMEOUT s)
+threads = settings["GUNICORN_THREADS"]
+# A connection silent mid-request is closed after GUNICORN_READ_TIMEOUT s (app/server.py).
+app.server.READ_TIMEOUT = settings["GUNICORN_READ_TIMEOUT"]
+# Proxies whose forwarded headers gunicorn believes (the app's throttling reads the same).
+if settings["FORWARDED_ALLOW_IPS"]:
+    forwarded_allow_ips = ",".join(settings["FORWARDED_ALLOW_IPS"])
 # Idle keep-alive connections wait in the worker's poller, not in a thread.
 keepalive = 5
 # Limits of the request line and headers (gunicorn answers 414 / 431 past them).
 limit_request_line = 8190
 limit_request_fields = 100
 limit_request_field_size = 8190
+
+
+def on_starting(server):
+    """No worker would answer anyone: refused rather than accepting connections forever."""
+    if server.cfg.workers < 1:
+        print(
+            f"calendar: WEB_CONCURRENCY: at least 1 worker (is {server.cfg.workers})",
+            file=sys.stderr,
+        )
+        sys.exit(1)

@@ -1,5 +1,12 @@
 """Entry point for gunicorn and the flask CLI: ``gunicorn wsgi:app``."""
 
-from app import create_app
+import sys
 
-app = create_app()
+from app import create_app
+from app.config import SettingError
+
+try:
+    app = create_app()
+except SettingError as error:  # a setting the service cannot work with: said, not a traceback
+    print(f"calendar: {error}", file=sys.stderr)
+    raise SystemExit(1) from None

@@ -6,13 +6,14 @@ import io
 import os
 
 import orjson
+import peewee
 from flask import Flask, g, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from app import cache, errors
 from app.auth import authenticate_request, check_item_password
 from app.cli import register_cli
-from app.config import load_settings
+from app.config import SettingError, load_settings
 from app.i18n import N_, LanguageRoots, load_catalogs
 from app.jsonresponse import STANDARD_HEADERS
 from app.openapi import BASIC_AUTH
@@ -21,10 +22,12 @@ from app.routes.index import register_index, route_description
 from app.routes.media import body_limit, register_uploads
 from app.smorest import Api
 from store.db import (
+    UnsupportedDatabase,
     bind_database,
     database,
     open_database,
     pin_data_version,
+    shown_database,
     unpin_data_version,
 )
 from store.schema import migrate
@@ -59,11 +62,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.strict_slashes = False
     app.url_map.merge_slashes = False  # `//x` is no route (JSON 404), not an HTML redirect
 
-    db = open_database(app.config["CALENDAR_DATABASE"])
-    bind_database(db)
-    with db.connection_context():
-        migrate()
-    app.extensions["calendar.db"] = db
+    app.extensions["calendar.db"] = _opened(app.config["CALENDAR_DATABASE"])
     app.extensions["calendar.catalogs"] = load_catalogs(app.config["LANGUAGES"])
 
     errors.register(app)
@@ -79,6 +78,24 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["API_ROOT"],
     )
     return app
+
+
+def _opened(setting: str):
+    """The database, bound and migrated; a SettingError saying why it cannot be (an engine
+    it does not speak, a file that is not a database, a server that refuses)."""
+    try:
+        db = open_database(setting)
+        bind_database(db)
+        with db.connection_context():
+            migrate()
+    except UnsupportedDatabase as error:
+        raise SettingError(str(error)) from None
+    except (peewee.DatabaseError, OSError) as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise SettingError(
+            f"CALENDAR_DATABASE: cannot use {shown_database(setting)}: {reason}"
+        ) from None
+    return db
 
 
 def _register_hooks(app: Flask) -> None:

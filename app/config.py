@@ -2,9 +2,11 @@
 variables of the same name, then by the ``test_config`` given to ``create_app``."""
 
 import os
+from urllib.parse import urlsplit
 
 from flask import Config
 
+from store.dates import DateError, resolve_timezone
 from store.db import is_url
 from store.images import DEFAULT_MAX_PIXELS
 
@@ -46,27 +48,60 @@ DEFAULTS = {
     # listing window), and a series has at most this many occurrences (itself included).
     "RECURRENCE_HORIZON_DAYS": 730,
     "RECURRENCE_MAX": 1000,
+    # The server's own (gunicorn.conf.py, app/server.py): threads per worker, and seconds a
+    # client may stay silent mid-request before its connection is closed.
+    "GUNICORN_THREADS": 8,
+    "GUNICORN_READ_TIMEOUT": 10.0,
 }
 
+# Bounds of the numeric settings (inclusive); every one is at least 1 (or above 0).
+LIMITS = {
+    # Open-ended series are materialised to today + this: at most a century.
+    "RECURRENCE_HORIZON_DAYS": 36500,
+    "GUNICORN_THREADS": 1000,
+}
 
-def _coerce(default, raw: str):
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+
+
+class SettingError(ValueError):
+    """A setting that cannot work: the start stops with this message (no traceback)."""
+
+
+def _coerce(key: str, default, raw):
+    """``raw`` (a string from the environment or ``instance/config.py``, or a value) as the
+    type of ``default``; a SettingError naming ``key`` when it is not one."""
+    if isinstance(default, str) or not isinstance(raw, str):
+        if isinstance(default, bool):
+            if not isinstance(raw, bool):
+                raise SettingError(f"{key}: {raw!r} is not true or false")
+        elif isinstance(default, int | float) and (
+            isinstance(raw, bool) or not isinstance(raw, int | float)
+        ):
+            raise SettingError(f"{key}: {raw!r} is not a number")
+        return raw
+    text = raw.strip().lower()
     if isinstance(default, bool):
-        return raw.strip().lower() in ("1", "true", "yes", "on")
-    if isinstance(default, int):
-        return int(raw)
-    if isinstance(default, float):
-        return float(raw)
-    return raw
+        if text not in TRUE + FALSE:
+            raise SettingError(f"{key}: {raw!r} is not true or false")
+        return text in TRUE
+    try:
+        return int(text) if isinstance(default, int) else float(text)
+    except ValueError:
+        kind = "a whole number" if isinstance(default, int) else "a number"
+        raise SettingError(f"{key}: {raw!r} is not {kind}") from None
 
 
 def load_settings(root: str, test_config: dict | None = None) -> dict:
     settings = Config(root, DEFAULTS)
     settings.from_pyfile(os.path.join(root, "instance", "config.py"), silent=True)
-    for key, default in DEFAULTS.items():
+    for key in DEFAULTS:
         if key in os.environ:
-            settings[key] = _coerce(default, os.environ[key])
+            settings[key] = os.environ[key]
     if test_config:
         settings.update(test_config)
+    for key, default in DEFAULTS.items():
+        settings[key] = _coerce(key, default, settings[key])
     database = settings["CALENDAR_DATABASE"]
     if database != ":memory:" and not is_url(database) and not os.path.isabs(database):
         settings["CALENDAR_DATABASE"] = os.path.join(root, database)
@@ -83,4 +118,47 @@ def load_settings(root: str, test_config: dict | None = None) -> dict:
         settings["CORS_ORIGINS"] = [
             x.strip() for x in settings["CORS_ORIGINS"].split(",") if x.strip()
         ]
+    check_settings(settings)
     return settings
+
+
+def check_settings(settings) -> None:
+    """Refuses, with a SettingError naming it, a setting the service cannot work with:
+    found at start rather than as a 500 on every request that reads it."""
+    for key, default in DEFAULTS.items():
+        value = settings[key]
+        if isinstance(default, int | float) and not isinstance(default, bool):
+            if value <= 0:
+                raise SettingError(f"{key}: must be above 0 (is {value})")
+            if value > LIMITS.get(key, float("inf")):
+                raise SettingError(f"{key}: at most {LIMITS[key]} (is {value})")
+    try:
+        resolve_timezone(settings["SITE_TIMEZONE"])
+    except DateError:
+        raise SettingError(
+            f"SITE_TIMEZONE: unknown timezone {settings['SITE_TIMEZONE']!r} (an IANA name "
+            "such as Europe/Paris, UTC, or UTC+2)"
+        ) from None
+    site = settings["SITE_URL"]
+    if site:
+        parts = urlsplit(site)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+            raise SettingError(
+                f"SITE_URL: {site!r} is not an absolute http(s) URL such as "
+                "https://events.example.org"
+            )
+    if settings["API_ROOT"] == "/":
+        raise SettingError("API_ROOT: must name a path, such as /wp-json")
+    folder = settings["UPLOAD_FOLDER"]
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        raise SettingError(
+            f"UPLOAD_FOLDER: {folder} cannot be a folder ({error.strerror})"
+        ) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SettingError(f"UPLOAD_FOLDER: {folder} is not writable")
+    if settings["DEFAULT_LANGUAGE"] not in settings["LANGUAGES"]:
+        raise SettingError(
+            f"DEFAULT_LANGUAGE: {settings['DEFAULT_LANGUAGE']!r} is not one of LANGUAGES"
+        )

@@ -9,8 +9,6 @@ Imported by ``gunicorn.conf.py``; gunicorn writes those answers through
 
 from __future__ import annotations
 
-import os
-
 import orjson
 from gunicorn import util
 from gunicorn.workers import gthread
@@ -56,7 +54,8 @@ util.write_error = write_json_error
 
 # Seconds a client may stay silent in the middle of its request (headers or body) before
 # its connection is closed, so stalled clients free their thread.
-READ_TIMEOUT = float(os.environ.get("GUNICORN_READ_TIMEOUT", "10"))
+# Set by gunicorn.conf.py from the settings (app/config.py: GUNICORN_READ_TIMEOUT).
+READ_TIMEOUT = 10.0
 
 
 class TimedConn(gthread.TConn):

@@ -90,6 +90,17 @@ class UnsupportedDatabase(ValueError):
     """``CALENDAR_DATABASE`` names a URL of an engine this service does not speak."""
 
 
+def shown_database(setting: str) -> str:
+    """The database setting as it may be printed: a URL without its password."""
+    if not is_url(setting):
+        return setting
+    parts = urlsplit(setting)
+    if parts.password is None:
+        return setting
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
+
+
 def is_url(setting: str) -> bool:
     """Whether the database setting is a URL (``scheme://…``) rather than a file path."""
     return "://" in setting

@@ -252,7 +252,7 @@ def doc_ui_asset(filename):
 def home():
     """What a person who opens the server's address finds: where everything is."""
     config = current_app.config
-    root = request.host_url.rstrip("/") + request.script_root
+    root = site_url() + request.script_root  # SITE_URL when set, as every other link
     ns_url = root + config["NAMESPACE_URL"]
     return json_response(
         {

@@ -1,0 +1,148 @@
+"""Settings are checked at start: a value the service cannot work with stops the start with
+one line naming it (the CLI and gunicorn alike), instead of a 500 on every request that
+reads it; values written as text in ``instance/config.py`` are read as the environment's."""
+
+import os
+import subprocess
+
+import pytest
+
+from app import ROOT, create_app
+from app.config import SettingError
+from tests.conftest import NS, basic
+from tests.test_reliability import BIN, free_port
+
+BAD = [
+    ("SITE_TIMEZONE", "Mars/Phobos", "unknown timezone 'Mars/Phobos'"),
+    ("SITE_URL", "notaurl", "'notaurl' is not an absolute http(s) URL"),
+    ("SITE_URL", "ftp://files.example", "is not an absolute http(s) URL"),
+    ("API_ROOT", "/", "must name a path"),
+    ("MAX_CONTENT_LENGTH", "1MB", "'1MB' is not a whole number"),
+    ("ICAL_MAX_EVENTS", "-1", "must be above 0"),
+    ("GEOFENCE_KM", "0", "must be above 0"),
+    ("RECURRENCE_HORIZON_DAYS", "99999999", "at most 36500"),
+    ("GEOLOCATION", "maybe", "'maybe' is not true or false"),
+    ("GUNICORN_THREADS", "abc", "'abc' is not a whole number"),
+    ("DEFAULT_LANGUAGE", "it", "is not one of LANGUAGES"),
+    ("UPLOAD_FOLDER", os.path.join(ROOT, "README.md"), "cannot be a folder"),
+    ("CALENDAR_DATABASE", "mysql://u:p@h/db", "unsupported scheme mysql://"),
+    ("CALENDAR_DATABASE", ROOT, "cannot use"),
+    ("CALENDAR_DATABASE", os.path.join(ROOT, "README.md"), "file is not a database"),
+    (
+        "CALENDAR_DATABASE",
+        f"postgresql://calendar:secret@127.0.0.1:{free_port()}/calendar",
+        "cannot use postgresql://calendar:***@127.0.0.1",
+    ),
+]
+
+
+def _run(args, env, timeout=60):
+    return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def _env(tmp_path, **settings):
+    return {
+        **os.environ,
+        "CALENDAR_DATABASE": str(tmp_path / "calendar.db"),
+        "UPLOAD_FOLDER": str(tmp_path / "uploads"),
+        **settings,
+    }
+
+
+@pytest.mark.parametrize("key, value, said", BAD)
+def test_a_setting_that_cannot_work_stops_the_app_naming_it(tmp_path, key, value, said):
+    settings = {"CALENDAR_DATABASE": str(tmp_path / "c.db"), "UPLOAD_FOLDER": str(tmp_path)}
+    with pytest.raises(SettingError) as raised:
+        create_app({**settings, key: value})
+    assert str(raised.value).startswith(f"{key}: ") and said in str(raised.value)
+    assert "secret" not in str(raised.value)
+
+
+@pytest.mark.parametrize("key, value, said", [BAD[0], BAD[4], BAD[12]])
+def test_the_cli_says_the_setting_in_one_line(tmp_path, key, value, said):
+    """``flask users create`` with a bad setting: one line on stderr, status 1, nothing
+    made (the database file is not even created)."""
+    done = _run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "create", "ann", "--role", "editor"],
+        _env(tmp_path, **{key: value}),
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]  # one line
+    assert done.stderr.startswith(f"calendar: {key}: ") and said in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert not (tmp_path / "calendar.db").exists()
+
+
+def _gunicorn(tmp_path, workers=1, **settings):
+    args = [os.path.join(BIN, "gunicorn"), "--config", "gunicorn.conf.py"]
+    args += ["--bind", f"127.0.0.1:{free_port()}", "--workers", str(workers), "wsgi:app"]
+    return _run(args, _env(tmp_path, **settings), timeout=30)
+
+
+def test_gunicorn_stops_before_forking_on_a_bad_setting(tmp_path):
+    done = _gunicorn(tmp_path, SITE_TIMEZONE="Mars/Phobos")
+    assert done.returncode == 1
+    assert "calendar: SITE_TIMEZONE: unknown timezone 'Mars/Phobos'" in done.stderr
+    assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
+
+
+def test_gunicorn_refuses_to_run_without_workers(tmp_path):
+    """``WEB_CONCURRENCY=0 make run`` used to accept connections that nobody answered."""
+    done = _gunicorn(tmp_path, workers=0)
+    assert done.returncode == 1
+    assert "calendar: WEB_CONCURRENCY: at least 1 worker (is 0)" in done.stderr
+
+
+def test_make_run_refuses_a_worker_count_that_is_not_a_number(tmp_path):
+    done = _run(["make", "--no-print-directory", "run"], _env(tmp_path, WEB_CONCURRENCY="abc"))
+    assert done.returncode != 0
+    assert "calendar: WEB_CONCURRENCY: 'abc' is not a whole number" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# --- instance/config.py holds Python values, sometimes text: read like the environment's ----
+
+
+def test_numbers_and_flags_written_as_text_work_as_they_say(app, client, admin, make_event):
+    """``instance/config.py`` may say ``ICAL_MAX_EVENTS = "2"`` or ``GEOLOCATION =
+    "false"``: each is read as the environment's value would be, not a 500 (a string
+    compared with a count) nor a truthy string."""
+    from app.config import load_settings
+
+    written = {
+        "ICAL_MAX_EVENTS": "2",
+        "AUTH_FAILURE_LIMIT": "3",
+        "AUTH_FAILURE_WINDOW": "300",
+        "GEOLOCATION": "false",
+        "MAX_CONTENT_LENGTH": "2000000",
+        "GEOFENCE_KM": "10.5",
+    }
+    settings = load_settings(ROOT, {**dict(app.config), **written})
+    assert (settings["ICAL_MAX_EVENTS"], settings["GEOLOCATION"]) == (2, False)
+    assert (settings["MAX_CONTENT_LENGTH"], settings["GEOFENCE_KM"]) == (2000000, 10.5)
+    app.config.update({key: settings[key] for key in written})
+    for n in range(3):
+        make_event(title=f"E{n}")
+    feed = client.get(f"{NS}/events?ical=1").get_data(as_text=True)
+    assert feed.count("BEGIN:VEVENT") == 2
+    assert client.get(f"{NS}/events?geoloc=1").status_code == 400
+    for _ in range(3):
+        wrong = client.get(f"{NS}/events", headers=basic("administrator", "wrong"))
+        assert wrong.status_code == 401
+    assert client.get(f"{NS}/events", headers=basic("administrator", "wrong")).status_code == 429
+
+
+def test_the_landing_page_follows_site_url(app, client):
+    app.config["SITE_URL"] = "https://events.example.org"
+    body = client.get("/").get_json()
+    assert body["namespace"] == f"https://events.example.org{NS}/"
+    assert body["doc"] == f"https://events.example.org{NS}/doc"
+    assert body["health"] == "https://events.example.org/healthz"
+
+
+def test_the_defaults_pass_their_own_check():
+    """Guards the bounds above against a default they would refuse."""
+    from app.config import DEFAULTS, LIMITS
+
+    for key, limit in LIMITS.items():
+        assert 0 < DEFAULTS[key] <= limit, key
