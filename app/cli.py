@@ -5,6 +5,7 @@ commands, added to the app by ``register_cli``."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import urllib.error
 import urllib.request
 from datetime import timedelta
@@ -17,6 +18,7 @@ from babel.messages.pofile import read_po, write_po
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
+from app.config import LIMITS
 from app.errors import ApiError
 from app.i18n import TRANSLATIONS
 from app.ical_import import import_events, read_file
@@ -97,7 +99,14 @@ def migrate_command():
 
 
 @click.command("seed")
-@click.option("--events", "count", default=1000, show_default=True, help="Events to add.")
+@click.option(
+    "--events",
+    "count",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Events to add.",
+)
 @click.option(
     "--author",
     default="",
@@ -174,8 +183,8 @@ def backup_command(path):
     with database.connection_context():
         try:
             backup_to(path)
-        except RuntimeError as error:
-            raise click.ClickException(str(error)) from None
+        except (RuntimeError, OSError, sqlite3.Error) as error:
+            raise click.ClickException(f"cannot back up to {path}: {error}") from None
     click.echo(f"Backed up to {path}.")
 
 
@@ -271,7 +280,7 @@ recurrence_group = AppGroup("recurrence", help="Recurring events.")
 @recurrence_group.command("extend")
 @click.option(
     "--days",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=LIMITS["RECURRENCE_HORIZON_DAYS"]),
     default=None,
     help="Horizon in days from now (default: RECURRENCE_HORIZON_DAYS).",
 )

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
+
+from peewee import DatabaseError, PostgresqlDatabase
 
 from store.db import (
     bind_database,
@@ -11,6 +14,7 @@ from store.db import (
     open_database,
     refresh_statistics,
     reset_sequences,
+    shown_database,
     write_transaction,
 )
 from store.models import ALL_TABLES, Setting, Term
@@ -42,20 +46,23 @@ def copy_database(source_setting: str, target_setting: str) -> dict[str, int]:
     source_setting, target_setting = normalise(source_setting), normalise(target_setting)
     if source_setting == target_setting:
         raise CopyError("the source and the target are the same database")
+    if not is_url(source_setting) and not os.path.isfile(source_setting):
+        raise CopyError(f"no database at {source_setting}")  # and nothing is created
     source, target = open_database(source_setting), open_database(target_setting)
     try:
-        for db in (source, target):
-            bind_database(db)
-            with db.connection_context():
-                migrate()
-        with source.connection_context(), target.connection_context():
+        for db, setting in ((source, source_setting), (target, target_setting)):
+            with _said(setting):
+                bind_database(db)
+                with db.connection_context():
+                    migrate()
+        with source.connection_context(), target.connection_context(), _said(source_setting):
             bind_database(target)
             for model in COPIED:
                 if model.select().exists():
                     raise CopyError(
                         f"the target already holds a calendar (table {model._meta.table_name})"
                     )
-            with write_transaction():
+            with write_transaction(), _snapshot(source):
                 counts = {model._meta.table_name: _copy_table(source, model) for model in COPIED}
                 reset_sequences(COPIED)
             refresh_statistics()
@@ -63,6 +70,28 @@ def copy_database(source_setting: str, target_setting: str) -> dict[str, int]:
     finally:
         source.close_all()
         target.close_all()
+
+
+@contextmanager
+def _snapshot(db):
+    """One read transaction on the source: every table as of one moment, so that a server
+    writing to it meanwhile cannot make the copy hold a link without its event (the rows
+    written meanwhile are not copied). SQLite's WAL keeps the first read's snapshot to the
+    end of the transaction; PostgreSQL needs REPEATABLE READ for that."""
+    with db.atomic():
+        if isinstance(db, PostgresqlDatabase):
+            db.execute_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
+@contextmanager
+def _said(setting: str):
+    """A database error, as a CopyError naming the database (without its password)."""
+    try:
+        yield
+    except (DatabaseError, OSError) as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise CopyError(f"cannot copy with {shown_database(setting)}: {reason}") from None
 
 
 def _copy_table(source, model) -> int:

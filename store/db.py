@@ -518,6 +518,8 @@ def backup_to(path: str) -> None:
     if is_postgres():
         _pg_dump(path)
         return
+    if os.path.exists(path) and os.path.samefile(path, database.database):
+        raise RuntimeError("that is the database itself; name another file")
     source = database.connection()
     target = sqlite3.connect(path)
     try:

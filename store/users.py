@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+import re
 import secrets
 
 from store import clock
@@ -35,11 +36,20 @@ def _new_password() -> str:
     return secrets.token_urlsafe(18)
 
 
+MAX_LOGIN, MAX_EMAIL = 60, 100
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
 def create_user(login: str, role: str, email: str = "") -> tuple[User, str]:
     if role not in ROLES:
         raise UserError(f"unknown role {role!r}; choose one of {', '.join(ROLES)}")
     if not login or ":" in login:
         raise UserError("a user name must be non-empty and must not contain ':'")
+    # WordPress's limits (user_login, user_email), within both engines' columns.
+    if len(login) > MAX_LOGIN:
+        raise UserError(f"a user name has at most {MAX_LOGIN} characters")
+    if len(email) > MAX_EMAIL or (email and not _EMAIL.fullmatch(email)):
+        raise UserError(f"{email[:40]!r} is not an email address of at most {MAX_EMAIL} characters")
     with write_transaction():
         if User.get_or_none(User.login == login):
             raise UserError(f"user {login!r} already exists")

@@ -6,7 +6,7 @@ copy, which then takes new writes."""
 import pytest
 
 from app import create_app
-from store.db import UnsupportedDatabase
+from app.config import SettingError
 from tests.conftest import NS
 from tests.databases import drop_database, fresh_database
 from tests.test_media import image_bytes, uploaded
@@ -88,7 +88,7 @@ def test_copy_database_between_engines_keeps_every_answer(
 
 def test_other_database_urls_are_an_error_at_start_not_a_file(app, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(UnsupportedDatabase, match="unsupported scheme mysql://"):
+    with pytest.raises(SettingError, match="CALENDAR_DATABASE: unsupported scheme mysql://"):
         create_app({"CALENDAR_DATABASE": "mysql://u:p@host/db"})
     runner = app.test_cli_runner()
     result = runner.invoke(args=["copy-database", "sqlite://x.db", str(tmp_path / "x.db")])

@@ -1,0 +1,144 @@
+"""An operator's mistakes with the command line: each is refused with one ``Error:`` line
+and a non-zero status, never a Python traceback nor a false success, and leaves nothing
+behind; a copy taken while the server writes is a consistent calendar."""
+
+import os
+import sqlite3
+import subprocess
+import threading
+import time
+
+import pytest
+
+from tests.conftest import NS
+from tests.test_reliability import (
+    BIN,
+    ROOT,
+    Server,
+    event_body,
+    flask_cli,
+    migrated_database,
+    new_admin,
+)
+
+
+def cli(database, *args):
+    return subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
+        cwd=ROOT,
+        env={**os.environ, "CALENDAR_DATABASE": str(database)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def refused(result, said: str) -> bool:
+    return (
+        result.returncode != 0
+        and "Traceback" not in result.stderr
+        and said in result.stderr
+        and result.stdout == ""
+    )
+
+
+@pytest.fixture
+def calendar(tmp_path):
+    """A migrated SQLite calendar of its own (these mistakes are about files)."""
+    path = tmp_path / "calendar.db"
+    flask_cli(path, "migrate")
+    return path
+
+
+def test_backups_that_cannot_be_made_say_why(calendar, tmp_path):
+    missing = cli(calendar, "backup", str(tmp_path / "no" / "such" / "copy.db"))
+    assert refused(missing, "cannot back up to"), missing.stderr
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n" * 100)
+    onto_text = cli(calendar, "backup", str(notes))
+    assert refused(onto_text, "file is not a database"), onto_text.stderr
+    assert notes.read_text() == "not a database\n" * 100
+    itself = cli(calendar, "backup", str(calendar))
+    assert refused(itself, "that is the database itself"), itself.stderr
+    done = cli(calendar, "backup", str(tmp_path / "copy.db"))
+    assert done.returncode == 0 and done.stdout.startswith("Backed up to")
+    with sqlite3.connect(tmp_path / "copy.db") as copy:
+        assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_copying_from_a_mistyped_source_creates_nothing(tmp_path):
+    """A typo in SOURCE used to create an empty calendar there and an empty TARGET, and
+    to report success: the "moved" site was empty."""
+    source, target = tmp_path / "typo.db", tmp_path / "target.db"
+    result = cli(tmp_path / "unused.db", "copy-database", str(source), str(target))
+    assert refused(result, f"no database at {source}"), result.stderr
+    assert not source.exists() and not target.exists()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a calendar\n" * 100)
+    result = cli(tmp_path / "unused.db", "copy-database", str(notes), str(target))
+    assert refused(result, "file is not a database"), result.stderr
+
+
+def test_counts_and_horizons_out_of_range_are_refused(calendar):
+    seeded = cli(calendar, "seed", "--events", "-5")
+    assert refused(seeded, "-5 is not in the range x>=1"), seeded.stderr
+    extended = cli(calendar, "recurrence", "extend", "--days", "99999999")
+    assert refused(extended, "is not in the range 1<=x<=36500"), extended.stderr
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["b" * 61], "a user name has at most 60 characters"),
+        (["bob", "--email", "notanemail"], "'notanemail' is not an email address"),
+        (["bob", "--email", "a@b.c" + "c" * 100], "is not an email address"),
+    ],
+)
+def test_users_every_engine_can_store(calendar, args, said):
+    """A 300-character name was taken by SQLite and a traceback on PostgreSQL: a calendar
+    holding one could not be copied there. Both now refuse what WordPress refuses."""
+    result = cli(calendar, "users", "create", *args[:1], "--role", "editor", *args[1:])
+    assert refused(result, said), result.stderr
+    assert "bob" not in flask_cli(calendar, "users", "list")
+
+
+def test_a_copy_taken_while_the_server_writes_is_a_consistent_calendar(tmp_path):
+    """The copy reads every table in one read transaction: events written meanwhile are
+    left out together with their links, where reading each table at its own moment failed
+    on the copy's foreign keys (a link whose event was not copied)."""
+    source_rows = migrated_database(tmp_path)
+    source = next(source_rows)
+    auth = new_admin(source)
+    server = Server(source, workers=2)
+    stop = threading.Event()
+
+    def write(offset):
+        n = offset
+        while not stop.is_set():
+            server.request("POST", f"{NS}/events", event_body(n), auth)
+            n += 4
+
+    writers = [threading.Thread(target=write, args=(k,)) for k in range(4)]
+    try:
+        for thread in writers:
+            thread.start()
+        time.sleep(1)
+        copies = [tmp_path / f"copy{k}.db" for k in range(3)]
+        results = [
+            cli(tmp_path / "unused.db", "copy-database", str(source), str(c)) for c in copies
+        ]
+    finally:
+        stop.set()
+        for thread in writers:
+            thread.join()
+        server.stop()
+        next(source_rows, None)
+    assert [r.returncode for r in results] == [0, 0, 0], [r.stderr[-300:] for r in results]
+    for copy in copies:
+        with sqlite3.connect(copy) as db:
+            events = db.execute("SELECT COUNT(*) FROM event").fetchone()[0]
+            orphans = db.execute(
+                "SELECT COUNT(*) FROM event_term WHERE event_id NOT IN (SELECT id FROM event)"
+            ).fetchone()[0]
+            assert events > 0 and orphans == 0
+            assert db.execute("PRAGMA foreign_key_check").fetchall() == []
