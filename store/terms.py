@@ -14,6 +14,7 @@ from store.models import Event, EventTerm, Term
 from store.posts import (
     as_id,
     first_scheduled,
+    publication_horizon,
     readable_clause,
     slugify,
     split_list,
@@ -207,15 +208,13 @@ def _due_counts(term_ids: list | None = None, status="future", now: str | None =
     return due.group_by(EventTerm.term)
 
 
-def _parents_of_counted(rows) -> list[int]:
-    """The ancestors of the terms of ``rows`` (id, parent, n) that have a count."""
-    parent_of, counted = {}, []
-    for row in rows.tuples():
-        parent_of[row[0]] = row[1]
-        if row[2]:
-            counted.append(row[0])
+def _counted_ancestors() -> list[int]:
+    """The ancestors of the categories that count events (made once per data version and
+    publication horizon: a scheduled event's date passing changes the counts)."""
+    parent_of = dict(Term.select(Term.id, Term.parent).where(Term.taxonomy == "category").tuples())
+    counts = published_counts(parent_of)
     found: set[int] = set()
-    for term_id in counted:
+    for term_id in (term_id for term_id, n in counts.items() if n):
         seen = {term_id}
         parent = parent_of.get(term_id)
         while parent and parent not in seen and parent not in found:
@@ -264,10 +263,8 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
         if taxonomy == "category":
             # As WordPress's hierarchical term query: an empty category stays when one of
             # its descendants has events, so a client building the tree finds every parent.
-            parents = _parents_of_counted(
-                Term.select(Term.id, Term.parent, count.alias("n"))
-                .join(due, JOIN.LEFT_OUTER, on=(due.c.term_id == Term.id))
-                .where(Term.taxonomy == taxonomy)
+            parents = MEMO.get(
+                current_version(), ("counted ancestors", publication_horizon()), _counted_ancestors
             )
             if parents:
                 shown |= Term.id.in_(parents)

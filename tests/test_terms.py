@@ -354,3 +354,27 @@ def test_hide_empty_keeps_the_ancestors_of_categories_with_events(client, admin,
     assert [t["name"] for t in client.get(f"{NS}/tags").get_json()["tags"]] == ["used"]
     everything = client.get(f"{NS}/categories?hide_empty=false").get_json()
     assert everything["total"] == 5
+
+
+def test_a_parent_shows_when_its_childs_scheduled_event_is_published(client, as_role, make_event):
+    """The kept parents follow the counts as the clock moves, with no write in between: a
+    child whose only event is scheduled brings its parent when the date passes."""
+    from datetime import timedelta
+
+    from store import clock, dates
+
+    editor = as_role("editor")
+    parent = client.post(f"{NS}/categories", json={"name": "Season"}, headers=editor).get_json()
+    child = client.post(
+        f"{NS}/categories", json={"name": "Premiere", "parent": parent["id"]}, headers=editor
+    ).get_json()
+    later = dates.fmt(clock.utcnow().replace(tzinfo=None) + timedelta(seconds=5))
+    make_event(status="future", date_utc=later, categories=[child["id"]])
+    try:
+        clock.freeze()
+        assert client.get(f"{NS}/categories").get_json()["categories"] == []
+        clock.advance(6)
+        shown = client.get(f"{NS}/categories").get_json()["categories"]
+        assert [(c["name"], c["count"]) for c in shown] == [("Premiere", 1), ("Season", 0)]
+    finally:
+        clock.reset()
