@@ -440,6 +440,10 @@ def test_search_status_featured_include(client, make_event, as_role):
     assert client.get(f"{NS}/events?featured=true").get_json()["total"] == 1
     assert client.get(f"{NS}/events?featured=false").get_json()["total"] == 2
     assert client.get(f"{NS}/events?status=publish,draft").status_code == 400
+    # The same status twice is asking for it once.
+    for query in ("status=publish,publish", "status=publish&status=publish"):
+        assert client.get(f"{NS}/events?{query}").get_json()["total"] == 3
+        assert client.get(f"{NS}/venues?{query}").status_code == 200
     editor = as_role("editor")
     assert client.get(f"{NS}/events?status=publish,draft", headers=editor).get_json()["total"] == 4
     assert client.get(f"{NS}/events?status[]=draft", headers=editor).get_json()["total"] == 1

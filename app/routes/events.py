@@ -89,6 +89,7 @@ def checked_statuses(requested, viewer, param="status"):
     """The ``status`` filter: callers who cannot edit may ask for ``publish`` alone."""
     if requested is None:
         return None
+    requested = list(dict.fromkeys(requested))  # "publish,publish" asks for publish
     unknown = [s for s in requested if s not in STATUSES and s != "any"]
     if unknown or (not viewer.has("edit_posts") and requested != ["publish"]):
         raise invalid_params(
