@@ -39,7 +39,7 @@ from store.posts import (
     STATUSES,
     allocate_id,
     as_id,
-    publication_horizon,
+    publication_epoch,
     readable_clause,
     unique_slug,
     unmasked_clause,
@@ -278,7 +278,9 @@ def list_events(
     key = (
         database.database,  # one process may serve several databases (the tests do)
         version,
-        publication_horizon(),
+        # Which events, venues and organizers the clock has published: the filters by
+        # venue, organizer or geolocation see the linked items' status too.
+        publication_epoch(),
         repr(filters),  # every field, by the dataclass's own repr
         viewer.cache_key(),
     )

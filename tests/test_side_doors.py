@@ -6,9 +6,11 @@ text stays plain; bad input is a clean 400."""
 
 import json
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 import pytest
 
+from store import clock, dates
 from store.db import database
 from store.models import Event, Venue
 from tests.conftest import NS
@@ -605,3 +607,65 @@ def test_a_filter_by_a_protected_venue_finds_its_events(client, admin, make_even
     event = make_event(venue=venue["id"])
     assert client.get(f"{NS}/events/{event['id']}").get_json()["venue"]["id"] == venue["id"]
     assert _listed(client, f"venue={venue['id']}") == [event["id"]]
+
+
+def _linked_listing(client, param, item_id, serial):
+    """X-WP-Total and the ids of every page of ``?{param}={item_id}`` (a new URL each time:
+    no cached response, only the kept totals and first ids)."""
+    found, page, total = [], 1, None
+    while True:
+        response = client.get(
+            f"{NS}/events",
+            query_string={param: item_id, "per_page": 2, "page": page, "_": f"{serial}-{page}"},
+        )
+        if response.status_code != 200:
+            break
+        total = int(response.headers["X-WP-Total"])
+        found += [event["id"] for event in response.get_json()["events"]]
+        if len(found) >= total:
+            break
+        page += 1
+    return total, found
+
+
+def test_venue_filter_follows_a_scheduled_venue_reaching_its_date(client, admin, make_event):
+    """?venue= now counts a link only when the venue is readable (published, or scheduled
+    with its date passed). A scheduled venue's date passing changes that without a write,
+    but the listing's kept totals and first ids are keyed by the publication horizon of
+    *events* only (store/events.py, publication_horizon): the listing stays empty although
+    each event's own read now shows the venue."""
+    soon = clock.utcnow().replace(tzinfo=None) + timedelta(seconds=2)
+    venue = client.post(
+        f"{NS}/venues",
+        json={"venue": "Hall", "status": "future", "date_utc": dates.fmt(soon)},
+        headers=admin,
+    ).get_json()
+    ids = [make_event(title=f"E{n}", venue=venue["id"])["id"] for n in range(3)]
+    for serial in range(3):  # asked more than once: the first ids are kept
+        assert _linked_listing(client, "venue", venue["id"], serial) == (0, [])
+    try:
+        clock.advance(3)
+        shown = client.get(f"{NS}/events/{ids[0]}").get_json()["venue"]
+        assert shown["id"] == venue["id"]  # the event's own read shows the venue now
+        assert _linked_listing(client, "venue", venue["id"], 10) == (3, ids)
+    finally:
+        clock.reset()
+
+
+def test_organizer_filter_follows_a_scheduled_organizer_reaching_its_date(
+    client, admin, make_event
+):
+    soon = clock.utcnow().replace(tzinfo=None) + timedelta(seconds=2)
+    organizer = client.post(
+        f"{NS}/organizers",
+        json={"organizer": "Org", "status": "future", "date_utc": dates.fmt(soon)},
+        headers=admin,
+    ).get_json()
+    ids = [make_event(title=f"E{n}", organizer=[organizer["id"]])["id"] for n in range(3)]
+    for serial in range(3):
+        assert _linked_listing(client, "organizer", organizer["id"], serial) == (0, [])
+    try:
+        clock.advance(3)
+        assert _linked_listing(client, "organizer", organizer["id"], 10) == (3, ids)
+    finally:
+        clock.reset()
