@@ -75,7 +75,8 @@ def authenticate_request() -> None:
     """
     g.viewer = ANONYMOUS
     header = request.headers.get("Authorization")
-    if not header or header.split(None, 1)[0].lower() != "basic":
+    scheme = header.split(None, 1)[0].lower() if header and header.strip() else ""
+    if scheme != "basic":
         # As WordPress: another scheme (Bearer, Digest…) is not credentials of this API,
         # so the caller is anonymous (a write then answers 401 rest_forbidden).
         return

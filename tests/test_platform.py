@@ -510,3 +510,14 @@ def test_a_seeded_postgresql_calendar_has_statistics_for_its_plans(app, client):
         " ORDER BY utc_start, id LIMIT 10",
     )
     assert "Sort" not in " ".join(row[0] for row in plan)
+
+
+@pytest.mark.parametrize("value", [" ", "\xa0", "\x85"])
+def test_an_authorization_header_of_whitespace_is_no_500(client, value):
+    """0073c9b (another scheme leaves the caller anonymous) reads the scheme as
+    ``header.split(None, 1)[0]``: a header of whitespace only (over HTTP, gunicorn passes
+    the bytes A0 or 85 as Latin-1 text, which str.split counts as whitespace) raises
+    IndexError, a 500 on every route. SPEC §10: "No input may produce … an unhandled
+    exception"."""
+    response = client.get(f"{NS}/events", headers={"Authorization": value})
+    assert response.status_code in (200, 401), response.get_json()
