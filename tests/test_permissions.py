@@ -152,3 +152,19 @@ def test_writes_to_a_missing_event_ask_for_the_generic_capability_first(
     assert (subscriber.status_code, subscriber.get_json()["code"]) == (403, "rest_forbidden")
     contributor = send(f"{NS}{path}", json={"title": "x"}, headers=as_role("contributor"))
     assert contributor.status_code == (404 if "by-slug" not in path else 400)
+
+
+def test_a_malformed_write_to_a_missing_event_is_a_400_even_anonymous(client, make_event):
+    """SPEC §10: "Validation runs before authorisation, as in the reference: a malformed
+    request is a 400 even when anonymous"; reference-behaviour.md §8.1: a venue
+    ``{"id": n}`` that is no venue is a 400 (validator is_linked_post_id_or_entry_or_empty,
+    an argument validator, run before the permission callback, §0.1). The same body is a
+    400 for an existing event but a 401 for a missing id, so the answer depends on whether
+    the id exists (which the generic-capability change meant to hide)."""
+    existing = make_event(title="Draft", status="draft")
+    for body in ({"venue": {"id": 9999}}, {"organizer": [9999]}, {"timezone": "Mars/Phobos"}):
+        on_existing = client.put(f"{NS}/events/{existing['id']}", json=body)
+        on_missing = client.put(f"{NS}/events/999999", json=body)
+        by_slug = client.put(f"{NS}/events/by-slug/no-such-event", json=body)
+        assert on_existing.status_code == 400, body
+        assert (on_missing.status_code, by_slug.status_code) == (400, 400), body

@@ -308,26 +308,31 @@ def _series_hidden_from(viewer, events, password) -> set[int]:
 WRITE_CAPABILITY = {"edit": "edit_posts", "delete": "delete_posts"}
 
 
-def event_for_write(event_id: int, viewer, action: str):
+def event_for_write(event_id: int, viewer, action: str, body: dict | None = None):
     event = get_event(event_id)
     if event is None:
-        _require_generic(viewer, action)
+        _missing(viewer, action, body)
         raise not_an_event(event_id)
     return event
 
 
-def event_by_slug(slug: str, viewer=None, action: str | None = None):
-    """The event of ``slug``; for a write (``action``), none is first the caller's lack of
-    the generic capability."""
+def event_by_slug(slug: str, viewer=None, action: str | None = None, body: dict | None = None):
+    """The event of ``slug``; for a write (``action``), none is first the checks of its
+    ``body`` and the caller's lack of the generic capability."""
     event = get_event_by_slug(slug)
     if event is None:
         if action is not None:
-            _require_generic(viewer, action)
+            _missing(viewer, action, body)
         raise invalid_params({"slug": _("No event has the slug %(slug)s.", slug=slug)})
     return event
 
 
-def _require_generic(viewer, action: str) -> None:
+def _missing(viewer, action: str, body: dict | None) -> None:
+    """A write to no event: its fields are checked one by one first (a malformed request
+    is a 400 even anonymous, as the reference validates arguments before it asks for any
+    right), then the generic capability (401/403)."""
+    if body is not None:
+        prepare_event(body, None, viewer)  # reads only: nothing is made before the save
     if not viewer.has(WRITE_CAPABILITY[action]):
         raise forbidden(viewer.logged_in)
 
@@ -615,7 +620,7 @@ class EventById(MethodView):
     def post(self, body, id):
         """Update an event: omitted fields are left as they are."""
         viewer = current_viewer()
-        return update_event(event_for_write(id, viewer, "edit"), body, viewer)
+        return update_event(event_for_write(id, viewer, "edit", body), body, viewer)
 
     put = post
     patch = post
@@ -645,7 +650,7 @@ class EventBySlug(MethodView):
     def post(self, body, slug):
         """Update an event found by its slug."""
         viewer = current_viewer()
-        return update_event(event_by_slug(slug, viewer, "edit"), body, viewer)
+        return update_event(event_by_slug(slug, viewer, "edit", body), body, viewer)
 
     put = post
     patch = post
