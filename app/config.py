@@ -1,6 +1,7 @@
 """Settings: these defaults, overridden by ``instance/config.py``, then by environment
 variables of the same name, then by the ``test_config`` given to ``create_app``."""
 
+import math
 import os
 from urllib.parse import urlsplit
 
@@ -128,6 +129,8 @@ def check_settings(settings) -> None:
     for key, default in DEFAULTS.items():
         value = settings[key]
         if isinstance(default, int | float) and not isinstance(default, bool):
+            if not math.isfinite(value):
+                raise SettingError(f"{key}: must be a finite number (is {value})")
             if value <= 0:
                 raise SettingError(f"{key}: must be above 0 (is {value})")
             if value > LIMITS.get(key, float("inf")):
@@ -142,7 +145,14 @@ def check_settings(settings) -> None:
     site = settings["SITE_URL"]
     if site:
         parts = urlsplit(site)
-        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+        if (
+            parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or parts.query
+            or parts.fragment
+            or "#" in site
+            or parts.username is not None  # it would be in every public link
+        ):
             raise SettingError(
                 f"SITE_URL: {site!r} is not an absolute http(s) URL such as "
                 "https://events.example.org"
