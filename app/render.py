@@ -191,7 +191,7 @@ def image_out(value: str, ctx: RenderContext):
 
 # --- cost --------------------------------------------------------------------------------
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)*")  # ASCII digits, as PHP reads numbers
 # The Events Calendar's default currency (its settings' "$" before the amount): what a cost
 # sent as a bare amount is shown with, "10" as "$10" (samples/event-get.json).
 DEFAULT_CURRENCY_SYMBOL = "$"

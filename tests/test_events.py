@@ -75,6 +75,8 @@ def test_cost_list_and_postfix_symbol(make_event):
         (["0", "20"], "Free – $20"),
         ("10 €", "10 €"),  # a symbol of its own, shown as sent
         ("Donation", "Donation"),
+        ("１０", "１０"),  # PHP's is_numeric reads ASCII digits only: no currency added
+        ("١٠", "١٠"),
     ],
 )
 def test_cost_as_the_reference_formats_it(make_event, sent, shown):
