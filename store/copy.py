@@ -50,6 +50,10 @@ def copy_database(source_setting: str, target_setting: str) -> dict[str, int]:
         raise CopyError(f"no database at {source_setting}")  # and nothing is created
     source, target = open_database(source_setting), open_database(target_setting)
     try:
+        with _said(source_setting), source.connection_context():
+            if not (source.table_exists("setting") and source.table_exists("event")):
+                # Another program's database, or an empty file: left as it was.
+                raise CopyError(f"{shown_database(source_setting)} holds no calendar")
         for db, setting in ((source, source_setting), (target, target_setting)):
             with _said(setting):
                 bind_database(db)

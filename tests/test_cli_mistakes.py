@@ -142,3 +142,19 @@ def test_a_copy_taken_while_the_server_writes_is_a_consistent_calendar(tmp_path)
             ).fetchone()[0]
             assert events > 0 and orphans == 0
             assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+def test_copying_from_a_database_that_is_no_calendar_leaves_it_alone(tmp_path):
+    """daab1de: command-line mistakes are "never a traceback nor a false success", and
+    copy-database "reads the source". A SOURCE naming another application's SQLite file
+    (or an empty file, such as one `touch`ed by mistake) gets the calendar's whole schema
+    written into it (migrate runs on the source), and the command exits 0 having copied
+    nothing: the source is modified and the "moved" site is empty."""
+    source, target = tmp_path / "other-app.db", tmp_path / "target.db"
+    with sqlite3.connect(source) as other:
+        other.execute("CREATE TABLE notes (body TEXT)")
+    result = cli(tmp_path / "unused.db", "copy-database", str(source), str(target))
+    with sqlite3.connect(source) as other:
+        tables = [name for (name,) in other.execute("SELECT name FROM sqlite_master")]
+    assert tables == ["notes"], tables  # the source was only read
+    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stdout
