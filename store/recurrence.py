@@ -445,16 +445,12 @@ def _occurrence_rows(series, starts: list[datetime]) -> list[dict]:
     from store.models import Event
     from store.posts import allocate_ids
 
-    tz = series_zone(series)[0]
-    duration = dates.parse_stored(series.end_date) - dates.parse_stored(series.start_date)
     base = {f.name: getattr(series, f.name) for f in Event._meta.sorted_fields if f.name != "id"}
     ids = allocate_ids("event", len(starts))
     rows = []
     for event_id, start, slug in zip(
         ids, starts, _occurrence_slugs(series.slug, starts), strict=True
     ):
-        utc_start = dates.local_to_utc(start, tz)
-        utc_end = dates.local_to_utc(start + duration, tz)
         rows.append(
             {
                 **base,
@@ -463,14 +459,25 @@ def _occurrence_rows(series, starts: list[datetime]) -> list[dict]:
                 "post_parent": series.id,
                 "occurrence": dates.fmt(start),
                 "detached": False,
-                # Wall times in a DST gap are stored as the clock showed them, as on writes.
-                "start_date": dates.fmt(dates.utc_to_local(utc_start, tz)),
-                "end_date": dates.fmt(dates.utc_to_local(utc_end, tz)),
-                "utc_start": dates.fmt(utc_start),
-                "utc_end": dates.fmt(utc_end),
+                **_schedule_at(series, start),
             }
         )
     return rows
+
+
+def _schedule_at(series, start: datetime) -> dict:
+    """The dates of the occurrence of ``series`` at the wall time ``start``."""
+    tz = series_zone(series)[0]
+    duration = dates.parse_stored(series.end_date) - dates.parse_stored(series.start_date)
+    utc_start = dates.local_to_utc(start, tz)
+    utc_end = dates.local_to_utc(start + duration, tz)
+    return {
+        # Wall times in a DST gap are stored as the clock showed them, as on writes.
+        "start_date": dates.fmt(dates.utc_to_local(utc_start, tz)),
+        "end_date": dates.fmt(dates.utc_to_local(utc_end, tz)),
+        "utc_start": dates.fmt(utc_start),
+        "utc_end": dates.fmt(utc_end),
+    }
 
 
 def add_occurrences(series, starts: list[datetime]) -> int:
@@ -491,7 +498,8 @@ def add_occurrences(series, starts: list[datetime]) -> int:
 def rebuild(series, starts: list[datetime], before=None) -> None:
     """Re-creates the occurrences of ``series`` at ``starts``: the ones that follow the
     series are deleted and inserted anew; those edited on their own are kept when their
-    day still occurs (they then stand for that day's occurrence), deleted otherwise.
+    day still occurs (they then stand for that day's occurrence), deleted otherwise; those
+    trashed on their own stay in the trash while the series excludes their day.
     ``before``: the series before the write, whose excluded days stay excluded when its
     time of day, timezone or all-day flag changed (``_exdates_follow_their_day``)."""
     from store.models import Event
@@ -503,16 +511,40 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
             lines = moved
             series.recurrence = join_lines(lines)  # the occurrences copy it below
             _set_lines(series.id, lines)
+    tz, label = series_zone(series)
+    planned: dict[date, datetime] = {}
+    for start in starts:
+        planned.setdefault(start.date(), start)
     # The starts were planned before the transaction: an occurrence trashed meanwhile has
     # added its EXDATE to the series, which is read here, inside it.
-    starts = without_exdates(starts, parse(lines).exdates, series_zone(series)[0])
+    starts = without_exdates(starts, parse(lines).exdates, tz)
     Event.delete().where(_members(series.id) & (Event.detached == False)).execute()  # noqa: E712
     first_by_day: dict[date, datetime] = {}
     for start in starts:
         first_by_day.setdefault(start.date(), start)
     kept: set[datetime] = set()
-    for row in Event.select(Event.id, Event.occurrence).where(_members(series.id)):
+    rows = Event.select(Event.id, Event.occurrence, Event.status, Event.start_date).where(
+        _members(series.id)
+    )
+    for row in rows:
         day = dates.parse_stored(row.occurrence).date()
+        if row.status == "trash":
+            # Trashed on its own, it stays in the trash (to be restored) for as long as
+            # the series excludes its day, at that day's time now; moved with the series
+            # unless it had been moved on its own.
+            moment = planned.get(day, dates.parse_stored(row.occurrence))
+            if exdate_line(moment, tz, label, bool(series.all_day)) not in lines:
+                Event.delete().where(Event.id == row.id).execute()
+                continue
+            changes = {"occurrence": dates.fmt(moment), "recurrence": series.recurrence}
+            if row.start_date == row.occurrence:
+                changes.update(
+                    _schedule_at(series, moment),
+                    timezone=series.timezone,
+                    all_day=series.all_day,
+                )
+            Event.update(changes).where(Event.id == row.id).execute()
+            continue
         start = first_by_day.get(day)
         if start is None or start in kept:
             Event.delete().where(Event.id == row.id).execute()
@@ -525,42 +557,61 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
 
 
 def _exdates_follow_their_day(lines: list[str], before, series, starts) -> list[str]:
-    """The series' lines with each EXDATE that named an occurrence of ``before`` (one value
-    at ``before``'s time of day, in its zone: the form trashing writes) rewritten to name
+    """The series' lines with each EXDATE value that named an occurrence of ``before`` (a
+    wall time at ``before``'s time of day, in its zone: the form trashing writes, also in a
+    DST gap, where the occurrence stands at the time the clock showed) rewritten to name
     the occurrence of ``series`` on the same day, when the time of day, the timezone or
     the all-day flag changed: moving a series from 10:00 to 09:00 keeps the days that were
-    trashed or deleted out of it, in its listing and in its feed alike. ``starts``: the
-    planned starts of ``series``. Whole-day EXDATEs already name a day; other lines stay."""
+    trashed or deleted out of it, in its listing and in its feed alike. A line of several
+    values keeps the values that do not move. ``starts``: the planned starts of
+    ``series``. Whole-day EXDATEs already name a day; other lines stay."""
     if (before.start_date[11:], before.timezone, bool(before.all_day)) == (
         series.start_date[11:],
         series.timezone,
         bool(series.all_day),
     ):
         return lines
-    old_tz = series_zone(before)[0]
-    old_time = dates.parse_stored(before.start_date).time()
+    old_tz, old_label = series_zone(before)
+    old_time = datetime.strptime(before.start_date[11:19], "%H:%M:%S").time()
     new_tz, label = series_zone(series)
     by_day: dict[date, datetime] = {}
     for start in starts:
         by_day.setdefault(start.date(), start)
+
+    def moved(moment) -> str | None:
+        if moment.kind == "date":
+            return None
+        if moment.kind == "local" and moment.tzid in (None, old_label):
+            wall = moment.value  # as written: a time in a DST gap stays what it named
+        else:
+            wall = moment.local(old_tz, old_time)
+        start = by_day.get(wall.date()) if wall.time() == old_time else None
+        return None if start is None else exdate_line(start, new_tz, label, bool(series.all_day))
+
     found: list[str] = []
     for line in lines:
-        exdates = parse([line]).exdates if line.upper().startswith("EXDATE") else []
-        if len(exdates) == 1 and exdates[0].kind != "date":
-            local = exdates[0].local(old_tz, old_time)
-            start = by_day.get(local.date()) if local.time() == old_time else None
-            if start is not None:
-                line = exdate_line(start, new_tz, label, bool(series.all_day))
-        if line not in found:
-            found.append(line)
+        match = _LINE.match(line)
+        rewritten = [line]
+        if match and match.group(1).upper() == "EXDATE":
+            values = match.group(3).strip().split(",")
+            moments = parse([line]).exdates
+            if len(moments) == len(values):
+                kept = [v for v, m in zip(values, moments, strict=True) if moved(m) is None]
+                news = [moved(m) for m in moments if moved(m) is not None]
+                if news:
+                    head = f"{match.group(1)}{match.group(2)}"
+                    rewritten = ([f"{head}:{','.join(kept)}"] if kept else []) + news
+        for item in rewritten:
+            if item not in found:
+                found.append(item)
     return found
 
 
 def restore_with_series(series) -> None:
     """A series taken out of the trash brings back the occurrences edited on their own
     that went to the trash with it: those whose day the series does not exclude (one
-    trashed on its own added its EXDATE, and stays in the trash). They take the series'
-    status, as the occurrences that follow it do."""
+    trashed on its own added its EXDATE, and stays in the trash). They come back as drafts,
+    for their editors to publish again."""
     from store.models import Event, EventTerm, live_value
 
     lines = set(stored_lines(series.recurrence))
@@ -570,11 +621,14 @@ def restore_with_series(series) -> None:
     for row in rows:
         if _exdate_for(row, series) in lines:
             continue
+        # As WordPress restores what it takes out of the trash: a draft (its status before
+        # is not kept, and a private or draft occurrence must not come back public).
         Event.update(
-            status=series.status, modified=series.modified, modified_utc=series.modified_utc
+            status="draft", modified=series.modified, modified_utc=series.modified_utc
         ).where(Event.id == row.id).execute()
-        live = live_value(series.status, row.password)
-        EventTerm.update(live=live).where(EventTerm.event == row.id).execute()
+        EventTerm.update(live=live_value("draft", row.password)).where(
+            EventTerm.event == row.id
+        ).execute()
 
 
 def propagate(series, changed: dict, link_keys) -> None:

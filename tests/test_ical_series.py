@@ -659,29 +659,30 @@ def _days(client, series_id) -> list[str]:
 
 def test_a_series_restored_from_the_trash_brings_back_what_went_with_it(client, admin):
     """Trashing a series takes its edited occurrences with it (they have no EXDATE: the
-    series is gone, not their days). Restoring the series brings them back; an occurrence
-    trashed on its own before, with its EXDATE, stays in the trash. The feed shows what the
-    listing shows, and the term counts follow."""
+    series is gone, not their days). Restoring the series brings them back, as drafts as
+    WordPress restores (a private or draft one must not come back public); an occurrence
+    trashed on its own before, with its EXDATE, stays in the trash. The feed shows what
+    the listing shows, to anyone and to an editor, and the term counts follow."""
     series = create_series(
-        client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"], categories=["Classes"]
+        client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=5"], categories=["Classes"]
     )
     others = occurrences(client, series["id"])
     assert update(client, others[0]["id"], admin, title="Edited").status_code == 200
+    assert update(client, others[2]["id"], admin, status="private").status_code == 200
     assert client.delete(f"{NS}/events/{others[1]['id']}", headers=admin).status_code == 200
     assert client.delete(f"{NS}/events/{series['id']}", headers=admin).status_code == 200
     assert listed(client) == []
     restored = update(client, series["id"], admin, status="publish")
     assert restored.status_code == 200
-    assert _days(client, series["id"]) == [
-        "2027-03-01 19:00:00",
-        "2027-03-08 19:00:00",
-        "2027-03-22 19:00:00",
-    ]
-    assert client.get(f"{NS}/events/{others[0]['id']}").get_json()["title"] == "Edited"
-    assert status_of(others[1]["id"]) == "trash"
+    assert _days(client, series["id"]) == ["2027-03-01 19:00:00", "2027-03-29 19:00:00"]
+    assert [status_of(o["id"]) for o in others] == ["draft", "trash", "draft", "publish"]
+    back = client.get(f"{NS}/events/{others[0]['id']}", headers=admin).get_json()
+    assert back["title"] == "Edited"
+    assert client.get(f"{NS}/events/{others[2]['id']}").status_code in (401, 403)
     assert expanded(calendar_of(client, **WIDE)) == listed(client)
+    assert expanded(calendar_of(client, headers=admin, **WIDE)) == listed(client, admin)
     categories = client.get(f"{NS}/categories").get_json()["categories"]
-    assert [(c["name"], c["count"]) for c in categories] == [("Classes", 3)]
+    assert [(c["name"], c["count"]) for c in categories] == [("Classes", 2)]
 
 
 @pytest.mark.parametrize(
@@ -710,3 +711,86 @@ def test_days_taken_out_of_a_series_stay_out_when_it_moves(client, admin, move):
     assert expanded(calendar_of(client, **WIDE)) == listed(client)
     lines = client.get(f"{NS}/events/{series['id']}").get_json()["recurrence"]
     assert len([line for line in lines if line.startswith("EXDATE")]) == 2, lines
+
+
+def test_moving_a_series_zone_keeps_a_dst_gap_exdate_in_the_feed_as_in_the_listing(client, admin):
+    """eed6d41: moving a series' zone rewrites its EXDATEs "so the feed excludes what the
+    listing excludes". A daily 02:30 Europe/Paris series: its 2027-03-28 occurrence falls
+    in the DST gap (03:30); trashing it writes EXDATE …20270328T023000. After the zone
+    moves to America/New_York that line is not rewritten (its local time is not 02:30):
+    the listing still excludes the day, the feed (as a calendar expands it) shows it."""
+    series = create_series(
+        client,
+        admin,
+        start_date="2027-03-27 02:30",
+        end_date="2027-03-27 03:00",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=4"],
+    )
+    others = occurrences(client, series["id"])
+    assert others[0]["start_date"] == "2027-03-28 03:30:00"
+    assert client.delete(f"{NS}/events/{others[0]['id']}", headers=admin).status_code == 200
+    assert expanded(calendar_of(client, **WIDE)) == listed(client)
+    assert update(client, series["id"], admin, timezone="America/New_York").status_code == 200
+    assert expanded(calendar_of(client, **WIDE)) == listed(client)
+
+
+def test_moving_a_series_keeps_out_the_days_of_a_multi_value_exdate(client, admin):
+    """A series sent with EXDATEs (RFC 5545 allows several values on one line) moved to
+    another time of day: the single-value EXDATE is rewritten and its day stays out, the
+    days of the two-value line come back. The same exclusion, written either way, should
+    survive the move alike (eed6d41: "rewrites its EXDATEs to the same days")."""
+    series = create_series(
+        client,
+        admin,
+        recurrence=[
+            "RRULE:FREQ=WEEKLY;COUNT=5",
+            "EXDATE;TZID=Europe/Paris:20270308T190000,20270315T190000",
+            "EXDATE;TZID=Europe/Paris:20270322T190000",
+        ],
+    )
+    assert [d[:10] for d in _days(client, series["id"])] == ["2027-03-01", "2027-03-29"]
+    moved = update(
+        client, series["id"], admin, start_date="2027-03-01 09:00", end_date="2027-03-01 10:00"
+    )
+    assert moved.status_code == 200
+    assert [d[:10] for d in _days(client, series["id"])] == ["2027-03-01", "2027-03-29"]
+
+
+def test_an_occurrence_trashed_on_its_own_survives_the_series_moving(client, admin):
+    """tests/test_ical_series.py (test_days_taken_out_of_a_series_stay_out_when_it_moves)
+    says "restoring the trashed one brings it back at the new time"; the trashed occurrence
+    is instead deleted for good by the move (rebuild), so it can no longer be restored."""
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=5"])
+    trashed = occurrences(client, series["id"])[1]
+    assert client.delete(f"{NS}/events/{trashed['id']}", headers=admin).status_code == 200
+    moved = update(
+        client, series["id"], admin, start_date="2027-03-01 09:00", end_date="2027-03-01 10:00"
+    )
+    assert moved.status_code == 200
+    restored = update(client, trashed["id"], admin, status="publish")
+    assert restored.status_code == 200, restored.get_json()
+    assert restored.get_json()["start_date"] == "2027-03-15 09:00:00"
+
+
+def test_restoring_a_series_does_not_publish_occurrences_that_were_private_or_drafts(client, admin):
+    """eed6d41 (restore_with_series): the edited occurrences trashed with the series "take
+    the series' status". An occurrence its editor had made private or a draft before the
+    series went to the trash comes back published: anonymous callers read it, list it,
+    and the term counts it. Taking something out of the trash must not widen who may read
+    it (SPEC §10; WordPress restores the status it had, or a draft)."""
+    series = create_series(
+        client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"], categories=["Classes"]
+    )
+    secret, draft = occurrences(client, series["id"])
+    assert update(client, secret["id"], admin, status="private", title="Secret").status_code == 200
+    assert update(client, draft["id"], admin, status="draft", title="Unready").status_code == 200
+    before = client.get(f"{NS}/events", query_string=WIDE).get_json()
+    assert [event["title"] for event in before["events"]] == ["Weekly class"]
+    assert client.delete(f"{NS}/events/{series['id']}", headers=admin).status_code == 200
+    assert update(client, series["id"], admin, status="publish").status_code == 200
+    assert client.get(f"{NS}/events/{secret['id']}").status_code != 200
+    assert client.get(f"{NS}/events/{draft['id']}").status_code != 200
+    after = client.get(f"{NS}/events", query_string=WIDE).get_json()
+    assert [event["title"] for event in after["events"]] == ["Weekly class"]
+    classes = client.get(f"{NS}/categories").get_json()["categories"]
+    assert [(c["name"], c["count"]) for c in classes] == [("Classes", 1)]
