@@ -14,6 +14,9 @@ from werkzeug.exceptions import HTTPException
 
 from app.i18n import N_, _, translate
 from app.jsonresponse import json_response
+from store.db import unavailable
+
+RETRY_AFTER = 5  # seconds: a database server restarting is usually back by then
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +148,14 @@ def handle_unexpected(error: Exception):
     if isinstance(error, TimeoutError):  # the client stopped sending its body (app/server.py)
         return error_response(
             "rest_request_timeout", _("The request body did not arrive in time."), 408
+        )
+    if unavailable(error):  # the database server down or busy: worth a retry
+        log.warning("database unavailable: %s", error)
+        return error_response(
+            "database_unavailable",
+            _("The database cannot answer now. Try again in a moment."),
+            503,
+            {"Retry-After": str(RETRY_AFTER)},
         )
     log.exception("unhandled exception")
     return error_response(

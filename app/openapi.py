@@ -18,11 +18,11 @@ PATH_ARG_DESCRIPTIONS = {
 }
 TRANSLATED_KEYS = ("description", "summary")
 ERRORS_BY_METHOD = {
-    "get": ("400", "401", "403", "404", "429", "500"),
-    "post": ("400", "401", "403", "404", "413", "429", "500"),
-    "put": ("400", "401", "403", "404", "413", "429", "500"),
-    "patch": ("400", "401", "403", "404", "413", "429", "500"),
-    "delete": ("400", "401", "403", "404", "410", "429", "500"),
+    "get": ("400", "401", "403", "404", "429", "500", "503"),
+    "post": ("400", "401", "403", "404", "413", "429", "500", "503"),
+    "put": ("400", "401", "403", "404", "413", "429", "500", "503"),
+    "patch": ("400", "401", "403", "404", "413", "429", "500", "503"),
+    "delete": ("400", "401", "403", "404", "410", "429", "500", "503"),
 }
 ERROR_DESCRIPTIONS = {
     "400": "Invalid or missing parameters (rest_invalid_param, rest_missing_callback_param, rest_invalid_json).",
@@ -33,6 +33,7 @@ ERROR_DESCRIPTIONS = {
     "413": "The request body is larger than allowed.",
     "429": "Too many failed login attempts.",
     "500": "Unexpected server error (no details are disclosed).",
+    "503": "The database cannot answer now (database_unavailable, with Retry-After).",
 }
 
 

@@ -27,11 +27,13 @@ from peewee import (
     Expression,
     ForeignKeyField,
     IntegerField,
+    InterfaceError,
+    OperationalError,
     PostgresqlDatabase,
     Value,
     fn,
 )
-from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
+from playhouse.pool import MaxConnectionsExceeded, PooledPostgresqlDatabase, PooledSqliteDatabase
 
 # Every model binds to this proxy; ``bind_database`` points it at the app's database.
 database = DatabaseProxy()
@@ -149,6 +151,21 @@ def _postgres_parameters(url: str) -> dict:
         key, _, value = item.partition("=")
         parameters[key] = unquote(value)
     return {k: v for k, v in parameters.items() if v is not None}
+
+
+def unavailable(error: Exception) -> bool:
+    """Whether ``error`` says the database cannot answer now, so that a retry may succeed:
+    a PostgreSQL server down, restarting or out of connections, a connection dropped, a
+    pool with no free connection, SQLite's write lock still held when the busy timeout ran
+    out. A fault of a query itself is not one (its 500 must not invite retries)."""
+    if isinstance(error, InterfaceError | MaxConnectionsExceeded):
+        return True
+    if not isinstance(error, OperationalError):
+        return False
+    cause = getattr(error, "orig", None)  # the driver's own error, as peewee keeps it
+    if isinstance(cause, sqlite3.OperationalError):
+        return str(cause).startswith(("database is locked", "database is busy"))
+    return type(cause).__module__.startswith("psycopg2")  # the server, not the query
 
 
 def is_postgres() -> bool:

@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -287,3 +288,37 @@ def test_a_write_after_another_process_changed_the_schema(app, client, admin):
     with database.connection_context():
         assert not Event.select().where(Event.id.in_(made)).exists()
         assert Event.select().count() == 3  # the seeded ones
+
+
+@pytest.mark.parametrize(
+    "fault, status",
+    [
+        (lambda: __import__("psycopg2").OperationalError("server closed the connection"), 503),
+        (lambda: sqlite3.OperationalError("database is locked"), 503),
+        (lambda: sqlite3.OperationalError("no such table: event"), 500),
+    ],
+)
+def test_a_database_that_cannot_answer_now_is_a_503_to_retry(
+    app, client, monkeypatch, fault, status
+):
+    """A database server down or restarting (or SQLite's lock held past the busy timeout)
+    is a 503 ``database_unavailable`` with ``Retry-After``: the request may succeed later.
+    A fault of a query stays a 500, which invites no retry. Nothing is leaked either way,
+    and the next request, the database back, is answered."""
+    db = app.extensions["calendar.db"]
+    db.close_all()  # the next request opens a connection
+
+    def refuse(*args, **kwargs):
+        raise fault()
+
+    monkeypatch.setattr(db, "_connect", refuse)
+    response = client.get(f"{NS}/events?fault=1", check_conformance=False)
+    body = response.get_json()
+    assert response.status_code == status, body
+    assert set(body) == {"code", "message", "data"} and body["data"] == {"status": status}
+    if status == 503:
+        assert body["code"] == "database_unavailable" and response.headers["Retry-After"] == "5"
+    else:
+        assert body["code"] == "internal_server_error" and "Retry-After" not in response.headers
+    monkeypatch.undo()
+    assert client.get(f"{NS}/events?fault=2").status_code == 200
