@@ -471,6 +471,8 @@ def _schedule_at(series, start: datetime) -> dict:
     duration = dates.parse_stored(series.end_date) - dates.parse_stored(series.start_date)
     utc_start = dates.local_to_utc(start, tz)
     utc_end = dates.local_to_utc(start + duration, tz)
+    if utc_end < utc_start:  # a start in a DST gap stands at the later time the clock shows
+        utc_end = utc_start + duration
     return {
         # Wall times in a DST gap are stored as the clock showed them, as on writes.
         "start_date": dates.fmt(dates.utc_to_local(utc_start, tz)),
@@ -498,46 +500,45 @@ def add_occurrences(series, starts: list[datetime]) -> int:
 def rebuild(series, starts: list[datetime], before=None) -> None:
     """Re-creates the occurrences of ``series`` at ``starts``: the ones that follow the
     series are deleted and inserted anew; those edited on their own are kept when their
-    day still occurs (they then stand for that day's occurrence), deleted otherwise; those
-    trashed on their own stay in the trash while the series excludes their day.
-    ``before``: the series before the write, whose excluded days stay excluded when its
-    time of day, timezone or all-day flag changed (``_exdates_follow_their_day``)."""
+    start (else their day) still occurs (they then stand for that occurrence), deleted
+    otherwise; those trashed on their own stay in the trash while the series excludes
+    them. ``before``: the series before the write, whose excluded days stay excluded when
+    its time of day, timezone or all-day flag changed (``_exdates_follow_their_day``)."""
     from store.models import Event
 
     lines = stored_lines(series.recurrence)
-    if before is not None:
-        moved = _exdates_follow_their_day(lines, before, series, starts)
+    follow = _follower(before, series, starts) if before is not None else None
+    if follow is not None:
+        moved = _exdates_follow_their_day(lines, before, series, follow)
         if moved != lines:
             lines = moved
             series.recurrence = join_lines(lines)  # the occurrences copy it below
             _set_lines(series.id, lines)
-    tz, label = series_zone(series)
-    planned: dict[date, datetime] = {}
-    for start in starts:
-        planned.setdefault(start.date(), start)
+    tz = series_zone(series)[0]
+    exdates = parse(lines).exdates
     # The starts were planned before the transaction: an occurrence trashed meanwhile has
     # added its EXDATE to the series, which is read here, inside it.
-    starts = without_exdates(starts, parse(lines).exdates, tz)
+    starts = without_exdates(starts, exdates, tz)
     Event.delete().where(_members(series.id) & (Event.detached == False)).execute()  # noqa: E712
     first_by_day: dict[date, datetime] = {}
     for start in starts:
         first_by_day.setdefault(start.date(), start)
+    planned = set(starts)
     kept: set[datetime] = set()
     rows = Event.select(Event.id, Event.occurrence, Event.status, Event.start_date).where(
         _members(series.id)
     )
     for row in rows:
-        day = dates.parse_stored(row.occurrence).date()
+        old = dates.parse_stored(row.occurrence)
         if row.status == "trash":
             # Trashed on its own, it stays in the trash (to be restored) for as long as
-            # the series excludes its day, at that day's time now; moved with the series
-            # unless it had been moved on its own.
-            moment = planned.get(day, dates.parse_stored(row.occurrence))
-            if exdate_line(moment, tz, label, bool(series.all_day)) not in lines:
+            # the series excludes it, moved with the series unless moved on its own.
+            moment = (follow(old) if follow else None) or old
+            if without_exdates([moment], exdates, tz):  # no longer excluded: gone
                 Event.delete().where(Event.id == row.id).execute()
                 continue
             changes = {"occurrence": dates.fmt(moment), "recurrence": series.recurrence}
-            if row.start_date == row.occurrence:
+            if row.start_date == row.occurrence and moment != old:
                 changes.update(
                     _schedule_at(series, moment),
                     timezone=series.timezone,
@@ -545,7 +546,7 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
                 )
             Event.update(changes).where(Event.id == row.id).execute()
             continue
-        start = first_by_day.get(day)
+        start = old if old in planned else first_by_day.get(old.date())
         if start is None or start in kept:
             Event.delete().where(Event.id == row.id).execute()
         else:
@@ -556,38 +557,66 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
     add_occurrences(series, [start for start in starts if start not in kept])
 
 
-def _exdates_follow_their_day(lines: list[str], before, series, starts) -> list[str]:
-    """The series' lines with each EXDATE value that named an occurrence of ``before`` (a
-    wall time at ``before``'s time of day, in its zone: the form trashing writes, also in a
-    DST gap, where the occurrence stands at the time the clock showed) rewritten to name
-    the occurrence of ``series`` on the same day, when the time of day, the timezone or
-    the all-day flag changed: moving a series from 10:00 to 09:00 keeps the days that were
-    trashed or deleted out of it, in its listing and in its feed alike. A line of several
-    values keeps the values that do not move. ``starts``: the planned starts of
-    ``series``. Whole-day EXDATEs already name a day; other lines stay."""
+def _follower(before, series, starts):
+    """When the write moved the series (its time of day, zone or all-day flag), a function
+    giving, for a wall time of an occurrence of ``before``, the occurrence of ``series``
+    that stands for it: the planned start of the same day at the series' new time of day
+    (or the day's first; the new time of day on a day the plan leaves out), for an
+    occurrence at ``before``'s time; None otherwise. None when the series did not move."""
     if (before.start_date[11:], before.timezone, bool(before.all_day)) == (
         series.start_date[11:],
         series.timezone,
         bool(series.all_day),
     ):
-        return lines
+        return None
+    old_time = datetime.strptime(before.start_date[11:19], "%H:%M:%S").time()
+    new_time = datetime.strptime(series.start_date[11:19], "%H:%M:%S").time()
+    by_day: dict[date, datetime] = {}
+    for start in starts:
+        if start.date() not in by_day or (
+            start.time() == new_time and by_day[start.date()].time() != new_time
+        ):
+            by_day[start.date()] = start
+
+    def follow(wall: datetime) -> datetime | None:
+        if wall.time() != old_time:
+            return None
+        # A day the plan leaves out (already excluded) keeps the series' new time of day.
+        return by_day.get(wall.date()) or datetime.combine(wall.date(), new_time)
+
+    return follow
+
+
+def _exdates_follow_their_day(lines: list[str], before, series, follow) -> list[str]:
+    """The series' lines with each EXDATE value that named an occurrence of ``before`` (a
+    wall time at ``before``'s time of day, in its zone: the form trashing writes, also in a
+    DST gap, where the occurrence stands at the time the clock showed; or a whole day when
+    ``before`` was all-day) rewritten to name the occurrence that ``follow`` gives for it
+    (``_follower``): moving a series from 10:00 to 09:00 keeps the days that were trashed
+    or deleted out of it, in its listing and in its feed alike. A line of several values
+    keeps the values that do not move; other lines stay."""
     old_tz, old_label = series_zone(before)
     old_time = datetime.strptime(before.start_date[11:19], "%H:%M:%S").time()
     new_tz, label = series_zone(series)
-    by_day: dict[date, datetime] = {}
-    for start in starts:
-        by_day.setdefault(start.date(), start)
 
     def moved(moment) -> str | None:
         if moment.kind == "date":
-            return None
-        if moment.kind == "local" and moment.tzid in (None, old_label):
+            if not before.all_day or series.all_day:
+                return None  # a whole day stays a whole day
+            wall = datetime.combine(moment.value, old_time)
+        elif moment.kind == "local" and moment.tzid in (None, old_label):
             wall = moment.value  # as written: a time in a DST gap stays what it named
         else:
             wall = moment.local(old_tz, old_time)
-        start = by_day.get(wall.date()) if wall.time() == old_time else None
+        start = follow(wall)
         return None if start is None else exdate_line(start, new_tz, label, bool(series.all_day))
 
+    return _rewrite_exdates(lines, moved)
+
+
+def _rewrite_exdates(lines: list[str], change) -> list[str]:
+    """``lines`` with each EXDATE value for which ``change(moment)`` gives a line (or ""
+    to drop the value) replaced by it; the other values of a line stay on it."""
     found: list[str] = []
     for line in lines:
         match = _LINE.match(line)
@@ -596,31 +625,33 @@ def _exdates_follow_their_day(lines: list[str], before, series, starts) -> list[
             values = match.group(3).strip().split(",")
             moments = parse([line]).exdates
             if len(moments) == len(values):
-                kept = [v for v, m in zip(values, moments, strict=True) if moved(m) is None]
-                news = [moved(m) for m in moments if moved(m) is not None]
-                if news:
+                changes = [change(moment) for moment in moments]
+                if any(item is not None for item in changes):
+                    kept = [v for v, c in zip(values, changes, strict=True) if c is None]
                     head = f"{match.group(1)}{match.group(2)}"
-                    rewritten = ([f"{head}:{','.join(kept)}"] if kept else []) + news
+                    rewritten = [f"{head}:{','.join(kept)}"] if kept else []
+                    rewritten += [c for c in changes if c]
         for item in rewritten:
             if item not in found:
                 found.append(item)
     return found
 
 
-def restore_with_series(series) -> None:
+def restore_with_series(series, before) -> None:
     """A series taken out of the trash brings back the occurrences edited on their own
     that went to the trash with it: those whose day the series does not exclude (one
     trashed on its own added its EXDATE, and stays in the trash). They come back as drafts,
     for their editors to publish again."""
     from store.models import Event, EventTerm, live_value
 
-    lines = set(stored_lines(series.recurrence))
+    # The series as it was: the same write may move it (the lines are rewritten after).
+    exdates, tz = parse(stored_lines(before.recurrence)).exdates, series_zone(before)[0]
     rows = Event.select().where(
         _members(series.id) & (Event.detached == True) & (Event.status == "trash")  # noqa: E712
     )
     for row in rows:
-        if _exdate_for(row, series) in lines:
-            continue
+        if not without_exdates([dates.parse_stored(row.occurrence)], exdates, tz):
+            continue  # trashed on its own: its day stays excluded
         # As WordPress restores what it takes out of the trash: a draft (its status before
         # is not kept, and a private or draft occurrence must not come back public).
         Event.update(
@@ -674,7 +705,7 @@ def after_series_write(saved, existing, changed: dict, link_keys, starts) -> Non
         return
     was_series = existing is not None and bool(existing.recurrence)
     if was_series and existing.status == "trash" and saved.status != "trash":
-        restore_with_series(saved)
+        restore_with_series(saved, existing)
     if was_series and "recurrence" in changed and not saved.recurrence:
         end_series(saved.id)
     elif saved.recurrence and starts is not None:
@@ -702,16 +733,21 @@ def exclude_occurrence(occurrence) -> None:
 
 
 def restore_occurrence(occurrence) -> None:
-    """An occurrence taken out of the trash: the EXDATE its trashing added goes."""
+    """An occurrence taken out of the trash: the EXDATE its trashing added goes (and any
+    other that excludes it)."""
     from store.models import Event
 
     series = Event.get_or_none(Event.id == occurrence.post_parent)
     if series is None:
         return
-    line = _exdate_for(occurrence, series)
+    tz = series_zone(series)[0]
+    wall = dates.parse_stored(occurrence.occurrence)
     lines = stored_lines(series.recurrence)
-    if line in lines:
-        _set_lines(series.id, [item for item in lines if item != line])
+    # Every value that excludes it, whatever its form (a whole day, another zone, a line
+    # of several values): the occurrence is back in its series.
+    kept = _rewrite_exdates(lines, lambda m: "" if not without_exdates([wall], [m], tz) else None)
+    if kept != lines:
+        _set_lines(series.id, kept)
 
 
 def trash_occurrences(series_id: int, now: str) -> None:

@@ -794,3 +794,245 @@ def test_restoring_a_series_does_not_publish_occurrences_that_were_private_or_dr
     assert [event["title"] for event in after["events"]] == ["Weekly class"]
     classes = client.get(f"{NS}/categories").get_json()["categories"]
     assert [(c["name"], c["count"]) for c in classes] == [("Classes", 1)]
+
+
+# --- found by attacking the moves and restores: days of two, all-day flips, zones ------------
+
+
+TWO_ON_THE_8TH = ["RRULE:FREQ=WEEKLY;COUNT=3", "RDATE;TZID=Europe/Paris:20270308T120000"]
+
+
+def _trash_the_evening_of_the_8th(client, admin):
+    series = create_series(client, admin, recurrence=TWO_ON_THE_8TH)
+    others = occurrences(client, series["id"])
+    assert [o["start_date"] for o in others] == [
+        "2027-03-08 12:00:00",
+        "2027-03-08 19:00:00",
+        "2027-03-15 19:00:00",
+    ]
+    evening = others[1]
+    assert client.delete(f"{NS}/events/{evening['id']}", headers=admin).status_code == 200
+    return series, others[0], evening
+
+
+def test_moving_a_series_keeps_out_the_trashed_occurrence_not_another_one_of_its_day(client, admin):
+    """A day with two occurrences (the rule's 19:00 and an RDATE at 12:00); the 19:00 one
+    is trashed. Moving the series to 18:00 rewrites its EXDATE to the *first* start of
+    the day (the 12:00 RDATE): the RDATE occurrence vanishes and the trashed evening comes
+    back at 18:00."""
+    series, noon, _evening = _trash_the_evening_of_the_8th(client, admin)
+    moved = update(
+        client, series["id"], admin, start_date="2027-03-01 18:00", end_date="2027-03-01 20:00"
+    )
+    assert moved.status_code == 200
+    assert _days(client, series["id"]) == [
+        "2027-03-01 18:00:00",
+        "2027-03-08 12:00:00",
+        "2027-03-15 18:00:00",
+    ]
+    assert expanded(calendar_of(client, **WIDE)) == listed(client)
+
+
+def test_an_occurrence_trashed_on_its_own_survives_a_count_change_on_a_day_of_two(client, admin):
+    """Same series; only COUNT changes (the EXDATE of the trashed 19:00 is kept as is).
+    rebuild looks the trashed row up at the day's *first* planned start (12:00), finds no
+    EXDATE for it and deletes the trashed occurrence for good: it can no longer be
+    restored, though its day is still excluded."""
+    series, _noon, evening = _trash_the_evening_of_the_8th(client, admin)
+    lines = client.get(f"{NS}/events/{series['id']}").get_json()["recurrence"]
+    assert "EXDATE;TZID=Europe/Paris:20270308T190000" in lines
+    changed = update(
+        client,
+        series["id"],
+        admin,
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=4", *lines[1:]],
+    )
+    assert changed.status_code == 200
+    restored = update(client, evening["id"], admin, status="publish")
+    assert restored.status_code == 200, restored.get_json()
+    assert restored.get_json()["start_date"] == "2027-03-08 19:00:00"
+
+
+def test_an_occurrence_trashed_on_its_own_survives_a_whole_day_series_getting_a_time(client, admin):
+    """An all-day series, one occurrence trashed (EXDATE;VALUE=DATE:20270308). The series
+    gets a time of day (all-day flag off): the VALUE=DATE line is kept (the day stays out),
+    but rebuild compares the trashed row with a TZID line that is not there and deletes
+    it: restoring it is a 404."""
+    series = create_series(
+        client,
+        admin,
+        all_day=True,
+        start_date="2027-03-01",
+        end_date="2027-03-01",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"],
+    )
+    trashed = occurrences(client, series["id"])[0]
+    assert client.delete(f"{NS}/events/{trashed['id']}", headers=admin).status_code == 200
+    timed = update(
+        client,
+        series["id"],
+        admin,
+        all_day=False,
+        start_date="2027-03-01 19:00",
+        end_date="2027-03-01 21:00",
+    )
+    assert timed.status_code == 200
+    assert [d[:10] for d in _days(client, series["id"])] == [
+        "2027-03-01",
+        "2027-03-15",
+        "2027-03-22",
+    ]
+    restored = update(client, trashed["id"], admin, status="publish")
+    assert restored.status_code == 200, restored.get_json()
+    assert restored.get_json()["start_date"] == "2027-03-08 19:00:00"
+    assert len(_days(client, series["id"])) == 4
+    assert expanded(calendar_of(client, **WIDE)) == listed(client)
+
+
+def test_restoring_a_series_into_another_zone_keeps_an_occurrence_trashed_on_its_own(client, admin):
+    """One occurrence trashed on its own, then the series; the series is restored and
+    moved to America/New_York in the same write. restore_with_series compares the row with
+    an EXDATE in the *new* zone (not in the lines yet), so it brings the occurrence back as
+    a draft; rebuild then finds its day excluded and deletes it. README: "one trashed on
+    its own before stays there, its date excluded"."""
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"])
+    trashed = occurrences(client, series["id"])[0]
+    assert client.delete(f"{NS}/events/{trashed['id']}", headers=admin).status_code == 200
+    assert client.delete(f"{NS}/events/{series['id']}", headers=admin).status_code == 200
+    back = update(client, series["id"], admin, status="publish", timezone="America/New_York")
+    assert back.status_code == 200
+    assert status_of(trashed["id"]) == "trash"  # a trashed event's read is a 403
+    restored = update(client, trashed["id"], admin, status="publish")
+    assert restored.status_code == 200, restored.get_json()
+
+
+def test_an_occurrence_trashed_in_a_dst_gap_can_be_restored(client, admin):
+    """A daily 02:30 Europe/Paris series: its 2027-03-28 occurrence falls in the gap and is
+    stored 03:30-03:00 (it ends before it starts). Trashed, it cannot be restored: the
+    write is refused ("The end date must not be before the start date"), the service's own
+    stored dates failing its validation. Moving the series first (to 10:00) does not help:
+    rebuild takes the row for one moved on its own (start_date != occurrence) and keeps
+    those dates."""
+    series = create_series(
+        client,
+        admin,
+        start_date="2027-03-27 02:30",
+        end_date="2027-03-27 03:00",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=4"],
+    )
+    gap = occurrences(client, series["id"])[0]
+    assert gap["start_date"] == "2027-03-28 03:30:00"
+    assert client.delete(f"{NS}/events/{gap['id']}", headers=admin).status_code == 200
+    restored = update(client, gap["id"], admin, status="publish")
+    assert restored.status_code == 200, restored.get_json()
+
+
+def test_an_edited_occurrence_keeps_standing_for_its_time_when_an_rdate_joins_its_day(
+    client, admin
+):
+    """A daily 10:00 series; its 2027-10-30 occurrence is edited on its own and made
+    private. An RDATE at 06:00 the same day is added: rebuild re-pins the edited occurrence
+    to the day's *first* start (06:00, its RECURRENCE-ID in the feed) and creates a new
+    public copy at 10:00, so the occurrence made private is public again for anyone, with
+    the series' title. (Anonymous feed: RDATE 06:00 + EXDATE 06:00, which the calendar
+    expansion also takes as excluding 10:00 — the listing shows 10:00, the feed does not.)"""
+    series = create_series(
+        client,
+        admin,
+        start_date="2027-10-29 10:00",
+        end_date="2027-10-29 11:00",
+        timezone="America/New_York",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=3"],
+    )
+    mine = occurrences(client, series["id"])[0]
+    assert update(client, mine["id"], admin, title="Mine", status="private").status_code == 200
+    changed = update(
+        client,
+        series["id"],
+        admin,
+        recurrence=["RRULE:FREQ=DAILY;COUNT=3", "RDATE;TZID=America/New_York:20271030T060000"],
+    )
+    assert changed.status_code == 200
+    public = [(e["start_date"], e["title"]) for e in occurrences(client, series["id"])]
+    assert public == [
+        ("2027-10-30 06:00:00", "Weekly class"),
+        ("2027-10-31 10:00:00", "Weekly class"),
+    ]
+    # The anonymous feed: the RDATE, and the hidden occurrence's own time excluded (RFC
+    # 5545; recurring_ical_events also drops the RDATE of that day, so no expansion here).
+    feed = client.get(f"{NS}/events", query_string={"ical": "1", **WIDE}).get_data(as_text=True)
+    assert "RDATE;TZID=America/New_York:20271030T060000" in feed
+    assert "EXDATE;TZID=America/New_York:20271030T100000" in feed
+
+
+def test_a_timed_exdate_left_in_an_all_day_series_excludes_its_day_in_listing_and_feed_alike(
+    client, admin
+):
+    """_exdates_follow_their_day rewrites only the EXDATEs whose day is a planned start at
+    the time of the move. A daily 19:00 series; its 03-04 occurrence is trashed (EXDATE at
+    19:00), COUNT goes 4 -> 3 (03-04 no longer planned), the series becomes all-day (the
+    EXDATE stays at 19:00), COUNT goes back to 4. The listing compares instants (00:00 is
+    not 19:00) and shows 03-04; the feed writes that EXDATE as the date 20270304 and
+    a calendar excludes the day. The same with an all-day series sent a timed EXDATE."""
+    series = create_series(
+        client,
+        admin,
+        start_date="2027-03-01 19:00",
+        end_date="2027-03-01 20:00",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=4"],
+    )
+    last = occurrences(client, series["id"])[-1]
+    assert last["start_date"] == "2027-03-04 19:00:00"
+    assert client.delete(f"{NS}/events/{last['id']}", headers=admin).status_code == 200
+    exdate = "EXDATE;TZID=Europe/Paris:20270304T190000"
+    assert update(client, series["id"], admin, recurrence=["RRULE:FREQ=DAILY;COUNT=3", exdate])
+    whole = update(
+        client, series["id"], admin, all_day=True, start_date="2027-03-01", end_date="2027-03-01"
+    )
+    assert whole.status_code == 200
+    lines = whole.get_json()["recurrence"]
+    again = update(client, series["id"], admin, recurrence=["RRULE:FREQ=DAILY;COUNT=4", *lines[1:]])
+    assert again.status_code == 200
+    assert expanded(calendar_of(client, **WIDE)) == listed(client)
+
+
+def test_an_occurrence_trashed_on_its_own_survives_a_zone_change_that_keeps_its_instant(
+    client, admin
+):
+    """Europe/Paris -> Europe/Berlin (same offsets all year): the old EXDATE still names the
+    same instant, so the planned starts already leave its day out and
+    _exdates_follow_their_day does not rewrite it (its day is not planned). rebuild then
+    looks for an EXDATE in the new zone's form (TZID=Europe/Berlin), does not find it and
+    deletes the trashed occurrence for good. The same happens for Europe/Paris -> UTC+2
+    in summer (found by a random sequence: trash 03-29, zone UTC+2)."""
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"])
+    trashed = occurrences(client, series["id"])[0]
+    assert client.delete(f"{NS}/events/{trashed['id']}", headers=admin).status_code == 200
+    assert update(client, series["id"], admin, timezone="Europe/Berlin").status_code == 200
+    assert [d[:10] for d in _days(client, series["id"])] == [
+        "2027-03-01",
+        "2027-03-15",
+        "2027-03-22",
+    ]
+    restored = update(client, trashed["id"], admin, status="publish")
+    assert restored.status_code == 200, restored.get_json()
+    assert len(_days(client, series["id"])) == 4
+    assert expanded(calendar_of(client, **WIDE)) == listed(client)
+
+
+def test_an_occurrence_trashed_on_its_own_stays_while_a_rewritten_line_still_excludes_its_day(
+    client, admin
+):
+    """rebuild keeps a trashed occurrence only when the exact line trashing wrote is among
+    the series' lines ("stay in the trash while the series excludes their day", its
+    docstring). Sending the recurrence again with the same exclusion in a line of two
+    values (RFC 5545 allows it, and the service's own EXDATE rewriting accepts it) deletes
+    the trashed occurrence for good though its day is still excluded."""
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"])
+    trashed = occurrences(client, series["id"])[0]
+    assert client.delete(f"{NS}/events/{trashed['id']}", headers=admin).status_code == 200
+    merged = "EXDATE;TZID=Europe/Paris:20270308T190000,20270322T190000"
+    changed = update(client, series["id"], admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=4", merged])
+    assert changed.status_code == 200
+    assert [d[:10] for d in _days(client, series["id"])] == ["2027-03-01", "2027-03-15"]
+    assert status_of(trashed["id"]) == "trash"  # a trashed event's read is a 403
