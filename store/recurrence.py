@@ -533,12 +533,13 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
         if row.status == "trash":
             # Trashed on its own, it stays in the trash (to be restored) for as long as
             # the series excludes it, moved with the series unless moved on its own.
-            moment = (follow(old) if follow else None) or old
+            followed = follow(old) if follow else None
+            moment = followed or old
             if without_exdates([moment], exdates, tz):  # no longer excluded: gone
                 Event.delete().where(Event.id == row.id).execute()
                 continue
             changes = {"occurrence": dates.fmt(moment), "recurrence": series.recurrence}
-            if row.start_date == row.occurrence and moment != old:
+            if row.start_date == row.occurrence and followed is not None:
                 changes.update(
                     _schedule_at(series, moment),
                     timezone=series.timezone,

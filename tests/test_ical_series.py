@@ -1036,3 +1036,19 @@ def test_an_occurrence_trashed_on_its_own_stays_while_a_rewritten_line_still_exc
     assert changed.status_code == 200
     assert [d[:10] for d in _days(client, series["id"])] == ["2027-03-01", "2027-03-15"]
     assert status_of(trashed["id"]) == "trash"  # a trashed event's read is a 403
+
+
+def test_an_occurrence_trashed_on_its_own_takes_the_series_zone_when_it_moves(client, admin):
+    """Moving the series to another zone at the same wall time: the trashed occurrence is
+    rescheduled in the new zone with it, so restored it stands where its siblings stand
+    (it stayed in the old zone, an hour or more away from them)."""
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=5"])
+    trashed = occurrences(client, series["id"])[1]
+    assert client.delete(f"{NS}/events/{trashed['id']}", headers=admin).status_code == 200
+    assert update(client, series["id"], admin, timezone="America/New_York").status_code == 200
+    restored = update(client, trashed["id"], admin, status="publish")
+    assert restored.status_code == 200, restored.get_json()
+    back = restored.get_json()
+    assert (back["start_date"], back["timezone"]) == ("2027-03-15 19:00:00", "America/New_York")
+    assert back["utc_start_date"] == "2027-03-15 23:00:00"
+    assert expanded(calendar_of(client, **WIDE)) == listed(client)
