@@ -25,6 +25,7 @@ from store.db import (
     UnsupportedDatabase,
     bind_database,
     database,
+    failure_reason,
     open_database,
     pin_data_version,
     shown_database,
@@ -91,9 +92,8 @@ def _opened(setting: str):
     except UnsupportedDatabase as error:
         raise SettingError(str(error)) from None
     except (peewee.DatabaseError, OSError) as error:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise SettingError(
-            f"CALENDAR_DATABASE: cannot use {shown_database(setting)}: {reason}"
+            f"CALENDAR_DATABASE: cannot use {shown_database(setting)}: {failure_reason(error)}"
         ) from None
     return db
 

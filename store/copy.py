@@ -10,6 +10,7 @@ from peewee import DatabaseError, PostgresqlDatabase
 
 from store.db import (
     bind_database,
+    failure_reason,
     is_url,
     open_database,
     refresh_statistics,
@@ -94,8 +95,9 @@ def _said(setting: str):
     try:
         yield
     except (DatabaseError, OSError) as error:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise CopyError(f"cannot copy with {shown_database(setting)}: {reason}") from None
+        raise CopyError(
+            f"cannot copy with {shown_database(setting)}: {failure_reason(error)}"
+        ) from None
 
 
 def _copy_table(source, model) -> int:

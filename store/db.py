@@ -92,6 +92,12 @@ class UnsupportedDatabase(ValueError):
     """``CALENDAR_DATABASE`` names a URL of an engine this service does not speak."""
 
 
+def failure_reason(error: Exception) -> str:
+    """A driver's error in one line, as a message to an operator may quote it."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
 def shown_database(setting: str) -> str:
     """The database setting as it may be printed: a URL without its password."""
     if not is_url(setting):

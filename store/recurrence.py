@@ -570,8 +570,8 @@ def _follower(before, series, starts):
         bool(series.all_day),
     ):
         return None
-    old_time = datetime.strptime(before.start_date[11:19], "%H:%M:%S").time()
-    new_time = datetime.strptime(series.start_date[11:19], "%H:%M:%S").time()
+    old_time = dates.parse_stored(before.start_date).time()
+    new_time = dates.parse_stored(series.start_date).time()
     by_day: dict[date, datetime] = {}
     for start in starts:
         if start.date() not in by_day or (
@@ -597,7 +597,7 @@ def _exdates_follow_their_day(lines: list[str], before, series, follow) -> list[
     or deleted out of it, in its listing and in its feed alike. A line of several values
     keeps the values that do not move; other lines stay."""
     old_tz, old_label = series_zone(before)
-    old_time = datetime.strptime(before.start_date[11:19], "%H:%M:%S").time()
+    old_time = dates.parse_stored(before.start_date).time()
     new_tz, label = series_zone(series)
 
     def moved(moment) -> str | None:
