@@ -24,7 +24,7 @@ from app.i18n import TRANSLATIONS
 from app.ical_import import import_events, read_file
 from app.openapi import complete, doc_strings
 from schemas.events import IMPORT_STATUSES
-from store import users
+from store import texts, users
 from store.clock import utcnow
 from store.copy import CopyError, copy_database
 from store.db import UnsupportedDatabase, backup_to, database
@@ -95,7 +95,10 @@ def migrate_command():
     """Create or migrate the database schema."""
     with database.connection_context():
         version = migrate()
+        made = texts.make_all()
     click.echo(f"Database at schema version {version}.")
+    if made:
+        click.echo(f"Made the stored texts of {made} events.")
 
 
 @click.command("seed")
@@ -168,6 +171,7 @@ def import_ics_command(source, author, status):
             raise click.ClickException(f"{source}: not an iCalendar file") from error
         with click.progressbar(length=len(items), label="Importing events") as bar:
             report = import_events(items, Viewer(owner), status, progress=bar.update)
+        texts.make_all()  # each write made its first 500
     click.echo(
         ", ".join(f"{len(report[k])} {k}" for k in ("created", "updated", "unchanged", "rejected"))
     )
@@ -296,6 +300,7 @@ def extend(days):
         with click.progressbar(series_ids, label="Extending series") as bar:
             for series_id in bar:
                 added += extend_series(series_id, horizon, config["RECURRENCE_MAX"])
+        texts.make_all()  # each write made its first 500
     click.echo(
         f"Added {added} occurrences to {len(series_ids)} open-ended series (horizon {days} days)."
     )

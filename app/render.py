@@ -6,7 +6,9 @@ hundreds of nested objects per request; the ``*Out`` schemas document the same s
 
 from __future__ import annotations
 
+import hashlib
 import re
+import sys
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cached_property, lru_cache
@@ -16,14 +18,17 @@ import orjson
 from flask import current_app, g
 
 from app.auth import may_see_protected
+from app.jsonresponse import dumps
 from app.urls import namespace_url, site_host, site_url
+from store import dates as dates_module
 from store import media as media_store
 from store.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
 from store.db import database
+from store.events import Relations
 from store.memo import VersionMemo
 from store.posts import effective_status
 from store.terms import TAXONOMIES
-from store.users import Viewer
+from store.users import ANONYMOUS, Viewer
 
 
 @dataclass
@@ -92,6 +97,18 @@ class RenderMemo(VersionMemo):
         """``render(row, ctx)`` (a venue or an organizer), once per version and view."""
         key = (render, row.id, effective_status(row), ctx.view)
         return self.get(ctx.version, key, lambda: render(row, ctx))
+
+    def linked_text(self, render, row, ctx: RenderContext) -> orjson.Fragment:
+        """``linked`` as JSON text, for splicing (``stored_event_text``)."""
+        key = ("text", render, row.id, effective_status(row), ctx.view)
+        return self.get(ctx.version, key, lambda: orjson.Fragment(dumps(render(row, ctx))))
+
+    def term_text(self, term, ctx: RenderContext, count: int) -> orjson.Fragment:
+        """``term_embedded`` as JSON text, for splicing."""
+        key = ("term", term.id, count, ctx.site, ctx.ns)
+        return self.get(
+            ctx.version, key, lambda: orjson.Fragment(dumps(term_embedded(term, ctx, count)))
+        )
 
 
 _MEMO = RenderMemo()
@@ -292,10 +309,10 @@ def _post_head(row, ctx: RenderContext, kind_path: str) -> dict:
     }
 
 
-def _global(row, ctx: RenderContext, origin: str = "") -> dict:
+def _global(item_id: int, ctx: RenderContext, origin: str = "") -> dict:
     """``global_id`` and its lineage: an imported event's origin (its iCalendar UID) follows
     its own id, as Event Aggregator's import origins do in the reference."""
-    global_id = f"{ctx.host}?id={row.id}"
+    global_id = f"{ctx.host}?id={item_id}"
     return {
         "global_id": global_id,
         "global_id_lineage": [global_id, origin] if origin else [global_id],
@@ -353,7 +370,7 @@ def venue_out(venue, ctx: RenderContext, single: bool | None = None) -> dict:
         data["json_ld"] = place_ld(data) if not protected else {}
     data["show_map"] = bool(venue.show_map)
     data["show_map_link"] = bool(venue.show_map_link)
-    data.update(_global(venue, ctx))
+    data.update(_global(venue.id, ctx))
     return data
 
 
@@ -385,7 +402,7 @@ def organizer_out(organizer, ctx: RenderContext, single: bool | None = None) -> 
         data.update({k: v for k, v in ORGANIZER_MASK.items() if k in data})
     if ctx.single if single is None else single:
         data["json_ld"] = person_ld(data) if not protected else {}
-    data.update(_global(organizer, ctx))
+    data.update(_global(organizer.id, ctx))
     return data
 
 
@@ -530,7 +547,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
     venues = [_MEMO.linked(venue_out, v, ctx) for v in relations.venues]
     data = {
         "id": event.id,
-        **_global(event, ctx, getattr(event, "ical_uid", "")),
+        **_global(event.id, ctx, getattr(event, "ical_uid", "")),
         "author": str(event.author),
         "status": effective_status(event),
         "date": event.date,
@@ -582,6 +599,122 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
     if ctx.single and not protected:
         data["json_ld"] = event_ld(event, data, tz if abbr else None)
     return data
+
+
+# --- stored texts (store/texts.py) --------------------------------------------------------
+
+# The members of an event that its row alone decides, in ``event_out``'s order: the runs
+# between the members that depend on the request and on other rows. "website" stands
+# between the last two runs (the event's own address when it has none).
+OWN_RUNS = (
+    ("author", "status", "date", "date_utc", "modified", "modified_utc"),
+    ("title", "description", "excerpt", "slug"),
+    (
+        "all_day",
+        "start_date",
+        "start_date_details",
+        "end_date",
+        "end_date_details",
+        "utc_start_date",
+        "utc_start_date_details",
+        "utc_end_date",
+        "utc_end_date_details",
+        "timezone",
+        "timezone_abbr",
+        "cost",
+        "cost_details",
+    ),
+    ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "ticketed"),
+)
+
+
+def own_texts(events, links: dict, site_tz: str) -> dict[int, tuple[str, str]]:
+    """What store/texts.py keeps of each event, made by ``event_out`` itself: its own
+    members (``OWN_RUNS``, then the website, or "" for the event's address) as JSON, one
+    run a line, and as ``extra`` what a read needs of its row and links. A published
+    event without a password only: the others are rendered afresh, for their viewer
+    (``("", "")``)."""
+    ctx = RenderContext(site="", ns="", host="", viewer=ANONYMOUS, site_tz=site_tz)
+    made = {}
+    for event in events:
+        if event.status != "publish" or event.password:
+            made[event.id] = ("", "")
+            continue
+        data = event_out(event, Relations(), ctx)
+        runs = [_members(data, run) for run in OWN_RUNS]
+        runs.insert(3, b"" if event.website is None else dumps(data["website"]))
+        extra = {
+            "slug": event.slug,
+            "origin": event.ical_uid,
+            "image": event.image,
+            "post_parent": event.post_parent,
+            "recurrence": event.recurrence.split("\n") if event.recurrence else [],
+            "links": links.get(event.id, []),
+        }
+        made[event.id] = (b"\n".join(runs).decode(), dumps(extra).decode())
+    return made
+
+
+@lru_cache(maxsize=16)
+def stored_texts_key(site_tz: str) -> str:
+    """What ``own_texts`` makes a text with: this module's and store/dates.py's code (the
+    members' shapes, the cost's and the dates' formatting) and the site's timezone."""
+    digest = hashlib.sha256(site_tz.encode())
+    for module in (sys.modules[__name__], dates_module):
+        with open(module.__file__, "rb") as source:
+            digest.update(source.read())
+    return digest.hexdigest()[:16]
+
+
+def _members(data: dict, names: tuple) -> bytes:
+    return dumps({name: data[name] for name in names})[1:-1]
+
+
+def stored_event_text(event_id: int, body: str, extra: dict, relations, ctx) -> bytes:
+    """The JSON text ``event_out`` makes for a listing (``ctx.single`` false), from the
+    stored ``body`` and ``extra`` of ``own_texts``: the request's and the linked rows'
+    members spliced in between the stored runs (tests/test_stored_texts.py holds the two
+    equal, byte for byte)."""
+    people, texts, schedule, website, flags = body.encode().split(b"\n")
+    url = f"{ctx.site}/event/{extra['slug']}/"
+    counts = ctx.term_counts or {}
+    venues = [_MEMO.linked_text(venue_out, v, ctx) for v in relations.venues]
+    shows_series = extra["post_parent"] not in ctx.hidden_series
+    head = dumps({"id": event_id, **_global(event_id, ctx, extra["origin"])})
+    addresses = dumps({"url": url, "rest_url": f"{ctx.ns}/events/{event_id}"})
+    tail = dumps(
+        {
+            "post_parent": extra["post_parent"],
+            "recurrence": extra["recurrence"] if shows_series else [],
+            "categories": [
+                _MEMO.term_text(t, ctx, counts.get(t.id, 0)) for t in relations.categories
+            ],
+            "tags": [_MEMO.term_text(t, ctx, counts.get(t.id, 0)) for t in relations.tags],
+            "venue": venues[0] if len(venues) == 1 else venues,
+            "organizer": [_MEMO.linked_text(organizer_out, o, ctx) for o in relations.organizers],
+        }
+    )
+    return b"".join(
+        (
+            head[:-1],
+            b",",
+            people,
+            b",",
+            addresses[1:-1],
+            b",",
+            texts,
+            b',"image":',
+            dumps(image_out(extra["image"], ctx)),
+            b",",
+            schedule,
+            b',"website":',
+            website or dumps(url),
+            b",",
+            flags,
+            b",",
+            tail[1:],
+        )
+    )
 
 
 def _iso(local: str, tz) -> str:

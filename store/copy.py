@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 from peewee import DatabaseError, PostgresqlDatabase
 
+from store import texts
 from store.db import (
     bind_database,
     failure_reason,
@@ -70,6 +71,7 @@ def copy_database(source_setting: str, target_setting: str) -> dict[str, int]:
             with write_transaction(), _snapshot(source):
                 counts = {model._meta.table_name: _copy_table(source, model) for model in COPIED}
                 reset_sequences(COPIED)
+            texts.make_all()
             refresh_statistics()
         return counts
     finally:

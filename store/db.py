@@ -257,6 +257,11 @@ def _postgres_writer_lock():
         yield txn
 
 
+# What runs at the end of every outermost write transaction that changes data, inside it
+# (store/texts.py makes the texts the write left to be made).
+BEFORE_COMMIT: list = []
+
+
 @contextmanager
 def write_transaction(changes_data: bool = True):
     """A short write transaction that takes the write lock up front.
@@ -273,6 +278,8 @@ def write_transaction(changes_data: bool = True):
     with transaction as txn:
         yield txn
         if changes_data and database.transaction_depth() == 1:
+            for hook in BEFORE_COMMIT:
+                hook()
             database.execute_sql(
                 "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) "
                 "WHERE key = 'data_version'"
@@ -434,6 +441,60 @@ def create_link_counter(
         f"UPDATE {counter_table} SET {counter} = (SELECT COUNT(*) FROM {link_table} "
         f"WHERE {link_key} = {counter_table}.id AND {flag} = {value})"
     )
+
+
+def create_change_marker(marks: str, key: str, table: str, column: str) -> None:
+    """Triggers that set ``marks.body`` to NULL (to be made again) for the rows of
+    ``marks`` whose ``key`` is the ``column`` of a row of ``table`` inserted, updated or
+    deleted, in the transaction of the write, whichever code path makes it (cascades
+    included); ``table`` "event" itself also adds the mark of a new event. SQLite: row
+    triggers; PostgreSQL: statement triggers over the transition tables, as in
+    ``create_link_counter``."""
+    name = f"{table}_{marks}"
+    clear = f"UPDATE {marks} SET body = NULL WHERE {key} IN"
+    if is_postgres():
+        add = (
+            f"INSERT INTO {marks} ({key}) SELECT {column} FROM new_rows "
+            f"ON CONFLICT ({key}) DO UPDATE SET body = NULL; "
+            if column == "id"  # the marked table itself: a new row gets its mark
+            else ""
+        )
+        database.execute_sql(
+            f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ "
+            f"BEGIN "
+            f"IF TG_OP = 'INSERT' THEN {add or f'{clear} (SELECT {column} FROM new_rows); '}"
+            f"END IF; "
+            f"IF TG_OP IN ('DELETE', 'UPDATE') THEN {clear} (SELECT {column} FROM old_rows); "
+            f"END IF; "
+            f"IF TG_OP = 'UPDATE' THEN {clear} (SELECT {column} FROM new_rows); END IF; "
+            f"RETURN NULL; END $$"
+        )
+        for suffix, event, tables in (
+            ("ins", "INSERT", "NEW TABLE AS new_rows"),
+            ("del", "DELETE", "OLD TABLE AS old_rows"),
+            ("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+        ):
+            database.execute_sql(f"DROP TRIGGER IF EXISTS {name}_{suffix} ON {table}")
+            database.execute_sql(
+                f"CREATE TRIGGER {name}_{suffix} AFTER {event} ON {table} "
+                f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {name}()"
+            )
+        return
+    insert = (
+        f"INSERT INTO {marks} ({key}) VALUES (new.{column}) "
+        f"ON CONFLICT ({key}) DO UPDATE SET body = NULL"
+        if column == "id"
+        else f"{clear} (new.{column})"
+    )
+    for suffix, event, body in (
+        ("ai", "INSERT", insert),
+        ("ad", "DELETE", f"{clear} (old.{column})"),
+        ("au", "UPDATE", f"{clear} (old.{column}, new.{column})"),
+    ):
+        database.execute_sql(
+            f"CREATE TRIGGER IF NOT EXISTS {name}_{suffix} AFTER {event} ON {table} "
+            f"BEGIN {body}; END"
+        )
 
 
 def _insert_trigger(index: str, table: str, columns: tuple[str, ...]) -> str:

@@ -529,38 +529,53 @@ def _rows_by_ids(model) -> Statement:
 
 
 _KINDS = (Venue, Organizer, Term)  # the ``kind`` of a link: 0, 1, 2
-_ROWS_BY_IDS = {model: _rows_by_ids(model) for model in _KINDS}
+_ROWS_BY_IDS = {model: _rows_by_ids(model) for model in (*_KINDS, Event)}
 
 
 def load_relations(events) -> dict[int, Relations]:
     """Venues, organizers and terms of every event of a page, whatever the page size: the
-    links in one query, the linked rows by id, made once per data version (the pages of a
-    calendar show the same few venues, organizers and terms again and again). Trashed
-    linked items are left out; the caller leaves out the ones its viewer may not read.
-    Venues and organizers come in the order they were linked, terms by name."""
-    ids = [event.id for event in events]
-    relations = {event_id: Relations() for event_id in ids}
+    links in one query, then ``relations_from`` them."""
+    return relations_from(links_of([event.id for event in events]))
+
+
+def links_of(ids: list[int]) -> dict[int, list[tuple[int, int]]]:
+    """``{event id: [(kind, linked id), …]}``, in link order; the kinds are 0 for venues,
+    1 for organizers, 2 for terms."""
+    links: dict[int, list] = {event_id: [] for event_id in ids}
     if not ids:
-        return relations
-    links = _LINKS_OF_EVENTS.execute(*ids, sizes=(len(ids),)).fetchall()
-    links.sort(key=lambda link: link[3])  # link order, as each event lists them
+        return links
+    found = _LINKS_OF_EVENTS.execute(*ids, sizes=(len(ids),)).fetchall()
+    found.sort(key=lambda link: link[3])  # link order, as each event lists them
+    for kind, event_id, item, _position in found:
+        links[event_id].append((kind, item))
+    return links
+
+
+def relations_from(links: dict[int, list]) -> dict[int, Relations]:
+    """The linked rows of ``links_of``'s links, by id, made once per data version (the
+    pages of a calendar show the same few venues, organizers and terms again and again).
+    Trashed linked items are left out; the caller leaves out the ones its viewer may not
+    read. Venues and organizers come in the order they were linked, terms by name."""
+    relations = {event_id: Relations() for event_id in links}
+    every = [link for event_links in links.values() for link in event_links]
     rows = [
-        _linked_rows(model, {link[2] for link in links if link[0] == kind})
+        rows_by_id(model, {item for link_kind, item in every if link_kind == kind})
         for kind, model in enumerate(_KINDS)
     ]
-    for kind, event_id, item, _position in links:
-        row = rows[kind].get(item)
-        if row is None or (kind < 2 and row.status == "trash"):  # terms have no status
-            continue
+    for event_id, event_links in links.items():
         target = relations[event_id]
-        if kind == 0:
-            target.venues.append(row)
-        elif kind == 1:
-            target.organizers.append(row)
-        elif row.taxonomy == "category":
-            target.categories.append(row)
-        else:
-            target.tags.append(row)
+        for kind, item in event_links:
+            row = rows[kind].get(item)
+            if row is None or (kind < 2 and row.status == "trash"):  # terms have no status
+                continue
+            if kind == 0:
+                target.venues.append(row)
+            elif kind == 1:
+                target.organizers.append(row)
+            elif row.taxonomy == "category":
+                target.categories.append(row)
+            else:
+                target.tags.append(row)
     for target in relations.values():  # by name, as ``wp_get_post_terms`` gives them
         for terms in (target.categories, target.tags):
             if len(terms) > 1:
@@ -572,7 +587,13 @@ def _by_name(term) -> tuple:
     return (term.name.lower(), term.id)  # case-insensitive, as the term listings
 
 
-def _linked_rows(model, ids: set) -> dict:
+def events_by_id(ids: set) -> dict:
+    """Events by id (``None``: no such event), as plain rows made once per data version:
+    the series of a page's occurrences, shown again and again."""
+    return rows_by_id(Event, ids)
+
+
+def rows_by_id(model, ids: set) -> dict:
     """Rows of ``model`` by id (``None``: no such row), made once per data version."""
 
     def fetch(missing: list[int]) -> dict:

@@ -7,6 +7,7 @@ Dates are stored as ``YYYY-MM-DD HH:MM:SS`` strings, which sort chronologically.
 """
 
 from peewee import (
+    SQL,
     BooleanField,
     CharField,
     CompositeKey,
@@ -255,6 +256,25 @@ class EventOrganizer(BaseModel):
     class Meta:
         primary_key = CompositeKey("event", "organizer")
         indexes = ((("organizer", "event"), False),)
+
+
+class EventText(BaseModel):
+    """An event's own members as JSON text, made by the app once per change of the event
+    (store/texts.py). Not in ``ALL_TABLES``: nothing but store/texts.py writes it, and the
+    triggers of ``create_change_marker`` clear it (``body`` NULL: to be made) in the
+    transaction of any write to the event or its links."""
+
+    event = ForeignKeyField(
+        Event, primary_key=True, on_delete="CASCADE", lazy_load=False, column_name="event_id"
+    )
+    # What the text was made with (code, site timezone); defaults in the table itself, for
+    # the triggers' inserts.
+    made_for = CharField(default="", constraints=[SQL("DEFAULT ''")])
+    body = TextField(null=True)  # NULL: to be made; "": an event always rendered afresh
+    extra = TextField(default="", constraints=[SQL("DEFAULT ''")])  # JSON: see own_texts
+
+    class Meta:
+        table_name = "event_text"
 
 
 ALL_TABLES = [

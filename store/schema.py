@@ -1,6 +1,7 @@
 """Schema creation and versioned migrations, run by every entry point."""
 
 from store.db import (
+    create_change_marker,
     create_link_counter,
     create_text_index,
     database,
@@ -9,7 +10,19 @@ from store.db import (
     upsert,
     write_transaction,
 )
-from store.models import ALL_TABLES, LIVE_PUBLISHED, Event, EventTerm, Media, Setting, Term
+from store.models import (
+    ALL_TABLES,
+    LIVE_PUBLISHED,
+    Event,
+    EventOrganizer,
+    EventTerm,
+    EventText,
+    EventVenue,
+    Media,
+    Setting,
+    Term,
+)
+from store.texts import add_marks
 
 
 def _v1_create_tables():
@@ -128,6 +141,20 @@ def _v14_protected_events_count_for_no_term():
     )
 
 
+def _v15_stored_event_texts():
+    """store/texts.py: a row per event, cleared by triggers on any write to the event or
+    its links; every existing event's text is to be made."""
+    database.create_tables([EventText])
+    database.execute_sql(
+        "CREATE INDEX IF NOT EXISTS event_text_to_make ON event_text (event_id) WHERE body IS NULL"
+    )
+    table = EventText._meta.table_name
+    create_change_marker(table, "event_id", Event._meta.table_name, "id")
+    for link in (EventTerm, EventVenue, EventOrganizer):
+        create_change_marker(table, "event_id", link._meta.table_name, "event_id")
+    add_marks()
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -144,6 +171,7 @@ MIGRATIONS = [
     _v12_covering_index_with_password,
     _v13_term_counts_per_statement,
     _v14_protected_events_count_for_no_term,
+    _v15_stored_event_texts,
 ]
 
 

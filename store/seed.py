@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 import orjson
 
-from store import dates, images
+from store import dates, images, texts
 from store.clock import utcnow
 from store.db import bulk_text_index, insert_rows, refresh_statistics, write_transaction
 from store.media import save_media
@@ -217,6 +217,7 @@ def seed(
     counts["images"] = len(media_ids)
     with write_transaction(), bulk_text_index(*EVENT_TEXT_INDEX):
         _seed(events, author, progress, rng, now, stamp, counts, media_ids)
+    texts.make_all()
     refresh_statistics()
     return counts
 

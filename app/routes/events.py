@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import orjson
 from flask import current_app, request
@@ -26,7 +27,14 @@ from app.ical import FeedEvent, calendar_response, wants_calendar
 from app.ical_import import check_file, import_events, read_file
 from app.jsonresponse import dumps, json_response
 from app.listing import Page, listing_response
-from app.render import EVENT_TEXTS, event_out, preload_images, render_context
+from app.render import (
+    EVENT_TEXTS,
+    event_out,
+    preload_images,
+    render_context,
+    stored_event_text,
+    stored_texts_key,
+)
 from app.server_memory import release_memory
 from app.smorest import Blueprint
 from app.urls import namespace_url
@@ -49,11 +57,13 @@ from store.events import (
     EventFilters,
     delete_event,
     event_exists,
+    events_by_id,
     get_event,
     get_event_by_slug,
     get_events,
     list_events,
     load_relations,
+    relations_from,
     save_event,
     trash_event,
 )
@@ -69,6 +79,7 @@ from store.recurrence import (
     stored_lines,
 )
 from store.terms import published_counts, resolve_filter_terms
+from store.texts import stored_texts
 
 blp = Blueprint("events", __name__, description="Events: create, read, update, delete and list.")
 
@@ -232,9 +243,16 @@ def event_filters(args, viewer):
 def render_events(events, viewer, single=False, password=None, ctx=None):
     """The events as dicts, for ``viewer`` (or as ``ctx``, a render context, says)."""
     ctx = ctx or render_context(viewer, single=single, password=password)
-    viewer, password = ctx.viewer, ctx.password
     relations = load_relations(events)
-    for related in relations.values():  # linked items this viewer may not read are left out
+    _prepare(ctx, events, relations)
+    return [event_out(event, relations[event.id], ctx) for event in events]
+
+
+def _prepare(ctx, events, relations) -> None:
+    """What rendering ``events`` with their ``relations`` needs of the request: the linked
+    items its viewer may not read are left out; term counts, images, hidden series."""
+    viewer = ctx.viewer
+    for related in relations.values():
         related.venues = [v for v in related.venues if may(viewer, "read", v, effective_status(v))]
         related.organizers = [
             o for o in related.organizers if may(viewer, "read", o, effective_status(o))
@@ -243,8 +261,32 @@ def render_events(events, viewer, single=False, password=None, ctx=None):
     ctx.term_counts = published_counts(term_ids)
     linked = [x for r in relations.values() for x in (*r.venues, *r.organizers)]
     preload_images(ctx, [*events, *linked])
-    ctx.hidden_series = _series_hidden_from(viewer, events, password)
-    return [event_out(event, relations[event.id], ctx) for event in events]
+    ctx.hidden_series = _series_hidden_from(viewer, events, ctx.password)
+
+
+class StoredEvent(NamedTuple):
+    """What ``_prepare`` reads of an event, from its stored text."""
+
+    id: int
+    image: str
+    post_parent: int | None
+    recurrence: list
+
+
+def _from_stored(stored: dict, ctx) -> dict[int, bytes]:
+    """Listing texts of the events of ``stored`` (store/texts.py: published events without
+    a password, which every viewer may read)."""
+    extras = {event_id: orjson.loads(extra) for event_id, (_body, extra) in stored.items()}
+    relations = relations_from({event_id: extra["links"] for event_id, extra in extras.items()})
+    events = [
+        StoredEvent(event_id, extra["image"], extra["post_parent"], extra["recurrence"])
+        for event_id, extra in extras.items()
+    ]
+    _prepare(ctx, events, relations)
+    return {
+        event_id: stored_event_text(event_id, stored[event_id][0], extra, relations[event_id], ctx)
+        for event_id, extra in extras.items()
+    }
 
 
 def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
@@ -252,8 +294,9 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
     text, for a read: each event's text is made once per data version and way of seeing it
     (site, viewer, password, single or listing, and which scheduled items have reached
     their date), so pages that overlap, as month views and category pages do, render an
-    event once, and its row is only read when its text is not known. ``rows``: rows the
-    caller already has (and has checked). A write renders afresh.
+    event once, and its row is only read when its text is not known. A listing splices
+    an event's stored text (store/texts.py) when it has one. ``rows``: rows the caller
+    already has (and has checked). A write renders afresh.
 
     The rows of a listing's page are read after its ids: a write in between may have
     deleted one or hidden it from this viewer (the read rule, ``may``), which is then left
@@ -263,14 +306,19 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
 
     def render(wanted: list[int]) -> dict:
         missing = [i for i in wanted if i not in known]
+        made = {}
+        if not single:
+            stored = stored_texts(missing, stored_texts_key(ctx.site_tz))
+            for event_id, text in _from_stored(stored, ctx).items() if stored else ():
+                made[event_id] = (orjson.Fragment(text), len(text))
+            missing = [i for i in missing if i not in made]
         fetched = get_events(missing)
         known.update((r.id, r) for r in fetched if may(viewer, "read", r, effective_status(r)))
-        events = [known[i] for i in wanted if i in known]
-        made = render_events(events, viewer, ctx=ctx)
-        return {
-            row.id: (orjson.Fragment(text := dumps(data)), len(text))
-            for row, data in zip(events, made, strict=True)
-        }
+        events = [known[i] for i in wanted if i in known and i not in made]
+        rendered = render_events(events, viewer, ctx=ctx) if events else []
+        for row, data in zip(events, rendered, strict=True):
+            made[row.id] = (orjson.Fragment(text := dumps(data)), len(text))
+        return made
 
     if ctx.version is None:
         found = render(list(ids))
@@ -292,8 +340,9 @@ def _series_hidden_from(viewer, events, password) -> set[int]:
         return set()
     readable = {
         series.id
-        for series in get_events(sorted(parents))
-        if may(viewer, "read", series, effective_status(series))
+        for series in events_by_id(parents).values()
+        if series is not None
+        and may(viewer, "read", series, effective_status(series))
         and may_see_protected(viewer, series, password)
     }
     return parents - readable

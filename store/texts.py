@@ -1,0 +1,133 @@
+"""Events' own members stored as JSON text, made once per change of the event.
+
+A listing's page shows events that no worker may have rendered yet: a month at a random
+minute, a category's fifth page. Rendering an event from its row and links costs about
+0.1 ms, ten times what reading a stored text costs, so the members that the event's row
+alone decides (its dates, texts, cost, flags) are made when the event is written, and a
+read splices in what depends on the request and on other rows: the site's addresses, the
+image, the linked venues, organizers and terms, the series' lines (app/render.py).
+
+- ``event_text`` holds one row per event. Triggers (store/db.py ``create_change_marker``)
+  set its ``body`` to NULL, "to be made", in the transaction of any write to the event or
+  its links, whichever code path makes it: a stored text is current or absent, never old.
+- What makes a text is the app's (``register``): store code knows nothing of
+  representations. It is made for ``made_for``, a key of the code and settings it was
+  made with; a text made for another key is not used, and ``forget_other_texts`` sets it
+  to be made again.
+- Texts to be made are made at the end of each write transaction that changes data
+  (``MAKE_PER_WRITE`` at most, the newest events first), and all at once by
+  ``make_all`` (``flask migrate``, ``flask seed``, ``flask copy-database``). Until then
+  an event is rendered afresh, as one that is never stored is ("" as its body: not
+  published, or password-protected).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from store.db import BEFORE_COMMIT, database, is_postgres, run_sql, write_transaction
+from store.models import EventText
+from store.sql import Statement, in_list, param
+
+MAKE_PER_WRITE = 500
+_log = logging.getLogger(__name__)
+
+# (made_for, make): ``make(events, links)`` returns ``{id: (body, extra)}`` for the rows
+# ``events`` with their links (store/events.py ``links_of``); set by the app.
+_maker: list = [None, None]
+
+
+def register(made_for: str, make: Callable) -> None:
+    _maker[0], _maker[1] = made_for, make
+
+
+_TEXTS = Statement(
+    lambda size: EventText.select(EventText.event, EventText.body, EventText.extra).where(
+        EventText.event.in_(in_list(1, size))
+        & (EventText.made_for == param(0))
+        & EventText.body.is_null(False)
+    )
+)
+
+
+def stored_texts(ids: list[int], key: str) -> dict[int, tuple[str, str]]:
+    """``{id: (body, extra)}`` of those of ``ids`` that have a text made for ``key``."""
+    if not ids:
+        return {}
+    rows = _TEXTS.execute(key, *ids, sizes=(len(ids),)).fetchall()
+    return {row[0]: (row[1], row[2]) for row in rows if row[1]}  # "": never stored
+
+
+def make_pending(limit: int = MAKE_PER_WRITE) -> int:
+    """Makes up to ``limit`` texts to be made (inside the caller's write transaction);
+    returns how many."""
+    key, make = _maker
+    if make is None:
+        return 0
+    ids = [
+        row[0]
+        for row in run_sql(
+            "SELECT event_id FROM event_text WHERE body IS NULL ORDER BY event_id DESC LIMIT ?",
+            (limit,),
+        )
+    ]
+    if not ids:
+        return 0
+    from store.events import get_events, links_of  # store.events is above this module
+
+    events = get_events(ids)
+    try:
+        made = make(events, links_of(ids))
+    except Exception:  # a text is an optimisation: never the reason a write fails
+        _log.exception("could not make the stored texts of events %s", ids[:20])
+        made = {}
+    rows = [(key, *made.get(event_id, ("", "")), event_id) for event_id in ids]
+    sql = "UPDATE event_text SET made_for = ?, body = ?, extra = ? WHERE event_id = ?"
+    database.cursor().executemany(sql.replace("?", "%s") if is_postgres() else sql, rows)
+    return len(ids)
+
+
+def make_all(progress: Callable | None = None, chunk: int = 2000) -> int:
+    """Makes every text to be made, ``chunk`` a transaction; returns how many."""
+    done = 0
+    while True:
+        with write_transaction(changes_data=False):
+            count = make_pending(chunk)
+        if not count:
+            return done
+        done += count
+        if progress:
+            progress(count)
+
+
+def forget_other_texts() -> None:
+    """Sets the texts made for another key than the registered one (other code, another
+    site timezone) to be made again."""
+    key = _maker[0]
+    if key is None:
+        return
+    stale = EventText.select(EventText.event).where(
+        (EventText.made_for != key) & EventText.body.is_null(False)
+    )
+    if stale.exists():
+        with write_transaction(changes_data=False):
+            EventText.update(body=None).where(
+                (EventText.made_for != key) & EventText.body.is_null(False)
+            ).execute()
+
+
+def add_marks() -> None:
+    """Every event without its row here gets one, to be made (a database made before
+    stored texts)."""
+    database.execute_sql(
+        "INSERT INTO event_text (event_id) SELECT id FROM event WHERE id NOT IN "
+        "(SELECT event_id FROM event_text)"
+    )
+
+
+def _make_before_commit() -> None:
+    make_pending()
+
+
+BEFORE_COMMIT.append(_make_before_commit)

@@ -1,0 +1,214 @@
+"""Events' own members stored at write time (store/texts.py) and spliced into listings
+(app/render.py::stored_event_text): a listing made from stored texts is, byte for byte,
+the listing rendered afresh; a stored text never outlives a write to its event, its links
+or the settings and code it was made with; writes, ``flask migrate``, ``flask seed`` and
+``flask copy-database`` leave every event's text made.
+
+Every request has a URL of its own (``_=N``), so the response cache never answers."""
+
+import itertools
+
+import pytest
+
+from store.db import database, write_transaction
+from store.models import Event, EventText
+from tests.conftest import NS, forget_all
+from tests.test_media import image_bytes, uploaded
+
+_n = itertools.count(880000)
+WINDOW = "start_date=2000-01-01&end_date=2200-01-01"
+WIDE = f"{WINDOW}&per_page=50"
+
+
+def listing(client, query=WIDE, headers=None):
+    response = client.get(f"{NS}/events?{query}&_={next(_n)}", headers=headers or {})
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    return response
+
+
+def texts(app) -> dict[int, str | None]:
+    """``{event id: body}`` as stored (None: to be made, "": never stored)."""
+    with app.app_context(), database.connection_context():
+        return {row.event_id: row.body for row in EventText.select()}
+
+
+def unstore(app) -> None:
+    """Every text set to "rendered afresh" (a write that makes none), every memo emptied."""
+    with app.app_context(), database.connection_context(), write_transaction():
+        EventText.update(body="").execute()
+    forget_all(app)
+
+
+def body_without_echo(response) -> dict:
+    data = response.get_json()
+    data.pop("rest_url", None)
+    data.pop("next_rest_url", None)
+    return data
+
+
+@pytest.fixture
+def calendar(client, admin, make_event):
+    """Events of every shape a text holds: all-day, other zones, costs, own and default
+    websites, an uploaded and a remote image, several venues, organizers, terms whose names
+    sort otherwise than their ids, a series, an imported event, HTML and non-ASCII texts."""
+    image = uploaded(client, admin, image_bytes())
+    venues = [
+        client.post(f"{NS}/venues", json={"venue": name, "city": "Lyon"}, headers=admin).get_json()[
+            "id"
+        ]
+        for name in ("Salle B", "Salle A")
+    ]
+    organizer = client.post(
+        f"{NS}/organizers", json={"organizer": "Orga", "email": "o@example.org"}, headers=admin
+    ).get_json()["id"]
+    categories = [
+        client.post(f"{NS}/categories", json={"name": name}, headers=admin).get_json()["id"]
+        for name in ("Zeta", "alpha", "Mid")
+    ]
+    tag = client.post(f"{NS}/tags", json={"name": "Été"}, headers=admin).get_json()["id"]
+    made = [
+        make_event(title="Plain"),
+        make_event(
+            title="Café <b>&amp;</b> “quotes” \\ \n newline",
+            description="<p>Un <em>été</em> 🎉</p>",
+            excerpt="Court",
+            all_day=True,
+            cost="10 - 20 €",
+            website="https://example.org/x?a=1&b=2",
+            image=image["id"],
+            venue=venues,
+            organizer=[organizer],
+            categories=categories,
+            tags=[tag],
+            featured=True,
+            sticky=True,
+        ),
+        make_event(
+            title="Tokyo",
+            timezone="Asia/Tokyo",
+            cost="0",
+            image="https://cdn.example.org/a/b.png?v=2",
+            venue=venues[0],
+        ),
+        make_event(title="Series", recurrence="RRULE:FREQ=WEEKLY;COUNT=4", cost="5"),
+        make_event(title="Draft", status="draft"),
+        make_event(title="Secret", password="pw"),
+    ]
+    ics = (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\n"
+        "UID:origin-1@example.org\r\nDTSTAMP:20260101T000000Z\r\n"
+        "DTSTART:20270105T100000Z\r\nDTEND:20270105T110000Z\r\nSUMMARY:Imported\r\n"
+        "END:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
+    imported = client.post(
+        f"{NS}/events/import?status=publish",
+        data=ics,
+        headers={**admin, "Content-Type": "text/calendar"},
+    )
+    assert imported.status_code == 200, imported.get_json()
+    return made
+
+
+def test_a_listing_of_stored_texts_is_the_listing_rendered_afresh(app, client, admin, calendar):
+    stored = texts(app)
+    published = [e["id"] for e in calendar if e["status"] == "publish" and e["title"] != "Secret"]
+    assert all(stored[i] for i in published)  # made by the writes themselves
+    assert stored[calendar[4]["id"]] == "" and stored[calendar[5]["id"]] == ""  # draft, secret
+    queries = [
+        WIDE,
+        f"{WINDOW}&per_page=3&page=2",
+        f"{WIDE}&categories={calendar[1]['categories'][0]['id']}",
+    ]
+    for headers in ({}, admin):
+        forget_all(app)
+        spliced = [listing(client, q, headers) for q in queries]
+        unstore(app)
+        afresh = [listing(client, q, headers) for q in queries]
+        for one, other in zip(spliced, afresh, strict=True):
+            assert body_without_echo(one) == body_without_echo(other)
+            # The same bytes, event by event, in the same key order.
+            assert [list(e) for e in one.get_json()["events"]] == [
+                list(e) for e in other.get_json()["events"]
+            ]
+        with app.app_context(), database.connection_context(), write_transaction():
+            EventText.update(body=None).execute()  # made again at this commit
+        assert all(texts(app)[i] for i in published)
+    series = [e for e in listing(client).get_json()["events"] if e["title"] == "Series"]
+    assert len(series) == 4 and all(e["recurrence"] for e in series)
+
+
+def test_a_write_to_the_event_or_anything_it_shows_reaches_the_listing(
+    app, client, admin, calendar
+):
+    event = calendar[1]
+    venue_id = event["venue"][0]["id"]
+    category = event["categories"][0]
+
+    def shown():
+        return next(e for e in listing(client).get_json()["events"] if e["id"] == event["id"])
+
+    client.post(f"{NS}/events/{event['id']}", json={"title": "Renamed"}, headers=admin)
+    assert shown()["title"] == "Renamed"
+    client.post(f"{NS}/venues/{venue_id}", json={"venue": "Salle Z"}, headers=admin)
+    assert [v["venue"] for v in shown()["venue"]] == ["Salle Z", "Salle A"]
+    client.post(f"{NS}/categories/{category['id']}", json={"name": "Zzz"}, headers=admin)
+    assert [c["name"] for c in shown()["categories"]] == ["Mid", "Zeta", "Zzz"]
+    client.delete(f"{NS}/venues/{venue_id}", headers=admin)  # trashed: left out
+    assert shown()["venue"]["venue"] == "Salle A"
+    client.post(f"{NS}/events/{event['id']}", json={"cost": "7"}, headers=admin)
+    assert shown()["cost"] == "$7"
+    client.post(f"{NS}/events/{event['id']}", json={"password": "pw"}, headers=admin)
+    assert shown()["description"] == ""  # masked for the anonymous reader
+    assert texts(app)[event["id"]] == ""
+    client.post(
+        f"{NS}/events/{event['id']}", json={"status": "draft", "password": ""}, headers=admin
+    )
+    assert event["id"] not in [e["id"] for e in listing(client).get_json()["events"]]
+
+
+def test_a_draft_series_hides_its_lines_from_its_published_occurrences(
+    app, client, admin, make_event
+):
+    series = make_event(title="Weekly", recurrence="RRULE:FREQ=WEEKLY;COUNT=3")
+    occurrence = next(
+        e for e in listing(client).get_json()["events"] if e["post_parent"] == series["id"]
+    )
+    assert occurrence["recurrence"]
+    client.post(
+        f"{NS}/events/{occurrence['id']}", json={"title": "On its own"}, headers=admin
+    )  # edited on its own: it stays published when the series becomes a draft
+    client.post(f"{NS}/events/{series['id']}", json={"status": "draft"}, headers=admin)
+    shown = [e for e in listing(client).get_json()["events"] if e["id"] == occurrence["id"]]
+    assert shown and shown[0]["recurrence"] == []
+
+
+def test_a_text_made_for_another_site_timezone_is_not_used(app, client, make_event):
+    event = make_event(title="Zone of the site")
+    with app.app_context(), database.connection_context(), write_transaction():
+        Event.update(timezone="").execute()  # as a seeded event: the site's zone, whichever
+    assert texts(app)[event["id"]]  # made again, for the site's zone of now
+    assert listing(client).get_json()["events"][0]["timezone"] == "UTC"
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    shown = listing(client).get_json()["events"][0]
+    assert shown["id"] == event["id"] and shown["timezone"] == "Europe/Paris"
+
+
+def test_migrate_makes_the_texts_of_a_calendar_stored_before_them(app, client, calendar):
+    with app.app_context(), database.connection_context(), write_transaction(False):
+        EventText.update(body=None).execute()  # as the migration leaves an older calendar
+    assert all(body is None for body in texts(app).values())
+    result = app.test_cli_runner().invoke(args=["migrate"])
+    assert result.exit_code == 0, result.output
+    assert "Made the stored texts of" in result.output
+    assert all(body is not None for body in texts(app).values())
+    forget_all(app)
+    spliced = listing(client)
+    unstore(app)
+    assert body_without_echo(listing(client)) == body_without_echo(spliced)
+
+
+def test_seed_makes_every_text(app):
+    result = app.test_cli_runner().invoke(args=["seed", "--events", "60"])
+    assert result.exit_code == 0, result.output
+    stored = texts(app)
+    assert len(stored) >= 60 and all(body is not None for body in stored.values())
