@@ -112,6 +112,7 @@ class RenderMemo(VersionMemo):
 
 
 _MEMO = RenderMemo()
+_MEMO.MAX_ENTRIES = 16384  # as store/memo.py's MEMO: every venue and organizer of a large calendar
 
 
 class EventTexts(VersionMemo):

@@ -497,6 +497,91 @@ def create_change_marker(marks: str, key: str, table: str, column: str) -> None:
         )
 
 
+def create_day_counter(counter: str, table: str) -> None:
+    """Keeps ``counter`` (``start_day``, ``end_day``, ``status``, ``n``) equal to the number
+    of ``table`` rows not ``hide_from_listings`` per day of ``utc_start``, day of
+    ``utc_end`` and status, through triggers on every insert, delete and update of those
+    columns, whichever code path makes it; counted once here. SQLite: row triggers;
+    PostgreSQL: statement triggers over the transition tables (``create_link_counter``)."""
+    days = "substr({0}.utc_start, 1, 10), substr({0}.utc_end, 1, 10), {0}.status"
+    if is_postgres():
+
+        def grouped(rows: str) -> str:
+            return (
+                f"(SELECT {days.format(rows)}, COUNT(*) FROM {rows} "
+                f"WHERE NOT {rows}.hide_from_listings GROUP BY 1, 2, 3) AS d (sd, ed, st, c)"
+            )
+
+        def add(rows: str) -> str:
+            return (
+                f"INSERT INTO {counter} (start_day, end_day, status, n) "
+                f"SELECT sd, ed, st, c FROM {grouped(rows)} "
+                f"ON CONFLICT (start_day, end_day, status) DO UPDATE "
+                f"SET n = {counter}.n + EXCLUDED.n; "
+            )
+
+        def take(rows: str) -> str:
+            return (
+                f"UPDATE {counter} AS t SET n = t.n - d.c FROM {grouped(rows)} "
+                f"WHERE t.start_day = d.sd AND t.end_day = d.ed AND t.status = d.st; "
+            )
+
+        name = f"{table}_{counter}"
+        database.execute_sql(
+            f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ "
+            f"BEGIN "
+            f"IF TG_OP IN ('DELETE', 'UPDATE') THEN {take('old_rows')} END IF; "
+            f"IF TG_OP IN ('INSERT', 'UPDATE') THEN {add('new_rows')} END IF; "
+            f"RETURN NULL; END $$"
+        )
+        for suffix, event, tables in (
+            ("ins", "INSERT", "NEW TABLE AS new_rows"),
+            ("del", "DELETE", "OLD TABLE AS old_rows"),
+            ("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+        ):
+            database.execute_sql(f"DROP TRIGGER IF EXISTS {name}_{suffix} ON {table}")
+            database.execute_sql(
+                f"CREATE TRIGGER {name}_{suffix} AFTER {event} ON {table} "
+                f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {name}()"
+            )
+        hidden = "NOT hide_from_listings"
+    else:
+
+        def add(row: str) -> str:
+            return (
+                f"INSERT INTO {counter} (start_day, end_day, status, n) "
+                f"SELECT {days.format(row)}, 1 WHERE {row}.hide_from_listings = 0 "
+                f"ON CONFLICT (start_day, end_day, status) DO UPDATE SET n = n + 1; "
+            )
+
+        def take(row: str) -> str:
+            return (
+                f"UPDATE {counter} SET n = n - 1 WHERE start_day = substr({row}.utc_start, 1, 10) "
+                f"AND end_day = substr({row}.utc_end, 1, 10) AND status = {row}.status "
+                f"AND {row}.hide_from_listings = 0; "
+            )
+
+        for suffix, event, body in (
+            ("ai", "INSERT", add("new")),
+            ("ad", "DELETE", take("old")),
+            (
+                "au",
+                "UPDATE OF utc_start, utc_end, status, hide_from_listings",
+                take("old") + add("new"),
+            ),
+        ):
+            database.execute_sql(
+                f"CREATE TRIGGER IF NOT EXISTS {table}_{counter}_{suffix} AFTER {event} "
+                f"ON {table} BEGIN {body} END"
+            )
+        hidden = "hide_from_listings = 0"
+    database.execute_sql(f"DELETE FROM {counter}")
+    database.execute_sql(
+        f"INSERT INTO {counter} (start_day, end_day, status, n) "
+        f"SELECT {days.format(table)}, COUNT(*) FROM {table} WHERE {hidden} GROUP BY 1, 2, 3"
+    )
+
+
 def _insert_trigger(index: str, table: str, columns: tuple[str, ...]) -> str:
     cols = ", ".join(columns)
     new = ", ".join(f"new.{c}" for c in columns)

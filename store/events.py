@@ -6,6 +6,7 @@ import threading
 from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 
 from peewee import SQL, NodeList, Select, fn
 
@@ -27,6 +28,7 @@ from store.linked import create_linked
 from store.memo import MEMO, current_version
 from store.models import (
     Event,
+    EventDay,
     EventOrganizer,
     EventTerm,
     EventVenue,
@@ -351,19 +353,116 @@ def _count(filters, viewer, bound) -> int:
     ``(status, utc_start, …)`` index, where the visibility rule's ``OR`` of statuses would
     make the engine merge several ranges and de-duplicate their rows (twice the time on a
     month of a large calendar). The statuses are disjoint, so the sum is exact; every write
-    path stores one of ``STATUSES`` (schemas/fields.py::Status, the import's statuses)."""
+    path stores one of ``STATUSES`` (schemas/fields.py::Status, the import's statuses).
+    A plain date window's published events are summed by day instead (``_window_total``)."""
+    by_days = _by_days(filters)
+    counted = [status for status in STATUSES if not (by_days and status == "publish")]
 
     def build(ref):
         query = _filtered(filters, viewer, ref)
         counts = [
-            query.where(Event.status == status).select(fn.COUNT(SQL("*"))) for status in STATUSES
+            query.where(Event.status == status).select(fn.COUNT(SQL("*"))) for status in counted
         ]
         return Select(columns=[NodeList(counts, glue=" + ")]).bind(database)
 
     values, shape = bound
     if shape is not None:
-        shape = (*shape, "count")
-    return _LISTINGS.execute(shape, build, values).fetchone()[0]
+        shape = (*shape, "count", by_days)
+    total = _LISTINGS.execute(shape, build, values).fetchone()[0]
+    if by_days:
+        total += _window_total(filters.start_min, filters.end_max)
+    return total
+
+
+# The filters a window summed by day may have besides its two bounds: none that selects.
+_NOT_SELECTING = {"start_min", "end_max", "statuses", "password"}
+
+
+def _by_days(filters: EventFilters) -> bool:
+    """Whether the listing is a date window and nothing else (``start_date`` and
+    ``end_date`` with ``strict_dates``, any status and viewer) whose published events
+    ``_window_total`` counts."""
+    if not (filters.start_min and filters.end_max) or filters.start_min > filters.end_max:
+        return False
+    if filters.end_max >= "9999-12-31":  # no day after the last: counted as any window
+        return False
+    if filters.statuses is not None and "publish" not in filters.statuses:
+        return False
+    return not any(
+        value not in (None, False)
+        for name, value in vars(filters).items()
+        if name not in _NOT_SELECTING
+    )
+
+
+# Parameters: 0 and 1 the window's first day (or start) and last day, 2 its end; 3 the
+# status "publish", 4 false (hidden from listings), 5 zero.
+_DAYS_INSIDE = Statement(
+    lambda: EventDay.select(fn.COALESCE(fn.SUM(EventDay.n), param(5))).where(
+        (EventDay.status == param(3))
+        & (EventDay.start_day > param(0))
+        & (EventDay.start_day < param(1))
+        & (EventDay.end_day < param(1))
+    )
+)
+
+
+def _listed_published():
+    return (Event.status == param(3)) & (Event.hide_from_listings == param(4))
+
+
+_FIRST_DAY = Statement(
+    lambda: Event.select(fn.COUNT(SQL("*"))).where(
+        _listed_published()
+        & (Event.utc_start >= param(0))
+        & (Event.utc_start < param(1))
+        & (Event.utc_end <= param(2))
+    )
+)
+_ENDING_ON_LAST_DAY = Statement(  # the earliest start day of events ending on the last
+    lambda: EventDay.select(fn.MIN(EventDay.start_day)).where(
+        (EventDay.status == param(3))
+        & (EventDay.start_day >= param(0))
+        & (EventDay.start_day <= param(1))
+        & (EventDay.end_day == param(1))
+        & (EventDay.n > param(5))
+    )
+)
+_LAST_DAY = Statement(
+    lambda: Event.select(fn.COUNT(SQL("*"))).where(
+        _listed_published()
+        & (Event.utc_start >= param(0))
+        & (Event.utc_start <= param(2))
+        & (Event.utc_end >= param(1))
+        & (Event.utc_end <= param(2))
+    )
+)
+
+
+def _next_day(day: str) -> str:
+    return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+
+
+def _window_total(start: str, end: str) -> int:
+    """Published, listed events that start at or after ``start`` and end at or before
+    ``end``: from ``event_day`` (store/models.py::EventDay) the events between the window's
+    first and last days, then from the events' index only those that start on the first
+    day, and those that end on the last (starting no earlier than the earliest such event:
+    a day's range, not the month's). Exact, and at 100,000 events a tenth of the index
+    entries that counting the month reads."""
+    first, last = start[:10], end[:10]
+    after_first = _next_day(first)
+    fixed = ("publish", False, 0)
+    if first == last:
+        return _FIRST_DAY.first(start, after_first, end, *fixed)[0]
+    total = (
+        _DAYS_INSIDE.first(first, last, end, *fixed)[0]
+        + _FIRST_DAY.first(start, after_first, end, *fixed)[0]
+    )
+    earliest = _ENDING_ON_LAST_DAY.first(after_first, last, end, *fixed)[0]
+    if earliest is not None:
+        total += _LAST_DAY.first(max(earliest, after_first), last, end, *fixed)[0]
+    return total
 
 
 def _search_in_order(text: str, version: int, wanted: int) -> bool:

@@ -102,3 +102,6 @@ def current_version() -> tuple:
 
 
 MEMO = VersionMemo()  # the store's own: scheduled dates, term counts, linked rows
+# The venues and organizers of a large calendar fit (8,333 at 100,000 demo events): a month
+# at a random minute meets new ones on every page, and re-reading them was a fifth of it.
+MEMO.MAX_ENTRIES = 16384

@@ -277,6 +277,24 @@ class EventText(BaseModel):
         table_name = "event_text"
 
 
+class EventDay(BaseModel):
+    """How many events listed (not ``hide_from_listings``) start on ``start_day`` and end
+    on ``end_day`` (UTC ``YYYY-MM-DD``), per status: kept by the triggers of
+    store/db.py::create_day_counter on every write to ``event``, as ``term.published`` is;
+    a date window's total sums its whole days (store/events.py::_window_total). Not in
+    ``ALL_TABLES``: derived from ``event``, never copied."""
+
+    start_day = CharField(max_length=10)
+    end_day = CharField(max_length=10)
+    status = CharField(max_length=16)
+    n = IntegerField(default=0)
+
+    class Meta:
+        table_name = "event_day"
+        primary_key = CompositeKey("start_day", "end_day", "status")
+        indexes = ((("status", "start_day", "end_day"), False),)
+
+
 ALL_TABLES = [
     Node,
     User,

@@ -2,6 +2,7 @@
 
 from store.db import (
     create_change_marker,
+    create_day_counter,
     create_link_counter,
     create_text_index,
     database,
@@ -14,6 +15,7 @@ from store.models import (
     ALL_TABLES,
     LIVE_PUBLISHED,
     Event,
+    EventDay,
     EventOrganizer,
     EventTerm,
     EventText,
@@ -155,6 +157,13 @@ def _v15_stored_event_texts():
     add_marks()
 
 
+def _v16_event_days():
+    """store/events.py::_window_total: listed events per start day, end day and status,
+    kept by triggers."""
+    database.create_tables([EventDay])
+    create_day_counter(EventDay._meta.table_name, Event._meta.table_name)
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -172,6 +181,7 @@ MIGRATIONS = [
     _v13_term_counts_per_statement,
     _v14_protected_events_count_for_no_term,
     _v15_stored_event_texts,
+    _v16_event_days,
 ]
 
 
