@@ -17,7 +17,7 @@ from app.config import SettingError, load_settings
 from app.i18n import N_, LanguageRoots, load_catalogs
 from app.jsonresponse import STANDARD_HEADERS
 from app.openapi import BASIC_AUTH
-from app.render import own_texts, stored_texts_key
+from app.render import texts_maker
 from app.routes import blueprints
 from app.routes.index import register_index, route_description
 from app.routes.media import body_limit, register_uploads
@@ -66,7 +66,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.merge_slashes = False  # `//x` is no route (JSON 404), not an HTML redirect
 
     app.extensions["calendar.db"] = _opened(app.config["CALENDAR_DATABASE"])
-    _register_stored_texts(app)
+    texts.register(texts_maker)  # store/texts.py asks it for the app at work
     app.extensions["calendar.catalogs"] = load_catalogs(app.config["LANGUAGES"])
 
     errors.register(app)
@@ -99,17 +99,6 @@ def _opened(setting: str):
             f"CALENDAR_DATABASE: cannot use {shown_database(setting)}: {failure_reason(error)}"
         ) from None
     return db
-
-
-def _register_stored_texts(app: Flask) -> None:
-    """Events' texts stored at write time (store/texts.py) are made by app/render.py for
-    the site's timezone: made by other code or for another timezone, they are made again."""
-    site_tz = app.config["SITE_TIMEZONE"]
-    texts.register(
-        stored_texts_key(site_tz), lambda events, links: own_texts(events, links, site_tz)
-    )
-    with app.extensions["calendar.db"].connection_context():
-        texts.forget_other_texts()
 
 
 def _register_hooks(app: Flask) -> None:

@@ -23,6 +23,7 @@ from app.errors import ApiError
 from app.i18n import TRANSLATIONS
 from app.ical_import import import_events, read_file
 from app.openapi import complete, doc_strings
+from app.render import stored_texts_key
 from schemas.events import IMPORT_STATUSES
 from store import texts, users
 from store.clock import utcnow
@@ -95,6 +96,8 @@ def migrate_command():
     """Create or migrate the database schema."""
     with database.connection_context():
         version = migrate()
+        # Texts made by other code or for another site timezone are made again.
+        texts.forget_other_texts(stored_texts_key(current_app.config["SITE_TIMEZONE"]))
         made = texts.make_all()
     click.echo(f"Database at schema version {version}.")
     if made:
@@ -195,6 +198,7 @@ def backup_command(path):
 @click.command("copy-database")
 @click.argument("source")
 @click.argument("target")
+@with_appcontext  # the app's settings make the target's stored texts (store/texts.py)
 def copy_database_command(source, target):
     """Copy the calendar in SOURCE into TARGET (a SQLite file or a postgresql:// URL)."""
     try:

@@ -7,21 +7,26 @@ hundreds of nested objects per request; the ``*Out`` schemas document the same s
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
+import os
 import re
 import sys
+import zoneinfo
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cached_property, lru_cache
 from html import escape, unescape
 
 import orjson
-from flask import current_app, g
+from flask import current_app, g, has_app_context
 
+from app import jsonresponse as jsonresponse_module
 from app.auth import may_see_protected
 from app.jsonresponse import dumps
 from app.urls import namespace_url, site_host, site_url
 from store import dates as dates_module
 from store import media as media_store
+from store import posts as posts_module
 from store.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
 from store.db import database
 from store.events import Relations
@@ -636,6 +641,7 @@ def own_texts(events, links: dict, site_tz: str) -> dict[int, tuple[str, str]]:
     event without a password only: the others are rendered afresh, for their viewer
     (``("", "")``)."""
     ctx = RenderContext(site="", ns="", host="", viewer=ANONYMOUS, site_tz=site_tz)
+    preload_images(ctx, events)  # not stored, but event_out reads them: one query
     made = {}
     for event in events:
         if event.status != "publish" or event.password:
@@ -656,15 +662,42 @@ def own_texts(events, links: dict, site_tz: str) -> dict[int, tuple[str, str]]:
     return made
 
 
+def texts_maker():
+    """For store/texts.py: the key and the maker of the stored texts of the app at work
+    (its site timezone), or None outside any app."""
+    if not has_app_context():
+        return None
+    site_tz = current_app.config["SITE_TIMEZONE"]
+    return stored_texts_key(site_tz), lambda events, links: own_texts(events, links, site_tz)
+
+
 @lru_cache(maxsize=16)
 def stored_texts_key(site_tz: str) -> str:
-    """What ``own_texts`` makes a text with: this module's and store/dates.py's code (the
-    members' shapes, the cost's and the dates' formatting) and the site's timezone."""
-    digest = hashlib.sha256(site_tz.encode())
-    for module in (sys.modules[__name__], dates_module):
+    """What ``own_texts`` makes a text with: the site's timezone, the time zone data (its
+    abbreviations) and the code of the members' shapes and formats (this module,
+    store/dates.py, store/posts.py, app/jsonresponse.py)."""
+    digest = hashlib.sha256(f"{site_tz}|{_tzdata_version()}".encode())
+    for module in (sys.modules[__name__], dates_module, posts_module, jsonresponse_module):
         with open(module.__file__, "rb") as source:
             digest.update(source.read())
     return digest.hexdigest()[:16]
+
+
+def _tzdata_version() -> str:
+    """The versions of the time zone data ``zoneinfo`` may read: the system's and the
+    ``tzdata`` package's."""
+    found = []
+    for folder in zoneinfo.TZPATH:
+        try:
+            with open(os.path.join(folder, "tzdata.zi"), encoding="utf-8") as data:
+                found.append(data.readline().strip())
+        except OSError:
+            continue
+    try:
+        found.append(importlib.metadata.version("tzdata"))
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    return ",".join(found)
 
 
 def _members(data: dict, names: tuple) -> bytes:

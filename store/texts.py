@@ -11,9 +11,9 @@ image, the linked venues, organizers and terms, the series' lines (app/render.py
   set its ``body`` to NULL, "to be made", in the transaction of any write to the event or
   its links, whichever code path makes it: a stored text is current or absent, never old.
 - What makes a text is the app's (``register``): store code knows nothing of
-  representations. It is made for ``made_for``, a key of the code and settings it was
-  made with; a text made for another key is not used, and ``forget_other_texts`` sets it
-  to be made again.
+  representations. It is made for ``made_for``, a key of the code, settings and time zone
+  data it was made with; a text made for another key is not used, and
+  ``forget_other_texts`` (``flask migrate``) sets it to be made again.
 - Texts to be made are made at the end of each write transaction that changes data
   (``MAKE_PER_WRITE`` at most, the newest events first), and all at once by
   ``make_all`` (``flask migrate``, ``flask seed``, ``flask copy-database``). Until then
@@ -33,13 +33,14 @@ from store.sql import Statement, in_list, param
 MAKE_PER_WRITE = 500
 _log = logging.getLogger(__name__)
 
-# (made_for, make): ``make(events, links)`` returns ``{id: (body, extra)}`` for the rows
-# ``events`` with their links (store/events.py ``links_of``); set by the app.
-_maker: list = [None, None]
+# Set by the app: ``maker()`` returns, for the app at work (None: none), ``(made_for,
+# make)``, where ``make(events, links)`` returns ``{id: (body, extra)}`` for the rows
+# ``events`` with their links (store/events.py ``links_of``).
+_maker: list = [None]
 
 
-def register(made_for: str, make: Callable) -> None:
-    _maker[0], _maker[1] = made_for, make
+def register(maker: Callable) -> None:
+    _maker[0] = maker
 
 
 _TEXTS = Statement(
@@ -62,9 +63,10 @@ def stored_texts(ids: list[int], key: str) -> dict[int, tuple[str, str]]:
 def make_pending(limit: int = MAKE_PER_WRITE) -> int:
     """Makes up to ``limit`` texts to be made (inside the caller's write transaction);
     returns how many."""
-    key, make = _maker
-    if make is None:
+    chosen = _maker[0]() if _maker[0] else None
+    if chosen is None:
         return 0
+    key, make = chosen
     ids = [
         row[0]
         for row in run_sql(
@@ -78,7 +80,8 @@ def make_pending(limit: int = MAKE_PER_WRITE) -> int:
 
     events = get_events(ids)
     try:
-        made = make(events, links_of(ids))
+        with database.atomic():  # a savepoint: a failed statement leaves the write whole
+            made = make(events, links_of(ids))
     except Exception:  # a text is an optimisation: never the reason a write fails
         _log.exception("could not make the stored texts of events %s", ids[:20])
         made = {}
@@ -101,12 +104,9 @@ def make_all(progress: Callable | None = None, chunk: int = 2000) -> int:
             progress(count)
 
 
-def forget_other_texts() -> None:
-    """Sets the texts made for another key than the registered one (other code, another
-    site timezone) to be made again."""
-    key = _maker[0]
-    if key is None:
-        return
+def forget_other_texts(key: str) -> None:
+    """Sets the texts made for another key than ``key`` (other code, another site
+    timezone) to be made again (``flask migrate``, then ``make_all``)."""
     stale = EventText.select(EventText.event).where(
         (EventText.made_for != key) & EventText.body.is_null(False)
     )
