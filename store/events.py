@@ -456,7 +456,7 @@ def _window_total(start: str, end: str) -> int:
     if first == last:
         return _FIRST_DAY.first(start, after_first, end, *fixed)[0]
     total = (
-        _DAYS_INSIDE.first(first, last, end, *fixed)[0]
+        int(_DAYS_INSIDE.first(first, last, end, *fixed)[0])  # PostgreSQL's SUM: a numeric
         + _FIRST_DAY.first(start, after_first, end, *fixed)[0]
     )
     earliest = _ENDING_ON_LAST_DAY.first(after_first, last, end, *fixed)[0]
