@@ -395,48 +395,47 @@ def _by_days(filters: EventFilters) -> bool:
     )
 
 
-# Parameters: 0 and 1 the window's first day (or start) and last day, 2 its end; 3 the
-# status "publish", 4 false (hidden from listings), 5 zero.
-_DAYS_INSIDE = Statement(
-    lambda: EventDay.select(fn.COALESCE(fn.SUM(EventDay.n), param(5))).where(
-        (EventDay.status == param(3))
-        & (EventDay.start_day > param(0))
-        & (EventDay.start_day < param(1))
-        & (EventDay.end_day < param(1))
-    )
-)
-
-
 def _listed_published():
-    return (Event.status == param(3)) & (Event.hide_from_listings == param(4))
+    return (Event.status == param(4)) & (Event.hide_from_listings == param(5))
 
 
-_FIRST_DAY = Statement(
-    lambda: Event.select(fn.COUNT(SQL("*"))).where(
+def _window_query():
+    """One statement, three counts: the events that start on the window's first day (an
+    index range of that day); the days between the first and the last (``event_day``);
+    the events that end on the last day, from the earliest day one of them starts (so the
+    index range is a day or a few, not the month: that bound alone, where a second lower
+    bound would make the engine choose). Parameters: 0 the window's start, 1 the day after
+    its first, 2 its first day, 3 its last day, 4 "publish", 5 false, 6 zero, 7 its end."""
+    first_day = Event.select(fn.COUNT(SQL("*"))).where(
         _listed_published()
         & (Event.utc_start >= param(0))
         & (Event.utc_start < param(1))
-        & (Event.utc_end <= param(2))
+        & (Event.utc_end <= param(7))
     )
-)
-_ENDING_ON_LAST_DAY = Statement(  # the earliest start day of events ending on the last
-    lambda: EventDay.select(fn.MIN(EventDay.start_day)).where(
-        (EventDay.status == param(3))
-        & (EventDay.start_day >= param(0))
-        & (EventDay.start_day <= param(1))
-        & (EventDay.end_day == param(1))
-        & (EventDay.n > param(5))
+    between = EventDay.select(fn.COALESCE(fn.SUM(EventDay.n), param(6))).where(
+        (EventDay.status == param(4))
+        & (EventDay.start_day > param(2))
+        & (EventDay.start_day < param(3))
+        & (EventDay.end_day < param(3))
     )
-)
-_LAST_DAY = Statement(
-    lambda: Event.select(fn.COUNT(SQL("*"))).where(
+    earliest_ending_last = EventDay.select(fn.MIN(EventDay.start_day)).where(
+        (EventDay.status == param(4))
+        & (EventDay.start_day >= param(1))
+        & (EventDay.start_day <= param(3))
+        & (EventDay.end_day == param(3))
+        & (EventDay.n > param(6))
+    )
+    last_day = Event.select(fn.COUNT(SQL("*"))).where(
         _listed_published()
-        & (Event.utc_start >= param(0))
-        & (Event.utc_start <= param(2))
-        & (Event.utc_end >= param(1))
-        & (Event.utc_end <= param(2))
+        & (Event.utc_start >= earliest_ending_last)
+        & (Event.utc_start <= param(7))
+        & (Event.utc_end >= param(3))
+        & (Event.utc_end <= param(7))
     )
-)
+    return Select(columns=[first_day, between, last_day]).bind(database)
+
+
+_WINDOW = Statement(_window_query)
 
 
 def _next_day(day: str) -> str:
@@ -446,23 +445,15 @@ def _next_day(day: str) -> str:
 def _window_total(start: str, end: str) -> int:
     """Published, listed events that start at or after ``start`` and end at or before
     ``end``: from ``event_day`` (store/models.py::EventDay) the events between the window's
-    first and last days, then from the events' index only those that start on the first
-    day, and those that end on the last (starting no earlier than the earliest such event:
-    a day's range, not the month's). Exact, and at 100,000 events a tenth of the index
-    entries that counting the month reads."""
+    first and last days, and from the events' index only those that start on the first
+    day or end on the last (``_window_query``). Exact, and at 100,000 events a tenth of
+    the index entries that counting the month reads."""
     first, last = start[:10], end[:10]
     after_first = _next_day(first)
-    fixed = ("publish", False, 0)
-    if first == last:
-        return _FIRST_DAY.first(start, after_first, end, *fixed)[0]
-    total = (
-        int(_DAYS_INSIDE.first(first, last, end, *fixed)[0])  # PostgreSQL's SUM: a numeric
-        + _FIRST_DAY.first(start, after_first, end, *fixed)[0]
-    )
-    earliest = _ENDING_ON_LAST_DAY.first(after_first, last, end, *fixed)[0]
-    if earliest is not None:
-        total += _LAST_DAY.first(max(earliest, after_first), last, end, *fixed)[0]
-    return total
+    if first == last:  # the first day's range is the window: only its events count
+        last = after_first
+    row = _WINDOW.first(start, after_first, first, last, "publish", False, 0, end)
+    return row[0] + int(row[1]) + row[2]  # PostgreSQL's SUM is a numeric
 
 
 def _search_in_order(text: str, version: int, wanted: int) -> bool:
