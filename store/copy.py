@@ -10,11 +10,11 @@ from peewee import DatabaseError, PostgresqlDatabase
 
 from store import texts
 from store.db import (
+    after_bulk_load,
     bind_database,
     failure_reason,
     is_url,
     open_database,
-    refresh_statistics,
     reset_sequences,
     shown_database,
     write_transaction,
@@ -72,7 +72,7 @@ def copy_database(source_setting: str, target_setting: str) -> dict[str, int]:
                 counts = {model._meta.table_name: _copy_table(source, model) for model in COPIED}
                 reset_sequences(COPIED)
             texts.make_all()
-            refresh_statistics()
+            after_bulk_load()
         return counts
     finally:
         source.close_all()

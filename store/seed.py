@@ -12,7 +12,7 @@ import orjson
 
 from store import dates, images, texts
 from store.clock import utcnow
-from store.db import bulk_text_index, insert_rows, refresh_statistics, write_transaction
+from store.db import after_bulk_load, bulk_text_index, insert_rows, write_transaction
 from store.media import save_media
 from store.models import (
     EVENT_TEXT_INDEX,
@@ -218,7 +218,7 @@ def seed(
     with write_transaction(), bulk_text_index(*EVENT_TEXT_INDEX):
         _seed(events, author, progress, rng, now, stamp, counts, media_ids)
     texts.make_all()
-    refresh_statistics()
+    after_bulk_load()
     return counts
 
 
