@@ -506,9 +506,12 @@ def create_change_marker(marks: str, key: str, table: str, column: str) -> None:
 def create_day_counter(counter: str, table: str) -> None:
     """Keeps ``counter`` (``start_day``, ``end_day``, ``status``, ``n``) equal to the number
     of ``table`` rows not ``hide_from_listings`` per day of ``utc_start``, day of
-    ``utc_end`` and status, through triggers on every insert, delete and update of those
-    columns, whichever code path makes it; counted once here. SQLite: row triggers;
-    PostgreSQL: statement triggers over the transition tables (``create_link_counter``)."""
+    ``utc_end`` and status, through triggers on every insert, delete and update, whichever
+    code path makes it; counted once here. A count that falls to 0 keeps its row. SQLite:
+    row triggers on the updates of those columns; PostgreSQL: statement triggers over the
+    transition tables (``create_link_counter``), on every update (one that moves no day
+    takes its rows off and puts them back; writers queue on one lock, so two never update
+    the same counters at once)."""
     days = "substr({0}.utc_start, 1, 10), substr({0}.utc_end, 1, 10), {0}.status"
     if is_postgres():
 
@@ -550,7 +553,7 @@ def create_day_counter(counter: str, table: str) -> None:
                 f"CREATE TRIGGER {name}_{suffix} AFTER {event} ON {table} "
                 f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {name}()"
             )
-        hidden = "NOT hide_from_listings"
+        listed = "NOT hide_from_listings"
     else:
 
         def add(row: str) -> str:
@@ -580,11 +583,11 @@ def create_day_counter(counter: str, table: str) -> None:
                 f"CREATE TRIGGER IF NOT EXISTS {table}_{counter}_{suffix} AFTER {event} "
                 f"ON {table} BEGIN {body} END"
             )
-        hidden = "hide_from_listings = 0"
+        listed = "hide_from_listings = 0"
     database.execute_sql(f"DELETE FROM {counter}")
     database.execute_sql(
         f"INSERT INTO {counter} (start_day, end_day, status, n) "
-        f"SELECT {days.format(table)}, COUNT(*) FROM {table} WHERE {hidden} GROUP BY 1, 2, 3"
+        f"SELECT {days.format(table)}, COUNT(*) FROM {table} WHERE {listed} GROUP BY 1, 2, 3"
     )
 
 

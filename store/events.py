@@ -354,7 +354,8 @@ def _count(filters, viewer, bound) -> int:
     make the engine merge several ranges and de-duplicate their rows (twice the time on a
     month of a large calendar). The statuses are disjoint, so the sum is exact; every write
     path stores one of ``STATUSES`` (schemas/fields.py::Status, the import's statuses).
-    A plain date window's published events are summed by day instead (``_window_total``)."""
+    A plain date window's published events are summed by day instead (``_window_counts``),
+    in the same statement: one snapshot, one round trip."""
     by_days = _by_days(filters)
     counted = [status for status in STATUSES if not (by_days and status == "publish")]
 
@@ -363,97 +364,94 @@ def _count(filters, viewer, bound) -> int:
         counts = [
             query.where(Event.status == status).select(fn.COUNT(SQL("*"))) for status in counted
         ]
+        if by_days:
+            counts.extend(_window_counts(ref))
         return Select(columns=[NodeList(counts, glue=" + ")]).bind(database)
 
     values, shape = bound
+    if by_days:
+        values = {**values, **_window_days(filters.start_min, filters.end_max)}
     if shape is not None:
         shape = (*shape, "count", by_days)
-    total = _LISTINGS.execute(shape, build, values).fetchone()[0]
-    if by_days:
-        total += _window_total(filters.start_min, filters.end_max)
-    return total
+    return int(_LISTINGS.execute(shape, build, values).fetchone()[0])  # PostgreSQL: numeric
 
 
-# The filters a window summed by day may have besides its two bounds: none that selects.
-_NOT_SELECTING = {"start_min", "end_max", "statuses", "password"}
+# What a plain date window may have besides its bounds. Every other filter selects when it
+# is set, False included (``featured=false``: the events not featured); ``readable_only``
+# is unset when False.
+_WINDOW_BOUNDS = {"start_min", "end_max", "statuses", "password", "readable_only"}
 
 
 def _by_days(filters: EventFilters) -> bool:
     """Whether the listing is a date window and nothing else (``start_date`` and
-    ``end_date`` with ``strict_dates``, any status and viewer) whose published events
-    ``_window_total`` counts."""
+    ``end_date``, whose bounds every default listing and month view has; any viewer; any
+    statuses that include ``publish``), whose published events ``_window_counts`` counts."""
     if not (filters.start_min and filters.end_max) or filters.start_min > filters.end_max:
         return False
     if filters.end_max >= "9999-12-31":  # no day after the last: counted as any window
         return False
     if filters.statuses is not None and "publish" not in filters.statuses:
         return False
-    return not any(
-        value not in (None, False)
-        for name, value in vars(filters).items()
-        if name not in _NOT_SELECTING
+    if filters.readable_only:
+        return False
+    return all(value is None for name, value in vars(filters).items() if name not in _WINDOW_BOUNDS)
+
+
+def _window_days(start: str, end: str) -> dict:
+    """The days ``_window_counts`` reads, by name. A window within one day is counted by its
+    first day's events alone: its "last day" is then the next one, so that no day lies
+    between the two and no event that ends on it ends by the window's end."""
+    first, last = start[:10], end[:10]
+    after_first = (date.fromisoformat(first) + timedelta(days=1)).isoformat()
+    return {
+        "days.first": first,
+        "days.after_first": after_first,
+        "days.last": after_first if first == last else last,
+    }
+
+
+def _window_counts(ref) -> list:
+    """Three counts of the published, listed events wholly inside the window
+    (``ref("start_min")`` to ``ref("end_max")``), whose sum is exact:
+    - those that start on the window's first day (an index range of that day);
+    - those that start after the first day and end before the last: ``event_day``'s rows
+      of the days between (store/models.py::EventDay, kept by triggers);
+    - those that end on the last day and start after the first, read from the earliest day
+      one of them starts (a day or a few of the index, not the month: that bound alone, as
+      a second lower bound would leave the engine to choose). ``event_day`` keeps the rows
+      whose count fell to 0: hence ``n > 0``.
+    Dates are ``YYYY-MM-DD HH:MM:SS`` text: a day ``YYYY-MM-DD`` sorts before every time of
+    that day, so ``utc_end >= day`` reads "ends on that day or later"."""
+    listed_published = (Event.status == "publish") & (Event.hide_from_listings == False)  # noqa: E712
+    first, after_first, last = ref("days.first"), ref("days.after_first"), ref("days.last")
+    start, end = ref("start_min"), ref("end_max")
+    on_first_day = Event.select(fn.COUNT(SQL("*"))).where(
+        listed_published
+        & (Event.utc_start >= start)
+        & (Event.utc_start < after_first)
+        & (Event.utc_end <= end)
     )
-
-
-def _listed_published():
-    return (Event.status == param(4)) & (Event.hide_from_listings == param(5))
-
-
-def _window_query():
-    """One statement, three counts: the events that start on the window's first day (an
-    index range of that day); the days between the first and the last (``event_day``);
-    the events that end on the last day, from the earliest day one of them starts (so the
-    index range is a day or a few, not the month: that bound alone, where a second lower
-    bound would make the engine choose). Parameters: 0 the window's start, 1 the day after
-    its first, 2 its first day, 3 its last day, 4 "publish", 5 false, 6 zero, 7 its end."""
-    first_day = Event.select(fn.COUNT(SQL("*"))).where(
-        _listed_published()
-        & (Event.utc_start >= param(0))
-        & (Event.utc_start < param(1))
-        & (Event.utc_end <= param(7))
-    )
-    between = EventDay.select(fn.COALESCE(fn.SUM(EventDay.n), param(6))).where(
-        (EventDay.status == param(4))
-        & (EventDay.start_day > param(2))
-        & (EventDay.start_day < param(3))
-        & (EventDay.end_day < param(3))
+    between = EventDay.select(fn.COALESCE(fn.SUM(EventDay.n), 0)).where(
+        (EventDay.status == "publish")
+        & (EventDay.start_day > first)
+        & (EventDay.start_day < last)
+        & (EventDay.end_day < last)
     )
     earliest_ending_last = EventDay.select(fn.MIN(EventDay.start_day)).where(
-        (EventDay.status == param(4))
-        & (EventDay.start_day >= param(1))
-        & (EventDay.start_day <= param(3))
-        & (EventDay.end_day == param(3))
-        & (EventDay.n > param(6))
+        (EventDay.status == "publish")
+        & (EventDay.start_day >= after_first)
+        & (EventDay.start_day <= last)
+        & (EventDay.end_day == last)
+        & (EventDay.n > 0)
     )
-    last_day = Event.select(fn.COUNT(SQL("*"))).where(
-        _listed_published()
+    on_last_day = Event.select(fn.COUNT(SQL("*"))).where(
+        listed_published
         & (Event.utc_start >= earliest_ending_last)
-        & (Event.utc_start <= param(7))
-        & (Event.utc_end >= param(3))
-        & (Event.utc_end <= param(7))
+        & (Event.utc_start <= end)
+        & (Event.utc_end >= last)
+        & (Event.utc_end <= end)
     )
-    return Select(columns=[first_day, between, last_day]).bind(database)
-
-
-_WINDOW = Statement(_window_query)
-
-
-def _next_day(day: str) -> str:
-    return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
-
-
-def _window_total(start: str, end: str) -> int:
-    """Published, listed events that start at or after ``start`` and end at or before
-    ``end``: from ``event_day`` (store/models.py::EventDay) the events between the window's
-    first and last days, and from the events' index only those that start on the first
-    day or end on the last (``_window_query``). Exact, and at 100,000 events a tenth of
-    the index entries that counting the month reads."""
-    first, last = start[:10], end[:10]
-    after_first = _next_day(first)
-    if first == last:  # the first day's range is the window: only its events count
-        last = after_first
-    row = _WINDOW.first(start, after_first, first, last, "publish", False, 0, end)
-    return row[0] + int(row[1]) + row[2]  # PostgreSQL's SUM is a numeric
+    return [on_first_day, between, on_last_day]
 
 
 def _search_in_order(text: str, version: int, wanted: int) -> bool:

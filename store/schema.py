@@ -158,7 +158,7 @@ def _v15_stored_event_texts():
 
 
 def _v16_event_days():
-    """store/events.py::_window_total: listed events per start day, end day and status,
+    """store/events.py::_window_counts: listed events per start day, end day and status,
     kept by triggers."""
     database.create_tables([EventDay])
     create_day_counter(EventDay._meta.table_name, Event._meta.table_name)

@@ -1,5 +1,5 @@
 """The total of a plain date window (``start_date`` and ``end_date``, ``strict_dates``)
-summed by day (store/events.py::_window_total over ``event_day``, kept by triggers): exact
+summed by day (store/events.py::_window_counts over ``event_day``, kept by triggers): exact
 for windows that start or end at any minute, within one day or over months, with events
 that span days, hidden from listings, not published, moved, trashed or deleted.
 
