@@ -410,24 +410,8 @@ def create_link_counter(
                 f"GROUP BY {link_key}) AS d WHERE c.id = d.id; "
             )
 
-        database.execute_sql(
-            f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ "
-            f"BEGIN "
-            f"IF TG_OP IN ('DELETE', 'UPDATE') THEN {change('old_rows', '-')} END IF; "
-            f"IF TG_OP IN ('INSERT', 'UPDATE') THEN {change('new_rows', '+')} END IF; "
-            f"RETURN NULL; END $$"
-        )
         database.execute_sql(f"DROP TRIGGER IF EXISTS {name} ON {link_table}")  # row-level
-        for suffix, event, tables in (
-            ("ins", "INSERT", "NEW TABLE AS new_rows"),
-            ("del", "DELETE", "OLD TABLE AS old_rows"),
-            ("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
-        ):
-            database.execute_sql(f"DROP TRIGGER IF EXISTS {name}_{suffix} ON {link_table}")
-            database.execute_sql(
-                f"CREATE TRIGGER {name}_{suffix} AFTER {event} ON {link_table} "
-                f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {name}()"
-            )
+        _statement_triggers(name, link_table, change("old_rows", "-"), change("new_rows", "+"))
     else:
         database.execute_sql(
             f"CREATE TRIGGER IF NOT EXISTS {name}_ai AFTER INSERT ON {link_table} "
@@ -459,32 +443,13 @@ def create_change_marker(marks: str, key: str, table: str, column: str) -> None:
     name = f"{table}_{marks}"
     clear = f"UPDATE {marks} SET body = NULL WHERE {key} IN"
     if is_postgres():
-        add = (
+        new = (
             f"INSERT INTO {marks} ({key}) SELECT {column} FROM new_rows "
             f"ON CONFLICT ({key}) DO UPDATE SET body = NULL; "
             if column == "id"  # the marked table itself: a new row gets its mark
-            else ""
+            else f"{clear} (SELECT {column} FROM new_rows); "
         )
-        database.execute_sql(
-            f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ "
-            f"BEGIN "
-            f"IF TG_OP = 'INSERT' THEN {add or f'{clear} (SELECT {column} FROM new_rows); '}"
-            f"END IF; "
-            f"IF TG_OP IN ('DELETE', 'UPDATE') THEN {clear} (SELECT {column} FROM old_rows); "
-            f"END IF; "
-            f"IF TG_OP = 'UPDATE' THEN {clear} (SELECT {column} FROM new_rows); END IF; "
-            f"RETURN NULL; END $$"
-        )
-        for suffix, event, tables in (
-            ("ins", "INSERT", "NEW TABLE AS new_rows"),
-            ("del", "DELETE", "OLD TABLE AS old_rows"),
-            ("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
-        ):
-            database.execute_sql(f"DROP TRIGGER IF EXISTS {name}_{suffix} ON {table}")
-            database.execute_sql(
-                f"CREATE TRIGGER {name}_{suffix} AFTER {event} ON {table} "
-                f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {name}()"
-            )
+        _statement_triggers(name, table, f"{clear} (SELECT {column} FROM old_rows); ", new)
         return
     insert = (
         f"INSERT INTO {marks} ({key}) VALUES (new.{column}) "
@@ -535,24 +500,7 @@ def create_day_counter(counter: str, table: str) -> None:
                 f"WHERE t.start_day = d.sd AND t.end_day = d.ed AND t.status = d.st; "
             )
 
-        name = f"{table}_{counter}"
-        database.execute_sql(
-            f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ "
-            f"BEGIN "
-            f"IF TG_OP IN ('DELETE', 'UPDATE') THEN {take('old_rows')} END IF; "
-            f"IF TG_OP IN ('INSERT', 'UPDATE') THEN {add('new_rows')} END IF; "
-            f"RETURN NULL; END $$"
-        )
-        for suffix, event, tables in (
-            ("ins", "INSERT", "NEW TABLE AS new_rows"),
-            ("del", "DELETE", "OLD TABLE AS old_rows"),
-            ("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
-        ):
-            database.execute_sql(f"DROP TRIGGER IF EXISTS {name}_{suffix} ON {table}")
-            database.execute_sql(
-                f"CREATE TRIGGER {name}_{suffix} AFTER {event} ON {table} "
-                f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {name}()"
-            )
+        _statement_triggers(f"{table}_{counter}", table, take("old_rows"), add("new_rows"))
         listed = "NOT hide_from_listings"
     else:
 
@@ -589,6 +537,29 @@ def create_day_counter(counter: str, table: str) -> None:
         f"INSERT INTO {counter} (start_day, end_day, status, n) "
         f"SELECT {days.format(table)}, COUNT(*) FROM {table} WHERE {listed} GROUP BY 1, 2, 3"
     )
+
+
+def _statement_triggers(name: str, table: str, on_old: str, on_new: str) -> None:
+    """PostgreSQL: a PL/pgSQL function ``name`` run once per statement on ``table``, over
+    its transition tables: ``on_old`` over the rows a delete or an update took away
+    (``old_rows``), then ``on_new`` over those an insert or an update put (``new_rows``)."""
+    database.execute_sql(
+        f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        f"BEGIN "
+        f"IF TG_OP IN ('DELETE', 'UPDATE') THEN {on_old} END IF; "
+        f"IF TG_OP IN ('INSERT', 'UPDATE') THEN {on_new} END IF; "
+        f"RETURN NULL; END $$"
+    )
+    for suffix, event, tables in (
+        ("ins", "INSERT", "NEW TABLE AS new_rows"),
+        ("del", "DELETE", "OLD TABLE AS old_rows"),
+        ("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+    ):
+        database.execute_sql(f"DROP TRIGGER IF EXISTS {name}_{suffix} ON {table}")
+        database.execute_sql(
+            f"CREATE TRIGGER {name}_{suffix} AFTER {event} ON {table} "
+            f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {name}()"
+        )
 
 
 def _insert_trigger(index: str, table: str, columns: tuple[str, ...]) -> str:
