@@ -103,17 +103,15 @@ class RenderMemo(VersionMemo):
         key = (render, row.id, effective_status(row), ctx.view)
         return self.get(ctx.version, key, lambda: render(row, ctx))
 
-    def linked_text(self, render, row, ctx: RenderContext) -> orjson.Fragment:
-        """``linked`` as JSON text, for splicing (``stored_event_text``)."""
+    def linked_text(self, render, row, ctx: RenderContext) -> bytes:
+        """``linked`` as JSON text, for splicing (``stored_event_parts``)."""
         key = ("text", render, row.id, effective_status(row), ctx.view)
-        return self.get(ctx.version, key, lambda: orjson.Fragment(dumps(render(row, ctx))))
+        return self.get(ctx.version, key, lambda: dumps(render(row, ctx)))
 
-    def term_text(self, term, ctx: RenderContext, count: int) -> orjson.Fragment:
+    def term_text(self, term, ctx: RenderContext, count: int) -> bytes:
         """``term_embedded`` as JSON text, for splicing."""
         key = ("term", term.id, count, ctx.site, ctx.ns)
-        return self.get(
-            ctx.version, key, lambda: orjson.Fragment(dumps(term_embedded(term, ctx, count)))
-        )
+        return self.get(ctx.version, key, lambda: dumps(term_embedded(term, ctx, count)))
 
 
 _MEMO = RenderMemo()
@@ -123,11 +121,15 @@ _MEMO.MAX_ENTRIES = 16384  # as store/memo.py's MEMO: every venue and organizer 
 class EventTexts(VersionMemo):
     """Events as JSON text, per data version and way of seeing them
     (app/routes/events.py::event_texts): a page that shows an event another page or read
-    showed before reuses its text. An entry is ``(orjson.Fragment, bytes of the text)``: a
-    few kB each, hence the smaller bounds, and the bound in bytes holds for events with
-    long descriptions too."""
+    showed before reuses its text. An entry is ``(parts, bytes)``: the text is
+    ``b"".join(parts)``, and ``bytes`` what the entry takes of its own. An event spliced
+    from its stored text (``stored_event_parts``) shares the texts of its venues,
+    organizers and terms with every other event that shows them (``RenderMemo``): about
+    1.5 kB of its own where the whole text is about 4 kB, so the bound in bytes holds
+    three times as many such events. The bound in bytes holds for events with long
+    descriptions too."""
 
-    MAX_ENTRIES = 2048
+    MAX_ENTRIES = 8192
     MAX_BYTES = 8 * 1024 * 1024
 
     def size_of(self, value) -> int:
@@ -706,29 +708,28 @@ def _members(data: dict, names: tuple) -> bytes:
 
 def stored_event_text(event_id: int, body: str, extra: dict, relations, ctx) -> bytes:
     """The JSON text ``event_out`` makes for a listing (``ctx.single`` false), from the
-    stored ``body`` and ``extra`` of ``own_texts``: the request's and the linked rows'
-    members spliced in between the stored runs (tests/test_stored_texts.py holds the two
-    equal, byte for byte)."""
+    stored ``body`` and ``extra`` of ``own_texts`` (tests/test_stored_texts.py holds the
+    two equal, byte for byte)."""
+    return b"".join(stored_event_parts(event_id, body, extra, relations, ctx)[0])
+
+
+def stored_event_parts(event_id: int, body: str, extra: dict, relations, ctx) -> tuple:
+    """``stored_event_text`` as ``(parts, bytes of its own)``: the stored runs with the
+    request's members spliced in between, then the linked rows' texts as ``RenderMemo``
+    keeps them (shared, not copied: ``EventTexts``), in the order ``dumps`` writes the
+    members of ``event_out``."""
     people, texts, schedule, website, flags = body.encode().split(b"\n")
     url = f"{ctx.site}/event/{extra['slug']}/"
-    counts = ctx.term_counts or {}
-    venues = [_MEMO.linked_text(venue_out, v, ctx) for v in relations.venues]
-    shows_series = extra["post_parent"] not in ctx.hidden_series
     head = dumps({"id": event_id, **_global(event_id, ctx, extra["origin"])})
     addresses = dumps({"url": url, "rest_url": f"{ctx.ns}/events/{event_id}"})
-    tail = dumps(
+    shows_series = extra["post_parent"] not in ctx.hidden_series
+    series = dumps(
         {
             "post_parent": extra["post_parent"],
             "recurrence": extra["recurrence"] if shows_series else [],
-            "categories": [
-                _MEMO.term_text(t, ctx, counts.get(t.id, 0)) for t in relations.categories
-            ],
-            "tags": [_MEMO.term_text(t, ctx, counts.get(t.id, 0)) for t in relations.tags],
-            "venue": venues[0] if len(venues) == 1 else venues,
-            "organizer": [_MEMO.linked_text(organizer_out, o, ctx) for o in relations.organizers],
         }
     )
-    return b"".join(
+    own = b"".join(
         (
             head[:-1],
             b",",
@@ -746,9 +747,52 @@ def stored_event_text(event_id: int, body: str, extra: dict, relations, ctx) -> 
             b",",
             flags,
             b",",
-            tail[1:],
+            series[1:-1],
         )
     )
+    counts = ctx.term_counts or {}
+    parts = [own]
+    _splice(
+        parts,
+        _CATEGORIES,
+        [_MEMO.term_text(t, ctx, counts.get(t.id, 0)) for t in relations.categories],
+    )
+    _splice(parts, _TAGS, [_MEMO.term_text(t, ctx, counts.get(t.id, 0)) for t in relations.tags])
+    venues = [_MEMO.linked_text(venue_out, v, ctx) for v in relations.venues]
+    if len(venues) == 1:  # one venue is the object itself, as event_out writes it
+        parts += (_VENUE, venues[0])
+    else:
+        _splice(parts, _VENUES, venues)
+        parts.append(_LIST_END)
+    organizers = [_MEMO.linked_text(organizer_out, o, ctx) for o in relations.organizers]
+    _splice(parts, _ORGANIZERS, organizers)
+    parts.append(_END)
+    # What the entry holds of its own: a linked text past ``SHARED_UP_TO`` counts as its
+    # own too, so that long venue descriptions cannot swell what the bound leaves uncounted.
+    large = sum(len(part) for part in parts[1:] if len(part) > SHARED_UP_TO)
+    return tuple(parts), len(own) + large + 8 * len(parts) + 100  # + the tuple's pointers
+
+
+# A linked text up to this size is counted as shared by the entries of ``EventTexts``.
+SHARED_UP_TO = 4096
+# The members after the series' lines, as ``dumps`` writes them: each list's opening
+# (closing the list before it), its items parted by commas; the last list closes the object.
+_CATEGORIES = b',"categories":['
+_TAGS = b'],"tags":['
+_VENUE = b'],"venue":'
+_VENUES = b'],"venue":['
+_ORGANIZERS = b',"organizer":['
+_LIST_END = b"]"
+_END = b"]}"
+_COMMA = b","
+
+
+def _splice(parts: list, opening: bytes, items: list) -> None:
+    parts.append(opening)
+    for n, item in enumerate(items):
+        if n:
+            parts.append(_COMMA)
+        parts.append(item)
 
 
 def _iso(local: str, tz) -> str:

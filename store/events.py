@@ -645,11 +645,11 @@ def relations_from(links: dict[int, list]) -> dict[int, Relations]:
     Trashed linked items are left out; the caller leaves out the ones its viewer may not
     read. Venues and organizers come in the order they were linked, terms by name."""
     relations = {event_id: Relations() for event_id in links}
-    every = [link for event_links in links.values() for link in event_links]
-    rows = [
-        rows_by_id(model, {item for link_kind, item in every if link_kind == kind})
-        for kind, model in enumerate(_KINDS)
-    ]
+    wanted: tuple[set, ...] = tuple(set() for _kind in _KINDS)
+    for event_links in links.values():
+        for kind, item in event_links:
+            wanted[kind].add(item)
+    rows = [rows_by_id(model, wanted[kind]) for kind, model in enumerate(_KINDS)]
     for event_id, event_links in links.items():
         target = relations[event_id]
         for kind, item in event_links:

@@ -31,15 +31,18 @@ class VersionMemo:
 
     def lookup(self, version, key):
         """(True, value) when ``key`` was made for ``version``, else (False, None)."""
-        state_version, entries = self.state
-        if version is None or state_version != version:
-            return False, None
-        value = entries.get(key, _MISSING)  # one step: another thread may evict meanwhile
+        value = self.entries_for(version).get(key, _MISSING)  # one step: a thread may evict
         return (False, None) if value is _MISSING else (True, value)
 
+    def entries_for(self, version) -> dict:
+        """The entries made for ``version``, to read (empty when it is not the memo's): a
+        caller that looks up many keys reads the state once."""
+        state_version, entries = self.state
+        return entries if version is not None and state_version == version else _NONE
+
     def get(self, version, key, make):
-        known, value = self.lookup(version, key)
-        if known:
+        value = self.entries_for(version).get(key, _MISSING)
+        if value is not _MISSING:
             return value
         value = make()
         if version is not None:
@@ -51,13 +54,14 @@ class VersionMemo:
         ``version`` from the memo, the others by one ``fetch(missing ids)`` (a dict; an id
         it leaves out is remembered as ``None``). With no ``version`` (a write), nothing is
         looked up or kept; nor when ``keep()``, asked after the fetch, says no."""
+        entries = self.entries_for(version)
         found, missing = {}, []
         for item in ids:
-            known, value = self.lookup(version, (kind, item))
-            if known:
-                found[item] = value
-            else:
+            value = entries.get((kind, item), _MISSING)
+            if value is _MISSING:
                 missing.append(item)
+            else:
+                found[item] = value
         if missing:
             fetched = fetch(missing)
             kept = version is not None and (keep is None or keep())
@@ -89,6 +93,7 @@ class VersionMemo:
 
 
 _MISSING = object()
+_NONE: dict = {}  # never written: the entries of no version
 
 
 def _older(version, than) -> bool:

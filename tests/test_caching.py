@@ -18,6 +18,32 @@ def test_single_read_reflects_update_and_trash(client, admin, make_event):
     assert client.get(f"{NS}/events/{event['id']}").status_code == 403
 
 
+def test_single_reads_keep_the_row_per_data_version_and_follow_writes(
+    client, admin, as_role, make_event
+):
+    """A single read takes the event's row as kept for the data version (every query string
+    a URL of its own, so the response cache never answers): writes, drafts, passwords, the
+    trash and deletion show at once, for each viewer."""
+    event = make_event(title="Kept row")
+    url = f"{NS}/events/{event['id']}"
+    seen = [client.get(f"{url}?_={n}").get_json()["title"] for n in range(3)]
+    assert seen == ["Kept row"] * 3
+    client.post(url, json={"title": "Written"}, headers=admin)
+    assert client.get(f"{url}?_=3").get_json()["title"] == "Written"
+    client.post(url, json={"status": "draft"}, headers=admin)
+    assert client.get(f"{url}?_=4").status_code == 403
+    assert client.get(f"{url}?_=4", headers=as_role("editor")).get_json()["status"] == "draft"
+    client.post(url, json={"status": "publish", "password": "pw"}, headers=admin)
+    hidden = client.get(f"{url}?_=5")
+    assert hidden.status_code == 403 and hidden.get_json()["code"] == "event-password-protected"
+    assert client.get(f"{url}?_=6&password=pw").get_json()["title"] == "Written"
+    client.delete(url, headers=admin)
+    assert client.get(f"{url}?_=7").get_json()["code"] == "event-no-longer-available"
+    client.delete(f"{url}?force=true", headers=admin)
+    assert client.get(f"{url}?_=8").status_code == 404
+    assert client.get(f"{NS}/events/99999999999999999999?_=9").status_code == 404
+
+
 def test_viewers_do_not_share_cached_responses(client, as_role, make_event):
     make_event(status="draft")
     editor = as_role("editor")

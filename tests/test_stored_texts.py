@@ -212,3 +212,57 @@ def test_seed_makes_every_text(app):
     assert result.exit_code == 0, result.output
     stored = texts(app)
     assert len(stored) >= 60 and all(body is not None for body in stored.values())
+
+
+def test_kept_texts_share_their_venue_and_count_only_their_own_bytes(
+    app, client, admin, make_event
+):
+    """Events spliced from their stored texts keep one copy of a venue's text between them
+    (app/render.py::EventTexts); the bound counts each entry's own bytes, and a linked text
+    too long to be worth sharing as its own: a venue's long description cannot swell what
+    the bound leaves uncounted. The pages read the same either way."""
+    from app import render
+
+    def venue(name, description=""):
+        body = {"venue": name, "city": "Lyon", "description": description}
+        response = client.post(f"{NS}/venues", json=body, headers=admin)
+        assert response.status_code == 201, response.get_data(as_text=True)
+        return response.get_json()["id"]
+
+    small, long = venue("Small hall"), venue("Long hall", "<p>" + "mot " * 3000 + "</p>")
+    at = {n: small if n < 3 else long for n in range(6)}
+    made = [
+        make_event(
+            title=f"At {n}",
+            venue=[at[n]],
+            start_date=f"2031-05-0{n + 1} 10:00",
+            end_date=f"2031-05-0{n + 1} 11:00",
+        )
+        for n in range(6)
+    ]
+    forget_all(app)
+    page = listing(client)
+    assert [e["id"] for e in page.get_json()["events"]] == [e["id"] for e in made]
+    _version, kept = render.EVENT_TEXTS.state
+    entries = {key[1]: entry for key, entry in kept.items()}
+    assert set(entries) == {e["id"] for e in made}
+    shown_venues: dict[int, list] = {small: [], long: []}
+    for n, event in enumerate(made):
+        parts, size = entries[event["id"]]
+        own = parts[0]
+        assert own.startswith(f'{{"id":{event["id"]},'.encode())
+        venue_part = parts[parts.index(b'],"venue":') + 1]
+        assert f'{{"id":{at[n]},'.encode() in venue_part[:20]
+        shown_venues[at[n]].append(venue_part)
+        if at[n] == long:
+            assert len(venue_part) > render.SHARED_UP_TO
+            assert size > len(own) + len(venue_part)  # the long venue counted as its own
+        else:
+            assert size < len(own) + len(venue_part)  # shared: not counted in each entry
+    for parts_of_venue in shown_venues.values():
+        assert all(part is parts_of_venue[0] for part in parts_of_venue)  # one copy
+    assert render.EVENT_TEXTS.used == sum(size for _parts, size in kept.values())
+    again = listing(client)  # from the kept entries
+    unstore(app)
+    assert body_without_echo(again) == body_without_echo(page)
+    assert body_without_echo(listing(client)) == body_without_echo(page)

@@ -32,7 +32,7 @@ from app.render import (
     event_out,
     preload_images,
     render_context,
-    stored_event_text,
+    stored_event_parts,
     stored_texts_key,
 )
 from app.server_memory import release_memory
@@ -67,6 +67,7 @@ from store.events import (
     save_event,
     trash_event,
 )
+from store.ids import as_id
 from store.linked import get_linked
 from store.posts import effective_status, node_kind, publication_epoch
 from store.recurrence import (
@@ -273,9 +274,9 @@ class StoredEvent(NamedTuple):
     recurrence: list
 
 
-def _from_stored(stored: dict, ctx) -> dict[int, bytes]:
+def _from_stored(stored: dict, ctx) -> dict[int, tuple]:
     """Listing texts of the events of ``stored`` (store/texts.py: published events without
-    a password, which every viewer may read)."""
+    a password, which every viewer may read), as ``stored_event_parts`` makes them."""
     extras = {event_id: orjson.loads(extra) for event_id, (_body, extra) in stored.items()}
     relations = relations_from({event_id: extra["links"] for event_id, extra in extras.items()})
     events = [
@@ -284,7 +285,7 @@ def _from_stored(stored: dict, ctx) -> dict[int, bytes]:
     ]
     _prepare(ctx, events, relations)
     return {
-        event_id: stored_event_text(event_id, stored[event_id][0], extra, relations[event_id], ctx)
+        event_id: stored_event_parts(event_id, stored[event_id][0], extra, relations[event_id], ctx)
         for event_id, extra in extras.items()
     }
 
@@ -309,15 +310,14 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
         made = {}
         if not single:
             stored = stored_texts(missing, stored_texts_key(ctx.site_tz))
-            for event_id, text in _from_stored(stored, ctx).items() if stored else ():
-                made[event_id] = (orjson.Fragment(text), len(text))
+            made.update(_from_stored(stored, ctx) if stored else ())
             missing = [i for i in missing if i not in made]
         fetched = get_events(missing)
         known.update((r.id, r) for r in fetched if may(viewer, "read", r, effective_status(r)))
         events = [known[i] for i in wanted if i in known and i not in made]
         rendered = render_events(events, viewer, ctx=ctx) if events else []
         for row, data in zip(events, rendered, strict=True):
-            made[row.id] = (orjson.Fragment(text := dumps(data)), len(text))
+            made[row.id] = ((text := dumps(data),), len(text))
         return made
 
     if ctx.version is None:
@@ -329,7 +329,7 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
         found = EVENT_TEXTS.many(
             ctx.version, view, ids, render, keep=lambda: publication_epoch() == epoch
         )
-    return [found[i][0] for i in ids if found.get(i) is not None]
+    return [orjson.Fragment(b"".join(found[i][0])) for i in ids if found.get(i) is not None]
 
 
 def _series_hidden_from(viewer, events, password) -> set[int]:
@@ -659,7 +659,9 @@ class EventById(MethodView):
     @blp.doc(responses=CALENDAR_DOC)
     def get(self, args, id):
         """Read an event."""
-        event = get_event(id)
+        # The row as kept per data version: an event is read again and again between
+        # writes (by visitors, by the same URL with other query strings).
+        event = events_by_id({id}).get(id) if as_id(id) is not None else None
         if event is None:
             raise not_an_event(id)
         return read_event(event, current_viewer(), args.get("password"), wants_calendar(args))
