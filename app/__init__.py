@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+from inspect import iscoroutinefunction
 
 import orjson
 import peewee
@@ -48,9 +49,25 @@ API_DESCRIPTION = N_(
 NO_DATABASE = {"health", "home", "doc_ui", "doc_ui_asset", "uploads"}
 
 
+class CalendarFlask(Flask):
+    """Flask, asking once per function whether it is a coroutine function: ``ensure_sync``
+    asks it of every hook and view on every request (eleven ``inspect`` calls a read)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._coroutine_functions: dict = {}
+
+    def ensure_sync(self, func):
+        plain = getattr(func, "__func__", func)  # a view's method is bound anew per request
+        is_coroutine = self._coroutine_functions.get(plain)
+        if is_coroutine is None:
+            is_coroutine = self._coroutine_functions[plain] = iscoroutinefunction(func)
+        return self.async_to_sync(func) if is_coroutine else func
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     settings = load_settings(ROOT, test_config)
-    app = Flask(__name__, instance_path=os.path.join(ROOT, "instance"))
+    app = CalendarFlask(__name__, instance_path=os.path.join(ROOT, "instance"))
     app.config.update(settings)
     app.config.update(
         API_TITLE="Events Calendar REST API",

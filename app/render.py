@@ -21,7 +21,7 @@ import orjson
 from flask import current_app, g, has_app_context
 
 from app import jsonresponse as jsonresponse_module
-from app.auth import may_see_protected
+from app.auth import may, may_see_protected
 from app.jsonresponse import dumps
 from app.urls import namespace_url, site_host, site_url
 from store import dates as dates_module
@@ -29,10 +29,10 @@ from store import media as media_store
 from store import posts as posts_module
 from store.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
 from store.db import database
-from store.events import Relations
+from store.events import Relations, by_name, linked_rows
 from store.memo import VersionMemo
-from store.posts import effective_status
-from store.terms import TAXONOMIES
+from store.posts import effective_status, publication_epoch
+from store.terms import TAXONOMIES, published_counts
 from store.users import ANONYMOUS, Viewer
 
 
@@ -706,18 +706,14 @@ def _members(data: dict, names: tuple) -> bytes:
     return dumps({name: data[name] for name in names})[1:-1]
 
 
-def stored_event_text(event_id: int, body: str, extra: dict, relations, ctx) -> bytes:
+def stored_event_parts(event_id: int, body: str, extra: dict, linked: dict, ctx) -> tuple:
     """The JSON text ``event_out`` makes for a listing (``ctx.single`` false), from the
-    stored ``body`` and ``extra`` of ``own_texts`` (tests/test_stored_texts.py holds the
-    two equal, byte for byte)."""
-    return b"".join(stored_event_parts(event_id, body, extra, relations, ctx)[0])
-
-
-def stored_event_parts(event_id: int, body: str, extra: dict, relations, ctx) -> tuple:
-    """``stored_event_text`` as ``(parts, bytes of its own)``: the stored runs with the
-    request's members spliced in between, then the linked rows' texts as ``RenderMemo``
-    keeps them (shared, not copied: ``EventTexts``), in the order ``dumps`` writes the
-    members of ``event_out``."""
+    stored ``body`` and ``extra`` of ``own_texts`` and the page's ``linked_texts``, as
+    ``(parts, bytes of its own)``: the text is ``b"".join(parts)``
+    (tests/test_stored_texts.py holds it equal to ``event_out``'s, byte for byte). The
+    request's members are spliced in between the stored runs, then the linked rows' texts
+    as ``RenderMemo`` keeps them (shared, not copied: ``EventTexts``), in the order
+    ``dumps`` writes the members of ``event_out``."""
     people, texts, schedule, website, flags = body.encode().split(b"\n")
     url = f"{ctx.site}/event/{extra['slug']}/"
     head = dumps({"id": event_id, **_global(event_id, ctx, extra["origin"])})
@@ -750,27 +746,68 @@ def stored_event_parts(event_id: int, body: str, extra: dict, relations, ctx) ->
             series[1:-1],
         )
     )
-    counts = ctx.term_counts or {}
+    venues, organizers, terms = [], [], []
+    for kind, item in extra["links"]:
+        shown = linked[(kind, item)]
+        if shown is not None:
+            (venues, organizers, terms)[kind].append(shown)
+    if len(terms) > 1:
+        terms.sort(key=_term_order)  # by name, as ``wp_get_post_terms`` gives them
     parts = [own]
-    _splice(
-        parts,
-        _CATEGORIES,
-        [_MEMO.term_text(t, ctx, counts.get(t.id, 0)) for t in relations.categories],
-    )
-    _splice(parts, _TAGS, [_MEMO.term_text(t, ctx, counts.get(t.id, 0)) for t in relations.tags])
-    venues = [_MEMO.linked_text(venue_out, v, ctx) for v in relations.venues]
+    _splice(parts, _CATEGORIES, [text for category, _order, text in terms if category])
+    _splice(parts, _TAGS, [text for category, _order, text in terms if not category])
     if len(venues) == 1:  # one venue is the object itself, as event_out writes it
         parts += (_VENUE, venues[0])
     else:
         _splice(parts, _VENUES, venues)
         parts.append(_LIST_END)
-    organizers = [_MEMO.linked_text(organizer_out, o, ctx) for o in relations.organizers]
     _splice(parts, _ORGANIZERS, organizers)
     parts.append(_END)
     # What the entry holds of its own: a linked text past ``SHARED_UP_TO`` counts as its
     # own too, so that long venue descriptions cannot swell what the bound leaves uncounted.
     large = sum(len(part) for part in parts[1:] if len(part) > SHARED_UP_TO)
     return tuple(parts), len(own) + large + 8 * len(parts) + 100  # + the tuple's pointers
+
+
+def _term_order(term: tuple) -> tuple:
+    return term[1]
+
+
+def linked_texts(ctx: RenderContext, links) -> dict:
+    """What a listing shows of each of ``links`` (``(kind, id)``, store/events.py
+    ``links_of``) for ``ctx``'s way of seeing: the text of a venue (kind 0) or an
+    organizer (1), None when it is left out (gone, trashed, or not the viewer's to read:
+    ``may``); for a term (2), ``(is a category, order by name, text)`` with its count of
+    published events, None when it is gone. Made once per data version, way of seeing and
+    publication epoch (a scheduled venue reaching its date shows, a scheduled event's
+    moves its terms' counts): a page of events reads each link in one step."""
+    epoch = publication_epoch()
+    return _MEMO.many(
+        ctx.version,
+        ("link", ctx.view, epoch),
+        links,
+        lambda missing: _linked_texts(ctx, missing),
+        keep=lambda: publication_epoch() == epoch,
+    )
+
+
+def _linked_texts(ctx: RenderContext, links: list) -> dict:
+    viewer = ctx.viewer
+    readable = {
+        link: row
+        for link, row in linked_rows(links).items()
+        if row is not None and (link[0] == 2 or may(viewer, "read", row, effective_status(row)))
+    }
+    counts = published_counts([item for kind, item in readable if kind == 2])
+    preload_images(ctx, [row for (kind, _item), row in readable.items() if kind < 2])
+    made: dict = {}
+    for (kind, item), row in readable.items():
+        if kind == 2:
+            text = _MEMO.term_text(row, ctx, counts.get(item, 0))
+            made[(kind, item)] = (row.taxonomy == "category", by_name(row), text)
+        else:
+            made[(kind, item)] = _MEMO.linked_text((venue_out, organizer_out)[kind], row, ctx)
+    return made
 
 
 # A linked text up to this size is counted as shared by the entries of ``EventTexts``.

@@ -38,9 +38,9 @@ from store.models import (
     live_value,
 )
 from store.posts import (
-    STATUSES,
     allocate_id,
     as_id,
+    listed_statuses,
     publication_epoch,
     readable_clause,
     unique_slug,
@@ -353,11 +353,12 @@ def _count(filters, viewer, bound) -> int:
     ``(status, utc_start, …)`` index, where the visibility rule's ``OR`` of statuses would
     make the engine merge several ranges and de-duplicate their rows (twice the time on a
     month of a large calendar). The statuses are disjoint, so the sum is exact; every write
-    path stores one of ``STATUSES`` (schemas/fields.py::Status, the import's statuses).
+    path stores one of ``STATUSES`` (schemas/fields.py::Status, the import's statuses), and
+    only those the viewer may be shown are counted (``listed_statuses``).
     A plain date window's published events are summed by day instead (``_window_counts``),
     in the same statement: one snapshot, one round trip."""
     by_days = _by_days(filters)
-    counted = [status for status in STATUSES if not (by_days and status == "publish")]
+    counted = [s for s in listed_statuses(viewer) if not (by_days and s == "publish")]
 
     def build(ref):
         query = _filtered(filters, viewer, ref)
@@ -640,22 +641,18 @@ def links_of(ids: list[int]) -> dict[int, list[tuple[int, int]]]:
 
 
 def relations_from(links: dict[int, list]) -> dict[int, Relations]:
-    """The linked rows of ``links_of``'s links, by id, made once per data version (the
-    pages of a calendar show the same few venues, organizers and terms again and again).
-    Trashed linked items are left out; the caller leaves out the ones its viewer may not
-    read. Venues and organizers come in the order they were linked, terms by name."""
+    """The linked rows of ``links_of``'s links (``linked_rows``). Trashed linked items are
+    left out; the caller leaves out the ones its viewer may not read. Venues and
+    organizers come in the order they were linked, terms by name."""
     relations = {event_id: Relations() for event_id in links}
-    wanted: tuple[set, ...] = tuple(set() for _kind in _KINDS)
-    for event_links in links.values():
-        for kind, item in event_links:
-            wanted[kind].add(item)
-    rows = [rows_by_id(model, wanted[kind]) for kind, model in enumerate(_KINDS)]
+    rows = linked_rows(link for event_links in links.values() for link in event_links)
     for event_id, event_links in links.items():
         target = relations[event_id]
-        for kind, item in event_links:
-            row = rows[kind].get(item)
-            if row is None or (kind < 2 and row.status == "trash"):  # terms have no status
+        for link in event_links:
+            row = rows[link]
+            if row is None:
                 continue
+            kind = link[0]
             if kind == 0:
                 target.venues.append(row)
             elif kind == 1:
@@ -667,11 +664,26 @@ def relations_from(links: dict[int, list]) -> dict[int, Relations]:
     for target in relations.values():  # by name, as ``wp_get_post_terms`` gives them
         for terms in (target.categories, target.tags):
             if len(terms) > 1:
-                terms.sort(key=_by_name)
+                terms.sort(key=by_name)
     return relations
 
 
-def _by_name(term) -> tuple:
+def linked_rows(links) -> dict[tuple[int, int], Venue | Organizer | Term | None]:
+    """``{(kind, id): row}`` of links ``(kind, id)`` (``links_of``), made once per data
+    version (the pages of a calendar show the same few venues, organizers and terms again
+    and again); None for an item that is gone, or trashed (terms have no status)."""
+    wanted: tuple[set, ...] = tuple(set() for _kind in _KINDS)
+    for kind, item in links:
+        wanted[kind].add(item)
+    found = {}
+    for kind, model in enumerate(_KINDS):
+        for item, row in rows_by_id(model, wanted[kind]).items():
+            shown = row is not None and (kind == 2 or row.status != "trash")
+            found[(kind, item)] = row if shown else None
+    return found
+
+
+def by_name(term) -> tuple:
     return (term.name.lower(), term.id)  # case-insensitive, as the term listings
 
 

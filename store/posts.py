@@ -165,6 +165,15 @@ def visible_clause(
     return wanted & readable
 
 
+def listed_statuses(viewer: Viewer) -> tuple[str, ...]:
+    """The statuses that ``visible_clause`` may let through for this viewer, whatever
+    ``statuses`` asks: only ``publish`` and ``future`` (a scheduled item past its date) for
+    callers who cannot edit, every status for the others. A count by status need not ask
+    the others (store/events.py ``_count``); tests/test_window_totals.py holds the two
+    together."""
+    return STATUSES if viewer.has("edit_posts") else ("publish", "future")
+
+
 def unmasked_clause(model, viewer: Viewer, password=None, *, author=None):
     """Rows of ``model`` whose password-protected fields this viewer may read: rows with no
     password, rows the viewer may edit, and rows whose password was sent.

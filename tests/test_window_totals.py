@@ -134,3 +134,71 @@ def test_a_window_with_other_filters_or_statuses_is_counted_as_before(
         one = client.get(f"{path}&per_page=1&_={next(_n)}", headers=headers)
         every = client.get(f"{path}&per_page=50&_={next(_n)}", headers=headers)
         assert int(one.headers["X-WP-Total"]) == len(every.get_json()["events"]) > 0, extra
+
+
+def test_totals_count_only_the_statuses_a_viewer_may_be_shown_and_stay_exact(
+    app, client, admin, as_role, make_event
+):
+    """Totals count only ``listed_statuses`` (store/posts.py): a caller who cannot edit is
+    shown published events and scheduled ones past their date, nothing else, through any
+    listing; the totals of every role stay those of the rows, with or without a date
+    window, a category or a status list."""
+    from store.posts import STATUSES, listed_statuses
+    from store.users import ANONYMOUS, CAPABILITIES, Viewer
+
+    category = client.post(f"{NS}/categories", json={"name": "Every"}, headers=admin).get_json()
+    contributor = as_role("contributor")
+    author = as_role("author")
+    day = "2031-06-10"
+    for n, (status, extra) in enumerate(
+        [
+            ("publish", {}),
+            ("future", {"date": "2020-01-01 00:00:00"}),  # scheduled, past its date
+            ("future", {"date": "2099-01-01 00:00:00"}),  # scheduled, not yet
+            ("draft", {}),
+            ("pending", {}),
+            ("private", {}),
+            ("publish", {"hide_from_listings": True}),
+        ]
+    ):
+        for headers in (admin, author, contributor):
+            body = {
+                "title": f"{status} {n}",
+                "status": status,
+                "start_date": f"{day} 1{n}:00:00",
+                "end_date": f"{day} 1{n}:30:00",
+                "categories": [category["id"]],
+                **extra,
+            }
+            make_event(headers=headers, **body)  # a contributor's is pending, as theirs are
+    trashed = make_event(title="trashed", start_date=f"{day} 18:00", end_date=f"{day} 19:00")
+    assert client.delete(f"{NS}/events/{trashed['id']}", headers=admin).status_code == 200
+
+    assert listed_statuses(ANONYMOUS) == ("publish", "future")
+    for role, caps in CAPABILITIES.items():
+        viewer = Viewer.__new__(Viewer)
+        viewer.id, viewer.role, viewer.caps = 1, role, caps
+        expected = STATUSES if "edit_posts" in caps else ("publish", "future")
+        assert listed_statuses(viewer) == expected, role
+
+    window = f"start_date={day}T00:00:00&end_date={day}T23:59:59&strict_dates=true"
+    wide = f"start_date=2000-01-01&end_date=2100-01-01&categories={category['id']}"
+    queries = [window, f"start_date={day}&end_date={day}", f"{window}&categories=Every", wide]
+    for headers, may_edit in (
+        ({}, False),
+        (as_role("subscriber"), False),
+        (contributor, True),
+        (author, True),
+        (as_role("editor"), True),
+        (admin, True),
+    ):
+        for query in queries + ([f"{window}&status=any"] if may_edit else []):
+            path = f"{NS}/events?{query}"
+            one = client.get(f"{path}&per_page=1&_={next(_n)}", headers=headers)
+            every = client.get(f"{path}&per_page=50&_={next(_n)}", headers=headers)
+            assert one.status_code == every.status_code == 200, (query, one.get_json())
+            rows = every.get_json()["events"]
+            assert int(one.headers["X-WP-Total"]) == every.get_json()["total"] == len(rows) > 0
+            if not may_edit:  # published, and scheduled past their date, by admin and author
+                assert {e["status"] for e in rows} == {"publish"}, query
+                assert sorted(e["title"] for e in rows) == ["future 1"] * 2 + ["publish 0"] * 2

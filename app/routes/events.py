@@ -30,6 +30,7 @@ from app.listing import Page, listing_response
 from app.render import (
     EVENT_TEXTS,
     event_out,
+    linked_texts,
     preload_images,
     render_context,
     stored_event_parts,
@@ -63,7 +64,6 @@ from store.events import (
     get_events,
     list_events,
     load_relations,
-    relations_from,
     save_event,
     trash_event,
 )
@@ -276,16 +276,21 @@ class StoredEvent(NamedTuple):
 
 def _from_stored(stored: dict, ctx) -> dict[int, tuple]:
     """Listing texts of the events of ``stored`` (store/texts.py: published events without
-    a password, which every viewer may read), as ``stored_event_parts`` makes them."""
+    a password, which every viewer may read), as ``stored_event_parts`` makes them: what
+    ``_prepare`` works out for rendered events, their linked items read as ``linked_texts``
+    keeps them."""
     extras = {event_id: orjson.loads(extra) for event_id, (_body, extra) in stored.items()}
-    relations = relations_from({event_id: extra["links"] for event_id, extra in extras.items()})
+    for extra in extras.values():
+        extra["links"] = [(kind, item) for kind, item in extra["links"]]
     events = [
         StoredEvent(event_id, extra["image"], extra["post_parent"], extra["recurrence"])
         for event_id, extra in extras.items()
     ]
-    _prepare(ctx, events, relations)
+    preload_images(ctx, events)
+    ctx.hidden_series = _series_hidden_from(ctx.viewer, events, ctx.password)
+    linked = linked_texts(ctx, {link for extra in extras.values() for link in extra["links"]})
     return {
-        event_id: stored_event_parts(event_id, stored[event_id][0], extra, relations[event_id], ctx)
+        event_id: stored_event_parts(event_id, stored[event_id][0], extra, linked, ctx)
         for event_id, extra in extras.items()
     }
 
