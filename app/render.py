@@ -93,29 +93,31 @@ def read_version():
 
 
 class RenderMemo(VersionMemo):
-    """Media rows, and venues and organizers as rendered for one way of seeing them (site,
-    viewer, password, single or listing), made once per data version (store/memo.py): the
-    events of a page, and of the pages after it, show the same few. A status that changes
-    with the clock alone (a scheduled item's date passing) is part of a key."""
+    """Media rows, venues and organizers as rendered for one way of seeing them (site,
+    viewer, password, single or listing), and what a listing shows of each linked item
+    (``linked_texts``), made once per data version (store/memo.py): the events of a page,
+    and of the pages after it, show the same few. A status that changes with the clock
+    alone (a scheduled item's date passing) is part of a key. Texts count towards
+    ``MAX_BYTES``, so that long descriptions cannot swell it."""
+
+    # Every venue and organizer of a large calendar (8,333 each at 100,000 demo events).
+    MAX_ENTRIES = 20480
+    MAX_BYTES = 12 * 1024 * 1024
+
+    def size_of(self, value) -> int:
+        if isinstance(value, bytes):
+            return len(value)
+        if isinstance(value, tuple):  # a term: (is a category, order, text)
+            return len(value[2])
+        return 0
 
     def linked(self, render, row, ctx: RenderContext) -> dict:
         """``render(row, ctx)`` (a venue or an organizer), once per version and view."""
         key = (render, row.id, effective_status(row), ctx.view)
         return self.get(ctx.version, key, lambda: render(row, ctx))
 
-    def linked_text(self, render, row, ctx: RenderContext) -> bytes:
-        """``linked`` as JSON text, for splicing (``stored_event_parts``)."""
-        key = ("text", render, row.id, effective_status(row), ctx.view)
-        return self.get(ctx.version, key, lambda: dumps(render(row, ctx)))
-
-    def term_text(self, term, ctx: RenderContext, count: int) -> bytes:
-        """``term_embedded`` as JSON text, for splicing."""
-        key = ("term", term.id, count, ctx.site, ctx.ns)
-        return self.get(ctx.version, key, lambda: dumps(term_embedded(term, ctx, count)))
-
 
 _MEMO = RenderMemo()
-_MEMO.MAX_ENTRIES = 16384  # as store/memo.py's MEMO: every venue and organizer of a large calendar
 
 
 class EventTexts(VersionMemo):
@@ -124,7 +126,7 @@ class EventTexts(VersionMemo):
     showed before reuses its text. An entry is ``(parts, bytes)``: the text is
     ``b"".join(parts)``, and ``bytes`` what the entry takes of its own. An event spliced
     from its stored text (``stored_event_parts``) shares the texts of its venues,
-    organizers and terms with every other event that shows them (``RenderMemo``): about
+    organizers and terms with every other event that shows them (``linked_texts``): about
     1.5 kB of its own where the whole text is about 4 kB, so the bound in bytes holds
     three times as many such events. The bound in bytes holds for events with long
     descriptions too."""
@@ -803,10 +805,10 @@ def _linked_texts(ctx: RenderContext, links: list) -> dict:
     made: dict = {}
     for (kind, item), row in readable.items():
         if kind == 2:
-            text = _MEMO.term_text(row, ctx, counts.get(item, 0))
+            text = dumps(term_embedded(row, ctx, counts.get(item, 0)))
             made[(kind, item)] = (row.taxonomy == "category", by_name(row), text)
         else:
-            made[(kind, item)] = _MEMO.linked_text((venue_out, organizer_out)[kind], row, ctx)
+            made[(kind, item)] = dumps((venue_out, organizer_out)[kind](row, ctx))
     return made
 
 

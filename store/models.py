@@ -112,7 +112,21 @@ class Event(Post):
         indexes = (
             (("slug",), True),
             (("ical_uid",), False),
-            (("utc_start", "id"), False),
+            # Listings in start order: a page of a date window reads its ids and tests the
+            # visibility rule (status, scheduled date, author) and the window's end from this
+            # index alone, without a table read per row (store/events.py::_page).
+            (
+                (
+                    "utc_start",
+                    "id",
+                    "status",
+                    "hide_from_listings",
+                    "utc_end",
+                    "date_utc",
+                    "author",
+                ),
+                False,
+            ),
             (("utc_end",), False),
             # Covering index for counting a listing: no table reads for the usual filters,
             # nor for the password test of filters on masked fields (terms, venues...).

@@ -164,6 +164,16 @@ def _v16_event_days():
     create_day_counter(EventDay._meta.table_name, Event._meta.table_name)
 
 
+def _v17_covering_page_index():
+    """The index of listings in start order covers a date window's page: its ``(utc_start,
+    id)`` index gives way to one that also holds what the page tests of each row."""
+    for index in database.get_indexes("event"):
+        if index.columns == ["utc_start", "id"]:
+            database.execute_sql(f'DROP INDEX IF EXISTS "{index.name}"')
+    Event._schema.create_indexes(safe=True)
+    database.execute_sql("ANALYZE")
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -182,6 +192,7 @@ MIGRATIONS = [
     _v14_protected_events_count_for_no_term,
     _v15_stored_event_texts,
     _v16_event_days,
+    _v17_covering_page_index,
 ]
 
 
