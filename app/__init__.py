@@ -119,38 +119,44 @@ def _opened(setting: str):
 
 
 def _register_hooks(app: Flask) -> None:
+    db = app.extensions["calendar.db"]
+
     @app.before_request
     def open_connection():
-        _limit_body(body_limit(request.endpoint))
-        if request.endpoint in NO_DATABASE:
+        req = request._get_current_object()
+        _limit_body(req, body_limit(req.endpoint))
+        if req.endpoint in NO_DATABASE:
             return
-        bind_database(app.extensions["calendar.db"])
+        bind_database(db)
         database.connect(reuse_if_open=True)
-        g.db_open = True
-        g.version_pin = pin_data_version()  # one data-version read per request
+        context = g._get_current_object()
+        context.db_open = True
+        context.version_pin = pin_data_version()  # one data-version read per request
         authenticate_request()
         check_item_password()
 
     @app.teardown_request
     def close_connection(_exc):
-        pin = g.pop("version_pin", None)
+        context = g._get_current_object()
+        pin = context.pop("version_pin", None)
         if pin is not None:
             unpin_data_version(pin)
-        if g.pop("db_open", False) and not database.is_closed():
+        if context.pop("db_open", False) and not database.is_closed():
             database.close()
 
     @app.after_request
     def standard_headers(response):
+        req = request._get_current_object()
         headers = response.headers
+        environ = req.environ
         allowed = app.config["CORS_ORIGINS"]
         vary_by_origin = ", Origin" if allowed else ""  # the CORS answer depends on it
-        environ = request.environ
-        if request.method == "OPTIONS" and not response.get_data() and request.url_rule:
+        if req.method == "OPTIONS" and req.url_rule and not response.get_data():
             response = _describe_route(response)
             headers = response.headers
         # Shared caches must not hand one user's view of the calendar to another; the
         # events answer iCalendar or JSON by Accept (SPEC §11).
-        vary = "Authorization, Accept" if request.blueprint == "events" else "Authorization"
+        vary = "Authorization, Accept" if req.blueprint == "events" else "Authorization"
         if "Vary" in headers:  # a view's own first
             headers["Vary"] = f"{headers['Vary']}, {vary}{vary_by_origin}"
         else:
@@ -167,17 +173,18 @@ def _register_hooks(app: Flask) -> None:
         return response
 
 
-def _limit_body(limit: int) -> None:
+def _limit_body(req, limit: int) -> None:
     """413 for a body over ``limit``: from the header alone when there is a
     ``Content-Length``; a chunked body is read up to the limit and refused past it, never
     cut short (a cut body would silently drop the fields after the cut)."""
-    request.max_content_length = limit  # what Werkzeug's form and file parsing allow
-    length = request.content_length
-    if length is not None:
-        if length > limit:
-            raise RequestEntityTooLarge()
-        return
-    environ = request.environ
+    req.max_content_length = limit  # what Werkzeug's form and file parsing allow
+    environ = req.environ
+    if "CONTENT_LENGTH" in environ:
+        length = req.content_length
+        if length is not None:
+            if length > limit:
+                raise RequestEntityTooLarge()
+            return
     if not environ.get("wsgi.input_terminated"):
         return  # no length and no chunking: there is no body
     try:
@@ -194,7 +201,7 @@ def _limit_body(limit: int) -> None:
     environ.pop("HTTP_TRANSFER_ENCODING", None)
     del environ["wsgi.input_terminated"]
     for cached in ("stream", "content_length"):
-        request.__dict__.pop(cached, None)
+        req.__dict__.pop(cached, None)
 
 
 def _describe_route(response):

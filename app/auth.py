@@ -74,7 +74,7 @@ def authenticate_request() -> None:
     accounts), so one mistyped account does not lock out the others behind the same address.
     """
     g.viewer = ANONYMOUS
-    header = request.headers.get("Authorization")
+    header = request.environ.get("HTTP_AUTHORIZATION")
     scheme = header.split(None, 1)[0].lower() if header and header.strip() else ""
     if scheme != "basic":
         # As WordPress: another scheme (Bearer, Digest…) is not credentials of this API,
@@ -102,6 +102,9 @@ def check_item_password() -> None:
     """Guesses of an item's access password (``?password=``) are throttled like logins:
     a password that opens no item counts as a failure of the client's address, whatever
     route, listing or filter it was tried through."""
+    query = request.environ.get("QUERY_STRING", "")
+    if "password" not in query and "%" not in query:
+        return  # not named, even percent-encoded: no guess to count
     password = request.args.get("password")
     if not password:
         return

@@ -102,21 +102,34 @@ class ResponseCache:
 
 
 def _is_cacheable() -> bool:
-    if request.method != "GET" or request.endpoint is None:
+    req = request._get_current_object()
+    if req.method != "GET" or req.endpoint is None:
         return False
-    view = current_app.view_functions[request.endpoint]
-    return getattr(getattr(view, "view_class", None), "cached", False)
+    app = current_app._get_current_object()
+    # Whether an endpoint's view is marked, asked once per endpoint.
+    known = app.extensions.setdefault("calendar.cacheable", {})
+    cacheable = known.get(req.endpoint)
+    if cacheable is None:
+        view = app.view_functions[req.endpoint]
+        cacheable = known[req.endpoint] = getattr(
+            getattr(view, "view_class", None), "cached", False
+        )
+    return cacheable
 
 
-def _key():
+def _key(context):
     """The request's cache key, worked out once per request (the viewer is known by then:
-    the cache is consulted after authentication)."""
-    key = g.get("cache_key")
+    the cache is consulted after authentication). Made of the WSGI environ's own values:
+    the language root, scheme and host (links in the answers are absolute), path and query."""
+    key = context.get("cache_key")
     if key is None:
-        key = g.cache_key = (
-            request.script_root,
-            request.host,
-            request.full_path,
+        environ = request.environ
+        key = context.cache_key = (
+            environ.get("SCRIPT_NAME", ""),
+            environ.get("wsgi.url_scheme", ""),
+            environ.get("HTTP_HOST") or (environ.get("SERVER_NAME"), environ.get("SERVER_PORT")),
+            environ.get("PATH_INFO", ""),
+            environ.get("QUERY_STRING", ""),
             current_viewer().cache_key(),
             accepts_calendar(),  # the same URL answers JSON or iCalendar by Accept
         )
@@ -154,19 +167,23 @@ def cached_response() -> Response | None:
     waited for another thread to render the same answer (one feed at a time)."""
     if not _is_cacheable():
         return None
-    version = data_version()
-    g.cache_version = version
-    entry = current_app.extensions["calendar.cache"].get(_key(), version)
+    context = g._get_current_object()
+    version = context.cache_version = data_version()  # set only for cacheable requests
+    entry = current_app.extensions["calendar.cache"].get(_key(context), version)
     if entry is None:
         return None
     _version, _expires, status, headers, body, etag, _size = entry
-    g.cache_hit = True
+    context.cache_hit = True
     not_modified = _not_modified(etag, headers)
     if not_modified is not None:
         return not_modified
     response = Response(body, status=status, headers=headers)
     response.headers["ETag"] = etag
     return response
+
+
+# What an entry keeps of the view's own headers.
+_KEPT_HEADERS = ("X-", "Link", "Content-", "Last-Modified")
 
 
 def register(app) -> None:
@@ -179,24 +196,24 @@ def register(app) -> None:
         return cached_response()
 
     def store_and_tag(response):
+        if response.status_code != 200 or response.direct_passthrough:
+            return response
         if request.method != "GET" or response.mimetype not in ("application/json", CALENDAR):
             return response
-        if response.status_code != 200 or response.direct_passthrough or g.get("cache_hit"):
+        context = g._get_current_object()
+        if context.get("cache_hit"):
             return response
         body = response.get_data()
-        etag = response.headers.get("ETag") or etag_of(body)
-        response.headers["ETag"] = etag
-        version = g.get("cache_version")
-        if version is not None and _is_cacheable():
-            headers = [
-                (k, v)
-                for k, v in response.headers.items()
-                if k.startswith(("X-", "Link", "Content-", "Last-Modified"))
-            ]
-            cache.put(
-                _key(), version, response.status_code, headers, body, etag, _lifetime(version, memo)
-            )
-        not_modified = _not_modified(etag, response.headers)
+        headers = response.headers
+        etag = headers.get("ETag") or etag_of(body)
+        headers["ETag"] = etag
+        # Set by cached_response, for a GET of a view marked @cached only.
+        version = context.get("cache_version")
+        if version is not None:
+            kept = [(k, v) for k, v in headers.items() if k.startswith(_KEPT_HEADERS)]
+            lifetime = _lifetime(version, memo)
+            cache.put(_key(context), version, 200, kept, body, etag, lifetime)
+        not_modified = _not_modified(etag, headers)
         return not_modified or response
 
     app.before_request_funcs.setdefault(None, []).append(serve_cached)

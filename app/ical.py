@@ -42,6 +42,10 @@ STATUS = {
 
 def accepts_calendar() -> bool:
     """``Accept: text/calendar`` preferred to JSON (``*/*`` keeps JSON)."""
+    accept = request.environ.get("HTTP_ACCEPT", "").lower()
+    if "text" not in accept and "application" not in accept and "json" not in accept:
+        # Only */* can match either: it matches both alike, and JSON is listed first.
+        return False
     best = request.accept_mimetypes.best_match(["application/json", MIMETYPE])
     return best == MIMETYPE and request.accept_mimetypes[MIMETYPE] > 0
 

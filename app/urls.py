@@ -8,13 +8,23 @@ from flask import current_app, request
 # scheme and host map to one answer, so the answer is kept (a bounded number of hosts).
 _HOST_URLS: dict[tuple[str, str], str] = {}
 _HOST_URLS_MAX = 64
+# A request's own answers, kept in its WSGI environ: asked by the render context, the
+# listing's links and the namespace URL of the same request.
+_SITE, _NAMESPACE = "calendar.site_url", "calendar.namespace_url"
 
 
 def site_url() -> str:
+    environ = request.environ
+    found = environ.get(_SITE)
+    if found is None:
+        found = environ[_SITE] = _site_url(environ)
+    return found
+
+
+def _site_url(environ) -> str:
     configured = current_app.config["SITE_URL"]
     if configured:
         return configured.rstrip("/")
-    environ = request.environ
     key = (environ.get("wsgi.url_scheme", ""), environ.get("HTTP_HOST") or "")
     found = _HOST_URLS.get(key)
     if found is None:
@@ -30,7 +40,11 @@ def api_root_url() -> str:
 
 
 def namespace_url() -> str:
-    return f"{api_root_url()}/{current_app.config['NAMESPACE']}"
+    environ = request.environ
+    found = environ.get(_NAMESPACE)
+    if found is None:
+        found = environ[_NAMESPACE] = f"{api_root_url()}/{current_app.config['NAMESPACE']}"
+    return found
 
 
 def site_host(site: str | None = None) -> str:
