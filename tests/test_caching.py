@@ -283,3 +283,15 @@ def test_linked_rows_follow_writes(client, admin, make_event):
     assert client.delete(f"{NS}/organizers/{bob}", headers=admin).status_code == 200
     last = shown(4)
     assert not last["venue"] and [o["organizer"] for o in last["organizer"]] == ["Ann"]
+
+
+def test_answers_over_http_and_https_keep_their_own_links(client, make_event):
+    """The response cache's key holds the scheme: links are absolute, so the answer made
+    for a plain-HTTP request is not the one for HTTPS on the same host."""
+    event = make_event()
+    for scheme in ("http", "https", "http", "https"):
+        single = client.get(f"{NS}/events/{event['id']}", base_url=f"{scheme}://cal.example")
+        listing = client.get(f"{NS}/events", base_url=f"{scheme}://cal.example")
+        assert single.get_json()["rest_url"].startswith(f"{scheme}://cal.example/")
+        assert listing.get_json()["rest_url"].startswith(f"{scheme}://cal.example/")
+        assert listing.get_json()["events"][0]["url"].startswith(f"{scheme}://cal.example/")
