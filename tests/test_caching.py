@@ -295,3 +295,23 @@ def test_answers_over_http_and_https_keep_their_own_links(client, make_event):
         assert single.get_json()["rest_url"].startswith(f"{scheme}://cal.example/")
         assert listing.get_json()["rest_url"].startswith(f"{scheme}://cal.example/")
         assert listing.get_json()["events"][0]["url"].startswith(f"{scheme}://cal.example/")
+
+
+def test_a_json_answer_is_kept_from_its_second_ask_a_feed_from_its_first(app, client, make_event):
+    """URLs asked once (cold traffic: a month at a random minute) do not fill the worker's
+    cache; a URL asked again is kept and then answered from it."""
+    make_event()
+    cache = app.extensions["calendar.cache"]
+    cache.clear()
+    url = f"{NS}/events?per_page=5"
+    first = client.get(url)
+    assert first.status_code == 200 and not cache.entries
+    second = client.get(url)
+    assert second.data == first.data and second.headers["ETag"] == first.headers["ETag"]
+    assert len(cache.entries) == 1
+    for n in range(3):  # asked once each: noted, not kept
+        assert client.get(f"{url}&_={n}").status_code == 200
+    assert len(cache.entries) == 1
+    assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    feed = client.get(f"{NS}/events?ical=1")
+    assert feed.mimetype == "text/calendar" and len(cache.entries) == 2
