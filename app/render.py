@@ -66,6 +66,13 @@ class RenderContext:
             self.single,
         )
 
+    @cached_property
+    def stand_ins(self) -> tuple:
+        """What the stand-ins of a stored text (``own_texts``) are replaced by: the host, the
+        site and the namespace, as they stand inside a JSON string."""
+        values = ((_HOST, self.host), (_SITE, self.site), (_NS, self.ns))
+        return tuple((raw.encode(), dumps(value)[1:-1]) for raw, value in values)
+
 
 def render_context(viewer: Viewer, single: bool = False, password: str | None = None):
     site = site_url()
@@ -613,57 +620,70 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
 
 # --- stored texts (store/texts.py) --------------------------------------------------------
 
-# The members of an event that its row alone decides, in ``event_out``'s order: the runs
-# between the members that depend on the request and on other rows. "website" stands
-# between the last two runs (the event's own address when it has none).
-OWN_RUNS = (
-    ("author", "status", "date", "date_utc", "modified", "modified_utc"),
-    ("title", "description", "excerpt", "slug"),
-    (
-        "all_day",
-        "start_date",
-        "start_date_details",
-        "end_date",
-        "end_date_details",
-        "utc_start_date",
-        "utc_start_date_details",
-        "utc_end_date",
-        "utc_end_date_details",
-        "timezone",
-        "timezone_abbr",
-        "cost",
-        "cost_details",
-    ),
-    ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "ticketed"),
-)
+# What a stored text holds in place of the members that depend on the request or on other
+# rows: one control character each, which no member's own text can hold raw (orjson writes
+# every control character as ``\u00XX``). ``own_texts`` renders the event with them as its
+# context's host, site and namespace (and as its image and series' lines when those depend
+# on other rows or on the viewer); a read replaces each by the request's value.
+_HOST, _SITE, _NS, _IMAGE, _LINES = "\x01", "\x02", "\x03", "\x04", "\x05"
+_LINKED = ("categories", "tags", "venue", "organizer")  # spliced by ``stored_event_parts``
 
 
 def own_texts(events, links: dict, site_tz: str) -> dict[int, tuple[str, str]]:
-    """What store/texts.py keeps of each event, made by ``event_out`` itself: its own
-    members (``OWN_RUNS``, then the website, or "" for the event's address) as JSON, one
-    run a line, and as ``extra`` what a read needs of its row and links. A published
-    event without a password only: the others are rendered afresh, for their viewer
-    (``("", "")``)."""
-    ctx = RenderContext(site="", ns="", host="", viewer=ANONYMOUS, site_tz=site_tz)
+    """What store/texts.py keeps of each event, made by ``event_out`` itself: the event's
+    JSON up to its linked items, with the stand-ins above; and as ``extra`` what a read
+    needs of its row and links: ``[image, series, lines, venues, organizers, terms]`` (a
+    media id or "", the series and its lines when a viewer may be kept from them, the
+    linked ids in link order). A published event without a password only: the others are
+    rendered afresh, for their viewer (``("", "")``), as is an event whose own texts hold
+    one of the stand-ins."""
+    ctx = RenderContext(site=_SITE, ns=_NS, host=_HOST, viewer=ANONYMOUS, site_tz=site_tz)
     preload_images(ctx, events)  # not stored, but event_out reads them: one query
     made = {}
     for event in events:
         if event.status != "publish" or event.password:
             made[event.id] = ("", "")
             continue
+        media = media_store.is_media_id(event.image)
+        series = bool(event.recurrence) and event.post_parent is not None
         data = event_out(event, Relations(), ctx)
-        runs = [_members(data, run) for run in OWN_RUNS]
-        runs.insert(3, b"" if event.website is None else dumps(data["website"]))
-        extra = {
-            "slug": event.slug,
-            "origin": event.ical_uid,
-            "image": event.image,
-            "post_parent": event.post_parent,
-            "recurrence": event.recurrence.split("\n") if event.recurrence else [],
-            "links": links.get(event.id, []),
-        }
-        made[event.id] = (b"\n".join(runs).decode(), dumps(extra).decode())
+        if media:
+            data["image"] = _IMAGE
+        if series:
+            data["recurrence"] = _LINES
+        for name in _LINKED:
+            del data[name]
+        text = dumps(data)[:-1]  # the linked items and the closing brace are spliced
+        expected = (2, 1 + (event.website is None), 1, int(media), int(series))
+        if tuple(text.count(stand_in) for stand_in, _raw in _ESCAPED) != expected:
+            made[event.id] = ("", "")  # a stand-in within the event's own texts
+            continue
+        for stand_in, raw in _ESCAPED:
+            text = text.replace(stand_in, raw)
+        kinds: tuple[list, list, list] = ([], [], [])
+        for kind, item in links.get(event.id, []):
+            kinds[kind].append(item)
+        extra = [
+            event.image if media else "",
+            event.post_parent if series else None,
+            event.recurrence.split("\n") if series else [],
+            *kinds,
+        ]
+        made[event.id] = (text.decode(), dumps(extra).decode())
     return made
+
+
+# Each stand-in as orjson writes it (the image and the lines as the whole value), and the
+# raw character a stored text holds instead.
+_ESCAPED = tuple(
+    (
+        b'"' + dumps(stand_in)[1:-1] + b'"'
+        if stand_in in (_IMAGE, _LINES)
+        else dumps(stand_in)[1:-1],
+        stand_in.encode(),
+    )
+    for stand_in in (_HOST, _SITE, _NS, _IMAGE, _LINES)
+)
 
 
 def texts_maker():
@@ -704,71 +724,45 @@ def _tzdata_version() -> str:
     return ",".join(found)
 
 
-def _members(data: dict, names: tuple) -> bytes:
-    return dumps({name: data[name] for name in names})[1:-1]
-
-
-def stored_event_parts(event_id: int, body: str, extra: dict, linked: dict, ctx) -> tuple:
+def stored_event_parts(body: str, extra: list, linked: dict, ctx) -> tuple:
     """The JSON text ``event_out`` makes for a listing (``ctx.single`` false), from the
     stored ``body`` and ``extra`` of ``own_texts`` and the page's ``linked_texts``, as
     ``(parts, bytes of its own)``: the text is ``b"".join(parts)``
     (tests/test_stored_texts.py holds it equal to ``event_out``'s, byte for byte). The
-    request's members are spliced in between the stored runs, then the linked rows' texts
-    as ``RenderMemo`` keeps them (shared, not copied: ``EventTexts``), in the order
-    ``dumps`` writes the members of ``event_out``."""
-    people, texts, schedule, website, flags = body.encode().split(b"\n")
-    url = f"{ctx.site}/event/{extra['slug']}/"
-    head = dumps({"id": event_id, **_global(event_id, ctx, extra["origin"])})
-    addresses = dumps({"url": url, "rest_url": f"{ctx.ns}/events/{event_id}"})
-    shows_series = extra["post_parent"] not in ctx.hidden_series
-    series = dumps(
-        {
-            "post_parent": extra["post_parent"],
-            "recurrence": extra["recurrence"] if shows_series else [],
-        }
-    )
-    own = b"".join(
-        (
-            head[:-1],
-            b",",
-            people,
-            b",",
-            addresses[1:-1],
-            b",",
-            texts,
-            b',"image":',
-            dumps(image_out(extra["image"], ctx)),
-            b",",
-            schedule,
-            b',"website":',
-            website or dumps(url),
-            b",",
-            flags,
-            b",",
-            series[1:-1],
-        )
-    )
-    venues, organizers, terms = [], [], []
-    for kind, item in extra["links"]:
-        shown = linked[(kind, item)]
-        if shown is not None:
-            (venues, organizers, terms)[kind].append(shown)
+    request's host, site and namespace replace their stand-ins, then the image and the
+    series' lines when they have one, then the linked rows' texts as ``RenderMemo`` keeps
+    them (shared, not copied: ``EventTexts``) follow, in the order ``dumps`` writes the
+    members of ``event_out``."""
+    image, series, lines, venue_ids, organizer_ids, term_ids = extra
+    own = body.encode()
+    for raw, value in ctx.stand_ins:
+        own = own.replace(raw, value)
+    if image:
+        own = own.replace(_IMAGE_RAW, dumps(image_out(image, ctx)))
+    if series is not None:
+        own = own.replace(_LINES_RAW, dumps(lines if series not in ctx.hidden_series else []))
+    parts = [own]
+    terms = [shown for item in term_ids if (shown := linked[(2, item)]) is not None]
     if len(terms) > 1:
         terms.sort(key=_term_order)  # by name, as ``wp_get_post_terms`` gives them
-    parts = [own]
     _splice(parts, _CATEGORIES, [text for category, _order, text in terms if category])
     _splice(parts, _TAGS, [text for category, _order, text in terms if not category])
+    venues = [shown for item in venue_ids if (shown := linked[(0, item)]) is not None]
     if len(venues) == 1:  # one venue is the object itself, as event_out writes it
         parts += (_VENUE, venues[0])
     else:
         _splice(parts, _VENUES, venues)
         parts.append(_LIST_END)
+    organizers = [shown for item in organizer_ids if (shown := linked[(1, item)]) is not None]
     _splice(parts, _ORGANIZERS, organizers)
     parts.append(_END)
     # What the entry holds of its own: a linked text past ``SHARED_UP_TO`` counts as its
     # own too, so that long venue descriptions cannot swell what the bound leaves uncounted.
     large = sum(len(part) for part in parts[1:] if len(part) > SHARED_UP_TO)
     return tuple(parts), len(own) + large + 8 * len(parts) + 100  # + the tuple's pointers
+
+
+_IMAGE_RAW, _LINES_RAW = _IMAGE.encode(), _LINES.encode()
 
 
 def _term_order(term: tuple) -> tuple:

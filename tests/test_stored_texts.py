@@ -266,3 +266,21 @@ def test_kept_texts_share_their_venue_and_count_only_their_own_bytes(
     unstore(app)
     assert body_without_echo(again) == body_without_echo(page)
     assert body_without_echo(listing(client)) == body_without_echo(page)
+
+
+def test_own_texts_holding_a_stand_in_are_rendered_afresh(app, client, make_event):
+    """A stored text holds the request's host, site and namespace (and some images and
+    series' lines) as control characters that orjson never writes raw: an event whose own
+    texts hold one, raw or as the escape that stands for it, is not stored but rendered
+    afresh, and shows its texts as sent."""
+    titles = ["Raw \x01\x02\x03\x04\x05 marks", "Escaped \\u0002 and \\u0001 text", "Plain"]
+    made = [make_event(title=title, description=f"<p>{title}</p>") for title in titles]
+    stored = texts(app)
+    assert stored[made[0]["id"]] == stored[made[1]["id"]] == "" and stored[made[2]["id"]]
+    forget_all(app)
+    shown = {e["id"]: e for e in listing(client).get_json()["events"]}
+    for event in made:
+        got = shown[event["id"]]
+        assert got["title"] == event["title"] and got["description"] == event["description"]
+        assert got["url"] == event["url"] and got["rest_url"] == event["rest_url"]
+        assert got["global_id"] == event["global_id"]

@@ -280,17 +280,18 @@ def _from_stored(stored: dict, ctx) -> dict[int, tuple]:
     ``_prepare`` works out for rendered events, their linked items read as ``linked_texts``
     keeps them."""
     extras = {event_id: orjson.loads(extra) for event_id, (_body, extra) in stored.items()}
+    with_image = [StoredEvent(i, x[0], None, ()) for i, x in extras.items() if x[0]]
+    if with_image:
+        preload_images(ctx, with_image)
+    in_series = [StoredEvent(i, "", x[1], x[2]) for i, x in extras.items() if x[1] is not None]
+    ctx.hidden_series = _series_hidden_from(ctx.viewer, in_series, ctx.password)
+    links = set()
     for extra in extras.values():
-        extra["links"] = [(kind, item) for kind, item in extra["links"]]
-    events = [
-        StoredEvent(event_id, extra["image"], extra["post_parent"], extra["recurrence"])
-        for event_id, extra in extras.items()
-    ]
-    preload_images(ctx, events)
-    ctx.hidden_series = _series_hidden_from(ctx.viewer, events, ctx.password)
-    linked = linked_texts(ctx, {link for extra in extras.values() for link in extra["links"]})
+        for kind in (0, 1, 2):
+            links.update((kind, item) for item in extra[3 + kind])
+    linked = linked_texts(ctx, links)
     return {
-        event_id: stored_event_parts(event_id, stored[event_id][0], extra, linked, ctx)
+        event_id: stored_event_parts(stored[event_id][0], extra, linked, ctx)
         for event_id, extra in extras.items()
     }
 
