@@ -15,8 +15,8 @@ from app import cache, errors
 from app.auth import authenticate_request, check_item_password
 from app.cli import register_cli
 from app.config import SettingError, load_settings
+from app.headers import StandardHeaders
 from app.i18n import N_, LanguageRoots, load_catalogs
-from app.jsonresponse import STANDARD_HEADERS
 from app.openapi import BASIC_AUTH
 from app.render import texts_maker
 from app.routes import blueprints
@@ -92,11 +92,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     _register_routes(app)
 
     register_cli(app)
-    app.wsgi_app = LanguageRoots(
-        app.wsgi_app,
-        app.config["LANGUAGES"],
-        app.config["DEFAULT_LANGUAGE"],
-        app.config["API_ROOT"],
+    app.wsgi_app = StandardHeaders(
+        LanguageRoots(
+            app.wsgi_app,
+            app.config["LANGUAGES"],
+            app.config["DEFAULT_LANGUAGE"],
+            app.config["API_ROOT"],
+        )
     )
     return app
 
@@ -169,7 +171,6 @@ def _register_hooks(app: Flask) -> None:
             headers.add("Access-Control-Allow-Credentials", "true")
         else:
             headers.add("Access-Control-Allow-Origin", "*")
-        headers.extend(STANDARD_HEADERS)
         return response
 
 

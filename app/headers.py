@@ -1,0 +1,35 @@
+"""The headers every answer of the app carries."""
+
+# Set on every answer by ``StandardHeaders``, outside the response cache, which stores only
+# the view's own headers (app/cache.py): a cached answer and a 304 get them as a fresh one does.
+STANDARD_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Robots-Tag", "noindex"),
+    ("Access-Control-Allow-Methods", "OPTIONS, GET, POST, PUT, PATCH, DELETE"),
+    (
+        "Access-Control-Allow-Headers",
+        # WordPress's list (raw uploads send Content-Disposition, SPEC §13), and If-None-Match
+        "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-None-Match",
+    ),
+    (
+        "Access-Control-Expose-Headers",
+        "X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, Link, ETag",
+    ),
+)
+
+
+class StandardHeaders:
+    """WSGI middleware adding ``STANDARD_HEADERS`` to every answer of the app: constants,
+    appended as they are (Werkzeug's ``Headers`` would check each value again on every
+    request)."""
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        def start(status, headers, exc_info=None):
+            headers.extend(STANDARD_HEADERS)
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, start)
