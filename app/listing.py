@@ -4,7 +4,7 @@ next/previous URLs and the RFC 8288 ``Link`` header. Written once, used by all."
 from __future__ import annotations
 
 import math
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, quote_plus
 
 from app.jsonresponse import json_response
 from store.ids import MAX_ID
@@ -39,15 +39,17 @@ def _pairs(args: dict) -> list[tuple[str, str]]:
     return pairs
 
 
-def _query(args: dict) -> str:
-    return urlencode(_pairs(args))
+def _query(pairs: list) -> str:
+    """``urlencode(pairs)``: the names are the listings' own parameters, which need no
+    quoting."""
+    return "&".join(f"{key}={quote_plus(value)}" for key, value in pairs)
 
 
-def _echoed(args: dict) -> str:
+def _echoed(pairs: list) -> str:
     """The query of ``rest_url`` as the reference writes it (WordPress's ``add_query_arg``,
     which leaves values as they are): ``start_date=2026-11-21 00:00:00``, lists as CSV
     (samples/event-list.json). Only what would change the URL's structure is encoded."""
-    return "&".join(f"{key}={quote(value, safe=' :,')}" for key, value in _pairs(args))
+    return "&".join(f"{key}={quote(value, safe=' :,')}" for key, value in pairs)
 
 
 def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, echo_page: bool):
@@ -58,10 +60,10 @@ def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, 
     """
     base = collection_url.rstrip("/") + "/"
     # The filters are encoded once; each URL adds its page, first (rest_url) or last.
-    filters = {k: v for k, v in args.items() if k != "page"}
-    others = _query(filters)
+    pairs = _pairs({k: v for k, v in args.items() if k != "page"})
+    others = _query(pairs)
     if echo_page:
-        echoed = _echoed(filters)
+        echoed = _echoed(pairs)
         rest_url = f"{base}?page={page.number}" + (f"&{echoed}" if echoed else "")
     else:
         rest_url = base

@@ -64,32 +64,38 @@ class VersionMemo:
                 found[item] = value
         if missing:
             fetched = fetch(missing)
-            kept = version is not None and (keep is None or keep())
-            for item in missing:
-                found[item] = fetched.get(item)
-                if kept:
-                    self.put(version, (kind, item), found[item])
+            made = [((kind, item), fetched.get(item)) for item in missing]
+            found.update((key[1], value) for key, value in made)
+            if version is not None and (keep is None or keep()):
+                self.put_many(version, made)
         return found
 
     def put(self, version, key, value) -> None:
-        bound, size = self.MAX_BYTES, self.size_of(value)
+        self.put_many(version, ((key, value),))
+
+    def put_many(self, version, items) -> None:
+        """Adds ``(key, value)`` pairs made for ``version``, under one hold of the lock."""
+        bound, size_of = self.MAX_BYTES, self.size_of
         with self.lock:
             state_version, entries = self.state
             if state_version != version:
                 if _older(version, state_version):
                     return  # made for a request that began before the last write
                 # A new dict: never one of another version.
-                self.state, self.used = (version, {key: value}), size
-                return
-            # The same version: added in place, the oldest entries making room.
-            if key in entries:
-                self.used -= self.size_of(entries.pop(key))
-            while entries and (
-                len(entries) >= self.MAX_ENTRIES or (bound is not None and self.used + size > bound)
-            ):
-                self.used -= self.size_of(entries.pop(next(iter(entries))))
-            entries[key] = value
-            self.used += size
+                entries, self.used = {}, 0
+                self.state = (version, entries)
+            for key, value in items:
+                size = size_of(value)
+                # The same version: added in place, the oldest entries making room.
+                if key in entries:
+                    self.used -= size_of(entries.pop(key))
+                while entries and (
+                    len(entries) >= self.MAX_ENTRIES
+                    or (bound is not None and self.used + size > bound)
+                ):
+                    self.used -= size_of(entries.pop(next(iter(entries))))
+                entries[key] = value
+                self.used += size
 
 
 _MISSING = object()

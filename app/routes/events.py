@@ -122,8 +122,8 @@ def _window(args, site_tz):
     strict = args["strict_dates"]
     given = {p: args[p] for p in DATE_PARAMS if p in args}
     relative = any(p in given for p in DATE_PARAMS[2:])
-    now_local = dates.utc_to_local(utcnow().replace(tzinfo=None), site_tz)
-    if not relative:
+    if not relative and ("start_date" not in given or "end_date" not in given):
+        now_local = dates.utc_to_local(utcnow().replace(tzinfo=None), site_tz)
         window_start, window_end = dates.default_window(now_local)
         given.setdefault("start_date", dates.fmt(window_start))
         given.setdefault("end_date", dates.fmt(window_end))
