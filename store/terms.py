@@ -62,36 +62,58 @@ def find_term(value, taxonomy: str) -> Term | None:
 
 
 def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[int]:
-    """Ids for a listing filter given as slugs or ids; any unknown one is an error."""
+    """Ids for a listing filter given as slugs or ids (as ``find_term`` reads them); any
+    unknown one is an error. Ids and slugs are looked up in the taxonomy's terms as read
+    once per data version (``_filter_terms``): a listing filtered by a category asked a
+    query for the term and one for each level below it."""
+    by_id, by_slug, children = _filter_terms(taxonomy)
     ids = []
     for value in values:
-        term = find_term(value, taxonomy)
-        if term is None:
-            raise InvalidInput({param: "%(value)s is not an existing term."}, value=value)
-        ids.append(term.id)
+        text = str(value).strip()
+        term_id = by_id.get(int(text)) if as_id(text) is not None else None
+        if term_id is None:
+            term_id = by_slug.get(text)
+        if term_id is None:  # by name, as the engine compares names
+            term = find_term(value, taxonomy)
+            if term is None:
+                raise InvalidInput({param: "%(value)s is not an existing term."}, value=value)
+            term_id = term.id
+        ids.append(term_id)
     if taxonomy == "category":  # as WordPress's taxonomy query: children are included
-        ids = with_descendants(ids)
+        ids = _with_descendants(ids, children)
     return ids
 
 
-def with_descendants(ids: list[int]) -> list[int]:
-    """``ids`` and every category below them, level by level."""
+def _with_descendants(ids: list[int], children: dict[int, list[int]]) -> list[int]:
+    """``ids`` and every category below them, level by level, each level by id."""
     found = list(dict.fromkeys(ids))
     seen = set(found)
     frontier = found
     while frontier:
-        rows = _CHILDREN.execute(*frontier, sizes=(len(frontier),)).fetchall()
-        children = [term_id for (term_id,) in rows if term_id not in seen]
-        seen.update(children)
-        found.extend(children)
-        frontier = children
+        below = sorted(child for parent in frontier for child in children.get(parent, ()))
+        frontier = [term_id for term_id in below if term_id not in seen]
+        seen.update(frontier)
+        found.extend(frontier)
     return found
 
 
-# Compiled once per number of parents: every category filter of a listing asks it.
-_CHILDREN = Statement(
-    lambda size: Term.select(Term.id).where(Term.parent.in_(in_list(0, size))).order_by(Term.id)
-)
+def _filter_terms(taxonomy: str) -> tuple[dict, dict, dict]:
+    """The taxonomy's terms as listing filters read them: ids by id, ids by slug (the
+    lowest id of a slug, as ``find_term``), children's ids by parent; once per version."""
+    return MEMO.get(current_version(), ("filter terms", taxonomy), lambda: _read_terms(taxonomy))
+
+
+def _read_terms(taxonomy: str) -> tuple[dict, dict, dict]:
+    by_id: dict[int, int] = {}
+    by_slug: dict[str, int] = {}
+    children: dict[int, list[int]] = {}
+    query = Term.select(Term.id, Term.slug, Term.parent).where(Term.taxonomy == taxonomy)
+    for term_id, slug, parent in query.order_by(Term.id).tuples():
+        by_id[term_id] = term_id
+        by_slug.setdefault(slug, term_id)
+        if parent:
+            children.setdefault(parent, []).append(term_id)
+    return by_id, by_slug, children
 
 
 def parse_term_input(value, taxonomy: str, param: str) -> list:

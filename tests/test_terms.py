@@ -378,3 +378,45 @@ def test_a_parent_shows_when_its_childs_scheduled_event_is_published(client, as_
         assert [(c["name"], c["count"]) for c in shown] == [("Premiere", 1), ("Season", 0)]
     finally:
         clock.reset()
+
+
+def test_listing_filters_by_terms_follow_every_write_to_the_terms(client, admin, make_event):
+    """The filters read ids, slugs and children from the terms as kept per data version:
+    a new child, a moved child, a changed slug and a deleted term show at the next listing."""
+
+    def titles(query):
+        response = client.get(f"{NS}/events?{query}&start_date=2000-01-01")
+        if response.status_code != 200:
+            return response.status_code
+        return sorted(e["title"] for e in response.get_json()["events"])
+
+    def category(name, parent=0, slug=None):
+        body = {"name": name, "parent": parent, **({"slug": slug} if slug else {})}
+        return client.post(f"{NS}/categories", json=body, headers=admin).get_json()
+
+    music = category("Music")
+    make_event(title="Concert", categories=[music["id"]])
+    assert titles(f"categories={music['slug']}") == ["Concert"]
+    jazz = category("Jazz", parent=music["id"])
+    make_event(title="Jam", categories=[jazz["id"]])
+    assert titles(f"categories={music['id']}") == ["Concert", "Jam"]
+    bebop = category("Bebop", parent=jazz["id"])
+    make_event(title="Bop", categories=[bebop["id"]])
+    assert titles(f"categories={music['slug']}") == ["Bop", "Concert", "Jam"]
+    client.post(f"{NS}/categories/{jazz['id']}", json={"parent": 0}, headers=admin)
+    assert titles(f"categories={music['slug']}") == ["Concert"]
+    assert titles(f"categories={jazz['slug']}") == ["Bop", "Jam"]
+    client.post(
+        f"{NS}/categories/{jazz['id']}", json={"slug": "swing", "name": "Era"}, headers=admin
+    )
+    assert titles("categories=swing") == ["Bop", "Jam"]
+    assert titles(f"categories={jazz['slug']}") == 400
+    # A slug made of digits names the term of that id first, as find_term reads it.
+    numeric = category("Year", slug=str(music["id"]))
+    make_event(title="Yearly", categories=[numeric["id"]])
+    assert titles(f"categories={music['id']}") == ["Concert"]
+    assert titles("categories=music,swing") == ["Bop", "Concert", "Jam"]
+    assert titles("categories=Music") == ["Concert"]  # by name, case-insensitive
+    client.delete(f"{NS}/categories/{bebop['id']}?force=true", headers=admin)
+    assert titles(f"categories={bebop['id']}") == 400
+    assert titles("categories=swing") == ["Jam"]
