@@ -23,6 +23,7 @@ from flask import Response, current_app, g, request
 from app.auth import current_viewer
 from app.ical import MIMETYPE as CALENDAR
 from app.ical import accepts_calendar
+from app.jsonresponse import kept
 from store import clock
 from store.db import data_version
 from store.posts import seconds_until_clock_change
@@ -233,9 +234,9 @@ def register(app) -> None:
         version = context.get("cache_version")
         # A feed costs tens of milliseconds to build: kept when first asked.
         if version is not None and (mimetype == CALENDAR or cache.admit(_key(context))):
-            kept = [(k, v) for k, v in headers.items() if k.startswith(_KEPT_HEADERS)]
+            own = [(k, v) for k, v in headers.items() if k.startswith(_KEPT_HEADERS)]
             lifetime = _lifetime(version, memo)
-            cache.put(_key(context), version, 200, kept, body, etag, lifetime)
+            cache.put(_key(context), version, 200, own, kept(body), etag, lifetime)
         not_modified = _not_modified(etag, headers)
         return not_modified or response
 

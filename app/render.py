@@ -22,7 +22,7 @@ from flask import current_app, g, has_app_context
 
 from app import jsonresponse as jsonresponse_module
 from app.auth import may, may_see_protected
-from app.jsonresponse import dumps
+from app.jsonresponse import dumps, kept
 from app.urls import namespace_url, site_host, site_url
 from store import dates as dates_module
 from store import media as media_store
@@ -799,10 +799,10 @@ def _linked_texts(ctx: RenderContext, links: list) -> dict:
     made: dict = {}
     for (kind, item), row in readable.items():
         if kind == 2:
-            text = dumps(term_embedded(row, ctx, counts.get(item, 0)))
+            text = kept(dumps(term_embedded(row, ctx, counts.get(item, 0))))
             made[(kind, item)] = (row.taxonomy == "category", by_name(row), text)
         else:
-            made[(kind, item)] = dumps((venue_out, organizer_out)[kind](row, ctx))
+            made[(kind, item)] = kept(dumps((venue_out, organizer_out)[kind](row, ctx)))
     return made
 
 

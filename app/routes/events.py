@@ -25,7 +25,7 @@ from app.i18n import N_, _
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.ical import FeedEvent, calendar_response, wants_calendar
 from app.ical_import import check_file, import_events, read_file
-from app.jsonresponse import dumps, json_response
+from app.jsonresponse import dumps, json_response, kept
 from app.listing import Page, listing_response
 from app.render import (
     EVENT_TEXTS,
@@ -323,7 +323,7 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
         events = [known[i] for i in wanted if i in known and i not in made]
         rendered = render_events(events, viewer, ctx=ctx) if events else []
         for row, data in zip(events, rendered, strict=True):
-            made[row.id] = ((text := dumps(data),), len(text))
+            made[row.id] = ((text := kept(dumps(data)),), len(text))
         return made
 
     if ctx.version is None:
