@@ -29,7 +29,7 @@ from store.db import data_version
 from store.posts import seconds_until_clock_change
 
 TTL = 30.0
-MAX_BYTES = 16 * 1024 * 1024  # per worker: keeps workers well under the memory bar
+MAX_BYTES = 8 * 1024 * 1024  # per worker: pages asked again and again (a cold URL is not kept)
 # What an entry costs beyond its body: the tuple, key, headers and dict slot.
 ENTRY_OVERHEAD = 600
 # A JSON answer is kept when its URL is asked a second time: the hashes of this many keys

@@ -509,7 +509,7 @@ def main() -> int:
         "--sizes", default="1000,10000,100000", help="event counts for the cold mode"
     )
     parser.add_argument(
-        "--cold-budget", type=int, default=30000, help="distinct paths per cold scenario"
+        "--cold-budget", type=int, default=60000, help="distinct paths per cold scenario"
     )
     options = parser.parse_args()
     if not shutil.which("wrk"):
