@@ -13,6 +13,7 @@ from flask import current_app, g, request
 
 from app.errors import ApiError, forbidden
 from app.i18n import _
+from app.smorest import query_values
 from store import users
 from store.media import is_visible_to
 from store.posts import password_in_use
@@ -105,7 +106,8 @@ def check_item_password() -> None:
     query = request.environ.get("QUERY_STRING", "")
     if "password" not in query and "%" not in query:
         return  # not named, even percent-encoded: no guess to count
-    password = request.args.get("password")
+    # As the views read it (app/smorest.py::query_values): ``password[]`` opens items too.
+    password = query_values(request.args, frozenset()).get("password")
     if not password:
         return
     config = current_app.config

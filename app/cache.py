@@ -149,7 +149,10 @@ def _key(context):
         key = context.cache_key = (
             environ.get("SCRIPT_NAME", ""),
             environ.get("wsgi.url_scheme", ""),
-            environ.get("HTTP_HOST") or (environ.get("SERVER_NAME"), environ.get("SERVER_PORT")),
+            # An empty Host and none at all make different links: each keeps its own.
+            environ.get("HTTP_HOST"),
+            environ.get("SERVER_NAME"),
+            environ.get("SERVER_PORT"),
             environ.get("PATH_INFO", ""),
             environ.get("QUERY_STRING", ""),
             current_viewer().cache_key(),

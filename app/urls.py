@@ -6,7 +6,7 @@ from flask import current_app, request
 
 # Werkzeug's ``host_url`` re-derives the IRI from the headers on every call; a request's
 # scheme and host map to one answer, so the answer is kept (a bounded number of hosts).
-_HOST_URLS: dict[tuple[str, str], str] = {}
+_HOST_URLS: dict[tuple, str] = {}
 _HOST_URLS_MAX = 64
 # A request's own answers, kept in its WSGI environ: asked by the render context, the
 # listing's links and the namespace URL of the same request.
@@ -25,7 +25,12 @@ def _site_url(environ) -> str:
     configured = current_app.config["SITE_URL"]
     if configured:
         return configured.rstrip("/")
-    key = (environ.get("wsgi.url_scheme", ""), environ.get("HTTP_HOST") or "")
+    key = (
+        environ.get("wsgi.url_scheme", ""),
+        environ.get("HTTP_HOST"),  # None (no Host) is not "" (an empty one)
+        environ.get("SERVER_NAME"),
+        environ.get("SERVER_PORT"),
+    )
     found = _HOST_URLS.get(key)
     if found is None:
         found = request.host_url.rstrip("/")
