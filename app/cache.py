@@ -128,8 +128,7 @@ def _is_cacheable() -> bool:
     if req.method != "GET" or req.endpoint is None:
         return False
     app = current_app._get_current_object()
-    # Whether an endpoint's view is marked, asked once per endpoint.
-    known = app.extensions.setdefault("calendar.cacheable", {})
+    known = app.extensions["calendar.cacheable"]  # whether its view is marked, by endpoint
     cacheable = known.get(req.endpoint)
     if cacheable is None:
         view = app.view_functions[req.endpoint]
@@ -214,6 +213,7 @@ _KEPT_HEADERS = ("X-", "Link", "Content-", "Last-Modified")
 def register(app) -> None:
     cache = ResponseCache()
     app.extensions["calendar.cache"] = cache
+    app.extensions["calendar.cacheable"] = {}
     memo: dict = {}
 
     def serve_cached():

@@ -66,12 +66,12 @@ def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[i
     unknown one is an error. Ids and slugs are looked up in the taxonomy's terms as read
     once per data version (``_filter_terms``): a listing filtered by a category asked a
     query for the term and one for each level below it."""
-    by_id, by_slug, children = _filter_terms(taxonomy)
+    known, by_slug, children = _filter_terms(taxonomy)
     ids = []
     for value in values:
         text = str(value).strip()
-        term_id = by_id.get(int(text)) if as_id(text) is not None else None
-        if term_id is None:
+        term_id = int(text) if as_id(text) is not None else None
+        if term_id not in known:
             term_id = by_slug.get(text)
         if term_id is None:  # by name, as the engine compares names
             term = find_term(value, taxonomy)
@@ -97,23 +97,23 @@ def _with_descendants(ids: list[int], children: dict[int, list[int]]) -> list[in
     return found
 
 
-def _filter_terms(taxonomy: str) -> tuple[dict, dict, dict]:
-    """The taxonomy's terms as listing filters read them: ids by id, ids by slug (the
+def _filter_terms(taxonomy: str) -> tuple[frozenset, dict, dict]:
+    """The taxonomy's terms as listing filters read them: their ids, ids by slug (the
     lowest id of a slug, as ``find_term``), children's ids by parent; once per version."""
     return MEMO.get(current_version(), ("filter terms", taxonomy), lambda: _read_terms(taxonomy))
 
 
-def _read_terms(taxonomy: str) -> tuple[dict, dict, dict]:
-    by_id: dict[int, int] = {}
+def _read_terms(taxonomy: str) -> tuple[frozenset, dict, dict]:
+    ids = []
     by_slug: dict[str, int] = {}
     children: dict[int, list[int]] = {}
     query = Term.select(Term.id, Term.slug, Term.parent).where(Term.taxonomy == taxonomy)
     for term_id, slug, parent in query.order_by(Term.id).tuples():
-        by_id[term_id] = term_id
+        ids.append(term_id)
         by_slug.setdefault(slug, term_id)
         if parent:
             children.setdefault(parent, []).append(term_id)
-    return by_id, by_slug, children
+    return frozenset(ids), by_slug, children
 
 
 def parse_term_input(value, taxonomy: str, param: str) -> list:
