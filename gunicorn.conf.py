@@ -3,6 +3,7 @@
 
 import sys
 
+import app.arrival
 import app.server  # gunicorn's own error answers become JSON
 from app import ROOT
 from app.config import SettingError, load_settings
@@ -24,13 +25,15 @@ limit_arenas()
 # Threads per worker: a client that stalls mid-headers or mid-body holds one thread, not
 # the worker, so the others keep being served (SPEC §10). A reverse proxy that buffers
 # requests (docs/deploy.md) removes slow clients altogether.
-worker_class = "gthread"
+worker_class = "app.server.CalendarWorker"  # gthread, with arrival deadlines
 threads = settings["GUNICORN_THREADS"]
-# A connection silent mid-request is closed after GUNICORN_READ_TIMEOUT s (app/server.py).
-app.server.READ_TIMEOUT = settings["GUNICORN_READ_TIMEOUT"]
-# Proxies whose forwarded headers gunicorn believes (the app's throttling reads the same).
-if settings["FORWARDED_ALLOW_IPS"]:
-    forwarded_allow_ips = ",".join(settings["FORWARDED_ALLOW_IPS"])
+# A connection silent mid-request for GUNICORN_READ_TIMEOUT s is closed, and so is one whose
+# request has not arrived after that long plus a second per 16 kB received (app/arrival.py).
+app.arrival.READ_TIMEOUT = app.arrival.ARRIVAL_GRACE = settings["GUNICORN_READ_TIMEOUT"]
+# Proxies whose forwarded headers (X-Forwarded-Proto…) gunicorn believes; the app's
+# throttling reads the same. Unset means no proxy is trusted: gunicorn's own default
+# (127.0.0.1) would let any local process turn the answers' links to https.
+forwarded_allow_ips = ",".join(settings["FORWARDED_ALLOW_IPS"])
 # Idle keep-alive connections wait in the worker's poller, not in a thread.
 keepalive = 5
 # Limits of the request line and headers (gunicorn answers 414 / 431 past them).

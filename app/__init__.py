@@ -12,6 +12,7 @@ from flask import Flask, g, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from app import cache, errors
+from app.arrival import current as current_arrival
 from app.auth import authenticate_request, check_item_password
 from app.cli import register_cli
 from app.config import SettingError, load_settings
@@ -126,6 +127,7 @@ def _register_hooks(app: Flask) -> None:
     @app.before_request
     def open_connection():
         req = request._get_current_object()
+        _hurry_anonymous_body(req)
         _limit_body(req, body_limit(req.endpoint))
         if req.endpoint in NO_DATABASE:
             return
@@ -203,6 +205,23 @@ def _limit_body(req, limit: int) -> None:
     del environ["wsgi.input_terminated"]
     for cached in ("stream", "content_length"):
         req.__dict__.pop(cached, None)
+
+
+WRITE_METHODS = frozenset(("POST", "PUT", "PATCH", "DELETE"))
+# Seconds the body of a write without credentials may take to arrive (under gunicorn).
+ANONYMOUS_BODY_SECONDS = 1.0
+
+
+def _hurry_anonymous_body(req) -> None:
+    """A write without credentials cannot be accepted; its body is still read, so that a
+    malformed one answers its 400 (validation before authorisation, SPEC §5), but it must
+    arrive within a second, or the answer is a 408 without waiting for the rest: clients
+    dripping such bodies held every thread (issue 28)."""
+    arrival = current_arrival()
+    if arrival is None or req.method not in WRITE_METHODS:
+        return
+    if req.environ.get("HTTP_AUTHORIZATION", "").strip()[:6].lower() != "basic ":
+        arrival.tighten(ANONYMOUS_BODY_SECONDS)
 
 
 def _describe_route(response):

@@ -1,7 +1,8 @@
 """How gunicorn serves the application: errors that gunicorn answers itself (request
 line or headers too large, malformed requests, bad chunked bodies) carry the same JSON
-error body as every other error (SPEC §6, §10), and a client that stalls mid-request is
-cut off after ``GUNICORN_READ_TIMEOUT`` seconds.
+error body as every other error (SPEC §6, §10), and a request must arrive in time
+(app/arrival.py): a client silent for ``GUNICORN_READ_TIMEOUT`` seconds, or dripping its
+headers or body slower than the minimum rate, is cut off.
 
 Imported by ``gunicorn.conf.py``; gunicorn writes those answers through
 ``gunicorn.util.write_error``, which is replaced here by a JSON twin.
@@ -9,9 +10,13 @@ Imported by ``gunicorn.conf.py``; gunicorn writes those answers through
 
 from __future__ import annotations
 
+import socket
+
 import orjson
 from gunicorn import util
 from gunicorn.workers import gthread
+
+from app import arrival
 
 # gunicorn's statuses → the codes of SPEC §6.
 CODES = {
@@ -52,19 +57,56 @@ def write_json_error(sock, status_int, reason, mesg):
 
 util.write_error = write_json_error
 
-# Seconds a client may stay silent in the middle of its request (headers or body) before
-# its connection is closed, so stalled clients free their thread.
-# Set by gunicorn.conf.py from the settings (app/config.py: GUNICORN_READ_TIMEOUT).
-READ_TIMEOUT = 10.0
-
 
 class TimedConn(gthread.TConn):
-    """A gthread connection whose reads time out: gunicorn makes the socket blocking
-    (no timeout) before each request; the timeout is set again right after."""
+    """A gthread connection whose requests must arrive in time (app/arrival.py): the
+    parser reads the socket through an ``ArrivalSocket``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.arrival = arrival.Arrival()
 
     def init(self):
         super().init()
-        self.sock.settimeout(READ_TIMEOUT)
+        unreader = getattr(self.parser, "unreader", None)  # HTTP/1 only
+        if unreader is not None and not isinstance(unreader.sock, arrival.ArrivalSocket):
+            unreader.sock = arrival.ArrivalSocket(unreader.sock, self.arrival)
+
+    def close(self, graceful=False):
+        """gunicorn's graceful close lingers up to 2 s for the client to close its side,
+        on the worker's main thread: four clients dripping bodies stalled every request of
+        the worker for 8 s. Here the answer is sent whole (FIN first) and what the client
+        has already sent is read, so that closing does not reset the connection, without
+        waiting for more."""
+        if not graceful:
+            return super().close()
+        sock = self.sock
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            sock.setblocking(False)
+            for _chunk in range(16):
+                if not sock.recv(65536):
+                    break
+        except OSError:  # nothing more to read now (BlockingIOError), or already gone
+            pass
+        finally:
+            util.close(sock)
+
+
+class CalendarWorker(gthread.ThreadWorker):
+    """gunicorn's gthread worker, each request's arrival clock started when the request is
+    queued for a thread (the worker class of gunicorn.conf.py)."""
+
+    def enqueue_req(self, conn):
+        conn.arrival.begin()
+        super().enqueue_req(conn)
+
+    def handle(self, conn):
+        arrival.serving(conn.arrival)
+        try:
+            return super().handle(conn)
+        finally:
+            arrival.end()
 
 
 gthread.TConn = TimedConn

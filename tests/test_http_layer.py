@@ -5,8 +5,11 @@ passwords. The real-server half (gunicorn's own errors, slow clients) is at the 
 
 import io
 import json
+import os
 import socket
+import threading
 import time
+import urllib.request
 
 import pytest
 
@@ -190,6 +193,7 @@ def server(tmp_path_factory):
     database = fresh_database(tmp_path_factory.mktemp("http"))
     flask_cli(database, "migrate")
     running = Server(database, workers=2, GUNICORN_READ_TIMEOUT="1")
+    running.database = database
     yield running
     running.stop()
     drop_database(database)
@@ -273,3 +277,141 @@ def test_a_body_that_stops_arriving_is_a_json_408(server):
         "rest_invalid_request",
         "rest_request_timeout",
     )
+
+
+# --- issue 28: nothing one client sends ties up a worker -----------------------------------
+
+
+def _drip(server, head: bytes, stop: threading.Event, cut: list) -> None:
+    """Sends ``head``, then one byte every 0.3 s until the server closes the connection
+    (noted in ``cut``) or ``stop`` is set."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        sock.sendall(head)
+        while not stop.wait(0.3):
+            try:
+                sock.sendall(b"a" if head.endswith(b"\r\n\r\n") else b"X-A: b\r\n")
+            except OSError:
+                cut.append(head)
+                return
+
+
+def test_clients_dripping_headers_or_bodies_are_cut_off_and_others_answered(server):
+    """24 clients (more than the server's threads) that send a byte now and then: each is
+    cut off once its request is late (the fixture's GUNICORN_READ_TIMEOUT is 1 s), so
+    other requests are answered again within a second while they still drip."""
+    heads = [
+        b"GET /wp-json/ HTTP/1.1\r\nHost: x\r\n",
+        b"POST /wp-json/calendar/events/v1/events HTTP/1.1\r\nHost: x\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n",
+        b"POST /wp-json/calendar/events/v1/events HTTP/1.1\r\nHost: x\r\n"
+        b"Authorization: Basic bm9ib2R5Om5vdGhpbmc=\r\n"  # credentials come before the body
+        b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n",
+    ]
+    stop, cut = threading.Event(), []
+    drippers = [
+        threading.Thread(target=_drip, args=(server, heads[n % 3], stop, cut), daemon=True)
+        for n in range(24)
+    ]
+    try:
+        for thread in drippers:
+            thread.start()
+        time.sleep(5)
+        slowest = 0.0
+        for _n in range(10):
+            started = time.monotonic()
+            status, _body = server.request("GET", f"{NS}/events")
+            slowest = max(slowest, time.monotonic() - started)
+            assert status == 200
+        assert slowest < 1.0
+        assert len(cut) == 24  # every dripping connection was closed by the server
+    finally:
+        stop.set()
+        for thread in drippers:
+            thread.join(timeout=5)
+
+
+def test_closing_a_connection_does_not_wait_for_the_client(server):
+    """gunicorn lingered up to 2 s on its main thread for each client that kept its side of
+    a closed connection open: four such clients held every request of the worker."""
+    sockets = []
+    try:
+        for _n in range(6):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            sockets.append(sock)  # read nothing, close nothing
+        time.sleep(0.3)
+        started = time.monotonic()
+        status, _body = server.request("GET", "/healthz")
+        assert status == 200 and time.monotonic() - started < 1.0
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def test_forwarded_scheme_is_not_believed_without_forwarded_allow_ips(server):
+    status, body = server.request(
+        "GET", f"{NS}/events", headers={"X-Forwarded-Proto": "https", "X-Forwarded-Ssl": "on"}
+    )
+    assert status == 200
+    assert body["rest_url"].startswith("http://127.0.0.1")
+
+
+def _worker_rss_mb(server) -> list[float]:
+    """Resident memory of each worker of ``server`` (the children of its arbiter)."""
+    sizes = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            if parent != server.process.pid:
+                continue
+            with open(f"/proc/{entry}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        sizes.append(int(line.split()[1]) / 1024)
+        except (OSError, ValueError, IndexError):
+            continue
+    return sizes
+
+
+def test_a_large_image_leaves_the_worker_small(server, tmp_path):
+    """36-megapixel PNGs are decoded in a child process: the workers that took the uploads
+    stay under 150 MB (they reached gigabytes when they decoded such images themselves)."""
+    from PIL import Image
+
+    from tests.test_reliability import flask_cli
+
+    password = flask_cli(server.database, "users", "create", "uploader", "--role", "author")
+    headers = basic("uploader", password.strip().splitlines()[-1])
+    gradient = Image.linear_gradient("L").resize((6000, 6000))
+    image = Image.merge("RGBA", [gradient, gradient.rotate(90), gradient, gradient.rotate(270)])
+    data = io.BytesIO()
+    image.save(data, "PNG")
+    request = urllib.request.Request(
+        f"{server.base}{NS}/media",
+        data=data.getvalue(),
+        method="POST",
+        headers={
+            **headers,
+            "Content-Type": "image/png",
+            "Content-Disposition": "attachment; filename=big.png",
+        },
+    )
+    answers = []
+
+    def upload():
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            answers.append(json.loads(answer.read()))
+
+    uploads = [threading.Thread(target=upload) for _n in range(2)]
+    for thread in uploads:
+        thread.start()
+    for thread in uploads:
+        thread.join()
+    assert len(answers) == 2
+    for made in answers:
+        assert (made["width"], made["height"]) == (6000, 6000)
+        assert set(made["sizes"]) == {"thumbnail", "medium", "large"}
+    assert max(_worker_rss_mb(server)) < 150
