@@ -18,8 +18,8 @@ from app.i18n import _ as say  # kind names, marked in app.i18n
 from schemas.linked import OrganizerCreate, VenueCreate
 from store import dates, recurrence
 from store.clock import utcnow
-from store.errors import InvalidInput
-from store.events import event_exists
+from store.errors import InvalidInput, Vanished
+from store.events import get_event, save_event
 from store.linked import get_linked
 from store.media import get_media
 from store.posts import effective_status, node_kind, split_list
@@ -213,10 +213,10 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
 
     if "author" in body and not user_exists(body["author"]):
         errors["author"] = _("%(id)s is not the id of an existing user.", id=body["author"])
-    if "post_parent" in body and body["post_parent"]:
-        parent = body["post_parent"]
-        if not event_exists(parent) or (existing is not None and parent == existing.id):
-            errors["post_parent"] = _("%(id)s is not the id of another event.", id=parent)
+    if body.get("post_parent") and body["post_parent"] != getattr(existing, "post_parent", 0):
+        error = _parent_error(body["post_parent"], existing, viewer)
+        if error:
+            errors["post_parent"] = error
     errors.update(_recurrence_input(body, existing, values))
     if errors:
         raise invalid_params(errors)
@@ -249,6 +249,24 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     except InvalidInput as error:
         raise_invalid(error)
     return values, links
+
+
+def _parent_error(parent_id: int, existing, viewer) -> str | None:
+    """Why ``parent_id`` cannot become the event's ``post_parent``: it must be another
+    event that the writer may edit, and not a recurring series (its occurrences are made
+    from its ``recurrence`` alone, so an event placed under it would pass for one)."""
+    parent = get_event(parent_id)
+    if (
+        parent is None
+        or (existing is not None and parent.id == existing.id)
+        or not may(viewer, "edit", parent, effective_status(parent))
+    ):
+        return _("%(id)s is not the id of another event you may edit.", id=parent_id)
+    if parent.recurrence:
+        return _(
+            "%(id)s is a recurring series: its occurrences come from its recurrence.", id=parent_id
+        )
+    return None
 
 
 def _recurrence_input(body: dict, existing, values: dict) -> dict[str, str]:
@@ -321,6 +339,16 @@ def plan_occurrences(values: dict, existing) -> list | None:
         ) from None
     except (dates.DateError, ValueError, OverflowError, IndexError):
         raise invalid_params({"recurrence": translate(recurrence.INVALID_LINE)}) from None
+
+
+def write_event(values: dict, links: dict, existing, viewer, occurrences):
+    """``save_event``, with an event removed by a concurrent write (deleted, or an
+    occurrence re-created by a change of its series) since the request read it answered
+    as the 404 a read after the removal gets."""
+    try:
+        return save_event(values, links, existing, viewer=viewer, occurrences=occurrences)
+    except Vanished:
+        raise not_an_event(existing.id) from None
 
 
 def not_an_event(event_id: int) -> ApiError:

@@ -19,3 +19,9 @@ class Conflict(ValueError):
         self.code = code
         self.message = message
         self.data = data
+
+
+class Vanished(LookupError):
+    """The item was removed (or re-created, as a series' occurrences are) by a concurrent
+    write between the request's read and its own write: the answer is a 404, as a read
+    after the removal would be."""

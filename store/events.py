@@ -23,6 +23,7 @@ from store.db import (
     unindexed,
     write_transaction,
 )
+from store.errors import Vanished
 from store.geo import bounding_box, distance_km
 from store.linked import create_linked
 from store.memo import MEMO, current_version
@@ -756,7 +757,8 @@ def save_event(
             event_id = existing.id
             if "slug" in row:
                 row["slug"] = unique_slug(Event, row["slug"], "event", exclude_id=event_id)
-            Event.update(row).where(Event.id == event_id).execute()
+            if not Event.update(row).where(Event.id == event_id).execute():
+                raise Vanished(event_id)  # deleted, or its series re-created, since read
             # Re-read inside the transaction: a concurrent write may have changed fields
             # this update did not send, and the answer must show them.
             saved = Event.get_by_id(event_id)

@@ -9,6 +9,7 @@ from peewee import fn
 
 from store.clock import utcnow_str
 from store.db import contains_text, write_transaction
+from store.errors import Vanished
 from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
 from store.posts import (
     allocate_id,
@@ -88,7 +89,8 @@ def update_linked(kind: str, item, values: dict):
         row["slug"] = unique_slug(model, row["slug"], kind, exclude_id=item.id)
     now = utcnow_str()
     row["modified"] = row["modified_utc"] = now
-    model.update(row).where(model.id == item.id).execute()
+    if not model.update(row).where(model.id == item.id).execute():
+        raise Vanished(item.id)  # deleted since the request read it
     return model.get_by_id(item.id)
 
 
@@ -189,9 +191,11 @@ def trash_linked(kind: str, item):
     model = MODELS[kind]
     with write_transaction():
         now = utcnow_str()
-        model.update(status="trash", modified=now, modified_utc=now).where(
+        trashed = model.update(status="trash", modified=now, modified_utc=now).where(
             model.id == item.id
-        ).execute()
+        )
+        if not trashed.execute():
+            raise Vanished(item.id)  # deleted since the request read it
         return model.get_by_id(item.id)
 
 

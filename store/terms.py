@@ -8,7 +8,7 @@ from peewee import JOIN, SQL, Case, fn
 
 from store.clock import utcnow_str
 from store.db import contains_text, unindexed, write_transaction
-from store.errors import Conflict, InvalidInput
+from store.errors import Conflict, InvalidInput, Vanished
 from store.memo import MEMO, current_version
 from store.models import Event, EventTerm, Term
 from store.posts import (
@@ -370,7 +370,10 @@ def save_term(taxonomy: str, values: dict, existing=None):
             )
         if values:  # an update that sends nothing changes nothing
             Term.update(values).where(Term.id == existing.id).execute()
-        return Term.get_by_id(existing.id)
+        saved = Term.get_or_none(Term.id == existing.id)
+        if saved is None:
+            raise Vanished(existing.id)  # deleted since the request read it
+        return saved
 
 
 def delete_term(term) -> None:

@@ -18,9 +18,18 @@ _SCRIPT_OR_STYLE = re.compile(r"<(script|style)\b[^>]*>.*?(</\1\s*>|$)", re.IGNO
 _MARKUP = re.compile(r"<(?:[a-zA-Z/!?])[^>]*(?:>|$)")
 
 
+# Control characters, and the separators some readers take for line breaks (U+001C-U+001E,
+# U+0085, U+2028, U+2029): plain text is one line, whatever face shows it (SPEC §10).
+_LINE_BREAKING = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
+# In HTML, tab and line breaks are white space; the other C0 characters are not text.
+_NOT_IN_HTML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def plain_text(text: str) -> str:
     """``text`` with every tag removed (titles, names, cost, addresses, phone, email, term
-    names); entities and lone angle brackets are kept as typed."""
+    names) and each run of control characters made one space; entities and lone angle
+    brackets are kept as typed."""
+    text = _LINE_BREAKING.sub(" ", text)
     if "<" not in text:
         return text
     previous = None
@@ -33,7 +42,7 @@ def plain_text(text: str) -> str:
 def sanitise_html(html: str) -> str:
     """Allow-listed HTML (descriptions, excerpts): scripts, event handlers and javascript:
     URLs never survive."""
-    return nh3.clean(html)
+    return nh3.clean(_NOT_IN_HTML.sub("", html))
 
 
 _UNSAFE_IN_URL = re.compile(r"[\s\"'<>`\\]")

@@ -568,3 +568,35 @@ def test_a_seeded_calendar_is_searchable_and_later_events_too(client, make_event
     assert found.get_json()["total"] > 0
     make_event(title="Zanzibar evening")
     assert client.get(f"{NS}/events?search=zanzibar").get_json()["total"] == 1
+
+
+def test_post_parent_names_another_event_the_writer_may_edit_and_no_series(
+    client, as_role, make_event
+):
+    """Issue 28, finding 7: an event placed under a series would pass for one of its
+    occurrences in ``?post_parent=``; one placed under someone else's event is a link its
+    writer may not make."""
+    author, contributor = as_role("author"), as_role("contributor")
+    series = make_event(author, title="Weekly", recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"])
+    others = make_event(author, title="The author's own")
+    mine = client.post(
+        f"{NS}/events",
+        json={"title": "Draft", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am"},
+        headers=contributor,
+    ).get_json()
+
+    def write(headers, parent, event_id=None):
+        body = {"title": "Child", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am"}
+        url = f"{NS}/events" + (f"/{event_id}" if event_id else "")
+        return client.post(url, json={**body, "post_parent": parent}, headers=headers)
+
+    for headers, parent in ((contributor, series["id"]), (author, series["id"])):
+        refused = write(headers, parent)
+        assert refused.status_code == 400
+        assert "post_parent" in refused.get_json()["data"]["params"]
+    assert write(contributor, others["id"]).status_code == 400  # not the contributor's to edit
+    assert write(contributor, others["id"], mine["id"]).status_code == 400  # updates too
+    assert write(contributor, mine["id"]).status_code == 201  # the contributor's own draft
+    assert write(author, others["id"]).status_code == 201
+    members = client.get(f"{NS}/events", query_string={"post_parent": series["id"]}).get_json()
+    assert {e["title"] for e in members["events"]} == {"Weekly"}

@@ -202,3 +202,41 @@ def test_html_is_sanitised(make_event):
     assert "onclick" not in event["description"]
     assert "javascript:" not in event["description"]
     assert "Hi" in event["description"]
+
+
+def test_plain_text_fields_hold_no_control_characters(client, admin):
+    """Issue 28, finding 9: titles, names and addresses are one line of text in every face
+    (API, import); newline and tab stay in descriptions only."""
+    raw = "Line\r\none\x0btwo\x0cthree\x1cfour\x1dfive\x1esix\x85seven\u2028eight\x01"
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": raw,
+            "description": "<p>a\nb\tc\x01d</p>",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "venue": {"venue": raw, "city": raw},
+            "categories": [raw],
+        },
+        headers=admin,
+    ).get_json()
+    one_line = "Line one two three four five six seven eight"
+    assert made["title"] == one_line
+    for value in (made["venue"]["venue"], made["venue"]["city"], made["categories"][0]["name"]):
+        assert value.strip() == one_line
+    assert made["description"] == "<p>a\nb\tcd</p>"
+    term = client.post(f"{NS}/tags", json={"name": "a\nb"}, headers=admin).get_json()
+    assert term["name"] == "a b"
+
+
+def test_imported_uids_and_titles_hold_no_control_characters(client, admin):
+    from tests.helpers import imported
+
+    data = (
+        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:abc\\x00def\x00\r\n"
+        b"DTSTART:20300101T100000Z\r\nSUMMARY:One\\ntwo\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
+    created = imported(client, admin, data)["created"][0]
+    assert "\x00" not in created["uid"]
+    event = client.get(f"{NS}/events/{created['id']}", headers=admin).get_json()
+    assert event["title"] == "One two"

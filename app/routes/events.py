@@ -20,7 +20,13 @@ from app.auth import (
 )
 from app.cache import cached, cached_response
 from app.errors import ApiError, forbidden, invalid_params
-from app.event_input import not_an_event, plan_occurrences, prepare_event, raise_invalid
+from app.event_input import (
+    not_an_event,
+    plan_occurrences,
+    prepare_event,
+    raise_invalid,
+    write_event,
+)
 from app.i18n import N_, _
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.ical import FeedEvent, calendar_response, wants_calendar
@@ -560,7 +566,7 @@ def update_event(event, body, viewer):
     require(viewer, "edit", event, effective_status(event))
     apply_write_rules(values, viewer, event)
     occurrences = plan_occurrences(values, event)
-    saved = save_event(values, links, event, viewer=viewer, occurrences=occurrences)
+    saved = write_event(values, links, event, viewer, occurrences)
     return json_response(render_events([saved], viewer)[0])
 
 

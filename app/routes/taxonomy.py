@@ -13,7 +13,7 @@ from app.listing import Page, listing_response
 from app.render import render_context, term_out
 from app.smorest import request_body
 from app.urls import namespace_url
-from store.errors import Conflict
+from store.errors import Conflict, Vanished
 from store.events import event_exists
 from store.terms import (
     TermFilters,
@@ -38,9 +38,7 @@ class TaxonomyRoutes:
     def by_id(self, term_id: int, param: str = "id"):
         term = get_term(term_id, self.taxonomy)
         if term is None:
-            raise invalid_params(
-                {param: _("%(id)s is not the id of an existing term.", id=term_id)}
-            )
+            raise unknown_term(term_id, param)
         return term
 
     def _existing_ids(self, ids, param):
@@ -81,6 +79,8 @@ class TaxonomyRoutes:
             return save_term(self.taxonomy, values, existing)
         except Conflict as conflict:
             raise ApiError(conflict.code, _(conflict.message), 400, **conflict.data) from None
+        except Vanished:  # deleted by a concurrent request: as a read after it answers
+            raise unknown_term(existing.id) from None
 
     def create(self, body):
         term = self.save(body, None)
@@ -130,3 +130,7 @@ class TaxonomyRoutes:
             echo["per_page"] = page.size
         url = f"{namespace_url()}/{self.plural}"
         return listing_response(self.plural, items, total, page, url, echo, terms=True)
+
+
+def unknown_term(term_id: int, param: str = "id") -> ApiError:
+    return invalid_params({param: _("%(id)s is not the id of an existing term.", id=term_id)})

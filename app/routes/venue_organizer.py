@@ -15,6 +15,7 @@ from app.listing import Page, listing_response
 from app.render import organizer_out, preload_images, render_context, venue_out
 from app.routes.events import checked_statuses
 from app.urls import namespace_url
+from store.errors import Vanished
 from store.events import event_exists
 from store.linked import (
     LinkedFilters,
@@ -59,8 +60,11 @@ class VenueOrganizerRoutes:
         kind = self.kind
         item = get_linked(kind, item_id) if node_kind(item_id) == kind else None
         if item is None:
-            raise invalid_params({"id": say(self.messages["invalid"], id=item_id)})
+            raise self.unknown(item_id)
         return item
+
+    def unknown(self, item_id: int) -> ApiError:
+        return invalid_params({"id": say(self.messages["invalid"], id=item_id)})
 
     def by_slug(self, slug: str):
         item = get_linked_by_slug(self.kind, slug)
@@ -91,7 +95,10 @@ class VenueOrganizerRoutes:
         values = linked_columns(self.kind, body, item)
         require(viewer, "edit", item, effective_status(item))
         apply_write_rules(values, viewer, item)
-        saved, _created = save_linked(self.kind, values, viewer, item)
+        try:
+            saved, _created = save_linked(self.kind, values, viewer, item)
+        except Vanished:  # deleted by a concurrent request: as a read after it answers
+            raise self.unknown(item.id) from None
         return self._one(saved, viewer, single=False)
 
     def remove(self, item, args):
@@ -104,7 +111,11 @@ class VenueOrganizerRoutes:
             return json_response(body)
         if item.status == "trash":
             raise ApiError(f"{self.kind}-is-in-trash", say(self.messages["in_trash"]), 410)
-        return self._one(trash_linked(self.kind, item), viewer, single=False)
+        try:
+            trashed = trash_linked(self.kind, item)
+        except Vanished:
+            raise self.unknown(item.id) from None
+        return self._one(trashed, viewer, single=False)
 
     def listing(self, args):
         viewer = current_viewer()
