@@ -45,6 +45,10 @@ DEFAULTS = {
     "MAX_PER_PAGE": 50,
     # Most events in one iCalendar feed (the soonest ones).
     "ICAL_MAX_EVENTS": 1000,
+    # Most events and lines of one file imported over HTTP (each event is a write of about
+    # 25 ms); `flask import-ics` reads an operator's file of any size.
+    "ICAL_IMPORT_MAX_EVENTS": 250,
+    "ICAL_IMPORT_MAX_LINES": 25_000,
     # Recurring events: open-ended rules are materialised this many days ahead (the default
     # listing window), and a series has at most this many occurrences (itself included).
     "RECURRENCE_HORIZON_DAYS": 730,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
@@ -18,11 +19,14 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 from flask import Response, request
+from icalendar.timezone import tzp
 
 from app.i18n import N_
+from app.ical_bounds import Bounds
+from app.ical_bounds import check as check_bounds
 from store import dates
 from store.recurrence import FeedRecurrence, exdate_line
-from store.text import is_web_url
+from store.text import is_web_url, plain_text
 
 MIMETYPE = "text/calendar"
 PRODID = "-//calendar-events//Events Calendar REST API//EN"
@@ -85,7 +89,7 @@ _BREAKS = re.compile(r"<br\s*/?>|</(?:p|div|li|h[1-6]|blockquote|tr)>", re.IGNOR
 _TAGS = re.compile(r"<[^>]*>")
 
 
-def plain_text(html: str) -> str:
+def description_text(html: str) -> str:
     """A description as plain text: line breaks for breaks and blocks, no tags."""
     text = _TAGS.sub("", _BREAKS.sub("\n", html or ""))
     lines = [line.strip() for line in unescape(text).replace("\r", "").split("\n")]
@@ -166,7 +170,7 @@ def vevent(item: FeedEvent) -> tuple[icalendar.Event, ZoneInfo | None]:
     component.add("created", _utc(event["date_utc"]))
     component.add("last-modified", _utc(event["modified_utc"]))
     component.add("summary", clean(event["title"]))
-    description = clean(plain_text(event.get("description") or ""))
+    description = clean(description_text(event.get("description") or ""))
     if description:
         component.add("description", description)
     component.add("url", event["url"])
@@ -291,8 +295,9 @@ REASON_CANCELLED = N_("The VEVENT is cancelled.")
 REASON_BAD_DATES = N_("The dates of the VEVENT cannot be read.")
 
 
-def parse_calendar(data: bytes | str) -> list[icalendar.Calendar]:
-    """The VCALENDARs of ``data``; raises ``NotICalendar`` for anything else."""
+def parse_calendar(data: bytes | str, bounds: Bounds = Bounds()) -> list[icalendar.Calendar]:
+    """The VCALENDARs of ``data``; raises ``NotICalendar`` for anything else, and
+    ``OverBound`` (before parsing) for a file that would cost more than ``bounds`` allow."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
@@ -300,6 +305,7 @@ def parse_calendar(data: bytes | str) -> list[icalendar.Calendar]:
             raise NotICalendar("not UTF-8") from None
     if "BEGIN:VCALENDAR" not in data[:4096].upper():
         raise NotICalendar("no VCALENDAR")
+    check_bounds(data, bounds)
     try:
         calendars = icalendar.Calendar.from_ical(data, multiple=True)
     except Exception as error:  # the parser raises several kinds for malformed input
@@ -310,15 +316,26 @@ def parse_calendar(data: bytes | str) -> list[icalendar.Calendar]:
     return calendars
 
 
-def read_events(data: bytes | str, site_timezone: str) -> list[Incoming]:
+# The parser keeps the zones a file defines (VTIMEZONE with a TZID it does not know) in one
+# cache for the whole process, and a zone once kept wins over a later file's zone of the same
+# name: each file is read alone, with that cache emptied after it.
+_READING = threading.Lock()
+
+
+def read_events(data: bytes | str, site_timezone: str, bounds: Bounds = Bounds()) -> list[Incoming]:
     """Every VEVENT of the file, in order, read as Google Calendar, Outlook, Apple
-    Calendar and this service write them. Raises ``NotICalendar`` before anything else."""
-    items = []
-    for calendar in parse_calendar(data):
-        default_zone = _calendar_zone(calendar, site_timezone)
-        for component in calendar.walk("VEVENT"):
-            items.append(_incoming(component, default_zone))
-    return items
+    Calendar and this service write them. Raises ``NotICalendar`` or ``OverBound``
+    before anything else."""
+    with _READING:
+        try:
+            items = []
+            for calendar in parse_calendar(data, bounds):
+                default_zone = _calendar_zone(calendar, site_timezone)
+                for component in calendar.walk("VEVENT"):
+                    items.append(_incoming(component, default_zone))
+            return items
+        finally:
+            tzp.use(tzp.name)  # forgets the file's own zones
 
 
 def _calendar_zone(calendar, site_timezone: str) -> str:
@@ -339,7 +356,7 @@ def _text(component, name: str) -> str:
 
 def _uid(component) -> str:
     """The UID; a file without one (hand-made) gets a stable one from the content."""
-    uid = _text(component, "uid")
+    uid = plain_text(_text(component, "uid")).strip()
     if uid:
         return uid[:255]
     digest = hashlib.sha256(component.to_ical()).hexdigest()[:32]

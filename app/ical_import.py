@@ -20,13 +20,15 @@ from marshmallow import ValidationError
 
 from app.auth import apply_write_rules, may, require
 from app.errors import ApiError, from_validation_error, invalid_params
-from app.event_input import plan_occurrences, prepare_event
+from app.event_input import plan_occurrences, prepare_event, write_event
 from app.i18n import N_, _, translate
 from app.ical import REASON_BAD_DATES, Incoming, NotICalendar, read_events, series_wall_time
+from app.ical_bounds import Bounds, OverBound
 from schemas.events import EventCreate, EventUpdate
 from store import dates, recurrence
 from store.events import find_imported_event, get_event, save_event, trash_event
 from store.posts import effective_status
+from store.terms import find_term
 from store.users import Viewer
 
 OUTCOMES = ("created", "updated", "unchanged", "rejected")
@@ -65,12 +67,28 @@ def check_file(data: bytes, param: str = "file") -> None:
         raise _not_icalendar(param)
 
 
-def read_file(data: bytes | str, param: str = "file") -> list[Incoming]:
-    """The VEVENTs of an uploaded file; a 400 naming ``param`` if it is not iCalendar."""
+def read_file(
+    data: bytes | str, param: str = "file", bounds: Bounds | None = None
+) -> list[Incoming]:
+    """The VEVENTs of an uploaded file; a 400 naming ``param`` if it is not iCalendar, a
+    413 (or 400) if reading it would cost more than ``bounds`` allow (by default those of
+    an import over HTTP)."""
+    config = current_app.config
+    if bounds is None:
+        bounds = Bounds(
+            events=config["ICAL_IMPORT_MAX_EVENTS"], lines=config["ICAL_IMPORT_MAX_LINES"]
+        )
     try:
-        return read_events(data, current_app.config["SITE_TIMEZONE"])
+        return read_events(data, config["SITE_TIMEZONE"], bounds)
     except NotICalendar:
         raise _not_icalendar(param) from None
+    except OverBound as error:
+        message = _(error.message, **error.values)
+        if error.too_large:
+            raise ApiError(
+                "rest_payload_too_large", message, 413, params={param: message}
+            ) from None
+        raise invalid_params({param: message}) from None
 
 
 def import_events(
@@ -222,9 +240,19 @@ def _reason(error: ApiError) -> str:
     return error.message
 
 
+def known_categories(body: dict, viewer: Viewer) -> tuple[dict, list[str]]:
+    """``body`` with only the categories that exist, and the names left out, for an
+    importer who may not create terms (as ``POST /categories`` would refuse them)."""
+    names = body.get("categories")
+    if not names or may(viewer, "manage_terms"):
+        return body, []
+    kept = [name for name in names if find_term(name, "category") is not None]
+    return {**body, "categories": kept}, [name for name in names if name not in kept]
+
+
 def _update(item: Incoming, existing, viewer: Viewer, status: str | None, cleared: dict):
     """``existing`` replaced by the VEVENT's version, through the write path of updates."""
-    body = {**cleared, **item.body}
+    body = {**cleared, **known_categories(item.body, viewer)[0]}
     if status:
         body["status"] = status
     values, links = prepare_event(EventUpdate().load(body), existing, viewer)
@@ -232,7 +260,7 @@ def _update(item: Incoming, existing, viewer: Viewer, status: str | None, cleare
     apply_write_rules(values, viewer, existing)
     occurrences = plan_occurrences(values, existing)
     values.update(ical_sequence=item.sequence, ical_modified=item.modified)
-    return save_event(values, links, existing, viewer=viewer, occurrences=occurrences)
+    return write_event(values, links, existing, viewer, occurrences)
 
 
 def _import_one(
@@ -244,9 +272,10 @@ def _import_one(
         item = replace(
             item, body={**item.body, "recurrence": item.body["recurrence"] + extra_lines}
         )
-    body = dict(item.body)
+    body, left_out = known_categories(item.body, viewer)
     if status:
-        body["status"] = status
+        body = {**body, "status": status}
+    noted = {"left_out_categories": left_out} if left_out else {}
     existing = find_imported_event(item.uid, viewer.id)
     schema = EventCreate() if existing is None else EventUpdate()
     try:
@@ -259,14 +288,14 @@ def _import_one(
                 ical_uid=item.uid, ical_sequence=item.sequence, ical_modified=item.modified
             )
             event = save_event(values, links, viewer=viewer, occurrences=occurrences)
-            return "created", {"uid": item.uid, "id": event.id}
+            return "created", {"uid": item.uid, "id": event.id, **noted}
         if not may(viewer, "read", existing, effective_status(existing)):
             # Someone else's unpublished event: not the importer's to see, nor to touch.
             require(viewer, "edit", existing, effective_status(existing))
         if not _is_newer(item, existing):
             return "unchanged", {"uid": item.uid, "id": existing.id}
         saved = _update(item, existing, viewer, status, CLEARED_ON_UPDATE)
-        return "updated", {"uid": item.uid, "id": saved.id}
+        return "updated", {"uid": item.uid, "id": saved.id, **noted}
     except ValidationError as error:
         return "rejected", {
             "uid": item.uid,

@@ -273,6 +273,15 @@ class ImportEntry(BaseSchema):
     uid = fields.String(metadata=describe(N_("UID of the VEVENT in the file.")))
     id = fields.Integer(metadata=describe(N_("Id of the event it became.")))
     reason = fields.String(metadata=describe(N_("Why the VEVENT was not imported.")))
+    left_out_categories = fields.List(
+        fields.String(),
+        metadata=describe(
+            N_(
+                "Categories of the VEVENT that do not exist and were left out: only "
+                "editors and administrators create categories."
+            )
+        ),
+    )
     recurrence_id = fields.String(
         metadata=describe(
             N_(

@@ -9,6 +9,7 @@ import pytest
 import recurring_ical_events
 
 from tests.conftest import NS
+from tests.helpers import do_import, ics, imported
 
 TOMORROW = date.today() + timedelta(days=1)
 DAY = (date.today() + timedelta(days=10)).strftime("%Y%m%d")
@@ -31,17 +32,6 @@ def uids(calendar):
     return [str(e["UID"]) for e in vevents(calendar)]
 
 
-def ics(*events, extra="", zones=""):
-    """A VCALENDAR with CRLF line ends around the given VEVENT bodies."""
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Tests//Tests//EN"]
-    lines += [x for x in extra.splitlines() if x]
-    lines += [x for x in zones.splitlines() if x]
-    for body in events:
-        lines += ["BEGIN:VEVENT", *[x for x in body.splitlines() if x], "END:VEVENT"]
-    lines.append("END:VCALENDAR")
-    return ("\r\n".join(lines) + "\r\n").encode()
-
-
 # America/New_York as Apple Calendar writes it.
 APPLE_ZONE = """BEGIN:VTIMEZONE
 TZID:America/New_York
@@ -60,21 +50,6 @@ TZNAME:EST
 TZOFFSETTO:-0500
 END:STANDARD
 END:VTIMEZONE"""
-
-
-def do_import(client, headers, data, **query):
-    return client.post(
-        f"{NS}/events/import",
-        data=data,
-        query_string=query,
-        headers={**headers, "Content-Type": "text/calendar"},
-    )
-
-
-def imported(client, headers, data, **query):
-    response = do_import(client, headers, data, **query)
-    assert response.status_code == 200, response.get_json()
-    return response.get_json()
 
 
 def event(client, event_id, headers=None):

@@ -1,0 +1,219 @@
+"""What reading one iCalendar file may cost, checked on its text before the parser sees it.
+
+The ``icalendar`` parser nests components by recursion, expands every VTIMEZONE whose TZID
+it does not know into its transitions up to 2038 (and keeps them), and reads every line
+and value of a file, before any check of ours can run. One linear pass over the unfolded
+lines bounds each of these, so that a file that would cost seconds of CPU or hundreds of
+megabytes is refused at the cost of reading it once (issue 28, docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import islice, takewhile
+
+from dateutil.rrule import rrulestr
+
+from app.i18n import N_
+
+# The parser's nesting is recursive: VCALENDAR > VEVENT > VALARM is three levels, and no
+# producer we know writes more than four.
+MAX_DEPTH = 6
+# Values of one property line (EXDATE, RDATE, CATEGORIES…): a series has at most
+# RECURRENCE_MAX (1,000) occurrences, so more dates than that exclude nothing more.
+MAX_VALUES = 1000
+# Values of all the RDATE and EXDATE lines of one VEVENT together.
+MAX_RECURRENCE_VALUES = 2000
+# STANDARD and DAYLIGHT blocks of a whole file: a real zone has two, or one per rule
+# change of its history (a few dozen).
+MAX_ZONE_RULES = 200
+# Transitions the parser would compute for the file's zones: an Outlook zone (two yearly
+# rules from 1601 to 2038) has about 880, a zone of this service's feeds one a year.
+MAX_ZONE_TRANSITIONS = 5_000
+# The parser expands a zone's rules to this date (icalendar's Timezone._DEFAULT_LAST_DATE).
+ZONES_EXPANDED_TO = datetime(2038, 1, 1)
+# The parts a time-zone rule may have: yearly rules with at most one hour, minute and
+# second, as every producer writes them. Finer frequencies are refused: a daily rule from
+# 1601 is 160,000 transitions, and one that never occurs is searched day by day to 9999.
+ZONE_RULE_PARTS = {
+    "FREQ",
+    "UNTIL",
+    "COUNT",
+    "INTERVAL",
+    "WKST",
+    "BYMONTH",
+    "BYDAY",
+    "BYMONTHDAY",
+    "BYSETPOS",
+    "BYWEEKNO",
+    "BYYEARDAY",
+    "BYHOUR",
+    "BYMINUTE",
+    "BYSECOND",
+}
+SINGLE_VALUED = ("BYHOUR", "BYMINUTE", "BYSECOND")
+
+TOO_DEEP = N_("Components are nested more than %(limit)s levels deep.")
+TOO_MANY_EVENTS = N_(
+    "The file has more than %(limit)s events; split it, or import it with flask import-ics."
+)
+TOO_MANY_LINES = N_(
+    "The file has more than %(limit)s lines; split it, or import it with flask import-ics."
+)
+TOO_MANY_VALUES = N_("A property has more than %(limit)s values.")
+TOO_MANY_RECURRENCE_VALUES = N_("An event has more than %(limit)s RDATE and EXDATE values.")
+BAD_ZONE_RULE = N_(
+    "A time zone (VTIMEZONE) has a rule that no time zone has: only yearly rules that occur "
+    "are read."
+)
+TOO_MANY_ZONE_RULES = N_("The time zones (VTIMEZONE) have more than %(limit)s rules.")
+TOO_MANY_TRANSITIONS = N_("The time zones (VTIMEZONE) have more than %(limit)s transitions.")
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The bounds of one reading; ``events`` and ``lines`` are None where the operator
+    reads a file of their own (``flask import-ics``)."""
+
+    events: int | None = None
+    lines: int | None = None
+
+
+class OverBound(ValueError):
+    """The file passes a bound: ``message`` (untranslated) with ``values``; ``too_large``
+    when it is a matter of size (413), not of form (400)."""
+
+    def __init__(self, message: str, too_large: bool = True, **values):
+        super().__init__(message % values)
+        self.message = message
+        self.values = values
+        self.too_large = too_large
+
+
+# A property's name, its parameters (quoted values may hold ":" and ";"), then its value.
+_CONTENT_LINE = re.compile(r'([A-Za-z0-9-]+)((?:;[^:;"]*(?:"[^"]*"[^:;"]*)*)*):(.*)', re.DOTALL)
+
+
+def unfolded(text: str):
+    """The content lines of ``text``, continuation lines joined (RFC 5545 §3.1)."""
+    line = None
+    for raw in text.splitlines():
+        if raw[:1] in (" ", "\t") and line is not None:
+            line += raw[1:]
+            continue
+        if line is not None:
+            yield line
+        line = raw
+    if line is not None:
+        yield line
+
+
+def check(text: str, bounds: Bounds) -> None:
+    """Raises ``OverBound`` for the first bound the file passes."""
+    scan = _Scan(bounds)
+    for count, line in enumerate(unfolded(text), 1):
+        if bounds.lines is not None and count > bounds.lines:
+            raise OverBound(TOO_MANY_LINES, limit=bounds.lines)
+        scan.line(line)
+    scan.zone_block_end()
+
+
+class _Scan:
+    def __init__(self, bounds: Bounds):
+        self.bounds = bounds
+        self.stack: list[str] = []
+        self.events = 0
+        self.recurrence_values = 0
+        self.zone_rules = 0
+        self.transitions = 0
+        self.zone_block: dict[str, str] | None = None
+
+    def line(self, line: str) -> None:
+        match = _CONTENT_LINE.match(line)
+        if match is None:
+            return  # the parser decides what a malformed line is
+        name, value = match.group(1).upper(), match.group(3)
+        if name == "BEGIN":
+            self.begin(value.strip().upper())
+        elif name == "END":
+            self.end()
+        elif self.zone_block is not None:
+            self.zone_block.setdefault(name, value)
+            if name == "RDATE":
+                self.count_transitions(value.count(",") + 1)
+        if value.count(",") >= MAX_VALUES:
+            raise OverBound(TOO_MANY_VALUES, limit=MAX_VALUES)
+        if name in ("RDATE", "EXDATE") and self.stack[-1:] == ["VEVENT"]:
+            self.recurrence_values += value.count(",") + 1
+            if self.recurrence_values > MAX_RECURRENCE_VALUES:
+                raise OverBound(TOO_MANY_RECURRENCE_VALUES, limit=MAX_RECURRENCE_VALUES)
+
+    def begin(self, kind: str) -> None:
+        self.stack.append(kind)
+        if len(self.stack) > MAX_DEPTH:
+            raise OverBound(TOO_DEEP, too_large=False, limit=MAX_DEPTH)
+        if kind == "VEVENT":
+            self.events += 1
+            self.recurrence_values = 0
+            if self.bounds.events is not None and self.events > self.bounds.events:
+                raise OverBound(TOO_MANY_EVENTS, limit=self.bounds.events)
+        elif kind in ("STANDARD", "DAYLIGHT") and self.stack[-2:-1] == ["VTIMEZONE"]:
+            self.zone_rules += 1
+            if self.zone_rules > MAX_ZONE_RULES:
+                raise OverBound(TOO_MANY_ZONE_RULES, limit=MAX_ZONE_RULES)
+            self.zone_block = {}
+
+    def end(self) -> None:
+        if self.stack and self.stack[-1] in ("STANDARD", "DAYLIGHT"):
+            self.zone_block_end()
+        if self.stack:
+            self.stack.pop()
+
+    def zone_block_end(self) -> None:
+        """Counts the transitions of the zone rule just read, as the parser would
+        expand them (to 2038), stopping as soon as the file's budget is spent."""
+        block, self.zone_block = self.zone_block, None
+        if not block or "RRULE" not in block:
+            return
+        rule = block["RRULE"].upper()
+        parts = dict(part.partition("=")[::2] for part in rule.split(";") if part)
+        if (
+            parts.get("FREQ") != "YEARLY"
+            or not set(parts) <= ZONE_RULE_PARTS
+            or any("," in parts.get(name, "") for name in SINGLE_VALUED)
+        ):
+            raise OverBound(BAD_ZONE_RULE, too_large=False)
+        start = _zone_start(block.get("DTSTART", ""))
+        if start is None:
+            return  # the parser refuses it
+        try:
+            expanded = rrulestr(rule, dtstart=start, ignoretz=True)
+            # A rule that never occurs is searched year by year to 9999 (0.3 s a rule):
+            # one that does not occur within 30 years of its start is no zone's rule.
+            probe = expanded.replace(count=None, until=start.replace(year=start.year + 30))
+            occurs = next(iter(probe), None) is not None
+        except (ValueError, TypeError, OverflowError):
+            return  # the parser refuses it
+        if not occurs:
+            raise OverBound(BAD_ZONE_RULE, too_large=False)
+        # The parser stops an open-ended rule in 2038, and a bounded one at its bound.
+        if {"UNTIL", "COUNT"} & parts.keys():
+            moments = iter(expanded)
+        else:
+            moments = takewhile(lambda moment: moment < ZONES_EXPANDED_TO, expanded)
+        budget = MAX_ZONE_TRANSITIONS - self.transitions
+        self.count_transitions(sum(1 for _moment in islice(moments, budget + 1)))
+
+    def count_transitions(self, count: int) -> None:
+        self.transitions += count
+        if self.transitions > MAX_ZONE_TRANSITIONS:
+            raise OverBound(TOO_MANY_TRANSITIONS, limit=MAX_ZONE_TRANSITIONS)
+
+
+def _zone_start(value: str) -> datetime | None:
+    try:
+        return datetime.strptime(value.strip()[:15], "%Y%m%dT%H%M%S")
+    except ValueError:
+        return None
