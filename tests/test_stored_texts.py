@@ -273,10 +273,15 @@ def test_own_texts_holding_a_stand_in_are_rendered_afresh(app, client, make_even
     series' lines) as control characters that orjson never writes raw: an event whose own
     texts hold one, raw or as the escape that stands for it, is not stored but rendered
     afresh, and shows its texts as sent."""
-    titles = ["Raw \x01\x02\x03\x04\x05 marks", "Escaped \\u0002 and \\u0001 text", "Plain"]
+    titles = ["Escaped \\u0002 and \\u0001 text", "Plain"]
     made = [make_event(title=title, description=f"<p>{title}</p>") for title in titles]
+    # Raw control characters no longer reach any text (issue 28: plain text is one line,
+    # descriptions keep only newline and tab), so a raw stand-in cannot be sent at all.
+    raw = make_event(title="Raw \x01\x02\x03\x04\x05 marks", description="<p>\x01\x02</p>")
+    assert raw["title"] == "Raw   marks"  # the run of controls made one space
+    assert raw["description"] == "<p></p>"
     stored = texts(app)
-    assert stored[made[0]["id"]] == stored[made[1]["id"]] == "" and stored[made[2]["id"]]
+    assert stored[made[0]["id"]] == "" and stored[made[1]["id"]] and stored[raw["id"]]
     forget_all(app)
     shown = {e["id"]: e for e in listing(client).get_json()["events"]}
     for event in made:
