@@ -19,6 +19,7 @@ from app.config import SettingError, load_settings
 from app.headers import StandardHeaders
 from app.i18n import N_, LanguageRoots, load_catalogs
 from app.openapi import BASIC_AUTH
+from app.pages import is_page_path, register_pages, wants_page
 from app.render import texts_maker
 from app.routes import blueprints
 from app.routes.index import register_index, route_description
@@ -93,13 +94,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     _register_routes(app)
 
     register_cli(app)
-    app.wsgi_app = StandardHeaders(
-        LanguageRoots(
-            app.wsgi_app,
-            app.config["LANGUAGES"],
-            app.config["DEFAULT_LANGUAGE"],
-            app.config["API_ROOT"],
-        )
+    app.wsgi_app = LanguageRoots(
+        StandardHeaders(app.wsgi_app, is_page_path),
+        app.config["LANGUAGES"],
+        app.config["DEFAULT_LANGUAGE"],
+        app.config["API_ROOT"],
     )
     return app
 
@@ -129,7 +128,7 @@ def _register_hooks(app: Flask) -> None:
         req = request._get_current_object()
         _hurry_anonymous_body(req)
         _limit_body(req, body_limit(req.endpoint))
-        if req.endpoint in NO_DATABASE:
+        if req.endpoint in NO_DATABASE and not (req.endpoint == "home" and wants_page(req)):
             return
         bind_database(db)
         database.connect(reuse_if_open=True)
@@ -241,3 +240,4 @@ def _register_routes(app: Flask) -> None:
         api.register_blueprint(blueprint, url_prefix=prefix)
     register_index(app)
     register_uploads(app)
+    register_pages(app)

@@ -107,7 +107,13 @@ def check_item_password() -> None:
     if "password" not in query and "%" not in query:
         return  # not named, even percent-encoded: no guess to count
     # As the views read it (app/smorest.py::query_values): ``password[]`` opens items too.
-    password = query_values(request.args, frozenset()).get("password")
+    count_item_password(query_values(request.args, frozenset()).get("password"))
+
+
+def count_item_password(password: str | None) -> None:
+    """A guess of an item's password, from any face (the API's ``?password=``, a page's
+    password form): 429 while the client's address is over its limit, and counted as a
+    failure when it opens no item."""
     if not password:
         return
     config = current_app.config

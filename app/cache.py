@@ -39,10 +39,11 @@ ENTRY_OVERHEAD = 600
 ASKED_KEYS = 8192
 
 
-def cached(view_class):
-    """Declares that the GET answers of a view may be served from the cache."""
-    view_class.cached = True
-    return view_class
+def cached(view):
+    """Declares that the GET answers of a view (a MethodView class or a view function) may
+    be served from the cache."""
+    view.cached = True
+    return view
 
 
 def _entry_size(key, headers, body: bytes) -> int:
@@ -132,7 +133,7 @@ def _is_cacheable() -> bool:
     cacheable = known.get(req.endpoint)
     if cacheable is None:
         view = app.view_functions[req.endpoint]
-        cacheable = known[req.endpoint] = getattr(
+        cacheable = known[req.endpoint] = getattr(view, "cached", False) or getattr(
             getattr(view, "view_class", None), "cached", False
         )
     return cacheable
@@ -224,7 +225,7 @@ def register(app) -> None:
         if response.status_code != 200 or response.direct_passthrough:
             return response
         mimetype = response.mimetype
-        if request.method != "GET" or mimetype not in ("application/json", CALENDAR):
+        if request.method != "GET" or mimetype not in ("application/json", CALENDAR, "text/html"):
             return response
         context = g._get_current_object()
         if context.get("cache_hit"):

@@ -242,7 +242,8 @@ def template() -> Catalog:
     for package in ("app", "schemas", "store"):
         for _file, _line, message, _comments, _context in extract_from_dir(
             os.path.join(ROOT, package),
-            method_map=[("**.py", "python")],
+            # The pages' templates call _() as the code does (Jinja's own extractor).
+            method_map=[("**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract")],
             keywords={"_": None, "N_": None},
         ):
             if message:

@@ -19,7 +19,7 @@ DEFAULTS = {
     "SITE_TIMEZONE": "UTC",
     # Base of absolute links; empty means the request's own scheme and host.
     "SITE_URL": "",
-    "SITE_NAME": "Events Calendar",
+    "SITE_NAME": "Events",
     "SITE_DESCRIPTION": "A calendar of events, venues and organizers.",
     "API_ROOT": "/wp-json",
     "LANGUAGES": "en,fr,de,es",
@@ -45,6 +45,10 @@ DEFAULTS = {
     "MAX_PER_PAGE": 50,
     # Most events in one iCalendar feed (the soonest ones).
     "ICAL_MAX_EVENTS": 1000,
+    # Public pages (SPEC §15): what a browser's GET / shows (list, month, or index for the
+    # JSON index), and the origins that may frame /events/embed/ (space- or comma-separated).
+    "HOME_VIEW": "list",
+    "EMBED_ORIGINS": "*",
     # Most events and lines of one file imported over HTTP (each event is a write of about
     # 25 ms); `flask import-ics` reads an operator's file of any size.
     "ICAL_IMPORT_MAX_EVENTS": 250,
@@ -119,6 +123,8 @@ def load_settings(root: str, test_config: dict | None = None) -> dict:
         settings["FORWARDED_ALLOW_IPS"] = [
             x.strip() for x in settings["FORWARDED_ALLOW_IPS"].split(",") if x.strip()
         ]
+    if isinstance(settings["EMBED_ORIGINS"], str):
+        settings["EMBED_ORIGINS"] = settings["EMBED_ORIGINS"].replace(",", " ").split()
     if isinstance(settings["CORS_ORIGINS"], str):
         settings["CORS_ORIGINS"] = [
             x.strip() for x in settings["CORS_ORIGINS"].split(",") if x.strip()
@@ -139,6 +145,8 @@ def check_settings(settings) -> None:
                 raise SettingError(f"{key}: must be above 0 (is {value})")
             if value > LIMITS.get(key, float("inf")):
                 raise SettingError(f"{key}: at most {LIMITS[key]} (is {value})")
+    if settings["HOME_VIEW"] not in ("list", "month", "index"):
+        raise SettingError(f"HOME_VIEW: list, month or index (is {settings['HOME_VIEW']!r})")
     try:
         resolve_timezone(settings["SITE_TIMEZONE"])
     except DateError:

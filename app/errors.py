@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from flask import has_request_context, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -41,7 +42,20 @@ class ApiError(Exception):
         self.data = data
 
 
+# The public pages answer their errors as pages (SPEC §15): set by app/pages.
+_PAGES: dict = {}
+
+
+def page_errors(is_page_path, render) -> None:
+    """Errors of requests to ``is_page_path(path)`` addresses are ``render(status,
+    message, headers)``: an HTML page in the site's look."""
+    _PAGES.update(is_page=is_page_path, render=render)
+
+
 def error_response(code: str, message: str, status: int, headers=None, **data):
+    """The one error answer: JSON (SPEC §6), or for the public pages an HTML page."""
+    if _PAGES and has_request_context() and _PAGES["is_page"](request.path):
+        return _PAGES["render"](status, message, headers)
     body = {"code": code, "message": message, "data": {"status": status, **data}}
     return json_response(body, status, headers)
 

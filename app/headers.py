@@ -19,17 +19,26 @@ STANDARD_HEADERS = (
 )
 
 
+# The public pages are meant to be found (SPEC §15): the same, without noindex.
+PAGE_HEADERS = tuple(header for header in STANDARD_HEADERS if header[0] != "X-Robots-Tag")
+
+
 class StandardHeaders:
-    """WSGI middleware adding ``STANDARD_HEADERS`` to every answer of the app: constants,
+    """WSGI middleware adding ``STANDARD_HEADERS`` to every answer of the app (``PAGE_HEADERS``
+    to the public pages, ``is_page_path`` of the path after its language root): constants,
     appended as they are (Werkzeug's ``Headers`` would check each value again on every
     request)."""
 
-    def __init__(self, wsgi_app):
+    def __init__(self, wsgi_app, is_page_path):
         self.wsgi_app = wsgi_app
+        self.is_page_path = is_page_path
 
     def __call__(self, environ, start_response):
+        path = environ.get("PATH_INFO", "")
+        added = PAGE_HEADERS if path == "/" or self.is_page_path(path) else STANDARD_HEADERS
+
         def start(status, headers, exc_info=None):
-            headers.extend(STANDARD_HEADERS)
+            headers.extend(added)
             return start_response(status, headers, exc_info)
 
         return self.wsgi_app(environ, start)

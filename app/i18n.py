@@ -34,12 +34,11 @@ class LanguageRoots:
             path = path.rstrip("/") or "/"
         lang = self.default
         head, _, rest = path[1:].partition("/")
-        if head in self.languages and ("/" + rest).startswith(self.api_root):
-            tail = "/" + rest
-            if tail == self.api_root or tail.startswith(self.api_root + "/"):
-                lang = head
-                environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + "/" + head
-                path = tail
+        # Every address has its language roots: the API's and the public pages' alike.
+        if head in self.languages:
+            lang = head
+            environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + "/" + head
+            path = "/" + rest
         environ["PATH_INFO"] = path
         environ[LANG_KEY] = lang
         return self.wsgi_app(environ, start_response)

@@ -617,7 +617,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
     if protected:
         data.update(EVENT_MASK)
     if ctx.single and not protected:
-        data["json_ld"] = event_ld(event, data, tz if abbr else None)
+        data["json_ld"] = event_ld(data, tz if abbr else None)
     return data
 
 
@@ -846,17 +846,19 @@ def _format_offset(offset) -> str:
     return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-def event_ld(event, data: dict, tz) -> dict:
+def event_ld(data: dict, tz) -> dict:
+    """schema.org's Event from an event's representation (not masked): the API's single
+    reads carry it, the public pages show it for the events they list."""
     ld = {
         "@context": "http://schema.org",
         "@type": "Event",
-        "name": event.title,
-        "description": _plain(event.excerpt or event.description),
+        "name": data["title"],
+        "description": _plain(data["excerpt"] or data["description"]),
         "url": data["url"],
         "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
         "eventStatus": "https://schema.org/EventScheduled",
-        "startDate": _iso(event.start_date, tz),
-        "endDate": _iso(event.end_date, tz),
+        "startDate": _iso(data["start_date"], tz),
+        "endDate": _iso(data["end_date"], tz),
     }
     if data["image"]:
         ld["image"] = data["image"]["url"]
@@ -875,7 +877,7 @@ def event_ld(event, data: dict, tz) -> dict:
             "category": "primary",
             "availability": "inStock",
             # The publication day at midnight, as the reference writes it (samples/event-get.json)
-            "validFrom": f"{event.date[:10]}T00:00:00+00:00",
+            "validFrom": f"{data['date'][:10]}T00:00:00+00:00",
         }
     ld["performer"] = "Organization"
     return ld

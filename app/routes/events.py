@@ -427,6 +427,20 @@ def read_event(event, viewer, password, as_calendar=False):
     return json_response(text[0])
 
 
+def read_event_dict(event, viewer, password):
+    """The event as ``viewer`` reads it, for the public pages: its single representation
+    when ``read_event`` would answer it, the listing's (masked) one when only its password
+    is missing, None when ``read_event`` refuses it otherwise."""
+    status = effective_status(event)
+    if status == "trash" or not may(viewer, "read", event, status):
+        return None
+    single = may_see_protected(viewer, event, password, status)
+    texts = event_texts(
+        [event.id], viewer, rows=[event], single=single, password=password if single else None
+    )
+    return orjson.loads(orjson.dumps(texts[0])) if texts else None
+
+
 def feed_response(items):
     config = current_app.config
     return calendar_response(items, name=config["SITE_NAME"], site_timezone=config["SITE_TIMEZONE"])

@@ -14,6 +14,7 @@ from app.errors import ApiError, invalid_params, no_route
 from app.i18n import N_, _, current_language, translate
 from app.jsonresponse import json_response
 from app.openapi import PATH_ARG_DESCRIPTIONS, complete, localise
+from app.pages import home_page, wants_page
 from app.urls import api_root_url, namespace_url, site_url
 from store.clock import utcnow
 from store.dates import resolve_timezone, utc_offset
@@ -250,8 +251,11 @@ def doc_ui_asset(filename):
 
 
 def home():
-    """What a person who opens the server's address finds: where everything is."""
+    """What a person who opens the server's address finds: in a browser the calendar
+    (``HOME_VIEW``), for programs where everything is."""
     config = current_app.config
+    if config["HOME_VIEW"] != "index" and wants_page(request):
+        return home_page(config["HOME_VIEW"])
     root = site_url() + request.script_root  # SITE_URL when set, as every other link
     ns_url = root + config["NAMESPACE_URL"]
     return json_response(

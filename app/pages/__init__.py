@@ -1,0 +1,600 @@
+"""The public pages (SPEC §15): list, month and day views, the pages of events, venues,
+organizers and terms, the sitemap, robots.txt, the widget and the embeddable list.
+
+Views are thin: they read the visitor's query (``reading.Filters``), ask ``reading`` for
+what the anonymous API shows, and render a template. Every page is the same for everyone
+(no session is read), so the response cache keeps one copy of it, as for the API.
+"""
+
+from __future__ import annotations
+
+import calendar as month_math
+import os
+from datetime import date, datetime, timedelta
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask.views import MethodView
+from jinja2 import ChoiceLoader, FileSystemLoader
+from markupsafe import Markup
+
+from app import errors
+from app.auth import count_item_password
+from app.cache import cached, etag_of
+from app.i18n import _, current_language
+from app.pages import formatting, reading
+from app.render import event_ld
+from app.urls import namespace_url, site_url
+from store import dates
+from store.sitemap import count_public, public_pages
+
+bp = Blueprint("pages", __name__)
+PAGE_SIZE = 10
+SITEMAP_SIZE = 50_000
+# Addresses (after the language root) that are pages for people: HTML errors, indexable.
+PAGE_PREFIXES = (
+    "/events",
+    "/event/",
+    "/venue/",
+    "/organizer/",
+    "/sitemap",
+    "/robots.txt",
+    "/widget.js",
+    "/static/",
+)
+
+
+def is_page_path(path: str) -> bool:
+    return path.startswith(PAGE_PREFIXES)
+
+
+# --- the frame of every page ------------------------------------------------------------
+
+
+def _csp(embed: bool = False) -> str:
+    ancestors = "'none'"
+    if embed:
+        origins = current_app.config["EMBED_ORIGINS"]
+        ancestors = " ".join(origins) if origins else "'none'"
+    return (
+        "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; "
+        "script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+        f"frame-ancestors {ancestors}"
+    )
+
+
+def page_response(template: str, status: int = 200, embed: bool = False, **context) -> Response:
+    """A page in the site's frame: the template with what every page shows."""
+    body = render_template(template, **_frame(), **context)
+    response = Response(body, status=status, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = _csp(embed)
+    return response
+
+
+def _frame() -> dict:
+    config = current_app.config
+    lang = current_language()
+    # The page's own address (the first of its rules, so /events/list/ is /events/), with
+    # its query, under each language root.
+    address = url_for(request.endpoint, **(request.view_args or {}), **request.args.to_dict())
+    path = address[len(request.script_root) :]
+    alternates = [
+        (code, site_url() + (f"/{code}" if code != config["DEFAULT_LANGUAGE"] else "") + path)
+        for code in config["LANGUAGES"]
+    ]
+    return {
+        "lang": lang,
+        "site_name": config["SITE_NAME"],
+        "canonical": site_url() + address,
+        "alternates": alternates,
+        "site_css": os.path.exists(os.path.join(current_app.instance_path, "static", "site.css")),
+        "today_iso": reading.site_today().isoformat(),
+        "here": url_for(request.endpoint, **(request.view_args or {})),
+    }
+
+
+def _page_number() -> int:
+    raw = request.args.get("page", "1")
+    if not raw.isdigit() or not 1 <= int(raw) <= 10_000:
+        raise reading.BadRequest("page")
+    return int(raw)
+
+
+def _feeds(filters: reading.Filters, extra: dict | None = None) -> dict:
+    """The iCalendar feed of the page's filters: https, webcal and Google's subscribe link."""
+    query = {"ical": 1, **filters.query(), **(extra or {})}
+    https = f"{namespace_url()}/events?{urlencode(query)}"
+    webcal = "webcal://" + https.split("://", 1)[1]
+    return {"https": https, "webcal": webcal, "google": formatting.google_subscribe_link(webcal)}
+
+
+def _view_links(filters: reading.Filters, day: date) -> dict:
+    query = filters.query()
+    return {
+        "list": url_for("pages.list_view", **query),
+        "month": url_for("pages.month_view", month=f"{day:%Y-%m}", **query),
+        "day": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query),
+    }
+
+
+def _choices() -> dict:
+    """The categories and venues the filter form offers (what the API lists anonymously)."""
+    categories, _total = reading.terms_of("category")
+    venues, _total = reading.venues_listed()
+    return {"categories": categories, "venues": venues}
+
+
+def _ld(events: list[dict]) -> list[dict]:
+    """schema.org Events of the events shown (not those masked by a password)."""
+    out = []
+    for event in events:
+        if event.get("all_day") is None:
+            continue
+        tz = None
+        if event.get("timezone_abbr"):
+            tz = dates.resolve_timezone(event["timezone"])[0]
+        out.append(event_ld(event, tz))
+    return out
+
+
+def _decorate(events: list[dict]) -> list[dict]:
+    """What the templates show of each event beside its representation."""
+    lang = current_language()
+    site_tz = current_app.config["SITE_TIMEZONE"]
+    for event in events:
+        event["_link"] = url_for("pages.event_view", slug=event["slug"])
+        event["_when"] = formatting.when(event, lang, site_tz) if event["start_date"] else ""
+        event["_time"] = formatting.time_of(event, lang)
+        venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
+        event["_venues"] = venues
+    return events
+
+
+def _one_per_series(events: list[dict]) -> list[dict]:
+    """A series shows once in a list (its first occurrence listed), marked as repeating."""
+    seen, out = set(), []
+    for event in events:
+        series = event.get("post_parent") if event.get("recurrence") else None
+        series = series or (event["id"] if event.get("recurrence") else None)
+        if series is not None:
+            if series in seen:
+                continue
+            seen.add(series)
+            event["_repeats"] = True
+        out.append(event)
+    return out
+
+
+# --- list, month and day views -----------------------------------------------------------
+
+
+def _list_page(template="list.html", embed=False, heading=None, extra_args=None, **context):
+    filters = reading.Filters.from_query(request.args)
+    page = _page_number()
+    now = reading.to_utc(reading.site_now())
+    is_past = request.args.get("past") == "1" or request.args.get("eventDisplay") == "past"
+    read = reading.past if is_past else reading.upcoming
+    events, total = read(filters, page, PAGE_SIZE, now, extra_args or {})
+    pages = max(1, -(-total // PAGE_SIZE))
+    if page > pages:
+        raise reading.NotFound("page")
+    query = {**filters.query(), **({"past": 1} if is_past else {})}
+
+    def page_link(number):
+        return url_for(request.endpoint, **request.view_args, **query, page=number)
+
+    shown = _decorate(_one_per_series(events))
+    return page_response(
+        template,
+        embed=embed,
+        heading=heading or (_("Past events") if is_past else _("Upcoming events")),
+        events=shown,
+        total=total,
+        page=page,
+        previous=page_link(page - 1) if page > 1 else None,
+        next=page_link(page + 1) if page < pages else None,
+        past_link=url_for(request.endpoint, **request.view_args, **filters.query(), past=1),
+        upcoming_link=url_for(request.endpoint, **request.view_args, **filters.query()),
+        is_past=is_past,
+        filters=filters,
+        views=_view_links(filters, reading.site_today()),
+        feeds=_feeds(filters, extra_args),
+        json_ld=_ld(shown),
+        **_choices(),
+        **context,
+    )
+
+
+@bp.route("/events/list/", endpoint="list_view")
+@bp.route("/events/", endpoint="list_view")  # registered first: the address links use
+@cached
+def list_view():
+    return _list_page()
+
+
+@bp.route("/events/embed/")
+@cached
+def embed_view():
+    return _list_page("embed.html", embed=True)
+
+
+@bp.route("/events/category/<slug>/")
+@cached
+def category_view(slug):
+    term = reading.term_page("category", slug)
+    return _list_page(heading=term.name, extra_args={"categories": [term.id]}, term=term)
+
+
+@bp.route("/events/tag/<slug>/")
+@cached
+def tag_view(slug):
+    term = reading.term_page("tag", slug)
+    return _list_page(heading=term.name, extra_args={"tags": [term.id]}, term=term)
+
+
+def _parse_month(text: str | None) -> date:
+    if text is None:
+        return reading.site_today().replace(day=1)
+    try:
+        month = datetime.strptime(text, "%Y-%m").date()
+    except ValueError:
+        raise reading.BadRequest("month") from None
+    if not 1000 <= month.year <= 9998:
+        raise reading.BadRequest("month")
+    return month
+
+
+def _placed(events: list[dict], first: date, last: date) -> dict[date, list[dict]]:
+    """Each event on every day of [first, last] it spans, in the site's timezone (an
+    all-day event on its own dates)."""
+    site_tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
+    days: dict[date, list[dict]] = {}
+    for event in events:
+        if event.get("all_day"):
+            start = formatting.local(event["start_date"]).date()
+            end = formatting.local(event["end_date"]).date()
+        else:
+            start = dates.utc_to_local(formatting.local(event["utc_start_date"]), site_tz).date()
+            end_moment = dates.utc_to_local(formatting.local(event["utc_end_date"]), site_tz)
+            end = end_moment.date()
+            if end > start and end_moment.time() == datetime.min.time():
+                end -= timedelta(days=1)  # ends at midnight: not on the next day
+        day = max(start, first)
+        while day <= min(end, last):
+            days.setdefault(day, []).append(event)
+            day += timedelta(days=1)
+    return days
+
+
+@bp.route("/events/month/", endpoint="month_view")
+@bp.route("/events/month/<month>/", endpoint="month_view")
+@cached
+def month_view(month=None):
+    first_of_month = _parse_month(month)
+    lang = current_language()
+    start_weekday = formatting.first_weekday(lang)
+    grid_first = first_of_month - timedelta(days=(first_of_month.weekday() - start_weekday) % 7)
+    days_in_month = month_math.monthrange(first_of_month.year, first_of_month.month)[1]
+    last_of_month = first_of_month.replace(day=days_in_month)
+    grid_last = last_of_month + timedelta(days=(start_weekday - 1 - last_of_month.weekday()) % 7)
+    filters = reading.Filters.from_query(request.args)
+    span_first = reading.to_utc(datetime.combine(grid_first, datetime.min.time()))
+    span_last = reading.to_utc(datetime.combine(grid_last + timedelta(days=1), datetime.min.time()))
+    events, _total = reading.between(filters, span_first, span_last)
+    events = _decorate(events)
+    placed = _placed(events, grid_first, grid_last)
+    weeks, day = [], grid_first
+    today = reading.site_today()
+    while day <= grid_last:
+        week = []
+        for _n in range(7):
+            week.append(
+                {
+                    "date": day,
+                    "in_month": day.month == first_of_month.month,
+                    "today": day == today,
+                    "label": formatting.short_day(day, lang),
+                    "number": day.day,
+                    "link": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **filters.query()),
+                    "events": placed.get(day, []),
+                }
+            )
+            day += timedelta(days=1)
+        weeks.append(week)
+    previous = (first_of_month - timedelta(days=1)).replace(day=1)
+    following = last_of_month + timedelta(days=1)
+    shown = [e for week in weeks for d in week for e in d["events"] if d["in_month"]]
+    return page_response(
+        "month.html",
+        heading=formatting.month_title(first_of_month, lang),
+        weeks=weeks,
+        weekdays=formatting.weekday_names(lang),
+        previous=url_for("pages.month_view", month=f"{previous:%Y-%m}", **filters.query()),
+        next=url_for("pages.month_view", month=f"{following:%Y-%m}", **filters.query()),
+        filters=filters,
+        views=_view_links(filters, first_of_month),
+        feeds=_feeds(filters),
+        json_ld=_ld(list({e["id"]: e for e in shown}.values())),
+        most_per_day=3,
+        **_choices(),
+    )
+
+
+def _parse_day(text: str) -> date:
+    try:
+        day = datetime.strptime(text, "%Y-%m-%d").date()
+    except ValueError:
+        raise reading.BadRequest("day") from None
+    if not 1000 <= day.year <= 9998:
+        raise reading.BadRequest("day")
+    return day
+
+
+@bp.route("/events/today/", endpoint="today_view")
+@cached
+def today_view():
+    if "date" in request.args:  # the date picker's form: to that day's address
+        day = _parse_day(request.args["date"])
+        query = reading.Filters.from_query(request.args).query()
+        return redirect(url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query), 303)
+    return _day_page(reading.site_today())
+
+
+@bp.route("/events/<day>/", endpoint="day_view")
+@cached
+def day_view(day):
+    return _day_page(_parse_day(day))
+
+
+def _day_page(day: date):
+    lang = current_language()
+    filters = reading.Filters.from_query(request.args)
+    first = reading.to_utc(datetime.combine(day, datetime.min.time()))
+    last = reading.to_utc(datetime.combine(day + timedelta(days=1), datetime.min.time()))
+    events, _total = reading.between(filters, first, last)
+    events = _decorate(events)
+    return page_response(
+        "day.html",
+        heading=formatting.day_title(day, lang),
+        events=events,
+        previous=url_for(
+            "pages.day_view", day=f"{day - timedelta(days=1):%Y-%m-%d}", **filters.query()
+        ),
+        next=url_for(
+            "pages.day_view", day=f"{day + timedelta(days=1):%Y-%m-%d}", **filters.query()
+        ),
+        filters=filters,
+        views=_view_links(filters, day),
+        feeds=_feeds(filters),
+        json_ld=_ld(events),
+        **_choices(),
+    )
+
+
+# --- one item ---------------------------------------------------------------------------
+
+
+class EventPage(MethodView):
+    """An event; a password-protected one shows its title and dates and a form for its
+    password (POST, field ``post_password``), throttled as the API's ``?password=``."""
+
+    def get(self, slug):
+        return _event_page(slug, None)
+
+    def post(self, slug):
+        password = request.form.get("post_password", "")
+        count_item_password(password)
+        return _event_page(slug, password or None, tried=True)
+
+
+bp.add_url_rule("/event/<slug>/", view_func=cached(EventPage).as_view("event_view"))
+
+
+def _event_page(slug: str, password: str | None, tried: bool = False):
+    event, locked = reading.event_page(slug, password)
+    _decorate([event])
+    lang = current_language()
+    venues = event["_venues"]
+    location = formatting.address_of(venues[0]) if venues else ""
+    series_id = event.get("post_parent") or event["id"] if event.get("recurrence") else None
+    upcoming = []
+    if series_id and not locked:
+        upcoming = _decorate(reading.occurrences(series_id, reading.to_utc(reading.site_now())))
+    neighbours = reading.neighbours(event)
+    return page_response(
+        "event.html",
+        heading=event["title"],
+        event=event,
+        locked=locked,
+        wrong_password=tried and locked,
+        location=location,
+        map_link=formatting.map_link(venues[0])
+        if venues and venues[0].get("geo_lat") is not None
+        else None,
+        srcset=formatting.srcset(event["image"]) if event.get("image") else "",
+        description=Markup(event.get("description") or ""),  # sanitised on write (nh3)
+        ics=f"{namespace_url()}/events/{event['id']}?ical=1",
+        google=formatting.google_event_link(
+            event, location, formatting_plain(event.get("description") or "")
+        ),
+        occurrences=[o for o in upcoming if o["id"] != event["id"]][:5],
+        previous=_decorate(neighbours[0])[0] if neighbours[0] else None,
+        next=_decorate(neighbours[1])[0] if neighbours[1] else None,
+        json_ld=[] if locked else [event.get("json_ld") or {}],
+        meta_description=formatting_plain(event.get("excerpt") or event.get("description") or "")[
+            :160
+        ],
+        og_image=event["image"]["url"] if event.get("image") else None,
+        lang_of_dates=lang,
+    )
+
+
+def formatting_plain(html: str) -> str:
+    from app.ical import description_text
+
+    return " ".join(description_text(html).split())
+
+
+def _linked_view(kind: str, slug: str):
+    item = reading.linked_page(kind, slug)
+    name = item.get(kind) or ""
+    now = reading.to_utc(reading.site_now())
+    events, total = reading.upcoming(reading.Filters(), 1, PAGE_SIZE, now, {kind: [item["id"]]})
+    filters = reading.Filters(**{kind: [str(item["id"])]})
+    return page_response(
+        f"{kind}.html",
+        item=item,
+        heading=name,
+        events=_decorate(_one_per_series(events)),
+        total=total,
+        more=url_for("pages.list_view", **{kind: item["id"]}),
+        map_link=formatting.map_link(item) if item.get("geo_lat") is not None else None,
+        address=formatting.address_of(item) if kind == "venue" else "",
+        feeds=_feeds(filters),
+        json_ld=[item["json_ld"]] if item.get("json_ld") else [],
+        og_image=item["image"]["url"] if item.get("image") else None,
+    )
+
+
+@bp.route("/venue/<slug>/")
+@cached
+def venue_view(slug):
+    return _linked_view("venue", slug)
+
+
+@bp.route("/organizer/<slug>/")
+@cached
+def organizer_view(slug):
+    return _linked_view("organizer", slug)
+
+
+def wants_page(req) -> bool:
+    """Whether the client prefers a page to JSON (a browser's Accept)."""
+    accept = req.accept_mimetypes
+    return accept["text/html"] > accept["application/json"]
+
+
+def home_page(view: str):
+    """``GET /`` in a browser: the default view."""
+    return month_view() if view == "month" else list_view()
+
+
+# --- for robots and other sites ---------------------------------------------------------
+
+
+@bp.route("/sitemap.xml")
+@cached
+def sitemap():
+    total = count_public()
+    if total > SITEMAP_SIZE:  # an index of paged sitemaps
+        parts = [
+            url_for("pages.sitemap_part", number=n + 1, _external=False)
+            for n in range(-(-total // SITEMAP_SIZE))
+        ]
+        body = render_template("sitemap_index.xml", parts=[site_url() + p for p in parts])
+    else:
+        body = _sitemap_body(0)
+    return Response(body, mimetype="application/xml")
+
+
+@bp.route("/sitemap-<int:number>.xml")
+@cached
+def sitemap_part(number):
+    if number < 1 or (number - 1) * SITEMAP_SIZE >= max(count_public(), 1):
+        raise reading.NotFound("sitemap")
+    return Response(_sitemap_body((number - 1) * SITEMAP_SIZE), mimetype="application/xml")
+
+
+PATHS = {
+    "event": "event",
+    "venue": "venue",
+    "organizer": "organizer",
+    "category": "events/category",
+    "tag": "events/tag",
+}
+
+
+def _sitemap_body(offset: int) -> str:
+    rows = public_pages(offset, SITEMAP_SIZE)
+    root = site_url()
+    urls = [
+        (f"{root}/{PATHS[kind]}/{slug}/", modified[:10] if modified else "")
+        for kind, slug, modified in rows
+    ]
+    return render_template("sitemap.xml", urls=[(root + "/events/", "")] + urls)
+
+
+@bp.route("/robots.txt")
+def robots():
+    body = f"User-agent: *\nDisallow: /manage/\nSitemap: {site_url()}/sitemap.xml\n"
+    return Response(body, mimetype="text/plain")
+
+
+@bp.route("/widget.js")
+def widget():
+    """The widget's script at a stable address, revalidated by its ETag; it reads the API
+    under this site's namespace."""
+    with open(os.path.join(current_app.root_path, "static", "widget.js"), encoding="utf-8") as f:
+        body = f.read().replace("/wp-json/calendar/events/v1", current_app.config["NAMESPACE_URL"])
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"  # revalidated by its ETag
+    response.set_etag(etag_of(body.encode())[1:-1])
+    return response.make_conditional(request)
+
+
+# --- errors -----------------------------------------------------------------------------
+
+
+def error_page(status: int, message: str, headers=None) -> Response:
+    """An error of a page as a page in the site's look (the API keeps its JSON)."""
+    titles = {
+        400: _("This address names no page"),
+        403: _("This page needs a password"),
+        404: _("Page not found"),
+        429: _("Too many attempts"),
+    }
+    try:
+        response = page_response(
+            "error.html",
+            status=status,
+            heading=titles.get(status, _("Something went wrong")),
+            message=message,
+            code=status,
+        )
+    except Exception:  # the frame itself failed (the database is down): a bare page
+        response = Response(f"<!doctype html><title>{status}</title><h1>{status}</h1>", status)
+        response.mimetype = "text/html"
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _not_found(_error):
+    return error_page(404, _("Nothing is published at this address."))
+
+
+def _bad_request(_error):
+    return error_page(400, _("Check the date or page number in the address."))
+
+
+bp.register_error_handler(reading.NotFound, _not_found)
+bp.register_error_handler(reading.BadRequest, _bad_request)
+
+
+def register_pages(app) -> None:
+    app.register_blueprint(bp)
+    app.jinja_loader = ChoiceLoader(
+        [
+            FileSystemLoader(os.path.join(app.instance_path, "templates")),
+            FileSystemLoader(os.path.join(app.root_path, "templates")),
+        ]
+    )
+    app.jinja_env.globals.update(_=_, ngettext=None)
+    app.add_url_rule("/static/site.css", "site_css", _site_css, methods=["GET"])
+    errors.page_errors(is_page_path, error_page)
+
+
+def _site_css():
+    from flask import send_from_directory
+
+    return send_from_directory(os.path.join(current_app.instance_path, "static"), "site.css")

@@ -1,0 +1,134 @@
+"""Dates, times and links of the public pages, written for the page's language (Babel)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from urllib.parse import quote, urlencode
+
+from babel import Locale
+from babel.dates import (
+    format_date,
+    format_interval,
+    format_skeleton,
+    format_time,
+)
+
+from store import dates
+
+
+def locale_of(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def first_weekday(lang: str) -> int:
+    """The weekday a week starts on in ``lang`` (0 is Monday), as calendars there print it."""
+    return locale_of(lang).first_week_day
+
+
+def weekday_names(lang: str) -> list[tuple[str, str]]:
+    """(abbreviated, full) names of the weekdays from the language's first one."""
+    names = locale_of(lang).days["format"]
+    start = first_weekday(lang)
+    return [
+        (names["abbreviated"][(start + n) % 7], names["wide"][(start + n) % 7]) for n in range(7)
+    ]
+
+
+def hours(lang: str) -> str:
+    """The skeleton of hours and minutes the language writes (12 or 24 hours)."""
+    return "hm" if "h" in locale_of(lang).time_formats["short"].pattern else "Hm"
+
+
+def month_title(month: date, lang: str) -> str:
+    return format_skeleton("yMMMM", month, locale=lang)
+
+
+def day_title(day: date, lang: str) -> str:
+    return format_date(day, format="full", locale=lang)
+
+
+def short_day(day: date, lang: str) -> str:
+    return format_skeleton("MMMEd", day, locale=lang)
+
+
+def local(value: str) -> datetime:
+    return dates.parse_stored(value)
+
+
+def when(event: dict, lang: str, site_tz: str) -> str:
+    """An event's dates and times in its own timezone: one day or several, all day or not,
+    with the zone's name when it is not the site's."""
+    start, end = local(event["start_date"]), local(event["end_date"])
+    if event.get("all_day"):
+        if start.date() == end.date():
+            return format_date(start.date(), format="full", locale=lang)
+        return format_interval(start.date(), end.date(), "yMMMEd", locale=lang)
+    if start.date() == end.date():
+        day = format_skeleton("yMMMMEEEEd", start, locale=lang)
+        text = f"{day}, {format_interval(start.time(), end.time(), hours(lang), locale=lang)}"
+    else:
+        text = f"{_day_and_time(start, lang)} – {_day_and_time(end, lang)}"
+    zone = event.get("timezone") or site_tz
+    if zone != site_tz:
+        text += f" ({event.get('timezone_abbr') or zone})"
+    return text
+
+
+def _day_and_time(moment: datetime, lang: str) -> str:
+    day = format_skeleton("yMMMEd", moment, locale=lang)
+    return f"{day}, {format_time(moment, format='short', locale=lang)}"
+
+
+def time_of(event: dict, lang: str) -> str:
+    """The start time alone (month and day views), "" for all-day events."""
+    if event.get("all_day"):
+        return ""
+    return format_time(local(event["start_date"]), format="short", locale=lang)
+
+
+def iso(value: str) -> str:
+    return local(value).isoformat()
+
+
+def google_event_link(event: dict, location: str, text: str) -> str:
+    """Google Calendar's "add this event" address."""
+    if event.get("all_day"):
+        first = local(event["start_date"]).date()
+        last = local(event["end_date"]).date() + timedelta(days=1)
+        span = f"{first:%Y%m%d}/{last:%Y%m%d}"
+    else:
+        start, end = local(event["utc_start_date"]), local(event["utc_end_date"])
+        span = f"{start:%Y%m%dT%H%M%SZ}/{end:%Y%m%dT%H%M%SZ}"
+    query = {"action": "TEMPLATE", "text": event["title"], "dates": span, "details": text[:800]}
+    if location:
+        query["location"] = location
+    return "https://calendar.google.com/calendar/render?" + urlencode(query, quote_via=quote)
+
+
+def google_subscribe_link(webcal: str) -> str:
+    return "https://calendar.google.com/calendar/render?" + urlencode({"cid": webcal})
+
+
+def map_link(venue: dict) -> str:
+    lat, lng = venue.get("geo_lat"), venue.get("geo_lng")
+    return f"https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=16/{lat}/{lng}"
+
+
+def address_of(venue: dict) -> str:
+    parts = [venue.get("venue"), venue.get("address"), venue.get("city"), venue.get("zip")]
+    parts += [venue.get("stateprovince") or venue.get("province") or venue.get("state")]
+    parts += [venue.get("country")]
+    return ", ".join(str(part) for part in parts if part)
+
+
+def srcset(image: dict) -> str:
+    """The image's sizes for ``srcset`` (each "URL WIDTHw"), the original last."""
+    sizes = image.get("sizes") or {}
+    entries = [
+        f"{size['url']} {size['width']}w"
+        for name, size in sizes.items()
+        if name != "thumbnail" and size.get("url") and size.get("width")
+    ]
+    if image.get("width"):
+        entries.append(f"{image['url']} {image['width']}w")
+    return ", ".join(entries)

@@ -1,0 +1,236 @@
+"""What the public pages show, read through the API's own read path (SPEC §15).
+
+Every page reads as an anonymous caller of the API does: the same filters
+(``app/routes/events.py::event_filters``), the same visibility and masking
+(``store/events.py::list_events``, ``event_texts``), the same representations (the JSON of
+``app/render.py``). Nothing here decides who may see what; a page never depends on who is
+signed in, so one cached copy serves everyone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+import orjson
+from flask import current_app
+
+from app.auth import may
+from app.render import organizer_out, render_context, venue_out
+from app.routes.events import event_filters, event_texts, read_event_dict
+from store import dates
+from store.events import get_event_by_slug, list_events
+from store.linked import get_linked_by_slug
+from store.posts import effective_status
+from store.terms import find_term
+from store.users import ANONYMOUS
+
+# The filters a visitor may set on the list, month and day views, with the API's meaning.
+FILTERS = ("search", "categories", "tags", "venue", "organizer")
+# Most events a month or a day view reads (the cost of a page is never the whole calendar).
+MOST_IN_A_VIEW = 500
+
+
+class NotFound(LookupError):
+    """Nothing an anonymous caller of the API may read answers to this address."""
+
+
+class BadRequest(ValueError):
+    """An address that names no page (a date that is none, a page number out of range)."""
+
+
+@dataclass
+class Filters:
+    """A visitor's filters, as the form and the query string name them."""
+
+    search: str = ""
+    categories: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    venue: list[str] = field(default_factory=list)
+    organizer: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_query(cls, query) -> Filters:
+        def values(name):
+            found = []
+            for raw in query.getlist(name) + query.getlist(f"{name}[]"):
+                found.extend(part.strip() for part in raw.split(",") if part.strip())
+            return found[:20]
+
+        search = (query.get("search") or query.get("tribe-bar-search") or "").strip()[:200]
+        return cls(
+            search=search,
+            categories=values("categories"),
+            tags=values("tags"),
+            venue=values("venue"),
+            organizer=values("organizer"),
+        )
+
+    def query(self) -> dict:
+        """The filters as query parameters (what a link to another view keeps)."""
+        out: dict = {}
+        if self.search:
+            out["search"] = self.search
+        for name in FILTERS[1:]:
+            if getattr(self, name):
+                out[name] = ",".join(getattr(self, name))
+        return out
+
+    def api_args(self) -> dict:
+        """The filters as the API's listing arguments; linked items named by slug are
+        looked up (only those an anonymous caller may read)."""
+        args: dict = {}
+        if self.search:
+            args["search"] = self.search
+        if self.categories:
+            args["categories"] = self.categories
+        if self.tags:
+            args["tags"] = self.tags
+        for kind in ("venue", "organizer"):
+            ids = [_linked_id(kind, value) for value in getattr(self, kind)]
+            if ids:
+                args[kind] = ids
+        return args
+
+
+def _linked_id(kind: str, value: str) -> int:
+    if value.isdigit():
+        return int(value)
+    item = get_linked_by_slug(kind, value)
+    if item is None or not may(ANONYMOUS, "read", item, effective_status(item)):
+        raise BadRequest(kind)
+    return item.id
+
+
+def _utc(moment: datetime) -> str:
+    """A UTC moment as a filter value with its offset (filters without one are read in the
+    site's timezone)."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%S") + "Z"
+
+
+def events_of(api_args: dict, offset: int, limit: int) -> tuple[list[dict], int]:
+    """A page of the events an anonymous ``GET {ns}/events`` with ``api_args`` lists, as
+    its representations, and the listing's total."""
+    args = {"per_page": limit, "page": 1, "strict_dates": True, **api_args}
+    try:
+        filters, _echo = event_filters(args, ANONYMOUS)
+    except Exception as error:  # the API's 400 (an unknown category, venue…)
+        if getattr(error, "status", None) == 400:
+            raise BadRequest(str(error)) from None
+        raise
+    ids, total = list_events(filters, ANONYMOUS, offset, limit, ids_only=True)
+    texts = event_texts(ids, ANONYMOUS)
+    return orjson.loads(orjson.dumps(texts)), total  # the texts as the API sends them
+
+
+def upcoming(
+    filters: Filters, page: int, size: int, now: datetime, extra: dict | None = None
+) -> tuple[list[dict], int]:
+    """Events not yet ended, soonest first (``extra``: API arguments of the page itself, as
+    a term page's term)."""
+    args = {**filters.api_args(), **(extra or {}), "ends_after": _utc(now)}
+    return events_of(args, (page - 1) * size, size)
+
+
+def past(
+    filters: Filters, page: int, size: int, now: datetime, extra: dict | None = None
+) -> tuple[list[dict], int]:
+    """Events that have ended, latest first: the listing's pages read from its end."""
+    args = {**filters.api_args(), **(extra or {}), "ends_before": _utc(now)}
+    _none, total = events_of(args, 0, 1)
+    end = total - (page - 1) * size
+    if end <= 0:
+        return [], total
+    start = max(end - size, 0)
+    events, total = events_of(args, start, end - start)
+    return list(reversed(events)), total
+
+
+def between(filters: Filters, first: datetime, last: datetime) -> tuple[list[dict], int]:
+    """Events overlapping the UTC span [first, last), soonest first (month and day views)."""
+    args = {
+        **filters.api_args(),
+        "ends_after": _utc(first),
+        "starts_before": _utc(last - timedelta(seconds=1)),
+    }
+    return events_of(args, 0, MOST_IN_A_VIEW)
+
+
+def event_page(slug: str, password: str | None) -> tuple[dict, bool]:
+    """The event of ``slug`` as its single read shows it to an anonymous caller (with
+    ``password`` when one was given), and whether it is locked (protected, no password)."""
+    event = get_event_by_slug(slug)
+    if event is None:
+        raise NotFound(slug)
+    data = read_event_dict(event, ANONYMOUS, password)
+    if data is None:
+        raise NotFound(slug)
+    return data, data["all_day"] is None
+
+
+def linked_page(kind: str, slug: str) -> dict:
+    """The venue or organizer of ``slug``, as the API shows it to an anonymous caller."""
+    item = get_linked_by_slug(kind, slug)
+    if item is None or not may(ANONYMOUS, "read", item, effective_status(item)):
+        raise NotFound(slug)
+    render = venue_out if kind == "venue" else organizer_out
+    return render(item, render_context(ANONYMOUS, single=True))
+
+
+def term_page(taxonomy: str, slug: str):
+    term = find_term(slug, taxonomy)
+    if term is None or term.slug != slug:
+        raise NotFound(slug)
+    return term
+
+
+def site_today() -> date:
+    return site_now().date()
+
+
+def site_now() -> datetime:
+    """Now as a wall-clock time in the site's timezone."""
+    tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
+    from store.clock import utcnow
+
+    return dates.utc_to_local(utcnow().replace(tzinfo=None), tz)
+
+
+def to_utc(local: datetime) -> datetime:
+    """A wall-clock time of the site's timezone in UTC (naive)."""
+    tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
+    return dates.local_to_utc(local, tz)
+
+
+def occurrences(series_id: int, now: datetime, most: int = 6) -> list[dict]:
+    """The next occurrences of a series (itself included when it has not ended)."""
+    events, _total = events_of({"include": [series_id]}, 0, 1)
+    following, _total = events_of({"post_parent": series_id, "ends_after": _utc(now)}, 0, most)
+    return [e for e in events if e["utc_end_date"] >= dates.fmt(now)] + following
+
+
+def neighbours(event: dict) -> tuple[list[dict], list[dict]]:
+    """The events listed just before and just after ``event`` (by start), as lists of at
+    most one."""
+    start = datetime.strptime(event["utc_start_date"], "%Y-%m-%d %H:%M:%S")
+    before_args = {"starts_before": _utc(start - timedelta(seconds=1)), "start_date": "1000-01-01"}
+    _none, total = events_of(before_args, 0, 1)
+    before = events_of(before_args, total - 1, 1)[0] if total else []
+    after, _total = events_of({"starts_after": _utc(start + timedelta(seconds=1))}, 0, 1)
+    return before, after
+
+
+def terms_of(taxonomy: str) -> tuple[list, int]:
+    """The terms a visitor may filter by (every term, by name)."""
+    from store.models import Term
+
+    terms = list(Term.select().where(Term.taxonomy == taxonomy).order_by(Term.name).limit(200))
+    return terms, len(terms)
+
+
+def venues_listed() -> tuple[list, int]:
+    """The venues an anonymous caller may read, by name (the filter form's choices)."""
+    from store.linked import LinkedFilters, list_linked
+
+    rows, total = list_linked("venue", LinkedFilters(), ANONYMOUS, 0, 200)
+    return sorted(rows, key=lambda row: row.title.lower()), total

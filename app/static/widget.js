@@ -1,0 +1,70 @@
+/* The calendar's widget for other sites (SPEC §15):
+   <div data-calendar-events data-limit="5" data-categories="music" data-lang="fr"></div>
+   <script src="https://events.example.org/widget.js" async></script>
+   Each such element becomes a list of the next events, read from the JSON API (CORS),
+   drawn in an open shadow root so that the host page's styles and ours stay apart. Titles
+   and venue names are inserted as text, never as markup. */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var base = script ? new URL(script.src, document.baseURI).origin : "";
+  var STYLE =
+    ":host{display:block;font:inherit}ul{list-style:none;margin:0;padding:0}" +
+    "li{padding:.5em 0;border-bottom:1px solid rgba(127,127,127,.3)}" +
+    "a{font-weight:600}.when,.where{display:block;opacity:.8;font-size:.9em}";
+
+  function text(tag, className, value) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    node.textContent = value;
+    return node;
+  }
+
+  function when(event, lang) {
+    var start = new Date(event.utc_start_date.replace(" ", "T") + "Z");
+    var options = event.all_day
+      ? { dateStyle: "medium", timeZone: "UTC" }
+      : { dateStyle: "medium", timeStyle: "short" };
+    if (event.all_day) start = new Date(event.start_date.replace(" ", "T") + "Z");
+    try { return new Intl.DateTimeFormat(lang || undefined, options).format(start); }
+    catch (e) { return event.start_date; }
+  }
+
+  function draw(host) {
+    var lang = host.getAttribute("data-lang") || "";
+    var limit = Math.min(Math.max(parseInt(host.getAttribute("data-limit") || "5", 10) || 5, 1), 50);
+    var query = new URLSearchParams({ per_page: String(limit), ends_after: new Date().toISOString().slice(0, 19) + "Z" });
+    ["categories", "tags", "venue", "organizer", "search"].forEach(function (name) {
+      var value = host.getAttribute("data-" + name);
+      if (value) query.set(name, value);
+    });
+    var root = host.shadowRoot || host.attachShadow({ mode: "open" });
+    var style = document.createElement("style");
+    style.textContent = STYLE;
+    var list = document.createElement("ul");
+    root.replaceChildren(style, list);
+    var prefix = lang ? "/" + encodeURIComponent(lang) : "";
+    fetch(base + prefix + "/wp-json/calendar/events/v1/events?" + query.toString())
+      .then(function (answer) { return answer.ok ? answer.json() : { events: [] }; })
+      .then(function (body) {
+        (body.events || []).forEach(function (event) {
+          var item = document.createElement("li");
+          var link = text("a", "", event.title);
+          link.href = base + prefix + "/event/" + encodeURIComponent(event.slug) + "/";
+          item.appendChild(link);
+          item.appendChild(text("span", "when", when(event, lang)));
+          var venue = Array.isArray(event.venue) ? event.venue[0] : event.venue;
+          if (venue && venue.venue) item.appendChild(text("span", "where", venue.venue));
+          list.appendChild(item);
+        });
+        if (!list.children.length) list.appendChild(text("li", "", "—"));
+      })
+      .catch(function () { list.appendChild(text("li", "", "—")); });
+  }
+
+  function start() {
+    document.querySelectorAll("[data-calendar-events]").forEach(draw);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,301 @@
+"""SPEC §15: the public pages, through Flask's test client (the browser's view of them is
+in tests/test_pages_browser.py). What they show is what the anonymous API shows."""
+
+import json
+import re
+from datetime import date, timedelta
+
+import pytest
+
+from tests.conftest import NS
+
+HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+DAY = date.today() + timedelta(days=3)
+WHEN = {"start_date": f"{DAY} 19:00:00", "end_date": f"{DAY} 21:00:00"}
+
+
+def page(client, path, status=200, **kwargs):
+    response = client.get(path, headers=HTML, **kwargs)
+    assert response.status_code == status, (path, response.status_code)
+    assert response.mimetype == "text/html"
+    return response.get_data(as_text=True)
+
+
+def event(make_event, **fields):
+    return make_event(**{**WHEN, **fields})
+
+
+def ld_of(html: str) -> list:
+    return [
+        json.loads(m)
+        for m in re.findall(r'<script type="application/ld\+json">(.*?)</script>', html, re.S)
+    ]
+
+
+def test_the_list_shows_what_the_anonymous_api_lists(client, as_role, make_event):
+    author = as_role("author")
+    shown = event(make_event, title="Open concert")
+    event(make_event, title="Hidden draft", status="draft")
+    event(make_event, title="Private party", status="private")
+    event(make_event, headers=as_role("contributor"), title="Pending talk")
+    hidden = event(make_event, title="Unlisted fair", hide_from_listings=True)
+    trashed = event(make_event, title="Trashed gig")
+    client.delete(f"{NS}/events/{trashed['id']}", headers=author | as_role("administrator"))
+    html = page(client, "/events/")
+    assert "Open concert" in html
+    for title in ("Hidden draft", "Private party", "Pending talk", "Unlisted fair", "Trashed gig"):
+        assert title not in html
+    assert page(client, "/events/list/") == html
+    # hide_from_listings leaves the views, not its own page
+    assert "Unlisted fair" in page(client, f"/event/{hidden['slug']}/")
+    assert f'href="/event/{shown["slug"]}/"' in html
+
+
+@pytest.mark.parametrize("status", ["draft", "pending", "private"])
+def test_what_the_api_would_not_show_is_a_404_page(client, make_event, status):
+    made = event(make_event, title="Not yours", status=status)
+    html = page(client, f"/event/{made['slug']}/", 404)
+    assert "Not yours" not in html and "<h1>" in html
+    page(client, "/event/no-such-event/", 404)
+
+
+def test_a_protected_event_shows_its_title_dates_and_a_password_form(app, client, make_event):
+    made = event(
+        make_event, title="Members night", description="<p>Secret agenda</p>", password="s3cret"
+    )
+    html = page(client, f"/event/{made['slug']}/")
+    assert "Members night" in html and "Secret agenda" not in html
+    assert 'name="post_password"' in html and 'method="post"' in html
+    wrong = client.post(f"/event/{made['slug']}/", data={"post_password": "nope"}, headers=HTML)
+    assert wrong.status_code == 200 and "Secret agenda" not in wrong.get_data(as_text=True)
+    assert 'role="alert"' in wrong.get_data(as_text=True)
+    right = client.post(f"/event/{made['slug']}/", data={"post_password": "s3cret"}, headers=HTML)
+    assert "Secret agenda" in right.get_data(as_text=True)
+    app.config["AUTH_FAILURE_LIMIT"] = 2
+    for _n in range(2):
+        client.post(f"/event/{made['slug']}/", data={"post_password": "guess"}, headers=HTML)
+    throttled = client.post(
+        f"/event/{made['slug']}/", data={"post_password": "s3cret"}, headers=HTML
+    )
+    assert throttled.status_code == 429 and throttled.mimetype == "text/html"
+    assert "Retry-After" in throttled.headers
+
+
+def test_an_event_page_shows_everything_a_visitor_needs(client, admin, make_event):
+    venue = client.post(
+        f"{NS}/venues",
+        json={
+            "venue": "Town Hall",
+            "address": "1 Main St",
+            "city": "Lyon",
+            "geo_lat": 45.76,
+            "geo_lng": 4.83,
+        },
+        headers=admin,
+    ).get_json()
+    organizer = client.post(
+        f"{NS}/organizers",
+        json={"organizer": "Jazz Club", "email": "club@example.org"},
+        headers=admin,
+    ).get_json()
+    made = event(
+        make_event,
+        title="Jazz <script>alert(1)</script> & blues <3",
+        description="<p>Great <strong>music</strong></p>",
+        venue=venue["id"],
+        organizer=[organizer["id"]],
+        categories=["Music"],
+        tags=["evening"],
+        cost="10",
+        website="https://jazz.example.org/",
+        timezone="Europe/Paris",
+    )
+    html = page(client, f"/event/{made['slug']}/")
+    # Tags never survive a write (SPEC §10); what text remains is escaped on the page.
+    assert "alert(1)" not in html and "Jazz  &amp; blues &lt;3" in html
+    assert "<p>Great <strong>music</strong></p>" in html
+    assert "Town Hall" in html and "1 Main St" in html and "openstreetmap.org/?mlat=45.76" in html
+    assert "Jazz Club" in html and "mailto:club@example.org" in html
+    assert "/events/category/music/" in html and "/events/tag/evening/" in html
+    assert "https://jazz.example.org/" in html
+    assert f"{NS}/events/{made['id']}?ical=1" in html
+    assert "calendar.google.com/calendar/render?action=TEMPLATE" in html
+    assert "(CET)" in html or "(CEST)" in html  # the zone differs from the site's
+    api = client.get(f"{NS}/events/{made['id']}").get_json()
+    assert ld_of(html) == [api["json_ld"]]
+    assert '<html lang="en">' in html and "<title>" in html
+    assert 'rel="canonical"' in html and 'hreflang="fr"' in html and 'property="og:title"' in html
+
+
+def test_a_series_repeats_with_its_next_occurrences(client, make_event):
+    series = event(make_event, title="Weekly choir", recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"])
+    html = page(client, f"/event/{series['slug']}/")
+    assert "Repeats" in html
+    assert (
+        len(re.findall(r'<section class="series".*?</section>', html, re.S)[0].split("<li>")) == 4
+    )
+    listing = page(client, "/events/")
+    assert listing.count(">Weekly choir</a>") == 1 and "Repeats" in listing
+
+
+def test_month_and_day_views(client, make_event):
+    made = event(
+        make_event,
+        title="Harvest fair",
+        start_date=f"{DAY} 10:00:00",
+        end_date=f"{DAY + timedelta(days=2)} 18:00:00",
+    )
+    month = page(client, f"/events/month/{DAY:%Y-%m}/")
+    assert "<table" in month and 'scope="col"' in month
+    for offset in range(3):  # shown on each day it spans (within the month)
+        day = DAY + timedelta(days=offset)
+        if day.month == DAY.month:
+            cell = re.search(rf'/events/{day:%Y-%m-%d}/".*?</td>', month, re.S).group(0)
+            assert "Harvest fair" in cell
+    previous = (DAY.replace(day=1) - timedelta(days=1)).strftime("%Y-%m")
+    assert f"/events/month/{previous}/" in month
+    assert "Harvest fair" in page(client, f"/events/{DAY:%Y-%m-%d}/")
+    assert "Harvest fair" not in page(client, f"/events/{DAY - timedelta(days=1):%Y-%m-%d}/")
+    page(client, "/events/today/")
+    page(client, "/events/month/")
+    assert ld_of(page(client, f"/events/{DAY:%Y-%m-%d}/"))[0]["name"] == made["title"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/events/2026-13-01/", "/events/month/2026-13/", "/events/?page=abc", "/events/month/x/"],
+)
+def test_a_bad_date_or_page_is_a_400_page(client, path):
+    assert "<h1>" in page(client, path, 400)
+
+
+def test_past_the_last_page_is_a_404_page(client, make_event):
+    event(make_event)
+    page(client, "/events/?page=2", 404)
+
+
+def test_past_events_latest_first_and_paging(client, make_event):
+    for n in range(12):
+        day = date.today() - timedelta(days=20 - n)
+        event(
+            make_event,
+            title=f"Old event {n:02d}",
+            start_date=f"{day} 10:00:00",
+            end_date=f"{day} 11:00:00",
+        )
+    html = page(client, "/events/?past=1")
+    titles = re.findall(r">Old event (\d\d)</a>", html)
+    assert titles[:3] == ["11", "10", "09"] and len(titles) == 10
+    second = page(client, "/events/?past=1&page=2")
+    assert re.findall(r">Old event (\d\d)</a>", second) == ["01", "00"]
+    assert "Old event" not in page(client, "/events/")
+    assert re.findall(r"Old event (\d\d)", page(client, "/events/?eventDisplay=past"))[0] == "11"
+
+
+def test_filters_as_a_form_and_kept_across_views(client, admin, make_event):
+    event(make_event, title="Rock show", categories=["Rock"])
+    event(make_event, title="Folk show", categories=["Folk"])
+    html = page(client, "/events/?categories=rock")
+    assert "Rock show" in html and "Folk show" not in html
+    assert 'name="search"' in html and 'name="categories"' in html and 'type="date"' in html
+    assert (
+        "/events/month/" in html
+        and "categories=rock" in html.split('class="views"')[1].split("</nav>")[0]
+    )
+    assert "Rock show" in page(client, "/events/?search=rock")
+    assert "Rock show" in page(client, "/events/?tribe-bar-search=rock")
+    assert "Folk show" not in page(client, f"/events/month/{DAY:%Y-%m}/?categories=rock")
+
+
+def test_term_venue_and_organizer_pages(client, admin, make_event):
+    parent = client.post(f"{NS}/categories", json={"name": "Arts"}, headers=admin).get_json()
+    client.post(f"{NS}/categories", json={"name": "Dance", "parent": parent["id"]}, headers=admin)
+    venue = client.post(f"{NS}/venues", json={"venue": "Opera"}, headers=admin).get_json()
+    event(make_event, title="Ballet", categories=["Dance"], venue=venue["id"], tags=["gala"])
+    assert "Ballet" in page(client, "/events/category/arts/")  # children included
+    assert "Ballet" in page(client, "/events/tag/gala/")
+    html = page(client, f"/venue/{venue['slug']}/")
+    assert "Opera" in html and "Ballet" in html
+    page(client, "/events/category/nothing/", 404)
+    draft = client.post(
+        f"{NS}/venues", json={"venue": "Secret", "status": "draft"}, headers=admin
+    ).get_json()
+    page(client, f"/venue/{draft['slug']}/", 404)
+
+
+def test_every_view_links_its_feed(client, make_event):
+    event(make_event, categories=["Music"])
+    for path in ("/events/", "/events/month/", "/events/today/", "/events/category/music/"):
+        html = page(client, path)
+        assert "webcal://" in html and f"{NS}/events?ical=1" in html
+        assert "calendar.google.com/calendar/render?cid=webcal" in html
+
+
+def test_language_roots(client, make_event):
+    made = event(make_event, title="Concert")
+    html = page(client, "/fr/events/")
+    assert '<html lang="fr">' in html and "Évènements à venir" in html
+    assert f'href="/fr/event/{made["slug"]}/"' in html
+    assert '<html lang="de">' in page(client, f"/de/event/{made['slug']}/")
+    assert client.get("/xx/events/", headers=HTML).status_code == 404
+
+
+def test_headers_of_pages(client, app, make_event):
+    event(make_event)
+    response = client.get("/events/", headers=HTML)
+    policy = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "unsafe-inline" not in policy
+    assert "frame-ancestors 'none'" in policy
+    assert "noindex" not in response.headers.get("X-Robots-Tag", "")
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert client.get(f"{NS}/events").headers["X-Robots-Tag"] == "noindex"
+    embed = client.get("/events/embed/", headers=HTML)
+    assert "frame-ancestors *" in embed.headers["Content-Security-Policy"]
+    assert "<header" not in embed.get_data(as_text=True)
+    etag = client.get("/events/", headers=HTML).headers["ETag"]
+    assert client.get("/events/", headers={**HTML, "If-None-Match": etag}).status_code == 304
+
+
+def test_embed_origins(app, client):
+    app.config["EMBED_ORIGINS"] = ["https://club.example.org"]
+    policy = client.get("/events/embed/", headers=HTML).headers["Content-Security-Policy"]
+    assert "frame-ancestors https://club.example.org" in policy
+
+
+def test_home_shows_the_calendar_to_browsers(app, client, make_event):
+    event(make_event, title="Home event")
+    assert "Home event" in page(client, "/")
+    assert client.get("/").get_json()["namespace"].endswith(f"{NS}/")
+    app.config["HOME_VIEW"] = "month"
+    assert "<table" in page(client, "/")
+    app.config["HOME_VIEW"] = "index"
+    assert client.get("/", headers=HTML).mimetype == "application/json"
+
+
+def test_sitemap_and_robots(client, admin, make_event):
+    shown = event(make_event, title="Public")
+    protected = event(make_event, title="Locked", password="x")
+    draft = event(make_event, title="Draft", status="draft")
+    venue = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    sitemap = client.get("/sitemap.xml")
+    assert sitemap.mimetype == "application/xml"
+    body = sitemap.get_data(as_text=True)
+    assert f"/event/{shown['slug']}/" in body and f"/venue/{venue['slug']}/" in body
+    assert protected["slug"] not in body and draft["slug"] not in body
+    robots = client.get("/robots.txt").get_data(as_text=True)
+    assert "Sitemap: http://localhost/sitemap.xml" in robots
+
+
+def test_widget_script(client):
+    response = client.get("/widget.js")
+    assert response.status_code == 200 and "javascript" in response.mimetype
+    assert "attachShadow" in response.get_data(as_text=True)
+    assert "textContent" in response.get_data(as_text=True)
+    again = client.get("/widget.js", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_unknown_page_addresses_are_html_404s(client):
+    html = page(client, "/events/category/jazz/extra/", 404)
+    assert "<h1>" in html
+    assert client.get(f"{NS}/nothing").get_json()["code"] == "rest_no_route"
