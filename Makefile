@@ -12,7 +12,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 CATALOGS := $(wildcard app/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: install install-dev run test test-postgres lint migrate bench clean
+.PHONY: install install-dev run test test-postgres lint migrate bench screenshots clean
 
 # `make run` needs the runtime dependencies only; `make test` adds the test tools.
 install: $(STAMP) $(COMPILED)
@@ -25,8 +25,15 @@ $(STAMP): setup.cfg setup.py
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
 
+# The browser tests drive Debian's Chromium (Playwright never downloads a browser):
+# installed here when missing and run as root, as on CI.
+CHROMIUM := $(shell command -v chromium || command -v chromium-browser)
 $(DEV_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@[ -n "$(CHROMIUM)" ] || [ "$$(id -u)" != 0 ] || apt-get install -y -qq chromium >/dev/null \
+		|| { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null \
+		|| { echo "make test needs Chromium: sudo apt-get install chromium"; exit 1; }
 	touch $(DEV_STAMP)
 
 app/translations/%/LC_MESSAGES/messages.mo: app/translations/%/LC_MESSAGES/messages.po $(STAMP)
@@ -66,6 +73,11 @@ bench: install-dev
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } \
 		|| { echo "make bench needs wrk: sudo apt-get install wrk"; exit 1; }
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# The README's pictures: month view, list view and an event page of the demo calendar,
+# desktop and phone, drawn by Chromium into docs/screenshots/.
+screenshots: install-dev
+	$(BIN)/python tests/screenshots.py
 
 clean:
 	rm -rf $(VENV) *.egg-info

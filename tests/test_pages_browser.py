@@ -1,0 +1,202 @@
+"""SPEC §15 in a real browser: Debian's Chromium driven by Playwright (never downloaded:
+``executable_path``), against a real gunicorn. axe-core on every view in two languages, a
+title built to run script never runs, the widget fills a page of another origin, no console
+error, no sideways scroll on a phone, and the month view works with JavaScript off."""
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from datetime import date, timedelta
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import sync_playwright
+
+from tests.conftest import NS, basic
+from tests.databases import drop_database, fresh_database
+from tests.helpers import Server, flask_cli, free_port
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
+DAY = date.today() + timedelta(days=2)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """A server with a small calendar: a venue, an organizer, terms, a series, a protected
+    event and a title with markup in it."""
+    database = fresh_database(tmp_path_factory.mktemp("browser"))
+    flask_cli(database, "migrate")
+    password = flask_cli(database, "users", "create", "boss", "--role", "administrator")
+    headers = basic("boss", password.strip().splitlines()[-1])
+    server = Server(database, workers=1)
+    venue = server.request(
+        "POST",
+        f"{NS}/venues",
+        {"venue": "Town Hall", "city": "Lyon", "geo_lat": 45.7, "geo_lng": 4.8},
+        headers,
+    )[1]
+    organizer = server.request("POST", f"{NS}/organizers", {"organizer": "Arts Club"}, headers)[1]
+    when = {"start_date": f"{DAY} 19:00:00", "end_date": f"{DAY} 21:00:00"}
+    made = {}
+    for title, extra in (
+        ("Jazz evening", {"categories": ["Music"], "tags": ["jazz"], "cost": "12"}),
+        ('Tricky "><img src=x onerror=alert(1)> <svg onload=alert(2)>', {}),
+        ("Weekly choir", {"recurrence": ["RRULE:FREQ=WEEKLY;COUNT=3"]}),
+        ("Members only", {"password": "letmein"}),
+    ):
+        body = {
+            "title": title,
+            **when,
+            "venue": venue["id"],
+            "organizer": [organizer["id"]],
+            **extra,
+        }
+        status, event = server.request("POST", f"{NS}/events", body, headers)
+        assert status == 201, event
+        made[title.split()[0]] = event
+    yield {"server": server, "base": server.base, "events": made, "venue": venue}
+    server.stop()
+    drop_database(database)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert os.path.exists(CHROMIUM), "Debian's chromium is needed (make test installs it)"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser, url, width=1280, javascript=True):
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, java_script_enabled=javascript
+    )
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on(
+        "dialog", lambda dialog: (problems.append(f"dialog: {dialog.message}"), dialog.dismiss())
+    )
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    return page, problems
+
+
+def views(site):
+    events = site["events"]
+    return [
+        "/events/",
+        f"/events/month/{DAY:%Y-%m}/",
+        f"/events/{DAY:%Y-%m-%d}/",
+        f"/event/{events['Jazz']['slug']}/",
+        f"/event/{events['Weekly']['slug']}/",
+        f"/event/{events['Members']['slug']}/",
+        f"/venue/{site['venue']['slug']}/",
+        "/events/category/music/",
+        "/events/2026-99-99/",
+    ]
+
+
+@pytest.mark.parametrize("lang", ["", "/fr"])
+def test_axe_finds_nothing_serious_on_any_view(site, browser, lang):
+    axe = Axe()
+    for path in views(site):
+        page, problems = open_page(browser, site["base"] + lang + path)
+        results = axe.run(page)
+        serious = [
+            (v["id"], v["impact"], v["nodes"][0]["html"][:120])
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert serious == [], (path, serious)
+        assert [p for p in problems if "400" not in p] == [], (path, problems)
+        page.context.close()
+
+
+def test_markup_in_a_title_never_runs(site, browser):
+    for path in (
+        "/events/",
+        f"/event/{site['events']['Tricky']['slug']}/",
+        f"/events/{DAY:%Y-%m-%d}/",
+    ):
+        page, problems = open_page(browser, site["base"] + path)
+        assert not any(p.startswith("dialog") for p in problems), problems
+        assert page.locator("img[src='x']").count() == 0 and page.locator("svg").count() == 0
+        page.context.close()
+
+
+def test_no_sideways_scroll_on_a_phone(site, browser):
+    for path in views(site):
+        page, _problems = open_page(browser, site["base"] + path, width=360)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+        page.context.close()
+
+
+def test_the_month_view_works_without_javascript(site, browser):
+    page, _problems = open_page(
+        browser, site["base"] + f"/events/month/{DAY:%Y-%m}/", javascript=False
+    )
+    assert page.locator("table.month").count() == 1
+    assert page.get_by_text("Jazz evening").count() >= 1
+    page.get_by_role("link", name="Next month").click()
+    following = (DAY.replace(day=28) + timedelta(days=4)).strftime("%Y-%m")
+    assert page.url.endswith(f"/events/month/{following}/")
+    page.get_by_role("link", name="Previous month").click()
+    page.get_by_label("Search").fill("jazz")
+    page.get_by_role("button", name="Find events").click()
+    assert "search=jazz" in page.url and page.get_by_text("Jazz evening").count() >= 1
+    page.context.close()
+
+
+def test_a_password_opens_a_protected_event(site, browser):
+    page, _problems = open_page(
+        browser, site["base"] + f"/event/{site['events']['Members']['slug']}/"
+    )
+    page.get_by_label("Password").fill("wrong")
+    page.get_by_role("button", name="Show the event").click()
+    assert page.get_by_role("alert").count() == 1
+    page.get_by_label("Password").fill("letmein")
+    page.get_by_role("button", name="Show the event").click()
+    assert page.get_by_role("heading", name="Add to calendar").count() == 1
+    page.context.close()
+
+
+def test_the_widget_fills_a_page_of_another_origin(site, browser, tmp_path):
+    (tmp_path / "index.html").write_text(
+        "<!doctype html><html lang='en'><head><title>Club</title><link rel='icon' href='data:,'></head>"
+        "<body>"
+        "<style>li { color: red }</style><h1>Our club</h1>"
+        '<div data-calendar-events data-limit="5" data-categories="music"></div>'
+        '<div id="all" data-calendar-events data-limit="2" data-lang="fr"></div>'
+        f'<script src="{site["base"]}/widget.js" async></script></body></html>'
+    )
+    port = free_port()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        page, problems = open_page(browser, f"http://127.0.0.1:{port}/")
+        first = page.locator("[data-calendar-events]").first
+        page.wait_for_function(
+            "document.querySelector('[data-calendar-events]').shadowRoot"
+            " && document.querySelector('[data-calendar-events]').shadowRoot.querySelector('li a')"
+        )
+        links = first.locator("li a")
+        assert links.count() == 1 and links.first.inner_text() == "Jazz evening"
+        assert links.first.get_attribute("href").startswith(site["base"] + "/event/")
+        # Our styles stay in the shadow root; the host page's stay out of it.
+        color = links.first.evaluate("a => getComputedStyle(a.closest('li')).color")
+        assert color != "rgb(255, 0, 0)"
+        page.wait_for_function(
+            "document.getElementById('all').shadowRoot"
+            " && document.getElementById('all').shadowRoot.querySelectorAll('li').length === 2"
+        )
+        assert page.locator("#all li img").count() == 0  # titles inserted as text
+        assert problems == []
+        page.context.close()
+    finally:
+        other.shutdown()
