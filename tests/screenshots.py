@@ -30,7 +30,9 @@ def main() -> None:
     server = Server(database, workers=1)
     try:
         listing = json.loads(
-            urllib.request.urlopen(f"{server.base}/wp-json/calendar/events/v1/events?per_page=50").read()
+            urllib.request.urlopen(
+                f"{server.base}/wp-json/calendar/events/v1/events?per_page=50"
+            ).read()
         )
         chosen = next(
             (e for e in listing["events"] if e["image"] and e["venue"] and e["organizer"]),
