@@ -2,6 +2,7 @@
 in tests/test_pages_browser.py). What they show is what the anonymous API shows."""
 
 import json
+import os
 import re
 from datetime import date, timedelta
 
@@ -299,3 +300,39 @@ def test_unknown_page_addresses_are_html_404s(client):
     html = page(client, "/events/category/jazz/extra/", 404)
     assert "<h1>" in html
     assert client.get(f"{NS}/nothing").get_json()["code"] == "rest_no_route"
+
+
+@pytest.fixture
+def instance_files():
+    """Files written under instance/ for a test, put back as they were afterwards."""
+    from tests.helpers import ROOT
+
+    written = {}
+
+    def write(relative: str, text: str) -> None:
+        path = os.path.join(ROOT, "instance", relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        written[path] = open(path).read() if os.path.exists(path) else None
+        with open(path, "w") as handle:
+            handle.write(text)
+
+    yield write
+    for path, before in written.items():
+        if before is None:
+            os.remove(path)
+        else:
+            with open(path, "w") as handle:
+                handle.write(before)
+
+
+def test_a_site_overrides_templates_and_adds_its_stylesheet(fresh_app, instance_files):
+    instance_files(
+        "templates/embed.html",
+        '{% extends "base.html" %}{% block main %}<h1>Our own embed</h1>{% endblock %}',
+    )
+    instance_files("static/site.css", "body { background: pink; }")
+    client = fresh_app.test_client()
+    html = client.get("/events/embed/", headers=HTML).get_data(as_text=True)
+    assert "Our own embed" in html
+    assert html.index("calendar.css") < html.index("/static/site.css")
+    assert client.get("/static/site.css").get_data(as_text=True) == "body { background: pink; }"
