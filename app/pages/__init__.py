@@ -119,8 +119,7 @@ def _view_links(filters: reading.Filters, day: date) -> dict:
 
 def _choices() -> dict:
     """The categories and venues the filter form offers (what the API lists anonymously)."""
-    categories, _total = reading.terms_of("category")
-    venues, _total = reading.venues_listed()
+    categories, venues = reading.form_choices()
     return {"categories": categories, "venues": venues}
 
 
@@ -137,13 +136,15 @@ def _ld(events: list[dict]) -> list[dict]:
     return out
 
 
-def _decorate(events: list[dict]) -> list[dict]:
-    """What the templates show of each event beside its representation."""
+def _decorate(events: list[dict], full: bool = True) -> list[dict]:
+    """What the templates show of each event beside its representation (``full``: its
+    dates written out too, which the month grid does not show)."""
     lang = current_language()
     site_tz = current_app.config["SITE_TIMEZONE"]
     for event in events:
         event["_link"] = url_for("pages.event_view", slug=event["slug"])
-        event["_when"] = formatting.when(event, lang, site_tz) if event["start_date"] else ""
+        if full:
+            event["_when"] = formatting.when(event, lang, site_tz)
         event["_time"] = formatting.time_of(event, lang)
         venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
         event["_venues"] = venues
@@ -281,8 +282,10 @@ def month_view(month=None):
     span_first = reading.to_utc(datetime.combine(grid_first, datetime.min.time()))
     span_last = reading.to_utc(datetime.combine(grid_last + timedelta(days=1), datetime.min.time()))
     events, _total = reading.between(filters, span_first, span_last)
-    events = _decorate(events)
     placed = _placed(events, grid_first, grid_last)
+    most_per_day = 3
+    shown = {e["id"]: e for day in placed.values() for e in day[:most_per_day]}
+    _decorate(list(shown.values()), full=False)  # only what the grid shows
     weeks, day = [], grid_first
     today = reading.site_today()
     while day <= grid_last:
@@ -303,7 +306,6 @@ def month_view(month=None):
         weeks.append(week)
     previous = (first_of_month - timedelta(days=1)).replace(day=1)
     following = last_of_month + timedelta(days=1)
-    shown = [e for week in weeks for d in week for e in d["events"] if d["in_month"]]
     return page_response(
         "month.html",
         heading=formatting.month_title(first_of_month, lang),
@@ -314,8 +316,8 @@ def month_view(month=None):
         filters=filters,
         views=_view_links(filters, first_of_month),
         feeds=_feeds(filters),
-        json_ld=_ld(list({e["id"]: e for e in shown}.values())),
-        most_per_day=3,
+        json_ld=_ld(list(shown.values())),
+        most_per_day=most_per_day,
         **_choices(),
     )
 

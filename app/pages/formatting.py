@@ -3,21 +3,36 @@
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from urllib.parse import quote, urlencode
 
 from babel import Locale
 from babel.dates import (
     format_date,
+    format_datetime,
     format_interval,
-    format_skeleton,
     format_time,
+    match_skeleton,
 )
 
 from store import dates
 
 
+@lru_cache(maxsize=64)
 def locale_of(lang: str) -> Locale:
     return Locale.parse(lang)
+
+
+@lru_cache(maxsize=256)
+def _pattern(lang: str, skeleton: str) -> str:
+    """The language's pattern for ``skeleton``: Babel matches a skeleton anew on every
+    ``format_skeleton`` call (7 of a month view's 12 seconds for 20 months)."""
+    skeletons = locale_of(lang).datetime_skeletons
+    return str(skeletons[match_skeleton(skeleton, skeletons) or "yMMMd"])
+
+
+def format_skeleton(skeleton: str, value, locale: str) -> str:
+    return format_datetime(value, _pattern(locale, skeleton), locale=locale)
 
 
 def first_weekday(lang: str) -> int:
@@ -34,6 +49,7 @@ def weekday_names(lang: str) -> list[tuple[str, str]]:
     ]
 
 
+@lru_cache(maxsize=64)
 def hours(lang: str) -> str:
     """The skeleton of hours and minutes the language writes (12 or 24 hours)."""
     return "hm" if "h" in locale_of(lang).time_formats["short"].pattern else "Hm"

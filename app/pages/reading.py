@@ -20,7 +20,9 @@ from app.render import organizer_out, render_context, venue_out
 from app.routes.events import event_filters, event_texts, read_event_dict
 from store import dates
 from store.events import get_event_by_slug, list_events
-from store.linked import get_linked_by_slug
+from store.linked import LinkedFilters, get_linked_by_slug, list_linked
+from store.memo import MEMO, current_version
+from store.models import Term
 from store.posts import effective_status
 from store.terms import find_term
 from store.users import ANONYMOUS
@@ -220,17 +222,18 @@ def neighbours(event: dict) -> tuple[list[dict], list[dict]]:
     return before, after
 
 
-def terms_of(taxonomy: str) -> tuple[list, int]:
-    """The terms a visitor may filter by (every term, by name)."""
-    from store.models import Term
-
-    terms = list(Term.select().where(Term.taxonomy == taxonomy).order_by(Term.name).limit(200))
-    return terms, len(terms)
+# Most choices of each kind the filter form offers (a large site's visitors search instead).
+MOST_CHOICES = 200
 
 
-def venues_listed() -> tuple[list, int]:
-    """The venues an anonymous caller may read, by name (the filter form's choices)."""
-    from store.linked import LinkedFilters, list_linked
+def form_choices() -> tuple[list, list]:
+    """The categories and the venues an anonymous caller may read, by name, that the filter
+    form offers: read once per data version (they were half of a list page's cost)."""
+    return MEMO.get(current_version(), ("page choices",), _read_choices)
 
-    rows, total = list_linked("venue", LinkedFilters(), ANONYMOUS, 0, 200)
-    return sorted(rows, key=lambda row: row.title.lower()), total
+
+def _read_choices() -> tuple[list, list]:
+    terms = Term.select(Term.id, Term.name, Term.slug).where(Term.taxonomy == "category")
+    categories = list(terms.order_by(Term.name).limit(MOST_CHOICES))
+    rows, _total = list_linked("venue", LinkedFilters(), ANONYMOUS, 0, MOST_CHOICES)
+    return categories, sorted(rows, key=lambda row: row.title.lower())
