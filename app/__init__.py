@@ -16,6 +16,7 @@ from app.arrival import current as current_arrival
 from app.auth import authenticate_request, check_item_password
 from app.cli import register_cli
 from app.config import SettingError, load_settings
+from app.editor import register_editor
 from app.headers import StandardHeaders
 from app.i18n import N_, LanguageRoots, load_catalogs
 from app.openapi import BASIC_AUTH
@@ -241,3 +242,4 @@ def _register_routes(app: Flask) -> None:
     register_index(app)
     register_uploads(app)
     register_pages(app)
+    register_editor(app)

@@ -81,22 +81,42 @@ def authenticate_request() -> None:
         # As WordPress: another scheme (Bearer, Digest…) is not credentials of this API,
         # so the caller is anonymous (a write then answers 401 rest_forbidden).
         return
-    config = current_app.config
     credentials = _basic_credentials()
-    address = client_address()
-    keys = [
-        (f"{address} {credentials[0] if credentials else ''}", config["AUTH_FAILURE_LIMIT"]),
-        (address, config["AUTH_FAILURE_LIMIT"] * 10),
-    ]
-    window = config["AUTH_FAILURE_WINDOW"]
-    _throttle(keys, window, _("Too many failed login attempts. Try again later."))
+    attempt = throttle_sign_in(credentials[0] if credentials else "")
     user = users.authenticate(*credentials) if credentials else None
     if user is None:
-        for key, _limit in keys:
-            users.record_failure(key, window)
+        attempt.failed()
         raise _bad_credentials()
-    users.clear_failures(keys[0][0])
+    attempt.succeeded()
     g.viewer = Viewer(user)
+
+
+class SignInAttempt:
+    """The counters of one sign-in by user name and password (the editor's form): the same
+    keys, limits and window as the API's Basic credentials."""
+
+    def __init__(self, login: str):
+        config = current_app.config
+        address = client_address()
+        self.window = config["AUTH_FAILURE_WINDOW"]
+        self.keys = [
+            (f"{address} {login}", config["AUTH_FAILURE_LIMIT"]),
+            (address, config["AUTH_FAILURE_LIMIT"] * 10),
+        ]
+
+    def failed(self) -> None:
+        for key, _limit in self.keys:
+            users.record_failure(key, self.window)
+
+    def succeeded(self) -> None:
+        users.clear_failures(self.keys[0][0])
+
+
+def throttle_sign_in(login: str) -> SignInAttempt:
+    """429 while this client (and user name) is over its limit; else the attempt's counters."""
+    attempt = SignInAttempt(login)
+    _throttle(attempt.keys, attempt.window, _("Too many failed login attempts. Try again later."))
+    return attempt
 
 
 def check_item_password() -> None:

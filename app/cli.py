@@ -26,7 +26,7 @@ from app.ical_import import import_events
 from app.openapi import complete, doc_strings
 from app.render import stored_texts_key
 from schemas.events import IMPORT_STATUSES
-from store import texts, users
+from store import accounts, texts, users
 from store.clock import utcnow
 from store.copy import CopyError, copy_database
 from store.db import UnsupportedDatabase, backup_to, database
@@ -82,13 +82,34 @@ def list_():
 @users_group.command("revoke")
 @click.argument("name")
 def revoke(name):
-    """Revoke all application passwords of a user."""
+    """Revoke all application passwords of a user and end the user's editor sessions."""
     with database.connection_context():
         try:
             count = users.revoke_passwords(name)
+            accounts.end_sessions(name)
         except users.UserError as error:
             raise click.ClickException(str(error)) from None
-    click.echo(f"Revoked {count} application password(s) of {name}.")
+    click.echo(f"Revoked {count} application password(s) of {name}; their sessions ended.")
+
+
+@users_group.command("login-link")
+@click.argument("name")
+@with_appcontext
+def login_link(name):
+    """Print a one-time link (valid 24 hours) where the user sets the password of the
+    editor (/manage/)."""
+    with database.connection_context():
+        try:
+            token = accounts.login_link_token(name)
+        except accounts.AccountError as error:
+            raise click.ClickException(str(error)) from None
+    config = current_app.config
+    base = (
+        config["SITE_URL"]
+        or f"http://{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+    )
+    click.echo(f"One-time link for {name} (valid {accounts.LINK_HOURS} hours):")
+    click.echo(f"{base.rstrip('/')}/manage/set-password/{token}")
 
 
 @click.command("migrate")

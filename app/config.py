@@ -48,6 +48,8 @@ DEFAULTS = {
     # Public pages (SPEC §15): what a browser's GET / shows (list, month, or index for the
     # JSON index), and the origins that may frame /events/embed/ (space- or comma-separated).
     "HOME_VIEW": "list",
+    # Signs the editor's session cookies; generated into instance/secret_key when empty.
+    "SECRET_KEY": "",
     "EMBED_ORIGINS": "*",
     # Most events and lines of one file imported over HTTP (each event is a write of about
     # 25 ms); `flask import-ics` reads an operator's file of any size.

@@ -11,7 +11,7 @@ from datetime import timedelta
 import orjson
 from flask import current_app
 
-from app.auth import apply_write_rules, may
+from app.auth import apply_write_rules, may, require
 from app.errors import ApiError, invalid_params
 from app.i18n import _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
@@ -339,6 +339,25 @@ def plan_occurrences(values: dict, existing) -> list | None:
         ) from None
     except (dates.DateError, ValueError, OverflowError, IndexError):
         raise invalid_params({"recurrence": translate(recurrence.INVALID_LINE)}) from None
+
+
+def create_event(body: dict, viewer):
+    """The write pipeline of a new event, for every face (the API, the editor): a body the
+    schema has loaded → columns and links → permission → write rules → series plan → save."""
+    values, links = prepare_event(body, None, viewer)
+    require(viewer, "create")
+    apply_write_rules(values, viewer, None)
+    occurrences = plan_occurrences(values, None)
+    return save_event(values, links, viewer=viewer, occurrences=occurrences)
+
+
+def change_event(event, body: dict, viewer):
+    """The write pipeline of an update (only the fields ``body`` sends), as ``create_event``."""
+    values, links = prepare_event(body, event, viewer)
+    require(viewer, "edit", event, effective_status(event))
+    apply_write_rules(values, viewer, event)
+    occurrences = plan_occurrences(values, event)
+    return write_event(values, links, event, viewer, occurrences)
 
 
 def write_event(values: dict, links: dict, existing, viewer, occurrences):

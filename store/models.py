@@ -38,6 +38,21 @@ class User(BaseModel):
     email = CharField(default="")
     role = CharField(max_length=16)
     created = CharField()
+    # The editor's sign-in (SPEC §16): a memory-hard hash of the account's own password
+    # ("" when none is set), and the generation of its sessions: a session cookie carries
+    # the generation it was made in, and a password change or a revocation moves it on.
+    password_hash = TextField(default="")
+    sessions_epoch = IntegerField(default=0)
+
+
+class LoginLink(BaseModel):
+    """A one-time link to set an account's password (``flask users login-link``): only
+    the SHA-256 digest of its token is kept."""
+
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    digest = CharField(unique=True)
+    expires = CharField()  # UTC, YYYY-MM-DD HH:MM:SS
+    used = BooleanField(default=False)
 
 
 class AppPassword(BaseModel):
@@ -312,6 +327,7 @@ class EventDay(BaseModel):
 ALL_TABLES = [
     Node,
     User,
+    LoginLink,
     AppPassword,
     AuthFailure,
     Setting,

@@ -1,5 +1,8 @@
 """Schema creation and versioned migrations, run by every entry point."""
 
+from playhouse.migrate import PostgresqlMigrator, SqliteMigrator
+from playhouse.migrate import migrate as run_migrations
+
 from store.db import (
     create_change_marker,
     create_day_counter,
@@ -20,9 +23,11 @@ from store.models import (
     EventTerm,
     EventText,
     EventVenue,
+    LoginLink,
     Media,
     Setting,
     Term,
+    User,
 )
 from store.texts import add_marks
 
@@ -174,6 +179,20 @@ def _v17_covering_page_index():
     database.execute_sql("ANALYZE")
 
 
+def _v18_browser_sign_in():
+    """The editor's sign-in: each account's own password and sessions generation, and the
+    one-time links that set the password (playhouse.migrate adds the columns)."""
+    migrator = (PostgresqlMigrator if is_postgres() else SqliteMigrator)(database.obj)
+    columns = {column.name for column in database.get_columns("user")}
+    steps = [
+        migrator.add_column("user", name, getattr(User, name))
+        for name in ("password_hash", "sessions_epoch")
+        if name not in columns
+    ]
+    run_migrations(*steps)
+    database.create_tables([LoginLink])
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -193,6 +212,7 @@ MIGRATIONS = [
     _v15_stored_event_texts,
     _v16_event_days,
     _v17_covering_page_index,
+    _v18_browser_sign_in,
 ]
 
 

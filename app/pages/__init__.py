@@ -593,7 +593,8 @@ def register_pages(app) -> None:
     )
     app.jinja_env.globals.update(_=_, ngettext=None)
     app.add_url_rule("/static/site.css", "site_css", _site_css, methods=["GET"])
-    errors.page_errors(is_page_path, error_page)
+    # The editor's errors are pages too (it is not indexed: app/headers.py).
+    errors.page_errors(lambda path: is_page_path(path) or path.startswith("/manage"), error_page)
 
 
 def _site_css():

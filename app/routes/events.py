@@ -11,7 +11,6 @@ from flask import current_app, request
 from flask.views import MethodView
 
 from app.auth import (
-    apply_write_rules,
     current_viewer,
     may,
     may_see_protected,
@@ -21,11 +20,11 @@ from app.auth import (
 from app.cache import cached, cached_response
 from app.errors import ApiError, forbidden, invalid_params
 from app.event_input import (
+    change_event,
+    create_event,
     not_an_event,
-    plan_occurrences,
     prepare_event,
     raise_invalid,
-    write_event,
 )
 from app.i18n import N_, _
 from app.i18n import _ as say  # kind names, marked in app.i18n
@@ -70,7 +69,6 @@ from store.events import (
     get_events,
     list_events,
     load_relations,
-    save_event,
     trash_event,
 )
 from store.ids import as_id
@@ -576,11 +574,7 @@ def _series_items(series, edited, visible, dicts, ends) -> list[FeedEvent]:
 
 
 def update_event(event, body, viewer):
-    values, links = prepare_event(body, event, viewer)
-    require(viewer, "edit", event, effective_status(event))
-    apply_write_rules(values, viewer, event)
-    occurrences = plan_occurrences(values, event)
-    saved = write_event(values, links, event, viewer, occurrences)
+    saved = change_event(event, body, viewer)
     return json_response(render_events([saved], viewer)[0])
 
 
@@ -649,11 +643,7 @@ class Events(MethodView):
     def post(self, body):
         """Create an event."""
         viewer = current_viewer()
-        values, links = prepare_event(body, None, viewer)
-        require(viewer, "create")
-        apply_write_rules(values, viewer, None)
-        occurrences = plan_occurrences(values, None)
-        event = save_event(values, links, viewer=viewer, occurrences=occurrences)
+        event = create_event(body, viewer)
         return json_response(render_events([event], viewer)[0], 201)
 
 

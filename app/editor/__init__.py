@@ -1,0 +1,505 @@
+"""The editor (SPEC §16): ``/manage/``, where the people who publish events sign in and
+manage them in a browser.
+
+Every form goes through what the API's routes go through: the same marshmallow schema
+(its messages shown beside each field), the same write pipeline
+(``app/event_input.py::create_event``/``change_event``), the same capability rule
+(``app/auth.py::may``/``require``). Signing in uses the account's own password (hashed by
+``store/accounts.py``), throttled with the API's counters; a session is Flask's signed
+cookie holding the user and the generation of its sessions; every form carries a CSRF
+token (Flask-WTF). The JSON API never reads the session.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from datetime import datetime
+
+from flask import Blueprint, Response, current_app, g, redirect, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
+from marshmallow import ValidationError
+from wtforms import ValidationError as TokenError
+
+from app.auth import client_address, may, require, throttle_sign_in
+from app.errors import ApiError, from_validation_error, invalid_params
+from app.event_input import change_event, create_event
+from app.i18n import _
+from app.pages import page_response
+from app.routes.events import event_filters, render_events
+from app.routes.media import decode
+from schemas.events import EventCreate, EventUpdate
+from store import accounts
+from store.editor import authored, awaiting_review, in_trash
+from store.events import get_event, list_events, trash_event
+from store.linked import LinkedFilters, list_linked
+from store.media import save_media
+from store.models import Media
+from store.posts import effective_status
+from store.users import ANONYMOUS, Viewer
+
+bp = Blueprint("editor", __name__, url_prefix="/manage")
+PAGE_SIZE = 20
+FLAGS = ("all_day", "featured", "sticky", "hide_from_listings")
+WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+
+
+class EditorSessions(SecureCookieSessionInterface):
+    """Flask's signed cookie, ``Secure`` when the request came over HTTPS."""
+
+    def get_cookie_secure(self, app) -> bool:
+        return request.is_secure or super().get_cookie_secure(app)
+
+
+def secret_key(instance_path: str) -> str:
+    """``SECRET_KEY`` from the settings, else the one generated into instance/ at the
+    first start (kept there, readable by its owner only)."""
+    path = os.path.join(instance_path, "secret_key")
+    if not os.path.exists(path):
+        os.makedirs(instance_path, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(secrets.token_hex(32))
+    with open(path) as handle:
+        return handle.read().strip()
+
+
+# --- who is signed in --------------------------------------------------------------------
+
+
+def signed_in() -> Viewer | None:
+    user = accounts.session_user(session.get("uid"), session.get("epoch"))
+    return Viewer(user) if user is not None else None
+
+
+@bp.before_request
+def guard():
+    """No cache may keep an editor's page; every POST carries a valid CSRF token; pages
+    other than signing in need a session."""
+    if request.method == "POST":
+        try:
+            validate_csrf(request.form.get("csrf_token", ""))
+        except (TokenError, CSRFError):
+            return _page(
+                "message.html",
+                400,
+                heading=_("The form has expired"),
+                message=_("Nothing was changed. Open the page again and send it once more."),
+            )
+    g.editor = signed_in()
+    if g.editor is None and request.endpoint not in PUBLIC_ENDPOINTS:
+        session.clear()
+        return redirect(url_for("editor.signin", next=request.path), 303)
+    return None
+
+
+@bp.after_request
+def private(response):
+    response.headers["Cache-Control"] = "private, no-store"
+    response.headers["Content-Security-Policy"] = (
+        "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; "
+        "script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    )
+    return response
+
+
+def _page(template: str, status: int = 200, **context) -> Response:
+    response = page_response(
+        f"manage/{template}",
+        status=status,
+        editor=g.get("editor"),
+        csrf_token=generate_csrf(),
+        **context,
+    )
+    return response
+
+
+# --- signing in and out ------------------------------------------------------------------
+
+
+@bp.route("/signin", methods=["GET", "POST"])
+def signin():
+    if request.method == "GET":
+        return _page("signin.html", heading=_("Sign in"), username="", error="")
+    username = request.form.get("username", "").strip()[:60]
+    password = request.form.get("password", "")
+    keys = throttle_sign_in(username)  # 429 page while over the API's limits
+    user = accounts.check_sign_in(username, password) if username and password else None
+    if user is None:
+        keys.failed()
+        return _page(
+            "signin.html",
+            400,
+            heading=_("Sign in"),
+            username=username,
+            error=_("The user name or the password is not right."),
+        )
+    keys.succeeded()
+    session.clear()
+    session.update(uid=user.id, epoch=user.sessions_epoch)
+    target = request.args.get("next", "")
+    if not target.startswith("/manage/") or target.startswith("//"):
+        target = url_for("editor.dashboard")
+    return redirect(target, 303)
+
+
+@bp.route("/signout", methods=["GET", "POST"])
+def signout():
+    if request.method == "GET":
+        return _page("message.html", heading=_("Sign out"), message="", signout_form=True)
+    session.clear()
+    return redirect(url_for("editor.signin"), 303)
+
+
+@bp.route("/set-password/<token>", methods=["GET", "POST"])
+def set_password(token):
+    user = accounts.link_user(token)
+    if user is None:
+        return _page(
+            "message.html",
+            404,
+            heading=_("This link cannot be used"),
+            message=_("It was used already or it has expired. Ask for a new one."),
+        )
+    if request.method == "GET":
+        return _page("set_password.html", heading=_("Choose your password"), user=user, error="")
+    password = request.form.get("password", "")
+    confirm = request.form.get("password_again", password)
+    error = ""
+    if len(password) < accounts.MIN_PASSWORD:
+        error = _("A password has at least %(count)s characters.", count=accounts.MIN_PASSWORD)
+    elif password != confirm:
+        error = _("The two passwords differ.")
+    if error:
+        return _page(
+            "set_password.html", 400, heading=_("Choose your password"), user=user, error=error
+        )
+    user = accounts.set_password_by_link(token, password)
+    if user is None:
+        return _page(
+            "message.html",
+            404,
+            heading=_("This link cannot be used"),
+            message=_("It was used already or it has expired. Ask for a new one."),
+        )
+    session.clear()
+    session.update(uid=user.id, epoch=user.sessions_epoch)
+    return redirect(url_for("editor.dashboard"), 303)
+
+
+PUBLIC_ENDPOINTS = {"editor.signin", "editor.signout", "editor.set_password"}
+
+
+# --- the dashboard -----------------------------------------------------------------------
+
+
+def _rendered(rows, viewer) -> list[dict]:
+    readable = [row for row in rows if may(viewer, "read", row, effective_status(row))]
+    return render_events(readable, viewer) if readable else []
+
+
+@bp.route("/")
+def dashboard():
+    viewer = g.editor
+    sections = [
+        (_("My drafts"), _rendered(authored(viewer.id, ("draft",)), viewer)),
+        (
+            _("My upcoming events"),
+            _rendered(authored(viewer.id, ("publish", "future"), upcoming=True), viewer),
+        ),
+    ]
+    if viewer.has("edit_others_posts"):
+        sections.append((_("Pending review"), _rendered(awaiting_review(), viewer)))
+    else:
+        sections.append(
+            (_("Waiting for review"), _rendered(authored(viewer.id, ("pending",)), viewer))
+        )
+    trash_rows = in_trash(None if viewer.has("edit_others_posts") else viewer.id)
+    sections.append((_("Trash"), _rendered(trash_rows, viewer)))
+    return _page(
+        "dashboard.html",
+        heading=_("Dashboard"),
+        sections=sections,
+        may_create=may(viewer, "create"),
+    )
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+@bp.route("/events/")
+def events():
+    viewer = g.editor
+    search = request.args.get("search", "").strip()[:200]
+    raw = request.args.get("page", "1")
+    number = int(raw) if raw.isdigit() and 0 < int(raw) < 10_000 else 1
+    args = {"per_page": PAGE_SIZE, "page": 1, "strict_dates": True, "starts_after": "1000-01-02"}
+    if viewer.has("edit_posts"):
+        args["status"] = ["any"]
+    if search:
+        args["search"] = search
+    filters, _echo = event_filters(args, viewer)
+    rows, total = list_events(filters, viewer, (number - 1) * PAGE_SIZE, PAGE_SIZE)
+    pages = max(1, -(-total // PAGE_SIZE))
+    return _page(
+        "events.html",
+        heading=_("Events"),
+        events=_rendered(rows, viewer),
+        search=search,
+        page=number,
+        previous=url_for("editor.events", search=search, page=number - 1) if number > 1 else None,
+        next=url_for("editor.events", search=search, page=number + 1) if number < pages else None,
+    )
+
+
+def _statuses(viewer) -> list[str]:
+    """The statuses the form offers: what the write rules would keep for this role."""
+    if viewer.has("publish_posts"):
+        return ["draft", "pending", "publish", "future", "private"]
+    return ["draft", "pending"]
+
+
+def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
+    venues, _total = list_linked("venue", LinkedFilters(), viewer, 0, 200)
+    organizers, _total = list_linked("organizer", LinkedFilters(), viewer, 0, 200)
+    library = list(
+        Media.select()
+        .where(Media.author == viewer.id if not viewer.has("edit_others_posts") else True)
+        .order_by(Media.id.desc())
+        .limit(50)
+    )
+    return {
+        "values": values,
+        "errors": errors,
+        "event": event,
+        "venues": sorted(venues, key=lambda v: v.title.lower()),
+        "organizers": sorted(organizers, key=lambda o: o.title.lower()),
+        "library": library,
+        "statuses": _statuses(viewer),
+        "weekdays": WEEKDAYS,
+        "may_delete": event is not None and may(viewer, "delete", event, effective_status(event)),
+        "may_approve": event is not None
+        and effective_status(event) == "pending"
+        and viewer.has("edit_others_posts"),
+    }
+
+
+def _values_of(event: dict) -> dict:
+    """An event's representation as the form shows it (the API's field names)."""
+    venue = event["venue"] if isinstance(event["venue"], dict) else (event["venue"] or [{}])[0]
+    values = {
+        "title": event["title"],
+        "description": event["description"],
+        "start_date": _input_date(event["start_date"], event["all_day"]),
+        "end_date": _input_date(event["end_date"], event["all_day"]),
+        "timezone": event["timezone"],
+        "venue": str(venue.get("id", "")) if venue else "",
+        "organizer": [str(o["id"]) for o in event["organizer"]],
+        "categories": ", ".join(t["name"] for t in event["categories"]),
+        "tags": ", ".join(t["name"] for t in event["tags"]),
+        "cost": event["cost"],
+        "website": "" if event["website"] == event["url"] else event["website"],
+        "status": event["status"],
+        "recurrence": "\n".join(event.get("recurrence") or []),
+        "image": str(event["image"]["id"]) if event.get("image") else "",
+    }
+    values.update({flag: bool(event.get(flag)) for flag in FLAGS})
+    return values
+
+
+def _input_date(stored: str, all_day: bool) -> str:
+    moment = datetime.strptime(stored, "%Y-%m-%d %H:%M:%S")
+    return moment.strftime("%Y-%m-%d") if all_day else moment.strftime("%Y-%m-%dT%H:%M")
+
+
+def _typed(form) -> dict:
+    """What the user typed, to show the form again as it was."""
+    values = {key: form.get(key, "") for key in form}
+    values["organizer"] = form.getlist("organizer")
+    values.update({flag: flag in form for flag in FLAGS})
+    values["repeat_days"] = form.getlist("repeat_days")
+    return values
+
+
+def _recurrence(form) -> str | None:
+    """The raw lines, or those the "repeats" builder writes when no raw line was typed."""
+    lines = form.get("recurrence", "").strip()
+    frequency = form.get("repeat_freq", "")
+    if lines or frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
+        return lines if "recurrence" in form else None
+    rule = f"RRULE:FREQ={frequency}"
+    days = [day for day in form.getlist("repeat_days") if day in WEEKDAYS]
+    if frequency == "WEEKLY" and days:
+        rule += ";BYDAY=" + ",".join(days)
+    count, until = form.get("repeat_count", "").strip(), form.get("repeat_until", "").strip()
+    if count.isdigit():
+        rule += f";COUNT={int(count)}"
+    elif until:
+        rule += ";UNTIL=" + until.replace("-", "") + "T235959Z"
+    return rule
+
+
+def _body(form, files, viewer, fields_present: bool) -> dict:
+    """The form as an API body (the same field names), for the schema to load."""
+    body: dict = {}
+    for key in (
+        "title",
+        "description",
+        "start_date",
+        "end_date",
+        "timezone",
+        "cost",
+        "website",
+        "status",
+        "password",
+        "categories",
+        "tags",
+    ):
+        if key in form:
+            body[key] = form[key]
+    if "password" in body and not body["password"] and "clear_password" not in form:
+        del body["password"]  # an empty field keeps the password (it is never shown)
+    for flag in FLAGS:
+        if fields_present:
+            body[flag] = flag in form
+    new_venue = form.get("venue[venue]", "").strip()
+    if new_venue:
+        body["venue"] = {"venue": new_venue, "city": form.get("venue[city]", "").strip()}
+    elif "venue" in form:
+        body["venue"] = form["venue"] or []
+    if fields_present:
+        body["organizer"] = form.getlist("organizer")
+    recurrence = _recurrence(form)
+    if recurrence is not None:
+        body["recurrence"] = recurrence
+    upload = files.get("image")
+    if upload is not None and upload.filename:
+        require(viewer, "upload_media")
+        try:
+            processed = decode(upload.read(current_app.config["MAX_UPLOAD_BYTES"] + 1))
+        except ApiError as error:  # the upload route's answer names its own field
+            message = next(iter((error.data.get("params") or {"": error.message}).values()))
+            raise invalid_params({"image": message}) from None
+        media = save_media(processed, viewer.id, current_app.config["UPLOAD_FOLDER"])
+        body["image"] = media.id
+    elif "image" in form:
+        body["image"] = form["image"] or ""
+    return body
+
+
+def _field_errors(error: ApiError) -> dict:
+    params = error.data.get("params")
+    if isinstance(params, dict) and params:
+        return {name: str(message) for name, message in params.items()}
+    if isinstance(params, list):
+        return {name: _("This field is required.") for name in params}
+    return {"_form": error.message}
+
+
+def _save(viewer, event=None):
+    """The form through the schema and the write pipeline: 303 to the saved event's form,
+    or the form again with its errors (400)."""
+    schema = EventUpdate() if event is not None else EventCreate()
+    try:
+        body = _body(request.form, request.files, viewer, fields_present=True)
+        loaded = schema.load(body)
+        saved = change_event(event, loaded, viewer) if event else create_event(loaded, viewer)
+    except ValidationError as error:
+        errors = _field_errors(from_validation_error(error, schema))
+    except ApiError as error:
+        if error.status in (401, 403):
+            raise
+        errors = _field_errors(error)
+    else:
+        return redirect(url_for("editor.edit_event", event_id=saved.id), 303)
+    context = _form_context(viewer, _typed(request.form), errors, event)
+    heading = _("Edit event") if event else _("New event")
+    return _page("event_form.html", 400, heading=heading, **context)
+
+
+@bp.route("/events/new", methods=["GET", "POST"])
+def new_event():
+    viewer = g.editor
+    require(viewer, "create")
+    if request.method == "POST":
+        return _save(viewer)
+    values = {"status": "draft", "timezone": current_app.config["SITE_TIMEZONE"]}
+    return _page("event_form.html", heading=_("New event"), **_form_context(viewer, values, {}))
+
+
+def _event_for(viewer, event_id: int, action: str = "edit"):
+    event = get_event(event_id)
+    if event is None or not may(viewer, action, event, effective_status(event)):
+        return None
+    return event
+
+
+@bp.route("/events/<int:event_id>", methods=["GET", "POST"])
+def edit_event(event_id):
+    viewer = g.editor
+    event = _event_for(viewer, event_id)
+    if event is None:
+        return _not_yours()
+    if request.method == "POST":
+        return _save(viewer, event)
+    shown = render_events([event], viewer)[0]
+    return _page(
+        "event_form.html",
+        heading=_("Edit event"),
+        public_link=url_for("pages.event_view", slug=event.slug),
+        **_form_context(viewer, _values_of(shown), {}, event),
+    )
+
+
+def _not_yours():
+    return _page(
+        "message.html",
+        404,
+        heading=_("No such event"),
+        message=_("There is no event at this address that you may edit."),
+    )
+
+
+@bp.route("/events/<int:event_id>/trash", methods=["POST"])
+def trash(event_id):
+    viewer = g.editor
+    event = _event_for(viewer, event_id, "delete")
+    if event is None:
+        return _not_yours()
+    trash_event(event)
+    return redirect(url_for("editor.dashboard"), 303)
+
+
+@bp.route("/events/<int:event_id>/restore", methods=["POST"])
+def restore(event_id):
+    viewer = g.editor
+    event = _event_for(viewer, event_id, "delete")
+    if event is None or event.status != "trash":
+        return _not_yours()
+    change_event(event, EventUpdate().load({"status": "draft"}), viewer)  # as WordPress
+    return redirect(url_for("editor.edit_event", event_id=event_id), 303)
+
+
+@bp.route("/events/<int:event_id>/approve", methods=["POST"])
+def approve(event_id):
+    viewer = g.editor
+    event = _event_for(viewer, event_id)
+    if event is None or not viewer.has("edit_others_posts"):
+        return _not_yours()
+    change_event(event, EventUpdate().load({"status": "publish"}), viewer)
+    return redirect(url_for("editor.dashboard"), 303)
+
+
+def register_editor(app) -> None:
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key(app.instance_path)
+    app.config.update(
+        SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True, WTF_CSRF_TIME_LIMIT=None
+    )
+    app.session_interface = EditorSessions()
+    app.register_blueprint(bp)
+
+
+__all__ = ["register_editor", "signed_in", "client_address", "ANONYMOUS"]

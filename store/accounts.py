@@ -1,0 +1,92 @@
+"""The editor's accounts (SPEC §16): each user's own password for the browser, the
+one-time links that set it, and the generation of its sessions. Persistence only: hashing
+is werkzeug's scrypt, done here so that no caller can store a password unhashed."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from store.clock import utcnow, utcnow_str
+from store.db import write_transaction
+from store.models import LoginLink, User
+
+LINK_HOURS = 24
+MIN_PASSWORD = 10
+# werkzeug's scrypt (N=2^15, r=8, p=1: 32 MB of memory a hash), memory-hard as SPEC §16 asks.
+METHOD = "scrypt"
+# Compared against when the user name is unknown, so both failures cost the same.
+_NOBODY = generate_password_hash(secrets.token_urlsafe(16), method=METHOD)
+
+
+class AccountError(ValueError):
+    """A request the accounts refuse (unknown user, used or expired link)."""
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def login_link_token(login: str) -> str:
+    """A new one-time token to set ``login``'s password, valid for ``LINK_HOURS``."""
+    token = secrets.token_urlsafe(32)
+    expires = (utcnow() + timedelta(hours=LINK_HOURS)).strftime("%Y-%m-%d %H:%M:%S")
+    with write_transaction(changes_data=False):
+        user = User.get_or_none(User.login == login)
+        if user is None:
+            raise AccountError(f"no user {login!r}")
+        LoginLink.create(user=user, digest=_digest(token), expires=expires)
+    return token
+
+
+def link_user(token: str) -> User | None:
+    """The user a valid (unused, unexpired) link's token is for, else None."""
+    link = LoginLink.get_or_none(LoginLink.digest == _digest(token))
+    if link is None or link.used or link.expires < utcnow_str():
+        return None
+    return User.get_or_none(User.id == link.user_id)
+
+
+def set_password_by_link(token: str, password: str) -> User | None:
+    """Sets the password of the link's user and uses the link up; every session of the user
+    ends (its generation moves on). None when the link is not valid (any more)."""
+    with write_transaction(changes_data=False):
+        link = LoginLink.get_or_none(LoginLink.digest == _digest(token))
+        if link is None or link.used or link.expires < utcnow_str():
+            return None
+        LoginLink.update(used=True).where(LoginLink.id == link.id).execute()
+        _set_password(link.user_id, password)
+        return User.get_by_id(link.user_id)
+
+
+def _set_password(user_id: int, password: str) -> None:
+    User.update(
+        password_hash=generate_password_hash(password, method=METHOD),
+        sessions_epoch=User.sessions_epoch + 1,
+    ).where(User.id == user_id).execute()
+
+
+def check_sign_in(login: str, password: str) -> User | None:
+    """The user whose own password this is, else None (in about the same time)."""
+    user = User.get_or_none(User.login == login)
+    stored = user.password_hash if user is not None and user.password_hash else _NOBODY
+    if check_password_hash(stored, password) and user is not None and user.password_hash:
+        return user
+    return None
+
+
+def end_sessions(login: str) -> None:
+    """Every session of ``login`` ends (``users revoke``)."""
+    with write_transaction(changes_data=False):
+        User.update(sessions_epoch=User.sessions_epoch + 1).where(User.login == login).execute()
+
+
+def session_user(user_id, epoch) -> User | None:
+    """The user of a session cookie, if its generation is still the user's."""
+    if not isinstance(user_id, int) or not isinstance(epoch, int):
+        return None
+    user = User.get_or_none(User.id == user_id)
+    return user if user is not None and user.sessions_epoch == epoch else None

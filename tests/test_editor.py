@@ -1,0 +1,257 @@
+"""SPEC §16: the editor at /manage/, through Flask's test client (the browser's view is in
+tests/test_editor_browser.py). Its forms go through the API's schema, write pipeline and
+permission rule."""
+
+import io
+import re
+from datetime import date, timedelta
+
+import pytest
+from PIL import Image
+
+from store import accounts
+from store.db import database
+from store.models import Event
+from tests.conftest import NS
+
+DAY = date.today() + timedelta(days=5)
+PASSWORD = "correct horse battery"
+
+
+def csrf(html: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+@pytest.fixture
+def sign_in(app, as_role):
+    """``sign_in(role)``: a client of its own, signed in as a user of that role (its
+    password set through a one-time link, as a new user does)."""
+
+    def make(role: str, name: str | None = None):
+        name = name or role
+        as_role(role, name)
+        with app.app_context(), database.connection_context():
+            token = accounts.login_link_token(name)
+        client = app.test_client()
+        form = client.get(f"/manage/set-password/{token}").get_data(as_text=True)
+        answer = client.post(
+            f"/manage/set-password/{token}",
+            data={"csrf_token": csrf(form), "password": PASSWORD, "password_again": PASSWORD},
+        )
+        assert answer.status_code == 303
+        client.token = csrf(client.get("/manage/").get_data(as_text=True))
+        return client
+
+    return make
+
+
+def event_form(client, **fields) -> dict:
+    data = {
+        "csrf_token": client.token,
+        "title": "Choir rehearsal",
+        "start_date": f"{DAY}T19:00",
+        "end_date": f"{DAY}T21:00",
+        "timezone": "UTC",
+        "status": "publish",
+    }
+    data.update(fields)
+    return data
+
+
+def test_a_login_link_sets_the_password_once(app, as_role):
+    as_role("editor", "eve")
+    result = app.test_cli_runner().invoke(args=["users", "login-link", "eve"])
+    assert result.exit_code == 0
+    link = result.output.strip().splitlines()[-1]
+    assert re.fullmatch(r"http://[^/]+/manage/set-password/[\w-]+", link)
+    path = link.split("://", 1)[1].split("/", 1)[1]
+    client = app.test_client()
+    form = client.get("/" + path)
+    assert form.status_code == 200 and 'type="password"' in form.get_data(as_text=True)
+    token = csrf(form.get_data(as_text=True))
+    short = client.post(
+        "/" + path, data={"csrf_token": token, "password": "short", "password_again": "short"}
+    )
+    assert short.status_code == 400 and "10" in short.get_data(as_text=True)
+    done = client.post(
+        "/" + path, data={"csrf_token": token, "password": PASSWORD, "password_again": PASSWORD}
+    )
+    assert done.status_code == 303 and client.get("/manage/").status_code == 200
+    assert client.get("/" + path).status_code == 404  # used up
+    assert app.test_cli_runner().invoke(args=["users", "login-link", "nobody"]).exit_code != 0
+
+
+def test_signing_in_and_out(app, sign_in):
+    sign_in("author", "ann")
+    client = app.test_client()
+    assert client.get("/manage/").status_code == 303  # to the sign-in page
+    page = client.get("/manage/signin").get_data(as_text=True)
+    assert 'name="username"' in page and 'name="password"' in page
+    wrong = client.post(
+        "/manage/signin",
+        data={"csrf_token": csrf(page), "username": "ann", "password": "nope-nope-nope"},
+    )
+    assert wrong.status_code == 400 and 'role="alert"' in wrong.get_data(as_text=True)
+    right = client.post(
+        "/manage/signin", data={"csrf_token": csrf(page), "username": "ann", "password": PASSWORD}
+    )
+    assert right.status_code == 303
+    cookie = right.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    dashboard = client.get("/manage/")
+    assert dashboard.status_code == 200
+    assert dashboard.headers["Cache-Control"] == "private, no-store"
+    assert "frame-ancestors 'none'" in dashboard.headers["Content-Security-Policy"]
+    token = csrf(dashboard.get_data(as_text=True))
+    assert client.post("/manage/signout", data={"csrf_token": token}).status_code == 303
+    assert client.get("/manage/").status_code == 303
+
+
+def test_sign_in_failures_are_throttled_with_the_api_counters(app, sign_in):
+    sign_in("author", "bob")
+    app.config["AUTH_FAILURE_LIMIT"] = 2
+    client = app.test_client()
+    token = csrf(client.get("/manage/signin").get_data(as_text=True))
+    for _n in range(2):
+        client.post(
+            "/manage/signin",
+            data={"csrf_token": token, "username": "bob", "password": "wrong-wrong-wrong"},
+        )
+    throttled = client.post(
+        "/manage/signin", data={"csrf_token": token, "username": "bob", "password": PASSWORD}
+    )
+    assert throttled.status_code == 429 and throttled.mimetype == "text/html"
+
+
+def test_a_password_change_or_a_revocation_ends_the_sessions(app, sign_in):
+    client = sign_in("editor", "carl")
+    assert client.get("/manage/").status_code == 200
+    assert app.test_cli_runner().invoke(args=["users", "revoke", "carl"]).exit_code == 0
+    assert client.get("/manage/").status_code == 303
+    again = sign_in("editor", "carl")  # a new password through a new link
+    assert again.get("/manage/").status_code == 200
+    with app.app_context(), database.connection_context():
+        token = accounts.login_link_token("carl")
+        accounts.set_password_by_link(token, "another long password")
+    assert again.get("/manage/").status_code == 303
+
+
+def test_every_form_needs_its_csrf_token(app, sign_in):
+    client = sign_in("administrator", "root")
+    for token in ("", "forged"):
+        answer = client.post("/manage/events/new", data={**event_form(client), "csrf_token": token})
+        assert answer.status_code == 400 and answer.mimetype == "text/html"
+    with app.app_context(), database.connection_context():
+        assert Event.select().count() == 0
+
+
+def test_the_api_never_takes_the_session_as_credentials(sign_in):
+    client = sign_in("administrator", "root")
+    body = {"title": "Through the cookie", "start_date": f"{DAY} 10:00", "end_date": f"{DAY} 11:00"}
+    assert client.post(f"{NS}/events", json=body).status_code == 401
+
+
+def test_creating_an_event_with_an_image_and_a_weekly_recurrence(client, sign_in):
+    editor = sign_in("editor", "dana")
+    image = io.BytesIO()
+    Image.new("RGB", (400, 300), "orange").save(image, "PNG")
+    answer = editor.post(
+        "/manage/events/new",
+        data={
+            **event_form(editor, title="Weekly choir"),
+            "repeat_freq": "WEEKLY",
+            "repeat_days": [DAY.strftime("%a").upper()[:2]],
+            "repeat_count": "3",
+            "venue[venue]": "Parish hall",
+            "categories": "Music, Choir",
+            "image": (io.BytesIO(image.getvalue()), "poster.png"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 303
+    event_id = int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    made = client.get(f"{NS}/events/{event_id}").get_json()
+    assert made["recurrence"][0].startswith("RRULE:FREQ=WEEKLY")
+    assert made["image"]["width"] == 400 and made["venue"]["venue"] == "Parish hall"
+    assert {c["name"] for c in made["categories"]} == {"Music", "Choir"}
+    assert "Weekly choir" in client.get(f"/event/{made['slug']}/").get_data(as_text=True)
+    occurrences = client.get(f"{NS}/events", query_string={"post_parent": event_id}).get_json()
+    assert occurrences["total"] == 2
+
+
+def test_field_errors_come_from_the_schema_and_keep_what_was_typed(sign_in):
+    editor = sign_in("editor", "erin")
+    answer = editor.post(
+        "/manage/events/new", data=event_form(editor, title="Kept title", website="javascript:x")
+    )
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 400
+    assert 'id="website-error"' in html and 'value="Kept title"' in html  # the schema's message
+    answer = editor.post("/manage/events/new", data=event_form(editor, end_date=f"{DAY}T18:00"))
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 400
+    assert (
+        "The end date must not be before the start date." in html and 'id="end_date-error"' in html
+    )
+    french = editor.post("/fr/manage/events/new", data=event_form(editor, end_date=f"{DAY}T18:00"))
+    html = french.get_data(as_text=True)
+    assert french.status_code == 400 and 'lang="fr"' in html
+    assert "La date de fin" in html or "fin" in html.split('id="end_date-error"')[1][:200]
+
+
+def test_a_contributor_submits_and_an_editor_approves(client, sign_in):
+    contributor = sign_in("contributor", "cora")
+    answer = contributor.post("/manage/events/new", data=event_form(contributor, title="Bake sale"))
+    assert answer.status_code == 303
+    event_id = int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    assert client.get(f"{NS}/events/{event_id}").status_code in (401, 403)  # pending
+    editor = sign_in("editor", "ed")
+    dashboard = editor.get("/manage/").get_data(as_text=True)
+    assert "Bake sale" in dashboard and f"/manage/events/{event_id}/approve" in dashboard
+    approved = editor.post(f"/manage/events/{event_id}/approve", data={"csrf_token": editor.token})
+    assert approved.status_code == 303
+    assert client.get(f"{NS}/events/{event_id}").get_json()["status"] == "publish"
+
+
+def test_an_author_cannot_open_or_post_to_another_authors_event(
+    client, sign_in, make_event, as_role
+):
+    theirs = make_event(as_role("author", "other"), title="Not mine")
+    author = sign_in("author", "me")
+    assert author.get(f"/manage/events/{theirs['id']}").status_code == 404
+    answer = author.post(
+        f"/manage/events/{theirs['id']}", data=event_form(author, title="Taken over")
+    )
+    assert answer.status_code == 404
+    assert (
+        author.post(
+            f"/manage/events/{theirs['id']}/trash", data={"csrf_token": author.token}
+        ).status_code
+        == 404
+    )
+    assert client.get(f"{NS}/events/{theirs['id']}").get_json()["title"] == "Not mine"
+
+
+def test_edit_trash_and_restore(client, sign_in):
+    editor = sign_in("editor", "fay")
+    answer = editor.post("/manage/events/new", data=event_form(editor, title="Picnic"))
+    event_id = int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    form = editor.get(f"/manage/events/{event_id}").get_data(as_text=True)
+    assert (
+        'value="Picnic"' in form and 'name="start_date"' in form and 'type="datetime-local"' in form
+    )
+    edited = editor.post(
+        f"/manage/events/{event_id}", data=event_form(editor, title="Picnic in the park")
+    )
+    assert edited.status_code == 303
+    assert client.get(f"{NS}/events/{event_id}").get_json()["title"] == "Picnic in the park"
+    assert (
+        editor.post(
+            f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token}
+        ).status_code
+        == 303
+    )
+    assert client.get(f"{NS}/events/{event_id}").status_code in (401, 403, 410)
+    assert "Picnic in the park" in editor.get("/manage/").get_data(as_text=True)  # in the trash
+    editor.post(f"/manage/events/{event_id}/restore", data={"csrf_token": editor.token})
+    assert client.get(f"{NS}/events/{event_id}", headers={}).status_code in (401, 403)  # a draft
