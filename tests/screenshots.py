@@ -57,10 +57,31 @@ def main() -> None:
                     page.screenshot(path=target)
                     print(target)
                 context.close()
+            _editor(browser, server, database)
             browser.close()
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _editor(browser, server, database) -> None:
+    """The editor's dashboard and event form, signed in as a new administrator."""
+    flask_cli(database, "users", "create", "demo-admin", "--role", "administrator")
+    link = flask_cli(database, "users", "login-link", "demo-admin").strip().splitlines()[-1]
+    path = "/" + link.split("://", 1)[1].split("/", 1)[1]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server.base + path)
+    password = "screenshots and more"
+    page.get_by_label("New password").fill(password)
+    page.get_by_label("The same password again").fill(password)
+    page.get_by_role("button", name="Set the password").click()
+    for name, path in (("editor-dashboard", "/manage/"), ("editor-event-form", "/manage/events/new")):
+        page.goto(server.base + path)
+        target = os.path.join(OUT, f"{name}.png")
+        page.screenshot(path=target, full_page=name == "editor-event-form")
+        print(target)
+    context.close()
 
 
 if __name__ == "__main__":

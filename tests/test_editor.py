@@ -255,3 +255,72 @@ def test_edit_trash_and_restore(client, sign_in):
     assert "Picnic in the park" in editor.get("/manage/").get_data(as_text=True)  # in the trash
     editor.post(f"/manage/events/{event_id}/restore", data={"csrf_token": editor.token})
     assert client.get(f"{NS}/events/{event_id}", headers={}).status_code in (401, 403)  # a draft
+
+
+@pytest.mark.parametrize(
+    "plural, name_field",
+    [("venues", "venue"), ("organizers", "organizer"), ("categories", "name"), ("tags", "name")],
+)
+def test_venues_organizers_and_terms_through_the_api_pipeline(client, sign_in, plural, name_field):
+    editor = sign_in("editor", "gus")
+    made = editor.post(
+        f"/manage/{plural}/new",
+        data={"csrf_token": editor.token, name_field: "Blue Room", "status": "publish"},
+    )
+    assert made.status_code == 303
+    item_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    api = client.get(f"{NS}/{plural}/{item_id}").get_json()
+    assert api.get(name_field, api.get("name")) == "Blue Room"
+    assert "Blue Room" in editor.get(f"/manage/{plural}/?search=blue").get_data(as_text=True)
+    empty = editor.post(
+        f"/manage/{plural}/{item_id}", data={"csrf_token": editor.token, name_field: ""}
+    )
+    assert empty.status_code == 400 and f'id="{name_field}-error"' in empty.get_data(as_text=True)
+    assert (
+        editor.post(
+            f"/manage/{plural}/{item_id}/delete", data={"csrf_token": editor.token}
+        ).status_code
+        == 303
+    )
+
+
+def test_an_author_may_not_manage_terms_nor_others_venues(client, sign_in, as_role):
+    venue = client.post(
+        f"{NS}/venues", json={"venue": "Theirs"}, headers=as_role("editor", "boss")
+    ).get_json()
+    author = sign_in("author", "amy")
+    assert author.get("/manage/categories/new").status_code == 403
+    answer = author.post(
+        "/manage/categories/new", data={"csrf_token": author.token, "name": "Mine"}
+    )
+    assert answer.status_code == 403
+    assert author.get(f"/manage/venues/{venue['id']}").status_code == 404
+    assert (
+        client.get(f"{NS}/categories", query_string={"hide_empty": 0}).get_json()["categories"]
+        == []
+    )
+
+
+def test_images_are_uploaded_checked_and_deleted(sign_in):
+    editor = sign_in("editor", "ivy")
+    image = io.BytesIO()
+    Image.new("RGB", (300, 200), "green").save(image, "PNG")
+    made = editor.post(
+        "/manage/media/",
+        data={"csrf_token": editor.token, "file": (io.BytesIO(image.getvalue()), "a.png")},
+        content_type="multipart/form-data",
+    )
+    assert made.status_code == 303
+    bad = editor.post(
+        "/manage/media/",
+        data={"csrf_token": editor.token, "file": (io.BytesIO(b"<svg/>"), "a.png")},
+        content_type="multipart/form-data",
+    )
+    assert bad.status_code == 400 and 'role="alert"' in bad.get_data(as_text=True)
+    media_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    assert (
+        editor.post(
+            f"/manage/media/{media_id}/delete", data={"csrf_token": editor.token}
+        ).status_code
+        == 303
+    )

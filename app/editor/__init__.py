@@ -23,6 +23,7 @@ from marshmallow import ValidationError
 from wtforms import ValidationError as TokenError
 
 from app.auth import client_address, may, require, throttle_sign_in
+from app.editor import items
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event
 from app.i18n import _
@@ -88,6 +89,8 @@ def guard():
                 message=_("Nothing was changed. Open the page again and send it once more."),
             )
     g.editor = signed_in()
+    if g.editor is not None:
+        g.viewer = g.editor  # what the API's helpers read as the caller, in this request only
     if g.editor is None and request.endpoint not in PUBLIC_ENDPOINTS:
         session.clear()
         return redirect(url_for("editor.signin", next=request.path), 303)
@@ -490,6 +493,154 @@ def approve(event_id):
         return _not_yours()
     change_event(event, EventUpdate().load({"status": "publish"}), viewer)
     return redirect(url_for("editor.dashboard"), 303)
+
+
+# --- venues, organizers, categories, tags, images -------------------------------------------
+
+
+@bp.route("/media/", methods=["GET", "POST"])
+def media():
+    viewer = g.editor
+    error = ""
+    if request.method == "POST":
+        try:
+            made = items.upload(viewer)
+        except ApiError as failure:
+            if failure.status in (401, 403):
+                raise
+            params = failure.data.get("params") or {}
+            error = (
+                next(iter(params.values()))
+                if isinstance(params, dict) and params
+                else failure.message
+            )
+        else:
+            return redirect(url_for("editor.media_item", media_id=made.id), 303)
+    raw = request.args.get("page", "1")
+    number = int(raw) if raw.isdigit() and 0 < int(raw) < 10_000 else 1
+    images, total = items.library(viewer, number)
+    pages = max(1, -(-total // items.PAGE_SIZE))
+    return _page(
+        "media.html",
+        400 if error else 200,
+        heading=_("Images"),
+        images=images,
+        error=error,
+        may_upload=may(viewer, "upload_media"),
+        previous=url_for("editor.media", page=number - 1) if number > 1 else None,
+        next=url_for("editor.media", page=number + 1) if number < pages else None,
+    )
+
+
+@bp.route("/media/<int:media_id>")
+def media_item(media_id):
+    viewer = g.editor
+    images, _total = items.library(viewer, 1)
+    found = Media.get_or_none(Media.id == media_id)
+    if found is None or not (viewer.has("edit_others_posts") or found.author == viewer.id):
+        return _not_found()
+    from app.render import media_out, render_context
+
+    return _page(
+        "media_item.html", heading=_("Image"), image=media_out(found, render_context(viewer))
+    )
+
+
+@bp.route("/media/<int:media_id>/delete", methods=["POST"])
+def delete_image(media_id):
+    if not items.delete_image(g.editor, media_id):
+        return _not_found()
+    return redirect(url_for("editor.media"), 303)
+
+
+@bp.route("/<plural>/")
+def list_items(plural):
+    kind = items.kind_of(plural)
+    if kind is None:
+        return _not_found()
+    search = request.args.get("search", "").strip()[:200]
+    raw = request.args.get("page", "1")
+    number = int(raw) if raw.isdigit() and 0 < int(raw) < 10_000 else 1
+    rows, total = items.listing(kind, search, number)
+    pages = max(1, -(-total // items.PAGE_SIZE))
+    labels = items.labels(kind)
+    return _page(
+        "items.html",
+        heading=labels["heading"],
+        kind=kind,
+        rows=rows,
+        search=search,
+        may_create=may(g.editor, "manage_terms" if kind.is_term else "create"),
+        previous=url_for("editor.list_items", plural=plural, search=search, page=number - 1)
+        if number > 1
+        else None,
+        next=url_for("editor.list_items", plural=plural, search=search, page=number + 1)
+        if number < pages
+        else None,
+    )
+
+
+def _item_form(kind, values, errors, item=None, status=200):
+    labels = items.labels(kind)
+    return _page(
+        "item_form.html",
+        status,
+        heading=(_("Edit") if item else _("New")) + " · " + labels["singular"],
+        kind=kind,
+        item=item,
+        values=values,
+        errors=errors,
+        fields=labels["fields"],
+        statuses=_statuses(g.editor),
+        parents=items.parents(kind, item),
+    )
+
+
+@bp.route("/<plural>/new", methods=["GET", "POST"])
+def new_item(plural):
+    kind = items.kind_of(plural)
+    if kind is None:
+        return _not_found()
+    require(g.editor, "manage_terms" if kind.is_term else "create")
+    if request.method == "POST":
+        saved, errors = items.save(kind)
+        if saved is not None:
+            return items.back_to(plural, saved.id)
+        return _item_form(kind, dict(request.form), errors, status=400)
+    return _item_form(kind, {"status": "publish" if g.editor.has("publish_posts") else "draft"}, {})
+
+
+@bp.route("/<plural>/<int:item_id>", methods=["GET", "POST"])
+def edit_item(plural, item_id):
+    kind = items.kind_of(plural)
+    item = items.item_of(kind, item_id) if kind else None
+    if item is None:
+        return _not_found()
+    if request.method == "POST":
+        saved, errors = items.save(kind, item)
+        if saved is not None:
+            return items.back_to(plural, saved.id)
+        return _item_form(kind, dict(request.form), errors, item, status=400)
+    return _item_form(kind, items.values_of(kind, item), {}, item)
+
+
+@bp.route("/<plural>/<int:item_id>/delete", methods=["POST"])
+def delete_item(plural, item_id):
+    kind = items.kind_of(plural)
+    item = items.item_of(kind, item_id, "delete") if kind else None
+    if item is None:
+        return _not_found()
+    items.remove(kind, item)
+    return redirect(url_for("editor.list_items", plural=plural), 303)
+
+
+def _not_found():
+    return _page(
+        "message.html",
+        404,
+        heading=_("Nothing here"),
+        message=_("There is nothing at this address that you may edit."),
+    )
 
 
 def register_editor(app) -> None:

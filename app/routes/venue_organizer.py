@@ -82,24 +82,27 @@ class VenueOrganizerRoutes:
             raise ApiError(f"{self.kind}-not-accessible", say(self.messages["not_accessible"]), 403)
         return self._one(item, viewer)
 
-    def create(self, body):
-        viewer = current_viewer()
-        values = linked_columns(self.kind, body, None)
-        require(viewer, "create")
-        apply_write_rules(values, viewer, None)
-        item, _created = save_linked(self.kind, values, viewer)
-        return self._one(item, viewer, 201, single=False)
-
-    def update(self, item, body):
+    def write(self, body, item=None):
+        """The write pipeline of a venue or organizer, for every face (the API, the editor):
+        columns from the loaded body → permission → write rules → save (de-duplicated)."""
         viewer = current_viewer()
         values = linked_columns(self.kind, body, item)
-        require(viewer, "edit", item, effective_status(item))
+        if item is None:
+            require(viewer, "create")
+        else:
+            require(viewer, "edit", item, effective_status(item))
         apply_write_rules(values, viewer, item)
         try:
             saved, _created = save_linked(self.kind, values, viewer, item)
         except Vanished:  # deleted by a concurrent request: as a read after it answers
             raise self.unknown(item.id) from None
-        return self._one(saved, viewer, single=False)
+        return saved
+
+    def create(self, body):
+        return self._one(self.write(body), current_viewer(), 201, single=False)
+
+    def update(self, item, body):
+        return self._one(self.write(body, item), current_viewer(), single=False)
 
     def remove(self, item, args):
         viewer = current_viewer()

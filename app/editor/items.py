@@ -1,0 +1,284 @@
+"""The editor's venues, organizers, categories, tags and images: lists with search and
+paging, forms to create and edit, trash or delete as the role allows. Each form is loaded
+by the API's schema and written by the API's own pipeline (``VenueOrganizerRoutes.write``,
+``TaxonomyRoutes.save``, the media upload's ``decode`` and ``save_media``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app, g, redirect, request, url_for
+from marshmallow import ValidationError
+
+from app.auth import may, require
+from app.errors import ApiError, from_validation_error, invalid_params
+from app.i18n import N_, _, translate
+from app.render import media_out, render_context
+from app.routes.categories import categories as category_routes
+from app.routes.media import decode, media_or_404
+from app.routes.organizers import organizers as organizer_routes
+from app.routes.tags import tags as tag_routes
+from app.routes.venues import venues as venue_routes
+from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
+from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
+from store.linked import LinkedFilters, delete_linked, get_linked, list_linked, trash_linked
+from store.media import delete_media, save_media, shown_by_others
+from store.models import Media, Term
+from store.posts import effective_status
+from store.terms import TermFilters, delete_term, get_term, list_terms
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str  # the API's field name
+    label: str  # marked for translation
+    type: str = "text"  # text, textarea, url, email, number, status, parent
+
+
+@dataclass(frozen=True)
+class Kind:
+    plural: str
+    singular: str  # marked for translation
+    heading: str  # marked for translation
+    name_field: str
+    fields: tuple[Field, ...]
+    create_schema: type
+    update_schema: type
+    routes: object
+    is_term: bool = False
+
+
+POST_FIELDS = (
+    Field("description", N_("Description (HTML)"), "textarea"),
+    Field("status", N_("Status"), "status"),
+)
+KINDS = {
+    "venues": Kind(
+        "venues",
+        N_("venue"),
+        N_("Venues"),
+        "venue",
+        (
+            Field("venue", N_("Name")),
+            Field("address", N_("Address")),
+            Field("city", N_("City")),
+            Field("stateprovince", N_("State or province")),
+            Field("zip", N_("Postal code")),
+            Field("country", N_("Country")),
+            Field("phone", N_("Phone")),
+            Field("website", N_("Website"), "url"),
+            Field("geo_lat", N_("Latitude"), "number"),
+            Field("geo_lng", N_("Longitude"), "number"),
+            *POST_FIELDS,
+        ),
+        VenueCreate,
+        VenueUpdate,
+        venue_routes,
+    ),
+    "organizers": Kind(
+        "organizers",
+        N_("organizer"),
+        N_("Organizers"),
+        "organizer",
+        (
+            Field("organizer", N_("Name")),
+            Field("phone", N_("Phone")),
+            Field("email", N_("Email"), "email"),
+            Field("website", N_("Website"), "url"),
+            *POST_FIELDS,
+        ),
+        OrganizerCreate,
+        OrganizerUpdate,
+        organizer_routes,
+    ),
+    "categories": Kind(
+        "categories",
+        N_("category"),
+        N_("Categories"),
+        "name",
+        (
+            Field("name", N_("Name")),
+            Field("slug", N_("Slug")),
+            Field("parent", N_("Parent category"), "parent"),
+            Field("description", N_("Description (HTML)"), "textarea"),
+        ),
+        CategoryCreate,
+        CategoryUpdate,
+        category_routes,
+        is_term=True,
+    ),
+    "tags": Kind(
+        "tags",
+        N_("tag"),
+        N_("Tags"),
+        "name",
+        (
+            Field("name", N_("Name")),
+            Field("slug", N_("Slug")),
+            Field("description", N_("Description (HTML)"), "textarea"),
+        ),
+        TagCreate,
+        TagUpdate,
+        tag_routes,
+        is_term=True,
+    ),
+}
+PAGE_SIZE = 20
+
+
+def kind_of(plural: str) -> Kind | None:
+    return KINDS.get(plural)
+
+
+def listing(kind: Kind, search: str, number: int):
+    """(items as dicts with id, name, status, the page's total) for the list page."""
+    viewer = g.editor
+    offset = (number - 1) * PAGE_SIZE
+    if kind.is_term:
+        filters = TermFilters(search=search or None, hide_empty=False)
+        rows, total = list_terms(kind.routes.taxonomy, filters, viewer, offset, PAGE_SIZE)
+        return [{"id": r.id, "name": r.name, "status": ""} for r in rows], total
+    statuses = (
+        ["publish", "future", "draft", "pending", "private"] if viewer.has("edit_posts") else None
+    )
+    filters = LinkedFilters(search=search or None, statuses=statuses)
+    rows, total = list_linked(kind.routes.kind, filters, viewer, offset, PAGE_SIZE)
+    return [{"id": r.id, "name": r.title, "status": effective_status(r)} for r in rows], total
+
+
+def item_of(kind: Kind, item_id: int, action: str = "edit"):
+    """The item, if this user may ``action`` it (terms: editors and up), else None."""
+    viewer = g.editor
+    if kind.is_term:
+        term = get_term(item_id, kind.routes.taxonomy)
+        return term if term is not None and may(viewer, "manage_terms") else None
+    item = get_linked(kind.routes.kind, item_id)
+    if item is None or not may(viewer, action, item, effective_status(item)):
+        return None
+    return item
+
+
+def values_of(kind: Kind, item) -> dict:
+    if kind.is_term:
+        return {
+            "name": item.name,
+            "slug": item.slug,
+            "parent": str(item.parent or ""),
+            "description": item.description,
+        }
+    values = {field.name: getattr(item, field.name, "") for field in kind.fields}
+    values[kind.name_field] = item.title
+    values["status"] = effective_status(item)
+    for key in ("geo_lat", "geo_lng"):
+        values[key] = "" if values.get(key) is None else str(values[key])
+    return values
+
+
+def body_of(kind: Kind, form) -> dict:
+    """The form as an API body: the fields it names, empty numbers left out."""
+    body = {}
+    for field in kind.fields:
+        if field.name not in form:
+            continue
+        value = form[field.name]
+        if field.type == "number" and value.strip() == "":
+            continue
+        if field.type == "parent":
+            value = int(value) if value.isdigit() else 0
+        body[field.name] = value
+    return body
+
+
+def save(kind: Kind, item=None):
+    """The form through the schema and the API's write pipeline: (saved item, {}) or
+    (None, field errors)."""
+    schema = kind.update_schema() if item is not None else kind.create_schema()
+    try:
+        loaded = schema.load(body_of(kind, request.form))
+        if kind.is_term:
+            saved = kind.routes.save(loaded, item)
+        else:
+            saved = kind.routes.write(loaded, item)
+    except ValidationError as error:
+        return None, _errors(from_validation_error(error, schema))
+    except ApiError as error:
+        if error.status in (401, 403):
+            raise
+        return None, _errors(error)
+    return saved, {}
+
+
+def _errors(error: ApiError) -> dict:
+    params = error.data.get("params")
+    if isinstance(params, dict) and params:
+        return {name: str(message) for name, message in params.items()}
+    if isinstance(params, list):
+        return {name: _("This field is required.") for name in params}
+    return {"_form": error.message}
+
+
+def remove(kind: Kind, item) -> None:
+    """Terms are deleted (as the API does), venues and organizers go to the trash (or are
+    deleted when already there, for those who may)."""
+    viewer = g.editor
+    if kind.is_term:
+        require(viewer, "manage_terms")
+        delete_term(item)
+    elif item.status == "trash":
+        require(viewer, "delete", item, effective_status(item))
+        delete_linked(kind.routes.kind, item)
+    else:
+        trash_linked(kind.routes.kind, item)
+
+
+def parents(kind: Kind, item) -> list:
+    if kind.plural != "categories":
+        return []
+    query = Term.select().where(Term.taxonomy == "category").order_by(Term.name)
+    return [term for term in query if item is None or term.id != item.id]
+
+
+def labels(kind: Kind) -> dict:
+    return {
+        "heading": translate(kind.heading),
+        "singular": translate(kind.singular),
+        "fields": [(f, translate(f.label)) for f in kind.fields],
+    }
+
+
+# --- images -----------------------------------------------------------------------------
+
+
+def library(viewer, number: int) -> tuple[list[dict], int]:
+    """The images this user may use (their own; editors everyone's), newest first."""
+    query = Media.select()
+    if not viewer.has("edit_others_posts"):
+        query = query.where(Media.author == viewer.id)
+    total = query.count()
+    rows = query.order_by(Media.id.desc()).offset((number - 1) * PAGE_SIZE).limit(PAGE_SIZE)
+    ctx = render_context(viewer)
+    return [media_out(row, ctx) for row in rows], total
+
+
+def upload(viewer):
+    """The form's file through the upload route's decoding and storing."""
+    require(viewer, "upload_media")
+    storage = request.files.get("file")
+    if storage is None or not storage.filename:
+        raise invalid_params({"file": _("Choose an image file.")})
+    processed = decode(storage.read(current_app.config["MAX_UPLOAD_BYTES"] + 1))
+    return save_media(processed, viewer.id, current_app.config["UPLOAD_FOLDER"])
+
+
+def delete_image(viewer, media_id: int) -> bool:
+    media = media_or_404(media_id)
+    if not may(viewer, "delete_media", media):
+        return False
+    if not viewer.has("edit_others_posts") and shown_by_others(media.id, viewer.id):
+        return False
+    delete_media(media, current_app.config["UPLOAD_FOLDER"])
+    return True
+
+
+def back_to(plural: str, item_id: int):
+    return redirect(url_for("editor.edit_item", plural=plural, item_id=item_id), 303)

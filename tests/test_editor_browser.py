@@ -1,0 +1,170 @@
+"""SPEC §16 in a real browser (Debian's Chromium through Playwright, a real gunicorn): a new
+user sets a password from a one-time link and signs in; an event made with an uploaded
+image and a weekly recurrence shows on its public page, is edited and trashed; a
+contributor submits and an editor approves; a forged cross-site form changes nothing; axe
+finds nothing serious on the sign-in page, the dashboard and the event form."""
+
+import functools
+import http.server
+import io
+import os
+import shutil
+import threading
+from datetime import date, timedelta
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+from tests.conftest import NS
+from tests.databases import drop_database, fresh_database
+from tests.helpers import Server, flask_cli, free_port
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
+DAY = date.today() + timedelta(days=4)
+PASSWORD = "a long enough password"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("editor")
+    database = fresh_database(folder)
+    os.environ["UPLOAD_FOLDER"] = str(folder / "uploads")
+    flask_cli(database, "migrate")
+    for name, role in (("edna", "editor"), ("cole", "contributor")):
+        flask_cli(database, "users", "create", name, "--role", role)
+    server = Server(database, workers=1)
+    yield {"server": server, "base": server.base, "database": database, "folder": folder}
+    server.stop()
+    os.environ.pop("UPLOAD_FOLDER", None)
+    drop_database(database)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert os.path.exists(CHROMIUM), "Debian's chromium is needed (make test installs it)"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def signed_in(site, browser, name):
+    """A browser context whose user set its password through a one-time link."""
+    output = flask_cli(site["database"], "users", "login-link", name)
+    link = output.strip().splitlines()[-1]
+    path = "/" + link.split("://", 1)[1].split("/", 1)[1]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(site["base"] + path)
+    page.get_by_label("New password").fill(PASSWORD)
+    page.get_by_label("The same password again").fill(PASSWORD)
+    page.get_by_role("button", name="Set the password").click()
+    assert page.url.endswith("/manage/")
+    return page
+
+
+def serious(page) -> list:
+    results = Axe().run(page)
+    return [
+        (v["id"], v["nodes"][0]["html"][:100])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_sign_in_page_and_signing_in_again(site, browser):
+    page = signed_in(site, browser, "edna")
+    page.get_by_role("button", name="Sign out").first.click()
+    assert "/manage/signin" in page.url
+    assert serious(page) == []
+    page.get_by_label("User name").fill("edna")
+    page.get_by_label("Password").fill("not the password")
+    page.get_by_role("button", name="Sign in").click()
+    assert page.get_by_role("alert").count() == 1
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    assert page.url.endswith("/manage/") and serious(page) == []
+    page.context.close()
+
+
+def test_an_event_with_an_image_and_a_weekly_recurrence_from_form_to_page(site, browser, tmp_path):
+    page = signed_in(site, browser, "edna")
+    page.get_by_role("link", name="New event").first.click()
+    assert serious(page) == []
+    poster = tmp_path / "poster.png"
+    image = io.BytesIO()
+    Image.new("RGB", (640, 480), "purple").save(image, "PNG")
+    poster.write_bytes(image.getvalue())
+    page.get_by_label("Title").fill("Choir practice")
+    page.get_by_label("Start").fill(f"{DAY}T19:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T21:00")
+    page.get_by_label("Repeats", exact=True).select_option("WEEKLY")
+    page.get_by_label("Or a number of times").fill("3")
+    page.get_by_label("Upload an image").set_input_files(str(poster))
+    page.get_by_label("Status").select_option("publish")
+    page.get_by_role("button", name="Save").click()
+    assert "/manage/events/" in page.url
+    page.get_by_role("link", name="See it on the public calendar").click()
+    assert page.get_by_role("heading", name="Choir practice").count() == 1
+    assert page.get_by_role("heading", name="Repeats").count() == 1
+    assert page.locator("img.event-image").count() == 1
+    page.go_back()
+    page.get_by_label("Title").fill("Choir practice (new hall)")
+    page.get_by_role("button", name="Save").click()
+    assert page.get_by_label("Title").input_value() == "Choir practice (new hall)"
+    page.get_by_role("button", name="Move to the trash").click()
+    assert page.url.endswith("/manage/")
+    trash = page.get_by_role("region", name="Trash")
+    assert (
+        trash.get_by_text("Choir practice (new hall)").count() == 3
+    )  # the series takes its two occurrences
+    page.context.close()
+
+
+def test_a_contributor_submits_and_an_editor_approves(site, browser):
+    page = signed_in(site, browser, "cole")
+    page.get_by_role("link", name="New event").first.click()
+    options = page.get_by_label("Status").locator("option").all_inner_texts()
+    assert "publish" not in options
+    page.get_by_label("Title").fill("Jumble sale")
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T12:00")
+    page.get_by_label("Status").select_option("pending")
+    page.get_by_role("button", name="Save").click()
+    page.context.close()
+    editor = signed_in(site, browser, "edna")
+    review = editor.get_by_role("region", name="Pending review")
+    assert review.get_by_text("Jumble sale").count() == 1
+    review.get_by_role("button", name="Approve: Jumble sale").click()
+    status, listing = site["server"].request("GET", f"{NS}/events?search=jumble")
+    assert status == 200 and [e["title"] for e in listing["events"]] == ["Jumble sale"]
+    editor.context.close()
+
+
+def test_a_forged_cross_site_form_changes_nothing(site, browser, tmp_path):
+    (tmp_path / "index.html").write_text(
+        "<!doctype html><html lang='en'><head><title>Prize</title><link rel='icon' href='data:,'>"
+        "</head><body><h1>You won</h1>"
+        f"<form method='post' action='{site['base']}/manage/events/new'>"
+        "<input type='hidden' name='title' value='Forged event'>"
+        f"<input type='hidden' name='start_date' value='{DAY}T10:00'>"
+        f"<input type='hidden' name='end_date' value='{DAY}T11:00'>"
+        "<input type='hidden' name='status' value='publish'>"
+        "<button>Claim</button></form></body></html>"
+    )
+    port = free_port()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        page = signed_in(site, browser, "edna")
+        page.goto(f"http://localhost:{port}/")
+        page.get_by_role("button", name="Claim").click()
+        page.wait_for_load_state()
+        _status, listing = site["server"].request("GET", f"{NS}/events?search=forged&status=any")
+        assert "Forged event" not in str(listing)
+        page.context.close()
+    finally:
+        other.shutdown()
