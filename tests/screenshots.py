@@ -76,7 +76,10 @@ def _editor(browser, server, database) -> None:
     page.get_by_label("New password").fill(password)
     page.get_by_label("The same password again").fill(password)
     page.get_by_role("button", name="Set the password").click()
-    for name, path in (("editor-dashboard", "/manage/"), ("editor-event-form", "/manage/events/new")):
+    for name, path in (
+        ("editor-dashboard", "/manage/"),
+        ("editor-event-form", "/manage/events/new"),
+    ):
         page.goto(server.base + path)
         target = os.path.join(OUT, f"{name}.png")
         page.screenshot(path=target, full_page=name == "editor-event-form")
