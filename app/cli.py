@@ -82,14 +82,18 @@ def list_():
 @users_group.command("revoke")
 @click.argument("name")
 def revoke(name):
-    """Revoke all application passwords of a user and end the user's editor sessions."""
+    """Revoke all application passwords of a user, the editor password, its unused login
+    links and its sessions."""
     with database.connection_context():
         try:
             count = users.revoke_passwords(name)
-            accounts.end_sessions(name)
+            accounts.revoke_browser_access(name)
         except users.UserError as error:
             raise click.ClickException(str(error)) from None
-    click.echo(f"Revoked {count} application password(s) of {name}; their sessions ended.")
+    click.echo(
+        f"Revoked {count} application password(s) of {name}, the editor password and its "
+        "sessions; `users login-link` gives access again."
+    )
 
 
 @users_group.command("login-link")

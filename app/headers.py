@@ -35,10 +35,14 @@ class StandardHeaders:
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
-        added = PAGE_HEADERS if path == "/" or self.is_page_path(path) else STANDARD_HEADERS
+        page = self.is_page_path(path)
 
         def start(status, headers, exc_info=None):
-            headers.extend(added)
+            # ``/`` is a page for browsers and the JSON index for programs.
+            html = path == "/" and any(
+                name == "Content-Type" and value.startswith("text/html") for name, value in headers
+            )
+            headers.extend(PAGE_HEADERS if page or html else STANDARD_HEADERS)
             return start_response(status, headers, exc_info)
 
         return self.wsgi_app(environ, start)

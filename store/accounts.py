@@ -57,7 +57,8 @@ def set_password_by_link(token: str, password: str) -> User | None:
         link = LoginLink.get_or_none(LoginLink.digest == _digest(token))
         if link is None or link.used or link.expires < utcnow_str():
             return None
-        LoginLink.update(used=True).where(LoginLink.id == link.id).execute()
+        # This link and every other one of the user: one password, set once.
+        LoginLink.update(used=True).where(LoginLink.user == link.user_id).execute()
         _set_password(link.user_id, password)
         return User.get_by_id(link.user_id)
 
@@ -78,10 +79,25 @@ def check_sign_in(login: str, password: str) -> User | None:
     return None
 
 
-def end_sessions(login: str) -> None:
-    """Every session of ``login`` ends (``users revoke``)."""
+def revoke_browser_access(login: str) -> None:
+    """``users revoke``: the editor password is cleared, every unused login link and every
+    session of ``login`` ends (a new login link gives access again)."""
     with write_transaction(changes_data=False):
-        User.update(sessions_epoch=User.sessions_epoch + 1).where(User.login == login).execute()
+        user = User.get_or_none(User.login == login)
+        if user is None:
+            return
+        LoginLink.update(used=True).where(LoginLink.user == user.id).execute()
+        User.update(password_hash="", sessions_epoch=User.sessions_epoch + 1).where(
+            User.id == user.id
+        ).execute()
+
+
+def end_sessions(user_id: int) -> None:
+    """Every session of the user ends (signing out: a session cookie is not kept on the
+    server, so the generation it carries moves on; the user's other browsers sign in
+    again too)."""
+    with write_transaction(changes_data=False):
+        User.update(sessions_epoch=User.sessions_epoch + 1).where(User.id == user_id).execute()
 
 
 def session_user(user_id, epoch) -> User | None:

@@ -324,3 +324,63 @@ def test_images_are_uploaded_checked_and_deleted(sign_in):
         ).status_code
         == 303
     )
+
+
+def test_found_by_review_revoke_and_sign_out_lock_the_door(app, sign_in):
+    """An outside review: revoke left the editor password and unused links working, a
+    second link still worked after the first set the password, and a copied session
+    cookie still opened the editor after signing out."""
+    cli = app.test_cli_runner()
+    client = sign_in("author", "hal")
+    assert cli.invoke(args=["users", "revoke", "hal"]).exit_code == 0
+    fresh = app.test_client()
+    token = csrf(fresh.get("/manage/signin").get_data(as_text=True))
+    refused = fresh.post(
+        "/manage/signin", data={"csrf_token": token, "username": "hal", "password": PASSWORD}
+    )
+    assert refused.status_code == 400
+    with app.app_context(), database.connection_context():
+        first, second = accounts.login_link_token("hal"), accounts.login_link_token("hal")
+        assert accounts.set_password_by_link(second, PASSWORD) is not None
+        assert accounts.link_user(first) is None  # every other link ends with it
+        stale = accounts.login_link_token("hal")
+    assert cli.invoke(args=["users", "revoke", "hal"]).exit_code == 0
+    assert client.get(f"/manage/set-password/{stale}").status_code == 404
+    copy = sign_in("author", "ida")
+    cookie = copy.get_cookie("session").value
+    assert copy.post("/manage/signout", data={"csrf_token": copy.token}).status_code == 303
+    thief = app.test_client()
+    thief.set_cookie("session", cookie)
+    assert thief.get("/manage/").status_code == 303
+
+
+def test_found_by_review_odd_input_in_the_editor(app, sign_in):
+    editor = sign_in("editor", "joe")
+    for path in (
+        "/manage/events/?page=%C2%B2",
+        "/manage/media/?page=%C2%B2",
+        "/manage/venues/?page=%C2%B2",
+    ):
+        assert editor.get(path).status_code == 200, path
+    answer = editor.post(
+        "/manage/events/new", data=event_form(editor, repeat_freq="DAILY", repeat_count="²")
+    )
+    assert answer.status_code == 303
+    tiny = io.BytesIO()
+    Image.new("RGB", (4, 4), "red").save(tiny, "PNG")
+    made = editor.post(
+        "/manage/media/",
+        data={"csrf_token": editor.token, "file": (io.BytesIO(tiny.getvalue()), "t.png")},
+        content_type="multipart/form-data",
+    )
+    assert made.status_code == 303
+    assert editor.get(made.headers["Location"]).status_code == 200
+    assert editor.get("/manage/media/").status_code == 200
+    editor.post("/manage/signout", data={"csrf_token": editor.token})
+    again = app.test_client()
+    token = csrf(again.get("/manage/signin").get_data(as_text=True))
+    answer = again.post(
+        "/manage/signin?next=/manage/%0d%0aX-Injected:%201",
+        data={"csrf_token": token, "username": "joe", "password": PASSWORD},
+    )
+    assert answer.status_code == 303 and answer.headers["Location"].endswith("/manage/")

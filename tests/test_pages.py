@@ -336,3 +336,24 @@ def test_a_site_overrides_templates_and_adds_its_stylesheet(fresh_app, instance_
     assert "Our own embed" in html
     assert html.index("calendar.css") < html.index("/static/site.css")
     assert client.get("/static/site.css").get_data(as_text=True) == "body { background: pink; }"
+
+
+def test_found_by_review_odd_addresses_are_pages_not_500s(client, make_event, admin):
+    """An outside review of the pages: images given as URLs (no sizes), query keys that
+    Flask's url_for reads itself, digits int() refuses, the edges of the years."""
+    event(make_event, title="Poster by URL", image="https://example.org/poster.jpg")
+    assert "Poster by URL" in page(client, "/events/")
+    assert "Poster by URL" in page(client, f"/events/{DAY:%Y-%m-%d}/")
+    for query in ("endpoint=x", "_method=POST", "slug=x", "day=x", "_external=1&_anchor=x"):
+        html = page(client, f"/events/?{query}")
+        assert '<link rel="canonical" href="http://localhost/events/">' in html, query
+    page(client, f"/events/{DAY:%Y-%m-%d}/?day=x")
+    page(client, "/events/?page=%C2%B2", 400)
+    page(client, "/events/month/1000-01/", 400)
+    page(client, "/events/0999-12-31/", 400)
+    missing = client.get("/manage/events/abc", headers=HTML)
+    assert missing.status_code == 404 and "<h1>" in missing.get_data(as_text=True)
+    assert missing.headers["Cache-Control"] == "private, no-store"
+    assert "default-src 'self'" in missing.headers["Content-Security-Policy"]
+    assert client.get("/").headers["X-Robots-Tag"] == "noindex"  # the JSON index
+    assert "X-Robots-Tag" not in client.get("/", headers=HTML).headers

@@ -5,7 +5,7 @@ venues, organizers and terms), never a 500, and writes nothing."""
 
 import pytest
 
-from app.routes import events as event_routes
+from app import event_input as event_routes  # the write pipeline's home
 from app.routes import taxonomy as taxonomy_routes
 from app.routes import venue_organizer as linked_routes
 from store.db import database

@@ -13,6 +13,7 @@ token (Flask-WTF). The JSON API never reads the session.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from datetime import datetime
 
@@ -143,7 +144,7 @@ def signin():
     session.clear()
     session.update(uid=user.id, epoch=user.sessions_epoch)
     target = request.args.get("next", "")
-    if not target.startswith("/manage/") or target.startswith("//"):
+    if not SAFE_NEXT.fullmatch(target):  # only a path of the editor, nothing else
         target = url_for("editor.dashboard")
     return redirect(target, 303)
 
@@ -152,6 +153,8 @@ def signin():
 def signout():
     if request.method == "GET":
         return _page("message.html", heading=_("Sign out"), message="", signout_form=True)
+    if g.editor is not None:
+        accounts.end_sessions(g.editor.id)  # a copy of the cookie opens nothing any more
     session.clear()
     return redirect(url_for("editor.signin"), 303)
 
@@ -193,6 +196,7 @@ def set_password(token):
 
 
 PUBLIC_ENDPOINTS = {"editor.signin", "editor.signout", "editor.set_password"}
+SAFE_NEXT = re.compile(r"/manage/[A-Za-z0-9_/-]*")
 
 
 # --- the dashboard -----------------------------------------------------------------------
@@ -236,8 +240,7 @@ def dashboard():
 def events():
     viewer = g.editor
     search = request.args.get("search", "").strip()[:200]
-    raw = request.args.get("page", "1")
-    number = int(raw) if raw.isdigit() and 0 < int(raw) < 10_000 else 1
+    number = page_number(request.args.get("page", "1"))
     args = {"per_page": PAGE_SIZE, "page": 1, "strict_dates": True, "starts_after": "1000-01-02"}
     if viewer.has("edit_posts"):
         args["status"] = ["any"]
@@ -255,6 +258,14 @@ def events():
         previous=url_for("editor.events", search=search, page=number - 1) if number > 1 else None,
         next=url_for("editor.events", search=search, page=number + 1) if number < pages else None,
     )
+
+
+DIGITS = re.compile(r"[0-9]{1,6}")
+
+
+def page_number(raw: str) -> int:
+    """A page number of the query (ASCII digits: ``int`` refuses "²"), else the first."""
+    return int(raw) if DIGITS.fullmatch(raw) and int(raw) > 0 else 1
 
 
 def _statuses(viewer) -> list[str]:
@@ -337,7 +348,7 @@ def _recurrence(form) -> str | None:
     if frequency == "WEEKLY" and days:
         rule += ";BYDAY=" + ",".join(days)
     count, until = form.get("repeat_count", "").strip(), form.get("repeat_until", "").strip()
-    if count.isdigit():
+    if DIGITS.fullmatch(count):
         rule += f";COUNT={int(count)}"
     elif until:
         rule += ";UNTIL=" + until.replace("-", "") + "T235959Z"
@@ -516,8 +527,7 @@ def media():
             )
         else:
             return redirect(url_for("editor.media_item", media_id=made.id), 303)
-    raw = request.args.get("page", "1")
-    number = int(raw) if raw.isdigit() and 0 < int(raw) < 10_000 else 1
+    number = page_number(request.args.get("page", "1"))
     images, total = items.library(viewer, number)
     pages = max(1, -(-total // items.PAGE_SIZE))
     return _page(
@@ -559,8 +569,7 @@ def list_items(plural):
     if kind is None:
         return _not_found()
     search = request.args.get("search", "").strip()[:200]
-    raw = request.args.get("page", "1")
-    number = int(raw) if raw.isdigit() and 0 < int(raw) < 10_000 else 1
+    number = page_number(request.args.get("page", "1"))
     rows, total = items.listing(kind, search, number)
     pages = max(1, -(-total // items.PAGE_SIZE))
     labels = items.labels(kind)

@@ -184,7 +184,7 @@ def body_of(kind: Kind, form) -> dict:
         if field.type == "number" and value.strip() == "":
             continue
         if field.type == "parent":
-            value = int(value) if value.isdigit() else 0
+            value = int(value) if value.isascii() and value.isdigit() else 0
         body[field.name] = value
     return body
 

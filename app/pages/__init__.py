@@ -44,6 +44,10 @@ PAGE_PREFIXES = (
 )
 
 
+# What a page's address keeps of its query (canonical and alternate links).
+PAGE_QUERY = ("page", "past", "eventDisplay", *reading.FILTERS)
+
+
 def is_page_path(path: str) -> bool:
     return path.startswith(PAGE_PREFIXES)
 
@@ -75,8 +79,12 @@ def _frame() -> dict:
     config = current_app.config
     lang = current_language()
     # The page's own address (the first of its rules, so /events/list/ is /events/), with
-    # its query, under each language root.
-    address = url_for(request.endpoint, **(request.view_args or {}), **request.args.to_dict())
+    # the query parameters it reads, under each language root.
+    here = request.path
+    if request.endpoint:
+        here = url_for(request.endpoint, **(request.view_args or {}))
+    query = {k: v for k, v in request.args.items() if k in PAGE_QUERY}
+    address = here + (f"?{urlencode(query)}" if query else "")
     path = address[len(request.script_root) :]
     alternates = [
         (code, site_url() + (f"/{code}" if code != config["DEFAULT_LANGUAGE"] else "") + path)
@@ -89,13 +97,13 @@ def _frame() -> dict:
         "alternates": alternates,
         "site_css": os.path.exists(os.path.join(current_app.instance_path, "static", "site.css")),
         "today_iso": reading.site_today().isoformat(),
-        "here": url_for(request.endpoint, **(request.view_args or {})),
+        "here": here,
     }
 
 
 def _page_number() -> int:
     raw = request.args.get("page", "1")
-    if not raw.isdigit() or not 1 <= int(raw) <= 10_000:
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 10_000:
         raise reading.BadRequest("page")
     return int(raw)
 
@@ -240,7 +248,7 @@ def _parse_month(text: str | None) -> date:
         month = datetime.strptime(text, "%Y-%m").date()
     except ValueError:
         raise reading.BadRequest("month") from None
-    if not 1000 <= month.year <= 9998:
+    if not 1001 <= month.year <= 9998:  # the grid may reach into the years around it
         raise reading.BadRequest("month")
     return month
 
@@ -327,7 +335,7 @@ def _parse_day(text: str) -> date:
         day = datetime.strptime(text, "%Y-%m-%d").date()
     except ValueError:
         raise reading.BadRequest("day") from None
-    if not 1000 <= day.year <= 9998:
+    if not 1001 <= day.year <= 9998:
         raise reading.BadRequest("day")
     return day
 
@@ -568,6 +576,8 @@ def error_page(status: int, message: str, headers=None) -> Response:
         response.mimetype = "text/html"
     for name, value in (headers or {}).items():
         response.headers[name] = value
+    if request.path.startswith("/manage"):  # the editor's pages are kept by no one
+        response.headers["Cache-Control"] = "private, no-store"
     return response
 
 

@@ -96,7 +96,7 @@ class Filters:
 
 
 def _linked_id(kind: str, value: str) -> int:
-    if value.isdigit():
+    if value.isascii() and value.isdigit():
         return int(value)
     item = get_linked_by_slug(kind, value)
     if item is None or not may(ANONYMOUS, "read", item, effective_status(item)):
@@ -199,9 +199,13 @@ def site_now() -> datetime:
 
 
 def to_utc(local: datetime) -> datetime:
-    """A wall-clock time of the site's timezone in UTC (naive)."""
+    """A wall-clock time of the site's timezone in UTC (naive); a time no zone can place
+    (the edges of the years we keep) names no page."""
     tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
-    return dates.local_to_utc(local, tz)
+    try:
+        return dates.local_to_utc(local, tz)
+    except (dates.DateError, OverflowError, ValueError):
+        raise BadRequest("date") from None
 
 
 def occurrences(series_id: int, now: datetime, most: int = 6) -> list[dict]:
