@@ -384,3 +384,34 @@ def test_found_by_review_odd_input_in_the_editor(app, sign_in):
         data={"csrf_token": token, "username": "joe", "password": PASSWORD},
     )
     assert answer.status_code == 303 and answer.headers["Location"].endswith("/manage/")
+
+
+def test_the_description_preview_saves_nothing_and_shows_the_sanitised_html(app, sign_in):
+    editor = sign_in("editor", "kim")
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(
+            editor, description="<p>Hi <b>there</b><script>alert(1)</script></p>", preview="1"
+        ),
+    )
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    preview = html.split('id="preview-title"')[1]
+    assert "<p>Hi <b>there</b></p>" in preview and "<script>alert(1)" not in preview
+    with app.app_context(), database.connection_context():
+        assert Event.select().count() == 0
+
+
+def test_a_trashed_event_is_deleted_for_good_by_editors_only(app, client, sign_in):
+    author = sign_in("author", "lee")
+    made = author.post("/manage/events/new", data=event_form(author, title="Short-lived"))
+    event_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    author.post(f"/manage/events/{event_id}/trash", data={"csrf_token": author.token})
+    refused = author.post(f"/manage/events/{event_id}/delete", data={"csrf_token": author.token})
+    assert refused.status_code == 403
+    editor = sign_in("editor", "max")
+    assert "Delete for good" in editor.get(f"/manage/events/{event_id}").get_data(as_text=True)
+    deleted = editor.post(f"/manage/events/{event_id}/delete", data={"csrf_token": editor.token})
+    assert deleted.status_code == 303
+    with app.app_context(), database.connection_context():
+        assert Event.get_or_none(Event.id == event_id) is None

@@ -20,10 +20,11 @@ from datetime import datetime
 from flask import Blueprint, Response, current_app, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
+from markupsafe import Markup
 from marshmallow import ValidationError
 from wtforms import ValidationError as TokenError
 
-from app.auth import client_address, may, require, throttle_sign_in
+from app.auth import client_address, may, require, require_force_delete, throttle_sign_in
 from app.editor import items
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event
@@ -34,11 +35,12 @@ from app.routes.media import decode
 from schemas.events import EventCreate, EventUpdate
 from store import accounts
 from store.editor import authored, awaiting_review, in_trash
-from store.events import get_event, list_events, trash_event
+from store.events import delete_event, get_event, list_events, trash_event
 from store.linked import LinkedFilters, list_linked
 from store.media import save_media
 from store.models import Media
 from store.posts import effective_status
+from store.text import sanitise_html
 from store.users import ANONYMOUS, Viewer
 
 bp = Blueprint("editor", __name__, url_prefix="/manage")
@@ -294,6 +296,9 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "statuses": _statuses(viewer),
         "weekdays": WEEKDAYS,
         "may_delete": event is not None and may(viewer, "delete", event, effective_status(event)),
+        "may_delete_for_good": event is not None
+        and event.status == "trash"
+        and viewer.has("delete_others_posts"),
         "may_approve": event is not None
         and effective_status(event) == "pending"
         and viewer.has("edit_others_posts"),
@@ -415,6 +420,11 @@ def _field_errors(error: ApiError) -> dict:
 def _save(viewer, event=None):
     """The form through the schema and the write pipeline: 303 to the saved event's form,
     or the form again with its errors (400)."""
+    if "preview" in request.form:  # the description as it will be stored, nothing saved
+        context = _form_context(viewer, _typed(request.form), {}, event)
+        preview = Markup(sanitise_html(request.form.get("description", "")))  # nh3's output
+        heading = _("Edit event") if event else _("New event")
+        return _page("event_form.html", heading=heading, preview=preview, **context)
     schema = EventUpdate() if event is not None else EventCreate()
     try:
         body = _body(request.form, request.files, viewer, fields_present=True)
@@ -494,6 +504,18 @@ def restore(event_id):
         return _not_yours()
     change_event(event, EventUpdate().load({"status": "draft"}), viewer)  # as WordPress
     return redirect(url_for("editor.edit_event", event_id=event_id), 303)
+
+
+@bp.route("/events/<int:event_id>/delete", methods=["POST"])
+def delete(event_id):
+    """Deletes a trashed event for good (editors and administrators, as the API's force)."""
+    viewer = g.editor
+    event = _event_for(viewer, event_id, "delete")
+    if event is None or event.status != "trash":
+        return _not_yours()
+    require_force_delete(viewer)
+    delete_event(event)
+    return redirect(url_for("editor.dashboard"), 303)
 
 
 @bp.route("/events/<int:event_id>/approve", methods=["POST"])
