@@ -1,7 +1,9 @@
 """Helpers shared by test files (no test file imports another)."""
 
+import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -13,6 +15,8 @@ import urllib.request
 from tests.conftest import NS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Debian's Chromium: Playwright drives it, never downloads a browser (make test installs it).
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
 BIN = os.path.dirname(sys.executable)
 
 
@@ -120,3 +124,15 @@ def imported(client, headers, data, **query):
     response = do_import(client, headers, data, **query)
     assert response.status_code == 200, response.get_json()
     return response.get_json()
+
+
+@contextlib.contextmanager
+def chromium():
+    """Debian's Chromium under Playwright, for the browser tests (one per module)."""
+    from playwright.sync_api import sync_playwright
+
+    assert os.path.exists(CHROMIUM), "Debian's chromium is needed (make test installs it)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()

@@ -8,20 +8,17 @@ import functools
 import http.server
 import io
 import os
-import shutil
 import threading
 from datetime import date, timedelta
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from PIL import Image
-from playwright.sync_api import sync_playwright
 
 from tests.conftest import NS
 from tests.databases import drop_database, fresh_database
-from tests.helpers import Server, flask_cli, free_port
+from tests.helpers import Server, chromium, flask_cli, free_port
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
 DAY = date.today() + timedelta(days=4)
 PASSWORD = "a long enough password"
 
@@ -43,11 +40,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    assert os.path.exists(CHROMIUM), "Debian's chromium is needed (make test installs it)"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def signed_in(site, browser, name):

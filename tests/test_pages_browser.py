@@ -5,20 +5,16 @@ error, no sideways scroll on a phone, and the month view works with JavaScript o
 
 import functools
 import http.server
-import os
-import shutil
 import threading
 from datetime import date, timedelta
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import sync_playwright
 
 from tests.conftest import NS, basic
 from tests.databases import drop_database, fresh_database
-from tests.helpers import Server, flask_cli, free_port
+from tests.helpers import Server, chromium, flask_cli, free_port
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
 DAY = date.today() + timedelta(days=2)
 
 
@@ -63,11 +59,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    assert os.path.exists(CHROMIUM), "Debian's chromium is needed (make test installs it)"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def open_page(browser, url, width=1280, javascript=True):

@@ -143,8 +143,7 @@ def signin():
             error=_("The user name or the password is not right."),
         )
     keys.succeeded()
-    session.clear()
-    session.update(uid=user.id, epoch=user.sessions_epoch)
+    _start_session(user)
     target = request.args.get("next", "")
     if not SAFE_NEXT.fullmatch(target):  # only a path of the editor, nothing else
         target = url_for("editor.dashboard")
@@ -161,16 +160,26 @@ def signout():
     return redirect(url_for("editor.signin"), 303)
 
 
+def _dead_link():
+    return _page(
+        "message.html",
+        404,
+        heading=_("This link cannot be used"),
+        message=_("It was used already or it has expired. Ask for a new one."),
+    )
+
+
+def _start_session(user) -> None:
+    """A new session (never one a visitor came with) for ``user``'s current generation."""
+    session.clear()
+    session.update(uid=user.id, epoch=user.sessions_epoch)
+
+
 @bp.route("/set-password/<token>", methods=["GET", "POST"])
 def set_password(token):
     user = accounts.link_user(token)
     if user is None:
-        return _page(
-            "message.html",
-            404,
-            heading=_("This link cannot be used"),
-            message=_("It was used already or it has expired. Ask for a new one."),
-        )
+        return _dead_link()
     if request.method == "GET":
         return _page("set_password.html", heading=_("Choose your password"), user=user, error="")
     password = request.form.get("password", "")
@@ -186,14 +195,8 @@ def set_password(token):
         )
     user = accounts.set_password_by_link(token, password)
     if user is None:
-        return _page(
-            "message.html",
-            404,
-            heading=_("This link cannot be used"),
-            message=_("It was used already or it has expired. Ask for a new one."),
-        )
-    session.clear()
-    session.update(uid=user.id, epoch=user.sessions_epoch)
+        return _dead_link()
+    _start_session(user)
     return redirect(url_for("editor.dashboard"), 303)
 
 

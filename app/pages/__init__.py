@@ -452,7 +452,7 @@ def _linked_view(kind: str, slug: str):
     events, total = reading.upcoming(reading.Filters(), 1, PAGE_SIZE, now, {kind: [item["id"]]})
     filters = reading.Filters(**{kind: [str(item["id"])]})
     return page_response(
-        f"{kind}.html",
+        "linked.html",
         item=item,
         heading=name,
         events=_decorate(_one_per_series(events)),
