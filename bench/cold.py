@@ -21,6 +21,8 @@ NS = "/wp-json/calendar/events/v1"
 # Common words of the demo calendar's titles (store/seed.py): each matches many events.
 WORDS = ["concert", "festival", "workshop", "market", "night", "summer", "grand", "show"]
 SCENARIOS = ("listing", "window", "category", "search", "categories", "single")
+# The public pages (SPEC §15): the list view, a random month, a random event's page.
+PAGE_SCENARIOS = ("list page", "month page", "event page")
 
 
 def cold_path(scenario: str, rng: random.Random, info: dict, serial: int) -> str:
@@ -43,6 +45,13 @@ def cold_path(scenario: str, rng: random.Random, info: dict, serial: int) -> str
         path = f"{NS}/categories?per_page={rng.randint(10, 50)}"
     elif scenario == "single":
         path = f"{NS}/events/{rng.choice(info['event_ids'])}"
+    elif scenario == "list page":
+        path = f"/events/?page={rng.randint(1, 20)}"
+    elif scenario == "month page":
+        month = info["first"] + timedelta(minutes=rng.randint(0, info["span_minutes"]))
+        path = f"/events/month/{month:%Y-%m}/"
+    elif scenario == "event page":
+        path = f"/event/{rng.choice(info['event_slugs'])}/"
     else:
         raise ValueError(scenario)
     return f"{path}{'&' if '?' in path else '?'}_={serial}"
@@ -62,15 +71,17 @@ def calendar_info(get) -> dict:
     # Single reads draw among 250 events from five pages spread over the whole calendar,
     # past and future, series occurrences included.
     pages = max(1, math.ceil(last_page["total"] / 50))
-    event_ids = []
+    event_ids, event_slugs = [], []
     for page in sorted({1 + k * (pages - 1) // 4 for k in range(5)}):
         body = get(f"{NS}/events?per_page=50&start_date=2000-01-01&end_date=2100-01-01&page={page}")
         event_ids.extend(event["id"] for event in body["events"])
+        event_slugs.extend(event["slug"] for event in body["events"])
     start = datetime.fromisoformat(first["utc_start_date"])
     end = datetime.fromisoformat(last["utc_start_date"])
     return {
         "categories": categories,
         "event_ids": event_ids,
+        "event_slugs": event_slugs,
         "first": start,
         "span_minutes": max(1, int((end - start).total_seconds() // 60) - 31 * 24 * 60),
     }

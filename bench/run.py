@@ -27,7 +27,7 @@ NS = "/wp-json/calendar/events/v1"
 LUA = os.path.join(ROOT, "bench", "report.lua")
 COLD_LUA = os.path.join(ROOT, "bench", "cold.lua")
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from cold import SCENARIOS, calendar_info, cold_path  # noqa: E402
+from cold import PAGE_SCENARIOS, SCENARIOS, calendar_info, cold_path  # noqa: E402
 
 
 def free_port() -> int:
@@ -305,6 +305,9 @@ def warm(options, directory: str) -> None:
                 None,
             ),
             ("GET /events?ical=1 (feed)", f"{NS}/events?ical=1", None, None),
+            ("GET /events/ (list page)", "/events/", 0.5, None),
+            ("GET /events/month/ (page)", "/events/month/", 0.5, None),
+            ("GET /event/{slug}/ (page)", f"/event/{first['slug']}/", 0.5, None),
             ("GET /venues", f"{NS}/venues", None, None),
             ("GET /categories", f"{NS}/categories", None, None),
             ("POST /events", f"{NS}/events", None, "post"),
@@ -399,7 +402,16 @@ def warm(options, directory: str) -> None:
 
 # SPEC §9 cold bars: ratio to /healthz at 10,000 events, and growth from the smallest size to
 # the largest (p50 of the same kind of request).
-COLD_RATIO = {"window": 0.3, "category": 0.3, "search": 0.3, "single": 0.6}
+COLD_RATIO = {
+    "window": 0.3,
+    "category": 0.3,
+    "search": 0.3,
+    "single": 0.6,
+    # SPEC §15: the pages at the API listings' cold ratio
+    "list page": 0.3,
+    "month page": 0.3,
+    "event page": 0.3,
+}
 COLD_GROWTH = {"search": 4.0}
 COLD_LABELS = {
     "listing": "GET /events?page=N",
@@ -408,6 +420,9 @@ COLD_LABELS = {
     "search": "GET /events?search=WORD&page=N",
     "categories": "GET /categories",
     "single": "GET /events/{id}",
+    "list page": "GET /events/?page=N (page)",
+    "month page": "GET /events/month/YYYY-MM/ (page)",
+    "event page": "GET /event/{slug}/ (page)",
 }
 
 
@@ -420,7 +435,8 @@ class ColdPaths:
         self.serial = 0
 
     def file(self, name: str) -> str:
-        path = os.path.join(self.directory, f"paths-{self.size}-{name}-{self.serial}.txt")
+        label = name.replace(" ", "-")
+        path = os.path.join(self.directory, f"paths-{self.size}-{label}-{self.serial}.txt")
         with open(path, "w") as handle:
             for _ in range(self.budget):
                 self.serial += 1
@@ -431,7 +447,8 @@ class ColdPaths:
 def cold(options, directory: str) -> None:
     """Every request a URL never asked before (a unique path per request, drawn by
     bench/cold.py): what a page costs when no cache can help."""
-    p50: dict[str, dict[int, float]] = {name: {} for name in SCENARIOS}
+    scenarios = SCENARIOS + PAGE_SCENARIOS
+    p50: dict[str, dict[int, float]] = {name: {} for name in scenarios}
     sizes = [int(x) for x in options.sizes.split(",") if x]
     for size in sizes:
         database, _auth = seeded(directory, size)
@@ -455,7 +472,7 @@ def cold(options, directory: str) -> None:
                 + retried(healthz)
             )
             draw = ColdPaths(directory, size, info, options.cold_budget)
-            for name in SCENARIOS:
+            for name in scenarios:
                 result = measure(
                     server,
                     server.base,
@@ -487,7 +504,7 @@ def cold(options, directory: str) -> None:
     if len(sizes) >= 2:
         low, high = sizes[0], sizes[-1]
         print(f"\nCold growth, p50 at {high} events over p50 at {low} events:")
-        for name in SCENARIOS:
+        for name in scenarios:
             growth = p50[name][high] / p50[name][low]
             bar = COLD_GROWTH.get(name, 2.0)
             print(
