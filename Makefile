@@ -61,12 +61,14 @@ test: install-dev
 # (postgresql-common) creates in a temporary directory (-t: also when run as root), with
 # fsync off, and drops afterwards. Each test gets a database cloned from a migrated template
 # (tests/databases.py). PYTEST_ARGS narrows the run, e.g. PYTEST_ARGS=tests/test_events.py.
+# The browser tests (marker "browser") drive the pages and the editor, whose reads and writes
+# the client tests already run on PostgreSQL: they run once, under `make test`.
 PG_VERSION ?= 15
 test-postgres: install-dev
 	@command -v pg_virtualenv >/dev/null || { echo "make test-postgres needs pg_virtualenv: sudo apt-get install postgresql-common postgresql-$(PG_VERSION)"; exit 1; }
 	pg_virtualenv -t -v $(PG_VERSION) -o max_connections=300 -o fsync=off \
 		sh -c 'TEST_DATABASE_URL="postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE" \
-		$(BIN)/python -m pytest $(PYTEST_ARGS)'
+		$(BIN)/python -m pytest $(or $(PYTEST_ARGS),-m "not browser")'
 
 # The SPEC §9 benchmark: wrk from Debian, installed here when run as root.
 bench: install-dev

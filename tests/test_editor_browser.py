@@ -19,6 +19,8 @@ from tests.conftest import NS
 from tests.databases import drop_database, fresh_database
 from tests.helpers import Server, chromium, flask_cli, free_port
 
+# The faces are the same on every engine: make test-postgres leaves these out (Makefile).
+pytestmark = pytest.mark.browser
 DAY = date.today() + timedelta(days=4)
 PASSWORD = "a long enough password"
 

@@ -15,6 +15,8 @@ from tests.conftest import NS, basic
 from tests.databases import drop_database, fresh_database
 from tests.helpers import Server, chromium, flask_cli, free_port
 
+# The faces are the same on every engine: make test-postgres leaves these out (Makefile).
+pytestmark = pytest.mark.browser
 DAY = date.today() + timedelta(days=2)
 
 
