@@ -357,3 +357,23 @@ def test_found_by_review_odd_addresses_are_pages_not_500s(client, make_event, ad
     assert "default-src 'self'" in missing.headers["Content-Security-Policy"]
     assert client.get("/").headers["X-Robots-Tag"] == "noindex"  # the JSON index
     assert "X-Robots-Tag" not in client.get("/", headers=HTML).headers
+
+
+def test_a_visitors_search_finds_events_by_their_venues_name_or_city(client, admin, make_event):
+    hall = client.post(
+        f"{NS}/venues", json={"venue": "Granary Hall", "city": "Ghent"}, headers=admin
+    )
+    hall = hall.get_json()
+    draft = client.post(
+        f"{NS}/venues", json={"venue": "Granary Cellar", "status": "draft"}, headers=admin
+    ).get_json()
+    event(make_event, title="Folk night", venue=hall["id"])
+    event(make_event, title="Granary open day")
+    event(make_event, title="Secret gig", venue=draft["id"])
+    by_name = page(client, "/events/?search=granary")
+    assert "Folk night" in by_name and "Granary open day" in by_name
+    assert "Secret gig" not in by_name  # a venue the visitor may not read names nothing
+    assert "Folk night" in page(client, "/events/?search=ghent")
+    # The JSON API keeps the reference's search (events' own text).
+    titles = [e["title"] for e in client.get(f"{NS}/events?search=ghent").get_json()["events"]]
+    assert titles == []

@@ -110,19 +110,54 @@ def _utc(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S") + "Z"
 
 
-def events_of(api_args: dict, offset: int, limit: int) -> tuple[list[dict], int]:
-    """A page of the events an anonymous ``GET {ns}/events`` with ``api_args`` lists, as
-    its representations, and the listing's total."""
+def _filters(api_args: dict, limit: int):
     args = {"per_page": limit, "page": 1, "strict_dates": True, **api_args}
     try:
-        filters, _echo = event_filters(args, ANONYMOUS)
+        return event_filters(args, ANONYMOUS)[0]
     except Exception as error:  # the API's 400 (an unknown category, venue…)
         if getattr(error, "status", None) == 400:
             raise BadRequest(str(error)) from None
         raise
+
+
+def events_of(api_args: dict, offset: int, limit: int) -> tuple[list[dict], int]:
+    """A page of the events an anonymous ``GET {ns}/events`` with ``api_args`` lists, as
+    its representations, and the listing's total. A visitor's search also finds the events
+    at the venues whose name or city it names (the API's search reads events' own text)."""
+    venues = _venues_named(api_args.get("search"))
+    if venues and "venue" not in api_args:
+        return _with_venues(api_args, venues, offset, limit)
+    filters = _filters(api_args, limit)
     ids, total = list_events(filters, ANONYMOUS, offset, limit, ids_only=True)
     texts = event_texts(ids, ANONYMOUS)
     return orjson.loads(orjson.dumps(texts)), total  # the texts as the API sends them
+
+
+# Most events a search of the pages merges from its two listings (text, and venue).
+MOST_SEARCHED = 1000
+
+
+def _venues_named(text: str | None) -> list[int]:
+    """Venues an anonymous caller may read whose name or city holds ``text``."""
+    if not text:
+        return []
+    rows, _total = list_linked("venue", LinkedFilters(search=text), ANONYMOUS, 0, 50)
+    wanted = text.casefold()
+    return [row.id for row in rows if wanted in f"{row.title} {row.city}".casefold()]
+
+
+def _with_venues(api_args: dict, venues: list[int], offset: int, limit: int):
+    """The events the search finds, and those at ``venues``, as one listing in start order
+    (each listing is the API's, for an anonymous caller)."""
+    at_venues = {k: v for k, v in api_args.items() if k != "search"}
+    found = {}
+    for args in (api_args, {**at_venues, "venue": venues}):
+        rows, _total = list_events(_filters(args, MOST_SEARCHED), ANONYMOUS, 0, MOST_SEARCHED)
+        found.update((row.id, row) for row in rows)
+    ordered = sorted(found.values(), key=lambda row: (row.utc_start, row.id))
+    page = ordered[offset : offset + limit]
+    texts = event_texts([row.id for row in page], ANONYMOUS, rows=page)
+    return orjson.loads(orjson.dumps(texts)), len(ordered)
 
 
 def upcoming(
