@@ -105,6 +105,9 @@ def test_signing_in_and_out(app, sign_in):
     token = csrf(dashboard.get_data(as_text=True))
     assert client.post("/manage/signout", data={"csrf_token": token}).status_code == 303
     assert client.get("/manage/").status_code == 303
+    again = sign_in("author", "ann2")
+    assert again.get("/manage/signout").status_code == 303  # following a link signs out too
+    assert again.get("/manage/").status_code == 303
 
 
 def test_sign_in_failures_are_throttled_with_the_api_counters(app, sign_in):

@@ -121,7 +121,7 @@ def test_an_event_page_shows_everything_a_visitor_needs(client, admin, make_even
     assert "https://jazz.example.org/" in html
     assert f"{NS}/events/{made['id']}?ical=1" in html
     assert "calendar.google.com/calendar/render?action=TEMPLATE" in html
-    assert "(CET)" in html or "(CEST)" in html  # the zone differs from the site's
+    assert "(Europe/Paris, CET)" in html or "(Europe/Paris, CEST)" in html  # not the site's zone
     api = client.get(f"{NS}/events/{made['id']}").get_json()
     assert ld_of(html) == [api["json_ld"]]
     assert '<html lang="en">' in html and "<title>" in html

@@ -152,8 +152,7 @@ def signin():
 
 @bp.route("/signout", methods=["GET", "POST"])
 def signout():
-    if request.method == "GET":
-        return _page("message.html", heading=_("Sign out"), message="", signout_form=True)
+    """Signs out (the header's button posts here; following a link here does it too)."""
     if g.editor is not None:
         accounts.end_sessions(g.editor.id)  # a copy of the cookie opens nothing any more
     session.clear()

@@ -85,8 +85,11 @@ def when(event: dict, lang: str, site_tz: str) -> str:
     else:
         text = f"{_day_and_time(start, lang)} – {_day_and_time(end, lang)}"
     zone = event.get("timezone") or site_tz
-    if zone != site_tz:
-        text += f" ({event.get('timezone_abbr') or zone})"
+    if zone != site_tz:  # the zone's name, and the abbreviation its clocks showed then
+        abbreviation = event.get("timezone_abbr")
+        text += (
+            f" ({zone}, {abbreviation})" if abbreviation and abbreviation != zone else f" ({zone})"
+        )
     return text
 
 
