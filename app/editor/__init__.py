@@ -28,8 +28,8 @@ from app.auth import client_address, may, require, require_force_delete, throttl
 from app.editor import items
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event
-from app.i18n import _
-from app.pages import page_response
+from app.i18n import _, current_language
+from app.pages import formatting, page_response
 from app.routes.events import event_filters, render_events
 from app.routes.media import decode
 from schemas.events import EventCreate, EventUpdate
@@ -296,7 +296,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "organizers": sorted(organizers, key=lambda o: o.title.lower()),
         "library": library,
         "statuses": _statuses(viewer),
-        "weekdays": WEEKDAYS,
+        "weekdays": _weekday_labels(),
         "may_delete": event is not None and may(viewer, "delete", event, effective_status(event)),
         "may_delete_for_good": event is not None
         and event.status == "trash"
@@ -305,6 +305,12 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         and effective_status(event) == "pending"
         and viewer.has("edit_others_posts"),
     }
+
+
+def _weekday_labels() -> list[tuple[str, str]]:
+    """(RFC 5545 code, the language's name) of each weekday, Monday first."""
+    names = formatting.locale_of(current_language()).days["format"]["wide"]
+    return [(code, names[number]) for number, code in enumerate(WEEKDAYS)]
 
 
 def _values_of(event: dict) -> dict:
