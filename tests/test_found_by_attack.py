@@ -2,7 +2,8 @@
 (each failed before its fix): 500s, an image of a hidden event, line ends in feeds."""
 
 from tests.conftest import NS
-from tests.test_ical import do_import, feed, ics, imported, vevents
+from tests.helpers import do_import, ics, imported
+from tests.test_ical import feed, vevents
 from tests.test_media import image_bytes, uploaded
 
 

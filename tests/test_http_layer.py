@@ -16,7 +16,7 @@ import pytest
 from store import clock
 from tests.conftest import NS, basic
 from tests.databases import drop_database, fresh_database
-from tests.test_reliability import Server
+from tests.helpers import Server
 
 HUGE = "922337203685477582"
 
@@ -188,7 +188,7 @@ def test_item_password_guesses_are_throttled(client, app, make_event):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from tests.test_reliability import flask_cli
+    from tests.helpers import flask_cli
 
     database = fresh_database(tmp_path_factory.mktemp("http"))
     flask_cli(database, "migrate")
@@ -380,7 +380,7 @@ def test_a_large_image_leaves_the_worker_small(server, tmp_path):
     stay under 150 MB (they reached gigabytes when they decoded such images themselves)."""
     from PIL import Image
 
-    from tests.test_reliability import flask_cli
+    from tests.helpers import flask_cli
 
     password = flask_cli(server.database, "users", "create", "uploader", "--role", "author")
     headers = basic("uploader", password.strip().splitlines()[-1])

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from store import dates
 from tests.conftest import NS
-from tests.test_ical import APPLE_ZONE, OUTLOOK_ZONES, ics, imported
+from tests.helpers import ics, imported
+from tests.test_ical import APPLE_ZONE, OUTLOOK_ZONES
 from tests.test_recurrence import (
     DST_DAYS,
     WIDE,

@@ -14,7 +14,7 @@ from store import clock, dates
 from store.db import database
 from store.models import Event, Venue
 from tests.conftest import NS
-from tests.test_reliability import Server, flask_cli
+from tests.helpers import Server, flask_cli
 
 SECRET_PHONE = "555-0199"
 
