@@ -314,8 +314,9 @@ def test_images_are_uploaded_checked_and_deleted(sign_in):
         content_type="multipart/form-data",
     )
     assert made.status_code == 303
+    assert 'type="file"' in editor.get("/manage/media/new").get_data(as_text=True)
     bad = editor.post(
-        "/manage/media/",
+        "/manage/media/new",
         data={"csrf_token": editor.token, "file": (io.BytesIO(b"<svg/>"), "a.png")},
         content_type="multipart/form-data",
     )

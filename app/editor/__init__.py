@@ -572,6 +572,13 @@ def media():
     )
 
 
+@bp.route("/media/new", methods=["GET", "POST"])
+def new_media():
+    """The upload form on a page of its own (the library's page has it too)."""
+    require(g.editor, "upload_media")
+    return media()
+
+
 @bp.route("/media/<int:media_id>")
 def media_item(media_id):
     viewer = g.editor
