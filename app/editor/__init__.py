@@ -24,24 +24,22 @@ from markupsafe import Markup
 from marshmallow import ValidationError
 from wtforms import ValidationError as TokenError
 
-from app.auth import client_address, may, require, require_force_delete, throttle_sign_in
+from app.auth import may, require, require_force_delete, throttle_sign_in
 from app.editor import items
-from app.errors import ApiError, from_validation_error, invalid_params
+from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event
 from app.i18n import _, current_language
 from app.pages import formatting, page_response
 from app.routes.events import event_filters, render_events
-from app.routes.media import decode
 from schemas.events import EventCreate, EventUpdate
 from store import accounts
 from store.editor import authored, awaiting_review, in_trash
 from store.events import delete_event, get_event, list_events, trash_event
 from store.linked import LinkedFilters, list_linked
-from store.media import save_media
 from store.models import Media
 from store.posts import effective_status
 from store.text import sanitise_html
-from store.users import ANONYMOUS, Viewer
+from store.users import Viewer
 
 bp = Blueprint("editor", __name__, url_prefix="/manage")
 PAGE_SIZE = 20
@@ -403,26 +401,10 @@ def _body(form, files, viewer, fields_present: bool) -> dict:
         body["recurrence"] = recurrence
     upload = files.get("image")
     if upload is not None and upload.filename:
-        require(viewer, "upload_media")
-        try:
-            processed = decode(upload.read(current_app.config["MAX_UPLOAD_BYTES"] + 1))
-        except ApiError as error:  # the upload route's answer names its own field
-            message = next(iter((error.data.get("params") or {"": error.message}).values()))
-            raise invalid_params({"image": message}) from None
-        media = save_media(processed, viewer.id, current_app.config["UPLOAD_FOLDER"])
-        body["image"] = media.id
+        body["image"] = items.upload(viewer, "image").id
     elif "image" in form:
         body["image"] = form["image"] or ""
     return body
-
-
-def _field_errors(error: ApiError) -> dict:
-    params = error.data.get("params")
-    if isinstance(params, dict) and params:
-        return {name: str(message) for name, message in params.items()}
-    if isinstance(params, list):
-        return {name: _("This field is required.") for name in params}
-    return {"_form": error.message}
 
 
 def _save(viewer, event=None):
@@ -439,11 +421,11 @@ def _save(viewer, event=None):
         loaded = schema.load(body)
         saved = change_event(event, loaded, viewer) if event else create_event(loaded, viewer)
     except ValidationError as error:
-        errors = _field_errors(from_validation_error(error, schema))
+        errors = items.field_errors(from_validation_error(error, schema))
     except ApiError as error:
         if error.status in (401, 403):
             raise
-        errors = _field_errors(error)
+        errors = items.field_errors(error)
     else:
         return redirect(url_for("editor.edit_event", event_id=saved.id), 303)
     context = _form_context(viewer, _typed(request.form), errors, event)
@@ -697,6 +679,3 @@ def register_editor(app) -> None:
     )
     app.session_interface = EditorSessions()
     app.register_blueprint(bp)
-
-
-__all__ = ["register_editor", "signed_in", "client_address", "ANONYMOUS"]

@@ -200,15 +200,16 @@ def save(kind: Kind, item=None):
         else:
             saved = kind.routes.write(loaded, item)
     except ValidationError as error:
-        return None, _errors(from_validation_error(error, schema))
+        return None, field_errors(from_validation_error(error, schema))
     except ApiError as error:
         if error.status in (401, 403):
             raise
-        return None, _errors(error)
+        return None, field_errors(error)
     return saved, {}
 
 
-def _errors(error: ApiError) -> dict:
+def field_errors(error: ApiError) -> dict:
+    """An answer of the API's validation or write path as the form's errors by field."""
     params = error.data.get("params")
     if isinstance(params, dict) and params:
         return {name: str(message) for name, message in params.items()}
@@ -260,13 +261,18 @@ def library(viewer, number: int) -> tuple[list[dict], int]:
     return [media_out(row, ctx) for row in rows], total
 
 
-def upload(viewer):
-    """The form's file through the upload route's decoding and storing."""
+def upload(viewer, param: str = "file"):
+    """The form's file ``param`` through the upload route's decoding and storing; its
+    errors name ``param`` (the library's form calls it file, the event form image)."""
     require(viewer, "upload_media")
-    storage = request.files.get("file")
+    storage = request.files.get(param)
     if storage is None or not storage.filename:
-        raise invalid_params({"file": _("Choose an image file.")})
-    processed = decode(storage.read(current_app.config["MAX_UPLOAD_BYTES"] + 1))
+        raise invalid_params({param: _("Choose an image file.")})
+    try:
+        processed = decode(storage.read(current_app.config["MAX_UPLOAD_BYTES"] + 1))
+    except ApiError as error:  # the upload route's answer names its own field
+        message = next(iter((error.data.get("params") or {"": error.message}).values()))
+        raise invalid_params({param: message}) from None
     return save_media(processed, viewer.id, current_app.config["UPLOAD_FOLDER"])
 
 
