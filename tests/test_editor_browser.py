@@ -93,6 +93,10 @@ def test_an_event_with_an_image_and_a_weekly_recurrence_from_form_to_page(site, 
     image = io.BytesIO()
     Image.new("RGB", (640, 480), "purple").save(image, "PNG")
     poster.write_bytes(image.getvalue())
+    page.get_by_label("All day").check()  # the little script: the inputs take dates alone
+    assert page.get_by_label("Start").get_attribute("type") == "date"
+    page.get_by_label("All day").uncheck()
+    assert page.get_by_label("Start").get_attribute("type") == "datetime-local"
     page.get_by_label("Title").fill("Choir practice")
     page.get_by_label("Start").fill(f"{DAY}T19:00")
     page.get_by_label("End", exact=True).fill(f"{DAY}T21:00")
