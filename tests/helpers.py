@@ -1,5 +1,6 @@
 """Helpers shared by test files (no test file imports another)."""
 
+import base64
 import contextlib
 import json
 import os
@@ -13,6 +14,7 @@ import urllib.error
 import urllib.request
 
 from tests.conftest import NS
+from tests.databases import drop_database, fresh_database, query
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Debian's Chromium: Playwright drives it, never downloads a browser (make test installs it).
@@ -136,3 +138,33 @@ def chromium():
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield browser
         browser.close()
+
+
+def migrated_database(folder):
+    """A new database, migrated by the command line, dropped after the test."""
+    setting = fresh_database(folder)
+    flask_cli(setting, "migrate")
+    yield setting
+    drop_database(setting)
+
+
+def new_admin(database) -> dict:
+    """The Basic credentials of a new administrator made by the command line."""
+    password = flask_cli(database, "users", "create", "admin", "--role", "administrator").split()[
+        -1
+    ]
+    return {"Authorization": "Basic " + base64.b64encode(f"admin:{password}".encode()).decode()}
+
+
+def event_body(n):
+    return {
+        "title": f"Event {n}",
+        "start_date": "tomorrow 9am",
+        "end_date": "tomorrow 10am",
+        "categories": ["Load"],
+        "venue": {"venue": f"Hall {n % 5}"},
+    }
+
+
+def stored_event_ids(database):
+    return {row[0] for row in query(str(database), "SELECT id FROM event")}

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.conftest import NS
-from tests.test_reliability import (
+from tests.helpers import (
     BIN,
     ROOT,
     Server,

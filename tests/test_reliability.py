@@ -13,26 +13,20 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.databases import ON_POSTGRES, drop_database, fresh_database, integrity, query
-from tests.helpers import BIN, ROOT, Server, flask_cli, free_port  # noqa: F401 (used here and by others)
+from tests.databases import ON_POSTGRES, drop_database, fresh_database, integrity
+from tests.helpers import (  # noqa: F401 (used here)
+    BIN,
+    ROOT,
+    Server,
+    event_body,
+    flask_cli,
+    free_port,
+    migrated_database,
+    new_admin,
+    stored_event_ids,
+)
 
 NS = "/wp-json/calendar/events/v1"
-
-
-def migrated_database(folder):
-    """A new database, migrated by the command line, dropped after the test."""
-    setting = fresh_database(folder)
-    flask_cli(setting, "migrate")
-    yield setting
-    drop_database(setting)
-
-
-def new_admin(database) -> dict:
-    """The Basic credentials of a new administrator made by the command line."""
-    password = flask_cli(database, "users", "create", "admin", "--role", "administrator").split()[
-        -1
-    ]
-    return {"Authorization": "Basic " + base64.b64encode(f"admin:{password}".encode()).decode()}
 
 
 @pytest.fixture
@@ -43,20 +37,6 @@ def database(tmp_path):
 @pytest.fixture
 def admin_auth(database):
     return new_admin(database)
-
-
-def event_body(n):
-    return {
-        "title": f"Event {n}",
-        "start_date": "tomorrow 9am",
-        "end_date": "tomorrow 10am",
-        "categories": ["Load"],
-        "venue": {"venue": f"Hall {n % 5}"},
-    }
-
-
-def stored_event_ids(database):
-    return {row[0] for row in query(str(database), "SELECT id FROM event")}
 
 
 def test_concurrent_writers_and_readers_lose_nothing(database, admin_auth):

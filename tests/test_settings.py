@@ -10,7 +10,7 @@ import pytest
 from app import ROOT, create_app
 from app.config import SettingError
 from tests.conftest import NS, basic
-from tests.test_reliability import BIN, free_port
+from tests.helpers import BIN, free_port
 
 BAD = [
     ("SITE_TIMEZONE", "Mars/Phobos", "unknown timezone 'Mars/Phobos'"),

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.databases import query
-from tests.test_reliability import (
+from tests.helpers import (
     NS,
     Server,
     event_body,
