@@ -70,7 +70,7 @@ class CalendarFlask(Flask):
 
 def create_app(test_config: dict | None = None) -> Flask:
     settings = load_settings(ROOT, test_config)
-    app = CalendarFlask(__name__, instance_path=os.path.join(ROOT, "instance"))
+    app = CalendarFlask(__name__, instance_path=settings["INSTANCE_FOLDER"])
     app.config.update(settings)
     app.config.update(
         API_TITLE="Events Calendar REST API",

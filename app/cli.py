@@ -1,11 +1,12 @@
-"""Command line: ``flask --app wsgi users …``, ``migrate``, ``seed``, ``import-ics``, ``backup``,
-``copy-database``, ``i18n …``, ``recurrence extend``. Commands are module-level click
-commands, added to the app by ``register_cli``."""
+"""Command line: ``calendar users …`` (or ``flask --app wsgi users …`` from the project
+root), ``migrate``, ``seed``, ``import-ics``, ``backup``, ``restore``, ``copy-database``,
+``i18n …``, ``recurrence extend``. Commands are module-level click commands, added to the
+app by ``register_cli``; ``main`` is the ``calendar`` program that setup.cfg installs into
+``.venv/bin``, which finds its project from any folder."""
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import urllib.error
 import urllib.request
 from datetime import timedelta
@@ -27,9 +28,10 @@ from app.openapi import complete, doc_strings
 from app.render import stored_texts_key
 from schemas.events import IMPORT_STATUSES
 from store import accounts, texts, users
+from store.backup import BackupError, restore_backup, write_backup
 from store.clock import utcnow
 from store.copy import CopyError, copy_database
-from store.db import UnsupportedDatabase, backup_to, database
+from store.db import UnsupportedDatabase, database
 from store.recurrence import extend_series, open_ended_series
 from store.schema import migrate
 from store.seed import seed
@@ -211,16 +213,48 @@ def import_ics_command(source, author, status):
 
 
 @click.command("backup")
-@click.argument("path")
+@click.argument("destination")
 @with_appcontext
-def backup_command(path):
-    """Write a consistent online copy of the database to PATH."""
+def backup_command(destination):
+    """Write one archive (.tar.gz) of the calendar and its uploaded images to DESTINATION:
+    a new file, or a folder to name it in (calendar-YYYYMMDD-HHMMSS.tar.gz). Safe while
+    the server runs."""
+    config = current_app.config
     with database.connection_context():
         try:
-            backup_to(path)
-        except (RuntimeError, OSError, sqlite3.Error) as error:
-            raise click.ClickException(f"cannot back up to {path}: {error}") from None
-    click.echo(f"Backed up to {path}.")
+            path, manifest = write_backup(
+                destination, config["CALENDAR_DATABASE"], config["UPLOAD_FOLDER"]
+            )
+        except BackupError as error:
+            raise click.ClickException(str(error)) from None
+    rows = manifest["rows"]
+    click.echo(
+        f"Backed up {rows['event']} events, {rows['venue']} venues, {rows['organizer']} "
+        f"organizers, {rows['term']} terms, {rows['user']} users and {manifest['files']} "
+        f"image files to {path}"
+    )
+
+
+@click.command("restore")
+@click.argument("archive")
+@click.option("--force", is_flag=True, help="Replace the calendar and images the site holds.")
+@with_appcontext
+def restore_command(archive, force):
+    """Put the calendar and images of a `backup` archive into this site (an empty one,
+    unless --force). Ids, slugs, users and their passwords come back as they were."""
+    config = current_app.config
+    try:
+        manifest = restore_backup(
+            archive, config["CALENDAR_DATABASE"], config["UPLOAD_FOLDER"], replace=force
+        )
+    except BackupError as error:
+        raise click.ClickException(str(error)) from None
+    rows = manifest["rows"]
+    click.echo(
+        f"Restored {rows['event']} events, {rows['venue']} venues, {rows['organizer']} "
+        f"organizers, {rows['term']} terms, {rows['user']} users and {manifest['files']} "
+        f"image files from the backup of {manifest['created']}."
+    )
 
 
 @click.command("copy-database")
@@ -346,8 +380,45 @@ def register_cli(app: Flask) -> None:
         seed_command,
         import_ics_command,
         backup_command,
+        restore_command,
         copy_database_command,
         i18n_group,
         recurrence_group,
     ):
         app.cli.add_command(command)
+
+
+def _site_app() -> Flask:
+    """The site's app, for ``calendar``: a setting it cannot work with is one line."""
+    from app import create_app
+    from app.config import SettingError
+
+    try:
+        return create_app()
+    except SettingError as error:
+        click.echo(f"calendar: {error}", err=True)
+        raise SystemExit(1) from None
+
+
+FLASK_OPTIONS = ("app", "env_file", "debug", "version")
+
+
+def main() -> None:
+    """``.venv/bin/calendar COMMAND``: the commands above, from any folder (the project is
+    the one this package was installed from, not the current folder)."""
+    from flask.cli import FlaskGroup, routes_command, shell_command
+
+    group = FlaskGroup(
+        name="calendar",
+        help="The events calendar's commands (the site is found from the installed project).",
+        create_app=_site_app,
+        add_default_commands=False,
+        load_dotenv=False,
+        set_debug_flag=False,
+    )
+    # FlaskGroup's --app, --env-file, --debug and --version are about finding an app: ours is
+    # the project's own.
+    group.params = [param for param in group.params if param.name not in FLASK_OPTIONS]
+    group.add_command(shell_command)
+    group.add_command(routes_command)
+    group.main(prog_name="calendar")

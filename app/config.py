@@ -1,11 +1,18 @@
 """Settings: these defaults, overridden by ``instance/config.py``, then by environment
-variables of the same name, then by the ``test_config`` given to ``create_app``."""
+variables of the same name, then by the ``test_config`` given to ``create_app``.
 
+The instance folder (``instance/`` in the project, or the folder the environment variable
+``CALENDAR_INSTANCE`` names) holds the site's own files: ``config.py``, the generated
+``secret_key``, the templates and stylesheet that override ours, and, unless set
+elsewhere, the database and the uploads. The test suite gives every run a folder of its
+own, so it never reads or writes the site's."""
+
+import difflib
 import math
 import os
 from urllib.parse import urlsplit
 
-from flask import Config
+from flask import Config, Flask
 
 from store.dates import DateError, resolve_timezone
 from store.db import is_url
@@ -103,9 +110,38 @@ def _coerce(key: str, default, raw):
         raise SettingError(f"{key}: {raw!r} is not {kind}") from None
 
 
+# Flask's own settings (SESSION_COOKIE_SECURE…) and Flask-WTF's may be set in
+# instance/config.py too.
+KNOWN = set(DEFAULTS) | set(Flask.default_config)
+KNOWN_PREFIXES = ("WTF_",)
+
+
+def instance_folder(root: str) -> str:
+    """The site's own folder: ``CALENDAR_INSTANCE`` when set, else ``instance/``."""
+    return os.path.abspath(os.environ.get("CALENDAR_INSTANCE") or os.path.join(root, "instance"))
+
+
+def _site_config(folder: str) -> Config:
+    """``config.py`` of the instance folder; a SettingError naming any upper-case name in it
+    that is no setting (a misspelling would otherwise be ignored), with the closest one."""
+    path = os.path.join(folder, "config.py")
+    site = Config(folder)
+    try:
+        site.from_pyfile(path, silent=True)
+    except Exception as error:  # its own code: a SyntaxError, a NameError…
+        raise SettingError(f"{path}: {type(error).__name__}: {error}") from None
+    for key in sorted(site):
+        if key not in KNOWN and not key.startswith(KNOWN_PREFIXES):
+            close = difflib.get_close_matches(key, sorted(DEFAULTS), n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise SettingError(f"{path}: {key} is no setting{hint}; the README lists them")
+    return site
+
+
 def load_settings(root: str, test_config: dict | None = None) -> dict:
+    folder = instance_folder(root)
     settings = Config(root, DEFAULTS)
-    settings.from_pyfile(os.path.join(root, "instance", "config.py"), silent=True)
+    settings.update(_site_config(folder))
     for key in DEFAULTS:
         if key in os.environ:
             settings[key] = os.environ[key]
@@ -113,6 +149,12 @@ def load_settings(root: str, test_config: dict | None = None) -> dict:
         settings.update(test_config)
     for key, default in DEFAULTS.items():
         settings[key] = _coerce(key, default, settings[key])
+    # The defaults are files of the instance folder; other relative paths are taken from the
+    # project root.
+    for key, name in (("CALENDAR_DATABASE", "calendar.db"), ("UPLOAD_FOLDER", "uploads")):
+        if settings[key] == DEFAULTS[key]:
+            settings[key] = os.path.join(folder, name)
+    settings["INSTANCE_FOLDER"] = folder
     database = settings["CALENDAR_DATABASE"]
     if database != ":memory:" and not is_url(database) and not os.path.isabs(database):
         settings["CALENDAR_DATABASE"] = os.path.join(root, database)

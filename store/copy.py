@@ -40,11 +40,14 @@ def normalise(setting: str) -> str:
     return setting if is_url(setting) or setting == ":memory:" else os.path.abspath(setting)
 
 
-def copy_database(source_setting: str, target_setting: str) -> dict[str, int]:
+def copy_database(
+    source_setting: str, target_setting: str, replace: bool = False
+) -> dict[str, int]:
     """Copies every row of the calendar in ``source_setting`` into ``target_setting``
-    (created and migrated if needed; it must hold no calendar yet), in one transaction
-    on the target. Returns the rows copied per table. Uploaded files are not in the
-    database: the upload folder is copied with them (docs/deploy.md)."""
+    (created and migrated if needed; it must hold no calendar yet, or with ``replace`` its
+    calendar is removed first, in the same transaction), in one transaction on the target.
+    Returns the rows copied per table. Uploaded files are not in the database: the upload
+    folder is copied with them (docs/deploy.md; ``flask backup`` archives both)."""
     source_setting, target_setting = normalise(source_setting), normalise(target_setting)
     if source_setting == target_setting:
         raise CopyError("the source and the target are the same database")
@@ -63,12 +66,12 @@ def copy_database(source_setting: str, target_setting: str) -> dict[str, int]:
                     migrate()
         with source.connection_context(), target.connection_context(), _said(source_setting):
             bind_database(target)
-            for model in COPIED:
-                if model.select().exists():
-                    raise CopyError(
-                        f"the target already holds a calendar (table {model._meta.table_name})"
-                    )
+            if not replace and (table := holds_calendar()):
+                raise CopyError(f"the target already holds a calendar (table {table})")
             with write_transaction(), _snapshot(source):
+                if replace:
+                    for model in reversed(COPIED):  # rows before the rows they refer to
+                        model.delete().execute()
                 counts = {model._meta.table_name: _copy_table(source, model) for model in COPIED}
                 reset_sequences(COPIED)
             texts.make_all()
@@ -77,6 +80,14 @@ def copy_database(source_setting: str, target_setting: str) -> dict[str, int]:
     finally:
         source.close_all()
         target.close_all()
+
+
+def holds_calendar() -> str:
+    """The name of the first table of the bound database that holds a row, else ""."""
+    for model in COPIED:
+        if model.select().exists():
+            return model._meta.table_name
+    return ""
 
 
 @contextmanager

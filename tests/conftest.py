@@ -4,8 +4,14 @@ and users of every role."""
 
 import base64
 import copy
+import os
+import tempfile
 
 import pytest
+
+# The suite never reads or writes the checkout's instance/ (an operator's config.py, their
+# database, uploads or templates): every app, server and command it starts uses this folder.
+os.environ["CALENDAR_INSTANCE"] = tempfile.mkdtemp(prefix="calendar-tests-instance-")
 
 from app import create_app
 from store import clock

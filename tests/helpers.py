@@ -28,8 +28,12 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def flask_cli(database, *args):
-    env = {**os.environ, "CALENDAR_DATABASE": str(database)}
+def flask_cli(database, *args, **settings):
+    env = {
+        **os.environ,
+        "CALENDAR_DATABASE": str(database),
+        **{k: str(v) for k, v in settings.items()},
+    }
     return subprocess.run(
         [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
         cwd=ROOT,

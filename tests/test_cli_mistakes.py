@@ -5,6 +5,7 @@ behind; a copy taken while the server writes is a consistent calendar."""
 import os
 import sqlite3
 import subprocess
+import tarfile
 import threading
 import time
 
@@ -51,19 +52,25 @@ def calendar(tmp_path):
 
 
 def test_backups_that_cannot_be_made_say_why(calendar, tmp_path):
-    missing = cli(calendar, "backup", str(tmp_path / "no" / "such" / "copy.db"))
-    assert refused(missing, "cannot back up to"), missing.stderr
+    missing = cli(calendar, "backup", str(tmp_path / "no" / "such" / "copy.tar.gz"))
+    assert refused(missing, "no folder"), missing.stderr
     notes = tmp_path / "notes.txt"
     notes.write_text("not a database\n" * 100)
     onto_text = cli(calendar, "backup", str(notes))
-    assert refused(onto_text, "file is not a database"), onto_text.stderr
+    assert refused(onto_text, "it exists (name a new file, or a folder)"), onto_text.stderr
     assert notes.read_text() == "not a database\n" * 100
     itself = cli(calendar, "backup", str(calendar))
-    assert refused(itself, "that is the database itself"), itself.stderr
-    done = cli(calendar, "backup", str(tmp_path / "copy.db"))
-    assert done.returncode == 0 and done.stdout.startswith("Backed up to")
-    with sqlite3.connect(tmp_path / "copy.db") as copy:
+    assert refused(itself, "it exists"), itself.stderr
+    done = cli(calendar, "backup", str(tmp_path / "copy.tar.gz"))
+    assert done.returncode == 0 and done.stdout.startswith("Backed up 0 events")
+    into_folder = cli(calendar, "backup", str(tmp_path))
+    named = [p for p in tmp_path.iterdir() if p.name.startswith("calendar-")]
+    assert into_folder.returncode == 0 and len(named) == 1 and named[0].suffixes == [".tar", ".gz"]
+    with tarfile.open(tmp_path / "copy.tar.gz") as archive:
+        archive.extract("calendar.db", tmp_path / "out", filter="data")
+    with sqlite3.connect(tmp_path / "out" / "calendar.db") as copy:
         assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("tmp")]  # nothing left over
 
 
 def test_copying_from_a_mistyped_source_creates_nothing(tmp_path):

@@ -304,13 +304,12 @@ def test_unknown_page_addresses_are_html_404s(client):
 
 @pytest.fixture
 def instance_files():
-    """Files written under instance/ for a test, put back as they were afterwards."""
-    from tests.helpers import ROOT
-
+    """Files written into the instance folder (the suite's own, tests/conftest.py) for a
+    test, put back as they were afterwards."""
     written = {}
 
     def write(relative: str, text: str) -> None:
-        path = os.path.join(ROOT, "instance", relative)
+        path = os.path.join(os.environ["CALENDAR_INSTANCE"], relative)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         written[path] = open(path).read() if os.path.exists(path) else None
         with open(path, "w") as handle:

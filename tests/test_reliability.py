@@ -6,14 +6,13 @@ holds across workers."""
 import base64
 import http.client
 import sqlite3
-import subprocess
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.databases import ON_POSTGRES, drop_database, fresh_database, integrity
+from tests.databases import drop_database, fresh_database, integrity
 from tests.helpers import (  # noqa: F401 (used here)
     BIN,
     ROOT,
@@ -99,12 +98,9 @@ def test_sigkill_during_writes_loses_no_acknowledged_write(database, admin_auth)
 
 
 def restore(backup, tmp_path):
-    """The database setting of a copy restored from ``backup`` (a SQLite file is its own
-    copy; a pg_dump archive goes through pg_restore into a new database)."""
-    if not ON_POSTGRES:
-        return str(backup)
-    target = fresh_database(tmp_path, empty=True)
-    subprocess.run(["pg_restore", "--no-owner", f"--dbname={target}", str(backup)], check=True)
+    """The database setting of a new database that ``flask restore`` put ``backup`` in."""
+    target = fresh_database(tmp_path / "restored")
+    flask_cli(target, "restore", str(backup), UPLOAD_FOLDER=tmp_path / "restored-uploads")
     return target
 
 
@@ -113,7 +109,7 @@ def test_online_backup_is_consistent_and_restorable(database, admin_auth, tmp_pa
     try:
         for n in range(30):
             assert server.request("POST", f"{NS}/events", event_body(n), admin_auth)[0] == 201
-        copy = tmp_path / "backup.db"
+        copy = tmp_path / "backup.tar.gz"
         readers = ThreadPoolExecutor(max_workers=4)
         pending = [readers.submit(server.request, "GET", f"{NS}/events") for _ in range(40)]
         flask_cli(database, "backup", str(copy))

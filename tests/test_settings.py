@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from app import ROOT, create_app
-from app.config import SettingError
+from app.config import SettingError, load_settings
 from tests.conftest import NS, basic
 from tests.helpers import BIN, free_port
 
@@ -112,7 +112,6 @@ def test_numbers_and_flags_written_as_text_work_as_they_say(app, client, admin, 
     """``instance/config.py`` may say ``ICAL_MAX_EVENTS = "2"`` or ``GEOLOCATION =
     "false"``: each is read as the environment's value would be, not a 500 (a string
     compared with a count) nor a truthy string."""
-    from app.config import load_settings
 
     written = {
         "ICAL_MAX_EVENTS": "2",
@@ -151,3 +150,71 @@ def test_the_defaults_pass_their_own_check():
 
     for key, limit in LIMITS.items():
         assert 0 < DEFAULTS[key] <= limit, key
+
+
+# --- the instance folder: the site's own, never the suite's ----------------------------------
+
+
+def test_the_suite_never_uses_the_checkouts_instance_folder(app):
+    """An operator's instance/config.py, database, uploads and templates stay out of the
+    suite: every app it makes reads the folder tests/conftest.py made."""
+    site = os.path.join(ROOT, "instance")
+    own = os.environ["CALENDAR_INSTANCE"]
+    assert not own.startswith(site)
+    assert app.instance_path == own
+    for path in (app.config["CALENDAR_DATABASE"], app.config["UPLOAD_FOLDER"]):
+        assert not os.path.abspath(path).startswith(site + os.sep)
+
+
+def test_the_instance_folder_holds_the_sites_settings_and_files(tmp_path):
+    """``CALENDAR_INSTANCE`` names the folder of config.py; the database and the uploads
+    default to files in it."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text('SITE_NAME = "Folk Club"\nSITE_TIMEZONE = "Europe/Paris"\n')
+    env = {k: v for k, v in os.environ.items() if k not in ("CALENDAR_DATABASE", "UPLOAD_FOLDER")}
+    env["CALENDAR_INSTANCE"] = str(folder)
+    done = _run([os.path.join(BIN, "flask"), "--app", "wsgi", "migrate"], env)
+    assert done.returncode == 0, done.stderr
+    assert (folder / "calendar.db").exists() and (folder / "uploads").is_dir()
+    os.environ["CALENDAR_INSTANCE"], before = str(folder), os.environ["CALENDAR_INSTANCE"]
+    try:
+        settings = load_settings(ROOT)
+    finally:
+        os.environ["CALENDAR_INSTANCE"] = before
+    assert (settings["SITE_NAME"], settings["SITE_TIMEZONE"]) == ("Folk Club", "Europe/Paris")
+    assert settings["CALENDAR_DATABASE"] == str(folder / "calendar.db")
+
+
+@pytest.mark.parametrize(
+    "written, said",
+    [
+        ("GEOLOCATON = False\n", "GEOLOCATON is no setting (did you mean GEOLOCATION?)"),
+        ("SITE_NAM = 'x'\n", "SITE_NAM is no setting (did you mean SITE_NAME?)"),
+        ("ZZZ_TOP = 1\n", "ZZZ_TOP is no setting; the README lists them"),
+        ("SITE_NAME = undefined_name\n", "NameError"),
+    ],
+)
+def test_a_misspelled_setting_stops_the_start_naming_the_closest(tmp_path, written, said):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text(written)
+    env = {**_env(tmp_path), "CALENDAR_INSTANCE": str(folder)}
+    for args in (
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "migrate"],
+        [os.path.join(BIN, "gunicorn"), "--config", "gunicorn.conf.py", "wsgi:app"],
+    ):
+        done = _run(args, env, timeout=30)
+        assert done.returncode == 1, done.stderr
+        assert done.stderr.strip().splitlines() == [done.stderr.strip()]  # one line
+        assert done.stderr.startswith(f"calendar: {folder / 'config.py'}: ") and said in done.stderr
+        assert not (tmp_path / "calendar.db").exists()
+
+
+def test_flask_and_flask_wtf_settings_are_known(tmp_path):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text("SESSION_COOKIE_SECURE = True\nWTF_CSRF_TIME_LIMIT = 7200\n")
+    env = {**_env(tmp_path), "CALENDAR_INSTANCE": str(folder)}
+    done = _run([os.path.join(BIN, "flask"), "--app", "wsgi", "migrate"], env)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,229 @@
+"""``flask backup`` / ``flask restore``: one archive of the calendar and its images, put
+back into an empty site (either engine) with every answer as it was."""
+
+import io
+import json
+import subprocess
+import tarfile
+import urllib.request
+
+import pytest
+from PIL import Image
+
+from tests.conftest import NS
+from tests.databases import drop_database, fresh_database
+from tests.helpers import ROOT, Server, flask_cli, migrated_database, new_admin
+
+
+@pytest.fixture
+def database(tmp_path):
+    yield from migrated_database(tmp_path)
+
+
+def _png(color) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (320, 200), color).save(out, "PNG")
+    return out.getvalue()
+
+
+def _upload(server, auth, data) -> dict:
+    request = urllib.request.Request(
+        f"{server.base}{NS}/media",
+        data=data,
+        method="POST",
+        headers={**auth, "Content-Type": "image/png", "Content-Disposition": "file; name=a.png"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def _fill(server, auth) -> None:
+    image = _upload(server, auth, _png("teal"))
+    bodies = [
+        {
+            "title": "Jazz night",
+            "start_date": "2030-05-01 20:00",
+            "end_date": "2030-05-01 23:00",
+            "venue": {"venue": "Blue Hall", "city": "Lyon"},
+            "organizer": [{"organizer": "Ann"}, {"organizer": "Bob"}],
+            "categories": ["Music"],
+            "tags": ["jazz", "night"],
+            "image": image["id"],
+            "cost": "10",
+        },
+        {
+            "title": "Draft idea",
+            "start_date": "2030-06-01 10:00",
+            "end_date": "2030-06-01 11:00",
+            "status": "draft",
+        },
+        {
+            "title": "Weekly choir",
+            "start_date": "2030-01-07 18:00",
+            "end_date": "2030-01-07 19:00",
+            "recurrence": "RRULE:FREQ=WEEKLY;COUNT=5",
+        },
+        {
+            "title": "Private board",
+            "start_date": "2030-02-01 10:00",
+            "end_date": "2030-02-01 11:00",
+            "status": "private",
+        },
+    ]
+    for body in bodies:
+        status, answer = server.request("POST", f"{NS}/events", body, auth)
+        assert status == 201, answer
+
+
+def _answers(server, auth) -> dict:
+    """Every listing (all pages, as an administrator and anonymously), every item, every
+    image file: what a restored site must answer alike."""
+    seen = {}
+    for listing in ("events", "venues", "organizers", "categories", "tags"):
+        for who, headers in (("admin", auth), ("anonymous", {})):
+            page, pages = 1, 1
+            while page <= pages:
+                extra = "&start_date=2000-01-01&end_date=2100-01-01" if listing == "events" else ""
+                if (listing, who) == ("events", "admin"):
+                    extra += "&status=publish,draft,private"
+                status, body = server.request(
+                    "GET", f"{NS}/{listing}?per_page=2&page={page}{extra}", None, headers
+                )
+                assert status == 200, body
+                seen[(listing, who, page)] = body
+                pages = body.get("total_pages", 1) if isinstance(body, dict) else 1
+                page += 1
+    events = [e for k, v in seen.items() if k[:2] == ("events", "admin") for e in v["events"]]
+    for event in events:
+        seen[("event", event["id"])] = server.request("GET", f"{NS}/events/{event['id']}")[1]
+        if event["image"]:
+            status, image = server.request("GET", f"{NS}/media/{event['image']['id']}")
+            seen[("media", image["id"])] = image
+            for size in (image["url"], *(s["url"] for s in image["sizes"].values())):
+                with urllib.request.urlopen(size, timeout=10) as response:
+                    seen[("file", size)] = response.read()
+    with urllib.request.urlopen(f"{server.base}{NS}/events?ical=1", timeout=10) as response:
+        seen["feed"] = b"".join(
+            line for line in response.read().splitlines(True) if not line.startswith(b"DTSTAMP")
+        )
+    return seen
+
+
+def test_a_backup_restores_into_an_empty_site_answering_alike(database, tmp_path):
+    auth = new_admin(database)
+    uploads = tmp_path / "uploads"
+    server = Server(database, workers=1, UPLOAD_FOLDER=uploads)
+    try:
+        _fill(server, auth)
+        archive = tmp_path / "site.tar.gz"
+        said = flask_cli(database, "backup", str(archive), UPLOAD_FOLDER=uploads)
+        assert said.startswith("Backed up 8 events") and "1 users" in said
+        before = _answers(server, auth)
+    finally:
+        server.stop()
+    with tarfile.open(archive) as opened:
+        names = opened.getnames()
+    assert "calendar.db" in names and "backup.json" in names
+    assert sum(name.startswith("uploads/") for name in names) == len(list(uploads.iterdir()))
+
+    restored_db, restored_uploads = fresh_database(tmp_path / "restored"), tmp_path / "r-up"
+    try:
+        said = flask_cli(restored_db, "restore", str(archive), UPLOAD_FOLDER=restored_uploads)
+        assert said.startswith("Restored 8 events")
+        assert sorted(p.name for p in restored_uploads.iterdir()) == sorted(
+            p.name for p in uploads.iterdir()
+        )
+        restored = Server(restored_db, workers=1, UPLOAD_FOLDER=restored_uploads)
+        try:
+            # Same port range, other host: links name the server, so compare on its own.
+            after = _answers(restored, auth)  # the users and their passwords came too
+            new = restored.request(
+                "POST",
+                f"{NS}/events",
+                {
+                    "title": "After",
+                    "start_date": "2031-01-01 10:00",
+                    "end_date": "2031-01-01 11:00",
+                },
+                auth,
+            )
+        finally:
+            restored.stop()
+    finally:
+        drop_database(str(restored_db))
+    assert _same(before, after, server.base, restored.base)
+    assert len(before[("events", "admin", 1)]["events"]) == 2
+    assert before[("events", "admin", 1)]["total"] == 8
+    assert new[0] == 201 and new[1]["id"] > max(
+        e["id"] for e in before[("events", "admin", 1)]["events"]
+    )
+
+
+def _same(before, after, old_base, new_base) -> bool:
+    assert len(before) == len(after)
+    for key, value in before.items():
+        if isinstance(value, bytes):
+            new_key = (key[0], key[1].replace(old_base, new_base)) if key[0] == "file" else key
+            assert after[new_key] == value.replace(old_base.encode(), new_base.encode()), key
+        else:
+            text = json.dumps(value, sort_keys=True).replace(old_base, new_base)
+            assert json.loads(text) == after[key], key
+    return True
+
+
+def test_restore_refuses_a_site_that_holds_a_calendar_unless_forced(database, tmp_path):
+    new_admin(database)
+    archive = tmp_path / "site.tar.gz"
+    flask_cli(database, "backup", str(archive), UPLOAD_FOLDER=tmp_path / "up")
+    # The same site: it holds a calendar (its administrator).
+    refused = _cli(database, "restore", str(archive), UPLOAD_FOLDER=tmp_path / "up")
+    assert refused.returncode == 1
+    assert "already holds a calendar (table" in refused.stderr and "--force" in refused.stderr
+    forced = _cli(database, "restore", "--force", str(archive), UPLOAD_FOLDER=tmp_path / "up")
+    assert forced.returncode == 0, forced.stderr
+    assert "1 users" in forced.stdout
+
+
+@pytest.mark.parametrize(
+    "content, said",
+    [
+        (b"not an archive at all", "is not a backup archive"),
+        (None, "no file"),
+    ],
+)
+def test_restore_of_what_is_no_backup_says_so_and_changes_nothing(
+    database, tmp_path, content, said
+):
+    path = tmp_path / "thing.tar.gz"
+    if content is not None:
+        path.write_bytes(content)
+    done = _cli(database, "restore", str(path), UPLOAD_FOLDER=tmp_path / "up")
+    assert done.returncode == 1 and said in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_an_archive_without_our_manifest_is_refused(database, tmp_path):
+    path = tmp_path / "other.tar.gz"
+    with tarfile.open(path, "w:gz") as archive:
+        data = b"hello"
+        info = tarfile.TarInfo("readme.txt")
+        info.size = len(data)
+        archive.addfile(info, io.BytesIO(data))
+    done = _cli(database, "restore", str(path), UPLOAD_FOLDER=tmp_path / "up")
+    assert done.returncode == 1 and "is not a backup archive of this calendar" in done.stderr
+
+
+def _cli(database, *args, **settings):
+    env = {"CALENDAR_DATABASE": str(database), **{k: str(v) for k, v in settings.items()}}
+    import os
+
+    from tests.helpers import BIN
+
+    return subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
