@@ -32,9 +32,10 @@ from store.backup import BackupError, restore_backup, write_backup
 from store.clock import utcnow
 from store.copy import CopyError, copy_database
 from store.db import UnsupportedDatabase, database
+from store.models import Event
 from store.recurrence import extend_series, open_ended_series
 from store.schema import migrate
-from store.seed import seed
+from store.seed import has_demo, remove_demo, seed
 from store.users import Viewer
 
 users_group = AppGroup("users", help="Manage users and their application passwords.")
@@ -70,15 +71,54 @@ def password(name):
 
 @users_group.command("list")
 def list_():
-    """List users, their roles and how many active passwords they have."""
+    """List users: role, active application passwords, whether they have an editor
+    password, when they last signed in (UTC) and how many items they are the author of."""
     with database.connection_context():
         rows = users.list_users()
-    click.echo(f"{'id':>4}  {'login':<20} {'role':<14} {'passwords':>9}  email")
+    click.echo(
+        f"{'id':>4}  {'login':<20} {'role':<13} {'passwords':>9}  {'editor':<6}  "
+        f"{'last sign-in (UTC)':<19}  {'items':>5}  email"
+    )
     for row in rows:
         click.echo(
-            f"{row['id']:>4}  {row['login']:<20} {row['role']:<14} "
-            f"{row['passwords']:>9}  {row['email']}"
+            f"{row['id']:>4}  {row['login']:<20} {row['role']:<13} {row['passwords']:>9}  "
+            f"{'yes' if row['editor_password'] else 'no':<6}  "
+            f"{row['last_sign_in'] or 'never':<19}  {row['items']:>5}  {row['email']}"
         )
+
+
+@users_group.command("role")
+@click.argument("name")
+@click.argument("role", type=click.Choice(users.ROLES))
+def role(name, role):
+    """Give a user another role (the last administrator keeps theirs)."""
+    with database.connection_context():
+        try:
+            before = users.set_role(name, role)
+        except users.UserError as error:
+            raise click.ClickException(str(error)) from None
+    click.echo(f"{name}: {before} -> {role}.")
+
+
+@users_group.command("delete")
+@click.argument("name")
+@click.option(
+    "--reassign",
+    metavar="OTHER",
+    default="",
+    help="The user who becomes the author of NAME's events, venues, organizers and images.",
+)
+def delete(name, reassign):
+    """Delete a user with their passwords and sessions; a user who is the author of items
+    needs --reassign OTHER (nothing is deleted with them)."""
+    with database.connection_context():
+        try:
+            moved = users.delete_user(name, reassign)
+        except users.UserError as error:
+            raise click.ClickException(str(error)) from None
+        texts.make_all()  # the moved items' texts name their new author
+    given = ", ".join(f"{n} {kind}" for kind, n in moved.items() if n)
+    click.echo(f"Deleted {name}" + (f"; {given} now belong to {reassign}." if given else "."))
 
 
 @users_group.command("revoke")
@@ -146,10 +186,20 @@ def migrate_command():
     default="",
     help="User name to own the items (default: the first administrator).",
 )
+@click.option("--force", is_flag=True, help="Add the demo to a calendar that holds events.")
+@click.option("--remove", is_flag=True, help="Take out what earlier seeds added.")
 @with_appcontext
-def seed_command(count, author):
-    """Fill the database with a realistic demo calendar."""
+def seed_command(count, author, force, remove):
+    """Fill the database with a realistic demo calendar (marked: --remove takes it out)."""
     with database.connection_context():
+        if remove:
+            _remove_demo()
+            return
+        if Event.select().exists() and not force:
+            raise click.ClickException(
+                "the calendar already holds events: the demo would mix with them "
+                "(--force adds it anyway; seed --remove takes it out again)"
+            )
         owner = users.find_owner(author)
         if author and owner is None:
             raise click.ClickException(f"no user {author!r}")
@@ -161,15 +211,28 @@ def seed_command(count, author):
                 upload_folder=current_app.config["UPLOAD_FOLDER"],
             )
     click.echo(
-        f"Added {counts['events']} events, {counts['venues']} venues, "
+        f"Added {counts['events']} demo events, {counts['venues']} venues, "
         f"{counts['organizers']} organizers, {counts['images']} images, owned by "
         + (
             f"{owner.login}."
             if owner
             else "no user (there is no administrator yet): editors and "
             "administrators can edit them; create one with "
-            "`flask --app wsgi users create NAME --role administrator`."
+            "`calendar users create NAME --role administrator`."
         )
+        + " `calendar seed --remove` takes them out again."
+    )
+
+
+def _remove_demo() -> None:
+    if not has_demo():
+        raise click.ClickException("no demo data to remove (nothing was seeded)")
+    removed = remove_demo(current_app.config["UPLOAD_FOLDER"])
+    click.echo(
+        f"Removed {removed['event']} demo events, {removed['venue']} venues, "
+        f"{removed['organizer']} organizers, {removed['term']} categories and tags and "
+        f"{removed['media']} images."
+        + (f" Kept {removed['kept']} demo items your own events use." if removed["kept"] else "")
     )
 
 

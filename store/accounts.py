@@ -13,6 +13,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from store.clock import utcnow, utcnow_str
 from store.db import write_transaction
 from store.models import LoginLink, User
+from store.users import note_sign_in
 
 LINK_HOURS = 24
 MIN_PASSWORD = 10
@@ -75,6 +76,7 @@ def check_sign_in(login: str, password: str) -> User | None:
     user = User.get_or_none(User.login == login)
     stored = user.password_hash if user is not None and user.password_hash else _NOBODY
     if check_password_hash(stored, password) and user is not None and user.password_hash:
+        note_sign_in(user.id, "")
         return user
     return None
 

@@ -40,7 +40,7 @@ def _write(folder: str, name: str, data: bytes) -> None:
         handle.write(data)
 
 
-def _remove_files(folder: str, names: list[str]) -> None:
+def remove_files(folder: str, names: list[str]) -> None:
     for name in names:
         try:
             os.remove(os.path.join(folder, name))
@@ -94,7 +94,7 @@ def save_media(processed: Processed, author: int, folder: str):
             insert_row(Media, row)
         return Media(**row)
     except BaseException:
-        _remove_files(folder, written)
+        remove_files(folder, written)
         raise
 
 
@@ -148,4 +148,4 @@ def delete_media(row, folder: str) -> None:
         for model in (Event, Venue, Organizer):
             # The items keep no dangling id: events show ``image: false`` from now on.
             model.update(image="").where(model.image == str(row.id)).execute()
-    _remove_files(folder, file_names(row))
+    remove_files(folder, file_names(row))

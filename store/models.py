@@ -43,6 +43,9 @@ class User(BaseModel):
     # the generation it was made in, and a password change or a revocation moves it on.
     password_hash = TextField(default="")
     sessions_epoch = IntegerField(default=0)
+    # UTC YYYY-MM-DD HH:MM:SS of the last sign-in to the editor or request with an
+    # application password (noted at most hourly); "" when never.
+    last_sign_in = CharField(default="")
 
 
 class LoginLink(BaseModel):

@@ -193,6 +193,13 @@ def _v18_browser_sign_in():
     database.create_tables([LoginLink])
 
 
+def _v19_last_sign_in():
+    """``users list`` shows when each user last signed in."""
+    migrator = (PostgresqlMigrator if is_postgres() else SqliteMigrator)(database.obj)
+    if "last_sign_in" not in {column.name for column in database.get_columns("user")}:
+        run_migrations(migrator.add_column("user", "last_sign_in", User.last_sign_in))
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -213,6 +220,7 @@ MIGRATIONS = [
     _v16_event_days,
     _v17_covering_page_index,
     _v18_browser_sign_in,
+    _v19_last_sign_in,
 ]
 
 

@@ -1,5 +1,9 @@
 """A realistic demo calendar: events over past and coming months, with venues,
-organizers, categories and tags linked, some all-day, some in other timezones."""
+organizers, categories and tags linked, some all-day, some in other timezones.
+
+What a seed writes is marked (the ids of its events, venues, organizers, images and the
+terms it created, kept in the ``setting`` row ``demo_items``), so ``remove_demo`` takes it
+out again and leaves the site's own items as they are."""
 
 from __future__ import annotations
 
@@ -12,16 +16,18 @@ import orjson
 
 from store import dates, images, texts
 from store.clock import utcnow
-from store.db import after_bulk_load, bulk_text_index, insert_rows, write_transaction
-from store.media import save_media
+from store.db import after_bulk_load, bulk_text_index, insert_rows, upsert, write_transaction
+from store.media import file_names, remove_files, save_media
 from store.models import (
     EVENT_TEXT_INDEX,
     Event,
     EventOrganizer,
     EventTerm,
     EventVenue,
+    Media,
     Node,
     Organizer,
+    Setting,
     Term,
     Venue,
     live_value,
@@ -215,16 +221,20 @@ def seed(
     counts = {"events": events}
     media_ids = demo_media(DEMO_IMAGES, author, upload_folder, rng) if upload_folder else []
     counts["images"] = len(media_ids)
+    made = {"media": media_ids}
     with write_transaction(), bulk_text_index(*EVENT_TEXT_INDEX):
-        _seed(events, author, progress, rng, now, stamp, counts, media_ids)
+        made.update(_seed(events, author, progress, rng, now, stamp, counts, media_ids))
+        _remember(made)
     texts.make_all()
     after_bulk_load()
     return counts
 
 
-def _terms() -> dict[str, list[int]]:
-    """The demo categories and tags (reused when they exist): ids per taxonomy."""
+def _terms(created: list[int]) -> dict[str, list[int]]:
+    """The demo categories and tags (reused when they exist): ids per taxonomy; the ids of
+    those made here are added to ``created``."""
     term_ids = {"category": [], "tag": []}
+    known = Term.select(Term.id).order_by(Term.id.desc()).limit(1).scalar() or 0
     for parent_name, children in CATEGORIES.items():
         parent = Term.get_or_none((Term.taxonomy == "category") & (Term.name == parent_name))
         parent = parent or Term.create(
@@ -242,6 +252,7 @@ def _terms() -> dict[str, list[int]]:
         term_ids["tag"].append(
             (row or Term.create(taxonomy="tag", name=name, slug=slugify(name))).id
         )
+    created.extend(i for ids in term_ids.values() for i in ids if i > known)
     return term_ids
 
 
@@ -260,7 +271,7 @@ class _Demo:
     zones: dict
 
 
-def _seed(events, author, progress, rng, now, stamp, counts, media_ids) -> None:
+def _seed(events, author, progress, rng, now, stamp, counts, media_ids) -> dict[str, list]:
     post = {
         "author": author,
         "status": "publish",
@@ -269,7 +280,8 @@ def _seed(events, author, progress, rng, now, stamp, counts, media_ids) -> None:
         "modified": stamp,
         "modified_utc": stamp,
     }
-    term_ids = _terms()
+    made = {"term": []}
+    term_ids = _terms(made["term"])
     venue_rows = _venues(max(1, events // 20), post, rng, media_ids)
     insert_rows(Venue, venue_rows)
     organizer_rows = _organizers(max(1, events // 30), post, rng)
@@ -288,13 +300,119 @@ def _seed(events, author, progress, rng, now, stamp, counts, media_ids) -> None:
         organizer_ids=[row["id"] for row in organizer_rows],
         zones={name: dates.resolve_timezone(name)[0] for name in {c[6] for c in CITIES} | {"UTC"}},
     )
+    made.update(event=[], venue=demo.venue_ids, organizer=demo.organizer_ids)
     done = 0
     while done < events:  # in chunks: bounded memory, and a progress bar that moves
         size = min(CHUNK, events - done)
-        _insert_events(_ids("event", size), demo)
+        ids = _ids("event", size)
+        _insert_events(ids, demo)
+        made["event"].extend(ids)
         done += size
         if progress:
             progress(size)
+    return made
+
+
+# --- the marks, and taking the demo out again --------------------------------------------
+
+DEMO_KEY = "demo_items"
+KINDS = ("event", "venue", "organizer", "term", "media")
+CHUNK_IDS = 500  # ids per IN (…) list
+
+
+def _ranges(ids: list[int]) -> list[list[int]]:
+    """Sorted ids as [first, last] runs: 100,000 consecutive event ids are one pair."""
+    runs: list[list[int]] = []
+    for value in sorted(ids):
+        if runs and value == runs[-1][1] + 1:
+            runs[-1][1] = value
+        else:
+            runs.append([value, value])
+    return runs
+
+
+def _marks() -> dict[str, list[int]]:
+    row = Setting.get_or_none(Setting.key == DEMO_KEY)
+    stored = orjson.loads(row.value) if row else {}
+    return {
+        kind: [i for first, last in stored.get(kind, []) for i in range(first, last + 1)]
+        for kind in KINDS
+    }
+
+
+def _remember(made: dict[str, list[int]]) -> None:
+    """Adds this seed's ids to the marks (in its write transaction)."""
+    marks = _marks()
+    for kind in KINDS:
+        marks[kind] = _ranges(marks[kind] + list(made.get(kind, [])))
+    upsert(Setting, key=DEMO_KEY, value=orjson.dumps(marks).decode())
+
+
+def has_demo() -> bool:
+    return Setting.select().where(Setting.key == DEMO_KEY).exists()
+
+
+def _chunks(ids: list[int]):
+    for start in range(0, len(ids), CHUNK_IDS):
+        yield ids[start : start + CHUNK_IDS]
+
+
+def remove_demo(upload_folder: str) -> dict[str, int]:
+    """Takes out what the seeds wrote: their events (with any occurrence a series of theirs
+    grew since), and of their venues, organizers, images and terms those no other item uses
+    any more. Returns what was removed, and ``kept`` (demo items still in use)."""
+    removed = dict.fromkeys(KINDS, 0)
+    removed["kept"] = 0
+    files: list[str] = []
+    with write_transaction():
+        marks = _marks()
+        for chunk in _chunks(marks["event"]):
+            members = Event.select(Event.id).where(
+                Event.post_parent.in_(chunk) & (Event.occurrence != "")
+            )
+            gone = [row.id for row in Event.select(Event.id).where(Event.id.in_(chunk))]
+            gone += [row.id for row in members if row.id not in set(chunk)]
+            removed["event"] += _delete(Event, gone)
+            Event.update(post_parent=0).where(Event.post_parent.in_(chunk)).execute()
+        for kind, model, link in (
+            ("venue", Venue, EventVenue.venue),
+            ("organizer", Organizer, EventOrganizer.organizer),
+        ):
+            for chunk in _chunks(marks[kind]):
+                used = {row[0] for row in link.model.select(link).where(link.in_(chunk)).tuples()}
+                removed[kind] += _delete(model, [i for i in chunk if i not in used])
+                removed["kept"] += len(used)
+        for term_id in reversed(marks["term"]):  # children (made after their parent) first
+            in_use = (
+                EventTerm.select().where(EventTerm.term == term_id).exists()
+                or Term.select().where(Term.parent == term_id).exists()
+            )
+            if in_use:
+                removed["kept"] += Term.select().where(Term.id == term_id).exists()
+            else:
+                removed["term"] += Term.delete().where(Term.id == term_id).execute()
+        for row in Media.select().where(Media.id.in_(marks["media"] or [0])):
+            shown = any(
+                model.select().where(model.image == str(row.id)).exists()
+                for model in (Event, Venue, Organizer)
+            )
+            if shown:
+                removed["kept"] += 1
+                continue
+            Media.delete().where(Media.id == row.id).execute()
+            files += file_names(row)
+            removed["media"] += 1
+        Setting.delete().where(Setting.key == DEMO_KEY).execute()
+    remove_files(upload_folder, files)
+    texts.make_all()
+    return removed
+
+
+def _delete(model, ids: list[int]) -> int:
+    if not ids:
+        return 0
+    # Their ``node`` rows stay, as after any delete: an id is never given twice.
+    return model.delete().where(model.id.in_(ids)).execute()
 
 
 def _venues(count: int, post: dict, rng: random.Random, media_ids: list) -> list[dict]:

@@ -12,15 +12,18 @@ import hmac
 import math
 import re
 import secrets
+from datetime import timedelta
 
 from store import clock
 from store.clock import utcnow_str
 from store.db import upsert, write_transaction
 from store.ids import as_id
-from store.models import AppPassword, AuthFailure, User
+from store.models import AppPassword, AuthFailure, Event, Media, Organizer, User, Venue
 from store.sql import Statement, param
 
 ROLES = ("administrator", "editor", "author", "contributor", "subscriber")
+# What a user is the author of: given to another user when the user is deleted.
+OWNED = (Event, Venue, Organizer, Media)
 
 
 class UserError(ValueError):
@@ -99,15 +102,87 @@ def list_users() -> list[dict]:
                 "email": user.email,
                 "role": user.role,
                 "passwords": active,
+                "editor_password": bool(user.password_hash),
+                "last_sign_in": user.last_sign_in,
+                "items": sum(_owned(user.id).values()),
             }
         )
     return rows
 
 
+def _owned(user_id: int) -> dict[str, int]:
+    """How many items of each kind the user is the author of (trashed ones too)."""
+    return {
+        model._meta.table_name: model.select().where(model.author == user_id).count()
+        for model in OWNED
+    }
+
+
+def _other_administrators(user: User) -> bool:
+    return User.select().where((User.role == "administrator") & (User.id != user.id)).exists()
+
+
+def _user(login: str) -> User:
+    user = User.get_or_none(User.login == login)
+    if user is None:
+        raise UserError(f"no user {login!r}")
+    return user
+
+
+def set_role(login: str, role: str) -> str:
+    """Gives ``login`` the role; returns the role it had. The last administrator keeps
+    theirs (nobody could manage the site any more)."""
+    if role not in ROLES:
+        raise UserError(f"unknown role {role!r}; choose one of {', '.join(ROLES)}")
+    with write_transaction():  # what the user may see and do changes
+        user = _user(login)
+        if user.role == "administrator" and role != "administrator":
+            if not _other_administrators(user):
+                raise UserError(f"{login} is the last administrator; make another one first")
+        User.update(role=role).where(User.id == user.id).execute()
+        return user.role
+
+
+def delete_user(login: str, reassign: str = "") -> dict[str, int]:
+    """Removes the user, their application passwords, links and sessions. Their items
+    (events, venues, organizers, images) go to the user ``reassign``, as WordPress asks;
+    a user who owns items is not removed without one. Returns the items moved per kind."""
+    with write_transaction():
+        user = _user(login)
+        if user.role == "administrator" and not _other_administrators(user):
+            raise UserError(f"{login} is the last administrator; make another one first")
+        owned = _owned(user.id)
+        heir = None
+        if reassign:
+            heir = _user(reassign)
+            if heir.id == user.id:
+                raise UserError("a user's items cannot be given to that same user")
+        elif any(owned.values()):
+            said = ", ".join(f"{n} {kind}" for kind, n in owned.items() if n)
+            raise UserError(f"{login} is the author of {said}; --reassign OTHER gives them away")
+        if heir is not None:
+            for model in OWNED:
+                model.update(author=heir.id).where(model.author == user.id).execute()
+        User.delete().where(User.id == user.id).execute()  # passwords, links: cascade
+        return owned
+
+
+def note_sign_in(user_id: int, last: str) -> None:
+    """Notes that the user signed in now, at most once an hour (an application password
+    is presented on every request; this is no log of them)."""
+    now = clock.utcnow()
+    if last and last > (now - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M:%S"):
+        return
+    with write_transaction(changes_data=False):
+        User.update(last_sign_in=now.strftime("%Y-%m-%d %H:%M:%S")).where(
+            User.id == user_id
+        ).execute()
+
+
 # Compiled once: this runs on every authenticated request.
 _USER_BY_DIGEST = Statement(
     lambda: (
-        User.select(User.id, User.login, User.email, User.role, User.created)
+        User.select(User.id, User.login, User.email, User.role, User.created, User.last_sign_in)
         .join(AppPassword, on=(AppPassword.user == User.id))
         .where((AppPassword.digest == param(0)) & (AppPassword.revoked == param(1)))
     )
@@ -129,6 +204,7 @@ def authenticate(login: str, password: str) -> User | None:
     user = User(id=row[0], login=row[1], email=row[2], role=row[3], created=row[4])
     if not hmac.compare_digest(user.login.encode(), login.encode()):
         return None
+    note_sign_in(user.id, row[5])
     return user
 
 

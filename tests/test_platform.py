@@ -1,5 +1,7 @@
 """The platform: roots, languages, errors, headers, authentication, CLI."""
 
+import os
+
 import pytest
 
 from store.db import database
@@ -394,7 +396,7 @@ def test_seed_command_fills_a_demo_calendar(app, client):
     runner.invoke(args=["users", "create", "owner", "--role", "administrator"])
     result = runner.invoke(args=["seed", "--events", "60"])
     assert result.exit_code == 0, result.output
-    assert "Added 60 events" in result.output
+    assert "Added 60 demo events" in result.output
     editor_view = client.get(f"{NS}/events?per_page=50&starts_after=2000-01-01")
     body = editor_view.get_json()
     assert body["total"] > 0
@@ -412,6 +414,48 @@ def test_seed_without_an_administrator_says_who_owns_the_items(app):
     assert result.exit_code == 0, result.output
     assert "owned by no user" in result.output
     assert "users create NAME --role administrator" in result.output
+
+
+def test_seed_refuses_a_calendar_with_events_unless_forced(app, client, make_event):
+    mine = make_event(title="Our own concert")
+    runner = app.test_cli_runner()
+    refused = runner.invoke(args=["seed", "--events", "5"])
+    assert refused.exit_code == 1 and "the calendar already holds events" in refused.output
+    assert client.get(f"{NS}/events").get_json()["total"] == 1
+    forced = runner.invoke(args=["seed", "--events", "5", "--force"])
+    assert (
+        forced.exit_code == 0 and "`calendar seed --remove` takes them out again" in forced.output
+    )
+    assert client.get(f"{NS}/events/{mine['id']}").status_code == 200
+
+
+def test_seed_remove_takes_out_the_demo_and_keeps_the_sites_items(app, client, admin, make_event):
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["seed", "--remove"]).output.endswith("nothing was seeded)\n")
+    runner.invoke(args=["seed", "--events", "80"])
+    demo = client.get(f"{NS}/venues?per_page=50").get_json()["venues"]
+    music = client.get(f"{NS}/categories?search=Music").get_json()["categories"][0]
+    # The site's own event at a demo venue, in a demo category, with its own new tag.
+    mine = make_event(title="Ours", venue=demo[0]["id"], categories=[music["id"]], tags=["own"])
+    done = runner.invoke(args=["seed", "--remove"])
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith("Removed 80 demo events, ")
+    assert "Kept 2 demo items your own events use." in done.output
+    listing = client.get(f"{NS}/events?start_date=2000-01-01&end_date=2100-01-01").get_json()
+    assert [e["title"] for e in listing["events"]] == ["Ours"]
+    assert [v["id"] for v in client.get(f"{NS}/venues").get_json()["venues"]] == [demo[0]["id"]]
+    names = {t["name"] for t in client.get(f"{NS}/categories?per_page=50").get_json()["categories"]}
+    assert names == {"Music"}
+    assert [t["name"] for t in client.get(f"{NS}/tags").get_json()["tags"]] == ["own"]
+    assert client.get(f"{NS}/events/{mine['id']}").get_json()["venue"]["id"] == demo[0]["id"]
+    assert not [p for p in os.listdir(app.config["UPLOAD_FOLDER"]) if demo_image_kept(p, client)]
+    again = runner.invoke(args=["seed", "--remove"])
+    assert again.exit_code == 1 and "nothing was seeded" in again.output
+
+
+def demo_image_kept(name, client) -> bool:
+    """Whether an upload file is still served (the demo's are removed with their rows)."""
+    return client.get(f"/wp-content/uploads/{name}").status_code == 200
 
 
 def test_responses_vary_by_authorization(client):

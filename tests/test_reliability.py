@@ -164,7 +164,7 @@ def test_a_write_after_another_process_changed_the_schema(app, client, admin):
     try:
         with database.connection_context():
             assert Event.select().count() == 2  # the schema as it was
-        flask_cli(app.config["CALENDAR_DATABASE"], "seed", "--events", "3")
+        flask_cli(app.config["CALENDAR_DATABASE"], "seed", "--events", "3", "--force")
         with database.connection_context(), write_transaction():
             Event.delete().where(Event.id == made[0]).execute()
     finally:

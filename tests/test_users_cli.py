@@ -1,0 +1,73 @@
+"""The operator's user commands (README "Users"): ``users role``, ``users delete
+[--reassign]``, and what ``users list`` shows. Checked through the API they govern."""
+
+from tests.conftest import NS
+
+
+def run(app, *args):
+    return app.test_cli_runner().invoke(args=["users", *args])
+
+
+def test_a_role_change_changes_what_the_user_may_do_at_once(app, client, as_role, make_event):
+    author = as_role("author", "ann")
+    assert make_event(headers=author, title="Ann's")["author"] == str(as_role.user_id("ann"))
+    done = run(app, "role", "ann", "subscriber")
+    assert done.exit_code == 0 and done.output == "ann: author -> subscriber.\n"
+    body = {"title": "Later", "start_date": "tomorrow 10am", "end_date": "tomorrow 11am"}
+    assert client.post(f"{NS}/events", json=body, headers=author).status_code == 403
+    run(app, "role", "ann", "editor")
+    assert client.post(f"{NS}/events", json=body, headers=author).status_code == 201
+    refused = run(app, "role", "ann", "king")
+    assert refused.exit_code == 2 and "'king' is not one of" in refused.output
+
+
+def test_the_last_administrator_keeps_the_role_and_the_account(app, admin):
+    for args in (("role", "administrator", "editor"), ("delete", "administrator")):
+        refused = run(app, *args)
+        assert refused.exit_code == 1
+        assert "administrator is the last administrator; make another one first" in refused.output
+    assert run(app, "create", "second", "--role", "administrator").exit_code == 0
+    assert run(app, "role", "administrator", "editor").exit_code == 0
+
+
+def test_deleting_an_author_gives_their_items_to_another_user(
+    app, client, as_role, admin, make_event
+):
+    author = as_role("author", "ann")
+    heir = as_role("editor", "bob")
+    event = make_event(headers=author, title="Ann's talk", venue={"venue": "Ann's room"})
+    refused = run(app, "delete", "ann")
+    assert refused.exit_code == 1
+    assert "ann is the author of 1 event, 1 venue; --reassign OTHER gives them away" in (
+        refused.output
+    )
+    assert client.get(f"{NS}/events", headers=author).status_code == 200  # still there
+    assert run(app, "delete", "ann", "--reassign", "nobody").output.endswith("no user 'nobody'\n")
+    done = run(app, "delete", "ann", "--reassign", "bob")
+    assert done.exit_code == 0, done.output
+    assert done.output == "Deleted ann; 1 event, 1 venue now belong to bob.\n"
+    bob = str(as_role.user_id("bob"))
+    answer = client.get(f"{NS}/events/{event['id']}").get_json()
+    assert answer["author"] == bob and answer["venue"]["author"] == bob
+    assert client.get(f"{NS}/events", headers=author).status_code == 401  # gone with her
+    changed = client.post(f"{NS}/events/{event['id']}", json={"title": "Bob's"}, headers=heir)
+    assert changed.status_code == 200
+    listed = run(app, "list").output
+    assert "ann" not in listed and "bob" in listed
+
+
+def test_a_user_without_items_is_deleted_without_an_heir(app, as_role, admin):
+    as_role("subscriber", "sam")
+    assert run(app, "delete", "sam").output == "Deleted sam.\n"
+    assert run(app, "delete", "sam").output.endswith("no user 'sam'\n")
+
+
+def test_users_list_shows_roles_passwords_and_the_last_sign_in(app, client, as_role):
+    headers = as_role("editor", "eve")
+    before = run(app, "list").output.splitlines()
+    assert before[0].split()[:4] == ["id", "login", "role", "passwords"]
+    row = next(line for line in before if " eve " in line)
+    assert "editor" in row and " never " in row and " no " in row
+    assert client.get(f"{NS}/events", headers=headers).status_code == 200
+    row = next(line for line in run(app, "list").output.splitlines() if " eve " in line)
+    assert " never " not in row and "20" in row  # a UTC date and time
