@@ -26,6 +26,8 @@ limit_arenas()
 # the worker, so the others keep being served (SPEC §10). A reverse proxy that buffers
 # requests (docs/deploy.md) removes slow clients altogether.
 worker_class = "app.server.CalendarWorker"  # gthread, with arrival deadlines
+# One line per entry; the access log names the client behind trusted proxies.
+logger_class = "app.server.CalendarLogger"
 threads = settings["GUNICORN_THREADS"]
 # A connection silent mid-request for GUNICORN_READ_TIMEOUT s is closed, and so is one whose
 # request has not arrived after that long plus a second per 16 kB received (app/arrival.py).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import logging
 import os
 from inspect import iscoroutinefunction
 
@@ -37,7 +38,7 @@ from store.db import (
     shown_database,
     unpin_data_version,
 )
-from store.schema import migrate
+from store.schema import migrate, schema_version
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NAMESPACE = "calendar/events/v1"
@@ -111,7 +112,12 @@ def _opened(setting: str):
         db = open_database(setting)
         bind_database(db)
         with db.connection_context():
-            migrate()
+            before = schema_version()
+            after = migrate()
+        if after != before:
+            logging.getLogger("app").info(
+                "migrated the database from schema version %d to %d", before, after
+            )
     except UnsupportedDatabase as error:
         raise SettingError(str(error)) from None
     except (peewee.DatabaseError, OSError) as error:

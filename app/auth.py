@@ -27,11 +27,19 @@ def client_address() -> str:
     (gunicorn's setting; ``*`` trusts any), it is the nearest ``X-Forwarded-For`` entry that
     is not itself a trusted proxy: entries further left were written by the client and
     could be forged."""
-    peer = request.remote_addr or "unknown"
-    trusted = current_app.config["FORWARDED_ALLOW_IPS"]
+    return forwarded_client(
+        request.remote_addr or "unknown",
+        request.headers.get("X-Forwarded-For", ""),
+        current_app.config["FORWARDED_ALLOW_IPS"],
+    )
+
+
+def forwarded_client(peer: str, forwarded_for: str, trusted) -> str:
+    """The client's address (the rule of ``client_address``; gunicorn's access log names
+    the client by it too, app/server.py)."""
     if not trusted or ("*" not in trusted and peer not in trusted):
         return peer
-    hops = [hop.strip() for hop in request.headers.get("X-Forwarded-For", "").split(",")]
+    hops = [hop.strip() for hop in forwarded_for.split(",")]
     for hop in reversed([hop for hop in hops if hop]):
         if "*" in trusted or hop not in trusted:
             return hop

@@ -34,7 +34,7 @@ from store.copy import CopyError, copy_database
 from store.db import UnsupportedDatabase, database
 from store.models import Event
 from store.recurrence import extend_series, open_ended_series
-from store.schema import migrate
+from store.schema import migrate, schema_version
 from store.seed import has_demo, remove_demo, seed
 from store.users import Viewer
 
@@ -163,10 +163,13 @@ def login_link(name):
 def migrate_command():
     """Create or migrate the database schema."""
     with database.connection_context():
+        before = schema_version()
         version = migrate()
         # Texts made by other code or for another site timezone are made again.
         texts.forget_other_texts(stored_texts_key(current_app.config["SITE_TIMEZONE"]))
         made = texts.make_all()
+    if version != before:
+        click.echo(f"Migrated the database from schema version {before} to {version}.")
     click.echo(f"Database at schema version {version}.")
     if made:
         click.echo(f"Made the stored texts of {made} events.")

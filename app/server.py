@@ -6,17 +6,25 @@ headers or body slower than the minimum rate, is cut off.
 
 Imported by ``gunicorn.conf.py``; gunicorn writes those answers through
 ``gunicorn.util.write_error``, which is replaced here by a JSON twin.
+
+Logs (``CalendarLogger``): one line per entry (a traceback's lines joined by `` | ``, as
+journald and log shippers read a line as an entry), the access log naming the client as
+the app's throttling does (``X-Forwarded-For`` behind ``FORWARDED_ALLOW_IPS``), and the
+app's own messages (a migration at start, an unhandled exception) in gunicorn's error log.
 """
 
 from __future__ import annotations
 
+import logging
 import socket
 
 import orjson
 from gunicorn import util
+from gunicorn.glogging import Logger
 from gunicorn.workers import gthread
 
 from app import arrival
+from app.auth import forwarded_client
 
 # gunicorn's statuses → the codes of SPEC §6.
 CODES = {
@@ -110,3 +118,36 @@ class CalendarWorker(gthread.ThreadWorker):
 
 
 gthread.TConn = TimedConn
+
+
+class OneLine(logging.Formatter):
+    """Another formatter's entry on one line: a traceback's lines joined by `` | ``."""
+
+    def __init__(self, inner: logging.Formatter | None):
+        super().__init__()
+        self.inner = inner or logging.Formatter()
+
+    def format(self, record: logging.LogRecord) -> str:
+        return " | ".join(line for line in self.inner.format(record).splitlines() if line)
+
+
+class CalendarLogger(Logger):
+    """gunicorn's logger (``logger_class`` of gunicorn.conf.py), see the module's text."""
+
+    def setup(self, cfg):
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            for handler in log.handlers:
+                handler.setFormatter(OneLine(handler.formatter))
+        app_log = logging.getLogger("app")
+        app_log.setLevel(logging.INFO)
+        app_log.handlers = [*self.error_log.handlers]
+
+    def atoms(self, resp, req, environ, request_time):
+        atoms = super().atoms(resp, req, environ, request_time)
+        atoms["h"] = forwarded_client(
+            environ.get("REMOTE_ADDR") or "-",
+            environ.get("HTTP_X_FORWARDED_FOR", ""),
+            self.cfg.forwarded_allow_ips,
+        )
+        return atoms
