@@ -12,6 +12,7 @@ from store import texts
 from store.db import (
     after_bulk_load,
     bind_database,
+    database,
     failure_reason,
     is_url,
     open_database,
@@ -54,6 +55,7 @@ def copy_database(
     if not is_url(source_setting) and not os.path.isfile(source_setting):
         raise CopyError(f"no database at {source_setting}")  # and nothing is created
     source, target = open_database(source_setting), open_database(target_setting)
+    previous = database.obj  # bound again at the end: a backup runs inside the app's context
     try:
         with _said(source_setting), source.connection_context():
             if not (source.table_exists("setting") and source.table_exists("event")):
@@ -80,6 +82,8 @@ def copy_database(
     finally:
         source.close_all()
         target.close_all()
+        if previous is not None:
+            bind_database(previous)
 
 
 def holds_calendar() -> str:
