@@ -36,6 +36,9 @@ app.arrival.READ_TIMEOUT = app.arrival.ARRIVAL_GRACE = settings["GUNICORN_READ_T
 # throttling reads the same. Unset means no proxy is trusted: gunicorn's own default
 # (127.0.0.1) would let any local process turn the answers' links to https.
 forwarded_allow_ips = ",".join(settings["FORWARDED_ALLOW_IPS"])
+# gunicorn 27's control socket ($HOME/.gunicorn/gunicorn.ctl) is not used: under systemd the
+# home folder is read-only, and two servers of one user would share its path.
+control_socket_disable = True
 # Idle keep-alive connections wait in the worker's poller, not in a thread.
 keepalive = 5
 # Limits of the request line and headers (gunicorn answers 414 / 431 past them).

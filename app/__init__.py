@@ -86,7 +86,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.strict_slashes = False
     app.url_map.merge_slashes = False  # `//x` is no route (JSON 404), not an HTML redirect
 
-    app.extensions["calendar.db"] = _opened(app.config["CALENDAR_DATABASE"])
+    app.extensions["calendar.db"], migrated_from = _opened(app.config["CALENDAR_DATABASE"])
+    app.extensions["calendar.migrated_from"] = migrated_from
     texts.register(texts_maker)  # store/texts.py asks it for the app at work
     app.extensions["calendar.catalogs"] = load_catalogs(app.config["LANGUAGES"])
 
@@ -106,25 +107,28 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def _opened(setting: str):
-    """The database, bound and migrated; a SettingError saying why it cannot be (an engine
-    it does not speak, a file that is not a database, a server that refuses)."""
+    """The database, bound and migrated, and the schema version it had when a migration
+    was made (else None; logged, and said by `calendar migrate`); a SettingError saying
+    why it cannot be (an engine it does not speak, a file that is not a database, a
+    server that refuses)."""
     try:
         db = open_database(setting)
         bind_database(db)
         with db.connection_context():
             before = schema_version()
             after = migrate()
-        if after != before:
-            logging.getLogger("app").info(
-                "migrated the database from schema version %d to %d", before, after
-            )
+        if after == before:
+            return db, None
+        logging.getLogger("app").info(
+            "migrated the database from schema version %d to %d", before, after
+        )
     except UnsupportedDatabase as error:
         raise SettingError(str(error)) from None
     except (peewee.DatabaseError, OSError) as error:
         raise SettingError(
             f"CALENDAR_DATABASE: cannot use {shown_database(setting)}: {failure_reason(error)}"
         ) from None
-    return db
+    return db, before
 
 
 def _register_hooks(app: Flask) -> None:

@@ -8,6 +8,7 @@ before dispatch); a request without credentials is anonymous.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 
 from flask import current_app, g, request
 
@@ -36,13 +37,19 @@ def client_address() -> str:
 
 def forwarded_client(peer: str, forwarded_for: str, trusted) -> str:
     """The client's address (the rule of ``client_address``; gunicorn's access log names
-    the client by it too, app/server.py)."""
+    the client by it too, app/server.py). A hop that is no IP address (no proxy writes
+    one) ends the walk at the last address known good."""
     if not trusted or ("*" not in trusted and peer not in trusted):
         return peer
     hops = [hop.strip() for hop in forwarded_for.split(",")]
     for hop in reversed([hop for hop in hops if hop]):
+        try:
+            ipaddress.ip_address(hop)
+        except ValueError:
+            return peer
         if "*" in trusted or hop not in trusted:
             return hop
+        peer = hop
     return peer
 
 

@@ -163,12 +163,17 @@ def login_link(name):
 def migrate_command():
     """Create or migrate the database schema."""
     with database.connection_context():
-        before = schema_version()
+        # Building the app already migrated (every entry point does): it kept the version
+        # it found.
+        before = current_app.extensions.get("calendar.migrated_from")
+        before = schema_version() if before is None else before
         version = migrate()
         # Texts made by other code or for another site timezone are made again.
         texts.forget_other_texts(stored_texts_key(current_app.config["SITE_TIMEZONE"]))
         made = texts.make_all()
-    if version != before:
+    if before == 0:
+        click.echo("Created the database.")
+    elif version != before:
         click.echo(f"Migrated the database from schema version {before} to {version}.")
     click.echo(f"Database at schema version {version}.")
     if made:
@@ -235,6 +240,11 @@ def _remove_demo() -> None:
         f"Removed {removed['event']} demo events, {removed['venue']} venues, "
         f"{removed['organizer']} organizers, {removed['term']} categories and tags and "
         f"{removed['media']} images."
+        + (
+            f" Kept {removed['edited']} demo events edited since (they are the site's own now)."
+            if removed["edited"]
+            else ""
+        )
         + (f" Kept {removed['kept']} demo items your own events use." if removed["kept"] else "")
     )
 

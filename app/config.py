@@ -10,6 +10,7 @@ own, so it never reads or writes the site's."""
 import difflib
 import math
 import os
+import types
 from urllib.parse import urlsplit
 
 from flask import Config, Flask
@@ -117,24 +118,49 @@ KNOWN_PREFIXES = ("WTF_",)
 
 
 def instance_folder(root: str) -> str:
-    """The site's own folder: ``CALENDAR_INSTANCE`` when set, else ``instance/``."""
-    return os.path.abspath(os.environ.get("CALENDAR_INSTANCE") or os.path.join(root, "instance"))
+    """The site's own folder: ``CALENDAR_INSTANCE`` when set (a relative path is taken
+    from the project root, as the other paths are; it must exist: a mistyped one would
+    start an empty site), else ``instance/``."""
+    named = os.environ.get("CALENDAR_INSTANCE", "")
+    if not named:
+        return os.path.join(root, "instance")
+    folder = os.path.abspath(os.path.join(root, named))
+    if not os.path.isdir(folder):
+        raise SettingError(f"CALENDAR_INSTANCE: no folder {folder}")
+    return folder
 
 
 def _site_config(folder: str) -> Config:
-    """``config.py`` of the instance folder; a SettingError naming any upper-case name in it
-    that is no setting (a misspelling would otherwise be ignored), with the closest one."""
+    """``config.py`` of the instance folder; a SettingError naming any name in it that is
+    no setting (a misspelling, or a setting in small letters, would otherwise be ignored),
+    with the closest one."""
     path = os.path.join(folder, "config.py")
     site = Config(folder)
-    try:
-        site.from_pyfile(path, silent=True)
-    except Exception as error:  # its own code: a SyntaxError, a NameError…
-        raise SettingError(f"{path}: {type(error).__name__}: {error}") from None
-    for key in sorted(site):
-        if key not in KNOWN and not key.startswith(KNOWN_PREFIXES):
-            close = difflib.get_close_matches(key, sorted(DEFAULTS), n=1, cutoff=0.6)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise SettingError(f"{path}: {key} is no setting{hint}; the README lists them")
+    names = {}
+    if os.path.exists(path):
+        module = types.ModuleType("config")
+        module.__file__ = path
+        try:
+            with open(path, "rb") as handle:
+                exec(compile(handle.read(), path, "exec"), module.__dict__)  # noqa: S102
+        except Exception as error:  # its own code: a SyntaxError, a NameError…
+            raise SettingError(f"{path}: {type(error).__name__}: {error}") from None
+        names = {
+            key: value
+            for key, value in vars(module).items()
+            if not key.startswith("_")
+            and not isinstance(value, types.ModuleType)
+            and not callable(value)
+        }
+    for key in sorted(names):
+        if key in KNOWN or key.startswith(KNOWN_PREFIXES):
+            site[key] = names[key]
+            continue
+        if key.upper() in KNOWN:
+            raise SettingError(f"{path}: {key} is written {key.upper()} (settings are in capitals)")
+        close = difflib.get_close_matches(key.upper(), sorted(KNOWN), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise SettingError(f"{path}: {key} is no setting{hint}; the README lists them")
     return site
 
 

@@ -61,6 +61,7 @@ def set_password_by_link(token: str, password: str) -> User | None:
         # This link and every other one of the user: one password, set once.
         LoginLink.update(used=True).where(LoginLink.user == link.user_id).execute()
         _set_password(link.user_id, password)
+        note_sign_in(link.user_id, "")  # the link signs the user in
         return User.get_by_id(link.user_id)
 
 

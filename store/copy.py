@@ -18,6 +18,7 @@ from store.db import (
     open_database,
     reset_sequences,
     shown_database,
+    upsert,
     write_transaction,
 )
 from store.models import ALL_TABLES, Setting, Term
@@ -25,8 +26,10 @@ from store.schema import migrate
 
 BATCH = 500
 # Tables copied row for row, parents before the rows that refer to them. ``setting`` is
-# not: each database keeps its own schema version and data version.
+# not: each database keeps its own schema version and data version; of its rows, only
+# these travel with the calendar (the marks of the demo data, store/seed.py).
 COPIED = [model for model in ALL_TABLES if model is not Setting]
+COPIED_SETTINGS = ("demo_items",)
 # Columns the target's triggers keep (store/db.py::create_link_counter): not copied, or the
 # links copied after them would count twice.
 DERIVED = {Term.published}
@@ -74,7 +77,9 @@ def copy_database(
                 if replace:
                     for model in reversed(COPIED):  # rows before the rows they refer to
                         model.delete().execute()
+                    Setting.delete().where(Setting.key.in_(COPIED_SETTINGS)).execute()
                 counts = {model._meta.table_name: _copy_table(source, model) for model in COPIED}
+                _copy_settings(source)
                 reset_sequences(COPIED)
             texts.make_all()
             after_bulk_load()
@@ -115,6 +120,14 @@ def _said(setting: str):
         raise CopyError(
             f"cannot copy with {shown_database(setting)}: {failure_reason(error)}"
         ) from None
+
+
+def _copy_settings(source) -> None:
+    keys = ", ".join(f"'{key}'" for key in COPIED_SETTINGS)
+    for key, value in source.execute_sql(
+        f"SELECT key, value FROM setting WHERE key IN ({keys})"
+    ).fetchall():
+        upsert(Setting, key=key, value=value)
 
 
 def _copy_table(source, model) -> int:

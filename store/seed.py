@@ -224,7 +224,7 @@ def seed(
     made = {"media": media_ids}
     with write_transaction(), bulk_text_index(*EVENT_TEXT_INDEX):
         made.update(_seed(events, author, progress, rng, now, stamp, counts, media_ids))
-        _remember(made)
+        _remember(made, stamp)
     texts.make_all()
     after_bulk_load()
     return counts
@@ -331,21 +331,25 @@ def _ranges(ids: list[int]) -> list[list[int]]:
     return runs
 
 
-def _marks() -> dict[str, list[int]]:
+def _marks() -> dict[str, list]:
+    """The ids each kind of demo item was given, and ``stamps``: the modification times
+    the seeds wrote (an event modified since is the site's own now)."""
     row = Setting.get_or_none(Setting.key == DEMO_KEY)
     stored = orjson.loads(row.value) if row else {}
-    return {
+    marks = {
         kind: [i for first, last in stored.get(kind, []) for i in range(first, last + 1)]
         for kind in KINDS
     }
+    marks["stamps"] = stored.get("stamps", [])
+    return marks
 
 
-def _remember(made: dict[str, list[int]]) -> None:
+def _remember(made: dict[str, list[int]], stamp: str) -> None:
     """Adds this seed's ids to the marks (in its write transaction)."""
     marks = _marks()
-    for kind in KINDS:
-        marks[kind] = _ranges(marks[kind] + list(made.get(kind, [])))
-    upsert(Setting, key=DEMO_KEY, value=orjson.dumps(marks).decode())
+    stored = {kind: _ranges(marks[kind] + list(made.get(kind, []))) for kind in KINDS}
+    stored["stamps"] = sorted({*marks["stamps"], stamp})
+    upsert(Setting, key=DEMO_KEY, value=orjson.dumps(stored).decode())
 
 
 def has_demo() -> bool:
@@ -358,22 +362,26 @@ def _chunks(ids: list[int]):
 
 
 def remove_demo(upload_folder: str) -> dict[str, int]:
-    """Takes out what the seeds wrote: their events (with any occurrence a series of theirs
-    grew since), and of their venues, organizers, images and terms those no other item uses
-    any more. Returns what was removed, and ``kept`` (demo items still in use)."""
+    """Takes out what the seeds wrote: their events not edited since (with any occurrence
+    a series of theirs grew since), and of their venues, organizers, images and terms those
+    no other item uses any more. Returns what was removed, ``edited`` (demo events the site
+    changed, kept as its own) and ``kept`` (other demo items still in use)."""
     removed = dict.fromkeys(KINDS, 0)
-    removed["kept"] = 0
+    removed["kept"] = removed["edited"] = 0
     files: list[str] = []
     with write_transaction():
         marks = _marks()
+        stamps = marks["stamps"]
         for chunk in _chunks(marks["event"]):
+            rows = Event.select(Event.id, Event.modified_utc).where(Event.id.in_(chunk))
+            gone = [row.id for row in rows if row.modified_utc in stamps]
+            removed["edited"] += len(rows) - len(gone)
             members = Event.select(Event.id).where(
-                Event.post_parent.in_(chunk) & (Event.occurrence != "")
+                Event.post_parent.in_(gone or [0]) & (Event.occurrence != "")
             )
-            gone = [row.id for row in Event.select(Event.id).where(Event.id.in_(chunk))]
             gone += [row.id for row in members if row.id not in set(chunk)]
             removed["event"] += _delete(Event, gone)
-            Event.update(post_parent=0).where(Event.post_parent.in_(chunk)).execute()
+            Event.update(post_parent=0).where(Event.post_parent.in_(gone or [0])).execute()
         for kind, model, link in (
             ("venue", Venue, EventVenue.venue),
             ("organizer", Organizer, EventOrganizer.organizer),

@@ -56,7 +56,15 @@ def create_user(login: str, role: str, email: str = "") -> tuple[User, str]:
     with write_transaction():
         if User.get_or_none(User.login == login):
             raise UserError(f"user {login!r} already exists")
-        user = User.create(login=login, email=email, role=role, created=utcnow_str())
+        # A random first generation of sessions: SQLite may give a deleted user's id to the
+        # next user, whose sessions must not be the old user's cookies.
+        user = User.create(
+            login=login,
+            email=email,
+            role=role,
+            created=utcnow_str(),
+            sessions_epoch=secrets.randbelow(2**31),
+        )
         password = _issue(user)
     return user, password
 
@@ -157,6 +165,11 @@ def delete_user(login: str, reassign: str = "") -> dict[str, int]:
             heir = _user(reassign)
             if heir.id == user.id:
                 raise UserError("a user's items cannot be given to that same user")
+            if "edit_posts" not in CAPABILITIES.get(heir.role, set()):
+                raise UserError(
+                    f"{reassign} is a {heir.role}, who cannot edit items; give them to a "
+                    "contributor or above"
+                )
         elif any(owned.values()):
             said = ", ".join(f"{n} {kind}" for kind, n in owned.items() if n)
             raise UserError(f"{login} is the author of {said}; --reassign OTHER gives them away")

@@ -4,14 +4,8 @@ and users of every role."""
 
 import base64
 import copy
-import os
-import tempfile
 
 import pytest
-
-# The suite never reads or writes the checkout's instance/ (an operator's config.py, their
-# database, uploads or templates): every app, server and command it starts uses this folder.
-os.environ["CALENDAR_INSTANCE"] = tempfile.mkdtemp(prefix="calendar-tests-instance-")
 
 from app import create_app
 from store import clock
@@ -21,6 +15,7 @@ from store.sql import Shaped
 from store.users import create_user
 from tests.conformance import ConformingClient
 from tests.databases import ON_POSTGRES, drop_database, fresh_database
+from tests.site_instance import FOLDER as _SITE  # noqa: F401 (the suite's instance folder)
 
 # Every listing query compiled per shape is also built from its values and compared.
 Shaped.CHECK = True

@@ -5,6 +5,7 @@ import io
 import json
 import subprocess
 import tarfile
+import urllib.error
 import urllib.request
 
 import pytest
@@ -227,3 +228,111 @@ def _cli(database, *args, **settings):
         text=True,
         timeout=120,
     )
+
+
+def _archive(path, members: dict, manifest=None):
+    """A .tar.gz of the given members (name: bytes), with a manifest."""
+    manifest = manifest or {
+        "format": 1,
+        "created": "x",
+        "rows": dict.fromkeys(("event", "venue", "organizer", "term", "media", "user"), 0),
+        "files": 0,
+    }
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in {**members, "backup.json": json.dumps(manifest).encode()}.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+
+
+@pytest.mark.parametrize(
+    "name", ["uploads/../../escaped.png", "uploads/sub/../../../x", "/etc/x", "other/x"]
+)
+def test_an_archive_with_a_member_outside_its_folders_restores_nothing(database, tmp_path, name):
+    good = tmp_path / "good.tar.gz"
+    flask_cli(database, "backup", str(good), UPLOAD_FOLDER=tmp_path / "none")
+    with tarfile.open(good) as archive:
+        db = archive.extractfile("calendar.db").read()
+    evil = tmp_path / "evil.tar.gz"
+    _archive(evil, {"calendar.db": db, name: b"x"})
+    target, uploads = fresh_database(tmp_path / "t"), tmp_path / "up"
+    try:
+        done = _cli(target, "restore", str(evil), UPLOAD_FOLDER=uploads)
+        assert done.returncode == 1 and "is no member of a backup; nothing was restored" in (
+            done.stderr
+        )
+        assert "Traceback" not in done.stderr
+        assert not uploads.exists() or not list(uploads.iterdir())
+        assert not (tmp_path / "escaped.png").exists()
+        again = _cli(target, "restore", str(good), UPLOAD_FOLDER=uploads)  # nothing half-done
+        assert again.returncode == 0, again.stderr
+    finally:
+        drop_database(str(target))
+
+
+def test_a_cut_or_foreign_archive_is_one_error_line(database, tmp_path):
+    good = tmp_path / "good.tar.gz"
+    flask_cli(database, "backup", str(good), UPLOAD_FOLDER=tmp_path / "none")
+    cut = tmp_path / "cut.tar.gz"
+    cut.write_bytes(good.read_bytes()[: len(good.read_bytes()) // 2])
+    no_rows = tmp_path / "norows.tar.gz"
+    _archive(no_rows, {"calendar.db": b""}, manifest={"format": 1})
+    for path, said in ((cut, "cut short, or damaged"), (no_rows, "(its manifest)")):
+        done = _cli(database, "restore", "--force", str(path), UPLOAD_FOLDER=tmp_path / "up")
+        assert done.returncode == 1 and said in done.stderr, done.stderr
+        assert done.stderr.startswith("Error: ") and done.stderr.count("\n") == 1
+
+
+def test_an_archive_of_a_newer_version_is_refused(database, tmp_path):
+    import sqlite3
+
+    good = tmp_path / "good.tar.gz"
+    flask_cli(database, "backup", str(good), UPLOAD_FOLDER=tmp_path / "none")
+    with tarfile.open(good) as archive:
+        archive.extract("calendar.db", tmp_path / "x", filter="data")
+    db = sqlite3.connect(tmp_path / "x" / "calendar.db")
+    db.execute("UPDATE setting SET value = '999' WHERE key = 'schema_version'")
+    db.commit()
+    db.close()  # the last connection: its write-ahead log goes into the file
+    newer = tmp_path / "newer.tar.gz"
+    _archive(newer, {"calendar.db": (tmp_path / "x" / "calendar.db").read_bytes()})
+    done = _cli(database, "restore", "--force", str(newer), UPLOAD_FOLDER=tmp_path / "up")
+    assert done.returncode == 1 and "was made by a newer version (schema 999" in done.stderr
+
+
+def test_restore_force_replaces_the_images_too(database, tmp_path):
+    auth = new_admin(database)
+    uploads = tmp_path / "uploads"
+    server = Server(database, workers=1, UPLOAD_FOLDER=uploads)
+    try:
+        kept = _upload(server, auth, _png("red"))
+        archive = tmp_path / "site.tar.gz"
+        flask_cli(database, "backup", str(archive), UPLOAD_FOLDER=uploads)
+        later = _upload(server, auth, _png("blue"))
+        said = flask_cli(database, "restore", "--force", str(archive), UPLOAD_FOLDER=uploads)
+        assert said.startswith("Restored 0 events")
+        assert server.request("GET", f"{NS}/media/{later['id']}")[0] == 404
+        for image, status in ((kept, 200), (later, 404)):
+            try:
+                with urllib.request.urlopen(image["url"], timeout=10) as response:
+                    answer = response.status
+            except urllib.error.HTTPError as error:
+                answer = error.code
+            assert answer == status, image["url"]
+    finally:
+        server.stop()
+
+
+def test_backups_never_overwrite_and_name_themselves_in_a_folder(database, tmp_path):
+    for _ in range(2):  # in one second: the second archive gets a name of its own
+        flask_cli(database, "backup", str(tmp_path), UPLOAD_FOLDER=tmp_path / "none")
+    assert len(list(tmp_path.glob("calendar-*.tar.gz"))) == 2
+    for destination, said in (
+        ("", "name the archive to write, or a folder"),
+        (str(tmp_path / "missing") + "/", "no folder"),
+        ("/proc/archive.tar.gz", "cannot back up to /proc/archive.tar.gz"),
+    ):
+        done = _cli(database, "backup", destination, UPLOAD_FOLDER=tmp_path / "none")
+        assert done.returncode == 1 and said in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+    assert not (tmp_path / "missing").exists()

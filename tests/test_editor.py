@@ -419,3 +419,25 @@ def test_a_trashed_event_is_deleted_for_good_by_editors_only(app, client, sign_i
     assert deleted.status_code == 303
     with app.app_context(), database.connection_context():
         assert Event.get_or_none(Event.id == event_id) is None
+
+
+def test_a_deleted_users_session_never_opens_the_next_users_account(app, sign_in):
+    """SQLite may give a deleted user's id to the next user: the old cookie must not sign
+    in as the new user (found by an operator's review)."""
+    old = sign_in("contributor", "grace")
+    assert old.get("/manage/").status_code == 200
+    assert app.test_cli_runner().invoke(args=["users", "delete", "grace"]).exit_code == 0
+    heidi = sign_in("administrator", "heidi")
+    assert heidi.get("/manage/").status_code == 200
+    answer = old.get("/manage/events/new")
+    assert answer.status_code == 303 and "/manage/signin" in answer.headers["Location"]
+
+
+def test_setting_the_password_by_link_counts_as_a_sign_in(app, sign_in):
+    sign_in("editor", "ed")
+    row = next(
+        line
+        for line in app.test_cli_runner().invoke(args=["users", "list"]).output.splitlines()
+        if " ed " in line
+    )
+    assert " never " not in row

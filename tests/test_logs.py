@@ -55,11 +55,13 @@ def test_the_access_log_names_the_client_behind_a_trusted_proxy(tmp_path):
     try:
         _get(base + "/healthz", **{"X-Forwarded-For": "198.51.100.7, 203.0.113.9"})
         _get(base + "/healthz")
+        _get(base + "/healthz", **{"X-Forwarded-For": 'a b "c" d'})  # no address: the peer
     finally:
         errors = _stop(process)
     lines = access.read_text().splitlines()
     # The nearest address the trusted proxy wrote; without a header, the peer itself.
-    assert lines[-2].startswith("203.0.113.9 ") and lines[-1].startswith("127.0.0.1 ")
+    assert lines[-3].startswith("203.0.113.9 ") and lines[-2].startswith("127.0.0.1 ")
+    assert lines[-1].startswith("127.0.0.1 - ")
     assert "migrated the database from schema version 0 to " in errors
     assert all(line.startswith("[") for line in errors.splitlines() if line)  # one per entry
 

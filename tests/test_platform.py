@@ -4,6 +4,7 @@ import os
 
 import pytest
 
+from store import clock
 from store.db import database
 from tests.conftest import NS, basic
 from tests.databases import ON_POSTGRES, query
@@ -451,6 +452,31 @@ def test_seed_remove_takes_out_the_demo_and_keeps_the_sites_items(app, client, a
     assert not [p for p in os.listdir(app.config["UPLOAD_FOLDER"]) if demo_image_kept(p, client)]
     again = runner.invoke(args=["seed", "--remove"])
     assert again.exit_code == 1 and "nothing was seeded" in again.output
+
+
+def test_seed_remove_keeps_demo_events_the_site_edited(app, client, admin):
+    runner = app.test_cli_runner()
+    runner.invoke(args=["seed", "--events", "20"])
+    listing = client.get(f"{NS}/events?start_date=2000-01-01&end_date=2100-01-01&per_page=50")
+    plain = next(e for e in listing.get_json()["events"] if not e.get("recurrence"))
+    clock.advance(2)  # an edit in a later second than the seed's
+    edited = client.post(f"{NS}/events/{plain['id']}", json={"title": "Ours now"}, headers=admin)
+    assert edited.status_code == 200
+    done = runner.invoke(args=["seed", "--remove"])
+    assert "Kept 1 demo events edited since (they are the site's own now)." in done.output
+    assert client.get(f"{NS}/events/{plain['id']}").get_json()["title"] == "Ours now"
+
+
+def test_demo_marks_travel_with_a_backup(app, tmp_path):
+    runner = app.test_cli_runner()
+    runner.invoke(args=["seed", "--events", "5"])
+    archive = tmp_path / "demo.tar.gz"
+    assert runner.invoke(args=["backup", str(archive)]).exit_code == 0
+    assert runner.invoke(args=["seed", "--remove"]).exit_code == 0
+    restored = runner.invoke(args=["restore", "--force", str(archive)])
+    assert restored.exit_code == 0, restored.output
+    again = runner.invoke(args=["seed", "--remove"])
+    assert again.exit_code == 0 and again.output.startswith("Removed 5 demo events"), again.output
 
 
 def demo_image_kept(name, client) -> bool:

@@ -192,6 +192,8 @@ def test_the_instance_folder_holds_the_sites_settings_and_files(tmp_path):
         ("GEOLOCATON = False\n", "GEOLOCATON is no setting (did you mean GEOLOCATION?)"),
         ("SITE_NAM = 'x'\n", "SITE_NAM is no setting (did you mean SITE_NAME?)"),
         ("ZZZ_TOP = 1\n", "ZZZ_TOP is no setting; the README lists them"),
+        ("site_url = 'https://x.org'\n", "site_url is written SITE_URL (settings are in capitals)"),
+        ("SESSION_COOKIE_SECUR = True\n", "did you mean SESSION_COOKIE_SECURE?"),
         ("SITE_NAME = undefined_name\n", "NameError"),
     ],
 )
@@ -218,3 +220,26 @@ def test_flask_and_flask_wtf_settings_are_known(tmp_path):
     env = {**_env(tmp_path), "CALENDAR_INSTANCE": str(folder)}
     done = _run([os.path.join(BIN, "flask"), "--app", "wsgi", "migrate"], env)
     assert done.returncode == 0, done.stderr
+
+
+def test_an_instance_folder_that_does_not_exist_stops_the_start(tmp_path):
+    env = {**_env(tmp_path), "CALENDAR_INSTANCE": "no-such-site"}  # from the project root
+    done = _run([os.path.join(BIN, "flask"), "--app", "wsgi", "migrate"], env)
+    assert done.returncode == 1
+    said = f"calendar: CALENDAR_INSTANCE: no folder {os.path.join(ROOT, 'no-such-site')}"
+    assert done.stderr.strip() == said
+    assert not os.path.exists(os.path.join(ROOT, "no-such-site"))
+
+
+def test_the_calendar_program_works_from_any_folder(tmp_path):
+    env = {**_env(tmp_path), "CALENDAR_INSTANCE": os.environ["CALENDAR_INSTANCE"]}
+    done = subprocess.run(
+        [os.path.join(BIN, "calendar"), "users", "list"],
+        cwd="/",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[:3] == ["id", "login", "role"]

@@ -71,3 +71,23 @@ def test_users_list_shows_roles_passwords_and_the_last_sign_in(app, client, as_r
     assert client.get(f"{NS}/events", headers=headers).status_code == 200
     row = next(line for line in run(app, "list").output.splitlines() if " eve " in line)
     assert " never " not in row and "20" in row  # a UTC date and time
+
+
+def test_items_go_only_to_a_user_who_may_edit_them(app, as_role, make_event):
+    make_event(headers=as_role("author", "ann"), title="Ann's")
+    as_role("subscriber", "sam")
+    refused = run(app, "delete", "ann", "--reassign", "sam")
+    assert refused.exit_code == 1
+    assert "sam is a subscriber, who cannot edit items" in refused.output
+    assert "ann" in run(app, "list").output
+
+
+def test_migrate_says_from_which_version_it_migrated(app, database_url):
+    from store.db import database
+
+    with database.connection_context():
+        database.execute_sql("UPDATE setting SET value = '18' WHERE key = 'schema_version'")
+    from tests.helpers import flask_cli
+
+    said = flask_cli(database_url, "migrate")
+    assert said.startswith("Migrated the database from schema version 18 to ")
