@@ -293,6 +293,7 @@ class Incoming:
 REASON_NO_START = N_("The VEVENT has no valid start (DTSTART).")
 REASON_CANCELLED = N_("The VEVENT is cancelled.")
 REASON_BAD_DATES = N_("The dates of the VEVENT cannot be read.")
+REASON_BAD_RULE = N_("The recurrence rule (RRULE) of the VEVENT cannot be read.")
 
 
 def parse_calendar(data: bytes | str, bounds: Bounds = Bounds()) -> list[icalendar.Calendar]:
@@ -307,13 +308,25 @@ def parse_calendar(data: bytes | str, bounds: Bounds = Bounds()) -> list[icalend
         raise NotICalendar("no VCALENDAR")
     check_bounds(data, bounds)
     try:
-        calendars = icalendar.Calendar.from_ical(data, multiple=True)
+        calendars = icalendar.Calendar.from_ical(_spaceless_rules(data), multiple=True)
     except Exception as error:  # the parser raises several kinds for malformed input
         raise NotICalendar(str(error)) from None
     calendars = [c for c in calendars if c.name == "VCALENDAR"]
     if not calendars:
         raise NotICalendar("no VCALENDAR")
     return calendars
+
+
+_RULE_LINE = re.compile(r"^((?:RRULE|EXRULE)[;:][^\r\n]*)", re.IGNORECASE | re.MULTILINE)
+_FOLD = re.compile(r"\r?\n[ \t]")
+
+
+def _spaceless_rules(text: str) -> str:
+    """Rules with spaces removed (``BYDAY=MO, TU, WE``, as an Exchange export writes them),
+    which the parser would refuse and drop: a weekly series would become one event."""
+    if "RULE" not in text.upper():
+        return text
+    return _RULE_LINE.sub(lambda m: re.sub(r"[ \t]+", "", m.group(1)), _FOLD.sub("", text))
 
 
 # The parser keeps the zones a file defines (VTIMEZONE with a TZID it does not know) in one
@@ -397,7 +410,9 @@ def _recurrence_lines(component, body: dict) -> list[str]:
     lines = []
     for name in ("rrule", "exrule"):
         for rule in _all(component, name):
-            lines.append(f"{name.upper()}:{rule.to_ical().decode()}")
+            text = rule.to_ical().decode()
+            if text:  # an empty ``RRULE:`` says nothing (calendarlabs exports one)
+                lines.append(f"{name.upper()}:{text}")
     for name in ("rdate", "exdate"):
         grouped: dict[str, list[str]] = {}
         for prop in _all(component, name):
@@ -421,14 +436,22 @@ def _recurrence_lines(component, body: dict) -> list[str]:
 
 
 def _zone_label(value: datetime) -> str | None:
-    """The IANA name of an aware datetime's zone (Windows names are mapped by the
-    library), or its UTC offset at that time for zones only the file defines."""
+    """The IANA name of an aware datetime's zone: its own (Windows names are mapped by the
+    library); for a zone the file defines, the IANA zone its name holds
+    (``/mozilla.org/20070129_1/America/New_York``), else one with the same offsets for
+    years (an Outlook ``(UTC-05:00) Eastern Time (US & Canada)``, or any name); else, for
+    rules no zone has, its UTC offset at that time."""
     key = getattr(value.tzinfo, "key", None)
     if key:
         try:
             return dates.resolve_timezone(key)[1]
         except dates.DateError:
             pass
+    tzid = getattr(value.tzinfo, "_tzid", None)
+    if tzid:
+        named = named_zone(tzid) or matching_zone(value.tzinfo, tzid, value.year)
+        if named:
+            return named
     offset = value.utcoffset()
     if offset is None:
         return None
@@ -437,6 +460,76 @@ def _zone_label(value: datetime) -> str | None:
         return "UTC"
     sign, minutes = ("+" if minutes > 0 else "-"), abs(minutes)
     return f"UTC{sign}{minutes // 60}" + (f":{minutes % 60:02d}" if minutes % 60 else "")
+
+
+def named_zone(tzid: str) -> str | None:
+    """The IANA zone a TZID names, also behind a vendor's prefix
+    (``/mozilla.org/20070129_1/Europe/Paris``, ``/freeassociation.sourceforge.net/Tzfile/
+    Europe/Paris``), else None."""
+    parts = [part for part in tzid.strip().strip("/").split("/") if part]
+    for first in range(len(parts)):
+        tail = "/".join(parts[first:])
+        if "/" not in tail and first and tail.upper() != "UTC":
+            break  # a bare last segment ("Paris") names no zone
+        try:
+            return dates.resolve_timezone(tail)[1]
+        except dates.DateError:
+            continue
+    return None
+
+
+_MATCHED: dict[tuple, str | None] = {}
+
+
+def matching_zone(zone: tzinfo, tzid: str, year: int) -> str | None:
+    """The IANA zone whose offsets are the file's zone's at every week of ``year`` and the
+    two years after (its daylight rules kept, not one fixed offset); among several, the one
+    whose city the TZID names, else one Windows maps its zones to (the shortest name:
+    America/New_York before America/Indiana/Indianapolis)."""
+    key = (tzid, year, tuple(_offsets(zone, year, 8)))
+    if key in _MATCHED:
+        return _MATCHED[key]
+    weeks = _instants(year, 3 * 52)
+    wanted = [zone.utcoffset(moment) for moment in weeks]
+    probe = [weeks[0], weeks[26]]  # January and July first: most zones differ there
+    words = set(re.findall(r"[a-z]+", tzid.lower()))
+    found = []
+    for name in _candidate_zones():
+        candidate = ZoneInfo(name)
+        if [candidate.utcoffset(m) for m in probe] != [wanted[0], wanted[26]]:
+            continue
+        if [candidate.utcoffset(m) for m in weeks] == wanted:
+            city = set(re.findall(r"[a-z]+", name.split("/")[-1].lower()))
+            found.append((not city <= words, name not in _PRIMARY, name.count("/"), name))
+    _MATCHED[key] = min(found)[-1] if found else None
+    return _MATCHED[key]
+
+
+def _instants(year: int, count: int) -> list[datetime]:
+    first = datetime(year, 1, 1, 12)
+    return [first + timedelta(days=7 * n) for n in range(count)]
+
+
+def _offsets(zone: tzinfo, year: int, count: int) -> list:
+    return [zone.utcoffset(moment) for moment in _instants(year, count)]
+
+
+_CANDIDATES: list[str] = []
+_PRIMARY: set[str] = set()
+
+
+def _candidate_zones() -> list[str]:
+    """IANA zones of a region (``Europe/Paris``; not ``Etc/GMT+5`` nor the old ``US/…``)."""
+    if not _CANDIDATES:
+        from zoneinfo import available_timezones
+
+        from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
+
+        regions = ("Africa/", "America/", "Antarctica/", "Asia/", "Atlantic/", "Australia/")
+        regions += ("Europe/", "Indian/", "Pacific/")
+        _CANDIDATES.extend(sorted(z for z in available_timezones() if z.startswith(regions)))
+        _PRIMARY.update(WINDOWS_TO_OLSON.values())
+    return _CANDIDATES
 
 
 def _wall(value: datetime, tz: tzinfo) -> str:
@@ -459,7 +552,9 @@ def _dates(component, default_zone: str) -> dict:
     if end is None and "duration" in component:
         end = start + _decoded(component, "duration")
     if not isinstance(start, datetime):  # all day: DTEND is the day after the last day
-        last = end if isinstance(end, date) and not isinstance(end, datetime) else None
+        last = end if isinstance(end, date) else None
+        if isinstance(last, datetime):  # a time for the end: the day it falls in counts
+            last = last.date() + timedelta(days=1) if last.time() != time() else last.date()
         last = last - timedelta(days=1) if last and last > start else start
         return {
             "all_day": True,
@@ -469,6 +564,11 @@ def _dates(component, default_zone: str) -> dict:
         }
     if not isinstance(end, datetime):
         end = start
+    named = named_zone(str(component["dtstart"].params.get("TZID", "")))
+    if start.tzinfo is None and named:  # a TZID the parser did not know, with no VTIMEZONE
+        tz = dates.resolve_timezone(named)[0]
+        start = start.replace(tzinfo=tz)
+        end = end.replace(tzinfo=tz) if end.tzinfo is None else end
     if start.tzinfo is None:  # floating: the calendar's zone
         label = default_zone
         if end.tzinfo is not None:
@@ -604,6 +704,9 @@ def _incoming(component, default_zone: str) -> Incoming:
     categories = _categories(component)
     if categories:
         body["categories"] = categories
+    if any(name.upper() in ("RRULE", "EXRULE") for name, _error in component.errors):
+        item.reason = REASON_BAD_RULE  # not silently one event instead of a series
+        return item
     if item.recurrence_id is None and any(
         name in component for name in ("rrule", "exrule", "rdate", "exdate")
     ):

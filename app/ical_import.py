@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 
 from flask import current_app
 from marshmallow import ValidationError
@@ -26,6 +26,7 @@ from app.ical import REASON_BAD_DATES, Incoming, NotICalendar, read_events, seri
 from app.ical_bounds import Bounds, OverBound
 from schemas.events import EventCreate, EventUpdate
 from store import dates, recurrence
+from store.clock import utcnow
 from store.events import find_imported_event, get_event, save_event, trash_event
 from store.posts import effective_status
 from store.terms import find_term
@@ -263,6 +264,61 @@ def _update(item: Incoming, existing, viewer: Viewer, status: str | None, cleare
     return write_event(values, links, existing, viewer, occurrences)
 
 
+# A series that began long ago and has more occurrences than a series may (RECURRENCE_MAX)
+# is imported from this many days ago on (fewer when even that is too many): what a calendar
+# shows from now on, and a bounded past, rather than nothing.
+PAST_DAYS = (365, 180, 90, 30, 7, 0)
+
+
+def _recent_part(body: dict) -> dict:
+    """``body``, or for a series with too many occurrences its part from a recent start: the
+    first occurrence on or after the cut becomes the series' start (COUNT lowered by the
+    occurrences left out). A rule that cannot be read, or too many even from today, is left
+    to the write path to refuse."""
+    lines = body.get("recurrence")
+    if not lines:
+        return body
+    config = current_app.config
+    most = config["RECURRENCE_MAX"]
+    try:
+        rules = recurrence.parse(lines)
+        tz = dates.resolve_timezone(body["timezone"])[0]
+        start = dates.parse_stored(body["start_date"])
+        now = utcnow().replace(tzinfo=None)
+        horizon = now + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
+        starts = [start, *recurrence.occurrence_starts(rules, start, tz, horizon, 100 * most)]
+    except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
+        return body
+    except (ValueError, OverflowError, IndexError):
+        return body
+    if len(starts) <= most:
+        return body
+    today = dates.utc_to_local(now, tz)
+    for days in PAST_DAYS:
+        kept = [moment for moment in starts if moment >= today - timedelta(days=days)]
+        if kept and len(kept) <= most:
+            break
+    else:
+        return body
+    skipped = len(starts) - len(kept)
+    end = dates.parse_stored(body["end_date"])
+    return {
+        **body,
+        "start_date": dates.fmt(kept[0]),
+        "end_date": dates.fmt(kept[0] + (end - start)),
+        "recurrence": [_fewer(line, skipped) for line in lines],
+    }
+
+
+def _fewer(line: str, skipped: int) -> str:
+    """An RRULE's COUNT less the occurrences before the new start."""
+    if not line.upper().startswith("RRULE"):
+        return line
+    return re.sub(
+        r"(?i)(COUNT=)(\d+)", lambda m: f"{m.group(1)}{max(int(m.group(2)) - skipped, 1)}", line
+    )
+
+
 def _import_one(
     item: Incoming, viewer: Viewer, status: str | None, extra_lines: list[str]
 ) -> tuple[str, dict]:
@@ -272,7 +328,7 @@ def _import_one(
         item = replace(
             item, body={**item.body, "recurrence": item.body["recurrence"] + extra_lines}
         )
-    body, left_out = known_categories(item.body, viewer)
+    body, left_out = known_categories(_recent_part(item.body), viewer)
     if status:
         body = {**body, "status": status}
     noted = {"left_out_categories": left_out} if left_out else {}

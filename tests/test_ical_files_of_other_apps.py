@@ -1,0 +1,174 @@
+"""Files other calendar applications write (issue "iCalendar, second round"): each case a
+small file reproducing what a real export does, imported and compared with what an
+independent expander (``recurring-ical-events``) makes of the same file."""
+
+from datetime import UTC, datetime, timedelta
+
+import icalendar
+import recurring_ical_events
+
+from tests.conftest import NS
+from tests.helpers import ics, imported
+
+WIDE = {"start_date": "2000-01-01", "end_date": "2100-01-01", "per_page": 50}
+US_EASTERN_RULES = """BEGIN:STANDARD
+DTSTART:16010101T020000
+TZOFFSETFROM:-0400
+TZOFFSETTO:-0500
+RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=11
+END:STANDARD
+BEGIN:DAYLIGHT
+DTSTART:16010101T020000
+TZOFFSETFROM:-0500
+TZOFFSETTO:-0400
+RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=3
+END:DAYLIGHT"""
+
+
+def _zone(tzid: str) -> str:
+    return f"BEGIN:VTIMEZONE\nTZID:{tzid}\n{US_EASTERN_RULES}\nEND:VTIMEZONE"
+
+
+def listed(client, headers, **query) -> list[str]:
+    """UTC starts of every occurrence the JSON listing has, all pages."""
+    found, page = [], 1
+    while True:
+        params = {**WIDE, "page": page, **query}
+        body = client.get(f"{NS}/events", query_string=params, headers=headers)
+        if body.status_code == 404:
+            return sorted(found)
+        data = body.get_json()
+        found += [event["utc_start_date"] for event in data["events"]]
+        if page >= data["total_pages"]:
+            return sorted(found)
+        page += 1
+
+
+def expanded(data: bytes) -> list[str]:
+    calendar = icalendar.Calendar.from_ical(data)
+    window = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
+    return sorted(
+        e["DTSTART"].dt.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+        for e in recurring_ical_events.of(calendar).between(*window)
+    )
+
+
+def test_an_empty_rrule_line_is_ignored_not_a_rejection(client, admin):
+    """A calendarlabs holiday export writes ``RRULE:`` on every event."""
+    data = ics(
+        "UID:h1\nDTSTAMP:20260101T000000Z\nDTSTART;VALUE=DATE:20270101\nSUMMARY:New Year\nRRULE:",
+        "UID:h2\nDTSTAMP:20260101T000000Z\nDTSTART;VALUE=DATE:20270525\nSUMMARY:Holiday\nRRULE:",
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 2 and report["rejected"] == []
+    event = client.get(f"{NS}/events/{report['created'][0]['id']}").get_json()
+    assert event["all_day"] and event["start_date"].startswith("2027-01-01")
+    assert not event.get("recurrence")
+
+
+def test_an_rrule_with_spaces_is_read_and_an_unreadable_one_rejects(client, admin):
+    """Exchange writes ``BYDAY=MO, TU, WE``; a rule no reader can read is refused with a
+    reason, not imported as one event."""
+    spaced = ics(
+        "UID:s1\nDTSTAMP:20260101T000000Z\nDTSTART:20270104T090000Z\nDTEND:20270104T093000Z\n"
+        "SUMMARY:Stand-up\nRRULE:FREQ=WEEKLY;BYDAY=MO, TU, WE;COUNT=6",
+        "UID:s2\nDTSTAMP:20260101T000000Z\nDTSTART:20270104T090000Z\nDTEND:20270104T093000Z\n"
+        "SUMMARY:Broken\nRRULE:FREQ=SOMETIMES;BYDAY=XX",
+    )
+    report = imported(client, admin, spaced)
+    assert [entry["uid"] for entry in report["created"]] == ["s1"]
+    assert report["rejected"][0]["uid"] == "s2"
+    assert "recurrence rule (RRULE)" in report["rejected"][0]["reason"]
+    starts = listed(client, admin)
+    alone = ics(
+        "UID:s1\nDTSTAMP:20260101T000000Z\nDTSTART:20270104T090000Z\nDTEND:20270104T093000Z\n"
+        "SUMMARY:Stand-up\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE;COUNT=6"
+    )
+    assert starts == expanded(alone)
+    assert len(starts) == 6
+
+
+def test_a_date_start_with_a_timed_end_keeps_its_days(client, admin):
+    data = ics(
+        "UID:d1\nDTSTAMP:20260101T000000Z\nDTSTART;VALUE=DATE:20270301\n"
+        "DTEND:20270303T120000\nSUMMARY:Festival"
+    )
+    event = client.get(f"{NS}/events/{imported(client, admin, data)['created'][0]['id']}")
+    body = event.get_json()
+    assert body["all_day"]
+    assert (body["start_date"][:10], body["end_date"][:10]) == ("2027-03-01", "2027-03-03")
+
+
+def test_vendor_prefixed_and_outlook_zones_keep_their_daylight_rules(client, admin):
+    """Thunderbird's ``/mozilla.org/…/America/New_York`` (with its VTIMEZONE, and without),
+    and Outlook's ``(UTC-05:00) Eastern Time (US & Canada)`` with its rules: a weekly
+    series across the March change stays at 09:00 local, as the file's own zone says."""
+    zones = _zone("/mozilla.org/20070129_1/America/New_York") + "\n"
+    zones += _zone('"(UTC-05:00) Eastern Time (US & Canada)"').replace('TZID:"', "TZID:")
+    zones = zones.replace('Canada)"', "Canada)")
+    rule = "RRULE:FREQ=WEEKLY;COUNT=6"
+    data = ics(
+        "UID:z1\nDTSTAMP:20260101T000000Z\nSUMMARY:Thunderbird\n"
+        "DTSTART;TZID=/mozilla.org/20070129_1/America/New_York:20270301T090000\n"
+        f"DTEND;TZID=/mozilla.org/20070129_1/America/New_York:20270301T100000\n{rule}",
+        "UID:z2\nDTSTAMP:20260101T000000Z\nSUMMARY:Outlook\n"
+        'DTSTART;TZID="(UTC-05:00) Eastern Time (US & Canada)":20270301T090000\n'
+        f'DTEND;TZID="(UTC-05:00) Eastern Time (US & Canada)":20270301T100000\n{rule}',
+        zones=zones,
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 2, report
+    for entry in report["created"]:
+        event = client.get(f"{NS}/events/{entry['id']}").get_json()
+        assert event["timezone"] == "America/New_York"
+    starts = listed(client, admin)
+    assert starts == expanded(data)
+    assert starts.count("2027-03-01 14:00:00") == 2 and starts.count("2027-03-15 13:00:00") == 2
+    bare = ics(  # no VTIMEZONE at all: the prefix still names the zone
+        "UID:z3\nDTSTAMP:20260101T000000Z\nSUMMARY:Bare\n"
+        "DTSTART;TZID=/freeassociation.sourceforge.net/Tzfile/Europe/Paris:20270701T090000\n"
+        "DTEND;TZID=/freeassociation.sourceforge.net/Tzfile/Europe/Paris:20270701T100000"
+    )
+    created = imported(client, admin, bare)["created"][0]
+    event = client.get(f"{NS}/events/{created['id']}").get_json()
+    assert event["timezone"] == "Europe/Paris" and event["utc_start_date"] == "2027-07-01 07:00:00"
+
+
+def test_a_zone_only_the_file_names_is_matched_by_its_transitions(client, admin):
+    data = ics(
+        "UID:c1\nDTSTAMP:20260101T000000Z\nSUMMARY:Custom\n"
+        "DTSTART;TZID=Our office:20270301T090000\nDTEND;TZID=Our office:20270301T100000\n"
+        "RRULE:FREQ=WEEKLY;COUNT=4",
+        zones=_zone("Our office"),
+    )
+    event_id = imported(client, admin, data)["created"][0]["id"]
+    assert client.get(f"{NS}/events/{event_id}").get_json()["timezone"] == "America/New_York"
+    assert listed(client, admin) == expanded(data)
+
+
+def test_a_series_that_began_years_ago_imports_from_a_recent_start(client, admin):
+    """A daily stand-up since 2012, open-ended: more occurrences than a series may have from
+    its first day, so it is imported from a year ago on (not refused whole)."""
+    data = ics(
+        "UID:daily\nDTSTAMP:20260101T000000Z\nSUMMARY:Stand-up\n"
+        "DTSTART:20120102T090000Z\nDTEND:20120102T091500Z\nRRULE:FREQ=DAILY"
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 1, report
+    event = client.get(f"{NS}/events/{report['created'][0]['id']}").get_json()
+    first = datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=UTC)
+    today = datetime.now(UTC)
+    assert today - timedelta(days=366) <= first <= today
+    assert event["utc_start_date"].endswith("09:00:00")
+    # With a COUNT, the occurrences left out are taken from it: the series ends as the
+    # file's does (its 5,200th day).
+    counted = ics(
+        "UID:counted\nDTSTAMP:20260101T000000Z\nSUMMARY:Counted\n"
+        "DTSTART:20120102T090000Z\nDTEND:20120102T091500Z\nRRULE:FREQ=DAILY;COUNT=5200"
+    )
+    report = imported(client, admin, counted)
+    assert len(report["created"]) == 1, report
+    ours = listed(client, admin, search="Counted")
+    theirs = expanded(counted)
+    assert ours[-1] == theirs[-1] and len(ours) < 1000
+    assert ours == [s for s in theirs if s >= ours[0]]
