@@ -24,6 +24,7 @@ from icalendar.timezone import tzp
 from app.i18n import N_
 from app.ical_bounds import Bounds
 from app.ical_bounds import check as check_bounds
+from app.ical_zones import vtimezone
 from store import dates
 from store.recurrence import FeedRecurrence, exdate_line
 from store.text import is_web_url, plain_text
@@ -229,8 +230,8 @@ def _as_datetime(value: date | datetime) -> datetime:
 
 def calendar_bytes(items: Iterable[FeedEvent], *, name: str, site_timezone: str) -> bytes:
     """A VCALENDAR of ``items`` (built from representation dicts, already filtered and
-    masked), with one VTIMEZONE per zone used, each covering only the years of the events
-    (a series' up to its last occurrence)."""
+    masked), with one VTIMEZONE per zone used, from the events' first year on, open-ended
+    (app/ical_zones.py)."""
     calendar = icalendar.Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
@@ -251,14 +252,7 @@ def calendar_bytes(items: Iterable[FeedEvent], *, name: str, site_timezone: str)
             low, high = spans.get(zone.key, (first, last))
             spans[zone.key] = (min(low, first), max(high, last))
     for key in sorted(spans):
-        low, high = spans[key]
-        calendar.add_component(
-            icalendar.Timezone.from_tzid(
-                key,
-                first_date=date(low.year, 1, 1),
-                last_date=date(min(high.year + 1, 9999), 1, 1),
-            )
-        )
+        calendar.add_component(vtimezone(key, *spans[key]))
     head = calendar.to_ical()
     end = b"END:VCALENDAR\r\n"
     if not head.endswith(end):  # pragma: no cover - the library's own framing
@@ -482,8 +476,9 @@ _MATCHED: dict[tuple, str | None] = {}
 
 
 def matching_zone(zone: tzinfo, tzid: str, year: int) -> str | None:
-    """The IANA zone whose offsets are the file's zone's at every week of ``year`` and the
-    two years after (its daylight rules kept, not one fixed offset); among several, the one
+    """For a zone with daylight rules, the IANA zone whose offsets are the file's zone's at
+    every week of ``year`` and the two years after (its rules kept, not one fixed offset;
+    a zone of one offset keeps it, named ``UTC+3:30``); among several, the one
     whose city the TZID names, else one Windows maps its zones to (the shortest name:
     America/New_York before America/Indiana/Indianapolis)."""
     key = (tzid, year, tuple(_offsets(zone, year, 8)))
@@ -491,6 +486,9 @@ def matching_zone(zone: tzinfo, tzid: str, year: int) -> str | None:
         return _MATCHED[key]
     weeks = _instants(year, 3 * 52)
     wanted = [zone.utcoffset(moment) for moment in weeks]
+    if len(set(wanted)) == 1:  # one offset: said exactly as UTC+3:30, no city guessed
+        _MATCHED[key] = None
+        return None
     probe = [weeks[0], weeks[26]]  # January and July first: most zones differ there
     words = set(re.findall(r"[a-z]+", tzid.lower()))
     found = []

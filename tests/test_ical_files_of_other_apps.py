@@ -2,6 +2,7 @@
 small file reproducing what a real export does, imported and compared with what an
 independent expander (``recurring-ical-events``) makes of the same file."""
 
+import io
 from datetime import UTC, datetime, timedelta
 
 import icalendar
@@ -172,3 +173,67 @@ def test_a_series_that_began_years_ago_imports_from_a_recent_start(client, admin
     theirs = expanded(counted)
     assert ours[-1] == theirs[-1] and len(ours) < 1000
     assert ours == [s for s in theirs if s >= ours[0]]
+
+
+# --- the feed's zones hold for years --------------------------------------------------------
+
+ZONES_CHECKED = [
+    "America/New_York",
+    "Europe/Paris",
+    "Europe/London",
+    "Australia/Sydney",
+    "Australia/Lord_Howe",
+    "America/Nuuk",
+    "Asia/Tokyo",
+    "America/Sao_Paulo",
+    "Pacific/Auckland",
+    "Africa/Casablanca",
+    "America/Santiago",
+]
+
+
+def test_each_zone_of_the_feed_gives_the_tz_databases_offsets_for_ten_years(client, make_event):
+    """Read by an independent reader (dateutil's ``tzical``), every VTIMEZONE of the feed
+    gives the offsets of the tz database every six hours for ten years, and around every
+    change; no RDATE holds a list (ical.js reads only its first value)."""
+    from zoneinfo import ZoneInfo
+
+    from dateutil.tz import tzical
+
+    for zone in ZONES_CHECKED:
+        make_event(
+            title=f"In {zone}",
+            timezone=zone,
+            start_date="2027-01-10 10:00",
+            end_date="2027-01-10 11:00",
+        )
+    feed = client.get(f"{NS}/events", query_string={"ical": 1, **WIDE}).get_data(as_text=True)
+    unfolded = feed.replace("\r\n ", "")
+    assert not [line for line in unfolded.splitlines() if line.startswith("RDATE") and "," in line]
+    calendar = icalendar.Calendar.from_ical(feed)
+    written = {str(c["TZID"]): c.to_ical().decode() for c in calendar.walk("VTIMEZONE")}
+    assert set(written) == set(ZONES_CHECKED)
+    # As calendars read an event's zone: a wall time of the event, to its UTC offset. Wall
+    # times every three hours and every half hour around each change, less the hour a
+    # change repeats or skips (its reading is each reader's own choice).
+    start = datetime(2027, 1, 1, 0, 1)
+    for name, text in written.items():
+        theirs, ours = tzical(io.StringIO(text)).get(), ZoneInfo(name)
+        walls, moment = [], start
+        while moment < start + timedelta(days=3653):
+            walls.append(moment)
+            if (moment + timedelta(hours=3)).replace(tzinfo=ours).utcoffset() != (
+                moment.replace(tzinfo=ours).utcoffset()
+            ):
+                walls += [moment + timedelta(minutes=30 * n) for n in range(1, 12)]
+            moment += timedelta(hours=3)
+        checked = 0
+        for wall in walls:
+            local = wall.replace(tzinfo=ours)
+            if local.astimezone(UTC).astimezone(ours).replace(tzinfo=None) != wall:
+                continue  # a skipped wall time
+            if wall.replace(fold=1, tzinfo=ours).utcoffset() != local.utcoffset():
+                continue  # a repeated wall time
+            assert wall.replace(tzinfo=theirs).utcoffset() == local.utcoffset(), (name, wall)
+            checked += 1
+        assert checked > 29000, name
