@@ -70,7 +70,7 @@ def calendar_response(items: Iterable[FeedEvent], *, name: str, site_timezone: s
             modified.append(item.event["modified_utc"])
             yield item
 
-    body = calendar_bytes(noted(items), name=name, site_timezone=site_timezone)
+    body = calendar_bytes(noted(items), name=name, site_timezone=site_timezone, source=request.url)
     response = Response(body, mimetype=MIMETYPE)
     response.headers["Content-Type"] = f"{MIMETYPE}; charset=utf-8"
     response.headers["Content-Disposition"] = 'inline; filename="events.ics"'
@@ -199,13 +199,27 @@ def vevent(item: FeedEvent) -> tuple[icalendar.Event, ZoneInfo | None]:
         lat, lng = venues[0].get("geo_lat"), venues[0].get("geo_lng")
         if lat is not None and lng is not None and (lat, lng) != (0, 0):
             component.add("geo", (lat, lng))
-    if event["organizer"]:
-        organizer = event["organizer"][0]
+    for position, organizer in enumerate(event["organizer"]):
+        # The first is the ORGANIZER; the others are CONTACTs (RFC 5545 §3.8.4.2: a name,
+        # its address in ALTREP), as Google and Outlook show them.
         email = organizer.get("email", "")
-        uri = f"mailto:{email}" if email else organizer["url"]
-        address = icalendar.vCalAddress(re.sub(r"[\s\x00-\x1f\x7f]", "", uri))
-        address.params["cn"] = clean(organizer.get("organizer", ""))
-        component.add("organizer", address)
+        uri = re.sub(r"[\s\x00-\x1f\x7f\"]", "", f"mailto:{email}" if email else organizer["url"])
+        name = clean(organizer.get("organizer", ""))
+        if position == 0:
+            address = icalendar.vCalAddress(uri)
+            address.params["cn"] = name
+            component.add("organizer", address)
+        elif name:
+            component.add("contact", name, parameters={"ALTREP": uri})
+    image = event.get("image")
+    if isinstance(image, dict) and is_web_url(image.get("url", "")):
+        # RFC 7986 IMAGE (Apple, Thunderbird) and ATTACH (Outlook, Google) with its type.
+        kind = _IMAGE_TYPES.get(image.get("extension", "").lower())
+        parameters = {"FMTTYPE": kind} if kind else {}
+        component.add("attach", image["url"], parameters=parameters)
+        component.add(
+            "image", image["url"], parameters={"VALUE": "URI", "DISPLAY": "BADGE", **parameters}
+        )
     names = [clean(term["name"]) for term in event["categories"]]
     if names:
         component.add("categories", names)
@@ -224,11 +238,22 @@ def vevent(item: FeedEvent) -> tuple[icalendar.Event, ZoneInfo | None]:
     return component, zone
 
 
+_IMAGE_TYPES = {
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "png": "image/png",
+    "gif": "image/gif",
+    "webp": "image/webp",
+}
+
+
 def _as_datetime(value: date | datetime) -> datetime:
     return value if isinstance(value, datetime) else datetime.combine(value, time())
 
 
-def calendar_bytes(items: Iterable[FeedEvent], *, name: str, site_timezone: str) -> bytes:
+def calendar_bytes(
+    items: Iterable[FeedEvent], *, name: str, site_timezone: str, source: str = ""
+) -> bytes:
     """A VCALENDAR of ``items`` (built from representation dicts, already filtered and
     masked), with one VTIMEZONE per zone used, from the events' first year on, open-ended
     (app/ical_zones.py)."""
@@ -239,6 +264,12 @@ def calendar_bytes(items: Iterable[FeedEvent], *, name: str, site_timezone: str)
     calendar.add("method", "PUBLISH")
     calendar.add("x-wr-calname", clean(name))
     calendar.add("x-wr-timezone", site_timezone)
+    # How often subscribers should look again (RFC 7986; Outlook reads its X- twin), and,
+    # for a subscription, where the feed lives.
+    calendar.add("refresh-interval", "PT1H", parameters={"VALUE": "DURATION"})
+    calendar.add("x-published-ttl", "PT1H")
+    if source:
+        calendar.add("source", source, parameters={"VALUE": "URI"})
     # Each VEVENT is written as soon as it is built, so a 1,000-event feed never holds
     # 1,000 component objects at once (a worker keeps the memory it peaked at).
     written, spans = [], {}

@@ -237,3 +237,37 @@ def test_each_zone_of_the_feed_gives_the_tz_databases_offsets_for_ten_years(clie
             assert wall.replace(tzinfo=theirs).utcoffset() == local.utcoffset(), (name, wall)
             checked += 1
         assert checked > 29000, name
+
+
+def test_the_feed_carries_the_image_every_organizer_and_how_often_to_look(
+    client, admin, make_event
+):
+    image = client.post(
+        f"{NS}/media",
+        data=_png(),
+        headers={**admin, "Content-Type": "image/png", "Content-Disposition": "file; name=a.png"},
+    ).get_json()
+    made = make_event(
+        title="Poster night",
+        image=image["id"],
+        organizer=[{"organizer": "Ann", "email": "ann@example.org"}, {"organizer": "Bob"}],
+    )
+    response = client.get(f"{NS}/events", query_string={"ical": 1})
+    calendar = icalendar.Calendar.from_ical(response.get_data(as_text=True))
+    assert str(calendar["REFRESH-INTERVAL"].to_ical().decode()) == "PT1H"
+    assert str(calendar["SOURCE"]).endswith(f"{NS}/events?ical=1")
+    (vevent,) = calendar.walk("VEVENT")
+    assert str(vevent["ORGANIZER"]) == "mailto:ann@example.org"
+    assert vevent["ORGANIZER"].params["CN"] == "Ann"
+    assert str(vevent["CONTACT"]) == "Bob" and vevent["CONTACT"].params["ALTREP"].startswith("http")
+    for name in ("ATTACH", "IMAGE"):
+        assert str(vevent[name]) == made["image"]["url"]
+        assert vevent[name].params["FMTTYPE"] == "image/png"
+
+
+def _png() -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), "green").save(out, "PNG")
+    return out.getvalue()
