@@ -48,6 +48,9 @@ REASON_NO_SERIES = N_(
     "The VEVENT changes one occurrence (RECURRENCE-ID) of a recurring event that is "
     "neither in the file nor imported before."
 )
+REASON_OTHER_USER = N_(
+    "The event of this UID belongs to another user, whose events the importer may not edit."
+)
 REASON_FIRST = N_(
     "The VEVENT changes the first occurrence of a series, which is the series itself."
 )
@@ -345,9 +348,9 @@ def _import_one(
             )
             event = save_event(values, links, viewer=viewer, occurrences=occurrences)
             return "created", {"uid": item.uid, "id": event.id, **noted}
-        if not may(viewer, "read", existing, effective_status(existing)):
-            # Someone else's unpublished event: not the importer's to see, nor to touch.
-            require(viewer, "edit", existing, effective_status(existing))
+        if not may(viewer, "edit", existing, effective_status(existing)):
+            # The calendar's event of this UID is another user's: reported, never copied.
+            return "rejected", {"uid": item.uid, "reason": translate(REASON_OTHER_USER)}
         if not _is_newer(item, existing):
             return "unchanged", {"uid": item.uid, "id": existing.id}
         saved = _update(item, existing, viewer, status, CLEARED_ON_UPDATE)

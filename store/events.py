@@ -574,13 +574,14 @@ def get_event_by_slug(slug: str) -> Event | None:
 
 
 def find_imported_event(uid: str, author: int) -> Event | None:
-    """The event this author imported from the VEVENT with this UID, never an occurrence
-    (which carries its series' UID). UIDs are scoped by importer: nobody can claim a UID
-    and so block, or probe, another user's imports."""
+    """The event imported from the VEVENT with this UID, never an occurrence (which carries
+    its series' UID). A UID names one event in the calendar, whoever imported it: the
+    author's own first (two importers made two events before UIDs were calendar-wide),
+    else the first made. The caller decides whether the importer may change it."""
     return (
         Event.select()
-        .where((Event.ical_uid == uid) & (Event.author == author) & (Event.occurrence == ""))
-        .order_by(Event.id)
+        .where((Event.ical_uid == uid) & (Event.occurrence == ""))
+        .order_by((Event.author != author).asc(), Event.id)
         .first()
     )
 

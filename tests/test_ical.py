@@ -630,23 +630,47 @@ def test_validation_runs_before_authorisation(client):
 
 
 def test_an_author_cannot_update_someone_elses_imported_event(client, as_role):
-    """UIDs are scoped by importer: another author's import of the same UID makes that
-    author's own event, and neither touches nor reveals the first one."""
+    """A UID names one event in the calendar: another author's import of it is refused
+    (an author may not edit another's events), and makes no copy."""
     first = as_role("author", "first")
     (created,) = imported(client, first, _meeting())["created"]
     report = imported(client, as_role("author", "second"), _meeting(sequence=5, title="Hijack"))
-    (theirs,) = report["created"]
-    assert theirs["uid"] == "meeting-1@example.org" and theirs["id"] != created["id"]
+    assert report["created"] == [] and report["updated"] == []
+    (refused,) = report["rejected"]
+    assert refused["uid"] == "meeting-1@example.org"
+    assert "belongs to another user" in refused["reason"]
     assert event(client, created["id"])["title"] == "Meeting"
+    assert client.get(f"{NS}/events", headers=as_role("administrator")).get_json()["total"] == 1
     again = imported(client, first, _meeting())
     assert again["unchanged"] == [created]
 
 
-def test_a_uid_claimed_by_one_user_does_not_block_anothers_import(client, as_role):
+def test_a_uid_claimed_by_an_author_is_the_editors_to_see_and_mend(client, as_role):
+    """A UID is calendar-wide, so an author's draft with a far higher SEQUENCE holds the
+    UID: the editor's older version is reported unchanged beside the draft's id (no copy
+    made, no other user's import silently lost), and the editor, who may edit every event,
+    mends it with a newer version."""
     squatter, editor = as_role("author", "squatter"), as_role("editor")
-    imported(client, squatter, _meeting(sequence=2147483647, title="Wrong"), status="draft")
-    (real,) = imported(client, editor, _meeting(sequence=3))["created"]
-    assert event(client, real["id"])["title"] == "Meeting"
+    (draft,) = imported(
+        client, squatter, _meeting(sequence=2147483646, title="Wrong"), status="draft"
+    )["created"]
+    report = imported(client, editor, _meeting(sequence=3))
+    assert report["unchanged"] == [draft] and report["created"] == []
+    mended = imported(client, editor, _meeting(sequence=2147483647))
+    assert mended["updated"] == [draft]
+    stored = client.get(f"{NS}/events/{draft['id']}", headers=editor).get_json()
+    assert stored["title"] == "Meeting"
+
+
+def test_an_editor_importing_the_same_file_updates_the_one_event(client, as_role):
+    """An administrator and an editor importing one file made two events; now the
+    editor's newer version updates the administrator's event (editors edit everyone's)."""
+    admin, editor = as_role("administrator"), as_role("editor")
+    (created,) = imported(client, admin, _meeting())["created"]
+    report = imported(client, editor, _meeting(sequence=3, title="Moved meeting"))
+    assert report["created"] == [] and report["updated"] == [created]
+    assert event(client, created["id"])["title"] == "Moved meeting"
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 1
 
 
 def test_the_service_reads_its_own_feeds(client, admin, make_event):

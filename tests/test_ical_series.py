@@ -568,16 +568,17 @@ def test_an_override_beyond_the_materialised_occurrences_becomes_an_exdate(app, 
 
 
 def test_an_import_by_an_author_obeys_the_event_rights(client, as_role):
-    """UIDs are scoped by importer: a second author's import of the same series makes that
-    author's own series and leaves the first author's as it was."""
+    """A UID names one series in the calendar: a second author's import of it is refused
+    (with its changed occurrences) and leaves the first author's series as it was."""
     first = as_role("author", "first")
     (mine,) = imported(client, first, google())["created"]
     before = local_starts(client, first)
     report = imported(client, as_role("author", "second"), google(late_sequence=5))
-    assert [e["uid"] for e in report["created"]] == ["tango@google.com"]
-    assert report["created"][0]["id"] != mine["id"]
+    assert report["created"] == [] and report["updated"] == []
+    assert report["rejected"] and all(e["uid"] == "tango@google.com" for e in report["rejected"])
     series = client.get(f"{NS}/events", query_string={**WIDE, "post_parent": mine["id"]})
     assert all(e["author"] == str(as_role.user_id("first")) for e in series.get_json()["events"])
+    assert local_starts(client, first) == before
     assert before[2] == ("2027-03-22 20:00:00", "Tango (late)")
     again = imported(client, first, google())
     assert not again["created"] and not again["rejected"]
