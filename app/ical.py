@@ -313,6 +313,11 @@ class Incoming:
     changes_occurrence: bool = False
     recurrence_id: date | None = None
     cancelled: bool = False
+    # RECURRENCE-ID;RANGE=THISANDFUTURE: the change applies to the later occurrences too.
+    this_and_future: bool = False
+    # An RDATE;VALUE=PERIOD of its own duration: an occurrence edited on its own (read with
+    # the series, imported after it).
+    periods: list = field(default_factory=list)
 
 
 REASON_NO_START = N_("The VEVENT has no valid start (DTSTART).")
@@ -370,7 +375,8 @@ def read_events(data: bytes | str, site_timezone: str, bounds: Bounds = Bounds()
             for calendar in parse_calendar(data, bounds):
                 default_zone = _calendar_zone(calendar, site_timezone)
                 for component in calendar.walk("VEVENT"):
-                    items.append(_incoming(component, default_zone))
+                    item = _incoming(component, default_zone)
+                    items += [item, *item.periods]
             return items
         finally:
             tzp.use(tzp.name)  # forgets the file's own zones
@@ -703,6 +709,9 @@ def _incoming(component, default_zone: str) -> Incoming:
             item.recurrence_id = None
             item.reason = REASON_BAD_DATES
             return item
+        prop = component["recurrence-id"]
+        prop = prop[0] if isinstance(prop, list) else prop
+        item.this_and_future = str(prop.params.get("RANGE", "")).upper() == "THISANDFUTURE"
         if cancelled:  # this occurrence is excluded from its series (an EXDATE)
             item.cancelled = True
             return item
@@ -741,11 +750,48 @@ def _incoming(component, default_zone: str) -> Incoming:
     ):
         try:
             body["recurrence"] = _recurrence_lines(component, body)
+            item.periods = _own_periods(component, body, item)
         except (ValueError, TypeError, KeyError, AttributeError, OverflowError, dates.DateError):
             item.reason = REASON_BAD_DATES
             return item
     item.body = body
     return item
+
+
+def _own_periods(component, body: dict, series: Incoming) -> list[Incoming]:
+    """The RDATE;VALUE=PERIOD values whose duration is not the series': each an occurrence
+    edited on its own (as a VEVENT with its RECURRENCE-ID would say), keeping its span."""
+    if body["all_day"]:
+        return []
+    tz = dates.resolve_timezone(body["timezone"])[0]
+    start = dates.parse_stored(body["start_date"])
+    duration = dates.parse_stored(body["end_date"]) - start
+    found = []
+    for prop in _all(component, "rdate"):
+        for value in getattr(prop, "dts", []):
+            if not isinstance(value.dt, tuple):
+                continue
+            first, second = value.dt
+            end = first + second if isinstance(second, timedelta) else second
+            local = series_wall_time(first, tz, start.time())
+            local_end = series_wall_time(end, tz, start.time())
+            if local_end - local == duration or local_end <= local:
+                continue
+            found.append(
+                Incoming(
+                    uid=series.uid,
+                    sequence=series.sequence,
+                    modified=series.modified,
+                    body={
+                        **{k: v for k, v in body.items() if k != "recurrence"},
+                        "start_date": dates.fmt(local),
+                        "end_date": dates.fmt(local_end),
+                    },
+                    changes_occurrence=True,
+                    recurrence_id=first,
+                )
+            )
+    return found
 
 
 def _safe_stamp(component) -> str:

@@ -142,8 +142,36 @@ def _import_group(group: list[Incoming], viewer: Viewer, status: str | None) -> 
         reason = translate(REASON_NO_SERIES)
         return results + [("rejected", _entry(item, reason=reason)) for item in changes]
     for item in changes:
-        results.append(_import_change(item, series.id, viewer, status, written))
+        for each in _this_and_future(item, series):
+            results.append(_import_change(each, series.id, viewer, status, written))
     return results
+
+
+def _this_and_future(item: Incoming, series) -> list[Incoming]:
+    """A change with RANGE=THISANDFUTURE as one change per occurrence from the one it names
+    on: each moved as that one is (the same shift of its start), with its duration and
+    fields; any other change as itself."""
+    if not item.this_and_future or item.cancelled or not item.body:
+        return [item]
+    tz = recurrence.series_zone(series)[0]
+    start = dates.parse_stored(series.start_date)
+    try:
+        named = _occurrence_time(item, start, tz, bool(series.all_day))
+        new_start = dates.parse_stored(item.body["start_date"])
+        duration = dates.parse_stored(item.body["end_date"]) - new_start
+    except (KeyError, ValueError, OverflowError, dates.DateError):
+        return [item]
+    shift = new_start - named
+    changes = []
+    for local in recurrence.occurrences_from(series.id, named):
+        moved = local + shift
+        body = {
+            **item.body,
+            "start_date": dates.fmt(moved),
+            "end_date": dates.fmt(moved + duration),
+        }
+        changes.append(replace(item, body=body, recurrence_id=local, this_and_future=False))
+    return changes or [item]
 
 
 def _entry(item: Incoming, local: datetime | None = None, **fields) -> dict:

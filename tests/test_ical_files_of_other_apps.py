@@ -271,3 +271,47 @@ def _png() -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (64, 48), "green").save(out, "PNG")
     return out.getvalue()
+
+
+def test_this_and_future_moves_the_occurrence_and_the_later_ones(client, admin):
+    """Thunderbird and Outlook move "this and the following" occurrences with one VEVENT:
+    ``RECURRENCE-ID;RANGE=THISANDFUTURE``."""
+    data = ics(
+        "UID:choir\nDTSTAMP:20260101T000000Z\nSUMMARY:Choir\n"
+        "DTSTART;TZID=Europe/Paris:20270104T190000\nDTEND;TZID=Europe/Paris:20270104T200000\n"
+        "RRULE:FREQ=WEEKLY;COUNT=6",
+        "UID:choir\nDTSTAMP:20260101T000000Z\nSUMMARY:Choir (new room)\nSEQUENCE:1\n"
+        "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Paris:20270118T190000\n"
+        "DTSTART;TZID=Europe/Paris:20270118T200000\nDTEND;TZID=Europe/Paris:20270118T213000",
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 1 and len(report["updated"]) == 4, report
+    assert listed(client, admin) == expanded(data)
+    titles = client.get(f"{NS}/events", query_string=WIDE, headers=admin).get_json()["events"]
+    assert [e["title"] for e in titles] == ["Choir"] * 2 + ["Choir (new room)"] * 4
+    assert imported(client, admin, data)["updated"] == []  # again: nothing changes
+
+
+def test_an_rdate_period_keeps_its_own_duration(client, admin):
+    data = ics(
+        "UID:talks\nDTSTAMP:20260101T000000Z\nSUMMARY:Talk\n"
+        "DTSTART:20270301T090000Z\nDTEND:20270301T100000Z\nRRULE:FREQ=WEEKLY;COUNT=2\n"
+        "RDATE;VALUE=PERIOD:20270320T090000Z/PT3H,20270327T090000Z/20270327T100000Z"
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 1, report
+    events = client.get(f"{NS}/events", query_string=WIDE, headers=admin).get_json()["events"]
+    spans = [(e["utc_start_date"], e["utc_end_date"]) for e in events]
+    assert ("2027-03-20 09:00:00", "2027-03-20 12:00:00") in spans
+    assert ("2027-03-27 09:00:00", "2027-03-27 10:00:00") in spans
+    calendar = icalendar.Calendar.from_ical(data)
+    theirs = sorted(
+        (
+            e["DTSTART"].dt.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
+            e["DTEND"].dt.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
+        )
+        for e in recurring_ical_events.of(calendar).between(
+            datetime(2027, 1, 1), datetime(2028, 1, 1)
+        )
+    )
+    assert sorted(spans) == theirs
