@@ -48,9 +48,10 @@ def listed(client, headers, **query) -> list[str]:
 def expanded(data: bytes) -> list[str]:
     calendar = icalendar.Calendar.from_ical(data)
     window = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
-    return sorted(
+    return sorted(  # a cancelled occurrence is not shown (the expander keeps it, marked)
         e["DTSTART"].dt.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
         for e in recurring_ical_events.of(calendar).between(*window)
+        if str(e.get("STATUS", "")).upper() != "CANCELLED"
     )
 
 
@@ -315,3 +316,28 @@ def test_an_rdate_period_keeps_its_own_duration(client, admin):
         )
     )
     assert sorted(spans) == theirs
+
+
+def test_a_series_whose_first_date_is_deleted_starts_at_the_next(client, admin):
+    """Thunderbird deletes a first occurrence with an EXDATE on DTSTART; Outlook with a
+    cancelled VEVENT of its RECURRENCE-ID."""
+    thunderbird = ics(
+        "UID:tb\nDTSTAMP:20260101T000000Z\nSUMMARY:Yoga\n"
+        "DTSTART;TZID=Europe/Paris:20270104T190000\nDTEND;TZID=Europe/Paris:20270104T200000\n"
+        "RRULE:FREQ=WEEKLY;COUNT=5\nEXDATE;TZID=Europe/Paris:20270104T190000"
+    )
+    outlook = ics(
+        "UID:ol\nDTSTAMP:20260101T000000Z\nSUMMARY:Pilates\n"
+        "DTSTART;TZID=Europe/Paris:20270105T190000\nDTEND;TZID=Europe/Paris:20270105T200000\n"
+        "RRULE:FREQ=WEEKLY;COUNT=5",
+        "UID:ol\nDTSTAMP:20260101T000000Z\nSUMMARY:Pilates\nSTATUS:CANCELLED\n"
+        "RECURRENCE-ID;TZID=Europe/Paris:20270105T190000\n"
+        "DTSTART;TZID=Europe/Paris:20270105T190000\nDTEND;TZID=Europe/Paris:20270105T200000",
+    )
+    for data, title in ((thunderbird, "Yoga"), (outlook, "Pilates")):
+        report = imported(client, admin, data)
+        assert len(report["created"]) == 1 and report["rejected"] == [], report
+        assert listed(client, admin, search=title) == expanded(data)
+        assert len(expanded(data)) == 4
+        again = imported(client, admin, data)
+        assert again["created"] == [] and again["rejected"] == []
