@@ -780,7 +780,7 @@ def _incoming(component, default_zone: str) -> Incoming:
     categories = _categories(component)
     if categories:
         body["categories"] = categories
-    if any(name.upper() in ("RRULE", "EXRULE") for name, _error in component.errors):
+    if any(str(name or "").upper() in ("RRULE", "EXRULE") for name, _error in component.errors):
         item.reason = REASON_BAD_RULE  # not silently one event instead of a series
         return item
     if item.recurrence_id is None and any(

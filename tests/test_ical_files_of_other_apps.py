@@ -341,3 +341,14 @@ def test_a_series_whose_first_date_is_deleted_starts_at_the_next(client, admin):
         assert len(expanded(data)) == 4
         again = imported(client, admin, data)
         assert again["created"] == [] and again["rejected"] == []
+
+
+def test_a_line_that_cannot_be_read_leaves_the_rest_of_the_event(client, admin):
+    """Found by importing the test files of the icalendar project: a content line the
+    parser cannot split was a 500."""
+    data = ics(
+        "UID:odd\nDTSTAMP:20260101T000000Z\nSUMMARY:Odd line\n"
+        "DTSTART:20270101T100000Z\nDTEND:20270101T110000Z\nNOCOLONHERE"
+    )
+    report = imported(client, admin, data)
+    assert [entry["uid"] for entry in report["created"]] == ["odd"]
