@@ -142,8 +142,36 @@ def _import_group(group: list[Incoming], viewer: Viewer, status: str | None) -> 
         reason = translate(REASON_NO_SERIES)
         return results + [("rejected", _entry(item, reason=reason)) for item in changes]
     for item in changes:
-        results.append(_import_change(item, series.id, viewer, status, written))
+        for each in _this_and_future(item, series):
+            results.append(_import_change(each, series.id, viewer, status, written))
     return results
+
+
+def _this_and_future(item: Incoming, series) -> list[Incoming]:
+    """A change with RANGE=THISANDFUTURE as one change per occurrence from the one it names
+    on: each moved as that one is (the same shift of its start), with its duration and
+    fields; any other change as itself."""
+    if not item.this_and_future or item.cancelled or not item.body:
+        return [item]
+    tz = recurrence.series_zone(series)[0]
+    start = dates.parse_stored(series.start_date)
+    try:
+        named = _occurrence_time(item, start, tz, bool(series.all_day))
+        new_start = dates.parse_stored(item.body["start_date"])
+        duration = dates.parse_stored(item.body["end_date"]) - new_start
+    except (KeyError, ValueError, OverflowError, dates.DateError):
+        return [item]
+    shift = new_start - named
+    changes = []
+    for local in recurrence.occurrences_from(series.id, named):
+        moved = local + shift
+        body = {
+            **item.body,
+            "start_date": dates.fmt(moved),
+            "end_date": dates.fmt(moved + duration),
+        }
+        changes.append(replace(item, body=body, recurrence_id=local, this_and_future=False))
+    return changes or [item]
 
 
 def _entry(item: Incoming, local: datetime | None = None, **fields) -> dict:
@@ -172,8 +200,7 @@ def _cancelled_lines(item: Incoming, changes: list[Incoming]) -> list[str]:
         if change.cancelled:
             try:
                 local = _occurrence_time(change, start, tz, body["all_day"])
-                if local != start:
-                    lines.append(recurrence.exdate_line(local, tz, label, body["all_day"]))
+                lines.append(recurrence.exdate_line(local, tz, label, body["all_day"]))
             except (ValueError, OverflowError, dates.DateError):
                 continue  # reported with the other changes, after the series
     return lines
@@ -313,6 +340,46 @@ def _recent_part(body: dict) -> dict:
     }
 
 
+def _first_not_excluded(body: dict) -> dict:
+    """A series whose first date is excluded (an EXDATE on DTSTART, or a cancelled
+    RECURRENCE-ID of it: how Thunderbird and Outlook delete a first occurrence) starts at
+    its first occurrence that is not, its COUNT lowered by the dates left out. Only for a
+    series of rules alone: an RDATE may not become the start the rules count from."""
+    lines = body.get("recurrence")
+    if not lines:
+        return body
+    try:
+        rules = recurrence.parse(lines)
+        if rules.rdates or not rules.exdates:
+            return body
+        tz = dates.resolve_timezone(body["timezone"])[0]
+        start = dates.parse_stored(body["start_date"])
+        if recurrence.without_exdates([start], rules.exdates, tz):
+            return body  # the first date is not excluded
+        config = current_app.config
+        horizon = utcnow().replace(tzinfo=None) + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
+        later = recurrence.occurrence_starts(
+            rules, start, tz, horizon, 100 * config["RECURRENCE_MAX"]
+        )
+    except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
+        return body
+    except (ValueError, OverflowError, IndexError):
+        return body
+    if not later:
+        return body  # nothing left: the write path says so
+    every = recurrence.occurrence_starts(
+        recurrence.parse([f"RRULE:{rule}" for rule in rules.rules]), start, tz, horizon, 10**6
+    )
+    skipped = 1 + every.index(later[0]) if later[0] in every else 1
+    end = dates.parse_stored(body["end_date"])
+    return {
+        **body,
+        "start_date": dates.fmt(later[0]),
+        "end_date": dates.fmt(later[0] + (end - start)),
+        "recurrence": [_fewer(line, skipped) for line in lines],
+    }
+
+
 def _fewer(line: str, skipped: int) -> str:
     """An RRULE's COUNT less the occurrences before the new start."""
     if not line.upper().startswith("RRULE"):
@@ -331,7 +398,7 @@ def _import_one(
         item = replace(
             item, body={**item.body, "recurrence": item.body["recurrence"] + extra_lines}
         )
-    body, left_out = known_categories(_recent_part(item.body), viewer)
+    body, left_out = known_categories(_recent_part(_first_not_excluded(item.body)), viewer)
     if status:
         body = {**body, "status": status}
     noted = {"left_out_categories": left_out} if left_out else {}

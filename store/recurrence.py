@@ -917,6 +917,19 @@ def occurrence_at(series_id: int, occurrence: datetime):
     return Event.get_or_none(_members(series_id) & (Event.occurrence == dates.fmt(occurrence)))
 
 
+def occurrences_from(series_id: int, occurrence: datetime) -> list[datetime]:
+    """The wall times (in the series' zone) of the series' occurrences at or after
+    ``occurrence``, in order."""
+    from store.models import Event
+
+    rows = (
+        Event.select(Event.occurrence)
+        .where(_members(series_id) & (Event.occurrence >= dates.fmt(occurrence)))
+        .order_by(Event.occurrence)
+    )
+    return [dates.parse_stored(row.occurrence) for row in rows]
+
+
 def open_ended_series() -> list[int]:
     """Ids of the series whose rules run with no end (candidates for ``extend``)."""
     from store.models import Event

@@ -48,9 +48,10 @@ def listed(client, headers, **query) -> list[str]:
 def expanded(data: bytes) -> list[str]:
     calendar = icalendar.Calendar.from_ical(data)
     window = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
-    return sorted(
+    return sorted(  # a cancelled occurrence is not shown (the expander keeps it, marked)
         e["DTSTART"].dt.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
         for e in recurring_ical_events.of(calendar).between(*window)
+        if str(e.get("STATUS", "")).upper() != "CANCELLED"
     )
 
 
@@ -271,3 +272,83 @@ def _png() -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (64, 48), "green").save(out, "PNG")
     return out.getvalue()
+
+
+def test_this_and_future_moves_the_occurrence_and_the_later_ones(client, admin):
+    """Thunderbird and Outlook move "this and the following" occurrences with one VEVENT:
+    ``RECURRENCE-ID;RANGE=THISANDFUTURE``."""
+    data = ics(
+        "UID:choir\nDTSTAMP:20260101T000000Z\nSUMMARY:Choir\n"
+        "DTSTART;TZID=Europe/Paris:20270104T190000\nDTEND;TZID=Europe/Paris:20270104T200000\n"
+        "RRULE:FREQ=WEEKLY;COUNT=6",
+        "UID:choir\nDTSTAMP:20260101T000000Z\nSUMMARY:Choir (new room)\nSEQUENCE:1\n"
+        "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Paris:20270118T190000\n"
+        "DTSTART;TZID=Europe/Paris:20270118T200000\nDTEND;TZID=Europe/Paris:20270118T213000",
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 1 and len(report["updated"]) == 4, report
+    assert listed(client, admin) == expanded(data)
+    titles = client.get(f"{NS}/events", query_string=WIDE, headers=admin).get_json()["events"]
+    assert [e["title"] for e in titles] == ["Choir"] * 2 + ["Choir (new room)"] * 4
+    assert imported(client, admin, data)["updated"] == []  # again: nothing changes
+
+
+def test_an_rdate_period_keeps_its_own_duration(client, admin):
+    data = ics(
+        "UID:talks\nDTSTAMP:20260101T000000Z\nSUMMARY:Talk\n"
+        "DTSTART:20270301T090000Z\nDTEND:20270301T100000Z\nRRULE:FREQ=WEEKLY;COUNT=2\n"
+        "RDATE;VALUE=PERIOD:20270320T090000Z/PT3H,20270327T090000Z/20270327T100000Z"
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 1, report
+    events = client.get(f"{NS}/events", query_string=WIDE, headers=admin).get_json()["events"]
+    spans = [(e["utc_start_date"], e["utc_end_date"]) for e in events]
+    assert ("2027-03-20 09:00:00", "2027-03-20 12:00:00") in spans
+    assert ("2027-03-27 09:00:00", "2027-03-27 10:00:00") in spans
+    calendar = icalendar.Calendar.from_ical(data)
+    theirs = sorted(
+        (
+            e["DTSTART"].dt.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
+            e["DTEND"].dt.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
+        )
+        for e in recurring_ical_events.of(calendar).between(
+            datetime(2027, 1, 1), datetime(2028, 1, 1)
+        )
+    )
+    assert sorted(spans) == theirs
+
+
+def test_a_series_whose_first_date_is_deleted_starts_at_the_next(client, admin):
+    """Thunderbird deletes a first occurrence with an EXDATE on DTSTART; Outlook with a
+    cancelled VEVENT of its RECURRENCE-ID."""
+    thunderbird = ics(
+        "UID:tb\nDTSTAMP:20260101T000000Z\nSUMMARY:Yoga\n"
+        "DTSTART;TZID=Europe/Paris:20270104T190000\nDTEND;TZID=Europe/Paris:20270104T200000\n"
+        "RRULE:FREQ=WEEKLY;COUNT=5\nEXDATE;TZID=Europe/Paris:20270104T190000"
+    )
+    outlook = ics(
+        "UID:ol\nDTSTAMP:20260101T000000Z\nSUMMARY:Pilates\n"
+        "DTSTART;TZID=Europe/Paris:20270105T190000\nDTEND;TZID=Europe/Paris:20270105T200000\n"
+        "RRULE:FREQ=WEEKLY;COUNT=5",
+        "UID:ol\nDTSTAMP:20260101T000000Z\nSUMMARY:Pilates\nSTATUS:CANCELLED\n"
+        "RECURRENCE-ID;TZID=Europe/Paris:20270105T190000\n"
+        "DTSTART;TZID=Europe/Paris:20270105T190000\nDTEND;TZID=Europe/Paris:20270105T200000",
+    )
+    for data, title in ((thunderbird, "Yoga"), (outlook, "Pilates")):
+        report = imported(client, admin, data)
+        assert len(report["created"]) == 1 and report["rejected"] == [], report
+        assert listed(client, admin, search=title) == expanded(data)
+        assert len(expanded(data)) == 4
+        again = imported(client, admin, data)
+        assert again["created"] == [] and again["rejected"] == []
+
+
+def test_a_line_that_cannot_be_read_leaves_the_rest_of_the_event(client, admin):
+    """Found by importing the test files of the icalendar project: a content line the
+    parser cannot split was a 500."""
+    data = ics(
+        "UID:odd\nDTSTAMP:20260101T000000Z\nSUMMARY:Odd line\n"
+        "DTSTART:20270101T100000Z\nDTEND:20270101T110000Z\nNOCOLONHERE"
+    )
+    report = imported(client, admin, data)
+    assert [entry["uid"] for entry in report["created"]] == ["odd"]
