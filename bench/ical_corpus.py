@@ -97,7 +97,10 @@ def main() -> None:
         app.extensions["calendar.cache"].clear()
     for line in notes:
         print(line)
-    print(", ".join(f"{n} {k}" for k, n in counts.items()), f"; slowest import {slowest[0]:.2f} s ({slowest[1]})")
+    print(
+        ", ".join(f"{n} {k}" for k, n in counts.items()),
+        f"; slowest import {slowest[0]:.2f} s ({slowest[1]})",
+    )
 
 
 def _expanded(data: bytes, until: datetime) -> list[tuple[str, str]] | None:
