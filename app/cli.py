@@ -303,12 +303,7 @@ def backup_command(destination):
             )
         except BackupError as error:
             raise click.ClickException(str(error)) from None
-    rows = manifest["rows"]
-    click.echo(
-        f"Backed up {rows['event']} events, {rows['venue']} venues, {rows['organizer']} "
-        f"organizers, {rows['term']} terms, {rows['user']} users and {manifest['files']} "
-        f"image files to {path}"
-    )
+    click.echo(f"Backed up {_contents(manifest)} to {path}")
 
 
 @click.command("restore")
@@ -325,11 +320,15 @@ def restore_command(archive, force):
         )
     except BackupError as error:
         raise click.ClickException(str(error)) from None
+    click.echo(f"Restored {_contents(manifest)} from the backup of {manifest['created']}.")
+
+
+def _contents(manifest: dict) -> str:
+    """What an archive holds, as ``backup`` and ``restore`` say it."""
     rows = manifest["rows"]
-    click.echo(
-        f"Restored {rows['event']} events, {rows['venue']} venues, {rows['organizer']} "
-        f"organizers, {rows['term']} terms, {rows['user']} users and {manifest['files']} "
-        f"image files from the backup of {manifest['created']}."
+    return (
+        f"{rows['event']} events, {rows['venue']} venues, {rows['organizer']} organizers, "
+        f"{rows['term']} terms, {rows['user']} users and {manifest['files']} image files"
     )
 
 
