@@ -559,6 +559,8 @@ def matching_zone(zone: tzinfo, tzid: str, year: int) -> str | None:
     key = (tzid, year, tuple(_offsets(zone, year, 8)))
     if key in _MATCHED:
         return _MATCHED[key]
+    if len(_MATCHED) >= 1024:  # files name zones freely: the memory they may take is bounded
+        _MATCHED.clear()
     weeks = _instants(year, 3 * 52)
     wanted = [zone.utcoffset(moment) for moment in weeks]
     if len(set(wanted)) == 1:  # one offset: said exactly as UTC+3:30, no city guessed

@@ -51,6 +51,9 @@ REASON_NO_SERIES = N_(
 REASON_OTHER_USER = N_(
     "The event of this UID belongs to another user, whose events the importer may not edit."
 )
+REASON_TOO_MANY_CHANGES = N_(
+    "The VEVENT changes more later occurrences (RANGE=THISANDFUTURE) than one file may change."
+)
 REASON_FIRST = N_(
     "The VEVENT changes the first occurrence of a series, which is the series itself."
 )
@@ -103,8 +106,9 @@ def import_events(
 ) -> dict:
     """Imports ``items`` one by one (one short transaction each) and reports every UID."""
     report: dict = {outcome: [] for outcome in OUTCOMES}
+    budget = [current_app.config["RECURRENCE_MAX"]]  # occurrences THISANDFUTURE may change
     for group in _by_uid(items):
-        for outcome, entry in _import_group(group, viewer, status):
+        for outcome, entry in _import_group(group, viewer, status, budget):
             report[outcome].append(entry)
             if progress is not None:
                 progress(1)
@@ -120,7 +124,9 @@ def _by_uid(items: list[Incoming]) -> list[list[Incoming]]:
     return list(groups.values())
 
 
-def _import_group(group: list[Incoming], viewer: Viewer, status: str | None) -> list:
+def _import_group(
+    group: list[Incoming], viewer: Viewer, status: str | None, budget: list[int]
+) -> list:
     """The event (or series) of one UID, then the occurrences its other VEVENTs change."""
     masters = [item for item in group if not item.changes_occurrence]
     changes = [item for item in group if item.changes_occurrence and not item.reason]
@@ -142,7 +148,14 @@ def _import_group(group: list[Incoming], viewer: Viewer, status: str | None) -> 
         reason = translate(REASON_NO_SERIES)
         return results + [("rejected", _entry(item, reason=reason)) for item in changes]
     for item in changes:
-        for each in _this_and_future(item, series):
+        expanded = _this_and_future(item, series)
+        if len(expanded) > 1:  # one VEVENT, many writes: a file may ask for so many in all
+            if len(expanded) > budget[0]:
+                reason = translate(REASON_TOO_MANY_CHANGES)
+                results.append(("rejected", _entry(item, reason=reason)))
+                continue
+            budget[0] -= len(expanded)
+        for each in expanded:
             results.append(_import_change(each, series.id, viewer, status, written))
     return results
 

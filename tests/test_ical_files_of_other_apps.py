@@ -352,3 +352,25 @@ def test_a_line_that_cannot_be_read_leaves_the_rest_of_the_event(client, admin):
     )
     report = imported(client, admin, data)
     assert [entry["uid"] for entry in report["created"]] == ["odd"]
+
+
+def test_the_later_occurrences_one_file_may_change_are_bounded(app, client, admin):
+    """RANGE=THISANDFUTURE turns one VEVENT into a write per later occurrence: one file may
+    change at most RECURRENCE_MAX occurrences so (an author's file of 250 such VEVENTs would
+    otherwise ask for 250,000 writes)."""
+    app.config["RECURRENCE_MAX"] = 20
+    series = [
+        f"UID:s{n}\nDTSTAMP:20260101T000000Z\nSUMMARY:S{n}\n"
+        f"DTSTART:2027010{n}T090000Z\nDTEND:2027010{n}T100000Z\nRRULE:FREQ=WEEKLY;COUNT=15"
+        for n in (4, 5)
+    ]
+    changes = [
+        f"UID:s{n}\nDTSTAMP:20260101T000000Z\nSUMMARY:S{n} moved\nSEQUENCE:1\n"
+        f"RECURRENCE-ID;RANGE=THISANDFUTURE:202701{n + 7}T090000Z\n"
+        f"DTSTART:202701{n + 7}T110000Z\nDTEND:202701{n + 7}T120000Z"
+        for n in (4, 5)
+    ]
+    report = imported(client, admin, ics(*series, *changes))
+    assert len(report["created"]) == 2 and len(report["updated"]) == 14
+    (refused,) = report["rejected"]
+    assert refused["uid"] == "s5" and "than one file may change" in refused["reason"]
