@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-import shutil
 import sqlite3
-import subprocess
 import threading
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
@@ -662,11 +660,8 @@ def upsert(model, **values):
 
 
 def backup_to(path: str) -> None:
-    """A consistent online copy of the database into ``path``: SQLite's backup API, or
-    ``pg_dump`` (custom format, for ``pg_restore``) on PostgreSQL."""
-    if is_postgres():
-        _pg_dump(path)
-        return
+    """A consistent online copy of the SQLite database into ``path`` (SQLite's backup API;
+    store/backup.py copies a PostgreSQL calendar with store/copy.py instead)."""
     if os.path.exists(path) and os.path.samefile(path, database.database):
         raise RuntimeError("that is the database itself; name another file")
     source = database.connection()
@@ -675,27 +670,6 @@ def backup_to(path: str) -> None:
         source.backup(target)
     finally:
         target.close()
-
-
-def _pg_dump(path: str) -> None:
-    program = shutil.which("pg_dump")
-    if program is None:
-        raise RuntimeError("backup of a PostgreSQL database needs pg_dump (postgresql-client)")
-    params = database.obj.connect_params
-    env = {**os.environ, "PGDATABASE": database.obj.database}
-    for key, name in (("host", "PGHOST"), ("port", "PGPORT"), ("user", "PGUSER")):
-        if params.get(key):
-            env[name] = str(params[key])
-    if params.get("password"):
-        env["PGPASSWORD"] = params["password"]
-    result = subprocess.run(
-        [program, "--format=custom", "--no-owner", f"--file={path}"],
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode:
-        raise RuntimeError(f"pg_dump failed: {result.stderr.strip()}")
 
 
 _INSERT_SQL: dict = {}
