@@ -19,8 +19,9 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 from flask import Response, request
-from icalendar.parser import dquote, escape_char, foldline
+from icalendar.parser import dquote, foldline
 from icalendar.timezone import tzp
+from werkzeug.urls import iri_to_uri
 
 from app.i18n import N_
 from app.ical_bounds import Bounds
@@ -71,7 +72,9 @@ def calendar_response(items: Iterable[FeedEvent], *, name: str, site_timezone: s
             modified.append(item.event["modified_utc"])
             yield item
 
-    body = calendar_bytes(noted(items), name=name, site_timezone=site_timezone, source=request.url)
+    body = calendar_bytes(
+        noted(items), name=name, site_timezone=site_timezone, source=_uri(iri_to_uri(request.url))
+    )
     response = Response(body, mimetype=MIMETYPE)
     response.headers["Content-Type"] = f"{MIMETYPE}; charset=utf-8"
     response.headers["Content-Disposition"] = 'inline; filename="events.ics"'
@@ -176,7 +179,7 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
     description = clean(description_text(event.get("description") or ""))
     if description:
         out.append(_line("DESCRIPTION", _escape(description)))
-    out.append(_line("URL", event["url"]))
+    out.append(_line("URL", _uri(event["url"])))
     zone = None
     if event.get("all_day"):
         first = dates.parse_stored(event["start_date"]).date()
@@ -217,8 +220,9 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
         # RFC 7986 IMAGE (Apple, Thunderbird) and ATTACH (Outlook, Google) with its type.
         kind = _IMAGE_TYPES.get(image.get("extension", "").lower())
         parameters = {"FMTTYPE": kind} if kind else {}
-        out.append(_line("ATTACH", image["url"], parameters))
-        out.append(_line("IMAGE", image["url"], {"DISPLAY": "BADGE", **parameters, "VALUE": "URI"}))
+        url = _uri(image["url"])
+        out.append(_line("ATTACH", url, parameters))
+        out.append(_line("IMAGE", url, {"DISPLAY": "BADGE", **parameters, "VALUE": "URI"}))
     names = [_escape(clean(term["name"])) for term in event["categories"]]
     if names:
         out.append(_line("CATEGORIES", ",".join(names)))
@@ -240,7 +244,7 @@ def _line(name: str, value: str, parameters: dict | None = None) -> str:
     """One content line, parameters quoted and the line folded as the library does."""
     head = name
     if parameters:
-        head += "".join(f";{key}={dquote(text)}" for key, text in parameters.items())
+        head += "".join(f";{key}={dquote(_parameter(text))}" for key, text in parameters.items())
     line = f"{head}:{value}"
     if len(line) < 75 and line.isascii():  # most lines: nothing to fold
         return line + "\r\n"
@@ -248,7 +252,29 @@ def _line(name: str, value: str, parameters: dict | None = None) -> str:
 
 
 def _escape(text: str) -> str:
-    return escape_char(text)
+    """RFC 5545 TEXT escaping (the library's ``escape_char`` first reads a ``\\N`` of the
+    text as a line break: ``C:\\New folder`` would lose its backslash)."""
+    return (
+        text.replace("\\", "\\\\")
+        .replace(";", "\\;")
+        .replace(",", "\\,")
+        .replace("\r\n", "\\n")
+        .replace("\n", "\\n")
+    )
+
+
+def _parameter(text: str) -> str:
+    """A parameter value in RFC 6868's escaping (``^^``, ``^n``, ``^'``): a name keeps its
+    caret, line breaks and double quotes."""
+    return text.replace("^", "^^").replace("\r\n", "^n").replace("\n", "^n").replace('"', "^'")
+
+
+_URI_UNSAFE = re.compile(r"[\x00-\x20\x7f-\x9f\u2028\u2029\"]")
+
+
+def _uri(value: str) -> str:
+    """A URI as a property value: no control character, space or line separator."""
+    return _URI_UNSAFE.sub("", value)
 
 
 def _utc_text(stored: str) -> str:
@@ -320,13 +346,12 @@ def calendar_bytes(
             last = max(dates.parse_stored(event["end_date"]).date(), item.last_day or first)
             low, high = spans.get(zone.key, (first, last))
             spans[zone.key] = (min(low, first), max(high, last))
-    for key in sorted(spans):
-        calendar.add_component(vtimezone(key, *spans[key]))
+    zones = [vtimezone(key, *spans[key]) for key in sorted(spans)]
     head = calendar.to_ical()
     end = b"END:VCALENDAR\r\n"
     if not head.endswith(end):  # pragma: no cover - the library's own framing
         raise ValueError("unexpected VCALENDAR framing")
-    return head[: -len(end)] + b"".join(written) + end
+    return head[: -len(end)] + b"".join(zones) + b"".join(written) + end
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -518,7 +543,7 @@ def _zone_label(value: datetime) -> str | None:
             pass
     tzid = getattr(value.tzinfo, "_tzid", None)
     if tzid:
-        named = named_zone(tzid) or matching_zone(value.tzinfo, tzid, value.year)
+        named = named_zone(tzid) or matching_zone(value.tzinfo, tzid, _this_year())
         if named:
             return named
     offset = value.utcoffset()
@@ -529,6 +554,12 @@ def _zone_label(value: datetime) -> str | None:
         return "UTC"
     sign, minutes = ("+" if minutes > 0 else "-"), abs(minutes)
     return f"UTC{sign}{minutes // 60}" + (f":{minutes % 60:02d}" if minutes % 60 else "")
+
+
+def _this_year() -> int:
+    """The years a file's zone is matched over start here (once per zone, whatever the
+    years of its events: rules are matched as they are now)."""
+    return datetime.now(UTC).year - 1
 
 
 def named_zone(tzid: str) -> str | None:

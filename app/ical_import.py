@@ -106,7 +106,10 @@ def import_events(
 ) -> dict:
     """Imports ``items`` one by one (one short transaction each) and reports every UID."""
     report: dict = {outcome: [] for outcome in OUTCOMES}
-    budget = [current_app.config["RECURRENCE_MAX"]]  # occurrences THISANDFUTURE may change
+    most = current_app.config["RECURRENCE_MAX"]
+    # What one file may cost beyond its events' own writes: occurrences THISANDFUTURE may
+    # change, and occurrences worked out to find a series' recent part or next first date.
+    budget = {"changes": most, "expanded": 50 * most}
     for group in _by_uid(items):
         for outcome, entry in _import_group(group, viewer, status, budget):
             report[outcome].append(entry)
@@ -124,9 +127,7 @@ def _by_uid(items: list[Incoming]) -> list[list[Incoming]]:
     return list(groups.values())
 
 
-def _import_group(
-    group: list[Incoming], viewer: Viewer, status: str | None, budget: list[int]
-) -> list:
+def _import_group(group: list[Incoming], viewer: Viewer, status: str | None, budget: dict) -> list:
     """The event (or series) of one UID, then the occurrences its other VEVENTs change."""
     masters = [item for item in group if not item.changes_occurrence]
     changes = [item for item in group if item.changes_occurrence and not item.reason]
@@ -136,7 +137,7 @@ def _import_group(
         if item.changes_occurrence and item.reason
     ]
     for item in masters:
-        results.append(_import_one(item, viewer, status, _cancelled_lines(item, changes)))
+        results.append(_import_one(item, viewer, status, _cancelled_lines(item, changes), budget))
     if not changes:
         return results
     written = bool(masters) and results[-1][0] in ("created", "updated")
@@ -144,26 +145,37 @@ def _import_group(
         reason = results[-1][1]["reason"]
         return results + [("rejected", _entry(item, reason=reason)) for item in changes]
     series = find_imported_event(changes[0].uid, viewer.id)
-    if series is None or not recurrence.is_series(series):
+    if (
+        series is None
+        or not recurrence.is_series(series)
+        or not may(viewer, "read", series, effective_status(series))
+    ):  # a series the importer may not read is answered as one that does not exist
         reason = translate(REASON_NO_SERIES)
+        return results + [("rejected", _entry(item, reason=reason)) for item in changes]
+    if not may(viewer, "edit", series, effective_status(series)):
+        reason = translate(REASON_OTHER_USER)
         return results + [("rejected", _entry(item, reason=reason)) for item in changes]
     for item in changes:
         expanded = _this_and_future(item, series)
+        if expanded is None:
+            results.append(("rejected", _entry(item, reason=translate(REASON_FIRST))))
+            continue
         if len(expanded) > 1:  # one VEVENT, many writes: a file may ask for so many in all
-            if len(expanded) > budget[0]:
+            if len(expanded) > budget["changes"]:
                 reason = translate(REASON_TOO_MANY_CHANGES)
                 results.append(("rejected", _entry(item, reason=reason)))
                 continue
-            budget[0] -= len(expanded)
+            budget["changes"] -= len(expanded)
         for each in expanded:
             results.append(_import_change(each, series.id, viewer, status, written))
     return results
 
 
-def _this_and_future(item: Incoming, series) -> list[Incoming]:
+def _this_and_future(item: Incoming, series) -> list[Incoming] | None:
     """A change with RANGE=THISANDFUTURE as one change per occurrence from the one it names
     on: each moved as that one is (the same shift of its start), with its duration and
-    fields; any other change as itself."""
+    fields; any other change as itself. None when it names the series' first occurrence
+    (the series itself, which is not changed so)."""
     if not item.this_and_future or item.cancelled or not item.body:
         return [item]
     tz = recurrence.series_zone(series)[0]
@@ -174,15 +186,20 @@ def _this_and_future(item: Incoming, series) -> list[Incoming]:
         duration = dates.parse_stored(item.body["end_date"]) - new_start
     except (KeyError, ValueError, OverflowError, dates.DateError):
         return [item]
+    if named == start:
+        return None
     shift = new_start - named
     changes = []
     for local in recurrence.occurrences_from(series.id, named):
-        moved = local + shift
-        body = {
-            **item.body,
-            "start_date": dates.fmt(moved),
-            "end_date": dates.fmt(moved + duration),
-        }
+        try:
+            moved = local + shift
+            body = {
+                **item.body,
+                "start_date": dates.fmt(moved),
+                "end_date": dates.fmt(moved + duration),
+            }
+        except (OverflowError, ValueError):  # past year 9999: that change alone, refused
+            return [item]
         changes.append(replace(item, body=body, recurrence_id=local, this_and_future=False))
     return changes or [item]
 
@@ -313,7 +330,17 @@ def _update(item: Incoming, existing, viewer: Viewer, status: str | None, cleare
 PAST_DAYS = (365, 180, 90, 30, 7, 0)
 
 
-def _recent_part(body: dict) -> dict:
+def _expansion_limit(budget: dict) -> int:
+    """How many occurrences one more look at a series may work out: what is left of the
+    file's budget (a file of series since 1800 would otherwise cost minutes)."""
+    return max(budget["expanded"], 0)
+
+
+def _spend(budget: dict, count: int) -> None:
+    budget["expanded"] -= count
+
+
+def _recent_part(body: dict, budget: dict) -> dict:
     """``body``, or for a series with too many occurrences its part from a recent start: the
     first occurrence on or after the cut becomes the series' start (COUNT lowered by the
     occurrences left out). A rule that cannot be read, or too many even from today, is left
@@ -329,7 +356,12 @@ def _recent_part(body: dict) -> dict:
         start = dates.parse_stored(body["start_date"])
         now = utcnow().replace(tzinfo=None)
         horizon = now + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
-        starts = [start, *recurrence.occurrence_starts(rules, start, tz, horizon, 100 * most)]
+        if len(rules.lines) == 0 or _expansion_limit(budget) <= most:
+            return body
+        limit = _expansion_limit(budget)
+        _spend(budget, limit)  # refunded below by what was not used
+        starts = [start, *recurrence.occurrence_starts(rules, start, tz, horizon, limit)]
+        _spend(budget, len(starts) - limit)
     except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
         return body
     except (ValueError, OverflowError, IndexError):
@@ -343,7 +375,14 @@ def _recent_part(body: dict) -> dict:
             break
     else:
         return body
+    # COUNT counts the rule's dates before any EXDATE: the ones before the new start.
     skipped = len(starts) - len(kept)
+    try:
+        only_rules = recurrence.parse([f"RRULE:{rule}" for rule in rules.rules])
+        every = recurrence.occurrence_starts(only_rules, start, tz, kept[0], len(starts) + 2 * most)
+        skipped = 1 + sum(1 for moment in every if moment < kept[0])
+    except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, ValueError, OverflowError):
+        pass
     end = dates.parse_stored(body["end_date"])
     return {
         **body,
@@ -353,7 +392,7 @@ def _recent_part(body: dict) -> dict:
     }
 
 
-def _first_not_excluded(body: dict) -> dict:
+def _first_not_excluded(body: dict, budget: dict) -> dict:
     """A series whose first date is excluded (an EXDATE on DTSTART, or a cancelled
     RECURRENCE-ID of it: how Thunderbird and Outlook delete a first occurrence) starts at
     its first occurrence that is not, its COUNT lowered by the dates left out. Only for a
@@ -371,8 +410,19 @@ def _first_not_excluded(body: dict) -> dict:
             return body  # the first date is not excluded
         config = current_app.config
         horizon = utcnow().replace(tzinfo=None) + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
-        later = recurrence.occurrence_starts(
-            rules, start, tz, horizon, 100 * config["RECURRENCE_MAX"]
+        if _expansion_limit(budget) <= 0:
+            return body
+        # The first date that stays is among the first RECURRENCE_MAX (a series has no
+        # more): looking that far finds it, or shows the series is refused anyway.
+        limit = min(_expansion_limit(budget), config["RECURRENCE_MAX"])
+        _spend(budget, 2 * limit)
+        later = recurrence.occurrence_starts(rules, start, tz, horizon, limit)
+        every = recurrence.occurrence_starts(
+            recurrence.parse([f"RRULE:{rule}" for rule in rules.rules]),
+            start,
+            tz,
+            horizon,
+            limit + len(rules.exdates),
         )
     except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
         return body
@@ -380,9 +430,6 @@ def _first_not_excluded(body: dict) -> dict:
         return body
     if not later:
         return body  # nothing left: the write path says so
-    every = recurrence.occurrence_starts(
-        recurrence.parse([f"RRULE:{rule}" for rule in rules.rules]), start, tz, horizon, 10**6
-    )
     skipped = 1 + every.index(later[0]) if later[0] in every else 1
     end = dates.parse_stored(body["end_date"])
     return {
@@ -403,7 +450,7 @@ def _fewer(line: str, skipped: int) -> str:
 
 
 def _import_one(
-    item: Incoming, viewer: Viewer, status: str | None, extra_lines: list[str]
+    item: Incoming, viewer: Viewer, status: str | None, extra_lines: list[str], budget: dict
 ) -> tuple[str, dict]:
     if item.reason:
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
@@ -411,7 +458,9 @@ def _import_one(
         item = replace(
             item, body={**item.body, "recurrence": item.body["recurrence"] + extra_lines}
         )
-    body, left_out = known_categories(_recent_part(_first_not_excluded(item.body)), viewer)
+    body, left_out = known_categories(
+        _recent_part(_first_not_excluded(item.body, budget), budget), viewer
+    )
     if status:
         body = {**body, "status": status}
     noted = {"left_out_categories": left_out} if left_out else {}

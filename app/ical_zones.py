@@ -23,6 +23,9 @@ from zoneinfo import ZoneInfo
 import icalendar
 
 YEARS_AHEAD = 12
+# A rule the RRULE form cannot say is written as single transitions: over at most this many
+# years from the feed's first (an event lasting to 9999 would ask for thousands).
+YEARS_SCANNED = 60
 DAYS = ("SU", "MO", "TU", "WE", "TH", "FR", "SA")
 _NAME = r"(?:<[^>]+>|[A-Za-z]+)"
 _OFFSET = r"[+-]?\d{1,3}(?::\d{2}(?::\d{2})?)?"
@@ -37,30 +40,40 @@ class Unsaid(ValueError):
     """A rule the yearly RRULE form cannot say."""
 
 
-def vtimezone(key: str, first: date, last: date) -> icalendar.Timezone:
-    """The VTIMEZONE of ``key`` for a feed whose events fall between ``first`` and ``last``
-    (its observances hold past ``last``: open-ended rules, or single transitions for
-    ``YEARS_AHEAD`` years)."""
-    return _vtimezone(key, first.year, last.year)
+def vtimezone(key: str, first: date, last: date) -> bytes:
+    """The VTIMEZONE of ``key``, as text, for a feed whose events fall between ``first``
+    and ``last`` (its observances hold past ``last``: open-ended rules, or single
+    transitions for ``YEARS_AHEAD`` years). Kept per zone and years, written once."""
+    return _written(key, first.year, last.year)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)  # every zone (about 600) at a few spans
+def _written(key: str, first_year: int, last_year: int) -> bytes:
+    return _vtimezone(key, first_year, last_year).to_ical()
+
+
 def _vtimezone(key: str, first_year: int, last_year: int) -> icalendar.Timezone:
     zone = ZoneInfo(key)
     component = icalendar.Timezone()
     component.add("tzid", key)
     begin = datetime(max(first_year - 1, 1), 1, 1, tzinfo=UTC)
     history, rule_from = _history(key)
+    scan = False
     try:
         rules, stop = _rules(_posix(key)), rule_from
     except Unsaid:
-        rules, stop = None, datetime(min(last_year + YEARS_AHEAD, 9998), 1, 1, tzinfo=UTC)
+        last = min(last_year + YEARS_AHEAD, begin.year + YEARS_SCANNED, 9998)
+        rules, stop, scan = None, datetime(last, 1, 1, tzinfo=UTC), True
     start_year = max(begin.year, rule_from.year)
     if rules is not None:
         # The run of explicit transitions at the end that the rule says already (zone files
         # list them up to 2037): written as the rule, from the first year it says whole.
         count = len(history)
         while count and _rule_says(history[count - 1], rules):
+            # Only a run without a year off: a zone that paused the rule (Riga in 2000)
+            # keeps its history up to the pause.
+            if count < len(history) and history[count].year - history[count - 1].year > 1:
+                break
             count -= 1
         rule_from = history[count] if count < len(history) else rule_from
         year = rule_from.year
@@ -70,9 +83,11 @@ def _vtimezone(key: str, first_year: int, last_year: int) -> icalendar.Timezone:
         stop = min(_onsets(start_year, rules))
     # Transitions that the yearly rule does not say: the zone's history within the feed's
     # years, and, for a rule it cannot say, every transition up to the years ahead.
-    singles = _transitions(zone, begin, stop, history)
+    singles = _transitions(zone, begin, stop, history, scan)
     before = _offset_at(zone, begin)
-    if not singles and not rules:  # no change at all in the span: one STANDARD
+    if not singles or singles[0][0] > begin:
+        # The offset in force at the span's start, from its start (no reader has to guess
+        # what held before the first change written).
         component.add_component(_observance("standard", begin, before, before, zone))
     for moment, offset_from, offset_to in singles:
         kind = "daylight" if moment.astimezone(zone).dst() else "standard"
@@ -111,16 +126,18 @@ def _history(key: str) -> tuple[list[datetime], datetime]:
     return moments, moments[-1] + timedelta(seconds=1)
 
 
-def _transitions(zone: ZoneInfo, begin: datetime, stop: datetime, history: list[datetime]):
+def _transitions(
+    zone: ZoneInfo, begin: datetime, stop: datetime, history: list[datetime], scan: bool
+):
     """(local wall time just before, offset before, offset after) of each change of offset
-    between ``begin`` and ``stop``: the history's own, and for the years after it, found
-    day by day and narrowed to the minute."""
+    between ``begin`` and ``stop``: the history's own, and (``scan``: a rule no RRULE says)
+    for the years after it, found day by day and narrowed to the minute."""
     found = []
     for moment in history:
         if begin <= moment < stop:
             found.append(moment)
     tail = max([begin, *[m + timedelta(seconds=1) for m in history]])
-    day = tail
+    day = tail if scan else stop
     while day < stop:
         following = day + timedelta(days=1)
         if _offset_at(zone, day) != _offset_at(zone, following):

@@ -580,7 +580,13 @@ def find_imported_event(uid: str, author: int) -> Event | None:
     else the first made. The caller decides whether the importer may change it."""
     return (
         Event.select()
-        .where((Event.ical_uid == uid) & (Event.occurrence == ""))
+        .where(
+            (Event.ical_uid == uid)
+            & (Event.occurrence == "")
+            # Another user's trashed event holds no UID: trashing one's own copy of a
+            # public UID cannot block every other importer of it.
+            & ((Event.author == author) | (Event.status != "trash"))
+        )
         .order_by((Event.author != author).asc(), Event.id)
         .first()
     )

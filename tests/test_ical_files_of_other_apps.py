@@ -9,7 +9,7 @@ import icalendar
 import recurring_ical_events
 
 from tests.conftest import NS
-from tests.helpers import ics, imported
+from tests.helpers import do_import, ics, imported
 
 WIDE = {"start_date": "2000-01-01", "end_date": "2100-01-01", "per_page": 50}
 US_EASTERN_RULES = """BEGIN:STANDARD
@@ -374,3 +374,126 @@ def test_the_later_occurrences_one_file_may_change_are_bounded(app, client, admi
     assert len(report["created"]) == 2 and len(report["updated"]) == 14
     (refused,) = report["rejected"]
     assert refused["uid"] == "s5" and "than one file may change" in refused["reason"]
+
+
+# --- found by an outside attack on the above ----------------------------------------------
+
+
+def test_series_since_1800_cost_a_bounded_time_per_file(client, admin):
+    import time
+
+    body = (
+        "UID:old{n}\nDTSTAMP:20260101T000000Z\nSUMMARY:Old\n"
+        "DTSTART;TZID=Europe/Paris:18000101T100000\nDTEND;TZID=Europe/Paris:18000101T110000\n"
+        "RRULE:FREQ=DAILY\nEXDATE;TZID=Europe/Paris:18000101T100000"
+    )
+    started = time.process_time()
+    report = imported(client, admin, ics(*(body.format(n=n) for n in range(20))))
+    assert len(report["rejected"]) == 20  # too many occurrences, as POST /events says
+    assert time.process_time() - started < 10
+
+
+def test_this_and_future_past_year_9999_or_on_the_first_date_is_rejected(client, admin):
+    series = (
+        "UID:far\nDTSTAMP:20260101T000000Z\nSUMMARY:Far\n"
+        "DTSTART:20261201T100000Z\nDTEND:20261201T110000Z\nRRULE:FREQ=DAILY;COUNT=5"
+    )
+    far = (
+        "UID:far\nDTSTAMP:20260101T000000Z\nSUMMARY:Far\nSEQUENCE:1\n"
+        "RECURRENCE-ID;RANGE=THISANDFUTURE:20261202T100000Z\n"
+        "DTSTART;TZID=Europe/Paris:99991231T100000\nDTEND;TZID=Europe/Paris:99991231T110000"
+    )
+    first = (
+        "UID:far\nDTSTAMP:20260101T000000Z\nSUMMARY:Far\nSEQUENCE:2\n"
+        "RECURRENCE-ID;RANGE=THISANDFUTURE:20261201T100000Z\n"
+        "DTSTART:20261201T120000Z\nDTEND:20261201T130000Z"
+    )
+    response = do_import(client, admin, ics(series, far, first))
+    assert response.status_code == 200, response.get_data(as_text=True)
+    report = response.get_json()  # no 500: the change past 9999 stops at its own occurrence
+    assert len(report["created"]) == 1
+    assert "first occurrence" in report["rejected"][-1]["reason"]
+
+
+def test_another_users_draft_series_is_neither_changed_nor_revealed(client, as_role):
+    first = as_role("author", "first")
+    series = (
+        "UID:secret-1\nDTSTAMP:20260101T000000Z\nSUMMARY:Secret\n"
+        "DTSTART:20270104T100000Z\nDTEND:20270104T110000Z\nRRULE:FREQ=WEEKLY;COUNT=6"
+    )
+    imported(client, first, ics(series), status="draft")
+    probe = (
+        "UID:secret-1\nDTSTAMP:20260101T000000Z\nSUMMARY:Probe\nSEQUENCE:9\n"
+        "RECURRENCE-ID;RANGE=THISANDFUTURE:20270111T100000Z\n"
+        "DTSTART:20270111T100000Z\nDTEND:20270111T110000Z"
+    )
+    unknown = probe.replace("secret-1", "nobody-1")
+    second = as_role("author", "second")
+    told = imported(client, second, ics(probe))["rejected"]
+    assert len(told) == 1 and "id" not in told[0]
+    assert told[0]["reason"] == imported(client, second, ics(unknown))["rejected"][0]["reason"]
+
+
+def test_a_trashed_copy_of_another_user_does_not_hold_the_uid(client, as_role):
+    squatter, author = as_role("author", "squatter"), as_role("author", "author")
+    data = ics(
+        "UID:gcal-1@google.com\nDTSTAMP:20260101T000000Z\nSUMMARY:Public\n"
+        "DTSTART:20270104T100000Z\nDTEND:20270104T110000Z"
+    )
+    (made,) = imported(client, squatter, data)["created"]
+    assert client.delete(f"{NS}/events/{made['id']}", headers=squatter).status_code == 200
+    (mine,) = imported(client, author, data)["created"]
+    assert mine["id"] != made["id"]
+
+
+def test_a_clipped_series_counts_its_excluded_dates(client, admin):
+    exdates = "\n".join(f"EXDATE:202401{day:02d}T100000Z" for day in range(2, 30))
+    data = ics(
+        "UID:clip\nDTSTAMP:20260101T000000Z\nSUMMARY:Clip\n"
+        f"DTSTART:20240101T100000Z\nDTEND:20240101T103000Z\nRRULE:FREQ=DAILY;COUNT=1500\n{exdates}"
+    )
+    imported(client, admin, data)
+    assert listed(client, admin)[-1] == expanded(data)[-1]
+
+
+def test_feed_text_and_addresses_cannot_break_lines(client, make_event):
+    made = make_event(title="C:\\New folder\\Nodes", image="https://example.org/a\x01b.png")
+    response = client.get(f"{NS}/events?ical=1&x=%E2%80%A8END:VCALENDAR")
+    text = response.get_data(as_text=True)
+    assert "\u2028" not in text and "\x01" not in text
+    # RFC 5545 escaping: each backslash doubled (icalendar's own reader then misreads
+    # "\\N" as a line break, so the raw line is checked).
+    assert "SUMMARY:C:\\\\New folder\\\\Nodes\r\n" in text
+    assert made["title"] == "C:\\New folder\\Nodes"
+
+
+def test_a_zone_that_changed_inside_the_span_says_what_held_before(client, make_event):
+    """Asia/Almaty moved from +06 to +05 on 2024-03-01: an event of 2023 reads +06."""
+    from dateutil.tz import tzical
+
+    make_event(
+        title="Before",
+        timezone="Asia/Almaty",
+        start_date="2023-06-01 10:00",
+        end_date="2023-06-01 11:00",
+    )
+    feed = client.get(f"{NS}/events", query_string={"ical": 1, **WIDE}).get_data(as_text=True)
+    (zone,) = icalendar.Calendar.from_ical(feed).walk("VTIMEZONE")
+    theirs = tzical(io.StringIO(zone.to_ical().decode())).get()
+    assert datetime(2023, 6, 1, 10).replace(tzinfo=theirs).utcoffset() == timedelta(hours=6)
+    assert datetime(2025, 6, 1, 10).replace(tzinfo=theirs).utcoffset() == timedelta(hours=5)
+
+
+def test_a_long_event_in_a_zone_no_rrule_says_is_a_quick_feed(client, make_event):
+    import time
+
+    made = make_event(
+        title="Long",
+        timezone="Asia/Jerusalem",
+        start_date="2025-06-01 10:00",
+        end_date="9999-06-01 10:00",
+    )
+    started = time.process_time()
+    response = client.get(f"{NS}/events/{made['id']}?ical=1")
+    assert response.status_code == 200 and len(response.data) < 200_000
+    assert time.process_time() - started < 3
