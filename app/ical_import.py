@@ -383,13 +383,7 @@ def _recent_part(body: dict, budget: dict) -> dict:
         skipped = 1 + sum(1 for moment in every if moment < kept[0])
     except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, ValueError, OverflowError):
         pass
-    end = dates.parse_stored(body["end_date"])
-    return {
-        **body,
-        "start_date": dates.fmt(kept[0]),
-        "end_date": dates.fmt(kept[0] + (end - start)),
-        "recurrence": [_fewer(line, skipped) for line in lines],
-    }
+    return _started_at(body, start, kept[0], skipped)
 
 
 def _first_not_excluded(body: dict, budget: dict) -> dict:
@@ -431,12 +425,18 @@ def _first_not_excluded(body: dict, budget: dict) -> dict:
     if not later:
         return body  # nothing left: the write path says so
     skipped = 1 + every.index(later[0]) if later[0] in every else 1
+    return _started_at(body, start, later[0], skipped)
+
+
+def _started_at(body: dict, start: datetime, new_start: datetime, skipped: int) -> dict:
+    """The series of ``body`` from ``new_start`` on (same duration), the ``skipped`` dates
+    before it taken from its COUNT."""
     end = dates.parse_stored(body["end_date"])
     return {
         **body,
-        "start_date": dates.fmt(later[0]),
-        "end_date": dates.fmt(later[0] + (end - start)),
-        "recurrence": [_fewer(line, skipped) for line in lines],
+        "start_date": dates.fmt(new_start),
+        "end_date": dates.fmt(new_start + (end - start)),
+        "recurrence": [_fewer(line, skipped) for line in body["recurrence"]],
     }
 
 
