@@ -205,6 +205,27 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
         lat, lng = venues[0].get("geo_lat"), venues[0].get("geo_lng")
         if lat is not None and lng is not None and (lat, lng) != (0, 0):
             out.append(_line("GEO", f"{float(lat)};{float(lng)}"))
+    out += _people_and_image(event)
+    names = [_escape(clean(term["name"])) for term in event["categories"]]
+    if names:
+        out.append(_line("CATEGORIES", ",".join(names)))
+    out.append(_line("STATUS", STATUS.get(event["status"], "CONFIRMED")))
+    if item.recurrence is not None:
+        for rule in item.recurrence.rules:
+            out.append(_line("RRULE", icalendar.vRecur.from_ical(rule).to_ical().decode()))
+        for name, values in (
+            ("RDATE", item.recurrence.rdates),
+            ("EXDATE", item.recurrence.exdates),
+        ):
+            if values:
+                out.append(_whens(name, [_in_zone(_as_datetime(v), event) for v in values]))
+    out.append("END:VEVENT\r\n")
+    return "".join(out), zone
+
+
+def _people_and_image(event: dict) -> list[str]:
+    """ORGANIZER, CONTACTs, ATTACH and IMAGE of an event's representation."""
+    out = []
     for position, organizer in enumerate(event["organizer"]):
         # The first is the ORGANIZER; the others are CONTACTs (RFC 5545 §3.8.4.2: a name,
         # its address in ALTREP), as Google and Outlook show them.
@@ -223,21 +244,7 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
         url = _uri(image["url"])
         out.append(_line("ATTACH", url, parameters))
         out.append(_line("IMAGE", url, {"DISPLAY": "BADGE", **parameters, "VALUE": "URI"}))
-    names = [_escape(clean(term["name"])) for term in event["categories"]]
-    if names:
-        out.append(_line("CATEGORIES", ",".join(names)))
-    out.append(_line("STATUS", STATUS.get(event["status"], "CONFIRMED")))
-    if item.recurrence is not None:
-        for rule in item.recurrence.rules:
-            out.append(_line("RRULE", icalendar.vRecur.from_ical(rule).to_ical().decode()))
-        for name, values in (
-            ("RDATE", item.recurrence.rdates),
-            ("EXDATE", item.recurrence.exdates),
-        ):
-            if values:
-                out.append(_whens(name, [_in_zone(_as_datetime(v), event) for v in values]))
-    out.append("END:VEVENT\r\n")
-    return "".join(out), zone
+    return out
 
 
 def _line(name: str, value: str, parameters: dict | None = None) -> str:
@@ -771,20 +778,8 @@ def _incoming(component, default_zone: str) -> Incoming:
     item = Incoming(uid=uid, sequence=sequence, modified=_safe_stamp(component))
     cancelled = _text(component, "status").upper() == "CANCELLED"
     if "recurrence-id" in component:
-        item.changes_occurrence = True
-        try:
-            item.recurrence_id = _decoded(component, "recurrence-id")
-        except (ValueError, TypeError, KeyError, OverflowError):
-            item.recurrence_id = None
-        if not isinstance(item.recurrence_id, date):
-            item.recurrence_id = None
-            item.reason = REASON_BAD_DATES
-            return item
-        prop = component["recurrence-id"]
-        prop = prop[0] if isinstance(prop, list) else prop
-        item.this_and_future = str(prop.params.get("RANGE", "")).upper() == "THISANDFUTURE"
-        if cancelled:  # this occurrence is excluded from its series (an EXDATE)
-            item.cancelled = True
+        if not _read_recurrence_id(component, item) or cancelled:
+            item.cancelled = cancelled and not item.reason  # excluded from its series
             return item
     elif cancelled:
         item.reason = REASON_CANCELLED
@@ -827,6 +822,24 @@ def _incoming(component, default_zone: str) -> Incoming:
             return item
     item.body = body
     return item
+
+
+def _read_recurrence_id(component, item: Incoming) -> bool:
+    """The occurrence a VEVENT changes (its RECURRENCE-ID and RANGE) into ``item``; False,
+    with the reason, when it cannot be read."""
+    item.changes_occurrence = True
+    try:
+        item.recurrence_id = _decoded(component, "recurrence-id")
+    except (ValueError, TypeError, KeyError, OverflowError):
+        item.recurrence_id = None
+    if not isinstance(item.recurrence_id, date):
+        item.recurrence_id = None
+        item.reason = REASON_BAD_DATES
+        return False
+    prop = component["recurrence-id"]
+    prop = prop[0] if isinstance(prop, list) else prop
+    item.this_and_future = str(prop.params.get("RANGE", "")).upper() == "THISANDFUTURE"
+    return True
 
 
 def _own_periods(component, body: dict, series: Incoming) -> list[Incoming]:
