@@ -2,6 +2,7 @@
 
 import base64
 import contextlib
+import io
 import json
 import os
 import shutil
@@ -12,8 +13,14 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from datetime import timedelta
 
-from tests.conftest import NS
+from PIL import Image
+
+from store import clock, dates
+from store.db import database, write_transaction
+from store.models import EventText
+from tests.conftest import NS, forget_all
 from tests.databases import drop_database, fresh_database, query
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -172,3 +179,49 @@ def event_body(n):
 
 def stored_event_ids(database):
     return {row[0] for row in query(str(database), "SELECT id FROM event")}
+
+
+# --- images, clocks and stored texts (shared by the media, text and listing tests) ---------
+
+
+def image_bytes(fmt="JPEG", size=(1200, 900), mode="RGB", colour=(200, 60, 30), **options):
+    image = Image.new(mode, size, colour if mode != "P" else 3)
+    out = io.BytesIO()
+    image.save(out, format=fmt, **options)
+    return out.getvalue()
+
+
+def upload(client, headers, data: bytes, name="photo.jpg"):
+    return client.post(
+        f"{NS}/media", data={"file": (io.BytesIO(data), name)}, headers=headers or {}
+    )
+
+
+def uploaded(client, headers, data: bytes, name="photo.jpg") -> dict:
+    response = upload(client, headers, data, name)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def soon(seconds=2):
+    return dates.fmt(clock.utcnow().replace(tzinfo=None) + timedelta(seconds=seconds))
+
+
+def texts(app) -> dict[int, str | None]:
+    """``{event id: body}`` as stored (None: to be made, "": never stored)."""
+    with app.app_context(), database.connection_context():
+        return {row.event_id: row.body for row in EventText.select()}
+
+
+def unstore(app) -> None:
+    """Every text set to "rendered afresh" (a write that makes none), every memo emptied."""
+    with app.app_context(), database.connection_context(), write_transaction():
+        EventText.update(body="").execute()
+    forget_all(app)
+
+
+def body_without_echo(response) -> dict:
+    data = response.get_json()
+    data.pop("rest_url", None)
+    data.pop("next_rest_url", None)
+    return data

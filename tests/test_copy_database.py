@@ -9,7 +9,7 @@ from app import create_app
 from app.config import SettingError
 from tests.conftest import NS
 from tests.databases import drop_database, fresh_database
-from tests.test_media import image_bytes, uploaded
+from tests.helpers import image_bytes, uploaded
 
 ROUTES = [
     "/events?per_page=50",

@@ -412,7 +412,7 @@ def test_term_rename_delete_and_counts_reach_kept_texts(client, admin, make_even
 
 
 def test_media_attach_replace_and_delete_reach_kept_texts(client, admin, make_event):
-    from tests.test_media import image_bytes, uploaded
+    from tests.helpers import image_bytes, uploaded
 
     first = uploaded(client, admin, image_bytes())
     second = uploaded(client, admin, image_bytes(colour=(1, 2, 3)), name="b.jpg")

@@ -2,9 +2,8 @@
 (each failed before its fix): 500s, an image of a hidden event, line ends in feeds."""
 
 from tests.conftest import NS
-from tests.helpers import do_import, ics, imported
+from tests.helpers import do_import, ics, image_bytes, imported, uploaded
 from tests.test_ical import feed, vevents
-from tests.test_media import image_bytes, uploaded
 
 
 def test_an_all_day_event_on_the_last_day_of_9999_is_in_the_feed(client, make_event):

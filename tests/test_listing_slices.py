@@ -11,7 +11,7 @@ import pytest
 from store import clock
 from store.events import FIRST_IDS
 from tests.conftest import NS
-from tests.test_memo_attacks import soon
+from tests.helpers import soon
 
 _n = itertools.count(120000)
 

@@ -11,6 +11,7 @@ from PIL import Image, PngImagePlugin
 
 from store.media import FILE_NAME
 from tests.conftest import NS, forget_listings
+from tests.helpers import image_bytes, upload, uploaded
 
 # The reference's image object (reference-behaviour §2.5: WordPress's attachment metadata
 # without file and image_meta, each size with its url), for a 1200×900 JPEG.
@@ -53,29 +54,10 @@ FORMATS = {
 }
 
 
-def image_bytes(fmt="JPEG", size=(1200, 900), mode="RGB", colour=(200, 60, 30), **options):
-    image = Image.new(mode, size, colour if mode != "P" else 3)
-    out = io.BytesIO()
-    image.save(out, format=fmt, **options)
-    return out.getvalue()
-
-
 def noise_png(width, height) -> bytes:
     out = io.BytesIO()
     Image.frombytes("RGB", (width, height), os.urandom(width * height * 3)).save(out, "PNG")
     return out.getvalue()
-
-
-def upload(client, headers, data: bytes, name="photo.jpg"):
-    return client.post(
-        f"{NS}/media", data={"file": (io.BytesIO(data), name)}, headers=headers or {}
-    )
-
-
-def uploaded(client, headers, data: bytes, name="photo.jpg") -> dict:
-    response = upload(client, headers, data, name)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
 
 
 def served(client, url: str):

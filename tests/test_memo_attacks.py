@@ -5,12 +5,12 @@ Every request that must not be answered from the response cache has a URL of its
 (``_=N``); where a cached and a fresh answer are compared, the same URL is asked twice."""
 
 import itertools
-from datetime import timedelta
 
 import pytest
 
-from store import clock, dates
+from store import clock
 from tests.conftest import NS, forget_all, strip_page_urls
+from tests.helpers import soon
 
 _n = itertools.count(5000)
 
@@ -23,10 +23,6 @@ def get(client, path, headers=None):
 def ok(response):
     assert response.status_code == 200, response.get_data(as_text=True)[:500]
     return response.get_json()
-
-
-def soon(seconds=2):
-    return dates.fmt(clock.utcnow().replace(tzinfo=None) + timedelta(seconds=seconds))
 
 
 @pytest.fixture(autouse=True)

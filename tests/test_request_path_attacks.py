@@ -22,8 +22,7 @@ from app.ical import MIMETYPE, accepts_calendar
 from app.jsonresponse import kept
 from store.memo import VersionMemo
 from tests.conftest import NS, basic, forget_all
-from tests.test_media import image_bytes, uploaded
-from tests.test_stored_texts import body_without_echo, texts, unstore
+from tests.helpers import body_without_echo, image_bytes, texts, unstore, uploaded
 
 _n = itertools.count(8_800_000)
 WINDOW = "start_date=2000-01-01&end_date=2200-01-01"

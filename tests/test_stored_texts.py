@@ -13,7 +13,7 @@ import pytest
 from store.db import database, write_transaction
 from store.models import Event, EventText
 from tests.conftest import NS, forget_all
-from tests.test_media import image_bytes, uploaded
+from tests.helpers import body_without_echo, image_bytes, texts, unstore, uploaded
 
 _n = itertools.count(880000)
 WINDOW = "start_date=2000-01-01&end_date=2200-01-01"
@@ -24,26 +24,6 @@ def listing(client, query=WIDE, headers=None):
     response = client.get(f"{NS}/events?{query}&_={next(_n)}", headers=headers or {})
     assert response.status_code == 200, response.get_data(as_text=True)[:500]
     return response
-
-
-def texts(app) -> dict[int, str | None]:
-    """``{event id: body}`` as stored (None: to be made, "": never stored)."""
-    with app.app_context(), database.connection_context():
-        return {row.event_id: row.body for row in EventText.select()}
-
-
-def unstore(app) -> None:
-    """Every text set to "rendered afresh" (a write that makes none), every memo emptied."""
-    with app.app_context(), database.connection_context(), write_transaction():
-        EventText.update(body="").execute()
-    forget_all(app)
-
-
-def body_without_echo(response) -> dict:
-    data = response.get_json()
-    data.pop("rest_url", None)
-    data.pop("next_rest_url", None)
-    return data
 
 
 @pytest.fixture
