@@ -26,7 +26,9 @@ from app.render import texts_maker
 from app.routes import blueprints
 from app.routes.index import register_index, route_description
 from app.routes.media import body_limit, register_uploads
+from app.routes.wordpress import register_wordpress
 from app.smorest import Api
+from app.urls import NamespaceAlias
 from store import texts
 from store.db import (
     UnsupportedDatabase,
@@ -97,8 +99,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     _register_routes(app)
 
     register_cli(app)
+    inner = StandardHeaders(app.wsgi_app, is_page_path)
+    if app.config["TEC_NAMESPACE_ALIAS"]:
+        inner = NamespaceAlias(inner, app.config["API_ROOT"], NAMESPACE)
     app.wsgi_app = LanguageRoots(
-        StandardHeaders(app.wsgi_app, is_page_path),
+        inner,
         app.config["LANGUAGES"],
         app.config["DEFAULT_LANGUAGE"],
         app.config["API_ROOT"],
@@ -253,5 +258,6 @@ def _register_routes(app: Flask) -> None:
         api.register_blueprint(blueprint, url_prefix=prefix)
     register_index(app)
     register_uploads(app)
+    register_wordpress(app)
     register_pages(app)
     register_editor(app)

@@ -24,6 +24,7 @@ from app.auth import current_viewer
 from app.ical import MIMETYPE as CALENDAR
 from app.ical import accepts_calendar
 from app.jsonresponse import kept
+from app.urls import ASKED_NAMESPACE
 from store import clock
 from store.db import data_version
 from store.posts import seconds_until_clock_change
@@ -154,6 +155,7 @@ def _key(context):
             environ.get("SERVER_NAME"),
             environ.get("SERVER_PORT"),
             environ.get("PATH_INFO", ""),
+            environ.get(ASKED_NAMESPACE),  # the plugin's alias links in its own namespace
             environ.get("QUERY_STRING", ""),
             current_viewer().cache_key(),
             accepts_calendar(),  # the same URL answers JSON or iCalendar by Accept

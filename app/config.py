@@ -70,6 +70,9 @@ DEFAULTS = {
     # The server's own (gunicorn.conf.py, app/server.py): threads per worker, and seconds a
     # client may stay silent mid-request before its connection is closed.
     "GUNICORN_THREADS": 8,
+    # Serve every route under {API_ROOT}/tribe/events/v1 too (SPEC §17), for clients
+    # written for The Events Calendar.
+    "TEC_NAMESPACE_ALIAS": True,
     "GUNICORN_READ_TIMEOUT": 10.0,
 }
 

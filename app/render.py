@@ -330,8 +330,9 @@ def _post_head(row, ctx: RenderContext, kind_path: str) -> dict:
 
 
 def _global(item_id: int, ctx: RenderContext, origin: str = "") -> dict:
-    """``global_id`` and its lineage: an imported event's origin (its iCalendar UID) follows
-    its own id, as Event Aggregator's import origins do in the reference."""
+    """``global_id`` and its lineage: an imported item's origin (an event's iCalendar UID,
+    or the source ``global_id`` of an item ``import-tec`` brought) follows its own id, as
+    Event Aggregator's import origins do in the reference."""
     global_id = f"{ctx.host}?id={item_id}"
     return {
         "global_id": global_id,
@@ -390,7 +391,7 @@ def venue_out(venue, ctx: RenderContext, single: bool | None = None) -> dict:
         data["json_ld"] = place_ld(data) if not protected else {}
     data["show_map"] = bool(venue.show_map)
     data["show_map_link"] = bool(venue.show_map_link)
-    data.update(_global(venue.id, ctx))
+    data.update(_global(venue.id, ctx, getattr(venue, "origin", "")))
     return data
 
 
@@ -422,7 +423,7 @@ def organizer_out(organizer, ctx: RenderContext, single: bool | None = None) -> 
         data.update({k: v for k, v in ORGANIZER_MASK.items() if k in data})
     if ctx.single if single is None else single:
         data["json_ld"] = person_ld(data) if not protected else {}
-    data.update(_global(organizer.id, ctx))
+    data.update(_global(organizer.id, ctx, getattr(organizer, "origin", "")))
     return data
 
 

@@ -11,6 +11,35 @@ _HOST_URLS_MAX = 64
 # A request's own answers, kept in its WSGI environ: asked by the render context, the
 # listing's links and the namespace URL of the same request.
 _SITE, _NAMESPACE = "calendar.site_url", "calendar.namespace_url"
+# The namespace the client asked in, when it is the plugin's (``NamespaceAlias``).
+ASKED_NAMESPACE = "calendar.asked_namespace"
+TEC_NAMESPACE = "tribe/events/v1"
+
+
+class NamespaceAlias:
+    """WSGI middleware: ``{api_root}/tribe/events/v1/…`` is served by the route of
+    ``{api_root}/calendar/events/v1/…`` (``TEC_NAMESPACE_ALIAS``), and the request remembers
+    the namespace it was asked in, so that every link it answers (``namespace_url``) stays
+    there. Runs after ``LanguageRoots``, on the path without its language."""
+
+    def __init__(self, wsgi_app, api_root: str, namespace: str, alias: str = TEC_NAMESPACE):
+        self.wsgi_app = wsgi_app
+        self.alias_prefix = f"{api_root}/{alias}"
+        self.own_prefix = f"{api_root}/{namespace}"
+        self.alias = alias
+
+    def __call__(self, environ, start_response):
+        path = environ.get("PATH_INFO", "")
+        prefix = self.alias_prefix
+        if path.startswith(prefix) and path[len(prefix) : len(prefix) + 1] in ("", "/"):
+            environ["PATH_INFO"] = self.own_prefix + path[len(prefix) :]
+            environ[ASKED_NAMESPACE] = self.alias
+        return self.wsgi_app(environ, start_response)
+
+
+def asked_namespace() -> str:
+    """The namespace of the request's address: ours, or the plugin's alias of it."""
+    return request.environ.get(ASKED_NAMESPACE) or current_app.config["NAMESPACE"]
 
 
 def site_url() -> str:
@@ -48,7 +77,7 @@ def namespace_url() -> str:
     environ = request.environ
     found = environ.get(_NAMESPACE)
     if found is None:
-        found = environ[_NAMESPACE] = f"{api_root_url()}/{current_app.config['NAMESPACE']}"
+        found = environ[_NAMESPACE] = f"{api_root_url()}/{asked_namespace()}"
     return found
 
 

@@ -185,6 +185,8 @@ class Venue(Post):
     show_map_link = BooleanField(default=True)
     geo_lat = FloatField(null=True)
     geo_lng = FloatField(null=True)
+    # The ``global_id`` of the item it was imported from (``import-tec``): in its lineage.
+    origin = TextField(default="")
 
     class Meta:
         indexes = (
@@ -198,6 +200,7 @@ class Organizer(Post):
     phone = TextField(default="")
     website = TextField(default="")
     email = TextField(default="")
+    origin = TextField(default="")  # as the venue's
 
     class Meta:
         indexes = ((("slug",), True), (("date_utc",), False))
@@ -327,6 +330,16 @@ class EventDay(BaseModel):
         indexes = ((("status", "start_day", "end_day"), False),)
 
 
+class Imported(BaseModel):
+    """What ``import-tec`` brought, by the source's own key (``event:site?id=6``,
+    ``image:URL``, ``category:slug``): the local id it became and the source's ``modified``
+    when last written, so that a second run updates what changed and nothing twice."""
+
+    source = TextField(primary_key=True)
+    local = IntegerField()
+    modified = CharField(default="")
+
+
 ALL_TABLES = [
     Node,
     User,
@@ -342,4 +355,5 @@ ALL_TABLES = [
     EventVenue,
     EventOrganizer,
     Media,
+    Imported,
 ]

@@ -23,11 +23,14 @@ from store.models import (
     EventTerm,
     EventText,
     EventVenue,
+    Imported,
     LoginLink,
     Media,
+    Organizer,
     Setting,
     Term,
     User,
+    Venue,
 )
 from store.texts import add_marks
 
@@ -200,6 +203,19 @@ def _v19_last_sign_in():
         run_migrations(migrator.add_column("user", "last_sign_in", User.last_sign_in))
 
 
+def _v20_imported_origins():
+    """``import-tec``: the source ``global_id`` of venues and organizers (their lineage), and
+    what each source item became."""
+    migrator = (PostgresqlMigrator if is_postgres() else SqliteMigrator)(database.obj)
+    steps = [
+        migrator.add_column(model._meta.table_name, "origin", model.origin)
+        for model in (Venue, Organizer)
+        if "origin" not in {column.name for column in database.get_columns(model._meta.table_name)}
+    ]
+    run_migrations(*steps)
+    database.create_tables([Imported])
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -221,6 +237,7 @@ MIGRATIONS = [
     _v17_covering_page_index,
     _v18_browser_sign_in,
     _v19_last_sign_in,
+    _v20_imported_origins,
 ]
 
 

@@ -15,7 +15,7 @@ from app.i18n import N_, _, current_language, translate
 from app.jsonresponse import json_response
 from app.openapi import PATH_ARG_DESCRIPTIONS, complete, localise
 from app.pages import home_page, wants_page
-from app.urls import api_root_url, namespace_url, site_url
+from app.urls import TEC_NAMESPACE, api_root_url, asked_namespace, namespace_url, site_url
 from store.clock import utcnow
 from store.dates import resolve_timezone, utc_offset
 
@@ -140,17 +140,20 @@ def _endpoint_args(rule, view_func, method: str) -> dict:
 
 
 def namespace_routes() -> dict:
+    """The namespace's routes as WordPress lists them, in the namespace the request asked
+    in (ours, or the plugin's alias)."""
     app = current_app
     api_root = app.config["API_ROOT"]
     prefix = app.config["NAMESPACE_URL"]
+    own, asked = "/" + app.config["NAMESPACE"], "/" + asked_namespace()
     routes: dict = {}
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         if not rule.rule.startswith(prefix) or rule.endpoint in UNLISTED:
             continue
         methods = [m for m in WP_METHODS if m in rule.methods]
-        route = wp_route(rule.rule, api_root)
+        route = asked + wp_route(rule.rule, api_root)[len(own) :]
         entry = routes.setdefault(
-            route, {"namespace": app.config["NAMESPACE"], "methods": [], "endpoints": []}
+            route, {"namespace": asked_namespace(), "methods": [], "endpoints": []}
         )
         view_func = app.view_functions[rule.endpoint]
         by_args: dict = {}
@@ -167,9 +170,11 @@ def namespace_routes() -> dict:
 def route_description(rule) -> dict | None:
     """What ``OPTIONS`` on a namespace route answers, as WordPress does: the route's entry
     in the namespace index (methods and the arguments of each endpoint)."""
-    if not rule.rule.startswith(current_app.config["NAMESPACE_URL"]):
+    config = current_app.config
+    if not rule.rule.startswith(config["NAMESPACE_URL"]):
         return None
-    return namespace_routes().get(wp_route(rule.rule, current_app.config["API_ROOT"]))
+    route = wp_route(rule.rule, config["API_ROOT"])[len(config["NAMESPACE"]) + 1 :]
+    return namespace_routes().get(f"/{asked_namespace()}{route}")
 
 
 def gmt_offset(site_timezone: str) -> int | float:
@@ -178,6 +183,13 @@ def gmt_offset(site_timezone: str) -> int | float:
     tz, _name = resolve_timezone(site_timezone)
     hours = round(utc_offset(utcnow().replace(tzinfo=None), tz).total_seconds() / 3600, 2)
     return int(hours) if hours == int(hours) else hours
+
+
+def namespaces() -> list[str]:
+    """The REST index's namespaces: ours, the plugin's alias of it, WordPress's core routes."""
+    config = current_app.config
+    alias = [TEC_NAMESPACE] if config["TEC_NAMESPACE_ALIAS"] else []
+    return [config["NAMESPACE"], *alias, "wp/v2"]
 
 
 def rest_index():
@@ -190,7 +202,7 @@ def rest_index():
             "home": site_url(),
             "gmt_offset": gmt_offset(config["SITE_TIMEZONE"]),
             "timezone_string": config["SITE_TIMEZONE"],
-            "namespaces": [config["NAMESPACE"]],
+            "namespaces": namespaces(),
             "authentication": {"application-passwords": {"endpoints": {}}},
             "routes": {},
         }
@@ -204,13 +216,14 @@ def namespace_index():
         raise invalid_params(
             {"context": _("context is not one of %(values)s.", values="view, embed, edit")}
         )
-    if request.args.get("namespace", config["NAMESPACE"]) != config["NAMESPACE"]:
+    asked = asked_namespace()
+    if request.args.get("namespace", asked) != asked:
         raise ApiError(
             "rest_invalid_namespace", _("The specified namespace could not be found."), 404
         )
     return json_response(
         {
-            "namespace": config["NAMESPACE"],
+            "namespace": asked,
             "routes": namespace_routes(),
             "_links": {"up": [{"href": api_root_url() + "/"}]},
         }

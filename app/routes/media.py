@@ -25,7 +25,8 @@ from store.media import FILE_NAME, delete_media, get_media, save_media, shown_by
 
 blp = Blueprint("media", __name__, description="Images: upload, read and delete.")
 
-UPLOAD_ENDPOINT = "media.MediaCollection"
+# Our upload route and WordPress's (app/routes/wordpress.py).
+UPLOAD_ENDPOINTS = ("media.MediaCollection", "wordpress.media_upload")
 # Room for the multipart envelope (boundaries, part headers) around a file of the limit.
 UPLOAD_ENVELOPE = 16 * 1024
 # The raw-body form of an upload, documented beside the multipart one.
@@ -41,7 +42,7 @@ def upload_folder() -> str:
 def body_limit(endpoint: str | None) -> int:
     """The largest body a route accepts: uploads have their own, larger limit."""
     config = current_app.config
-    if endpoint == UPLOAD_ENDPOINT:
+    if endpoint in UPLOAD_ENDPOINTS:
         return config["MAX_UPLOAD_BYTES"] + UPLOAD_ENVELOPE
     return config["MAX_CONTENT_LENGTH"]
 

@@ -1,0 +1,260 @@
+"""The few WordPress core routes (``{api_root}/wp/v2``) that clients of the plugin call
+beside its own (SPEC §17): media, event tags and categories, and the signed-in user. They
+answer in WordPress's shapes, with the ids of our own routes, and every rule behind them
+(validation, permissions, visibility, the upload limits) is our own routes' rule.
+
+Outside ``/doc`` (which documents our namespace) and outside the response cache."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from flask import Blueprint, request
+from marshmallow import ValidationError
+
+from app.auth import current_viewer, may_read_media, require
+from app.errors import ApiError, from_validation_error
+from app.i18n import _
+from app.jsonresponse import json_response
+from app.listing import Page
+from app.render import media_out, render_context, term_out
+from app.routes.categories import categories
+from app.routes.media import decode, media_not_found, media_or_404, upload_folder, uploaded_bytes
+from app.routes.tags import tags
+from app.smorest import request_body
+from app.urls import api_root_url, site_url
+from schemas.terms import CategoryCreate, TagCreate
+from schemas.wordpress import WP_MAX_PER_PAGE, WpPagingArgs, WpTermQueryArgs
+from store.media import list_media, save_media
+from store.terms import TermFilters, list_terms, term_count
+
+blp = Blueprint("wordpress", __name__)
+
+# WordPress's taxonomy names, our routes, the schema of a new term.
+TAXONOMIES = {
+    "tags": ("post_tag", tags, TagCreate),
+    "tribe_events_cat": ("tribe_events_cat", categories, CategoryCreate),
+}
+
+
+def _loaded(schema, data):
+    try:
+        return schema.load(data)
+    except ValidationError as error:
+        raise from_validation_error(error, schema) from None
+
+
+def _wp_url(path: str) -> str:
+    return f"{api_root_url()}/wp/v2/{path}"
+
+
+def _paged(items: list, total: int, page: Page, path: str):
+    """WordPress's collection answer: the items as a list, the totals and links in headers."""
+    pages = page.total_pages(total)
+    headers = {"X-WP-Total": str(total), "X-WP-TotalPages": str(pages)}
+    kept = [(key, value) for key, value in request.args.items(multi=True) if key != "page"]
+
+    def link(number: int, rel: str) -> str:
+        return f'<{_wp_url(path)}?{urlencode([*kept, ("page", number)])}>; rel="{rel}"'
+
+    links = []
+    if 1 < page.number <= pages + 1:
+        links.append(link(page.number - 1, "prev"))
+    if page.number < pages:
+        links.append(link(page.number + 1, "next"))
+    if links:
+        headers["Link"] = ", ".join(links)
+    return json_response(items, 200, headers)
+
+
+# --- terms --------------------------------------------------------------------------------
+
+
+def wp_term(term, count: int, path: str) -> dict:
+    ours = term_out(term, render_context(current_viewer()), count)
+    return {
+        "id": term.id,
+        "count": count,
+        "description": term.description,
+        "link": ours["url"],
+        "name": term.name,
+        "slug": term.slug,
+        "taxonomy": ours["taxonomy"],
+        "parent": term.parent,
+        "meta": [],
+        "_links": {
+            "self": [{"href": _wp_url(f"{path}/{term.id}")}],
+            "collection": [{"href": _wp_url(path)}],
+        },
+    }
+
+
+def _taxonomy(path: str):
+    return TAXONOMIES[path]
+
+
+def term_listing(path: str):
+    _name, routes, _schema = _taxonomy(path)
+    args = _loaded(WpTermQueryArgs(), request.args)
+    filters = TermFilters(
+        search=args.get("search") or None,
+        order=args["order"],
+        orderby="name",
+        hide_empty=args["hide_empty"],
+        slug=args.get("slug"),
+        include=args.get("include"),
+        exclude=args.get("exclude"),
+    )
+    page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
+    rows, total = list_terms(routes.taxonomy, filters, current_viewer(), page.offset, page.size)
+    return _paged([wp_term(row, row.n, path) for row in rows], total, page, path)
+
+
+def term_create(path: str):
+    _name, routes, schema = _taxonomy(path)
+    body = _loaded(schema(), request_body(request))
+    term = routes.save(body, None)
+    response = json_response(wp_term(term, term_count(term.id), path), 201)
+    response.headers["Location"] = _wp_url(f"{path}/{term.id}")
+    return response
+
+
+def term_one(path: str, term_id: int):
+    _name, routes, _schema = _taxonomy(path)
+    term = routes.by_id(term_id)
+    return json_response(wp_term(term, term_count(term.id), path))
+
+
+for _path in TAXONOMIES:
+    blp.add_url_rule(
+        f"/{_path}", f"{_path}_list", term_listing, methods=["GET"], defaults={"path": _path}
+    )
+    blp.add_url_rule(
+        f"/{_path}", f"{_path}_create", term_create, methods=["POST"], defaults={"path": _path}
+    )
+    blp.add_url_rule(
+        f"/{_path}/<int:term_id>",
+        f"{_path}_one",
+        term_one,
+        methods=["GET"],
+        defaults={"path": _path},
+    )
+
+
+# --- media --------------------------------------------------------------------------------
+
+
+def wp_media(row) -> dict:
+    """A WordPress attachment: our image object's files, in WordPress's members."""
+    ours = media_out(row, render_context(current_viewer()))
+    sizes = {
+        name: {
+            "file": size["url"].rsplit("/", 1)[-1],
+            "width": size["width"],
+            "height": size["height"],
+            "filesize": size["filesize"],
+            "mime_type": size["mime-type"],
+            "source_url": size["url"],
+        }
+        for name, size in ours.get("sizes", {}).items()
+    }
+    sizes["full"] = {
+        "file": ours["url"].rsplit("/", 1)[-1],
+        "width": row.width,
+        "height": row.height,
+        "filesize": row.filesize,
+        "mime_type": row.mime_type,
+        "source_url": ours["url"],
+    }
+    return {
+        "id": row.id,
+        "date": row.date.replace(" ", "T"),
+        "date_gmt": row.date_utc.replace(" ", "T"),
+        "guid": {"rendered": ours["url"]},
+        "modified": row.date.replace(" ", "T"),
+        "modified_gmt": row.date_utc.replace(" ", "T"),
+        "slug": str(row.id),
+        "status": "inherit",
+        "type": "attachment",
+        "link": ours["url"],
+        "title": {"rendered": ""},
+        "author": row.author,
+        "alt_text": "",
+        "caption": {"rendered": ""},
+        "description": {"rendered": ""},
+        "media_type": "image",
+        "mime_type": row.mime_type,
+        "media_details": {
+            "width": row.width,
+            "height": row.height,
+            "file": sizes["full"]["file"],
+            "filesize": row.filesize,
+            "sizes": sizes,
+        },
+        "post": None,
+        "source_url": ours["url"],
+        "_links": {
+            "self": [{"href": _wp_url(f"media/{row.id}")}],
+            "collection": [{"href": _wp_url("media")}],
+        },
+    }
+
+
+@blp.get("/media")
+def media_listing():
+    args = _loaded(WpPagingArgs(), request.args)
+    page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
+    rows, total = list_media(current_viewer(), page.offset, page.size)
+    if not rows and page.number > 1 and total:
+        raise ApiError(
+            "rest_post_invalid_page_number",
+            _("The page number requested is larger than the number of pages available."),
+            400,
+        )
+    return _paged([wp_media(row) for row in rows], total, page, "media")
+
+
+@blp.post("/media")
+def media_upload():
+    """As ``POST {namespace}/media``: a multipart ``file`` or the raw body."""
+    viewer = current_viewer()
+    data = uploaded_bytes(request.files)
+    require(viewer, "upload_media")  # before decoding, as our own route
+    media = save_media(decode(data), viewer.id, upload_folder())
+    return json_response(wp_media(media), 201)
+
+
+@blp.get("/media/<int:media_id>")
+def media_one(media_id: int):
+    media = media_or_404(media_id)
+    if not may_read_media(current_viewer(), media):
+        raise media_not_found(media_id)
+    return json_response(wp_media(media))
+
+
+# --- users --------------------------------------------------------------------------------
+
+
+@blp.get("/users/me")
+def users_me():
+    viewer = current_viewer()
+    if not viewer.logged_in:
+        raise ApiError("rest_not_logged_in", _("You are not currently logged in."), 401)
+    return json_response(
+        {
+            "id": viewer.id,
+            "name": viewer.login,
+            "url": "",
+            "description": "",
+            "link": f"{site_url()}/author/{viewer.login}/",
+            "slug": viewer.login,
+            "avatar_urls": {},
+            "meta": [],
+            "_links": {"self": [{"href": _wp_url(f"users/{viewer.id}")}]},
+        }
+    )
+
+
+def register_wordpress(app) -> None:
+    app.register_blueprint(blp, url_prefix=f"{app.config['API_ROOT']}/wp/v2")
+

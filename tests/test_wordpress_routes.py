@@ -1,0 +1,229 @@
+"""SPEC §17: the plugin's namespace as an alias of ours, and the WordPress core routes
+(``wp/v2``) that clients written for the plugin call: WordPress's shapes, our ids, our
+permissions."""
+
+from __future__ import annotations
+
+from app.urls import TEC_NAMESPACE
+from tests.helpers import image_bytes, uploaded
+
+NS = "/wp-json/calendar/events/v1"
+TEC = f"/wp-json/{TEC_NAMESPACE}"
+WP = "/wp-json/wp/v2"
+
+
+# --- the alias ----------------------------------------------------------------------------
+
+
+def test_the_rest_index_lists_both_namespaces_and_wordpress_core(client):
+    namespaces = client.get("/wp-json/").get_json()["namespaces"]
+    assert namespaces == ["calendar/events/v1", TEC_NAMESPACE, "wp/v2"]
+
+
+def test_every_answer_under_the_alias_is_ours_with_links_in_the_namespace_asked(
+    client, make_event
+):
+    for n in range(3):
+        make_event(title=f"Concert {n}", categories=["Music"], venue={"venue": "Hall"})
+    ours = client.get(f"{NS}/events?per_page=2").get_json()
+    theirs = client.get(f"{TEC}/events?per_page=2").get_json()
+    assert theirs["next_rest_url"].startswith(f"http://localhost{TEC}/events")
+    assert theirs["rest_url"].startswith(f"http://localhost{TEC}/events")
+    event = theirs["events"][0]
+    assert event["rest_url"] == f"http://localhost{TEC}/events/{event['id']}"
+    assert event["categories"][0]["urls"]["self"].startswith(f"http://localhost{TEC}/categories/")
+    # Apart from the namespace, byte for byte the same answer.
+    assert _in_ours(theirs) == ours
+    # Each namespace keeps its own cached answer.
+    again = client.get(f"{NS}/events?per_page=2").get_json()
+    assert again["rest_url"].startswith(f"http://localhost{NS}/")
+    single = client.get(f"{TEC}/events/{event['id']}").get_json()
+    assert single["rest_url"] == event["rest_url"]
+
+
+def _in_ours(body):
+    import json
+
+    return json.loads(json.dumps(body).replace(TEC_NAMESPACE, "calendar/events/v1"))
+
+
+def test_writes_work_through_the_alias(client, admin):
+    response = client.post(
+        f"{TEC}/events",
+        json={"title": "Written", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am"},
+        headers=admin,
+    )
+    assert response.status_code == 201
+    assert response.get_json()["rest_url"].startswith(f"http://localhost{TEC}/events/")
+    term = client.post(f"{TEC}/tags", json={"name": "Jazz"}, headers=admin)
+    assert term.status_code == 201
+    assert term.headers["Location"] == f"http://localhost{TEC}/tags/{term.get_json()['id']}"
+    body = {"title": "x", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am"}
+    assert client.post(f"{TEC}/events", json=body).status_code == 401
+
+
+def test_the_namespace_index_and_route_descriptions_speak_the_namespace_asked(client):
+    index = client.get(f"{TEC}/").get_json()
+    assert index["namespace"] == TEC_NAMESPACE
+    assert f"/{TEC_NAMESPACE}/events" in index["routes"]
+    assert all(route.startswith(f"/{TEC_NAMESPACE}") for route in index["routes"])
+    assert {entry["namespace"] for entry in index["routes"].values()} == {TEC_NAMESPACE}
+    described = client.options(f"{TEC}/events").get_json()
+    assert described["namespace"] == TEC_NAMESPACE
+    assert client.get(f"{NS}/").get_json()["namespace"] == "calendar/events/v1"
+    assert client.get(f"{TEC}/?namespace=calendar/events/v1").status_code == 404
+
+
+def test_the_alias_is_a_prefix_of_whole_segments_and_works_under_language_roots(client):
+    assert client.get("/wp-json/tribe/events/v10/events").status_code == 404
+    assert client.get("/wp-json/tribe/events/v1events").status_code == 404
+    french = client.get(f"/fr{TEC}/categories").get_json()
+    assert french["rest_url"].startswith(f"http://localhost/fr{TEC}/categories")
+
+
+def test_the_alias_can_be_turned_off(tmp_path):
+    from app import create_app
+    from tests.databases import drop_database, fresh_database
+
+    setting = fresh_database(tmp_path, "off.db")
+    app = create_app({"CALENDAR_DATABASE": setting, "TEC_NAMESPACE_ALIAS": False})
+    try:
+        client = app.test_client()
+        assert client.get(f"{TEC}/events").status_code == 404
+        assert TEC_NAMESPACE not in client.get("/wp-json/").get_json()["namespaces"]
+    finally:
+        app.extensions["calendar.db"].close_all()
+        drop_database(setting)
+
+
+# --- wp/v2 terms --------------------------------------------------------------------------
+
+
+def test_tags_are_listed_searched_and_created_in_wordpress_shapes(client, admin, make_event):
+    made = client.post(f"{WP}/tags", json={"name": "Jazz", "description": "All that"}, headers=admin)
+    assert made.status_code == 201
+    tag = made.get_json()
+    assert {k: tag[k] for k in ("name", "slug", "taxonomy", "count", "description", "parent")} == {
+        "name": "Jazz",
+        "slug": "jazz",
+        "taxonomy": "post_tag",
+        "count": 0,
+        "description": "All that",
+        "parent": 0,
+    }
+    assert tag["link"] == "http://localhost/events/tag/jazz/"
+    assert made.headers["Location"] == f"http://localhost{WP}/tags/{tag['id']}"
+    # The same id as our own route.
+    assert client.get(f"{NS}/tags/{tag['id']}").get_json()["slug"] == "jazz"
+    make_event(tags=[tag["id"]])
+    client.post(f"{WP}/tags", json={"name": "Blues"}, headers=admin)
+    listed = client.get(f"{WP}/tags")
+    assert [t["slug"] for t in listed.get_json()] == ["blues", "jazz"]  # empty ones too
+    assert listed.headers["X-WP-Total"] == "2"
+    assert client.get(f"{WP}/tags?search=jaz").get_json()[0]["count"] == 1
+    assert [t["id"] for t in client.get(f"{WP}/tags?slug=jazz").get_json()] == [tag["id"]]
+    first = client.get(f"{WP}/tags?per_page=1&search=u")
+    assert first.headers["X-WP-TotalPages"] == "1"
+    paged = client.get(f"{WP}/tags?per_page=1")
+    assert paged.headers["X-WP-TotalPages"] == "2"
+    assert 'rel="next"' in paged.headers["Link"] and "per_page=1" in paged.headers["Link"]
+    assert client.get(f"{WP}/tags?per_page=1&page=2").get_json()[0]["slug"] == "jazz"
+    assert client.get(f"{WP}/tags/{tag['id']}").get_json()["name"] == "Jazz"
+
+
+def test_categories_keep_their_parents_and_a_duplicate_is_wordpress_term_exists(client, admin):
+    music = client.post(f"{WP}/tribe_events_cat", json={"name": "Music"}, headers=admin).get_json()
+    assert music["taxonomy"] == "tribe_events_cat"
+    rock = client.post(
+        f"{WP}/tribe_events_cat", data={"name": "Rock", "parent": str(music["id"])}, headers=admin
+    )
+    assert rock.status_code == 201 and rock.get_json()["parent"] == music["id"]
+    again = client.post(f"{WP}/tribe_events_cat", json={"name": "Music"}, headers=admin)
+    assert again.status_code == 400
+    assert again.get_json()["code"] == "term_exists"
+    assert again.get_json()["data"]["term_id"] == music["id"]
+
+
+def test_term_writes_and_bad_queries_answer_as_our_routes(client, as_role):
+    assert client.post(f"{WP}/tags", json={"name": "x"}).status_code == 401
+    author = as_role("author")
+    assert client.post(f"{WP}/tags", json={"name": "x"}, headers=author).status_code == 403
+    editor = as_role("editor")
+    missing = client.post(f"{WP}/tags", json={}, headers=editor)
+    assert missing.status_code == 400 and missing.get_json()["code"] == "rest_missing_callback_param"
+    for query in ("per_page=101", "per_page=0", "page=x", "order=up"):
+        answer = client.get(f"{WP}/tags?{query}")
+        assert answer.status_code == 400, query
+        assert answer.get_json()["code"] == "rest_invalid_param"
+    assert client.get(f"{WP}/tags/999").status_code == 400
+    assert client.get(f"{WP}/tags").get_json() == []
+
+
+# --- wp/v2 media --------------------------------------------------------------------------
+
+
+def test_media_upload_as_wordpress_takes_it_and_answers_an_attachment(client, admin):
+    data = image_bytes(size=(800, 600))
+    raw = client.post(
+        f"{WP}/media",
+        data=data,
+        headers={
+            **admin,
+            "Content-Type": "image/jpeg",
+            "Content-Disposition": 'attachment; filename="poster.jpg"',
+        },
+    )
+    assert raw.status_code == 201
+    media = raw.get_json()
+    assert media["mime_type"] == "image/jpeg" and media["media_type"] == "image"
+    details = media["media_details"]
+    assert (details["width"], details["height"]) == (800, 600)
+    assert {"thumbnail", "medium", "full"} <= set(details["sizes"])
+    assert details["sizes"]["full"]["source_url"] == media["source_url"]
+    assert client.get(media["source_url"].removeprefix("http://localhost")).status_code == 200
+    # The same id as our own route.
+    assert client.get(f"{NS}/media/{media['id']}").get_json()["id"] == media["id"]
+    multipart = client.post(
+        f"{WP}/media",
+        data={"file": (__import__("io").BytesIO(data), "poster.jpg")},
+        headers=admin,
+        content_type="multipart/form-data",
+    )
+    assert multipart.status_code == 201
+    listed = client.get(f"{WP}/media")
+    assert listed.headers["X-WP-Total"] == "2"
+    assert [m["id"] for m in listed.get_json()] == [multipart.get_json()["id"], media["id"]]
+    assert client.get(f"{WP}/media/{media['id']}").get_json()["source_url"] == media["source_url"]
+
+
+def test_media_rules_are_our_own(client, admin, as_role, make_event):
+    data = image_bytes()
+    assert client.post(f"{WP}/media", data=data).status_code == 401
+    subscriber = as_role("subscriber")
+    assert client.post(f"{WP}/media", data=data, headers=subscriber).status_code == 403
+    junk = client.post(f"{WP}/media", data=b"not an image", headers=admin)
+    assert junk.status_code == 400 and junk.get_json()["code"] == "rest_invalid_param"
+    # An image only a draft shows is as hidden as the draft, listed and read alike.
+    hidden = uploaded(client, admin, data)
+    make_event(status="draft", image=hidden["id"])
+    shown = uploaded(client, admin, image_bytes(colour=(1, 2, 3)))
+    make_event(image=shown["id"])
+    assert [m["id"] for m in client.get(f"{WP}/media").get_json()] == [shown["id"]]
+    assert client.get(f"{WP}/media/{hidden['id']}").status_code == 404
+    assert len(client.get(f"{WP}/media", headers=admin).get_json()) == 2
+    assert client.get(f"{WP}/media?page=5").status_code == 400
+    assert client.get(f"{WP}/media/99999").status_code == 404
+
+
+# --- wp/v2 users --------------------------------------------------------------------------
+
+
+def test_users_me_answers_who_the_credentials_are(client, as_role):
+    anonymous = client.get(f"{WP}/users/me")
+    assert anonymous.status_code == 401
+    assert anonymous.get_json()["code"] == "rest_not_logged_in"
+    editor = as_role("editor", "mira")
+    me = client.get(f"{WP}/users/me", headers=editor).get_json()
+    assert (me["id"], me["name"], me["slug"]) == (as_role.user_id("mira"), "mira", "mira")
+    wrong = client.get(f"{WP}/users/me", headers={"Authorization": "Basic bWlyYTpubw=="})
+    assert wrong.status_code == 401
