@@ -1,5 +1,5 @@
 """Command line: ``calendar users …`` (or ``flask --app wsgi users …`` from the project
-root), ``migrate``, ``seed``, ``import-ics``, ``backup``, ``restore``, ``copy-database``,
+root), ``migrate``, ``seed``, ``import-ics``, ``import-tec``, ``backup``, ``restore``, ``copy-database``,
 ``i18n …``, ``recurrence extend``. Commands are module-level click commands, added to the
 app by ``register_cli``; ``main`` is the ``calendar`` program that setup.cfg installs into
 ``.venv/bin``, which finds its project from any folder."""
@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -16,7 +17,7 @@ import click
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 from flask.cli import AppGroup, with_appcontext
 
 from app.config import LIMITS
@@ -26,6 +27,7 @@ from app.ical_bounds import Bounds, OverBound
 from app.ical_import import import_events
 from app.openapi import complete, doc_strings
 from app.render import stored_texts_key
+from app.tec_import import Importer, Source, SourceError
 from schemas.events import IMPORT_STATUSES
 from store import accounts, texts, users
 from store.backup import BackupError, restore_backup, write_backup
@@ -288,6 +290,56 @@ def import_ics_command(source, author, status):
         click.echo(f"rejected {entry['uid']}: {entry['reason']}")
 
 
+@click.command("import-tec")
+@click.argument("site_url")
+@click.option("--user", default="", help="User name of an account on the source site.")
+@click.option("--password", default="", help="That account's application password.")
+@click.option(
+    "--author", default="", help="User name to import as (default: the first administrator)."
+)
+@click.option("--no-images", is_flag=True, help="Leave the images out (none is downloaded).")
+@with_appcontext
+def import_tec_command(site_url, user, password, author, no_images):
+    """Bring a site of The Events Calendar (SITE_URL) into this calendar: its categories,
+    tags, venues, organizers, events and images, with their slugs. Run it again to bring
+    what changed; nothing is duplicated."""
+    if bool(user) != bool(password):
+        raise click.ClickException("--user and --password go together")
+    with database.connection_context():
+        owner = users.find_owner(author)
+        if owner is None:
+            raise click.ClickException(
+                f"no user {author!r}" if author else "no administrator: pass --author NAME"
+            )
+        viewer = Viewer(owner)
+        try:
+            source = Source(site_url, user, password)
+            # The write pipelines are the API's: they run as a request of the importing user.
+            with current_app.test_request_context():
+                g.viewer = viewer
+                report = Importer(source, viewer, not no_images, _progress_bar).run()
+        except SourceError as error:
+            raise click.ClickException(str(error)) from None
+        texts.make_all()
+    click.echo(f"Imported from {source.site}:")
+    click.echo(f"{'':<12}{'created':>9}{'updated':>9}{'unchanged':>11}{'failed':>8}")
+    for kind, counts in report.counts.items():
+        click.echo(
+            f"{kind:<12}{counts['created']:>9}{counts['updated']:>9}"
+            f"{counts['unchanged']:>11}{counts['failed']:>8}"
+        )
+    for failure in report.failures:
+        click.echo(f"failed {failure}")
+    if report.failures:
+        raise SystemExit(1)
+
+
+@contextmanager
+def _progress_bar(kind: str, total: int | None):
+    with click.progressbar(length=total or 0, label=f"Importing {kind}", show_pos=True) as bar:
+        yield bar.update
+
+
 @click.command("backup")
 @click.argument("destination")
 @with_appcontext
@@ -454,6 +506,7 @@ def register_cli(app: Flask) -> None:
         migrate_command,
         seed_command,
         import_ics_command,
+        import_tec_command,
         backup_command,
         restore_command,
         copy_database_command,

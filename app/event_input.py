@@ -341,22 +341,25 @@ def plan_occurrences(values: dict, existing) -> list | None:
         raise invalid_params({"recurrence": translate(recurrence.INVALID_LINE)}) from None
 
 
-def create_event(body: dict, viewer):
-    """The write pipeline of a new event, for every face (the API, the editor): a body the
-    schema has loaded → columns and links → permission → write rules → series plan → save."""
+def create_event(body: dict, viewer, stamp: dict | None = None):
+    """The write pipeline of a new event, for every face (the API, the editor, the
+    importers): a body the schema has loaded → columns and links → permission → write rules
+    → series plan → save. ``stamp``: columns only an importer sets (the origin's UID)."""
     values, links = prepare_event(body, None, viewer)
     require(viewer, "create")
     apply_write_rules(values, viewer, None)
     occurrences = plan_occurrences(values, None)
+    values.update(stamp or {})
     return save_event(values, links, viewer=viewer, occurrences=occurrences)
 
 
-def change_event(event, body: dict, viewer):
+def change_event(event, body: dict, viewer, stamp: dict | None = None):
     """The write pipeline of an update (only the fields ``body`` sends), as ``create_event``."""
     values, links = prepare_event(body, event, viewer)
     require(viewer, "edit", event, effective_status(event))
     apply_write_rules(values, viewer, event)
     occurrences = plan_occurrences(values, event)
+    values.update(stamp or {})
     return write_event(values, links, event, viewer, occurrences)
 
 

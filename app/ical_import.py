@@ -18,16 +18,16 @@ from datetime import datetime, time, timedelta
 from flask import current_app
 from marshmallow import ValidationError
 
-from app.auth import apply_write_rules, may, require
+from app.auth import may, require
 from app.errors import ApiError, from_validation_error, invalid_params
-from app.event_input import plan_occurrences, prepare_event, write_event
+from app.event_input import change_event, create_event
 from app.i18n import N_, _, translate
 from app.ical import REASON_BAD_DATES, Incoming, NotICalendar, read_events, series_wall_time
 from app.ical_bounds import Bounds, OverBound
 from schemas.events import EventCreate, EventUpdate
 from store import dates, recurrence
 from store.clock import utcnow
-from store.events import find_imported_event, get_event, save_event, trash_event
+from store.events import find_imported_event, get_event, trash_event
 from store.posts import effective_status
 from store.terms import find_term
 from store.users import Viewer
@@ -316,12 +316,8 @@ def _update(item: Incoming, existing, viewer: Viewer, status: str | None, cleare
     body = {**cleared, **known_categories(item.body, viewer)[0]}
     if status:
         body["status"] = status
-    values, links = prepare_event(EventUpdate().load(body), existing, viewer)
-    require(viewer, "edit", existing, effective_status(existing))
-    apply_write_rules(values, viewer, existing)
-    occurrences = plan_occurrences(values, existing)
-    values.update(ical_sequence=item.sequence, ical_modified=item.modified)
-    return write_event(values, links, existing, viewer, occurrences)
+    stamp = {"ical_sequence": item.sequence, "ical_modified": item.modified}
+    return change_event(existing, EventUpdate().load(body), viewer, stamp)
 
 
 # A series that began long ago and has more occurrences than a series may (RECURRENCE_MAX)
@@ -468,14 +464,12 @@ def _import_one(
     schema = EventCreate() if existing is None else EventUpdate()
     try:
         if existing is None:
-            values, links = prepare_event(schema.load(body), None, viewer)
-            require(viewer, "create")
-            apply_write_rules(values, viewer, None)
-            occurrences = plan_occurrences(values, None)
-            values.update(
-                ical_uid=item.uid, ical_sequence=item.sequence, ical_modified=item.modified
-            )
-            event = save_event(values, links, viewer=viewer, occurrences=occurrences)
+            stamp = {
+                "ical_uid": item.uid,
+                "ical_sequence": item.sequence,
+                "ical_modified": item.modified,
+            }
+            event = create_event(schema.load(body), viewer, stamp)
             return "created", {"uid": item.uid, "id": event.id, **noted}
         if not may(viewer, "edit", existing, effective_status(existing)):
             # The calendar's event of this UID is another user's: reported, never copied.

@@ -17,14 +17,18 @@ class WpPagingArgs(BaseSchema):
     per_page = PositiveInt(
         load_default=10,
         validate=validate.Range(
-            1, WP_MAX_PER_PAGE, error=N_("per_page must be between 1 (inclusive) and 100 (inclusive)")
+            1,
+            WP_MAX_PER_PAGE,
+            error=N_("per_page must be between 1 (inclusive) and 100 (inclusive)"),
         ),
         metadata=describe(N_("Maximum number of items per page (at most 100).")),
     )
 
 
 class WpTermQueryArgs(WpPagingArgs):
-    search = Text(max_length=200, metadata=describe(N_("Terms whose name or slug contains the string.")))
+    search = Text(
+        max_length=200, metadata=describe(N_("Terms whose name or slug contains the string."))
+    )
     slug = StrList(metadata=describe(N_("Terms with this slug.")))
     include = IdList(metadata=describe(N_("Only these term ids.")))
     exclude = IdList(metadata=describe(N_("Term ids to leave out.")))

@@ -132,7 +132,9 @@ def list_media(viewer: Viewer, offset: int, limit: int) -> tuple[list[Media], in
             return reduce(
                 operator.or_,
                 (
-                    fn.EXISTS(model.select(model.id).where((model.image == as_text) & condition(model)))
+                    fn.EXISTS(
+                        model.select(model.id).where((model.image == as_text) & condition(model))
+                    )
                     for model in (Event, Venue, Organizer)
                 ),
             )

@@ -20,9 +20,7 @@ def test_the_rest_index_lists_both_namespaces_and_wordpress_core(client):
     assert namespaces == ["calendar/events/v1", TEC_NAMESPACE, "wp/v2"]
 
 
-def test_every_answer_under_the_alias_is_ours_with_links_in_the_namespace_asked(
-    client, make_event
-):
+def test_every_answer_under_the_alias_is_ours_with_links_in_the_namespace_asked(client, make_event):
     for n in range(3):
         make_event(title=f"Concert {n}", categories=["Music"], venue={"venue": "Hall"})
     ours = client.get(f"{NS}/events?per_page=2").get_json()
@@ -100,7 +98,9 @@ def test_the_alias_can_be_turned_off(tmp_path):
 
 
 def test_tags_are_listed_searched_and_created_in_wordpress_shapes(client, admin, make_event):
-    made = client.post(f"{WP}/tags", json={"name": "Jazz", "description": "All that"}, headers=admin)
+    made = client.post(
+        f"{WP}/tags", json={"name": "Jazz", "description": "All that"}, headers=admin
+    )
     assert made.status_code == 201
     tag = made.get_json()
     assert {k: tag[k] for k in ("name", "slug", "taxonomy", "count", "description", "parent")} == {
@@ -150,7 +150,9 @@ def test_term_writes_and_bad_queries_answer_as_our_routes(client, as_role):
     assert client.post(f"{WP}/tags", json={"name": "x"}, headers=author).status_code == 403
     editor = as_role("editor")
     missing = client.post(f"{WP}/tags", json={}, headers=editor)
-    assert missing.status_code == 400 and missing.get_json()["code"] == "rest_missing_callback_param"
+    assert (
+        missing.status_code == 400 and missing.get_json()["code"] == "rest_missing_callback_param"
+    )
     for query in ("per_page=101", "per_page=0", "page=x", "order=up"):
         answer = client.get(f"{WP}/tags?{query}")
         assert answer.status_code == 400, query

@@ -210,7 +210,6 @@ def rest_index():
 
 
 def namespace_index():
-    config = current_app.config
     context = request.args.get("context", "view")
     if context not in ("view", "embed", "edit"):
         raise invalid_params(

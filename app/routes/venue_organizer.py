@@ -82,9 +82,10 @@ class VenueOrganizerRoutes:
             raise ApiError(f"{self.kind}-not-accessible", say(self.messages["not_accessible"]), 403)
         return self._one(item, viewer)
 
-    def write(self, body, item=None):
-        """The write pipeline of a venue or organizer, for every face (the API, the editor):
-        columns from the loaded body → permission → write rules → save (de-duplicated)."""
+    def write(self, body, item=None, stamp: dict | None = None):
+        """The write pipeline of a venue or organizer, for every face (the API, the editor,
+        import-tec): columns from the loaded body → permission → write rules → save
+        (de-duplicated). ``stamp``: columns only an importer sets (the origin)."""
         viewer = current_viewer()
         values = linked_columns(self.kind, body, item)
         if item is None:
@@ -92,6 +93,7 @@ class VenueOrganizerRoutes:
         else:
             require(viewer, "edit", item, effective_status(item))
         apply_write_rules(values, viewer, item)
+        values.update(stamp or {})
         try:
             saved, _created = save_linked(self.kind, values, viewer, item)
         except Vanished:  # deleted by a concurrent request: as a read after it answers

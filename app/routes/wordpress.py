@@ -257,4 +257,3 @@ def users_me():
 
 def register_wordpress(app) -> None:
     app.register_blueprint(blp, url_prefix=f"{app.config['API_ROOT']}/wp/v2")
-

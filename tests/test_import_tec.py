@@ -1,0 +1,432 @@
+"""SPEC §17: ``import-tec`` brings a site of The Events Calendar through its REST API.
+
+Against the plugin's recorded answers (``../shared/spec/samples``) served by a small local
+server, and against a second instance of this service through its ``tribe/events/v1``
+alias; never against the network."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from app import tec_import
+from store.db import database
+from store.models import Event, Media, Organizer, Term, Venue
+from tests.conftest import NS
+from tests.helpers import ROOT, Server, flask_cli, image_bytes
+
+SAMPLES = os.path.join(os.path.dirname(ROOT), "shared", "spec", "samples")
+RECORDED_HOST = "http://127.0.0.1:8080"
+TEC = "/wp-json/tribe/events/v1"
+
+
+def _sample(name: str) -> dict:
+    with open(os.path.join(SAMPLES, name)) as handle:
+        return json.load(handle)
+
+
+class RecordedSite:
+    """The recorded answers of a site running the plugin, at a local address, paged as the
+    plugin pages; ``routes`` may replace any answer (a status, headers and a body)."""
+
+    def __init__(self):
+        self.events = _sample("event-list.json")["events"]
+        self.lists = {
+            "categories": _sample("categories.json")["categories"],
+            "venues": _sample("venues.json")["venues"],
+            "organizers": _sample("organizers.json")["organizers"],
+        }
+        self.routes: dict = {}
+        self.asked: list[str] = []
+        self.credentials = None  # the Authorization users/me accepts, when set
+        site = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                site.asked.append(self.path)
+                status, headers, body = site.answer(self.path, self.headers)
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def local(self, value):
+        return json.loads(json.dumps(value).replace(RECORDED_HOST, self.base))
+
+    def listing(self, kind: str, items: list, query: dict) -> dict:
+        per_page = int(query.get("per_page", ["10"])[0])
+        page = int(query.get("page", ["1"])[0])
+        pages = max(1, -(-len(items) // per_page))
+        url = f"{self.base}{TEC}/{kind}/?per_page={per_page}"
+        body = {
+            kind: items[(page - 1) * per_page : page * per_page],
+            "rest_url": f"{url}&page={page}",
+            "total": len(items),
+            "total_pages": pages,
+        }
+        if page < pages:
+            body["next_rest_url"] = f"{url}&page={page + 1}"
+        return body
+
+    def answer(self, path: str, headers):
+        parts = urlsplit(path)
+        route = self.routes.get(parts.path)
+        if route is not None:
+            return route(parts, headers) if callable(route) else route
+        query = parse_qs(parts.query)
+        json_headers = {"Content-Type": "application/json"}
+        if parts.path == "/wp-json/":
+            return (
+                200,
+                json_headers,
+                json.dumps({"namespaces": ["wp/v2", "tribe/events/v1"]}).encode(),
+            )
+        if parts.path == "/wp-json/wp/v2/users/me":
+            if self.credentials and headers.get("Authorization") == self.credentials:
+                return 200, json_headers, b'{"id": 1, "name": "admin", "slug": "admin"}'
+            return (
+                401,
+                json_headers,
+                b'{"code": "rest_not_logged_in", "message": "You are not currently logged in."}',
+            )
+        kind = parts.path.removeprefix(f"{TEC}/").rstrip("/")
+        if kind == "tags":
+            tags = {t["id"]: t for event in self.events for t in event.get("tags", [])}
+            items = list(tags.values())
+        elif kind == "events":
+            items = self.events
+        elif kind in self.lists:
+            items = self.lists[kind]
+        else:
+            return 404, json_headers, b'{"code": "rest_no_route"}'
+        body = self.local(self.listing(kind, items, query))
+        return 200, json_headers, json.dumps(body).encode()
+
+
+@pytest.fixture
+def site():
+    recorded = RecordedSite()
+    yield recorded
+    recorded.close()
+
+
+@pytest.fixture
+def waits(monkeypatch):
+    """The seconds the importer waited between tries (it does not really wait)."""
+    waited: list[float] = []
+    monkeypatch.setattr(tec_import.time, "sleep", waited.append)
+    return waited
+
+
+def run(app, *args):
+    return app.test_cli_runner().invoke(args=["import-tec", *args])
+
+
+def _counts():
+    with database.connection_context():
+        return tuple(model.select().count() for model in (Event, Venue, Organizer, Term, Media))
+
+
+def test_the_recorded_site_is_brought_whole_keeping_every_address(app, client, admin, site):
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert "events" in result.output and "Imported from" in result.output
+    listed = client.get(f"{NS}/events?start_date=2026-01-01").get_json()["events"]
+    assert len(listed) == 1
+    event = listed[0]
+    recorded = site.events[0]
+    for key in ("title", "slug", "start_date", "end_date", "timezone", "cost", "status"):
+        assert event[key] == recorded[key], key
+    assert event["description"] == recorded["description"]
+    assert event["global_id_lineage"][1] == recorded["global_id"]
+    assert event["url"] == "http://localhost/event/anchor-sample-event/"
+    assert event["venue"]["slug"] == "anchor-hall"
+    assert event["venue"]["global_id_lineage"][1] == "127.0.0.1?id=4"
+    assert [o["slug"] for o in event["organizer"]] == ["anchor-org"]
+    assert event["organizer"][0]["email"] == "org@example.com"
+    assert [c["slug"] for c in event["categories"]] == ["music"]
+    assert [t["slug"] for t in event["tags"]] == ["demo"]
+    # Every public address of the old site answers here.
+    for path in (
+        "/event/anchor-sample-event/",
+        "/venue/anchor-hall/",
+        "/organizer/anchor-org/",
+        "/events/category/music/",
+        "/events/tag/demo/",
+    ):
+        assert client.get(path, headers={"Accept": "text/html"}).status_code == 200, path
+
+
+def test_a_second_run_changes_nothing_and_a_third_brings_what_changed(app, client, admin, site):
+    assert run(app, site.base).exit_code == 0
+    before = _counts()
+    again = run(app, site.base)
+    assert again.exit_code == 0
+    assert _counts() == before
+    assert _row(again.output, "events") == [0, 0, 1, 0]
+    assert _row(again.output, "venues") == [0, 0, 1, 0]
+    changed = site.events[0]
+    changed["title"] = "Anchor Sample Event, moved"
+    changed["modified_utc"] = "2026-11-23 08:00:00"
+    added = _copy_event(changed, 77, "second-event")
+    site.events.append(added)
+    third = run(app, site.base)
+    assert _row(third.output, "events") == [1, 1, 0, 0]
+    titles = {e["slug"]: e["title"] for e in client.get(f"{NS}/events").get_json()["events"]}
+    assert titles == {"anchor-sample-event": "Anchor Sample Event, moved", "second-event": "Copy"}
+
+
+def _copy_event(event: dict, source_id: int, slug: str) -> dict:
+    copied = copy.deepcopy(event)
+    copied.update(
+        id=source_id,
+        slug=slug,
+        title="Copy",
+        global_id=f"127.0.0.1?id={source_id}",
+        url=f"{RECORDED_HOST}/event/{slug}/",
+        website=f"{RECORDED_HOST}/event/{slug}/",
+    )
+    return copied
+
+
+def _row(output: str, kind: str) -> list[int]:
+    for line in output.splitlines():
+        if line.startswith(kind + " "):
+            return [int(n) for n in line.split()[1:]]
+    raise AssertionError(f"no {kind} row in {output}")
+
+
+def test_every_page_is_followed_and_an_interrupted_run_is_finished_by_the_next(
+    app, client, admin, site, waits
+):
+    site.events = [_copy_event(site.events[0], 100 + n, f"event-{n}") for n in range(120)]
+    failing = {"on": True}
+    original = site.answer
+
+    def answer(path, headers):
+        parts = urlsplit(path)
+        if parts.path.rstrip("/") == f"{TEC}/events" and failing["on"] and "page=3" in parts.query:
+            return 500, {}, b"oops"
+        return original(path, headers)
+
+    site.answer = answer
+    stopped = run(app, site.base)
+    assert stopped.exit_code == 1
+    assert "Error:" in stopped.output and "500" in stopped.output
+    assert waits == [1, 2, 4, 8, 16]  # five more tries, backing off
+    with database.connection_context():
+        assert Event.select().count() == 100  # two pages of 50, each event whole
+    failing["on"] = False
+    finished = run(app, site.base)
+    assert finished.exit_code == 0, finished.output
+    assert _row(finished.output, "events") == [20, 0, 100, 0]
+    assert client.get(f"{NS}/events?per_page=1").get_json()["total"] == 120
+
+
+def test_429_and_5xx_are_asked_again_honouring_retry_after(app, admin, site, waits):
+    tries = {"n": 0}
+
+    def busy(parts, headers):
+        tries["n"] += 1
+        if tries["n"] == 1:
+            return 429, {"Retry-After": "7"}, b""
+        if tries["n"] == 2:
+            return 503, {}, b""
+        listing = site.listing("venues", site.lists["venues"], parse_qs(parts.query))
+        return 200, {"Content-Type": "application/json"}, json.dumps(site.local(listing)).encode()
+
+    site.routes[f"{TEC}/venues"] = busy
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert waits == [7, 2]
+    assert _row(result.output, "venues") == [1, 0, 0, 0]
+
+
+def test_images_are_downloaded_into_our_media_and_a_missing_one_is_reported(
+    app, client, admin, site
+):
+    poster = image_bytes(size=(640, 480))
+    site.routes["/wp-content/uploads/poster.jpg"] = (200, {"Content-Type": "image/jpeg"}, poster)
+    site.events[0]["image"] = {"url": f"{RECORDED_HOST}/wp-content/uploads/poster.jpg", "id": 9}
+    site.lists["venues"][0]["image"] = {"url": f"{RECORDED_HOST}/wp-content/uploads/gone.jpg"}
+    result = run(app, site.base)
+    assert result.exit_code == 1  # one failure, named
+    assert "gone.jpg answered 404" in result.output
+    assert "'Anchor Hall'" in result.output
+    event = client.get(f"{NS}/events").get_json()["events"][0]
+    assert (event["image"]["width"], event["image"]["height"]) == (640, 480)
+    assert event["image"]["url"].startswith("http://localhost/wp-content/uploads/")
+    assert client.get(event["image"]["url"].removeprefix("http://localhost")).status_code == 200
+    assert event["venue"]["slug"] == "anchor-hall" and "image" not in event["venue"]
+    run(app, site.base)
+    assert _counts()[4] == 1  # the image is not downloaded twice
+
+
+def test_no_images_leaves_them_out(app, client, admin, site):
+    site.routes["/wp-content/uploads/poster.jpg"] = (200, {}, image_bytes())
+    site.events[0]["image"] = {"url": f"{RECORDED_HOST}/wp-content/uploads/poster.jpg"}
+    result = run(app, site.base, "--no-images")
+    assert result.exit_code == 0, result.output
+    assert _counts()[4] == 0
+    assert not any("poster" in path for path in site.asked)
+
+
+def test_an_image_that_is_not_one_is_refused_by_our_decoding(app, client, admin, site):
+    site.routes["/wp-content/uploads/x.jpg"] = (200, {}, b"<html>not an image</html>")
+    site.events[0]["image"] = {"url": f"{RECORDED_HOST}/wp-content/uploads/x.jpg"}
+    result = run(app, site.base)
+    assert "Not a complete JPEG, PNG, GIF or WebP image" in result.output
+    assert client.get(f"{NS}/events").get_json()["events"][0]["image"] is False
+
+
+def test_credentials_are_checked_and_sent(app, admin, site):
+    site.credentials = "Basic " + __import__("base64").b64encode(b"editor:abcd efgh").decode()
+    refused = run(app, site.base, "--user", "editor", "--password", "wrong")
+    assert refused.exit_code == 1 and "refused" in refused.output
+    assert _counts()[0] == 0
+    accepted = run(app, site.base, "--user", "editor", "--password", "abcd efgh")
+    assert accepted.exit_code == 0, accepted.output
+    assert run(app, site.base, "--user", "editor").exit_code != 0
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ((200, {"Content-Type": "text/html"}, b"<html>a shop</html>"), "is not a WordPress site"),
+        ((404, {}, b"nothing"), "is not a WordPress site"),
+        (
+            (200, {"Content-Type": "application/json"}, b'{"namespaces": ["wp/v2"]}'),
+            "not The Events Calendar's REST API",
+        ),
+    ],
+)
+def test_a_site_that_is_not_the_plugin_is_one_error_line(app, admin, site, answer, said):
+    site.routes["/wp-json/"] = answer
+    site.routes["/"] = answer
+    result = run(app, site.base)
+    assert result.exit_code == 1
+    assert result.output.count("Error:") == 1 and said in result.output
+    assert "Traceback" not in result.output
+    assert _counts() == (0, 0, 0, 0, 0)
+
+
+def test_answers_in_another_shape_loops_and_huge_answers_are_one_error_line(
+    app, admin, site, monkeypatch
+):
+    site.routes[f"{TEC}/categories"] = (200, {}, b'{"categories": "no"}')
+    assert "is not The Events Calendar's answer" in run(app, site.base).output
+    del site.routes[f"{TEC}/categories"]
+    site.routes[f"{TEC}/tags"] = (302, {"Location": f"{TEC}/tags"}, b"")
+    looped = run(app, site.base)
+    assert looped.exit_code == 1 and "redirects in a loop" in looped.output
+    del site.routes[f"{TEC}/tags"]
+    site.routes[f"{TEC}/venues"] = (302, {"Location": "file:///etc/passwd"}, b"")
+    assert "not http(s)" in run(app, site.base).output
+    del site.routes[f"{TEC}/venues"]
+    monkeypatch.setattr(tec_import, "MAX_ANSWER_BYTES", 2000)
+    huge = run(app, site.base)
+    assert huge.exit_code == 1 and "answered more than 2,000 bytes" in huge.output
+    assert _counts()[0] == 0
+
+
+def test_an_unreachable_site_or_a_bad_address_is_one_error_line(app, admin):
+    from tests.helpers import free_port
+
+    result = run(app, f"http://127.0.0.1:{free_port()}")
+    assert result.exit_code == 1 and "Error: cannot reach" in result.output
+    assert "Traceback" not in result.output
+    for address in ("ftp://example.org", "not a url", "file:///etc/passwd"):
+        bad = run(app, address)
+        assert bad.exit_code == 1 and "is not an http(s) address" in bad.output, address
+
+
+def test_the_importer_needs_an_author(app, site):
+    result = run(app, site.base)
+    assert result.exit_code == 1 and "no administrator" in result.output
+    assert "no user 'nobody'" in run(app, site.base, "--author", "nobody").output
+
+
+def test_a_second_instance_of_this_service_is_brought_through_its_alias(
+    app, client, admin, tmp_path
+):
+    source_db = tmp_path / "source.db"
+    uploads = tmp_path / "source-uploads"
+    flask_cli(source_db, "users", "create", "owner", "--role", "administrator")
+    flask_cli(source_db, "seed", "--events", "60", UPLOAD_FOLDER=uploads)
+    server = Server(source_db, workers=1, UPLOAD_FOLDER=uploads)
+    try:
+        status, draft = server.request(
+            "POST",
+            "/wp-json/calendar/events/v1/events",
+            {"title": "Draft", "start_date": "2027-01-05 10:00", "end_date": "2027-01-05 11:00",
+             "status": "draft"},
+            _owner_auth(source_db),
+        )  # fmt: skip
+        assert status == 201
+        result = run(app, server.base)
+        assert result.exit_code == 0, result.output
+        theirs = _every_event(lambda path: server.request("GET", path)[1])
+    finally:
+        server.stop()
+    ours = _every_event(lambda path: client.get(path).get_json())
+    assert set(ours) == set(theirs)  # the draft is not published: not read without credentials
+    assert "draft" not in ours and len(ours) > 40
+    for slug, event in theirs.items():
+        copied = ours[slug]
+        for key in (
+            "title",
+            "start_date",
+            "end_date",
+            "timezone",
+            "cost",
+            "description",
+            "featured",
+        ):
+            assert copied[key] == event[key], (slug, key)
+        assert (copied["venue"] or {}).get("slug") == (event["venue"] or {}).get("slug")
+        assert [c["slug"] for c in copied["categories"]] == [c["slug"] for c in event["categories"]]
+        assert [t["slug"] for t in copied["tags"]] == [t["slug"] for t in event["tags"]]
+        if event["image"]:
+            assert (copied["image"]["width"], copied["image"]["height"]) == (
+                event["image"]["width"],
+                event["image"]["height"],
+            )
+        else:
+            assert copied["image"] is False
+    assert _row(result.output, "images")[0] > 0
+
+
+def _every_event(get) -> dict:
+    events, path = {}, f"{NS}/events?per_page=50&start_date=1970-01-01"
+    while path:
+        page = get(path)
+        events.update((event["slug"], event) for event in page["events"])
+        following = urlsplit(page.get("next_rest_url", ""))
+        path = f"{following.path}?{following.query}" if following.path else ""
+    return events
+
+
+def _owner_auth(database_path) -> dict:
+    import base64
+
+    password = flask_cli(database_path, "users", "password", "owner").strip().split()[-1]
+    return {"Authorization": "Basic " + base64.b64encode(f"owner:{password}".encode()).decode()}
