@@ -430,3 +430,68 @@ def _owner_auth(database_path) -> dict:
 
     password = flask_cli(database_path, "users", "password", "owner").strip().split()[-1]
     return {"Authorization": "Basic " + base64.b64encode(f"owner:{password}".encode()).decode()}
+
+
+MASK = {
+    "description": "",
+    "excerpt": "",
+    "cost": "",
+    "website": "",
+    "all_day": None,
+    "show_map": None,
+    "show_map_link": None,
+    "hide_from_listings": None,
+    "sticky": None,
+    "featured": None,
+    "categories": [],
+    "tags": [],
+    "venue": [],
+    "organizer": [],
+    "image": False,
+}
+
+
+def _with_protected_event(site) -> dict:
+    """A second, password-protected event: masked to callers without the right, whole to
+    the site's editor, its password given by WordPress's own route in the edit context."""
+    secret = _copy_event(site.events[0], 88, "members-evening")
+    secret["title"] = "Members' evening"
+    site.credentials = "Basic " + __import__("base64").b64encode(b"editor:app pass").decode()
+    original = site.answer
+
+    def answer(path, headers):
+        whole = headers.get("Authorization") == site.credentials
+        site.events = [site.events[0], secret if whole else {**secret, **MASK}]
+        return original(path, headers)
+
+    site.answer = answer
+    return secret
+
+
+def test_a_protected_event_never_arrives_unprotected(app, client, admin, site):
+    _with_protected_event(site)
+    anonymous = run(app, site.base)
+    assert anonymous.exit_code == 1
+    assert 'evening" (source id 88): password-protected at the source' in anonymous.output
+    with_credentials = run(app, site.base, "--user", "editor", "--password", "app pass")
+    assert with_credentials.exit_code == 1  # the site has no wp/v2/tribe_events: no password
+    assert "members-evening" not in json.dumps(client.get(f"{NS}/events").get_json())
+
+
+def test_a_protected_event_keeps_its_password_when_wordpress_gives_it(app, client, admin, site):
+    _with_protected_event(site)
+
+    def passwords(parts, headers):
+        query = parse_qs(parts.query)
+        if headers.get("Authorization") != site.credentials or query["context"] != ["edit"]:
+            return 401, {}, b"{}"
+        assert query["include"] == ["88"]
+        return 200, {}, json.dumps([{"id": 88, "password": "opensesame"}]).encode()
+
+    site.routes["/wp-json/wp/v2/tribe_events"] = passwords
+    result = run(app, site.base, "--user", "editor", "--password", "app pass")
+    assert result.exit_code == 0, result.output
+    events = {e["slug"]: e for e in client.get(f"{NS}/events").get_json()["events"]}
+    assert events["members-evening"]["description"] == ""  # masked to the public here too
+    unlocked = client.get(f"{NS}/events/{events['members-evening']['id']}?password=opensesame")
+    assert unlocked.get_json()["description"] == site.events[0]["description"]
