@@ -456,7 +456,8 @@ class Importer:
         what = f"{_text(item.get(name_field))!r} (source id {item['id']})"
         existing = self._found(kind, origin, lambda: linked_by_origin(name_field, origin))
         if existing is not None and existing.status == "trash":
-            existing = None
+            self.report.count(kind, "unchanged")  # trashed here: it stays there, unlinked
+            return None
         record = imported(f"{kind}:{origin}")
         modified = str(item.get("modified_utc") or "")
         if existing is not None and record is not None and record.modified == modified and modified:
@@ -527,8 +528,9 @@ class Importer:
         origin = _global_id(item, self.source)
         what = f"{_text(item.get('title'))!r} (source id {item['id']})"
         existing = self._found(kind, origin, lambda: find_imported_event(origin, self.viewer.id))
-        if existing is not None and (existing.status == "trash" or existing.occurrence):
-            existing = None
+        if existing is not None and existing.status == "trash":
+            self.report.count(kind, "unchanged")  # trashed here: it stays there
+            return
         record = imported(f"{kind}:{origin}")
         modified = str(item.get("modified_utc") or "")
         if existing is not None and record is not None and record.modified == modified and modified:

@@ -495,3 +495,24 @@ def test_a_protected_event_keeps_its_password_when_wordpress_gives_it(app, clien
     assert events["members-evening"]["description"] == ""  # masked to the public here too
     unlocked = client.get(f"{NS}/events/{events['members-evening']['id']}?password=opensesame")
     assert unlocked.get_json()["description"] == site.events[0]["description"]
+
+
+def test_what_was_trashed_here_stays_in_the_trash(app, client, admin, site):
+    assert run(app, site.base).exit_code == 0
+    event = client.get(f"{NS}/events").get_json()["events"][0]
+    assert client.delete(f"{NS}/events/{event['id']}", headers=admin).status_code == 200
+    venue_id = event["venue"]["id"]
+    assert client.delete(f"{NS}/venues/{venue_id}", headers=admin).status_code == 200
+    site.events[0]["modified_utc"] = "2026-11-24 08:00:00"  # changed at the source
+    again = run(app, site.base)
+    assert _row(again.output, "events") == [0, 0, 1, 0]
+    assert _row(again.output, "venues") == [0, 0, 1, 0]
+    assert client.get(f"{NS}/events").get_json()["events"] == []
+    trashed = client.get(f"{NS}/events?status=trash", headers=admin).get_json()["events"]
+    assert [e["id"] for e in trashed] == [event["id"]]
+    # Deleted for good, it comes back.
+    client.delete(f"{NS}/events/{event['id']}?force=true", headers=admin)
+    third = run(app, site.base)
+    assert _row(third.output, "events") == [1, 0, 0, 0]
+    back = client.get(f"{NS}/events").get_json()["events"][0]
+    assert back["slug"] == "anchor-sample-event" and back["venue"] == []
