@@ -57,11 +57,14 @@ def _too_many(message: str, seconds: int) -> ApiError:
     return ApiError("too_many_attempts", message, 429, headers={"Retry-After": str(seconds)})
 
 
-def _throttle(keys: list[tuple[str, int]], window: int, message: str) -> None:
-    """429 while any of ``keys`` is over its limit, with the seconds that remain."""
-    wait = max(users.throttled_for(key, limit, window) for key, limit in keys)
+def _throttle(keys: list[tuple[str, int]], window: int, message: str) -> dict:
+    """429 while any of ``keys`` is over its limit, with the seconds that remain; else the
+    failures found (``users.failures_of``)."""
+    found = users.failures_of([key for key, _limit in keys])
+    wait = max(users.throttled_for(found.get(key), limit, window) for key, limit in keys)
     if wait:
         raise _too_many(message, wait)
+    return found
 
 
 def _bad_credentials() -> ApiError:
@@ -114,6 +117,7 @@ class SignInAttempt:
         config = current_app.config
         address = client_address()
         self.window = config["AUTH_FAILURE_WINDOW"]
+        self.found: dict = {}  # the failures counted before this attempt
         self.keys = [
             (f"{address} {login}", config["AUTH_FAILURE_LIMIT"]),
             (address, config["AUTH_FAILURE_LIMIT"] * 10),
@@ -124,13 +128,16 @@ class SignInAttempt:
             users.record_failure(key, self.window)
 
     def succeeded(self) -> None:
-        users.clear_failures(self.keys[0][0])
+        if self.keys[0][0] in self.found:
+            users.clear_failures(self.keys[0][0])
 
 
 def throttle_sign_in(login: str) -> SignInAttempt:
     """429 while this client (and user name) is over its limit; else the attempt's counters."""
     attempt = SignInAttempt(login)
-    _throttle(attempt.keys, attempt.window, _("Too many failed login attempts. Try again later."))
+    attempt.found = _throttle(
+        attempt.keys, attempt.window, _("Too many failed login attempts. Try again later.")
+    )
     return attempt
 
 

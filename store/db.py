@@ -14,6 +14,7 @@ import fcntl
 import os
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from urllib.parse import unquote, urlsplit
@@ -275,20 +276,28 @@ def write_transaction(changes_data: bool = True):
     advisory lock above. Writes that change what the API serves bump the data version,
     which invalidates cached responses in every worker (and every host) at once.
     """
-    if is_postgres():
-        transaction = _postgres_writer_lock()
-    else:
-        transaction = _sqlite_writer_transaction()
+    postgres = is_postgres()
+    transaction = _postgres_writer_lock() if postgres else _sqlite_writer_transaction()
+    bumped = None
     with transaction as txn:
         yield txn
         if changes_data and database.transaction_depth() == 1:
             for hook in BEFORE_COMMIT:
                 hook()
-            database.execute_sql(
+            row = database.execute_sql(
                 "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) "
-                "WHERE key = 'data_version'"
-            )
+                "WHERE key = 'data_version' RETURNING value"
+            ).fetchone()
+            bumped = int(row[0]) if row else None
             _forget_pinned_version()
+    if bumped is not None:  # committed: the data is at this version until the next write
+        _known_version(bumped, time.monotonic())
+        if postgres:
+            # Commit wait: a worker of any host may serve a version read up to
+            # VERSION_LEASE ago (data_version); once the lease of every read made before
+            # this commit has run out, no request that follows the acknowledgement can be
+            # answered from the data before it.
+            time.sleep(VERSION_LEASE)
 
 
 @contextmanager
@@ -306,15 +315,44 @@ def _sqlite_writer_transaction():
 
 def data_version() -> int:
     """Changes whenever data the API serves changes, in any worker. Read once per pinned
-    scope (a request: ``pin_data_version``), and again after a write of that scope."""
+    scope (a request: ``pin_data_version``); a write of that scope knows the version it
+    made. On PostgreSQL a worker reads it at most once per VERSION_LEASE (a round trip to
+    the server saved on most requests); every write waits that long before it is
+    acknowledged (``write_transaction``), so no request after the acknowledgement, on any
+    host, is answered from older data."""
     slot = _pinned.get()
     if slot is not None and slot[0] is not None:
         return slot[0]
-    row = database.execute_sql("SELECT value FROM setting WHERE key = 'data_version'").fetchone()
-    version = int(row[0]) if row else 0
+    version = None
+    if is_postgres():
+        of, known, read_at = _lease
+        if of is database.obj and time.monotonic() - read_at < VERSION_LEASE:
+            version = known
+    if version is None:
+        read_at = time.monotonic()  # before the query: the lease counts from its start
+        row = database.execute_sql(
+            "SELECT value FROM setting WHERE key = 'data_version'"
+        ).fetchone()
+        version = int(row[0]) if row else 0
+        _known_version(version, read_at)
     if slot is not None:
         slot[0] = version
     return version
+
+
+# Seconds a worker on PostgreSQL serves the data version it read without reading it again,
+# and what its last read (or write) found: (database, version, monotonic time of the read).
+VERSION_LEASE = 0.003
+_lease: tuple = (None, None, 0.0)
+
+
+def _known_version(version: int, at: float) -> None:
+    global _lease
+    if _lease[0] is not database.obj or at >= _lease[2]:
+        _lease = (database.obj, version, at)
+    slot = _pinned.get()
+    if slot is not None:
+        slot[0] = version
 
 
 # The data version of the current request: read at its first use, not before (a request

@@ -711,8 +711,11 @@ def rows_by_id(model, ids: set) -> dict:
     return MEMO.many(current_version(), model, ids, fetch)
 
 
-def _replace_links(model, column, event_id: int, ids: list[int], live: int = 0) -> None:
-    model.delete().where(model.event == event_id).execute()
+def _replace_links(
+    model, column, event_id: int, ids: list[int], live: int = 0, new: bool = False
+) -> None:
+    if not new:  # a new event has no links to replace
+        model.delete().where(model.event == event_id).execute()
     if not ids:
         return
     rows = [{"event": event_id, column: item, "position": n} for n, item in enumerate(ids)]
@@ -770,15 +773,15 @@ def save_event(
             # this update did not send, and the answer must show them.
             saved = Event.get_by_id(event_id)
         if "venue" in links:
-            _replace_links(
-                EventVenue, "venue", event_id, _materialise_linked("venue", links["venue"], viewer)
-            )
+            venues = _materialise_linked("venue", links["venue"], viewer)
+            _replace_links(EventVenue, "venue", event_id, venues, new=existing is None)
         if "organizer" in links:
             _replace_links(
                 EventOrganizer,
                 "organizer",
                 event_id,
                 _materialise_linked("organizer", links["organizer"], viewer),
+                new=existing is None,
             )
         # The links' ``live`` follows the row as saved, whatever ``existing`` (read before
         # this transaction) said: a write in between may have changed the status or the
@@ -801,7 +804,7 @@ def save_event(
                 ordered = [row.term_id for row in current]
             for _taxonomy, ids in terms:
                 ordered.extend(ids)
-            _replace_links(EventTerm, "term", event_id, ordered, live=live)
+            _replace_links(EventTerm, "term", event_id, ordered, live=live, new=existing is None)
         elif existing is not None:  # only the links that differ are written
             EventTerm.update(live=live).where(
                 (EventTerm.event == event_id) & (EventTerm.live != live)
