@@ -18,6 +18,7 @@ from store.db import (
     data_version,
     database,
     insert_row,
+    insert_rows,
     matching_ids,
     matching_params,
     unindexed,
@@ -722,7 +723,7 @@ def _replace_links(
     if model is EventTerm:
         for row in rows:
             row["live"] = live
-    model.insert_many(rows).execute()
+    insert_rows(model, rows)  # prepared, no RETURNING
 
 
 def _materialise_linked(kind: str, items: list, viewer: Viewer) -> list[int]:

@@ -6,14 +6,16 @@ import re
 from bisect import bisect_right
 from datetime import timedelta
 
+from peewee import SQL
 from text_unidecode import unidecode
 
 from store import dates
 from store.clock import utcnow, utcnow_str
-from store.db import insert_row
+from store.db import insert_row, insert_rows
 from store.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
 from store.memo import MEMO, current_version
 from store.models import Event, Node, Organizer, Venue
+from store.sql import Statement, param
 from store.users import Viewer
 
 # Every status a post may have (WordPress's, less auto-draft and inherit).
@@ -28,11 +30,7 @@ def allocate_ids(kind: str, count: int) -> list[int]:
     """``count`` new ids from one insert (``RETURNING``), in ascending order."""
     if count <= 0:
         return []
-    rows = []
-    for offset in range(0, count, 500):
-        size = min(500, count - offset)
-        rows.extend(Node.insert_many([{"kind": kind}] * size).returning(Node.id).execute())
-    return sorted(row.id for row in rows)
+    return sorted(insert_rows(Node, [{"kind": kind}] * count, returning=True))
 
 
 def node_kind(item_id: int) -> str | None:
@@ -48,6 +46,19 @@ def slugify(text: str) -> str:
     return slug[:180]
 
 
+class _SlugTaken(dict):
+    """Per model, whether another row holds a slug: compiled once (every create asks)."""
+
+    def __missing__(self, model):
+        statement = self[model] = Statement(
+            lambda: model.select(model.id).where((model.slug == param(0)) & (model.id != param(1)))
+        )
+        return statement
+
+
+_SLUG_TAKEN = _SlugTaken()
+
+
 def unique_slug(
     model, wanted: str, fallback: str, exclude_id: int | None = None, scope=True
 ) -> str:
@@ -55,7 +66,12 @@ def unique_slug(
     taxonomy) with ``-2``, ``-3`` suffixes: the one slug rule of every resource."""
     base = slugify(wanted) or fallback
     others = scope & (model.id != (exclude_id or 0))
-    if not model.select(model.id).where(others & (model.slug == base)).exists():
+    if scope is True and not _SLUG_TAKEN[model].first(base, exclude_id or 0):
+        return base
+    if (
+        scope is not True
+        and not model.select(model.id).where(others & (model.slug == base)).exists()
+    ):
         return base
     # An index range rather than LIKE, which SQLite cannot serve from the slug index.
     query = model.select(model.slug).where(
@@ -104,11 +120,25 @@ def scheduled_dates() -> tuple[list[str], list[str]]:
 
 
 def _scheduled_dates() -> tuple[list[str], list[str]]:
-    found = {}
-    for model in (Event, Venue, Organizer):
-        query = model.select(model.date_utc).where(model.status == "future")
-        found[model] = sorted(date for (date,) in query.tuples() if date)
-    return found[Event], sorted(date for dates_ in found.values() for date in dates_)
+    events, others = [], []
+    for kind, date in _SCHEDULED.execute("future"):  # one query, after every write
+        if date:
+            (events if kind == 0 else others).append(date)
+    events.sort()
+    return events, sorted(events + others)
+
+
+def _scheduled_of(model, kind: int):
+    return model.select(SQL(str(kind)), model.date_utc).where(model.status == param(0))
+
+
+_SCHEDULED = Statement(
+    lambda: (
+        _scheduled_of(Event, 0)
+        .union_all(_scheduled_of(Venue, 1))
+        .union_all(_scheduled_of(Organizer, 2))
+    )
+)
 
 
 def _next(sorted_dates: list[str], now: str) -> str:

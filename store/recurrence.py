@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo
 from dateutil.rrule import rrulestr
 
 from store import dates
+from store.db import insert_rows
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 # RFC 5545 rule parts; dateutil also reads BYEASTER, which is not part of the standard.
@@ -395,20 +396,22 @@ def _set_lines(series_id: int, lines: list[str]) -> None:
     )
 
 
-def _copy_links(series_id: int, tables) -> None:
+def _copy_links(series_id: int, tables, since: int | None = None) -> None:
     """Replaces the links of the following occurrences by copies of the series' links:
-    two statements per table, whatever the number of occurrences."""
+    two statements per table, whatever the number of occurrences. With ``since`` (the
+    first id of occurrences just added, which have none), gives those theirs only."""
     from store.db import run_sql
 
     for table, column in dict.fromkeys(tables):
         live = ", live" if table == "event_term" else ""
-        run_sql(f"DELETE FROM {table} WHERE event_id IN ({_FOLLOWERS})", (series_id,))
+        if since is None:
+            run_sql(f"DELETE FROM {table} WHERE event_id IN ({_FOLLOWERS})", (series_id,))
         run_sql(
             f"INSERT INTO {table} (event_id, {column}, position{live}) "
             f"SELECT o.id, l.{column}, l.position{live.replace(', ', ', l.')} "
             f"FROM event AS o JOIN {table} AS l ON l.event_id = ? "
-            f"WHERE o.post_parent = ? AND o.occurrence != '' AND NOT o.detached",
-            (series_id, series_id),
+            f"WHERE o.post_parent = ? AND o.occurrence != '' AND NOT o.detached AND o.id >= ?",
+            (series_id, series_id, since or 0),
         )
 
 
@@ -490,10 +493,10 @@ def add_occurrences(series, starts: list[datetime]) -> int:
     if not starts:
         return 0
     rows = _occurrence_rows(series, starts)
-    for offset in range(0, len(rows), 100):
-        Event.insert_many(rows[offset : offset + 100]).execute()
-    # Only the new rows lack links; the others are re-copied too, which is the same.
-    _copy_links(series.id, LINK_TABLES.values())
+    insert_rows(Event, rows)  # prepared once, not built as Peewee queries
+    # Ids are allocated in ascending order, after every existing one: the new rows are
+    # those from the first of them, and only they lack links.
+    _copy_links(series.id, LINK_TABLES.values(), since=min(row["id"] for row in rows))
     return len(rows)
 
 

@@ -87,7 +87,12 @@ def make_pending(limit: int = MAKE_PER_WRITE) -> int:
         made = {}
     rows = [(key, *made.get(event_id, ("", "")), event_id) for event_id in ids]
     sql = "UPDATE event_text SET made_for = ?, body = ?, extra = ? WHERE event_id = ?"
-    database.cursor().executemany(sql.replace("?", "%s") if is_postgres() else sql, rows)
+    if is_postgres():  # psycopg2's executemany is a round trip per row
+        from psycopg2.extras import execute_batch
+
+        execute_batch(database.cursor(), sql.replace("?", "%s"), rows, page_size=200)
+    else:
+        database.cursor().executemany(sql, rows)
     return len(ids)
 
 
