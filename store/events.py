@@ -33,6 +33,7 @@ from store.models import (
     EventDay,
     EventOrganizer,
     EventTerm,
+    EventText,
     EventVenue,
     Organizer,
     Term,
@@ -565,6 +566,21 @@ def get_events(ids: list[int]) -> list[Event]:
     return _EVENTS_BY_IDS.instances(Event, *ids, sizes=(len(ids),))
 
 
+def events_to_make(limit: int) -> list[Event]:
+    """The newest events whose stored texts are to be made (store/texts.py), at most
+    ``limit``, in one query."""
+    return _EVENTS_TO_MAKE.instances(Event, limit)
+
+
+_EVENTS_TO_MAKE = Statement(
+    lambda: (
+        Event.select(Event)
+        .join(EventText, on=(EventText.event == Event.id))
+        .where(EventText.body.is_null())
+        .order_by(Event.id.desc())
+        .limit(param(0))
+    )
+)
 _EVENTS_BY_IDS = Statement(
     lambda size: Event.select().where(Event.id.in_(in_list(0, size))).order_by(Event.id)
 )

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import nullcontext
 
-from store.db import BEFORE_COMMIT, database, is_postgres, run_sql, write_transaction
+from store.db import BEFORE_COMMIT, database, is_postgres, write_transaction
+from store.media import is_media_id
 from store.models import EventText
 from store.sql import Statement, in_list, param
 
@@ -67,21 +69,19 @@ def make_pending(limit: int = MAKE_PER_WRITE) -> int:
     if chosen is None:
         return 0
     key, make = chosen
-    ids = [
-        row[0]
-        for row in run_sql(
-            "SELECT event_id FROM event_text WHERE body IS NULL ORDER BY event_id DESC LIMIT ?",
-            (limit,),
-        )
-    ]
-    if not ids:
-        return 0
-    from store.events import get_events, links_of  # store.events is above this module
+    from store.events import events_to_make, links_of  # store.events is above this module
 
-    events = get_events(ids)
+    events = events_to_make(limit)
+    if not events:
+        return 0
+    ids = [event.id for event in events]
+    links = links_of(ids)
+    # Making runs SQL only to read the events' images: then within a savepoint, so that a
+    # failed statement cannot leave the write's transaction unusable (PostgreSQL).
+    guard = database.atomic() if any(is_media_id(e.image) for e in events) else nullcontext()
     try:
-        with database.atomic():  # a savepoint: a failed statement leaves the write whole
-            made = make(events, links_of(ids))
+        with guard:
+            made = make(events, links)
     except Exception:  # a text is an optimisation: never the reason a write fails
         _log.exception("could not make the stored texts of events %s", ids[:20])
         made = {}
