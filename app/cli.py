@@ -27,7 +27,8 @@ from app.ical_bounds import Bounds, OverBound
 from app.ical_import import import_events
 from app.openapi import complete, doc_strings
 from app.render import stored_texts_key
-from app.tec_import import Importer, Source, SourceError
+from app.tec_import import Importer
+from app.tec_source import Source, SourceError, printable
 from schemas.events import IMPORT_STATUSES
 from store import accounts, texts, users
 from store.backup import BackupError, restore_backup, write_backup
@@ -321,7 +322,7 @@ def import_tec_command(site_url, user, password, author, no_images):
         except SourceError as error:
             raise click.ClickException(str(error)) from None
         texts.make_all()
-    click.echo(f"Imported from {source.site}:")
+    click.echo(printable(f"Imported from {source.site}:"))
     click.echo(f"{'':<12}{'created':>9}{'updated':>9}{'unchanged':>11}{'failed':>8}")
     for kind, counts in report.counts.items():
         click.echo(

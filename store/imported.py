@@ -1,28 +1,20 @@
 """What ``import-tec`` brought (app/tec_import.py): each source item's local id and the
-source's ``modified`` when it was last written, and the lookups by origin."""
+source's ``modified`` when it was last written; terms by slug."""
 
 from __future__ import annotations
 
 from store.db import upsert
-from store.models import Imported, Organizer, Term, Venue
-
-MODELS = {"venue": Venue, "organizer": Organizer}
+from store.models import Imported, Term
 
 
 def imported(source: str) -> Imported | None:
-    """The record of a source item (``events:site?id=6``, ``images:URL``)."""
+    """The record of a source item (``events:host:port/path?id=6``, ``images:URL``)."""
     return Imported.get_or_none(Imported.source == source)
 
 
 def note_imported(source: str, local: int, modified: str = "") -> None:
     """Call inside the write transaction of the item itself."""
     upsert(Imported, source=source, local=local, modified=modified)
-
-
-def linked_by_origin(kind: str, origin: str):
-    """The venue or organizer imported from the source item of this ``global_id``."""
-    model = MODELS[kind]
-    return model.select().where((model.origin == origin) & (model.status != "trash")).first()
 
 
 def term_by_slug(taxonomy: str, slug: str) -> Term | None:

@@ -206,10 +206,10 @@ def delete_linked(kind: str, item) -> None:
         model.delete().where(model.id == item.id).execute()
 
 
-def save_linked(kind: str, values: dict, viewer: Viewer, existing=None):
-    """Creates (de-duplicating among what ``viewer`` may read) or updates; returns
-    (row, created)."""
+def save_linked(kind: str, values: dict, viewer: Viewer, existing=None, dedupe: bool = True):
+    """Creates (de-duplicating among what ``viewer`` may read, unless ``dedupe`` is false)
+    or updates; returns (row, created)."""
     with write_transaction():
         if existing is None:
-            return create_linked(kind, values, viewer)
+            return create_linked(kind, values, viewer, dedupe=dedupe)
         return update_linked(kind, existing, values), False

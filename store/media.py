@@ -148,6 +148,14 @@ def list_media(viewer: Viewer, offset: int, limit: int) -> tuple[list[Media], in
     return rows, total
 
 
+def shown_anywhere(media_id: int) -> bool:
+    """Whether any event, venue or organizer (of any status) shows this image."""
+    return any(
+        model.select(model.id).where(model.image == str(media_id)).exists()
+        for model in (Event, Venue, Organizer)
+    )
+
+
 def shown_by_others(media_id: int, user_id: int) -> bool:
     """Whether items of other authors show this image (deleting it would change them)."""
     return any(

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app import tec_import
+from app import tec_source
 from store.db import database
 from store.models import Event, Media, Organizer, Term, Venue
 from tests.conftest import NS
@@ -133,7 +133,7 @@ def site():
 def waits(monkeypatch):
     """The seconds the importer waited between tries (it does not really wait)."""
     waited: list[float] = []
-    monkeypatch.setattr(tec_import.time, "sleep", waited.append)
+    monkeypatch.setattr(tec_source.time, "sleep", waited.append)
     return waited
 
 
@@ -342,7 +342,7 @@ def test_answers_in_another_shape_loops_and_huge_answers_are_one_error_line(
     site.routes[f"{TEC}/venues"] = (302, {"Location": "file:///etc/passwd"}, b"")
     assert "not http(s)" in run(app, site.base).output
     del site.routes[f"{TEC}/venues"]
-    monkeypatch.setattr(tec_import, "MAX_ANSWER_BYTES", 2000)
+    monkeypatch.setattr(tec_source, "MAX_ANSWER_BYTES", 2000)
     huge = run(app, site.base)
     assert huge.exit_code == 1 and "answered more than 2,000 bytes" in huge.output
     assert _counts()[0] == 0
@@ -516,3 +516,178 @@ def test_what_was_trashed_here_stays_in_the_trash(app, client, admin, site):
     assert _row(third.output, "events") == [1, 0, 0, 0]
     back = client.get(f"{NS}/events").get_json()["events"][0]
     assert back["slug"] == "anchor-sample-event" and back["venue"] == []
+
+
+# --- what an outside attack on the importer found ------------------------------------------
+
+
+def test_odd_answers_are_failures_of_their_items_never_a_traceback(app, client, admin, site, waits):
+    tries = {"n": 0}
+
+    def busy_then_fine(parts, headers):
+        tries["n"] += 1
+        if tries["n"] == 1:
+            return 503, {"Retry-After": "²"}, b""  # a digit Python reads, no number
+        listing = site.listing("organizers", site.lists["organizers"], parse_qs(parts.query))
+        return 200, {}, json.dumps(site.local(listing)).encode()
+
+    site.routes[f"{TEC}/organizers"] = busy_then_fine
+    site.lists["categories"].append({**site.lists["categories"][0], "id": 5, "slug": "odd",
+                                     "name": "Odd", "parent": [1]})  # fmt: skip
+    event = site.events[0]
+    event["categories"] = 5
+    event["image"] = {"url": "http://[::1"}
+    site.events.append(_copy_event(event, 90, "with-huge-image"))
+    site.events[1]["image"] = {"url": f"{RECORDED_HOST}/{'x' * 9000}.jpg"}
+    result = run(app, site.base)
+    assert "Traceback" not in result.output and "Error:" not in result.output, result.output
+    assert waits == [1]
+    assert _row(result.output, "events") == [2, 0, 0, 0]
+    assert _row(result.output, "categories")[0] == 2  # "odd" at the top: its parent is no id
+    assert "is not an address" in result.output
+    assert "more than 2000 characters" in result.output
+
+
+def test_next_rest_url_that_is_no_address_or_never_ends_is_one_error_line(app, admin, site):
+    site.routes[f"{TEC}/tags"] = (200, {}, json.dumps(
+        {"tags": [], "next_rest_url": ["x"], "total": 0}).encode())  # fmt: skip
+    site.routes[f"{TEC}/tags"] = (
+        200,
+        {},
+        json.dumps(
+            {"tags": [{"id": 1, "name": "a", "slug": "a"}], "next_rest_url": ["x"]}
+        ).encode(),
+    )
+    odd = run(app, site.base)
+    assert odd.exit_code == 1 and "leaves the site" in odd.output and "Traceback" not in odd.output
+
+    def endless(parts, headers):
+        page = int(parse_qs(parts.query).get("page", ["1"])[0])
+        body = {"tags": [{"id": page, "name": f"t{page}", "slug": f"t{page}"}], "total": 3,
+                "total_pages": 3, "next_rest_url": f"{site.base}{TEC}/tags?page={page + 1}"}  # fmt: skip
+        return 200, {}, json.dumps(body).encode()
+
+    site.routes[f"{TEC}/tags"] = endless
+    result = run(app, site.base)
+    assert result.exit_code == 1 and "more pages of tags than the site announced" in result.output
+
+
+def test_an_image_of_an_item_that_fails_is_not_left_in_the_library(app, client, admin, site):
+    site.routes["/wp-content/uploads/private.jpg"] = (200, {}, image_bytes())
+    event = site.events[0]
+    event.update(status="private", end_date="2026-11-30 10:00:00")  # ends before it starts
+    event["image"] = {"url": f"{RECORDED_HOST}/wp-content/uploads/private.jpg"}
+    result = run(app, site.base)
+    assert _row(result.output, "events") == [0, 0, 0, 1]
+    assert _counts()[4] == 0
+    assert client.get("/wp-json/wp/v2/media").get_json() == []
+
+
+def test_an_author_who_may_not_upload_brings_no_image(app, admin, as_role, site):
+    as_role("contributor", "cora")
+    site.routes["/wp-content/uploads/p.jpg"] = (200, {}, image_bytes())
+    site.events[0]["image"] = {"url": f"{RECORDED_HOST}/wp-content/uploads/p.jpg"}
+    result = run(app, site.base, "--author", "cora")
+    assert "the --author may not upload images" in result.output
+    assert _counts()[4] == 0 and not any("p.jpg" in path for path in site.asked)
+
+
+def test_venues_of_the_same_name_stay_apart_and_so_do_two_sites_on_one_host(
+    app, client, admin, site
+):
+    hall = site.lists["venues"][0]
+    site.lists["venues"] = [
+        {**hall, "id": 40 + n, "slug": f"hall-{n}", "global_id": f"127.0.0.1?id={40 + n}"}
+        for n in range(5)
+    ]
+    result = run(app, site.base)
+    assert _row(result.output, "venues") == [6, 0, 0, 0]  # and the event's own, embedded
+    slugs = {v["slug"] for v in client.get(f"{NS}/venues?per_page=20").get_json()["venues"]}
+    assert {f"hall-{n}" for n in range(5)} <= slugs
+    other = RecordedSite()  # the same host, another port: another site
+    try:
+        second = run(app, other.base)
+        assert _row(second.output, "events") == [1, 0, 0, 0]
+    finally:
+        other.close()
+
+
+def test_a_global_id_is_no_key_to_another_items_identity(app, client, admin, site):
+    from tests.helpers import ics
+
+    imported_ics = client.post(
+        f"{NS}/events/import",
+        data=ics(
+            "UID:victim-uid@example.org\nSUMMARY:Theirs\nDTSTART:20271201T100000Z\n"
+            "DTEND:20271201T110000Z"
+        ),  # fmt: skip
+        headers={**admin, "Content-Type": "text/calendar"},
+    )
+    assert imported_ics.status_code in (200, 201), imported_ics.get_json()
+    site.events[0]["global_id"] = "victim-uid@example.org"
+    assert run(app, site.base).exit_code == 0
+    titles = {
+        e["title"] for e in client.get(f"{NS}/events?start_date=2026-01-01").get_json()["events"]
+    }
+    assert titles == {"Theirs", "Anchor Sample Event"}
+    ours = [e for e in client.get(f"{NS}/events").get_json()["events"] if e["title"] != "Theirs"]
+    assert ours[0]["global_id_lineage"][1].endswith("?id=6")  # not the forged one
+
+
+def test_credentials_never_go_to_another_origin(app, admin, site):
+    seen = []
+    images = RecordedSite()
+    images.routes["/p.jpg"] = lambda parts, headers: (
+        seen.append(headers.get("Authorization")) or (200, {}, image_bytes())
+    )
+    site.credentials = "Basic " + __import__("base64").b64encode(b"ed:pw").decode()
+    site.events[0]["image"] = {"url": f"{images.base}/p.jpg"}  # same host, another port
+    try:
+        result = run(app, site.base, "--user", "ed", "--password", "pw")
+    finally:
+        images.close()
+    assert result.exit_code == 0, result.output
+    assert seen == [None]
+
+
+def test_an_image_on_an_internal_address_is_not_fetched(app, admin, site):
+    site.events[0]["image"] = {"url": f"http://localhost:{site.server.server_port}/p.jpg"}
+    result = run(app, site.base)
+    assert "is on an internal address" in result.output
+    assert not any(path == "/p.jpg" for path in site.asked)
+
+
+def test_a_site_that_sends_to_its_canonical_address_is_read_there(app, admin, site):
+    entry = RecordedSite()
+    entry.routes["/wp-json/"] = (301, {"Location": f"{site.base}/wp-json/"}, b"")
+    try:
+        result = run(app, entry.base)
+    finally:
+        entry.close()
+    assert result.exit_code == 0, result.output
+    assert f"Imported from {site.base}" in result.output
+
+
+def test_control_characters_of_the_source_never_reach_the_terminal(app, admin, site):
+    site.routes[f"{TEC}/categories"] = (
+        500, {}, json.dumps({"message": "boom\x1b]0;PWNED\x07\nImported 0"}).encode()
+    )  # fmt: skip
+    result = run(app, site.base)
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert result.output.count("\n") == result.output.count("Importing") + 1
+
+
+def test_a_rerun_counts_sanitised_terms_unchanged_and_clears_a_removed_website(
+    app, client, admin, site
+):
+    site.lists["categories"][0]["description"] = "<p onclick='x()'>Live</p>"
+    event = site.events[0]
+    event["website"] = "https://tickets.example.org/"
+    assert run(app, site.base).exit_code == 0
+    again = run(app, site.base)
+    assert _row(again.output, "categories") == [0, 0, 1, 0]
+    event["website"] = event["url"]
+    event["modified_utc"] = "2026-11-25 08:00:00"
+    run(app, site.base)
+    shown = client.get(f"{NS}/events").get_json()["events"][0]
+    assert shown["website"] == shown["url"]

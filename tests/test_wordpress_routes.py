@@ -229,3 +229,33 @@ def test_users_me_answers_who_the_credentials_are(client, as_role):
     assert (me["id"], me["name"], me["slug"]) == (as_role.user_id("mira"), "mira", "mira")
     wrong = client.get(f"{WP}/users/me", headers={"Authorization": "Basic bWlyYTpubw=="})
     assert wrong.status_code == 401
+
+
+def test_term_lists_take_every_form_of_a_list(client, admin):
+    ids = [
+        client.post(f"{WP}/tribe_events_cat", json={"name": n}, headers=admin).get_json()["id"]
+        for n in ("A", "B", "C")
+    ]
+    for query in (
+        f"include[]={ids[0]}&include[]={ids[1]}",
+        f"include={ids[0]}&include={ids[1]}",
+        f"include={ids[0]},{ids[1]}",
+        "slug[]=a&slug[]=b",
+        "slug=a,b",
+        f"exclude[]={ids[2]}",
+    ):
+        found = [t["id"] for t in client.get(f"{WP}/tribe_events_cat?{query}").get_json()]
+        assert found == ids[:2], query
+
+
+def test_the_alias_index_documents_its_own_namespace_as_the_default(client):
+    index = client.get(f"{TEC}/").get_json()
+    args = index["routes"][f"/{TEC_NAMESPACE}"]["endpoints"][0]["args"]
+    assert args["namespace"]["default"] == TEC_NAMESPACE
+    assert client.get(f"{TEC}/?namespace={TEC_NAMESPACE}").status_code == 200
+    assert (
+        client.get(f"{NS}/").get_json()["routes"]["/calendar/events/v1"]["endpoints"][0]["args"][
+            "namespace"
+        ]["default"]
+        == "calendar/events/v1"
+    )

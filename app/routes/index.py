@@ -123,10 +123,12 @@ NAMESPACE_ARGS = {
 
 def _endpoint_args(rule, view_func, method: str) -> dict:
     if rule.endpoint == "namespace_index":
-        return {
+        args = {
             name: {**arg, "description": translate(arg["description"])}
             for name, arg in NAMESPACE_ARGS.items()
         }
+        args["namespace"]["default"] = asked_namespace()
+        return args
     args = {}
     for converter, name in _CONVERTER.findall(rule.rule):
         args[name] = {"type": "integer" if converter == "int" else "string", "required": True}

@@ -82,10 +82,11 @@ class VenueOrganizerRoutes:
             raise ApiError(f"{self.kind}-not-accessible", say(self.messages["not_accessible"]), 403)
         return self._one(item, viewer)
 
-    def write(self, body, item=None, stamp: dict | None = None):
+    def write(self, body, item=None, stamp: dict | None = None, dedupe: bool = True):
         """The write pipeline of a venue or organizer, for every face (the API, the editor,
         import-tec): columns from the loaded body → permission → write rules → save
-        (de-duplicated). ``stamp``: columns only an importer sets (the origin)."""
+        (a new one de-duplicated, unless ``dedupe`` is false: an importer's items are known
+        by their origin). ``stamp``: columns only an importer sets (the origin)."""
         viewer = current_viewer()
         values = linked_columns(self.kind, body, item)
         if item is None:
@@ -95,7 +96,7 @@ class VenueOrganizerRoutes:
         apply_write_rules(values, viewer, item)
         values.update(stamp or {})
         try:
-            saved, _created = save_linked(self.kind, values, viewer, item)
+            saved, _created = save_linked(self.kind, values, viewer, item, dedupe=dedupe)
         except Vanished:  # deleted by a concurrent request: as a read after it answers
             raise self.unknown(item.id) from None
         return saved

@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, request
 from marshmallow import ValidationError
+from marshmallow import fields as ma_fields
 
 from app.auth import current_viewer, may_read_media, require
 from app.errors import ApiError, from_validation_error
@@ -21,7 +22,7 @@ from app.render import media_out, render_context, term_out
 from app.routes.categories import categories
 from app.routes.media import decode, media_not_found, media_or_404, upload_folder, uploaded_bytes
 from app.routes.tags import tags
-from app.smorest import request_body
+from app.smorest import query_values, request_body
 from app.urls import api_root_url, site_url
 from schemas.terms import CategoryCreate, TagCreate
 from schemas.wordpress import WP_MAX_PER_PAGE, WpPagingArgs, WpTermQueryArgs
@@ -95,7 +96,9 @@ def _taxonomy(path: str):
 
 def term_listing(path: str):
     _name, routes, _schema = _taxonomy(path)
-    args = _loaded(WpTermQueryArgs(), request.args)
+    schema = WpTermQueryArgs()
+    lists = frozenset(name for name, f in schema.fields.items() if isinstance(f, ma_fields.List))
+    args = _loaded(schema, query_values(request.args, lists))  # x[]=1&x[]=2, x=1&x=2, x=1,2
     filters = TermFilters(
         search=args.get("search") or None,
         order=args["order"],
@@ -202,7 +205,7 @@ def wp_media(row) -> dict:
 
 @blp.get("/media")
 def media_listing():
-    args = _loaded(WpPagingArgs(), request.args)
+    args = _loaded(WpPagingArgs(), query_values(request.args, frozenset()))
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
     rows, total = list_media(current_viewer(), page.offset, page.size)
     if not rows and page.number > 1 and total:
@@ -246,11 +249,11 @@ def users_me():
             "name": viewer.login,
             "url": "",
             "description": "",
-            "link": f"{site_url()}/author/{viewer.login}/",
+            "link": f"{site_url()}/",
             "slug": viewer.login,
             "avatar_urls": {},
             "meta": [],
-            "_links": {"self": [{"href": _wp_url(f"users/{viewer.id}")}]},
+            "_links": {"self": [{"href": _wp_url("users/me")}]},
         }
     )
 

@@ -1,0 +1,342 @@
+"""Reading a site of The Events Calendar for ``import-tec`` (app/tec_import.py): its REST
+API's JSON answers, asked again on 429 and 5xx, bounded in size and time, with redirects to
+http(s) only, and the account's credentials sent to the site itself only (never to another
+host, never after a fall from https to http).
+
+Whatever the source answers, a problem is a ``SourceError``: one line, printable."""
+
+from __future__ import annotations
+
+import base64
+import email.utils
+import ipaddress
+import re
+import socket
+import time
+import urllib.error
+import urllib.request
+from http.client import HTTPException
+from urllib.parse import urlencode, urljoin, urlsplit
+
+import orjson
+
+NAMESPACE = "tribe/events/v1"
+PER_PAGE = 50  # the plugin's largest page
+MAX_ANSWER_BYTES = 32 * 1024 * 1024
+ANSWER_SECONDS = 120  # the longest one answer may take to arrive, however slowly it drips
+MAX_REDIRECTS = 5
+TIMEOUT = 30
+MAX_PAGES = 10_000  # of one listing, whatever it announces
+# 429 and 5xx answers are asked again, this many times, waiting 1, 2, 4… seconds (or what
+# Retry-After says, at most RETRY_AFTER_MAX).
+RETRIES = 5
+RETRY_AFTER_MAX = 120
+RETRIED = {429, 500, 502, 503, 504}
+MAX_URL = 2000
+USER_AGENT = "events-calendar-import-tec/1.0"
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+class SourceError(Exception):
+    """Why the source cannot be read: said as one ``Error:`` line."""
+
+    def __init__(self, message: str):
+        super().__init__(printable(message))
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (a source's words reach the operator's
+    terminal: no escape sequence, no line of its own)."""
+    return _UNPRINTABLE.sub("?", str(text))
+
+
+def _origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), parts.netloc.lower()
+
+
+class _Redirects(urllib.request.HTTPRedirectHandler):
+    """At most MAX_REDIRECTS, http(s) only; the credentials do not follow a redirect to
+    another origin (another host, port or scheme)."""
+
+    max_redirections = MAX_REDIRECTS
+
+    def http_error_302(self, req, fp, code, msg, headers):
+        target = urljoin(req.full_url, headers.get("location") or headers.get("uri") or "")
+        if urlsplit(target).scheme.lower() not in ("http", "https"):
+            raise SourceError(f"{req.full_url} redirects to {target}, which is not http(s)")
+        return super().http_error_302(req, fp, code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None and _origin(newurl) != _origin(req.full_url):
+            new.remove_header("Authorization")
+        return new
+
+
+class Source:
+    """A site's REST API: JSON answers, retried, bounded, with the account's credentials."""
+
+    def __init__(self, site: str, user: str = "", password: str = ""):
+        self._set_site(_site_root(site))
+        self.auth = _basic(user, password) if user else None
+        self.opener = urllib.request.build_opener(_Redirects())
+        self.pretty = True  # ``/wp-json/…``; else ``?rest_route=/…`` (plain permalinks)
+
+    def _set_site(self, site: str) -> None:
+        self.site = site
+        self.origin = _origin(site)
+        self.host = urlsplit(site).netloc
+        self.api_root = f"{site}/wp-json"
+
+    def without_credentials(self) -> Source:
+        other = Source.__new__(Source)
+        other.__dict__.update(self.__dict__)
+        other.auth = None
+        return other
+
+    def url(self, route: str, params: dict | None = None) -> str:
+        query = urlencode(params or {})
+        if self.pretty:
+            return f"{self.api_root}{route}" + (f"?{query}" if query else "")
+        return f"{self.site}/?rest_route={route}" + (f"&{query}" if query else "")
+
+    def fetch(self, url: str, limit: int | None = None, accept="application/json"):
+        """(status, headers, body) of a GET, 429 and 5xx asked again; SourceError when the
+        site cannot be reached or its answer is too large (MAX_ANSWER_BYTES unless given)
+        or too slow. ``self.final_url``: where the answer came from, after redirects."""
+        limit = limit or MAX_ANSWER_BYTES
+        for attempt in range(RETRIES + 1):
+            status, headers, body = self._get(url, limit, accept)
+            if status not in RETRIED or attempt == RETRIES:
+                return status, headers, body
+            time.sleep(_wait(headers.get("Retry-After"), attempt))
+        raise AssertionError("unreachable")
+
+    def _get(self, url: str, limit: int, accept: str):
+        request = urllib.request.Request(url, headers={"Accept": accept, "User-Agent": USER_AGENT})
+        if self.auth and _origin(url) == self.origin:
+            request.add_header("Authorization", self.auth)
+        try:
+            with self.opener.open(request, timeout=TIMEOUT) as response:
+                self.final_url = response.geturl()
+                return response.status, response.headers, _read(response, limit, url)
+        except urllib.error.HTTPError as error:
+            if error.code in (301, 302, 303, 307, 308):
+                raise SourceError(
+                    f"{url} redirects in a loop (more than {MAX_REDIRECTS})"
+                ) from None
+            with error:
+                self.final_url = error.geturl() or url
+                return error.code, error.headers, _read(error, limit, url)
+        except urllib.error.URLError as error:
+            reason = getattr(error, "reason", error)
+            raise SourceError(f"cannot reach {url}: {reason}") from None
+        except (HTTPException, OSError, ValueError) as error:
+            raise SourceError(f"cannot read {url}: {error or type(error).__name__}") from None
+
+    def json(self, url: str):
+        status, _headers, body = self.fetch(url)
+        if status in (401, 403):
+            raise SourceError(f"{url} answered {status}: the site refused the credentials")
+        if status != 200:
+            raise SourceError(f"{url} answered {status}{_said(body)}")
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError:
+            raise SourceError(
+                f"{url} did not answer JSON: {self.site} is not a WordPress site"
+            ) from None
+
+    def check(self) -> None:
+        """The site is WordPress, runs the plugin's REST API, and takes the credentials."""
+        index = self._index()
+        namespaces = index.get("namespaces") if isinstance(index, dict) else None
+        if not isinstance(namespaces, list):
+            raise SourceError(f"{self.site} is not a WordPress site (no REST API index)")
+        if NAMESPACE not in namespaces:
+            raise SourceError(
+                f"{self.site} runs WordPress but not The Events Calendar's REST API "
+                f"(no {NAMESPACE} among its namespaces)"
+            )
+        if self.auth:
+            me = self.url("/wp/v2/users/me")
+            status, _headers, body = self.fetch(me)
+            if status != 200:
+                raise SourceError(
+                    f"{me} answered {status}{_said(body)}: the site refused the user name "
+                    "and application password"
+                )
+
+    def _index(self):
+        for pretty in (True, False):  # plain permalinks: the API is at ?rest_route=
+            self.pretty = pretty
+            status, _headers, body = self.fetch(self.url("/"))
+            if status != 200:
+                continue
+            try:
+                index = orjson.loads(body)
+            except orjson.JSONDecodeError:
+                continue
+            self._follow_canonical(self.final_url)
+            return index
+        raise SourceError(f"{self.site} is not a WordPress site (no REST API at /wp-json/)")
+
+    def _follow_canonical(self, final_url: str) -> None:
+        """A site that redirects to its own canonical address (``www.``, https) is read
+        there from then on; the credentials go along only to such an address."""
+        scheme, netloc = _origin(final_url)
+        if (scheme, netloc) == self.origin:
+            return
+        old_scheme, old_netloc = self.origin
+        same_host = _bare_host(netloc) == _bare_host(old_netloc)
+        if not same_host or (old_scheme == "https" and scheme == "http"):
+            raise SourceError(
+                f"{self.site} redirects to {scheme}://{netloc}: run the import with that address"
+            )
+        self._set_site(f"{scheme}://{netloc}{urlsplit(self.site).path}")
+
+    def pages(self, kind: str, params: dict):
+        """(total, items of each page) of a listing, page after page through
+        ``next_rest_url`` (kept on the site, never a page twice, never more pages than the
+        first one announced)."""
+        url = self.url(f"/{NAMESPACE}/{kind}", {"per_page": PER_PAGE, **params})
+        first = self._page(url, kind)
+        total = first.get("total")
+        return (total if isinstance(total, int) else None), self._following(first, url, kind)
+
+    def _following(self, page: dict, url: str, kind: str):
+        announced = page.get("total_pages")
+        most = min(announced + 1, MAX_PAGES) if isinstance(announced, int) else MAX_PAGES
+        seen = {url}
+        while True:
+            yield page[kind]
+            next_url = page.get("next_rest_url")
+            if not next_url or not page[kind]:
+                return
+            next_url = self._next_url(url, next_url)
+            if next_url in seen:
+                raise SourceError(f"{url}: next_rest_url comes back to {next_url}, read before")
+            if len(seen) >= most:
+                raise SourceError(f"{url}: more pages of {kind} than the site announced")
+            seen.add(next_url)
+            url = next_url
+            page = self._page(url, kind)
+
+    def _next_url(self, url: str, next_url) -> str:
+        try:
+            if not isinstance(next_url, str):
+                raise ValueError(next_url)
+            joined = urljoin(url, next_url)
+            if _origin(joined) != self.origin or len(joined) > MAX_URL:
+                raise ValueError(joined)
+        except ValueError:
+            raise SourceError(f"{url}: next_rest_url {next_url!r} leaves the site") from None
+        return joined
+
+    def _page(self, url: str, kind: str) -> dict:
+        answer = self.json(url)
+        items = answer.get(kind) if isinstance(answer, dict) else None
+        if not isinstance(items, list) or not all(
+            isinstance(item, dict) and _is_id(item.get("id")) for item in items
+        ):
+            raise SourceError(f"{url} is not The Events Calendar's answer (no list of {kind})")
+        return answer
+
+    def image_url_error(self, url) -> str | None:
+        """Why an image address is not fetched, or None: http(s) only, of a sane length,
+        and, away from the site's own host, never an internal address (a loopback,
+        private, link-local or reserved one): the import must not reach into the network
+        it runs in."""
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+            parts.port  # noqa: B018 (raises on a bad port)
+        except (ValueError, TypeError):
+            return f"{url!r} is not an address"
+        if parts.scheme.lower() not in ("http", "https") or not host:
+            return f"{url} is not an http(s) address"
+        if len(url) > MAX_URL:
+            return f"an address of more than {MAX_URL} characters"
+        if host.lower() == (urlsplit(self.site).hostname or "").lower():
+            return None
+        try:
+            found = {info[4][0] for info in socket.getaddrinfo(host, None)}
+        except (OSError, UnicodeError):
+            return f"cannot find the host of {url}"
+        for address in found:
+            ip = ipaddress.ip_address(address.split("%", 1)[0])
+            if not ip.is_global:
+                return f"{url} is on an internal address"
+        return None
+
+
+def _is_id(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _bare_host(netloc: str) -> str:
+    host = netloc.rsplit("@", 1)[-1].split(":", 1)[0]
+    return host.removeprefix("www.")
+
+
+def _site_root(site: str) -> str:
+    try:
+        parts = urlsplit(site.strip())
+        parts.port  # noqa: B018 (raises on a bad port)
+    except ValueError:
+        raise SourceError(f"{site!r} is not an http(s) address of a site") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise SourceError(f"{site!r} is not an http(s) address of a site")
+    path = parts.path.rstrip("/")
+    for tail in (f"/wp-json/{NAMESPACE}", "/wp-json"):
+        if path.endswith(tail):
+            path = path[: -len(tail)]
+            break
+    return f"{parts.scheme.lower()}://{parts.netloc}{path}"
+
+
+def _basic(user: str, password: str) -> str:
+    token = base64.b64encode(f"{user}:{password}".encode()).decode()
+    return f"Basic {token}"
+
+
+def _read(response, limit: int, url: str) -> bytes:
+    """The body, at most ``limit`` bytes, within ANSWER_SECONDS however slowly it comes."""
+    deadline = time.monotonic() + ANSWER_SECONDS
+    read = getattr(response, "read1", response.read)  # what has come, without waiting for more
+    chunks, size = [], 0
+    while True:
+        chunk = read(min(65536, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise SourceError(f"{url} answered more than {limit:,} bytes")
+        if time.monotonic() > deadline:
+            raise SourceError(f"{url} took more than {ANSWER_SECONDS} s to answer")
+
+
+def _said(body: bytes) -> str:
+    try:
+        message = orjson.loads(body).get("message")
+    except (orjson.JSONDecodeError, AttributeError):
+        return ""
+    return f" ({message[:200]})" if isinstance(message, str) and message else ""
+
+
+def _wait(retry_after, attempt: int) -> float:
+    """Seconds before asking again: Retry-After (seconds or an HTTP date), else 1, 2, 4…"""
+    if isinstance(retry_after, str):
+        retry_after = retry_after.strip()
+        if re.fullmatch(r"[0-9]{1,9}", retry_after):
+            return min(float(retry_after), RETRY_AFTER_MAX)
+        try:
+            when = email.utils.parsedate_to_datetime(retry_after).timestamp()
+            return max(0.0, min(when - time.time(), RETRY_AFTER_MAX))
+        except (TypeError, ValueError, OverflowError, IndexError):
+            pass
+    return float(2**attempt)
