@@ -27,6 +27,7 @@ from app.routes import blueprints
 from app.routes.index import register_index, route_description
 from app.routes.media import body_limit, register_uploads
 from app.routes.wordpress import register_wordpress
+from app.routes.wordpress_posts import register_wordpress_posts
 from app.smorest import Api
 from app.urls import NamespaceAlias
 from store import texts
@@ -259,5 +260,6 @@ def _register_routes(app: Flask) -> None:
     register_index(app)
     register_uploads(app)
     register_wordpress(app)
+    register_wordpress_posts(app)
     register_pages(app)
     register_editor(app)

@@ -36,3 +36,9 @@ class WpTermQueryArgs(WpPagingArgs):
     hide_empty = Flag(
         load_default=False, metadata=describe(N_("Hide terms not assigned to any published event."))
     )
+
+
+class WpPostQueryArgs(WpPagingArgs):
+    search = Text(max_length=200, metadata=describe(N_("Items whose name contains the string.")))
+    slug = StrList(metadata=describe(N_("Items with this slug.")))
+    status = StrList(metadata=describe(N_("Post statuses to include.")))

@@ -259,3 +259,87 @@ def test_the_alias_index_documents_its_own_namespace_as_the_default(client):
         ]["default"]
         == "calendar/events/v1"
     )
+
+
+# --- wp/v2 post types of the plugin ---------------------------------------------------------
+
+
+def test_a_writer_finds_or_makes_venues_and_organizers_through_the_post_type_routes(
+    client, admin, as_role
+):
+    made = client.post(
+        f"{WP}/tribe_venue",
+        json={
+            "title": "Town Hall",
+            "status": "publish",
+            "meta": {"_VenueAddress": "1 Main St", "_VenueCity": "Springfield", "_VenueZip": "12"},
+        },
+        headers=admin,
+    )
+    assert made.status_code == 201
+    venue = made.get_json()
+    assert venue["type"] == "tribe_venue" and venue["title"]["rendered"] == "Town Hall"
+    assert venue["meta"]["_VenueCity"] == "Springfield"
+    ours = client.get(f"{NS}/venues/{venue['id']}").get_json()
+    assert (ours["venue"], ours["address"], ours["zip"]) == ("Town Hall", "1 Main St", "12")
+    assert [v["id"] for v in client.get(f"{WP}/tribe_venue?search=town").get_json()] == [
+        venue["id"]
+    ]
+    assert [v["id"] for v in client.get(f"{WP}/tribe_venue?slug=town-hall").get_json()] == [
+        venue["id"]
+    ]
+    organizer = client.post(
+        f"{WP}/tribe_organizer",
+        json={"title": {"raw": "City Arts"}, "meta": {"_OrganizerEmail": "arts@example.org"}},
+        headers=admin,
+    ).get_json()
+    assert (
+        client.get(f"{NS}/organizers/{organizer['id']}").get_json()["email"] == "arts@example.org"
+    )
+    # Our rules: anonymous callers may not write, a contributor's venue is not public.
+    assert client.post(f"{WP}/tribe_venue", json={"title": "X"}).status_code == 401
+    contributor = as_role("contributor")
+    draft = client.post(f"{WP}/tribe_venue", json={"title": "Back room"}, headers=contributor)
+    assert draft.status_code == 201 and draft.get_json()["status"] in ("draft", "pending")
+    assert client.get(f"{WP}/tribe_venue?search=back").get_json() == []
+    assert client.get(f"{WP}/tribe_venue?slug=back-room").get_json() == []
+    assert client.get(f"{WP}/tribe_venue/{draft.get_json()['id']}").status_code == 403
+    assert client.post(f"{WP}/tribe_venue", json={}, headers=admin).status_code == 400
+
+
+def test_an_events_tags_categories_and_image_are_set_through_its_post_type_route(
+    client, admin, make_event
+):
+    event = make_event()
+    tag = client.post(f"{WP}/tags", json={"name": "jazz"}, headers=admin).get_json()
+    category = client.post(f"{WP}/tribe_events_cat", json={"name": "Music"}, headers=admin)
+    image = client.post(
+        f"{WP}/media", data=image_bytes(), headers={**admin, "Content-Type": "image/jpeg"}
+    ).get_json()
+    changed = client.post(
+        f"{WP}/tribe_events/{event['id']}",
+        json={
+            "tags": [tag["id"]],
+            "tribe_events_cat": [category.get_json()["id"]],
+            "featured_media": image["id"],
+        },
+        headers=admin,
+    )
+    assert changed.status_code == 200
+    post = changed.get_json()
+    assert (post["tags"], post["featured_media"]) == ([tag["id"]], image["id"])
+    ours = client.get(f"{NS}/events/{event['id']}").get_json()
+    assert [t["slug"] for t in ours["tags"]] == ["jazz"]
+    assert [c["slug"] for c in ours["categories"]] == ["music"]
+    assert ours["image"]["id"] == image["id"]
+    assert client.post(f"{WP}/tribe_events/{event['id']}", json={"tags": []}).status_code == 401
+    assert client.get(f"{WP}/tribe_events/{event['id']}").get_json()["tags"] == [tag["id"]]
+    assert client.get(f"{WP}/tribe_events/99999").status_code == 404
+
+
+def test_a_protected_event_is_masked_on_its_post_type_route_too(client, admin, make_event):
+    event = make_event(password="sesame", description="<p>Secret</p>")
+    post = client.get(f"{WP}/tribe_events/{event['id']}")
+    assert post.status_code == 403
+    opened = client.get(f"{WP}/tribe_events/{event['id']}?password=sesame").get_json()
+    assert opened["content"]["rendered"] == "<p>Secret</p>"

@@ -38,25 +38,25 @@ TAXONOMIES = {
 }
 
 
-def _loaded(schema, data):
+def wp_loaded(schema, data):
     try:
         return schema.load(data)
     except ValidationError as error:
         raise from_validation_error(error, schema) from None
 
 
-def _wp_url(path: str) -> str:
+def wp_url(path: str) -> str:
     return f"{api_root_url()}/wp/v2/{path}"
 
 
-def _paged(items: list, total: int, page: Page, path: str):
+def wp_collection(items: list, total: int, page: Page, path: str):
     """WordPress's collection answer: the items as a list, the totals and links in headers."""
     pages = page.total_pages(total)
     headers = {"X-WP-Total": str(total), "X-WP-TotalPages": str(pages)}
     kept = [(key, value) for key, value in request.args.items(multi=True) if key != "page"]
 
     def link(number: int, rel: str) -> str:
-        return f'<{_wp_url(path)}?{urlencode([*kept, ("page", number)])}>; rel="{rel}"'
+        return f'<{wp_url(path)}?{urlencode([*kept, ("page", number)])}>; rel="{rel}"'
 
     links = []
     if 1 < page.number <= pages + 1:
@@ -84,8 +84,8 @@ def wp_term(term, count: int, path: str) -> dict:
         "parent": term.parent,
         "meta": [],
         "_links": {
-            "self": [{"href": _wp_url(f"{path}/{term.id}")}],
-            "collection": [{"href": _wp_url(path)}],
+            "self": [{"href": wp_url(f"{path}/{term.id}")}],
+            "collection": [{"href": wp_url(path)}],
         },
     }
 
@@ -98,7 +98,7 @@ def term_listing(path: str):
     _name, routes, _schema = _taxonomy(path)
     schema = WpTermQueryArgs()
     lists = frozenset(name for name, f in schema.fields.items() if isinstance(f, ma_fields.List))
-    args = _loaded(schema, query_values(request.args, lists))  # x[]=1&x[]=2, x=1&x=2, x=1,2
+    args = wp_loaded(schema, query_values(request.args, lists))  # x[]=1&x[]=2, x=1&x=2, x=1,2
     filters = TermFilters(
         search=args.get("search") or None,
         order=args["order"],
@@ -110,15 +110,15 @@ def term_listing(path: str):
     )
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
     rows, total = list_terms(routes.taxonomy, filters, current_viewer(), page.offset, page.size)
-    return _paged([wp_term(row, row.n, path) for row in rows], total, page, path)
+    return wp_collection([wp_term(row, row.n, path) for row in rows], total, page, path)
 
 
 def term_create(path: str):
     _name, routes, schema = _taxonomy(path)
-    body = _loaded(schema(), request_body(request))
+    body = wp_loaded(schema(), request_body(request))
     term = routes.save(body, None)
     response = json_response(wp_term(term, term_count(term.id), path), 201)
-    response.headers["Location"] = _wp_url(f"{path}/{term.id}")
+    response.headers["Location"] = wp_url(f"{path}/{term.id}")
     return response
 
 
@@ -197,15 +197,15 @@ def wp_media(row) -> dict:
         "post": None,
         "source_url": ours["url"],
         "_links": {
-            "self": [{"href": _wp_url(f"media/{row.id}")}],
-            "collection": [{"href": _wp_url("media")}],
+            "self": [{"href": wp_url(f"media/{row.id}")}],
+            "collection": [{"href": wp_url("media")}],
         },
     }
 
 
 @blp.get("/media")
 def media_listing():
-    args = _loaded(WpPagingArgs(), query_values(request.args, frozenset()))
+    args = wp_loaded(WpPagingArgs(), query_values(request.args, frozenset()))
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
     rows, total = list_media(current_viewer(), page.offset, page.size)
     if not rows and page.number > 1 and total:
@@ -214,7 +214,7 @@ def media_listing():
             _("The page number requested is larger than the number of pages available."),
             400,
         )
-    return _paged([wp_media(row) for row in rows], total, page, "media")
+    return wp_collection([wp_media(row) for row in rows], total, page, "media")
 
 
 @blp.post("/media")
@@ -253,7 +253,7 @@ def users_me():
             "slug": viewer.login,
             "avatar_urls": {},
             "meta": [],
-            "_links": {"self": [{"href": _wp_url("users/me")}]},
+            "_links": {"self": [{"href": wp_url("users/me")}]},
         }
     )
 

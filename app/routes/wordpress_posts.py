@@ -1,0 +1,208 @@
+"""WordPress's routes of the plugin's post types (``wp/v2/tribe_venue``,
+``wp/v2/tribe_organizer``, ``wp/v2/tribe_events/{id}``), which writers of the plugin's era
+call beside its own API: to find or make a venue or organizer by name, and to set an
+event's tags, categories or image. WordPress's post shape (``title.rendered``, ``meta``
+with the plugin's ``_Venue…``/``_Organizer…`` keys, ``featured_media``) is translated into
+our own bodies, which go through our own write pipelines, permissions and schemas; what
+they answer is our own representation (masked as ours is) in WordPress's shape."""
+
+from __future__ import annotations
+
+from html import escape
+
+from flask import Blueprint, request
+
+from app.auth import current_viewer, may
+from app.event_input import change_event, not_an_event
+from app.jsonresponse import json_response
+from app.listing import Page
+from app.render import render_context
+from app.routes.events import checked_statuses, event_for_write, read_event, render_events
+from app.routes.organizers import organizers
+from app.routes.venues import venues
+from app.routes.wordpress import wp_collection, wp_loaded, wp_url
+from app.smorest import query_values, request_body
+from schemas.events import EventUpdate
+from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
+from schemas.wordpress import WP_MAX_PER_PAGE, WpPostQueryArgs
+from store.events import get_event
+from store.linked import LinkedFilters, get_linked_by_slug, list_linked
+from store.posts import effective_status
+
+blp = Blueprint("wordpress_posts", __name__)
+
+# The plugin's meta keys of each post type, and our fields they are.
+META = {
+    "venue": {
+        "_VenueAddress": "address",
+        "_VenueCity": "city",
+        "_VenueCountry": "country",
+        "_VenueProvince": "province",
+        "_VenueState": "state",
+        "_VenueZip": "zip",
+        "_VenuePhone": "phone",
+        "_VenueURL": "website",
+        "_VenueStateProvince": "stateprovince",
+        "_VenueShowMap": "show_map",
+        "_VenueShowMapLink": "show_map_link",
+    },
+    "organizer": {
+        "_OrganizerPhone": "phone",
+        "_OrganizerWebsite": "website",
+        "_OrganizerEmail": "email",
+    },
+}
+KINDS = {
+    "tribe_venue": ("venue", venues, VenueCreate, VenueUpdate),
+    "tribe_organizer": ("organizer", organizers, OrganizerCreate, OrganizerUpdate),
+}
+
+
+def _raw(value):
+    """WordPress takes ``title``/``content`` as a string or ``{"raw": …}``."""
+    return value.get("raw") if isinstance(value, dict) else value
+
+
+def _image_id(image) -> int:
+    return image.get("id", 0) if isinstance(image, dict) else 0
+
+
+def _post(data: dict, post_type: str, title: str, extra: dict) -> dict:
+    """WordPress's post shape around one of our representations."""
+    return {
+        "id": data["id"],
+        "date": data["date"].replace(" ", "T"),
+        "date_gmt": data["date_utc"].replace(" ", "T"),
+        "modified": data["modified"].replace(" ", "T"),
+        "modified_gmt": data["modified_utc"].replace(" ", "T"),
+        "slug": data.get("slug", ""),
+        "status": data["status"],
+        "type": post_type,
+        "link": data["url"],
+        "title": {"rendered": escape(title, quote=False)},
+        "content": {"rendered": data.get("description", ""), "protected": False},
+        "excerpt": {"rendered": data.get("excerpt", ""), "protected": False},
+        "featured_media": _image_id(data.get("image")),
+        **extra,
+        "_links": {
+            "self": [{"href": wp_url(f"{post_type}/{data['id']}")}],
+            "collection": [{"href": wp_url(post_type)}],
+        },
+    }
+
+
+# --- venues and organizers ---------------------------------------------------------------
+
+
+def linked_post(kind: str, data: dict) -> dict:
+    meta = {key: data.get(field, "") for key, field in META[kind].items()}
+    post_type = "tribe_venue" if kind == "venue" else "tribe_organizer"
+    return _post(data, post_type, data.get(kind, ""), {"meta": meta})
+
+
+def _linked_body(kind: str, post: dict) -> dict:
+    body = {
+        kind: _raw(post.get("title")),
+        "description": _raw(post.get("content")),
+        "excerpt": _raw(post.get("excerpt")),
+        "status": post.get("status"),
+        "slug": post.get("slug"),
+        "image": post.get("featured_media"),
+    }
+    meta = post.get("meta")
+    for key, field in META[kind].items():
+        if isinstance(meta, dict) and key in meta:
+            body[field] = meta[key]
+    return {name: value for name, value in body.items() if value is not None}
+
+
+def linked_listing(post_type: str):
+    kind, routes, _create, _update = KINDS[post_type]
+    args = wp_loaded(WpPostQueryArgs(), query_values(request.args, frozenset({"slug", "status"})))
+    viewer = current_viewer()
+    page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
+    if "slug" in args:  # each slug's item, when the caller may read it
+        found = (get_linked_by_slug(kind, slug) for slug in dict.fromkeys(args["slug"]))
+        rows = [r for r in found if r and may(viewer, "read", r, effective_status(r))]
+        total, rows = len(rows), rows[page.offset : page.offset + page.size]
+    else:
+        filters = LinkedFilters(
+            statuses=checked_statuses(args.get("status"), viewer), search=args.get("search")
+        )
+        rows, total = list_linked(kind, filters, viewer, page.offset, page.size)
+    ctx = render_context(viewer)
+    return wp_collection(
+        [linked_post(kind, routes.render(row, ctx)) for row in rows], total, page, post_type
+    )
+
+
+def linked_create(post_type: str):
+    kind, routes, create, _update = KINDS[post_type]
+    saved = routes.write(wp_loaded(create(), _linked_body(kind, request_body(request))))
+    data = routes.render(saved, render_context(current_viewer(), single=True))
+    return json_response(linked_post(kind, data), 201)
+
+
+def linked_one(post_type: str, item_id: int):
+    kind, routes, _create, update = KINDS[post_type]
+    item = routes.by_id(item_id)
+    if request.method == "POST":
+        item = routes.write(wp_loaded(update(), _linked_body(kind, request_body(request))), item)
+        data = routes.render(item, render_context(current_viewer(), single=True))
+        return json_response(linked_post(kind, data))
+    response = routes.read(item)
+    return json_response(linked_post(kind, response.get_json()))
+
+
+for _type in KINDS:
+    blp.add_url_rule(f"/{_type}", f"{_type}_list", linked_listing, methods=["GET"],
+                     defaults={"post_type": _type})  # fmt: skip
+    blp.add_url_rule(f"/{_type}", f"{_type}_create", linked_create, methods=["POST"],
+                     defaults={"post_type": _type})  # fmt: skip
+    blp.add_url_rule(f"/{_type}/<int:item_id>", f"{_type}_one", linked_one,
+                     methods=["GET", "POST", "PUT", "PATCH"], defaults={"post_type": _type})  # fmt: skip
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+def event_post(data: dict) -> dict:
+    extra = {
+        "featured_media": _image_id(data.get("image")),
+        "tags": [term["id"] for term in data.get("tags") or []],
+        "tribe_events_cat": [term["id"] for term in data.get("categories") or []],
+    }
+    return _post(data, "tribe_events", data.get("title", ""), extra)
+
+
+def _event_body(post: dict) -> dict:
+    body = {
+        "title": _raw(post.get("title")),
+        "description": _raw(post.get("content")),
+        "excerpt": _raw(post.get("excerpt")),
+        "status": post.get("status"),
+        "slug": post.get("slug"),
+        "image": post.get("featured_media"),
+        "tags": post.get("tags"),
+        "categories": post.get("tribe_events_cat"),
+    }
+    return {name: value for name, value in body.items() if value is not None}
+
+
+@blp.route("/tribe_events/<int:event_id>", methods=["GET", "POST", "PUT", "PATCH"])
+def event_one(event_id: int):
+    viewer = current_viewer()
+    if request.method == "GET":
+        event = get_event(event_id)
+        if event is None:
+            raise not_an_event(event_id)
+        password = query_values(request.args, frozenset()).get("password")
+        return json_response(event_post(read_event(event, viewer, password).get_json()))
+    body = wp_loaded(EventUpdate(), _event_body(request_body(request)))
+    event = event_for_write(event_id, viewer, "edit", body)
+    saved = change_event(event, body, viewer)
+    return json_response(event_post(render_events([saved], viewer)[0]))
+
+
+def register_wordpress_posts(app) -> None:
+    app.register_blueprint(blp, url_prefix=f"{app.config['API_ROOT']}/wp/v2")
