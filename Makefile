@@ -71,11 +71,18 @@ test-postgres: install-dev
 		sh -c 'TEST_DATABASE_URL="postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE" \
 		$(BIN)/python -m pytest $(or $(PYTEST_ARGS),-m "not browser")'
 
-# The SPEC §9 benchmark: wrk from Debian, installed here when run as root.
+# The SPEC §9 benchmark: wrk from Debian, installed here when run as root. Both engines in
+# one run, side by side (issue 35): SQLite files, then PostgreSQL — the server of
+# BENCH_DATABASE (a role that may create databases), else a throw-away pg_virtualenv cluster
+# with fsync off when postgresql-common is installed. BENCH_POSTGRES=0: SQLite alone.
 bench: install-dev
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } \
 		|| { echo "make bench needs wrk: sudo apt-get install wrk"; exit 1; }
-	$(BIN)/python bench/run.py $(BENCH_ARGS)
+	@if [ -z "$$BENCH_DATABASE" ] && [ "$$BENCH_POSTGRES" != 0 ] && command -v pg_virtualenv >/dev/null; then \
+		pg_virtualenv -t -v $(PG_VERSION) -o max_connections=300 -o fsync=off \
+			sh -c 'BENCH_DATABASE="postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE" \
+			$(BIN)/python bench/run.py $(BENCH_ARGS)'; \
+	else $(BIN)/python bench/run.py $(BENCH_ARGS); fi
 
 # The README's pictures: month view, list view and an event page of the demo calendar,
 # desktop and phone, drawn by Chromium into docs/screenshots/.

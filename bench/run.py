@@ -343,6 +343,7 @@ def warm(options, directory: str) -> None:
                 result = measure(server, server.base + path, options.seconds, options.connections)
             healthz_rps = healthz_rps or result["rps"]
             ratio = result["rps"] / healthz_rps
+            note("warm", name, result["rps"], ratio)
             errors = result["errors"] + result["status_errors"]
             if kind == "post":
                 target = "≥ 300/s, 0 errors"
@@ -360,6 +361,7 @@ def warm(options, directory: str) -> None:
         print(feed_cold_render(server))
         timings = series_creation(server.base, auth)
         p50, worst = timings[len(timings) // 2], timings[-1]
+        note("warm", "POST a 104-occurrence series (p50 ms)", p50 * 1000, None)
         print(
             f"\nPOST /events, weekly series of 104 occurrences: p50 {p50 * 1000:.0f} ms, "
             f"max {worst * 1000:.0f} ms (bar well under 1 s: {'ok' if worst < 1 else 'MISSED'})"
@@ -481,6 +483,7 @@ def cold(options, directory: str) -> None:
                     paths=functools.partial(draw.file, name),
                 )
                 ratio = result["rps"] / healthz["rps"]
+                note(f"cold, {size} events", COLD_LABELS[name], result["rps"], ratio)
                 errors = result["errors"] + result["status_errors"]
                 # No request finished in the run: wrk has no latency, so say so.
                 p50[name][size] = result["p50_us"] / 1000 if result["requests"] else math.inf
@@ -513,6 +516,52 @@ def cold(options, directory: str) -> None:
             )
 
 
+# What each engine measured, for the side-by-side table: {engine: {(section, scenario):
+# (req/s or ms, ratio to /healthz)}}.
+RESULTS: dict[str, dict[tuple[str, str], tuple[float, float | None]]] = {}
+_ENGINE = ["SQLite"]
+
+
+def note(section: str, scenario: str, value: float, ratio: float | None) -> None:
+    RESULTS.setdefault(_ENGINE[0], {})[(section, scenario)] = (value, ratio)
+
+
+def side_by_side() -> None:
+    """Both engines' figures of the same scenarios, and PostgreSQL's ratio over SQLite's
+    (SPEC §14, issue 35: at least 0.8)."""
+    sqlite, postgres = RESULTS.get("SQLite", {}), RESULTS.get("PostgreSQL", {})
+    print("\nBoth engines: req/s and ratio to /healthz of the same server; PG/SQLite of the ratios")
+    print(f"{'scenario':<44}{'SQLite':>16}{'PostgreSQL':>16}{'PG/SQLite':>11}")
+    section = None
+    for key, (value, ratio) in sqlite.items():
+        if key not in postgres:
+            continue
+        if key[0] != section:
+            section = key[0]
+            print(f"  {section}")
+        other, other_ratio = postgres[key]
+        if ratio is None:  # a time, lower is better
+            print(f"    {key[1]:<40}{value:>13.0f} ms{other:>13.0f} ms")
+            continue
+        relative = other_ratio / ratio if ratio else 0.0
+        verdict = "" if "healthz" in key[1] else ("ok" if relative >= 0.8 else "MISSED")
+        print(
+            f"    {key[1]:<40}{value:>9.0f} {ratio:>5.2f}{other:>10.0f} {other_ratio:>5.2f}"
+            f"{relative:>10.2f}  {verdict}"
+        )
+
+
+def run_engine(options, directory: str) -> None:
+    engine = "PostgreSQL " + BENCH_DATABASE.split("@")[-1] if BENCH_DATABASE else "SQLite"
+    print(f"\nDatabase: {engine}")
+    _ENGINE[0] = "PostgreSQL" if BENCH_DATABASE else "SQLite"
+    _seeded.clear()
+    if not options.cold:
+        warm(options, directory)
+    if not options.warm:
+        cold(options, directory)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--events", type=int, default=10000)
@@ -528,21 +577,31 @@ def main() -> int:
     parser.add_argument(
         "--cold-budget", type=int, default=60000, help="distinct paths per cold scenario"
     )
+    parser.add_argument(
+        "--postgres-only", action="store_true", help="with BENCH_DATABASE: PostgreSQL alone"
+    )
     options = parser.parse_args()
     if not shutil.which("wrk"):
         print("wrk is needed: apt-get install wrk (make bench installs it when run as root)")
         return 2
     directory = tempfile.mkdtemp(prefix="calendar-bench-")
-    engine = "PostgreSQL " + BENCH_DATABASE.split("@")[-1] if BENCH_DATABASE else "SQLite"
-    print(f"Database: {engine}")
+    global BENCH_DATABASE
+    server_url = BENCH_DATABASE
+    # With a PostgreSQL server, both engines in one run (SQLite first), side by side at the end.
+    engines = [""] + ([server_url] if server_url and not options.postgres_only else [])
+    if options.postgres_only:
+        engines = [server_url]
     try:
-        if not options.cold:
-            warm(options, directory)
-        if not options.warm:
-            cold(options, directory)
+        for url in engines:
+            BENCH_DATABASE = url
+            run_engine(options, directory)
+        if len(engines) == 2:
+            side_by_side()
     finally:
         shutil.rmtree(directory, ignore_errors=True)
-        drop_databases()
+        BENCH_DATABASE = server_url
+        if server_url:
+            drop_databases()
     return 0
 
 

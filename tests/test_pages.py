@@ -376,3 +376,28 @@ def test_a_visitors_search_finds_events_by_their_venues_name_or_city(client, adm
     # The JSON API keeps the reference's search (events' own text).
     titles = [e["title"] for e in client.get(f"{NS}/events?search=ghent").get_json()["events"]]
     assert titles == []
+
+
+def test_previous_and_next_events_however_far_apart(client, make_event):
+    """The previous event is looked for in a week, then wider: found whatever the gap."""
+    days = {"first": 1, "a month on": 40, "next day": 41, "years on": 41 + 900}
+    made = {}
+    for title, offset in days.items():
+        when = DAY + timedelta(days=offset)
+        made[title] = make_event(
+            title=title.capitalize(),
+            start_date=f"{when} 10:00:00",
+            end_date=f"{when} 11:00:00",
+        )
+    made_draft = DAY + timedelta(days=30)
+    make_event(title="Draft between", status="draft", start_date=f"{made_draft} 10:00:00",
+               end_date=f"{made_draft} 11:00:00")  # fmt: skip
+    expected = [(None, "A month on"), ("First", "Next day"), ("A month on", "Years on"),
+                ("Next day", None)]  # fmt: skip
+    for (title, _offset), (before, after) in zip(days.items(), expected, strict=True):
+        html = page(client, f"/event/{made[title]['slug']}/")
+        found = re.search(r'rel="prev"[^>]*>[^:]*: ([^<]*)<', html)
+        assert (found.group(1) if found else None) == before, title
+        found = re.search(r'rel="next"[^>]*>[^:]*: ([^<]*)<', html)
+        assert (found.group(1) if found else None) == after, title
+        assert "Draft between" not in html

@@ -254,11 +254,25 @@ def neighbours(event: dict) -> tuple[list[dict], list[dict]]:
     """The events listed just before and just after ``event`` (by start), as lists of at
     most one."""
     start = datetime.strptime(event["utc_start_date"], "%Y-%m-%d %H:%M:%S")
-    before_args = {"starts_before": _utc(start - timedelta(seconds=1)), "start_date": "1000-01-01"}
-    _none, total = events_of(before_args, 0, 1)
-    before = events_of(before_args, total - 1, 1)[0] if total else []
+    before: list[dict] = []
+    # The last of those starting before it: looked for in a week, then wider, so that the
+    # listing counted and skipped is a few events, not the calendar's whole past.
+    for days in BEFORE_SPANS:
+        before_args = {"starts_before": _utc(start - timedelta(seconds=1))}
+        if days is None:
+            before_args["start_date"] = "1000-01-01"
+        else:
+            before_args["starts_after"] = _utc(start - timedelta(days=days))
+        _none, total = events_of(before_args, 0, 1)
+        if total:
+            before = events_of(before_args, total - 1, 1)[0]
+            break
     after, _total = events_of({"starts_after": _utc(start + timedelta(seconds=1))}, 0, 1)
     return before, after
+
+
+# Days before an event where its previous one is looked for, widening (None: any time).
+BEFORE_SPANS = (7, 62, 732, None)
 
 
 # Most choices of each kind the filter form offers (a large site's visitors search instead).
