@@ -15,6 +15,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from urllib.parse import unquote, urlsplit
@@ -22,6 +23,7 @@ from urllib.parse import unquote, urlsplit
 from peewee import (
     SQL,
     Database,
+    DatabaseError,
     DatabaseProxy,
     Expression,
     ForeignKeyField,
@@ -85,6 +87,62 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         if params and any(isinstance(p, str) and "\x00" in p for p in params):
             params = [p.replace("\x00", "\ufffd") if isinstance(p, str) else p for p in params]
         return super().execute_sql(sql, params)
+
+    def execute_prepared(self, sql: str, params):
+        """``sql`` (psycopg2's ``%s`` placeholders) as a server-side prepared statement of
+        the connection: parsed and planned once per connection, where a plain query is
+        planned anew each time (planning was half of a listing query's time on the server,
+        the round trip a fifth). A statement not yet prepared is run plainly inside a
+        transaction (a failed PREPARE there would abort it), and for good when the server
+        cannot prepare it (a parameter whose type it cannot infer)."""
+        connection = self.connection()
+        prepared = _PREPARED.get(connection)
+        if prepared is None:
+            prepared = _PREPARED[connection] = set()
+        name, text, count = _prepared_form(sql)
+        if name not in prepared:
+            if text is None or self.in_transaction():
+                return self.execute_sql(sql, params)
+            try:
+                super().execute_sql(f"PREPARE {name} AS {text}")
+            except DatabaseError:
+                _UNPREPARABLE.add(sql)
+                return self.execute_sql(sql, params)
+            prepared.add(name)
+        arguments = f" ({', '.join(['%s'] * count)})" if count else ""
+        return self.execute_sql(f"EXECUTE {name}{arguments}", params)
+
+
+# Per connection, the names of the statements prepared on it.
+_PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_UNPREPARABLE: set[str] = set()
+_PREPARED_FORMS: dict[str, tuple] = {}
+
+
+def _prepared_form(sql: str) -> tuple[str, str | None, int]:
+    """(name, text with ``$n`` placeholders or None when it is not to be prepared, count)."""
+    form = _PREPARED_FORMS.get(sql)
+    if form is None:
+        parts = sql.split("%s")
+        text = parts[0]
+        for number, part in enumerate(parts[1:], start=1):
+            text += f"${number}{part}"
+        text = text.replace("%%", "%")
+        name = f"calendar_{len(_PREPARED_FORMS)}"
+        form = _PREPARED_FORMS[sql] = (name, text, len(parts) - 1)
+    if sql in _UNPREPARABLE:
+        return form[0], None, form[2]
+    return form
+
+
+def execute_prepared(sql: str, params):
+    """The hot paths' compiled statements (store/sql.py): prepared on PostgreSQL
+    (``CalendarPostgresqlDatabase.execute_prepared``), run as they are on SQLite (whose
+    Python driver keeps its own cache of prepared statements)."""
+    db = database.obj
+    if isinstance(db, CalendarPostgresqlDatabase):
+        return db.execute_prepared(sql, params)
+    return database.execute_sql(sql, params)
 
 
 class UnsupportedDatabase(ValueError):

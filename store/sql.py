@@ -24,7 +24,7 @@ from peewee import (
     Value,
 )
 
-from store.db import database
+from store.db import database, execute_prepared
 
 
 class Param:
@@ -75,7 +75,7 @@ class Statement:
 
     def execute(self, *args, sizes: tuple = ()):
         sql, order = self._compile(sizes)
-        return database.execute_sql(sql, [args[i] for i in order])
+        return execute_prepared(sql, [args[i] for i in order])
 
     def rows(self, *args, sizes: tuple = ()) -> list[Row]:
         cursor = self.execute(*args, sizes=sizes)
@@ -206,7 +206,7 @@ class Shaped:
             literal = build(Literals(values)).sql()
             if literal != (sql, args):
                 raise AssertionError(f"shape {shape} compiled {sql} {args}, built {literal}")
-        return database.execute_sql(sql, args)
+        return execute_prepared(sql, args)
 
 
 def in_list(first: int, size: int) -> list[Value]:
