@@ -3,7 +3,7 @@
 
 from tests.conftest import NS
 from tests.helpers import do_import, ics, image_bytes, imported, uploaded
-from tests.test_ical import feed, vevents
+from tests.ical_helpers import feed, vevents
 
 
 def test_an_all_day_event_on_the_last_day_of_9999_is_in_the_feed(client, make_event):

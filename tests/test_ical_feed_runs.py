@@ -4,7 +4,7 @@ and ``?password=``, the listing filters, an editor's statuses, the empty feed (n
 ``Last-Modified``) and the one event by id (``?ical=1`` or ``Accept: text/calendar``)."""
 
 from tests.conftest import NS, forget_all
-from tests.test_recurrence import WIDE, create_series, occurrences, update
+from tests.series_helpers import WIDE, create_series, occurrences, update
 
 
 def test_feed_runs_change_nothing_for_passwords_filters_and_one_event(

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from store import dates
 from tests.conftest import NS
 from tests.helpers import ics, imported
-from tests.test_ical import APPLE_ZONE, OUTLOOK_ZONES
-from tests.test_recurrence import (
+from tests.ical_helpers import APPLE_ZONE, OUTLOOK_ZONES
+from tests.series_helpers import (
     DST_DAYS,
     WIDE,
     ZONES,

@@ -9,8 +9,11 @@ import pytest
 from store.db import database, write_transaction
 from store.models import EventText
 from tests.conftest import NS, forget_all
-from tests.helpers import body_without_echo, texts, unstore
-from tests.test_stored_texts import calendar  # noqa: F401 (a fixture)
+from tests.helpers import (
+    body_without_echo,
+    texts,
+    unstore,
+)
 
 _n = itertools.count(1990000)
 WIDE = "start_date=2000-01-01&end_date=2200-01-01&per_page=50"

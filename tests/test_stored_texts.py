@@ -8,12 +8,14 @@ Every request has a URL of its own (``_=N``), so the response cache never answer
 
 import itertools
 
-import pytest
-
 from store.db import database, write_transaction
 from store.models import Event, EventText
 from tests.conftest import NS, forget_all
-from tests.helpers import body_without_echo, image_bytes, texts, unstore, uploaded
+from tests.helpers import (
+    body_without_echo,
+    texts,
+    unstore,
+)
 
 _n = itertools.count(880000)
 WINDOW = "start_date=2000-01-01&end_date=2200-01-01"
@@ -24,69 +26,6 @@ def listing(client, query=WIDE, headers=None):
     response = client.get(f"{NS}/events?{query}&_={next(_n)}", headers=headers or {})
     assert response.status_code == 200, response.get_data(as_text=True)[:500]
     return response
-
-
-@pytest.fixture
-def calendar(client, admin, make_event):
-    """Events of every shape a text holds: all-day, other zones, costs, own and default
-    websites, an uploaded and a remote image, several venues, organizers, terms whose names
-    sort otherwise than their ids, a series, an imported event, HTML and non-ASCII texts."""
-    image = uploaded(client, admin, image_bytes())
-    venues = [
-        client.post(f"{NS}/venues", json={"venue": name, "city": "Lyon"}, headers=admin).get_json()[
-            "id"
-        ]
-        for name in ("Salle B", "Salle A")
-    ]
-    organizer = client.post(
-        f"{NS}/organizers", json={"organizer": "Orga", "email": "o@example.org"}, headers=admin
-    ).get_json()["id"]
-    categories = [
-        client.post(f"{NS}/categories", json={"name": name}, headers=admin).get_json()["id"]
-        for name in ("Zeta", "alpha", "Mid")
-    ]
-    tag = client.post(f"{NS}/tags", json={"name": "Été"}, headers=admin).get_json()["id"]
-    made = [
-        make_event(title="Plain"),
-        make_event(
-            title="Café <b>&amp;</b> “quotes” \\ \n newline",
-            description="<p>Un <em>été</em> 🎉</p>",
-            excerpt="Court",
-            all_day=True,
-            cost="10 - 20 €",
-            website="https://example.org/x?a=1&b=2",
-            image=image["id"],
-            venue=venues,
-            organizer=[organizer],
-            categories=categories,
-            tags=[tag],
-            featured=True,
-            sticky=True,
-        ),
-        make_event(
-            title="Tokyo",
-            timezone="Asia/Tokyo",
-            cost="0",
-            image="https://cdn.example.org/a/b.png?v=2",
-            venue=venues[0],
-        ),
-        make_event(title="Series", recurrence="RRULE:FREQ=WEEKLY;COUNT=4", cost="5"),
-        make_event(title="Draft", status="draft"),
-        make_event(title="Secret", password="pw"),
-    ]
-    ics = (
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\n"
-        "UID:origin-1@example.org\r\nDTSTAMP:20260101T000000Z\r\n"
-        "DTSTART:20270105T100000Z\r\nDTEND:20270105T110000Z\r\nSUMMARY:Imported\r\n"
-        "END:VEVENT\r\nEND:VCALENDAR\r\n"
-    )
-    imported = client.post(
-        f"{NS}/events/import?status=publish",
-        data=ics,
-        headers={**admin, "Content-Type": "text/calendar"},
-    )
-    assert imported.status_code == 200, imported.get_json()
-    return made
 
 
 def test_a_listing_of_stored_texts_is_the_listing_rendered_afresh(app, client, admin, calendar):
