@@ -789,45 +789,52 @@ def save_event(
             # Re-read inside the transaction: a concurrent write may have changed fields
             # this update did not send, and the answer must show them.
             saved = Event.get_by_id(event_id)
-        if "venue" in links:
-            venues = _materialise_linked("venue", links["venue"], viewer)
-            _replace_links(EventVenue, "venue", event_id, venues, new=existing is None)
-        if "organizer" in links:
-            _replace_links(
-                EventOrganizer,
-                "organizer",
-                event_id,
-                _materialise_linked("organizer", links["organizer"], viewer),
-                new=existing is None,
-            )
-        # The links' ``live`` follows the row as saved, whatever ``existing`` (read before
-        # this transaction) said: a write in between may have changed the status or the
-        # password.
-        live = live_value(saved.status, saved.password)
-        terms = []
-        for key, taxonomy in (("categories", "category"), ("tags", "tag")):
-            if key in links:
-                terms.append((taxonomy, materialise_terms(links[key], taxonomy)))
-        if terms:
-            kept = [t for t, _ in terms]
-            ordered = []
-            if existing is not None:  # keep the links of the taxonomy not being replaced
-                current = (
-                    EventTerm.select(EventTerm.term)
-                    .join(Term, on=(EventTerm.term == Term.id))
-                    .where((EventTerm.event == event_id) & Term.taxonomy.not_in(kept))
-                    .order_by(EventTerm.position)
-                )
-                ordered = [row.term_id for row in current]
-            for _taxonomy, ids in terms:
-                ordered.extend(ids)
-            _replace_links(EventTerm, "term", event_id, ordered, live=live, new=existing is None)
-        elif existing is not None:  # only the links that differ are written
-            EventTerm.update(live=live).where(
-                (EventTerm.event == event_id) & (EventTerm.live != live)
-            ).execute()
+        _write_links(saved, links, existing, viewer)
         after_series_write(saved, existing, row, links.keys(), occurrences)
         return saved
+
+
+def _write_links(saved: Event, links: dict, existing: Event | None, viewer: Viewer) -> None:
+    """The links named in ``links`` replaced (a new event's written), inside save_event's
+    transaction; the term links' ``live`` follows the row as saved."""
+    event_id = saved.id
+    if "venue" in links:
+        venues = _materialise_linked("venue", links["venue"], viewer)
+        _replace_links(EventVenue, "venue", event_id, venues, new=existing is None)
+    if "organizer" in links:
+        _replace_links(
+            EventOrganizer,
+            "organizer",
+            event_id,
+            _materialise_linked("organizer", links["organizer"], viewer),
+            new=existing is None,
+        )
+    # The links' ``live`` follows the row as saved, whatever ``existing`` (read before
+    # this transaction) said: a write in between may have changed the status or the
+    # password.
+    live = live_value(saved.status, saved.password)
+    terms = []
+    for key, taxonomy in (("categories", "category"), ("tags", "tag")):
+        if key in links:
+            terms.append((taxonomy, materialise_terms(links[key], taxonomy)))
+    if terms:
+        kept = [t for t, _ in terms]
+        ordered = []
+        if existing is not None:  # keep the links of the taxonomy not being replaced
+            current = (
+                EventTerm.select(EventTerm.term)
+                .join(Term, on=(EventTerm.term == Term.id))
+                .where((EventTerm.event == event_id) & Term.taxonomy.not_in(kept))
+                .order_by(EventTerm.position)
+            )
+            ordered = [row.term_id for row in current]
+        for _taxonomy, ids in terms:
+            ordered.extend(ids)
+        _replace_links(EventTerm, "term", event_id, ordered, live=live, new=existing is None)
+    elif existing is not None:  # only the links that differ are written
+        EventTerm.update(live=live).where(
+            (EventTerm.event == event_id) & (EventTerm.live != live)
+        ).execute()
 
 
 def trash_event(event: Event) -> Event | None:
