@@ -292,6 +292,13 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
                 shown |= Term.id.in_(parents)
         query = query.where(shown)
     total = query.count()
+    ordering = _term_ordering(filters, count)
+    rows = list(query.order_by(ordering, Term.id).offset(offset).limit(limit).objects())
+    return rows, total
+
+
+def _term_ordering(filters: TermFilters, count):
+    """The ``orderby`` and ``order`` of a term listing, as an ORDER BY term."""
     column = {
         "id": Term.id,
         "name": fn.LOWER(Term.name),
@@ -305,9 +312,7 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
         column = Case(Term.id, [(i, n) for n, i in enumerate(filters.include)])
     if column is None:
         column = fn.LOWER(Term.name)  # case-insensitive, like MySQL collations
-    ordering = column.desc() if filters.order == "desc" else column.asc()
-    rows = list(query.order_by(ordering, Term.id).offset(offset).limit(limit).objects())
-    return rows, total
+    return column.desc() if filters.order == "desc" else column.asc()
 
 
 def term_count(term_id: int) -> int:
