@@ -555,13 +555,36 @@ def _may_see_protected(row, ctx: RenderContext) -> bool:
     return may_see_protected(ctx.viewer, row, ctx.password)
 
 
-def event_out(event, relations, ctx: RenderContext) -> dict:
+def _zone_of(event, ctx: RenderContext) -> tuple[str, object, str]:
+    """(the event's timezone name, its zone, the abbreviation at its start; "" and None
+    when the name cannot be resolved)."""
     timezone_name = event.timezone or ctx.site_tz
     try:
         tz, _name = resolve_timezone(timezone_name)
-        abbr = tz_abbreviation(parse_stored(event.start_date), tz)
+        return timezone_name, tz, tz_abbreviation(parse_stored(event.start_date), tz)
     except ValueError:
-        abbr = ""
+        return timezone_name, None, ""
+
+
+def _dates_out(event, timezone_name: str, abbr: str) -> dict:
+    """An event's date members, in the reference's order."""
+    return {
+        "all_day": bool(event.all_day),
+        "start_date": event.start_date,
+        "start_date_details": date_details(event.start_date),
+        "end_date": event.end_date,
+        "end_date_details": date_details(event.end_date),
+        "utc_start_date": event.utc_start,
+        "utc_start_date_details": date_details(event.utc_start),
+        "utc_end_date": event.utc_end,
+        "utc_end_date_details": date_details(event.utc_end),
+        "timezone": timezone_name,
+        "timezone_abbr": abbr,
+    }
+
+
+def event_out(event, relations, ctx: RenderContext) -> dict:
+    timezone_name, tz, abbr = _zone_of(event, ctx)
     cost, cost_details = cost_out(event.cost)
     url = f"{ctx.site}/event/{event.slug}/"
     counts = ctx.term_counts or {}
@@ -582,17 +605,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
         "excerpt": event.excerpt,
         "slug": event.slug,
         "image": image_out(event.image, ctx),
-        "all_day": bool(event.all_day),
-        "start_date": event.start_date,
-        "start_date_details": date_details(event.start_date),
-        "end_date": event.end_date,
-        "end_date_details": date_details(event.end_date),
-        "utc_start_date": event.utc_start,
-        "utc_start_date_details": date_details(event.utc_start),
-        "utc_end_date": event.utc_end,
-        "utc_end_date_details": date_details(event.utc_end),
-        "timezone": timezone_name,
-        "timezone_abbr": abbr,
+        **_dates_out(event, timezone_name, abbr),
         "cost": cost,
         "cost_details": cost_details,
         "website": url if event.website is None else event.website,
