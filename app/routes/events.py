@@ -207,6 +207,25 @@ def event_filters(args, viewer):
     for key in ("search", "featured", "ticketed"):
         if key in args:
             setattr(filters, key, args[key])
+    _geo_filters(args, filters, config)
+    for key in ECHOED:
+        if key in args:
+            echo[key] = args[key]
+    echo["status"] = (
+        args["status"] if "status" in args else (None if viewer.has("edit_posts") else "publish")
+    )
+    return filters, echo
+
+
+# The filters a listing's links repeat, when the request gave them.
+ECHOED = (
+    "search", "categories", "tags", "venue", "organizer", "featured", "include", "post_parent",
+    "ticketed", "geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius",
+)  # fmt: skip
+
+
+def _geo_filters(args, filters, config) -> None:
+    """The geolocation filters: only where the site has them, a latitude with a longitude."""
     geo_params = [p for p in ("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius") if p in args]
     if geo_params and not config["GEOLOCATION"]:
         raise invalid_params(
@@ -222,27 +241,6 @@ def event_filters(args, viewer):
     if "geoloc_lat" in args:
         radius = args.get("geoloc_radius", config["GEOFENCE_KM"])
         filters.near = (args["geoloc_lat"], args["geoloc_lng"], radius)
-    for key in (
-        "search",
-        "categories",
-        "tags",
-        "venue",
-        "organizer",
-        "featured",
-        "include",
-        "post_parent",
-        "ticketed",
-        "geoloc",
-        "geoloc_lat",
-        "geoloc_lng",
-        "geoloc_radius",
-    ):
-        if key in args:
-            echo[key] = args[key]
-    echo["status"] = (
-        args["status"] if "status" in args else (None if viewer.has("edit_posts") else "publish")
-    )
-    return filters, echo
 
 
 def render_events(events, viewer, single=False, password=None, ctx=None):
