@@ -261,42 +261,48 @@ def _relative(text: str, now: datetime) -> datetime:
         else:
             word = match.group("word")
             if pending:
-                direction = 1 if pending == "next" else -1
-                pending = None
-                if word in _WEEKDAYS:
-                    target = _WEEKDAYS[word]
-                    days = (target - value.weekday()) % 7
-                    if direction == 1:
-                        days = days or 7
-                    else:
-                        days = -((value.weekday() - target) % 7 or 7)
-                    value = datetime.combine(value.date() + timedelta(days=days), time())
-                elif word in _UNITS:
-                    value = _shift(value, direction, word)
-                else:
-                    raise DateError("unrecognised date")
+                value, pending = _after_next_or_last(value, pending, word), None
             elif word in ("next", "last", "previous"):
                 pending = "last" if word == "previous" else word
-            elif word == "now":
-                pass
-            elif word in ("today", "midnight"):
-                value = datetime.combine(value.date(), time())
-            elif word == "noon":
-                value = datetime.combine(value.date(), time(12))
-            elif word == "tomorrow":
-                value = datetime.combine(value.date() + timedelta(days=1), time())
-            elif word == "yesterday":
-                value = datetime.combine(value.date() - timedelta(days=1), time())
-            elif word in _WEEKDAYS:
-                days = (_WEEKDAYS[word] - value.weekday()) % 7
-                value = datetime.combine(value.date() + timedelta(days=days), time())
-            elif word in ("at", "on", "of"):
-                pass
             else:
-                raise DateError("unrecognised date")
+                value = _word(value, word)
     if pending or not matched_any:
         raise DateError("unrecognised date")
     return value
+
+
+def _after_next_or_last(value: datetime, pending: str, word: str) -> datetime:
+    """``next``/``last`` (``pending``) followed by a weekday or a unit."""
+    direction = 1 if pending == "next" else -1
+    if word in _WEEKDAYS:
+        target = _WEEKDAYS[word]
+        days = (target - value.weekday()) % 7
+        if direction == 1:
+            days = days or 7
+        else:
+            days = -((value.weekday() - target) % 7 or 7)
+        return datetime.combine(value.date() + timedelta(days=days), time())
+    if word in _UNITS:
+        return _shift(value, direction, word)
+    raise DateError("unrecognised date")
+
+
+def _word(value: datetime, word: str) -> datetime:
+    """A word of a relative date on its own: a day, a time of day, or a filler."""
+    if word in ("now", "at", "on", "of"):
+        return value
+    if word in ("today", "midnight"):
+        return datetime.combine(value.date(), time())
+    if word == "noon":
+        return datetime.combine(value.date(), time(12))
+    if word == "tomorrow":
+        return datetime.combine(value.date() + timedelta(days=1), time())
+    if word == "yesterday":
+        return datetime.combine(value.date() - timedelta(days=1), time())
+    if word in _WEEKDAYS:
+        days = (_WEEKDAYS[word] - value.weekday()) % 7
+        return datetime.combine(value.date() + timedelta(days=days), time())
+    raise DateError("unrecognised date")
 
 
 def parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datetime:
