@@ -573,64 +573,70 @@ def create_day_counter(counter: str, table: str) -> None:
     the same counters at once)."""
     days = "substr({0}.utc_start, 1, 10), substr({0}.utc_end, 1, 10), {0}.status"
     if is_postgres():
-
-        def grouped(rows: str) -> str:
-            return (
-                f"(SELECT {days.format(rows)}, COUNT(*) FROM {rows} "
-                f"WHERE NOT {rows}.hide_from_listings GROUP BY 1, 2, 3) AS d (sd, ed, st, c)"
-            )
-
-        def add(rows: str) -> str:
-            return (
-                f"INSERT INTO {counter} (start_day, end_day, status, n) "
-                f"SELECT sd, ed, st, c FROM {grouped(rows)} "
-                f"ON CONFLICT (start_day, end_day, status) DO UPDATE "
-                f"SET n = {counter}.n + EXCLUDED.n; "
-            )
-
-        def take(rows: str) -> str:
-            return (
-                f"UPDATE {counter} AS t SET n = t.n - d.c FROM {grouped(rows)} "
-                f"WHERE t.start_day = d.sd AND t.end_day = d.ed AND t.status = d.st; "
-            )
-
-        _statement_triggers(f"{table}_{counter}", table, take("old_rows"), add("new_rows"))
+        _postgres_day_triggers(counter, table, days)
         listed = "NOT hide_from_listings"
     else:
-
-        def add(row: str) -> str:
-            return (
-                f"INSERT INTO {counter} (start_day, end_day, status, n) "
-                f"SELECT {days.format(row)}, 1 WHERE {row}.hide_from_listings = 0 "
-                f"ON CONFLICT (start_day, end_day, status) DO UPDATE SET n = n + 1; "
-            )
-
-        def take(row: str) -> str:
-            return (
-                f"UPDATE {counter} SET n = n - 1 WHERE start_day = substr({row}.utc_start, 1, 10) "
-                f"AND end_day = substr({row}.utc_end, 1, 10) AND status = {row}.status "
-                f"AND {row}.hide_from_listings = 0; "
-            )
-
-        for suffix, event, body in (
-            ("ai", "INSERT", add("new")),
-            ("ad", "DELETE", take("old")),
-            (
-                "au",
-                "UPDATE OF utc_start, utc_end, status, hide_from_listings",
-                take("old") + add("new"),
-            ),
-        ):
-            database.execute_sql(
-                f"CREATE TRIGGER IF NOT EXISTS {table}_{counter}_{suffix} AFTER {event} "
-                f"ON {table} BEGIN {body} END"
-            )
+        _sqlite_day_triggers(counter, table, days)
         listed = "hide_from_listings = 0"
     database.execute_sql(f"DELETE FROM {counter}")
     database.execute_sql(
         f"INSERT INTO {counter} (start_day, end_day, status, n) "
         f"SELECT {days.format(table)}, COUNT(*) FROM {table} WHERE {listed} GROUP BY 1, 2, 3"
     )
+
+
+def _postgres_day_triggers(counter: str, table: str, days: str) -> None:
+    def grouped(rows: str) -> str:
+        return (
+            f"(SELECT {days.format(rows)}, COUNT(*) FROM {rows} "
+            f"WHERE NOT {rows}.hide_from_listings GROUP BY 1, 2, 3) AS d (sd, ed, st, c)"
+        )
+
+    def add(rows: str) -> str:
+        return (
+            f"INSERT INTO {counter} (start_day, end_day, status, n) "
+            f"SELECT sd, ed, st, c FROM {grouped(rows)} "
+            f"ON CONFLICT (start_day, end_day, status) DO UPDATE "
+            f"SET n = {counter}.n + EXCLUDED.n; "
+        )
+
+    def take(rows: str) -> str:
+        return (
+            f"UPDATE {counter} AS t SET n = t.n - d.c FROM {grouped(rows)} "
+            f"WHERE t.start_day = d.sd AND t.end_day = d.ed AND t.status = d.st; "
+        )
+
+    _statement_triggers(f"{table}_{counter}", table, take("old_rows"), add("new_rows"))
+
+
+def _sqlite_day_triggers(counter: str, table: str, days: str) -> None:
+    def add(row: str) -> str:
+        return (
+            f"INSERT INTO {counter} (start_day, end_day, status, n) "
+            f"SELECT {days.format(row)}, 1 WHERE {row}.hide_from_listings = 0 "
+            f"ON CONFLICT (start_day, end_day, status) DO UPDATE SET n = n + 1; "
+        )
+
+    def take(row: str) -> str:
+        return (
+            f"UPDATE {counter} SET n = n - 1 WHERE start_day = substr({row}.utc_start, 1, 10) "
+            f"AND end_day = substr({row}.utc_end, 1, 10) AND status = {row}.status "
+            f"AND {row}.hide_from_listings = 0; "
+        )
+
+    for suffix, event, body in (
+        ("ai", "INSERT", add("new")),
+        ("ad", "DELETE", take("old")),
+        (
+            "au",
+            "UPDATE OF utc_start, utc_end, status, hide_from_listings",
+            take("old") + add("new"),
+        ),
+    ):
+        database.execute_sql(
+            f"CREATE TRIGGER IF NOT EXISTS {table}_{counter}_{suffix} AFTER {event} "
+            f"ON {table} BEGIN {body} END"
+        )
 
 
 def _statement_triggers(name: str, table: str, on_old: str, on_new: str) -> None:
