@@ -157,8 +157,30 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     site_tz = current_app.config["SITE_TIMEZONE"]
     values: dict = {}
     errors: dict[str, str] = {}
+    _event_dates(body, existing, site_tz, values, errors)
+    site_zone, _label = _timezone(site_tz)
+    try:
+        values.update(dates.publication_dates(body, site_zone, existing is None))
+    except dates.DateError:
+        errors["date" if "date" in body else "date_utc"] = _(
+            "Must be a date such as 2025-06-01 18:30:00."
+        )
+    if "author" in body and not user_exists(body["author"]):
+        errors["author"] = _("%(id)s is not the id of an existing user.", id=body["author"])
+    if body.get("post_parent") and body["post_parent"] != getattr(existing, "post_parent", 0):
+        error = _parent_error(body["post_parent"], existing, viewer)
+        if error:
+            errors["post_parent"] = error
+    errors.update(_recurrence_input(body, existing, values))
+    if errors:
+        raise invalid_params(errors)
+    _plain_columns(body, values, viewer)
+    return values, _event_links(body, viewer)
 
-    # Timezone first: dates are read in it.
+
+def _event_dates(body: dict, existing, site_tz: str, values: dict, errors: dict) -> None:
+    """The timezone (first: dates are read in it), the start and end (local and UTC) and
+    all_day columns the body decides, into ``values``; what is wrong, into ``errors``."""
     if "timezone" in body:
         tz_name = body["timezone"].strip() or site_tz
     else:
@@ -203,24 +225,9 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     if existing is None or "all_day" in body:
         values["all_day"] = bool(all_day)
 
-    site_zone, _label = _timezone(site_tz)
-    try:
-        values.update(dates.publication_dates(body, site_zone, existing is None))
-    except dates.DateError:
-        errors["date" if "date" in body else "date_utc"] = _(
-            "Must be a date such as 2025-06-01 18:30:00."
-        )
 
-    if "author" in body and not user_exists(body["author"]):
-        errors["author"] = _("%(id)s is not the id of an existing user.", id=body["author"])
-    if body.get("post_parent") and body["post_parent"] != getattr(existing, "post_parent", 0):
-        error = _parent_error(body["post_parent"], existing, viewer)
-        if error:
-            errors["post_parent"] = error
-    errors.update(_recurrence_input(body, existing, values))
-    if errors:
-        raise invalid_params(errors)
-
+def _plain_columns(body: dict, values: dict, viewer) -> None:
+    """The columns that are the body's fields as they are, sanitised or checked."""
     for key in ("title", "slug", "status", "author", "post_parent", "password"):
         if key in body:
             values[key] = body[key].strip() if key == "title" else body[key]
@@ -237,6 +244,9 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     if "image" in body:
         values["image"] = check_image(body["image"], viewer)
 
+
+def _event_links(body: dict, viewer) -> dict:
+    """The venues, organizers and terms the body names, as ``save_event`` takes them."""
     links: dict = {}
     if "venue" in body:
         links["venue"] = parse_linked_input(body["venue"], "venue", viewer)
@@ -248,7 +258,7 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
                 links[key] = parse_term_input(body[key], taxonomy, key)
     except InvalidInput as error:
         raise_invalid(error)
-    return values, links
+    return links
 
 
 def _parent_error(parent_id: int, existing, viewer) -> str | None:
