@@ -154,22 +154,7 @@ def _filtered(
     if filters.include:
         query = query.where(Event.id.in_(ref.list("include", len(filters.include))))
     else:
-        if filters.start_min:
-            query = query.where(Event.utc_start >= ref("start_min"))
-        if filters.end_max:
-            # An event never ends before it starts (prepare_event refuses it), so the end
-            # bound also bounds the start: the index range stops at the window's end.
-            end_max = ref("end_max")
-            query = query.where((Event.utc_end <= end_max) & (Event.utc_start <= end_max))
-        if filters.starts_before:
-            query = query.where(Event.utc_start < ref("starts_before"))
-        if filters.starts_after:
-            query = query.where(Event.utc_start > ref("starts_after"))
-        if filters.ends_before:
-            ends_before = ref("ends_before")
-            query = query.where((Event.utc_end < ends_before) & (Event.utc_start < ends_before))
-        if filters.ends_after:
-            query = query.where(Event.utc_end > ref("ends_after"))
+        query = _within_dates(query, filters, ref)
     if filters.search:
         # As WordPress: a search does not look inside events the caller may not read.
         id_column = unindexed(Event.id) if search_in_order else Event.id
@@ -181,6 +166,20 @@ def _filtered(
             query = query.where(present(column == True) if wanted else absent(column == True))  # noqa: E712
     if filters.post_parent is not None:
         query = query.where(Event.post_parent == ref("post_parent"))
+
+    query = _linked_to(query, filters, viewer, ref, present, page, from_links)
+    if filters.geoloc is not None or filters.near is not None:
+        with_coords = _with_coordinates(viewer, now, author)
+        if filters.near is not None:
+            query = query.where(present(with_coords))
+        else:
+            query = query.where(present(with_coords) if filters.geoloc else absent(with_coords))
+    return query
+
+
+def _linked_to(query, filters: EventFilters, viewer: Viewer, ref, present, page, from_links):
+    """The term, venue and organizer filters of a listing."""
+    now, author = ref("now"), ref("viewer")
 
     def linked(link, column, name, model=None):
         """Events linked to one of the ids ``name``: tested on each event met in start
@@ -208,22 +207,42 @@ def _filtered(
         query = query.where(
             present(linked(EventOrganizer, EventOrganizer.organizer, "organizer_ids", Organizer))
         )
-    if filters.geoloc is not None or filters.near is not None:
-        with_coords = fn.EXISTS(
-            EventVenue.select(EventVenue.event)
-            .join(Venue, on=(EventVenue.venue == Venue.id))
-            .where(
-                (EventVenue.event == Event.id)
-                & Venue.geo_lat.is_null(False)
-                & (Venue.status != "trash")
-                & readable_clause(Venue, viewer, now=now, author=author)
-            )
-        )
-        if filters.near is not None:
-            query = query.where(present(with_coords))
-        else:
-            query = query.where(present(with_coords) if filters.geoloc else absent(with_coords))
     return query
+
+
+def _within_dates(query, filters: EventFilters, ref):
+    """The listing's date bounds (its window, relative filters)."""
+    if filters.start_min:
+        query = query.where(Event.utc_start >= ref("start_min"))
+    if filters.end_max:
+        # An event never ends before it starts (prepare_event refuses it), so the end
+        # bound also bounds the start: the index range stops at the window's end.
+        end_max = ref("end_max")
+        query = query.where((Event.utc_end <= end_max) & (Event.utc_start <= end_max))
+    if filters.starts_before:
+        query = query.where(Event.utc_start < ref("starts_before"))
+    if filters.starts_after:
+        query = query.where(Event.utc_start > ref("starts_after"))
+    if filters.ends_before:
+        ends_before = ref("ends_before")
+        query = query.where((Event.utc_end < ends_before) & (Event.utc_start < ends_before))
+    if filters.ends_after:
+        query = query.where(Event.utc_end > ref("ends_after"))
+    return query
+
+
+def _with_coordinates(viewer: Viewer, now, author):
+    """An event at a venue with coordinates that its representation shows this viewer."""
+    return fn.EXISTS(
+        EventVenue.select(EventVenue.event)
+        .join(Venue, on=(EventVenue.venue == Venue.id))
+        .where(
+            (EventVenue.event == Event.id)
+            & Venue.geo_lat.is_null(False)
+            & (Venue.status != "trash")
+            & readable_clause(Venue, viewer, now=now, author=author)
+        )
+    )
 
 
 def _listing_values(filters: EventFilters, viewer: Viewer, **extra) -> dict:
