@@ -18,7 +18,8 @@ def test_healthz_answers_without_database(client, app):
 
 def test_rest_index_lists_namespace(client):
     body = client.get("/wp-json").get_json()
-    assert body["namespaces"] == ["calendar/events/v1"]
+    # Ours first; the plugin's alias of it and WordPress's core routes too (SPEC §17).
+    assert body["namespaces"] == ["calendar/events/v1", "tribe/events/v1", "wp/v2"]
     for key in ("name", "description", "url", "home"):
         assert key in body
 
