@@ -24,6 +24,7 @@ import orjson
 from flask import current_app
 from marshmallow import ValidationError
 
+from app.auth import may
 from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event
 from app.routes.categories import categories
@@ -111,7 +112,7 @@ class Importer:
     def __init__(self, source: Source, viewer, images: bool = True, progress=None):
         self.source = source
         self.viewer = viewer
-        self.images = images and viewer.has("upload_files")
+        self.images = images and may(viewer, "upload_media")  # the upload route's rule
         self.images_refused = images and not self.images
         self.report = Report()
         self.ids: dict[str, dict[int, int]] = {kind: {} for kind in KINDS}

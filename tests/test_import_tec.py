@@ -584,7 +584,7 @@ def test_an_image_of_an_item_that_fails_is_not_left_in_the_library(app, client, 
 
 
 def test_an_author_who_may_not_upload_brings_no_image(app, admin, as_role, site):
-    as_role("contributor", "cora")
+    as_role("subscriber", "cora")
     site.routes["/wp-content/uploads/p.jpg"] = (200, {}, image_bytes())
     site.events[0]["image"] = {"url": f"{RECORDED_HOST}/wp-content/uploads/p.jpg"}
     result = run(app, site.base, "--author", "cora")
