@@ -23,7 +23,6 @@ from urllib.parse import unquote, urlsplit
 from peewee import (
     SQL,
     Database,
-    DatabaseError,
     DatabaseProxy,
     Expression,
     ForeignKeyField,
@@ -103,9 +102,11 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         if name not in prepared:
             if text is None or self.in_transaction():
                 return self.execute_sql(sql, params)
-            try:
-                super().execute_sql(f"PREPARE {name} AS {text}")
-            except DatabaseError:
+            import psycopg2
+
+            try:  # on the driver's cursor: a connection's setup, not one of its queries
+                self.cursor().execute(f"PREPARE {name} AS {text}")
+            except psycopg2.Error:
                 _UNPREPARABLE.add(sql)
                 return self.execute_sql(sql, params)
             prepared.add(name)

@@ -133,7 +133,7 @@ def site():
 def waits(monkeypatch):
     """The seconds the importer waited between tries (it does not really wait)."""
     waited: list[float] = []
-    monkeypatch.setattr(tec_source.time, "sleep", waited.append)
+    monkeypatch.setattr(tec_source, "pause", waited.append)
     return waited
 
 
