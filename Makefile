@@ -81,7 +81,7 @@ bench: install-dev
 	@if [ -z "$$BENCH_DATABASE" ] && [ "$$BENCH_POSTGRES" != 0 ] && command -v pg_virtualenv >/dev/null; then \
 		pg_virtualenv -t -v $(PG_VERSION) -o max_connections=300 -o fsync=off \
 			sh -c 'BENCH_DATABASE="postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE" \
-			$(BIN)/python bench/run.py $(BENCH_ARGS)'; \
+			exec $(BIN)/python bench/run.py "$$@"' bench $(BENCH_ARGS); \
 	else $(BIN)/python bench/run.py $(BENCH_ARGS); fi
 
 # The README's pictures: month view, list view and an event page of the demo calendar,
