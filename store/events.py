@@ -591,12 +591,14 @@ def events_to_make(limit: int) -> list[Event]:
     return _EVENTS_TO_MAKE.instances(Event, limit)
 
 
+# Driven by the partial index of the texts to make (``event_text_to_make``): from the
+# events' side SQLite walked every event to find the few whose text was to be made.
 _EVENTS_TO_MAKE = Statement(
     lambda: (
-        Event.select(Event)
-        .join(EventText, on=(EventText.event == Event.id))
+        EventText.select(Event)
+        .join(Event, on=(EventText.event == Event.id))
         .where(EventText.body.is_null())
-        .order_by(Event.id.desc())
+        .order_by(EventText.event.desc())
         .limit(param(0))
     )
 )
