@@ -83,11 +83,58 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
     driver would refuse the whole query."""
 
     def execute_sql(self, sql, params=None):
+        return self._retrying(self._execute_once, sql, params)
+
+    def _execute_once(self, sql, params=None):
         if params and any(isinstance(p, str) and "\x00" in p for p in params):
             params = [p.replace("\x00", "\ufffd") if isinstance(p, str) else p for p in params]
         return super().execute_sql(sql, params)
 
+    def _retrying(self, run, sql, params):
+        for attempt in range(REPLACED_CONNECTIONS + 1):
+            try:
+                return run(sql, params)
+            except (OperationalError, InterfaceError):
+                if attempt == REPLACED_CONNECTIONS or not self._replace_dropped_connection():
+                    raise
+        raise AssertionError("unreachable")
+
+    def _replace_dropped_connection(self) -> bool:
+        """After a failed statement: when the server had dropped the connection (a restart,
+        a fail-over, an idle connection cut) and no transaction was under way, the
+        connection is given up and another taken, so the statement can be run again;
+        False when the failure was anything else."""
+        conn = self._state.conn
+        if conn is None or not conn.closed or self.in_transaction():
+            return False
+        contexts = list(self._state.ctx)  # connection_context()s open on it stay open
+        self.manual_close()  # closed, never back to the pool
+        self.connect()
+        self._state.ctx = contexts
+        return True
+
+    def _is_closed(self, conn) -> bool:
+        """Whether a pooled connection is unusable. Peewee's pool asks the server
+        (``SELECT 1``) at every checkout: a round trip per request, even for an answer
+        from the response cache. A connection checked in less than ``PING_AFTER`` seconds
+        ago is judged by its local state alone; one that sat longer is asked."""
+        if conn.closed:
+            return True
+        last = _LAST_USED.get(conn)
+        if last is not None and time.monotonic() - last < PING_AFTER:
+            return self._adapter.txn_status(conn) == self._adapter.txn_unknown
+        return super()._is_closed(conn)
+
+    def _can_reuse(self, conn) -> bool:
+        reusable = super()._can_reuse(conn)
+        if reusable:
+            _LAST_USED[conn] = time.monotonic()
+        return reusable
+
     def execute_prepared(self, sql: str, params):
+        return self._retrying(self._execute_prepared, sql, params)
+
+    def _execute_prepared(self, sql: str, params):
         """``sql`` (psycopg2's ``%s`` placeholders) as a server-side prepared statement of
         the connection: parsed and planned once per connection, where a plain query is
         planned anew each time (planning was half of a listing query's time on the server,
@@ -101,19 +148,27 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         name, text, count = _prepared_form(sql)
         if name not in prepared:
             if text is None or self.in_transaction():
-                return self.execute_sql(sql, params)
+                return self._execute_once(sql, params)
             import psycopg2
 
             try:  # on the driver's cursor: a connection's setup, not one of its queries
                 self.cursor().execute(f"PREPARE {name} AS {text}")
-            except psycopg2.Error:
+            except psycopg2.Error as error:
+                if connection.closed:  # the server dropped it: another one is taken
+                    raise OperationalError(str(error)) from error
                 _UNPREPARABLE.add(sql)
-                return self.execute_sql(sql, params)
+                return self._execute_once(sql, params)
             prepared.add(name)
         arguments = f" ({', '.join(['%s'] * count)})" if count else ""
-        return self.execute_sql(f"EXECUTE {name}{arguments}", params)
+        return self._execute_once(f"EXECUTE {name}{arguments}", params)
 
 
+# How many dropped connections one statement replaces before its failure is the request's.
+REPLACED_CONNECTIONS = 3
+# Seconds a pooled connection may sit before its next checkout asks the server; per
+# connection, when it was last checked in.
+PING_AFTER = 2.0
+_LAST_USED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # Per connection, the names of the statements prepared on it.
 _PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _UNPREPARABLE: set[str] = set()

@@ -562,6 +562,22 @@ def test_connections_the_server_dropped_are_replaced(app, client, make_event):
     assert client.get(f"{NS}/events?per_page=5").get_json()["total"] == 1
 
 
+@pytest.mark.skipif(not ON_POSTGRES, reason="a SQLite file has no server to drop connections")
+def test_a_prepared_statement_survives_its_connection(app, client, make_event):
+    """The hot statements run prepared on each connection: one the server dropped is
+    replaced, and the statement prepared again on the new one, within the same call."""
+    from store.events import get_events
+
+    event = make_event(title="Prepared")
+    with app.app_context(), database.connection_context():
+        for _ in range(3):
+            assert [e.title for e in get_events([event["id"]])] == ["Prepared"]
+        pid = database.connection().get_backend_pid()
+        query(app.config["CALENDAR_DATABASE"], f"SELECT pg_terminate_backend({pid})")
+        assert [e.title for e in get_events([event["id"]])] == ["Prepared"]
+        assert database.connection().get_backend_pid() != pid
+
+
 @pytest.mark.skipif(not ON_POSTGRES, reason="SQLite's plans are made without statistics")
 def test_a_seeded_postgresql_calendar_has_statistics_for_its_plans(app, client):
     """After `flask seed` the planner knows the tables (ANALYZE, not a minute later by
