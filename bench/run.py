@@ -544,7 +544,10 @@ def side_by_side() -> None:
             print(f"    {key[1]:<40}{value:>13.0f} ms{other:>13.0f} ms")
             continue
         relative = other_ratio / ratio if ratio else 0.0
-        verdict = "" if "healthz" in key[1] else ("ok" if relative >= 0.8 else "MISSED")
+        if key[1].startswith("POST"):  # its bar is its own rate on each engine
+            verdict = "ok" if min(value, other) >= 300 else "MISSED (≥ 300/s each)"
+        else:
+            verdict = "" if "healthz" in key[1] else ("ok" if relative >= 0.8 else "MISSED")
         print(
             f"    {key[1]:<40}{value:>9.0f} {ratio:>5.2f}{other:>10.0f} {other_ratio:>5.2f}"
             f"{relative:>10.2f}  {verdict}"
