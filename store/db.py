@@ -875,6 +875,9 @@ def insert_row(model, values: dict) -> int:
     return cursor.fetchone()[0] if is_postgres() else cursor.lastrowid
 
 
+# Rows per statement of a SQLite bulk insert, and the most parameters one may have.
+SQLITE_ROWS = 200
+SQLITE_VARIABLES = 30000
 # Rows per statement of a PostgreSQL bulk insert (``execute_values``).
 POSTGRES_PAGE = 1000
 
@@ -906,7 +909,16 @@ def insert_rows(model, rows: list[dict], returning: bool = False) -> list[int] |
         table = model._meta.table_name
         key = model._meta.primary_key.column_name
         first = database.execute_sql(f'SELECT MAX("{key}") FROM "{table}"').fetchone()[0] or 0
-    database.cursor().executemany(sql, params)
+    # Multi-row VALUES, not executemany: each statement of executemany has its own
+    # statement journal, which a table with triggers makes cost a millisecond a row
+    # (104 occurrences: 155 ms, against 40 ms in statements of many rows).
+    head, _, values = sql.partition(" VALUES ")
+    per = max(1, min(SQLITE_ROWS, SQLITE_VARIABLES // max(1, len(fields))))
+    cursor = database.cursor()
+    for start in range(0, len(params), per):
+        chunk = params[start : start + per]
+        statement = f"{head} VALUES " + ", ".join([values] * len(chunk))
+        cursor.execute(statement, [value for row in chunk for value in row])
     return list(range(first + 1, first + 1 + len(rows))) if returning else None
 
 
