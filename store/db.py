@@ -444,8 +444,8 @@ def data_version() -> int:
             version = known
     if version is None:
         read_at = time.monotonic()  # before the query: the lease counts from its start
-        row = database.execute_sql(
-            "SELECT value FROM setting WHERE key = 'data_version'"
+        row = execute_prepared(
+            "SELECT value FROM setting WHERE key = 'data_version'", ()
         ).fetchone()
         version = int(row[0]) if row else 0
         _known_version(version, read_at)
