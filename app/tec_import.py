@@ -244,11 +244,10 @@ class Importer:
     def _linked(self, kind: str, item: dict) -> int | None:
         routes, create, update, name_field = LINKED_KINDS[kind]
         key, modified = self._key(kind, item), _text(item.get("modified_utc"))
-        existing = self._found(kind, key)
+        existing, record = self._found(kind, key)
         if existing is not None and existing.status == "trash":
             self.report.count(kind, "unchanged")  # trashed here: it stays there, unlinked
             return None
-        record = imported(key)
         if existing is not None and record is not None and modified and record.modified == modified:
             self.ids[kind][item["id"]] = existing.id
             self.report.count(kind, "unchanged")
@@ -289,12 +288,14 @@ class Importer:
         return saved.id
 
     def _found(self, kind: str, key: str):
-        """Our item of this source item, from an earlier run (None: none, or deleted)."""
+        """(our item of this source item from an earlier run, or None when there is none or
+        it was deleted; the source item's record)."""
         record = imported(key)
         singular = SINGULAR[kind]
         if record is None or node_kind(record.local) != singular:
-            return None
-        return get_event(record.local) if kind == "events" else get_linked(singular, record.local)
+            return None, record
+        row = get_event(record.local) if kind == "events" else get_linked(singular, record.local)
+        return row, record
 
     def _link(self, kind: str, item) -> int | None:
         """Our id of a venue or organizer an event names: the one imported from the listing,
@@ -336,11 +337,10 @@ class Importer:
     def _event(self, kind: str, item: dict) -> None:
         key, modified = self._key(kind, item), _text(item.get("modified_utc"))
         what = _what(item.get("title"), item)
-        existing = self._found(kind, key)
+        existing, record = self._found(kind, key)
         if existing is not None and existing.status == "trash":
             self.report.count(kind, "unchanged")  # trashed here: it stays there
             return
-        record = imported(key)
         if existing is not None and record is not None and modified and record.modified == modified:
             self.report.count(kind, "unchanged")
             return

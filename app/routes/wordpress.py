@@ -31,10 +31,10 @@ from store.terms import TermFilters, list_terms, term_count
 
 blp = Blueprint("wordpress", __name__)
 
-# WordPress's taxonomy names, our routes, the schema of a new term.
+# Per WordPress route of a taxonomy: our routes, the schema of a new term.
 TAXONOMIES = {
-    "tags": ("post_tag", tags, TagCreate),
-    "tribe_events_cat": ("tribe_events_cat", categories, CategoryCreate),
+    "tags": (tags, TagCreate),
+    "tribe_events_cat": (categories, CategoryCreate),
 }
 
 
@@ -90,12 +90,8 @@ def wp_term(term, count: int, path: str) -> dict:
     }
 
 
-def _taxonomy(path: str):
-    return TAXONOMIES[path]
-
-
 def term_listing(path: str):
-    _name, routes, _schema = _taxonomy(path)
+    routes, _schema = TAXONOMIES[path]
     schema = WpTermQueryArgs()
     lists = frozenset(name for name, f in schema.fields.items() if isinstance(f, ma_fields.List))
     args = wp_loaded(schema, query_values(request.args, lists))  # x[]=1&x[]=2, x=1&x=2, x=1,2
@@ -114,7 +110,7 @@ def term_listing(path: str):
 
 
 def term_create(path: str):
-    _name, routes, schema = _taxonomy(path)
+    routes, schema = TAXONOMIES[path]
     body = wp_loaded(schema(), request_body(request))
     term = routes.save(body, None)
     response = json_response(wp_term(term, term_count(term.id), path), 201)
@@ -123,7 +119,7 @@ def term_create(path: str):
 
 
 def term_one(path: str, term_id: int):
-    _name, routes, _schema = _taxonomy(path)
+    routes, _schema = TAXONOMIES[path]
     term = routes.by_id(term_id)
     return json_response(wp_term(term, term_count(term.id), path))
 
