@@ -107,53 +107,47 @@ def get_media(media_id) -> Media | None:
     return Media.get_or_none(Media.id == media_id)
 
 
-def is_visible_to(media_id: int, viewer: Viewer) -> bool:
+def _shown(condition):
+    """SQL: the image of the ``Media`` row at hand is shown by an event, venue or organizer
+    meeting ``condition(model)``."""
+    as_text = Cast(Media.id, "TEXT")
+    return reduce(
+        operator.or_,
+        (
+            fn.EXISTS(model.select(model.id).where((model.image == as_text) & condition(model)))
+            for model in (Event, Venue, Organizer)
+        ),
+    )
+
+
+def _visible(viewer: Viewer):
     """As WordPress treats attachments: an image that no item shows is public; one that
     items show is as visible as the most visible of them (the listings'
     ``readable_clause``: visible and not masked by a password)."""
+    return ~_shown(lambda model: True) | _shown(lambda model: readable_clause(model, viewer))
 
-    def shown(condition) -> bool:
-        return any(
-            model.select(model.id).where((model.image == str(media_id)) & condition(model)).exists()
-            for model in (Event, Venue, Organizer)
-        )
 
-    return not shown(lambda model: True) or shown(lambda model: readable_clause(model, viewer))
+def is_visible_to(media_id: int, viewer: Viewer) -> bool:
+    return Media.select(Media.id).where((Media.id == media_id) & _visible(viewer)).exists()
+
+
+def shown_anywhere(media_id: int) -> bool:
+    """Whether any event, venue or organizer (of any status) shows this image."""
+    return Media.select(Media.id).where((Media.id == media_id) & _shown(lambda m: True)).exists()
 
 
 def list_media(viewer: Viewer, offset: int, limit: int) -> tuple[list[Media], int]:
     """(a page of the media ``viewer`` may read, newest first; how many there are): the rule
-    of ``is_visible_to`` (and app/auth.py::may_read_media) as one query."""
+    of app/auth.py::may_read_media (editors, the owner, else ``_visible``) as one query."""
     query = Media.select()
     if not viewer.has("edit_others_posts"):
-        as_text = Cast(Media.id, "TEXT")
-
-        def shown(condition):
-            return reduce(
-                operator.or_,
-                (
-                    fn.EXISTS(
-                        model.select(model.id).where((model.image == as_text) & condition(model))
-                    )
-                    for model in (Event, Venue, Organizer)
-                ),
-            )
-
-        readable = ~shown(lambda model: True) | shown(lambda model: readable_clause(model, viewer))
+        readable = _visible(viewer)
         if viewer.logged_in:
             readable = (Media.author == viewer.id) | readable
         query = query.where(readable)
     total = query.count()
     rows = list(query.order_by(Media.date_utc.desc(), Media.id.desc()).offset(offset).limit(limit))
     return rows, total
-
-
-def shown_anywhere(media_id: int) -> bool:
-    """Whether any event, venue or organizer (of any status) shows this image."""
-    return any(
-        model.select(model.id).where(model.image == str(media_id)).exists()
-        for model in (Event, Venue, Organizer)
-    )
 
 
 def shown_by_others(media_id: int, user_id: int) -> bool:
