@@ -7,6 +7,7 @@ from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import NamedTuple
 
 from peewee import SQL, NodeList, Select, fn
 
@@ -289,14 +290,38 @@ def _shape(filters: EventFilters, viewer: Viewer) -> tuple | None:
 _LISTINGS = Shaped()
 
 
+class Span(NamedTuple):
+    """When a listed event takes place, all a calendar grid needs to place it."""
+
+    id: int
+    all_day: bool
+    start_date: str
+    end_date: str
+    utc_start: str
+    utc_end: str
+
+
+SPAN_COLUMNS = (
+    Event.id,
+    Event.all_day,
+    Event.start_date,
+    Event.end_date,
+    Event.utc_start,
+    Event.utc_end,
+)
+
+
 def list_events(
-    filters: EventFilters, viewer: Viewer, offset: int, limit: int, *, ids_only: bool = False
+    filters: EventFilters, viewer: Viewer, offset: int, limit: int, *, only: str | None = None
 ):
-    """(rows of the page, total) ordered by UTC start, then id; with ``ids_only`` the page's
-    ids rather than its rows (for a caller that keeps renderings by id, app/routes/events.py)."""
+    """(rows of the page, total) ordered by UTC start, then id; with ``only="ids"`` the
+    page's ids rather than its rows (for a caller that keeps renderings by id,
+    app/routes/events.py), with ``only="spans"`` their ``Span``s (a month grid)."""
     if filters.near is not None:
         rows, total = _list_near(_filtered(filters, viewer), filters.near, viewer, offset, limit)
-        return ([row.id for row in rows] if ids_only else rows), total
+        if only == "spans":
+            rows = [Span(*(getattr(row, c.name) for c in SPAN_COLUMNS)) for row in rows]
+        return ([row.id for row in rows] if only == "ids" else rows), total
     version = data_version()
     values, shape = _listing_values(filters, viewer), _shape(filters, viewer)
     key = (
@@ -312,10 +337,10 @@ def list_events(
     # A listing asked again (another page, another page size) keeps its first ids, like its
     # total: its first pages are then slices of them. Asked once (a month at any minute),
     # it reads its page only.
-    sliced = ids_only and offset + limit <= FIRST_IDS
+    sliced = only == "ids" and offset + limit <= FIRST_IDS
     first = _first_ids.get(key) if sliced else None
     if first is _ASKED_ONCE:
-        first = _first_ids.put(key, array("q", _ordered(*bound, 0, FIRST_IDS, True)))
+        first = _first_ids.put(key, array("q", _ordered(*bound, 0, FIRST_IDS, "ids")))
     elif sliced and first is None:
         _first_ids.put(key, _ASKED_ONCE)
     if first is not None:
@@ -323,7 +348,7 @@ def list_events(
         if len(first) < FIRST_IDS:  # the whole listing
             return rows, len(first)
     else:
-        rows = _ordered(*bound, offset, limit, ids_only)
+        rows = _ordered(*bound, offset, limit, only)
         if offset == 0 and len(rows) < limit:  # the whole listing is on this page
             return rows, len(rows)
     total = _totals.get(key)
@@ -332,7 +357,7 @@ def list_events(
     return rows, total
 
 
-def _ordered(filters, viewer, version, bound, offset: int, limit: int, ids_only: bool) -> list:
+def _ordered(filters, viewer, version, bound, offset: int, limit: int, only: str | None) -> list:
     """The page in start order, stopping after it (``bound``: the listing's values and
     shape): by the cheaper side of a search or of a venue's or organizer's few links."""
     wanted = offset + limit
@@ -345,19 +370,21 @@ def _ordered(filters, viewer, version, bound, offset: int, limit: int, ids_only:
         )
         if ids and _few_links(link, column, ids, version, wanted)
     ]
-    return _page(filters, viewer, bound, offset, limit, in_order, from_links, ids_only)
+    return _page(filters, viewer, bound, offset, limit, in_order, from_links, only)
 
 
-def _page(filters, viewer, bound, offset, limit, in_order, from_links, ids_only=False) -> list:
-    """The page's events (their ids, with ``ids_only``); ``bound`` is the listing's
-    (values, shape)."""
+def _page(filters, viewer, bound, offset, limit, in_order, from_links, only=None) -> list:
+    """The page's events (their ids or spans, as ``only`` says); ``bound`` is the
+    listing's (values, shape)."""
 
     def build(ref):
         query = _filtered(
             filters, viewer, ref, page=True, search_in_order=in_order, from_links=from_links
         )
-        if ids_only:
+        if only == "ids":
             query = query.select(Event.id)
+        elif only == "spans":
+            query = query.select(*SPAN_COLUMNS)
         query = query.order_by(Event.utc_start, Event.id).limit(ref("limit"))
         return query.offset(ref("offset")) if offset else query
 
@@ -365,9 +392,13 @@ def _page(filters, viewer, bound, offset, limit, in_order, from_links, ids_only=
     values = {**values, "offset": offset, "limit": limit}
     links = tuple(link.__name__ for link in from_links)
     if shape is not None:
-        shape = (*shape, "page", in_order, links, offset > 0, ids_only)
+        shape = (*shape, "page", in_order, links, offset > 0, only)
     cursor = _LISTINGS.execute(shape, build, values)
-    return [row[0] for row in cursor] if ids_only else instances(Event, cursor)
+    if only == "ids":
+        return [row[0] for row in cursor]
+    if only == "spans":
+        return [Span(ident, bool(all_day), *rest) for ident, all_day, *rest in cursor]
+    return instances(Event, cursor)
 
 
 def _count(filters, viewer, bound) -> int:

@@ -595,7 +595,7 @@ def raced_listing(monkeypatch, client, change, headers=None):
 
     def listing(*args, **kwargs):
         found = original(*args, **kwargs)
-        if kwargs.get("ids_only"):
+        if kwargs.get("only") == "ids":
             in_other_thread(write)
         return found
 

@@ -162,6 +162,63 @@ def test_month_and_day_views(client, make_event):
     assert ld_of(page(client, f"/events/{DAY:%Y-%m-%d}/"))[0]["name"] == made["title"]
 
 
+def cell_of(month: str, day: str) -> str:
+    return re.search(rf'/events/{day}/".*?</td>', month, re.S).group(0)
+
+
+def test_the_month_grid_places_events_in_the_sites_timezone(app, client, make_event):
+    """Days are the site's (here Europe/Paris): an event ending at midnight is not on the
+    next day, an all-day event is on its own dates, and a day shows three events and a
+    link to the rest."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    paris = {"timezone": "Europe/Paris"}
+    make_event(
+        title="Late show", start_date="2031-03-10 22:00:00", end_date="2031-03-11 00:00:00", **paris
+    )
+    make_event(
+        title="Night market",
+        start_date="2031-03-11 23:30:00",
+        end_date="2031-03-12 01:00:00",
+        **paris,
+    )
+    make_event(
+        title="Tokyo dawn",
+        start_date="2031-03-13 07:00:00",
+        end_date="2031-03-13 08:00:00",
+        timezone="Asia/Tokyo",
+    )  # 23:00–00:00 in Paris
+    make_event(
+        title="Spring fair",
+        start_date="2031-03-14 00:00:00",
+        end_date="2031-03-15 23:59:59",
+        all_day=True,
+    )
+    for n in range(5):
+        make_event(
+            title=f"Busy talk {n}",
+            start_date=f"2031-03-20 1{n}:00:00",
+            end_date=f"2031-03-20 1{n}:30:00",
+            **paris,
+        )
+    month = page(client, "/events/month/2031-03/")
+    assert "Late show" in cell_of(month, "2031-03-10")
+    assert "Late show" not in cell_of(month, "2031-03-11")
+    assert "Night market" in cell_of(month, "2031-03-11")
+    assert "Night market" in cell_of(month, "2031-03-12")
+    assert "Tokyo dawn" in cell_of(month, "2031-03-12")
+    assert "Tokyo dawn" not in cell_of(month, "2031-03-13")
+    assert "Spring fair" not in cell_of(month, "2031-03-13")
+    assert "Spring fair" in cell_of(month, "2031-03-14")
+    assert "Spring fair" in cell_of(month, "2031-03-15")
+    busy = cell_of(month, "2031-03-20")
+    assert [f"Busy talk {n}" in busy for n in range(5)] == [True] * 3 + [False] * 2
+    assert "2 more" in busy
+    # Every event the grid shows is in its JSON-LD; those it leaves to the day view not.
+    names = {item["name"] for item in ld_of(month)}
+    assert {"Busy talk 0", "Spring fair", "Tokyo dawn"} <= names
+    assert "Busy talk 4" not in names
+
+
 @pytest.mark.parametrize(
     "path",
     ["/events/2026-13-01/", "/events/month/2026-13/", "/events/?page=abc", "/events/month/x/"],

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import calendar as month_math
 import os
+from bisect import bisect_left, bisect_right
 from datetime import date, datetime, timedelta
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
+import orjson
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask.views import MethodView
 from jinja2 import ChoiceLoader, FileSystemLoader
@@ -125,10 +127,16 @@ def _view_links(filters: reading.Filters, day: date) -> dict:
     }
 
 
-def _choices() -> dict:
-    """The categories and venues the filter form offers (what the API lists anonymously)."""
+def _choices(filters: reading.Filters) -> dict:
+    """The categories and venues the filter form offers (what the API lists anonymously),
+    as choices and as the form's options with the visitor's filters selected."""
     categories, venues = reading.form_choices()
-    return {"categories": categories, "venues": venues}
+    return {
+        "categories": categories,
+        "venues": venues,
+        "category_options": reading.options(categories, filters.categories),
+        "venue_options": reading.options(venues, filters.venue),
+    }
 
 
 def _ld(events: list[dict]) -> list[dict]:
@@ -149,14 +157,19 @@ def _decorate(events: list[dict], full: bool = True) -> list[dict]:
     dates written out too, which the month grid does not show)."""
     lang = current_language()
     site_tz = current_app.config["SITE_TIMEZONE"]
+    # The events' addresses from one built by the router (a grid links a hundred).
+    before, _slug, after = url_for("pages.event_view", slug=_SLUG).partition(_SLUG)
     for event in events:
-        event["_link"] = url_for("pages.event_view", slug=event["slug"])
+        event["_link"] = f"{before}{quote(event['slug'], safe='')}{after}"
         if full:
             event["_when"] = formatting.when(event, lang, site_tz)
         event["_time"] = formatting.time_of(event, lang)
         venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
         event["_venues"] = venues
     return events
+
+
+_SLUG = "slug-of-the-event"
 
 
 def _one_per_series(events: list[dict]) -> list[dict]:
@@ -209,7 +222,7 @@ def _list_page(template="list.html", embed=False, heading=None, extra_args=None,
         views=_view_links(filters, reading.site_today()),
         feeds=_feeds(filters, extra_args),
         json_ld=_ld(shown),
-        **_choices(),
+        **_choices(filters),
         **context,
     )
 
@@ -253,25 +266,27 @@ def _parse_month(text: str | None) -> date:
     return month
 
 
-def _placed(events: list[dict], first: date, last: date) -> dict[date, list[dict]]:
-    """Each event on every day of [first, last] it spans, in the site's timezone (an
-    all-day event on its own dates)."""
-    site_tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
-    days: dict[date, list[dict]] = {}
-    for event in events:
-        if event.get("all_day"):
-            start = formatting.local(event["start_date"]).date()
-            end = formatting.local(event["end_date"]).date()
+def _placed(spans: list, first: date, last: date) -> list[list]:
+    """For each day of [first, last], the events (``Span``s) on it, in the site's timezone
+    (an all-day event on its own dates): an event spanning days is on each."""
+    count = (last - first).days + 1
+    # Where each day begins, in UTC, as stored dates are written (their text sorts as
+    # their time): an event is on the days between those around its start and its end.
+    starts = [
+        dates.fmt(reading.to_utc(datetime.combine(first + timedelta(days=n), datetime.min.time())))
+        for n in range(count + 1)
+    ]
+    days: list[list] = [[] for _n in range(count)]
+    for span in spans:
+        if span.all_day:
+            begin = (date.fromisoformat(span.start_date[:10]) - first).days
+            end = (date.fromisoformat(span.end_date[:10]) - first).days
         else:
-            start = dates.utc_to_local(formatting.local(event["utc_start_date"]), site_tz).date()
-            end_moment = dates.utc_to_local(formatting.local(event["utc_end_date"]), site_tz)
-            end = end_moment.date()
-            if end > start and end_moment.time() == datetime.min.time():
-                end -= timedelta(days=1)  # ends at midnight: not on the next day
-        day = max(start, first)
-        while day <= min(end, last):
-            days.setdefault(day, []).append(event)
-            day += timedelta(days=1)
+            begin = bisect_right(starts, span.utc_start) - 1
+            # One ending at a midnight is not on the day that midnight begins.
+            end = max(begin, bisect_left(starts, span.utc_end) - 1)
+        for day in range(max(begin, 0), min(end, count - 1) + 1):
+            days[day].append(span)
     return days
 
 
@@ -289,16 +304,16 @@ def month_view(month=None):
     filters = reading.Filters.from_query(request.args)
     span_first = reading.to_utc(datetime.combine(grid_first, datetime.min.time()))
     span_last = reading.to_utc(datetime.combine(grid_last + timedelta(days=1), datetime.min.time()))
-    events, _total = reading.between(filters, span_first, span_last)
-    placed = _placed(events, grid_first, grid_last)
-    most_per_day = 3
-    shown = {e["id"]: e for day in placed.values() for e in day[:most_per_day]}
-    _decorate(list(shown.values()), full=False)  # only what the grid shows
-    weeks, day = [], grid_first
-    today = reading.site_today()
-    while day <= grid_last:
+    placed = _placed(reading.spans_between(filters, span_first, span_last), grid_first, grid_last)
+    # Only the events the grid shows are read as representations (a day shows three).
+    shown_ids = list(dict.fromkeys(span.id for day in placed for span in day[:MOST_PER_DAY]))
+    shown = {event["id"]: event for event in reading.representations(shown_ids)}
+    _decorate(list(shown.values()), full=False)
+    weeks, today, query = [], reading.site_today(), filters.query()
+    for week_start in range(0, len(placed), 7):
         week = []
-        for _n in range(7):
+        for offset, spans in enumerate(placed[week_start : week_start + 7]):
+            day = grid_first + timedelta(days=week_start + offset)
             week.append(
                 {
                     "date": day,
@@ -306,11 +321,11 @@ def month_view(month=None):
                     "today": day == today,
                     "label": formatting.short_day(day, lang),
                     "number": day.day,
-                    "link": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **filters.query()),
-                    "events": placed.get(day, []),
+                    "link": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query),
+                    "events": [shown[s.id] for s in spans[:MOST_PER_DAY] if s.id in shown],
+                    "more": max(len(spans) - MOST_PER_DAY, 0),
                 }
             )
-            day += timedelta(days=1)
         weeks.append(week)
     previous = (first_of_month - timedelta(days=1)).replace(day=1)
     following = last_of_month + timedelta(days=1)
@@ -319,15 +334,19 @@ def month_view(month=None):
         heading=formatting.month_title(first_of_month, lang),
         weeks=weeks,
         weekdays=formatting.weekday_names(lang),
-        previous=url_for("pages.month_view", month=f"{previous:%Y-%m}", **filters.query()),
-        next=url_for("pages.month_view", month=f"{following:%Y-%m}", **filters.query()),
+        previous=url_for("pages.month_view", month=f"{previous:%Y-%m}", **query),
+        next=url_for("pages.month_view", month=f"{following:%Y-%m}", **query),
         filters=filters,
         views=_view_links(filters, first_of_month),
         feeds=_feeds(filters),
         json_ld=_ld(list(shown.values())),
-        most_per_day=most_per_day,
-        **_choices(),
+        most_per_day=MOST_PER_DAY,
+        **_choices(filters),
     )
+
+
+# Events a day of the month grid shows; a link to the day names how many more it has.
+MOST_PER_DAY = 3
 
 
 def _parse_day(text: str) -> date:
@@ -377,7 +396,7 @@ def _day_page(day: date):
         views=_view_links(filters, day),
         feeds=_feeds(filters),
         json_ld=_ld(events),
-        **_choices(),
+        **_choices(filters),
     )
 
 
@@ -602,9 +621,17 @@ def register_pages(app) -> None:
         ]
     )
     app.jinja_env.globals.update(_=_, ngettext=None)
+    # ``tojson`` (the pages' JSON-LD) by orjson: Flask's sorts the keys of each of a month's
+    # hundred events.
+    app.jinja_env.policies["json.dumps_function"] = _json_text
+    app.jinja_env.policies["json.dumps_kwargs"] = {}
     app.add_url_rule("/static/site.css", "site_css", _site_css, methods=["GET"])
     # The editor's errors are pages too (it is not indexed: app/headers.py).
     errors.page_errors(lambda path: is_page_path(path) or path.startswith("/manage"), error_page)
+
+
+def _json_text(value) -> str:
+    return orjson.dumps(value).decode()
 
 
 def _site_css():

@@ -63,6 +63,7 @@ def day_title(day: date, lang: str) -> str:
     return format_date(day, format="full", locale=lang)
 
 
+@lru_cache(maxsize=1024)
 def short_day(day: date, lang: str) -> str:
     return format_skeleton("MMMEd", day, locale=lang)
 
@@ -80,8 +81,7 @@ def when(event: dict, lang: str, site_tz: str) -> str:
             return format_date(start.date(), format="full", locale=lang)
         return format_interval(start.date(), end.date(), "yMMMEd", locale=lang)
     if start.date() == end.date():
-        day = format_skeleton("yMMMMEEEEd", start, locale=lang)
-        text = f"{day}, {format_interval(start.time(), end.time(), hours(lang), locale=lang)}"
+        text = f"{_long_day(start.date(), lang)}, {_hours(start.time(), end.time(), lang)}"
     else:
         text = f"{_day_and_time(start, lang)} – {_day_and_time(end, lang)}"
     zone = event.get("timezone") or site_tz
@@ -93,6 +93,18 @@ def when(event: dict, lang: str, site_tz: str) -> str:
     return text
 
 
+# Days and hours are written by pure functions of few values: kept, as a list of events
+# writes the same days and the same hours again and again (0.1 ms each by Babel).
+@lru_cache(maxsize=4096)
+def _long_day(day: date, lang: str) -> str:
+    return format_skeleton("yMMMMEEEEd", day, locale=lang)
+
+
+@lru_cache(maxsize=4096)
+def _hours(start, end, lang: str) -> str:
+    return format_interval(start, end, hours(lang), locale=lang)
+
+
 def _day_and_time(moment: datetime, lang: str) -> str:
     day = format_skeleton("yMMMEd", moment, locale=lang)
     return f"{day}, {format_time(moment, format='short', locale=lang)}"
@@ -102,7 +114,13 @@ def time_of(event: dict, lang: str) -> str:
     """The start time alone (month and day views), "" for all-day events."""
     if event.get("all_day"):
         return ""
-    return format_time(local(event["start_date"]), format="short", locale=lang)
+    return _clock(event["start_date"][11:16], lang)
+
+
+@lru_cache(maxsize=4096)
+def _clock(hours_minutes: str, lang: str) -> str:
+    """``HH:MM`` as the language writes a time (a month grid writes a hundred)."""
+    return format_time(datetime.strptime(hours_minutes, "%H:%M").time(), "short", locale=lang)
 
 
 def iso(value: str) -> str:

@@ -624,7 +624,7 @@ class Events(MethodView):
         if wants_calendar(args):
             return events_feed(filters, viewer, args.get("password"))
         page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
-        ids, total = list_events(filters, viewer, page.offset, page.size, ids_only=True)
+        ids, total = list_events(filters, viewer, page.offset, page.size, only="ids")
         if not ids and page.number > 1:
             raise ApiError(
                 "event-archive-page-not-found",
