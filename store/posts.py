@@ -7,7 +7,6 @@ from bisect import bisect_right
 from datetime import timedelta
 
 from peewee import SQL
-from text_unidecode import unidecode
 
 from store import dates
 from store.clock import utcnow, utcnow_str
@@ -41,7 +40,13 @@ def node_kind(item_id: int) -> str | None:
 
 
 def slugify(text: str) -> str:
-    ascii_text = unidecode(text or "").lower()
+    text = text or ""
+    if not text.isascii():
+        # Imported here: its table takes 4.8 MB of every worker, and most titles are ASCII.
+        from text_unidecode import unidecode
+
+        text = unidecode(text)
+    ascii_text = text.lower()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
     return slug[:180]
 
