@@ -522,8 +522,10 @@ def calendar_items(rows, viewer, password, readable) -> Iterator[FeedEvent]:
             groups.append((series_id, [series[series_id], *shown]))
     for chunk in _chunks(groups, FEED_CHUNK):
         emitted = [row for _series_id, group in chunk for row in group]
-        made = render_events(emitted, viewer, password=password)
-        dicts = dict(zip((row.id for row in emitted), made, strict=True))
+        # The listing's own texts of these events (made once per data version, or spliced
+        # from their stored texts), read back as the representations a VEVENT is made of.
+        texts = event_texts([row.id for row in emitted], viewer, rows=emitted, password=password)
+        dicts = {data["id"]: data for data in orjson.loads(orjson.dumps(texts))}
         for series_id, group in chunk:
             if series_id is None:
                 yield FeedEvent(dicts[group[0].id])
