@@ -134,8 +134,8 @@ def _choices(filters: reading.Filters) -> dict:
     return {
         "categories": categories,
         "venues": venues,
-        "category_options": reading.options(categories, filters.categories),
-        "venue_options": reading.options(venues, filters.venue),
+        "category_options": reading.options("categories", categories, filters.categories),
+        "venue_options": reading.options("venues", venues, filters.venue),
     }
 
 
