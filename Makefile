@@ -53,10 +53,13 @@ lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# The suite runs in TEST_JOBS processes (pytest-xdist; each test has its own database and
+# servers on free ports). TEST_JOBS=0 runs it in this one process.
+TEST_JOBS ?= 2
 test: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_JOBS) $(PYTEST_ARGS)
 
 # The same suite on PostgreSQL (SPEC §14), on a throw-away cluster that pg_virtualenv
 # (postgresql-common) creates in a temporary directory (-t: also when run as root), with
@@ -69,7 +72,7 @@ test-postgres: install-dev
 	@command -v pg_virtualenv >/dev/null || { echo "make test-postgres needs pg_virtualenv: sudo apt-get install postgresql-common postgresql-$(PG_VERSION)"; exit 1; }
 	pg_virtualenv -t -v $(PG_VERSION) -o max_connections=300 -o fsync=off \
 		sh -c 'TEST_DATABASE_URL="postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE" \
-		$(BIN)/python -m pytest $(or $(PYTEST_ARGS),-m "not browser")'
+		$(BIN)/python -m pytest -n $(TEST_JOBS) $(or $(PYTEST_ARGS),-m "not browser")'
 
 # The SPEC §9 benchmark: wrk from Debian, installed here when run as root. Both engines in
 # one run, side by side (issue 35): SQLite files, then PostgreSQL — the server of

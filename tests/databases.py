@@ -17,7 +17,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
 ON_POSTGRES = bool(TEST_DATABASE_URL)
-TEMPLATE = "calendar_test_template"
+# One template per process of the suite (pytest-xdist runs several): each drops and makes
+# its own, and PostgreSQL copies a template only while no one else is connected to it.
+TEMPLATE = "calendar_test_template_" + os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 _template_ready = False
 _shared: dict = {}

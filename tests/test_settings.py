@@ -35,7 +35,9 @@ BAD = [
     ("CALENDAR_DATABASE", os.path.join(ROOT, "README.md"), "file is not a database"),
     (
         "CALENDAR_DATABASE",
-        f"postgresql://calendar:secret@127.0.0.1:{free_port()}/calendar",
+        # Port 1: nothing listens there (a fixed address: every process of the suite
+        # collects the same test ids).
+        "postgresql://calendar:secret@127.0.0.1:1/calendar",
         "cannot use postgresql://calendar:***@127.0.0.1",
     ),
 ]
