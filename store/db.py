@@ -11,6 +11,7 @@ SPEC §14). Everything engine-specific lives here behind named helpers (``open_d
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import sqlite3
 import threading
@@ -184,7 +185,10 @@ def _prepared_form(sql: str) -> tuple[str, str | None, int]:
         for number, part in enumerate(parts[1:], start=1):
             text += f"${number}{part}"
         text = text.replace("%%", "%")
-        name = f"calendar_{len(_PREPARED_FORMS)}"
+        # Named by the statement's own text: threads that meet new statements at once
+        # name each alike (a count of the forms made gave two statements one name, and a
+        # connection then ran one with the other's parameters).
+        name = "calendar_" + hashlib.blake2b(sql.encode(), digest_size=12).hexdigest()
         form = _PREPARED_FORMS[sql] = (name, text, len(parts) - 1)
     if sql in _UNPREPARABLE:
         return form[0], None, form[2]

@@ -60,3 +60,41 @@ def test_listing_rows_match_the_peewee_query(client, make_event):
     assert total == 1
     assert rows[0].__data__ == expected[0].__data__
     assert not rows[0]._dirty and rows[0].featured is True
+
+
+def test_statements_met_at_once_by_many_threads_never_share_a_prepared_name(monkeypatch):
+    """PostgreSQL prepares each statement on a connection under a name: two statements
+    named alike ran one with the other's parameters (a 500 under concurrent reads, when two
+    threads counted the statements named so far at once). A name comes from the
+    statement's text alone: whatever a process met before, and in whatever order its
+    threads meet them."""
+    import sys
+    import threading
+
+    from store import db
+
+    texts = [f"SELECT {n} AS a, %s AS b FROM event WHERE id = %s -- {n}" for n in range(400)]
+    named: dict[str, str] = {}
+    start = threading.Barrier(8)
+
+    def name_them(share):
+        start.wait()
+        for sql in share:
+            named[sql] = db._prepared_form(sql)[0]
+
+    threads = [threading.Thread(target=name_them, args=(texts[k::8],)) for k in range(8)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads interleave as a busy worker's do
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert len(set(named.values())) == len(texts)
+    assert all(len(name) <= 63 for name in named.values())  # PostgreSQL's longest name
+    # Another process (or the same after its forms were dropped) meeting them in another
+    # order names each alike.
+    monkeypatch.setattr(db, "_PREPARED_FORMS", {})
+    assert all(db._prepared_form(sql)[0] == named[sql] for sql in reversed(texts))
