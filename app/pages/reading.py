@@ -30,8 +30,12 @@ from store.users import ANONYMOUS
 
 # The filters a visitor may set on the list, month and day views, with the API's meaning.
 FILTERS = ("search", "categories", "tags", "venue", "organizer")
-# Most events a month or a day view reads (the cost of a page is never the whole calendar).
+# Most events a day view reads (the cost of a page is never the whole calendar).
 MOST_IN_A_VIEW = 500
+# Most events a month grid places (a span is a few columns; it shows three a day): its last
+# days are empty only past this many events in six weeks (100,000 demo events put about
+# 6,000 there).
+MOST_SPANS = 20_000
 
 
 class NotFound(LookupError):
@@ -197,7 +201,7 @@ def between(filters: Filters, first: datetime, last: datetime) -> tuple[list[dic
 def spans_between(filters: Filters, first: datetime, last: datetime) -> list[Span]:
     """When the events overlapping [first, last) take place, soonest first: a month grid
     places them all and reads the representations of those it shows only."""
-    return _listed(_between_args(filters, first, last), 0, MOST_IN_A_VIEW, "spans")[0]
+    return _listed(_between_args(filters, first, last), 0, MOST_SPANS, "spans")[0]
 
 
 def _between_args(filters: Filters, first: datetime, last: datetime) -> dict:
