@@ -219,6 +219,96 @@ def test_the_month_grid_places_events_in_the_sites_timezone(app, client, make_ev
     assert "Busy talk 4" not in names
 
 
+def _titles_of_day(client, day: str) -> list[str]:
+    html = page(client, f"/events/{day}/")
+    return re.findall(r'class="event-title"><a href="[^"]*">([^<]*)</a>', html)
+
+
+def test_the_day_page_shows_what_the_grid_places_on_that_day(app, client, make_event):
+    """One rule places events on days: an all-day event is on its own dates, whatever its
+    zone's UTC times (a day of a far zone may not even overlap the site's day)."""
+    app.config["SITE_TIMEZONE"] = "Pacific/Pago_Pago"  # UTC-11
+    make_event(
+        title="Kiritimati fair",
+        start_date="2031-03-12 00:00:00",
+        end_date="2031-03-12 23:59:59",
+        all_day=True,
+        timezone="Pacific/Kiritimati",
+    )
+    make_event(
+        title="Paris market",
+        start_date="2031-03-14 00:00:00",
+        end_date="2031-03-14 23:59:59",
+        all_day=True,
+        timezone="Europe/Paris",
+    )
+    make_event(
+        title="Evening talk",
+        start_date="2031-03-13 19:00:00",
+        end_date="2031-03-13 20:00:00",
+        timezone="Pacific/Pago_Pago",
+    )
+    month = page(client, "/events/month/2031-03/")
+    for day, titles in {
+        "2031-03-11": [],
+        "2031-03-12": ["Kiritimati fair"],
+        "2031-03-13": ["Evening talk"],
+        "2031-03-14": ["Paris market"],
+        "2031-03-15": [],
+    }.items():
+        assert _titles_of_day(client, day) == titles, day
+        cell = cell_of(month, day)
+        assert [t for t in ("Kiritimati fair", "Paris market", "Evening talk") if t in cell] == (
+            titles
+        ), day
+
+
+def test_the_grid_writes_times_in_the_sites_zone_on_the_first_day_only(app, client, make_event):
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    make_event(
+        title="Chicago set",
+        start_date="2031-03-10 19:00:00",
+        end_date="2031-03-10 20:00:00",
+        timezone="America/Chicago",
+    )  # 01:00 on the 11th in Paris (Chicago keeps summer time from 9 March)
+    make_event(
+        title="Long retreat",
+        start_date="2031-03-17 09:30:00",
+        end_date="2031-03-19 17:00:00",
+        timezone="Europe/Paris",
+    )
+    month = page(client, "/events/month/2031-03/")
+    assert "Chicago set" not in cell_of(month, "2031-03-10")
+    assert '<span class="time">1:00\u202fAM</span> Chicago set' in cell_of(month, "2031-03-11")
+    assert '<span class="time">9:30\u202fAM</span> Long retreat' in cell_of(month, "2031-03-17")
+    for day in ("2031-03-18", "2031-03-19"):
+        assert re.search(r'">\s*Long retreat</a>', cell_of(month, day)), day
+    assert "9:30" not in cell_of(month, "2031-03-18")
+
+
+def test_the_date_picker_starts_at_the_day_shown(client):
+    assert 'name="date" value="2031-03-01"' in page(client, "/events/month/2031-03/")
+    assert 'name="date" value="2031-03-05"' in page(client, "/events/2031-03-05/")
+    assert f'name="date" value="{date.today()}"' in page(client, "/events/")
+
+
+def test_a_month_or_day_written_short_moves_to_its_own_address(client):
+    moved = client.get("/events/month/2031-3/?categories=music", headers=HTML)
+    assert moved.status_code == 301
+    assert moved.headers["Location"].endswith("/events/month/2031-03/?categories=music")
+    moved = client.get("/events/2031-3-5/", headers=HTML)
+    assert moved.status_code == 301 and moved.headers["Location"].endswith("/events/2031-03-05/")
+    moved = client.get("/fr/events/month/2031-3/", headers=HTML)
+    assert moved.headers["Location"].endswith("/fr/events/month/2031-03/")
+
+
+@pytest.mark.parametrize("query", ["search=%00", "search=a%01b", "categories=%1b", "venue=x%7f"])
+def test_control_characters_in_a_filter_are_a_400_page(client, query):
+    for view in ("/events/", "/events/month/2031-03/", "/events/2031-03-05/"):
+        html = page(client, f"{view}?{query}", 400)
+        assert "\x00" not in html and "\x01" not in html
+
+
 @pytest.mark.parametrize(
     "path",
     ["/events/2026-13-01/", "/events/month/2026-13/", "/events/?page=abc", "/events/month/x/"],

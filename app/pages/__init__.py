@@ -163,7 +163,6 @@ def _decorate(events: list[dict], full: bool = True) -> list[dict]:
         event["_link"] = f"{before}{quote(event['slug'], safe='')}{after}"
         if full:
             event["_when"] = formatting.when(event, lang, site_tz)
-        event["_time"] = formatting.time_of(event, lang)
         venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
         event["_venues"] = venues
     return events
@@ -295,6 +294,8 @@ def _placed(spans: list, first: date, last: date) -> list[list]:
 @cached
 def month_view(month=None):
     first_of_month = _parse_month(month)
+    if month is not None and month != f"{first_of_month:%Y-%m}":  # 2026-1: to 2026-01
+        return _to_canonical(month=f"{first_of_month:%Y-%m}")
     lang = current_language()
     start_weekday = formatting.first_weekday(lang)
     grid_first = first_of_month - timedelta(days=(first_of_month.weekday() - start_weekday) % 7)
@@ -302,14 +303,13 @@ def month_view(month=None):
     last_of_month = first_of_month.replace(day=days_in_month)
     grid_last = last_of_month + timedelta(days=(start_weekday - 1 - last_of_month.weekday()) % 7)
     filters = reading.Filters.from_query(request.args)
-    span_first = reading.to_utc(datetime.combine(grid_first, datetime.min.time()))
-    span_last = reading.to_utc(datetime.combine(grid_last + timedelta(days=1), datetime.min.time()))
-    placed = _placed(reading.spans_between(filters, span_first, span_last), grid_first, grid_last)
+    placed = _placed(_spans_around(filters, grid_first, grid_last), grid_first, grid_last)
     # Only the events the grid shows are read as representations (a day shows three).
     shown_ids = list(dict.fromkeys(span.id for day in placed for span in day[:MOST_PER_DAY]))
     shown = {event["id"]: event for event in reading.representations(shown_ids)}
     _decorate(list(shown.values()), full=False)
     weeks, today, query = [], reading.site_today(), filters.query()
+    starts = _site_starts(placed, lang)
     for week_start in range(0, len(placed), 7):
         week = []
         for offset, spans in enumerate(placed[week_start : week_start + 7]):
@@ -322,7 +322,12 @@ def month_view(month=None):
                     "label": formatting.short_day(day, lang),
                     "number": day.day,
                     "link": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query),
-                    "events": [shown[s.id] for s in spans[:MOST_PER_DAY] if s.id in shown],
+                    # (event, its start time when it starts that day, in the site's zone)
+                    "events": [
+                        (shown[s.id], starts[s.id][1] if starts[s.id][0] == day else "")
+                        for s in spans[:MOST_PER_DAY]
+                        if s.id in shown
+                    ],
                     "more": max(len(spans) - MOST_PER_DAY, 0),
                 }
             )
@@ -341,12 +346,42 @@ def month_view(month=None):
         feeds=_feeds(filters),
         json_ld=_ld(list(shown.values())),
         most_per_day=MOST_PER_DAY,
+        shown_day_iso=(
+            today if today.replace(day=1) == first_of_month else first_of_month
+        ).isoformat(),
         **_choices(filters),
     )
 
 
 # Events a day of the month grid shows; a link to the day names how many more it has.
 MOST_PER_DAY = 3
+
+
+def _spans_around(filters: reading.Filters, first: date, last: date) -> list:
+    """The spans of the events that may be on the site's days [first, last]: a day more on
+    each side, for an all-day event of a far zone (on its own dates, whatever their UTC
+    times); ``_placed`` keeps each to its days."""
+    start = reading.to_utc(datetime.combine(first - timedelta(days=1), datetime.min.time()))
+    end = reading.to_utc(datetime.combine(last + timedelta(days=2), datetime.min.time()))
+    return reading.spans_between(filters, start, end)
+
+
+def _site_starts(placed: list[list], lang: str) -> dict[int, tuple[date | None, str]]:
+    """Per event placed, the site's day it starts on and its start time there, written for
+    ``lang`` (all-day events: no time): the grid places events in the site's zone, and
+    shows their times in it."""
+    site_tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
+    starts: dict[int, tuple[date | None, str]] = {}
+    for day in placed:
+        for span in day[:MOST_PER_DAY]:
+            if span.id in starts:
+                continue
+            if span.all_day:
+                starts[span.id] = (None, "")
+            else:
+                moment = dates.utc_to_local(dates.parse_stored(span.utc_start), site_tz)
+                starts[span.id] = (moment.date(), formatting.clock(moment, lang))
+    return starts
 
 
 def _parse_day(text: str) -> date:
@@ -372,16 +407,23 @@ def today_view():
 @bp.route("/events/<day>/", endpoint="day_view")
 @cached
 def day_view(day):
-    return _day_page(_parse_day(day))
+    parsed = _parse_day(day)
+    if day != f"{parsed:%Y-%m-%d}":  # 2026-1-5: to 2026-01-05
+        return _to_canonical(day=f"{parsed:%Y-%m-%d}")
+    return _day_page(parsed)
+
+
+def _to_canonical(**view_args):
+    """A moved permanently to the page's own address (its query kept)."""
+    return redirect(url_for(request.endpoint, **view_args, **request.args.to_dict(flat=False)), 301)
 
 
 def _day_page(day: date):
     lang = current_language()
     filters = reading.Filters.from_query(request.args)
-    first = reading.to_utc(datetime.combine(day, datetime.min.time()))
-    last = reading.to_utc(datetime.combine(day + timedelta(days=1), datetime.min.time()))
-    events, _total = reading.between(filters, first, last)
-    events = _decorate(events)
+    # The events the month grid places on this day, by the same rule (``_placed``).
+    spans = _placed(_spans_around(filters, day, day), day, day)[0]
+    events = _decorate(reading.representations([s.id for s in spans[: reading.MOST_IN_A_VIEW]]))
     return page_response(
         "day.html",
         heading=formatting.day_title(day, lang),
@@ -396,6 +438,7 @@ def _day_page(day: date):
         views=_view_links(filters, day),
         feeds=_feeds(filters),
         json_ld=_ld(events),
+        shown_day_iso=day.isoformat(),
         **_choices(filters),
     )
 

@@ -110,11 +110,9 @@ def _day_and_time(moment: datetime, lang: str) -> str:
     return f"{day}, {format_time(moment, format='short', locale=lang)}"
 
 
-def time_of(event: dict, lang: str) -> str:
-    """The start time alone (month and day views), "" for all-day events."""
-    if event.get("all_day"):
-        return ""
-    return _clock(event["start_date"][11:16], lang)
+def clock(moment: datetime, lang: str) -> str:
+    """The time of day of ``moment`` as ``lang`` writes it (the month grid's times)."""
+    return _clock(f"{moment:%H:%M}", lang)
 
 
 @lru_cache(maxsize=4096)

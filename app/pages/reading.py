@@ -9,6 +9,7 @@ signed in, so one cached copy serves everyone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
@@ -38,6 +39,9 @@ MOST_IN_A_VIEW = 500
 MOST_SPANS = 20_000
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 class NotFound(LookupError):
     """Nothing an anonymous caller of the API may read answers to this address."""
 
@@ -58,12 +62,19 @@ class Filters:
 
     @classmethod
     def from_query(cls, query) -> Filters:
+        """The filters of a query string; a control character in one (which the API
+        refuses too) names no page."""
+
         def values(name):
             found = []
             for raw in query.getlist(name) + query.getlist(f"{name}[]"):
                 found.extend(part.strip() for part in raw.split(",") if part.strip())
             return found[:20]
 
+        for name in (*FILTERS, "tribe-bar-search"):
+            for raw in query.getlist(name) + query.getlist(f"{name}[]"):
+                if _CONTROL.search(raw):
+                    raise BadRequest(name)
         search = (query.get("search") or query.get("tribe-bar-search") or "").strip()[:200]
         return cls(
             search=search,
@@ -191,11 +202,6 @@ def past(
     start = max(end - size, 0)
     events, total = events_of(args, start, end - start)
     return list(reversed(events)), total
-
-
-def between(filters: Filters, first: datetime, last: datetime) -> tuple[list[dict], int]:
-    """Events overlapping the UTC span [first, last), soonest first (the day view)."""
-    return events_of(_between_args(filters, first, last), 0, MOST_IN_A_VIEW)
 
 
 def spans_between(filters: Filters, first: datetime, last: datetime) -> list[Span]:
