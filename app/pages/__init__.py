@@ -308,30 +308,8 @@ def month_view(month=None):
     shown_ids = list(dict.fromkeys(span.id for day in placed for span in day[:MOST_PER_DAY]))
     shown = {event["id"]: event for event in reading.representations(shown_ids)}
     _decorate(list(shown.values()), full=False)
-    weeks, today, query = [], reading.site_today(), filters.query()
-    starts = _site_starts(placed, lang)
-    for week_start in range(0, len(placed), 7):
-        week = []
-        for offset, spans in enumerate(placed[week_start : week_start + 7]):
-            day = grid_first + timedelta(days=week_start + offset)
-            week.append(
-                {
-                    "date": day,
-                    "in_month": day.month == first_of_month.month,
-                    "today": day == today,
-                    "label": formatting.short_day(day, lang),
-                    "number": day.day,
-                    "link": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query),
-                    # (event, its start time when it starts that day, in the site's zone)
-                    "events": [
-                        (shown[s.id], starts[s.id][1] if starts[s.id][0] == day else "")
-                        for s in spans[:MOST_PER_DAY]
-                        if s.id in shown
-                    ],
-                    "more": max(len(spans) - MOST_PER_DAY, 0),
-                }
-            )
-        weeks.append(week)
+    today, query = reading.site_today(), filters.query()
+    weeks = _weeks(placed, shown, grid_first, first_of_month.month, lang, query)
     previous = (first_of_month - timedelta(days=1)).replace(day=1)
     following = last_of_month + timedelta(days=1)
     return page_response(
@@ -355,6 +333,34 @@ def month_view(month=None):
 
 # Events a day of the month grid shows; a link to the day names how many more it has.
 MOST_PER_DAY = 3
+
+
+def _weeks(placed, shown: dict, first: date, month: int, lang: str, query: dict) -> list:
+    """The grid's weeks of days from ``first``, each day with the events it shows (``shown``
+    by id, as (event, its start time when it starts that day, in the site's zone))."""
+    weeks, today, starts = [], reading.site_today(), _site_starts(placed, lang)
+    for week_start in range(0, len(placed), 7):
+        week = []
+        for offset, spans in enumerate(placed[week_start : week_start + 7]):
+            day = first + timedelta(days=week_start + offset)
+            week.append(
+                {
+                    "date": day,
+                    "in_month": day.month == month,
+                    "today": day == today,
+                    "label": formatting.short_day(day, lang),
+                    "number": day.day,
+                    "link": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query),
+                    "events": [
+                        (shown[s.id], starts[s.id][1] if starts[s.id][0] == day else "")
+                        for s in spans[:MOST_PER_DAY]
+                        if s.id in shown
+                    ],
+                    "more": max(len(spans) - MOST_PER_DAY, 0),
+                }
+            )
+        weeks.append(week)
+    return weeks
 
 
 def _spans_around(filters: reading.Filters, first: date, last: date) -> list:
