@@ -300,6 +300,14 @@ def test_a_month_or_day_written_short_moves_to_its_own_address(client):
     assert moved.status_code == 301 and moved.headers["Location"].endswith("/events/2031-03-05/")
     moved = client.get("/fr/events/month/2031-3/", headers=HTML)
     assert moved.headers["Location"].endswith("/fr/events/month/2031-03/")
+    # The query is kept as a query, whatever its names (found by review: 500s, and an
+    # address of another host with ``_external``).
+    for path in ("/events/month/2031-3/", "/events/2031-3-5/"):
+        for query in ("month=x&day=3", "_external=1&_scheme=javascript", "_anchor=x&page=2"):
+            moved = client.get(f"{path}?{query}", headers=HTML)
+            assert moved.status_code == 301, (path, query)
+            assert moved.headers["Location"].startswith("/events/")
+            assert moved.headers["Location"].endswith(f"/?{query}")
 
 
 @pytest.mark.parametrize("query", ["search=%00", "search=a%01b", "categories=%1b", "venue=x%7f"])

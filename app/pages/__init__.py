@@ -420,8 +420,10 @@ def day_view(day):
 
 
 def _to_canonical(**view_args):
-    """A moved permanently to the page's own address (its query kept)."""
-    return redirect(url_for(request.endpoint, **view_args, **request.args.to_dict(flat=False)), 301)
+    """A moved permanently to the page's own address, its query kept as it was (never as
+    arguments of the router, which reads ``_external`` and the like as its own)."""
+    query = urlencode(list(request.args.items(multi=True)))
+    return redirect(url_for(request.endpoint, **view_args) + (f"?{query}" if query else ""), 301)
 
 
 def _day_page(day: date):
