@@ -205,8 +205,8 @@ def past(
 
 
 def spans_between(filters: Filters, first: datetime, last: datetime) -> list[Span]:
-    """When the events overlapping [first, last) take place, soonest first: a month grid
-    places them all and reads the representations of those it shows only."""
+    """When the events overlapping [first, last) take place, soonest first: the month grid
+    and the day page place them all and read the representations of those they show only."""
     return _listed(_between_args(filters, first, last), 0, MOST_SPANS, "spans")[0]
 
 
