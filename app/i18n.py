@@ -77,15 +77,11 @@ def current_language() -> str:
 
 
 def translate(message: str, lang: str | None = None) -> str:
-    # The request's context read once, not through Flask's proxies: a page asks for thirty
-    # messages (each proxy lookup a few microseconds).
+    # The request's context read directly, not through Flask's proxies: a page asks for
+    # thirty messages (each proxy lookup a few microseconds).
     context = _cv_request.get(None)
-    if context is not None:
-        app = context.app
-        lang = lang or context.request.environ.get(LANG_KEY) or app.config["DEFAULT_LANGUAGE"]
-    else:
-        app, lang = current_app, lang or "en"
-    catalog = app.extensions["calendar.catalogs"].get(lang)
+    app = context.app if context is not None else current_app
+    catalog = app.extensions["calendar.catalogs"].get(lang or current_language())
     return catalog.gettext(message) if catalog else message
 
 

@@ -309,7 +309,7 @@ def month_view(month=None):
     shown = {event["id"]: event for event in reading.representations(shown_ids)}
     _decorate(list(shown.values()), full=False)
     today, query = reading.site_today(), filters.query()
-    weeks = _weeks(placed, shown, grid_first, first_of_month.month, lang, query)
+    weeks = _weeks(placed, shown, grid_first, first_of_month.month, today, lang, query)
     previous = (first_of_month - timedelta(days=1)).replace(day=1)
     following = last_of_month + timedelta(days=1)
     return page_response(
@@ -335,10 +335,10 @@ def month_view(month=None):
 MOST_PER_DAY = 3
 
 
-def _weeks(placed, shown: dict, first: date, month: int, lang: str, query: dict) -> list:
+def _weeks(placed, shown: dict, first: date, month: int, today: date, lang: str, query: dict):
     """The grid's weeks of days from ``first``, each day with the events it shows (``shown``
     by id, as (event, its start time when it starts that day, in the site's zone))."""
-    weeks, today, starts = [], reading.site_today(), _site_starts(placed, lang)
+    weeks, starts = [], _site_starts(placed, lang)
     for week_start in range(0, len(placed), 7):
         week = []
         for offset, spans in enumerate(placed[week_start : week_start + 7]):
