@@ -93,11 +93,20 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
     parser.add_argument("--profile", default="", help="run pyinstrument over one scenario")
+    parser.add_argument(
+        "--after-write",
+        action="store_true",
+        help="move the data version before each request, as a write does: every memo empty",
+    )
     options = parser.parse_args()
     os.environ["CALENDAR_DATABASE"] = options.database
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from app import create_app
+    from bench.tiers import switch_off
 
+    off = switch_off(os.environ.get("BENCH_TIERS_OFF", ""))
+    if off:
+        print("tiers off:", ", ".join(off))
     app = create_app()
     client = app.test_client()
     info = calendar_info(lambda path: client.get(path).get_json())
@@ -124,6 +133,9 @@ def main() -> int:
             profiler.start()
         spent, cpu = [], []
         for path in paths:
+            if options.after_write:
+                with app.app_context():
+                    _as_after_a_write()
             began, began_cpu = time.perf_counter(), time.process_time()
             response = client.get(path)
             spent.append(time.perf_counter() - began)
@@ -140,6 +152,17 @@ def main() -> int:
             f"{statistics.median(cpu) * 1000:>9.2f}"
         )
     return 0
+
+
+def _as_after_a_write() -> None:
+    """What a write does to what a worker keeps: the data version moves (the data is the
+    same, so the database stays usable for the next request)."""
+    from store.db import database
+
+    database.execute_sql(
+        "UPDATE setting SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
+        " WHERE key = 'data_version'"
+    )
 
 
 if __name__ == "__main__":

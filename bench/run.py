@@ -106,7 +106,8 @@ class Server:
                 f"127.0.0.1:{self.port}",
                 "--workers",
                 str(workers),
-                "wsgi:app",
+                # With tiers switched off to measure them (bench/tiers.py), that service.
+                "bench.tiers:app" if os.environ.get("BENCH_TIERS_OFF") else "wsgi:app",
             ],
             cwd=ROOT,
             env=env,

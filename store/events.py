@@ -312,11 +312,20 @@ SPAN_COLUMNS = (
 
 
 def list_events(
-    filters: EventFilters, viewer: Viewer, offset: int, limit: int, *, only: str | None = None
+    filters: EventFilters,
+    viewer: Viewer,
+    offset: int,
+    limit: int,
+    *,
+    only: str | None = None,
+    count: bool = True,
 ):
     """(rows of the page, total) ordered by UTC start, then id; with ``only="ids"`` the
     page's ids rather than its rows (for a caller that keeps renderings by id,
-    app/routes/events.py), with ``only="spans"`` their ``Span``s (a month grid)."""
+    app/routes/events.py), with ``only="spans"`` their ``Span``s (a month grid). With
+    ``count`` false the total is None unless the page holds the whole listing: a caller
+    that needs only whether more follow asks for one more (counting every event after a
+    page is most of a cold read on a large calendar)."""
     if filters.near is not None:
         rows, total = _list_near(_filtered(filters, viewer), filters.near, viewer, offset, limit)
         if only == "spans":
@@ -351,6 +360,8 @@ def list_events(
         rows = _ordered(*bound, offset, limit, only)
         if offset == 0 and len(rows) < limit:  # the whole listing is on this page
             return rows, len(rows)
+    if not count:
+        return rows, None
     total = _totals.get(key)
     if total is None:
         total = _totals.put(key, _count(filters, viewer, (values, shape)))

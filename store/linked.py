@@ -127,8 +127,11 @@ class LinkedFilters:
     password: str | None = None  # the listing's access password for protected items
 
 
-def list_linked(kind: str, filters: LinkedFilters, viewer: Viewer, offset: int, limit: int):
-    """(rows, total) of venues or organizers, newest first."""
+def list_linked(
+    kind: str, filters: LinkedFilters, viewer: Viewer, offset: int, limit: int, count=True
+):
+    """(rows, total) of venues or organizers, newest first; the total None when not
+    ``count``ed (it reads every matching row: 30 ms at 8,000 venues)."""
     model = MODELS[kind]
     link, column = LINKS[kind]
     query = model.select().where(visible_clause(model, viewer, filters.statuses))
@@ -182,7 +185,7 @@ def list_linked(kind: str, filters: LinkedFilters, viewer: Viewer, offset: int, 
             )
         )
         query = query.where(fn.EXISTS(upcoming))
-    total = query.count()
+    total = query.count() if count else None
     rows = list(query.order_by(model.date_utc.desc(), model.id.desc()).offset(offset).limit(limit))
     return rows, total
 

@@ -330,6 +330,28 @@ def test_past_the_last_page_is_a_404_page(client, make_event):
     page(client, "/events/?page=2", 404)
 
 
+def test_a_next_page_only_when_an_event_is_on_it(client, admin, make_event):
+    """The upcoming pages tell whether more follow by reading one event more, not by a
+    total: exactly a page of events has no next page, one more has, and the page after
+    the last is a 404. A venue's page links "All upcoming events" on the same rule."""
+    venue = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    for n in range(10):
+        event(make_event, title=f"Gig {n:02d}", venue=venue["id"])
+    html = page(client, "/events/")
+    assert len(re.findall(r">Gig \d\d</a>", html)) == 10 and 'rel="next"' not in html
+    venue_page = page(client, f"/venue/{venue['slug']}/")
+    assert "All upcoming events" not in venue_page
+    page(client, "/events/?page=2", 404)
+    event(make_event, title="Gig 10", venue=venue["id"])
+    html = page(client, "/events/")
+    assert 'rel="next" href="/events/?page=2"' in html
+    second = page(client, "/events/?page=2")
+    assert re.findall(r">Gig (\d\d)</a>", second) == ["10"] and 'rel="next"' not in second
+    assert 'rel="prev"' in second
+    assert "All upcoming events" in page(client, f"/venue/{venue['slug']}/")
+    page(client, "/events/?page=3", 404)
+
+
 def test_past_events_latest_first_and_paging(client, make_event):
     for n in range(12):
         day = date.today() - timedelta(days=20 - n)

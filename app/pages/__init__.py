@@ -194,10 +194,12 @@ def _list_page(template="list.html", embed=False, heading=None, extra_args=None,
     page = _page_number()
     now = reading.to_utc(reading.site_now())
     is_past = request.args.get("past") == "1" or request.args.get("eventDisplay") == "past"
-    read = reading.past if is_past else reading.upcoming
-    events, total = read(filters, page, PAGE_SIZE, now, extra_args or {})
-    pages = max(1, -(-total // PAGE_SIZE))
-    if page > pages:
+    if is_past:
+        events, total = reading.past(filters, page, PAGE_SIZE, now, extra_args or {})
+        more = page * PAGE_SIZE < total
+    else:
+        events, more = reading.upcoming(filters, page, PAGE_SIZE, now, extra_args or {})
+    if page > 1 and not events:  # past the last page
         raise reading.NotFound("page")
     query = {**filters.query(), **({"past": 1} if is_past else {})}
 
@@ -210,10 +212,9 @@ def _list_page(template="list.html", embed=False, heading=None, extra_args=None,
         embed=embed,
         heading=heading or (_("Past events") if is_past else _("Upcoming events")),
         events=shown,
-        total=total,
         page=page,
         previous=page_link(page - 1) if page > 1 else None,
-        next=page_link(page + 1) if page < pages else None,
+        next=page_link(page + 1) if more else None,
         past_link=url_for(request.endpoint, **request.view_args, **filters.query(), past=1),
         upcoming_link=url_for(request.endpoint, **request.view_args, **filters.query()),
         is_past=is_past,
@@ -519,15 +520,14 @@ def _linked_view(kind: str, slug: str):
     item = reading.linked_page(kind, slug)
     name = item.get(kind) or ""
     now = reading.to_utc(reading.site_now())
-    events, total = reading.upcoming(reading.Filters(), 1, PAGE_SIZE, now, {kind: [item["id"]]})
+    events, more = reading.upcoming(reading.Filters(), 1, PAGE_SIZE, now, {kind: [item["id"]]})
     filters = reading.Filters(**{kind: [str(item["id"])]})
     return page_response(
         "linked.html",
         item=item,
         heading=name,
         events=_decorate(_one_per_series(events)),
-        total=total,
-        more=url_for("pages.list_view", **{kind: item["id"]}),
+        more=url_for("pages.list_view", **{kind: item["id"]}) if more else None,
         map_link=formatting.map_link(item) if item.get("geo_lat") is not None else None,
         address=formatting.address_of(item) if kind == "venue" else "",
         feeds=_feeds(filters),

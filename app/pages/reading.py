@@ -136,10 +136,13 @@ def _filters(api_args: dict, limit: int):
         raise
 
 
-def events_of(api_args: dict, offset: int, limit: int) -> tuple[list[dict], int]:
+def events_of(
+    api_args: dict, offset: int, limit: int, count: bool = True
+) -> tuple[list[dict], int | None]:
     """A page of the events an anonymous ``GET {ns}/events`` with ``api_args`` lists, as
-    its representations, and the listing's total."""
-    ids, total = _listed(api_args, offset, limit, "ids")
+    its representations, and the listing's total (None, when not ``count``ed, unless the
+    page holds the whole listing: store/events.py::list_events)."""
+    ids, total = _listed(api_args, offset, limit, "ids", count)
     return representations(ids), total
 
 
@@ -149,13 +152,17 @@ def representations(ids: list[int]) -> list[dict]:
     return orjson.loads(orjson.dumps(event_texts(ids, ANONYMOUS)))  # as the API sends them
 
 
-def _listed(api_args: dict, offset: int, limit: int, only: str) -> tuple[list, int]:
+def _listed(
+    api_args: dict, offset: int, limit: int, only: str, count: bool = True
+) -> tuple[list, int | None]:
     """The ids or ``Span``s (``only``) of a page of the listing, and its total. A visitor's
     search also finds the events at the venues whose name or city it names (the API's
     search reads events' own text): both listings, merged in start order."""
     venues = _venues_named(api_args.get("search"))
     if not venues or "venue" in api_args:
-        return list_events(_filters(api_args, limit), ANONYMOUS, offset, limit, only=only)
+        return list_events(
+            _filters(api_args, limit), ANONYMOUS, offset, limit, only=only, count=count
+        )
     at_venues = {k: v for k, v in api_args.items() if k != "search"}
     found = {}
     for args in (api_args, {**at_venues, "venue": venues}):
@@ -176,18 +183,20 @@ def _venues_named(text: str | None) -> list[int]:
     """Venues an anonymous caller may read whose name or city holds ``text``."""
     if not text:
         return []
-    rows, _total = list_linked("venue", LinkedFilters(search=text), ANONYMOUS, 0, 50)
+    rows, _total = list_linked("venue", LinkedFilters(search=text), ANONYMOUS, 0, 50, count=False)
     wanted = text.casefold()
     return [row.id for row in rows if wanted in f"{row.title} {row.city}".casefold()]
 
 
 def upcoming(
     filters: Filters, page: int, size: int, now: datetime, extra: dict | None = None
-) -> tuple[list[dict], int]:
+) -> tuple[list[dict], bool]:
     """Events not yet ended, soonest first (``extra``: API arguments of the page itself, as
-    a term page's term)."""
+    a term page's term), and whether more follow the page (read as one more event: the
+    pages show no total, and counting every upcoming event costs more than the page)."""
     args = {**filters.api_args(), **(extra or {}), "ends_after": _utc(now)}
-    return events_of(args, (page - 1) * size, size)
+    events, _total = events_of(args, (page - 1) * size, size + 1, count=False)
+    return events[:size], len(events) > size
 
 
 def past(
@@ -270,8 +279,10 @@ def to_utc(local: datetime) -> datetime:
 
 def occurrences(series_id: int, now: datetime, most: int = 6) -> list[dict]:
     """The next occurrences of a series (itself included when it has not ended)."""
-    events, _total = events_of({"include": [series_id]}, 0, 1)
-    following, _total = events_of({"post_parent": series_id, "ends_after": _utc(now)}, 0, most)
+    events, _total = events_of({"include": [series_id]}, 0, 1, count=False)
+    following, _total = events_of(
+        {"post_parent": series_id, "ends_after": _utc(now)}, 0, most, count=False
+    )
     return [e for e in events if e["utc_end_date"] >= dates.fmt(now)] + following
 
 
@@ -292,7 +303,9 @@ def neighbours(event: dict) -> tuple[list[dict], list[dict]]:
         if total:
             before = events_of(before_args, total - 1, 1)[0]
             break
-    after, _total = events_of({"starts_after": _utc(start + timedelta(seconds=1))}, 0, 1)
+    after, _total = events_of(
+        {"starts_after": _utc(start + timedelta(seconds=1))}, 0, 1, count=False
+    )
     return before, after
 
 
@@ -326,7 +339,7 @@ def _read_choices() -> tuple[list[Choice], list[Choice]]:
     categories = [
         _choice(t.slug, t.id, t.name) for t in terms.order_by(Term.name).limit(MOST_CHOICES)
     ]
-    rows, _total = list_linked("venue", LinkedFilters(), ANONYMOUS, 0, MOST_CHOICES)
+    rows, _total = list_linked("venue", LinkedFilters(), ANONYMOUS, 0, MOST_CHOICES, count=False)
     venues = [_choice(row.slug, row.id, row.title) for row in rows]
     return categories, sorted(venues, key=lambda choice: choice.name.lower())
 
