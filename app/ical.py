@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from html import escape, unescape
+from html import escape
 from zoneinfo import ZoneInfo
 
 import icalendar
@@ -29,7 +29,7 @@ from app.ical_bounds import check as check_bounds
 from app.ical_zones import vtimezone
 from store import dates
 from store.recurrence import FeedRecurrence, exdate_line
-from store.text import is_web_url, plain_text
+from store.text import html_text, is_web_url, plain_text
 
 MIMETYPE = "text/calendar"
 PRODID = "-//calendar-events//Events Calendar REST API//EN"
@@ -88,17 +88,6 @@ def calendar_response(items: Iterable[FeedEvent], *, name: str, site_timezone: s
 
 def _utc(stored: str) -> datetime:
     return dates.parse_stored(stored).replace(tzinfo=UTC)
-
-
-_BREAKS = re.compile(r"<br\s*/?>|</(?:p|div|li|h[1-6]|blockquote|tr)>", re.IGNORECASE)
-_TAGS = re.compile(r"<[^>]*>")
-
-
-def description_text(html: str) -> str:
-    """A description as plain text: line breaks for breaks and blocks, no tags."""
-    text = _TAGS.sub("", _BREAKS.sub("\n", html or ""))
-    lines = [line.strip() for line in unescape(text).replace("\r", "").split("\n")]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -176,7 +165,7 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
     out.append(_line("CREATED", _utc_text(event["date_utc"])))
     out.append(_line("LAST-MODIFIED", _utc_text(event["modified_utc"])))
     out.append(_line("SUMMARY", _escape(clean(event["title"]))))
-    description = clean(description_text(event.get("description") or ""))
+    description = clean(html_text(event.get("description") or ""))
     if description:
         out.append(_line("DESCRIPTION", _escape(description)))
     out.append(_line("URL", _uri(event["url"])))

@@ -15,7 +15,7 @@ import zoneinfo
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cached_property, lru_cache
-from html import escape, unescape
+from html import escape
 
 import orjson
 from flask import current_app, g, has_app_context
@@ -27,12 +27,14 @@ from app.urls import namespace_url, site_host, site_url
 from store import dates as dates_module
 from store import media as media_store
 from store import posts as posts_module
+from store import text as text_module
 from store.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
 from store.db import database
 from store.events import Relations, by_name, linked_rows
 from store.memo import VersionMemo
 from store.posts import effective_status, publication_epoch
 from store.terms import TAXONOMIES, published_counts
+from store.text import html_text
 from store.users import ANONYMOUS, Viewer
 
 
@@ -427,10 +429,6 @@ def organizer_out(organizer, ctx: RenderContext, single: bool | None = None) -> 
     return data
 
 
-def _plain(html: str) -> str:
-    return unescape(re.sub(r"<[^>]+>", "", html or "")).strip()
-
-
 # JSON-LD is built from the representations, after masking: it can show nothing that the
 # embedded objects beside it do not.
 
@@ -449,7 +447,7 @@ def place_ld(venue: dict) -> dict:
     data = {
         "@type": "Place",
         "name": venue.get("venue", ""),
-        "description": _plain(venue.get("excerpt") or venue.get("description", "")),
+        "description": html_text(venue.get("excerpt") or venue.get("description", "")),
         "url": venue.get("website", ""),
         "address": {k: v for k, v in address.items() if v},
         "telephone": venue.get("phone", ""),
@@ -468,7 +466,7 @@ def person_ld(organizer: dict) -> dict:
     return {
         "@type": "Person",
         "name": organizer.get("organizer", ""),
-        "description": _plain(organizer.get("excerpt") or organizer.get("description", "")),
+        "description": html_text(organizer.get("excerpt") or organizer.get("description", "")),
         "url": organizer.get("website", ""),
         "telephone": organizer.get("phone", ""),
         "email": escape(organizer.get("email", "")),
@@ -716,9 +714,10 @@ def texts_maker():
 def stored_texts_key(site_tz: str) -> str:
     """What ``own_texts`` makes a text with: the site's timezone, the time zone data (its
     abbreviations) and the code of the members' shapes and formats (this module,
-    store/dates.py, store/posts.py, app/jsonresponse.py)."""
+    store/dates.py, store/posts.py, store/text.py, app/jsonresponse.py)."""
     digest = hashlib.sha256(f"{site_tz}|{_tzdata_version()}".encode())
-    for module in (sys.modules[__name__], dates_module, posts_module, jsonresponse_module):
+    modules = (sys.modules[__name__], dates_module, posts_module, text_module, jsonresponse_module)
+    for module in modules:
         with open(module.__file__, "rb") as source:
             digest.update(source.read())
     return digest.hexdigest()[:16]
@@ -867,7 +866,7 @@ def event_ld(data: dict, tz) -> dict:
         "@context": "http://schema.org",
         "@type": "Event",
         "name": data["title"],
-        "description": _plain(data["excerpt"] or data["description"]),
+        "description": html_text(data["excerpt"] or data["description"]),
         "url": data["url"],
         "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
         "eventStatus": "https://schema.org/EventScheduled",

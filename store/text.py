@@ -7,6 +7,7 @@ so no route can store text that another route would refuse.
 from __future__ import annotations
 
 import re
+from html import unescape
 from urllib.parse import urlparse
 
 import nh3
@@ -37,6 +38,21 @@ def plain_text(text: str) -> str:
         previous = text
         text = _MARKUP.sub("", _SCRIPT_OR_STYLE.sub("", text))
     return text
+
+
+# Where a line ends in the text of HTML: a break, or the end of a block.
+_LINE_ENDS = re.compile(r"<br\s*/?>|</(?:p|div|li|h[1-6]|blockquote|tr)>", re.IGNORECASE)
+
+
+def html_text(html: str) -> str:
+    """HTML (a sanitised description or excerpt) as the plain text a reader of it sees: a
+    feed's DESCRIPTION, JSON-LD's description, a page's meta description. A line for each
+    break and block, blank lines at most one, no tags (scripts and styles with their
+    content), entities read as the characters they stand for."""
+    text = _SCRIPT_OR_STYLE.sub("", _LINE_ENDS.sub("\n", html or ""))
+    text = unescape(_MARKUP.sub("", text))
+    lines = [line.strip() for line in text.replace("\r", "").split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
 def sanitise_html(html: str) -> str:

@@ -578,3 +578,25 @@ def test_previous_and_next_events_however_far_apart(client, make_event):
         found = re.search(r'rel="next"[^>]*>[^:]*: ([^<]*)<', html)
         assert (found.group(1) if found else None) == after, title
         assert "Draft between" not in html
+
+
+def test_a_description_reads_as_the_same_text_on_every_face(client, make_event):
+    """HTML to plain text has one home (store/text.py::html_text): the API's JSON-LD, the
+    event page's JSON-LD and meta description, and the feed's DESCRIPTION read paragraphs
+    as lines (they were run together, "FirstSecond", in JSON-LD), entities as characters."""
+    import icalendar
+
+    made = event(
+        make_event,
+        title="Reading",
+        description="<p>First <b>part</b></p><p>Second &amp; last<br>line</p>",
+    )
+    expected = "First part\nSecond & last\nline"
+    api = client.get(f"{NS}/events/{made['id']}").get_json()
+    assert api["json_ld"]["description"] == expected
+    html = page(client, f"/event/{made['slug']}/")
+    assert [ld["description"] for ld in ld_of(html) if ld.get("@type") == "Event"] == [expected]
+    assert '<meta name="description" content="First part Second &amp; last line">' in html
+    feed = client.get(f"{NS}/events/{made['id']}?ical=1").get_data(as_text=True)
+    (vevent,) = icalendar.Calendar.from_ical(feed).walk("VEVENT")
+    assert str(vevent["DESCRIPTION"]) == expected

@@ -29,6 +29,7 @@ from app.render import event_ld
 from app.urls import namespace_url, site_url
 from store import dates
 from store.sitemap import count_public, public_pages
+from store.text import html_text
 
 bp = Blueprint("pages", __name__)
 PAGE_SIZE = 10
@@ -511,9 +512,7 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
 
 
 def formatting_plain(html: str) -> str:
-    from app.ical import description_text
-
-    return " ".join(description_text(html).split())
+    return " ".join(html_text(html).split())
 
 
 def _linked_view(kind: str, slug: str):
