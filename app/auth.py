@@ -17,7 +17,7 @@ from app.i18n import _
 from app.smorest import query_values
 from store import users
 from store.media import is_visible_to
-from store.posts import password_in_use
+from store.posts import effective_status, password_in_use
 from store.users import ANONYMOUS, Viewer
 
 PUBLISHED = ("publish",)
@@ -179,6 +179,12 @@ def current_viewer() -> Viewer:
 
 def _own(viewer: Viewer, item) -> bool:
     return viewer.logged_in and item.author == viewer.id
+
+
+def may_read(viewer: Viewer, item) -> bool:
+    """Whether ``viewer`` may read ``item`` (an event, venue or organizer) as it stands now:
+    in its effective status, a scheduled item whose date has passed being published."""
+    return may(viewer, "read", item, effective_status(item))
 
 
 def may(viewer: Viewer, action: str, item=None, status: str | None = None) -> bool:

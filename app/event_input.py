@@ -11,7 +11,7 @@ from datetime import timedelta
 import orjson
 from flask import current_app
 
-from app.auth import apply_write_rules, may, require
+from app.auth import apply_write_rules, may, may_read, require
 from app.errors import ApiError, invalid_params
 from app.i18n import _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
@@ -103,11 +103,7 @@ def _linked_item(item, kind: str, viewer):
         if item_id == 0:
             return None
         linked = get_linked(kind, item_id) if node_kind(item_id) == kind else None
-        if (
-            linked is None
-            or linked.status == "trash"
-            or not may(viewer, "read", linked, effective_status(linked))
-        ):
+        if linked is None or linked.status == "trash" or not may_read(viewer, linked):
             # An item the caller may not read is not theirs to link (nor to learn about).
             raise invalid_params(
                 {

@@ -18,7 +18,7 @@ from datetime import datetime, time, timedelta
 from flask import current_app
 from marshmallow import ValidationError
 
-from app.auth import may, require
+from app.auth import may, may_read, require
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event
 from app.i18n import N_, _, translate
@@ -146,9 +146,7 @@ def _import_group(group: list[Incoming], viewer: Viewer, status: str | None, bud
         return results + [("rejected", _entry(item, reason=reason)) for item in changes]
     series = find_imported_event(changes[0].uid, viewer.id)
     if (
-        series is None
-        or not recurrence.is_series(series)
-        or not may(viewer, "read", series, effective_status(series))
+        series is None or not recurrence.is_series(series) or not may_read(viewer, series)
     ):  # a series the importer may not read is answered as one that does not exist
         reason = translate(REASON_NO_SERIES)
         return results + [("rejected", _entry(item, reason=reason)) for item in changes]
@@ -261,7 +259,7 @@ def _import_change(
             return "rejected", _entry(item, local, id=series.id, reason=translate(REASON_FIRST))
         row = recurrence.occurrence_at(series.id, local)
         if row is not None and not (item.cancelled and row.status == "trash"):
-            if not may(viewer, "read", row, effective_status(row)):
+            if not may_read(viewer, row):
                 require(viewer, "edit", row, effective_status(row))
             if item.cancelled:
                 require(viewer, "delete", row, effective_status(row))

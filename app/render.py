@@ -21,7 +21,7 @@ import orjson
 from flask import current_app, g, has_app_context
 
 from app import jsonresponse as jsonresponse_module
-from app.auth import may, may_see_protected
+from app.auth import may_read, may_see_protected
 from app.jsonresponse import dumps, kept
 from app.urls import namespace_url, site_host, site_url
 from store import dates as dates_module
@@ -808,7 +808,7 @@ def _linked_texts(ctx: RenderContext, links: list) -> dict:
     readable = {
         link: row
         for link, row in linked_rows(links).items()
-        if row is not None and (link[0] == 2 or may(viewer, "read", row, effective_status(row)))
+        if row is not None and (link[0] == 2 or may_read(viewer, row))
     }
     counts = published_counts([item for kind, item in readable if kind == 2])
     preload_images(ctx, [row for (kind, _item), row in readable.items() if kind < 2])

@@ -27,7 +27,7 @@ import logging
 from collections.abc import Callable
 from contextlib import nullcontext
 
-from store.db import BEFORE_COMMIT, database, is_postgres, write_transaction
+from store.db import BEFORE_COMMIT, database, run_sql_many, write_transaction
 from store.media import is_media_id
 from store.models import EventText
 from store.sql import Statement, in_list, param
@@ -86,13 +86,7 @@ def make_pending(limit: int = MAKE_PER_WRITE) -> int:
         _log.exception("could not make the stored texts of events %s", ids[:20])
         made = {}
     rows = [(key, *made.get(event_id, ("", "")), event_id) for event_id in ids]
-    sql = "UPDATE event_text SET made_for = ?, body = ?, extra = ? WHERE event_id = ?"
-    if is_postgres():  # psycopg2's executemany is a round trip per row
-        from psycopg2.extras import execute_batch
-
-        execute_batch(database.cursor(), sql.replace("?", "%s"), rows, page_size=200)
-    else:
-        database.cursor().executemany(sql, rows)
+    run_sql_many("UPDATE event_text SET made_for = ?, body = ?, extra = ? WHERE event_id = ?", rows)
     return len(ids)
 
 

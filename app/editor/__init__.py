@@ -24,7 +24,7 @@ from markupsafe import Markup
 from marshmallow import ValidationError
 from wtforms import ValidationError as TokenError
 
-from app.auth import may, require, require_force_delete, throttle_sign_in
+from app.auth import may, may_read, require, require_force_delete, throttle_sign_in
 from app.editor import items
 from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event
@@ -205,7 +205,7 @@ SAFE_NEXT = re.compile(r"/manage/[A-Za-z0-9_/-]*")
 
 
 def _rendered(rows, viewer) -> list[dict]:
-    readable = [row for row in rows if may(viewer, "read", row, effective_status(row))]
+    readable = [row for row in rows if may_read(viewer, row)]
     return render_events(readable, viewer) if readable else []
 
 

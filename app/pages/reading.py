@@ -17,7 +17,7 @@ import orjson
 from flask import current_app
 from markupsafe import Markup, escape
 
-from app.auth import may
+from app.auth import may_read
 from app.render import organizer_out, render_context, venue_out
 from app.routes.events import event_filters, event_texts, read_event_dict
 from store import dates
@@ -25,7 +25,6 @@ from store.events import Span, get_event_by_slug, list_events
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
 from store.memo import MEMO, current_version
 from store.models import Term
-from store.posts import effective_status
 from store.terms import find_term
 from store.users import ANONYMOUS
 
@@ -115,7 +114,7 @@ def _linked_id(kind: str, value: str) -> int:
     if value.isascii() and value.isdigit():
         return int(value)
     item = get_linked_by_slug(kind, value)
-    if item is None or not may(ANONYMOUS, "read", item, effective_status(item)):
+    if item is None or not may_read(ANONYMOUS, item):
         raise BadRequest(kind)
     return item.id
 
@@ -242,7 +241,7 @@ def event_page(slug: str, password: str | None) -> tuple[dict, bool]:
 def linked_page(kind: str, slug: str) -> dict:
     """The venue or organizer of ``slug``, as the API shows it to an anonymous caller."""
     item = get_linked_by_slug(kind, slug)
-    if item is None or not may(ANONYMOUS, "read", item, effective_status(item)):
+    if item is None or not may_read(ANONYMOUS, item):
         raise NotFound(slug)
     render = venue_out if kind == "venue" else organizer_out
     return render(item, render_context(ANONYMOUS, single=True))

@@ -13,6 +13,7 @@ from flask.views import MethodView
 from app.auth import (
     current_viewer,
     may,
+    may_read,
     may_see_protected,
     require,
     require_force_delete,
@@ -256,10 +257,8 @@ def _prepare(ctx, events, relations) -> None:
     items its viewer may not read are left out; term counts, images, hidden series."""
     viewer = ctx.viewer
     for related in relations.values():
-        related.venues = [v for v in related.venues if may(viewer, "read", v, effective_status(v))]
-        related.organizers = [
-            o for o in related.organizers if may(viewer, "read", o, effective_status(o))
-        ]
+        related.venues = [v for v in related.venues if may_read(viewer, v)]
+        related.organizers = [o for o in related.organizers if may_read(viewer, o)]
     term_ids = {t.id for r in relations.values() for t in (*r.categories, *r.tags)}
     ctx.term_counts = published_counts(term_ids)
     linked = [x for r in relations.values() for x in (*r.venues, *r.organizers)]
@@ -321,7 +320,7 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
             made.update(_from_stored(stored, ctx) if stored else ())
             missing = [i for i in missing if i not in made]
         fetched = get_events(missing)
-        known.update((r.id, r) for r in fetched if may(viewer, "read", r, effective_status(r)))
+        known.update((r.id, r) for r in fetched if may_read(viewer, r))
         events = [known[i] for i in wanted if i in known and i not in made]
         rendered = render_events(events, viewer, ctx=ctx) if events else []
         for row, data in zip(events, rendered, strict=True):
@@ -350,7 +349,7 @@ def _series_hidden_from(viewer, events, password) -> set[int]:
         series.id
         for series in events_by_id(parents).values()
         if series is not None
-        and may(viewer, "read", series, effective_status(series))
+        and may_read(viewer, series)
         and may_see_protected(viewer, series, password)
     }
     return parents - readable
@@ -414,7 +413,7 @@ def read_event(event, viewer, password, as_calendar=False):
                 row
                 for row in get_events(ids)
                 if effective_status(row) != "trash"
-                and may(viewer, "read", row, effective_status(row))
+                and may_read(viewer, row)
                 and may_see_protected(viewer, row, password, effective_status(row))
             ]
 

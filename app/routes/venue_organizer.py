@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.auth import apply_write_rules, current_viewer, may, require, require_force_delete
+from app.auth import apply_write_rules, current_viewer, may_read, require, require_force_delete
 from app.errors import ApiError, invalid_params
 from app.i18n import N_, _
 from app.i18n import _ as say  # for messages chosen at run time (marked with N_ below)
@@ -78,7 +78,7 @@ class VenueOrganizerRoutes:
 
     def read(self, item):
         viewer = current_viewer()
-        if not may(viewer, "read", item, effective_status(item)):
+        if not may_read(viewer, item):
             raise ApiError(f"{self.kind}-not-accessible", say(self.messages["not_accessible"]), 403)
         return self._one(item, viewer)
 

@@ -12,7 +12,7 @@ from html import escape
 
 from flask import Blueprint, request
 
-from app.auth import current_viewer, may
+from app.auth import current_viewer, may_read
 from app.event_input import change_event, not_an_event
 from app.jsonresponse import json_response
 from app.listing import Page
@@ -27,7 +27,6 @@ from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueU
 from schemas.wordpress import WP_MAX_PER_PAGE, WpPostQueryArgs
 from store.events import get_event
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
-from store.posts import effective_status
 
 blp = Blueprint("wordpress_posts", __name__)
 
@@ -123,7 +122,7 @@ def linked_listing(post_type: str):
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
     if "slug" in args:  # each slug's item, when the caller may read it
         found = (get_linked_by_slug(kind, slug) for slug in dict.fromkeys(args["slug"]))
-        rows = [r for r in found if r and may(viewer, "read", r, effective_status(r))]
+        rows = [r for r in found if r and may_read(viewer, r)]
         total, rows = len(rows), rows[page.offset : page.offset + page.size]
     else:
         filters = LinkedFilters(
