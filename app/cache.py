@@ -25,7 +25,7 @@ from app.ical import MIMETYPE as CALENDAR
 from app.ical import accepts_calendar
 from app.jsonresponse import kept
 from app.urls import ASKED_NAMESPACE
-from store import clock
+from rules import clock
 from store.db import data_version
 from store.posts import seconds_until_clock_change
 

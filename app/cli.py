@@ -29,10 +29,10 @@ from app.openapi import complete, doc_strings
 from app.render import stored_texts_key
 from app.tec_import import Importer
 from app.tec_source import Source, SourceError, printable
+from rules.clock import utcnow
 from schemas.events import IMPORT_STATUSES
 from store import accounts, texts, users
 from store.backup import BackupError, restore_backup, write_backup
-from store.clock import utcnow
 from store.copy import CopyError, copy_database
 from store.db import UnsupportedDatabase, database
 from store.models import Event

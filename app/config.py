@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from flask import Config, Flask
 
-from store.dates import DateError, resolve_timezone
+from rules.dates import DateError, resolve_timezone
 from store.db import is_url
 from store.images import DEFAULT_MAX_PIXELS
 

@@ -15,16 +15,16 @@ from app.auth import apply_write_rules, may, may_read, require
 from app.errors import ApiError, invalid_params
 from app.i18n import _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
+from rules import dates, recurrence
+from rules.clock import utcnow
+from rules.text import is_web_url, plain_text, sanitise_html
 from schemas.linked import OrganizerCreate, VenueCreate
-from store import dates, recurrence
-from store.clock import utcnow
 from store.errors import InvalidInput, Vanished
 from store.events import get_event, save_event
 from store.linked import get_linked
 from store.media import get_media
 from store.posts import effective_status, node_kind, split_list
 from store.terms import parse_term_input
-from store.text import is_web_url, plain_text, sanitise_html
 from store.users import user_exists
 
 SANITISED = ("description", "excerpt")

@@ -27,9 +27,9 @@ from app.i18n import N_
 from app.ical_bounds import Bounds
 from app.ical_bounds import check as check_bounds
 from app.ical_zones import vtimezone
-from store import dates
-from store.recurrence import FeedRecurrence, exdate_line
-from store.text import html_text, is_web_url, plain_text
+from rules import dates
+from rules.recurrence import FeedRecurrence, exdate_line
+from rules.text import html_text, is_web_url, plain_text
 
 MIMETYPE = "text/calendar"
 PRODID = "-//calendar-events//Events Calendar REST API//EN"

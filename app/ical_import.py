@@ -24,9 +24,10 @@ from app.event_input import change_event, create_event
 from app.i18n import N_, _, translate
 from app.ical import REASON_BAD_DATES, Incoming, NotICalendar, read_events, series_wall_time
 from app.ical_bounds import Bounds, OverBound
+from rules import dates, recurrence
+from rules.clock import utcnow
 from schemas.events import EventCreate, EventUpdate
-from store import dates, recurrence
-from store.clock import utcnow
+from store import recurrence as series_rows
 from store.events import find_imported_event, get_event, trash_event
 from store.posts import effective_status
 from store.terms import find_term
@@ -188,7 +189,7 @@ def _this_and_future(item: Incoming, series) -> list[Incoming] | None:
         return None
     shift = new_start - named
     changes = []
-    for local in recurrence.occurrences_from(series.id, named):
+    for local in series_rows.occurrences_from(series.id, named):
         try:
             moved = local + shift
             body = {
@@ -257,7 +258,7 @@ def _import_change(
         local = _occurrence_time(item, start, tz, bool(series.all_day))
         if local == start:
             return "rejected", _entry(item, local, id=series.id, reason=translate(REASON_FIRST))
-        row = recurrence.occurrence_at(series.id, local)
+        row = series_rows.occurrence_at(series.id, local)
         if row is not None and not (item.cancelled and row.status == "trash"):
             if not may_read(viewer, row):
                 require(viewer, "edit", row, effective_status(row))
@@ -274,7 +275,7 @@ def _import_change(
             # Already out of the series: written with it now, or by an earlier import.
             return ("updated" if written else "unchanged"), _entry(item, local, id=series.id)
         require(viewer, "edit", series, effective_status(series))
-        recurrence.exclude_date(series, local)
+        series_rows.exclude_date(series, local)
         return "updated", _entry(item, local, id=series.id)
     except ValidationError as error:
         reason = _reason(from_validation_error(error, EventUpdate()))

@@ -6,8 +6,8 @@ from flask import current_app, g
 
 from app.errors import invalid_params
 from app.i18n import _
-from store import dates
-from store.text import sanitise_html
+from rules import dates
+from rules.text import sanitise_html
 from store.users import ANONYMOUS, user_exists
 
 VENUE_TEXT = (

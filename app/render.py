@@ -24,17 +24,17 @@ from app import jsonresponse as jsonresponse_module
 from app.auth import may_read, may_see_protected
 from app.jsonresponse import dumps, kept
 from app.urls import namespace_url, site_host, site_url
-from store import dates as dates_module
+from rules import dates as dates_module
+from rules import text as text_module
+from rules.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
+from rules.text import html_text
 from store import media as media_store
 from store import posts as posts_module
-from store import text as text_module
-from store.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
 from store.db import database
 from store.events import Relations, by_name, linked_rows
 from store.memo import VersionMemo
 from store.posts import effective_status, publication_epoch
 from store.terms import TAXONOMIES, published_counts
-from store.text import html_text
 from store.users import ANONYMOUS, Viewer
 
 
@@ -714,7 +714,7 @@ def texts_maker():
 def stored_texts_key(site_tz: str) -> str:
     """What ``own_texts`` makes a text with: the site's timezone, the time zone data (its
     abbreviations) and the code of the members' shapes and formats (this module,
-    store/dates.py, store/posts.py, store/text.py, app/jsonresponse.py)."""
+    rules/dates.py, store/posts.py, rules/text.py, app/jsonresponse.py)."""
     digest = hashlib.sha256(f"{site_tz}|{_tzdata_version()}".encode())
     modules = (sys.modules[__name__], dates_module, posts_module, text_module, jsonresponse_module)
     for module in modules:

@@ -33,6 +33,7 @@ from app.routes.organizers import organizers
 from app.routes.tags import tags
 from app.routes.venues import venues
 from app.tec_source import MAX_URL, Source, SourceError, printable
+from rules.text import plain_text, sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
@@ -42,7 +43,6 @@ from store.imported import imported, note_imported, term_by_slug
 from store.linked import get_linked
 from store.media import delete_media, get_media, save_media, shown_anywhere
 from store.posts import node_kind
-from store.text import plain_text, sanitise_html
 
 # Every date the source holds: its default window ends 24 months from now.
 ALL_DATES = {"start_date": "1970-01-01 00:00:00", "end_date": "2999-12-31 23:59:59"}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, post_load, pre_load
 
-from store.dates import DateError, parse_datetime, resolve_timezone
+from rules.dates import DateError, parse_datetime, resolve_timezone
+from rules.text import is_web_url, plain_text
 from store.ids import MAX_ID, as_id
 from store.posts import STATUSES, split_list
-from store.text import is_web_url, plain_text
 
 
 def N_(message: str) -> str:
@@ -188,7 +188,7 @@ class RecurrenceLines(fields.Raw):
         super().__init__(**kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
-        from store.recurrence import RecurrenceError, parse
+        from rules.recurrence import RecurrenceError, parse
 
         try:
             return parse(value).lines

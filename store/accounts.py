@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from store.clock import utcnow, utcnow_str
+from rules.clock import utcnow, utcnow_str
 from store.db import write_transaction
 from store.models import LoginLink, User
 from store.users import note_sign_in

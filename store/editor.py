@@ -3,7 +3,7 @@ waiting for an editor's review, the trash. The editor checks each row with ``may
 
 from __future__ import annotations
 
-from store.clock import utcnow_str
+from rules.clock import utcnow_str
 from store.models import Event
 
 MOST = 20

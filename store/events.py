@@ -11,7 +11,10 @@ from typing import NamedTuple
 
 from peewee import SQL, NodeList, Select, fn
 
-from store.clock import utcnow_str
+from rules.clock import utcnow_str
+from rules.geo import bounding_box, distance_km
+from rules.recurrence import is_occurrence, is_series
+from rules.text import search_words
 from store.db import (
     TEXT_INDEX_MIN,
     contains_text,
@@ -26,7 +29,6 @@ from store.db import (
     write_transaction,
 )
 from store.errors import Vanished
-from store.geo import bounding_box, distance_km
 from store.linked import create_linked
 from store.memo import MEMO, current_version
 from store.models import (
@@ -55,13 +57,10 @@ from store.recurrence import (
     after_series_write,
     delete_occurrences,
     exclude_occurrence,
-    is_occurrence,
-    is_series,
     trash_occurrences,
 )
 from store.sql import Literals, Shaped, Statement, in_list, instances, param
 from store.terms import materialise_terms
-from store.text import search_words
 from store.users import Viewer
 
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from peewee import fn
 
-from store.clock import utcnow_str
+from rules.clock import utcnow_str
+from rules.text import search_words
 from store.db import contains_text, write_transaction
 from store.errors import Vanished
 from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
@@ -19,7 +20,6 @@ from store.posts import (
     unmasked_clause,
     visible_clause,
 )
-from store.text import search_words
 from store.users import Viewer
 
 MODELS = {"venue": Venue, "organizer": Organizer}

@@ -17,7 +17,7 @@ from functools import reduce
 import orjson
 from peewee import Cast, fn
 
-from store.clock import utcnow_str
+from rules.clock import utcnow_str
 from store.db import insert_row, write_transaction
 from store.ids import as_id
 from store.images import Processed

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 from peewee import SQL
 
-from store import dates
-from store.clock import utcnow, utcnow_str
+from rules import dates
+from rules.clock import utcnow, utcnow_str
 from store.db import insert_row, insert_rows
 from store.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
 from store.memo import MEMO, current_version

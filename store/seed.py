@@ -14,8 +14,9 @@ from datetime import datetime, timedelta
 
 import orjson
 
-from store import dates, images, texts
-from store.clock import utcnow
+from rules import dates
+from rules.clock import utcnow
+from store import images, texts
 from store.db import after_bulk_load, bulk_text_index, insert_rows, upsert, write_transaction
 from store.media import file_names, remove_files, save_media
 from store.models import (

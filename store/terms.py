@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from peewee import JOIN, SQL, Case, fn
 
-from store.clock import utcnow_str
+from rules.clock import utcnow_str
+from rules.text import plain_text
 from store.db import contains_text, unindexed, write_transaction
 from store.errors import Conflict, InvalidInput, Vanished
 from store.memo import MEMO, current_version
@@ -21,7 +22,6 @@ from store.posts import (
     unique_slug,
 )
 from store.sql import Statement, in_list, param
-from store.text import plain_text
 from store.users import Viewer
 
 TAXONOMIES = {"category": "tribe_events_cat", "tag": "post_tag"}

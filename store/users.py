@@ -14,8 +14,8 @@ import re
 import secrets
 from datetime import timedelta
 
-from store import clock
-from store.clock import utcnow_str
+from rules import clock
+from rules.clock import utcnow_str
 from store.db import upsert, write_transaction
 from store.ids import as_id
 from store.models import AppPassword, AuthFailure, Event, Media, Organizer, User, Venue

@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from app import create_app
-from store import clock
+from rules import clock
 from store.db import bind_database, database, write_transaction
 from store.models import ALL_TABLES, EventDay, Setting
 from store.sql import Shaped

@@ -17,7 +17,7 @@ from datetime import timedelta
 
 from PIL import Image
 
-from store import clock, dates
+from rules import clock, dates
 from store.db import database, write_transaction
 from store.models import EventText
 from tests.conftest import NS, forget_all

@@ -83,7 +83,7 @@ def test_term_counts_follow_event_writes(client, admin, make_event):
 def test_scheduled_event_goes_live_without_a_write(client, make_event, app):
     from datetime import timedelta
 
-    from store import clock, dates
+    from rules import clock, dates
 
     soon = clock.utcnow().replace(tzinfo=None) + timedelta(seconds=2)
     make_event(title="Soon", status="future", date_utc=dates.fmt(soon))
@@ -119,7 +119,7 @@ def test_views_declare_that_they_are_cached(app):
 def test_paged_totals_follow_writes_and_publications(client, make_event, admin):
     from datetime import timedelta
 
-    from store import clock, dates
+    from rules import clock, dates
 
     for n in range(3):
         make_event(title=f"Event {n}")
@@ -208,7 +208,7 @@ def test_embedded_term_counts_follow_a_publication_without_a_write(client, make_
     a scheduled event whose date passes must still count, with no write in between."""
     from datetime import timedelta
 
-    from store import clock, dates
+    from rules import clock, dates
 
     shown = make_event(title="Shown", categories="Music")
     term_id = shown["categories"][0]["id"]

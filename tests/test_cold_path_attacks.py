@@ -10,7 +10,7 @@ import itertools
 import pytest
 from PIL import Image
 
-from store import clock
+from rules import clock
 from store.sql import Shaped
 from tests.conftest import NS
 

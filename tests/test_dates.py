@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from store import dates
+from rules import dates
 
 ZONES = [
     "UTC",

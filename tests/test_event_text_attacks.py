@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import pytest
 
-from store import clock, dates
+from rules import clock, dates
 from store.db import database, write_transaction
 from store.models import Event
 from tests.conftest import NS, forget_all, strip_page_urls

@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from store import clock
+from rules import clock
 from tests.conftest import NS
 from tests.helpers import soon
 

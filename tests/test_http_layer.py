@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from store import clock
+from rules import clock
 from tests.conftest import NS, basic
 from tests.databases import drop_database, fresh_database
 from tests.helpers import Server

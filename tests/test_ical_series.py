@@ -11,7 +11,7 @@ import recurring_ical_events
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from store import dates
+from rules import dates
 from tests.conftest import NS
 from tests.helpers import ics, imported
 from tests.ical_helpers import APPLE_ZONE, OUTLOOK_ZONES

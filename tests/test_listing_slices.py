@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from store import clock
+from rules import clock
 from store.events import FIRST_IDS
 from tests.conftest import NS
 from tests.helpers import soon

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from store import clock
+from rules import clock
 from tests.conftest import NS, forget_all, strip_page_urls
 from tests.helpers import soon
 

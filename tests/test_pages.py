@@ -581,7 +581,7 @@ def test_previous_and_next_events_however_far_apart(client, make_event):
 
 
 def test_a_description_reads_as_the_same_text_on_every_face(client, make_event):
-    """HTML to plain text has one home (store/text.py::html_text): the API's JSON-LD, the
+    """HTML to plain text has one home (rules/text.py::html_text): the API's JSON-LD, the
     event page's JSON-LD and meta description, and the feed's DESCRIPTION read paragraphs
     as lines (they were run together, "FirstSecond", in JSON-LD), entities as characters."""
     import icalendar

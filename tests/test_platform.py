@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from store import clock
+from rules import clock
 from store.db import database
 from tests.conftest import NS, basic
 from tests.databases import ON_POSTGRES, query

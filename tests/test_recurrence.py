@@ -10,7 +10,7 @@ from dateutil.rrule import rrulestr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from store import clock, dates
+from rules import clock, dates
 from store.db import database
 from store.models import Event, EventTerm, Node, Setting
 from tests.conftest import NS

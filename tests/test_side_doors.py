@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from store import clock, dates
+from rules import clock, dates
 from store.db import database
 from store.models import Event, Venue
 from tests.conftest import NS
@@ -410,7 +410,7 @@ def test_radius_search_finds_venues_at_the_east_and_west_edges(client, admin, ma
     the 26.3° that r / (R cos lat) gives: venues in between were missed."""
     import math
 
-    from store.geo import EARTH_RADIUS_KM, distance_km
+    from rules.geo import EARTH_RADIUS_KM, distance_km
 
     lat, lng, radius = 70.0, 20.0, 1000.0
     angular = radius / EARTH_RADIUS_KM

@@ -194,7 +194,7 @@ def test_private_and_draft_venue_organizer_do_not_leak(app, client, admin, as_ro
 
 
 def test_scheduled_event_reaches_date(app, client, admin, make_event):
-    from store import clock  # noqa: F401
+    from rules import clock  # noqa: F401
 
     event = make_event(title="Later", status="future", date="2099-01-01 00:00:00")
     compare(app, client, admin)

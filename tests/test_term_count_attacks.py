@@ -15,7 +15,7 @@ def _http_counts(client, taxonomy="categories", headers=None):
 def _oracle(taxonomy="category"):
     """Per term name: the events a caller without any password or login may read in full
     (published, or scheduled and due; no password)."""
-    from store import clock, dates
+    from rules import clock, dates
     from store.db import database
     from store.models import Event, EventTerm, Term
 
@@ -201,7 +201,7 @@ def test_counts_follow_a_password_on_a_series_then_on_one_occurrence(client, adm
 def test_a_protected_scheduled_event_never_counts(client, admin, make_event):
     from datetime import timedelta
 
-    from store import clock, dates
+    from rules import clock, dates
 
     later = dates.fmt(clock.utcnow().replace(tzinfo=None) + timedelta(seconds=5))
     a = make_event(title="Due", status="future", date_utc=later, categories="Music", password="pw")
@@ -305,7 +305,7 @@ def test_a_password_set_back_while_another_write_cleared_it_keeps_the_event_off_
 def test_scheduled_protected_series_as_its_date_passes(client, admin, make_event):
     from datetime import timedelta
 
-    from store import clock, dates
+    from rules import clock, dates
 
     later = dates.fmt(clock.utcnow().replace(tzinfo=None) + timedelta(seconds=5))
     series = make_event(

@@ -239,7 +239,7 @@ def test_a_protected_scheduled_event_counts_for_none_when_its_date_passes(
 ):
     from datetime import timedelta
 
-    from store import clock, dates
+    from rules import clock, dates
 
     later = dates.fmt(clock.utcnow().replace(tzinfo=None) + timedelta(seconds=2))
     make_event(title="Open", categories="Music")
@@ -361,7 +361,7 @@ def test_a_parent_shows_when_its_childs_scheduled_event_is_published(client, as_
     child whose only event is scheduled brings its parent when the date passes."""
     from datetime import timedelta
 
-    from store import clock, dates
+    from rules import clock, dates
 
     editor = as_role("editor")
     parent = client.post(f"{NS}/categories", json={"name": "Season"}, headers=editor).get_json()

@@ -7,7 +7,7 @@ were taken for no filter, so the window's published events were all counted
 import itertools
 from datetime import timedelta
 
-from store import clock, dates
+from rules import clock, dates
 from tests.conftest import NS
 
 _n = itertools.count(3770000)

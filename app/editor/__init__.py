@@ -31,6 +31,7 @@ from app.event_input import change_event, create_event
 from app.i18n import _, current_language
 from app.pages import formatting, page_response
 from app.routes.events import event_filters, render_events
+from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from store import accounts
 from store.editor import authored, awaiting_review, in_trash
@@ -38,7 +39,6 @@ from store.events import delete_event, get_event, list_events, trash_event
 from store.linked import LinkedFilters, list_linked
 from store.models import Media
 from store.posts import effective_status
-from store.text import sanitise_html
 from store.users import Viewer
 
 bp = Blueprint("editor", __name__, url_prefix="/manage")

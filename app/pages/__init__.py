@@ -27,9 +27,9 @@ from app.i18n import _, current_language
 from app.pages import formatting, reading
 from app.render import event_ld
 from app.urls import namespace_url, site_url
-from store import dates
+from rules import dates
+from rules.text import html_text
 from store.sitemap import count_public, public_pages
-from store.text import html_text
 
 bp = Blueprint("pages", __name__)
 PAGE_SIZE = 10

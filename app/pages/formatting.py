@@ -15,7 +15,7 @@ from babel.dates import (
     match_skeleton,
 )
 
-from store import dates
+from rules import dates
 
 
 @lru_cache(maxsize=64)

@@ -45,6 +45,9 @@ from app.render import (
 from app.server_memory import release_memory
 from app.smorest import Blueprint
 from app.urls import namespace_url
+from rules import dates
+from rules.clock import utcnow
+from rules.recurrence import feed_recurrence, is_series, series_zone, stored_lines
 from schemas.events import (
     EventCreate,
     EventDeleteArgs,
@@ -57,8 +60,6 @@ from schemas.events import (
     ImportReportOut,
 )
 from schemas.fields import STATUSES
-from store import dates
-from store.clock import utcnow
 from store.errors import InvalidInput
 from store.events import (
     EventFilters,
@@ -75,15 +76,7 @@ from store.events import (
 from store.ids import as_id
 from store.linked import get_linked
 from store.posts import effective_status, node_kind, publication_epoch
-from store.recurrence import (
-    feed_recurrence,
-    ical_role,
-    is_series,
-    last_occurrence_ends,
-    overrides_of,
-    series_zone,
-    stored_lines,
-)
+from store.recurrence import ical_role, last_occurrence_ends, overrides_of
 from store.terms import published_counts, resolve_filter_terms
 from store.texts import stored_texts
 

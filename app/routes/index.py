@@ -16,8 +16,8 @@ from app.jsonresponse import json_response
 from app.openapi import PATH_ARG_DESCRIPTIONS, complete, localise
 from app.pages import home_page, wants_page
 from app.urls import TEC_NAMESPACE, api_root_url, asked_namespace, namespace_url, site_url
-from store.clock import utcnow
-from store.dates import resolve_timezone, utc_offset
+from rules.clock import utcnow
+from rules.dates import resolve_timezone, utc_offset
 
 _CONVERTER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 WP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")

@@ -13,6 +13,7 @@ from app.listing import Page, listing_response
 from app.render import render_context, term_out
 from app.smorest import request_body
 from app.urls import namespace_url
+from rules.text import sanitise_html
 from store.errors import Conflict, Vanished
 from store.events import event_exists
 from store.terms import (
@@ -24,7 +25,6 @@ from store.terms import (
     save_term,
     term_count,
 )
-from store.text import sanitise_html
 
 
 class TaxonomyRoutes:

@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from store import clock
+from rules import clock
 
 FORMAT = "%Y-%m-%d %H:%M:%S"
 

@@ -1,0 +1,432 @@
+"""Recurring events (SPEC §12): RFC 5545 lines and their expansion, pure (hammered by
+hypothesis); the series' rows are store/recurrence.py's.
+
+A series is an event whose ``recurrence`` holds its lines (``RRULE:…``, ``RDATE…``,
+``EXDATE…``, one per line, as Google Calendar's API takes them). Its occurrences are events
+too, with ``post_parent`` = the series' id, ``occurrence`` = the local start they stand for
+(their RECURRENCE-ID, in the series' timezone) and a copy of the series' lines in
+``recurrence``; ``detached`` marks those edited on their own. The series itself is the
+first occurrence (its DTSTART).
+
+Rules are expanded by ``python-dateutil`` on naive wall-clock times in the series'
+timezone, so a weekly 19:00 in Europe/Paris stays 19:00 across daylight-saving changes and
+the UTC times follow; the duration is kept in wall-clock terms too.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, tzinfo
+from zoneinfo import ZoneInfo
+
+from dateutil.rrule import rrulestr
+
+from rules import dates
+
+FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
+# RFC 5545 rule parts; dateutil also reads BYEASTER, which is not part of the standard.
+RULE_PARTS = {
+    "FREQ",
+    "UNTIL",
+    "COUNT",
+    "INTERVAL",
+    "BYSECOND",
+    "BYMINUTE",
+    "BYHOUR",
+    "BYDAY",
+    "BYMONTHDAY",
+    "BYYEARDAY",
+    "BYWEEKNO",
+    "BYMONTH",
+    "BYSETPOS",
+    "WKST",
+}
+MAX_LINES = 200
+MAX_LINE_LENGTH = 2000
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogs (translated where it is reported)."""
+    return message
+
+
+INVALID_LINE = N_("Must be RFC 5545 lines: RRULE, RDATE or EXDATE.")
+NO_EXRULE = N_("EXRULE is not supported: use EXDATE lines.")
+SUB_DAILY = N_("FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY.")
+
+
+class RecurrenceError(ValueError):
+    """An invalid recurrence; ``message`` is one of the constants above."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class TooManyOccurrences(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One RDATE/EXDATE value: a UTC instant (``Z``), a wall time in ``tzid`` (or in the
+    series' zone when floating), or a whole day (``VALUE=DATE``)."""
+
+    kind: str  # "utc", "local" or "date"
+    value: datetime | date
+    tzid: str | None = None
+
+    def local(self, tz: tzinfo, start_time: time) -> datetime:
+        """This moment as a naive wall-clock time in ``tz``."""
+        if self.kind == "date":
+            return datetime.combine(self.value, start_time)
+        if self.kind == "utc":
+            return dates.utc_to_local(self.value, tz)
+        if self.tzid is None:
+            return self.value
+        zone = dates.resolve_timezone(self.tzid)[0]
+        return dates.utc_to_local(dates.local_to_utc(self.value, zone), tz)
+
+
+@dataclass
+class Recurrence:
+    lines: list[str]
+    rules: list[str] = field(default_factory=list)  # RRULE values, without "RRULE:"
+    rdates: list[Moment] = field(default_factory=list)
+    exdates: list[Moment] = field(default_factory=list)
+
+    @property
+    def open_ended(self) -> bool:
+        """Some rule has neither COUNT nor UNTIL: materialised to the horizon only."""
+        return any(not _part(rule, "COUNT") and not _part(rule, "UNTIL") for rule in self.rules)
+
+
+# --- parsing (pure) --------------------------------------------------------------------------
+
+_LINE = re.compile(r"^([A-Za-z-]+)((?:;[A-Za-z-]+=[^;:]*)*):(.+)$")
+_DATE_TIME = re.compile(r"^(\d{8})T(\d{6})(Z?)$", re.IGNORECASE)
+_DATE = re.compile(r"^\d{8}$")
+_UNTIL = re.compile(r"(?i)(^|;)UNTIL=([0-9TZtz]+)")
+
+
+def split_input(value) -> list[str]:
+    """A list of lines, or one string with the lines separated by newlines."""
+    if isinstance(value, str):
+        items = value.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    elif isinstance(value, list | tuple):
+        items = []
+        for item in value:
+            if not isinstance(item, str):
+                raise RecurrenceError(INVALID_LINE)
+            items.extend(split_input(item))
+    else:
+        raise RecurrenceError(INVALID_LINE)
+    return [item.strip() for item in items if item.strip()]
+
+
+def parse(value) -> Recurrence:
+    """Validates recurrence input (a list of lines or a newline-separated string); ``[]``
+    and ``""`` give an empty recurrence. Raises ``RecurrenceError``."""
+    lines = split_input(value)
+    if len(lines) > MAX_LINES or any(len(line) > MAX_LINE_LENGTH for line in lines):
+        raise RecurrenceError(INVALID_LINE)
+    parsed = Recurrence(lines=lines)
+    for line in lines:
+        match = _LINE.match(line)
+        if not match:
+            raise RecurrenceError(INVALID_LINE)
+        name, params_text, body = match.group(1).upper(), match.group(2), match.group(3).strip()
+        params = {}
+        for param in filter(None, params_text.split(";")):
+            key, _sep, val = param.partition("=")
+            params[key.upper()] = val.strip().strip('"')
+        if name == "EXRULE":
+            raise RecurrenceError(NO_EXRULE)
+        if name == "RRULE":
+            if params:
+                raise RecurrenceError(INVALID_LINE)
+            _check_rule(body)
+            parsed.rules.append(body)
+        elif name in ("RDATE", "EXDATE"):
+            moments = _moments(body, params)
+            (parsed.rdates if name == "RDATE" else parsed.exdates).extend(moments)
+        else:
+            raise RecurrenceError(INVALID_LINE)
+    return parsed
+
+
+def _part(rule: str, name: str) -> str | None:
+    for item in rule.split(";"):
+        key, _sep, value = item.partition("=")
+        if key.strip().upper() == name:
+            return value.strip()
+    return None
+
+
+NONZERO_PARTS = ("BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYSETPOS")
+# Rules are tried, without COUNT or UNTIL, from a stand-in start: a rule with no date in 28
+# years (after which weekdays and leap years repeat) has none at all. The stand-in is near
+# the year 9999 because dateutil searches an impossible rule (BYMONTH=2;BYMONTHDAY=30) to
+# that year before giving up: from here, that search is short.
+PROBE_START = datetime(9970, 1, 1)
+PROBE_END = datetime(9998, 12, 31, 23, 59, 59)
+
+
+def _check_rule(rule: str) -> None:
+    keys = []
+    for item in rule.split(";"):
+        key, sep, value = item.partition("=")
+        key = key.strip().upper()
+        if not sep or not value.strip() or key not in RULE_PARTS:
+            raise RecurrenceError(INVALID_LINE)
+        keys.append(key)
+    if len(keys) != len(set(keys)) or "FREQ" not in keys:
+        raise RecurrenceError(INVALID_LINE)
+    if (_part(rule, "FREQ") or "").upper() not in FREQUENCIES:
+        raise RecurrenceError(SUB_DAILY)
+    if "COUNT" in keys and "UNTIL" in keys:  # RFC 5545: MUST NOT occur in the same rule
+        raise RecurrenceError(INVALID_LINE)
+    for number in ("COUNT", "INTERVAL"):
+        text = _part(rule, number)
+        if text is not None and (not text.isdigit() or not 1 <= int(text) <= 100000):
+            raise RecurrenceError(INVALID_LINE)
+    until = _part(rule, "UNTIL")
+    if until is not None and not (_DATE.match(until) or _DATE_TIME.match(until)):
+        raise RecurrenceError(INVALID_LINE)
+    for key in NONZERO_PARTS:  # RFC 5545: these lists never hold 0
+        values = (_part(rule, key) or "").split(",")
+        if any(value.strip().lstrip("+-") in ("0", "00") for value in values):
+            raise RecurrenceError(INVALID_LINE)
+    try:
+        unbounded = ";".join(
+            part
+            for part in rule.split(";")
+            if part.partition("=")[0].strip().upper() not in ("COUNT", "UNTIL")
+        )
+        probe = rrulestr(unbounded, dtstart=PROBE_START)
+        # Iterating checks what building does not (dateutil fails on absurd BYDAY
+        # ordinals only then), and a rule with no date in PROBE_YEARS never has one
+        # (BYMONTH=2;BYMONTHDAY=30): expanding it would search to the year 9999.
+        first = probe.after(PROBE_START, inc=True)
+        if first is None or first > PROBE_END:
+            raise RecurrenceError(INVALID_LINE)
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError):
+        raise RecurrenceError(INVALID_LINE) from None
+
+
+def _moments(body: str, params: dict) -> list[Moment]:
+    kind = params.pop("VALUE", "DATE-TIME").upper()
+    tzid = params.pop("TZID", None)
+    if params or kind not in ("DATE", "DATE-TIME"):  # PERIOD values are not supported
+        raise RecurrenceError(INVALID_LINE)
+    if tzid is not None:
+        try:
+            dates.resolve_timezone(tzid)
+        except dates.DateError:
+            raise RecurrenceError(INVALID_LINE) from None
+    moments = []
+    for text in body.split(","):
+        text = text.strip()
+        try:
+            if kind == "DATE":
+                if not _DATE.match(text) or tzid:
+                    raise ValueError
+                moments.append(Moment("date", datetime.strptime(text, "%Y%m%d").date()))
+                continue
+            match = _DATE_TIME.match(text)
+            if not match:
+                raise ValueError
+            value = datetime.strptime(match.group(1) + match.group(2), "%Y%m%d%H%M%S")
+            if value.year < 1000:
+                raise ValueError
+            if match.group(3):
+                if tzid:
+                    raise ValueError
+                moments.append(Moment("utc", value))
+            else:
+                moments.append(Moment("local", value, tzid))
+        except ValueError:
+            raise RecurrenceError(INVALID_LINE) from None
+    return moments
+
+
+def _floating_until(rule: str, tz: tzinfo) -> str:
+    """The rule with UNTIL as a wall-clock time in ``tz``: a UTC ``…Z`` UNTIL converted, a
+    date-only UNTIL made inclusive of its whole day (expansion runs on naive times)."""
+    match = _UNTIL.search(rule)
+    if not match:
+        return rule
+    value = match.group(2).upper()
+    if _DATE.match(value):
+        local = datetime.strptime(value, "%Y%m%d").replace(hour=23, minute=59, second=59)
+    else:
+        local = datetime.strptime(value[:15], "%Y%m%dT%H%M%S")
+        if value.endswith("Z"):
+            local = dates.utc_to_local(local, tz)
+    return rule[: match.start(2)] + local.strftime("%Y%m%dT%H%M%S") + rule[match.end(2) :]
+
+
+# --- expansion (pure) ------------------------------------------------------------------------
+
+
+def occurrence_starts(
+    recurrence: Recurrence,
+    start: datetime,
+    tz: tzinfo,
+    horizon_utc: datetime,
+    limit: int,
+) -> list[datetime]:
+    """Wall-clock starts (naive, in ``tz``) of the occurrences after the series' own
+    ``start``, in order: every RRULE and RDATE, less the EXDATEs; open-ended rules stop at
+    ``horizon_utc``. More than ``limit`` occurrences in all (the series included) raises
+    ``TooManyOccurrences``. The series' own start is never excluded (it is the series)."""
+    found: set[datetime] = set()
+    horizon = dates.utc_to_local(horizon_utc, tz)
+    for rule_text in recurrence.rules:
+        rule = rrulestr(_floating_until(rule_text, tz), dtstart=start)
+        open_ended = not _part(rule_text, "COUNT") and not _part(rule_text, "UNTIL")
+        if open_ended:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                rule = rule.replace(until=horizon)
+        for moment in rule:
+            if moment != start:
+                found.add(moment)
+            # EXDATEs are applied below: allow for them before giving up.
+            if len(found) >= limit + len(recurrence.exdates):
+                raise TooManyOccurrences
+    for moment in recurrence.rdates:
+        local = moment.local(tz, start.time())
+        if local != start:
+            found.add(local)
+    found = set(without_exdates(found, recurrence.exdates, tz))
+    if len(found) >= limit:
+        raise TooManyOccurrences
+    return sorted(found)
+
+
+def without_exdates(starts, exdates: list[Moment], tz: tzinfo) -> list[datetime]:
+    """``starts`` less those an EXDATE names (the same instant, or the same day for a
+    ``VALUE=DATE`` EXDATE)."""
+    if not exdates:
+        return list(starts)
+    instants = {_instant(m, tz) for m in exdates if m.kind != "date"}
+    days = {m.value for m in exdates if m.kind == "date"}
+    return [
+        moment
+        for moment in starts
+        if moment.date() not in days and dates.local_to_utc(moment, tz) not in instants
+    ]
+
+
+def _instant(moment: Moment, tz: tzinfo) -> datetime:
+    if moment.kind == "utc":
+        return moment.value
+    zone = dates.resolve_timezone(moment.tzid)[0] if moment.tzid else tz
+    return dates.local_to_utc(moment.value, zone)
+
+
+def exdate_line(
+    occurrence: datetime, tz: tzinfo, tz_label: str, all_day: bool, name: str = "EXDATE"
+) -> str:
+    """The EXDATE line that excludes the occurrence standing for the wall time
+    ``occurrence`` (the form Google Calendar writes); with ``name="RECURRENCE-ID"``, the
+    property naming that occurrence in an overriding VEVENT."""
+    if all_day:
+        return f"{name};VALUE=DATE:{occurrence:%Y%m%d}"
+    if isinstance(tz, ZoneInfo):
+        return f"{name};TZID={tz_label}:{occurrence:%Y%m%dT%H%M%S}"
+    return f"{name}:{dates.local_to_utc(occurrence, tz):%Y%m%dT%H%M%S}Z"
+
+
+def join_lines(lines: list[str]) -> str:
+    return "\n".join(lines)
+
+
+def stored_lines(text: str) -> list[str]:
+    return text.split("\n") if text else []
+
+
+# --- what makes a series, an occurrence ---------------------------------------------------
+
+
+def is_series(event) -> bool:
+    return bool(event.recurrence) and not event.occurrence
+
+
+def is_occurrence(event) -> bool:
+    return bool(event.occurrence)
+
+
+def series_zone(series) -> tuple[tzinfo, str]:
+    return dates.resolve_timezone(series.timezone or "UTC")
+
+
+def rewrite_exdates(lines: list[str], change) -> list[str]:
+    """``lines`` with each EXDATE value for which ``change(moment)`` gives a line (or ""
+    to drop the value) replaced by it; the other values of a line stay on it."""
+    found: list[str] = []
+    for line in lines:
+        match = _LINE.match(line)
+        rewritten = [line]
+        if match and match.group(1).upper() == "EXDATE":
+            values = match.group(3).strip().split(",")
+            moments = parse([line]).exdates
+            if len(moments) == len(values):
+                changes = [change(moment) for moment in moments]
+                if any(item is not None for item in changes):
+                    kept = [v for v, c in zip(values, changes, strict=True) if c is None]
+                    head = f"{match.group(1)}{match.group(2)}"
+                    rewritten = [f"{head}:{','.join(kept)}"] if kept else []
+                    rewritten += [c for c in changes if c]
+        for item in rewritten:
+            if item not in found:
+                found.append(item)
+    return found
+
+
+# --- for the iCalendar writer ----------------------------------------------------------------
+
+
+@dataclass
+class FeedRecurrence:
+    """A series' lines as an iCalendar writer puts them beside a DTSTART in the series'
+    zone: RRULE values with UNTIL in UTC (a date for all-day series), as RFC 5545 requires
+    beside a zoned DTSTART; RDATE and EXDATE values as wall-clock times in the series'
+    zone (dates for all-day series)."""
+
+    rules: list[str]
+    rdates: list
+    exdates: list
+
+
+def feed_recurrence(lines: list[str], start: datetime, tz: tzinfo, all_day: bool) -> FeedRecurrence:
+    """``lines`` (as stored) for a series starting at the wall time ``start`` in ``tz``. An
+    EXDATE of a whole day names that day's occurrence, and the series' own start is never
+    excluded, as in ``occurrence_starts``."""
+    parsed = parse(lines)
+    rules = []
+    for rule in parsed.rules:
+        match = _UNTIL.search(rule)
+        if match:
+            local = datetime.strptime(_part(_floating_until(rule, tz), "UNTIL"), "%Y%m%dT%H%M%S")
+            until = (
+                f"{local:%Y%m%d}" if all_day else f"{dates.local_to_utc(local, tz):%Y%m%dT%H%M%S}Z"
+            )
+            rule = rule[: match.start(2)] + until + rule[match.end(2) :]
+        rules.append(rule)
+
+    def values(moments, keep_start):
+        found = []
+        for moment in moments:
+            local = moment.local(tz, start.time())
+            if local == start and not keep_start:
+                continue
+            value = local.date() if all_day else local
+            if value not in found:
+                found.append(value)
+        return found
+
+    return FeedRecurrence(rules, values(parsed.rdates, True), values(parsed.exdates, False))
