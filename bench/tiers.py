@@ -59,6 +59,12 @@ def _day_counts() -> None:
     events._by_days = lambda filters: False
 
 
+def _listing_shapes() -> None:
+    from store import events
+
+    events._shape = lambda filters, viewer: None  # every listing query built afresh
+
+
 def _stored_texts() -> None:
     from app.routes import events
 
@@ -74,6 +80,7 @@ TIERS = {
     "first_ids": _first_ids,
     "day_counts": _day_counts,
     "stored_texts": _stored_texts,
+    "shapes": _listing_shapes,
 }
 
 
