@@ -15,17 +15,17 @@ from app.auth import apply_write_rules, may, may_read, require
 from app.errors import ApiError, invalid_params
 from app.i18n import _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
+from app.linked_input import check_image, linked_columns, publication_columns
 from rules import dates, recurrence
 from rules.clock import utcnow
-from rules.text import is_web_url, plain_text, sanitise_html
+from rules.posts import split_list
+from rules.text import plain_text, sanitise_html
 from schemas.linked import OrganizerCreate, VenueCreate
 from store.errors import InvalidInput, Vanished
 from store.events import get_event, save_event
 from store.linked import get_linked
-from store.media import get_media
-from store.posts import effective_status, node_kind, split_list
+from store.posts import effective_status, node_kind
 from store.terms import parse_term_input
-from store.users import user_exists
 
 SANITISED = ("description", "excerpt")
 FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "ticketed")
@@ -34,33 +34,6 @@ FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured"
 def raise_invalid(error: InvalidInput):
     params = {name: translate(message) % error.values for name, message in error.params.items()}
     raise invalid_params(params)
-
-
-def check_image(value, viewer, param: str = "image") -> str:
-    """The stored ``image``: a media id (number, numeric string, or an image object with
-    its ``id``, as clients send back what they read) kept as a numeric string, or an
-    absolute http(s) image URL; "", 0 and "0" clear it."""
-    if isinstance(value, dict):
-        value = value.get("id") or value.get("url")
-    if value in ("", None, False) or (isinstance(value, str) and value.strip() == "0"):
-        return ""
-    is_number = isinstance(value, int) and not isinstance(value, bool)
-    if is_number or (
-        isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
-    ):
-        media = get_media(value)
-        if media is None:
-            raise invalid_params({param: _("%(id)s is not the id of an image.", id=value)})
-        if not may(viewer, "use_media", media):
-            raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
-        return str(media.id)
-    if not isinstance(value, str):
-        raise invalid_params({param: _("Must be an image id, or an absolute http or https URL.")})
-    if not is_web_url(value.strip()):
-        raise invalid_params({param: _("Must be an image id, or an absolute http or https URL.")})
-    if not viewer.has("upload_files"):
-        raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
-    return value.strip()
 
 
 def _cost(value) -> str:
@@ -130,8 +103,6 @@ def _linked_item(item, kind: str, viewer):
                     )
                 }
             )
-        from app.linked_input import linked_columns
-
         # The direct routes' rules, exactly: status scaling, who may set the author.
         values = linked_columns(kind, schema.load(item), None)
         apply_write_rules(values, viewer, None)
@@ -154,15 +125,7 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     values: dict = {}
     errors: dict[str, str] = {}
     _event_dates(body, existing, site_tz, values, errors)
-    site_zone, _label = _timezone(site_tz)
-    try:
-        values.update(dates.publication_dates(body, site_zone, existing is None))
-    except dates.DateError:
-        errors["date" if "date" in body else "date_utc"] = _(
-            "Must be a date such as 2025-06-01 18:30:00."
-        )
-    if "author" in body and not user_exists(body["author"]):
-        errors["author"] = _("%(id)s is not the id of an existing user.", id=body["author"])
+    publication_columns(body, existing, values, errors)
     if body.get("post_parent") and body["post_parent"] != getattr(existing, "post_parent", 0):
         error = _parent_error(body["post_parent"], existing, viewer)
         if error:

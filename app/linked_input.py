@@ -1,13 +1,17 @@
-"""From a validated venue or organizer body to the columns the store saves."""
+"""From a validated venue or organizer body to the columns the store saves; and what every
+post's body (events too, app/event_input.py) says alike: its publication dates, its author,
+its image."""
 
 from __future__ import annotations
 
 from flask import current_app, g
 
+from app.auth import may
 from app.errors import invalid_params
 from app.i18n import _
 from rules import dates
-from rules.text import sanitise_html
+from rules.text import is_web_url, sanitise_html
+from store.media import get_media
 from store.users import ANONYMOUS, user_exists
 
 VENUE_TEXT = (
@@ -32,10 +36,50 @@ def derive_stateprovince(values: dict) -> str:
     return values.get("province") or values.get("state") or ""
 
 
+def publication_columns(body: dict, existing, values: dict, errors: dict) -> None:
+    """The publication dates a post's body decides (``date``/``date_utc``, read in the
+    site's zone), into ``values``; into ``errors``, a date that cannot be read or an author
+    who does not exist."""
+    site_zone = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
+    try:
+        values.update(dates.publication_dates(body, site_zone, existing is None))
+    except dates.DateError:
+        errors["date" if "date" in body else "date_utc"] = _(
+            "Must be a date such as 2025-06-01 18:30:00."
+        )
+    if "author" in body and not user_exists(body["author"]):
+        errors["author"] = _("%(id)s is not the id of an existing user.", id=body["author"])
+
+
+def check_image(value, viewer, param: str = "image") -> str:
+    """The stored ``image``: a media id (number, numeric string, or an image object with
+    its ``id``, as clients send back what they read) kept as a numeric string, or an
+    absolute http(s) image URL; "", 0 and "0" clear it."""
+    if isinstance(value, dict):
+        value = value.get("id") or value.get("url")
+    if value in ("", None, False) or (isinstance(value, str) and value.strip() == "0"):
+        return ""
+    is_number = isinstance(value, int) and not isinstance(value, bool)
+    if is_number or (
+        isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
+    ):
+        media = get_media(value)
+        if media is None:
+            raise invalid_params({param: _("%(id)s is not the id of an image.", id=value)})
+        if not may(viewer, "use_media", media):
+            raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
+        return str(media.id)
+    if not isinstance(value, str):
+        raise invalid_params({param: _("Must be an image id, or an absolute http or https URL.")})
+    if not is_web_url(value.strip()):
+        raise invalid_params({param: _("Must be an image id, or an absolute http or https URL.")})
+    if not viewer.has("upload_files"):
+        raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
+    return value.strip()
+
+
 def linked_columns(kind: str, body: dict, existing) -> dict:
     """Columns for a venue or organizer from its validated body (create or update)."""
-    from app.event_input import check_image  # event_input imports this module
-
     viewer = g.get("viewer", ANONYMOUS)
     values: dict = {}
     errors: dict = {}
@@ -48,16 +92,8 @@ def linked_columns(kind: str, body: dict, existing) -> dict:
         if key in body:
             values[key] = sanitise_html(body[key])
     if "author" in body:
-        if not user_exists(body["author"]):
-            errors["author"] = _("%(id)s is not the id of an existing user.", id=body["author"])
         values["author"] = body["author"]
-    site_zone = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
-    try:
-        values.update(dates.publication_dates(body, site_zone, existing is None))
-    except dates.DateError:
-        errors["date" if "date" in body else "date_utc"] = _(
-            "Must be a date such as 2025-06-01 18:30:00."
-        )
+    publication_columns(body, existing, values, errors)
     if "image" in body:
         values["image"] = check_image(body["image"], viewer)
     for key in VENUE_TEXT if kind == "venue" else ORGANIZER_TEXT:

@@ -7,7 +7,7 @@ import math
 from urllib.parse import quote, quote_plus
 
 from app.jsonresponse import json_response
-from store.ids import MAX_ID
+from rules.ids import MAX_ID
 
 
 class Page:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, post_load, pre_load
 
 from rules.dates import DateError, parse_datetime, resolve_timezone
+from rules.ids import MAX_ID, as_id
+from rules.posts import STATUSES, split_list
+from rules.recurrence import RecurrenceError, parse
 from rules.text import is_web_url, plain_text
-from store.ids import MAX_ID, as_id
-from store.posts import STATUSES, split_list
 
 
 def N_(message: str) -> str:
@@ -188,8 +189,6 @@ class RecurrenceLines(fields.Raw):
         super().__init__(**kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
-        from rules.recurrence import RecurrenceError, parse
-
         try:
             return parse(value).lines
         except RecurrenceError as error:

@@ -64,7 +64,7 @@ PRAGMAS = (
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 # SQLite's INTEGER and REAL hold 64 bits; so does every integer and float column on
-# PostgreSQL (ids up to store/ids.py::MAX_ID, the login throttle's timestamps, coordinates).
+# PostgreSQL (ids up to rules/ids.py::MAX_ID, the login throttle's timestamps, coordinates).
 POSTGRES_FIELD_TYPES = {
     "INT": "BIGINT",
     "AUTO": "BIGSERIAL",

@@ -18,8 +18,8 @@ import orjson
 from peewee import Cast, fn
 
 from rules.clock import utcnow_str
+from rules.ids import as_id
 from store.db import insert_row, write_transaction
-from store.ids import as_id
 from store.images import Processed
 from store.models import Event, Media, Organizer, Venue
 from store.posts import allocate_id, readable_clause

@@ -10,15 +10,15 @@ from peewee import SQL
 
 from rules import dates
 from rules.clock import utcnow, utcnow_str
+from rules.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
+from rules.posts import STATUSES
 from store.db import insert_row, insert_rows
-from store.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
 from store.memo import MEMO, current_version
 from store.models import Event, Node, Organizer, Venue
 from store.sql import Statement, param
 from store.users import Viewer
 
 # Every status a post may have (WordPress's, less auto-draft and inherit).
-STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
 
 
 def allocate_id(kind: str) -> int:
@@ -245,18 +245,6 @@ def readable_clause(model, viewer: Viewer, password=None, *, now=None, author=No
     return visible_clause(model, viewer, now=now, author=author) & unmasked_clause(
         model, viewer, password, author=author
     )
-
-
-def split_list(value) -> list:
-    """A list from a list, a CSV string, or a single value (WordPress's list_to_array)."""
-    if isinstance(value, list | tuple):
-        items = []
-        for item in value:
-            items.extend(split_list(item) if isinstance(item, str) else [item])
-        return items
-    if isinstance(value, str):
-        return [part.strip() for part in value.split(",") if part.strip()]
-    return [value]
 
 
 def seconds_until_clock_change(site_timezone: str) -> float:

@@ -24,7 +24,9 @@ from rules.recurrence import (
     stored_lines,
     without_exdates,
 )
-from store.db import insert_rows
+from store.db import insert_rows, run_sql, write_transaction
+from store.models import Event, EventTerm, live_value
+from store.posts import allocate_ids, unique_slug
 
 # --- the series' rows (inside the caller's write transaction) --------------------------------
 
@@ -43,14 +45,12 @@ _FOLLOWERS = "SELECT id FROM event WHERE post_parent = ? AND occurrence != '' AN
 
 
 def _members(series_id: int):
-    from store.models import Event
 
     return (Event.post_parent == series_id) & (Event.occurrence != "")
 
 
 def _set_lines(series_id: int, lines: list[str]) -> None:
     """The series' lines, on the series and on the copy every occurrence carries."""
-    from store.db import run_sql
 
     run_sql(
         "UPDATE event SET recurrence = ? WHERE id = ? OR (post_parent = ? AND occurrence != '')",
@@ -62,7 +62,6 @@ def _copy_links(series_id: int, tables, since: int | None = None) -> None:
     """Replaces the links of the following occurrences by copies of the series' links:
     two statements per table, whatever the number of occurrences. With ``since`` (the
     first id of occurrences just added, which have none), gives those theirs only."""
-    from store.db import run_sql
 
     for table, column in dict.fromkeys(tables):
         live = ", live" if table == "event_term" else ""
@@ -80,8 +79,6 @@ def _copy_links(series_id: int, tables, since: int | None = None) -> None:
 def _occurrence_slugs(base: str, starts: list[datetime]) -> list[str]:
     """``{slug}-{YYYY-MM-DD}`` (``-HHMM`` added when a day has several occurrences), made
     unique against other events with the usual ``-2`` suffixes."""
-    from store.models import Event
-    from store.posts import unique_slug
 
     per_day: dict[date, int] = {}
     for start in starts:
@@ -107,8 +104,6 @@ def _occurrence_slugs(base: str, starts: list[datetime]) -> list[str]:
 
 
 def _occurrence_rows(series, starts: list[datetime]) -> list[dict]:
-    from store.models import Event
-    from store.posts import allocate_ids
 
     base = {f.name: getattr(series, f.name) for f in Event._meta.sorted_fields if f.name != "id"}
     ids = allocate_ids("event", len(starts))
@@ -150,7 +145,6 @@ def _schedule_at(series, start: datetime) -> dict:
 def add_occurrences(series, starts: list[datetime]) -> int:
     """Inserts occurrences of ``series`` at the wall times ``starts`` with bulk inserts, and
     gives them the series' links. Returns how many were added."""
-    from store.models import Event
 
     if not starts:
         return 0
@@ -169,7 +163,6 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
     otherwise; those trashed on their own stay in the trash while the series excludes
     them. ``before``: the series before the write, whose excluded days stay excluded when
     its time of day, timezone or all-day flag changed (``_exdates_follow_their_day``)."""
-    from store.models import Event
 
     lines = stored_lines(series.recurrence)
     follow = _follower(before, series, starts) if before is not None else None
@@ -285,7 +278,6 @@ def restore_with_series(series, before) -> None:
     that went to the trash with it: those whose day the series does not exclude (one
     trashed on its own added its EXDATE, and stays in the trash). They come back as drafts,
     for their editors to publish again."""
-    from store.models import Event, EventTerm, live_value
 
     # The series as it was: the same write may move it (the lines are rewritten after).
     exdates, tz = parse(stored_lines(before.recurrence)).exdates, series_zone(before)[0]
@@ -308,8 +300,6 @@ def restore_with_series(series, before) -> None:
 def propagate(series, changed: dict, link_keys) -> None:
     """An update of the series reaches every occurrence not edited on its own: the columns
     it sent, and the links it replaced."""
-    from store.db import run_sql
-    from store.models import Event, live_value
 
     columns = {k: v for k, v in changed.items() if k not in OWN_COLUMNS}
     if columns:
@@ -329,7 +319,6 @@ def propagate(series, changed: dict, link_keys) -> None:
 def end_series(series_id: int) -> None:
     """The recurrence ended: the following occurrences are deleted; those edited on their
     own become ordinary events."""
-    from store.models import Event
 
     Event.delete().where(_members(series_id) & (Event.detached == False)).execute()  # noqa: E712
     Event.update(post_parent=0, occurrence="", detached=False, recurrence="").where(
@@ -364,7 +353,6 @@ def _exdate_for(occurrence, series) -> str:
 
 def exclude_occurrence(occurrence) -> None:
     """A trashed or deleted occurrence: its date gains an EXDATE line in the series."""
-    from store.models import Event
 
     series = Event.get_or_none(Event.id == occurrence.post_parent)
     if series is None:
@@ -378,7 +366,6 @@ def exclude_occurrence(occurrence) -> None:
 def restore_occurrence(occurrence) -> None:
     """An occurrence taken out of the trash: the EXDATE its trashing added goes (and any
     other that excludes it)."""
-    from store.models import Event
 
     series = Event.get_or_none(Event.id == occurrence.post_parent)
     if series is None:
@@ -394,8 +381,6 @@ def restore_occurrence(occurrence) -> None:
 
 
 def trash_occurrences(series_id: int, now: str) -> None:
-    from store.db import run_sql
-    from store.models import Event
 
     run_sql(
         "UPDATE event_term SET live = 0 WHERE event_id IN "
@@ -408,7 +393,6 @@ def trash_occurrences(series_id: int, now: str) -> None:
 
 
 def delete_occurrences(series_id: int) -> None:
-    from store.models import Event
 
     Event.delete().where(_members(series_id)).execute()
 
@@ -455,8 +439,6 @@ def last_occurrence_ends(series_ids: list[int]) -> dict[int, str]:
     """The latest local end among the occurrences of each series (one query)."""
     from peewee import fn
 
-    from store.models import Event
-
     if not series_ids:
         return {}
     query = (
@@ -471,7 +453,6 @@ def last_occurrence_ends(series_ids: list[int]) -> dict[int, str]:
 def overrides_of(series_ids: list[int]) -> dict[int, list]:
     """The individually edited occurrences, not in the trash, of each series, in date
     order (one query): what ``series_ical`` lists, for many series at once."""
-    from store.models import Event
 
     found: dict[int, list] = {series_id: [] for series_id in series_ids}
     if not series_ids:
@@ -494,8 +475,6 @@ def overrides_of(series_ids: list[int]) -> dict[int, list]:
 def exclude_date(series, occurrence: datetime) -> bool:
     """Adds the EXDATE line of the wall time ``occurrence`` to ``series`` (and to the copy its
     occurrences carry) without re-creating anything; True when the line was new."""
-    from store.db import write_transaction
-    from store.models import Event
 
     with write_transaction():
         current = Event.get_or_none(Event.id == series.id)
@@ -512,7 +491,6 @@ def exclude_date(series, occurrence: datetime) -> bool:
 
 def occurrence_at(series_id: int, occurrence: datetime):
     """The occurrence of the series standing for the wall time ``occurrence``, or None."""
-    from store.models import Event
 
     return Event.get_or_none(_members(series_id) & (Event.occurrence == dates.fmt(occurrence)))
 
@@ -520,7 +498,6 @@ def occurrence_at(series_id: int, occurrence: datetime):
 def occurrences_from(series_id: int, occurrence: datetime) -> list[datetime]:
     """The wall times (in the series' zone) of the series' occurrences at or after
     ``occurrence``, in order."""
-    from store.models import Event
 
     rows = (
         Event.select(Event.occurrence)
@@ -532,7 +509,6 @@ def occurrences_from(series_id: int, occurrence: datetime) -> list[datetime]:
 
 def open_ended_series() -> list[int]:
     """Ids of the series whose rules run with no end (candidates for ``extend``)."""
-    from store.models import Event
 
     ids = []
     query = Event.select(Event.id, Event.recurrence).where(
@@ -551,8 +527,6 @@ def extend_series(series_id: int, horizon_utc: datetime, limit: int) -> int:
     """Adds the occurrences of an open-ended series up to ``horizon_utc`` that do not exist
     yet (a trashed or deleted one has its EXDATE, so it is not re-created), never more than
     ``limit`` in all. Idempotent; returns how many were added."""
-    from store.db import write_transaction
-    from store.models import Event
 
     with write_transaction():
         series = Event.get_or_none(Event.id == series_id)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from peewee import JOIN, SQL, Case, fn
 
 from rules.clock import utcnow_str
+from rules.posts import split_list
 from rules.text import plain_text
 from store.db import contains_text, unindexed, write_transaction
 from store.errors import Conflict, InvalidInput, Vanished
@@ -18,7 +19,6 @@ from store.posts import (
     publication_horizon,
     readable_clause,
     slugify,
-    split_list,
     unique_slug,
 )
 from store.sql import Statement, in_list, param

@@ -16,8 +16,8 @@ from datetime import timedelta
 
 from rules import clock
 from rules.clock import utcnow_str
+from rules.ids import as_id
 from store.db import upsert, write_transaction
-from store.ids import as_id
 from store.models import AppPassword, AuthFailure, Event, Media, Organizer, User, Venue
 from store.sql import Statement, in_list, param
 

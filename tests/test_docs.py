@@ -188,3 +188,40 @@ def test_a_new_event_is_documented_as_not_all_day(client):
     schemas = client.get(f"{NS}/doc").get_json()["components"]["schemas"]
     assert schemas["EventCreate"]["properties"]["all_day"]["default"] is False
     assert "default" not in schemas["EventUpdate"]["properties"]["all_day"]
+
+
+def test_the_layers_import_one_way_as_docs_architecture_says():
+    """rules/ imports no layer, no database and no Flask; store/ never imports Flask, the
+    app or the schemas; schemas/ reads the store for one constant only; and no module
+    imports another inside a function to dodge a cycle between app/ modules."""
+    import ast
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+
+    def imported(package):
+        for path in sorted((root / package).rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    yield path, node, node.module
+                elif isinstance(node, ast.Import):
+                    for alias in node.names:
+                        yield path, node, alias.name
+
+    def top(name):
+        return name.split(".")[0]
+
+    for path, _node, name in imported("rules"):
+        assert top(name) not in ("app", "store", "schemas", "flask", "peewee"), (path, name)
+    for path, _node, name in imported("store"):
+        assert top(name) not in ("app", "schemas", "flask"), (path, name)
+    for path, node, name in imported("schemas"):
+        if top(name) == "store":
+            assert name == "store.terms" and [a.name for a in node.names] == ["ORDERBY"]
+    nested = [
+        (path.name, name)
+        for path, node, name in imported("app")
+        if top(name) == "app" and node.col_offset > 0 and path.name != "cli.py"
+    ]
+    assert nested == [], nested

@@ -143,7 +143,8 @@ def test_totals_count_only_the_statuses_a_viewer_may_be_shown_and_stay_exact(
     shown published events and scheduled ones past their date, nothing else, through any
     listing; the totals of every role stay those of the rows, with or without a date
     window, a category or a status list."""
-    from store.posts import STATUSES, listed_statuses
+    from rules.posts import STATUSES
+    from store.posts import listed_statuses
     from store.users import ANONYMOUS, CAPABILITIES, Viewer
 
     category = client.post(f"{NS}/categories", json={"name": "Every"}, headers=admin).get_json()

@@ -30,6 +30,7 @@ from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event
 from app.i18n import _, current_language
 from app.pages import formatting, page_response
+from app.render import media_out, render_context
 from app.routes.events import event_filters, render_events
 from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
@@ -568,8 +569,6 @@ def media_item(media_id):
     found = Media.get_or_none(Media.id == media_id)
     if found is None or not (viewer.has("edit_others_posts") or found.author == viewer.id):
         return _not_found()
-    from app.render import media_out, render_context
-
     return _page(
         "media_item.html", heading=_("Image"), image=media_out(found, render_context(viewer))
     )

@@ -21,6 +21,7 @@ from app.auth import may_read
 from app.render import organizer_out, render_context, venue_out
 from app.routes.events import event_filters, event_texts, read_event_dict
 from rules import dates
+from rules.clock import utcnow
 from store.events import Span, get_event_by_slug, list_events
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
 from store.memo import MEMO, current_version
@@ -261,8 +262,6 @@ def site_today() -> date:
 def site_now() -> datetime:
     """Now as a wall-clock time in the site's timezone."""
     tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
-    from rules.clock import utcnow
-
     return dates.utc_to_local(utcnow().replace(tzinfo=None), tz)
 
 

@@ -47,6 +47,7 @@ from app.smorest import Blueprint
 from app.urls import namespace_url
 from rules import dates
 from rules.clock import utcnow
+from rules.ids import as_id
 from rules.recurrence import feed_recurrence, is_series, series_zone, stored_lines
 from schemas.events import (
     EventCreate,
@@ -73,7 +74,6 @@ from store.events import (
     load_relations,
     trash_event,
 )
-from store.ids import as_id
 from store.linked import get_linked
 from store.posts import effective_status, node_kind, publication_epoch
 from store.recurrence import ical_role, last_occurrence_ends, overrides_of
