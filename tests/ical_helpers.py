@@ -1,5 +1,5 @@
 """What the iCalendar tests share (tests/test_ical.py, test_ical_series.py,
-test_found_by_attack.py): a feed read and parsed, its VEVENTs, zones as other apps write them."""
+test_ical.py): a feed read and parsed, its VEVENTs, zones as other apps write them."""
 
 import icalendar
 

@@ -218,7 +218,7 @@ def test_the_layers_import_one_way_as_docs_architecture_says():
         assert top(name) not in ("app", "schemas", "flask"), (path, name)
     for path, node, name in imported("schemas"):
         if top(name) == "store":
-            assert name == "store.terms" and [a.name for a in node.names] == ["ORDERBY"]
+            assert name == "store.terms" and [a.name for a in node.names] == ["ORDERBY"], path
     nested = [
         (path.name, name)
         for path, node, name in imported("app")

@@ -747,3 +747,29 @@ def test_password_protected_organizer_keeps_only_its_name(client, admin, make_ev
     assert str(public["ORGANIZER"]) == organizer["url"]
     (full,) = vevents(feed(client, headers=admin))
     assert str(full["ORGANIZER"]) == "mailto:secret@example.org"
+
+
+def test_an_all_day_event_on_the_last_day_of_9999_is_in_the_feed(client, make_event):
+    made = make_event(all_day=True, start_date="2026-11-25", end_date="9999-12-31")
+    calendar = feed(client, starts_after="2026-01-01")
+    assert [str(e["UID"]).split("@")[0] for e in vevents(calendar)] == [str(made["id"])]
+    assert feed(client, f"/events/{made['id']}")
+
+
+def test_an_absurd_sequence_is_imported_not_a_500(client, admin):
+    body = ics(
+        "UID:a@x\nDTSTART:20261220T100000Z\nSUMMARY:A",
+        "UID:b@x\nDTSTART:20261220T100000Z\nSUMMARY:B\nSEQUENCE:9223372036854775808",
+    )
+    report = imported(client, admin, body)
+    assert sorted(entry["uid"] for entry in report["created"]) == ["a@x", "b@x"]
+    again = do_import(client, admin, body)
+    assert again.status_code == 200
+    assert len(again.get_json()["unchanged"]) == 2
+
+
+def test_unicode_line_separators_cannot_start_a_property(client, make_event):
+    made = make_event(title="D\u2028SUMMARY:INJ\u2029X\x85SUMMARY:INJ2")
+    text = client.get(f"{NS}/events/{made['id']}?ical=1").get_data(as_text=True)
+    assert "\u2028" not in text and "\u2029" not in text and "\x85" not in text
+    assert not any(line.startswith("SUMMARY:INJ") for line in text.splitlines())

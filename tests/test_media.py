@@ -628,3 +628,37 @@ def test_digits_that_are_not_ascii_are_not_ids(client, admin):
             assert response.status_code == 400, (field, value)
     form = client.post(f"{NS}/events", data={**body, "tags[²]": "x"}, headers=admin)
     assert form.status_code in (201, 400)
+
+
+def test_images_of_hidden_items_are_as_hidden_as_the_items(client, admin, as_role, make_event):
+    unattached = uploaded(client, admin, image_bytes())
+    assert client.get(f"{NS}/media/{unattached['id']}").status_code == 200  # like WordPress
+    draft_image = uploaded(client, admin, image_bytes())
+    make_event(title="Secret", status="draft", image=draft_image["id"])
+    protected_image = uploaded(client, admin, image_bytes())
+    make_event(title="Locked", password="pw", image=protected_image["id"])
+    for media in (draft_image, protected_image):
+        assert client.get(f"{NS}/media/{media['id']}").status_code == 404
+        subscriber = as_role("subscriber")
+        assert client.get(f"{NS}/media/{media['id']}", headers=subscriber).status_code == 404
+        assert client.get(f"{NS}/media/{media['id']}", headers=admin).status_code == 200
+    make_event(title="Public", image=draft_image["id"])  # now shown by a public event too
+    assert client.get(f"{NS}/media/{draft_image['id']}").status_code == 200
+
+
+def test_upload_names_with_a_trailing_newline_are_no_route(client, admin):
+    image = uploaded(client, admin, image_bytes())
+    name = image["url"].rsplit("/", 1)[1]
+    response = client.get(f"/wp-content/uploads/{name}%0A")
+    assert response.status_code == 404
+    assert response.get_json()["code"] == "rest_no_route"
+
+
+def test_deleting_an_image_cannot_change_other_authors_items(client, as_role, make_event):
+    contributor, author = as_role("contributor"), as_role("author")
+    image = uploaded(client, contributor, image_bytes())
+    shown = make_event(headers=author, title="Theirs", image=image["id"])
+    assert client.delete(f"{NS}/media/{image['id']}", headers=contributor).status_code == 403
+    assert client.get(f"{NS}/events/{shown['id']}").get_json()["image"]["id"] == image["id"]
+    own = uploaded(client, contributor, image_bytes())
+    assert client.delete(f"{NS}/media/{own['id']}", headers=contributor).status_code == 200

@@ -695,3 +695,62 @@ def test_migration_adds_the_recurrence_columns(app):
         assert migrate() == len(MIGRATIONS)
         columns = {column.name for column in database.get_columns("event")}
     assert {"recurrence", "occurrence", "detached"} <= columns
+
+
+def test_recurrences_that_break_the_calendar_or_never_occur_are_400(client, admin):
+    for lines in (
+        ["RDATE:99991231T235959Z"],  # its end would fall after the year 9999
+        ["RRULE:FREQ=MONTHLY;BYDAY=99999999999MO;COUNT=2"],  # absurd ordinal
+        ["RRULE:FREQ=MONTHLY;BYMONTHDAY=0;COUNT=2"],  # RFC 5545: never 0
+        ["RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=31"],  # no such day, ever
+        ["RRULE:FREQ=YEARLY;BYYEARDAY=366;BYMONTH=1"],
+    ):
+        response = _series(client, admin, *lines)
+        assert response.status_code == 400, (lines, response.get_json())
+        assert "recurrence" in response.get_json()["data"]["params"]
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
+    assert (
+        _series(client, admin, "RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=2").status_code
+        == 201
+    )
+
+
+def test_an_occurrence_published_alone_does_not_show_its_draft_series_lines(client, as_role):
+    author = as_role("author")
+    series = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Plans",
+            "status": "draft",
+            "start_date": "2027-01-01 10:00",
+            "end_date": "2027-01-01 11:00",
+            "recurrence": ["RRULE:FREQ=DAILY;COUNT=3", "RDATE:20271224T100000Z"],
+        },
+        headers=author,
+    ).get_json()
+    occurrences = client.get(
+        f"{NS}/events",
+        query_string={"post_parent": series["id"], "status": "draft"},
+        headers=author,
+    ).get_json()["events"]
+    one = occurrences[0]["id"]
+    assert (
+        client.post(f"{NS}/events/{one}", json={"status": "publish"}, headers=author).status_code
+        == 200
+    )
+    public = client.get(f"{NS}/events/{one}").get_json()
+    assert public["recurrence"] == []
+    assert client.get(f"{NS}/events/{one}", headers=author).get_json()["recurrence"]
+
+
+def _series(client, admin, *lines):
+    return client.post(
+        f"{NS}/events",
+        json={
+            "title": "Series",
+            "start_date": "2027-01-01 10:00",
+            "end_date": "2027-01-01 11:00",
+            "recurrence": list(lines),
+        },
+        headers=admin,
+    )
