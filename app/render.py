@@ -131,7 +131,7 @@ _MEMO = RenderMemo()
 
 class EventTexts(VersionMemo):
     """Events as JSON text, per data version and way of seeing them
-    (app/routes/events.py::event_texts): a page that shows an event another page or read
+    (app/reading/texts.py::event_texts): a page that shows an event another page or read
     showed before reuses its text. An entry is ``(parts, bytes)``: the text is
     ``b"".join(parts)``, and ``bytes`` what the entry takes of its own. An event spliced
     from its stored text (``stored_event_parts``) shares the texts of its venues,

@@ -1,5 +1,5 @@
 """Events as JSON text, kept per data version and way of seeing them
-(app/routes/events.py::event_texts): a page or a read that shows an event again reuses its
+(app/reading/texts.py::event_texts): a page or a read that shows an event again reuses its
 text, never one made for another viewer, password, host, kind of read or moment.
 
 Every request has a URL of its own (``_=N``), so the response cache never answers: what

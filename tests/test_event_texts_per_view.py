@@ -1,4 +1,4 @@
-"""Attacks on the events kept as JSON text (app/routes/events.py::event_texts, the
+"""Attacks on the events kept as JSON text (app/reading/texts.py::event_texts, the
 ``EVENT_TEXTS`` memo of app/render.py): a text made for one viewer, password, host, language
 root or kind of read reaching another; a text outliving a write or a clock move; a listing
 that shows what its own query did not select; a warm answer unlike a cold one.
@@ -924,7 +924,7 @@ def test_a_date_passing_during_the_render_is_not_kept_for_the_moment_before(
     passing in between gives a text of the later moment under the earlier epoch. Only a
     clock that steps back (NTP) asks for that epoch again: then the kept text says
     'publish' where a cold answer says 'future'."""
-    from app.routes import events as routes
+    from app.reading import texts as routes
 
     event = make_event(title="Soon", status="future", date_utc=soon(1))
     original = routes.render_events

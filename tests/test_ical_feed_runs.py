@@ -10,7 +10,7 @@ from tests.series_helpers import WIDE, create_series, occurrences, update
 def test_feed_runs_change_nothing_for_passwords_filters_and_one_event(
     app, client, admin, as_role, make_event, monkeypatch
 ):
-    from app.routes import events as event_routes
+    from app.reading import feed as feed_module
 
     plain = make_event(
         title="Tango night",
@@ -79,5 +79,5 @@ def test_feed_runs_change_nothing_for_passwords_filters_and_one_event(
     assert empty[0] == 200 and b"BEGIN:VEVENT" not in empty[1] and empty[2] is None
     assert any(a[0] == 403 and a[1].startswith(b"{") for a in at_once)  # a JSON refusal
     for size in (1, 2, 5):
-        monkeypatch.setattr(event_routes, "FEED_CHUNK", size)
+        monkeypatch.setattr(feed_module, "FEED_CHUNK", size)
         assert answers() == at_once, size

@@ -83,7 +83,7 @@ def test_feed_made_a_few_events_at_a_time_is_the_feed_made_at_once(
     """A feed renders its events in runs (``FEED_CHUNK``) so that a large one never holds
     every representation at once: wherever the runs break (inside a series' group, between
     an occurrence and its series), the bytes, Last-Modified and visibility are the same."""
-    from app.routes import events as event_routes
+    from app.reading import feed as feed_module
     from tests.conftest import forget_all
 
     make_event(title="Before", start_date="2027-02-20 10:00", end_date="2027-02-20 11:00")
@@ -129,7 +129,7 @@ def test_feed_made_a_few_events_at_a_time_is_the_feed_made_at_once(
     assert "Moved class" in summaries and "Draft series" in summaries  # its occurrence alone
     assert summaries.count("Weekly class") == 1
     for size in (1, 2, 3, 7):
-        monkeypatch.setattr(event_routes, "FEED_CHUNK", size)
+        monkeypatch.setattr(feed_module, "FEED_CHUNK", size)
         assert feeds() == at_once, size
 
 

@@ -30,8 +30,9 @@ from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event
 from app.i18n import _, current_language
 from app.pages import formatting, page_response
+from app.reading.filters import event_filters
+from app.reading.texts import render_events
 from app.render import media_out, render_context
-from app.routes.events import event_filters, render_events
 from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from store import accounts

@@ -1,7 +1,7 @@
 """What the public pages show, read through the API's own read path (SPEC §15).
 
 Every page reads as an anonymous caller of the API does: the same filters
-(``app/routes/events.py::event_filters``), the same visibility and masking
+(``app/reading/filters.py::event_filters``), the same visibility and masking
 (``store/events.py::list_events``, ``event_texts``), the same representations (the JSON of
 ``app/render.py``). Nothing here decides who may see what; a page never depends on who is
 signed in, so one cached copy serves everyone.
@@ -18,8 +18,9 @@ from flask import current_app
 from markupsafe import Markup, escape
 
 from app.auth import may_read
+from app.reading.filters import event_filters
+from app.reading.texts import event_texts, read_event_dict
 from app.render import organizer_out, render_context, venue_out
-from app.routes.events import event_filters, event_texts, read_event_dict
 from rules import dates
 from rules.clock import utcnow
 from store.events import Span, get_event_by_slug, list_events

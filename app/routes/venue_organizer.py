@@ -12,8 +12,8 @@ from app.i18n import _ as say  # for messages chosen at run time (marked with N_
 from app.jsonresponse import json_response
 from app.linked_input import linked_columns
 from app.listing import Page, listing_response
+from app.reading.filters import checked_statuses
 from app.render import organizer_out, preload_images, render_context, venue_out
-from app.routes.events import checked_statuses
 from app.urls import namespace_url
 from store.errors import Vanished
 from store.events import event_exists

@@ -16,8 +16,10 @@ from app.auth import current_viewer, may_read
 from app.event_input import change_event, not_an_event
 from app.jsonresponse import json_response
 from app.listing import Page
+from app.reading.filters import checked_statuses
+from app.reading.texts import render_events
 from app.render import render_context
-from app.routes.events import checked_statuses, event_for_write, read_event, render_events
+from app.routes.events import event_for_write, read_event
 from app.routes.organizers import organizers
 from app.routes.venues import venues
 from app.routes.wordpress import wp_collection, wp_loaded, wp_url

@@ -1,0 +1,158 @@
+"""The iCalendar face of the read path (app/reading/__init__.py): a listing's events as
+VEVENTs, series as one VEVENT with their rules and edited occurrences (SPEC §11, §12)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import orjson
+from flask import current_app
+
+from app.cache import cached_response
+from app.ical import FeedEvent, calendar_response
+from app.reading.texts import event_texts
+from app.server_memory import release_memory
+from rules import dates
+from rules.recurrence import feed_recurrence, is_series, series_zone, stored_lines
+from store.events import (
+    EventFilters,
+    list_events,
+)
+from store.recurrence import ical_role, last_occurrence_ends, overrides_of
+
+
+def feed_response(items):
+    config = current_app.config
+    return calendar_response(items, name=config["SITE_NAME"], site_timezone=config["SITE_TIMEZONE"])
+
+
+# One feed built at a time per worker: building 1,000 events takes tens of MB, which the
+# threads of a worker would otherwise each hold at once (and keep, as Python does).
+_FEED_BUILDING = threading.Lock()
+
+
+def events_feed(filters, viewer, password):
+    """The listing as iCalendar: the same filters and visibility, no paging; events whose
+    fields the caller may not read are left out rather than masked (SPEC §11)."""
+    with _FEED_BUILDING:
+        # A thread that waited here may find the feed that another one just built.
+        response = cached_response()
+        if response is None:
+            response = _events_feed(filters, viewer, password)
+            release_memory()
+        return response
+
+
+def _events_feed(filters, viewer, password):
+    filters.readable_only = True
+    rows, _total = list_events(filters, viewer, 0, current_app.config["ICAL_MAX_EVENTS"])
+    rows.sort(key=lambda row: (row.utc_start, row.id))  # soonest first, even near a point
+
+    def readable(ids):  # the listing's visibility, whatever its other filters
+        if not ids:
+            return []
+        seen = EventFilters(
+            include=ids, statuses=filters.statuses, password=filters.password, readable_only=True
+        )
+        return list_events(seen, viewer, 0, len(ids))[0]
+
+    return feed_response(calendar_items(rows, viewer, password, readable))
+
+
+def _series_of(row) -> int | None:
+    role = ical_role(row)
+    if role == "series":
+        return row.id
+    return row.post_parent if role in ("override", "omitted") else None
+
+
+# Events rendered at once for a feed: a 1,000-event feed never holds all their
+# representations, and a worker keeps the memory it peaked at.
+FEED_CHUNK = 100
+
+
+def calendar_items(rows, viewer, password, readable) -> Iterator[FeedEvent]:
+    """The VEVENTs for ``rows``, in their order (SPEC §11/§12): an ordinary event as
+    itself; a series, or any occurrence of it, as the series once, with its RRULE, RDATE
+    and EXDATE and one VEVENT per occurrence edited on its own, so that a subscriber sees
+    the occurrences the listing shows even when only an occurrence matched its filters.
+    Made as they are written, about ``FEED_CHUNK`` events rendered at a time.
+
+    ``readable(ids)`` gives the events among ``ids`` this caller may see as the listing
+    would: a series it may not see is not emitted (its listed occurrences then appear on
+    their own), and an edited occurrence it may not see leaves its date out (EXDATE)."""
+    wanted = list(dict.fromkeys(s for s in map(_series_of, rows) if s is not None))
+    listed = {row.id: row for row in rows}
+    series = {
+        row.id: row
+        for row in [
+            *(listed[s] for s in wanted if s in listed and is_series(listed[s])),
+            *readable([s for s in wanted if s not in listed]),
+        ]
+        if is_series(row)
+    }
+    edited = overrides_of(list(series))
+    visible = {row.id for row in readable([o.id for group in edited.values() for o in group])}
+    ends = last_occurrence_ends(list(series))
+    # What is written, in order: (None, [event]) or (series id, [series, edited occurrences]).
+    groups, done = [], set()
+    for row in rows:
+        series_id = _series_of(row)
+        if series_id not in series:
+            groups.append((None, [row]))
+        elif series_id not in done:
+            done.add(series_id)
+            shown = [o for o in edited[series_id] if o.id in visible]
+            groups.append((series_id, [series[series_id], *shown]))
+    for chunk in _chunks(groups, FEED_CHUNK):
+        emitted = [row for _series_id, group in chunk for row in group]
+        # The listing's own texts of these events (made once per data version, or spliced
+        # from their stored texts), read back as the representations a VEVENT is made of.
+        texts = event_texts([row.id for row in emitted], viewer, rows=emitted, password=password)
+        dicts = {data["id"]: data for data in orjson.loads(orjson.dumps(texts))}
+        for series_id, group in chunk:
+            if series_id is None:
+                yield FeedEvent(dicts[group[0].id])
+            else:
+                yield from _series_items(series[series_id], edited[series_id], visible, dicts, ends)
+
+
+def _chunks(groups: list, size: int) -> Iterator[list]:
+    """``groups`` (pairs whose second item is a list) in runs of about ``size`` items."""
+    chunk, count = [], 0
+    for group in groups:
+        chunk.append(group)
+        count += len(group[1])
+        if count >= size:
+            yield chunk
+            chunk, count = [], 0
+    if chunk:
+        yield chunk
+
+
+def _series_items(series, edited, visible, dicts, ends) -> list[FeedEvent]:
+    tz = series_zone(series)[0]
+    all_day = bool(series.all_day)
+    recurrence = feed_recurrence(
+        stored_lines(series.recurrence), dates.parse_stored(series.start_date), tz, all_day
+    )
+    for row in edited:
+        if row.id not in visible:  # not the caller's to see: its date is left out
+            moment = dates.parse_stored(row.occurrence)
+            recurrence.exdates.append(moment.date() if all_day else moment)
+    last = ends.get(series.id)
+    head = FeedEvent(
+        dicts[series.id],
+        recurrence,
+        last_day=dates.parse_stored(last).date() if last else None,
+    )
+    return [head] + [
+        FeedEvent(
+            dicts[row.id],
+            series=dicts[series.id],
+            recurrence_id=dates.parse_stored(row.occurrence),
+        )
+        for row in edited
+        if row.id in visible
+    ]

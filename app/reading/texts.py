@@ -1,0 +1,158 @@
+"""Events as JSON text for a viewer (step 3 of the read path, app/reading/__init__.py): kept
+per data version and way of seeing, spliced from stored texts, or rendered from rows; and
+a single event's read, for the API and the pages."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import orjson
+
+from app.auth import (
+    may,
+    may_read,
+    may_see_protected,
+)
+from app.jsonresponse import dumps, kept
+from app.render import (
+    EVENT_TEXTS,
+    event_out,
+    linked_texts,
+    preload_images,
+    render_context,
+    stored_event_parts,
+    stored_texts_key,
+)
+from store.events import (
+    events_by_id,
+    get_events,
+    load_relations,
+)
+from store.posts import effective_status, publication_epoch
+from store.terms import published_counts
+from store.texts import stored_texts
+
+
+def render_events(events, viewer, single=False, password=None, ctx=None):
+    """The events as dicts, for ``viewer`` (or as ``ctx``, a render context, says)."""
+    ctx = ctx or render_context(viewer, single=single, password=password)
+    relations = load_relations(events)
+    _prepare(ctx, events, relations)
+    return [event_out(event, relations[event.id], ctx) for event in events]
+
+
+def _prepare(ctx, events, relations) -> None:
+    """What rendering ``events`` with their ``relations`` needs of the request: the linked
+    items its viewer may not read are left out; term counts, images, hidden series."""
+    viewer = ctx.viewer
+    for related in relations.values():
+        related.venues = [v for v in related.venues if may_read(viewer, v)]
+        related.organizers = [o for o in related.organizers if may_read(viewer, o)]
+    term_ids = {t.id for r in relations.values() for t in (*r.categories, *r.tags)}
+    ctx.term_counts = published_counts(term_ids)
+    linked = [x for r in relations.values() for x in (*r.venues, *r.organizers)]
+    preload_images(ctx, [*events, *linked])
+    ctx.hidden_series = _series_hidden_from(viewer, events, ctx.password)
+
+
+class StoredEvent(NamedTuple):
+    """What ``_prepare`` reads of an event, from its stored text."""
+
+    id: int
+    image: str
+    post_parent: int | None
+    recurrence: list
+
+
+def _from_stored(stored: dict, ctx) -> dict[int, tuple]:
+    """Listing texts of the events of ``stored`` (store/texts.py: published events without
+    a password, which every viewer may read), as ``stored_event_parts`` makes them: what
+    ``_prepare`` works out for rendered events, their linked items read as ``linked_texts``
+    keeps them."""
+    extras = {event_id: orjson.loads(extra) for event_id, (_body, extra) in stored.items()}
+    with_image = [StoredEvent(i, x[0], None, ()) for i, x in extras.items() if x[0]]
+    if with_image:
+        preload_images(ctx, with_image)
+    in_series = [StoredEvent(i, "", x[1], x[2]) for i, x in extras.items() if x[1] is not None]
+    ctx.hidden_series = _series_hidden_from(ctx.viewer, in_series, ctx.password)
+    links = set()
+    for extra in extras.values():
+        for kind in (0, 1, 2):
+            links.update((kind, item) for item in extra[3 + kind])
+    linked = linked_texts(ctx, links)
+    return {
+        event_id: stored_event_parts(stored[event_id][0], extra, linked, ctx)
+        for event_id, extra in extras.items()
+    }
+
+
+def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
+    """What ``render_events`` makes for the events ``ids`` (that the caller may see), as JSON
+    text, for a read: each event's text is made once per data version and way of seeing it
+    (site, viewer, password, single or listing, and which scheduled items have reached
+    their date), so pages that overlap, as month views and category pages do, render an
+    event once, and its row is only read when its text is not known. A listing splices
+    an event's stored text (store/texts.py) when it has one. ``rows``: rows the caller
+    already has (and has checked). A write renders afresh.
+
+    The rows of a listing's page are read after its ids: a write in between may have
+    deleted one or hidden it from this viewer (the read rule, ``may``), which is then left
+    out, so the page may be shorter."""
+    known = {row.id: row for row in rows}
+    ctx = render_context(viewer, single=single, password=password)
+
+    def render(wanted: list[int]) -> dict:
+        missing = [i for i in wanted if i not in known]
+        made = {}
+        if not single:
+            stored = stored_texts(missing, stored_texts_key(ctx.site_tz))
+            made.update(_from_stored(stored, ctx) if stored else ())
+            missing = [i for i in missing if i not in made]
+        fetched = get_events(missing)
+        known.update((r.id, r) for r in fetched if may_read(viewer, r))
+        events = [known[i] for i in wanted if i in known and i not in made]
+        rendered = render_events(events, viewer, ctx=ctx) if events else []
+        for row, data in zip(events, rendered, strict=True):
+            made[row.id] = ((text := kept(dumps(data)),), len(text))
+        return made
+
+    if ctx.version is None:
+        found = render(list(ids))
+    else:
+        epoch = publication_epoch()
+        view = ("event", *ctx.view, epoch)
+        # Kept unless a scheduled date passed while rendering: the texts may show it.
+        found = EVENT_TEXTS.many(
+            ctx.version, view, ids, render, keep=lambda: publication_epoch() == epoch
+        )
+    return [orjson.Fragment(b"".join(found[i][0])) for i in ids if found.get(i) is not None]
+
+
+def _series_hidden_from(viewer, events, password) -> set[int]:
+    """Series of these occurrences that the viewer may not read (a draft series with one
+    published occurrence): their planned dates are not the viewer's to see."""
+    parents = {e.post_parent for e in events if e.post_parent and e.recurrence}
+    if not parents or viewer.has("edit_others_posts"):
+        return set()
+    readable = {
+        series.id
+        for series in events_by_id(parents).values()
+        if series is not None
+        and may_read(viewer, series)
+        and may_see_protected(viewer, series, password)
+    }
+    return parents - readable
+
+
+def read_event_dict(event, viewer, password):
+    """The event as ``viewer`` reads it, for the public pages: its single representation
+    when ``read_event`` would answer it, the listing's (masked) one when only its password
+    is missing, None when ``read_event`` refuses it otherwise."""
+    status = effective_status(event)
+    if status == "trash" or not may(viewer, "read", event, status):
+        return None
+    single = may_see_protected(viewer, event, password, status)
+    texts = event_texts(
+        [event.id], viewer, rows=[event], single=single, password=password if single else None
+    )
+    return orjson.loads(orjson.dumps(texts[0])) if texts else None
