@@ -441,3 +441,39 @@ def test_setting_the_password_by_link_counts_as_a_sign_in(app, sign_in):
         if " ed " in line
     )
     assert " never " not in row
+
+
+def test_an_until_before_the_start_is_a_field_error_and_nothing_is_saved(app, sign_in):
+    editor = sign_in("editor", "una")
+    before = Event.select().count()
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, repeat_freq="WEEKLY", repeat_until=f"{DAY - timedelta(days=9)}"),
+    )
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 400
+    assert (
+        'id="repeat_until-error"' in html and "The last date must not be before the start" in html
+    )
+    assert 'aria-invalid="true"' in html.split('id="repeat_until"')[1].split(">")[0]
+    assert Event.select().count() == before
+    same_day = editor.post(
+        "/manage/events/new", data=event_form(editor, repeat_freq="WEEKLY", repeat_until=f"{DAY}")
+    )
+    assert same_day.status_code == 303
+
+
+def test_statuses_are_named_in_the_editors_language(app, sign_in, make_event):
+    editor = sign_in("editor", "theo")
+    form = editor.get("/fr/manage/events/new").get_data(as_text=True)
+    options = re.findall(
+        r'<option value="(\w+)"[^>]*>([^<]+)</option>', form.split('id="status"')[1]
+    )
+    named = dict(options[:5])
+    assert named["publish"] == "Publié" and named["draft"] == "Brouillon"
+    assert named["pending"] == "En attente de relecture"
+    english = editor.get("/manage/events/new").get_data(as_text=True).split('id="status"')[1]
+    assert ">Published</option>" in english and ">Draft</option>" in english
+    editor.post("/manage/events/new", data=event_form(editor, status="draft", title="Brouillé"))
+    listed = editor.get("/fr/manage/events/").get_data(as_text=True)
+    assert "<td>Brouillon</td>" in listed and "<td>draft</td>" not in listed

@@ -600,3 +600,60 @@ def test_a_description_reads_as_the_same_text_on_every_face(client, make_event):
     feed = client.get(f"{NS}/events/{made['id']}?ical=1").get_data(as_text=True)
     (vevent,) = icalendar.Calendar.from_ical(feed).walk("VEVENT")
     assert str(vevent["DESCRIPTION"]) == expected
+
+
+def test_feed_links_of_term_venue_and_organizer_filters_answer_their_events(
+    client, admin, make_event
+):
+    """Every subscribe link a page writes is the API's listing with arguments it takes: a
+    term page's term (it was written ``categories=[1]``, a 400), a venue or organizer the
+    form names by slug (the API takes ids)."""
+    import html as html_module
+
+    venue = client.post(f"{NS}/venues", json={"venue": "Jazz Club"}, headers=admin).get_json()
+    organizer = client.post(
+        f"{NS}/organizers", json={"organizer": "Jazz Society"}, headers=admin
+    ).get_json()
+    event(
+        make_event,
+        title="Swing night",
+        categories=["Music"],
+        tags=["outdoor"],
+        venue=venue["id"],
+        organizer=[organizer["id"]],
+    )
+    event(make_event, title="Chess club", categories=["Games"])
+    for path in (
+        "/events/category/music/",
+        "/events/tag/outdoor/",
+        f"/events/?venue={venue['slug']}",
+        f"/events/month/{DAY:%Y-%m}/?organizer={organizer['slug']}",
+        f"/events/{DAY}/?venue={venue['slug']}",
+    ):
+        html = page(client, path)
+        links = re.findall(r'href="(http[^"]+/events\?ical=1[^"]*)"', html)
+        assert links, path
+        feed = client.get(html_module.unescape(links[0]).split("://", 1)[1].split("/", 1)[1])
+        assert feed.status_code == 200 and feed.mimetype == "text/calendar", (path, feed.data)
+        text = feed.get_data(as_text=True)
+        assert "Swing night" in text and "Chess club" not in text, path
+
+
+def test_a_term_page_keeps_its_term_across_views_and_in_its_form(client, make_event):
+    event(make_event, title="Tango class", categories=["Dance"])
+    event(make_event, title="Poetry slam", categories=["Words"])
+    html = page(client, "/events/category/dance/")
+    views = html.split('class="views"')[1].split("</nav>")[0]
+    assert "categories=dance" in views and views.count("categories=dance") == 3
+    assert '<option value="dance" selected>' in html
+    assert 'action="/events/"' in html  # choosing another category leaves the term's page
+    month = page(client, f"/events/month/{DAY:%Y-%m}/?categories=dance")
+    assert "Tango class" in month and "Poetry slam" not in month
+    tag_page = page(client, "/events/category/dance/?page=1")
+    assert "Tango class" in tag_page and "Poetry slam" not in tag_page
+
+
+def test_the_embed_opens_events_in_the_top_window(client, make_event):
+    made = event(make_event, title="Framed")
+    html = page(client, "/events/embed/")
+    assert f'<a href="/event/{made["slug"]}/" target="_top">Framed</a>' in html

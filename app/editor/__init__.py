@@ -26,9 +26,9 @@ from wtforms import ValidationError as TokenError
 
 from app.auth import may, may_read, require, require_force_delete, throttle_sign_in
 from app.editor import items
-from app.errors import ApiError, from_validation_error
+from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event
-from app.i18n import _, current_language
+from app.i18n import N_, _, current_language
 from app.pages import formatting, page_response
 from app.reading.filters import event_filters
 from app.reading.texts import render_events
@@ -272,6 +272,23 @@ def page_number(raw: str) -> int:
     return int(raw) if DIGITS.fullmatch(raw) and int(raw) > 0 else 1
 
 
+# What the editor calls each status (the API's names are WordPress's).
+STATUS_LABELS = {
+    "publish": N_("Published"),
+    "future": N_("Scheduled"),
+    "draft": N_("Draft"),
+    "pending": N_("Pending review"),
+    "private": N_("Private"),
+    "trash": N_("Trash"),
+}
+
+
+@bp.app_template_global()
+def status_label(status: str) -> str:
+    """A status as the editor shows it, in the page's language."""
+    return _(STATUS_LABELS[status]) if status in STATUS_LABELS else status
+
+
 def _statuses(viewer) -> list[str]:
     """The statuses the form offers: what the write rules would keep for this role."""
     if viewer.has("publish_posts"):
@@ -364,6 +381,8 @@ def _recurrence(form) -> str | None:
     if DIGITS.fullmatch(count):
         rule += f";COUNT={int(count)}"
     elif until:
+        if until < form.get("start_date", "")[:10]:  # both as the date inputs send them
+            raise invalid_params({"repeat_until": _("The last date must not be before the start.")})
         rule += ";UNTIL=" + until.replace("-", "") + "T235959Z"
     return rule
 

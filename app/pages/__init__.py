@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar as month_math
 import os
 from bisect import bisect_left, bisect_right
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from urllib.parse import quote, urlencode
 
@@ -111,9 +112,13 @@ def _page_number() -> int:
     return int(raw)
 
 
-def _feeds(filters: reading.Filters, extra: dict | None = None) -> dict:
-    """The iCalendar feed of the page's filters: https, webcal and Google's subscribe link."""
-    query = {"ical": 1, **filters.query(), **(extra or {})}
+def _feeds(filters: reading.Filters) -> dict:
+    """The iCalendar feed of the page's filters: https, webcal and Google's subscribe link.
+    The feed is the API's listing: its arguments as the API takes them (a venue or an
+    organizer by id, lists as comma-separated values)."""
+    args = filters.api_args()
+    query = {"ical": 1}
+    query.update((k, ",".join(map(str, v)) if isinstance(v, list) else v) for k, v in args.items())
     https = f"{namespace_url()}/events?{urlencode(query)}"
     webcal = "webcal://" + https.split("://", 1)[1]
     return {"https": https, "webcal": webcal, "google": formatting.google_subscribe_link(webcal)}
@@ -190,19 +195,26 @@ def _one_per_series(events: list[dict]) -> list[dict]:
 # --- list, month and day views -----------------------------------------------------------
 
 
-def _list_page(template="list.html", embed=False, heading=None, extra_args=None, **context):
-    filters = reading.Filters.from_query(request.args)
+def _list_page(template="list.html", embed=False, heading=None, term=None, **context):
+    """A list of events: upcoming, or past (``?past=1``). A term's page (``term``) lists its
+    events as the list view filtered by it does, and its view links, form and feeds keep it."""
+    asked = reading.Filters.from_query(request.args)
+    filters = asked
+    if term is not None:
+        key = "categories" if term.taxonomy == "category" else "tags"
+        filters = replace(asked, **{key: [term.slug]})
     page = _page_number()
     now = reading.to_utc(reading.site_now())
     is_past = request.args.get("past") == "1" or request.args.get("eventDisplay") == "past"
     if is_past:
-        events, total = reading.past(filters, page, PAGE_SIZE, now, extra_args or {})
+        events, total = reading.past(filters, page, PAGE_SIZE, now)
         more = page * PAGE_SIZE < total
     else:
-        events, more = reading.upcoming(filters, page, PAGE_SIZE, now, extra_args or {})
+        events, more = reading.upcoming(filters, page, PAGE_SIZE, now)
     if page > 1 and not events:  # past the last page
         raise reading.NotFound("page")
-    query = {**filters.query(), **({"past": 1} if is_past else {})}
+    # This address's own links (pages, past and upcoming) keep what was asked of it.
+    query = {**asked.query(), **({"past": 1} if is_past else {})}
 
     def page_link(number):
         return url_for(request.endpoint, **request.view_args, **query, page=number)
@@ -216,14 +228,15 @@ def _list_page(template="list.html", embed=False, heading=None, extra_args=None,
         page=page,
         previous=page_link(page - 1) if page > 1 else None,
         next=page_link(page + 1) if more else None,
-        past_link=url_for(request.endpoint, **request.view_args, **filters.query(), past=1),
-        upcoming_link=url_for(request.endpoint, **request.view_args, **filters.query()),
+        past_link=url_for(request.endpoint, **request.view_args, **asked.query(), past=1),
+        upcoming_link=url_for(request.endpoint, **request.view_args, **asked.query()),
         is_past=is_past,
         filters=filters,
         views=_view_links(filters, reading.site_today()),
-        feeds=_feeds(filters, extra_args),
+        feeds=_feeds(filters),
         json_ld=_ld(shown),
         **_choices(filters),
+        term=term,
         **context,
     )
 
@@ -245,14 +258,14 @@ def embed_view():
 @cached
 def category_view(slug):
     term = reading.term_page("category", slug)
-    return _list_page(heading=term.name, extra_args={"categories": [term.id]}, term=term)
+    return _list_page(heading=term.name, term=term)
 
 
 @bp.route("/events/tag/<slug>/")
 @cached
 def tag_view(slug):
     term = reading.term_page("tag", slug)
-    return _list_page(heading=term.name, extra_args={"tags": [term.id]}, term=term)
+    return _list_page(heading=term.name, term=term)
 
 
 def _parse_month(text: str | None) -> date:
