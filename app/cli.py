@@ -426,7 +426,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def template() -> Catalog:
     """Every message of the code, and the route summaries and descriptions."""
     catalog = Catalog(project="calendar-events", fuzzy=False)
-    for package in ("app", "schemas", "store"):
+    for package in ("app", "schemas", "store", "rules"):
         for _file, _line, message, _comments, _context in extract_from_dir(
             os.path.join(ROOT, package),
             # The pages' templates call _() as the code does (Jinja's own extractor).

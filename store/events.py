@@ -88,6 +88,8 @@ class EventFilters:
     near: tuple[float, float, float] | None = None  # lat, lng, radius km
     password: str | None = None  # the listing's access password for protected events
     readable_only: bool = False  # leave out events whose fields this viewer may not read
+    # A series once, as its earliest event the listing shows (the pages' list view).
+    first_of_series: bool | None = None
 
 
 def _search_clause(text: str, id_column, ref):
@@ -168,6 +170,8 @@ def _filtered(
         query = query.where(Event.post_parent == ref("post_parent"))
 
     query = _linked_to(query, filters, viewer, ref, present, page, from_links)
+    if filters.first_of_series:
+        query = query.where(~_earlier_in_series(filters, viewer, ref))
     if filters.geoloc is not None or filters.near is not None:
         with_coords = _with_coordinates(viewer, now, author)
         if filters.near is not None:
@@ -229,6 +233,37 @@ def _within_dates(query, filters: EventFilters, ref):
     if filters.ends_after:
         query = query.where(Event.utc_end > ref("ends_after"))
     return query
+
+
+def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref):
+    """An event of the same series (the series itself, or another of its occurrences) that
+    starts before this one and that the listing would show too: visible to this viewer,
+    listed, within the listing's date bounds. Occurrences carry their series' fields and
+    links, so the listing's other filters are not repeated here: an occurrence edited on
+    its own to leave a filtered listing may hide the later ones of its series from it."""
+    other = Event.alias("earlier")
+    now, author = ref("now"), ref("viewer")
+    shown = (
+        visible_clause(other, viewer, filters.statuses, now=now, author=author)
+        & (other.hide_from_listings == False)  # noqa: E712
+        & (other.recurrence != "")
+        & (
+            (other.utc_start < Event.utc_start)
+            | ((other.utc_start == Event.utc_start) & (other.id < Event.id))
+        )
+    )
+    if filters.ends_after:
+        shown &= other.utc_end > ref("ends_after")
+    if filters.start_min:
+        shown &= other.utc_start >= ref("start_min")
+    if filters.starts_after:
+        shown &= other.utc_start > ref("starts_after")
+    series = Event.recurrence != ""
+    the_series = other.select(SQL("1")).where((other.id == Event.post_parent) & shown)
+    siblings = other.select(SQL("1")).where(
+        (other.post_parent == fn.COALESCE(fn.NULLIF(Event.post_parent, 0), Event.id)) & shown
+    )
+    return series & (fn.EXISTS(the_series) | fn.EXISTS(siblings))
 
 
 def _with_coordinates(viewer: Viewer, now, author):

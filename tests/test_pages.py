@@ -657,3 +657,36 @@ def test_the_embed_opens_events_in_the_top_window(client, make_event):
     made = event(make_event, title="Framed")
     html = page(client, "/events/embed/")
     assert f'<a href="/event/{made["slug"]}/" target="_top">Framed</a>' in html
+
+
+def test_a_series_shows_once_across_the_list_pages(client, admin, make_event):
+    """SPEC §15: a weekly series is one entry in the list view, on the page of its next
+    occurrence only, and the pages stay full (it was collapsed per page: on several pages,
+    each short)."""
+    start = date.today() + timedelta(days=1)
+    event(
+        make_event,
+        title="Weekly choir",
+        start_date=f"{start} 18:00:00",
+        end_date=f"{start} 19:00:00",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=30"],
+    )
+    for n in range(14):
+        day = start + timedelta(days=2 + n * 7)
+        event(
+            make_event,
+            title=f"Single {n:02d}",
+            start_date=f"{day} 10:00:00",
+            end_date=f"{day} 11:00:00",
+        )
+    first, second = page(client, "/events/"), page(client, "/events/?page=2")
+    titles = [
+        re.findall(r'class="event-title"><a [^>]*>([^<]+)</a>', html) for html in (first, second)
+    ]
+    assert len(titles[0]) == 10 and titles[0][0] == "Weekly choir"
+    assert "Repeats" in first and "Weekly choir" not in second
+    assert titles[1] == [f"Single {n:02d}" for n in range(9, 14)]
+    page(client, "/events/?page=3", 404)
+    # the JSON API keeps listing every occurrence
+    api = client.get(f"{NS}/events?per_page=50&search=choir").get_json()
+    assert api["total"] == 30

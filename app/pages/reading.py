@@ -127,10 +127,17 @@ def _utc(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S") + "Z"
 
 
+# Not an API argument: the pages' own ask that a series shows once (EventFilters).
+ONE_PER_SERIES = "one per series"
+
+
 def _filters(api_args: dict, limit: int):
     args = {"per_page": limit, "page": 1, "strict_dates": True, **api_args}
+    one_per_series = args.pop(ONE_PER_SERIES, None)
     try:
-        return event_filters(args, ANONYMOUS)[0]
+        filters = event_filters(args, ANONYMOUS)[0]
+        filters.first_of_series = one_per_series
+        return filters
     except Exception as error:  # the API's 400 (an unknown category, venue…)
         if getattr(error, "status", None) == 400:
             raise BadRequest(str(error)) from None
@@ -192,10 +199,11 @@ def _venues_named(text: str | None) -> list[int]:
 def upcoming(
     filters: Filters, page: int, size: int, now: datetime, extra: dict | None = None
 ) -> tuple[list[dict], bool]:
-    """Events not yet ended, soonest first (``extra``: API arguments of the page itself, as
-    a term page's term), and whether more follow the page (read as one more event: the
-    pages show no total, and counting every upcoming event costs more than the page)."""
-    args = {**filters.api_args(), **(extra or {}), "ends_after": _utc(now)}
+    """Events not yet ended, soonest first, a series once (its next occurrence: SPEC §15)
+    (``extra``: API arguments of the page itself, as a venue's page's venue), and whether
+    more follow the page (read as one more event: the pages show no total, and counting
+    every upcoming event costs more than the page)."""
+    args = {**filters.api_args(), **(extra or {}), "ends_after": _utc(now), ONE_PER_SERIES: True}
     events, _total = events_of(args, (page - 1) * size, size + 1, count=False)
     return events[:size], len(events) > size
 
