@@ -27,6 +27,7 @@ from app.i18n import N_
 from app.ical_bounds import Bounds
 from app.ical_bounds import check as check_bounds
 from app.ical_zones import vtimezone
+from app.render import address_line
 from rules import dates
 from rules.recurrence import FeedRecurrence, exdate_line
 from rules.text import html_text, is_web_url, plain_text
@@ -111,13 +112,6 @@ def _zone(name: str) -> ZoneInfo | None:
     return tz if isinstance(tz, ZoneInfo) and label != "UTC" else None
 
 
-def _location(venue: dict) -> str:
-    region = venue.get("stateprovince") or venue.get("state") or venue.get("province")
-    parts = [venue.get(k) for k in ("venue", "address", "city")]
-    parts += [region, venue.get("zip"), venue.get("country")]
-    return ", ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
-
-
 @dataclass
 class FeedEvent:
     """One VEVENT of a feed: an event's representation (filtered and masked) and, for a
@@ -188,7 +182,7 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
             out.append(_line("DTEND", _compact(event["end_date"]), parameters))
     venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
     if venues:
-        location = clean(_location(venues[0]))
+        location = clean(address_line(venues[0]))
         if location:
             out.append(_line("LOCATION", _escape(location)))
         lat, lng = venues[0].get("geo_lat"), venues[0].get("geo_lng")

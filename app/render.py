@@ -433,6 +433,17 @@ def organizer_out(organizer, ctx: RenderContext, single: bool | None = None) -> 
 # embedded objects beside it do not.
 
 
+def address_line(venue: dict, with_name: bool = True) -> str:
+    """A venue (as rendered) on one line, as every face writes it: the feed's LOCATION, a
+    page's address and its calendar links' location. Name (unless ``with_name`` is false:
+    where the name stands beside it), street, city, region, postcode, country."""
+    region = venue.get("stateprovince") or venue.get("state") or venue.get("province")
+    parts = [venue.get("venue") if with_name else None]
+    parts += [venue.get("address"), venue.get("city"), region, venue.get("zip")]
+    parts.append(venue.get("country"))
+    return ", ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+
+
 def place_ld(venue: dict) -> dict:
     address = {
         "@type": "PostalAddress",

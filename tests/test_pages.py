@@ -690,3 +690,36 @@ def test_a_series_shows_once_across_the_list_pages(client, admin, make_event):
     # the JSON API keeps listing every occurrence
     api = client.get(f"{NS}/events?per_page=50&search=choir").get_json()
     assert api["total"] == 30
+
+
+def test_a_venue_reads_in_one_order_on_every_face(client, admin, make_event):
+    """An address has one home (app/render.py::address_line): the event page, its calendar
+    link, the venue's page and the feed's LOCATION write it in one order (the pages wrote
+    the postcode before the region, the feed after)."""
+    import html as html_module
+    from urllib.parse import parse_qs, urlsplit
+
+    import icalendar
+
+    venue = client.post(
+        f"{NS}/venues",
+        json={
+            "venue": "Town Hall",
+            "address": "1 Main St",
+            "city": "Springfield",
+            "state": "IL",
+            "zip": "62701",
+            "country": "United States",
+        },
+        headers=admin,
+    ).get_json()
+    made = event(make_event, title="Council", venue=venue["id"])
+    line = "1 Main St, Springfield, IL, 62701, United States"
+    html = page(client, f"/event/{made['slug']}/")
+    assert f'<p class="address">{line}</p>' in html
+    google = html_module.unescape(re.search(r'href="(https://calendar\.google[^"]+)"', html)[1])
+    assert parse_qs(urlsplit(google).query)["location"] == [f"Town Hall, {line}"]
+    assert f'<p class="address">{line}</p>' in page(client, f"/venue/{venue['slug']}/")
+    feed = client.get(f"{NS}/events/{made['id']}?ical=1").get_data(as_text=True)
+    (vevent,) = icalendar.Calendar.from_ical(feed).walk("VEVENT")
+    assert str(vevent["LOCATION"]) == f"Town Hall, {line}"

@@ -26,7 +26,7 @@ from app.auth import count_item_password
 from app.cache import cached, etag_of
 from app.i18n import _, current_language
 from app.pages import formatting, reading
-from app.render import event_ld
+from app.render import address_line, event_ld
 from app.urls import namespace_url, site_url
 from rules import dates
 from rules.text import html_text
@@ -490,7 +490,7 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
     _decorate([event])
     lang = current_language()
     venues = event["_venues"]
-    location = formatting.address_of(venues[0]) if venues else ""
+    location = address_line(venues[0]) if venues else ""
     series_id = event.get("post_parent") or event["id"] if event.get("recurrence") else None
     upcoming = []
     if series_id and not locked:
@@ -541,7 +541,7 @@ def _linked_view(kind: str, slug: str):
         events=_decorate(_one_per_series(events)),
         more=url_for("pages.list_view", **{kind: item["id"]}) if more else None,
         map_link=formatting.map_link(item) if item.get("geo_lat") is not None else None,
-        address=formatting.address_of(item) if kind == "venue" else "",
+        address=address_line(item, with_name=False) if kind == "venue" else "",
         feeds=_feeds(filters),
         json_ld=[item["json_ld"]] if item.get("json_ld") else [],
         og_image=item["image"]["url"] if item.get("image") else None,
@@ -683,7 +683,7 @@ def register_pages(app) -> None:
             FileSystemLoader(os.path.join(app.root_path, "templates")),
         ]
     )
-    app.jinja_env.globals.update(_=_, ngettext=None)
+    app.jinja_env.globals.update(_=_, ngettext=None, address_line=address_line)
     # ``tojson`` (the pages' JSON-LD) by orjson: Flask's sorts the keys of each of a month's
     # hundred events.
     app.jinja_env.policies["json.dumps_function"] = _json_text

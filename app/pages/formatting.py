@@ -149,13 +149,6 @@ def map_link(venue: dict) -> str:
     return f"https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=16/{lat}/{lng}"
 
 
-def address_of(venue: dict) -> str:
-    parts = [venue.get("venue"), venue.get("address"), venue.get("city"), venue.get("zip")]
-    parts += [venue.get("stateprovince") or venue.get("province") or venue.get("state")]
-    parts += [venue.get("country")]
-    return ", ".join(str(part) for part in parts if part)
-
-
 def srcset(image: dict) -> str:
     """The image's sizes for ``srcset`` (each "URL WIDTHw"), the original last."""
     sizes = image.get("sizes") or {}
