@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cached_property, lru_cache
 from html import escape
+from typing import NamedTuple
 
 import orjson
 from flask import current_app, g, has_app_context
@@ -31,7 +32,7 @@ from rules.text import html_text
 from store import media as media_store
 from store import posts as posts_module
 from store.db import database
-from store.events import Relations, by_name, linked_rows
+from store.events import LinkKind, Relations, by_name, linked_rows
 from store.memo import VersionMemo
 from store.posts import effective_status, publication_epoch
 from store.terms import TAXONOMIES, published_counts
@@ -655,12 +656,25 @@ _HOST, _SITE, _NS, _IMAGE, _LINES = "\x01", "\x02", "\x03", "\x04", "\x05"
 _LINKED = ("categories", "tags", "venue", "organizer")  # spliced by ``stored_event_parts``
 
 
+class StoredExtra(NamedTuple):
+    """What a stored text keeps besides the event's own JSON (``own_texts``): what a read
+    needs of the event's row and links, stored as a JSON list in this order."""
+
+    image: str  # a media id, or "" (an image by URL is in the JSON itself)
+    series: int | None  # the series, when a viewer may be kept from its lines
+    lines: list  # the series' lines, then
+    venues: list  # the linked ids, by ``LinkKind``, in link order
+    organizers: list
+    terms: list
+
+    def ids_of(self, kind: LinkKind) -> list:
+        return (self.venues, self.organizers, self.terms)[kind]
+
+
 def own_texts(events, links: dict, site_tz: str) -> dict[int, tuple[str, str]]:
     """What store/texts.py keeps of each event, made by ``event_out`` itself: the event's
     JSON up to its linked items, with the stand-ins above; and as ``extra`` what a read
-    needs of its row and links: ``[image, series, lines, venues, organizers, terms]`` (a
-    media id or "", the series and its lines when a viewer may be kept from them, the
-    linked ids in link order). A published event without a password only: the others are
+    needs of its row and links (``StoredExtra``). A published event without a password only: the others are
     rendered afresh, for their viewer (``("", "")``), as is an event whose own texts hold
     one of the stand-ins."""
     ctx = RenderContext(site=_SITE, ns=_NS, host=_HOST, viewer=ANONYMOUS, site_tz=site_tz)
@@ -689,13 +703,13 @@ def own_texts(events, links: dict, site_tz: str) -> dict[int, tuple[str, str]]:
         kinds: tuple[list, list, list] = ([], [], [])
         for kind, item in links.get(event.id, []):
             kinds[kind].append(item)
-        extra = [
+        extra = StoredExtra(
             event.image if media else "",
             event.post_parent if series else None,
             event.recurrence.split("\n") if series else [],
             *kinds,
-        ]
-        made[event.id] = (text.decode(), dumps(extra).decode())
+        )
+        made[event.id] = (text.decode(), dumps(list(extra)).decode())
     return made
 
 
@@ -751,7 +765,7 @@ def _tzdata_version() -> str:
     return ",".join(found)
 
 
-def stored_event_parts(body: str, extra: list, linked: dict, ctx) -> tuple:
+def stored_event_parts(body: str, extra: StoredExtra, linked: dict, ctx) -> tuple:
     """The JSON text ``event_out`` makes for a listing (``ctx.single`` false), from the
     stored ``body`` and ``extra`` of ``own_texts`` and the page's ``linked_texts``, as
     ``(parts, bytes of its own)``: the text is ``b"".join(parts)``
@@ -769,18 +783,20 @@ def stored_event_parts(body: str, extra: list, linked: dict, ctx) -> tuple:
     if series is not None:
         own = own.replace(_LINES_RAW, dumps(lines if series not in ctx.hidden_series else []))
     parts = [own]
-    terms = [shown for item in term_ids if (shown := linked[(2, item)]) is not None]
+    terms = [shown for item in term_ids if (shown := linked[(LinkKind.TERM, item)]) is not None]
     if len(terms) > 1:
         terms.sort(key=_term_order)  # by name, as ``wp_get_post_terms`` gives them
     _splice(parts, _CATEGORIES, [text for category, _order, text in terms if category])
     _splice(parts, _TAGS, [text for category, _order, text in terms if not category])
-    venues = [shown for item in venue_ids if (shown := linked[(0, item)]) is not None]
+    venues = [shown for item in venue_ids if (shown := linked[(LinkKind.VENUE, item)]) is not None]
     if len(venues) == 1:  # one venue is the object itself, as event_out writes it
         parts += (_VENUE, venues[0])
     else:
         _splice(parts, _VENUES, venues)
         parts.append(_LIST_END)
-    organizers = [shown for item in organizer_ids if (shown := linked[(1, item)]) is not None]
+    organizers = [
+        shown for item in organizer_ids if (shown := linked[(LinkKind.ORGANIZER, item)]) is not None
+    ]
     _splice(parts, _ORGANIZERS, organizers)
     parts.append(_END)
     # What the entry holds of its own: a linked text past ``SHARED_UP_TO`` counts as its
@@ -798,9 +814,8 @@ def _term_order(term: tuple) -> tuple:
 
 def linked_texts(ctx: RenderContext, links) -> dict:
     """What a listing shows of each of ``links`` (``(kind, id)``, store/events.py
-    ``links_of``) for ``ctx``'s way of seeing: the text of a venue (kind 0) or an
-    organizer (1), None when it is left out (gone, trashed, or not the viewer's to read:
-    ``may``); for a term (2), ``(is a category, order by name, text)`` with its count of
+    ``links_of``) for ``ctx``'s way of seeing: the text of a venue or an organizer, None
+    when it is left out (gone, trashed, or not the viewer's to read: ``may``); for a term, ``(is a category, order by name, text)`` with its count of
     published events, None when it is gone. Made once per data version, way of seeing and
     publication epoch (a scheduled venue reaching its date shows, a scheduled event's
     moves its terms' counts): a page of events reads each link in one step."""
@@ -819,13 +834,13 @@ def _linked_texts(ctx: RenderContext, links: list) -> dict:
     readable = {
         link: row
         for link, row in linked_rows(links).items()
-        if row is not None and (link[0] == 2 or may_read(viewer, row))
+        if row is not None and (link[0] == LinkKind.TERM or may_read(viewer, row))
     }
-    counts = published_counts([item for kind, item in readable if kind == 2])
-    preload_images(ctx, [row for (kind, _item), row in readable.items() if kind < 2])
+    counts = published_counts([item for kind, item in readable if kind == LinkKind.TERM])
+    preload_images(ctx, [row for (kind, _item), row in readable.items() if kind != LinkKind.TERM])
     made: dict = {}
     for (kind, item), row in readable.items():
-        if kind == 2:
+        if kind == LinkKind.TERM:
             text = kept(dumps(term_embedded(row, ctx, counts.get(item, 0))))
             made[(kind, item)] = (row.taxonomy == "category", by_name(row), text)
         else:

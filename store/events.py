@@ -7,6 +7,7 @@ from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from enum import IntEnum
 from typing import NamedTuple
 
 from peewee import SQL, NodeList, Select, fn
@@ -751,7 +752,16 @@ def _rows_by_ids(model) -> Statement:
     return Statement(lambda size: model.select().where(model.id.in_(in_list(0, size))))
 
 
-_KINDS = (Venue, Organizer, Term)  # the ``kind`` of a link: 0, 1, 2
+class LinkKind(IntEnum):
+    """What a link of an event points at: the ``kind`` of ``links_of``'s links (the number
+    its query selects) and of the ids a stored text keeps (app/render.py::StoredExtra)."""
+
+    VENUE = 0
+    ORGANIZER = 1
+    TERM = 2
+
+
+_KINDS = (Venue, Organizer, Term)  # by LinkKind
 _ROWS_BY_IDS = {model: _rows_by_ids(model) for model in (*_KINDS, Event)}
 
 
@@ -762,15 +772,14 @@ def load_relations(events) -> dict[int, Relations]:
 
 
 def links_of(ids: list[int]) -> dict[int, list[tuple[int, int]]]:
-    """``{event id: [(kind, linked id), …]}``, in link order; the kinds are 0 for venues,
-    1 for organizers, 2 for terms."""
+    """``{event id: [(kind, linked id), …]}``, in link order, each kind a ``LinkKind``."""
     links: dict[int, list] = {event_id: [] for event_id in ids}
     if not ids:
         return links
     found = _LINKS_OF_EVENTS.execute(*ids, sizes=(len(ids),)).fetchall()
     found.sort(key=lambda link: link[3])  # link order, as each event lists them
     for kind, event_id, item, _position in found:
-        links[event_id].append((kind, item))
+        links[event_id].append((LinkKind(kind), item))
     return links
 
 
@@ -787,9 +796,9 @@ def relations_from(links: dict[int, list]) -> dict[int, Relations]:
             if row is None:
                 continue
             kind = link[0]
-            if kind == 0:
+            if kind == LinkKind.VENUE:
                 target.venues.append(row)
-            elif kind == 1:
+            elif kind == LinkKind.ORGANIZER:
                 target.organizers.append(row)
             elif row.taxonomy == "category":
                 target.categories.append(row)
@@ -812,7 +821,7 @@ def linked_rows(links) -> dict[tuple[int, int], Venue | Organizer | Term | None]
     found = {}
     for kind, model in enumerate(_KINDS):
         for item, row in rows_by_id(model, wanted[kind]).items():
-            shown = row is not None and (kind == 2 or row.status != "trash")
+            shown = row is not None and (kind == LinkKind.TERM or row.status != "trash")
             found[(kind, item)] = row if shown else None
     return found
 

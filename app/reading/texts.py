@@ -16,6 +16,7 @@ from app.auth import (
 from app.jsonresponse import dumps, kept
 from app.render import (
     EVENT_TEXTS,
+    StoredExtra,
     event_out,
     linked_texts,
     preload_images,
@@ -24,6 +25,7 @@ from app.render import (
     stored_texts_key,
 )
 from store.events import (
+    LinkKind,
     events_by_id,
     get_events,
     load_relations,
@@ -69,16 +71,18 @@ def _from_stored(stored: dict, ctx) -> dict[int, tuple]:
     a password, which every viewer may read), as ``stored_event_parts`` makes them: what
     ``_prepare`` works out for rendered events, their linked items read as ``linked_texts``
     keeps them."""
-    extras = {event_id: orjson.loads(extra) for event_id, (_body, extra) in stored.items()}
-    with_image = [StoredEvent(i, x[0], None, ()) for i, x in extras.items() if x[0]]
+    extras = {i: StoredExtra(*orjson.loads(extra)) for i, (_body, extra) in stored.items()}
+    with_image = [StoredEvent(i, x.image, None, ()) for i, x in extras.items() if x.image]
     if with_image:
         preload_images(ctx, with_image)
-    in_series = [StoredEvent(i, "", x[1], x[2]) for i, x in extras.items() if x[1] is not None]
+    in_series = [
+        StoredEvent(i, "", x.series, x.lines) for i, x in extras.items() if x.series is not None
+    ]
     ctx.hidden_series = _series_hidden_from(ctx.viewer, in_series, ctx.password)
     links = set()
     for extra in extras.values():
-        for kind in (0, 1, 2):
-            links.update((kind, item) for item in extra[3 + kind])
+        for kind in LinkKind:
+            links.update((kind, item) for item in extra.ids_of(kind))
     linked = linked_texts(ctx, links)
     return {
         event_id: stored_event_parts(stored[event_id][0], extra, linked, ctx)
