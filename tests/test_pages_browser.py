@@ -65,9 +65,11 @@ def browser():
         yield launched
 
 
-def open_page(browser, url, width=1280, javascript=True):
+def open_page(browser, url, width=1280, javascript=True, timezone=None):
     context = browser.new_context(
-        viewport={"width": width, "height": 900}, java_script_enabled=javascript
+        viewport={"width": width, "height": 900},
+        java_script_enabled=javascript,
+        **({"timezone_id": timezone} if timezone else {}),
     )
     page = context.new_page()
     problems = []
@@ -174,7 +176,8 @@ def test_the_widget_fills_a_page_of_another_origin(site, browser, tmp_path):
     other = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     threading.Thread(target=other.serve_forever, daemon=True).start()
     try:
-        page, problems = open_page(browser, f"http://127.0.0.1:{port}/")
+        # A visitor far from the events' zone reads their times as the pages write them.
+        page, problems = open_page(browser, f"http://127.0.0.1:{port}/", timezone="Asia/Tokyo")
         first = page.locator("[data-calendar-events]").first
         page.wait_for_function(
             "document.querySelector('[data-calendar-events]').shadowRoot"
@@ -182,6 +185,8 @@ def test_the_widget_fills_a_page_of_another_origin(site, browser, tmp_path):
         )
         links = first.locator("li a")
         assert links.count() == 1 and links.first.inner_text() == "Jazz evening"
+        when = first.locator("li .when").first.inner_text()
+        assert when.endswith("7:00 PM UTC"), when
         assert links.first.get_attribute("href").startswith(site["base"] + "/event/")
         # Our styles stay in the shadow root; the host page's stay out of it.
         color = links.first.evaluate("a => getComputedStyle(a.closest('li')).color")

@@ -20,13 +20,17 @@
     return node;
   }
 
+  // The start as the pages write it: the wall clock of the event's own zone, named by
+  // its abbreviation (the visitor's zone may be another: a time without a zone misleads).
   function when(event, lang) {
-    var start = new Date(event.utc_start_date.replace(" ", "T") + "Z");
+    var wall = new Date(event.start_date.replace(" ", "T") + "Z");
     var options = event.all_day
       ? { dateStyle: "medium", timeZone: "UTC" }
-      : { dateStyle: "medium", timeStyle: "short" };
-    if (event.all_day) start = new Date(event.start_date.replace(" ", "T") + "Z");
-    try { return new Intl.DateTimeFormat(lang || undefined, options).format(start); }
+      : { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" };
+    try {
+      var written = new Intl.DateTimeFormat(lang || undefined, options).format(wall);
+      return event.all_day || !event.timezone_abbr ? written : written + " " + event.timezone_abbr;
+    }
     catch (e) { return event.start_date; }
   }
 
