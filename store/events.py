@@ -169,16 +169,13 @@ def _filtered(
             query = query.where(present(column == True) if wanted else absent(column == True))  # noqa: E712
     if filters.post_parent is not None:
         query = query.where(Event.post_parent == ref("post_parent"))
-
     query = _linked_to(query, filters, viewer, ref, present, page, from_links)
     if filters.first_of_series:
         query = query.where(~_earlier_in_series(filters, viewer, ref))
     if filters.geoloc is not None or filters.near is not None:
         with_coords = _with_coordinates(viewer, now, author)
-        if filters.near is not None:
-            query = query.where(present(with_coords))
-        else:
-            query = query.where(present(with_coords) if filters.geoloc else absent(with_coords))
+        wanted = filters.near is not None or filters.geoloc  # near: within the radius
+        query = query.where(present(with_coords) if wanted else absent(with_coords))
     return query
 
 

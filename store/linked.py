@@ -130,8 +130,7 @@ class LinkedFilters:
 def list_linked(
     kind: str, filters: LinkedFilters, viewer: Viewer, offset: int, limit: int, count=True
 ):
-    """(rows, total) of venues or organizers, newest first; the total None when not
-    ``count``ed (it reads every matching row: 30 ms at 8,000 venues)."""
+    """(rows, total) of venues or organizers, newest first; total None unless ``count``."""
     model = MODELS[kind]
     link, column = LINKS[kind]
     query = model.select().where(visible_clause(model, viewer, filters.statuses))
