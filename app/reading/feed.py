@@ -46,7 +46,8 @@ def events_feed(filters, viewer, password):
 
 def _events_feed(filters, viewer, password):
     filters.readable_only = True
-    rows, _total = list_events(filters, viewer, 0, current_app.config["ICAL_MAX_EVENTS"])
+    most = current_app.config["ICAL_MAX_EVENTS"]
+    rows, _total = list_events(filters, viewer, 0, most, only="feed")
     rows.sort(key=lambda row: (row.utc_start, row.id))  # soonest first, even near a point
 
     def readable(ids):  # the listing's visibility, whatever its other filters
@@ -57,7 +58,7 @@ def _events_feed(filters, viewer, password):
         )
         return list_events(seen, viewer, 0, len(ids))[0]
 
-    return feed_response(calendar_items(rows, viewer, password, readable))
+    return feed_response(calendar_items(rows, viewer, password, readable, listed_whole=False))
 
 
 def _series_of(row) -> int | None:
@@ -72,7 +73,7 @@ def _series_of(row) -> int | None:
 FEED_CHUNK = 100
 
 
-def calendar_items(rows, viewer, password, readable) -> Iterator[FeedEvent]:
+def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Iterator[FeedEvent]:
     """The VEVENTs for ``rows``, in their order (SPEC §11/§12): an ordinary event as
     itself; a series, or any occurrence of it, as the series once, with its RRULE, RDATE
     and EXDATE and one VEVENT per occurrence edited on its own, so that a subscriber sees
@@ -81,7 +82,9 @@ def calendar_items(rows, viewer, password, readable) -> Iterator[FeedEvent]:
 
     ``readable(ids)`` gives the events among ``ids`` this caller may see as the listing
     would: a series it may not see is not emitted (its listed occurrences then appear on
-    their own), and an edited occurrence it may not see leaves its date out (EXDATE)."""
+    their own), and an edited occurrence it may not see leaves its date out (EXDATE).
+    ``listed_whole`` false: ``rows`` hold ``FEED_COLUMNS`` only (store/events.py), so their
+    texts are read, or rendered from rows read whole, by ``event_texts``."""
     wanted = list(dict.fromkeys(s for s in map(_series_of, rows) if s is not None))
     listed = {row.id: row for row in rows}
     series = {
@@ -109,7 +112,8 @@ def calendar_items(rows, viewer, password, readable) -> Iterator[FeedEvent]:
         emitted = [row for _series_id, group in chunk for row in group]
         # The listing's own texts of these events (made once per data version, or spliced
         # from their stored texts), read back as the representations a VEVENT is made of.
-        texts = event_texts([row.id for row in emitted], viewer, rows=emitted, password=password)
+        whole = emitted if listed_whole else [row for row in emitted if row.id not in listed]
+        texts = event_texts([row.id for row in emitted], viewer, rows=whole, password=password)
         dicts = {data["id"]: data for data in orjson.loads(orjson.dumps(texts))}
         for series_id, group in chunk:
             if series_id is None:
