@@ -239,23 +239,27 @@ def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref):
     listed, within the listing's date bounds. Occurrences carry their series' fields and
     links, so the listing's other filters are not repeated here: an occurrence edited on
     its own to leave a filtered listing may hide the later ones of its series from it."""
-    other = Event.alias("earlier")
+    other = Event.alias("other")
     now, author = ref("now"), ref("viewer")
+    before = (other.utc_start < Event.utc_start) | (
+        (other.utc_start == Event.utc_start) & (other.id < Event.id)
+    )
     shown = (
         visible_clause(other, viewer, filters.statuses, now=now, author=author)
         & (other.hide_from_listings == False)  # noqa: E712
         & (other.recurrence != "")
-        & (
-            (other.utc_start < Event.utc_start)
-            | ((other.utc_start == Event.utc_start) & (other.id < Event.id))
-        )
+        & before
     )
-    if filters.ends_after:
-        shown &= other.utc_end > ref("ends_after")
-    if filters.start_min:
-        shown &= other.utc_start >= ref("start_min")
-    if filters.starts_after:
-        shown &= other.utc_start > ref("starts_after")
+    for name, holds in (
+        ("ends_after", lambda value: other.utc_end > value),
+        ("ends_before", lambda value: other.utc_end < value),
+        ("start_min", lambda value: other.utc_start >= value),
+        ("end_max", lambda value: other.utc_end <= value),
+        ("starts_after", lambda value: other.utc_start > value),
+        ("starts_before", lambda value: other.utc_start < value),
+    ):
+        if getattr(filters, name):
+            shown &= holds(ref(name))
     series = Event.recurrence != ""
     the_series = other.select(SQL("1")).where((other.id == Event.post_parent) & shown)
     siblings = other.select(SQL("1")).where(

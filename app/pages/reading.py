@@ -211,7 +211,9 @@ def upcoming(
 def past(
     filters: Filters, page: int, size: int, now: datetime, extra: dict | None = None
 ) -> tuple[list[dict], int]:
-    """Events that have ended, latest first: the listing's pages read from its end."""
+    """Events that have ended, latest first: the listing's pages read from its end (a
+    series is collapsed page by page only: its latest occurrence once across pages made a past
+    page at 100,000 events 15 -> 67 ms, the offset testing each skipped event's series)."""
     args = {**filters.api_args(), **(extra or {}), "ends_before": _utc(now)}
     _none, total = events_of(args, 0, 1)
     end = total - (page - 1) * size
