@@ -236,9 +236,9 @@ def _within_dates(query, filters: EventFilters, ref):
 def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref):
     """An event of the same series (the series itself, or another of its occurrences) that
     starts before this one and that the listing would show too: visible to this viewer,
-    listed, within the listing's date bounds. Occurrences carry their series' fields and
-    links, so the listing's other filters are not repeated here: an occurrence edited on
-    its own to leave a filtered listing may hide the later ones of its series from it."""
+    listed, within the listing's date bounds. The listing's other filters are not tested
+    on it: an occurrence edited on its own may match a filter its series does not, so the
+    pages ask for this on listings that nothing else filters (app/pages/reading.py)."""
     other = Event.alias("other")
     now, author = ref("now"), ref("viewer")
     before = (other.utc_start < Event.utc_start) | (

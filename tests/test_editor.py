@@ -477,3 +477,28 @@ def test_statuses_are_named_in_the_editors_language(app, sign_in, make_event):
     editor.post("/manage/events/new", data=event_form(editor, status="draft", title="Brouillé"))
     listed = editor.get("/fr/manage/events/").get_data(as_text=True)
     assert "<td>Brouillon</td>" in listed and "<td>draft</td>" not in listed
+
+
+def test_a_repeat_until_a_day_includes_that_days_occurrence_in_the_events_zone(app, sign_in):
+    """Found by review: "Until" was written as the end of the day in UTC, so west of UTC an
+    evening occurrence on that day was left out."""
+    editor = sign_in("editor", "ursula")
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(
+            editor,
+            start_date="2027-03-01T20:00",
+            end_date="2027-03-01T21:00",
+            timezone="America/New_York",
+            repeat_freq="WEEKLY",
+            repeat_until="2027-03-08",
+        ),
+    )
+    assert answer.status_code == 303
+    event_id = int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    with app.app_context():
+        starts = sorted(
+            e.start_date
+            for e in Event.select().where((Event.id == event_id) | (Event.post_parent == event_id))
+        )
+    assert starts == ["2027-03-01 20:00:00", "2027-03-08 20:00:00"]

@@ -773,3 +773,26 @@ def test_unicode_line_separators_cannot_start_a_property(client, make_event):
     text = client.get(f"{NS}/events/{made['id']}?ical=1").get_data(as_text=True)
     assert "\u2028" not in text and "\u2029" not in text and "\x85" not in text
     assert not any(line.startswith("SUMMARY:INJ") for line in text.splitlines())
+
+
+def test_an_event_removed_while_its_feed_is_built_is_left_out(
+    client, admin, make_event, monkeypatch
+):
+    """Found by review: the feed lists its events, then reads their texts; an event a write
+    drafts in between is left out of the feed (it was a 500)."""
+    from app.reading import feed as feed_module
+
+    kept = make_event(title="Stays")
+    gone = make_event(title="Goes", start_date="tomorrow 1pm", end_date="tomorrow 2pm")
+    listing = feed_module.list_events
+
+    def list_then_draft(*args, **kwargs):
+        found = listing(*args, **kwargs)
+        client.put(f"{NS}/events/{gone['id']}", json={"status": "draft"}, headers=admin)
+        return found
+
+    monkeypatch.setattr(feed_module, "list_events", list_then_draft)
+    answer = client.get(f"{NS}/events?ical=1")
+    assert answer.status_code == 200
+    text = answer.get_data(as_text=True)
+    assert f"SUMMARY:{kept['title']}" in text and "Goes" not in text

@@ -723,3 +723,34 @@ def test_a_venue_reads_in_one_order_on_every_face(client, admin, make_event):
     feed = client.get(f"{NS}/events/{made['id']}?ical=1").get_data(as_text=True)
     (vevent,) = icalendar.Calendar.from_ical(feed).walk("VEVENT")
     assert str(vevent["LOCATION"]) == f"Town Hall, {line}"
+
+
+def test_a_filtered_list_shows_an_occurrence_edited_to_match_it(client, admin, make_event):
+    """Found by review: a series shows once across the pages of an unfiltered list only.
+    On a filtered one, an occurrence edited on its own to another venue (or term) is listed
+    when it matches, although its series, earlier, does not."""
+    hall = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    park = client.post(f"{NS}/venues", json={"venue": "Park"}, headers=admin).get_json()
+    start = date.today() + timedelta(days=1)
+    series = event(
+        make_event,
+        title="Choir",
+        venue=hall["id"],
+        start_date=f"{start} 18:00:00",
+        end_date=f"{start} 19:00:00",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"],
+    )
+    occurrences = client.get(
+        f"{NS}/events?post_parent={series['id']}&per_page=10", headers=admin
+    ).get_json()["events"]
+    third = sorted(occurrences, key=lambda e: e["utc_start_date"])[1]
+    answer = client.put(
+        f"{NS}/events/{third['id']}",
+        json={"venue": park["id"], "title": "Choir in the park"},
+        headers=admin,
+    )
+    assert answer.status_code == 200, answer.get_json()
+    for path in (f"/events/?venue={park['id']}", f"/venue/{park['slug']}/", "/events/?search=park"):
+        assert "Choir in the park" in page(client, path), path
+    listed = page(client, f"/events/?venue={hall['id']}")
+    assert listed.count(">Choir</a>") == 1

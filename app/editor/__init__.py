@@ -383,7 +383,8 @@ def _recurrence(form) -> str | None:
     elif until:
         if until < form.get("start_date", "")[:10]:  # both as the date inputs send them
             raise invalid_params({"repeat_until": _("The last date must not be before the start.")})
-        rule += ";UNTIL=" + until.replace("-", "") + "T235959Z"
+        # A date: the whole of that day in the event's zone (rules/recurrence.py).
+        rule += ";UNTIL=" + until.replace("-", "")
     return rule
 
 

@@ -199,11 +199,17 @@ def _venues_named(text: str | None) -> list[int]:
 def upcoming(
     filters: Filters, page: int, size: int, now: datetime, extra: dict | None = None
 ) -> tuple[list[dict], bool]:
-    """Events not yet ended, soonest first, a series once (its next occurrence: SPEC §15)
+    """Events not yet ended, soonest first, a series once (its next occurrence: SPEC §15;
+    across pages when nothing filters the list)
     (``extra``: API arguments of the page itself, as a venue's page's venue), and whether
     more follow the page (read as one more event: the pages show no total, and counting
     every upcoming event costs more than the page)."""
-    args = {**filters.api_args(), **(extra or {}), "ends_after": _utc(now), ONE_PER_SERIES: True}
+    asked = {**filters.api_args(), **(extra or {})}
+    # A series once across the pages of an unfiltered list: an occurrence edited on its own
+    # (another venue, term or title) may match a filter its series does not, and the
+    # earlier events of the series are not tested against the filters; a filtered list
+    # shows each series once per page (``_one_per_series``).
+    args = {**asked, "ends_after": _utc(now), ONE_PER_SERIES: not asked}
     events, _total = events_of(args, (page - 1) * size, size + 1, count=False)
     return events[:size], len(events) > size
 

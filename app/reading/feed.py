@@ -116,6 +116,9 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
         texts = event_texts([row.id for row in emitted], viewer, rows=whole, password=password)
         dicts = {data["id"]: data for data in orjson.loads(orjson.dumps(texts))}
         for series_id, group in chunk:
+            # An event a write removed or hid since the listing has no text: left out.
+            if group[0].id not in dicts:
+                continue
             if series_id is None:
                 yield FeedEvent(dicts[group[0].id])
             else:
@@ -142,7 +145,7 @@ def _series_items(series, edited, visible, dicts, ends) -> list[FeedEvent]:
         stored_lines(series.recurrence), dates.parse_stored(series.start_date), tz, all_day
     )
     for row in edited:
-        if row.id not in visible:  # not the caller's to see: its date is left out
+        if row.id not in visible or row.id not in dicts:  # not the caller's to see: left out
             moment = dates.parse_stored(row.occurrence)
             recurrence.exdates.append(moment.date() if all_day else moment)
     last = ends.get(series.id)
@@ -158,5 +161,5 @@ def _series_items(series, edited, visible, dicts, ends) -> list[FeedEvent]:
             recurrence_id=dates.parse_stored(row.occurrence),
         )
         for row in edited
-        if row.id in visible
+        if row.id in visible and row.id in dicts
     ]
