@@ -532,8 +532,8 @@ def _linked_view(kind: str, slug: str):
     item = reading.linked_page(kind, slug)
     name = item.get(kind) or ""
     now = reading.to_utc(reading.site_now())
-    events, more = reading.upcoming(reading.Filters(), 1, PAGE_SIZE, now, {kind: [item["id"]]})
-    filters = reading.Filters(**{kind: [str(item["id"])]})
+    filters = reading.Filters(**{kind: [str(item["id"])]})  # its list, feeds: this item's
+    events, more = reading.upcoming(filters, 1, PAGE_SIZE, now)
     return page_response(
         "linked.html",
         item=item,

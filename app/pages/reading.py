@@ -196,15 +196,12 @@ def _venues_named(text: str | None) -> list[int]:
     return [row.id for row in rows if wanted in f"{row.title} {row.city}".casefold()]
 
 
-def upcoming(
-    filters: Filters, page: int, size: int, now: datetime, extra: dict | None = None
-) -> tuple[list[dict], bool]:
+def upcoming(filters: Filters, page: int, size: int, now: datetime) -> tuple[list[dict], bool]:
     """Events not yet ended, soonest first, a series once (its next occurrence: SPEC §15;
-    across pages when nothing filters the list)
-    (``extra``: API arguments of the page itself, as a venue's page's venue), and whether
-    more follow the page (read as one more event: the pages show no total, and counting
-    every upcoming event costs more than the page)."""
-    asked = {**filters.api_args(), **(extra or {})}
+    across pages when nothing filters the list), and whether more follow the page (read as
+    one more event: the pages show no total, and counting every upcoming event costs more
+    than the page)."""
+    asked = filters.api_args()
     # A series once across the pages of an unfiltered list: an occurrence edited on its own
     # (another venue, term or title) may match a filter its series does not, and the
     # earlier events of the series are not tested against the filters; a filtered list
@@ -214,13 +211,11 @@ def upcoming(
     return events[:size], len(events) > size
 
 
-def past(
-    filters: Filters, page: int, size: int, now: datetime, extra: dict | None = None
-) -> tuple[list[dict], int]:
+def past(filters: Filters, page: int, size: int, now: datetime) -> tuple[list[dict], int]:
     """Events that have ended, latest first: the listing's pages read from its end (a
     series is collapsed page by page only: its latest occurrence once across pages made a past
     page at 100,000 events 15 -> 67 ms, the offset testing each skipped event's series)."""
-    args = {**filters.api_args(), **(extra or {}), "ends_before": _utc(now)}
+    args = {**filters.api_args(), "ends_before": _utc(now)}
     _none, total = events_of(args, 0, 1)
     end = total - (page - 1) * size
     if end <= 0:
