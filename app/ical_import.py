@@ -138,7 +138,7 @@ def _import_group(group: list[Incoming], viewer: Viewer, status: str | None, bud
         if item.changes_occurrence and item.reason
     ]
     for item in masters:
-        results.append(_import_one(item, viewer, status, _cancelled_lines(item, changes), budget))
+        results.append(_import_one(item, viewer, status, changes, budget))
     if not changes:
         return results
     written = bool(masters) and results[-1][0] in ("created", "updated")
@@ -216,23 +216,63 @@ def _entry(item: Incoming, local: datetime | None = None, **fields) -> dict:
     return {**entry, **fields}
 
 
-def _cancelled_lines(item: Incoming, changes: list[Incoming]) -> list[str]:
-    """EXDATE lines for the occurrences the file cancels, written with the series itself
-    so that they are never created."""
+def _lines_for_changes(item: Incoming, changes: list[Incoming]) -> tuple[list[str], dict]:
+    """What the file's changes of occurrences ask of the series itself: EXDATE lines for
+    the occurrences it cancels (written with the series, so that they are never created),
+    and for each occurrence it edits, by wall time, the EXDATE line of its date."""
     if item.reason or "recurrence" not in item.body:
-        return []
+        return [], {}
     body = item.body
     tz, label = dates.resolve_timezone(body["timezone"])
     start = dates.parse_stored(body["start_date"])
-    lines = []
+    cancelled, edited = [], {}
     for change in changes:
+        try:
+            local = _occurrence_time(change, start, tz, body["all_day"])
+            line = recurrence.exdate_line(local, tz, label, body["all_day"])
+        except (ValueError, OverflowError, dates.DateError):
+            continue  # reported with the other changes, after the series
         if change.cancelled:
-            try:
-                local = _occurrence_time(change, start, tz, body["all_day"])
-                lines.append(recurrence.exdate_line(local, tz, label, body["all_day"]))
-            except (ValueError, OverflowError, dates.DateError):
-                continue  # reported with the other changes, after the series
-    return lines
+            cancelled.append(line)
+        elif change.body and not change.this_and_future:
+            edited[local] = line
+    return cancelled, edited
+
+
+def _start(body: dict) -> datetime:
+    """The start of a body whose start the file gave (year 1 to 9999); datetime.min if not."""
+    try:
+        return dates.parse_stored(body["start_date"])
+    except (KeyError, ValueError, dates.DateError):
+        return datetime.min
+
+
+def _series_body(item: Incoming, changes: list[Incoming], budget: dict) -> dict:
+    """The body a series VEVENT is written with. The dates the file cancels are excluded; a
+    series whose first date is excluded starts at its next one (``_first_not_excluded``);
+    one too long is cut to its recent part (``_recent_part``). A first occurrence the file
+    edits (Outlook and Thunderbird write it so), and the ones right after it that it edits
+    too, are kept as occurrences of their own: the series starts at its first date the
+    file does not edit, and the dates before stay in it as RDATEs, for the changes to edit
+    as any other occurrence (a series whose lines hold an RDATE already cannot be so
+    moved: its edited first occurrence is refused, REASON_FIRST)."""
+    body = item.body
+    cancelled, edited = _lines_for_changes(item, changes)
+    if cancelled:
+        body = {**body, "recurrence": body["recurrence"] + cancelled}
+    moved, kept = body, []
+    while edited and _start(moved) in edited:
+        line = edited.pop(_start(moved))
+        trial = _first_not_excluded(
+            {**body, "recurrence": body["recurrence"] + kept + [line]}, budget
+        )
+        if _start(trial) <= _start(moved):
+            break  # cannot move (nothing left, or RDATEs): the change is refused
+        moved, kept = trial, [*kept, line]
+    if kept:
+        lines = [line for line in moved["recurrence"] if line not in kept]
+        body = {**moved, "recurrence": lines + ["RDATE" + k.removeprefix("EXDATE") for k in kept]}
+    return _recent_part(_first_not_excluded(body, budget), budget)
 
 
 def _occurrence_time(item: Incoming, start: datetime, tz, all_day: bool) -> datetime:
@@ -445,17 +485,14 @@ def _fewer(line: str, skipped: int) -> str:
 
 
 def _import_one(
-    item: Incoming, viewer: Viewer, status: str | None, extra_lines: list[str], budget: dict
+    item: Incoming, viewer: Viewer, status: str | None, changes: list[Incoming], budget: dict
 ) -> tuple[str, dict]:
+    """An event, or a series with what ``changes`` (its occurrences' VEVENTs) ask of it."""
     if item.reason:
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
-    if extra_lines:
-        item = replace(
-            item, body={**item.body, "recurrence": item.body["recurrence"] + extra_lines}
-        )
-    body, left_out = known_categories(
-        _recent_part(_first_not_excluded(item.body, budget), budget), viewer
-    )
+    # Updates write it too (``_update`` reads the item's body).
+    item = replace(item, body=_series_body(item, changes, budget))
+    body, left_out = known_categories(item.body, viewer)
     if status:
         body = {**body, "status": status}
     noted = {"left_out_categories": left_out} if left_out else {}

@@ -496,17 +496,20 @@ def test_rejections_are_reported_while_the_others_are_imported(client, admin):
         f"UID:weekly\nDTSTART:{DAY}T100000Z\nRRULE:FREQ=WEEKLY;COUNT=4\nEXDATE:{NEXT_DAY}T100000Z\n"
         "SUMMARY:Weekly",
         f"UID:weekly\nRECURRENCE-ID:{DAY}T100000Z\nDTSTART:{DAY}T120000Z\nSUMMARY:Moved",
-        f"UID:dates\nRDATE:{DAY}T100000Z\nDTSTART:{DAY}T100000Z\nSUMMARY:Dates",
+        f"UID:dates\nRDATE:{NEXT_DAY}T100000Z\nDTSTART:{DAY}T100000Z\nSUMMARY:Dates",
+        f"UID:dates\nRECURRENCE-ID:{DAY}T100000Z\nDTSTART:{DAY}T120000Z\nSUMMARY:Moved",
         f"UID:backwards\nDTSTART:{NEXT_DAY}T100000Z\nDTEND:{DAY}T100000Z\nSUMMARY:Backwards",
         f"UID:good\nDTSTART:{DAY}T100000Z\nSUMMARY:Good",
     )
     report = imported(client, admin, data)
-    # Recurring VEVENTs are series (tests/test_ical_series.py); the override of the
-    # series' first occurrence cannot be applied on its own.
+    # Recurring VEVENTs are series (tests/test_ical_series.py). The override of a series'
+    # first occurrence is applied as the series moves to its next date; a series of RDATEs
+    # cannot be so moved, and its first occurrence's override is refused.
     assert [e["uid"] for e in report["created"]] == ["weekly", "dates", "good"]
+    assert [e["uid"] for e in report["updated"]] == ["weekly"]
     rejected = [(e["uid"], e["reason"]) for e in report["rejected"]]
     assert ("no-start", "The VEVENT has no valid start (DTSTART).") in rejected
-    assert any(uid == "weekly" and "first occurrence" in reason for uid, reason in rejected)
+    assert any(uid == "dates" and "first occurrence" in reason for uid, reason in rejected)
     assert any(uid == "backwards" and "end_date" in reason for uid, reason in rejected)
     assert len(rejected) == 3
     french = client.post(

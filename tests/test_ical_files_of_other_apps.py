@@ -343,6 +343,75 @@ def test_a_series_whose_first_date_is_deleted_starts_at_the_next(client, admin):
         assert again["created"] == [] and again["rejected"] == []
 
 
+def test_an_edited_first_occurrence_is_kept_as_the_file_shows_it(client, admin):
+    """Outlook and Thunderbird edit a series' first occurrence with a VEVENT whose
+    RECURRENCE-ID is the series' DTSTART: the series starts at its next date and keeps the
+    first as an RDATE, which the change edits as any other occurrence."""
+    series = (
+        "UID:first-edit\nDTSTAMP:20260101T000000Z\nSUMMARY:Choir\nSEQUENCE:0\n"
+        "DTSTART;TZID=Europe/Paris:20270104T190000\nDTEND;TZID=Europe/Paris:20270104T200000\n"
+        "RRULE:FREQ=WEEKLY;COUNT=5\nEXDATE;TZID=Europe/Paris:20270118T190000"
+    )
+    edit = (
+        "UID:first-edit\nDTSTAMP:20260101T000000Z\nSUMMARY:Choir, first rehearsal\n"
+        "RECURRENCE-ID;TZID=Europe/Paris:20270104T190000\n"
+        "DTSTART;TZID=Europe/Paris:20270105T183000\nDTEND;TZID=Europe/Paris:20270105T203000"
+    )
+    data = ics(series, edit)
+    report = imported(client, admin, data)
+    assert report["rejected"] == [] and len(report["created"]) == 1, report
+    ((entry),) = report["updated"]
+    assert entry["recurrence_id"] == "2027-01-04 19:00:00"
+    assert listed(client, admin, search="Choir") == expanded(data)
+    assert len(expanded(data)) == 4
+    events = client.get(f"{NS}/events", query_string={**WIDE, "search": "Choir"}).get_json()
+    first, *rest = events["events"]
+    assert first["title"] == "Choir, first rehearsal" and first["id"] == entry["id"]
+    assert (
+        first["start_date"] == "2027-01-05 18:30:00" and first["end_date"] == "2027-01-05 20:30:00"
+    )
+    assert [event["title"] for event in rest] == ["Choir"] * 3
+    assert "RDATE;TZID=Europe/Paris:20270104T190000" in rest[0]["recurrence"]
+    # Imported again: nothing changes; a newer series keeps its edited first occurrence.
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == again["rejected"] == []
+    newer = ics(series.replace("SEQUENCE:0", "SEQUENCE:1").replace("Choir", "Chorus"), edit)
+    after = imported(client, admin, newer)
+    assert after["rejected"] == [] and len(after["updated"]) == 1, after
+    titles = [
+        e["title"] for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]
+    ]
+    assert titles == ["Choir, first rehearsal", "Chorus", "Chorus", "Chorus"]
+    # Our feed says the same, RFC 5545 whole: the first date is in the set it overrides.
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert expanded(feed) == listed(client, admin)
+
+
+def test_the_first_occurrences_edited_one_after_another_are_all_kept(client, admin):
+    """Thunderbird's file of a daily series whose first two occurrences were edited, and
+    its last: the series starts at the first date the file leaves as it is."""
+    series = (
+        "UID:chain\nDTSTAMP:20260101T000000Z\nSUMMARY:Daily\n"
+        "DTSTART;TZID=Europe/London:20271220T130000\nDTEND;TZID=Europe/London:20271220T140000\n"
+        "RRULE:FREQ=DAILY;UNTIL=20271223T130000Z"
+    )
+    edits = [
+        f"UID:chain\nDTSTAMP:20260101T000000Z\nSUMMARY:Daily {day}\n"
+        f"RECURRENCE-ID;TZID=Europe/London:202712{day}T130000\n"
+        f"DTSTART;TZID=Europe/London:202712{day}T{hour}0000\n"
+        f"DTEND;TZID=Europe/London:202712{day}T{hour + 1}0000"
+        for day, hour in ((20, 13), (21, 12), (23, 13))
+    ]
+    data = ics(series, *edits)
+    report = imported(client, admin, data)
+    assert report["rejected"] == [] and len(report["updated"]) == 3, report
+    assert listed(client, admin) == expanded(data)
+    titles = [
+        e["title"] for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]
+    ]
+    assert titles == ["Daily 20", "Daily 21", "Daily", "Daily 23"]
+
+
 def test_a_line_that_cannot_be_read_leaves_the_rest_of_the_event(client, admin):
     """Found by importing the test files of the icalendar project: a content line the
     parser cannot split was a 500."""

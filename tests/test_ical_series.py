@@ -529,7 +529,9 @@ def test_what_the_write_path_refuses_is_rejected_never_flattened(client, admin):
         "UID:exrule\nRECURRENCE-ID:20270308T100000Z\nDTSTART:20270308T120000Z\nSUMMARY:Moved",
         "UID:hourly\nDTSTART:20270301T100000Z\nRRULE:FREQ=HOURLY;COUNT=4\nSUMMARY:Hourly",
         "UID:orphan\nRECURRENCE-ID:20270308T100000Z\nDTSTART:20270308T120000Z\nSUMMARY:Orphan",
-        "UID:first\nDTSTART:20270301T100000Z\nRRULE:FREQ=DAILY;COUNT=3\nSUMMARY:First",
+        # A series of RDATEs too cannot move to its next date for its first to be edited.
+        "UID:first\nDTSTART:20270301T100000Z\nRRULE:FREQ=DAILY;COUNT=3\n"
+        "RDATE:20270310T100000Z\nSUMMARY:First",
         "UID:first\nRECURRENCE-ID:20270301T100000Z\nDTSTART:20270301T120000Z\nSUMMARY:Moved",
     )
     report = imported(client, admin, data)
@@ -542,7 +544,9 @@ def test_what_the_write_path_refuses_is_rejected_never_flattened(client, admin):
     assert "first occurrence" in rejected[("first", "2027-03-01 10:00:00")]
     assert len(report["rejected"]) == 5
     assert [e["uid"] for e in report["created"]] == ["first"]
-    assert client.get(f"{NS}/events", query_string=WIDE).get_json()["total"] == 3
+    assert (
+        client.get(f"{NS}/events", query_string=WIDE).get_json()["total"] == 4
+    )  # three days and the RDATE
     french = client.post(
         f"/fr{NS}/events/import", data=data, headers={**admin, "Content-Type": "text/calendar"}
     ).get_json()
