@@ -93,7 +93,11 @@ def _linked_item(item, kind: str, viewer):
             )
         schema = VenueCreate() if kind == "venue" else OrganizerCreate()
         errors = schema.validate(item)
-        if errors or not str(item.get(name_field, "")).strip():
+        if errors:  # what is wrong with the new item, by its field
+            field, messages = next(iter(errors.items()))
+            message = messages[0] if isinstance(messages, list) and messages else messages
+            raise invalid_params({kind: f"{field}: {message}"})
+        if not str(item.get(name_field, "")).strip():
             raise invalid_params(
                 {
                     kind: _(
@@ -265,6 +269,11 @@ def _recurrence_input(body: dict, existing, values: dict) -> dict[str, str]:
 SCHEDULE_KEYS = ("recurrence", "start_date", "end_date", "timezone", "all_day")
 
 
+def _stored(value):
+    """A column's value as compared for a change (a flag is 0/1 or False/True)."""
+    return int(value) if isinstance(value, bool) else value
+
+
 def plan_occurrences(values: dict, existing) -> list | None:
     """The wall-clock starts of a series' occurrences when a write creates the series or
     changes its dates or recurrence (None when it does not). Runs after authorisation
@@ -275,7 +284,10 @@ def plan_occurrences(values: dict, existing) -> list | None:
     lines_text = values.get("recurrence", existing.recurrence if existing is not None else "")
     if not lines_text:
         return None
-    if existing is not None and not any(key in values for key in SCHEDULE_KEYS):
+    if existing is not None and not any(
+        key in values and _stored(values[key]) != _stored(getattr(existing, key))
+        for key in SCHEDULE_KEYS
+    ):  # sent as they are (an editor's form sends all_day always): nothing to re-create
         return None
     config = current_app.config
 

@@ -1,4 +1,10 @@
-"""Domain errors the store raises; the HTTP layer turns them into responses."""
+"""Domain errors the store raises; the HTTP layer turns them into responses (translating
+their messages, which ``N_`` marks for the catalogs)."""
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogs; it is translated where it is reported."""
+    return message
 
 
 class InvalidInput(ValueError):
@@ -14,10 +20,11 @@ class InvalidInput(ValueError):
 class Conflict(ValueError):
     """The write would break a uniqueness rule (``code`` names which)."""
 
-    def __init__(self, code: str, message: str, **data):
+    def __init__(self, code: str, message: str, param: str = "", **data):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.param = param  # the input field at fault, for forms to show it beside
         self.data = data
 
 

@@ -101,6 +101,21 @@ def save_media(processed: Processed, author: int, folder: str):
         raise
 
 
+def images_matching(search: str):
+    """A condition on ``Media``: its id is ``search``, its file name holds it, or an
+    event, venue or organizer whose title holds it shows the image."""
+    shown_by = [
+        model.select(model.image).where(model.title.contains(search))
+        for model in (Event, Venue, Organizer)
+    ]
+    condition = Media.file.contains(search)
+    for query in shown_by:
+        condition |= Cast(Media.id, "TEXT").in_(query)
+    if as_id(search) is not None:
+        condition |= Media.id == as_id(search)
+    return condition
+
+
 def get_media(media_id) -> Media | None:
     if as_id(media_id) is None:
         return None

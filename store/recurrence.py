@@ -299,9 +299,13 @@ def restore_with_series(series, before) -> None:
 
 def propagate(series, changed: dict, link_keys) -> None:
     """An update of the series reaches every occurrence not edited on its own: the columns
-    it sent, and the links it replaced."""
+    it sent, and the links it replaced. Not its dates: an update that changes them
+    re-creates the occurrences (``rebuild``); one that sends them as they were leaves
+    each occurrence at its own."""
 
-    columns = {k: v for k, v in changed.items() if k not in OWN_COLUMNS}
+    columns = {
+        k: v for k, v in changed.items() if k not in OWN_COLUMNS and k not in SCHEDULE_COLUMNS
+    }
     if columns:
         Event.update(columns).where(
             _members(series.id) & (Event.detached == False)  # noqa: E712

@@ -10,7 +10,7 @@ from rules.clock import utcnow_str
 from rules.posts import split_list
 from rules.text import plain_text
 from store.db import contains_text, unindexed, write_transaction
-from store.errors import Conflict, InvalidInput, Vanished
+from store.errors import N_, Conflict, InvalidInput, Vanished
 from store.memo import MEMO, current_version
 from store.models import Event, EventTerm, Term
 from store.posts import (
@@ -76,7 +76,7 @@ def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[i
         if term_id is None:  # by name, as the engine compares names
             term = find_term(value, taxonomy)
             if term is None:
-                raise InvalidInput({param: "%(value)s is not an existing term."}, value=value)
+                raise InvalidInput({param: N_("%(value)s is not an existing term.")}, value=value)
             term_id = term.id
         ids.append(term_id)
     if taxonomy == "category":  # as WordPress's taxonomy query: children are included
@@ -124,7 +124,7 @@ def parse_term_input(value, taxonomy: str, param: str) -> list:
     items = []
     for item in split_list(value):
         if isinstance(item, bool) or isinstance(item, dict | list):
-            raise InvalidInput({param: "Must be term ids, slugs or names."})
+            raise InvalidInput({param: N_("Must be term ids, slugs or names.")})
         text = plain_text(str(item)).strip()
         if not text:
             continue
@@ -132,7 +132,7 @@ def parse_term_input(value, taxonomy: str, param: str) -> list:
         if term is not None:
             items.append(term.id)
         elif text.isdigit():
-            raise InvalidInput({param: "Term %(value)s does not exist."}, value=text)
+            raise InvalidInput({param: N_("Term %(value)s does not exist.")}, value=text)
         else:
             items.append(("new", text[:200]))
     return items
@@ -356,7 +356,8 @@ def save_term(taxonomy: str, values: dict, existing=None):
         if clash is not None and ("name" in values or "parent" in values):
             raise Conflict(
                 "term_exists",
-                "A term with the name provided already exists with this parent.",
+                N_("A term with the name provided already exists with this parent."),
+                "name",
                 term_id=clash.id,
             )
         if values.get("slug"):
@@ -365,7 +366,8 @@ def save_term(taxonomy: str, values: dict, existing=None):
             if clash is not None:
                 raise Conflict(  # SPEC §4: the same code as a duplicate name
                     "term_exists",
-                    "The slug is already in use by another term.",
+                    N_("The slug is already in use by another term."),
+                    "slug",
                     term_id=clash.id,
                 )
             values = {**values, "slug": slug}

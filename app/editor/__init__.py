@@ -12,6 +12,7 @@ token (Flask-WTF). The JSON API never reads the session.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -38,9 +39,11 @@ from schemas.events import EventCreate, EventUpdate
 from store import accounts
 from store.editor import authored, awaiting_review, in_trash
 from store.events import delete_event, get_event, list_events, trash_event
-from store.linked import LinkedFilters, list_linked
+from store.linked import LinkedFilters, get_linked, list_linked
+from store.media import get_media
 from store.models import Media
 from store.posts import effective_status
+from store.terms import find_term
 from store.users import Viewer
 
 bp = Blueprint("editor", __name__, url_prefix="/manage")
@@ -150,9 +153,22 @@ def signin():
     return redirect(target, 303)
 
 
+# What a browser says of a request's origin: typed in the address bar ("none"), or from a
+# page of this site. Anything else (another site's link or script) must not sign out.
+OWN_NAVIGATION = ("none", "same-origin")
+
+
 @bp.route("/signout", methods=["GET", "POST"])
 def signout():
-    """Signs out (the header's button posts here; following a link here does it too)."""
+    """Signs out: the header's button posts here (with its CSRF token); a GET signs out
+    when the address was typed or followed from this site, and asks otherwise (a page of
+    another site may link here)."""
+    if (
+        request.method == "GET"
+        and g.editor is not None
+        and request.headers.get("Sec-Fetch-Site", "none") not in OWN_NAVIGATION
+    ):
+        return _page("message.html", heading=_("Sign out"), sign_out_form=True)
     if g.editor is not None:
         accounts.end_sessions(g.editor.id)  # a copy of the cookie opens nothing any more
     session.clear()
@@ -256,6 +272,7 @@ def events():
     return _page(
         "events.html",
         heading=_("Events"),
+        may_create=may(viewer, "create"),
         events=_rendered(rows, viewer),
         search=search,
         page=number,
@@ -296,22 +313,45 @@ def _statuses(viewer) -> list[str]:
     return ["draft", "pending"]
 
 
+def _choices(kind: str, viewer, chosen: list) -> list:
+    """The venues or organizers a form offers, by name: the first 200 the user may read,
+    and those the event links to (a trashed one, one past the first 200) when not among
+    them."""
+    rows, _total = list_linked(kind, LinkedFilters(), viewer, 0, 200)
+    offered = {str(row.id) for row in rows}
+    for item_id in chosen:
+        if str(item_id) not in offered:
+            row = get_linked(kind, int(item_id)) if str(item_id).isdigit() else None
+            if row is not None and may_read(viewer, row):
+                rows.append(row)
+    return sorted(rows, key=lambda row: row.title.lower())
+
+
 def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
-    venues, _total = list_linked("venue", LinkedFilters(), viewer, 0, 200)
-    organizers, _total = list_linked("organizer", LinkedFilters(), viewer, 0, 200)
     library = list(
         Media.select()
         .where(Media.author == viewer.id if not viewer.has("edit_others_posts") else True)
         .order_by(Media.id.desc())
         .limit(50)
     )
+    image = values.get("image") or ""
+    if request.method == "POST":
+        shown = request.form.get("shown", "")
+    else:
+        shown = _shown_state(values) if event is not None else ""
     return {
         "values": values,
         "errors": errors,
         "event": event,
-        "venues": sorted(venues, key=lambda v: v.title.lower()),
-        "organizers": sorted(organizers, key=lambda o: o.title.lower()),
+        "shown": shown,
+        "venues": _choices("venue", viewer, values.get("venue") or []),
+        "organizers": _choices("organizer", viewer, values.get("organizer") or []),
         "library": library,
+        # The event's image when the library list does not hold it (another user's, older
+        # than the 50 newest, an outside URL): offered first, chosen.
+        "current_image": image
+        if image and image not in {str(media.id) for media in library}
+        else "",
         "statuses": _statuses(viewer),
         "weekdays": _weekday_labels(),
         "may_delete": event is not None and may(viewer, "delete", event, effective_status(event)),
@@ -332,125 +372,224 @@ def _weekday_labels() -> list[tuple[str, str]]:
 
 def _values_of(event: dict) -> dict:
     """An event's representation as the form shows it (the API's field names)."""
-    venue = event["venue"] if isinstance(event["venue"], dict) else (event["venue"] or [{}])[0]
+    venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
+    image = event.get("image") or {}
     values = {
         "title": event["title"],
         "description": event["description"],
         "start_date": _input_date(event["start_date"], event["all_day"]),
         "end_date": _input_date(event["end_date"], event["all_day"]),
         "timezone": event["timezone"],
-        "venue": str(venue.get("id", "")) if venue else "",
+        "venue": [str(venue["id"]) for venue in venues if venue],
         "organizer": [str(o["id"]) for o in event["organizer"]],
-        "categories": ", ".join(t["name"] for t in event["categories"]),
-        "tags": ", ".join(t["name"] for t in event["tags"]),
+        "categories": _term_names(event["categories"], "category"),
+        "tags": _term_names(event["tags"], "post_tag"),
         "cost": event["cost"],
         "website": "" if event["website"] == event["url"] else event["website"],
         "status": event["status"],
         "recurrence": "\n".join(event.get("recurrence") or []),
-        "image": str(event["image"]["id"]) if event.get("image") else "",
+        # An image of the library by its id; one stored as an outside URL by its URL.
+        "image": str(image["id"]) if image.get("id") else image.get("url", ""),
     }
     values.update({flag: bool(event.get(flag)) for flag in FLAGS})
     return values
 
 
+def _term_names(terms: list[dict], taxonomy: str) -> str:
+    """Terms as the comma-separated field shows them: each by its name when the name
+    names that term alone and holds no comma, else by its slug (else its id), so that
+    saving the field unchanged links the same terms."""
+    shown = []
+    for term in terms:
+        for label in (term["name"], term["slug"]):
+            found = find_term(label, taxonomy) if "," not in label else None
+            if found is not None and found.id == term["id"]:
+                shown.append(label)
+                break
+        else:
+            shown.append(str(term["id"]))
+    return ", ".join(shown)
+
+
 def _input_date(stored: str, all_day: bool) -> str:
+    """A stored date as the date or datetime-local input takes it (seconds when any)."""
     moment = datetime.strptime(stored, "%Y-%m-%d %H:%M:%S")
-    return moment.strftime("%Y-%m-%d") if all_day else moment.strftime("%Y-%m-%dT%H:%M")
+    if all_day:
+        return moment.strftime("%Y-%m-%d")
+    return moment.strftime("%Y-%m-%dT%H:%M:%S" if moment.second else "%Y-%m-%dT%H:%M")
+
+
+# The fields an edit form sends only when the user changed them: a save leaves what was
+# not touched as it is (a link the form cannot show, seconds, a series' occurrences).
+COMPARED = (
+    "start_date",
+    "end_date",
+    "timezone",
+    "venue",
+    "organizer",
+    "categories",
+    "tags",
+    "image",
+    "recurrence",
+    "website",
+    "cost",
+)
+
+
+def _comparable(field: str, value):
+    """A field's value in the one form both the shown values and a posted form take."""
+    if field in ("venue", "organizer"):
+        return sorted(str(item) for item in value if str(item))
+    if field == "recurrence":
+        return "\n".join(line.strip() for line in str(value).splitlines() if line.strip())
+    return str(value).strip()
+
+
+def _shown_state(values: dict) -> str:
+    """The compared fields as the form showed them, carried in a hidden field."""
+    state = {field: _comparable(field, values.get(field, "")) for field in COMPARED}
+    return json.dumps({**state, "all_day": bool(values.get("all_day"))})
+
+
+def _unchanged(form, files) -> set[str]:
+    """The compared fields the user left as the form showed them."""
+    try:
+        shown = json.loads(form.get("shown") or "{}")
+    except ValueError:
+        return set()
+    if not isinstance(shown, dict):
+        return set()
+    posted = {
+        field: _comparable(
+            field, form.getlist(field) if field in ("venue", "organizer") else form.get(field, "")
+        )
+        for field in COMPARED
+    }
+    same = {field for field in COMPARED if field in shown and shown[field] == posted[field]}
+    if form.get("venue[venue]", "").strip():
+        same.discard("venue")
+    if files.get("image") is not None and files["image"].filename:
+        same.discard("image")
+    if ("all_day" in form) != bool(shown.get("all_day")):
+        same -= {"start_date", "end_date"}
+    return same
 
 
 def _typed(form) -> dict:
     """What the user typed, to show the form again as it was."""
     values = {key: form.get(key, "") for key in form}
     values["organizer"] = form.getlist("organizer")
+    values["venue"] = form.getlist("venue")
     values.update({flag: flag in form for flag in FLAGS})
     values["repeat_days"] = form.getlist("repeat_days")
     return values
 
 
-def _recurrence(form) -> str | None:
-    """The raw lines, or those the "repeats" builder writes when no raw line was typed."""
+def _recurrence(form, raw_unchanged: bool) -> str | None:
+    """The raw lines; or the rule the "repeats" builder writes when it is used and the raw
+    lines were left empty or as the form showed them."""
     lines = form.get("recurrence", "").strip()
     frequency = form.get("repeat_freq", "")
-    if lines or frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
+    if (lines and not raw_unchanged) or frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
         return lines if "recurrence" in form else None
     rule = f"RRULE:FREQ={frequency}"
     days = [day for day in form.getlist("repeat_days") if day in WEEKDAYS]
     if frequency == "WEEKLY" and days:
         rule += ";BYDAY=" + ",".join(days)
     count, until = form.get("repeat_count", "").strip(), form.get("repeat_until", "").strip()
-    if DIGITS.fullmatch(count):
+    most = current_app.config["RECURRENCE_MAX"]
+    if count:
+        if not DIGITS.fullmatch(count) or not 1 <= int(count) <= most:
+            raise invalid_params(
+                {"repeat_count": _("Must be a whole number from 1 to %(most)s.", most=most)}
+            )
         rule += f";COUNT={int(count)}"
     elif until:
+        try:
+            day = datetime.strptime(until, "%Y-%m-%d")
+        except ValueError:
+            raise invalid_params({"repeat_until": _("Must be a date.")}) from None
         if until < form.get("start_date", "")[:10]:  # both as the date inputs send them
             raise invalid_params({"repeat_until": _("The last date must not be before the start.")})
         # A date: the whole of that day in the event's zone (rules/recurrence.py).
-        rule += ";UNTIL=" + until.replace("-", "")
+        rule += ";UNTIL=" + day.strftime("%Y%m%d")
     return rule
 
 
-def _body(form, files, viewer, fields_present: bool) -> dict:
-    """The form as an API body (the same field names), for the schema to load."""
-    body: dict = {}
-    for key in (
-        "title",
-        "description",
-        "start_date",
-        "end_date",
-        "timezone",
-        "cost",
-        "website",
-        "status",
-        "password",
-        "categories",
-        "tags",
-    ):
-        if key in form:
-            body[key] = form[key]
+BODY_FIELDS = (
+    "title",
+    "description",
+    "start_date",
+    "end_date",
+    "timezone",
+    "cost",
+    "website",
+    "status",
+    "password",
+    "categories",
+    "tags",
+)
+
+
+def _body(form, files, viewer) -> dict:
+    """The form as an API body (the same field names), for the schema to load; of an edit
+    form, the fields the user changed (``_unchanged``). An uploaded image is not in it:
+    ``_save`` stores it once the rest is valid."""
+    same = _unchanged(form, files)
+    body: dict = {key: form[key] for key in BODY_FIELDS if key in form and key not in same}
     if "password" in body and not body["password"] and "clear_password" not in form:
         del body["password"]  # an empty field keeps the password (it is never shown)
-    for flag in FLAGS:
-        if fields_present:
-            body[flag] = flag in form
+    body.update({flag: flag in form for flag in FLAGS})
     new_venue = form.get("venue[venue]", "").strip()
     if new_venue:
         body["venue"] = {"venue": new_venue, "city": form.get("venue[city]", "").strip()}
-    elif "venue" in form:
-        body["venue"] = form["venue"] or []
-    if fields_present:
+    elif "venue" not in same:
+        body["venue"] = [venue for venue in form.getlist("venue") if venue]
+    if "organizer" not in same:
         body["organizer"] = form.getlist("organizer")
-    recurrence = _recurrence(form)
-    if recurrence is not None:
+    recurrence = _recurrence(form, "recurrence" in same)
+    if recurrence is not None and (
+        "recurrence" not in same or recurrence != form.get("recurrence", "").strip()
+    ):
         body["recurrence"] = recurrence
-    upload = files.get("image")
-    if upload is not None and upload.filename:
-        body["image"] = items.upload(viewer, "image").id
-    elif "image" in form:
+    if "image" in form and "image" not in same:
         body["image"] = form["image"] or ""
     return body
 
 
 def _save(viewer, event=None):
     """The form through the schema and the write pipeline: 303 to the saved event's form,
-    or the form again with its errors (400)."""
+    or the form again with its errors (400). An uploaded image is stored only once the
+    rest of the form is valid, and removed again if the write then fails."""
     if "preview" in request.form:  # the description as it will be stored, nothing saved
         context = _form_context(viewer, _typed(request.form), {}, event)
         preview = Markup(sanitise_html(request.form.get("description", "")))  # nh3's output
         heading = _("Edit event") if event else _("New event")
         return _page("event_form.html", heading=heading, preview=preview, **context)
     schema = EventUpdate() if event is not None else EventCreate()
+    upload = request.files.get("image")
+    stored = None
     try:
-        body = _body(request.form, request.files, viewer, fields_present=True)
+        body = _body(request.form, request.files, viewer)
         loaded = schema.load(body)
+        if upload is not None and upload.filename:
+            stored = items.upload(viewer, "image")
+            loaded = schema.load({**body, "image": stored.id})
         saved = change_event(event, loaded, viewer) if event else create_event(loaded, viewer)
     except ValidationError as error:
         errors = items.field_errors(from_validation_error(error, schema))
     except ApiError as error:
         if error.status in (401, 403):
+            items.discard(stored)
             raise
         errors = items.field_errors(error)
     else:
         return redirect(url_for("editor.edit_event", event_id=saved.id), 303)
-    context = _form_context(viewer, _typed(request.form), errors, event)
+    items.discard(stored)
+    typed = _typed(request.form)
+    if "recurrence" in errors and not typed.get("recurrence") and typed.get("repeat_freq"):
+        errors["repeat_freq"] = errors.pop("recurrence")  # the builder's rule was refused
+    context = _form_context(viewer, typed, errors, event)
     heading = _("Edit event") if event else _("New event")
     return _page("event_form.html", 400, heading=heading, **context)
 
@@ -562,7 +701,8 @@ def media():
         else:
             return redirect(url_for("editor.media_item", media_id=made.id), 303)
     number = page_number(request.args.get("page", "1"))
-    images, total = items.library(viewer, number)
+    search = request.args.get("search", "").strip()[:200]
+    images, total = items.library(viewer, number, search)
     pages = max(1, -(-total // items.PAGE_SIZE))
     return _page(
         "media.html",
@@ -570,9 +710,10 @@ def media():
         heading=_("Images"),
         images=images,
         error=error,
+        search=search,
         may_upload=may(viewer, "upload_media"),
-        previous=url_for("editor.media", page=number - 1) if number > 1 else None,
-        next=url_for("editor.media", page=number + 1) if number < pages else None,
+        previous=url_for("editor.media", search=search, page=number - 1) if number > 1 else None,
+        next=url_for("editor.media", search=search, page=number + 1) if number < pages else None,
     )
 
 
@@ -586,8 +727,7 @@ def new_media():
 @bp.route("/media/<int:media_id>")
 def media_item(media_id):
     viewer = g.editor
-    images, _total = items.library(viewer, 1)
-    found = Media.get_or_none(Media.id == media_id)
+    found = get_media(media_id)
     if found is None or not (viewer.has("edit_others_posts") or found.author == viewer.id):
         return _not_found()
     return _page(

@@ -10,19 +10,19 @@ from dataclasses import dataclass
 from flask import current_app, g, redirect, request, url_for
 from marshmallow import ValidationError
 
-from app.auth import may, require
+from app.auth import may, require, require_force_delete
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import N_, _, translate
 from app.render import media_out, render_context
 from app.routes.categories import categories as category_routes
-from app.routes.media import decode, media_or_404
+from app.routes.media import decode
 from app.routes.organizers import organizers as organizer_routes
 from app.routes.tags import tags as tag_routes
 from app.routes.venues import venues as venue_routes
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
 from store.linked import LinkedFilters, delete_linked, get_linked, list_linked, trash_linked
-from store.media import delete_media, save_media, shown_by_others
+from store.media import delete_media, get_media, images_matching, save_media, shown_by_others
 from store.models import Media, Term
 from store.posts import effective_status
 from store.terms import TermFilters, delete_term, get_term, list_terms
@@ -210,6 +210,8 @@ def save(kind: Kind, item=None):
 
 def field_errors(error: ApiError) -> dict:
     """An answer of the API's validation or write path as the form's errors by field."""
+    if getattr(error, "param", ""):  # a conflict of one field (a term's name or slug)
+        return {error.param: error.message}
     params = error.data.get("params")
     if isinstance(params, dict) and params:
         return {name: str(message) for name, message in params.items()}
@@ -227,6 +229,7 @@ def remove(kind: Kind, item) -> None:
         delete_term(item)
     elif item.status == "trash":
         require(viewer, "delete", item, effective_status(item))
+        require_force_delete(viewer)  # as the API's force=true: editors and up
         delete_linked(kind.routes.kind, item)
     else:
         trash_linked(kind.routes.kind, item)
@@ -250,11 +253,15 @@ def labels(kind: Kind) -> dict:
 # --- images -----------------------------------------------------------------------------
 
 
-def library(viewer, number: int) -> tuple[list[dict], int]:
-    """The images this user may use (their own; editors everyone's), newest first."""
+def library(viewer, number: int, search: str = "") -> tuple[list[dict], int]:
+    """The images this user may use (their own; editors everyone's), newest first; with
+    ``search``, those whose id or file name holds it, or that an event, venue or
+    organizer whose title holds it shows."""
     query = Media.select()
     if not viewer.has("edit_others_posts"):
         query = query.where(Media.author == viewer.id)
+    if search:
+        query = query.where(images_matching(search))
     total = query.count()
     rows = query.order_by(Media.id.desc()).offset((number - 1) * PAGE_SIZE).limit(PAGE_SIZE)
     ctx = render_context(viewer)
@@ -276,9 +283,15 @@ def upload(viewer, param: str = "file"):
     return save_media(processed, viewer.id, current_app.config["UPLOAD_FOLDER"])
 
 
+def discard(media) -> None:
+    """Removes an image this request stored for a write that then failed (or nothing)."""
+    if media is not None:
+        delete_media(media, current_app.config["UPLOAD_FOLDER"])
+
+
 def delete_image(viewer, media_id: int) -> bool:
-    media = media_or_404(media_id)
-    if not may(viewer, "delete_media", media):
+    media = get_media(media_id)
+    if media is None or not may(viewer, "delete_media", media):
         return False
     if not viewer.has("edit_others_posts") and shown_by_others(media.id, viewer.id):
         return False

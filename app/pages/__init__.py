@@ -639,9 +639,10 @@ def widget():
 
 def error_page(status: int, message: str, headers=None) -> Response:
     """An error of a page as a page in the site's look (the API keeps its JSON)."""
+    editor = request.path.startswith("/manage")
     titles = {
         400: _("This address names no page"),
-        403: _("This page needs a password"),
+        403: _("Not allowed") if editor else _("This page needs a password"),
         404: _("Page not found"),
         429: _("Too many attempts"),
     }
@@ -658,7 +659,7 @@ def error_page(status: int, message: str, headers=None) -> Response:
         response.mimetype = "text/html"
     for name, value in (headers or {}).items():
         response.headers[name] = value
-    if request.path.startswith("/manage"):  # the editor's pages are kept by no one
+    if editor:  # the editor's pages are kept by no one
         response.headers["Cache-Control"] = "private, no-store"
     return response
 

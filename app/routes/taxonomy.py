@@ -78,7 +78,9 @@ class TaxonomyRoutes:
         try:
             return save_term(self.taxonomy, values, existing)
         except Conflict as conflict:
-            raise ApiError(conflict.code, _(conflict.message), 400, **conflict.data) from None
+            error = ApiError(conflict.code, _(conflict.message), 400, **conflict.data)
+            error.param = conflict.param  # for the editor to show it beside the field
+            raise error from None
         except Vanished:  # deleted by a concurrent request: as a read after it answers
             raise unknown_term(existing.id) from None
 
