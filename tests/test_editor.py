@@ -776,3 +776,27 @@ def test_the_image_library_is_searched_by_what_shows_an_image(client, sign_in):
     found = editor.get("/manage/media/", query_string={"search": "jazz"}).get_data(as_text=True)
     assert f"/manage/media/{ids[1]}" in found and f"/manage/media/{ids[0]}" not in found
     assert 'type="search"' in found
+
+
+def test_monthly_on_the_same_weekday_of_the_month(client, sign_in):
+    editor = sign_in("editor", "mo")
+    made = editor.post(
+        "/manage/events/new",
+        data=event_form(
+            editor,
+            start_date="2027-03-16T19:00",  # the third Tuesday
+            end_date="2027-03-16T20:00",
+            repeat_freq="MONTHLY",
+            repeat_monthly="weekday",
+            repeat_count="3",
+        ),
+    )
+    assert made.status_code == 303
+    event_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    assert client.get(f"{NS}/events/{event_id}").get_json()["recurrence"] == [
+        "RRULE:FREQ=MONTHLY;BYDAY=3TU;COUNT=3"
+    ]
+    starts = client.get(
+        f"{NS}/events", query_string={"post_parent": event_id, "start_date": "2027-01-01"}
+    ).get_json()["events"]
+    assert [e["start_date"][:10] for e in starts] == ["2027-04-20", "2027-05-18"]

@@ -12,11 +12,9 @@ token (Flask-WTF). The JSON API never reads the session.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
-from datetime import datetime
 
 from flask import Blueprint, Response, current_app, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
@@ -26,8 +24,9 @@ from marshmallow import ValidationError
 from wtforms import ValidationError as TokenError
 
 from app.auth import may, may_read, require, require_force_delete, throttle_sign_in
-from app.editor import items
-from app.errors import ApiError, from_validation_error, invalid_params
+from app.editor import event_form, items
+from app.editor.event_form import WEEKDAYS
+from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event
 from app.i18n import N_, _, current_language
 from app.pages import formatting, page_response
@@ -43,13 +42,10 @@ from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
 from store.models import Media
 from store.posts import effective_status
-from store.terms import find_term
 from store.users import Viewer
 
 bp = Blueprint("editor", __name__, url_prefix="/manage")
 PAGE_SIZE = 20
-FLAGS = ("all_day", "featured", "sticky", "hide_from_listings")
-WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 
 
 class EditorSessions(SecureCookieSessionInterface):
@@ -281,12 +277,9 @@ def events():
     )
 
 
-DIGITS = re.compile(r"[0-9]{1,6}")
-
-
 def page_number(raw: str) -> int:
     """A page number of the query (ASCII digits: ``int`` refuses "²"), else the first."""
-    return int(raw) if DIGITS.fullmatch(raw) and int(raw) > 0 else 1
+    return int(raw) if event_form.DIGITS.fullmatch(raw) and int(raw) > 0 else 1
 
 
 # What the editor calls each status (the API's names are WordPress's).
@@ -338,7 +331,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
     if request.method == "POST":
         shown = request.form.get("shown", "")
     else:
-        shown = _shown_state(values) if event is not None else ""
+        shown = event_form.shown_state(values) if event is not None else ""
     return {
         "values": values,
         "errors": errors,
@@ -370,199 +363,12 @@ def _weekday_labels() -> list[tuple[str, str]]:
     return [(code, names[number]) for number, code in enumerate(WEEKDAYS)]
 
 
-def _values_of(event: dict) -> dict:
-    """An event's representation as the form shows it (the API's field names)."""
-    venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
-    image = event.get("image") or {}
-    values = {
-        "title": event["title"],
-        "description": event["description"],
-        "start_date": _input_date(event["start_date"], event["all_day"]),
-        "end_date": _input_date(event["end_date"], event["all_day"]),
-        "timezone": event["timezone"],
-        "venue": [str(venue["id"]) for venue in venues if venue],
-        "organizer": [str(o["id"]) for o in event["organizer"]],
-        "categories": _term_names(event["categories"], "category"),
-        "tags": _term_names(event["tags"], "post_tag"),
-        "cost": event["cost"],
-        "website": "" if event["website"] == event["url"] else event["website"],
-        "status": event["status"],
-        "recurrence": "\n".join(event.get("recurrence") or []),
-        # An image of the library by its id; one stored as an outside URL by its URL.
-        "image": str(image["id"]) if image.get("id") else image.get("url", ""),
-    }
-    values.update({flag: bool(event.get(flag)) for flag in FLAGS})
-    return values
-
-
-def _term_names(terms: list[dict], taxonomy: str) -> str:
-    """Terms as the comma-separated field shows them: each by its name when the name
-    names that term alone and holds no comma, else by its slug (else its id), so that
-    saving the field unchanged links the same terms."""
-    shown = []
-    for term in terms:
-        for label in (term["name"], term["slug"]):
-            found = find_term(label, taxonomy) if "," not in label else None
-            if found is not None and found.id == term["id"]:
-                shown.append(label)
-                break
-        else:
-            shown.append(str(term["id"]))
-    return ", ".join(shown)
-
-
-def _input_date(stored: str, all_day: bool) -> str:
-    """A stored date as the date or datetime-local input takes it (seconds when any)."""
-    moment = datetime.strptime(stored, "%Y-%m-%d %H:%M:%S")
-    if all_day:
-        return moment.strftime("%Y-%m-%d")
-    return moment.strftime("%Y-%m-%dT%H:%M:%S" if moment.second else "%Y-%m-%dT%H:%M")
-
-
-# The fields an edit form sends only when the user changed them: a save leaves what was
-# not touched as it is (a link the form cannot show, seconds, a series' occurrences).
-COMPARED = (
-    "start_date",
-    "end_date",
-    "timezone",
-    "venue",
-    "organizer",
-    "categories",
-    "tags",
-    "image",
-    "recurrence",
-    "website",
-    "cost",
-)
-
-
-def _comparable(field: str, value):
-    """A field's value in the one form both the shown values and a posted form take."""
-    if field in ("venue", "organizer"):
-        return sorted(str(item) for item in value if str(item))
-    if field == "recurrence":
-        return "\n".join(line.strip() for line in str(value).splitlines() if line.strip())
-    return str(value).strip()
-
-
-def _shown_state(values: dict) -> str:
-    """The compared fields as the form showed them, carried in a hidden field."""
-    state = {field: _comparable(field, values.get(field, "")) for field in COMPARED}
-    return json.dumps({**state, "all_day": bool(values.get("all_day"))})
-
-
-def _unchanged(form, files) -> set[str]:
-    """The compared fields the user left as the form showed them."""
-    try:
-        shown = json.loads(form.get("shown") or "{}")
-    except ValueError:
-        return set()
-    if not isinstance(shown, dict):
-        return set()
-    posted = {
-        field: _comparable(
-            field, form.getlist(field) if field in ("venue", "organizer") else form.get(field, "")
-        )
-        for field in COMPARED
-    }
-    same = {field for field in COMPARED if field in shown and shown[field] == posted[field]}
-    if form.get("venue[venue]", "").strip():
-        same.discard("venue")
-    if files.get("image") is not None and files["image"].filename:
-        same.discard("image")
-    if ("all_day" in form) != bool(shown.get("all_day")):
-        same -= {"start_date", "end_date"}
-    return same
-
-
-def _typed(form) -> dict:
-    """What the user typed, to show the form again as it was."""
-    values = {key: form.get(key, "") for key in form}
-    values["organizer"] = form.getlist("organizer")
-    values["venue"] = form.getlist("venue")
-    values.update({flag: flag in form for flag in FLAGS})
-    values["repeat_days"] = form.getlist("repeat_days")
-    return values
-
-
-def _recurrence(form, raw_unchanged: bool) -> str | None:
-    """The raw lines; or the rule the "repeats" builder writes when it is used and the raw
-    lines were left empty or as the form showed them."""
-    lines = form.get("recurrence", "").strip()
-    frequency = form.get("repeat_freq", "")
-    if (lines and not raw_unchanged) or frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
-        return lines if "recurrence" in form else None
-    rule = f"RRULE:FREQ={frequency}"
-    days = [day for day in form.getlist("repeat_days") if day in WEEKDAYS]
-    if frequency == "WEEKLY" and days:
-        rule += ";BYDAY=" + ",".join(days)
-    count, until = form.get("repeat_count", "").strip(), form.get("repeat_until", "").strip()
-    most = current_app.config["RECURRENCE_MAX"]
-    if count:
-        if not DIGITS.fullmatch(count) or not 1 <= int(count) <= most:
-            raise invalid_params(
-                {"repeat_count": _("Must be a whole number from 1 to %(most)s.", most=most)}
-            )
-        rule += f";COUNT={int(count)}"
-    elif until:
-        try:
-            day = datetime.strptime(until, "%Y-%m-%d")
-        except ValueError:
-            raise invalid_params({"repeat_until": _("Must be a date.")}) from None
-        if until < form.get("start_date", "")[:10]:  # both as the date inputs send them
-            raise invalid_params({"repeat_until": _("The last date must not be before the start.")})
-        # A date: the whole of that day in the event's zone (rules/recurrence.py).
-        rule += ";UNTIL=" + day.strftime("%Y%m%d")
-    return rule
-
-
-BODY_FIELDS = (
-    "title",
-    "description",
-    "start_date",
-    "end_date",
-    "timezone",
-    "cost",
-    "website",
-    "status",
-    "password",
-    "categories",
-    "tags",
-)
-
-
-def _body(form, files, viewer) -> dict:
-    """The form as an API body (the same field names), for the schema to load; of an edit
-    form, the fields the user changed (``_unchanged``). An uploaded image is not in it:
-    ``_save`` stores it once the rest is valid."""
-    same = _unchanged(form, files)
-    body: dict = {key: form[key] for key in BODY_FIELDS if key in form and key not in same}
-    if "password" in body and not body["password"] and "clear_password" not in form:
-        del body["password"]  # an empty field keeps the password (it is never shown)
-    body.update({flag: flag in form for flag in FLAGS})
-    new_venue = form.get("venue[venue]", "").strip()
-    if new_venue:
-        body["venue"] = {"venue": new_venue, "city": form.get("venue[city]", "").strip()}
-    elif "venue" not in same:
-        body["venue"] = [venue for venue in form.getlist("venue") if venue]
-    if "organizer" not in same:
-        body["organizer"] = form.getlist("organizer")
-    recurrence = _recurrence(form, "recurrence" in same)
-    if recurrence is not None and (
-        "recurrence" not in same or recurrence != form.get("recurrence", "").strip()
-    ):
-        body["recurrence"] = recurrence
-    if "image" in form and "image" not in same:
-        body["image"] = form["image"] or ""
-    return body
-
-
 def _save(viewer, event=None):
     """The form through the schema and the write pipeline: 303 to the saved event's form,
     or the form again with its errors (400). An uploaded image is stored only once the
     rest of the form is valid, and removed again if the write then fails."""
     if "preview" in request.form:  # the description as it will be stored, nothing saved
-        context = _form_context(viewer, _typed(request.form), {}, event)
+        context = _form_context(viewer, event_form.typed(request.form), {}, event)
         preview = Markup(sanitise_html(request.form.get("description", "")))  # nh3's output
         heading = _("Edit event") if event else _("New event")
         return _page("event_form.html", heading=heading, preview=preview, **context)
@@ -570,7 +376,7 @@ def _save(viewer, event=None):
     upload = request.files.get("image")
     stored = None
     try:
-        body = _body(request.form, request.files, viewer)
+        body = event_form.body(request.form, request.files, viewer)
         loaded = schema.load(body)
         if upload is not None and upload.filename:
             stored = items.upload(viewer, "image")
@@ -586,7 +392,7 @@ def _save(viewer, event=None):
     else:
         return redirect(url_for("editor.edit_event", event_id=saved.id), 303)
     items.discard(stored)
-    typed = _typed(request.form)
+    typed = event_form.typed(request.form)
     if "recurrence" in errors and not typed.get("recurrence") and typed.get("repeat_freq"):
         errors["repeat_freq"] = errors.pop("recurrence")  # the builder's rule was refused
     context = _form_context(viewer, typed, errors, event)
@@ -624,7 +430,7 @@ def edit_event(event_id):
         "event_form.html",
         heading=_("Edit event"),
         public_link=url_for("pages.event_view", slug=event.slug),
-        **_form_context(viewer, _values_of(shown), {}, event),
+        **_form_context(viewer, event_form.values_of(shown), {}, event),
     )
 
 

@@ -1,0 +1,220 @@
+"""The editor's event form and the API's body (SPEC §16): an event's representation as the
+form shows it, and a posted form as the body ``POST``/``PUT /events`` takes, the field
+names being the API's. Of an edit form only the fields the user changed are sent, so that
+a save leaves alone what the form cannot show."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+
+from flask import current_app
+
+from app.errors import invalid_params
+from app.i18n import _
+from store.terms import find_term
+
+FLAGS = ("all_day", "featured", "sticky", "hide_from_listings")
+WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+DIGITS = re.compile(r"[0-9]{1,6}")
+
+
+def values_of(event: dict) -> dict:
+    """An event's representation as the form shows it (the API's field names)."""
+    venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
+    image = event.get("image") or {}
+    values = {
+        "title": event["title"],
+        "description": event["description"],
+        "start_date": _input_date(event["start_date"], event["all_day"]),
+        "end_date": _input_date(event["end_date"], event["all_day"]),
+        "timezone": event["timezone"],
+        "venue": [str(venue["id"]) for venue in venues if venue],
+        "organizer": [str(o["id"]) for o in event["organizer"]],
+        "categories": _term_names(event["categories"], "category"),
+        "tags": _term_names(event["tags"], "post_tag"),
+        "cost": event["cost"],
+        "website": "" if event["website"] == event["url"] else event["website"],
+        "status": event["status"],
+        "recurrence": "\n".join(event.get("recurrence") or []),
+        # An image of the library by its id; one stored as an outside URL by its URL.
+        "image": str(image["id"]) if image.get("id") else image.get("url", ""),
+    }
+    values.update({flag: bool(event.get(flag)) for flag in FLAGS})
+    return values
+
+
+def _term_names(terms: list[dict], taxonomy: str) -> str:
+    """Terms as the comma-separated field shows them: each by its name when the name
+    names that term alone and holds no comma, else by its slug (else its id), so that
+    saving the field unchanged links the same terms."""
+    shown = []
+    for term in terms:
+        for label in (term["name"], term["slug"]):
+            found = find_term(label, taxonomy) if "," not in label else None
+            if found is not None and found.id == term["id"]:
+                shown.append(label)
+                break
+        else:
+            shown.append(str(term["id"]))
+    return ", ".join(shown)
+
+
+def _input_date(stored: str, all_day: bool) -> str:
+    """A stored date as the date or datetime-local input takes it (seconds when any)."""
+    moment = datetime.strptime(stored, "%Y-%m-%d %H:%M:%S")
+    if all_day:
+        return moment.strftime("%Y-%m-%d")
+    return moment.strftime("%Y-%m-%dT%H:%M:%S" if moment.second else "%Y-%m-%dT%H:%M")
+
+
+# The fields an edit form sends only when the user changed them: a save leaves what was
+# not touched as it is (a link the form cannot show, seconds, a series' occurrences).
+COMPARED = (
+    "start_date",
+    "end_date",
+    "timezone",
+    "venue",
+    "organizer",
+    "categories",
+    "tags",
+    "image",
+    "recurrence",
+    "website",
+    "cost",
+)
+
+
+def _comparable(field: str, value):
+    """A field's value in the one form both the shown values and a posted form take."""
+    if field in ("venue", "organizer"):
+        return sorted(str(item) for item in value if str(item))
+    if field == "recurrence":
+        return "\n".join(line.strip() for line in str(value).splitlines() if line.strip())
+    return str(value).strip()
+
+
+def shown_state(values: dict) -> str:
+    """The compared fields as the form showed them, carried in a hidden field."""
+    state = {field: _comparable(field, values.get(field, "")) for field in COMPARED}
+    return json.dumps({**state, "all_day": bool(values.get("all_day"))})
+
+
+def unchanged(form, files) -> set[str]:
+    """The compared fields the user left as the form showed them."""
+    try:
+        shown = json.loads(form.get("shown") or "{}")
+    except ValueError:
+        return set()
+    if not isinstance(shown, dict):
+        return set()
+    posted = {
+        field: _comparable(
+            field, form.getlist(field) if field in ("venue", "organizer") else form.get(field, "")
+        )
+        for field in COMPARED
+    }
+    same = {field for field in COMPARED if field in shown and shown[field] == posted[field]}
+    if form.get("venue[venue]", "").strip():
+        same.discard("venue")
+    if files.get("image") is not None and files["image"].filename:
+        same.discard("image")
+    if ("all_day" in form) != bool(shown.get("all_day")):
+        same -= {"start_date", "end_date"}
+    return same
+
+
+def typed(form) -> dict:
+    """What the user typed, to show the form again as it was."""
+    values = {key: form.get(key, "") for key in form}
+    values["organizer"] = form.getlist("organizer")
+    values["venue"] = form.getlist("venue")
+    values.update({flag: flag in form for flag in FLAGS})
+    values["repeat_days"] = form.getlist("repeat_days")
+    return values
+
+
+def _recurrence(form, raw_unchanged: bool) -> str | None:
+    """The raw lines; or the rule the "repeats" builder writes when it is used and the raw
+    lines were left empty or as the form showed them."""
+    lines = form.get("recurrence", "").strip()
+    frequency = form.get("repeat_freq", "")
+    if (lines and not raw_unchanged) or frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
+        return lines if "recurrence" in form else None
+    rule = f"RRULE:FREQ={frequency}"
+    days = [day for day in form.getlist("repeat_days") if day in WEEKDAYS]
+    if frequency == "WEEKLY" and days:
+        rule += ";BYDAY=" + ",".join(days)
+    if frequency == "MONTHLY" and form.get("repeat_monthly") == "weekday":
+        rule += ";BYDAY=" + _weekday_of_month(form.get("start_date", ""))
+    count, until = form.get("repeat_count", "").strip(), form.get("repeat_until", "").strip()
+    most = current_app.config["RECURRENCE_MAX"]
+    if count:
+        if not DIGITS.fullmatch(count) or not 1 <= int(count) <= most:
+            raise invalid_params(
+                {"repeat_count": _("Must be a whole number from 1 to %(most)s.", most=most)}
+            )
+        rule += f";COUNT={int(count)}"
+    elif until:
+        try:
+            day = datetime.strptime(until, "%Y-%m-%d")
+        except ValueError:
+            raise invalid_params({"repeat_until": _("Must be a date.")}) from None
+        if until < form.get("start_date", "")[:10]:  # both as the date inputs send them
+            raise invalid_params({"repeat_until": _("The last date must not be before the start.")})
+        # A date: the whole of that day in the event's zone (rules/recurrence.py).
+        rule += ";UNTIL=" + day.strftime("%Y%m%d")
+    return rule
+
+
+BODY_FIELDS = (
+    "title",
+    "description",
+    "start_date",
+    "end_date",
+    "timezone",
+    "cost",
+    "website",
+    "status",
+    "password",
+    "categories",
+    "tags",
+)
+
+
+def body(form, files, viewer) -> dict:
+    """The form as an API body (the same field names), for the schema to load; of an edit
+    form, the fields the user changed (``unchanged``). An uploaded image is not in it:
+    the editor stores it once the rest is valid."""
+    same = unchanged(form, files)
+    body: dict = {key: form[key] for key in BODY_FIELDS if key in form and key not in same}
+    if "password" in body and not body["password"] and "clear_password" not in form:
+        del body["password"]  # an empty field keeps the password (it is never shown)
+    body.update({flag: flag in form for flag in FLAGS})
+    new_venue = form.get("venue[venue]", "").strip()
+    if new_venue:
+        body["venue"] = {"venue": new_venue, "city": form.get("venue[city]", "").strip()}
+    elif "venue" not in same:
+        body["venue"] = [venue for venue in form.getlist("venue") if venue]
+    if "organizer" not in same:
+        body["organizer"] = form.getlist("organizer")
+    recurrence = _recurrence(form, "recurrence" in same)
+    if recurrence is not None and (
+        "recurrence" not in same or recurrence != form.get("recurrence", "").strip()
+    ):
+        body["recurrence"] = recurrence
+    if "image" in form and "image" not in same:
+        body["image"] = form["image"] or ""
+    return body
+
+
+def _weekday_of_month(start: str) -> str:
+    """The start's weekday in its month as RFC 5545 writes it: 3TU for a third Tuesday,
+    -1FR for a last Friday (a fifth one is the last)."""
+    try:
+        day = datetime.strptime(start[:10], "%Y-%m-%d")
+    except ValueError:
+        raise invalid_params({"start_date": _("Must be a date.")}) from None
+    number = (day.day - 1) // 7 + 1
+    return f"{-1 if number == 5 else number}{WEEKDAYS[day.weekday()]}"
