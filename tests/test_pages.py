@@ -333,14 +333,14 @@ def test_past_the_last_page_is_a_404_page(client, make_event):
 def test_a_next_page_only_when_an_event_is_on_it(client, admin, make_event):
     """The upcoming pages tell whether more follow by reading one event more, not by a
     total: exactly a page of events has no next page, one more has, and the page after
-    the last is a 404. A venue's page links "All upcoming events" on the same rule."""
+    the last is a 404. A venue's page is paged on the same rule."""
     venue = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
     for n in range(10):
         event(make_event, title=f"Gig {n:02d}", venue=venue["id"])
     html = page(client, "/events/")
     assert len(re.findall(r">Gig \d\d</a>", html)) == 10 and 'rel="next"' not in html
     venue_page = page(client, f"/venue/{venue['slug']}/")
-    assert "All upcoming events" not in venue_page
+    assert 'rel="next"' not in venue_page
     page(client, "/events/?page=2", 404)
     event(make_event, title="Gig 10", venue=venue["id"])
     html = page(client, "/events/")
@@ -348,7 +348,9 @@ def test_a_next_page_only_when_an_event_is_on_it(client, admin, make_event):
     second = page(client, "/events/?page=2")
     assert re.findall(r">Gig (\d\d)</a>", second) == ["10"] and 'rel="next"' not in second
     assert 'rel="prev"' in second
-    assert "All upcoming events" in page(client, f"/venue/{venue['slug']}/")
+    assert f'rel="next" href="/venue/{venue["slug"]}/?page=2"' in page(
+        client, f"/venue/{venue['slug']}/"
+    )
     page(client, "/events/?page=3", 404)
 
 
@@ -754,3 +756,32 @@ def test_a_filtered_list_shows_an_occurrence_edited_to_match_it(client, admin, m
         assert "Choir in the park" in page(client, path), path
     listed = page(client, f"/events/?venue={hall['id']}")
     assert listed.count(">Choir</a>") == 1
+
+
+def test_venue_and_organizer_pages_are_paged_as_the_list(client, admin, make_event):
+    """A venue's or organizer's page lists all its upcoming events, ten a page, with
+    previous and next links (it showed its first ten, ``?page=`` ignored); a bad page is
+    a 400 page, one past the last a 404 page, as on the list view."""
+    venue = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    organizer = client.post(
+        f"{NS}/organizers", json={"organizer": "Club"}, headers=admin
+    ).get_json()
+    for n in range(13):
+        day = DAY + timedelta(days=n)
+        event(
+            make_event,
+            title=f"Gig {n:02d}",
+            venue=venue["id"],
+            organizer=[organizer["id"]],
+            start_date=f"{day} 10:00:00",
+            end_date=f"{day} 11:00:00",
+        )
+    for base in (f"/venue/{venue['slug']}/", f"/organizer/{organizer['slug']}/"):
+        first = page(client, base)
+        assert re.findall(r">Gig (\d\d)</a>", first) == [f"{n:02d}" for n in range(10)]
+        assert f'rel="next" href="{base}?page=2"' in first and 'rel="prev"' not in first
+        second = page(client, f"{base}?page=2")
+        assert re.findall(r">Gig (\d\d)</a>", second) == ["10", "11", "12"]
+        assert f'rel="prev" href="{base}?page=1"' in second and 'rel="next"' not in second
+        page(client, f"{base}?page=3", 404)
+        page(client, f"{base}?page=x", 400)

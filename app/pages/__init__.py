@@ -529,17 +529,27 @@ def formatting_plain(html: str) -> str:
 
 
 def _linked_view(kind: str, slug: str):
+    """A venue or an organizer with its upcoming events, paged as the list view."""
     item = reading.linked_page(kind, slug)
     name = item.get(kind) or ""
+    page = _page_number()
     now = reading.to_utc(reading.site_now())
     filters = reading.Filters(**{kind: [str(item["id"])]})  # its list, feeds: this item's
-    events, more = reading.upcoming(filters, 1, PAGE_SIZE, now)
+    events, more = reading.upcoming(filters, page, PAGE_SIZE, now)
+    if page > 1 and not events:  # past the last page
+        raise reading.NotFound("page")
+
+    def page_link(number):
+        return url_for(request.endpoint, slug=slug, page=number)
+
     return page_response(
         "linked.html",
         item=item,
         heading=name,
         events=_decorate(_one_per_series(events)),
-        more=url_for("pages.list_view", **{kind: item["id"]}) if more else None,
+        page=page,
+        previous=page_link(page - 1) if page > 1 else None,
+        next=page_link(page + 1) if more else None,
         map_link=formatting.map_link(item) if item.get("geo_lat") is not None else None,
         address=address_line(item, with_name=False) if kind == "venue" else "",
         feeds=_feeds(filters),
