@@ -758,6 +758,53 @@ def test_a_filtered_list_shows_an_occurrence_edited_to_match_it(client, admin, m
     assert listed.count(">Choir</a>") == 1
 
 
+def _titles(html: str) -> list[str]:
+    return re.findall(r'class="event-title"><a [^>]*>([^<]+)</a>', html)
+
+
+def test_a_filtered_list_shows_ten_entries_a_page_each_series_once(client, admin, make_event):
+    """A filtered list is as full as the unfiltered one: a page of ten entries, a series
+    once across its pages (it was collapsed per page: a page of ten occurrences showed
+    two entries); an occurrence edited to match the filter alone still shows."""
+    hall = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    park = client.post(f"{NS}/venues", json={"venue": "Park"}, headers=admin).get_json()
+    start = date.today() + timedelta(days=1)
+    for name in ("Choir", "Band"):
+        event(
+            make_event,
+            title=name,
+            description="Live tonight",
+            venue=hall["id"],
+            categories=["Music"],
+            start_date=f"{start} 18:00:00",
+            end_date=f"{start} 19:00:00",
+            recurrence=["RRULE:FREQ=DAILY;COUNT=20"],
+        )
+    for n in range(12):
+        day = start + timedelta(days=1 + n)
+        event(
+            make_event,
+            title=f"Solo {n:02d}",
+            description="Live tonight",
+            venue=hall["id"],
+            categories=["Music"],
+            start_date=f"{day} 10:00:00",
+            end_date=f"{day} 11:00:00",
+        )
+    choir = client.get(f"{NS}/events?search=choir&per_page=50", headers=admin).get_json()
+    fifth = sorted(choir["events"], key=lambda e: e["utc_start_date"])[4]
+    client.put(f"{NS}/events/{fifth['id']}", json={"venue": park["id"]}, headers=admin)
+    for query in (f"venue={hall['id']}", "categories=music", "search=tonight"):
+        first, second = page(client, f"/events/?{query}"), page(client, f"/events/?{query}&page=2")
+        titles = _titles(first) + _titles(second)
+        assert len(_titles(first)) == 10, (query, _titles(first))
+        assert titles.count("Choir") == 1 and titles.count("Band") == 1, (query, titles)
+        assert len(titles) == 14, (query, titles)
+    assert len(_titles(page(client, "/events/category/music/"))) == 10
+    # the occurrence moved to the park is the park's first of its series
+    assert _titles(page(client, f"/events/?venue={park['id']}")) == ["Choir"]
+
+
 def test_venue_and_organizer_pages_are_paged_as_the_list(client, admin, make_event):
     """A venue's or organizer's page lists all its upcoming events, ten a page, with
     previous and next links (it showed its first ten, ``?page=`` ignored); a bad page is
