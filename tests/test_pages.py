@@ -832,3 +832,20 @@ def test_venue_and_organizer_pages_are_paged_as_the_list(client, admin, make_eve
         assert f'rel="prev" href="{base}?page=1"' in second and 'rel="next"' not in second
         page(client, f"{base}?page=3", 404)
         page(client, f"{base}?page=x", 400)
+
+
+def test_an_unlocked_event_links_an_ics_that_answers(client, make_event):
+    """Found by a tester: the .ics link of a protected event opened by its password was a
+    403; it carries the password, which the locked page never shows."""
+    import html as html_module
+
+    made = event(make_event, title="Members night", password="s3 cr&t")
+    locked = page(client, f"/event/{made['slug']}/")
+    assert "password=" not in locked and "s3" not in locked
+    right = client.post(f"/event/{made['slug']}/", data={"post_password": "s3 cr&t"}, headers=HTML)
+    assert "no-store" in right.headers["Cache-Control"]
+    html = right.get_data(as_text=True)
+    link = html_module.unescape(re.search(r'href="(http[^"]+\?ical=1[^"]*)"', html)[1])
+    feed = client.get(link.split("://", 1)[1].split("/", 1)[1])
+    assert feed.status_code == 200 and feed.mimetype == "text/calendar"
+    assert "Members night" in feed.get_data(as_text=True)

@@ -479,7 +479,9 @@ class EventPage(MethodView):
     def post(self, slug):
         password = request.form.get("post_password", "")
         count_item_password(password)
-        return _event_page(slug, password or None, tried=True)
+        response = _event_page(slug, password or None, tried=True)
+        response.headers["Cache-Control"] = "private, no-store"  # its links hold the password
+        return response
 
 
 bp.add_url_rule("/event/<slug>/", view_func=cached(EventPage).as_view("event_view"))
@@ -508,7 +510,7 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         else None,
         srcset=formatting.srcset(event["image"]) if event.get("image") else "",
         description=Markup(event.get("description") or ""),  # sanitised on write (nh3)
-        ics=f"{namespace_url()}/events/{event['id']}?ical=1",
+        ics=_event_ics(event["id"], None if locked else password),
         google=formatting.google_event_link(
             event, location, formatting_plain(event.get("description") or "")
         ),
@@ -522,6 +524,13 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         og_image=event["image"]["url"] if event.get("image") else None,
         lang_of_dates=lang,
     )
+
+
+def _event_ics(event_id: int, password: str | None) -> str:
+    """The event's own feed; an event opened by its password carries it, as the API's
+    ``?password=`` takes it (only the page answering that password shows it)."""
+    query = {"ical": 1, **({"password": password} if password else {})}
+    return f"{namespace_url()}/events/{event_id}?{urlencode(query)}"
 
 
 def formatting_plain(html: str) -> str:
