@@ -849,3 +849,23 @@ def test_an_unlocked_event_links_an_ics_that_answers(client, make_event):
     feed = client.get(link.split("://", 1)[1].split("/", 1)[1])
     assert feed.status_code == 200 and feed.mimetype == "text/calendar"
     assert "Members night" in feed.get_data(as_text=True)
+
+
+def test_answers_chosen_by_accept_vary_by_it(client):
+    """``GET /`` answers a page or JSON by Accept, and says so to caches (it sent
+    ``Vary: Authorization`` only); so does an address no route serves."""
+    for path in ("/", "/xx/events/"):
+        for headers in (HTML, {"Accept": "application/json"}):
+            vary = client.get(path, headers=headers).headers["Vary"]
+            assert "Accept" in [part.strip() for part in vary.split(",")], (path, vary)
+
+
+def test_an_unknown_language_root_is_a_404_page_for_browsers(client):
+    """``/xx/events/`` (no such language) answered a JSON 404 to a browser: a page for
+    browsers, JSON for other clients; the API's addresses keep their JSON."""
+    for path in ("/xx/events/", "/xx/manage/", "/xx/event/a/"):
+        html = page(client, path, 404)
+        assert "<h1>" in html
+        assert client.get(path).get_json()["code"] == "rest_no_route"
+    api = client.get(f"{NS}/nothing", headers=HTML)
+    assert api.status_code == 404 and api.get_json()["code"] == "rest_no_route"

@@ -708,8 +708,18 @@ def register_pages(app) -> None:
     app.jinja_env.policies["json.dumps_function"] = _json_text
     app.jinja_env.policies["json.dumps_kwargs"] = {}
     app.add_url_rule("/static/site.css", "site_css", _site_css, methods=["GET"])
-    # The editor's errors are pages too (it is not indexed: app/headers.py).
-    errors.page_errors(lambda path: is_page_path(path) or path.startswith("/manage"), error_page)
+    errors.page_errors(_answers_a_page, error_page)
+
+
+def _answers_a_page(path: str) -> bool:
+    """Whether an error at ``path`` is a page: the pages' addresses, the editor's (it is
+    not indexed: app/headers.py), and any other address outside the API that a browser
+    asks (an unknown language root, ``/xx/events/``); the API keeps its JSON errors."""
+    if is_page_path(path) or path.startswith("/manage"):
+        return True
+    api_root = current_app.config["API_ROOT"]
+    in_api = path == api_root or path.startswith(api_root + "/")
+    return not in_api and wants_page(request)
 
 
 def _json_text(value) -> str:
