@@ -869,3 +869,62 @@ def test_an_unknown_language_root_is_a_404_page_for_browsers(client):
         assert client.get(path).get_json()["code"] == "rest_no_route"
     api = client.get(f"{NS}/nothing", headers=HTML)
     assert api.status_code == 404 and api.get_json()["code"] == "rest_no_route"
+
+
+def _form_submits(html: str, form_class: str = "filters") -> list[tuple[str, str]]:
+    """What a browser without JavaScript sends when the form of ``form_class`` is submitted
+    as it stands (text and hidden inputs, the selected options of each select, or its
+    first when a single select has none selected)."""
+    from html.parser import HTMLParser
+
+    class Form(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.inside, self.select, self.sent = False, None, []
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if tag == "form" and form_class in (attrs.get("class") or "").split():
+                self.inside = True
+            elif not self.inside:
+                return
+            elif tag == "input" and attrs.get("type") in ("hidden", "search", "text", "date"):
+                self.sent.append((attrs["name"], attrs.get("value") or ""))
+            elif tag == "select":
+                self.select = {"name": attrs["name"], "multiple": "multiple" in attrs, "opts": []}
+            elif tag == "option" and self.select is not None:
+                self.select["opts"].append((attrs.get("value") or "", "selected" in attrs))
+
+        def handle_endtag(self, tag):
+            if tag == "form":
+                self.inside = False
+            elif tag == "select" and self.select is not None:
+                chosen = [value for value, on in self.select["opts"] if on]
+                if not self.select["multiple"]:
+                    assert len(chosen) <= 1, self.select  # a single select has one choice
+                    chosen = chosen or [self.select["opts"][0][0]]
+                self.sent.extend((self.select["name"], value) for value in chosen)
+                self.select = None
+
+    parser = Form()
+    parser.feed(html)
+    return parser.sent
+
+
+def test_the_filter_form_keeps_every_chosen_filter(client, admin, make_event):
+    """Found by a tester: ``?categories=music,jazz`` then "Find events" (JavaScript off)
+    kept one category, the select marking two options selected; every chosen category,
+    venue, tag and organizer is sent again."""
+    hall = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    park = client.post(f"{NS}/venues", json={"venue": "Park"}, headers=admin).get_json()
+    event(make_event, title="Gig", categories=["Music", "Jazz"], tags=["loud", "late"])
+    query = f"categories=music,jazz&venue={hall['slug']},{park['id']}&tags=loud,late&search=a"
+    for path in ("/events/", f"/events/month/{DAY:%Y-%m}/", f"/events/{DAY}/"):
+        sent = _form_submits(page(client, f"{path}?{query}"))
+        chosen = {name: sorted(v for n, v in sent if n == name and v) for name, _v in sent}
+        assert chosen["categories"] == ["jazz", "music"], (path, sent)
+        assert chosen["venue"] == sorted([hall["slug"], park["slug"]]), (path, sent)
+        assert chosen["tags"] == ["late", "loud"] and chosen["search"] == ["a"], (path, sent)
+    single = page(client, "/events/?categories=music")
+    assert 'name="categories" multiple' not in single
+    assert _form_submits(single).count(("categories", "music")) == 1

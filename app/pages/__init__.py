@@ -140,8 +140,8 @@ def _choices(filters: reading.Filters) -> dict:
     return {
         "categories": categories,
         "venues": venues,
-        "category_options": reading.options("categories", categories, filters.categories),
-        "venue_options": reading.options("venues", venues, filters.venue),
+        "category_select": reading.select("categories", categories, filters.categories),
+        "venue_select": reading.select("venues", venues, filters.venue),
     }
 
 
