@@ -928,3 +928,31 @@ def test_the_filter_form_keeps_every_chosen_filter(client, admin, make_event):
     single = page(client, "/events/?categories=music")
     assert 'name="categories" multiple' not in single
     assert _form_submits(single).count(("categories", "music")) == 1
+
+
+def test_a_lists_feed_holds_the_events_the_list_shows(client, admin, make_event):
+    """Found by a tester: the list shows an event that began days ago and has not ended,
+    its feed (the API's default window) left it out; a past list's feed is its past."""
+    import html as html_module
+
+    venue = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    began, ends = date.today() - timedelta(days=4), date.today() + timedelta(days=4)
+    event(
+        make_event,
+        title="Long exhibition",
+        venue=venue["id"],
+        start_date=f"{began} 10:00:00",
+        end_date=f"{ends} 18:00:00",
+    )
+    old = date.today() - timedelta(days=40)
+    event(make_event, title="Old fair", start_date=f"{old} 10:00", end_date=f"{old} 11:00")
+    for path, shown, hidden in (
+        ("/events/", "Long exhibition", "Old fair"),
+        (f"/venue/{venue['slug']}/", "Long exhibition", "Old fair"),
+        ("/events/?past=1", "Old fair", "Long exhibition"),
+    ):
+        html = page(client, path)
+        assert shown in html and hidden not in html, path
+        link = html_module.unescape(re.search(r'href="(http[^"]+/events\?ical=1[^"]*)"', html)[1])
+        feed = client.get(link.split("://", 1)[1].split("/", 1)[1]).get_data(as_text=True)
+        assert shown in feed and hidden not in feed, (path, link)

@@ -112,11 +112,18 @@ def _page_number() -> int:
     return int(raw)
 
 
-def _feeds(filters: reading.Filters) -> dict:
+# What a list's feed asks besides its filters: the events the list shows, read when the
+# feed is (the API's relative ``now``), not its default window, which leaves out an event
+# that began before yesterday and has not ended.
+UPCOMING_FEED = {"ends_after": "now"}
+PAST_FEED = {"ends_before": "now"}
+
+
+def _feeds(filters: reading.Filters, window: dict | None = None) -> dict:
     """The iCalendar feed of the page's filters: https, webcal and Google's subscribe link.
     The feed is the API's listing: its arguments as the API takes them (a venue or an
-    organizer by id, lists as comma-separated values)."""
-    args = filters.api_args()
+    organizer by id, lists as comma-separated values), and the list's ``window``."""
+    args = {**filters.api_args(), **(window or {})}
     query = {"ical": 1}
     query.update((k, ",".join(map(str, v)) if isinstance(v, list) else v) for k, v in args.items())
     https = f"{namespace_url()}/events?{urlencode(query)}"
@@ -233,7 +240,7 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         is_past=is_past,
         filters=filters,
         views=_view_links(filters, reading.site_today()),
-        feeds=_feeds(filters),
+        feeds=_feeds(filters, PAST_FEED if is_past else UPCOMING_FEED),
         json_ld=_ld(shown),
         **_choices(filters),
         term=term,
@@ -561,7 +568,7 @@ def _linked_view(kind: str, slug: str):
         next=page_link(page + 1) if more else None,
         map_link=formatting.map_link(item) if item.get("geo_lat") is not None else None,
         address=address_line(item, with_name=False) if kind == "venue" else "",
-        feeds=_feeds(filters),
+        feeds=_feeds(filters, UPCOMING_FEED),
         json_ld=[item["json_ld"]] if item.get("json_ld") else [],
         og_image=item["image"]["url"] if item.get("image") else None,
     )
