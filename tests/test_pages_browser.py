@@ -169,6 +169,8 @@ def test_the_widget_fills_a_page_of_another_origin(site, browser, tmp_path):
         "<style>li { color: red }</style><h1>Our club</h1>"
         '<div data-calendar-events data-limit="5" data-categories="music"></div>'
         '<div id="all" data-calendar-events data-limit="2" data-lang="fr"></div>'
+        '<div id="us" data-calendar-events data-limit="1" data-lang="en-US"></div>'
+        '<div id="pt" data-calendar-events data-limit="1" data-lang="pt-BR"></div>'
         f'<script src="{site["base"]}/widget.js" async></script></body></html>'
     )
     port = free_port()
@@ -196,6 +198,14 @@ def test_the_widget_fills_a_page_of_another_origin(site, browser, tmp_path):
             " && document.getElementById('all').shadowRoot.querySelectorAll('li').length === 2"
         )
         assert page.locator("#all li img").count() == 0  # titles inserted as text
+        # A language the site has under its base (en-US: en), or lacks (pt-BR: the root).
+        for ident in ("us", "pt"):
+            page.wait_for_function(
+                f"document.getElementById('{ident}').shadowRoot"
+                f" && document.getElementById('{ident}').shadowRoot.querySelector('li a')"
+            )
+            href = page.locator(f"#{ident} li a").first.get_attribute("href")
+            assert href.startswith(site["base"] + ("/en/event/" if ident == "us" else "/event/"))
         assert problems == []
         page.context.close()
     finally:

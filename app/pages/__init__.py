@@ -654,6 +654,8 @@ def widget():
     under this site's namespace."""
     with open(os.path.join(current_app.root_path, "static", "widget.js"), encoding="utf-8") as f:
         body = f.read().replace("/wp-json/calendar/events/v1", current_app.config["NAMESPACE_URL"])
+    languages = _json_text([code.lower() for code in current_app.config["LANGUAGES"]])
+    body = body.replace('var LANGUAGES = ["en"];', f"var LANGUAGES = {languages};", 1)
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # revalidated by its ETag
     response.set_etag(etag_of(body.encode())[1:-1])
