@@ -956,3 +956,38 @@ def test_a_lists_feed_holds_the_events_the_list_shows(client, admin, make_event)
         link = html_module.unescape(re.search(r'href="(http[^"]+/events\?ical=1[^"]*)"', html)[1])
         feed = client.get(link.split("://", 1)[1].split("/", 1)[1]).get_data(as_text=True)
         assert shown in feed and hidden not in feed, (path, link)
+
+
+def test_the_events_calendars_other_addresses_keep_working(client, make_event):
+    """SPEC §15: a site that moves here keeps its links, The Events Calendar's other
+    forms of them included: moved (301) to ours, or served."""
+    event(make_event, title="Tango class", categories=["Dance"], tags=["evening"])
+    for old, new in (
+        ("/events/list/page/2/", "/events/?page=2"),
+        ("/events/page/2/?search=a", "/events/?search=a&page=2"),
+        ("/events/category/dance/month/", "/events/month/?categories=dance"),
+        ("/events/category/dance/list/", "/events/category/dance/"),
+        ("/events/category/dance/page/2/", "/events/category/dance/?page=2"),
+        ("/events/tag/evening/month/", "/events/month/?tags=evening"),
+        ("/events/tag/evening/list/", "/events/tag/evening/"),
+        ("/events/month/?tribe-bar-date=2026-12-20", "/events/month/2026-12/"),
+        (
+            "/fr/events/month/?tribe-bar-date=2026-12-20&search=a",
+            "/fr/events/month/2026-12/?search=a",
+        ),
+    ):
+        moved = client.get(old, headers=HTML)
+        assert moved.status_code == 301 and moved.headers["Location"] == new, (
+            old,
+            moved.status_code,
+        )
+    assert "Tango class" in page(client, "/events/month/?categories=dance")
+    # tribe_paged is a page number; tribe-bar-date lists from that day
+    assert "Tango class" in page(client, "/events/?tribe_paged=1")
+    page(client, "/events/?tribe_paged=2", 404)
+    later = DAY + timedelta(days=1)
+    assert "Tango class" not in page(client, f"/events/?tribe-bar-date={later}")
+    earlier = page(client, f"/events/list/?tribe-bar-date={DAY - timedelta(days=30)}")
+    assert "Tango class" in earlier
+    page(client, "/events/?tribe-bar-date=2026-99-99", 400)
+    page(client, "/events/month/?tribe-bar-date=nonsense", 400)

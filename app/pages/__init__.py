@@ -48,8 +48,11 @@ PAGE_PREFIXES = (
 )
 
 
+# The Events Calendar's "from this date" (its bar's date picker): a list from that day, the
+# month of that day.
+TEC_DATE = "tribe-bar-date"
 # What a page's address keeps of its query (canonical and alternate links).
-PAGE_QUERY = ("page", "past", "eventDisplay", *reading.FILTERS)
+PAGE_QUERY = ("page", "past", "eventDisplay", TEC_DATE, *reading.FILTERS)
 
 
 def is_page_path(path: str) -> bool:
@@ -106,7 +109,7 @@ def _frame() -> dict:
 
 
 def _page_number() -> int:
-    raw = request.args.get("page", "1")
+    raw = request.args.get("page") or request.args.get("tribe_paged") or "1"
     if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 10_000:
         raise reading.BadRequest("page")
     return int(raw)
@@ -211,9 +214,10 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         key = "categories" if term.taxonomy == "category" else "tags"
         filters = replace(asked, **{key: [term.slug]})
     page = _page_number()
-    now = reading.to_utc(reading.site_now())
+    now, window = _list_start()
     is_past = request.args.get("past") == "1" or request.args.get("eventDisplay") == "past"
     if is_past:
+        now, window = reading.to_utc(reading.site_now()), PAST_FEED
         events, total = reading.past(filters, page, PAGE_SIZE, now)
         more = page * PAGE_SIZE < total
     else:
@@ -221,7 +225,8 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
     if page > 1 and not events:  # past the last page
         raise reading.NotFound("page")
     # This address's own links (pages, past and upcoming) keep what was asked of it.
-    query = {**asked.query(), **({"past": 1} if is_past else {})}
+    since = {TEC_DATE: request.args[TEC_DATE]} if TEC_DATE in request.args and not is_past else {}
+    query = {**asked.query(), **({"past": 1} if is_past else since)}
 
     def page_link(number):
         return url_for(request.endpoint, **request.view_args, **query, page=number)
@@ -240,12 +245,22 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         is_past=is_past,
         filters=filters,
         views=_view_links(filters, reading.site_today()),
-        feeds=_feeds(filters, PAST_FEED if is_past else UPCOMING_FEED),
+        feeds=_feeds(filters, window),
         json_ld=_ld(shown),
         **_choices(filters),
         term=term,
         **context,
     )
+
+
+def _list_start() -> tuple[datetime, dict]:
+    """Where an upcoming list starts (now, or the start of The Events Calendar's
+    ``tribe-bar-date``, in the site's zone), and its feed's window from there."""
+    if TEC_DATE not in request.args:
+        return reading.to_utc(reading.site_now()), UPCOMING_FEED
+    day = _parse_day(request.args[TEC_DATE])
+    start = reading.to_utc(datetime.combine(day, datetime.min.time()))
+    return start, {"ends_after": f"{start:%Y-%m-%dT%H:%M:%S}Z"}
 
 
 @bp.route("/events/list/", endpoint="list_view")
@@ -273,6 +288,42 @@ def category_view(slug):
 def tag_view(slug):
     term = reading.term_page("tag", slug)
     return _list_page(heading=term.name, term=term)
+
+
+# --- The Events Calendar's other address forms, moved to ours (SPEC §15) ------------------
+
+
+def _moved_to(endpoint: str, view_args: dict | None = None, drop: str = "", **query):
+    """A moved permanently to our address of a page, the request's query kept (less
+    ``drop``, and with ``query`` set)."""
+    kept = [
+        (name, value)
+        for name, value in request.args.items(multi=True)
+        if name != drop and name not in query
+    ]
+    text = urlencode(kept + list(query.items()))
+    return redirect(url_for(endpoint, **(view_args or {})) + (f"?{text}" if text else ""), 301)
+
+
+@bp.route("/events/page/<int:number>/")
+@bp.route("/events/list/page/<int:number>/")
+def tec_list_page(number):
+    return _moved_to("pages.list_view", page=number)
+
+
+TERM_FILTERS = {"category": "categories", "tag": "tags"}
+
+
+@bp.route("/events/<any(category, tag):taxonomy>/<slug>/list/")
+@bp.route("/events/<any(category, tag):taxonomy>/<slug>/page/<int:number>/")
+def tec_term_list(taxonomy, slug, number=None):
+    page = {"page": number} if number is not None else {}
+    return _moved_to(f"pages.{taxonomy}_view", {"slug": slug}, **page)
+
+
+@bp.route("/events/<any(category, tag):taxonomy>/<slug>/month/")
+def tec_term_month(taxonomy, slug):
+    return _moved_to("pages.month_view", **{TERM_FILTERS[taxonomy]: slug})
 
 
 def _parse_month(text: str | None) -> date:
@@ -315,6 +366,9 @@ def _placed(spans: list, first: date, last: date) -> list[list]:
 @bp.route("/events/month/<month>/", endpoint="month_view")
 @cached
 def month_view(month=None):
+    if month is None and TEC_DATE in request.args:  # The Events Calendar's month of a date
+        day = _parse_month(request.args[TEC_DATE][:7])
+        return _moved_to("pages.month_view", {"month": f"{day:%Y-%m}"}, drop=TEC_DATE)
     first_of_month = _parse_month(month)
     if month is not None and month != f"{first_of_month:%Y-%m}":  # 2026-1: to 2026-01
         return _to_canonical(month=f"{first_of_month:%Y-%m}")
