@@ -54,7 +54,35 @@ def site(tmp_path_factory):
         status, event = server.request("POST", f"{NS}/events", body, headers)
         assert status == 201, event
         made[title.split()[0]] = event
-    yield {"server": server, "base": server.base, "events": made, "venue": venue}
+    # A description with what made a phone scroll sideways (a table of long words) and an
+    # image without alt (axe-core: critical), at a venue whose address has no spaces.
+    far = server.request(
+        "POST",
+        f"{NS}/venues",
+        {"venue": "Warehouse", "address": "Unit-7/Block-C/" * 8, "city": "Lyon"},
+        headers,
+    )[1]
+    wide = (
+        "<table><tr><td>https://example.org/" + "a-very-long-path-segment/" * 6 + "</td>"
+        "<td>" + "x" * 120 + "</td></tr></table>"
+        f'<p>{"Antidisestablishmentarianism" * 6}</p><p><img src="/robots.txt"></p>'
+    )
+    later = DAY + timedelta(days=1)
+    status, event = server.request(
+        "POST",
+        f"{NS}/events",
+        {
+            "title": "Wide description",
+            "description": wide,
+            "start_date": f"{later} 10:00:00",
+            "end_date": f"{later} 11:00:00",
+            "venue": far["id"],
+        },
+        headers,
+    )
+    assert status == 201, event
+    made["Wide"] = event
+    yield {"server": server, "base": server.base, "events": made, "venue": venue, "far": far}
     server.stop()
     drop_database(database)
 
@@ -93,6 +121,8 @@ def views(site):
         f"/event/{events['Weekly']['slug']}/",
         f"/event/{events['Members']['slug']}/",
         f"/venue/{site['venue']['slug']}/",
+        f"/event/{events['Wide']['slug']}/",
+        f"/venue/{site['far']['slug']}/",
         "/events/category/music/",
         "/events/2026-99-99/",
     ]
