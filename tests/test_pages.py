@@ -991,3 +991,23 @@ def test_the_events_calendars_other_addresses_keep_working(client, make_event):
     assert "Tango class" in earlier
     page(client, "/events/?tribe-bar-date=2026-99-99", 400)
     page(client, "/events/month/?tribe-bar-date=nonsense", 400)
+
+
+def test_an_image_without_alt_is_stored_with_an_empty_alt(client, admin, make_event):
+    """An ``<img>`` the sanitiser keeps without ``alt`` is stored (and shown) with
+    ``alt=""`` (axe-core: image-alt, critical); any other description is stored as the
+    sanitiser wrote it before, byte for byte."""
+    import nh3
+
+    made = event(make_event, description='<p>Map <img src="https://example.org/m.png"></p>')
+    stored = client.get(f"{NS}/events/{made['id']}").get_json()["description"]
+    assert stored == '<p>Map <img src="https://example.org/m.png" alt=""></p>'
+    assert stored in page(client, f"/event/{made['slug']}/")
+    for html in (
+        '<p>A <img src="https://example.org/a.png" alt="A map"> b</p>',
+        '<img alt="" src="x"><img title="alt=&quot;x&quot;" alt="t" src="y">',
+        "<table><tr><td>a &amp; b</td></tr></table><p>plain <b>bold</b></p>",
+    ):
+        made = event(make_event, description=html)
+        stored = client.get(f"{NS}/events/{made['id']}").get_json()["description"]
+        assert stored == nh3.clean(html), html
