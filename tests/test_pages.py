@@ -1011,3 +1011,31 @@ def test_an_image_without_alt_is_stored_with_an_empty_alt(client, admin, make_ev
         made = event(make_event, description=html)
         stored = client.get(f"{NS}/events/{made['id']}").get_json()["description"]
         assert stored == nh3.clean(html), html
+
+
+def test_no_link_leads_outside_the_dates_a_page_has(client):
+    """Found by a tester: the last month's "next" and the first day's "previous" linked
+    pages that are 400s; every link a month or day page writes answers."""
+    for path in (
+        "/events/month/9998-12/",
+        "/events/month/1001-01/",
+        "/events/1001-01-01/",
+        "/events/9998-12-31/",
+    ):
+        html = page(client, path)
+        for link in set(re.findall(r'href="(/events/[^"?]*)', html)):
+            assert client.get(link, headers=HTML).status_code in (200, 301), (path, link)
+    assert 'rel="next"' not in page(client, "/events/month/9998-12/")
+    assert 'rel="prev"' in page(client, "/events/month/9998-12/")
+    assert 'rel="prev"' not in page(client, "/events/1001-01-01/")
+
+
+def test_a_page_past_the_last_is_a_404_however_far(client, make_event):
+    """Found by a tester: ``?page=99999`` was a 400 where ``?page=99`` is a 404; a page
+    number past the last is a 404 (as the API's listings), one that is no number a 400."""
+    event(make_event)
+    for view in ("/events/", "/events/embed/"):
+        for number in ("99", "99999", "9" * 30):
+            page(client, f"{view}?page={number}", 404)
+        for number in ("0", "x", "-1"):
+            page(client, f"{view}?page={number}", 400)

@@ -108,10 +108,19 @@ def _frame() -> dict:
     }
 
 
+# Most pages a list reads (its offset is read through): a page number past it is past the
+# last page, as one past the listing's end.
+MOST_PAGES = 10_000
+
+
 def _page_number() -> int:
+    """The page asked: not a number (or 0) names no page (400); one past ``MOST_PAGES`` is
+    past the last page (404), as one past the listing's end is, and as the API answers."""
     raw = request.args.get("page") or request.args.get("tribe_paged") or "1"
-    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 10_000:
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
         raise reading.BadRequest("page")
+    if len(raw) > 9 or int(raw) > MOST_PAGES:
+        raise reading.NotFound("page")
     return int(raw)
 
 
@@ -333,9 +342,15 @@ def _parse_month(text: str | None) -> date:
         month = datetime.strptime(text, "%Y-%m").date()
     except ValueError:
         raise reading.BadRequest("month") from None
-    if not 1001 <= month.year <= 9998:  # the grid may reach into the years around it
+    if not _in_range(month):  # the grid may reach into the years around it
         raise reading.BadRequest("month")
     return month
+
+
+def _in_range(day: date) -> bool:
+    """Whether a day (or a month, by its first day) has a page: the grid and a day's
+    listing reach into the days around it, which must be dates too."""
+    return 1001 <= day.year <= 9998
 
 
 def _placed(spans: list, first: date, last: date) -> list[list]:
@@ -393,8 +408,8 @@ def month_view(month=None):
         heading=formatting.month_title(first_of_month, lang),
         weeks=weeks,
         weekdays=formatting.weekday_names(lang),
-        previous=url_for("pages.month_view", month=f"{previous:%Y-%m}", **query),
-        next=url_for("pages.month_view", month=f"{following:%Y-%m}", **query),
+        previous=_month_link(previous, query),
+        next=_month_link(following, query),
         filters=filters,
         views=_view_links(filters, first_of_month),
         feeds=_feeds(filters),
@@ -405,6 +420,16 @@ def month_view(month=None):
         ).isoformat(),
         **_choices(filters),
     )
+
+
+def _month_link(month: date, query: dict) -> str | None:
+    return (
+        url_for("pages.month_view", month=f"{month:%Y-%m}", **query) if _in_range(month) else None
+    )
+
+
+def _day_link(day: date, query: dict) -> str | None:
+    return url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query) if _in_range(day) else None
 
 
 # Events a day of the month grid shows; a link to the day names how many more it has.
@@ -426,7 +451,7 @@ def _weeks(placed, shown: dict, first: date, month: int, today: date, lang: str,
                     "today": day == today,
                     "label": formatting.short_day(day, lang),
                     "number": day.day,
-                    "link": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query),
+                    "link": _day_link(day, query),
                     "events": [
                         (shown[s.id], starts[s.id][1] if starts[s.id][0] == day else "")
                         for s in spans[:MOST_PER_DAY]
@@ -471,7 +496,7 @@ def _parse_day(text: str) -> date:
         day = datetime.strptime(text, "%Y-%m-%d").date()
     except ValueError:
         raise reading.BadRequest("day") from None
-    if not 1001 <= day.year <= 9998:
+    if not _in_range(day):
         raise reading.BadRequest("day")
     return day
 
@@ -512,12 +537,8 @@ def _day_page(day: date):
         "day.html",
         heading=formatting.day_title(day, lang),
         events=events,
-        previous=url_for(
-            "pages.day_view", day=f"{day - timedelta(days=1):%Y-%m-%d}", **filters.query()
-        ),
-        next=url_for(
-            "pages.day_view", day=f"{day + timedelta(days=1):%Y-%m-%d}", **filters.query()
-        ),
+        previous=_day_link(day - timedelta(days=1), filters.query()),
+        next=_day_link(day + timedelta(days=1), filters.query()),
         filters=filters,
         views=_view_links(filters, day),
         feeds=_feeds(filters),
