@@ -1039,3 +1039,17 @@ def test_a_page_past_the_last_is_a_404_however_far(client, make_event):
             page(client, f"{view}?page={number}", 404)
         for number in ("0", "x", "-1"):
             page(client, f"{view}?page={number}", 400)
+
+
+def test_canonical_and_alternates_agree_under_every_root(client):
+    """Found by a tester: ``/en/events/`` had canonical ``…/en/events/`` and its
+    ``hreflang="en"`` alternate ``…/events/``: the default language's canonical is the
+    site's root address, every language's canonical its own alternate."""
+    for path, lang in (("/events/", "en"), ("/en/events/", "en"), ("/fr/events/?page=1", "fr")):
+        html = page(client, path)
+        canonical = re.search(r'<link rel="canonical" href="([^"]+)"', html)[1]
+        alternates = dict(
+            re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"', html)
+        )
+        assert canonical == alternates[lang], (path, canonical, alternates)
+        assert alternates["en"].startswith("http://localhost/events/"), alternates

@@ -100,7 +100,9 @@ def _frame() -> dict:
     return {
         "lang": lang,
         "site_name": config["SITE_NAME"],
-        "canonical": site_url() + address,
+        # The page in its language at one address: the default language's at the site's
+        # root (``/en/events/`` is ``/events/``), as its hreflang alternate says.
+        "canonical": dict(alternates).get(lang, site_url() + address),
         "alternates": alternates,
         "site_css": os.path.exists(os.path.join(current_app.instance_path, "static", "site.css")),
         "today_iso": reading.site_today().isoformat(),
