@@ -240,3 +240,14 @@ def test_the_widget_fills_a_page_of_another_origin(site, browser, tmp_path):
         page.context.close()
     finally:
         other.shutdown()
+
+
+def test_print_leaves_out_the_search_form_and_date_picker(site, browser):
+    for path in ("/events/", f"/events/month/{DAY:%Y-%m}/", f"/events/{DAY:%Y-%m-%d}/"):
+        page, _problems = open_page(browser, site["base"] + path)
+        assert page.locator("#f-search").is_visible() and page.locator("#f-date").is_visible()
+        page.emulate_media(media="print")
+        assert not page.locator("#f-search").is_visible(), path
+        assert not page.locator("#f-date").is_visible(), path
+        assert page.locator("h1").is_visible()
+        page.context.close()
