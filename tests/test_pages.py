@@ -1053,3 +1053,16 @@ def test_canonical_and_alternates_agree_under_every_root(client):
         )
         assert canonical == alternates[lang], (path, canonical, alternates)
         assert alternates["en"].startswith("http://localhost/events/"), alternates
+
+
+def test_sitemap_and_robots_are_revalidated_and_carry_the_pages_headers(client, make_event):
+    """``/sitemap.xml`` and ``/robots.txt`` had no ETag and no Content-Security-Policy."""
+    event(make_event, title="Public")
+    page_headers = client.get("/events/", headers=HTML).headers
+    for path in ("/sitemap.xml", "/robots.txt"):
+        answer = client.get(path)
+        assert answer.status_code == 200 and answer.headers.get("ETag"), path
+        for name in ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"):
+            assert answer.headers.get(name) == page_headers[name], (path, name)
+        again = client.get(path, headers={"If-None-Match": answer.headers["ETag"]})
+        assert again.status_code == 304 and not again.get_data(), path

@@ -689,7 +689,7 @@ def sitemap():
         body = render_template("sitemap_index.xml", parts=[site_url() + p for p in parts])
     else:
         body = _sitemap_body(0)
-    return Response(body, mimetype="application/xml")
+    return _for_robots(body, "application/xml")
 
 
 @bp.route("/sitemap-<int:number>.xml")
@@ -697,7 +697,7 @@ def sitemap():
 def sitemap_part(number):
     if number < 1 or (number - 1) * SITEMAP_SIZE >= max(count_public(), 1):
         raise reading.NotFound("sitemap")
-    return Response(_sitemap_body((number - 1) * SITEMAP_SIZE), mimetype="application/xml")
+    return _for_robots(_sitemap_body((number - 1) * SITEMAP_SIZE), "application/xml")
 
 
 PATHS = {
@@ -722,7 +722,17 @@ def _sitemap_body(offset: int) -> str:
 @bp.route("/robots.txt")
 def robots():
     body = f"User-agent: *\nDisallow: /manage/\nSitemap: {site_url()}/sitemap.xml\n"
-    return Response(body, mimetype="text/plain")
+    response = _for_robots(body, "text/plain")
+    response.set_etag(etag_of(body.encode())[1:-1])  # not a page the cache tags
+    return response.make_conditional(request)
+
+
+def _for_robots(body: str, mimetype: str) -> Response:
+    """An answer for robots with the pages' headers (their Content-Security-Policy); a
+    sitemap's ETag and 304 are the cache's (app/cache.py), as a page's."""
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Security-Policy"] = _csp()
+    return response
 
 
 @bp.route("/widget.js")
