@@ -175,8 +175,10 @@ def _register_hooks(app: Flask) -> None:
             response = _describe_route(response)
             headers = response.headers
         # Shared caches must not hand one user's view of the calendar to another; the
-        # events answer iCalendar or JSON by Accept (SPEC §11).
-        vary = "Authorization, Accept" if req.blueprint == "events" else "Authorization"
+        # events answer iCalendar or JSON by Accept (SPEC §11), ``GET /`` and an address
+        # no route serves a page or JSON by it (app/pages: wants_page).
+        by_accept = req.blueprint == "events" or req.endpoint == "home" or req.url_rule is None
+        vary = "Authorization, Accept" if by_accept else "Authorization"
         if "Vary" in headers:  # a view's own first
             headers["Vary"] = f"{headers['Vary']}, {vary}{vary_by_origin}"
         else:

@@ -209,6 +209,8 @@ def cached_response() -> Response | None:
     return response
 
 
+# The answers tagged (ETag, 304) and kept: JSON, feeds, pages and sitemaps.
+TAGGED = ("application/json", CALENDAR, "text/html", "application/xml")
 # What an entry keeps of the view's own headers.
 _KEPT_HEADERS = ("X-", "Link", "Content-", "Last-Modified")
 
@@ -227,7 +229,7 @@ def register(app) -> None:
         if response.status_code != 200 or response.direct_passthrough:
             return response
         mimetype = response.mimetype
-        if request.method != "GET" or mimetype not in ("application/json", CALENDAR, "text/html"):
+        if request.method != "GET" or mimetype not in TAGGED:
             return response
         context = g._get_current_object()
         if context.get("cache_hit"):

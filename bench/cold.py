@@ -23,6 +23,8 @@ WORDS = ["concert", "festival", "workshop", "market", "night", "summer", "grand"
 SCENARIOS = ("listing", "window", "category", "search", "categories", "single")
 # The public pages (SPEC §15): the list view, a random month, a random event's page.
 PAGE_SCENARIOS = ("list page", "month page", "event page")
+# Asked by name only (``--scenarios``): the list view filtered by a category or a search.
+FILTERED_PAGE_SCENARIOS = ("category page", "search page")
 
 
 def cold_path(scenario: str, rng: random.Random, info: dict, serial: int) -> str:
@@ -47,6 +49,10 @@ def cold_path(scenario: str, rng: random.Random, info: dict, serial: int) -> str
         path = f"{NS}/events/{rng.choice(info['event_ids'])}"
     elif scenario == "list page":
         path = f"/events/?page={rng.randint(1, 20)}"
+    elif scenario == "category page":
+        path = f"/events/?categories={rng.choice(info['categories'])}&page={rng.randint(1, 3)}"
+    elif scenario == "search page":
+        path = f"/events/?search={rng.choice(WORDS)}&page={rng.randint(1, 3)}"
     elif scenario == "month page":
         month = info["first"] + timedelta(minutes=rng.randint(0, info["span_minutes"]))
         path = f"/events/month/{month:%Y-%m}/"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from array import array
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from enum import IntEnum
 from typing import NamedTuple
@@ -236,9 +236,10 @@ def _within_dates(query, filters: EventFilters, ref):
 def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref):
     """An event of the same series (the series itself, or another of its occurrences) that
     starts before this one and that the listing would show too: visible to this viewer,
-    listed, within the listing's date bounds. The listing's other filters are not tested
-    on it: an occurrence edited on its own may match a filter its series does not, so the
-    pages ask for this on listings that nothing else filters (app/pages/reading.py)."""
+    listed, within the listing's date bounds and, when anything else filters the listing,
+    matching it as well (``_in_listing``): an occurrence edited on its own may match a
+    filter its series does not, and is then the first of its series that the listing
+    shows."""
     other = Event.alias("other")
     now, author = ref("now"), ref("viewer")
     before = (other.utc_start < Event.utc_start) | (
@@ -260,12 +261,41 @@ def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref):
     ):
         if getattr(filters, name):
             shown &= holds(ref(name))
+    if _filters_beyond_dates(filters):
+        shown &= _in_listing(filters, viewer, ref, other)
     series = Event.recurrence != ""
     the_series = other.select(SQL("1")).where((other.id == Event.post_parent) & shown)
     siblings = other.select(SQL("1")).where(
         (other.post_parent == fn.COALESCE(fn.NULLIF(Event.post_parent, 0), Event.id)) & shown
     )
     return series & (fn.EXISTS(the_series) | fn.EXISTS(siblings))
+
+
+def _filters_beyond_dates(filters: EventFilters) -> bool:
+    """Whether a filter other than the date bounds and the statuses (which
+    ``_earlier_in_series`` tests itself) narrows the listing."""
+    plain = {
+        "start_min",
+        "end_max",
+        "starts_before",
+        "starts_after",
+        "ends_before",
+        "ends_after",
+        "statuses",
+        "first_of_series",
+    }
+    return any(
+        value is not None and value is not False and value != ""
+        for name, value in vars(filters).items()
+        if name not in plain
+    )
+
+
+def _in_listing(filters: EventFilters, viewer: Viewer, ref, other):
+    """``other`` is an event the listing (every filter but ``first_of_series``) lists: the
+    listing's own query, on that one event (its primary key)."""
+    listing = _filtered(replace(filters, first_of_series=None), viewer, ref, page=True)
+    return fn.EXISTS(listing.select(SQL("1")).where(Event.id == other.id))
 
 
 def _with_coordinates(viewer: Viewer, now, author):

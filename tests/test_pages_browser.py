@@ -54,7 +54,35 @@ def site(tmp_path_factory):
         status, event = server.request("POST", f"{NS}/events", body, headers)
         assert status == 201, event
         made[title.split()[0]] = event
-    yield {"server": server, "base": server.base, "events": made, "venue": venue}
+    # A description with what made a phone scroll sideways (a table of long words) and an
+    # image without alt (axe-core: critical), at a venue whose address has no spaces.
+    far = server.request(
+        "POST",
+        f"{NS}/venues",
+        {"venue": "Warehouse", "address": "Unit-7/Block-C/" * 8, "city": "Lyon"},
+        headers,
+    )[1]
+    wide = (
+        "<table><tr><td>https://example.org/" + "a-very-long-path-segment/" * 6 + "</td>"
+        "<td>" + "x" * 120 + "</td></tr></table>"
+        f'<p>{"Antidisestablishmentarianism" * 6}</p><p><img src="/robots.txt"></p>'
+    )
+    later = DAY + timedelta(days=1)
+    status, event = server.request(
+        "POST",
+        f"{NS}/events",
+        {
+            "title": "Wide description",
+            "description": wide,
+            "start_date": f"{later} 10:00:00",
+            "end_date": f"{later} 11:00:00",
+            "venue": far["id"],
+        },
+        headers,
+    )
+    assert status == 201, event
+    made["Wide"] = event
+    yield {"server": server, "base": server.base, "events": made, "venue": venue, "far": far}
     server.stop()
     drop_database(database)
 
@@ -93,6 +121,8 @@ def views(site):
         f"/event/{events['Weekly']['slug']}/",
         f"/event/{events['Members']['slug']}/",
         f"/venue/{site['venue']['slug']}/",
+        f"/event/{events['Wide']['slug']}/",
+        f"/venue/{site['far']['slug']}/",
         "/events/category/music/",
         "/events/2026-99-99/",
     ]
@@ -169,6 +199,8 @@ def test_the_widget_fills_a_page_of_another_origin(site, browser, tmp_path):
         "<style>li { color: red }</style><h1>Our club</h1>"
         '<div data-calendar-events data-limit="5" data-categories="music"></div>'
         '<div id="all" data-calendar-events data-limit="2" data-lang="fr"></div>'
+        '<div id="us" data-calendar-events data-limit="1" data-lang="en-US"></div>'
+        '<div id="pt" data-calendar-events data-limit="1" data-lang="pt-BR"></div>'
         f'<script src="{site["base"]}/widget.js" async></script></body></html>'
     )
     port = free_port()
@@ -196,7 +228,26 @@ def test_the_widget_fills_a_page_of_another_origin(site, browser, tmp_path):
             " && document.getElementById('all').shadowRoot.querySelectorAll('li').length === 2"
         )
         assert page.locator("#all li img").count() == 0  # titles inserted as text
+        # A language the site has under its base (en-US: en), or lacks (pt-BR: the root).
+        for ident in ("us", "pt"):
+            page.wait_for_function(
+                f"document.getElementById('{ident}').shadowRoot"
+                f" && document.getElementById('{ident}').shadowRoot.querySelector('li a')"
+            )
+            href = page.locator(f"#{ident} li a").first.get_attribute("href")
+            assert href.startswith(site["base"] + ("/en/event/" if ident == "us" else "/event/"))
         assert problems == []
         page.context.close()
     finally:
         other.shutdown()
+
+
+def test_print_leaves_out_the_search_form_and_date_picker(site, browser):
+    for path in ("/events/", f"/events/month/{DAY:%Y-%m}/", f"/events/{DAY:%Y-%m-%d}/"):
+        page, _problems = open_page(browser, site["base"] + path)
+        assert page.locator("#f-search").is_visible() and page.locator("#f-date").is_visible()
+        page.emulate_media(media="print")
+        assert not page.locator("#f-search").is_visible(), path
+        assert not page.locator("#f-date").is_visible(), path
+        assert page.locator("h1").is_visible()
+        page.context.close()

@@ -48,8 +48,11 @@ PAGE_PREFIXES = (
 )
 
 
+# The Events Calendar's "from this date" (its bar's date picker): a list from that day, the
+# month of that day.
+TEC_DATE = "tribe-bar-date"
 # What a page's address keeps of its query (canonical and alternate links).
-PAGE_QUERY = ("page", "past", "eventDisplay", *reading.FILTERS)
+PAGE_QUERY = ("page", "past", "eventDisplay", TEC_DATE, *reading.FILTERS)
 
 
 def is_page_path(path: str) -> bool:
@@ -97,7 +100,9 @@ def _frame() -> dict:
     return {
         "lang": lang,
         "site_name": config["SITE_NAME"],
-        "canonical": site_url() + address,
+        # The page in its language at one address: the default language's at the site's
+        # root (``/en/events/`` is ``/events/``), as its hreflang alternate says.
+        "canonical": dict(alternates).get(lang, site_url() + address),
         "alternates": alternates,
         "site_css": os.path.exists(os.path.join(current_app.instance_path, "static", "site.css")),
         "today_iso": reading.site_today().isoformat(),
@@ -105,18 +110,34 @@ def _frame() -> dict:
     }
 
 
+# Most pages a list reads (its offset is read through): a page number past it is past the
+# last page, as one past the listing's end.
+MOST_PAGES = 10_000
+
+
 def _page_number() -> int:
-    raw = request.args.get("page", "1")
-    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 10_000:
+    """The page asked: not a number (or 0) names no page (400); one past ``MOST_PAGES`` is
+    past the last page (404), as one past the listing's end is, and as the API answers."""
+    raw = request.args.get("page") or request.args.get("tribe_paged") or "1"
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
         raise reading.BadRequest("page")
+    if len(raw) > 9 or int(raw) > MOST_PAGES:
+        raise reading.NotFound("page")
     return int(raw)
 
 
-def _feeds(filters: reading.Filters) -> dict:
+# What a list's feed asks besides its filters: the events the list shows, read when the
+# feed is (the API's relative ``now``), not its default window, which leaves out an event
+# that began before yesterday and has not ended.
+UPCOMING_FEED = {"ends_after": "now"}
+PAST_FEED = {"ends_before": "now"}
+
+
+def _feeds(filters: reading.Filters, window: dict | None = None) -> dict:
     """The iCalendar feed of the page's filters: https, webcal and Google's subscribe link.
     The feed is the API's listing: its arguments as the API takes them (a venue or an
-    organizer by id, lists as comma-separated values)."""
-    args = filters.api_args()
+    organizer by id, lists as comma-separated values), and the list's ``window``."""
+    args = {**filters.api_args(), **(window or {})}
     query = {"ical": 1}
     query.update((k, ",".join(map(str, v)) if isinstance(v, list) else v) for k, v in args.items())
     https = f"{namespace_url()}/events?{urlencode(query)}"
@@ -140,8 +161,8 @@ def _choices(filters: reading.Filters) -> dict:
     return {
         "categories": categories,
         "venues": venues,
-        "category_options": reading.options("categories", categories, filters.categories),
-        "venue_options": reading.options("venues", venues, filters.venue),
+        "category_select": reading.select("categories", categories, filters.categories),
+        "venue_select": reading.select("venues", venues, filters.venue),
     }
 
 
@@ -204,9 +225,10 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         key = "categories" if term.taxonomy == "category" else "tags"
         filters = replace(asked, **{key: [term.slug]})
     page = _page_number()
-    now = reading.to_utc(reading.site_now())
+    now, window = _list_start()
     is_past = request.args.get("past") == "1" or request.args.get("eventDisplay") == "past"
     if is_past:
+        now, window = reading.to_utc(reading.site_now()), PAST_FEED
         events, total = reading.past(filters, page, PAGE_SIZE, now)
         more = page * PAGE_SIZE < total
     else:
@@ -214,7 +236,8 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
     if page > 1 and not events:  # past the last page
         raise reading.NotFound("page")
     # This address's own links (pages, past and upcoming) keep what was asked of it.
-    query = {**asked.query(), **({"past": 1} if is_past else {})}
+    since = {TEC_DATE: request.args[TEC_DATE]} if TEC_DATE in request.args and not is_past else {}
+    query = {**asked.query(), **({"past": 1} if is_past else since)}
 
     def page_link(number):
         return url_for(request.endpoint, **request.view_args, **query, page=number)
@@ -233,12 +256,22 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         is_past=is_past,
         filters=filters,
         views=_view_links(filters, reading.site_today()),
-        feeds=_feeds(filters),
+        feeds=_feeds(filters, window),
         json_ld=_ld(shown),
         **_choices(filters),
         term=term,
         **context,
     )
+
+
+def _list_start() -> tuple[datetime, dict]:
+    """Where an upcoming list starts (now, or the start of The Events Calendar's
+    ``tribe-bar-date``, in the site's zone), and its feed's window from there."""
+    if TEC_DATE not in request.args:
+        return reading.to_utc(reading.site_now()), UPCOMING_FEED
+    day = _parse_day(request.args[TEC_DATE])
+    start = reading.to_utc(datetime.combine(day, datetime.min.time()))
+    return start, {"ends_after": f"{start:%Y-%m-%dT%H:%M:%S}Z"}
 
 
 @bp.route("/events/list/", endpoint="list_view")
@@ -268,6 +301,42 @@ def tag_view(slug):
     return _list_page(heading=term.name, term=term)
 
 
+# --- The Events Calendar's other address forms, moved to ours (SPEC §15) ------------------
+
+
+def _moved_to(endpoint: str, view_args: dict | None = None, drop: str = "", **query):
+    """A moved permanently to our address of a page, the request's query kept (less
+    ``drop``, and with ``query`` set)."""
+    kept = [
+        (name, value)
+        for name, value in request.args.items(multi=True)
+        if name != drop and name not in query
+    ]
+    text = urlencode(kept + list(query.items()))
+    return redirect(url_for(endpoint, **(view_args or {})) + (f"?{text}" if text else ""), 301)
+
+
+@bp.route("/events/page/<int:number>/")
+@bp.route("/events/list/page/<int:number>/")
+def tec_list_page(number):
+    return _moved_to("pages.list_view", page=number)
+
+
+TERM_FILTERS = {"category": "categories", "tag": "tags"}
+
+
+@bp.route("/events/<any(category, tag):taxonomy>/<slug>/list/")
+@bp.route("/events/<any(category, tag):taxonomy>/<slug>/page/<int:number>/")
+def tec_term_list(taxonomy, slug, number=None):
+    page = {"page": number} if number is not None else {}
+    return _moved_to(f"pages.{taxonomy}_view", {"slug": slug}, **page)
+
+
+@bp.route("/events/<any(category, tag):taxonomy>/<slug>/month/")
+def tec_term_month(taxonomy, slug):
+    return _moved_to("pages.month_view", **{TERM_FILTERS[taxonomy]: slug})
+
+
 def _parse_month(text: str | None) -> date:
     if text is None:
         return reading.site_today().replace(day=1)
@@ -275,9 +344,15 @@ def _parse_month(text: str | None) -> date:
         month = datetime.strptime(text, "%Y-%m").date()
     except ValueError:
         raise reading.BadRequest("month") from None
-    if not 1001 <= month.year <= 9998:  # the grid may reach into the years around it
+    if not _in_range(month):  # the grid may reach into the years around it
         raise reading.BadRequest("month")
     return month
+
+
+def _in_range(day: date) -> bool:
+    """Whether a day (or a month, by its first day) has a page: the grid and a day's
+    listing reach into the days around it, which must be dates too."""
+    return 1001 <= day.year <= 9998
 
 
 def _placed(spans: list, first: date, last: date) -> list[list]:
@@ -308,6 +383,9 @@ def _placed(spans: list, first: date, last: date) -> list[list]:
 @bp.route("/events/month/<month>/", endpoint="month_view")
 @cached
 def month_view(month=None):
+    if month is None and TEC_DATE in request.args:  # The Events Calendar's month of a date
+        day = _parse_month(request.args[TEC_DATE][:7])
+        return _moved_to("pages.month_view", {"month": f"{day:%Y-%m}"}, drop=TEC_DATE)
     first_of_month = _parse_month(month)
     if month is not None and month != f"{first_of_month:%Y-%m}":  # 2026-1: to 2026-01
         return _to_canonical(month=f"{first_of_month:%Y-%m}")
@@ -332,8 +410,8 @@ def month_view(month=None):
         heading=formatting.month_title(first_of_month, lang),
         weeks=weeks,
         weekdays=formatting.weekday_names(lang),
-        previous=url_for("pages.month_view", month=f"{previous:%Y-%m}", **query),
-        next=url_for("pages.month_view", month=f"{following:%Y-%m}", **query),
+        previous=_month_link(previous, query),
+        next=_month_link(following, query),
         filters=filters,
         views=_view_links(filters, first_of_month),
         feeds=_feeds(filters),
@@ -344,6 +422,16 @@ def month_view(month=None):
         ).isoformat(),
         **_choices(filters),
     )
+
+
+def _month_link(month: date, query: dict) -> str | None:
+    return (
+        url_for("pages.month_view", month=f"{month:%Y-%m}", **query) if _in_range(month) else None
+    )
+
+
+def _day_link(day: date, query: dict) -> str | None:
+    return url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query) if _in_range(day) else None
 
 
 # Events a day of the month grid shows; a link to the day names how many more it has.
@@ -365,7 +453,7 @@ def _weeks(placed, shown: dict, first: date, month: int, today: date, lang: str,
                     "today": day == today,
                     "label": formatting.short_day(day, lang),
                     "number": day.day,
-                    "link": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query),
+                    "link": _day_link(day, query),
                     "events": [
                         (shown[s.id], starts[s.id][1] if starts[s.id][0] == day else "")
                         for s in spans[:MOST_PER_DAY]
@@ -410,7 +498,7 @@ def _parse_day(text: str) -> date:
         day = datetime.strptime(text, "%Y-%m-%d").date()
     except ValueError:
         raise reading.BadRequest("day") from None
-    if not 1001 <= day.year <= 9998:
+    if not _in_range(day):
         raise reading.BadRequest("day")
     return day
 
@@ -451,12 +539,8 @@ def _day_page(day: date):
         "day.html",
         heading=formatting.day_title(day, lang),
         events=events,
-        previous=url_for(
-            "pages.day_view", day=f"{day - timedelta(days=1):%Y-%m-%d}", **filters.query()
-        ),
-        next=url_for(
-            "pages.day_view", day=f"{day + timedelta(days=1):%Y-%m-%d}", **filters.query()
-        ),
+        previous=_day_link(day - timedelta(days=1), filters.query()),
+        next=_day_link(day + timedelta(days=1), filters.query()),
         filters=filters,
         views=_view_links(filters, day),
         feeds=_feeds(filters),
@@ -479,7 +563,9 @@ class EventPage(MethodView):
     def post(self, slug):
         password = request.form.get("post_password", "")
         count_item_password(password)
-        return _event_page(slug, password or None, tried=True)
+        response = _event_page(slug, password or None, tried=True)
+        response.headers["Cache-Control"] = "private, no-store"  # its links hold the password
+        return response
 
 
 bp.add_url_rule("/event/<slug>/", view_func=cached(EventPage).as_view("event_view"))
@@ -508,7 +594,7 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         else None,
         srcset=formatting.srcset(event["image"]) if event.get("image") else "",
         description=Markup(event.get("description") or ""),  # sanitised on write (nh3)
-        ics=f"{namespace_url()}/events/{event['id']}?ical=1",
+        ics=_event_ics(event["id"], None if locked else password),
         google=formatting.google_event_link(
             event, location, formatting_plain(event.get("description") or "")
         ),
@@ -524,25 +610,42 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
     )
 
 
+def _event_ics(event_id: int, password: str | None) -> str:
+    """The event's own feed; an event opened by its password carries it, as the API's
+    ``?password=`` takes it (only the page answering that password shows it)."""
+    query = {"ical": 1, **({"password": password} if password else {})}
+    return f"{namespace_url()}/events/{event_id}?{urlencode(query)}"
+
+
 def formatting_plain(html: str) -> str:
     return " ".join(html_text(html).split())
 
 
 def _linked_view(kind: str, slug: str):
+    """A venue or an organizer with its upcoming events, paged as the list view."""
     item = reading.linked_page(kind, slug)
     name = item.get(kind) or ""
+    page = _page_number()
     now = reading.to_utc(reading.site_now())
     filters = reading.Filters(**{kind: [str(item["id"])]})  # its list, feeds: this item's
-    events, more = reading.upcoming(filters, 1, PAGE_SIZE, now)
+    events, more = reading.upcoming(filters, page, PAGE_SIZE, now)
+    if page > 1 and not events:  # past the last page
+        raise reading.NotFound("page")
+
+    def page_link(number):
+        return url_for(request.endpoint, slug=slug, page=number)
+
     return page_response(
         "linked.html",
         item=item,
         heading=name,
         events=_decorate(_one_per_series(events)),
-        more=url_for("pages.list_view", **{kind: item["id"]}) if more else None,
+        page=page,
+        previous=page_link(page - 1) if page > 1 else None,
+        next=page_link(page + 1) if more else None,
         map_link=formatting.map_link(item) if item.get("geo_lat") is not None else None,
         address=address_line(item, with_name=False) if kind == "venue" else "",
-        feeds=_feeds(filters),
+        feeds=_feeds(filters, UPCOMING_FEED),
         json_ld=[item["json_ld"]] if item.get("json_ld") else [],
         og_image=item["image"]["url"] if item.get("image") else None,
     )
@@ -586,7 +689,7 @@ def sitemap():
         body = render_template("sitemap_index.xml", parts=[site_url() + p for p in parts])
     else:
         body = _sitemap_body(0)
-    return Response(body, mimetype="application/xml")
+    return _for_robots(body, "application/xml")
 
 
 @bp.route("/sitemap-<int:number>.xml")
@@ -594,7 +697,7 @@ def sitemap():
 def sitemap_part(number):
     if number < 1 or (number - 1) * SITEMAP_SIZE >= max(count_public(), 1):
         raise reading.NotFound("sitemap")
-    return Response(_sitemap_body((number - 1) * SITEMAP_SIZE), mimetype="application/xml")
+    return _for_robots(_sitemap_body((number - 1) * SITEMAP_SIZE), "application/xml")
 
 
 PATHS = {
@@ -619,7 +722,17 @@ def _sitemap_body(offset: int) -> str:
 @bp.route("/robots.txt")
 def robots():
     body = f"User-agent: *\nDisallow: /manage/\nSitemap: {site_url()}/sitemap.xml\n"
-    return Response(body, mimetype="text/plain")
+    response = _for_robots(body, "text/plain")
+    response.set_etag(etag_of(body.encode())[1:-1])  # not a page the cache tags
+    return response.make_conditional(request)
+
+
+def _for_robots(body: str, mimetype: str) -> Response:
+    """An answer for robots with the pages' headers (their Content-Security-Policy); a
+    sitemap's ETag and 304 are the cache's (app/cache.py), as a page's."""
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Security-Policy"] = _csp()
+    return response
 
 
 @bp.route("/widget.js")
@@ -628,6 +741,8 @@ def widget():
     under this site's namespace."""
     with open(os.path.join(current_app.root_path, "static", "widget.js"), encoding="utf-8") as f:
         body = f.read().replace("/wp-json/calendar/events/v1", current_app.config["NAMESPACE_URL"])
+    languages = _json_text([code.lower() for code in current_app.config["LANGUAGES"]])
+    body = body.replace('var LANGUAGES = ["en"];', f"var LANGUAGES = {languages};", 1)
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # revalidated by its ETag
     response.set_etag(etag_of(body.encode())[1:-1])
@@ -690,8 +805,18 @@ def register_pages(app) -> None:
     app.jinja_env.policies["json.dumps_function"] = _json_text
     app.jinja_env.policies["json.dumps_kwargs"] = {}
     app.add_url_rule("/static/site.css", "site_css", _site_css, methods=["GET"])
-    # The editor's errors are pages too (it is not indexed: app/headers.py).
-    errors.page_errors(lambda path: is_page_path(path) or path.startswith("/manage"), error_page)
+    errors.page_errors(_answers_a_page, error_page)
+
+
+def _answers_a_page(path: str) -> bool:
+    """Whether an error at ``path`` is a page: the pages' addresses, the editor's (it is
+    not indexed: app/headers.py), and any other address outside the API that a browser
+    asks (an unknown language root, ``/xx/events/``); the API keeps its JSON errors."""
+    if is_page_path(path) or path.startswith("/manage"):
+        return True
+    api_root = current_app.config["API_ROOT"]
+    in_api = path == api_root or path.startswith(api_root + "/")
+    return not in_api and wants_page(request)
 
 
 def _json_text(value) -> str:

@@ -197,16 +197,13 @@ def _venues_named(text: str | None) -> list[int]:
 
 
 def upcoming(filters: Filters, page: int, size: int, now: datetime) -> tuple[list[dict], bool]:
-    """Events not yet ended, soonest first, a series once (its next occurrence: SPEC §15;
-    across pages when nothing filters the list), and whether more follow the page (read as
-    one more event: the pages show no total, and counting every upcoming event costs more
-    than the page)."""
-    asked = filters.api_args()
-    # A series once across the pages of an unfiltered list: an occurrence edited on its own
-    # (another venue, term or title) may match a filter its series does not, and the
-    # earlier events of the series are not tested against the filters; a filtered list
-    # shows each series once per page (``_one_per_series``).
-    args = {**asked, "ends_after": _utc(now), ONE_PER_SERIES: not asked}
+    """Events not yet ended, soonest first, a series once across the pages (its first
+    occurrence the list shows: SPEC §15), and whether more follow the page (read as one
+    more event: the pages show no total, and counting every upcoming event costs more than
+    the page). On a filtered list the earlier occurrences are tested against the filters
+    too (store/events.py::_earlier_in_series): an occurrence edited on its own to match
+    them is listed although its series is not."""
+    args = {**filters.api_args(), "ends_after": _utc(now), ONE_PER_SERIES: True}
     events, _total = events_of(args, (page - 1) * size, size + 1, count=False)
     return events[:size], len(events) > size
 
@@ -356,6 +353,24 @@ def _read_choices() -> tuple[list[Choice], list[Choice]]:
 
 def _choice(slug: str, ident: int, name: str) -> Choice:
     return Choice(slug, ident, name, (str(escape(slug)), str(ident), str(escape(name))))
+
+
+@dataclass(frozen=True)
+class Select:
+    """A choice of the filter form: its ``<option>`` elements, whether it lets several be
+    chosen (more than one is: a single select would keep one of them), and the chosen
+    values it does not offer, which the form keeps as hidden fields."""
+
+    options: Markup
+    multiple: bool = False
+    unlisted: tuple[str, ...] = ()
+
+
+def select(kind: str, choices: list[Choice], selected: list[str]) -> Select:
+    """The filter form's choice of ``kind``, ``selected`` (by slug or id) chosen."""
+    offered = {value for choice in choices for value in (choice.slug, str(choice.id))}
+    unlisted = tuple(value for value in selected if value not in offered)
+    return Select(options(kind, choices, selected), len(selected) > 1, unlisted)
 
 
 def options(kind: str, choices: list[Choice], selected: list[str]) -> Markup:

@@ -34,6 +34,18 @@
     catch (e) { return event.start_date; }
   }
 
+  // The site's language roots (written in by the site when it serves this script).
+  var LANGUAGES = ["en"];
+
+  // The root of data-lang: the language itself, else its base ("en" for "en-US"), else
+  // the site's own root (a language the site lacks has no root: a 404).
+  function languageRoot(lang) {
+    var wanted = lang.toLowerCase();
+    var base = wanted.split(/[-_]/)[0];
+    var found = LANGUAGES.indexOf(wanted) >= 0 ? wanted : LANGUAGES.indexOf(base) >= 0 ? base : "";
+    return found ? "/" + encodeURIComponent(found) : "";
+  }
+
   function draw(host) {
     var lang = host.getAttribute("data-lang") || "";
     var limit = Math.min(Math.max(parseInt(host.getAttribute("data-limit") || "5", 10) || 5, 1), 50);
@@ -47,7 +59,7 @@
     style.textContent = STYLE;
     var list = document.createElement("ul");
     root.replaceChildren(style, list);
-    var prefix = lang ? "/" + encodeURIComponent(lang) : "";
+    var prefix = languageRoot(lang);
     fetch(base + prefix + "/wp-json/calendar/events/v1/events?" + query.toString())
       .then(function (answer) { return answer.ok ? answer.json() : { events: [] }; })
       .then(function (body) {
