@@ -436,10 +436,10 @@ class Importer:
             for source_id in missing:
                 try:
                     item = self.source.one("events", source_id)
+                    self.protected.update(self._protected_one(item))
                 except SourceError as error:
                     self.report.fail("events", f"(source id {source_id})", _reason(error))
                 else:
-                    self.protected.update(self._protected_one(item))
                     self._guarded("events", item, self._event)
                 advance(1)
 

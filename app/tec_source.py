@@ -265,8 +265,12 @@ class Source:
                     return None
                 raise SourceError(f"{url} answered {status}{_said(body)}")
             ids.extend(post["id"] for post in posts)
-            pages = headers.get("X-WP-TotalPages", "")
-            if not posts or not pages.isdigit() or number >= int(pages):
+            pages = headers.get("X-WP-TotalPages") or ""
+            if re.fullmatch(r"[0-9]{1,9}", pages):
+                last = number >= int(pages)
+            else:  # no count: a short page is the last
+                last = len(posts) < params["per_page"]
+            if not posts or last:
                 return ids
         return ids
 

@@ -898,3 +898,20 @@ def test_credentials_refused_on_every_request_are_said_so(app, admin, site):
     assert "refused the user name and application password" in result.output
     assert "invalid application password" in result.output
     assert "is not a WordPress site" not in result.output
+
+
+def test_a_protected_event_hidden_from_listings_never_arrives_unprotected(app, client, admin, site):
+    hidden = _hidden_event(site)
+    hidden["description"] = "<p>Only for members</p>"
+    site.credentials = "Basic " + __import__("base64").b64encode(b"editor:app pass").decode()
+
+    def one(parts, headers):
+        whole = headers.get("Authorization") == site.credentials
+        return 200, {}, json.dumps(site.local(hidden if whole else {**hidden, **MASK})).encode()
+
+    site.routes[f"{TEC}/events/91"] = one
+    site.routes["/wp-json/wp/v2/tribe_events"] = (200, {}, b'[{"id": 6}, {"id": 91}]')
+    result = run(app, site.base, "--user", "editor", "--password", "app pass")
+    assert result.exit_code == 1
+    assert "'Hidden gem' (source id 91): password-protected at the source" in result.output
+    assert client.get("/event/hidden-gem/", headers={"Accept": "text/html"}).status_code == 404
