@@ -29,7 +29,7 @@ from app.routes.media import body_limit, register_uploads
 from app.routes.wordpress import register_wordpress
 from app.routes.wordpress_posts import register_wordpress_posts
 from app.smorest import Api
-from app.urls import NamespaceAlias
+from app.urls import NamespaceAlias, RestRoute
 from store import texts
 from store.db import (
     UnsupportedDatabase,
@@ -103,6 +103,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     inner = StandardHeaders(app.wsgi_app, is_page_path)
     if app.config["TEC_NAMESPACE_ALIAS"]:
         inner = NamespaceAlias(inner, app.config["API_ROOT"], NAMESPACE)
+    inner = RestRoute(inner, app.config["API_ROOT"])
     app.wsgi_app = LanguageRoots(
         inner,
         app.config["LANGUAGES"],

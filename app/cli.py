@@ -313,6 +313,9 @@ def import_tec_command(site_url, user, password, author, no_images):
                 f"no user {author!r}" if author else "no administrator: pass --author NAME"
             )
         viewer = Viewer(owner)
+        refused = Importer.author_refused(viewer)
+        if refused:
+            raise click.ClickException(f"--author {owner.login}: {refused}")
         try:
             source = Source(site_url, user, password)
             # The write pipelines are the API's: they run as a request of the importing user.
@@ -331,6 +334,8 @@ def import_tec_command(site_url, user, password, author, no_images):
         )
     for failure in report.failures:
         click.echo(f"failed {failure}")
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}")
     if report.failures:
         raise SystemExit(1)
 

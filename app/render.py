@@ -17,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cached_property, lru_cache
 from html import escape
 from typing import NamedTuple
+from urllib.parse import quote
 
 import orjson
 from flask import current_app, g, has_app_context
@@ -255,6 +256,11 @@ def _number_text(raw: str) -> str | None:
     return normalised
 
 
+def url_slug(slug: str) -> str:
+    """A slug in an address: letters beyond ASCII percent-encoded (as WordPress's links)."""
+    return slug if slug.isascii() else quote(slug)
+
+
 def cost_out(stored: str) -> tuple[str, dict]:
     """The formatted cost and ``cost_details`` from the cost as it was sent (a fresh
     ``cost_details`` each time: the parsing is shared, the dict is not)."""
@@ -328,7 +334,7 @@ def _post_head(row, ctx: RenderContext, kind_path: str) -> dict:
         "date_utc": row.date_utc,
         "modified": row.modified,
         "modified_utc": row.modified_utc,
-        "url": f"{ctx.site}/{kind_path}/{row.slug}/",
+        "url": f"{ctx.site}/{kind_path}/{url_slug(row.slug)}/",
     }
 
 
@@ -528,7 +534,7 @@ def term_out(term, ctx: RenderContext, count: int) -> dict:
     if term.taxonomy == "category":
         data["parent"] = term.parent
     data["meta"] = []
-    data["url"] = f"{ctx.site}/events/{kind}/{term.slug}/"
+    data["url"] = f"{ctx.site}/events/{kind}/{url_slug(term.slug)}/"
     data["urls"] = term_urls(term, ctx)
     return data
 
@@ -596,7 +602,7 @@ def _dates_out(event, timezone_name: str, abbr: str) -> dict:
 def event_out(event, relations, ctx: RenderContext) -> dict:
     timezone_name, tz, abbr = _zone_of(event, ctx)
     cost, cost_details = cost_out(event.cost)
-    url = f"{ctx.site}/event/{event.slug}/"
+    url = f"{ctx.site}/event/{url_slug(event.slug)}/"
     counts = ctx.term_counts or {}
     venues = [_MEMO.linked(venue_out, v, ctx) for v in relations.venues]
     data = {

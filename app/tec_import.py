@@ -15,10 +15,11 @@ transaction, so a run stopped halfway is finished by the next one.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 import orjson
 from flask import current_app
@@ -27,12 +28,13 @@ from marshmallow import ValidationError
 from app.auth import may
 from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event
+from app.render import cost_out
 from app.routes.categories import categories
 from app.routes.media import decode, upload_folder
 from app.routes.organizers import organizers
 from app.routes.tags import tags
 from app.routes.venues import venues
-from app.tec_source import MAX_URL, Source, SourceError, printable
+from app.tec_source import MAX_URL, NAMESPACE, Source, SourceError, printable
 from rules.text import plain_text, sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
@@ -42,7 +44,7 @@ from store.events import get_event
 from store.imported import imported, note_imported, term_by_slug
 from store.linked import get_linked
 from store.media import delete_media, get_media, save_media, shown_anywhere
-from store.posts import node_kind
+from store.posts import node_kind, slugify
 
 # Every date the source holds: its default window ends 24 months from now.
 ALL_DATES = {"start_date": "1970-01-01 00:00:00", "end_date": "2999-12-31 23:59:59"}
@@ -54,6 +56,15 @@ MASKED = (
     "API (the plugin never shows it; WordPress's wp/v2/tribe_events does to an editor): "
     "not imported, so that it does not arrive unprotected; add it by hand"
 )
+COST_VALUE = re.compile(r"[0-9]{1,15}(?:\.[0-9]{1,15})?")  # of cost_details: "0", "30.5"
+HIDDEN_UNLISTED = (
+    "events hidden from listings could not be listed: the site does not answer WordPress's "
+    "route of the post type (wp/v2/tribe_events); such events were not imported"
+)
+# Where an event names the items it links: (kind, its member).
+EVENT_LINKS = (
+    ("categories", "categories"), ("tags", "tags"), ("venues", "venue"), ("organizers", "organizer"),
+)  # fmt: skip
 # The source's own global_id, kept as the origin when it has the plugin's form.
 GLOBAL_ID = re.compile(r"[A-Za-z0-9.\-\[\]:/_~%]{1,200}\?id=([0-9]{1,19})")
 
@@ -69,6 +80,7 @@ class Report:
         }
     )
     failures: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what could not be known: exit 0
 
     def count(self, kind: str, outcome: str) -> None:
         self.counts[kind][outcome] += 1
@@ -76,6 +88,9 @@ class Report:
     def fail(self, kind: str, what: str, reason: str) -> None:
         self.counts[kind]["failed"] += 1
         self.failures.append(printable(f"{SINGULAR[kind]} {what}: {reason}"))
+
+    def warn(self, text: str) -> None:
+        self.warnings.append(printable(text))
 
 
 def _reason(error: Exception) -> str:
@@ -112,27 +127,40 @@ class Importer:
     def __init__(self, source: Source, viewer, images: bool = True, progress=None):
         self.source = source
         self.viewer = viewer
-        self.images = images and may(viewer, "upload_media")  # the upload route's rule
-        self.images_refused = images and not self.images
+        self.images = images
         self.report = Report()
         self.ids: dict[str, dict[int, int]] = {kind: {} for kind in KINDS}
         self.failed: dict[str, set[int]] = {kind: set() for kind in KINDS}
         self.progress: Callable = progress or _no_progress
         self.seen_images: dict[str, int | None] = {}
+        self.created: dict[str, set[int]] = {kind: set() for kind in KINDS}  # source ids
+        self.listed: set[int] = set()  # source ids of the events read
         self.protected: dict[int, str] = {}
         parts = urlsplit(source.site)
         self.site_key = f"{parts.netloc}{parts.path}"  # the source's host, port and path
 
+    @staticmethod
+    def author_refused(viewer) -> str | None:
+        """Why ``viewer`` may not import, or None. Our write rules would turn every event of
+        an author who may not publish pending, and refuse every term to one who may not
+        manage terms (dropping the events' links to them): editors and administrators."""
+        if not may(viewer, "publish") or not may(viewer, "manage_terms"):
+            return (
+                f"a {viewer.role} may not publish or manage categories and tags, so the "
+                "statuses and terms of the source would be lost; import as an editor or an "
+                "administrator"
+            )
+        return None
+
     def run(self) -> Report:
         self.source.check()
-        if self.images_refused:
-            self.report.fail("images", "(all)", "the --author may not upload images")
         self._terms("categories")
         self._terms("tags")
         for kind in ("venues", "organizers"):
             self._each(kind, {}, self._linked)
         self.protected = self._protected_events()
         self._each("events", ALL_DATES, self._event)
+        self._hidden_events()
         return self.report
 
     def _each(self, kind: str, params: dict, write: Callable) -> None:
@@ -157,19 +185,19 @@ class Importer:
         name = item.get("title") or item.get(SINGULAR[kind]) or item.get("name")
         self.report.fail(kind, _what(name, item), _reason(error))
 
-    def _key(self, kind: str, item: dict) -> str:
-        return f"{kind}:{self.site_key}?id={item['id']}"
+    def _keys(self, kind: str, item: dict) -> list[str]:
+        """The keys of a source item's record: its ``global_id`` (the site's own name of it,
+        the same whatever address the site is read by: http or https, another host name),
+        then the address read (the key of earlier versions, and of an item without one)."""
+        by_address = f"{kind}:{self.site_key}?id={item['id']}"
+        global_id = _global_id(item)
+        return [f"{kind}:{global_id}", by_address] if global_id else [by_address]
 
     def _origin(self, item: dict) -> str:
         """The source's ``global_id`` when it is the plugin's own for this item, else ours
         for it (host and path of the site)."""
-        value = item.get("global_id")
-        if isinstance(value, str):
-            match = GLOBAL_ID.fullmatch(value)
-            if match and int(match.group(1)) == item["id"]:
-                return value
         parts = urlsplit(self.source.site)
-        return f"{parts.hostname}{parts.path}?id={item['id']}"
+        return _global_id(item) or f"{parts.hostname}{parts.path}?id={item['id']}"
 
     # terms: by slug, parents first (a parent the listing has not given yet waits)
 
@@ -204,13 +232,14 @@ class Importer:
 
     def _term(self, kind: str, item: dict) -> int | None:
         routes, create, update = TERM_KINDS[kind]
-        slug = _text(item.get("slug"))
-        body = {"name": _text(item.get("name")), "slug": slug or None}
+        slug = _slug(item)
+        body = {"name": _unescaped(item.get("name")), "slug": slug or None}
         body["description"] = _text(item.get("description")) or None
         if kind == "categories":
             body["parent"] = self.ids[kind].get(_id(item.get("parent")), 0)
         what = _what(body["name"], item)
-        existing = term_by_slug(routes.taxonomy, slug) if slug else None
+        # Found again as our rules stored it (a later run, a link of an edited event).
+        existing = term_by_slug(routes.taxonomy, slugify(slug, letters=True)) if slug else None
         try:
             if existing is None:
                 term = routes.save(_loaded(create(), body), None)
@@ -228,6 +257,8 @@ class Importer:
             self.report.fail(kind, what, _reason(error))
             return None
         self.ids[kind][item["id"]] = term.id
+        if outcome == "created":
+            self.created[kind].add(item["id"])
         self.report.count(kind, outcome)
         return term.id
 
@@ -243,8 +274,8 @@ class Importer:
 
     def _linked(self, kind: str, item: dict) -> int | None:
         routes, create, update, name_field = LINKED_KINDS[kind]
-        key, modified = self._key(kind, item), _text(item.get("modified_utc"))
-        existing, record = self._found(kind, key)
+        keys, modified = self._keys(kind, item), _text(item.get("modified_utc"))
+        existing, record = self._found(kind, keys)
         if existing is not None and existing.status == "trash":
             self.report.count(kind, "unchanged")  # trashed here: it stays there, unlinked
             return None
@@ -254,8 +285,8 @@ class Importer:
             return existing.id
         fields = VENUE_FIELDS if kind == "venues" else ORGANIZER_FIELDS
         body = {
-            name_field: _text(item.get(name_field)),
-            "slug": _text(item.get("slug")) or None,
+            name_field: _unescaped(item.get(name_field)),
+            "slug": _slug(item) or None,
             "status": _text(item.get("status")) or None,
             "date_utc": _text(item.get("date_utc")) or None,
             "description": _text(item.get("description")),
@@ -277,20 +308,25 @@ class Importer:
                 loaded = _loaded(create() if existing is None else update(), body)
                 # Keyed by their origin: never merged into a look-alike (no de-duplication).
                 saved = routes.write(loaded, existing, {"origin": self._origin(item)}, dedupe=False)
-                note_imported(key, saved.id, modified)
+                note_imported(keys[0], saved.id, modified)
         except ApiError as error:
             self._drop_unused_image(image)
             self.failed[kind].add(item["id"])
             self.report.fail(kind, what, _reason(error))
             return None
         self.ids[kind][item["id"]] = saved.id
+        if existing is None:
+            self.created[kind].add(item["id"])
         self.report.count(kind, "created" if existing is None else "updated")
         return saved.id
 
-    def _found(self, kind: str, key: str):
+    def _found(self, kind: str, keys: list[str]):
         """(our item of this source item from an earlier run, or None when there is none or
-        it was deleted; the source item's record)."""
-        record = imported(key)
+        it was deleted; the source item's record), by the first of its keys on record."""
+        record = next(filter(None, map(imported, keys)), None)
+        if record is not None and record.source != keys[0]:
+            with write_transaction():  # an earlier version's key: kept under the first too
+                note_imported(keys[0], record.local, record.modified)
         singular = SINGULAR[kind]
         if record is None or node_kind(record.local) != singular:
             return None, record
@@ -317,7 +353,12 @@ class Importer:
         if not self.source.auth:
             return {}  # masked events are recognised as they come
         _total, pages = self.source.without_credentials().pages("events", ALL_DATES)
-        protected = {item["id"]: "" for items in pages for item in items if _masked(item)}
+        return self._passwords(
+            {item["id"]: "" for items in pages for item in items if _masked(item)}
+        )
+
+    def _passwords(self, protected: dict[int, str]) -> dict[int, str]:
+        """``protected`` with the passwords WordPress's own route gives (edit context)."""
         ids = sorted(protected)
         for start in range(0, len(ids), 100):
             chunk = ",".join(str(i) for i in ids[start : start + 100])
@@ -335,13 +376,15 @@ class Importer:
         return protected
 
     def _event(self, kind: str, item: dict) -> None:
-        key, modified = self._key(kind, item), _text(item.get("modified_utc"))
-        what = _what(item.get("title"), item)
-        existing, record = self._found(kind, key)
+        self.listed.add(item["id"])
+        keys, modified = self._keys(kind, item), _text(item.get("modified_utc"))
+        what = _what(_unescaped(item.get("title")), item)
+        existing, record = self._found(kind, keys)
         if existing is not None and existing.status == "trash":
             self.report.count(kind, "unchanged")  # trashed here: it stays there
             return
-        if existing is not None and record is not None and modified and record.modified == modified:
+        unchanged = record is not None and modified and record.modified == modified
+        if existing is not None and unchanged and not self._links_created(item):
             self.report.count(kind, "unchanged")
             return
         password = self.protected.get(item["id"])
@@ -360,12 +403,57 @@ class Importer:
                     saved = create_event(_loaded(EventCreate(), body), self.viewer, stamp)
                 else:
                     saved = change_event(existing, _loaded(EventUpdate(), body), self.viewer, stamp)
-                note_imported(key, saved.id, modified)
+                note_imported(keys[0], saved.id, modified)
         except ApiError as error:
             self._drop_unused_image(image)
             self.report.fail(kind, what, _reason(error))
             return
         self.report.count(kind, "created" if existing is None else "updated")
+
+    def _links_created(self, item: dict) -> bool:
+        """Whether this run created an item the event links (deleted here since the last
+        run): the event, however unchanged at the source, is written again to link it."""
+        for kind, name in EVENT_LINKS:
+            for linked in _list(item, name):
+                if isinstance(linked, dict) and linked.get("id") in self.created[kind]:
+                    return True
+        return False
+
+    def _hidden_events(self) -> None:
+        """The events the plugin's listing leaves out for everyone (``hide_from_listings``):
+        found among the ids of WordPress's own route of the post type, each read from the
+        plugin's route of one event. Without that route, the report says so."""
+        try:
+            ids = self.source.post_ids("tribe_events")
+        except SourceError as error:
+            self.report.warn(f"{HIDDEN_UNLISTED} ({error})")
+            return
+        if ids is None:
+            self.report.warn(HIDDEN_UNLISTED)
+            return
+        missing = sorted(set(ids) - self.listed)
+        with self.progress("hidden events", len(missing)) as advance:
+            for source_id in missing:
+                try:
+                    item = self.source.one("events", source_id)
+                    self.protected.update(self._protected_one(item))
+                except SourceError as error:
+                    self.report.fail("events", f"(source id {source_id})", _reason(error))
+                else:
+                    self._guarded("events", item, self._event)
+                advance(1)
+
+    def _protected_one(self, item: dict) -> dict[int, str]:
+        """``_protected_events`` of one event read alone: masked without the credentials?"""
+        if not self.source.auth:
+            return {}
+        anonymous = self.source.without_credentials()
+        status, _headers, body = anonymous.fetch(anonymous.url(f"/{NAMESPACE}/events/{item['id']}"))
+        try:
+            masked = status == 200 and _masked(orjson.loads(body))
+        except (orjson.JSONDecodeError, AttributeError):
+            masked = False
+        return self._passwords({item["id"]: ""}) if masked else {}
 
     def _event_body(self, item: dict, what: str) -> tuple[dict, int | None]:
         website = _text(item.get("website"))
@@ -373,8 +461,8 @@ class Importer:
             website = ""  # the plugin shows the event's own address when none is set
         image = self._image(item.get("image"), "events", what)
         body = {
-            "title": _text(item.get("title")),
-            "slug": _text(item.get("slug")) or None,
+            "title": _unescaped(item.get("title")),
+            "slug": _slug(item) or None,
             "status": _text(item.get("status")) or None,
             "date_utc": _text(item.get("date_utc")) or None,
             "description": _text(item.get("description")),
@@ -383,7 +471,7 @@ class Importer:
             "end_date": item.get("end_date"),
             "all_day": item.get("all_day") is True,
             "timezone": _text(item.get("timezone")) or None,
-            "cost": _text(item.get("cost")),
+            "cost": _cost(item),
             # Not sent when empty: the event then shows its own address, as at the source.
             "website": website or None,
             "categories": _ids(self._term_link("categories", t) for t in _list(item, "categories")),
@@ -440,6 +528,16 @@ class Importer:
             delete_media(media, upload_folder())
 
 
+def _global_id(item: dict) -> str | None:
+    """The source's ``global_id`` of an item when it is the plugin's own for it."""
+    value = item.get("global_id")
+    if isinstance(value, str):
+        match = GLOBAL_ID.fullmatch(value)
+        if match and int(match.group(1)) == item["id"]:
+            return value
+    return None
+
+
 def _same_term(existing, loaded: dict) -> bool:
     """Whether an update would change nothing (compared as the write path stores them)."""
     name = loaded.get("name", existing.name).strip()
@@ -468,6 +566,44 @@ def _what(name, item: dict) -> str:
 
 def _text(value) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _unescaped(value) -> str:
+    """A title or name as the plugin gives it, through WordPress's ``the_title`` and
+    ``esc_html`` (``Rock &#038; Roll``), as text (``Rock & Roll``): our write path stores
+    text. Descriptions are HTML and keep their entities."""
+    return html.unescape(_text(value))
+
+
+def _cost(item: dict) -> str | list[str]:
+    """The cost as our API takes it, so that it reads back as the source's: the source's
+    text when our rules read the same ``cost_details`` from it; else one amount per value
+    of ``cost_details``, with its currency symbol where it stands (the plugin's text is
+    formatted: "Free – 30$" is the values 0 and 30, symbol "$" after them)."""
+    text = _text(item.get("cost"))
+    details = item.get("cost_details")
+    values = details.get("values") if isinstance(details, dict) else None
+    if not text or not isinstance(values, list) or not values:
+        return text
+    if not all(isinstance(v, str) and COST_VALUE.fullmatch(v) for v in values):
+        return text  # a word ("free"): the text says it
+    symbol, position = _text(details.get("currency_symbol")), details.get("currency_position")
+    _shown, read = cost_out(orjson.dumps(plain_text(text)).decode())
+    if (read["currency_symbol"], read["currency_position"], read["values"]) == (
+        symbol,
+        position if symbol else "",
+        sorted(values, key=float),
+    ):
+        return text
+    if position == "postfix":
+        return [f"{value}{symbol}" for value in values]
+    return [f"{symbol}{value}" for value in values]
+
+
+def _slug(item: dict) -> str:
+    """The item's slug as WordPress means it: stored percent-encoded (``caf%c3%a9``), read
+    with ``urldecode`` (``café``), the form its address answers to here."""
+    return unquote_plus(_text(item.get("slug")))
 
 
 def _id(value) -> int:

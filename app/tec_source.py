@@ -27,6 +27,7 @@ ANSWER_SECONDS = 120  # the longest one answer may take to arrive, however slowl
 MAX_REDIRECTS = 5
 TIMEOUT = 30
 MAX_PAGES = 10_000  # of one listing, whatever it announces
+POST_STATUSES = "publish,future,draft,pending,private"  # what wp/v2 lists to an editor
 # 429 and 5xx answers are asked again, this many times, waiting 1, 2, 4… seconds (or what
 # Retry-After says, at most RETRY_AFTER_MAX).
 RETRIES = 5
@@ -174,6 +175,11 @@ class Source:
         for pretty in (True, False):  # plain permalinks: the API is at ?rest_route=
             self.pretty = pretty
             status, _headers, body = self.fetch(self.url("/"))
+            if status in (401, 403) and self.auth:
+                raise SourceError(
+                    f"{self.url('/')} answered {status}{_said(body)}: the site refused the "
+                    "user name and application password"
+                )
             if status != 200:
                 continue
             try:
@@ -199,42 +205,82 @@ class Source:
         self._set_site(f"{scheme}://{netloc}{urlsplit(self.site).path}")
 
     def pages(self, kind: str, params: dict):
-        """(total, items of each page) of a listing, page after page through
-        ``next_rest_url`` (kept on the site, never a page twice, never more pages than the
-        first one announced)."""
-        url = self.url(f"/{NAMESPACE}/{kind}", {"per_page": PER_PAGE, **params})
-        first = self._page(url, kind)
+        """(total, items of each page) of a listing. Each page is asked with the parameters
+        of the first and ``page=N``, not at the ``next_rest_url`` the plugin gives (which
+        drops ``per_page`` and ``hide_empty`` for terms); that only says another page
+        follows. Never more pages than the first one announced, never a page of items
+        read already."""
+        route = f"/{NAMESPACE}/{kind}"
+        params = {"per_page": PER_PAGE, **params}
+        first = self._page(self.url(route, params), kind)
         total = first.get("total")
-        return (total if isinstance(total, int) else None), self._following(first, url, kind)
+        return (total if isinstance(total, int) else None), self._following(
+            first, route, params, kind
+        )
 
-    def _following(self, page: dict, url: str, kind: str):
+    def _following(self, page: dict, route: str, params: dict, kind: str):
         announced = page.get("total_pages")
-        most = min(announced + 1, MAX_PAGES) if isinstance(announced, int) else MAX_PAGES
-        seen = {url}
+        most = min(announced + 1, MAX_PAGES) if _is_id(announced) else MAX_PAGES
+        seen: set[int] = set()
+        number, url = 1, self.url(route, params)
         while True:
+            ids = {item["id"] for item in page[kind]}
+            if number > 1 and ids <= seen:
+                raise SourceError(f"{url}: page {number} repeats {kind} of the pages before")
+            seen |= ids
             yield page[kind]
-            next_url = page.get("next_rest_url")
-            if not next_url or not page[kind]:
+            if not page.get("next_rest_url") or not page[kind]:
                 return
-            next_url = self._next_url(url, next_url)
-            if next_url in seen:
-                raise SourceError(f"{url}: next_rest_url comes back to {next_url}, read before")
-            if len(seen) >= most:
+            if number >= most:
                 raise SourceError(f"{url}: more pages of {kind} than the site announced")
-            seen.add(next_url)
-            url = next_url
+            number += 1
+            url = self.url(route, {**params, "page": number})
             page = self._page(url, kind)
 
-    def _next_url(self, url: str, next_url) -> str:
-        try:
-            if not isinstance(next_url, str):
-                raise ValueError(next_url)
-            joined = urljoin(url, next_url)
-            if _origin(joined) != self.origin or len(joined) > MAX_URL:
-                raise ValueError(joined)
-        except ValueError:
-            raise SourceError(f"{url}: next_rest_url {next_url!r} leaves the site") from None
-        return joined
+    def post_ids(self, post_type: str) -> list[int] | None:
+        """The ids of every post of ``post_type`` the account may read, from WordPress's
+        own route of the post type (``wp/v2/{post_type}``): with credentials in every status
+        they may list, else published ones; None when the site does not answer that route
+        (it is there when the post type is shown in the block editor)."""
+        tries = [{"status": POST_STATUSES}, {}] if self.auth else [{}]
+        for extra in tries:
+            ids = self._post_ids(f"/wp/v2/{post_type}", {"per_page": 100, "_fields": "id", **extra})
+            if ids is not None:
+                return ids
+        return None
+
+    def _post_ids(self, route: str, params: dict) -> list[int] | None:
+        ids: list[int] = []
+        for number in range(1, MAX_PAGES + 1):
+            url = self.url(route, {**params, "page": number})
+            status, headers, body = self.fetch(url)
+            try:
+                posts = orjson.loads(body) if status == 200 else None
+            except orjson.JSONDecodeError:
+                posts = None
+            if not isinstance(posts, list) or not all(
+                isinstance(post, dict) and _is_id(post.get("id")) for post in posts
+            ):
+                if number == 1:
+                    return None
+                raise SourceError(f"{url} answered {status}{_said(body)}")
+            ids.extend(post["id"] for post in posts)
+            pages = headers.get("X-WP-TotalPages") or ""
+            if re.fullmatch(r"[0-9]{1,9}", pages):
+                last = number >= int(pages)
+            else:  # no count: a short page is the last
+                last = len(posts) < params["per_page"]
+            if not posts or last:
+                return ids
+        return ids
+
+    def one(self, kind: str, source_id: int) -> dict:
+        """One item of the plugin's route of ``kind`` (``events/{id}``)."""
+        url = self.url(f"/{NAMESPACE}/{kind}/{source_id}")
+        item = self.json(url)
+        if not isinstance(item, dict) or item.get("id") != source_id:
+            raise SourceError(f"{url} is not The Events Calendar's answer (no item {source_id})")
+        return item
 
     def _page(self, url: str, kind: str) -> dict:
         answer = self.json(url)

@@ -1,6 +1,6 @@
 """Absolute URLs: ``SITE_URL`` when set, else the request's own scheme and host."""
 
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import current_app, request
 
@@ -34,6 +34,30 @@ class NamespaceAlias:
         if path.startswith(prefix) and path[len(prefix) : len(prefix) + 1] in ("", "/"):
             environ["PATH_INFO"] = self.own_prefix + path[len(prefix) :]
             environ[ASKED_NAMESPACE] = self.alias
+        return self.wsgi_app(environ, start_response)
+
+
+class RestRoute:
+    """WSGI middleware: WordPress's address of the REST API without pretty permalinks,
+    ``/?rest_route=/tribe/events/v1/events&page=2``, is served as
+    ``{api_root}/tribe/events/v1/events?page=2``. Runs after ``LanguageRoots``, before
+    ``NamespaceAlias``."""
+
+    def __init__(self, wsgi_app, api_root: str):
+        self.wsgi_app = wsgi_app
+        self.api_root = api_root
+
+    def __call__(self, environ, start_response):
+        query = environ.get("QUERY_STRING", "")
+        if environ.get("PATH_INFO", "") in ("", "/") and "rest_route=" in query:
+            # WSGI's strings are latin-1 of the bytes: kept so, the route as a PATH_INFO.
+            pairs = parse_qsl(query, keep_blank_values=True, encoding="latin-1")
+            route = next((value for name, value in pairs if name == "rest_route"), None)
+            if route is not None:
+                route = "/" + route.strip("/")
+                environ["PATH_INFO"] = (self.api_root + route).rstrip("/")
+                rest = [(name, value) for name, value in pairs if name != "rest_route"]
+                environ["QUERY_STRING"] = urlencode(rest, encoding="latin-1")
         return self.wsgi_app(environ, start_response)
 
 

@@ -32,6 +32,9 @@ class WpTermQueryArgs(WpPagingArgs):
     slug = StrList(metadata=describe(N_("Terms with this slug.")))
     include = IdList(metadata=describe(N_("Only these term ids.")))
     exclude = IdList(metadata=describe(N_("Term ids to leave out.")))
+    parent = PositiveInt(
+        minimum=0, metadata=describe(N_("Terms whose parent is this category id."))
+    )
     order = Order(load_default="asc", metadata=describe(N_("Sort direction: asc or desc.")))
     hide_empty = Flag(
         load_default=False, metadata=describe(N_("Hide terms not assigned to any published event."))

@@ -944,7 +944,7 @@ def save_event(
             row["detached"] = True  # edited on its own: updates of the series pass it by
         if existing is None:
             row["id"] = allocate_id("event")
-            row["slug"] = unique_slug(Event, row.get("slug") or row["title"], "event")
+            row["slug"] = unique_slug(Event, row.get("slug"), "event", title=row["title"])
             insert_row(Event, row)
             event_id = row["id"]
             saved = Event(**row)  # the defaults fill the rest, as the insert did

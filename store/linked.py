@@ -77,7 +77,7 @@ def create_linked(kind: str, values: dict, viewer: Viewer, dedupe: bool = True):
     row.setdefault("date_utc", now)
     row["modified"] = row["modified_utc"] = now
     row["id"] = allocate_id(kind)
-    row["slug"] = unique_slug(model, row.get("slug") or row["title"], kind)
+    row["slug"] = unique_slug(model, row.get("slug"), kind, title=row["title"])
     model.insert(row).execute()
     return model.get_by_id(row["id"]), True
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from datetime import timedelta
 
@@ -39,8 +40,16 @@ def node_kind(item_id: int) -> str | None:
     return row.kind if row else None
 
 
-def slugify(text: str) -> str:
+def slugify(text: str, letters: bool = False) -> str:
+    """``text`` as a slug: lower case, each run of other characters one ``-``. A title or
+    name is transliterated to ASCII first (``Café Olé``: ``cafe-ole``, as WordPress's
+    ``remove_accents``); a slug given as such (``letters``) keeps its letters and digits of
+    any script (``café-concert``, ``日本``): WordPress keeps them too, and the addresses a
+    site moving here had must answer."""
     text = text or ""
+    if letters:
+        slug = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFC", text).lower()).strip("-")
+        return slug[:180]
     if not text.isascii():
         # Imported here: its table takes 4.8 MB of every worker, and most titles are ASCII.
         from text_unidecode import unidecode
@@ -65,11 +74,12 @@ _SLUG_TAKEN = _SlugTaken()
 
 
 def unique_slug(
-    model, wanted: str, fallback: str, exclude_id: int | None = None, scope=True
+    model, wanted: str | None, fallback: str, exclude_id=None, scope=True, title: str = ""
 ) -> str:
-    """``wanted`` slugified, made unique in ``model`` (within ``scope``, e.g. one
-    taxonomy) with ``-2``, ``-3`` suffixes: the one slug rule of every resource."""
-    base = slugify(wanted) or fallback
+    """The slug ``wanted`` (its letters kept), else one made of ``title``, made unique in
+    ``model`` (within ``scope``, e.g. one taxonomy) with ``-2``, ``-3`` suffixes: the one
+    slug rule of every resource."""
+    base = (slugify(wanted, letters=True) if wanted else slugify(title)) or fallback
     others = scope & (model.id != (exclude_id or 0))
     if scope is True and not _SLUG_TAKEN[model].first(base, exclude_id or 0):
         return base

@@ -153,7 +153,7 @@ def materialise_terms(items: list, taxonomy: str) -> list[int]:
 
 
 def create_term(taxonomy: str, name: str, slug: str = "", description: str = "", parent=0):
-    candidate = unique_slug(Term, slug or name, taxonomy, scope=Term.taxonomy == taxonomy)
+    candidate = unique_slug(Term, slug, taxonomy, scope=Term.taxonomy == taxonomy, title=name)
     return Term.create(
         taxonomy=taxonomy, name=name, slug=candidate, description=description, parent=parent
     )
@@ -361,7 +361,7 @@ def save_term(taxonomy: str, values: dict, existing=None):
                 term_id=clash.id,
             )
         if values.get("slug"):
-            slug = slugify(values["slug"]) or taxonomy
+            slug = slugify(values["slug"], letters=True) or taxonomy
             clash = slug_taken(taxonomy, slug, existing.id if existing else None)
             if clash is not None:
                 raise Conflict(  # SPEC §4: the same code as a duplicate name

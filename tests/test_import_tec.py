@@ -17,7 +17,7 @@ import pytest
 
 from app import tec_source
 from store.db import database
-from store.models import Event, Media, Organizer, Term, Venue
+from store.models import Event, Imported, Media, Organizer, Term, Venue
 from tests.conftest import NS
 from tests.helpers import ROOT, Server, flask_cli, image_bytes
 
@@ -484,6 +484,8 @@ def test_a_protected_event_keeps_its_password_when_wordpress_gives_it(app, clien
 
     def passwords(parts, headers):
         query = parse_qs(parts.query)
+        if "context" not in query:  # the listing of ids (events hidden from listings)
+            return 200, {}, json.dumps([{"id": e["id"]} for e in site.events]).encode()
         if headers.get("Authorization") != site.credentials or query["context"] != ["edit"]:
             return 401, {}, b"{}"
         assert query["include"] == ["88"]
@@ -549,9 +551,7 @@ def test_odd_answers_are_failures_of_their_items_never_a_traceback(app, client, 
     assert "more than 2000 characters" in result.output
 
 
-def test_next_rest_url_that_is_no_address_or_never_ends_is_one_error_line(app, admin, site):
-    site.routes[f"{TEC}/tags"] = (200, {}, json.dumps(
-        {"tags": [], "next_rest_url": ["x"], "total": 0}).encode())  # fmt: skip
+def test_a_listing_that_repeats_itself_or_never_ends_is_one_error_line(app, admin, site):
     site.routes[f"{TEC}/tags"] = (
         200,
         {},
@@ -560,7 +560,8 @@ def test_next_rest_url_that_is_no_address_or_never_ends_is_one_error_line(app, a
         ).encode(),
     )
     odd = run(app, site.base)
-    assert odd.exit_code == 1 and "leaves the site" in odd.output and "Traceback" not in odd.output
+    assert odd.exit_code == 1 and "Traceback" not in odd.output
+    assert "page 2 repeats tags of the pages before" in odd.output
 
     def endless(parts, headers):
         page = int(parse_qs(parts.query).get("page", ["1"])[0])
@@ -584,13 +585,15 @@ def test_an_image_of_an_item_that_fails_is_not_left_in_the_library(app, client, 
     assert client.get("/wp-json/wp/v2/media").get_json() == []
 
 
-def test_an_author_who_may_not_upload_brings_no_image(app, admin, as_role, site):
-    as_role("subscriber", "cora")
-    site.routes["/wp-content/uploads/p.jpg"] = (200, {}, image_bytes())
-    site.events[0]["image"] = {"url": f"{RECORDED_HOST}/wp-content/uploads/p.jpg"}
-    result = run(app, site.base, "--author", "cora")
-    assert "the --author may not upload images" in result.output
-    assert _counts()[4] == 0 and not any("p.jpg" in path for path in site.asked)
+def test_an_author_who_would_lose_statuses_or_terms_is_refused_up_front(app, admin, as_role, site):
+    for role in ("subscriber", "contributor", "author"):
+        as_role(role, f"{role}-1")
+        result = run(app, site.base, "--author", f"{role}-1")
+        assert result.exit_code == 1, role
+        assert f"Error: --author {role}-1: a {role} may not publish or manage" in result.output
+    assert site.asked == [] and _counts() == (0, 0, 0, 0, 0)
+    as_role("editor", "eddie")
+    assert run(app, site.base, "--author", "eddie").exit_code == 0
 
 
 def test_venues_of_the_same_name_stay_apart_and_so_do_two_sites_on_one_host(
@@ -605,7 +608,8 @@ def test_venues_of_the_same_name_stay_apart_and_so_do_two_sites_on_one_host(
     assert _row(result.output, "venues") == [6, 0, 0, 0]  # and the event's own, embedded
     slugs = {v["slug"] for v in client.get(f"{NS}/venues?per_page=20").get_json()["venues"]}
     assert {f"hall-{n}" for n in range(5)} <= slugs
-    other = RecordedSite()  # the same host, another port: another site
+    other = RecordedSite()  # the same host, another port, its own global_ids: another site
+    other.events[0]["global_id"] = "127.0.0.1/other?id=6"
     try:
         second = run(app, other.base)
         assert _row(second.output, "events") == [1, 0, 0, 0]
@@ -693,3 +697,221 @@ def test_a_rerun_counts_sanitised_terms_unchanged_and_clears_a_removed_website(
     run(app, site.base)
     shown = client.get(f"{NS}/events").get_json()["events"][0]
     assert shown["website"] == shown["url"]
+
+
+# --- what an outside tester found (2026-12) -----------------------------------------------
+
+
+def _encoded_slugs(site) -> dict:
+    """Slugs as WordPress gives those of other scripts: percent-encoded, lower case."""
+    event = site.events[0]
+    event["slug"] = "caf%c3%a9-concert"
+    event["categories"][0].update(slug="th%c3%a9%c3%a2tre", name="Théâtre")
+    site.lists["categories"][0].update(slug="th%c3%a9%c3%a2tre", name="Théâtre")
+    event["tags"][0].update(slug="%e6%97%a5%e6%9c%ac", name="日本")
+    event["venue"]["slug"] = site.lists["venues"][0]["slug"] = "caf%c3%a9-bleu"
+    event["organizer"][0]["slug"] = "zo%c3%ab-productions"
+    site.lists["organizers"][0]["slug"] = "zo%c3%ab-productions"
+    return event
+
+
+def test_percent_encoded_slugs_keep_their_addresses_and_terms_are_found_again(
+    app, client, admin, site
+):
+    event = _encoded_slugs(site)
+    assert run(app, site.base).exit_code == 0
+    for path in (
+        "/event/caf%C3%A9-concert/",
+        "/venue/caf%C3%A9-bleu/",
+        "/organizer/zo%C3%AB-productions/",
+        "/events/category/th%C3%A9%C3%A2tre/",
+        "/events/tag/%E6%97%A5%E6%9C%AC/",
+    ):
+        assert client.get(path, headers={"Accept": "text/html"}).status_code == 200, path
+    ours = client.get(f"{NS}/events").get_json()["events"][0]
+    assert ours["url"] == "http://localhost/event/caf%C3%A9-concert/"
+    event["modified_utc"] = "2026-11-26 08:00:00"  # edited at the source
+    again = run(app, site.base)
+    assert again.exit_code == 0, again.output
+    assert _row(again.output, "categories") == [0, 0, 1, 0]
+    assert _row(again.output, "tags") == [0, 0, 1, 0]
+    ours = client.get(f"{NS}/events").get_json()["events"][0]
+    assert [c["slug"] for c in ours["categories"]] == ["théâtre"]
+    assert [t["slug"] for t in ours["tags"]] == ["日本"]
+
+
+def test_an_api_write_keeps_the_letters_of_a_slug_and_transliterates_a_title(client, admin):
+    body = {"start_date": "2027-01-05 10:00", "end_date": "2027-01-05 11:00"}
+    given = client.post(f"{NS}/events", json={**body, "title": "A", "slug": "Café Concert"},
+                        headers=admin)  # fmt: skip
+    assert given.get_json()["slug"] == "café-concert"
+    made = client.post(f"{NS}/events", json={**body, "title": "Café Olé"}, headers=admin)
+    assert made.get_json()["slug"] == "cafe-ole"
+
+
+def _plugin_terms(site, kind: str, items: list):
+    """The plugin's term listing: 10 a page and empty terms left out unless asked
+    otherwise, and a ``next_rest_url`` that drops both."""
+
+    def answer(parts, headers):
+        query = parse_qs(parts.query)
+        shown = [] if query.get("hide_empty", ["true"]) != ["false"] else items
+        body = site.listing(kind, shown, {"per_page": query.get("per_page", ["10"]),
+                                           "page": query.get("page", ["1"])})  # fmt: skip
+        if "next_rest_url" in body:
+            page = int(query.get("page", ["1"])[0])
+            body["next_rest_url"] = f"{site.base}{TEC}/{kind}/?page={page + 1}"
+        return 200, {}, json.dumps(body).encode()
+
+    site.routes[f"{TEC}/{kind}"] = site.routes[f"{TEC}/{kind}/"] = answer
+
+
+def test_every_page_of_terms_is_asked_with_the_first_pages_parameters(app, client, admin, site):
+    music = site.lists["categories"][0]
+    categories = [music] + [
+        {**music, "id": 100 + n, "slug": f"c{n}", "name": f"C{n}", "count": 0} for n in range(119)
+    ]
+    tags = [{"id": 300 + n, "slug": f"t{n}", "name": f"T{n}", "count": 0} for n in range(60)]
+    _plugin_terms(site, "categories", categories)
+    _plugin_terms(site, "tags", tags)
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert _row(result.output, "categories") == [120, 0, 0, 0]
+    assert _row(result.output, "tags") == [61, 0, 0, 0]  # and the event's own, embedded
+
+
+def _hidden_event(site) -> dict:
+    hidden = _copy_event(site.events[0], 91, "hidden-gem")
+    hidden.update(title="Hidden gem", hide_from_listings=True)
+    site.routes[f"{TEC}/events/91"] = (200, {}, json.dumps(site.local(hidden)).encode())
+    return hidden
+
+
+def test_events_hidden_from_listings_are_found_through_wordpress_post_type_route(
+    app, client, admin, site
+):
+    _hidden_event(site)
+    unlisted = run(app, site.base)
+    assert unlisted.exit_code == 0, unlisted.output
+    assert "warning: events hidden from listings could not be listed" in unlisted.output
+    assert client.get("/event/hidden-gem/", headers={"Accept": "text/html"}).status_code == 404
+    asked = []
+
+    def ids(parts, headers):
+        asked.append(parse_qs(parts.query))
+        return 200, {"X-WP-TotalPages": "1"}, b'[{"id": 6}, {"id": 91}]'
+
+    site.routes["/wp-json/wp/v2/tribe_events"] = ids
+    found = run(app, site.base)
+    assert found.exit_code == 0, found.output
+    assert "warning" not in found.output
+    assert _row(found.output, "events") == [1, 0, 1, 0]
+    assert asked[0]["_fields"] == ["id"] and asked[0]["per_page"] == ["100"]
+    assert client.get("/event/hidden-gem/", headers={"Accept": "text/html"}).status_code == 200
+    with database.connection_context():
+        assert Event.get(Event.slug == "hidden-gem").hide_from_listings
+
+
+def test_titles_and_names_lose_their_html_entities_and_descriptions_keep_them(
+    app, client, admin, site
+):
+    event = site.events[0]
+    event["title"] = "Rock &#038; Roll &#8211; Tom&#8217;s"
+    event["description"] = "<p>Fish &amp; chips</p>"
+    event["venue"]["venue"] = site.lists["venues"][0]["venue"] = "Bar &#038; Grill"
+    event["organizer"][0]["organizer"] = "Smith &amp; Sons"
+    site.lists["organizers"][0]["organizer"] = "Smith &amp; Sons"
+    event["categories"][0]["name"] = site.lists["categories"][0]["name"] = "R&amp;B"
+    assert run(app, site.base).exit_code == 0
+    ours = client.get(f"{NS}/events").get_json()["events"][0]
+    assert ours["title"] == "Rock & Roll – Tom’s"
+    assert ours["description"] == "<p>Fish &amp; chips</p>"
+    assert ours["venue"]["venue"] == "Bar & Grill"
+    assert ours["organizer"][0]["organizer"] == "Smith & Sons"
+    assert ours["categories"][0]["name"] == "R&B"
+    again = run(app, site.base)
+    assert _row(again.output, "categories") == [0, 0, 1, 0]
+
+
+def test_the_same_site_read_by_another_address_is_the_same_source(app, client, admin, site):
+    assert run(app, site.base).exit_code == 0
+    before = _counts()
+    port = site.server.server_port
+    with database.connection_context():  # records of the earlier version: by the address
+        for record in Imported.select():
+            legacy = record.source.replace("127.0.0.1?id=", f"127.0.0.1:{port}?id=")
+            Imported.update(source=legacy).where(Imported.source == record.source).execute()
+    same = run(app, site.base)
+    assert _row(same.output, "events") == [0, 0, 1, 0]
+    other = run(app, f"http://localhost:{port}")
+    assert other.exit_code == 0, other.output
+    assert _row(other.output, "events") == [0, 0, 1, 0]
+    assert _row(other.output, "venues") == [0, 0, 1, 0]
+    assert _counts() == before
+
+
+def test_the_cost_reads_back_as_the_sources(app, client, admin, site):
+    event = site.events[0]
+    site.events.append(_copy_event(event, 92, "range"))
+    site.events[1].update(
+        cost="Free – 30$",
+        cost_details={"currency_symbol": "$", "currency_code": "", "currency_position": "postfix",
+                      "values": ["0", "30"]},
+    )  # fmt: skip
+    site.events.append(_copy_event(event, 93, "free"))
+    site.events[2].update(
+        cost="Free", cost_details={"currency_symbol": "", "currency_code": "",
+                                   "currency_position": "", "values": ["0"]},
+    )  # fmt: skip
+    assert run(app, site.base).exit_code == 0
+    ours = {e["slug"]: e for e in client.get(f"{NS}/events").get_json()["events"]}
+    for source in site.events:
+        copied = ours[source["slug"]]
+        assert copied["cost"] == source["cost"], source["slug"]
+        assert copied["cost_details"] == source["cost_details"], source["slug"]
+
+
+def test_an_unchanged_event_links_again_a_venue_deleted_here_and_brought_back(
+    app, client, admin, site
+):
+    assert run(app, site.base).exit_code == 0
+    venue = client.get(f"{NS}/events").get_json()["events"][0]["venue"]
+    client.delete(f"{NS}/venues/{venue['id']}?force=true", headers=admin)
+    again = run(app, site.base)
+    assert _row(again.output, "venues") == [1, 0, 0, 0]
+    assert _row(again.output, "events") == [0, 1, 0, 0]
+    assert client.get(f"{NS}/events").get_json()["events"][0]["venue"]["slug"] == "anchor-hall"
+
+
+def test_credentials_refused_on_every_request_are_said_so(app, admin, site):
+    original = site.answer
+
+    def refusing(path, headers):
+        if headers.get("Authorization"):
+            return 401, {}, json.dumps({"code": "incorrect_password",
+                                        "message": "The provided password is an invalid application password."}).encode()  # fmt: skip
+        return original(path, headers)
+
+    site.answer = refusing
+    result = run(app, site.base, "--user", "editor", "--password", "wrong")
+    assert result.exit_code == 1
+    assert "refused the user name and application password" in result.output
+    assert "invalid application password" in result.output
+    assert "is not a WordPress site" not in result.output
+
+
+def test_a_protected_event_hidden_from_listings_never_arrives_unprotected(app, client, admin, site):
+    hidden = _hidden_event(site)
+    hidden["description"] = "<p>Only for members</p>"
+    site.credentials = "Basic " + __import__("base64").b64encode(b"editor:app pass").decode()
+
+    def one(parts, headers):
+        whole = headers.get("Authorization") == site.credentials
+        return 200, {}, json.dumps(site.local(hidden if whole else {**hidden, **MASK})).encode()
+
+    site.routes[f"{TEC}/events/91"] = one
+    site.routes["/wp-json/wp/v2/tribe_events"] = (200, {}, b'[{"id": 6}, {"id": 91}]')
+    result = run(app, site.base, "--user", "editor", "--password", "app pass")
+    assert result.exit_code == 1
+    assert "'Hidden gem' (source id 91): password-protected at the source" in result.output
+    assert client.get("/event/hidden-gem/", headers={"Accept": "text/html"}).status_code == 404

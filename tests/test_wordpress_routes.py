@@ -157,7 +157,7 @@ def test_term_writes_and_bad_queries_answer_as_our_routes(client, as_role):
         answer = client.get(f"{WP}/tags?{query}")
         assert answer.status_code == 400, query
         assert answer.get_json()["code"] == "rest_invalid_param"
-    assert client.get(f"{WP}/tags/999").status_code == 400
+    assert client.get(f"{WP}/tags/999").status_code == 404
     assert client.get(f"{WP}/tags").get_json() == []
 
 
@@ -343,3 +343,84 @@ def test_a_protected_event_is_masked_on_its_post_type_route_too(client, admin, m
     assert post.status_code == 403
     opened = client.get(f"{WP}/tribe_events/{event['id']}?password=sesame").get_json()
     assert opened["content"]["rendered"] == "<p>Secret</p>"
+
+
+# --- what an outside tester found (2026-12) -----------------------------------------------
+
+
+def test_term_and_media_writes_are_refused_in_wordpress_words(client, as_role):
+    terms = "Sorry, you are not allowed to create terms in this taxonomy."
+    posts = "Sorry, you are not allowed to create posts as this user."
+    author, subscriber = as_role("author"), as_role("subscriber")
+    for path, body, headers, status, message in (
+        ("tags", {"name": "x"}, {}, 401, terms),
+        ("tags", {"name": "x"}, author, 403, terms),
+        ("tribe_events_cat", {}, {}, 401, terms),  # refused before the body is read
+        ("tribe_events_cat", {"name": "x"}, author, 403, terms),
+        ("media", None, {}, 401, posts),
+        ("media", None, subscriber, 403, posts),
+    ):
+        answer = client.post(f"{WP}/{path}", json=body, headers=headers)
+        assert answer.status_code == status, (path, headers)
+        assert answer.get_json()["code"] == "rest_cannot_create"
+        assert answer.get_json()["message"] == message
+
+
+def test_what_is_not_there_is_answered_in_wordpress_words(client, admin):
+    for path in ("tribe_events_cat/9999", "tags/9999"):
+        missing = client.get(f"{WP}/{path}")
+        assert missing.status_code == 404, path
+        assert (missing.get_json()["code"], missing.get_json()["message"]) == (
+            "rest_term_invalid",
+            "Term does not exist.",
+        )
+    media = client.get(f"{WP}/media/99999")
+    assert media.status_code == 404
+    assert (media.get_json()["code"], media.get_json()["message"]) == (
+        "rest_post_invalid_id",
+        "Invalid post ID.",
+    )
+    empty = client.post(f"{WP}/media", headers=admin)
+    assert empty.status_code == 400
+    assert (empty.get_json()["code"], empty.get_json()["message"]) == (
+        "rest_upload_no_data",
+        "No data supplied.",
+    )
+    french = client.get(f"/fr{WP}/tags/9999").get_json()["message"]
+    assert french != "Term does not exist."
+
+
+def test_the_wordpress_namespace_has_its_index(client):
+    index = client.get(WP)
+    assert index.status_code == 200
+    body = index.get_json()
+    assert body["namespace"] == "wp/v2"
+    assert "/wp/v2/tags" in body["routes"] and "/wp/v2/media" in body["routes"]
+    assert {entry["namespace"] for entry in body["routes"].values()} == {"wp/v2"}
+
+
+def test_plain_permalinks_rest_route_answers_as_the_pretty_address(client, make_event):
+    make_event(title="Plain")
+    pretty = client.get(f"{TEC}/events?per_page=1").get_json()
+    plain = client.get("/?rest_route=/tribe/events/v1/events&per_page=1")
+    assert plain.status_code == 200
+    assert plain.get_json() == pretty
+    assert (
+        client.get("/?rest_route=/").get_json()["namespaces"]
+        == client.get("/wp-json/").get_json()["namespaces"]
+    )
+    assert client.get("/?rest_route=/no/such/route").status_code == 404
+
+
+def test_categories_are_filtered_by_parent(client, admin):
+    music = client.post(f"{WP}/tribe_events_cat", json={"name": "Music"}, headers=admin)
+    parent = music.get_json()["id"]
+    rock = client.post(
+        f"{WP}/tribe_events_cat", json={"name": "Rock", "parent": parent}, headers=admin
+    ).get_json()
+    client.post(f"{WP}/tribe_events_cat", json={"name": "Theatre"}, headers=admin)
+    children = client.get(f"{WP}/tribe_events_cat?parent={parent}").get_json()
+    assert [c["id"] for c in children] == [rock["id"]]
+    tops = client.get(f"{WP}/tribe_events_cat?parent=0").get_json()
+    assert [c["slug"] for c in tops] == ["music", "theatre"]
+    assert client.get(f"{WP}/tribe_events_cat?parent=x").status_code == 400

@@ -26,7 +26,7 @@ from app.auth import count_item_password
 from app.cache import cached, etag_of
 from app.i18n import _, current_language
 from app.pages import formatting, reading
-from app.render import address_line, event_ld
+from app.render import address_line, event_ld, url_slug
 from app.urls import namespace_url, site_url
 from rules import dates
 from rules.text import html_text
@@ -713,7 +713,7 @@ def _sitemap_body(offset: int) -> str:
     rows = public_pages(offset, SITEMAP_SIZE)
     root = site_url()
     urls = [
-        (f"{root}/{PATHS[kind]}/{slug}/", modified[:10] if modified else "")
+        (f"{root}/{PATHS[kind]}/{url_slug(slug)}/", modified[:10] if modified else "")
         for kind, slug, modified in rows
     ]
     return render_template("sitemap.xml", urls=[(root + "/events/", "")] + urls)

@@ -141,22 +141,21 @@ def _endpoint_args(rule, view_func, method: str) -> dict:
     return args
 
 
-def namespace_routes() -> dict:
-    """The namespace's routes as WordPress lists them, in the namespace the request asked
-    in (ours, or the plugin's alias)."""
+def namespace_routes(namespace: str | None = None) -> dict:
+    """The routes of a namespace as WordPress lists them: ours, in the namespace the request
+    asked in (ours, or the plugin's alias), unless another (``wp/v2``) is named."""
     app = current_app
     api_root = app.config["API_ROOT"]
-    prefix = app.config["NAMESPACE_URL"]
-    own, asked = "/" + app.config["NAMESPACE"], "/" + asked_namespace()
+    own = "/" + (namespace or app.config["NAMESPACE"])
+    asked = "/" + (namespace or asked_namespace())
+    prefix = api_root + own
     routes: dict = {}
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         if not rule.rule.startswith(prefix) or rule.endpoint in UNLISTED:
             continue
         methods = [m for m in WP_METHODS if m in rule.methods]
         route = asked + wp_route(rule.rule, api_root)[len(own) :]
-        entry = routes.setdefault(
-            route, {"namespace": asked_namespace(), "methods": [], "endpoints": []}
-        )
+        entry = routes.setdefault(route, {"namespace": asked[1:], "methods": [], "endpoints": []})
         view_func = app.view_functions[rule.endpoint]
         by_args: dict = {}
         for method in methods:
@@ -211,13 +210,14 @@ def rest_index():
     )
 
 
-def namespace_index():
+def namespace_index(namespace: str | None = None):
+    """A namespace's index: ours (or the plugin's alias of it), or ``wp/v2``."""
     context = request.args.get("context", "view")
     if context not in ("view", "embed", "edit"):
         raise invalid_params(
             {"context": _("context is not one of %(values)s.", values="view, embed, edit")}
         )
-    asked = asked_namespace()
+    asked = namespace or asked_namespace()
     if request.args.get("namespace", asked) != asked:
         raise ApiError(
             "rest_invalid_namespace", _("The specified namespace could not be found."), 404
@@ -225,7 +225,7 @@ def namespace_index():
     return json_response(
         {
             "namespace": asked,
-            "routes": namespace_routes(),
+            "routes": namespace_routes(namespace),
             "_links": {"up": [{"href": api_root_url() + "/"}]},
         }
     )
@@ -294,6 +294,13 @@ def register_index(app) -> None:
     ns_url = app.config["NAMESPACE_URL"]
     app.add_url_rule(api_root, "rest_index", rest_index, methods=["GET"])
     app.add_url_rule(ns_url, "namespace_index", namespace_index, methods=["GET"])
+    app.add_url_rule(
+        f"{api_root}/wp/v2",
+        "wordpress_index",
+        namespace_index,
+        methods=["GET"],
+        defaults={"namespace": "wp/v2"},
+    )
     app.add_url_rule(f"{ns_url}/doc", "openapi_document", openapi_document, methods=["GET"])
     app.add_url_rule(f"{ns_url}/doc/ui", "doc_ui", doc_ui, methods=["GET"])
     app.add_url_rule(f"{ns_url}/doc/ui/<filename>", "doc_ui_asset", doc_ui_asset, methods=["GET"])

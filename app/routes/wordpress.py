@@ -13,21 +13,21 @@ from flask import Blueprint, request
 from marshmallow import ValidationError
 from marshmallow import fields as ma_fields
 
-from app.auth import current_viewer, may_read_media, require
+from app.auth import current_viewer, may, may_read_media
 from app.errors import ApiError, from_validation_error
 from app.i18n import _
 from app.jsonresponse import json_response
 from app.listing import Page
 from app.render import media_out, render_context, term_out
 from app.routes.categories import categories
-from app.routes.media import decode, media_not_found, media_or_404, upload_folder, uploaded_bytes
+from app.routes.media import decode, upload_folder, uploaded_bytes
 from app.routes.tags import tags
 from app.smorest import query_values, request_body
 from app.urls import api_root_url, site_url
 from schemas.terms import CategoryCreate, TagCreate
 from schemas.wordpress import WP_MAX_PER_PAGE, WpPagingArgs, WpTermQueryArgs
-from store.media import list_media, save_media
-from store.terms import TermFilters, list_terms, term_count
+from store.media import get_media, list_media, save_media
+from store.terms import TermFilters, get_term, list_terms, term_count
 
 blp = Blueprint("wordpress", __name__)
 
@@ -36,6 +36,12 @@ TAXONOMIES = {
     "tags": (tags, TagCreate),
     "tribe_events_cat": (categories, CategoryCreate),
 }
+
+
+def cannot_create(viewer, message: str) -> ApiError:
+    """WordPress's refusal of a write before it reads the request: 401 when nobody is
+    logged in, 403 when the user lacks the right."""
+    return ApiError("rest_cannot_create", message, 403 if viewer.logged_in else 401)
 
 
 def wp_loaded(schema, data):
@@ -104,6 +110,8 @@ def term_listing(path: str):
         include=args.get("include"),
         exclude=args.get("exclude"),
     )
+    if routes.hierarchical and "parent" in args:  # WordPress's tags take no parent
+        filters.parent = args["parent"]
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
     rows, total = list_terms(routes.taxonomy, filters, current_viewer(), page.offset, page.size)
     return wp_collection([wp_term(row, row.n, path) for row in rows], total, page, path)
@@ -111,6 +119,11 @@ def term_listing(path: str):
 
 def term_create(path: str):
     routes, schema = TAXONOMIES[path]
+    viewer = current_viewer()
+    if not (may(viewer, "create") and may(viewer, "manage_terms")):  # our routes' rule
+        raise cannot_create(
+            viewer, _("Sorry, you are not allowed to create terms in this taxonomy.")
+        )
     body = wp_loaded(schema(), request_body(request))
     term = routes.save(body, None)
     response = json_response(wp_term(term, term_count(term.id), path), 201)
@@ -120,7 +133,9 @@ def term_create(path: str):
 
 def term_one(path: str, term_id: int):
     routes, _schema = TAXONOMIES[path]
-    term = routes.by_id(term_id)
+    term = get_term(term_id, routes.taxonomy)
+    if term is None:
+        raise ApiError("rest_term_invalid", _("Term does not exist."), 404)
     return json_response(wp_term(term, term_count(term.id), path))
 
 
@@ -217,17 +232,23 @@ def media_listing():
 def media_upload():
     """As ``POST {namespace}/media``: a multipart ``file`` or the raw body."""
     viewer = current_viewer()
-    data = uploaded_bytes(request.files)
-    require(viewer, "upload_media")  # before decoding, as our own route
+    if not may(viewer, "upload_media"):  # before reading the body, as WordPress
+        raise cannot_create(viewer, _("Sorry, you are not allowed to create posts as this user."))
+    try:
+        data = uploaded_bytes(request.files)
+    except ApiError as error:
+        if error.code != "rest_missing_callback_param":
+            raise
+        raise ApiError("rest_upload_no_data", _("No data supplied."), 400) from None
     media = save_media(decode(data), viewer.id, upload_folder())
     return json_response(wp_media(media), 201)
 
 
 @blp.get("/media/<int:media_id>")
 def media_one(media_id: int):
-    media = media_or_404(media_id)
-    if not may_read_media(current_viewer(), media):
-        raise media_not_found(media_id)
+    media = get_media(media_id)
+    if media is None or not may_read_media(current_viewer(), media):
+        raise ApiError("rest_post_invalid_id", _("Invalid post ID."), 404)
     return json_response(wp_media(media))
 
 
