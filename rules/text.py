@@ -10,8 +10,6 @@ import re
 from html import unescape
 from urllib.parse import urlparse
 
-import nh3
-
 # Script and style elements lose their content too, as WordPress's wp_strip_all_tags does.
 _SCRIPT_OR_STYLE = re.compile(r"<(script|style)\b[^>]*>.*?(</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
 # Anything a browser could read as markup: a tag, a closing tag, a comment, a declaration or
@@ -60,6 +58,8 @@ def sanitise_html(html: str) -> str:
     URLs never survive. An image without ``alt`` gets ``alt=""`` (decorative, as far as
     anyone said): every face shows it as stored, and an image without one is a critical
     accessibility fault (axe-core's image-alt)."""
+    import nh3  # imported by the first write: 2 MB that a worker serving reads never needs
+
     return _IMG.sub(_with_alt, nh3.clean(_NOT_IN_HTML.sub("", html)))
 
 

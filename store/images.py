@@ -15,8 +15,11 @@ import warnings
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+if TYPE_CHECKING:  # Pillow is imported when an image is read: 2 MB of every worker
+    from PIL import Image
+
 
 # Pillow format name -> (extension, mime type). Anything else is refused.
 FORMATS = {
@@ -65,6 +68,8 @@ class Processed:
 
 def _open(data: bytes, max_pixels: int) -> Image.Image:
     """Decodes ``data`` fully, refusing more than ``max_pixels`` before decoding."""
+    from PIL import Image, UnidentifiedImageError  # imported when an image is read
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -89,6 +94,8 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
 
 def _upright(image: Image.Image) -> Image.Image:
     """The decoded first frame turned upright, with no metadata but its transparency."""
+    from PIL import ImageOps  # imported when an image is read
+
     fmt = image.format
     keep = {k: image.info[k] for k in ("transparency",) if k in image.info}
     try:
@@ -185,6 +192,8 @@ def process(data: bytes, max_pixels: int) -> Processed:
 def _pixels(data: bytes) -> int:
     """The pixels the header announces (nothing decoded); 0 when there is no header that
     Pillow reads, which ``_open`` then refuses."""
+    from PIL import Image  # imported when an image is read
+
     try:
         with Image.open(io.BytesIO(data), formats=list(FORMATS)) as image:
             return image.width * image.height
@@ -193,6 +202,8 @@ def _pixels(data: bytes) -> int:
 
 
 def _process(data: bytes, max_pixels: int) -> Processed:
+    from PIL import Image, ImageOps  # imported when an image is read
+
     decoded = _open(data, max_pixels)
     fmt = decoded.format
     extension, mime_type = FORMATS[fmt]

@@ -18,10 +18,8 @@ import secrets
 
 from flask import Blueprint, Response, current_app, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
-from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
 from markupsafe import Markup
 from marshmallow import ValidationError
-from wtforms import ValidationError as TokenError
 
 from app.auth import may, may_read, require, require_force_delete, throttle_sign_in
 from app.editor import event_form, items
@@ -81,6 +79,11 @@ def guard():
     """No cache may keep an editor's page; every POST carries a valid CSRF token; pages
     other than signing in need a session."""
     if request.method == "POST":
+        # Flask-WTF is imported by the editor's first request: 2 MB that a worker serving
+        # only the API and the pages never needs.
+        from flask_wtf.csrf import CSRFError, validate_csrf
+        from wtforms import ValidationError as TokenError
+
         try:
             validate_csrf(request.form.get("csrf_token", ""))
         except (TokenError, CSRFError):
@@ -111,6 +114,8 @@ def private(response):
 
 
 def _page(template: str, status: int = 200, **context) -> Response:
+    from flask_wtf.csrf import generate_csrf  # see guard()
+
     response = page_response(
         f"manage/{template}",
         status=status,
