@@ -25,7 +25,7 @@ from app.pages import is_page_path, register_pages, wants_page
 from app.render import texts_maker
 from app.routes import blueprints
 from app.routes.index import register_index, route_description
-from app.routes.media import body_limit, register_uploads
+from app.routes.media import API_UPLOAD_ENDPOINTS, body_limit, register_uploads
 from app.routes.wordpress import register_wordpress
 from app.routes.wordpress_posts import register_wordpress_posts
 from app.smorest import Api
@@ -146,6 +146,7 @@ def _register_hooks(app: Flask) -> None:
         req = request._get_current_object()
         _hurry_anonymous_body(req)
         _limit_body(req, body_limit(req.endpoint))
+        _raw_upload(req)
         if req.endpoint in NO_DATABASE and not (req.endpoint == "home" and wants_page(req)):
             return
         bind_database(db)
@@ -193,6 +194,21 @@ def _register_hooks(app: Flask) -> None:
         else:
             headers.add("Access-Control-Allow-Origin", "*")
         return response
+
+
+def _raw_upload(req) -> None:
+    """An image sent as the raw body of an upload route, named by its Content-Disposition,
+    is read as such whatever type the client named (WordPress reads it so): ``curl
+    --data-binary @poster.jpg`` sends it as a form (``application/x-www-form-urlencoded``),
+    which would otherwise be parsed away."""
+    environ = req.environ
+    if (
+        req.endpoint in API_UPLOAD_ENDPOINTS
+        and environ.get("CONTENT_TYPE", "").startswith("application/x-www-form-urlencoded")
+        and "filename" in environ.get("HTTP_CONTENT_DISPOSITION", "")
+    ):
+        req.environ["CONTENT_TYPE"] = "application/octet-stream"
+        req.__dict__.pop("_parsed_content_type", None)
 
 
 def _limit_body(req, limit: int) -> None:

@@ -247,7 +247,7 @@ def _start(body: dict) -> datetime:
         return datetime.min
 
 
-def _series_body(item: Incoming, changes: list[Incoming], budget: dict) -> dict:
+def _series_body(item: Incoming, changes: list[Incoming], budget: dict) -> tuple[dict, bool]:
     """The body a series VEVENT is written with. The dates the file cancels are excluded; a
     series whose first date is excluded starts at its next one (``_first_not_excluded``);
     one too long is cut to its recent part (``_recent_part``). A first occurrence the file
@@ -255,7 +255,8 @@ def _series_body(item: Incoming, changes: list[Incoming], budget: dict) -> dict:
     too, are kept as occurrences of their own: the series starts at its first date the
     file does not edit, and the dates before stay in it as RDATEs, for the changes to edit
     as any other occurrence (a series whose lines hold an RDATE already cannot be so
-    moved: its edited first occurrence is refused, REASON_FIRST)."""
+    moved: its edited first occurrence is refused, REASON_FIRST). With it, whether an
+    edited first occurrence moved the series."""
     body = item.body
     cancelled, edited = _lines_for_changes(item, changes)
     if cancelled:
@@ -272,7 +273,7 @@ def _series_body(item: Incoming, changes: list[Incoming], budget: dict) -> dict:
     if kept:
         lines = [line for line in moved["recurrence"] if line not in kept]
         body = {**moved, "recurrence": lines + ["RDATE" + k.removeprefix("EXDATE") for k in kept]}
-    return _recent_part(_first_not_excluded(body, budget), budget)
+    return _recent_part(_first_not_excluded(body, budget), budget), bool(kept)
 
 
 def _occurrence_time(item: Incoming, start: datetime, tz, all_day: bool) -> datetime:
@@ -491,7 +492,8 @@ def _import_one(
     if item.reason:
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
     # Updates write it too (``_update`` reads the item's body).
-    item = replace(item, body=_series_body(item, changes, budget))
+    series_body, moved_first = _series_body(item, changes, budget)
+    item = replace(item, body=series_body)
     body, left_out = known_categories(item.body, viewer)
     if status:
         body = {**body, "status": status}
@@ -510,7 +512,10 @@ def _import_one(
         if not may(viewer, "edit", existing, effective_status(existing)):
             # The calendar's event of this UID is another user's: reported, never copied.
             return "rejected", {"uid": item.uid, "reason": translate(REASON_OTHER_USER)}
-        if not _is_newer(item, existing):
+        # Outlook and Thunderbird edit one occurrence without a newer SEQUENCE for the
+        # series: a first occurrence edited since the series came moves it all the same.
+        moves = moved_first and existing.start_date != series_body["start_date"]
+        if not _is_newer(item, existing) and not moves:
             return "unchanged", {"uid": item.uid, "id": existing.id}
         saved = _update(item, existing, viewer, status, CLEARED_ON_UPDATE)
         return "updated", {"uid": item.uid, "id": saved.id, **noted}

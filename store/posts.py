@@ -47,9 +47,10 @@ def slugify(text: str, letters: bool = False) -> str:
     any script (``café-concert``, ``日本``): WordPress keeps them too, and the addresses a
     site moving here had must answer."""
     text = text or ""
-    if letters:
-        slug = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFC", text).lower()).strip("-")
-        return slug[:180]
+    if letters:  # letters, digits and the marks written on them (Devanagari, niqqud…)
+        text = unicodedata.normalize("NFC", text).lower()
+        kept = "".join(c if unicodedata.category(c)[0] in "LNM" else "-" for c in text)
+        return re.sub(r"-{2,}", "-", kept).strip("-")[:180]
     if not text.isascii():
         # Imported here: its table takes 4.8 MB of every worker, and most titles are ASCII.
         from text_unidecode import unidecode

@@ -168,3 +168,14 @@ def test_a_forged_cross_site_form_changes_nothing(site, browser, tmp_path):
         page.context.close()
     finally:
         other.shutdown()
+
+
+def test_the_event_form_fits_a_phone_in_every_language(site, browser):
+    """Found by an outside check: the "repeats" fieldset's long choices pushed the event
+    form to 498 px (537 in French) on a 360 px phone."""
+    page = signed_in(site, browser, "edna")
+    page.set_viewport_size({"width": 360, "height": 800})
+    for path in ("/manage/events/new", "/fr/manage/events/new"):
+        page.goto(site["base"] + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, (path, width)

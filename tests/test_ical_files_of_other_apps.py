@@ -387,6 +387,26 @@ def test_an_edited_first_occurrence_is_kept_as_the_file_shows_it(client, admin):
     assert expanded(feed) == listed(client, admin)
 
 
+def test_a_first_occurrence_edited_after_its_series_came_is_kept(client, admin):
+    """Found by a review: Outlook and Thunderbird edit one occurrence without a newer
+    SEQUENCE for the series; the file imported again with the edit refused it."""
+    series = (
+        "UID:later\nDTSTAMP:20260101T000000Z\nSUMMARY:Daily\n"
+        "DTSTART:20270301T100000Z\nDTEND:20270301T110000Z\nRRULE:FREQ=DAILY;COUNT=3"
+    )
+    edit = (
+        "UID:later\nDTSTAMP:20260102T000000Z\nSUMMARY:Daily, moved\n"
+        "RECURRENCE-ID:20270301T100000Z\nDTSTART:20270301T150000Z\nDTEND:20270301T160000Z"
+    )
+    assert len(imported(client, admin, ics(series))["created"]) == 1
+    data = ics(series, edit)
+    report = imported(client, admin, data)
+    assert report["rejected"] == [] and len(report["updated"]) == 2, report
+    assert listed(client, admin) == expanded(data)
+    again = imported(client, admin, data)
+    assert again["updated"] == again["rejected"] == [], again
+
+
 def test_the_first_occurrences_edited_one_after_another_are_all_kept(client, admin):
     """Thunderbird's file of a daily series whose first two occurrences were edited, and
     its last: the series starts at the first date the file leaves as it is."""

@@ -152,6 +152,22 @@ def test_raw_body_upload_with_content_disposition(client, admin):
     assert decoded(client, image["url"]).mode == "RGBA"  # transparency kept
 
 
+def test_a_raw_body_sent_as_a_form_is_read_as_the_image_on_both_routes(client, admin):
+    """Found by an outside check: the README's `curl --data-binary @poster.jpg` sends the
+    image as application/x-www-form-urlencoded, which was parsed away ("No data")."""
+    for path in (f"{NS}/media", "/wp-json/wp/v2/media"):
+        response = client.post(
+            path,
+            data=image_bytes("JPEG", size=(120, 90)),
+            headers={
+                **admin,
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Content-Disposition": "attachment; filename=poster.jpg",
+            },
+        )
+        assert response.status_code == 201, (path, response.get_json())
+
+
 def test_uploaded_names_never_reach_the_filesystem(client, admin, app):
     for name in ("../../escape.jpg", "/etc/passwd", "a\x00b.php", "photo.jpg.php"):
         uploaded(client, admin, image_bytes(size=(160, 160)), name=name)

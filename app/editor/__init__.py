@@ -31,6 +31,7 @@ from app.pages import formatting, page_response
 from app.reading.filters import event_filters
 from app.reading.texts import render_events
 from app.render import media_out, render_context
+from rules.ids import as_id
 from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from store import accounts
@@ -319,7 +320,7 @@ def _choices(kind: str, viewer, chosen: list) -> list:
     offered = {str(row.id) for row in rows}
     for item_id in chosen:
         if str(item_id) not in offered:
-            row = get_linked(kind, int(item_id)) if str(item_id).isdigit() else None
+            row = get_linked(kind, as_id(item_id)) if as_id(item_id) is not None else None
             if row is not None and may_read(viewer, row):
                 rows.append(row)
     return sorted(rows, key=lambda row: row.title.lower())

@@ -42,7 +42,52 @@ def values_of(event: dict) -> dict:
         "image": str(image["id"]) if image.get("id") else image.get("url", ""),
     }
     values.update({flag: bool(event.get(flag)) for flag in FLAGS})
+    values.update(_builder_of(event.get("recurrence") or []))
     return values
+
+
+# What the "repeats" builder shows; compared as the other fields are (``unchanged``).
+BUILDER = ("repeat_freq", "repeat_days", "repeat_count", "repeat_until", "repeat_monthly")
+_RULE_PART = re.compile(r"^(FREQ|BYDAY|COUNT|UNTIL|INTERVAL)=([^;]*)$")
+_NTH_WEEKDAY = re.compile(r"^-?[1-5](MO|TU|WE|TH|FR|SA|SU)$")
+
+
+def _builder_of(lines: list[str]) -> dict:
+    """The builder's fields for a series whose one rule it could have written (weekly on
+    days, monthly on a day or a weekday, until a day or a number of times); empty (the
+    rule stays in the raw lines alone) for any other."""
+    shown = {"repeat_freq": "", "repeat_days": [], "repeat_count": "", "repeat_until": ""}
+    shown["repeat_monthly"] = "day"
+    rules = [line[6:] for line in lines if line.upper().startswith("RRULE:")]
+    if len(rules) != 1:
+        return shown
+    parts = {}
+    for part in rules[0].upper().split(";"):
+        match = _RULE_PART.match(part.strip())
+        if match is None:
+            return shown
+        parts[match.group(1)] = match.group(2)
+    frequency, days = parts.get("FREQ", ""), [d for d in parts.get("BYDAY", "").split(",") if d]
+    if (
+        frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
+        or parts.get("INTERVAL", "1") != "1"
+    ):
+        return shown
+    if frequency == "WEEKLY" and not all(day in WEEKDAYS for day in days):
+        return shown
+    if frequency == "MONTHLY" and days and not (len(days) == 1 and _NTH_WEEKDAY.match(days[0])):
+        return shown
+    if frequency in ("DAILY", "YEARLY") and days:
+        return shown
+    until = parts.get("UNTIL", "")
+    shown.update(
+        repeat_freq=frequency,
+        repeat_days=days if frequency == "WEEKLY" else [],
+        repeat_count=parts.get("COUNT", ""),
+        repeat_until=f"{until[:4]}-{until[4:6]}-{until[6:8]}" if len(until) >= 8 else "",
+        repeat_monthly="weekday" if frequency == "MONTHLY" and days else "day",
+    )
+    return shown
 
 
 def _term_names(terms: list[dict], taxonomy: str) -> str:
@@ -88,7 +133,7 @@ COMPARED = (
 
 def _comparable(field: str, value):
     """A field's value in the one form both the shown values and a posted form take."""
-    if field in ("venue", "organizer"):
+    if field in ("venue", "organizer", "repeat_days"):
         return sorted(str(item) for item in value if str(item))
     if field == "recurrence":
         return "\n".join(line.strip() for line in str(value).splitlines() if line.strip())
@@ -97,30 +142,32 @@ def _comparable(field: str, value):
 
 def shown_state(values: dict) -> str:
     """The compared fields as the form showed them, carried in a hidden field."""
-    state = {field: _comparable(field, values.get(field, "")) for field in COMPARED}
-    return json.dumps({**state, "all_day": bool(values.get("all_day"))})
+    state = {field: _comparable(field, values.get(field, "")) for field in COMPARED + BUILDER}
+    return json.dumps({**state, **{flag: bool(values.get(flag)) for flag in FLAGS}})
 
 
 def unchanged(form, files) -> set[str]:
     """The compared fields the user left as the form showed them."""
     try:
         shown = json.loads(form.get("shown") or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         return set()
     if not isinstance(shown, dict):
         return set()
+    lists = ("venue", "organizer", "repeat_days")
     posted = {
-        field: _comparable(
-            field, form.getlist(field) if field in ("venue", "organizer") else form.get(field, "")
-        )
-        for field in COMPARED
+        field: _comparable(field, form.getlist(field) if field in lists else form.get(field, ""))
+        for field in COMPARED + BUILDER
     }
-    same = {field for field in COMPARED if field in shown and shown[field] == posted[field]}
+    same = {
+        field for field in COMPARED + BUILDER if field in shown and shown[field] == posted[field]
+    }
     if form.get("venue[venue]", "").strip():
         same.discard("venue")
     if files.get("image") is not None and files["image"].filename:
         same.discard("image")
-    if ("all_day" in form) != bool(shown.get("all_day")):
+    same |= {flag for flag in FLAGS if flag in shown and (flag in form) == bool(shown[flag])}
+    if "all_day" not in same:
         same -= {"start_date", "end_date"}
     return same
 
@@ -135,13 +182,27 @@ def typed(form) -> dict:
     return values
 
 
-def _recurrence(form, raw_unchanged: bool) -> str | None:
-    """The raw lines; or the rule the "repeats" builder writes when it is used and the raw
-    lines were left empty or as the form showed them."""
+def _recurrence(form, same: set[str]) -> str | None:
+    """The raw lines; or, when the "repeats" builder was changed (on a new form: chosen)
+    and the raw lines were left empty or as the form showed them, the rule it writes, with
+    the raw lines' other than RRULE (the dates trashed out of the series stay out)."""
     lines = form.get("recurrence", "").strip()
     frequency = form.get("repeat_freq", "")
-    if (lines and not raw_unchanged) or frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
+    if frequency and frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
+        raise invalid_params({"repeat_freq": _("Choose daily, weekly, monthly or yearly.")})
+    builder_used = bool(frequency) and not set(BUILDER) <= same
+    if (lines and "recurrence" not in same) or not builder_used:
         return lines if "recurrence" in form else None
+    kept = [line for line in lines.splitlines() if line.strip() and not _is_rule(line)]
+    return "\n".join([_builder_rule(form, frequency), *kept])
+
+
+def _is_rule(line: str) -> bool:
+    return line.strip().upper().startswith("RRULE")
+
+
+def _builder_rule(form, frequency: str) -> str:
+    """The RRULE the builder's fields say."""
     rule = f"RRULE:FREQ={frequency}"
     days = [day for day in form.getlist("repeat_days") if day in WEEKDAYS]
     if frequency == "WEEKLY" and days:
@@ -191,15 +252,16 @@ def body(form, files, viewer) -> dict:
     body: dict = {key: form[key] for key in BODY_FIELDS if key in form and key not in same}
     if "password" in body and not body["password"] and "clear_password" not in form:
         del body["password"]  # an empty field keeps the password (it is never shown)
-    body.update({flag: flag in form for flag in FLAGS})
+    body.update({flag: flag in form for flag in FLAGS if flag not in same})
     new_venue = form.get("venue[venue]", "").strip()
-    if new_venue:
-        body["venue"] = {"venue": new_venue, "city": form.get("venue[city]", "").strip()}
+    new_city = form.get("venue[city]", "").strip()
+    if new_venue or new_city:  # the API's rule: a new venue needs its name
+        body["venue"] = {"venue": new_venue, "city": new_city}
     elif "venue" not in same:
         body["venue"] = [venue for venue in form.getlist("venue") if venue]
     if "organizer" not in same:
         body["organizer"] = form.getlist("organizer")
-    recurrence = _recurrence(form, "recurrence" in same)
+    recurrence = _recurrence(form, same)
     if recurrence is not None and (
         "recurrence" not in same or recurrence != form.get("recurrence", "").strip()
     ):

@@ -183,8 +183,8 @@ def body_of(kind: Kind, form) -> dict:
         value = form[field.name]
         if field.type == "number" and value.strip() == "":
             continue
-        if field.type == "parent":
-            value = int(value) if value.isascii() and value.isdigit() else 0
+        if field.type == "parent":  # none, or an id (anything else the schema refuses)
+            value = int(value) if value.isascii() and value.isdigit() else (value or 0)
         body[field.name] = value
     return body
 

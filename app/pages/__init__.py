@@ -759,8 +759,16 @@ def error_page(status: int, message: str, headers=None) -> Response:
         400: _("This address names no page"),
         403: _("Not allowed") if editor else _("This page needs a password"),
         404: _("Page not found"),
+        413: _("Too large"),
         429: _("Too many attempts"),
     }
+    if status == 413 and editor:
+        limit = current_app.config["MAX_UPLOAD_BYTES"] // (1024 * 1024)
+        message = _(
+            "An image may be %(limit)s MB at most. Go back: the form still holds what you "
+            "typed; choose a smaller image.",
+            limit=limit,
+        )
     try:
         response = page_response(
             "error.html",

@@ -25,8 +25,16 @@ from store.media import FILE_NAME, delete_media, get_media, save_media, shown_by
 
 blp = Blueprint("media", __name__, description="Images: upload, read and delete.")
 
-# Our upload route and WordPress's (app/routes/wordpress.py).
-UPLOAD_ENDPOINTS = ("media.MediaCollection", "wordpress.media_upload")
+# Our upload route and WordPress's (app/routes/wordpress.py), and the editor's forms that
+# carry an image (app/editor): a photo is larger than the 1 MB other bodies may be.
+API_UPLOAD_ENDPOINTS = ("media.MediaCollection", "wordpress.media_upload")
+UPLOAD_ENDPOINTS = (
+    *API_UPLOAD_ENDPOINTS,
+    "editor.new_event",
+    "editor.edit_event",
+    "editor.media",
+    "editor.new_media",
+)
 # Room for the multipart envelope (boundaries, part headers) around a file of the limit.
 UPLOAD_ENVELOPE = 16 * 1024
 # The raw-body form of an upload, documented beside the multipart one.
