@@ -901,3 +901,16 @@ def test_a_stale_form_sends_back_no_flag_it_did_not_change(client, sign_in, as_r
     assert editor.post(path, data=stale).status_code == 303
     event = client.get(f"{NS}/events/{event_id}").get_json()
     assert event["title"] == "Fair, renamed" and event["all_day"] and event["featured"]
+
+
+def test_every_mistake_of_a_form_is_said_at_once(sign_in):
+    """Found by an outside check: an end before the start was said only once a bad
+    website was mended."""
+    editor = sign_in("editor", "una")
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, website="nope", end_date=f"{DAY}T18:00"),
+    )
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 400
+    assert 'id="website-error"' in page and 'id="end_date-error"' in page

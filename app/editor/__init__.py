@@ -25,7 +25,7 @@ from app.auth import may, may_read, require, require_force_delete, throttle_sign
 from app.editor import event_form, items
 from app.editor.event_form import WEEKDAYS
 from app.errors import ApiError, from_validation_error
-from app.event_input import change_event, create_event
+from app.event_input import change_event, create_event, prepare_event
 from app.i18n import N_, _, current_language
 from app.pages import formatting, page_response
 from app.reading.filters import event_filters
@@ -390,6 +390,7 @@ def _save(viewer, event=None):
         saved = change_event(event, loaded, viewer) if event else create_event(loaded, viewer)
     except ValidationError as error:
         errors = items.field_errors(from_validation_error(error, schema))
+        errors = {**_write_rule_errors(error.valid_data or {}, viewer, event), **errors}
     except ApiError as error:
         if error.status in (401, 403):
             items.discard(stored)
@@ -404,6 +405,18 @@ def _save(viewer, event=None):
     context = _form_context(viewer, typed, errors, event)
     heading = _("Edit event") if event else _("New event")
     return _page("event_form.html", 400, heading=heading, **context)
+
+
+def _write_rule_errors(valid: dict, viewer, event) -> dict:
+    """What the write rules say of the fields the schema took, when it refused others: all
+    of a form's mistakes shown at once (an end before the start beside a bad website)."""
+    try:
+        prepare_event(valid, event, viewer)
+    except ApiError as error:
+        return items.field_errors(error) if error.status == 400 else {}
+    except ValidationError:
+        return {}
+    return {}
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
