@@ -117,6 +117,11 @@ def test_an_event_page_shows_everything_a_visitor_needs(client, admin, make_even
     assert "<p>Great <strong>music</strong></p>" in html
     assert "Town Hall" in html and "1 Main St" in html and "openstreetmap.org/?mlat=45.76" in html
     assert "Jazz Club" in html and "mailto:club@example.org" in html
+    # Found by a fresh-clone check: a venue without coordinates got a map link to nowhere.
+    bare = client.post(f"{NS}/venues", json={"venue": "Le Bar", "city": "Lyon"}, headers=admin)
+    nowhere = event(make_event, title="No map", venue=bare.get_json()["id"])
+    for path in (f"/event/{nowhere['slug']}/", f"/venue/{bare.get_json()['slug']}/"):
+        assert "openstreetmap" not in page(client, path), path
     assert "/events/category/music/" in html and "/events/tag/evening/" in html
     assert "https://jazz.example.org/" in html
     assert f"{NS}/events/{made['id']}?ical=1" in html

@@ -589,9 +589,6 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         locked=locked,
         wrong_password=tried and locked,
         location=location,
-        map_link=formatting.map_link(venues[0])
-        if venues and venues[0].get("geo_lat") is not None
-        else None,
         srcset=formatting.srcset(event["image"]) if event.get("image") else "",
         description=Markup(event.get("description") or ""),  # sanitised on write (nh3)
         ics=_event_ics(event["id"], None if locked else password),
@@ -643,7 +640,7 @@ def _linked_view(kind: str, slug: str):
         page=page,
         previous=page_link(page - 1) if page > 1 else None,
         next=page_link(page + 1) if more else None,
-        map_link=formatting.map_link(item) if item.get("geo_lat") is not None else None,
+        map_link=formatting.map_link(item),
         address=address_line(item, with_name=False) if kind == "venue" else "",
         feeds=_feeds(filters, UPCOMING_FEED),
         json_ld=[item["json_ld"]] if item.get("json_ld") else [],
@@ -807,7 +804,9 @@ def register_pages(app) -> None:
             FileSystemLoader(os.path.join(app.root_path, "templates")),
         ]
     )
-    app.jinja_env.globals.update(_=_, ngettext=None, address_line=address_line)
+    app.jinja_env.globals.update(
+        _=_, ngettext=None, address_line=address_line, venue_map=formatting.map_link
+    )
     # ``tojson`` (the pages' JSON-LD) by orjson: Flask's sorts the keys of each of a month's
     # hundred events.
     app.jinja_env.policies["json.dumps_function"] = _json_text

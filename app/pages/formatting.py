@@ -145,7 +145,11 @@ def google_subscribe_link(webcal: str) -> str:
 
 
 def map_link(venue: dict) -> str:
+    """The venue on OpenStreetMap; "" when its coordinates are not known (the
+    representation leaves them out)."""
     lat, lng = venue.get("geo_lat"), venue.get("geo_lng")
+    if lat is None or lng is None:
+        return ""
     return f"https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=16/{lat}/{lng}"
 
 
