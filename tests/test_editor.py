@@ -49,6 +49,11 @@ def sign_in(app, as_role):
     return make
 
 
+def saved_id(answer) -> int:
+    """The id of what a form saved, from the edit page its 303 leads to."""
+    return int(answer.headers["Location"].rstrip("/").split("/")[-1])
+
+
 def event_form(client, **fields) -> dict:
     data = {
         "csrf_token": client.token,
@@ -176,7 +181,7 @@ def test_creating_an_event_with_an_image_and_a_weekly_recurrence(client, sign_in
         content_type="multipart/form-data",
     )
     assert answer.status_code == 303
-    event_id = int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    event_id = saved_id(answer)
     made = client.get(f"{NS}/events/{event_id}").get_json()
     assert made["recurrence"][0].startswith("RRULE:FREQ=WEEKLY")
     assert made["image"]["width"] == 400 and made["venue"]["venue"] == "Parish hall"
@@ -210,7 +215,7 @@ def test_a_contributor_submits_and_an_editor_approves(client, sign_in):
     contributor = sign_in("contributor", "cora")
     answer = contributor.post("/manage/events/new", data=event_form(contributor, title="Bake sale"))
     assert answer.status_code == 303
-    event_id = int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    event_id = saved_id(answer)
     assert client.get(f"{NS}/events/{event_id}").status_code in (401, 403)  # pending
     editor = sign_in("editor", "ed")
     dashboard = editor.get("/manage/").get_data(as_text=True)
@@ -242,7 +247,7 @@ def test_an_author_cannot_open_or_post_to_another_authors_event(
 def test_edit_trash_and_restore(client, sign_in):
     editor = sign_in("editor", "fay")
     answer = editor.post("/manage/events/new", data=event_form(editor, title="Picnic"))
-    event_id = int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    event_id = saved_id(answer)
     form = editor.get(f"/manage/events/{event_id}").get_data(as_text=True)
     assert (
         'value="Picnic"' in form and 'name="start_date"' in form and 'type="datetime-local"' in form
@@ -275,7 +280,7 @@ def test_venues_organizers_and_terms_through_the_api_pipeline(client, sign_in, p
         data={"csrf_token": editor.token, name_field: "Blue Room", "status": "publish"},
     )
     assert made.status_code == 303
-    item_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    item_id = saved_id(made)
     api = client.get(f"{NS}/{plural}/{item_id}").get_json()
     assert api.get(name_field, api.get("name")) == "Blue Room"
     assert "Blue Room" in editor.get(f"/manage/{plural}/?search=blue").get_data(as_text=True)
@@ -325,7 +330,7 @@ def test_images_are_uploaded_checked_and_deleted(sign_in):
         content_type="multipart/form-data",
     )
     assert bad.status_code == 400 and 'role="alert"' in bad.get_data(as_text=True)
-    media_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    media_id = saved_id(made)
     assert (
         editor.post(
             f"/manage/media/{media_id}/delete", data={"csrf_token": editor.token}
@@ -414,7 +419,7 @@ def test_the_description_preview_saves_nothing_and_shows_the_sanitised_html(app,
 def test_a_trashed_event_is_deleted_for_good_by_editors_only(app, client, sign_in):
     author = sign_in("author", "lee")
     made = author.post("/manage/events/new", data=event_form(author, title="Short-lived"))
-    event_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    event_id = saved_id(made)
     author.post(f"/manage/events/{event_id}/trash", data={"csrf_token": author.token})
     refused = author.post(f"/manage/events/{event_id}/delete", data={"csrf_token": author.token})
     assert refused.status_code == 403
@@ -500,7 +505,7 @@ def test_a_repeat_until_a_day_includes_that_days_occurrence_in_the_events_zone(a
         ),
     )
     assert answer.status_code == 303
-    event_id = int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    event_id = saved_id(answer)
     with app.app_context():
         starts = sorted(
             e.start_date
@@ -691,7 +696,7 @@ def test_deleting_a_venue_for_good_is_for_editors_as_on_the_api(client, sign_in)
         "/manage/venues/new",
         data={"csrf_token": author.token, "venue": "Garage", "status": "publish"},
     )
-    venue_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    venue_id = saved_id(made)
     delete = f"/manage/venues/{venue_id}/delete"
     assert author.post(delete, data={"csrf_token": author.token}).status_code == 303  # trash
     page = author.get(f"/manage/venues/{venue_id}").get_data(as_text=True)
@@ -772,7 +777,7 @@ def test_the_image_library_is_searched_by_what_shows_an_image(client, sign_in):
             data={"csrf_token": editor.token, "file": (io.BytesIO(image.getvalue()), "x.png")},
             content_type="multipart/form-data",
         )
-        ids.append(int(made.headers["Location"].rstrip("/").split("/")[-1]))
+        ids.append(saved_id(made))
     editor.post("/manage/events/new", data=event_form(editor, title="Jazz night", image=ids[1]))
     found = editor.get("/manage/media/", query_string={"search": "jazz"}).get_data(as_text=True)
     assert f"/manage/media/{ids[1]}" in found and f"/manage/media/{ids[0]}" not in found
@@ -793,7 +798,7 @@ def test_monthly_on_the_same_weekday_of_the_month(client, sign_in):
         ),
     )
     assert made.status_code == 303
-    event_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    event_id = saved_id(made)
     assert client.get(f"{NS}/events/{event_id}").get_json()["recurrence"] == [
         "RRULE:FREQ=MONTHLY;BYDAY=3TU;COUNT=3"
     ]
@@ -819,7 +824,7 @@ def test_a_photo_larger_than_other_bodies_is_taken_and_one_too_large_says_so(cli
         content_type="multipart/form-data",
     )
     assert made.status_code == 303, made.get_data(as_text=True)[:500]
-    event_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    event_id = saved_id(made)
     assert client.get(f"{NS}/events/{event_id}").get_json()["image"]["width"] == 900
     library = editor.post(
         "/manage/media/",
@@ -845,7 +850,7 @@ def test_the_repeats_builder_shows_a_series_rule_and_keeps_its_excluded_dates(cl
         "/manage/events/new",
         data=event_form(editor, repeat_freq="WEEKLY", repeat_count="4"),
     )
-    series_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    series_id = saved_id(made)
     listing = {"post_parent": series_id, "per_page": 50}
     second = client.get(f"{NS}/events", query_string=listing).get_json()["events"][0]
     trash = f"/manage/events/{second['id']}/trash"
