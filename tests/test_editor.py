@@ -735,6 +735,9 @@ def test_another_site_cannot_sign_the_user_out(sign_in):
     asked = editor.get("/manage/signout", headers={"Sec-Fetch-Site": "cross-site"})
     assert asked.status_code == 200 and 'action="/manage/signout"' in asked.get_data(as_text=True)
     assert editor.get("/manage/").status_code == 200  # still signed in
+    # A browser that sends no Sec-Fetch-Site: judged by its Referer.
+    linked = editor.get("/manage/signout", headers={"Referer": "https://elsewhere.example/"})
+    assert linked.status_code == 200 and editor.get("/manage/").status_code == 200
     typed = editor.get("/manage/signout", headers={"Sec-Fetch-Site": "none"})
     assert typed.status_code == 303 and editor.get("/manage/").status_code == 303
 

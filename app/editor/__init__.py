@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
@@ -165,16 +166,22 @@ def signout():
     """Signs out: the header's button posts here (with its CSRF token); a GET signs out
     when the address was typed or followed from this site, and asks otherwise (a page of
     another site may link here)."""
-    if (
-        request.method == "GET"
-        and g.editor is not None
-        and request.headers.get("Sec-Fetch-Site", "none") not in OWN_NAVIGATION
-    ):
+    if request.method == "GET" and g.editor is not None and not _own_navigation():
         return _page("message.html", heading=_("Sign out"), sign_out_form=True)
     if g.editor is not None:
         accounts.end_sessions(g.editor.id)  # a copy of the cookie opens nothing any more
     session.clear()
     return redirect(url_for("editor.signin"), 303)
+
+
+def _own_navigation() -> bool:
+    """Whether a GET came typed or from a page of this site: by ``Sec-Fetch-Site``, or
+    for a browser that sends none, by a ``Referer`` of this host (or none at all)."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site in OWN_NAVIGATION
+    referrer = request.headers.get("Referer", "")
+    return not referrer or urlsplit(referrer).netloc == request.host
 
 
 def _dead_link():
