@@ -357,14 +357,17 @@ _LISTINGS = Shaped()
 
 
 class Span(NamedTuple):
-    """When a listed event takes place, all a calendar grid needs to place it."""
+    """When a listed event takes place, all a calendar grid needs to place it, and what it
+    shows of it (its title, linked by its slug)."""
 
     id: int
-    all_day: bool
+    all_day: bool  # as the engine gives it: 0/1 from SQLite
     start_date: str
     end_date: str
     utc_start: str
     utc_end: str
+    title: str
+    slug: str
 
 
 # What the feed reads of its listed events to group their series (app/reading/feed.py):
@@ -390,6 +393,8 @@ SPAN_COLUMNS = (
     Event.end_date,
     Event.utc_start,
     Event.utc_end,
+    Event.title,
+    Event.slug,
 )
 
 
@@ -493,7 +498,7 @@ def _page(filters, viewer, bound, offset, limit, in_order, from_links, only=None
     if only == "ids":
         return [row[0] for row in cursor]
     if only == "spans":
-        return [Span(ident, bool(all_day), *rest) for ident, all_day, *rest in cursor]
+        return list(map(Span._make, cursor))
     return instances(Event, cursor)
 
 

@@ -52,6 +52,24 @@ def test_the_list_shows_what_the_anonymous_api_lists(client, as_role, make_event
     assert f'href="/event/{shown["slug"]}/"' in html
 
 
+def test_list_month_and_day_views_carry_the_json_ld_of_the_events_they_show(
+    client, admin, make_event
+):
+    """The API's single read's ``json_ld`` of each event shown, made again after a write
+    (they are kept per data version), none for an event masked by its password."""
+    shown = event(make_event, title="Open air", venue={"venue": "Park"}, cost="5")
+    event(make_event, title="Members only", password="secret")
+    views = ("/events/", f"/events/month/{DAY:%Y-%m}/", f"/events/{DAY}/")
+    for path in views:
+        html = page(client, path)
+        assert "Members only" in html  # listed, with its title
+        api = client.get(f"{NS}/events/{shown['id']}").get_json()
+        assert ld_of(html) == [api["json_ld"]], path
+    client.post(f"{NS}/events/{shown['id']}", json={"title": "Open air, moved"}, headers=admin)
+    for path in views:
+        assert [ld["name"] for ld in ld_of(page(client, path))] == ["Open air, moved"], path
+
+
 @pytest.mark.parametrize("status", ["draft", "pending", "private"])
 def test_what_the_api_would_not_show_is_a_404_page(client, make_event, status):
     made = event(make_event, title="Not yours", status=status)

@@ -13,6 +13,7 @@ import os
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from datetime import date, datetime, timedelta
+from typing import NamedTuple
 from urllib.parse import quote, urlencode
 
 import orjson
@@ -26,7 +27,7 @@ from app.auth import count_item_password
 from app.cache import cached, etag_of
 from app.i18n import _, current_language
 from app.pages import formatting, reading
-from app.render import address_line, event_ld, url_slug
+from app.render import address_line, url_slug
 from app.urls import namespace_url, site_url
 from rules import dates
 from rules.text import html_text
@@ -166,33 +167,24 @@ def _choices(filters: reading.Filters) -> dict:
     }
 
 
-def _ld(events: list[dict]) -> list[dict]:
-    """schema.org Events of the events shown (not those masked by a password)."""
-    out = []
-    for event in events:
-        if event.get("all_day") is None:
-            continue
-        tz = None
-        if event.get("timezone_abbr"):
-            tz = dates.resolve_timezone(event["timezone"])[0]
-        out.append(event_ld(event, tz))
-    return out
-
-
-def _decorate(events: list[dict], full: bool = True) -> list[dict]:
-    """What the templates show of each event beside its representation (``full``: its
-    dates written out too, which the month grid does not show)."""
+def _decorate(events: list[dict]) -> list[dict]:
+    """What the templates show of each event beside its representation."""
     lang = current_language()
     site_tz = current_app.config["SITE_TIMEZONE"]
-    # The events' addresses from one built by the router (a grid links a hundred).
-    before, _slug, after = url_for("pages.event_view", slug=_SLUG).partition(_SLUG)
+    link_of = _event_links()
     for event in events:
-        event["_link"] = f"{before}{quote(event['slug'], safe='')}{after}"
-        if full:
-            event["_when"] = formatting.when(event, lang, site_tz)
+        event["_link"] = link_of(event["slug"])
+        event["_when"] = formatting.when(event, lang, site_tz)
         venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
         event["_venues"] = venues
     return events
+
+
+def _event_links():
+    """slug → the event's page, from one address built by the router (a grid links a
+    hundred)."""
+    before, _slug, after = url_for("pages.event_view", slug=_SLUG).partition(_SLUG)
+    return lambda slug: f"{before}{quote(slug, safe='')}{after}"
 
 
 _SLUG = "slug-of-the-event"
@@ -257,7 +249,7 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         filters=filters,
         views=_view_links(filters, reading.site_today()),
         feeds=_feeds(filters, window),
-        json_ld=_ld(shown),
+        json_ld=reading.events_ld([event["id"] for event in shown]),
         **_choices(filters),
         term=term,
         **context,
@@ -397,12 +389,10 @@ def month_view(month=None):
     grid_last = last_of_month + timedelta(days=(start_weekday - 1 - last_of_month.weekday()) % 7)
     filters = reading.Filters.from_query(request.args)
     placed = _placed(_spans_around(filters, grid_first, grid_last), grid_first, grid_last)
-    # Only the events the grid shows are read as representations (a day shows three).
-    shown_ids = list(dict.fromkeys(span.id for day in placed for span in day[:MOST_PER_DAY]))
-    shown = {event["id"]: event for event in reading.representations(shown_ids)}
-    _decorate(list(shown.values()), full=False)
+    # The grid shows three events a day: their titles and links, from their spans.
+    shown = list(dict.fromkeys(span.id for day in placed for span in day[:MOST_PER_DAY]))
     today, query = reading.site_today(), filters.query()
-    weeks = _weeks(placed, shown, grid_first, first_of_month.month, today, lang, query)
+    weeks = _weeks(placed, grid_first, first_of_month.month, today, lang, query)
     previous = (first_of_month - timedelta(days=1)).replace(day=1)
     following = last_of_month + timedelta(days=1)
     return page_response(
@@ -415,7 +405,7 @@ def month_view(month=None):
         filters=filters,
         views=_view_links(filters, first_of_month),
         feeds=_feeds(filters),
-        json_ld=_ld(list(shown.values())),
+        json_ld=reading.events_ld(list(shown)),
         most_per_day=MOST_PER_DAY,
         shown_day_iso=(
             today if today.replace(day=1) == first_of_month else first_of_month
@@ -438,32 +428,47 @@ def _day_link(day: date, query: dict) -> str | None:
 MOST_PER_DAY = 3
 
 
-def _weeks(placed, shown: dict, first: date, month: int, today: date, lang: str, query: dict):
-    """The grid's weeks of days from ``first``, each day with the events it shows (``shown``
-    by id, as (event, its start time when it starts that day, in the site's zone))."""
-    weeks, starts = [], _site_starts(placed, lang)
+class GridDay(NamedTuple):
+    """A day of the month grid, as month.html shows it."""
+
+    in_month: bool
+    today: bool
+    label: str  # the date written out, for screen readers and the phone's list
+    number: int
+    link: str | None
+    events: list[tuple[str, str, str]]  # (link, start time when it starts that day, title)
+    more: int  # events on the day beyond those shown
+
+
+def _weeks(placed, first: date, month: int, today: date, lang: str, query: dict):
+    """The grid's weeks of days from ``first``, each day with the events it shows."""
+    weeks, starts, link_of = [], _site_starts(placed, lang), _event_links()
+    day_links = _day_links(first, len(placed), query)
     for week_start in range(0, len(placed), 7):
         week = []
         for offset, spans in enumerate(placed[week_start : week_start + 7]):
             day = first + timedelta(days=week_start + offset)
+            events = [
+                (link_of(s.slug), starts[s.id][1] if starts[s.id][0] == day else "", s.title)
+                for s in spans[:MOST_PER_DAY]
+            ]
+            more = max(len(spans) - MOST_PER_DAY, 0)
+            label = formatting.short_day(day, lang)
+            link = day_links[week_start + offset]
             week.append(
-                {
-                    "date": day,
-                    "in_month": day.month == month,
-                    "today": day == today,
-                    "label": formatting.short_day(day, lang),
-                    "number": day.day,
-                    "link": _day_link(day, query),
-                    "events": [
-                        (shown[s.id], starts[s.id][1] if starts[s.id][0] == day else "")
-                        for s in spans[:MOST_PER_DAY]
-                        if s.id in shown
-                    ],
-                    "more": max(len(spans) - MOST_PER_DAY, 0),
-                }
+                GridDay(day.month == month, day == today, label, day.day, link, events, more)
             )
         weeks.append(week)
     return weeks
+
+
+def _day_links(first: date, count: int, query: dict) -> list[str | None]:
+    """The day pages of ``count`` days from ``first``, from one address built by the router
+    (a grid links 42)."""
+    if not (_in_range(first) and _in_range(first + timedelta(days=count - 1))):
+        return [_day_link(first + timedelta(days=n), query) for n in range(count)]
+    before, _day, after = _day_link(date(2000, 1, 1), query).partition("2000-01-01")
+    return [f"{before}{first + timedelta(days=n):%Y-%m-%d}{after}" for n in range(count)]
 
 
 def _spans_around(filters: reading.Filters, first: date, last: date) -> list:
@@ -544,7 +549,7 @@ def _day_page(day: date):
         filters=filters,
         views=_view_links(filters, day),
         feeds=_feeds(filters),
-        json_ld=_ld(events),
+        json_ld=reading.events_ld([event["id"] for event in events]),
         shown_day_iso=day.isoformat(),
         **_choices(filters),
     )

@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 
 from app.auth import may_read
 from app.reading.filters import event_filters
-from app.reading.texts import event_texts, read_event_dict
+from app.reading.texts import event_texts, linked_data, read_event_dict
 from app.render import organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
@@ -158,6 +158,13 @@ def representations(ids: list[int]) -> list[dict]:
     """The events ``ids`` as the anonymous API shows them (those it may not show, or that a
     write removed since they were listed, left out)."""
     return orjson.loads(orjson.dumps(event_texts(ids, ANONYMOUS)))  # as the API sends them
+
+
+def events_ld(ids: list[int]) -> list:
+    """The JSON-LD (schema.org ``Event``s) of the events ``ids`` as the anonymous API shows
+    them, none for those masked by a password: a list, month or day view carries those
+    of the events it shows (SPEC §15)."""
+    return linked_data(ids, ANONYMOUS)
 
 
 def _listed(

@@ -17,6 +17,7 @@ from app.jsonresponse import dumps, kept
 from app.render import (
     EVENT_TEXTS,
     StoredExtra,
+    event_ld,
     event_out,
     linked_texts,
     preload_images,
@@ -24,6 +25,7 @@ from app.render import (
     stored_event_parts,
     stored_texts_key,
 )
+from rules.dates import resolve_timezone
 from store.events import (
     LinkKind,
     events_by_id,
@@ -120,16 +122,41 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
             made[row.id] = ((text := kept(dumps(data)),), len(text))
         return made
 
-    if ctx.version is None:
-        found = render(list(ids))
-    else:
-        epoch = publication_epoch()
-        view = ("event", *ctx.view, epoch)
-        # Kept unless a scheduled date passed while rendering: the texts may show it.
-        found = EVENT_TEXTS.many(
-            ctx.version, view, ids, render, keep=lambda: publication_epoch() == epoch
-        )
+    found = _kept("event", ctx, ids, render)
     return [orjson.Fragment(b"".join(found[i][0])) for i in ids if found.get(i) is not None]
+
+
+def _kept(kind: str, ctx, ids, make) -> dict:
+    """``make(ids)`` (``{id: (parts, bytes)}``), kept in ``EVENT_TEXTS`` per data version,
+    ``kind`` and way of seeing (``ctx``), and which scheduled items have reached their date."""
+    if ctx.version is None:
+        return make(list(ids))
+    epoch = publication_epoch()
+    # Kept unless a scheduled date passed while making them: the texts may show it.
+    return EVENT_TEXTS.many(
+        ctx.version, (kind, *ctx.view, epoch), ids, make, keep=lambda: publication_epoch() == epoch
+    )
+
+
+def linked_data(ids, viewer) -> list:
+    """schema.org's ``Event`` of each of the events ``ids`` (the public pages' JSON-LD), made
+    from their listing representations for ``viewer`` (``event_ld``; none for an event
+    masked by its password), as JSON text kept as the events' own texts are: a month shows
+    a hundred, and making them was a fifth of its page."""
+    ctx = render_context(viewer)
+
+    def make(wanted: list[int]) -> dict:
+        made = {}
+        for event in orjson.loads(orjson.dumps(event_texts(wanted, viewer))):
+            if event.get("all_day") is None:  # masked
+                continue
+            tz = resolve_timezone(event["timezone"])[0] if event.get("timezone_abbr") else None
+            text = orjson.dumps(event_ld(event, tz))
+            made[event["id"]] = ((text,), len(text))
+        return made
+
+    found = _kept("ld", ctx, ids, make)
+    return [orjson.Fragment(found[i][0][0]) for i in ids if found.get(i) is not None]
 
 
 def _series_hidden_from(viewer, events, password) -> set[int]:
