@@ -108,7 +108,25 @@ def _frame() -> dict:
         "site_css": os.path.exists(os.path.join(current_app.instance_path, "static", "site.css")),
         "today_iso": reading.site_today().isoformat(),
         "here": here,
+        "nav": _nav(),
     }
+
+
+def _nav() -> dict[str, str]:
+    """The addresses the frame of every page links, built by the router once per language
+    root (``SCRIPT_NAME``): a page asked for five."""
+    known = current_app.extensions.setdefault("calendar.nav", {})
+    nav = known.get(request.script_root)
+    if nav is None:
+        nav = {
+            "list": url_for("pages.list_view"),
+            "month": url_for("pages.month_view"),
+            "today": url_for("pages.today_view"),
+            "css": url_for("static", filename="calendar.css"),
+        }
+        if len(known) < 64:  # the language roots, and a prefix or two a proxy may add
+            known[request.script_root] = nav
+    return nav
 
 
 # Most pages a list reads (its offset is read through): a page number past it is past the
@@ -601,8 +619,8 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
             event, location, formatting_plain(event.get("description") or "")
         ),
         occurrences=[o for o in upcoming if o["id"] != event["id"]][:5],
-        previous=_decorate(neighbours[0])[0] if neighbours[0] else None,
-        next=_decorate(neighbours[1])[0] if neighbours[1] else None,
+        previous=_span_link(neighbours[0]),
+        next=_span_link(neighbours[1]),
         json_ld=[] if locked else [event.get("json_ld") or {}],
         meta_description=formatting_plain(event.get("excerpt") or event.get("description") or "")[
             :160
@@ -610,6 +628,11 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         og_image=event["image"]["url"] if event.get("image") else None,
         lang_of_dates=lang,
     )
+
+
+def _span_link(span) -> dict | None:
+    """What a page shows of an event it links by its title (``span``, or None)."""
+    return None if span is None else {"_link": _event_links()(span.slug), "title": span.title}
 
 
 def _event_ics(event_id: int, password: str | None) -> str:

@@ -300,11 +300,11 @@ def occurrences(series_id: int, now: datetime, most: int = 6) -> list[dict]:
     return [e for e in events if e["utc_end_date"] >= dates.fmt(now)] + following
 
 
-def neighbours(event: dict) -> tuple[list[dict], list[dict]]:
-    """The events listed just before and just after ``event`` (by start), as lists of at
-    most one."""
+def neighbours(event: dict) -> tuple[Span | None, Span | None]:
+    """The events listed just before and just after ``event`` (by start), as their spans
+    (a page links them by title)."""
     start = datetime.strptime(event["utc_start_date"], "%Y-%m-%d %H:%M:%S")
-    before: list[dict] = []
+    before = None
     # The last of those starting before it: looked for in a week, then wider, so that the
     # listing counted and skipped is a few events, not the calendar's whole past.
     for days in BEFORE_SPANS:
@@ -313,14 +313,14 @@ def neighbours(event: dict) -> tuple[list[dict], list[dict]]:
             before_args["start_date"] = "1000-01-01"
         else:
             before_args["starts_after"] = _utc(start - timedelta(days=days))
-        _none, total = events_of(before_args, 0, 1)
+        _first, total = _listed(before_args, 0, 1, "spans")
         if total:
-            before = events_of(before_args, total - 1, 1)[0]
+            last, _total = _listed(before_args, total - 1, 1, "spans", count=False)
+            before = last[0] if last else None  # none when a write removed it meanwhile
             break
-    after, _total = events_of(
-        {"starts_after": _utc(start + timedelta(seconds=1))}, 0, 1, count=False
-    )
-    return before, after
+    after = {"starts_after": _utc(start + timedelta(seconds=1))}
+    following, _total = _listed(after, 0, 1, "spans", count=False)
+    return before, (following[0] if following else None)
 
 
 # Days before an event where its previous one is looked for, widening (None: any time).
