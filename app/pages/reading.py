@@ -375,6 +375,8 @@ class Select:
 
 def select(kind: str, choices: list[Choice], selected: list[str]) -> Select:
     """The filter form's choice of ``kind``, ``selected`` (by slug or id) chosen."""
+    if not selected:  # most pages: nothing to look for among the choices
+        return Select(options(kind, choices, selected))
     offered = {value for choice in choices for value in (choice.slug, str(choice.id))}
     unlisted = tuple(value for value in selected if value not in offered)
     return Select(options(kind, choices, selected), len(selected) > 1, unlisted)
