@@ -3,10 +3,13 @@ column fails here), and give the rows the equivalent Peewee query gives."""
 
 import inspect
 
+import pytest
+
 from store import events, posts, terms, users
 from store.db import database
 from store.sql import Statement
 from tests.conftest import NS
+from tests.databases import ON_POSTGRES
 
 
 def _statements():
@@ -98,3 +101,20 @@ def test_statements_met_at_once_by_many_threads_never_share_a_prepared_name(monk
     # order names each alike.
     monkeypatch.setattr(db, "_PREPARED_FORMS", {})
     assert all(db._prepared_form(sql)[0] == named[sql] for sql in reversed(texts))
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="server-side prepared statements: PostgreSQL")
+def test_a_writes_statements_are_prepared_and_a_refused_one_leaves_the_write_usable(app):
+    """Statements met inside a write are prepared too (they were planned anew at every
+    write); one the server cannot prepare runs plainly, and the write goes on."""
+    from store import db
+
+    seen = "SELECT COUNT(*) FROM event WHERE id > %s"
+    untyped = "SELECT %s IS NULL"  # a parameter whose type the server cannot infer
+    with database.connection_context():
+        with db.write_transaction():
+            assert db.execute_prepared(seen, (0,)).fetchone()[0] == 0
+            assert db.execute_prepared(untyped, (None,)).fetchone()[0] is True
+            assert db.execute_prepared(seen, (0,)).fetchone()[0] == 0  # still usable
+        assert db._prepared_form(seen)[0] in db._PREPARED[database.connection()]
+        assert untyped in db._UNPREPARABLE
