@@ -970,3 +970,17 @@ def test_a_venue_form_clears_what_is_emptied(client, sign_in):
     venue = client.get(f"{NS}/venues/{venue_id}").get_json()
     assert venue["venue"] == "Town hall"
     assert not {"city", "website", "geo_lat", "geo_lng", "description"} & set(venue)
+
+
+def test_the_event_form_shows_tags_by_their_names(sign_in):
+    """Found by an outside tester: the tags field showed the tags' ids ("40, 39"), looked
+    up in a taxonomy the store does not call them by."""
+    editor = sign_in("editor", "tina")
+    made = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, tags="famille, gratuit", categories="Danse"),
+    )
+    page = editor.get(made.headers["Location"]).get_data(as_text=True)
+    shown = re.search(r'id="tags" name="tags" value="([^"]*)"', page).group(1)
+    assert sorted(shown.split(", ")) == ["famille", "gratuit"]
+    assert 'id="categories" name="categories" value="Danse"' in page

@@ -33,7 +33,7 @@ def values_of(event: dict) -> dict:
         "venue": [str(venue["id"]) for venue in venues if venue],
         "organizer": [str(o["id"]) for o in event["organizer"]],
         "categories": _term_names(event["categories"], "category"),
-        "tags": _term_names(event["tags"], "post_tag"),
+        "tags": _term_names(event["tags"], "tag"),  # the store's name (the API says post_tag)
         "cost": event["cost"],
         "website": "" if event["website"] == event["url"] else event["website"],
         "status": event["status"],
