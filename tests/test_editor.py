@@ -15,7 +15,7 @@ from werkzeug.datastructures import MultiDict
 
 from store import accounts
 from store.db import database
-from store.models import Event
+from store.models import Event, Media
 from tests.conftest import NS
 
 DAY = date.today() + timedelta(days=5)
@@ -984,3 +984,24 @@ def test_the_event_form_shows_tags_by_their_names(sign_in):
     shown = re.search(r'id="tags" name="tags" value="([^"]*)"', page).group(1)
     assert sorted(shown.split(", ")) == ["famille", "gratuit"]
     assert 'id="categories" name="categories" value="Danse"' in page
+
+
+def test_a_preview_says_that_the_chosen_image_file_must_be_chosen_again(app, sign_in):
+    editor = sign_in("editor", "pam")
+    image = io.BytesIO()
+    Image.new("RGB", (40, 30), "red").save(image, "PNG")
+    answer = editor.post(
+        "/manage/events/new",
+        data={
+            **event_form(editor, preview="1"),
+            "image": (io.BytesIO(image.getvalue()), "a.png"),
+        },
+        content_type="multipart/form-data",
+    )
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and 'id="image-file-note"' in page
+    assert 'aria-describedby="image-file-note"' in page
+    plain = editor.post("/manage/events/new", data=event_form(editor, preview="1"))
+    assert 'id="image-file-note"' not in plain.get_data(as_text=True)
+    with app.app_context(), database.connection_context():
+        assert Event.select().count() == 0 and Media.select().count() == 0

@@ -8,6 +8,7 @@ import functools
 import http.server
 import io
 import os
+import re
 import threading
 from datetime import date, timedelta
 
@@ -179,3 +180,25 @@ def test_the_event_form_fits_a_phone_in_every_language(site, browser):
         page.goto(site["base"] + path)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, (path, width)
+
+
+def test_enter_in_a_field_saves_the_event_with_its_image(site, browser, tmp_path):
+    """Found by an outside tester: Enter in a text field pressed the form's first submit
+    button, "Preview the description", which saved nothing and lost the chosen file."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    poster = tmp_path / "enter.png"
+    image = io.BytesIO()
+    Image.new("RGB", (64, 48), "teal").save(image, "PNG")
+    poster.write_bytes(image.getvalue())
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
+    page.get_by_label("Upload an image").set_input_files(str(poster))
+    page.get_by_label("Title").fill("Saved by Enter")
+    page.get_by_label("Title").press("Enter")
+    page.wait_for_url(re.compile(r"/manage/events/[0-9]+(\?.*)?$"), timeout=10000)
+    assert page.get_by_role("heading", name="Preview").count() == 0
+    assert page.get_by_label("Title").input_value() == "Saved by Enter"
+    assert page.get_by_label("Or choose one of the library").input_value() != ""
+    assert page.get_by_role("button", name="Save").count() == 1  # the default one is hidden
+    page.context.close()

@@ -384,7 +384,14 @@ def _save(viewer, event=None):
         context = _form_context(viewer, event_form.typed(request.form), {}, event)
         preview = Markup(sanitise_html(request.form.get("description", "")))  # nh3's output
         heading = _("Edit event") if event else _("New event")
-        return _page("event_form.html", heading=heading, preview=preview, **context)
+        chosen = request.files.get("image")
+        return _page(
+            "event_form.html",
+            heading=heading,
+            preview=preview,
+            file_not_kept=chosen is not None and bool(chosen.filename),
+            **context,
+        )
     schema = EventUpdate() if event is not None else EventCreate()
     upload = request.files.get("image")
     stored = None
