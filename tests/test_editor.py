@@ -1005,3 +1005,26 @@ def test_a_preview_says_that_the_chosen_image_file_must_be_chosen_again(app, sig
     assert 'id="image-file-note"' not in plain.get_data(as_text=True)
     with app.app_context(), database.connection_context():
         assert Event.select().count() == 0 and Media.select().count() == 0
+
+
+def test_what_a_contributor_may_not_edit_links_to_its_public_page(client, sign_in):
+    """Found by an outside tester: a contributor's published events linked to their forms,
+    which answer 404 (a contributor may not edit a published event)."""
+    contributor = sign_in("contributor", "cole")
+    made = contributor.post("/manage/events/new", data=event_form(contributor, title="Fête"))
+    event_id = saved_id(made)
+    editor = sign_in("editor", "edie")
+    editor.post(f"/manage/events/{event_id}/approve", data={"csrf_token": editor.token})
+    slug = client.get(f"{NS}/events/{event_id}").get_json()["slug"]
+    draft = saved_id(
+        contributor.post("/manage/events/new", data=event_form(contributor, status="draft"))
+    )
+    for path in ("/manage/", "/manage/events/"):
+        page = contributor.get(path).get_data(as_text=True)
+        assert f'href="/event/{slug}/"' in page, path
+        assert f'href="/manage/events/{event_id}"' not in page, path
+        assert f'href="/manage/events/{draft}"' in page, path  # what they may edit
+    assert contributor.get(f"/manage/events/{event_id}").status_code == 404
+    assert f'href="/manage/events/{event_id}"' in editor.get("/manage/events/").get_data(
+        as_text=True
+    )

@@ -42,7 +42,7 @@ from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
 from store.models import Media
 from store.posts import effective_status
-from store.users import Viewer
+from store.users import ANONYMOUS, Viewer
 
 bp = Blueprint("editor", __name__, url_prefix="/manage")
 PAGE_SIZE = 20
@@ -231,9 +231,22 @@ SAFE_NEXT = re.compile(r"/manage/[A-Za-z0-9_/-]*")
 # --- the dashboard -----------------------------------------------------------------------
 
 
-def _rendered(rows, viewer) -> list[dict]:
+def _rendered(rows, viewer) -> list[tuple[dict, str]]:
+    """The events a list shows, each with where its title leads (``_link_of``)."""
     readable = [row for row in rows if may_read(viewer, row)]
-    return render_events(readable, viewer) if readable else []
+    shown = render_events(readable, viewer) if readable else []
+    return [(event, _link_of(row, viewer)) for row, event in zip(readable, shown, strict=True)]
+
+
+def _link_of(row, viewer) -> str:
+    """The event's form when this user may edit it; else its public page when anyone may
+    read it (a contributor's published event); else nothing ("")."""
+    status = effective_status(row)
+    if may(viewer, "edit", row, status):
+        return url_for("editor.edit_event", event_id=row.id)
+    if may(ANONYMOUS, "read", row, status):
+        return url_for("pages.event_view", slug=row.slug)
+    return ""
 
 
 @bp.route("/")
