@@ -51,7 +51,7 @@ def sign_in(app, as_role):
 
 def saved_id(answer) -> int:
     """The id of what a form saved, from the edit page its 303 leads to."""
-    return int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    return int(answer.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
 
 
 def event_form(client, **fields) -> dict:
@@ -891,7 +891,7 @@ def test_what_the_form_cannot_do_is_said_not_dropped(client, sign_in):
     )
     assert parent.status_code == 400
     made = editor.post("/manage/events/new", data=event_form(editor, title="Deep"))
-    path = made.headers["Location"]
+    path = f"/manage/events/{saved_id(made)}"
     deep = untouched(editor, path, shown="[" * 100000 + "]" * 100000, title="Deeper")
     assert editor.post(path, data=deep).status_code == 303
 
@@ -901,8 +901,8 @@ def test_a_stale_form_sends_back_no_flag_it_did_not_change(client, sign_in, as_r
     the event all-day turned it back, keeping the all-day times."""
     editor = sign_in("editor", "sal")
     made = editor.post("/manage/events/new", data=event_form(editor, title="Fair"))
-    path = made.headers["Location"]
-    event_id = int(path.rstrip("/").split("/")[-1])
+    event_id = saved_id(made)
+    path = f"/manage/events/{event_id}"
     stale = untouched(editor, path, title="Fair, renamed")
     boss = as_role("administrator", "boss")
     client.put(f"{NS}/events/{event_id}", json={"all_day": True, "featured": True}, headers=boss)
@@ -1028,3 +1028,39 @@ def test_what_a_contributor_may_not_edit_links_to_its_public_page(client, sign_i
     assert f'href="/manage/events/{event_id}"' in editor.get("/manage/events/").get_data(
         as_text=True
     )
+
+
+def test_a_save_says_saved(sign_in):
+    """Found by an outside tester: a save led back to the form without a word."""
+    editor = sign_in("editor", "sid")
+    image = io.BytesIO()
+    Image.new("RGB", (20, 20), "red").save(image, "PNG")
+    answers = [
+        editor.post("/manage/events/new", data=event_form(editor)),
+        editor.post(
+            "/manage/venues/new",
+            data={"csrf_token": editor.token, "venue": "Hall", "status": "publish"},
+        ),
+        editor.post(
+            "/manage/organizers/new",
+            data={"csrf_token": editor.token, "organizer": "Club", "status": "publish"},
+        ),
+        editor.post("/manage/categories/new", data={"csrf_token": editor.token, "name": "Bal"}),
+        editor.post("/manage/tags/new", data={"csrf_token": editor.token, "name": "Bal"}),
+        editor.post(
+            "/manage/media/",
+            data={"csrf_token": editor.token, "file": (io.BytesIO(image.getvalue()), "x.png")},
+            content_type="multipart/form-data",
+        ),
+    ]
+    for answer in answers:
+        assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+        page = editor.get(answer.headers["Location"]).get_data(as_text=True)
+        assert '<p class="notice" role="status">Saved.</p>' in page, answer.headers["Location"]
+        bare = answer.headers["Location"].split("?")[0]
+        assert 'role="status"' not in editor.get(bare).get_data(as_text=True)
+    event_page = answers[0].headers["Location"].split("?")[0]
+    edited = editor.post(event_page, data=event_form(editor, title="Renamed"))
+    assert "saved=1" in edited.headers["Location"]
+    french = editor.get("/fr" + edited.headers["Location"]).get_data(as_text=True)
+    assert 'role="status"' in french

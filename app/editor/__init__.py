@@ -128,6 +128,14 @@ def _page(template: str, status: int = 200, **context) -> Response:
     return response
 
 
+def _notice() -> dict:
+    """The status message that the redirect after a write asks the page it leads to for:
+    ``?saved=1``."""
+    if request.args.get("saved") == "1":
+        return {"text": _("Saved.")}
+    return {}
+
+
 # --- signing in and out ------------------------------------------------------------------
 
 
@@ -424,7 +432,7 @@ def _save(viewer, event=None):
             raise
         errors = items.field_errors(error)
     else:
-        return redirect(url_for("editor.edit_event", event_id=saved.id), 303)
+        return redirect(url_for("editor.edit_event", event_id=saved.id, saved=1), 303)
     items.discard(stored)
     typed = event_form.typed(request.form)
     if "recurrence" in errors and not typed.get("recurrence") and typed.get("repeat_freq"):
@@ -475,6 +483,7 @@ def edit_event(event_id):
     return _page(
         "event_form.html",
         heading=_("Edit event"),
+        notice=_notice(),
         public_link=url_for("pages.event_view", slug=event.slug),
         **_form_context(viewer, event_form.values_of(shown), {}, event),
     )
@@ -551,7 +560,7 @@ def media():
                 else failure.message
             )
         else:
-            return redirect(url_for("editor.media_item", media_id=made.id), 303)
+            return redirect(url_for("editor.media_item", media_id=made.id, saved=1), 303)
     number = page_number(request.args.get("page", "1"))
     search = request.args.get("search", "").strip()[:200]
     images, total = items.library(viewer, number, search)
@@ -583,7 +592,10 @@ def media_item(media_id):
     if found is None or not (viewer.has("edit_others_posts") or found.author == viewer.id):
         return _not_found()
     return _page(
-        "media_item.html", heading=_("Image"), image=media_out(found, render_context(viewer))
+        "media_item.html",
+        heading=_("Image"),
+        notice=_notice(),
+        image=media_out(found, render_context(viewer)),
     )
 
 
@@ -620,11 +632,12 @@ def list_items(plural):
     )
 
 
-def _item_form(kind, values, errors, item=None, status=200):
+def _item_form(kind, values, errors, item=None, status=200, notice=None):
     labels = items.labels(kind)
     return _page(
         "item_form.html",
         status,
+        notice=notice or {},
         heading=(_("Edit") if item else _("New")) + " · " + labels["singular"],
         kind=kind,
         item=item,
@@ -661,7 +674,7 @@ def edit_item(plural, item_id):
         if saved is not None:
             return items.back_to(plural, saved.id)
         return _item_form(kind, dict(request.form), errors, item, status=400)
-    return _item_form(kind, items.values_of(kind, item), {}, item)
+    return _item_form(kind, items.values_of(kind, item), {}, item, notice=_notice())
 
 
 @bp.route("/<plural>/<int:item_id>/delete", methods=["POST"])
