@@ -1064,3 +1064,28 @@ def test_a_save_says_saved(sign_in):
     assert "saved=1" in edited.headers["Location"]
     french = editor.get("/fr" + edited.headers["Location"]).get_data(as_text=True)
     assert 'role="status"' in french
+
+
+def test_restoring_says_the_event_is_a_draft_and_links_to_its_form(client, sign_in):
+    """Found by an outside tester: Restore brings an event back as a draft (as WordPress
+    does), off the site, and nothing said so."""
+    editor = sign_in("editor", "rita")
+    event_id = saved_id(editor.post("/manage/events/new", data=event_form(editor, title="Bal")))
+    editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
+    dashboard = editor.get("/manage/").get_data(as_text=True)
+    assert 'name="back" value="dashboard"' in dashboard
+    restored = editor.post(
+        f"/manage/events/{event_id}/restore",
+        data={"csrf_token": editor.token, "back": "dashboard"},
+    )
+    assert restored.status_code == 303
+    page = editor.get(restored.headers["Location"]).get_data(as_text=True)
+    notice = page.split('role="status">')[1].split("</p>")[0]
+    assert "Restored as a draft" in notice and f'href="/manage/events/{event_id}"' in notice
+    assert client.get(f"{NS}/events/{event_id}").status_code in (401, 403)  # a draft
+    editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
+    from_form = editor.post(f"/manage/events/{event_id}/restore", data={"csrf_token": editor.token})
+    page = editor.get(from_form.headers["Location"]).get_data(as_text=True)
+    assert 'value="Bal"' in page and "Restored as a draft" in page  # on its form
+    odd = editor.get("/manage/", query_string={"restored": "²"})
+    assert odd.status_code == 200 and 'role="status"' in odd.get_data(as_text=True)

@@ -128,11 +128,15 @@ def _page(template: str, status: int = 200, **context) -> Response:
     return response
 
 
-def _notice() -> dict:
+def _notice(edit_link: str = "") -> dict:
     """The status message that the redirect after a write asks the page it leads to for:
-    ``?saved=1``."""
+    ``?saved=1``, or ``?restored=…`` (a restored event is a draft, as WordPress makes it:
+    off the site until it is published; ``edit_link`` leads to its form)."""
     if request.args.get("saved") == "1":
         return {"text": _("Saved.")}
+    if "restored" in request.args:
+        text = _("Restored as a draft: publish it to show it on the site.")
+        return {"text": text, "link": edit_link, "link_text": _("Edit it")}
     return {}
 
 
@@ -275,9 +279,12 @@ def dashboard():
         )
     trash_rows = in_trash(None if viewer.has("edit_others_posts") else viewer.id)
     sections.append((_("Trash"), _rendered(trash_rows, viewer)))
+    restored = as_id(request.args.get("restored", ""))
+    event = _event_for(viewer, restored) if restored else None
     return _page(
         "dashboard.html",
         heading=_("Dashboard"),
+        notice=_notice(url_for("editor.edit_event", event_id=event.id) if event else ""),
         sections=sections,
         may_create=may(viewer, "create"),
     )
@@ -515,7 +522,9 @@ def restore(event_id):
     if event is None or event.status != "trash":
         return _not_yours()
     change_event(event, EventUpdate().load({"status": "draft"}), viewer)  # as WordPress
-    return redirect(url_for("editor.edit_event", event_id=event_id), 303)
+    if request.form.get("back") == "dashboard":  # its button there: the user stays there
+        return redirect(url_for("editor.dashboard", restored=event_id), 303)
+    return redirect(url_for("editor.edit_event", event_id=event_id, restored=1), 303)
 
 
 @bp.route("/events/<int:event_id>/delete", methods=["POST"])
