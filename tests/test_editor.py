@@ -1089,3 +1089,31 @@ def test_restoring_says_the_event_is_a_draft_and_links_to_its_form(client, sign_
     assert 'value="Bal"' in page and "Restored as a draft" in page  # on its form
     odd = editor.get("/manage/", query_string={"restored": "²"})
     assert odd.status_code == 200 and 'role="status"' in odd.get_data(as_text=True)
+
+
+def test_an_occurrences_form_leads_to_its_series_and_offers_no_recurrence(client, sign_in):
+    """Found by an outside tester: an occurrence's form offered the "repeats" builder,
+    refused only after Save ("…change the recurrence on event 225", 225 no link)."""
+    editor = sign_in("editor", "otto")
+    series_id = saved_id(
+        editor.post(
+            "/manage/events/new", data=event_form(editor, repeat_freq="DAILY", repeat_count="3")
+        )
+    )
+    listing = {"post_parent": series_id, "per_page": 50}
+    occurrence = client.get(f"{NS}/events", query_string=listing).get_json()["events"][0]["id"]
+    path = f"/manage/events/{occurrence}"
+    page = editor.get(path).get_data(as_text=True)
+    assert "one date of a series" in page
+    assert f'<a href="/manage/events/{series_id}">' in page
+    assert 'name="repeat_freq"' not in page and 'name="recurrence"' not in page
+    series_page = editor.get(f"/manage/events/{series_id}").get_data(as_text=True)
+    assert 'name="repeat_freq"' in series_page and "one date of a series" not in series_page
+    refused = editor.post(path, data=event_form(editor, recurrence="RRULE:FREQ=DAILY;COUNT=2"))
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 400
+    alert = page.split('role="alert"')[1].split("</div>")[0]
+    assert f'on event <a href="/manage/events/{series_id}">{series_id}</a>' in alert
+    saved = editor.post(path, data=untouched(editor, path, title="Changed alone"))
+    assert saved.status_code == 303
+    assert client.get(f"{NS}/events/{occurrence}").get_json()["title"] == "Changed alone"

@@ -32,6 +32,7 @@ from app.pages import formatting, page_response
 from app.reading.filters import event_filters
 from app.reading.texts import render_events
 from app.render import media_out, render_context
+from rules import recurrence
 from rules.ids import as_id
 from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
@@ -377,6 +378,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "values": values,
         "errors": errors,
         "event": event,
+        "series": _series_of(viewer, event),
         "shown": shown,
         "venues": _choices("venue", viewer, values.get("venue") or []),
         "organizers": _choices("organizer", viewer, values.get("organizer") or []),
@@ -396,6 +398,24 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         and effective_status(event) == "pending"
         and viewer.has("edit_others_posts"),
     }
+
+
+def _series_of(viewer, event) -> dict:
+    """Of an occurrence, its series: its id, and its form's address when this user may
+    edit it (else ""); of any other event, nothing."""
+    if event is None or not recurrence.is_occurrence(event):
+        return {}
+    series = _event_for(viewer, event.post_parent)
+    link = url_for("editor.edit_event", event_id=series.id) if series is not None else ""
+    return {"id": event.post_parent, "link": link}
+
+
+def _linked_number(message: str, number: int, link: str) -> Markup:
+    """``message`` with the event number it names made a link to ``link``."""
+    if not link:
+        return Markup.escape(message)
+    anchor = Markup('<a href="{}">{}</a>').format(link, number)
+    return Markup(re.sub(rf"\b{number}\b", lambda _match: anchor, str(Markup.escape(message))))
 
 
 def _weekday_labels() -> list[tuple[str, str]]:
@@ -442,11 +462,22 @@ def _save(viewer, event=None):
         return redirect(url_for("editor.edit_event", event_id=saved.id, saved=1), 303)
     items.discard(stored)
     typed = event_form.typed(request.form)
-    if "recurrence" in errors and not typed.get("recurrence") and typed.get("repeat_freq"):
-        errors["repeat_freq"] = errors.pop("recurrence")  # the builder's rule was refused
     context = _form_context(viewer, typed, errors, event)
+    _place_recurrence_error(errors, typed, context["series"])
     heading = _("Edit event") if event else _("New event")
     return _page("event_form.html", 400, heading=heading, **context)
+
+
+def _place_recurrence_error(errors: dict, typed: dict, series: dict) -> None:
+    """A refused recurrence said where the form shows it: an occurrence's (its form has
+    no recurrence fields) at the top, the series' number a link to the series' form; the
+    builder's rule beside the builder."""
+    if "recurrence" not in errors:
+        return
+    if series:
+        errors["recurrence"] = _linked_number(errors["recurrence"], series["id"], series["link"])
+    elif not typed.get("recurrence") and typed.get("repeat_freq"):
+        errors["repeat_freq"] = errors.pop("recurrence")
 
 
 def _write_rule_errors(valid: dict, viewer, event) -> dict:
