@@ -1117,3 +1117,48 @@ def test_an_occurrences_form_leads_to_its_series_and_offers_no_recurrence(client
     saved = editor.post(path, data=untouched(editor, path, title="Changed alone"))
     assert saved.status_code == 303
     assert client.get(f"{NS}/events/{occurrence}").get_json()["title"] == "Changed alone"
+
+
+def _monthly_choices(page: str) -> list[str]:
+    select = page.split('id="repeat_monthly"')[1].split("</select>")[0]
+    return [html.unescape(text) for text in re.findall(r"<option[^>]*>([^<]*)</option>", select)]
+
+
+def test_the_monthly_choices_say_the_start_dates_day_and_weekday(sign_in):
+    """Found by an outside tester: "monthly on" always read "the 15th" and "the third
+    Tuesday", whatever the start (2027-01-12 is the second Tuesday, saved as 2TU)."""
+    editor = sign_in("editor", "mona")
+    made = editor.post(
+        "/manage/events/new",
+        data=event_form(
+            editor,
+            start_date="2027-01-12T19:00",
+            end_date="2027-01-12T20:00",
+            repeat_freq="MONTHLY",
+            repeat_monthly="weekday",
+            repeat_count="2",
+        ),
+    )
+    path = f"/manage/events/{saved_id(made)}"
+    assert _monthly_choices(editor.get(path).get_data(as_text=True)) == [
+        "the same day of the month (day 12)",
+        "the same weekday of the month (the second Tuesday)",
+    ]
+    assert "mardi" in _monthly_choices(editor.get("/fr" + path).get_data(as_text=True))[1]
+    moved = untouched(editor, path, start_date="2027-03-30T19:00", end_date="2027-03-30T20:00")
+    last = editor.post(path, data=moved)
+    assert last.status_code == 303
+    assert _monthly_choices(editor.get(path).get_data(as_text=True)) == [
+        "the same day of the month (day 30)",
+        "the same weekday of the month (the last Tuesday)",
+    ]
+    new = _monthly_choices(editor.get("/manage/events/new").get_data(as_text=True))
+    assert new == [
+        "the same day of the month as the start",
+        "the same weekday of the month as the start",
+    ]
+    typed = editor.post(  # a refused form: the choices as the start typed says
+        "/manage/events/new",
+        data=event_form(editor, title="", start_date="2027-01-05T10:00", end_date=""),
+    )
+    assert "(the first Tuesday)" in _monthly_choices(typed.get_data(as_text=True))[1]

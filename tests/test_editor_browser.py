@@ -202,3 +202,21 @@ def test_enter_in_a_field_saves_the_event_with_its_image(site, browser, tmp_path
     assert page.get_by_label("Or choose one of the library").input_value() != ""
     assert page.get_by_role("button", name="Save").count() == 1  # the default one is hidden
     page.context.close()
+
+
+def test_the_monthly_choices_follow_the_start_as_it_is_typed(site, browser):
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/fr/manage/events/new")
+    choices = page.locator("#repeat_monthly option")
+    page.locator("#start_date").fill("2027-01-12T19:00")
+    assert choices.all_inner_texts()[0].endswith("12)")
+    assert "mardi" in choices.all_inner_texts()[1]
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Start").fill("2027-01-29T19:00")
+    assert choices.all_inner_texts() == [
+        "the same day of the month (day 29)",
+        "the same weekday of the month (the last Friday)",
+    ]
+    page.get_by_label("Start").fill("")
+    assert choices.all_inner_texts()[1] == "the same weekday of the month as the start"
+    page.context.close()

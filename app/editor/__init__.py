@@ -370,6 +370,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         .limit(50)
     )
     image = values.get("image") or ""
+    weekdays = _weekday_labels()
     if request.method == "POST":
         shown = request.form.get("shown", "")
     else:
@@ -389,7 +390,10 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         if image and image not in {str(media.id) for media in library}
         else "",
         "statuses": _statuses(viewer),
-        "weekdays": _weekday_labels(),
+        "weekdays": weekdays,
+        "monthly": event_form.monthly_labels(
+            values.get("start_date") or "", [name for _code, name in weekdays]
+        ),
         "may_delete": event is not None and may(viewer, "delete", event, effective_status(event)),
         "may_delete_for_good": event is not None
         and event.status == "trash"
