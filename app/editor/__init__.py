@@ -129,16 +129,19 @@ def _page(template: str, status: int = 200, **context) -> Response:
     return response
 
 
-def _notice(edit_link: str = "") -> dict:
+def _notice(restored=None) -> dict:
     """The status message that the redirect after a write asks the page it leads to for:
     ``?saved=1``, or ``?restored=…`` (a restored event is a draft, as WordPress makes it:
-    off the site until it is published; ``edit_link`` leads to its form)."""
+    off the site until it is published; ``restored``, the event, gets a link to its form)."""
     if request.args.get("saved") == "1":
         return {"text": _("Saved.")}
-    if "restored" in request.args:
-        text = _("Restored as a draft: publish it to show it on the site.")
-        return {"text": text, "link": edit_link, "link_text": _("Edit it")}
-    return {}
+    if "restored" not in request.args:
+        return {}
+    notice = {"text": _("Restored as a draft: publish it to show it on the site.")}
+    if restored is not None:
+        notice["link"] = url_for("editor.edit_event", event_id=restored.id)
+        notice["link_text"] = _("Edit “%(title)s”", title=restored.title or _("(no title)"))
+    return notice
 
 
 # --- signing in and out ------------------------------------------------------------------
@@ -285,7 +288,7 @@ def dashboard():
     return _page(
         "dashboard.html",
         heading=_("Dashboard"),
-        notice=_notice(url_for("editor.edit_event", event_id=event.id) if event else ""),
+        notice=_notice(event),
         sections=sections,
         may_create=may(viewer, "create"),
     )
