@@ -348,7 +348,8 @@ def ancestors(term_id: int) -> list[int]:
 
 def save_term(taxonomy: str, values: dict, existing=None):
     """Creates or updates a term; duplicate names under one parent or duplicate slugs
-    raise ``Conflict``. Runs in one write transaction."""
+    raise ``Conflict``. An empty ``slug`` is made from the name (the editor's emptied
+    field; the API's schema takes only a non-empty one). Runs in one write transaction."""
     with write_transaction():
         parent = values.get("parent", existing.parent if existing else 0)
         name = values.get("name", existing.name if existing else "")
@@ -375,6 +376,10 @@ def save_term(taxonomy: str, values: dict, existing=None):
             return create_term(
                 taxonomy, name, values.get("slug", ""), values.get("description", ""), parent
             )
+        if "slug" in values and not values["slug"]:
+            scope = Term.taxonomy == taxonomy
+            slug = unique_slug(Term, None, taxonomy, existing.id, scope=scope, title=name)
+            values = {**values, "slug": slug}
         if values:  # an update that sends nothing changes nothing
             Term.update(values).where(Term.id == existing.id).execute()
         saved = Term.get_or_none(Term.id == existing.id)

@@ -8,6 +8,7 @@ import functools
 import http.server
 import io
 import os
+import re
 import threading
 from datetime import date, timedelta
 
@@ -179,3 +180,43 @@ def test_the_event_form_fits_a_phone_in_every_language(site, browser):
         page.goto(site["base"] + path)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, (path, width)
+
+
+def test_enter_in_a_field_saves_the_event_with_its_image(site, browser, tmp_path):
+    """Found by an outside tester: Enter in a text field pressed the form's first submit
+    button, "Preview the description", which saved nothing and lost the chosen file."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    poster = tmp_path / "enter.png"
+    image = io.BytesIO()
+    Image.new("RGB", (64, 48), "teal").save(image, "PNG")
+    poster.write_bytes(image.getvalue())
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
+    page.get_by_label("Upload an image").set_input_files(str(poster))
+    page.get_by_label("Title").fill("Saved by Enter")
+    page.get_by_label("Title").press("Enter")
+    page.wait_for_url(re.compile(r"/manage/events/[0-9]+(\?.*)?$"), timeout=10000)
+    assert page.get_by_role("heading", name="Preview").count() == 0
+    assert page.get_by_label("Title").input_value() == "Saved by Enter"
+    assert page.get_by_label("Or choose one of the library").input_value() != ""
+    assert page.get_by_role("button", name="Save").count() == 1  # the default one is hidden
+    page.context.close()
+
+
+def test_the_monthly_choices_follow_the_start_as_it_is_typed(site, browser):
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/fr/manage/events/new")
+    choices = page.locator("#repeat_monthly option")
+    page.locator("#start_date").fill("2027-01-12T19:00")
+    assert choices.all_inner_texts()[0].endswith("12)")
+    assert "mardi" in choices.all_inner_texts()[1]
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Start").fill("2027-01-29T19:00")
+    assert choices.all_inner_texts() == [
+        "the same day of the month (day 29)",
+        "the same weekday of the month (the last Friday)",
+    ]
+    page.get_by_label("Start").fill("")
+    assert choices.all_inner_texts()[1] == "the same weekday of the month as the start"
+    page.context.close()

@@ -32,6 +32,7 @@ from app.pages import formatting, page_response
 from app.reading.filters import event_filters
 from app.reading.texts import render_events
 from app.render import media_out, render_context
+from rules import recurrence
 from rules.ids import as_id
 from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
@@ -42,7 +43,7 @@ from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
 from store.models import Media
 from store.posts import effective_status
-from store.users import Viewer
+from store.users import ANONYMOUS, Viewer
 
 bp = Blueprint("editor", __name__, url_prefix="/manage")
 PAGE_SIZE = 20
@@ -126,6 +127,21 @@ def _page(template: str, status: int = 200, **context) -> Response:
         **context,
     )
     return response
+
+
+def _notice(restored=None) -> dict:
+    """The status message that the redirect after a write asks the page it leads to for:
+    ``?saved=1``, or ``?restored=…`` (a restored event is a draft, as WordPress makes it:
+    off the site until it is published; ``restored``, the event, gets a link to its form)."""
+    if request.args.get("saved") == "1":
+        return {"text": _("Saved.")}
+    if "restored" not in request.args:
+        return {}
+    notice = {"text": _("Restored as a draft: publish it to show it on the site.")}
+    if restored is not None:
+        notice["link"] = url_for("editor.edit_event", event_id=restored.id)
+        notice["link_text"] = _("Edit “%(title)s”", title=restored.title or _("(no title)"))
+    return notice
 
 
 # --- signing in and out ------------------------------------------------------------------
@@ -231,9 +247,22 @@ SAFE_NEXT = re.compile(r"/manage/[A-Za-z0-9_/-]*")
 # --- the dashboard -----------------------------------------------------------------------
 
 
-def _rendered(rows, viewer) -> list[dict]:
+def _rendered(rows, viewer) -> list[tuple[dict, str]]:
+    """The events a list shows, each with where its title leads (``_link_of``)."""
     readable = [row for row in rows if may_read(viewer, row)]
-    return render_events(readable, viewer) if readable else []
+    shown = render_events(readable, viewer) if readable else []
+    return [(event, _link_of(row, viewer)) for row, event in zip(readable, shown, strict=True)]
+
+
+def _link_of(row, viewer) -> str:
+    """The event's form when this user may edit it; else its public page when anyone may
+    read it (a contributor's published event); else nothing ("")."""
+    status = effective_status(row)
+    if may(viewer, "edit", row, status):
+        return url_for("editor.edit_event", event_id=row.id)
+    if may(ANONYMOUS, "read", row, status):
+        return url_for("pages.event_view", slug=row.slug)
+    return ""
 
 
 @bp.route("/")
@@ -254,9 +283,12 @@ def dashboard():
         )
     trash_rows = in_trash(None if viewer.has("edit_others_posts") else viewer.id)
     sections.append((_("Trash"), _rendered(trash_rows, viewer)))
+    restored = as_id(request.args.get("restored", ""))
+    event = _event_for(viewer, restored) if restored else None
     return _page(
         "dashboard.html",
         heading=_("Dashboard"),
+        notice=_notice(event),
         sections=sections,
         may_create=may(viewer, "create"),
     )
@@ -341,6 +373,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         .limit(50)
     )
     image = values.get("image") or ""
+    weekdays = _weekday_labels()
     if request.method == "POST":
         shown = request.form.get("shown", "")
     else:
@@ -349,6 +382,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "values": values,
         "errors": errors,
         "event": event,
+        "series": _series_of(viewer, event),
         "shown": shown,
         "venues": _choices("venue", viewer, values.get("venue") or []),
         "organizers": _choices("organizer", viewer, values.get("organizer") or []),
@@ -359,7 +393,10 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         if image and image not in {str(media.id) for media in library}
         else "",
         "statuses": _statuses(viewer),
-        "weekdays": _weekday_labels(),
+        "weekdays": weekdays,
+        "monthly": event_form.monthly_labels(
+            values.get("start_date") or "", [name for _code, name in weekdays]
+        ),
         "may_delete": event is not None and may(viewer, "delete", event, effective_status(event)),
         "may_delete_for_good": event is not None
         and event.status == "trash"
@@ -368,6 +405,24 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         and effective_status(event) == "pending"
         and viewer.has("edit_others_posts"),
     }
+
+
+def _series_of(viewer, event) -> dict:
+    """Of an occurrence, its series: its id, and its form's address when this user may
+    edit it (else ""); of any other event, nothing."""
+    if event is None or not recurrence.is_occurrence(event):
+        return {}
+    series = _event_for(viewer, event.post_parent)
+    link = url_for("editor.edit_event", event_id=series.id) if series is not None else ""
+    return {"id": event.post_parent, "link": link}
+
+
+def _linked_number(message: str, number: int, link: str) -> Markup:
+    """``message`` with the event number it names made a link to ``link``."""
+    if not link:
+        return Markup.escape(message)
+    anchor = Markup('<a href="{}">{}</a>').format(link, number)
+    return Markup(re.sub(rf"\b{number}\b", lambda _match: anchor, str(Markup.escape(message))))
 
 
 def _weekday_labels() -> list[tuple[str, str]]:
@@ -384,7 +439,14 @@ def _save(viewer, event=None):
         context = _form_context(viewer, event_form.typed(request.form), {}, event)
         preview = Markup(sanitise_html(request.form.get("description", "")))  # nh3's output
         heading = _("Edit event") if event else _("New event")
-        return _page("event_form.html", heading=heading, preview=preview, **context)
+        chosen = request.files.get("image")
+        return _page(
+            "event_form.html",
+            heading=heading,
+            preview=preview,
+            file_not_kept=chosen is not None and bool(chosen.filename),
+            **context,
+        )
     schema = EventUpdate() if event is not None else EventCreate()
     upload = request.files.get("image")
     stored = None
@@ -404,14 +466,25 @@ def _save(viewer, event=None):
             raise
         errors = items.field_errors(error)
     else:
-        return redirect(url_for("editor.edit_event", event_id=saved.id), 303)
+        return redirect(url_for("editor.edit_event", event_id=saved.id, saved=1), 303)
     items.discard(stored)
     typed = event_form.typed(request.form)
-    if "recurrence" in errors and not typed.get("recurrence") and typed.get("repeat_freq"):
-        errors["repeat_freq"] = errors.pop("recurrence")  # the builder's rule was refused
     context = _form_context(viewer, typed, errors, event)
+    _place_recurrence_error(errors, typed, context["series"])
     heading = _("Edit event") if event else _("New event")
     return _page("event_form.html", 400, heading=heading, **context)
+
+
+def _place_recurrence_error(errors: dict, typed: dict, series: dict) -> None:
+    """A refused recurrence said where the form shows it: an occurrence's (its form has
+    no recurrence fields) at the top, the series' number a link to the series' form; the
+    builder's rule beside the builder."""
+    if "recurrence" not in errors:
+        return
+    if series:
+        errors["recurrence"] = _linked_number(errors["recurrence"], series["id"], series["link"])
+    elif not typed.get("recurrence") and typed.get("repeat_freq"):
+        errors["repeat_freq"] = errors.pop("recurrence")
 
 
 def _write_rule_errors(valid: dict, viewer, event) -> dict:
@@ -455,6 +528,7 @@ def edit_event(event_id):
     return _page(
         "event_form.html",
         heading=_("Edit event"),
+        notice=_notice(),
         public_link=url_for("pages.event_view", slug=event.slug),
         **_form_context(viewer, event_form.values_of(shown), {}, event),
     )
@@ -486,7 +560,9 @@ def restore(event_id):
     if event is None or event.status != "trash":
         return _not_yours()
     change_event(event, EventUpdate().load({"status": "draft"}), viewer)  # as WordPress
-    return redirect(url_for("editor.edit_event", event_id=event_id), 303)
+    if request.form.get("back") == "dashboard":  # its button there: the user stays there
+        return redirect(url_for("editor.dashboard", restored=event_id), 303)
+    return redirect(url_for("editor.edit_event", event_id=event_id, restored=1), 303)
 
 
 @bp.route("/events/<int:event_id>/delete", methods=["POST"])
@@ -531,7 +607,7 @@ def media():
                 else failure.message
             )
         else:
-            return redirect(url_for("editor.media_item", media_id=made.id), 303)
+            return redirect(url_for("editor.media_item", media_id=made.id, saved=1), 303)
     number = page_number(request.args.get("page", "1"))
     search = request.args.get("search", "").strip()[:200]
     images, total = items.library(viewer, number, search)
@@ -563,7 +639,10 @@ def media_item(media_id):
     if found is None or not (viewer.has("edit_others_posts") or found.author == viewer.id):
         return _not_found()
     return _page(
-        "media_item.html", heading=_("Image"), image=media_out(found, render_context(viewer))
+        "media_item.html",
+        heading=_("Image"),
+        notice=_notice(),
+        image=media_out(found, render_context(viewer)),
     )
 
 
@@ -600,11 +679,12 @@ def list_items(plural):
     )
 
 
-def _item_form(kind, values, errors, item=None, status=200):
+def _item_form(kind, values, errors, item=None, status=200, notice=None):
     labels = items.labels(kind)
     return _page(
         "item_form.html",
         status,
+        notice=notice or {},
         heading=(_("Edit") if item else _("New")) + " · " + labels["singular"],
         kind=kind,
         item=item,
@@ -641,7 +721,7 @@ def edit_item(plural, item_id):
         if saved is not None:
             return items.back_to(plural, saved.id)
         return _item_form(kind, dict(request.form), errors, item, status=400)
-    return _item_form(kind, items.values_of(kind, item), {}, item)
+    return _item_form(kind, items.values_of(kind, item), {}, item, notice=_notice())
 
 
 @bp.route("/<plural>/<int:item_id>/delete", methods=["POST"])

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import date, datetime
 
 from flask import current_app
 
 from app.errors import invalid_params
-from app.i18n import _
+from app.i18n import N_, _, translate
 from store.terms import find_term
 
 FLAGS = ("all_day", "featured", "sticky", "hide_from_listings")
@@ -33,7 +33,7 @@ def values_of(event: dict) -> dict:
         "venue": [str(venue["id"]) for venue in venues if venue],
         "organizer": [str(o["id"]) for o in event["organizer"]],
         "categories": _term_names(event["categories"], "category"),
-        "tags": _term_names(event["tags"], "post_tag"),
+        "tags": _term_names(event["tags"], "tag"),  # the store's name (the API says post_tag)
         "cost": event["cost"],
         "website": "" if event["website"] == event["url"] else event["website"],
         "status": event["status"],
@@ -274,9 +274,57 @@ def body(form, files, viewer) -> dict:
 def _weekday_of_month(start: str) -> str:
     """The start's weekday in its month as RFC 5545 writes it: 3TU for a third Tuesday,
     -1FR for a last Friday (a fifth one is the last)."""
-    try:
-        day = datetime.strptime(start[:10], "%Y-%m-%d")
-    except ValueError:
-        raise invalid_params({"start_date": _("Must be a date.")}) from None
+    day = _start_day(start)
+    if day is None:
+        raise invalid_params({"start_date": _("Must be a date.")})
+    number, weekday = weekday_of_month(day)
+    return f"{number}{WEEKDAYS[weekday]}"
+
+
+def weekday_of_month(day: date) -> tuple[int, int]:
+    """(its rank in the month: 1 to 4, or -1 for a fifth, the last; its weekday, Monday
+    0) of ``day``: the "monthly on the same weekday" rule the builder writes."""
     number = (day.day - 1) // 7 + 1
-    return f"{-1 if number == 5 else number}{WEEKDAYS[day.weekday()]}"
+    return (-1 if number == 5 else number), day.weekday()
+
+
+def _start_day(start: str) -> date | None:
+    try:
+        return datetime.strptime(start[:10], "%Y-%m-%d").date()
+    except ValueError:
+        return None
+
+
+# "Monthly on" the same weekday, by the start's rank in its month (the script writes the
+# labels again from these as the start changes: app/static/editor.js).
+WEEKDAY_RANKS = (
+    N_("the same weekday of the month (the first %(weekday)s)"),
+    N_("the same weekday of the month (the second %(weekday)s)"),
+    N_("the same weekday of the month (the third %(weekday)s)"),
+    N_("the same weekday of the month (the fourth %(weekday)s)"),
+    N_("the same weekday of the month (the last %(weekday)s)"),
+)
+
+
+def monthly_labels(start: str, weekday_names: list[str]) -> dict:
+    """The "monthly on" choices as the start date (as the form shows it) makes them, in
+    the page's language, and what the script needs to write them again."""
+    script = {
+        "day": _("the same day of the month (day %(day)s)", day="{day}"),
+        "weekday": [translate(rank) % {"weekday": "{weekday}"} for rank in WEEKDAY_RANKS],
+        "names": weekday_names,
+        "plain": [
+            _("the same day of the month as the start"),
+            _("the same weekday of the month as the start"),
+        ],
+    }
+    day = _start_day(start or "")
+    if day is None:
+        return {"day": script["plain"][0], "weekday": script["plain"][1], "script": script}
+    number, weekday = weekday_of_month(day)
+    rank = translate(WEEKDAY_RANKS[number - 1 if number > 0 else 4])
+    return {
+        "day": _("the same day of the month (day %(day)s)", day=day.day),
+        "weekday": rank % {"weekday": weekday_names[weekday]},
+        "script": script,
+    }

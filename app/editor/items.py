@@ -33,6 +33,11 @@ class Field:
     name: str  # the API's field name
     label: str  # marked for translation
     type: str = "text"  # text, textarea, url, email, number, status, parent
+    # Left empty, the field says "none" where the API's schema takes only a non-empty
+    # value (a term's slug and description, as the reference's): left out of a new item
+    # (the slug made from the name), and on an edit the slug made anew from the name, the
+    # description cleared.
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,9 +103,9 @@ KINDS = {
         "name",
         (
             Field("name", N_("Name")),
-            Field("slug", N_("Slug")),
+            Field("slug", N_("Slug"), optional=True),
             Field("parent", N_("Parent category"), "parent"),
-            Field("description", N_("Description (HTML)"), "textarea"),
+            Field("description", N_("Description (HTML)"), "textarea", optional=True),
         ),
         CategoryCreate,
         CategoryUpdate,
@@ -114,8 +119,8 @@ KINDS = {
         "name",
         (
             Field("name", N_("Name")),
-            Field("slug", N_("Slug")),
-            Field("description", N_("Description (HTML)"), "textarea"),
+            Field("slug", N_("Slug"), optional=True),
+            Field("description", N_("Description (HTML)"), "textarea", optional=True),
         ),
         TagCreate,
         TagUpdate,
@@ -175,13 +180,14 @@ def values_of(kind: Kind, item) -> dict:
 
 
 def body_of(kind: Kind, form) -> dict:
-    """The form as an API body: the fields it names, empty numbers left out."""
+    """The form as an API body: the fields it names, empty numbers and optional fields
+    left out (``_emptied`` says what an edit's empty ones clear)."""
     body = {}
     for field in kind.fields:
         if field.name not in form:
             continue
         value = form[field.name]
-        if field.type == "number" and value.strip() == "":
+        if (field.type == "number" or field.optional) and value.strip() == "":
             continue
         if field.type == "parent":  # none, or an id (anything else the schema refuses)
             value = int(value) if value.isascii() and value.isdigit() else (value or 0)
@@ -195,6 +201,7 @@ def save(kind: Kind, item=None):
     schema = kind.update_schema() if item is not None else kind.create_schema()
     try:
         loaded = schema.load(body_of(kind, request.form))
+        loaded.update(_emptied(kind, request.form, item))
         if kind.is_term:
             saved = kind.routes.save(loaded, item)
         else:
@@ -206,6 +213,23 @@ def save(kind: Kind, item=None):
             raise
         return None, field_errors(error)
     return saved, {}
+
+
+def _emptied(kind: Kind, form, item) -> dict:
+    """What an edit's emptied fields clear, where the API's schema has no word for it
+    (it refuses "" for a term's slug and description and takes ``null`` as "not sent"):
+    a number that had a value becomes None, an optional field "" (a term's slug made
+    anew from the name, its description cleared); one that was empty stays so."""
+    if item is None:
+        return {}
+    return {
+        field.name: None if field.type == "number" else ""
+        for field in kind.fields
+        if (field.type == "number" or field.optional)
+        and field.name in form
+        and not form[field.name].strip()
+        and getattr(item, field.name, None) not in (None, "")
+    }
 
 
 def field_errors(error: ApiError) -> dict:
@@ -300,4 +324,4 @@ def delete_image(viewer, media_id: int) -> bool:
 
 
 def back_to(plural: str, item_id: int):
-    return redirect(url_for("editor.edit_item", plural=plural, item_id=item_id), 303)
+    return redirect(url_for("editor.edit_item", plural=plural, item_id=item_id, saved=1), 303)

@@ -1,8 +1,8 @@
-/* The editor's one script (progressive enhancement: every form works without it).
-   The all-day box switches the start and end inputs between date and date-and-time,
-   keeping what was typed. */
+/* The editor's one script (progressive enhancement: every form works without it). */
 (function () {
   "use strict";
+  /* The all-day box switches the start and end inputs between date and date-and-time,
+     keeping what was typed. */
   var allDay = document.getElementById("all_day");
   if (!allDay) return;
   function switchInputs() {
@@ -20,4 +20,34 @@
     });
   }
   allDay.addEventListener("change", switchInputs);
+})();
+
+(function () {
+  "use strict";
+  /* The "monthly on" choices follow the start date as it is typed: the server wrote them
+     for the date the form came with, and put in data-labels the words to write them again
+     in the page's language (app/editor/event_form.py::monthly_labels). */
+  var select = document.getElementById("repeat_monthly");
+  var start = document.getElementById("start_date");
+  if (!select || !start || !select.dataset.labels) return;
+  var labels = JSON.parse(select.dataset.labels);
+  var byDay = select.querySelector('option[value="day"]');
+  var byWeekday = select.querySelector('option[value="weekday"]');
+  function relabel() {
+    var parts = /^(\d{4})-(\d{2})-(\d{2})/.exec(start.value);
+    var date = parts ? new Date(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) : null;
+    if (!date || date.getUTCDate() !== +parts[3]) {
+      byDay.textContent = labels.plain[0];
+      byWeekday.textContent = labels.plain[1];
+      return;
+    }
+    var day = date.getUTCDate();
+    // The rank as the builder writes it: first to fourth, and a fifth is the last.
+    var rank = Math.floor((day - 1) / 7);
+    byDay.textContent = labels.day.replace("{day}", String(day));
+    byWeekday.textContent = labels.weekday[rank].replace(
+      "{weekday}", labels.names[(date.getUTCDay() + 6) % 7]);
+  }
+  start.addEventListener("input", relabel);
+  start.addEventListener("change", relabel);
 })();
