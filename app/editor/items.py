@@ -11,6 +11,7 @@ from flask import current_app, g, redirect, request, url_for
 from marshmallow import ValidationError
 
 from app.auth import may, require, require_force_delete
+from app.editor.event_form import publication_input
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import N_, _, translate
 from app.render import media_out, render_context
@@ -51,6 +52,7 @@ class Kind:
 POST_FIELDS = (
     Field("description", N_("Description (HTML)"), "textarea"),
     Field("status", N_("Status"), "status"),
+    Field("date", N_("Publish on"), "datetime-local"),  # the API's publication date
 )
 KINDS = {
     "venues": Kind(
@@ -169,6 +171,7 @@ def values_of(kind: Kind, item) -> dict:
     values = {field.name: getattr(item, field.name, "") for field in kind.fields}
     values[kind.name_field] = item.title
     values["status"] = effective_status(item)
+    values["date"] = publication_input(item.date)
     for key in ("geo_lat", "geo_lng"):
         values[key] = "" if values.get(key) is None else str(values[key])
     return values
@@ -181,8 +184,8 @@ def body_of(kind: Kind, form) -> dict:
         if field.name not in form:
             continue
         value = form[field.name]
-        if field.type == "number" and value.strip() == "":
-            continue
+        if field.type in ("number", "datetime-local") and value.strip() == "":
+            continue  # no number; no publication date: now for a new item, else unchanged
         if field.type == "parent":  # none, or an id (anything else the schema refuses)
             value = int(value) if value.isascii() and value.isdigit() else (value or 0)
         body[field.name] = value
