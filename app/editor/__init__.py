@@ -23,13 +23,12 @@ from markupsafe import Markup
 from marshmallow import ValidationError
 
 from app.auth import may, may_read, require, require_force_delete, throttle_sign_in
-from app.editor import event_form, items
+from app.editor import event_form, items, listing
 from app.editor.event_form import WEEKDAYS
 from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event, prepare_event
 from app.i18n import N_, _, current_language
 from app.pages import formatting, page_response
-from app.reading.filters import event_filters
 from app.reading.texts import render_events
 from app.render import media_out, render_context
 from rules.ids import as_id
@@ -37,7 +36,7 @@ from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from store import accounts
 from store.editor import authored, awaiting_review, in_trash
-from store.events import delete_event, get_event, list_events, trash_event
+from store.events import delete_event, get_event, trash_event
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
 from store.models import Media
@@ -267,26 +266,29 @@ def dashboard():
 
 @bp.route("/events/")
 def events():
+    """The events by status (``?status=``), upcoming first or past (``?past=1``), searched
+    and paged."""
     viewer = g.editor
     search = request.args.get("search", "").strip()[:200]
     number = page_number(request.args.get("page", "1"))
-    args = {"per_page": PAGE_SIZE, "page": 1, "strict_dates": True, "starts_after": "1000-01-02"}
-    if viewer.has("edit_posts"):
-        args["status"] = ["any"]
-    if search:
-        args["search"] = search
-    filters, _echo = event_filters(args, viewer)
-    rows, total = list_events(filters, viewer, (number - 1) * PAGE_SIZE, PAGE_SIZE)
+    status = listing.status_filter(request.args.get("status", ""))
+    past = request.args.get("past") == "1"
+    rows, total = listing.editor_events(viewer, status, past, search, number, PAGE_SIZE)
     pages = max(1, -(-total // PAGE_SIZE))
+    query = {"search": search or None, "status": status or None, "past": 1 if past else None}
     return _page(
         "events.html",
-        heading=_("Events"),
+        heading=_("Past events") if past else _("Events"),
         may_create=may(viewer, "create"),
         events=_rendered(rows, viewer),
         search=search,
+        status_filter=status,
+        past=past,
+        status_filters=listing.FILTER_LABELS if viewer.has("edit_posts") else (),
+        query=query,
         page=number,
-        previous=url_for("editor.events", search=search, page=number - 1) if number > 1 else None,
-        next=url_for("editor.events", search=search, page=number + 1) if number < pages else None,
+        previous=url_for("editor.events", **query, page=number - 1) if number > 1 else None,
+        next=url_for("editor.events", **query, page=number + 1) if number < pages else None,
     )
 
 
@@ -581,22 +583,24 @@ def list_items(plural):
         return _not_found()
     search = request.args.get("search", "").strip()[:200]
     number = page_number(request.args.get("page", "1"))
-    rows, total = items.listing(kind, search, number)
+    status = "" if kind.is_term else listing.status_filter(request.args.get("status", ""))
+    rows, total = items.listing(kind, search, number, status)
     pages = max(1, -(-total // items.PAGE_SIZE))
     labels = items.labels(kind)
+    query = {"plural": plural, "search": search or None, "status": status or None}
     return _page(
         "items.html",
         heading=labels["heading"],
         kind=kind,
         rows=rows,
         search=search,
+        status_filter=status,
+        status_filters=listing.FILTER_LABELS
+        if not kind.is_term and g.editor.has("edit_posts")
+        else (),
         may_create=may(g.editor, "manage_terms" if kind.is_term else "create"),
-        previous=url_for("editor.list_items", plural=plural, search=search, page=number - 1)
-        if number > 1
-        else None,
-        next=url_for("editor.list_items", plural=plural, search=search, page=number + 1)
-        if number < pages
-        else None,
+        previous=url_for("editor.list_items", **query, page=number - 1) if number > 1 else None,
+        next=url_for("editor.list_items", **query, page=number + 1) if number < pages else None,
     )
 
 

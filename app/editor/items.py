@@ -132,8 +132,10 @@ def kind_of(plural: str) -> Kind | None:
     return KINDS.get(plural)
 
 
-def listing(kind: Kind, search: str, number: int):
-    """(items as dicts with id, name, status, the page's total) for the list page."""
+def listing(kind: Kind, search: str, number: int, status: str = ""):
+    """(items as dicts with id, name, status, the page's total) for the list page; venues
+    and organizers of one ``status`` when it is given (the trash too), else of any but the
+    trash."""
     viewer = g.editor
     offset = (number - 1) * PAGE_SIZE
     if kind.is_term:
@@ -143,6 +145,8 @@ def listing(kind: Kind, search: str, number: int):
     statuses = (
         ["publish", "future", "draft", "pending", "private"] if viewer.has("edit_posts") else None
     )
+    if status and viewer.has("edit_posts"):
+        statuses = [status]
     filters = LinkedFilters(search=search or None, statuses=statuses)
     rows, total = list_linked(kind.routes.kind, filters, viewer, offset, PAGE_SIZE)
     return [{"id": r.id, "name": r.title, "status": effective_status(r)} for r in rows], total
