@@ -293,6 +293,25 @@ def apply_write_rules(values: dict, viewer: Viewer, existing) -> None:
     check_author(values, viewer, existing)
 
 
+def written_status(requested: str | None, viewer: Viewer, existing) -> str:
+    """The status a write of an event stores: ``requested`` (None: not sent) as the write
+    rules scale it, else the event's own."""
+    values = {} if requested is None else {"status": requested}
+    scale_status(values, viewer, existing)
+    return values.get("status", existing.status if existing is not None else "draft")
+
+
+def apply_inline_write_rules(values: dict, viewer: Viewer, event_status: str) -> None:
+    """The rules of a venue or organizer made inside an event's write: the direct routes'
+    (``apply_write_rules``), except that one sent without a status of its own by someone
+    who may not publish goes with its event: submitted for review when the event is
+    (``event_status`` pending), a draft otherwise. Publishers' are published whatever the
+    event's status, as the reference does (reference-behaviour.md §8.1)."""
+    if "status" not in values and event_status == "pending" and not viewer.has("publish_posts"):
+        values["status"] = "pending"
+    apply_write_rules(values, viewer, None)
+
+
 def require_force_delete(viewer: Viewer) -> None:
     """Deleting permanently (``force=true``) is for editors and up, whoever owns the item."""
     if not viewer.has("delete_others_posts"):

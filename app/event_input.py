@@ -11,7 +11,14 @@ from datetime import timedelta
 import orjson
 from flask import current_app
 
-from app.auth import apply_write_rules, may, may_read, require
+from app.auth import (
+    apply_inline_write_rules,
+    apply_write_rules,
+    may,
+    may_read,
+    require,
+    written_status,
+)
 from app.errors import ApiError, invalid_params
 from app.i18n import _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
@@ -48,9 +55,10 @@ def _cost(value) -> str:
     return orjson.dumps(plain_text(str(value))).decode()
 
 
-def parse_linked_input(value, kind: str, viewer) -> list:
+def parse_linked_input(value, kind: str, viewer, event_status: str) -> list:
     """Venue or organizer input: ids, numeric strings, CSV, {"id": n} objects, or objects
-    describing a new item; "", 0 and [] mean none. Returns ids and dicts of columns."""
+    describing a new item; "", 0 and [] mean none. Returns ids and dicts of columns (a new
+    item's status by ``apply_inline_write_rules``, from the event's ``event_status``)."""
     if value in ("", 0, "0", [], None, {}):
         return []
     raw_items = value if isinstance(value, list) else [value]
@@ -61,11 +69,11 @@ def parse_linked_input(value, kind: str, viewer) -> list:
         else:
             parts = [raw]
         for item in parts:
-            items.append(_linked_item(item, kind, viewer))
+            items.append(_linked_item(item, kind, viewer, event_status))
     return [i for i in items if i is not None]
 
 
-def _linked_item(item, kind: str, viewer):
+def _linked_item(item, kind: str, viewer, event_status: str):
     name_field = kind
     if isinstance(item, bool):
         raise invalid_params({kind: _("Must be ids or objects describing the item.")})
@@ -89,7 +97,10 @@ def _linked_item(item, kind: str, viewer):
     if isinstance(item, dict):
         if "id" in item and item["id"] not in (None, ""):
             return _linked_item(
-                item["id"] if not isinstance(item["id"], dict) else None, kind, viewer
+                item["id"] if not isinstance(item["id"], dict) else None,
+                kind,
+                viewer,
+                event_status,
             )
         schema = VenueCreate() if kind == "venue" else OrganizerCreate()
         errors = schema.validate(item)
@@ -107,9 +118,9 @@ def _linked_item(item, kind: str, viewer):
                     )
                 }
             )
-        # The direct routes' rules, exactly: status scaling, who may set the author.
+        # The direct routes' rules: status scaling, who may set the author.
         values = linked_columns(kind, schema.load(item), None)
-        apply_write_rules(values, viewer, None)
+        apply_inline_write_rules(values, viewer, event_status)
         return values
     raise invalid_params({kind: _("Must be ids or objects describing the item.")})
 
@@ -138,7 +149,7 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     if errors:
         raise invalid_params(errors)
     _plain_columns(body, values, viewer)
-    return values, _event_links(body, viewer)
+    return values, _event_links(body, existing, viewer)
 
 
 def _event_dates(body: dict, existing, site_tz: str, values: dict, errors: dict) -> None:
@@ -208,13 +219,14 @@ def _plain_columns(body: dict, values: dict, viewer) -> None:
         values["image"] = check_image(body["image"], viewer)
 
 
-def _event_links(body: dict, viewer) -> dict:
+def _event_links(body: dict, existing, viewer) -> dict:
     """The venues, organizers and terms the body names, as ``save_event`` takes them."""
     links: dict = {}
+    status = written_status(body.get("status"), viewer, existing)
     if "venue" in body:
-        links["venue"] = parse_linked_input(body["venue"], "venue", viewer)
+        links["venue"] = parse_linked_input(body["venue"], "venue", viewer, status)
     if "organizer" in body:
-        links["organizer"] = parse_linked_input(body["organizer"], "organizer", viewer)
+        links["organizer"] = parse_linked_input(body["organizer"], "organizer", viewer, status)
     try:
         for key, taxonomy in (("categories", "category"), ("tags", "tag")):
             if key in body:

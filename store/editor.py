@@ -1,10 +1,12 @@
-"""What the editor's dashboard lists (SPEC §16): a user's own events by status, the events
-waiting for an editor's review, the trash. The editor checks each row with ``may``."""
+"""What the editor's dashboard lists (SPEC §16): a user's own events by status, the events,
+venues and organizers waiting for an editor's review, the trash; and what an approval
+reaches (an event's linked items). The editor checks each row with ``may``."""
 
 from __future__ import annotations
 
 from rules.clock import utcnow_str
-from store.models import Event
+from store.linked import MODELS
+from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
 
 MOST = 20
 
@@ -17,10 +19,41 @@ def authored(user_id: int, statuses: tuple[str, ...], upcoming: bool = False) ->
     return list(Event.select().where(where).order_by(Event.utc_start, Event.id).limit(MOST))
 
 
-def awaiting_review() -> list[Event]:
-    """Everyone's pending events, oldest change first."""
-    query = Event.select().where(Event.status == "pending")
-    return list(query.order_by(Event.modified_utc, Event.id).limit(MOST))
+def awaiting_review(most: int = MOST) -> tuple[list[Event], int]:
+    """Everyone's pending events, oldest change first, a series once: the occurrences that
+    follow a pending series (not edited on their own) are approved with it, so only the
+    series is listed. And how many there are in all."""
+    series = Event.alias()
+    pending_series = series.select(series.id).where(series.status == "pending")
+    follower = (
+        (Event.occurrence != "")
+        & (Event.detached == False)  # noqa: E712
+        & Event.post_parent.in_(pending_series)
+    )
+    query = Event.select().where((Event.status == "pending") & ~follower)
+    rows = list(query.order_by(Event.modified_utc, Event.id).limit(most))
+    return rows, query.count()
+
+
+def linked_awaiting_review(kind: str, most: int = MOST) -> tuple[list, int]:
+    """Everyone's pending venues or organizers (``kind``), oldest change first, and how
+    many there are in all."""
+    model = MODELS[kind]
+    query = model.select().where(model.status == "pending")
+    return list(query.order_by(model.modified_utc, model.id).limit(most)), query.count()
+
+
+def linked_to(event_id: int) -> list[tuple[str, Venue | Organizer]]:
+    """The venues and organizers an event links to (trashed ones too), as (kind, row)."""
+    venues = Venue.select().join(EventVenue, on=(EventVenue.venue == Venue.id))
+    organizers = Organizer.select().join(
+        EventOrganizer, on=(EventOrganizer.organizer == Organizer.id)
+    )
+    venues = venues.where(EventVenue.event == event_id).order_by(EventVenue.position)
+    organizers = organizers.where(EventOrganizer.event == event_id).order_by(
+        EventOrganizer.position
+    )
+    return [*(("venue", row) for row in venues), *(("organizer", row) for row in organizers)]
 
 
 def in_trash(user_id: int | None) -> list[Event]:

@@ -16,42 +16,9 @@ from werkzeug.datastructures import MultiDict
 from store import accounts
 from store.db import database
 from store.models import Event, Media
-from tests.conftest import NS
+from tests.conftest import NS, PASSWORD, csrf, saved_id
 
 DAY = date.today() + timedelta(days=5)
-PASSWORD = "correct horse battery"
-
-
-def csrf(html: str) -> str:
-    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
-
-
-@pytest.fixture
-def sign_in(app, as_role):
-    """``sign_in(role)``: a client of its own, signed in as a user of that role (its
-    password set through a one-time link, as a new user does)."""
-
-    def make(role: str, name: str | None = None):
-        name = name or role
-        as_role(role, name)
-        with app.app_context(), database.connection_context():
-            token = accounts.login_link_token(name)
-        client = app.test_client()
-        form = client.get(f"/manage/set-password/{token}").get_data(as_text=True)
-        answer = client.post(
-            f"/manage/set-password/{token}",
-            data={"csrf_token": csrf(form), "password": PASSWORD, "password_again": PASSWORD},
-        )
-        assert answer.status_code == 303
-        client.token = csrf(client.get("/manage/").get_data(as_text=True))
-        return client
-
-    return make
-
-
-def saved_id(answer) -> int:
-    """The id of what a form saved, from the edit page its 303 leads to."""
-    return int(answer.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
 
 
 def event_form(client, **fields) -> dict:

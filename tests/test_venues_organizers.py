@@ -184,3 +184,49 @@ def test_a_venue_named_0_loses_its_name_as_the_reference_does(client, admin):
     assert "venue" not in response.get_json()
     organizer = client.post(f"{NS}/organizers", json={"organizer": "0"}, headers=admin)
     assert organizer.status_code == 201
+
+
+@pytest.mark.parametrize(
+    "role, event_status, stored",
+    [
+        ("contributor", "draft", ("draft", "draft")),
+        ("contributor", "pending", ("pending", "pending")),
+        ("contributor", "publish", ("pending", "pending")),  # scaled, and the items with it
+        ("editor", "draft", ("draft", "publish")),  # the reference: publishers' are published
+    ],
+)
+def test_new_venues_and_organizers_inside_an_event_go_to_review_with_it(
+    client, admin, as_role, role, event_status, stored
+):
+    """A contributor's event submitted for review took its new venue and organizer in as
+    drafts, so an editor's approval left them hidden; they are submitted with it now."""
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Street party",
+            "start_date": "tomorrow 10am",
+            "end_date": "tomorrow 12pm",
+            "status": event_status,
+            "venue": {"venue": "Maison de quartier Saint-Michel"},
+            "organizer": [{"organizer": "Les Amis du Quartier"}],
+        },
+        headers=as_role(role),
+    ).get_json()
+    assert made["status"] == stored[0]
+    venue_id, organizer_id = made["venue"]["id"], made["organizer"][0]["id"]
+    assert client.get(f"{NS}/venues/{venue_id}", headers=admin).get_json()["status"] == stored[1]
+    organizer = client.get(f"{NS}/organizers/{organizer_id}", headers=admin).get_json()
+    assert organizer["status"] == stored[1]
+    own_status = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Street party 2",
+            "start_date": "tomorrow 10am",
+            "end_date": "tomorrow 12pm",
+            "status": "pending",
+            "venue": {"venue": "Another hall", "status": "draft"},  # its own status wins
+        },
+        headers=as_role(role),
+    ).get_json()
+    venue = client.get(f"{NS}/venues/{own_status['venue']['id']}", headers=admin).get_json()
+    assert venue["status"] == "draft"

@@ -17,19 +17,18 @@ import re
 import secrets
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, g, redirect, request, session, url_for
+from flask import Blueprint, Response, current_app, flash, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from markupsafe import Markup
 from marshmallow import ValidationError
 
 from app.auth import may, may_read, require, require_force_delete, throttle_sign_in
-from app.editor import event_form, items
+from app.editor import event_form, items, listing, review
 from app.editor.event_form import WEEKDAYS
 from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event, prepare_event
 from app.i18n import N_, _, current_language
 from app.pages import formatting, page_response
-from app.reading.filters import event_filters
 from app.reading.texts import render_events
 from app.render import media_out, render_context
 from rules import recurrence
@@ -37,8 +36,8 @@ from rules.ids import as_id
 from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from store import accounts
-from store.editor import authored, awaiting_review, in_trash
-from store.events import delete_event, get_event, list_events, trash_event
+from store.editor import authored, awaiting_review, in_trash, linked_awaiting_review
+from store.events import delete_event, get_event, trash_event
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
 from store.models import Media
@@ -275,9 +274,7 @@ def dashboard():
             _rendered(authored(viewer.id, ("publish", "future"), upcoming=True), viewer),
         ),
     ]
-    if viewer.has("edit_others_posts"):
-        sections.append((_("Pending review"), _rendered(awaiting_review(), viewer)))
-    else:
+    if not viewer.has("edit_others_posts"):
         sections.append(
             (_("Waiting for review"), _rendered(authored(viewer.id, ("pending",)), viewer))
         )
@@ -290,8 +287,24 @@ def dashboard():
         heading=_("Dashboard"),
         notice=_notice(event),
         sections=sections,
+        review=_waiting_for_review(viewer) if viewer.has("edit_others_posts") else None,
         may_create=may(viewer, "create"),
     )
+
+
+def _waiting_for_review(viewer) -> dict:
+    """An editor's "Pending review": the events (a series once), venues and organizers
+    waiting, the first of each kind, and where to see all of a kind when there are more."""
+    rows, total = awaiting_review()
+    shown = {"events": _rendered(rows, viewer), "more": {}, "linked": []}
+    if total > len(rows):
+        shown["more"]["events"] = url_for("editor.events", status="pending")
+    for kind, plural in review.PLURALS.items():
+        linked, linked_total = linked_awaiting_review(kind)
+        shown["linked"] += [(plural, row) for row in linked if may_read(viewer, row)]
+        if linked_total > len(linked):
+            shown["more"][plural] = url_for("editor.list_items", plural=plural, status="pending")
+    return shown
 
 
 # --- events ------------------------------------------------------------------------------
@@ -299,26 +312,29 @@ def dashboard():
 
 @bp.route("/events/")
 def events():
+    """The events by status (``?status=``), upcoming first or past (``?past=1``), searched
+    and paged."""
     viewer = g.editor
     search = request.args.get("search", "").strip()[:200]
     number = page_number(request.args.get("page", "1"))
-    args = {"per_page": PAGE_SIZE, "page": 1, "strict_dates": True, "starts_after": "1000-01-02"}
-    if viewer.has("edit_posts"):
-        args["status"] = ["any"]
-    if search:
-        args["search"] = search
-    filters, _echo = event_filters(args, viewer)
-    rows, total = list_events(filters, viewer, (number - 1) * PAGE_SIZE, PAGE_SIZE)
+    status = listing.status_filter(request.args.get("status", ""))
+    past = request.args.get("past") == "1"
+    rows, total = listing.editor_events(viewer, status, past, search, number, PAGE_SIZE)
     pages = max(1, -(-total // PAGE_SIZE))
+    query = {"search": search or None, "status": status or None, "past": 1 if past else None}
     return _page(
         "events.html",
-        heading=_("Events"),
+        heading=_("Past events") if past else _("Events"),
         may_create=may(viewer, "create"),
         events=_rendered(rows, viewer),
         search=search,
+        status_filter=status,
+        past=past,
+        status_filters=listing.FILTER_LABELS if viewer.has("edit_posts") else (),
+        query=query,
         page=number,
-        previous=url_for("editor.events", search=search, page=number - 1) if number > 1 else None,
-        next=url_for("editor.events", search=search, page=number + 1) if number < pages else None,
+        previous=url_for("editor.events", **query, page=number - 1) if number > 1 else None,
+        next=url_for("editor.events", **query, page=number + 1) if number < pages else None,
     )
 
 
@@ -401,9 +417,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "may_delete_for_good": event is not None
         and event.status == "trash"
         and viewer.has("delete_others_posts"),
-        "may_approve": event is not None
-        and effective_status(event) == "pending"
-        and viewer.has("edit_others_posts"),
+        "may_approve": event is not None and review.may_approve(viewer, event),
     }
 
 
@@ -579,11 +593,14 @@ def delete(event_id):
 
 @bp.route("/events/<int:event_id>/approve", methods=["POST"])
 def approve(event_id):
+    """Publishes a pending event (a series with its occurrences) and the pending venues
+    and organizers it links to (app/editor/review.py); the dashboard says what was done."""
     viewer = g.editor
     event = _event_for(viewer, event_id)
     if event is None or not viewer.has("edit_others_posts"):
         return _not_yours()
-    change_event(event, EventUpdate().load({"status": "publish"}), viewer)
+    if review.may_approve(viewer, event):  # else approved already (a second click)
+        flash(review.approve_event(viewer, event).as_message(), "approval")
     return redirect(url_for("editor.dashboard"), 303)
 
 
@@ -660,22 +677,24 @@ def list_items(plural):
         return _not_found()
     search = request.args.get("search", "").strip()[:200]
     number = page_number(request.args.get("page", "1"))
-    rows, total = items.listing(kind, search, number)
+    status = "" if kind.is_term else listing.status_filter(request.args.get("status", ""))
+    rows, total = items.listing(kind, search, number, status)
     pages = max(1, -(-total // items.PAGE_SIZE))
     labels = items.labels(kind)
+    query = {"plural": plural, "search": search or None, "status": status or None}
     return _page(
         "items.html",
         heading=labels["heading"],
         kind=kind,
         rows=rows,
         search=search,
+        status_filter=status,
+        status_filters=listing.FILTER_LABELS
+        if not kind.is_term and g.editor.has("edit_posts")
+        else (),
         may_create=may(g.editor, "manage_terms" if kind.is_term else "create"),
-        previous=url_for("editor.list_items", plural=plural, search=search, page=number - 1)
-        if number > 1
-        else None,
-        next=url_for("editor.list_items", plural=plural, search=search, page=number + 1)
-        if number < pages
-        else None,
+        previous=url_for("editor.list_items", **query, page=number - 1) if number > 1 else None,
+        next=url_for("editor.list_items", **query, page=number + 1) if number < pages else None,
     )
 
 
@@ -722,6 +741,19 @@ def edit_item(plural, item_id):
             return items.back_to(plural, saved.id)
         return _item_form(kind, dict(request.form), errors, item, status=400)
     return _item_form(kind, items.values_of(kind, item), {}, item, notice=_notice())
+
+
+@bp.route("/<plural>/<int:item_id>/approve", methods=["POST"])
+def approve_item(plural, item_id):
+    """Publishes a venue or organizer waiting for review."""
+    kind = items.kind_of(plural)
+    item = items.item_of(kind, item_id) if kind and not kind.is_term else None
+    if item is None or not g.editor.has("edit_others_posts"):
+        return _not_found()
+    if review.may_approve(g.editor, item):  # else approved already (a second click)
+        saved = review.approve_linked(kind.routes.kind, item)
+        flash(review.Approval(saved.title).as_message(), "approval")
+    return redirect(url_for("editor.dashboard"), 303)
 
 
 @bp.route("/<plural>/<int:item_id>/delete", methods=["POST"])

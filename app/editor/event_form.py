@@ -37,6 +37,7 @@ def values_of(event: dict) -> dict:
         "cost": event["cost"],
         "website": "" if event["website"] == event["url"] else event["website"],
         "status": event["status"],
+        "date": publication_input(event["date"]),
         "recurrence": "\n".join(event.get("recurrence") or []),
         # An image of the library by its id; one stored as an outside URL by its URL.
         "image": str(image["id"]) if image.get("id") else image.get("url", ""),
@@ -114,6 +115,12 @@ def _input_date(stored: str, all_day: bool) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S" if moment.second else "%Y-%m-%dT%H:%M")
 
 
+def publication_input(stored: str) -> str:
+    """A stored publication date (the API's ``date``, site time) as the "Publish on"
+    input of the event, venue and organizer forms takes it."""
+    return _input_date(stored, all_day=False)
+
+
 # The fields an edit form sends only when the user changed them: a save leaves what was
 # not touched as it is (a link the form cannot show, seconds, a series' occurrences).
 COMPARED = (
@@ -128,6 +135,7 @@ COMPARED = (
     "recurrence",
     "website",
     "cost",
+    "date",
 )
 
 
@@ -238,6 +246,7 @@ BODY_FIELDS = (
     "cost",
     "website",
     "status",
+    "date",
     "password",
     "categories",
     "tags",
@@ -252,6 +261,8 @@ def body(form, files, viewer) -> dict:
     body: dict = {key: form[key] for key in BODY_FIELDS if key in form and key not in same}
     if "password" in body and not body["password"] and "clear_password" not in form:
         del body["password"]  # an empty field keeps the password (it is never shown)
+    if "date" in body and not body["date"].strip():
+        del body["date"]  # no publication date: now for a new event, else unchanged
     body.update({flag: flag in form for flag in FLAGS if flag not in same})
     new_venue = form.get("venue[venue]", "").strip()
     new_city = form.get("venue[city]", "").strip()

@@ -11,6 +11,7 @@ from flask import current_app, g, redirect, request, url_for
 from marshmallow import ValidationError
 
 from app.auth import may, require, require_force_delete
+from app.editor.event_form import publication_input
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import N_, _, translate
 from app.render import media_out, render_context
@@ -56,6 +57,7 @@ class Kind:
 POST_FIELDS = (
     Field("description", N_("Description (HTML)"), "textarea"),
     Field("status", N_("Status"), "status"),
+    Field("date", N_("Publish on"), "datetime-local"),  # the API's publication date
 )
 KINDS = {
     "venues": Kind(
@@ -135,8 +137,10 @@ def kind_of(plural: str) -> Kind | None:
     return KINDS.get(plural)
 
 
-def listing(kind: Kind, search: str, number: int):
-    """(items as dicts with id, name, status, the page's total) for the list page."""
+def listing(kind: Kind, search: str, number: int, status: str = ""):
+    """(items as dicts with id, name, status, the page's total) for the list page; venues
+    and organizers of one ``status`` when it is given (the trash too), else of any but the
+    trash."""
     viewer = g.editor
     offset = (number - 1) * PAGE_SIZE
     if kind.is_term:
@@ -146,6 +150,8 @@ def listing(kind: Kind, search: str, number: int):
     statuses = (
         ["publish", "future", "draft", "pending", "private"] if viewer.has("edit_posts") else None
     )
+    if status and viewer.has("edit_posts"):
+        statuses = [status]
     filters = LinkedFilters(search=search or None, statuses=statuses)
     rows, total = list_linked(kind.routes.kind, filters, viewer, offset, PAGE_SIZE)
     return [{"id": r.id, "name": r.title, "status": effective_status(r)} for r in rows], total
@@ -174,6 +180,7 @@ def values_of(kind: Kind, item) -> dict:
     values = {field.name: getattr(item, field.name, "") for field in kind.fields}
     values[kind.name_field] = item.title
     values["status"] = effective_status(item)
+    values["date"] = publication_input(item.date)
     for key in ("geo_lat", "geo_lng"):
         values[key] = "" if values.get(key) is None else str(values[key])
     return values
@@ -187,7 +194,9 @@ def body_of(kind: Kind, form) -> dict:
         if field.name not in form:
             continue
         value = form[field.name]
-        if (field.type == "number" or field.optional) and value.strip() == "":
+        if (field.type in ("number", "datetime-local") or field.optional) and not value.strip():
+            # no number; no publication date (now for a new item, else unchanged); an
+            # optional field left empty (``_emptied`` says what an edit's clears)
             continue
         if field.type == "parent":  # none, or an id (anything else the schema refuses)
             value = int(value) if value.isascii() and value.isdigit() else (value or 0)
