@@ -1089,3 +1089,21 @@ def test_sitemap_and_robots_are_revalidated_and_carry_the_pages_headers(client, 
             assert answer.headers.get(name) == page_headers[name], (path, name)
         again = client.get(path, headers={"If-None-Match": answer.headers["ETag"]})
         assert again.status_code == 304 and not again.get_data(), path
+
+
+def test_a_404_page_says_a_visitors_message_in_its_language(client):
+    """An unknown address answered a page with the API's "No route was found matching the
+    URL and request method."; the API keeps its JSON and its wording."""
+    for path, said in (
+        ("/foo", "Nothing is published at this address."),
+        ("/manage/events/abc", "Nothing is published at this address."),
+        ("/xx/events/", "Nothing is published at this address."),
+        ("/events/category/jazz/extra/", "Nothing is published at this address."),
+        ("/fr/foo", "Rien n’est publié à cette adresse."),
+        ("/fr/events/category/jazz/extra/", "Rien n’est publié à cette adresse."),
+    ):
+        html = page(client, path, 404)
+        assert said in html, path
+        assert "No route" not in html and "Aucune route" not in html, path
+    api = client.get(f"{NS}/nothing", headers=HTML).get_json()
+    assert api["message"] == "No route was found matching the URL and request method."

@@ -25,7 +25,7 @@ from markupsafe import Markup
 from app import errors
 from app.auth import count_item_password
 from app.cache import cached, etag_of
-from app.i18n import _, current_language
+from app.i18n import N_, _, current_language, translate
 from app.pages import formatting, reading
 from app.render import address_line, url_slug
 from app.urls import namespace_url, site_url
@@ -754,9 +754,15 @@ def widget():
 # --- errors -----------------------------------------------------------------------------
 
 
-def error_page(status: int, message: str, headers=None) -> Response:
+# What a page says, in its language, for an API error whose own message is for programmers.
+VISITOR_MESSAGES = {"rest_no_route": N_("Nothing is published at this address.")}
+
+
+def error_page(status: int, message: str, headers=None, code: str | None = None) -> Response:
     """An error of a page as a page in the site's look (the API keeps its JSON)."""
     editor = request.path.startswith("/manage")
+    if code in VISITOR_MESSAGES:
+        message = translate(VISITOR_MESSAGES[code])
     titles = {
         400: _("This address names no page"),
         403: _("Not allowed") if editor else _("This page needs a password"),
@@ -790,7 +796,7 @@ def error_page(status: int, message: str, headers=None) -> Response:
 
 
 def _not_found(_error):
-    return error_page(404, _("Nothing is published at this address."))
+    return error_page(404, translate(VISITOR_MESSAGES["rest_no_route"]))
 
 
 def _bad_request(_error):
