@@ -1107,3 +1107,47 @@ def test_a_404_page_says_a_visitors_message_in_its_language(client):
         assert "No route" not in html and "Aucune route" not in html, path
     api = client.get(f"{NS}/nothing", headers=HTML).get_json()
     assert api["message"] == "No route was found matching the URL and request method."
+
+
+def in_french(monkeypatch, app, messages: dict) -> None:
+    """The French catalog with ``messages`` (msgid: French) added for one test, as the
+    translators' catalogs will hold them."""
+    catalog = app.extensions["calendar.catalogs"]["fr"]
+    for msgid, text in messages.items():
+        monkeypatch.setitem(catalog._catalog, msgid, text)
+
+
+def test_a_filter_naming_nothing_says_which_and_links_the_unfiltered_view(
+    app, client, admin, make_event, monkeypatch
+):
+    """An old link's deleted category (or an unknown venue, organizer or tag) answered "Check
+    the date or page number in the address.": the page names the filter, in its language,
+    and links the same view without filters."""
+    event(make_event, title="Ride", categories=["Velo"])
+    venue = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    for path, said, unfiltered in (
+        ("/events/?categories=nope", "No category “nope”.", "/events/"),
+        ("/events/?categories=velo,nope", "No category “nope”.", "/events/"),
+        ("/events/month/2031-03/?tags=gone", "No tag “gone”.", "/events/month/2031-03/"),
+        ("/events/2031-03-05/?venue=nowhere", "No venue “nowhere”.", "/events/2031-03-05/"),
+        (f"/events/?venue={venue['id']},99999", "No venue “99999”.", "/events/"),
+        ("/events/?organizer=nobody&search=x", "No organizer “nobody”.", "/events/"),
+        ("/events/category/velo/?tags=gone", "No tag “gone”.", "/events/category/velo/"),
+    ):
+        html = page(client, path, 400)
+        assert said in html, path
+        assert f'<a href="{unfiltered}">See the events without filters</a>' in html, path
+        assert "page number" not in html, path
+    in_french(
+        monkeypatch,
+        app,
+        {
+            "No category “%(value)s”.": "Aucune catégorie « %(value)s ».",
+            "See the events without filters": "Voir les événements sans filtre",
+        },
+    )
+    html = page(client, "/fr/events/month/2031-03/?categories=nope", 400)
+    assert "Aucune catégorie « nope »." in html
+    assert '<a href="/fr/events/month/2031-03/">Voir les événements sans filtre</a>' in html
+    # A bad date is still said as one.
+    assert "Check the date" in page(client, "/events/2031-13-05/?categories=nope", 400)

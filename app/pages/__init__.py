@@ -758,8 +758,11 @@ def widget():
 VISITOR_MESSAGES = {"rest_no_route": N_("Nothing is published at this address.")}
 
 
-def error_page(status: int, message: str, headers=None, code: str | None = None) -> Response:
-    """An error of a page as a page in the site's look (the API keeps its JSON)."""
+def error_page(
+    status: int, message: str, headers=None, code: str | None = None, link=None
+) -> Response:
+    """An error of a page as a page in the site's look (the API keeps its JSON); ``link``:
+    (address, text) of the page to go to instead of the upcoming events."""
     editor = request.path.startswith("/manage")
     if code in VISITOR_MESSAGES:
         message = translate(VISITOR_MESSAGES[code])
@@ -784,6 +787,7 @@ def error_page(status: int, message: str, headers=None, code: str | None = None)
             heading=titles.get(status, _("Something went wrong")),
             message=message,
             code=status,
+            link=link,
         )
     except Exception:  # the frame itself failed (the database is down): a bare page
         response = Response(f"<!doctype html><title>{status}</title><h1>{status}</h1>", status)
@@ -799,8 +803,29 @@ def _not_found(_error):
     return error_page(404, translate(VISITOR_MESSAGES["rest_no_route"]))
 
 
-def _bad_request(_error):
+def _bad_request(error):
+    if isinstance(error, reading.UnknownFilter):
+        return _unknown_filter(error)
     return error_page(400, _("Check the date or page number in the address."))
+
+
+# What a page says of a filter naming nothing (a category deleted since the link was made).
+UNKNOWN_FILTERS = {
+    "categories": N_("No category “%(value)s”."),
+    "tags": N_("No tag “%(value)s”."),
+    "venue": N_("No venue “%(value)s”."),
+    "organizer": N_("No organizer “%(value)s”."),
+}
+
+
+def _unknown_filter(error: reading.UnknownFilter):
+    """Which filter names nothing, and a link to the same view without filters."""
+    unfiltered = url_for(request.endpoint, **(request.view_args or {}))
+    return error_page(
+        400,
+        translate(UNKNOWN_FILTERS[error.name]) % {"value": error.value},
+        link=(unfiltered, _("See the events without filters")),
+    )
 
 
 bp.register_error_handler(reading.NotFound, _not_found)

@@ -18,6 +18,7 @@ from flask import current_app
 from markupsafe import Markup, escape
 
 from app.auth import may_read
+from app.errors import ApiError
 from app.reading.filters import event_filters
 from app.reading.texts import event_texts, linked_data, read_event_dict
 from app.render import organizer_out, render_context, venue_out
@@ -49,6 +50,16 @@ class NotFound(LookupError):
 
 class BadRequest(ValueError):
     """An address that names no page (a date that is none, a page number out of range)."""
+
+
+class UnknownFilter(BadRequest):
+    """A filter of the address names nothing an anonymous caller may read (a category
+    deleted since the link was made): the filter (``name``) and the ``value``."""
+
+    def __init__(self, name: str, value: str):
+        super().__init__(name)
+        self.name = name
+        self.value = value
 
 
 @dataclass
@@ -117,7 +128,7 @@ def _linked_id(kind: str, value: str) -> int:
         return int(value)
     item = get_linked_by_slug(kind, value)
     if item is None or not may_read(ANONYMOUS, item):
-        raise BadRequest(kind)
+        raise UnknownFilter(kind, value)
     return item.id
 
 
@@ -132,16 +143,35 @@ ONE_PER_SERIES = "one per series"
 
 
 def _filters(api_args: dict, limit: int):
+    try:
+        return _api_filters(api_args, limit)
+    except ApiError as error:  # the API's 400 (an unknown category, venue…)
+        if error.status == 400:
+            raise _refused(api_args, error) from None
+        raise
+
+
+def _api_filters(api_args: dict, limit: int):
     args = {"per_page": limit, "page": 1, "strict_dates": True, **api_args}
     one_per_series = args.pop(ONE_PER_SERIES, None)
-    try:
-        filters = event_filters(args, ANONYMOUS)[0]
-        filters.first_of_series = one_per_series
-        return filters
-    except Exception as error:  # the API's 400 (an unknown category, venue…)
-        if getattr(error, "status", None) == 400:
-            raise BadRequest(str(error)) from None
-        raise
+    filters = event_filters(args, ANONYMOUS)[0]
+    filters.first_of_series = one_per_series
+    return filters
+
+
+def _refused(api_args: dict, error: ApiError) -> BadRequest:
+    """What the API's 400 for ``api_args`` refused: the first value of a filter it names
+    that the API refuses on its own (``UnknownFilter``), else a bad request."""
+    named = error.data.get("params") or {}
+    for name in FILTERS[1:]:
+        if name not in named:
+            continue
+        for value in api_args.get(name, ()):
+            try:
+                _api_filters({name: [value]}, 1)
+            except ApiError:
+                return UnknownFilter(name, str(value))
+    return BadRequest(str(error))
 
 
 def events_of(
