@@ -1151,3 +1151,23 @@ def test_a_filter_naming_nothing_says_which_and_links_the_unfiltered_view(
     assert '<a href="/fr/events/month/2031-03/">Voir les événements sans filtre</a>' in html
     # A bad date is still said as one.
     assert "Check the date" in page(client, "/events/2031-13-05/?categories=nope", 400)
+
+
+def test_an_events_page_writes_a_cost_of_nothing_in_its_language(
+    app, client, make_event, monkeypatch
+):
+    """Cost "0" showed "Coût: Free" on the French page; the API keeps the reference's
+    "Free" in every language."""
+    nothing = event(make_event, title="Open day", cost="0")
+    some = event(make_event, title="Recital", cost=["0", "10"])
+    paid = event(make_event, title="Gala", cost="Free entry with a ticket")
+    in_french(monkeypatch, app, {"Free": "Gratuit"})
+    for made, api, french in (
+        (nothing, "Free", "Gratuit"),
+        (some, "Free – $10", "Gratuit – $10"),
+        (paid, "Free entry with a ticket", "Free entry with a ticket"),
+    ):
+        assert client.get(f"/fr{NS}/events/{made['id']}").get_json()["cost"] == api
+        assert f"</span> {api}</p>" in page(client, f"/event/{made['slug']}/")
+        html = page(client, f"/fr/event/{made['slug']}/")
+        assert f"</span> {french}</p>" in html, made["title"]

@@ -841,7 +841,11 @@ def register_pages(app) -> None:
         ]
     )
     app.jinja_env.globals.update(
-        _=_, ngettext=None, address_line=address_line, venue_map=formatting.map_link
+        _=_,
+        ngettext=None,
+        address_line=address_line,
+        venue_map=formatting.map_link,
+        cost_text=formatting.cost,
     )
     # ``tojson`` (the pages' JSON-LD) by orjson: Flask's sorts the keys of each of a month's
     # hundred events.

@@ -15,6 +15,8 @@ from babel.dates import (
     match_skeleton,
 )
 
+from app.i18n import _
+from app.render import FREE
 from rules import dates
 
 
@@ -119,6 +121,14 @@ def clock(moment: datetime, lang: str) -> str:
 def _clock(hours_minutes: str, lang: str) -> str:
     """``HH:MM`` as the language writes a time (a month grid writes a hundred)."""
     return format_time(datetime.strptime(hours_minutes, "%H:%M").time(), "short", locale=lang)
+
+
+def cost(text: str) -> str:
+    """An event's cost as its page writes it: the API's text, its word for no cost (alone
+    or the low end of a range, app/render.py::_cost_out) in the page's language."""
+    if text == FREE or text.startswith(f"{FREE} – "):
+        return _("Free") + text[len(FREE) :]
+    return text
 
 
 def iso(value: str) -> str:
