@@ -1171,3 +1171,33 @@ def test_an_events_page_writes_a_cost_of_nothing_in_its_language(
         assert f"</span> {api}</p>" in page(client, f"/event/{made['slug']}/")
         html = page(client, f"/fr/event/{made['slug']}/")
         assert f"</span> {french}</p>" in html, made["title"]
+
+
+def test_go_to_date_on_the_month_view_goes_to_that_dates_month(client, make_event):
+    """The month view's date picker went to a day view (/events/2027-03-10/?categories=velo);
+    it names its view, and the address it sends to moves to the month, with JavaScript off.
+    The day and list views' pickers still go to the day."""
+    event(make_event, title="Ride", categories=["Velo"])
+    html = page(client, "/events/month/2026-11/?categories=velo")
+    sent = [
+        (name, "2027-03-10" if name == "date" else value)
+        for name, value in _form_submits(html, "jump")
+    ]
+    action = re.search(r'<form class="jump" method="get" action="([^"]*)"', html).group(1)
+    moved = client.get(action, query_string=sent, headers=HTML)
+    assert moved.status_code == 303
+    assert moved.headers["Location"] == "/events/month/2027-03/?categories=velo"
+    assert "<table" in page(client, moved.headers["Location"])
+    moved = client.get(action, query_string=sent, headers=HTML)  # the cache keeps it right
+    assert moved.headers["Location"] == "/events/month/2027-03/?categories=velo"
+    for view in ("/events/2026-11-05/?categories=velo", "/events/?categories=velo"):
+        sent = [
+            (name, "2027-03-10" if name == "date" else value)
+            for name, value in _form_submits(page(client, view), "jump")
+        ]
+        moved = client.get(action, query_string=sent, headers=HTML)
+        assert moved.headers["Location"] == "/events/2027-03-10/?categories=velo", view
+    french = client.get(
+        "/fr/events/today/", query_string={"date": "2027-03-10", "view": "month"}, headers=HTML
+    )
+    assert french.headers["Location"] == "/fr/events/month/2027-03/"

@@ -511,9 +511,11 @@ def _parse_day(text: str) -> date:
 @bp.route("/events/today/", endpoint="today_view")
 @cached
 def today_view():
-    if "date" in request.args:  # the date picker's form: to that day's address
+    if "date" in request.args:  # the date picker's form: to that day's (or month's) address
         day = _parse_day(request.args["date"])
         query = reading.Filters.from_query(request.args).query()
+        if request.args.get("view") == "month":  # the month view's picker
+            return redirect(url_for("pages.month_view", month=f"{day:%Y-%m}", **query), 303)
         return redirect(url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query), 303)
     return _day_page(reading.site_today())
 
