@@ -1201,3 +1201,32 @@ def test_go_to_date_on_the_month_view_goes_to_that_dates_month(client, make_even
         "/fr/events/today/", query_string={"date": "2027-03-10", "view": "month"}, headers=HTML
     )
     assert french.headers["Location"] == "/fr/events/month/2027-03/"
+
+
+def test_the_month_and_day_views_say_their_times_are_the_sites_zones(
+    app, client, make_event, monkeypatch
+):
+    """The grid wrote 01:00 on the next day for 19:00 in Montreal (site Europe/Paris) and
+    3:30 PM for an event the list writes "2:30 – 3:30 PM (UTC)", without saying in which
+    zone: the month and day views name the site's zone and its abbreviations."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    make_event(
+        title="Montreal talk",
+        start_date="2031-01-14 19:00:00",
+        end_date="2031-01-14 20:00:00",
+        timezone="America/Montreal",
+    )
+    month = page(client, "/events/month/2031-01/")
+    assert '<span class="time">1:00\u202fAM</span> Montreal talk' in cell_of(month, "2031-01-15")
+    note = '<p class="zone-note">Times are in Europe/Paris (CET).</p>'
+    assert note in month and month.index(note) < month.index('<table class="month">')
+    # A month with a change of time names both abbreviations; the day its own.
+    assert "Times are in Europe/Paris (CET, CEST)." in page(client, "/events/month/2031-03/")
+    day = page(client, "/events/2031-01-15/")
+    assert "Times are in Europe/Paris (CET) unless another zone is named." in day
+    assert "(America/Montreal, EST)" in day  # the day page writes it in its own zone
+    assert "Europe/Paris (CEST) unless" in page(client, "/events/2031-07-01/")
+    app.config["SITE_TIMEZONE"] = "UTC"
+    assert "Times are in UTC.</p>" in page(client, "/events/month/2031-02/")
+    in_french(monkeypatch, app, {"Times are in %(zone)s.": "Les heures sont en %(zone)s."})
+    assert "Les heures sont en UTC." in page(client, "/fr/events/month/2031-02/")

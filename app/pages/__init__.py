@@ -407,6 +407,7 @@ def month_view(month=None):
         feeds=_feeds(filters),
         json_ld=reading.events_ld(list(shown)),
         most_per_day=MOST_PER_DAY,
+        zone_note=formatting.zone_note(current_app.config["SITE_TIMEZONE"], grid_first, grid_last),
         shown_day_iso=(
             today if today.replace(day=1) == first_of_month else first_of_month
         ).isoformat(),
@@ -553,6 +554,7 @@ def _day_page(day: date):
         feeds=_feeds(filters),
         json_ld=reading.events_ld([event["id"] for event in events]),
         shown_day_iso=day.isoformat(),
+        zone_note=formatting.zone_note(current_app.config["SITE_TIMEZONE"], day, day, True),
         **_choices(filters),
     )
 

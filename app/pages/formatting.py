@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from urllib.parse import quote, urlencode
 
@@ -129,6 +129,23 @@ def cost(text: str) -> str:
     if text == FREE or text.startswith(f"{FREE} – "):
         return _("Free") + text[len(FREE) :]
     return text
+
+
+def zone_note(zone: str, first: date, last: date, others_named: bool = False) -> str:
+    """What the month grid and the day page say of the times they write in the site's
+    ``zone``: its name, and the abbreviations its clocks show from ``first`` to ``last``
+    (both, across a change of time). The day page writes an event of another zone in
+    that zone, named (``others_named``)."""
+    tz, name = dates.resolve_timezone(zone)
+    shown: list[str] = []
+    for day in (first, last):
+        abbreviation = dates.tz_abbreviation(datetime.combine(day, time(12)), tz)
+        if abbreviation and abbreviation != name and abbreviation not in shown:
+            shown.append(abbreviation)
+    label = f"{name} ({', '.join(shown)})" if shown else name
+    if others_named:
+        return _("Times are in %(zone)s unless another zone is named.", zone=label)
+    return _("Times are in %(zone)s.", zone=label)
 
 
 def iso(value: str) -> str:
