@@ -1230,3 +1230,78 @@ def test_the_month_and_day_views_say_their_times_are_the_sites_zones(
     assert "Times are in UTC.</p>" in page(client, "/events/month/2031-02/")
     in_french(monkeypatch, app, {"Times are in %(zone)s.": "Les heures sont en %(zone)s."})
     assert "Les heures sont en UTC." in page(client, "/fr/events/month/2031-02/")
+
+
+def google_link(html: str) -> dict:
+    """The query of an event page's "Add to Google Calendar" link."""
+    from html import unescape
+    from urllib.parse import parse_qs, urlsplit
+
+    (href,) = re.findall(
+        r'href="(https://calendar\.google\.com/calendar/render\?action=[^"]*)"', html
+    )
+    return {k: v[0] for k, v in parse_qs(urlsplit(unescape(href)).query).items()}
+
+
+def test_add_to_google_calendar_adds_a_whole_series_google_can_take(client, admin, make_event):
+    """An occurrence's Google link added its one date while its .ics added the series: a
+    series with one RRULE is added from its first occurrence with ``recur``, its wall-clock
+    times in its zone (``ctz``); Google's link takes no RDATE or EXDATE, so a series with
+    them, or with an occurrence edited on its own, keeps the one date."""
+    first = DAY + timedelta(days=(7 - DAY.weekday()) % 7 or 7)  # a Monday
+    weekly = {
+        "start_date": f"{first} 19:00:00",
+        "end_date": f"{first} 21:00:00",
+        "timezone": "Europe/Paris",
+    }
+    series = make_event(title="Choir", recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"], **weekly)
+    occurrences = client.get(f"{NS}/events", query_string={"post_parent": series["id"]})
+    third = occurrences.get_json()["events"][1]
+    for slug in (series["slug"], third["slug"]):
+        link = google_link(page(client, f"/event/{slug}/"))
+        assert link["recur"] == "RRULE:FREQ=WEEKLY;COUNT=4", slug
+        assert link["dates"] == f"{first:%Y%m%d}T190000/{first:%Y%m%d}T210000", slug
+        assert link["ctz"] == "Europe/Paris" and link["text"] == "Choir", slug
+    until = make_event(
+        title="Until", recurrence=[f"RRULE:FREQ=DAILY;UNTIL={first + timedelta(days=3):%Y%m%d}"]
+    )
+    assert google_link(page(client, f"/event/{until['slug']}/"))["recur"] == (
+        f"RRULE:FREQ=DAILY;UNTIL={first + timedelta(days=3):%Y%m%d}T235959Z"
+    )
+    fair = make_event(
+        title="Fair",
+        all_day=True,
+        start_date=f"{first} 00:00:00",
+        end_date=f"{first} 23:59:59",
+        recurrence=["RRULE:FREQ=MONTHLY;COUNT=3"],
+    )
+    link = google_link(page(client, f"/event/{fair['slug']}/"))
+    assert link["dates"] == f"{first:%Y%m%d}/{first + timedelta(days=1):%Y%m%d}"
+    assert link["recur"] == "RRULE:FREQ=MONTHLY;COUNT=3" and "ctz" not in link
+
+    def single(made, slug):
+        link = google_link(page(client, f"/event/{slug}/"))
+        assert "recur" not in link and "ctz" not in link, made["title"]
+        start, end = made["utc_start_date"], made["utc_end_date"]
+        assert link["dates"] == (
+            f"{start[:10].replace('-', '')}T{start[11:].replace(':', '')}Z/"
+            f"{end[:10].replace('-', '')}T{end[11:].replace(':', '')}Z"
+        ), made["title"]
+
+    once = event(make_event, title="Once")
+    single(once, once["slug"])
+    with_exdate = make_event(
+        title="Skipping",
+        recurrence=[
+            "RRULE:FREQ=WEEKLY;COUNT=4",
+            f"EXDATE:{first + timedelta(days=7):%Y%m%d}T190000",
+        ],
+        **weekly,
+    )
+    single(with_exdate, with_exdate["slug"])
+    offset = make_event(
+        title="Offset", recurrence=["RRULE:FREQ=WEEKLY;COUNT=2"], **{**weekly, "timezone": "UTC+2"}
+    )
+    single(offset, offset["slug"])
+    client.post(f"{NS}/events/{third['id']}", json={"title": "Choir, moved"}, headers=admin)
+    single(series, series["slug"])

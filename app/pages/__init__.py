@@ -602,7 +602,10 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         description=Markup(event.get("description") or ""),  # sanitised on write (nh3)
         ics=_event_ics(event["id"], None if locked else password),
         google=formatting.google_event_link(
-            event, location, formatting_plain(event.get("description") or "")
+            event,
+            location,
+            formatting_plain(event.get("description") or ""),
+            reading.series_as_ruled(series_id) if series_id and not locked else None,
         ),
         occurrences=[o for o in upcoming if o["id"] != event["id"]][:5],
         previous=_decorate(neighbours[0])[0] if neighbours[0] else None,

@@ -28,6 +28,7 @@ from store.events import Span, get_event_by_slug, list_events
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
 from store.memo import MEMO, current_version
 from store.models import Term
+from store.recurrence import overrides_of
 from store.terms import find_term
 from store.users import ANONYMOUS
 
@@ -328,6 +329,16 @@ def occurrences(series_id: int, now: datetime, most: int = 6) -> list[dict]:
         {"post_parent": series_id, "ends_after": _utc(now)}, 0, most, count=False
     )
     return [e for e in events if e["utc_end_date"] >= dates.fmt(now)] + following
+
+
+def series_as_ruled(series_id: int) -> dict | None:
+    """The first occurrence of a series (the series itself) as the anonymous API shows it,
+    when every occurrence is as the series' rule makes it: None when one was edited on its
+    own (its own dates or texts), or when the series is not to be read."""
+    if overrides_of([series_id])[series_id]:
+        return None
+    found = representations([series_id])
+    return found[0] if found else None
 
 
 def neighbours(event: dict) -> tuple[list[dict], list[dict]]:
