@@ -1305,3 +1305,14 @@ def test_add_to_google_calendar_adds_a_whole_series_google_can_take(client, admi
     single(offset, offset["slug"])
     client.post(f"{NS}/events/{third['id']}", json={"title": "Choir, moved"}, headers=admin)
     single(series, series["slug"])
+
+
+def test_the_widget_carries_its_message_in_the_sites_languages(app, client, monkeypatch):
+    """What the widget shows when the API refuses its attributes, by language root ("" the
+    site's own), written into the script as the language roots are."""
+    in_french(monkeypatch, app, {"The events could not be shown.": "Les événements n’ont pas pu …"})
+    body = client.get("/widget.js").get_data(as_text=True)
+    said = json.loads(re.search(r"var UNAVAILABLE = (\{.*?\});", body).group(1))
+    assert said[""] == said["en"] == "The events could not be shown."
+    assert said["fr"] == "Les événements n’ont pas pu …"
+    assert set(said) == {"", *(code.lower() for code in app.config["LANGUAGES"])}

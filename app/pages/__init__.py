@@ -744,14 +744,28 @@ def _for_robots(body: str, mimetype: str) -> Response:
     return response
 
 
+# What the widget shows when the API refuses its attributes (data-categories="nope").
+WIDGET_UNAVAILABLE = N_("The events could not be shown.")
+
+
 @bp.route("/widget.js")
 def widget():
     """The widget's script at a stable address, revalidated by its ETag; it reads the API
-    under this site's namespace."""
+    under this site's namespace, and says its message in the site's languages."""
+    config = current_app.config
     with open(os.path.join(current_app.root_path, "static", "widget.js"), encoding="utf-8") as f:
-        body = f.read().replace("/wp-json/calendar/events/v1", current_app.config["NAMESPACE_URL"])
-    languages = _json_text([code.lower() for code in current_app.config["LANGUAGES"]])
+        body = f.read().replace("/wp-json/calendar/events/v1", config["NAMESPACE_URL"])
+    languages = _json_text([code.lower() for code in config["LANGUAGES"]])
     body = body.replace('var LANGUAGES = ["en"];', f"var LANGUAGES = {languages};", 1)
+    unavailable = {
+        code.lower(): translate(WIDGET_UNAVAILABLE, code) for code in config["LANGUAGES"]
+    }
+    unavailable[""] = translate(WIDGET_UNAVAILABLE, config["DEFAULT_LANGUAGE"])
+    body = body.replace(
+        'var UNAVAILABLE = { "": "The events could not be shown." };',
+        f"var UNAVAILABLE = {_json_text(unavailable)};",
+        1,
+    )
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # revalidated by its ETag
     response.set_etag(etag_of(body.encode())[1:-1])
