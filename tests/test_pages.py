@@ -1243,68 +1243,73 @@ def google_link(html: str) -> dict:
     return {k: v[0] for k, v in parse_qs(urlsplit(unescape(href)).query).items()}
 
 
-def test_add_to_google_calendar_adds_a_whole_series_google_can_take(client, admin, make_event):
+# A weekly series at 19:00 in Paris (never the site's zone, UTC, in these tests).
+WEEKLY = {
+    "start_date": f"{DAY} 19:00:00",
+    "end_date": f"{DAY} 21:00:00",
+    "timezone": "Europe/Paris",
+}
+
+
+def test_add_to_google_calendar_adds_a_whole_series_google_can_take(client, make_event):
     """An occurrence's Google link added its one date while its .ics added the series: a
     series with one RRULE is added from its first occurrence with ``recur``, its wall-clock
-    times in its zone (``ctz``); Google's link takes no RDATE or EXDATE, so a series with
-    them, or with an occurrence edited on its own, keeps the one date."""
-    first = DAY + timedelta(days=(7 - DAY.weekday()) % 7 or 7)  # a Monday
-    weekly = {
-        "start_date": f"{first} 19:00:00",
-        "end_date": f"{first} 21:00:00",
-        "timezone": "Europe/Paris",
-    }
-    series = make_event(title="Choir", recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"], **weekly)
+    times in its zone (``ctz``: Google keeps 19:00 across a change of time, as the series
+    does), UNTIL in UTC as the feed writes it; an all-day series by its dates."""
+    series = make_event(title="Choir", recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"], **WEEKLY)
     occurrences = client.get(f"{NS}/events", query_string={"post_parent": series["id"]})
     third = occurrences.get_json()["events"][1]
     for slug in (series["slug"], third["slug"]):
         link = google_link(page(client, f"/event/{slug}/"))
         assert link["recur"] == "RRULE:FREQ=WEEKLY;COUNT=4", slug
-        assert link["dates"] == f"{first:%Y%m%d}T190000/{first:%Y%m%d}T210000", slug
+        assert link["dates"] == f"{DAY:%Y%m%d}T190000/{DAY:%Y%m%d}T210000", slug
         assert link["ctz"] == "Europe/Paris" and link["text"] == "Choir", slug
-    until = make_event(
-        title="Until", recurrence=[f"RRULE:FREQ=DAILY;UNTIL={first + timedelta(days=3):%Y%m%d}"]
-    )
-    assert google_link(page(client, f"/event/{until['slug']}/"))["recur"] == (
-        f"RRULE:FREQ=DAILY;UNTIL={first + timedelta(days=3):%Y%m%d}T235959Z"
-    )
+    last = DAY + timedelta(days=3)
+    until = make_event(title="Until", recurrence=[f"RRULE:FREQ=DAILY;UNTIL={last:%Y%m%d}"])
+    link = google_link(page(client, f"/event/{until['slug']}/"))
+    assert link["recur"] == f"RRULE:FREQ=DAILY;UNTIL={last:%Y%m%d}T235959Z"
+    assert link["ctz"] == "UTC"
     fair = make_event(
         title="Fair",
         all_day=True,
-        start_date=f"{first} 00:00:00",
-        end_date=f"{first} 23:59:59",
+        start_date=f"{DAY} 00:00:00",
+        end_date=f"{DAY} 23:59:59",
         recurrence=["RRULE:FREQ=MONTHLY;COUNT=3"],
     )
     link = google_link(page(client, f"/event/{fair['slug']}/"))
-    assert link["dates"] == f"{first:%Y%m%d}/{first + timedelta(days=1):%Y%m%d}"
+    assert link["dates"] == f"{DAY:%Y%m%d}/{DAY + timedelta(days=1):%Y%m%d}"
     assert link["recur"] == "RRULE:FREQ=MONTHLY;COUNT=3" and "ctz" not in link
 
-    def single(made, slug):
-        link = google_link(page(client, f"/event/{slug}/"))
-        assert "recur" not in link and "ctz" not in link, made["title"]
-        start, end = made["utc_start_date"], made["utc_end_date"]
-        assert link["dates"] == (
-            f"{start[:10].replace('-', '')}T{start[11:].replace(':', '')}Z/"
-            f"{end[:10].replace('-', '')}T{end[11:].replace(':', '')}Z"
-        ), made["title"]
 
-    once = event(make_event, title="Once")
-    single(once, once["slug"])
-    with_exdate = make_event(
-        title="Skipping",
-        recurrence=[
-            "RRULE:FREQ=WEEKLY;COUNT=4",
-            f"EXDATE:{first + timedelta(days=7):%Y%m%d}T190000",
-        ],
-        **weekly,
+def _adds_one_date(client, made: dict) -> None:
+    link = google_link(page(client, f"/event/{made['slug']}/"))
+    assert "recur" not in link and "ctz" not in link, made["title"]
+    start, end = (
+        made[key].replace("-", "").replace(":", "") for key in ("utc_start_date", "utc_end_date")
     )
-    single(with_exdate, with_exdate["slug"])
-    offset = make_event(
-        title="Offset", recurrence=["RRULE:FREQ=WEEKLY;COUNT=2"], **{**weekly, "timezone": "UTC+2"}
+    assert link["dates"] == f"{start.replace(' ', 'T')}Z/{end.replace(' ', 'T')}Z", made["title"]
+
+
+def test_add_to_google_calendar_adds_one_date_of_what_google_cannot_take(client, admin, make_event):
+    """Google's template link takes one RRULE, no RDATE or EXDATE, and a tz database name:
+    a series with an excluded date, a fixed offset for zone, or an occurrence edited on
+    its own keeps the one date, as an event of no series does."""
+    _adds_one_date(client, event(make_event, title="Once"))
+    skipped = f"EXDATE:{DAY + timedelta(days=7):%Y%m%d}T190000"
+    _adds_one_date(
+        client,
+        make_event(title="Skipping", recurrence=["RRULE:FREQ=WEEKLY;COUNT=4", skipped], **WEEKLY),
     )
-    single(offset, offset["slug"])
+    offset = {**WEEKLY, "timezone": "UTC+2"}
+    _adds_one_date(
+        client, make_event(title="Offset", recurrence=["RRULE:FREQ=WEEKLY;COUNT=2"], **offset)
+    )
+    series = make_event(title="Choir", recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"], **WEEKLY)
+    assert "recur" in google_link(page(client, f"/event/{series['slug']}/"))
+    occurrences = client.get(f"{NS}/events", query_string={"post_parent": series["id"]})
+    third = occurrences.get_json()["events"][1]
     client.post(f"{NS}/events/{third['id']}", json={"title": "Choir, moved"}, headers=admin)
-    single(series, series["slug"])
+    _adds_one_date(client, series)
 
 
 def test_the_widget_carries_its_message_in_the_sites_languages(app, client, monkeypatch):

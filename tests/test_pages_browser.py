@@ -83,8 +83,15 @@ def site(tmp_path_factory):
     )
     assert status == 201, event
     made["Wide"] = event
-    # A daily series in a category beside two single events of it, the last after a page
-    # of the series' occurrences (the widget's series once, across the API's pages).
+    _velo_events(server, headers)
+    yield {"server": server, "base": server.base, "events": made, "venue": venue, "far": far}
+    server.stop()
+    drop_database(database)
+
+
+def _velo_events(server, headers) -> None:
+    """A daily series in a category beside two single events of it, the last after a page
+    of the series' occurrences (the widget's series once, across the API's pages)."""
     for title, day, extra in (
         ("Velo ride", DAY, {"recurrence": ["RRULE:FREQ=DAILY;COUNT=12"]}),
         ("Velo repair", DAY + timedelta(days=1), {}),
@@ -95,9 +102,6 @@ def site(tmp_path_factory):
             "POST", f"{NS}/events", {**body, "categories": ["Velo"], **extra}, headers
         )
         assert status == 201, event
-    yield {"server": server, "base": server.base, "events": made, "venue": venue, "far": far}
-    server.stop()
-    drop_database(database)
 
 
 @pytest.fixture(scope="module")
