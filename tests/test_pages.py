@@ -1321,3 +1321,17 @@ def test_the_widget_carries_its_message_in_the_sites_languages(app, client, monk
     assert said[""] == said["en"] == "The events could not be shown."
     assert said["fr"] == "Les événements n’ont pas pu …"
     assert set(said) == {"", *(code.lower() for code in app.config["LANGUAGES"])}
+
+
+def test_an_event_with_no_earlier_one_is_a_page_east_of_greenwich(app, client, make_event):
+    """Found while checking these pages: with the site in Europe/Paris, the page of an
+    event with no event before it in two years was a 400 page (the previous event looked
+    for from a local 1000-01-01, a year 999 in UTC)."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    first = event(make_event, title="First ever")
+    later = DAY + timedelta(days=1000)
+    last = make_event(
+        title="Far later", start_date=f"{later} 10:00:00", end_date=f"{later} 11:00:00"
+    )
+    assert 'rel="prev"' not in page(client, f"/event/{first['slug']}/")
+    assert 'rel="prev" href="/event/first-ever/"' in page(client, f"/event/{last['slug']}/")

@@ -349,10 +349,10 @@ def neighbours(event: dict) -> tuple[list[dict], list[dict]]:
     # The last of those starting before it: looked for in a week, then wider, so that the
     # listing counted and skipped is a few events, not the calendar's whole past.
     for days in BEFORE_SPANS:
+        # Any time: the relative filter alone (no default window). A local "1000-01-01"
+        # was a year 999 in UTC east of Greenwich, which the API refuses (a 400 page).
         before_args = {"starts_before": _utc(start - timedelta(seconds=1))}
-        if days is None:
-            before_args["start_date"] = "1000-01-01"
-        else:
+        if days is not None:
             before_args["starts_after"] = _utc(start - timedelta(days=days))
         _none, total = events_of(before_args, 0, 1)
         if total:
