@@ -48,14 +48,15 @@ _PAGES: dict = {}
 
 def page_errors(is_page_path, render) -> None:
     """Errors of requests to ``is_page_path(path)`` addresses are ``render(status,
-    message, headers)``: an HTML page in the site's look."""
+    message, headers, code)``: an HTML page in the site's look, which may say a visitor's
+    message instead of the API's for the error's ``code``."""
     _PAGES.update(is_page=is_page_path, render=render)
 
 
 def error_response(code: str, message: str, status: int, headers=None, **data):
     """The one error answer: JSON (SPEC §6), or for the public pages an HTML page."""
     if _PAGES and has_request_context() and _PAGES["is_page"](request.path):
-        return _PAGES["render"](status, message, headers)
+        return _PAGES["render"](status, message, headers, code)
     body = {"code": code, "message": message, "data": {"status": status, **data}}
     return json_response(body, status, headers)
 

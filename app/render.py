@@ -236,6 +236,9 @@ _NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)*")  # ASCII digits, as PHP reads num
 # The Events Calendar's default currency (its settings' "$" before the amount): what a cost
 # sent as a bare amount is shown with, "10" as "$10" (samples/event-get.json).
 DEFAULT_CURRENCY_SYMBOL = "$"
+# The reference's word for a cost of nothing, alone or as the low end of a range ("Free –
+# $10"): the API's, in every language; the pages write it in theirs (app/pages/formatting.py).
+FREE = "Free"
 
 
 def _number_text(raw: str) -> str | None:
@@ -304,7 +307,7 @@ def _cost_out(stored: str) -> tuple[str, dict]:
     if len(items) == 1:
         item = items[0].strip()
         if numbers and not words and all(Decimal(value) == 0 for value in numbers):
-            return "Free", details
+            return FREE, details
         if _NUMBER.fullmatch(item):  # a bare amount: the default currency, as the reference
             return f"{DEFAULT_CURRENCY_SYMBOL}{item}", details
         return item, details
@@ -313,7 +316,7 @@ def _cost_out(stored: str) -> tuple[str, dict]:
 
     def show(value: str) -> str:
         if Decimal(value) == 0:
-            return "Free"
+            return FREE
         return f"{symbol}{value}" if position == "prefix" else f"{value}{symbol}"
 
     if not ordered:

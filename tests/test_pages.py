@@ -1089,3 +1089,249 @@ def test_sitemap_and_robots_are_revalidated_and_carry_the_pages_headers(client, 
             assert answer.headers.get(name) == page_headers[name], (path, name)
         again = client.get(path, headers={"If-None-Match": answer.headers["ETag"]})
         assert again.status_code == 304 and not again.get_data(), path
+
+
+def test_a_404_page_says_a_visitors_message_in_its_language(client):
+    """An unknown address answered a page with the API's "No route was found matching the
+    URL and request method."; the API keeps its JSON and its wording."""
+    for path, said in (
+        ("/foo", "Nothing is published at this address."),
+        ("/manage/events/abc", "Nothing is published at this address."),
+        ("/xx/events/", "Nothing is published at this address."),
+        ("/events/category/jazz/extra/", "Nothing is published at this address."),
+        ("/fr/foo", "Rien n’est publié à cette adresse."),
+        ("/fr/events/category/jazz/extra/", "Rien n’est publié à cette adresse."),
+    ):
+        html = page(client, path, 404)
+        assert said in html, path
+        assert "No route" not in html and "Aucune route" not in html, path
+    api = client.get(f"{NS}/nothing", headers=HTML).get_json()
+    assert api["message"] == "No route was found matching the URL and request method."
+
+
+def in_french(monkeypatch, app, messages: dict) -> None:
+    """The French catalog with ``messages`` (msgid: French) added for one test, as the
+    translators' catalogs will hold them."""
+    catalog = app.extensions["calendar.catalogs"]["fr"]
+    for msgid, text in messages.items():
+        monkeypatch.setitem(catalog._catalog, msgid, text)
+
+
+def test_a_filter_naming_nothing_says_which_and_links_the_unfiltered_view(
+    app, client, admin, make_event, monkeypatch
+):
+    """An old link's deleted category (or an unknown venue, organizer or tag) answered "Check
+    the date or page number in the address.": the page names the filter, in its language,
+    and links the same view without filters."""
+    event(make_event, title="Ride", categories=["Velo"])
+    venue = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    for path, said, unfiltered in (
+        ("/events/?categories=nope", "No category “nope”.", "/events/"),
+        ("/events/?categories=velo,nope", "No category “nope”.", "/events/"),
+        ("/events/month/2031-03/?tags=gone", "No tag “gone”.", "/events/month/2031-03/"),
+        ("/events/2031-03-05/?venue=nowhere", "No venue “nowhere”.", "/events/2031-03-05/"),
+        (f"/events/?venue={venue['id']},99999", "No venue “99999”.", "/events/"),
+        ("/events/?organizer=nobody&search=x", "No organizer “nobody”.", "/events/"),
+        ("/events/category/velo/?tags=gone", "No tag “gone”.", "/events/category/velo/"),
+    ):
+        html = page(client, path, 400)
+        assert said in html, path
+        assert f'<a href="{unfiltered}">See the events without filters</a>' in html, path
+        assert "page number" not in html, path
+    in_french(
+        monkeypatch,
+        app,
+        {
+            "No category “%(value)s”.": "Aucune catégorie « %(value)s ».",
+            "See the events without filters": "Voir les événements sans filtre",
+        },
+    )
+    html = page(client, "/fr/events/month/2031-03/?categories=nope", 400)
+    assert "Aucune catégorie « nope »." in html
+    assert '<a href="/fr/events/month/2031-03/">Voir les événements sans filtre</a>' in html
+    # A bad date is still said as one.
+    assert "Check the date" in page(client, "/events/2031-13-05/?categories=nope", 400)
+
+
+def test_an_events_page_writes_a_cost_of_nothing_in_its_language(
+    app, client, make_event, monkeypatch
+):
+    """Cost "0" showed "Coût: Free" on the French page; the API keeps the reference's
+    "Free" in every language."""
+    nothing = event(make_event, title="Open day", cost="0")
+    some = event(make_event, title="Recital", cost=["0", "10"])
+    paid = event(make_event, title="Gala", cost="Free entry with a ticket")
+    in_french(monkeypatch, app, {"Free": "Gratuit"})
+    for made, api, french in (
+        (nothing, "Free", "Gratuit"),
+        (some, "Free – $10", "Gratuit – $10"),
+        (paid, "Free entry with a ticket", "Free entry with a ticket"),
+    ):
+        assert client.get(f"/fr{NS}/events/{made['id']}").get_json()["cost"] == api
+        assert f"</span> {api}</p>" in page(client, f"/event/{made['slug']}/")
+        html = page(client, f"/fr/event/{made['slug']}/")
+        assert f"</span> {french}</p>" in html, made["title"]
+
+
+def test_go_to_date_on_the_month_view_goes_to_that_dates_month(client, make_event):
+    """The month view's date picker went to a day view (/events/2027-03-10/?categories=velo);
+    it names its view, and the address it sends to moves to the month, with JavaScript off.
+    The day and list views' pickers still go to the day."""
+    event(make_event, title="Ride", categories=["Velo"])
+    html = page(client, "/events/month/2026-11/?categories=velo")
+    sent = [
+        (name, "2027-03-10" if name == "date" else value)
+        for name, value in _form_submits(html, "jump")
+    ]
+    action = re.search(r'<form class="jump" method="get" action="([^"]*)"', html).group(1)
+    moved = client.get(action, query_string=sent, headers=HTML)
+    assert moved.status_code == 303
+    assert moved.headers["Location"] == "/events/month/2027-03/?categories=velo"
+    assert "<table" in page(client, moved.headers["Location"])
+    moved = client.get(action, query_string=sent, headers=HTML)  # the cache keeps it right
+    assert moved.headers["Location"] == "/events/month/2027-03/?categories=velo"
+    for view in ("/events/2026-11-05/?categories=velo", "/events/?categories=velo"):
+        sent = [
+            (name, "2027-03-10" if name == "date" else value)
+            for name, value in _form_submits(page(client, view), "jump")
+        ]
+        moved = client.get(action, query_string=sent, headers=HTML)
+        assert moved.headers["Location"] == "/events/2027-03-10/?categories=velo", view
+    french = client.get(
+        "/fr/events/today/", query_string={"date": "2027-03-10", "view": "month"}, headers=HTML
+    )
+    assert french.headers["Location"] == "/fr/events/month/2027-03/"
+
+
+def test_the_month_and_day_views_say_their_times_are_the_sites_zones(
+    app, client, make_event, monkeypatch
+):
+    """The grid wrote 01:00 on the next day for 19:00 in Montreal (site Europe/Paris) and
+    3:30 PM for an event the list writes "2:30 – 3:30 PM (UTC)", without saying in which
+    zone: the month and day views name the site's zone and its abbreviations."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    make_event(
+        title="Montreal talk",
+        start_date="2031-01-14 19:00:00",
+        end_date="2031-01-14 20:00:00",
+        timezone="America/Montreal",
+    )
+    month = page(client, "/events/month/2031-01/")
+    assert '<span class="time">1:00\u202fAM</span> Montreal talk' in cell_of(month, "2031-01-15")
+    note = '<p class="zone-note">Times are in Europe/Paris (CET).</p>'
+    assert note in month and month.index(note) < month.index('<table class="month">')
+    # A month with a change of time names both abbreviations; the day its own.
+    assert "Times are in Europe/Paris (CET, CEST)." in page(client, "/events/month/2031-03/")
+    day = page(client, "/events/2031-01-15/")
+    assert "Times are in Europe/Paris (CET) unless another zone is named." in day
+    assert "(America/Montreal, EST)" in day  # the day page writes it in its own zone
+    assert "Europe/Paris (CEST) unless" in page(client, "/events/2031-07-01/")
+    app.config["SITE_TIMEZONE"] = "UTC"
+    assert "Times are in UTC.</p>" in page(client, "/events/month/2031-02/")
+    in_french(monkeypatch, app, {"Times are in %(zone)s.": "Les heures sont en %(zone)s."})
+    assert "Les heures sont en UTC." in page(client, "/fr/events/month/2031-02/")
+
+
+def google_link(html: str) -> dict:
+    """The query of an event page's "Add to Google Calendar" link."""
+    from html import unescape
+    from urllib.parse import parse_qs, urlsplit
+
+    (href,) = re.findall(
+        r'href="(https://calendar\.google\.com/calendar/render\?action=[^"]*)"', html
+    )
+    return {k: v[0] for k, v in parse_qs(urlsplit(unescape(href)).query).items()}
+
+
+# A weekly series at 19:00 in Paris (never the site's zone, UTC, in these tests).
+WEEKLY = {
+    "start_date": f"{DAY} 19:00:00",
+    "end_date": f"{DAY} 21:00:00",
+    "timezone": "Europe/Paris",
+}
+
+
+def test_add_to_google_calendar_adds_a_whole_series_google_can_take(client, make_event):
+    """An occurrence's Google link added its one date while its .ics added the series: a
+    series with one RRULE is added from its first occurrence with ``recur``, its wall-clock
+    times in its zone (``ctz``: Google keeps 19:00 across a change of time, as the series
+    does), UNTIL in UTC as the feed writes it; an all-day series by its dates."""
+    series = make_event(title="Choir", recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"], **WEEKLY)
+    occurrences = client.get(f"{NS}/events", query_string={"post_parent": series["id"]})
+    third = occurrences.get_json()["events"][1]
+    for slug in (series["slug"], third["slug"]):
+        link = google_link(page(client, f"/event/{slug}/"))
+        assert link["recur"] == "RRULE:FREQ=WEEKLY;COUNT=4", slug
+        assert link["dates"] == f"{DAY:%Y%m%d}T190000/{DAY:%Y%m%d}T210000", slug
+        assert link["ctz"] == "Europe/Paris" and link["text"] == "Choir", slug
+    last = DAY + timedelta(days=3)
+    until = make_event(title="Until", recurrence=[f"RRULE:FREQ=DAILY;UNTIL={last:%Y%m%d}"])
+    link = google_link(page(client, f"/event/{until['slug']}/"))
+    assert link["recur"] == f"RRULE:FREQ=DAILY;UNTIL={last:%Y%m%d}T235959Z"
+    assert link["ctz"] == "UTC"
+    fair = make_event(
+        title="Fair",
+        all_day=True,
+        start_date=f"{DAY} 00:00:00",
+        end_date=f"{DAY} 23:59:59",
+        recurrence=["RRULE:FREQ=MONTHLY;COUNT=3"],
+    )
+    link = google_link(page(client, f"/event/{fair['slug']}/"))
+    assert link["dates"] == f"{DAY:%Y%m%d}/{DAY + timedelta(days=1):%Y%m%d}"
+    assert link["recur"] == "RRULE:FREQ=MONTHLY;COUNT=3" and "ctz" not in link
+
+
+def _adds_one_date(client, made: dict) -> None:
+    link = google_link(page(client, f"/event/{made['slug']}/"))
+    assert "recur" not in link and "ctz" not in link, made["title"]
+    start, end = (
+        made[key].replace("-", "").replace(":", "") for key in ("utc_start_date", "utc_end_date")
+    )
+    assert link["dates"] == f"{start.replace(' ', 'T')}Z/{end.replace(' ', 'T')}Z", made["title"]
+
+
+def test_add_to_google_calendar_adds_one_date_of_what_google_cannot_take(client, admin, make_event):
+    """Google's template link takes one RRULE, no RDATE or EXDATE, and a tz database name:
+    a series with an excluded date, a fixed offset for zone, or an occurrence edited on
+    its own keeps the one date, as an event of no series does."""
+    _adds_one_date(client, event(make_event, title="Once"))
+    skipped = f"EXDATE:{DAY + timedelta(days=7):%Y%m%d}T190000"
+    _adds_one_date(
+        client,
+        make_event(title="Skipping", recurrence=["RRULE:FREQ=WEEKLY;COUNT=4", skipped], **WEEKLY),
+    )
+    offset = {**WEEKLY, "timezone": "UTC+2"}
+    _adds_one_date(
+        client, make_event(title="Offset", recurrence=["RRULE:FREQ=WEEKLY;COUNT=2"], **offset)
+    )
+    series = make_event(title="Choir", recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"], **WEEKLY)
+    assert "recur" in google_link(page(client, f"/event/{series['slug']}/"))
+    occurrences = client.get(f"{NS}/events", query_string={"post_parent": series["id"]})
+    third = occurrences.get_json()["events"][1]
+    client.post(f"{NS}/events/{third['id']}", json={"title": "Choir, moved"}, headers=admin)
+    _adds_one_date(client, series)
+
+
+def test_the_widget_carries_its_message_in_the_sites_languages(app, client, monkeypatch):
+    """What the widget shows when the API refuses its attributes, by language root ("" the
+    site's own), written into the script as the language roots are."""
+    in_french(monkeypatch, app, {"The events could not be shown.": "Les événements n’ont pas pu …"})
+    body = client.get("/widget.js").get_data(as_text=True)
+    said = json.loads(re.search(r"var UNAVAILABLE = (\{.*?\});", body).group(1))
+    assert said[""] == said["en"] == "The events could not be shown."
+    assert said["fr"] == "Les événements n’ont pas pu …"
+    assert set(said) == {"", *(code.lower() for code in app.config["LANGUAGES"])}
+
+
+def test_an_event_with_no_earlier_one_is_a_page_east_of_greenwich(app, client, make_event):
+    """Found while checking these pages: with the site in Europe/Paris, the page of an
+    event with no event before it in two years was a 400 page (the previous event looked
+    for from a local 1000-01-01, a year 999 in UTC)."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    first = event(make_event, title="First ever")
+    later = DAY + timedelta(days=1000)
+    last = make_event(
+        title="Far later", start_date=f"{later} 10:00:00", end_date=f"{later} 11:00:00"
+    )
+    assert 'rel="prev"' not in page(client, f"/event/{first['slug']}/")
+    assert 'rel="prev" href="/event/first-ever/"' in page(client, f"/event/{last['slug']}/")

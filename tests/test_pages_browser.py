@@ -3,6 +3,7 @@
 title built to run script never runs, the widget fills a page of another origin, no console
 error, no sideways scroll on a phone, and the month view works with JavaScript off."""
 
+import contextlib
 import functools
 import http.server
 import threading
@@ -82,9 +83,25 @@ def site(tmp_path_factory):
     )
     assert status == 201, event
     made["Wide"] = event
+    _velo_events(server, headers)
     yield {"server": server, "base": server.base, "events": made, "venue": venue, "far": far}
     server.stop()
     drop_database(database)
+
+
+def _velo_events(server, headers) -> None:
+    """A daily series in a category beside two single events of it, the last after a page
+    of the series' occurrences (the widget's series once, across the API's pages)."""
+    for title, day, extra in (
+        ("Velo ride", DAY, {"recurrence": ["RRULE:FREQ=DAILY;COUNT=12"]}),
+        ("Velo repair", DAY + timedelta(days=1), {}),
+        ("Velo swap", DAY + timedelta(days=13), {}),
+    ):
+        body = {"title": title, "start_date": f"{day} 08:00:00", "end_date": f"{day} 09:00:00"}
+        status, event = server.request(
+            "POST", f"{NS}/events", {**body, "categories": ["Velo"], **extra}, headers
+        )
+        assert status == 201, event
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +110,9 @@ def browser():
         yield launched
 
 
-def open_page(browser, url, width=1280, javascript=True, timezone=None):
+def open_page(browser, url, width=1280, javascript=True, timezone=None, warnings=None):
+    """The page at ``url``, and the console's errors and the page's; its console warnings
+    go to ``warnings`` when a list is given."""
     context = browser.new_context(
         viewport={"width": width, "height": 900},
         java_script_enabled=javascript,
@@ -102,6 +121,8 @@ def open_page(browser, url, width=1280, javascript=True, timezone=None):
     page = context.new_page()
     problems = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    if warnings is not None:
+        page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.on(
         "dialog", lambda dialog: (problems.append(f"dialog: {dialog.message}"), dialog.dismiss())
@@ -209,7 +230,10 @@ def test_the_widget_fills_a_page_of_another_origin(site, browser, tmp_path):
     threading.Thread(target=other.serve_forever, daemon=True).start()
     try:
         # A visitor far from the events' zone reads their times as the pages write them.
-        page, problems = open_page(browser, f"http://127.0.0.1:{port}/", timezone="Asia/Tokyo")
+        warnings = []
+        page, problems = open_page(
+            browser, f"http://127.0.0.1:{port}/", timezone="Asia/Tokyo", warnings=warnings
+        )
         first = page.locator("[data-calendar-events]").first
         page.wait_for_function(
             "document.querySelector('[data-calendar-events]').shadowRoot"
@@ -236,7 +260,7 @@ def test_the_widget_fills_a_page_of_another_origin(site, browser, tmp_path):
             )
             href = page.locator(f"#{ident} li a").first.get_attribute("href")
             assert href.startswith(site["base"] + ("/en/event/" if ident == "us" else "/event/"))
-        assert problems == []
+        assert problems == [] and warnings == []
         page.context.close()
     finally:
         other.shutdown()
@@ -250,4 +274,54 @@ def test_print_leaves_out_the_search_form_and_date_picker(site, browser):
         assert not page.locator("#f-search").is_visible(), path
         assert not page.locator("#f-date").is_visible(), path
         assert page.locator("h1").is_visible()
+        page.context.close()
+
+
+@contextlib.contextmanager
+def another_origin(tmp_path, html: str):
+    """``html`` served as index.html from another origin (another port): its address."""
+    (tmp_path / "index.html").write_text(html)
+    port = free_port()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        other.shutdown()
+
+
+def _widget_items(page, ident: str, count: int) -> list[str]:
+    """The texts of the entries the widget of ``ident`` drew, once it drew ``count``."""
+    page.wait_for_function(
+        f"document.getElementById('{ident}').shadowRoot"
+        f" && document.getElementById('{ident}').shadowRoot.querySelectorAll('li').length"
+        f" === {count}"
+    )
+    return page.locator(f"#{ident} li").all_inner_texts()
+
+
+def test_the_widget_shows_a_series_once_and_says_when_the_api_refuses(site, browser, tmp_path):
+    """A weekly series filled 4 of the widget's 5 rows, and a category naming nothing
+    (the API's 400) showed "—": a series shows once, as its next occurrence, with as many
+    entries as ``data-limit`` while more exist (read across the API's pages); a refusal
+    is a short message, written as text, and the API's message a console warning."""
+    html = (
+        "<!doctype html><html lang='en'><head><title>Club</title>"
+        "<link rel='icon' href='data:,'></head><body><h1>Our club</h1>"
+        '<div id="velo" data-calendar-events data-limit="3" data-categories="velo"></div>'
+        '<div id="nope" data-calendar-events data-limit="3" data-categories="nope-nope"></div>'
+        f'<script src="{site["base"]}/widget.js" async></script></body></html>'
+    )
+    with another_origin(tmp_path, html) as address:
+        warnings = []
+        page, problems = open_page(browser, address, warnings=warnings)
+        titles = [text.split("\n")[0] for text in _widget_items(page, "velo", 3)]
+        assert titles == ["Velo ride", "Velo repair", "Velo swap"]
+        assert _widget_items(page, "nope", 1) == ["The events could not be shown."]
+        assert page.locator("#nope li").first.evaluate("li => li.children.length") == 0
+        refusals = [w for w in warnings if w.startswith("Calendar widget:")]
+        assert len(refusals) == 1 and "categories" in refusals[0], warnings
+        # The browser's own line for the refused request is the only error.
+        assert [p for p in problems if "400" not in p] == [], problems
         page.context.close()

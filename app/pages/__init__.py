@@ -25,7 +25,7 @@ from markupsafe import Markup
 from app import errors
 from app.auth import count_item_password
 from app.cache import cached, etag_of
-from app.i18n import _, current_language
+from app.i18n import N_, _, current_language, translate
 from app.pages import formatting, reading
 from app.render import address_line, url_slug
 from app.urls import namespace_url, site_url
@@ -425,6 +425,7 @@ def month_view(month=None):
         feeds=_feeds(filters),
         json_ld=reading.events_ld(list(shown)),
         most_per_day=MOST_PER_DAY,
+        zone_note=formatting.zone_note(current_app.config["SITE_TIMEZONE"], grid_first, grid_last),
         shown_day_iso=(
             today if today.replace(day=1) == first_of_month else first_of_month
         ).isoformat(),
@@ -529,9 +530,11 @@ def _parse_day(text: str) -> date:
 @bp.route("/events/today/", endpoint="today_view")
 @cached
 def today_view():
-    if "date" in request.args:  # the date picker's form: to that day's address
+    if "date" in request.args:  # the date picker's form: to that day's (or month's) address
         day = _parse_day(request.args["date"])
         query = reading.Filters.from_query(request.args).query()
+        if request.args.get("view") == "month":  # the month view's picker
+            return redirect(url_for("pages.month_view", month=f"{day:%Y-%m}", **query), 303)
         return redirect(url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query), 303)
     return _day_page(reading.site_today())
 
@@ -569,6 +572,7 @@ def _day_page(day: date):
         feeds=_feeds(filters),
         json_ld=reading.events_ld([event["id"] for event in events]),
         shown_day_iso=day.isoformat(),
+        zone_note=formatting.zone_note(current_app.config["SITE_TIMEZONE"], day, day, True),
         **_choices(filters),
     )
 
@@ -616,7 +620,10 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         description=Markup(event.get("description") or ""),  # sanitised on write (nh3)
         ics=_event_ics(event["id"], None if locked else password),
         google=formatting.google_event_link(
-            event, location, formatting_plain(event.get("description") or "")
+            event,
+            location,
+            formatting_plain(event.get("description") or ""),
+            reading.series_as_ruled(series_id) if series_id and not locked else None,
         ),
         occurrences=[o for o in upcoming if o["id"] != event["id"]][:5],
         previous=_span_link(neighbours[0]),
@@ -760,14 +767,28 @@ def _for_robots(body: str, mimetype: str) -> Response:
     return response
 
 
+# What the widget shows when the API refuses its attributes (data-categories="nope").
+WIDGET_UNAVAILABLE = N_("The events could not be shown.")
+
+
 @bp.route("/widget.js")
 def widget():
     """The widget's script at a stable address, revalidated by its ETag; it reads the API
-    under this site's namespace."""
+    under this site's namespace, and says its message in the site's languages."""
+    config = current_app.config
     with open(os.path.join(current_app.root_path, "static", "widget.js"), encoding="utf-8") as f:
-        body = f.read().replace("/wp-json/calendar/events/v1", current_app.config["NAMESPACE_URL"])
-    languages = _json_text([code.lower() for code in current_app.config["LANGUAGES"]])
+        body = f.read().replace("/wp-json/calendar/events/v1", config["NAMESPACE_URL"])
+    languages = _json_text([code.lower() for code in config["LANGUAGES"]])
     body = body.replace('var LANGUAGES = ["en"];', f"var LANGUAGES = {languages};", 1)
+    unavailable = {
+        code.lower(): translate(WIDGET_UNAVAILABLE, code) for code in config["LANGUAGES"]
+    }
+    unavailable[""] = translate(WIDGET_UNAVAILABLE, config["DEFAULT_LANGUAGE"])
+    body = body.replace(
+        'var UNAVAILABLE = { "": "The events could not be shown." };',
+        f"var UNAVAILABLE = {_json_text(unavailable)};",
+        1,
+    )
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # revalidated by its ETag
     response.set_etag(etag_of(body.encode())[1:-1])
@@ -777,9 +798,18 @@ def widget():
 # --- errors -----------------------------------------------------------------------------
 
 
-def error_page(status: int, message: str, headers=None) -> Response:
-    """An error of a page as a page in the site's look (the API keeps its JSON)."""
+# What a page says, in its language, for an API error whose own message is for programmers.
+VISITOR_MESSAGES = {"rest_no_route": N_("Nothing is published at this address.")}
+
+
+def error_page(
+    status: int, message: str, headers=None, code: str | None = None, link=None
+) -> Response:
+    """An error of a page as a page in the site's look (the API keeps its JSON); ``link``:
+    (address, text) of the page to go to instead of the upcoming events."""
     editor = request.path.startswith("/manage")
+    if code in VISITOR_MESSAGES:
+        message = translate(VISITOR_MESSAGES[code])
     titles = {
         400: _("This address names no page"),
         403: _("Not allowed") if editor else _("This page needs a password"),
@@ -801,6 +831,7 @@ def error_page(status: int, message: str, headers=None) -> Response:
             heading=titles.get(status, _("Something went wrong")),
             message=message,
             code=status,
+            link=link,
         )
     except Exception:  # the frame itself failed (the database is down): a bare page
         response = Response(f"<!doctype html><title>{status}</title><h1>{status}</h1>", status)
@@ -813,11 +844,32 @@ def error_page(status: int, message: str, headers=None) -> Response:
 
 
 def _not_found(_error):
-    return error_page(404, _("Nothing is published at this address."))
+    return error_page(404, translate(VISITOR_MESSAGES["rest_no_route"]))
 
 
-def _bad_request(_error):
+def _bad_request(error):
+    if isinstance(error, reading.UnknownFilter):
+        return _unknown_filter(error)
     return error_page(400, _("Check the date or page number in the address."))
+
+
+# What a page says of a filter naming nothing (a category deleted since the link was made).
+UNKNOWN_FILTERS = {
+    "categories": N_("No category “%(value)s”."),
+    "tags": N_("No tag “%(value)s”."),
+    "venue": N_("No venue “%(value)s”."),
+    "organizer": N_("No organizer “%(value)s”."),
+}
+
+
+def _unknown_filter(error: reading.UnknownFilter):
+    """Which filter names nothing, and a link to the same view without filters."""
+    unfiltered = url_for(request.endpoint, **(request.view_args or {}))
+    return error_page(
+        400,
+        translate(UNKNOWN_FILTERS[error.name]) % {"value": error.value},
+        link=(unfiltered, _("See the events without filters")),
+    )
 
 
 bp.register_error_handler(reading.NotFound, _not_found)
@@ -833,7 +885,11 @@ def register_pages(app) -> None:
         ]
     )
     app.jinja_env.globals.update(
-        _=_, ngettext=None, address_line=address_line, venue_map=formatting.map_link
+        _=_,
+        ngettext=None,
+        address_line=address_line,
+        venue_map=formatting.map_link,
+        cost_text=formatting.cost,
     )
     # ``tojson`` (the pages' JSON-LD) by orjson: Flask's sorts the keys of each of a month's
     # hundred events.

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from urllib.parse import quote, urlencode
+from zoneinfo import ZoneInfo
 
 from babel import Locale
 from babel.dates import (
@@ -15,7 +16,10 @@ from babel.dates import (
     match_skeleton,
 )
 
+from app.i18n import _
+from app.render import FREE
 from rules import dates
+from rules.recurrence import RecurrenceError, feed_recurrence
 
 
 @lru_cache(maxsize=64)
@@ -121,23 +125,83 @@ def _clock(hours_minutes: str, lang: str) -> str:
     return format_time(datetime.strptime(hours_minutes, "%H:%M").time(), "short", locale=lang)
 
 
+def cost(text: str) -> str:
+    """An event's cost as its page writes it: the API's text, its word for no cost (alone
+    or the low end of a range, app/render.py::_cost_out) in the page's language."""
+    if text == FREE or text.startswith(f"{FREE} – "):
+        return _("Free") + text[len(FREE) :]
+    return text
+
+
+def zone_note(zone: str, first: date, last: date, others_named: bool = False) -> str:
+    """What the month grid and the day page say of the times they write in the site's
+    ``zone``: its name, and the abbreviations its clocks show from ``first`` to ``last``
+    (both, across a change of time). The day page writes an event of another zone in
+    that zone, named (``others_named``)."""
+    tz, name = dates.resolve_timezone(zone)
+    shown: list[str] = []
+    for day in (first, last):
+        abbreviation = dates.tz_abbreviation(datetime.combine(day, time(12)), tz)
+        if abbreviation and abbreviation != name and abbreviation not in shown:
+            shown.append(abbreviation)
+    label = f"{name} ({', '.join(shown)})" if shown else name
+    if others_named:
+        return _("Times are in %(zone)s unless another zone is named.", zone=label)
+    return _("Times are in %(zone)s.", zone=label)
+
+
 def iso(value: str) -> str:
     return local(value).isoformat()
 
 
-def google_event_link(event: dict, location: str, text: str) -> str:
-    """Google Calendar's "add this event" address."""
-    if event.get("all_day"):
+def google_event_link(event: dict, location: str, text: str, series: dict | None = None) -> str:
+    """Google Calendar's "add this event" address: the event's dates, or the whole series
+    when ``series`` (its first occurrence, every occurrence as its rule makes it) has a
+    recurrence Google's link can take (``google_recurrence``)."""
+    recurrence = google_recurrence(series) if series else None
+    query = {"action": "TEMPLATE", "text": event["title"]}
+    if recurrence:
+        query.update(recurrence)
+    elif event.get("all_day"):
         first = local(event["start_date"]).date()
         last = local(event["end_date"]).date() + timedelta(days=1)
-        span = f"{first:%Y%m%d}/{last:%Y%m%d}"
+        query["dates"] = f"{first:%Y%m%d}/{last:%Y%m%d}"
     else:
         start, end = local(event["utc_start_date"]), local(event["utc_end_date"])
-        span = f"{start:%Y%m%dT%H%M%SZ}/{end:%Y%m%dT%H%M%SZ}"
-    query = {"action": "TEMPLATE", "text": event["title"], "dates": span, "details": text[:800]}
+        query["dates"] = f"{start:%Y%m%dT%H%M%SZ}/{end:%Y%m%dT%H%M%SZ}"
+    query["details"] = text[:800]
     if location:
         query["location"] = location
     return "https://calendar.google.com/calendar/render?" + urlencode(query, quote_via=quote)
+
+
+def google_recurrence(series: dict) -> dict | None:
+    """What Google's template link says of a whole series: its first dates as wall-clock
+    times of its zone (``ctz``, so that Google keeps the series' time across changes of
+    time, as its occurrences do) and ``recur``, its RRULE with UNTIL in UTC as the feed
+    writes it. The link takes one RRULE and no RDATE or EXDATE (unofficial parameters:
+    InteractionDesignFoundation/add-event-to-calendar-docs services/google.md, and
+    add2cal/add-to-calendar-button, which sends RRULEs only), and ``ctz`` a tz database
+    name: None for any other series, whose link keeps the one date."""
+    try:
+        tz, zone = dates.resolve_timezone(series.get("timezone") or "UTC")
+    except dates.DateError:
+        return None
+    all_day = bool(series.get("all_day"))
+    if not (isinstance(tz, ZoneInfo) or zone == "UTC" or all_day):  # UTC±H: no tz name
+        return None
+    start, end = local(series["start_date"]), local(series["end_date"])
+    try:
+        lines = feed_recurrence(series.get("recurrence") or [], start, tz, all_day)
+    except RecurrenceError:
+        return None
+    if len(lines.rules) != 1 or lines.rdates or lines.exdates:
+        return None
+    if all_day:
+        span = f"{start:%Y%m%d}/{end.date() + timedelta(days=1):%Y%m%d}"
+        return {"dates": span, "recur": f"RRULE:{lines.rules[0]}"}
+    span = f"{start:%Y%m%dT%H%M%S}/{end:%Y%m%dT%H%M%S}"
+    return {"dates": span, "ctz": zone, "recur": f"RRULE:{lines.rules[0]}"}
 
 
 def google_subscribe_link(webcal: str) -> str:

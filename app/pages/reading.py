@@ -18,6 +18,7 @@ from flask import current_app
 from markupsafe import Markup, escape
 
 from app.auth import may_read
+from app.errors import ApiError
 from app.reading.filters import event_filters
 from app.reading.texts import event_texts, linked_data, read_event_dict
 from app.render import organizer_out, render_context, venue_out
@@ -27,6 +28,7 @@ from store.events import Span, get_event_by_slug, list_events
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
 from store.memo import MEMO, current_version
 from store.models import Term
+from store.recurrence import overrides_of
 from store.terms import find_term
 from store.users import ANONYMOUS
 
@@ -49,6 +51,16 @@ class NotFound(LookupError):
 
 class BadRequest(ValueError):
     """An address that names no page (a date that is none, a page number out of range)."""
+
+
+class UnknownFilter(BadRequest):
+    """A filter of the address names nothing an anonymous caller may read (a category
+    deleted since the link was made): the filter (``name``) and the ``value``."""
+
+    def __init__(self, name: str, value: str):
+        super().__init__(name)
+        self.name = name
+        self.value = value
 
 
 @dataclass
@@ -117,7 +129,7 @@ def _linked_id(kind: str, value: str) -> int:
         return int(value)
     item = get_linked_by_slug(kind, value)
     if item is None or not may_read(ANONYMOUS, item):
-        raise BadRequest(kind)
+        raise UnknownFilter(kind, value)
     return item.id
 
 
@@ -132,16 +144,35 @@ ONE_PER_SERIES = "one per series"
 
 
 def _filters(api_args: dict, limit: int):
+    try:
+        return _api_filters(api_args, limit)
+    except ApiError as error:  # the API's 400 (an unknown category, venue…)
+        if error.status == 400:
+            raise _refused(api_args, error) from None
+        raise
+
+
+def _api_filters(api_args: dict, limit: int):
     args = {"per_page": limit, "page": 1, "strict_dates": True, **api_args}
     one_per_series = args.pop(ONE_PER_SERIES, None)
-    try:
-        filters = event_filters(args, ANONYMOUS)[0]
-        filters.first_of_series = one_per_series
-        return filters
-    except Exception as error:  # the API's 400 (an unknown category, venue…)
-        if getattr(error, "status", None) == 400:
-            raise BadRequest(str(error)) from None
-        raise
+    filters = event_filters(args, ANONYMOUS)[0]
+    filters.first_of_series = one_per_series
+    return filters
+
+
+def _refused(api_args: dict, error: ApiError) -> BadRequest:
+    """What the API's 400 for ``api_args`` refused: the first value of a filter it names
+    that the API refuses on its own (``UnknownFilter``), else a bad request."""
+    named = error.data.get("params") or {}
+    for name in FILTERS[1:]:
+        if name not in named:
+            continue
+        for value in api_args.get(name, ()):
+            try:
+                _api_filters({name: [value]}, 1)
+            except ApiError:
+                return UnknownFilter(name, str(value))
+    return BadRequest(str(error))
 
 
 def events_of(
@@ -300,6 +331,16 @@ def occurrences(series_id: int, now: datetime, most: int = 6) -> list[dict]:
     return [e for e in events if e["utc_end_date"] >= dates.fmt(now)] + following
 
 
+def series_as_ruled(series_id: int) -> dict | None:
+    """The first occurrence of a series (the series itself) as the anonymous API shows it,
+    when every occurrence is as the series' rule makes it: None when one was edited on its
+    own (its own dates or texts), or when the series is not to be read."""
+    if overrides_of([series_id])[series_id]:
+        return None
+    found = representations([series_id])
+    return found[0] if found else None
+
+
 def neighbours(event: dict) -> tuple[Span | None, Span | None]:
     """The events listed just before and just after ``event`` (by start), as their spans
     (a page links them by title)."""
@@ -308,10 +349,10 @@ def neighbours(event: dict) -> tuple[Span | None, Span | None]:
     # The last of those starting before it: looked for in a week, then wider, so that the
     # listing counted and skipped is a few events, not the calendar's whole past.
     for days in BEFORE_SPANS:
+        # Any time: the relative filter alone (no default window). A local "1000-01-01"
+        # was a year 999 in UTC east of Greenwich, which the API refuses (a 400 page).
         before_args = {"starts_before": _utc(start - timedelta(seconds=1))}
-        if days is None:
-            before_args["start_date"] = "1000-01-01"
-        else:
+        if days is not None:
             before_args["starts_after"] = _utc(start - timedelta(days=days))
         _first, total = _listed(before_args, 0, 1, "spans")
         if total:

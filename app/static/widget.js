@@ -1,9 +1,11 @@
 /* The calendar's widget for other sites (SPEC §15):
    <div data-calendar-events data-limit="5" data-categories="music" data-lang="fr"></div>
    <script src="https://events.example.org/widget.js" async></script>
-   Each such element becomes a list of the next events, read from the JSON API (CORS),
-   drawn in an open shadow root so that the host page's styles and ours stay apart. Titles
-   and venue names are inserted as text, never as markup. */
+   Each such element becomes a list of the next events, read from the JSON API (CORS), a
+   series once (its next occurrence, as the site's list view shows it), drawn in an open
+   shadow root so that the host page's styles and ours stay apart. Titles and venue names
+   are inserted as text, never as markup. When the API refuses the element's attributes
+   (an unknown category), the list says so and the API's message goes to console.warn. */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -34,22 +36,55 @@
     catch (e) { return event.start_date; }
   }
 
-  // The site's language roots (written in by the site when it serves this script).
+  // The site's language roots, and what the widget says when the API refuses its
+  // attributes (by language root, "" the site's own), written in by the site.
   var LANGUAGES = ["en"];
+  var UNAVAILABLE = { "": "The events could not be shown." };
+  // Most events read a page, and pages read, to find data-limit entries (a series once).
+  var PAGE_SIZE = 50;
+  var MOST_PAGES = 10;
 
-  // The root of data-lang: the language itself, else its base ("en" for "en-US"), else
-  // the site's own root (a language the site lacks has no root: a 404).
-  function languageRoot(lang) {
+  // The language root data-lang names: the language itself, else its base ("en" for
+  // "en-US"), else "" (the site's own root: a language the site lacks has no root).
+  function languageOf(lang) {
     var wanted = lang.toLowerCase();
     var base = wanted.split(/[-_]/)[0];
-    var found = LANGUAGES.indexOf(wanted) >= 0 ? wanted : LANGUAGES.indexOf(base) >= 0 ? base : "";
-    return found ? "/" + encodeURIComponent(found) : "";
+    return LANGUAGES.indexOf(wanted) >= 0 ? wanted : LANGUAGES.indexOf(base) >= 0 ? base : "";
+  }
+
+  function entry(event, base, prefix, lang) {
+    var item = document.createElement("li");
+    var link = text("a", "", event.title);
+    link.href = base + prefix + "/event/" + encodeURIComponent(event.slug) + "/";
+    item.appendChild(link);
+    item.appendChild(text("span", "when", when(event, lang)));
+    var venue = Array.isArray(event.venue) ? event.venue[0] : event.venue;
+    if (venue && venue.venue) item.appendChild(text("span", "where", venue.venue));
+    return item;
+  }
+
+  // A series shows once, as its next occurrence, as the site's list view shows it.
+  function seriesOf(event) {
+    return event.recurrence && event.recurrence.length ? event.post_parent || event.id : null;
+  }
+
+  // The API's answer, or its refusal as an Error carrying its message.
+  function answered(answer) {
+    return answer.json().catch(function () { return {}; }).then(function (body) {
+      if (answer.ok) return body;
+      var params = (body.data && body.data.params) || {};
+      var detail = Object.keys(params).map(function (name) { return name + ": " + params[name]; });
+      throw new Error((body.message || "HTTP " + answer.status) + (detail.length ? " (" + detail.join("; ") + ")" : ""));
+    });
   }
 
   function draw(host) {
     var lang = host.getAttribute("data-lang") || "";
     var limit = Math.min(Math.max(parseInt(host.getAttribute("data-limit") || "5", 10) || 5, 1), 50);
-    var query = new URLSearchParams({ per_page: String(limit), ends_after: new Date().toISOString().slice(0, 19) + "Z" });
+    var query = new URLSearchParams({
+      per_page: String(Math.min(limit * 3, PAGE_SIZE)),
+      ends_after: new Date().toISOString().slice(0, 19) + "Z",
+    });
     ["categories", "tags", "venue", "organizer", "search"].forEach(function (name) {
       var value = host.getAttribute("data-" + name);
       if (value) query.set(name, value);
@@ -59,23 +94,33 @@
     style.textContent = STYLE;
     var list = document.createElement("ul");
     root.replaceChildren(style, list);
-    var prefix = languageRoot(lang);
-    fetch(base + prefix + "/wp-json/calendar/events/v1/events?" + query.toString())
-      .then(function (answer) { return answer.ok ? answer.json() : { events: [] }; })
-      .then(function (body) {
-        (body.events || []).forEach(function (event) {
-          var item = document.createElement("li");
-          var link = text("a", "", event.title);
-          link.href = base + prefix + "/event/" + encodeURIComponent(event.slug) + "/";
-          item.appendChild(link);
-          item.appendChild(text("span", "when", when(event, lang)));
-          var venue = Array.isArray(event.venue) ? event.venue[0] : event.venue;
-          if (venue && venue.venue) item.appendChild(text("span", "where", venue.venue));
-          list.appendChild(item);
+    var language = languageOf(lang);
+    var prefix = language ? "/" + encodeURIComponent(language) : "";
+    var seen = {};
+
+    function read(page) {
+      query.set("page", String(page));
+      return fetch(base + prefix + "/wp-json/calendar/events/v1/events?" + query.toString())
+        .then(answered)
+        .then(function (body) {
+          var events = body.events || [];
+          events.forEach(function (event) {
+            var series = seriesOf(event);
+            if (list.children.length >= limit || (series !== null && seen[series])) return;
+            if (series !== null) seen[series] = true;
+            list.appendChild(entry(event, base, prefix, lang));
+          });
+          var more = events.length && page < (body.total_pages || 0) && page < MOST_PAGES;
+          if (list.children.length < limit && more) return read(page + 1);
         });
-        if (!list.children.length) list.appendChild(text("li", "", "—"));
-      })
-      .catch(function () { list.appendChild(text("li", "", "—")); });
+    }
+
+    read(1)
+      .then(function () { if (!list.children.length) list.appendChild(text("li", "", "—")); })
+      .catch(function (problem) {
+        list.replaceChildren(text("li", "unavailable", UNAVAILABLE[language] || UNAVAILABLE[""]));
+        console.warn("Calendar widget: " + problem.message);
+      });
   }
 
   function start() {
