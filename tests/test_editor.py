@@ -16,22 +16,9 @@ from werkzeug.datastructures import MultiDict
 from store import accounts
 from store.db import database
 from store.models import Event, Media
-from tests.conftest import NS, PASSWORD, csrf, saved_id
+from tests.conftest import NS, PASSWORD, csrf, event_form, saved_id
 
 DAY = date.today() + timedelta(days=5)
-
-
-def event_form(client, **fields) -> dict:
-    data = {
-        "csrf_token": client.token,
-        "title": "Choir rehearsal",
-        "start_date": f"{DAY}T19:00",
-        "end_date": f"{DAY}T21:00",
-        "timezone": "UTC",
-        "status": "publish",
-    }
-    data.update(fields)
-    return data
 
 
 def test_a_login_link_sets_the_password_once(app, as_role):

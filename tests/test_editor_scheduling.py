@@ -6,7 +6,7 @@ once, as the API publishes a ``future`` item whose date has passed."""
 import html
 from datetime import UTC, date, datetime, timedelta
 
-from tests.conftest import NS, saved_id
+from tests.conftest import NS, event_form, saved_id
 
 DAY = date.today() + timedelta(days=5)
 LATER = (datetime.now(UTC).replace(tzinfo=None) + timedelta(days=3)).replace(
@@ -15,16 +15,14 @@ LATER = (datetime.now(UTC).replace(tzinfo=None) + timedelta(days=3)).replace(
 
 
 def new_event(client, **fields) -> dict:
-    data = {
-        "csrf_token": client.token,
+    """A new event to schedule: its form with "Scheduled" chosen."""
+    values = {
         "title": "Harvest fair",
         "start_date": f"{DAY}T10:00",
         "end_date": f"{DAY}T16:00",
-        "timezone": "UTC",
         "status": "future",
     }
-    data.update(fields)
-    return data
+    return event_form(client, **{**values, **fields})
 
 
 def test_scheduled_with_a_date_to_come_stays_scheduled_until_then(client, admin, sign_in):
