@@ -981,6 +981,33 @@ def test_a_lists_feed_holds_the_events_the_list_shows(client, admin, make_event)
         assert shown in feed and hidden not in feed, (path, link)
 
 
+def test_a_lists_feed_holds_the_rest_of_todays_events(client, make_event):
+    """Found by a fresh-clone check: the feed's ``ends_after=now`` was snapped by the API
+    to the end of the day (the reference's rule without ``strict_dates``), so the list's
+    feed left out an event going on now that ends today."""
+    import html as html_module
+
+    from rules import clock
+
+    clock.freeze()
+    try:
+        now = clock.utcnow()
+        noon = now.replace(hour=12, minute=0, second=0, microsecond=0)
+        clock.advance((noon - now).total_seconds())  # midday: the event ends before midnight
+        today = noon.date()
+        event(
+            make_event, title="Midday talk", start_date=f"{today} 10:00", end_date=f"{today} 13:00"
+        )
+        html = page(client, "/events/")
+        assert "Midday talk" in html
+        link = html_module.unescape(re.search(r'href="(http[^"]+/events\?ical=1[^"]*)"', html)[1])
+        assert "strict_dates=true" in link
+        feed = client.get(link.split("://", 1)[1].split("/", 1)[1]).get_data(as_text=True)
+        assert "Midday talk" in feed
+    finally:
+        clock.reset()
+
+
 def test_the_events_calendars_other_addresses_keep_working(client, make_event):
     """SPEC §15: a site that moves here keeps its links, The Events Calendar's other
     forms of them included: moved (301) to ours, or served."""

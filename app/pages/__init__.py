@@ -147,9 +147,12 @@ def _page_number() -> int:
 
 # What a list's feed asks besides its filters: the events the list shows, read when the
 # feed is (the API's relative ``now``), not its default window, which leaves out an event
-# that began before yesterday and has not ended.
-UPCOMING_FEED = {"ends_after": "now"}
-PAST_FEED = {"ends_before": "now"}
+# that began before yesterday and has not ended. ``strict_dates``: the instant itself, where
+# the API snaps a relative date to the end of its day, as the reference does (a feed then
+# left out the rest of today's events).
+STRICT = {"strict_dates": "true"}
+UPCOMING_FEED = {"ends_after": "now", **STRICT}
+PAST_FEED = {"ends_before": "now", **STRICT}
 
 
 def _feeds(filters: reading.Filters, window: dict | None = None) -> dict:
@@ -281,7 +284,7 @@ def _list_start() -> tuple[datetime, dict]:
         return reading.to_utc(reading.site_now()), UPCOMING_FEED
     day = _parse_day(request.args[TEC_DATE])
     start = reading.to_utc(datetime.combine(day, datetime.min.time()))
-    return start, {"ends_after": f"{start:%Y-%m-%dT%H:%M:%S}Z"}
+    return start, {"ends_after": f"{start:%Y-%m-%dT%H:%M:%S}Z", **STRICT}
 
 
 @bp.route("/events/list/", endpoint="list_view")

@@ -84,6 +84,7 @@
     var query = new URLSearchParams({
       per_page: String(Math.min(limit * 3, PAGE_SIZE)),
       ends_after: new Date().toISOString().slice(0, 19) + "Z",
+      strict_dates: "true", // the instant itself: the API snaps a date to the end of its day
     });
     ["categories", "tags", "venue", "organizer", "search"].forEach(function (name) {
       var value = host.getAttribute("data-" + name);
