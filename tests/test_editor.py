@@ -379,10 +379,34 @@ def test_a_trashed_event_is_deleted_for_good_by_editors_only(app, client, sign_i
     assert refused.status_code == 403
     editor = sign_in("editor", "max")
     assert "Delete for good" in editor.get(f"/manage/events/{event_id}").get_data(as_text=True)
-    deleted = editor.post(f"/manage/events/{event_id}/delete", data={"csrf_token": editor.token})
-    assert deleted.status_code == 303
+    # One click asks (found by a fresh-clone check: it deleted at once); the page's deletes.
+    asked = editor.post(f"/manage/events/{event_id}/delete", data={"csrf_token": editor.token})
+    assert asked.status_code == 200 and "cannot be undone" in asked.get_data(as_text=True)
+    with app.app_context(), database.connection_context():
+        assert Event.get_or_none(Event.id == event_id) is not None
+    deleted = editor.post(
+        f"/manage/events/{event_id}/delete",
+        data={"csrf_token": editor.token, "confirmed": "1"},
+    )
+    assert deleted.status_code == 303 and "deleted=1" in deleted.headers["Location"]
+    assert "Deleted for good." in editor.get(deleted.headers["Location"]).get_data(as_text=True)
     with app.app_context(), database.connection_context():
         assert Event.get_or_none(Event.id == event_id) is None
+
+
+def test_a_trashed_events_form_says_so_and_a_save_changes_nothing(app, sign_in):
+    """Found by a fresh-clone check: a trashed event's form showed "Draft" (trash is no
+    choice) and a save quietly took it out of the trash."""
+    editor = sign_in("editor", "tess")
+    event_id = saved_id(editor.post("/manage/events/new", data=event_form(editor, title="Gone")))
+    editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
+    form = editor.get(f"/manage/events/{event_id}").get_data(as_text=True)
+    assert "This event is in the trash" in form
+    saved = editor.post(f"/manage/events/{event_id}", data=event_form(editor, title="Back"))
+    assert saved.status_code == 409 and "Restore it to edit it" in saved.get_data(as_text=True)
+    with app.app_context(), database.connection_context():
+        kept = Event.get(Event.id == event_id)
+    assert kept.status == "trash" and kept.title == "Gone"
 
 
 def test_a_deleted_users_session_never_opens_the_next_users_account(app, sign_in):

@@ -131,9 +131,12 @@ def _page(template: str, status: int = 200, **context) -> Response:
 def _notice(restored=None) -> dict:
     """The status message that the redirect after a write asks the page it leads to for:
     ``?saved=1``, or ``?restored=…`` (a restored event is a draft, as WordPress makes it:
-    off the site until it is published; ``restored``, the event, gets a link to its form)."""
+    off the site until it is published; ``restored``, the event, gets a link to its form), or
+    ``?deleted=1``."""
     if request.args.get("saved") == "1":
         return {"text": _("Saved.")}
+    if request.args.get("deleted") == "1":
+        return {"text": _("Deleted for good.")}
     if "restored" not in request.args:
         return {}
     notice = {"text": _("Restored as a draft: publish it to show it on the site.")}
@@ -537,6 +540,8 @@ def edit_event(event_id):
     if event is None:
         return _not_yours()
     if request.method == "POST":
+        if event.status == "trash":  # its form cannot say so: restored first, on purpose
+            return _page("message.html", 409, heading=_("In the trash"), message=_(IN_TRASH))
         return _save(viewer, event)
     shown = render_events([event], viewer)[0]
     return _page(
@@ -546,6 +551,9 @@ def edit_event(event_id):
         public_link=url_for("pages.event_view", slug=event.slug),
         **_form_context(viewer, event_form.values_of(shown), {}, event),
     )
+
+
+IN_TRASH = N_("This event is in the trash: it is not on the site. Restore it to edit it.")
 
 
 def _not_yours():
@@ -587,8 +595,18 @@ def delete(event_id):
     if event is None or event.status != "trash":
         return _not_yours()
     require_force_delete(viewer)
+    if request.form.get("confirmed") != "1":  # one click asks; the page's button deletes
+        return _page(
+            "message.html",
+            heading=_("Delete for good?"),
+            message=_("“%(title)s” will be deleted for good: this cannot be undone.")
+            % {"title": event.title},
+            confirm_action=url_for("editor.delete", event_id=event.id),
+            confirm_label=_("Delete for good"),
+            cancel_link=url_for("editor.edit_event", event_id=event.id),
+        )
     delete_event(event)
-    return redirect(url_for("editor.dashboard"), 303)
+    return redirect(url_for("editor.dashboard", deleted=1), 303)
 
 
 @bp.route("/events/<int:event_id>/approve", methods=["POST"])
