@@ -20,7 +20,8 @@ def authored(user_id: int, statuses: tuple[str, ...], upcoming: bool = False) ->
 
 
 def awaiting_review(most: int = MOST) -> tuple[list[Event], int]:
-    """Everyone's pending events, oldest change first, a series once: the occurrences that
+    """Everyone's pending events, latest change first (a new submission on top, as
+    WordPress lists posts), a series once: the occurrences that
     follow a pending series (not edited on their own) are approved with it, so only the
     series is listed. And how many there are in all."""
     series = Event.alias()
@@ -31,16 +32,17 @@ def awaiting_review(most: int = MOST) -> tuple[list[Event], int]:
         & Event.post_parent.in_(pending_series)
     )
     query = Event.select().where((Event.status == "pending") & ~follower)
-    rows = list(query.order_by(Event.modified_utc, Event.id).limit(most))
+    rows = list(query.order_by(Event.modified_utc.desc(), Event.id.desc()).limit(most))
     return rows, query.count()
 
 
 def linked_awaiting_review(kind: str, most: int = MOST) -> tuple[list, int]:
-    """Everyone's pending venues or organizers (``kind``), oldest change first, and how
+    """Everyone's pending venues or organizers (``kind``), latest change first, and how
     many there are in all."""
     model = MODELS[kind]
     query = model.select().where(model.status == "pending")
-    return list(query.order_by(model.modified_utc, model.id).limit(most)), query.count()
+    latest = (model.modified_utc.desc(), model.id.desc())
+    return list(query.order_by(*latest).limit(most)), query.count()
 
 
 def linked_to(event_id: int) -> list[tuple[str, Venue | Organizer]]:

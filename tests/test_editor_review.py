@@ -137,17 +137,6 @@ def test_only_editors_approve_and_a_second_click_changes_nothing(client, admin, 
 
 def test_pending_review_shows_a_series_once_and_links_to_all(client, as_role, sign_in):
     contributor = as_role("contributor", "carla")
-    series = client.post(
-        f"{NS}/events",
-        json={
-            "title": "Weekly walk",
-            "start_date": f"{DAY} 09:00:00",
-            "end_date": f"{DAY} 10:00:00",
-            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=5"],
-            "status": "pending",
-        },
-        headers=contributor,
-    ).get_json()
     for number in range(22):
         client.post(
             f"{NS}/events",
@@ -159,10 +148,24 @@ def test_pending_review_shows_a_series_once_and_links_to_all(client, as_role, si
             },
             headers=contributor,
         )
+    # Submitted last: the latest change comes first (a fresh-clone check missed a new
+    # submission among twenty older ones).
+    series = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Weekly walk",
+            "start_date": f"{DAY} 09:00:00",
+            "end_date": f"{DAY} 10:00:00",
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=5"],
+            "status": "pending",
+        },
+        headers=contributor,
+    ).get_json()
     editor = sign_in("editor", "ezra")
     waiting = review_section(editor.get("/manage/").get_data(as_text=True))
     assert len(re.findall(r"Approve: ", waiting)) == 20
     assert waiting.count("Approve: Weekly walk") == 1
+    assert waiting.index("Approve: Weekly walk") < waiting.index("Approve: Talk 21")
     assert 'href="/manage/events/?status=pending"' in waiting  # 23 wait: see them all
     listed = editor.get("/manage/events/?status=pending").get_data(as_text=True)
     assert len(re.findall(r'/manage/events/\d+">', listed)) == 20 and 'rel="next"' in listed
