@@ -465,6 +465,23 @@ def test_embed_origins(app, client):
     assert "frame-ancestors https://club.example.org" in policy
 
 
+def test_the_embeds_errors_show_in_its_frame(app, client):
+    """Found by a fresh-clone check: an embed naming an unknown category (or a page past
+    the last) answered the site's framed-by-no-one error page: "refused to connect"."""
+    app.config["EMBED_ORIGINS"] = ["https://club.example.org"]
+    for path, status in (("/events/embed/?categories=nope", 400), ("/events/embed/?page=999", 404)):
+        answer = client.get(path, headers=HTML)
+        assert answer.status_code == status, path
+        policy = answer.headers["Content-Security-Policy"]
+        assert "frame-ancestors https://club.example.org" in policy, path
+        html = answer.get_data(as_text=True)
+        assert 'class="site"' not in html and 'target="_top"' in html, path  # no site frame
+    assert (
+        "frame-ancestors 'none'"
+        in client.get("/events/?page=999", headers=HTML).headers["Content-Security-Policy"]
+    )
+
+
 def test_home_shows_the_calendar_to_browsers(app, client, make_event):
     event(make_event, title="Home event")
     assert "Home event" in page(client, "/")

@@ -77,7 +77,7 @@ def _csp(embed: bool = False) -> str:
 
 def page_response(template: str, status: int = 200, embed: bool = False, **context) -> Response:
     """A page in the site's frame: the template with what every page shows."""
-    body = render_template(template, **_frame(), **context)
+    body = render_template(template, **_frame(), embed=embed, **context)
     response = Response(body, status=status, mimetype="text/html")
     response.headers["Content-Security-Policy"] = _csp(embed)
     return response
@@ -811,6 +811,9 @@ def error_page(
     """An error of a page as a page in the site's look (the API keeps its JSON); ``link``:
     (address, text) of the page to go to instead of the upcoming events."""
     editor = request.path.startswith("/manage")
+    # An error of the embedded list is shown in its frame, as the list is (its links
+    # leave the frame: every other page refuses to be framed).
+    embed = request.endpoint == "pages.embed_view"
     if code in VISITOR_MESSAGES:
         message = translate(VISITOR_MESSAGES[code])
     titles = {
@@ -831,6 +834,7 @@ def error_page(
         response = page_response(
             "error.html",
             status=status,
+            embed=embed,
             heading=titles.get(status, _("Something went wrong")),
             message=message,
             code=status,
