@@ -91,6 +91,16 @@ def _(message: str, **values) -> str:
     return text % values if values else text
 
 
+# What a language writes between a label and its value, where it is not a colon alone:
+# French puts a no-break space before it.
+COLONS = {"fr": "\u00a0:"}
+
+
+def labelled(label: str) -> str:
+    """``label`` followed by the colon of the request's language ("Coût :")."""
+    return label + COLONS.get(current_language(), ":")
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for extraction; translated later, when a language is known."""
     return message

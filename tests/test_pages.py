@@ -1215,6 +1215,7 @@ def test_an_events_page_writes_a_cost_of_nothing_in_its_language(
         assert f"</span> {api}</p>" in page(client, f"/event/{made['slug']}/")
         html = page(client, f"/fr/event/{made['slug']}/")
         assert f"</span> {french}</p>" in html, made["title"]
+        assert "Coût\u00a0:</span>" in html  # French puts a space before a colon
 
 
 def test_go_to_date_on_the_month_view_goes_to_that_dates_month(client, make_event):

@@ -25,7 +25,7 @@ from markupsafe import Markup
 from app import errors
 from app.auth import count_item_password
 from app.cache import cached, etag_of
-from app.i18n import N_, _, current_language, translate
+from app.i18n import N_, _, current_language, labelled, translate
 from app.pages import formatting, reading
 from app.render import address_line, url_slug
 from app.urls import namespace_url, site_url
@@ -896,6 +896,7 @@ def register_pages(app) -> None:
         ngettext=None,
         address_line=address_line,
         venue_map=formatting.map_link,
+        labelled=labelled,
         cost_text=formatting.cost,
     )
     # ``tojson`` (the pages' JSON-LD) by orjson: Flask's sorts the keys of each of a month's
