@@ -59,7 +59,7 @@ TEST_JOBS ?= 2
 test: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -n $(TEST_JOBS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal $(PYTEST_ARGS)
 
 # The same suite on PostgreSQL (SPEC §14), on a throw-away cluster that pg_virtualenv
 # (postgresql-common) creates in a temporary directory (-t: also when run as root), with
@@ -67,17 +67,19 @@ test: install-dev
 # (tests/databases.py). PYTEST_ARGS narrows the run, e.g. PYTEST_ARGS=tests/test_events.py.
 # The browser tests (marker "browser") drive the pages and the editor, whose reads and writes
 # the client tests already run on PostgreSQL: they run once, under `make test`.
-# The schemathesis fuzz sends 15 examples per operation and mode here (30 under `make
-# test`): 85 % of its time is generating them, the same work on either engine, and the
-# whole CI run must stay under 15 minutes on two cores. FUZZ_EXAMPLES sets it.
+# The schemathesis fuzz sends 10 examples per operation and mode here (30 under `make
+# test`): 85 % of its time is generating them, the same work on either engine; and the
+# version memo's random walks are 3 here (5 under `make test`): the whole CI run must stay
+# under 15 minutes on two cores. FUZZ_EXAMPLES and MEMO_WALKS set them.
 PG_VERSION ?= 15
-PG_FUZZ_EXAMPLES ?= 15
+PG_FUZZ_EXAMPLES ?= 10
+PG_MEMO_WALKS ?= 3
 test-postgres: install-dev
 	@command -v pg_virtualenv >/dev/null || { echo "make test-postgres needs pg_virtualenv: sudo apt-get install postgresql-common postgresql-$(PG_VERSION)"; exit 1; }
 	pg_virtualenv -t -v $(PG_VERSION) -o max_connections=300 -o fsync=off \
 		sh -c 'TEST_DATABASE_URL="postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE" \
-		FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-$(PG_FUZZ_EXAMPLES)} \
-		$(BIN)/python -m pytest -n $(TEST_JOBS) $(or $(PYTEST_ARGS),-m "not browser")'
+		FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-$(PG_FUZZ_EXAMPLES)} MEMO_WALKS=$${MEMO_WALKS:-$(PG_MEMO_WALKS)} \
+		$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal $(or $(PYTEST_ARGS),-m "not browser")'
 
 # The SPEC §9 benchmark: wrk from Debian, installed here when run as root. Both engines in
 # one run, side by side (issue 35): SQLite files, then PostgreSQL — the server of
