@@ -66,7 +66,9 @@ test: install-dev
 # fsync off, and drops afterwards. Each test gets a database cloned from a migrated template
 # (tests/databases.py). PYTEST_ARGS narrows the run, e.g. PYTEST_ARGS=tests/test_events.py.
 # The browser tests (marker "browser") drive the pages and the editor, whose reads and writes
-# the client tests already run on PostgreSQL: they run once, under `make test`.
+# the client tests already run on PostgreSQL: they run once, under `make test`; so do the
+# tests marked "sqlite_file" (settings, logs, the CLI's mistakes with files), whose servers
+# and commands use SQLite files of their own whatever the engine under test.
 # The schemathesis fuzz sends 10 examples per operation and mode here (30 under `make
 # test`): 85 % of its time is generating them, the same work on either engine; and the
 # version memo's random walks are 3 here (5 under `make test`): the whole CI run must stay
@@ -79,7 +81,7 @@ test-postgres: install-dev
 	pg_virtualenv -t -v $(PG_VERSION) -o max_connections=300 -o fsync=off \
 		sh -c 'TEST_DATABASE_URL="postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE" \
 		FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-$(PG_FUZZ_EXAMPLES)} MEMO_WALKS=$${MEMO_WALKS:-$(PG_MEMO_WALKS)} \
-		$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal $(or $(PYTEST_ARGS),-m "not browser")'
+		$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal $(or $(PYTEST_ARGS),-m "not browser and not sqlite_file")'
 
 # The SPEC §9 benchmark: wrk from Debian, installed here when run as root. Both engines in
 # one run, side by side (issue 35): SQLite files, then PostgreSQL — the server of

@@ -22,6 +22,10 @@ from tests.helpers import (
     new_admin,
 )
 
+# A test marked sqlite_file uses only SQLite files (the `calendar` fixture, copies' sources
+# and targets), whatever the engine under test: it runs once, under `make test`.
+sqlite_file = pytest.mark.sqlite_file
+
 
 def cli(database, *args):
     return subprocess.run(
@@ -51,6 +55,7 @@ def calendar(tmp_path):
     return path
 
 
+@sqlite_file
 def test_backups_that_cannot_be_made_say_why(calendar, tmp_path):
     missing = cli(calendar, "backup", str(tmp_path / "no" / "such" / "copy.tar.gz"))
     assert refused(missing, "no folder"), missing.stderr
@@ -73,6 +78,7 @@ def test_backups_that_cannot_be_made_say_why(calendar, tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("tmp")]  # nothing left over
 
 
+@sqlite_file
 def test_copying_from_a_mistyped_source_creates_nothing(tmp_path):
     """A typo in SOURCE used to create an empty calendar there and an empty TARGET, and
     to report success: the "moved" site was empty."""
@@ -86,6 +92,7 @@ def test_copying_from_a_mistyped_source_creates_nothing(tmp_path):
     assert refused(result, "file is not a database"), result.stderr
 
 
+@sqlite_file
 def test_counts_and_horizons_out_of_range_are_refused(calendar):
     seeded = cli(calendar, "seed", "--events", "-5")
     assert refused(seeded, "-5 is not in the range x>=1"), seeded.stderr
@@ -93,6 +100,7 @@ def test_counts_and_horizons_out_of_range_are_refused(calendar):
     assert refused(extended, "is not in the range 1<=x<=36500"), extended.stderr
 
 
+@sqlite_file
 @pytest.mark.parametrize(
     "args, said",
     [
@@ -151,6 +159,7 @@ def test_a_copy_taken_while_the_server_writes_is_a_consistent_calendar(tmp_path)
             assert db.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
+@sqlite_file
 def test_copying_from_a_database_that_is_no_calendar_leaves_it_alone(tmp_path):
     """daab1de: command-line mistakes are "never a traceback nor a false success", and
     copy-database "reads the source". A SOURCE naming another application's SQLite file

@@ -8,8 +8,14 @@ import sys
 import time
 import urllib.request
 
+import pytest
+
 from app.server import OneLine
 from tests.helpers import BIN, ROOT, free_port
+
+# Its servers run on SQLite files of their own, whatever the engine under test: once, under
+# `make test`.
+pytestmark = pytest.mark.sqlite_file
 
 
 def _serve(tmp_path, **settings):

@@ -42,6 +42,10 @@ BAD = [
     ),
 ]
 
+# A test marked sqlite_file starts the app on a SQLite file of its own (or stops it before it
+# opens one), whatever the engine under test: it runs once, under `make test`.
+sqlite_file = pytest.mark.sqlite_file
+
 
 def _run(args, env, timeout=60):
     return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
@@ -56,6 +60,7 @@ def _env(tmp_path, **settings):
     }
 
 
+@sqlite_file
 @pytest.mark.parametrize("key, value, said", BAD)
 def test_a_setting_that_cannot_work_stops_the_app_naming_it(tmp_path, key, value, said):
     settings = {"CALENDAR_DATABASE": str(tmp_path / "c.db"), "UPLOAD_FOLDER": str(tmp_path)}
@@ -65,6 +70,7 @@ def test_a_setting_that_cannot_work_stops_the_app_naming_it(tmp_path, key, value
     assert "secret" not in str(raised.value)
 
 
+@sqlite_file
 @pytest.mark.parametrize("key, value, said", [BAD[0], BAD[4], BAD[12]])
 def test_the_cli_says_the_setting_in_one_line(tmp_path, key, value, said):
     """``flask users create`` with a bad setting: one line on stderr, status 1, nothing
@@ -86,6 +92,7 @@ def _gunicorn(tmp_path, workers=1, **settings):
     return _run(args, _env(tmp_path, **settings), timeout=30)
 
 
+@sqlite_file
 def test_gunicorn_stops_before_forking_on_a_bad_setting(tmp_path):
     done = _gunicorn(tmp_path, SITE_TIMEZONE="Mars/Phobos")
     assert done.returncode == 1
@@ -93,6 +100,7 @@ def test_gunicorn_stops_before_forking_on_a_bad_setting(tmp_path):
     assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
 
 
+@sqlite_file
 def test_gunicorn_refuses_to_run_without_workers(tmp_path):
     """``WEB_CONCURRENCY=0 make run`` used to accept connections that nobody answered."""
     done = _gunicorn(tmp_path, workers=0)
@@ -100,6 +108,7 @@ def test_gunicorn_refuses_to_run_without_workers(tmp_path):
     assert "calendar: WEB_CONCURRENCY: at least 1 worker (is 0)" in done.stderr
 
 
+@sqlite_file
 def test_make_run_refuses_a_worker_count_that_is_not_a_number(tmp_path):
     done = _run(["make", "--no-print-directory", "run"], _env(tmp_path, WEB_CONCURRENCY="abc"))
     assert done.returncode != 0
@@ -168,6 +177,7 @@ def test_the_suite_never_uses_the_checkouts_instance_folder(app):
         assert not os.path.abspath(path).startswith(site + os.sep)
 
 
+@sqlite_file
 def test_the_instance_folder_holds_the_sites_settings_and_files(tmp_path):
     """``CALENDAR_INSTANCE`` names the folder of config.py; the database and the uploads
     default to files in it."""
@@ -188,6 +198,7 @@ def test_the_instance_folder_holds_the_sites_settings_and_files(tmp_path):
     assert settings["CALENDAR_DATABASE"] == str(folder / "calendar.db")
 
 
+@sqlite_file
 @pytest.mark.parametrize(
     "written, said",
     [
@@ -215,6 +226,7 @@ def test_a_misspelled_setting_stops_the_start_naming_the_closest(tmp_path, writt
         assert not (tmp_path / "calendar.db").exists()
 
 
+@sqlite_file
 def test_flask_and_flask_wtf_settings_are_known(tmp_path):
     folder = tmp_path / "site"
     folder.mkdir()
@@ -224,6 +236,7 @@ def test_flask_and_flask_wtf_settings_are_known(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
+@sqlite_file
 def test_an_instance_folder_that_does_not_exist_stops_the_start(tmp_path):
     env = {**_env(tmp_path), "CALENDAR_INSTANCE": "no-such-site"}  # from the project root
     done = _run([os.path.join(BIN, "flask"), "--app", "wsgi", "migrate"], env)
@@ -233,6 +246,7 @@ def test_an_instance_folder_that_does_not_exist_stops_the_start(tmp_path):
     assert not os.path.exists(os.path.join(ROOT, "no-such-site"))
 
 
+@sqlite_file
 def test_the_calendar_program_works_from_any_folder(tmp_path):
     env = {**_env(tmp_path), "CALENDAR_INSTANCE": os.environ["CALENDAR_INSTANCE"]}
     done = subprocess.run(
