@@ -1044,6 +1044,42 @@ def test_a_save_says_saved(sign_in):
     assert 'role="status"' in french
 
 
+def test_a_form_posts_to_its_own_address_so_a_failed_save_never_says_saved(sign_in):
+    """Found by a fresh-clone check: the edit page after a save (``?saved=1``) posted its
+    form back to that address, so a save refused for a mistake came back at an address
+    that says "Saved." when reloaded. Every form posts to its clean address; an answer
+    with errors says nothing of a save, whatever address it was posted to."""
+    editor = sign_in("editor", "sue")
+    answer = editor.post("/manage/events/new", data=event_form(editor))
+    event_id = saved_id(answer)
+    venue = editor.post(
+        "/manage/venues/new",
+        data={"csrf_token": editor.token, "venue": "Hall", "status": "publish"},
+    )
+    for saved, clean, bad in (
+        (answer, f"/manage/events/{event_id}", event_form(editor, start_date="someday")),
+        (
+            venue,
+            f"/manage/venues/{saved_id(venue)}",
+            {"csrf_token": editor.token, "venue": "Hall", "geo_lat": "north"},
+        ),
+    ):
+        assert saved.headers["Location"] == f"{clean}?saved=1"
+        shown = editor.get(saved.headers["Location"]).get_data(as_text=True)
+        assert "Saved." in shown
+        assert f'method="post" action="{clean}"' in shown
+        assert "saved=1" not in shown
+        failed = editor.post(saved.headers["Location"], data=bad)
+        assert failed.status_code == 400
+        page = failed.get_data(as_text=True)
+        assert "Saved." not in page and "saved=1" not in page
+        assert f'method="post" action="{clean}"' in page
+    for path in ("/manage/events/new", "/manage/venues/new", "/manage/categories/new"):
+        assert f'method="post" action="{path}"' in editor.get(path).get_data(as_text=True)
+    french = editor.get(f"/fr/manage/events/{event_id}?saved=1").get_data(as_text=True)
+    assert f'method="post" action="/fr/manage/events/{event_id}"' in french
+
+
 def test_restoring_says_the_event_is_a_draft_and_links_to_its_form(client, sign_in):
     """Found by an outside tester: Restore brings an event back as a draft (as WordPress
     does), off the site, and nothing said so."""
