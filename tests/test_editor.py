@@ -1080,6 +1080,24 @@ def test_a_form_posts_to_its_own_address_so_a_failed_save_never_says_saved(sign_
     assert f'method="post" action="/fr/manage/events/{event_id}"' in french
 
 
+def test_the_event_lists_name_the_zone_of_a_start_in_another_zone(app, sign_in):
+    """Found by a fresh-clone check: /manage/events/ wrote each start in the event's own
+    zone without naming it. A start in another zone than the site's names it, as the
+    public pages do (its name and abbreviation); one in the site's zone stays bare."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    editor = sign_in("editor", "zoe")
+    day = date.today() + timedelta(days=5)
+    for title, zone in (("Tokyo talk", "Asia/Tokyo"), ("Paris talk", "Europe/Paris")):
+        answer = editor.post(
+            "/manage/events/new", data=event_form(editor, day, title=title, timezone=zone)
+        )
+        assert answer.status_code == 303
+    for path, bare in (("/manage/events/", f"{day} 19:00</td>"), ("/manage/", f"{day} 19:00 · ")):
+        page = editor.get(path).get_data(as_text=True)
+        assert f"{day} 19:00 (Asia/Tokyo, JST)" in page, path
+        assert bare in page and f"{day} 19:00 (Europe/Paris" not in page, path
+
+
 def test_restoring_says_the_event_is_a_draft_and_links_to_its_form(client, sign_in):
     """Found by an outside tester: Restore brings an event back as a draft (as WordPress
     does), off the site, and nothing said so."""

@@ -363,6 +363,16 @@ def status_label(status: str) -> str:
     return _(STATUS_LABELS[status]) if status in STATUS_LABELS else status
 
 
+@bp.app_template_global()
+def start_zone(event: dict) -> str:
+    """The zone an event's start is written in beside it in the editor's lists, when it is
+    not the site's (the pages' rule, ``formatting.zone_named``); nothing for an all-day
+    event, whose dates are days."""
+    if event.get("all_day"):
+        return ""
+    return formatting.zone_named(event, current_app.config["SITE_TIMEZONE"])
+
+
 def _statuses(viewer) -> list[str]:
     """The statuses the form offers: what the write rules would keep for this role."""
     if viewer.has("publish_posts"):
