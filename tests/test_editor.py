@@ -1098,6 +1098,35 @@ def test_the_event_lists_name_the_zone_of_a_start_in_another_zone(app, sign_in):
         assert bare in page and f"{day} 19:00 (Europe/Paris" not in page, path
 
 
+def test_the_category_list_tells_two_of_one_name_apart_by_slug_and_parent(sign_in):
+    """Found by a fresh-clone check: two categories named alike (under two parents) were
+    two identical rows, beside an empty Status column (terms have none). A term's row shows
+    its slug, a category's its parent; a venue's row keeps its status."""
+    editor = sign_in("editor", "cat")
+
+    def made(plural, **fields):
+        answer = editor.post(f"/manage/{plural}/new", data={"csrf_token": editor.token, **fields})
+        assert answer.status_code == 303, answer.get_data(as_text=True)[:1000]
+        return saved_id(answer)
+
+    music = made("categories", name="Music")
+    made("categories", name="Jazz")
+    made("categories", name="Jazz", parent=str(music))
+    made("tags", name="Outdoor")
+    made("venues", venue="Hall", status="publish")
+    rows = re.findall(r"<tr>(.*?)</tr>", editor.get("/manage/categories/").get_data(as_text=True))
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row) for row in rows]
+    assert cells[0] == ["Name", "Slug", "Parent category"]
+    shown = sorted((re.sub(r"<[^>]+>", "", c[0]), c[1], c[2]) for c in cells[1:])
+    assert shown == [("Jazz", "jazz", ""), ("Jazz", "jazz-2", "Music"), ("Music", "music", "")]
+    tags = editor.get("/manage/tags/").get_data(as_text=True)
+    assert '<th scope="col">Slug</th>' in tags and "<td>outdoor</td>" in tags
+    for page in (tags, editor.get("/manage/categories/").get_data(as_text=True)):
+        assert '<th scope="col">Status</th>' not in page
+    venues = editor.get("/manage/venues/").get_data(as_text=True)
+    assert '<th scope="col">Status</th>' in venues and "<td>Published</td>" in venues
+
+
 def test_restoring_says_the_event_is_a_draft_and_links_to_its_form(client, sign_in):
     """Found by an outside tester: Restore brings an event back as a draft (as WordPress
     does), off the site, and nothing said so."""
