@@ -324,12 +324,14 @@ def events():
     past = request.args.get("past") == "1"
     rows, total = listing.editor_events(viewer, status, past, search, number, PAGE_SIZE)
     pages = max(1, -(-total // PAGE_SIZE))
+    approvable = {row.id for row in rows if review.may_approve(viewer, row)}
     query = {"search": search or None, "status": status or None, "past": 1 if past else None}
     return _page(
         "events.html",
         heading=_("Past events") if past else _("Events"),
         may_create=may(viewer, "create"),
         events=_rendered(rows, viewer),
+        approvable=approvable,  # the dashboard's one click, for those who may publish
         search=search,
         status_filter=status,
         past=past,
