@@ -289,3 +289,37 @@ def test_the_pending_list_approves_in_one_click_as_the_dashboard_does(client, ad
     assert approved.status_code == 303
     assert client.get(f"{NS}/events/{event_id}", headers=admin).get_json()["status"] == "publish"
     assert approve not in editor.get("/manage/events/").get_data(as_text=True)
+
+
+def test_a_contributors_own_lists_show_a_series_once(sign_in):
+    """Found by a fresh-clone check: a contributor's weekly series of four was four rows in
+    "Waiting for review" and in their event list. Those lists show it once, as "Pending
+    review" does; an editor's event list keeps a row for each date (each may be edited
+    alone)."""
+    contributor = sign_in("contributor", "cyd")
+    form = {
+        "csrf_token": contributor.token,
+        "start_date": f"{DAY}T18:00",
+        "end_date": f"{DAY}T20:00",
+        "timezone": "UTC",
+        "repeat_freq": "WEEKLY",
+        "repeat_count": "4",
+    }
+    for title, status in (("Atelier couture", "pending"), ("Chorale", "draft")):
+        answer = contributor.post(
+            "/manage/events/new", data={**form, "title": title, "status": status}
+        )
+        assert answer.status_code == 303
+    dashboard = contributor.get("/manage/").get_data(as_text=True)
+    sections = dict(
+        re.findall(r'<h2 id="section-\d+">([^<]+)</h2>(.*?)</section>', dashboard, re.S)
+    )
+    assert sections["Waiting for review"].count("Atelier couture") == 1
+    assert sections["My drafts"].count("Chorale") == 1
+    for path in ("/manage/events/", "/manage/events/?status=pending"):
+        assert contributor.get(path).get_data(as_text=True).count(">Atelier couture<") == 1, path
+    past = contributor.get("/manage/events/?past=1").get_data(as_text=True)
+    assert "Atelier couture" not in past
+    editor = sign_in("editor", "eve")
+    listed = editor.get("/manage/events/?status=pending").get_data(as_text=True)
+    assert listed.count(">Atelier couture<") == 4
