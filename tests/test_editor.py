@@ -789,6 +789,46 @@ def test_monthly_on_the_same_weekday_of_the_month(client, sign_in):
     assert [e["start_date"][:10] for e in starts] == ["2027-04-20", "2027-05-18"]
 
 
+def test_the_repeats_day_follows_a_moved_start_when_left_as_shown(client, sign_in):
+    """Found by a fresh-clone check: a series weekly on Tuesdays, its start moved to a
+    Wednesday with the builder left alone, kept BYDAY=TU (the script moved only the
+    monthly labels). The one day shown, the start's weekday, follows the start; so does a
+    monthly rule on the start's weekday of the month; days the user chose stay. Without
+    the script (this client), the server does it."""
+    editor = sign_in("editor", "wes")
+
+    def series(**fields):
+        made = editor.post(
+            "/manage/events/new",
+            data=event_form(
+                editor,
+                start_date="2027-03-16T19:00",  # a Tuesday, the third of its month
+                end_date="2027-03-16T20:00",
+                repeat_count="3",
+                **fields,
+            ),
+        )
+        assert made.status_code == 303, made.get_data(as_text=True)[:1000]
+        return saved_id(made)
+
+    def moved(event_id, **changes):
+        path = f"/manage/events/{event_id}"
+        data = untouched(
+            editor, path, start_date="2027-03-24T19:00", end_date="2027-03-24T20:00", **changes
+        )
+        assert editor.post(path, data=data).status_code == 303
+        return client.get(f"{NS}/events/{event_id}").get_json()["recurrence"]
+
+    weekly = series(repeat_freq="WEEKLY", repeat_days="TU")
+    assert moved(weekly) == ["RRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=3"]
+    chosen = series(repeat_freq="WEEKLY", repeat_days=["TU", "FR"])
+    assert moved(chosen) == ["RRULE:FREQ=WEEKLY;BYDAY=TU,FR;COUNT=3"]  # the user's days
+    kept = series(repeat_freq="WEEKLY", repeat_days="TU")
+    assert moved(kept, repeat_days=["TU", "SA"]) == ["RRULE:FREQ=WEEKLY;BYDAY=TU,SA;COUNT=3"]
+    monthly = series(repeat_freq="MONTHLY", repeat_monthly="weekday")
+    assert moved(monthly) == ["RRULE:FREQ=MONTHLY;BYDAY=4WE;COUNT=3"]
+
+
 def test_a_photo_larger_than_other_bodies_is_taken_and_one_too_large_says_so(client, sign_in):
     """Found by an outside check: the event form and the library took bodies of 1 MB at
     most (every body but an upload's), so a phone's photo was a 413 that lost the form."""
