@@ -220,6 +220,7 @@ def seed_command(count, author, force, remove):
                 author=owner.id if owner else 0,
                 progress=bar.update,
                 upload_folder=current_app.config["UPLOAD_FOLDER"],
+                site_timezone=current_app.config["SITE_TIMEZONE"],
             )
     click.echo(
         f"Added {counts['events']} demo events, {counts['venues']} venues, "

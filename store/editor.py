@@ -11,11 +11,28 @@ from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
 MOST = 20
 
 
+def _follows_series(statuses: tuple[str, ...]):
+    """An occurrence that follows its series (not edited on its own), the series being of
+    ``statuses``: a list of those statuses shows the series alone, once, as what stands
+    for its occurrences (they are approved, edited and trashed with it)."""
+    series = Event.alias()
+    of_statuses = series.select(series.id).where(series.status.in_(statuses))
+    return (
+        (Event.occurrence != "")
+        & (Event.detached == False)  # noqa: E712
+        & Event.post_parent.in_(of_statuses)
+    )
+
+
 def authored(user_id: int, statuses: tuple[str, ...], upcoming: bool = False) -> list[Event]:
-    """The user's own events of ``statuses`` (not yet ended when ``upcoming``), by start."""
+    """The user's own events of ``statuses``, by start: all of them, a series once
+    (``_follows_series``, as "Pending review"); or, when ``upcoming``, those not yet ended
+    (every date of a series: its first may have ended)."""
     where = (Event.author == user_id) & Event.status.in_(statuses)
     if upcoming:
         where &= Event.utc_end >= utcnow_str()
+    else:
+        where &= ~_follows_series(statuses)
     return list(Event.select().where(where).order_by(Event.utc_start, Event.id).limit(MOST))
 
 
@@ -24,14 +41,7 @@ def awaiting_review(most: int = MOST) -> tuple[list[Event], int]:
     WordPress lists posts), a series once: the occurrences that
     follow a pending series (not edited on their own) are approved with it, so only the
     series is listed. And how many there are in all."""
-    series = Event.alias()
-    pending_series = series.select(series.id).where(series.status == "pending")
-    follower = (
-        (Event.occurrence != "")
-        & (Event.detached == False)  # noqa: E712
-        & Event.post_parent.in_(pending_series)
-    )
-    query = Event.select().where((Event.status == "pending") & ~follower)
+    query = Event.select().where((Event.status == "pending") & ~_follows_series(("pending",)))
     rows = list(query.order_by(Event.modified_utc.desc(), Event.id.desc()).limit(most))
     return rows, query.count()
 

@@ -209,22 +209,26 @@ def seed(
     progress=None,
     rng: random.Random | None = None,
     upload_folder: str | None = None,
+    site_timezone: str = "UTC",
 ) -> dict:
     """Adds ``events`` events (and ``events // 20`` venues, ``events // 30`` organizers) in
     one write transaction, with bulk inserts of prepared statements: 100,000 events take
     seconds, not minutes. The term links' ``live`` copies and the term counts are kept
     by the same values and triggers as any write; the text index is fed once, at the end.
     With an ``upload_folder``, a few generated images, shown by some events and venues;
-    about one event in ten belongs to a weekly series."""
+    about one event in ten belongs to a weekly series. Publication dates (``date``) are
+    written in ``site_timezone``, as the API's writes make them."""
     rng = rng or random.Random(2026)
     now = utcnow().replace(tzinfo=None, microsecond=0)
     stamp = dates.fmt(now)
+    site_zone = dates.resolve_timezone(site_timezone)[0]
+    published = dates.publication_dates({"date_utc": stamp}, site_zone, creating=True)
     counts = {"events": events}
     media_ids = demo_media(DEMO_IMAGES, author, upload_folder, rng) if upload_folder else []
     counts["images"] = len(media_ids)
     made = {"media": media_ids}
     with write_transaction(), bulk_text_index(*EVENT_TEXT_INDEX):
-        made.update(_seed(events, author, progress, rng, now, stamp, counts, media_ids))
+        made.update(_seed(events, author, progress, rng, now, stamp, counts, media_ids, published))
         _remember(made, stamp)
     texts.make_all()
     after_bulk_load()
@@ -272,12 +276,13 @@ class _Demo:
     zones: dict
 
 
-def _seed(events, author, progress, rng, now, stamp, counts, media_ids) -> dict[str, list]:
+def _seed(
+    events, author, progress, rng, now, stamp, counts, media_ids, published
+) -> dict[str, list]:
     post = {
         "author": author,
         "status": "publish",
-        "date": stamp,
-        "date_utc": stamp,
+        **published,  # date (the site's time) and date_utc
         "modified": stamp,
         "modified_utc": stamp,
     }

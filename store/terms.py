@@ -246,6 +246,14 @@ def _counted_ancestors() -> list[int]:
     return sorted(found)
 
 
+def term_names(term_ids) -> dict[int, str]:
+    """The names of the terms ``term_ids`` by id, in one query (a list's parents)."""
+    ids = sorted(set(term_ids))
+    if not ids:
+        return {}
+    return dict(Term.select(Term.id, Term.name).where(Term.id.in_(ids)).tuples())
+
+
 def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int, limit: int):
     """(rows with ``.n`` the published event count, total). The ``event`` filter lists the
     terms of an event only when ``viewer`` may read that event's terms."""

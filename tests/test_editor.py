@@ -789,6 +789,46 @@ def test_monthly_on_the_same_weekday_of_the_month(client, sign_in):
     assert [e["start_date"][:10] for e in starts] == ["2027-04-20", "2027-05-18"]
 
 
+def test_the_repeats_day_follows_a_moved_start_when_left_as_shown(client, sign_in):
+    """Found by a fresh-clone check: a series weekly on Tuesdays, its start moved to a
+    Wednesday with the builder left alone, kept BYDAY=TU (the script moved only the
+    monthly labels). The one day shown, the start's weekday, follows the start; so does a
+    monthly rule on the start's weekday of the month; days the user chose stay. Without
+    the script (this client), the server does it."""
+    editor = sign_in("editor", "wes")
+
+    def series(**fields):
+        made = editor.post(
+            "/manage/events/new",
+            data=event_form(
+                editor,
+                start_date="2027-03-16T19:00",  # a Tuesday, the third of its month
+                end_date="2027-03-16T20:00",
+                repeat_count="3",
+                **fields,
+            ),
+        )
+        assert made.status_code == 303, made.get_data(as_text=True)[:1000]
+        return saved_id(made)
+
+    def moved(event_id, **changes):
+        path = f"/manage/events/{event_id}"
+        data = untouched(
+            editor, path, start_date="2027-03-24T19:00", end_date="2027-03-24T20:00", **changes
+        )
+        assert editor.post(path, data=data).status_code == 303
+        return client.get(f"{NS}/events/{event_id}").get_json()["recurrence"]
+
+    weekly = series(repeat_freq="WEEKLY", repeat_days="TU")
+    assert moved(weekly) == ["RRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=3"]
+    chosen = series(repeat_freq="WEEKLY", repeat_days=["TU", "FR"])
+    assert moved(chosen) == ["RRULE:FREQ=WEEKLY;BYDAY=TU,FR;COUNT=3"]  # the user's days
+    kept = series(repeat_freq="WEEKLY", repeat_days="TU")
+    assert moved(kept, repeat_days=["TU", "SA"]) == ["RRULE:FREQ=WEEKLY;BYDAY=TU,SA;COUNT=3"]
+    monthly = series(repeat_freq="MONTHLY", repeat_monthly="weekday")
+    assert moved(monthly) == ["RRULE:FREQ=MONTHLY;BYDAY=4WE;COUNT=3"]
+
+
 def test_a_photo_larger_than_other_bodies_is_taken_and_one_too_large_says_so(client, sign_in):
     """Found by an outside check: the event form and the library took bodies of 1 MB at
     most (every body but an upload's), so a phone's photo was a 413 that lost the form."""
@@ -1042,6 +1082,89 @@ def test_a_save_says_saved(sign_in):
     assert "saved=1" in edited.headers["Location"]
     french = editor.get("/fr" + edited.headers["Location"]).get_data(as_text=True)
     assert 'role="status"' in french
+
+
+def test_a_form_posts_to_its_own_address_so_a_failed_save_never_says_saved(sign_in):
+    """Found by a fresh-clone check: the edit page after a save (``?saved=1``) posted its
+    form back to that address, so a save refused for a mistake came back at an address
+    that says "Saved." when reloaded. Every form posts to its clean address; an answer
+    with errors says nothing of a save, whatever address it was posted to."""
+    editor = sign_in("editor", "sue")
+    answer = editor.post("/manage/events/new", data=event_form(editor))
+    event_id = saved_id(answer)
+    venue = editor.post(
+        "/manage/venues/new",
+        data={"csrf_token": editor.token, "venue": "Hall", "status": "publish"},
+    )
+    for saved, clean, bad in (
+        (answer, f"/manage/events/{event_id}", event_form(editor, start_date="someday")),
+        (
+            venue,
+            f"/manage/venues/{saved_id(venue)}",
+            {"csrf_token": editor.token, "venue": "Hall", "geo_lat": "north"},
+        ),
+    ):
+        assert saved.headers["Location"] == f"{clean}?saved=1"
+        shown = editor.get(saved.headers["Location"]).get_data(as_text=True)
+        assert "Saved." in shown
+        assert f'method="post" action="{clean}"' in shown
+        assert "saved=1" not in shown
+        failed = editor.post(saved.headers["Location"], data=bad)
+        assert failed.status_code == 400
+        page = failed.get_data(as_text=True)
+        assert "Saved." not in page and "saved=1" not in page
+        assert f'method="post" action="{clean}"' in page
+    for path in ("/manage/events/new", "/manage/venues/new", "/manage/categories/new"):
+        assert f'method="post" action="{path}"' in editor.get(path).get_data(as_text=True)
+    french = editor.get(f"/fr/manage/events/{event_id}?saved=1").get_data(as_text=True)
+    assert f'method="post" action="/fr/manage/events/{event_id}"' in french
+
+
+def test_the_event_lists_name_the_zone_of_a_start_in_another_zone(app, sign_in):
+    """Found by a fresh-clone check: /manage/events/ wrote each start in the event's own
+    zone without naming it. A start in another zone than the site's names it, as the
+    public pages do (its name and abbreviation); one in the site's zone stays bare."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    editor = sign_in("editor", "zoe")
+    day = date.today() + timedelta(days=5)
+    for title, zone in (("Tokyo talk", "Asia/Tokyo"), ("Paris talk", "Europe/Paris")):
+        answer = editor.post(
+            "/manage/events/new", data=event_form(editor, day, title=title, timezone=zone)
+        )
+        assert answer.status_code == 303
+    for path, bare in (("/manage/events/", f"{day} 19:00</td>"), ("/manage/", f"{day} 19:00 · ")):
+        page = editor.get(path).get_data(as_text=True)
+        assert f"{day} 19:00 (Asia/Tokyo, JST)" in page, path
+        assert bare in page and f"{day} 19:00 (Europe/Paris" not in page, path
+
+
+def test_the_category_list_tells_two_of_one_name_apart_by_slug_and_parent(sign_in):
+    """Found by a fresh-clone check: two categories named alike (under two parents) were
+    two identical rows, beside an empty Status column (terms have none). A term's row shows
+    its slug, a category's its parent; a venue's row keeps its status."""
+    editor = sign_in("editor", "cat")
+
+    def made(plural, **fields):
+        answer = editor.post(f"/manage/{plural}/new", data={"csrf_token": editor.token, **fields})
+        assert answer.status_code == 303, answer.get_data(as_text=True)[:1000]
+        return saved_id(answer)
+
+    music = made("categories", name="Music")
+    made("categories", name="Jazz")
+    made("categories", name="Jazz", parent=str(music))
+    made("tags", name="Outdoor")
+    made("venues", venue="Hall", status="publish")
+    rows = re.findall(r"<tr>(.*?)</tr>", editor.get("/manage/categories/").get_data(as_text=True))
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row) for row in rows]
+    assert cells[0] == ["Name", "Slug", "Parent category"]
+    shown = sorted((re.sub(r"<[^>]+>", "", c[0]), c[1], c[2]) for c in cells[1:])
+    assert shown == [("Jazz", "jazz", ""), ("Jazz", "jazz-2", "Music"), ("Music", "music", "")]
+    tags = editor.get("/manage/tags/").get_data(as_text=True)
+    assert '<th scope="col">Slug</th>' in tags and "<td>outdoor</td>" in tags
+    for page in (tags, editor.get("/manage/categories/").get_data(as_text=True)):
+        assert '<th scope="col">Status</th>' not in page
+    venues = editor.get("/manage/venues/").get_data(as_text=True)
+    assert '<th scope="col">Status</th>' in venues and "<td>Published</td>" in venues
 
 
 def test_restoring_says_the_event_is_a_draft_and_links_to_its_form(client, sign_in):

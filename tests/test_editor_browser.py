@@ -220,3 +220,38 @@ def test_the_monthly_choices_follow_the_start_as_it_is_typed(site, browser):
     page.get_by_label("Start").fill("")
     assert choices.all_inner_texts()[1] == "the same weekday of the month as the start"
     page.context.close()
+
+
+def test_the_weekly_day_follows_the_start_until_the_user_chooses_days(site, browser):
+    """Found by a fresh-clone check: a series weekly on Tuesdays whose start was moved to a
+    Wednesday kept BYDAY=TU. The day checked, the start's weekday, moves with the start
+    while the user has not changed the days; the saved rule says the new day. After a
+    save, the address drops ``?saved=1`` once "Saved." is shown (a reload does not say
+    it again)."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("Tuesday choir")
+    page.get_by_label("Start").fill("2027-03-16T19:00")  # a Tuesday
+    page.get_by_label("End", exact=True).fill("2027-03-16T20:00")
+    page.get_by_label("Repeats", exact=True).select_option("WEEKLY")
+    page.locator("#day-TU").check()
+    page.get_by_label("Or a number of times").fill("3")
+    page.get_by_label("Status").select_option("publish")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_url(re.compile(r"/manage/events/[0-9]+$"), timeout=10000)
+    assert page.get_by_role("status").inner_text() == "Saved."
+    page.reload()
+    assert page.get_by_role("status").count() == 0
+    event_id = page.url.rstrip("/").split("/")[-1]
+    page.get_by_label("Start").fill("2027-03-24T19:00")  # a Wednesday
+    page.get_by_label("End", exact=True).fill("2027-03-24T20:00")
+    assert page.locator("#day-WE").is_checked() and not page.locator("#day-TU").is_checked()
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_url(re.compile(r"/manage/events/[0-9]+$"), timeout=10000)
+    event = page.request.get(f"{site['base']}{NS}/events/{event_id}").json()
+    assert event["recurrence"] == ["RRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=3"]
+    page.locator("#day-FR").check()  # the user's own choice: it stays
+    page.get_by_label("Start").fill("2027-03-25T19:00")
+    assert page.locator("#day-WE").is_checked() and page.locator("#day-FR").is_checked()
+    assert not page.locator("#day-TH").is_checked()
+    page.context.close()

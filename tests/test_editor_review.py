@@ -257,3 +257,69 @@ def test_the_venue_list_filters_by_status(client, as_role, sign_in):
     assert "Awaiting hall" in pending and "Open hall" not in pending
     every = editor.get("/manage/venues/").get_data(as_text=True)
     assert "Awaiting hall" in every and "Open hall" in every
+
+
+def test_the_pending_list_approves_in_one_click_as_the_dashboard_does(client, admin, sign_in):
+    """Found by a fresh-clone check: /manage/events/?status=pending (where "See all the
+    events waiting for review" leads) listed the pending events without the dashboard's
+    Approve. It has it, posting to the same approval, for those who may publish; a
+    contributor's own list has none."""
+    contributor = sign_in("contributor", "carla")
+    answer = contributor.post(
+        "/manage/events/new",
+        data={
+            "csrf_token": contributor.token,
+            "title": "Repair café",
+            "start_date": f"{DAY}T14:00",
+            "end_date": f"{DAY}T17:00",
+            "timezone": "UTC",
+            "status": "pending",
+        },
+    )
+    event_id = saved_id(answer)
+    approve = f'action="/manage/events/{event_id}/approve"'
+    mine = contributor.get("/manage/events/?status=pending").get_data(as_text=True)
+    assert "Repair café" in mine and approve not in mine and "Approve" not in mine
+    editor = sign_in("editor", "eli")
+    for path in ("/manage/events/?status=pending", "/manage/events/"):
+        listed = editor.get(path).get_data(as_text=True)
+        assert listed.count(approve) == 1, path
+        assert 'aria-label="Approve: Repair café"' in html.unescape(listed), path
+    approved = editor.post(f"/manage/events/{event_id}/approve", data={"csrf_token": editor.token})
+    assert approved.status_code == 303
+    assert client.get(f"{NS}/events/{event_id}", headers=admin).get_json()["status"] == "publish"
+    assert approve not in editor.get("/manage/events/").get_data(as_text=True)
+
+
+def test_a_contributors_own_lists_show_a_series_once(sign_in):
+    """Found by a fresh-clone check: a contributor's weekly series of four was four rows in
+    "Waiting for review" and in their event list. Those lists show it once, as "Pending
+    review" does; an editor's event list keeps a row for each date (each may be edited
+    alone)."""
+    contributor = sign_in("contributor", "cyd")
+    form = {
+        "csrf_token": contributor.token,
+        "start_date": f"{DAY}T18:00",
+        "end_date": f"{DAY}T20:00",
+        "timezone": "UTC",
+        "repeat_freq": "WEEKLY",
+        "repeat_count": "4",
+    }
+    for title, status in (("Atelier couture", "pending"), ("Chorale", "draft")):
+        answer = contributor.post(
+            "/manage/events/new", data={**form, "title": title, "status": status}
+        )
+        assert answer.status_code == 303
+    dashboard = contributor.get("/manage/").get_data(as_text=True)
+    sections = dict(
+        re.findall(r'<h2 id="section-\d+">([^<]+)</h2>(.*?)</section>', dashboard, re.S)
+    )
+    assert sections["Waiting for review"].count("Atelier couture") == 1
+    assert sections["My drafts"].count("Chorale") == 1
+    for path in ("/manage/events/", "/manage/events/?status=pending"):
+        assert contributor.get(path).get_data(as_text=True).count(">Atelier couture<") == 1, path
+    past = contributor.get("/manage/events/?past=1").get_data(as_text=True)
+    assert "Atelier couture" not in past
+    editor = sign_in("editor", "eve")
+    listed = editor.get("/manage/events/?status=pending").get_data(as_text=True)
+    assert listed.count(">Atelier couture<") == 4

@@ -137,3 +137,24 @@ def test_venues_and_organizers_are_scheduled_in_their_forms(client, admin, sign_
             data={"csrf_token": editor.token, name_field: "x", "date": "not a date"},
         )
         assert bad.status_code == 400 and 'id="date-error"' in bad.get_data(as_text=True)
+
+
+def test_the_demo_seed_writes_publication_dates_in_the_site_zone(app, client, admin, sign_in):
+    """Found by a fresh-clone check: ``flask seed`` wrote ``date`` equal to ``date_utc``, so
+    "Publish on" showed the UTC time on a site in Europe/Paris."""
+    from zoneinfo import ZoneInfo
+
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    seeded = app.test_cli_runner().invoke(args=["seed", "--events", "3"])
+    assert seeded.exit_code == 0, seeded.output
+    editor = sign_in("administrator")
+    event = client.get(f"{NS}/events?status=any&per_page=1", headers=admin).get_json()
+    event = event["events"][0]
+    utc = datetime.strptime(event["date_utc"], "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
+    local = utc.astimezone(ZoneInfo("Europe/Paris")).replace(tzinfo=None)
+    assert local != utc.replace(tzinfo=None)  # Paris is never at UTC's time
+    assert event["date"] == f"{local:%Y-%m-%d %H:%M:%S}"
+    shown = editor.get(f"/manage/events/{event['id']}").get_data(as_text=True)
+    assert f'name="date" type="datetime-local" value="{local:%Y-%m-%dT%H:%M}' in shown
+    venue = client.get(f"{NS}/venues", headers=admin).get_json()["venues"][0]
+    assert venue["date"] == f"{local:%Y-%m-%d %H:%M:%S}"

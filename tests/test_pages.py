@@ -1248,6 +1248,30 @@ def test_go_to_date_on_the_month_view_goes_to_that_dates_month(client, make_even
     assert french.headers["Location"] == "/fr/events/month/2027-03/"
 
 
+def test_go_to_date_with_no_date_shows_the_current_view(client, make_event):
+    """Found by a fresh-clone check: the "Go to date" form sent with its date emptied was
+    a 400 page. No date is no date asked: today, or this month, with the filters kept; the
+    same for The Events Calendar's ``tribe-bar-date`` left empty."""
+    event(make_event, title="Ride", categories=["Velo"])
+    for view, target in (
+        ("/events/month/2026-11/?categories=velo", "/events/month/?categories=velo"),
+        ("/events/2026-11-05/?categories=velo", "/events/today/?categories=velo"),
+        ("/events/?categories=velo", "/events/today/?categories=velo"),
+    ):
+        html = page(client, view)
+        sent = [
+            (name, "" if name == "date" else value) for name, value in _form_submits(html, "jump")
+        ]
+        action = re.search(r'<form class="jump" method="get" action="([^"]*)"', html).group(1)
+        moved = client.get(action, query_string=sent, headers=HTML)
+        assert moved.status_code == 303, view
+        assert moved.headers["Location"] == target, view
+        assert f'name="date" value="{date.today()}"' in page(client, target), target
+    for path in ("/events/?tribe-bar-date=", "/events/month/?tribe-bar-date="):
+        assert "<h1>" in page(client, path)
+    assert "<h1>" in page(client, "/events/today/?date=2026-13-01", 400)  # a bad one still is
+
+
 def test_the_month_and_day_views_say_their_times_are_the_sites_zones(
     app, client, make_event, monkeypatch
 ):

@@ -324,12 +324,14 @@ def events():
     past = request.args.get("past") == "1"
     rows, total = listing.editor_events(viewer, status, past, search, number, PAGE_SIZE)
     pages = max(1, -(-total // PAGE_SIZE))
+    approvable = {row.id for row in rows if review.may_approve(viewer, row)}
     query = {"search": search or None, "status": status or None, "past": 1 if past else None}
     return _page(
         "events.html",
         heading=_("Past events") if past else _("Events"),
         may_create=may(viewer, "create"),
         events=_rendered(rows, viewer),
+        approvable=approvable,  # the dashboard's one click, for those who may publish
         search=search,
         status_filter=status,
         past=past,
@@ -361,6 +363,16 @@ STATUS_LABELS = {
 def status_label(status: str) -> str:
     """A status as the editor shows it, in the page's language."""
     return _(STATUS_LABELS[status]) if status in STATUS_LABELS else status
+
+
+@bp.app_template_global()
+def start_zone(event: dict) -> str:
+    """The zone an event's start is written in beside it in the editor's lists, when it is
+    not the site's (the pages' rule, ``formatting.zone_named``); nothing for an all-day
+    event, whose dates are days."""
+    if event.get("all_day"):
+        return ""
+    return formatting.zone_named(event, current_app.config["SITE_TIMEZONE"])
 
 
 def _statuses(viewer) -> list[str]:

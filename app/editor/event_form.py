@@ -154,13 +154,19 @@ def shown_state(values: dict) -> str:
     return json.dumps({**state, **{flag: bool(values.get(flag)) for flag in FLAGS}})
 
 
-def unchanged(form, files) -> set[str]:
-    """The compared fields the user left as the form showed them."""
+def _shown(form) -> dict:
+    """The compared fields as the form showed them (its hidden field), or {}."""
     try:
         shown = json.loads(form.get("shown") or "{}")
     except (ValueError, RecursionError):
-        return set()
-    if not isinstance(shown, dict):
+        return {}
+    return shown if isinstance(shown, dict) else {}
+
+
+def unchanged(form, files) -> set[str]:
+    """The compared fields the user left as the form showed them."""
+    shown = _shown(form)
+    if not shown:
         return set()
     lists = ("venue", "organizer", "repeat_days")
     posted = {
@@ -198,21 +204,59 @@ def _recurrence(form, same: set[str]) -> str | None:
     frequency = form.get("repeat_freq", "")
     if frequency and frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
         raise invalid_params({"repeat_freq": _("Choose daily, weekly, monthly or yearly.")})
-    builder_used = bool(frequency) and not set(BUILDER) <= same
+    moved = _moved_weekday(form, same)
+    builder_used = bool(frequency) and (
+        not set(BUILDER) <= same or moved is not None or _monthly_moved(form, same)
+    )
     if (lines and "recurrence" not in same) or not builder_used:
         return lines if "recurrence" in form else None
     kept = [line for line in lines.splitlines() if line.strip() and not _is_rule(line)]
-    return "\n".join([_builder_rule(form, frequency), *kept])
+    return "\n".join([_builder_rule(form, frequency, moved), *kept])
+
+
+def _moved_starts(form, same: set[str]) -> tuple[date, date] | None:
+    """(the start's day as the form showed it, as it was sent) when the user moved it."""
+    if "start_date" in same:
+        return None
+    before = _start_day(str(_shown(form).get("start_date", "")))
+    after = _start_day(form.get("start_date", ""))
+    return (before, after) if before is not None and after is not None else None
+
+
+def _moved_weekday(form, same: set[str]) -> str | None:
+    """The new start's weekday, when the start moved to another weekday and the weekly
+    rule's one day, left as shown, was the old start's weekday: the rule follows the start
+    (as the script moves the day's box), else it would keep the old day. None otherwise."""
+    moved = _moved_starts(form, same)
+    if moved is None or form.get("repeat_freq") != "WEEKLY" or "repeat_days" not in same:
+        return None
+    before, after = (WEEKDAYS[day.weekday()] for day in moved)
+    return after if before != after and form.getlist("repeat_days") == [before] else None
+
+
+def _monthly_moved(form, same: set[str]) -> bool:
+    """Whether a monthly rule on the start's weekday of the month (which the builder
+    writes from the start, its label following the start) must be written again: the
+    start moved to another weekday of the month."""
+    moved = _moved_starts(form, same)
+    if moved is None or form.get("repeat_freq") != "MONTHLY":
+        return False
+    before, after = moved
+    return form.get("repeat_monthly") == "weekday" and (
+        weekday_of_month(before) != weekday_of_month(after)
+    )
 
 
 def _is_rule(line: str) -> bool:
     return line.strip().upper().startswith("RRULE")
 
 
-def _builder_rule(form, frequency: str) -> str:
-    """The RRULE the builder's fields say."""
+def _builder_rule(form, frequency: str, moved_weekday: str | None = None) -> str:
+    """The RRULE the builder's fields say (weekly on ``moved_weekday`` when the day
+    follows the start, ``_moved_weekday``)."""
     rule = f"RRULE:FREQ={frequency}"
-    days = [day for day in form.getlist("repeat_days") if day in WEEKDAYS]
+    chosen = [moved_weekday] if moved_weekday else form.getlist("repeat_days")
+    days = [day for day in chosen if day in WEEKDAYS]
     if frequency == "WEEKLY" and days:
         rule += ";BYDAY=" + ",".join(days)
     if frequency == "MONTHLY" and form.get("repeat_monthly") == "weekday":

@@ -26,7 +26,7 @@ from store.linked import LinkedFilters, delete_linked, get_linked, list_linked, 
 from store.media import delete_media, get_media, images_matching, save_media, shown_by_others
 from store.models import Media, Term
 from store.posts import effective_status
-from store.terms import TermFilters, delete_term, get_term, list_terms
+from store.terms import TermFilters, delete_term, get_term, list_terms, term_names
 
 
 @dataclass(frozen=True)
@@ -138,15 +138,21 @@ def kind_of(plural: str) -> Kind | None:
 
 
 def listing(kind: Kind, search: str, number: int, status: str = ""):
-    """(items as dicts with id, name, status, the page's total) for the list page; venues
-    and organizers of one ``status`` when it is given (the trash too), else of any but the
-    trash."""
+    """(items as dicts, the page's total) for the list page: venues and organizers with
+    id, name and status, of one ``status`` when it is given (the trash too), else of any
+    but the trash; terms (which have no status) with id, name, slug and their parent's
+    name, which tell apart two categories of one name."""
     viewer = g.editor
     offset = (number - 1) * PAGE_SIZE
     if kind.is_term:
         filters = TermFilters(search=search or None, hide_empty=False)
         rows, total = list_terms(kind.routes.taxonomy, filters, viewer, offset, PAGE_SIZE)
-        return [{"id": r.id, "name": r.name, "status": ""} for r in rows], total
+        parents = term_names(row.parent for row in rows if row.parent)
+        shown = [
+            {"id": r.id, "name": r.name, "slug": r.slug, "parent": parents.get(r.parent, "")}
+            for r in rows
+        ]
+        return shown, total
     statuses = (
         ["publish", "future", "draft", "pending", "private"] if viewer.has("edit_posts") else None
     )

@@ -44,6 +44,10 @@ def editor_events(viewer, status: str, past: bool, search: str, number: int, siz
     if search:
         args["search"] = search
     filters, _echo = event_filters(args, viewer)
+    # A user who edits only their own events sees a series once (its first event listed,
+    # as the pages' list); editors a row for each date, which they may edit alone.
+    if not viewer.has("edit_others_posts"):
+        filters.first_of_series = True
     if not past:
         return list_events(filters, viewer, (number - 1) * size, size)
     # Latest first: the page's rows counted from the listing's end (it runs by start).

@@ -249,7 +249,8 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
     if page > 1 and not events:  # past the last page
         raise reading.NotFound("page")
     # This address's own links (pages, past and upcoming) keep what was asked of it.
-    since = {TEC_DATE: request.args[TEC_DATE]} if TEC_DATE in request.args and not is_past else {}
+    picked = _date_argument(TEC_DATE)
+    since = {TEC_DATE: picked} if picked is not None and not is_past else {}
     query = {**asked.query(), **({"past": 1} if is_past else since)}
 
     def page_link(number):
@@ -280,9 +281,10 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
 def _list_start() -> tuple[datetime, dict]:
     """Where an upcoming list starts (now, or the start of The Events Calendar's
     ``tribe-bar-date``, in the site's zone), and its feed's window from there."""
-    if TEC_DATE not in request.args:
+    picked = _date_argument(TEC_DATE)
+    if picked is None:
         return reading.to_utc(reading.site_now()), UPCOMING_FEED
-    day = _parse_day(request.args[TEC_DATE])
+    day = _parse_day(picked)
     start = reading.to_utc(datetime.combine(day, datetime.min.time()))
     return start, {"ends_after": f"{start:%Y-%m-%dT%H:%M:%S}Z", **STRICT}
 
@@ -396,8 +398,9 @@ def _placed(spans: list, first: date, last: date) -> list[list]:
 @bp.route("/events/month/<month>/", endpoint="month_view")
 @cached
 def month_view(month=None):
-    if month is None and TEC_DATE in request.args:  # The Events Calendar's month of a date
-        day = _parse_month(request.args[TEC_DATE][:7])
+    picked = _date_argument(TEC_DATE)
+    if month is None and picked is not None:  # The Events Calendar's month of a date
+        day = _parse_month(picked[:7])
         return _moved_to("pages.month_view", {"month": f"{day:%Y-%m}"}, drop=TEC_DATE)
     first_of_month = _parse_month(month)
     if month is not None and month != f"{first_of_month:%Y-%m}":  # 2026-1: to 2026-01
@@ -520,6 +523,13 @@ def _site_starts(placed: list[list], lang: str) -> dict[int, tuple[date | None, 
     return starts
 
 
+def _date_argument(name: str) -> str | None:
+    """A date of the query (the date picker's ``date``, The Events Calendar's
+    ``tribe-bar-date``), or None when it is absent or left empty: a picker sent without a
+    date asks for the current view, not a bad date."""
+    return request.args.get(name, "").strip() or None
+
+
 def _parse_day(text: str) -> date:
     try:
         day = datetime.strptime(text, "%Y-%m-%d").date()
@@ -534,10 +544,14 @@ def _parse_day(text: str) -> date:
 @cached
 def today_view():
     if "date" in request.args:  # the date picker's form: to that day's (or month's) address
-        day = _parse_day(request.args["date"])
+        picked = _date_argument("date")
+        day = _parse_day(picked) if picked is not None else None  # none: today, this month
         query = reading.Filters.from_query(request.args).query()
         if request.args.get("view") == "month":  # the month view's picker
-            return redirect(url_for("pages.month_view", month=f"{day:%Y-%m}", **query), 303)
+            month = {"month": f"{day:%Y-%m}"} if day is not None else {}
+            return redirect(url_for("pages.month_view", **month, **query), 303)
+        if day is None:
+            return redirect(url_for("pages.today_view", **query), 303)
         return redirect(url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query), 303)
     return _day_page(reading.site_today())
 

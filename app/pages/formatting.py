@@ -88,13 +88,18 @@ def when(event: dict, lang: str, site_tz: str) -> str:
         text = f"{_long_day(start.date(), lang)}, {_hours(start.time(), end.time(), lang)}"
     else:
         text = f"{_day_and_time(start, lang)} – {_day_and_time(end, lang)}"
+    named = zone_named(event, site_tz)
+    return f"{text} ({named})" if named else text
+
+
+def zone_named(event: dict, site_tz: str) -> str:
+    """The zone an event's times are written in, when it is not the site's: its name, and
+    the abbreviation its clocks showed then ("Asia/Tokyo, JST"); else ""."""
     zone = event.get("timezone") or site_tz
-    if zone != site_tz:  # the zone's name, and the abbreviation its clocks showed then
-        abbreviation = event.get("timezone_abbr")
-        text += (
-            f" ({zone}, {abbreviation})" if abbreviation and abbreviation != zone else f" ({zone})"
-        )
-    return text
+    if zone == site_tz:
+        return ""
+    abbreviation = event.get("timezone_abbr")
+    return f"{zone}, {abbreviation}" if abbreviation and abbreviation != zone else zone
 
 
 # Days and hours are written by pure functions of few values: kept, as a list of events

@@ -24,19 +24,37 @@
 
 (function () {
   "use strict";
-  /* The "monthly on" choices follow the start date as it is typed: the server wrote them
-     for the date the form came with, and put in data-labels the words to write them again
-     in the page's language (app/editor/event_form.py::monthly_labels). */
+  /* The "repeats" builder follows the start date as it is typed. The "monthly on" choices:
+     the server wrote them for the date the form came with, and put in data-labels the
+     words to write them again in the page's language
+     (app/editor/event_form.py::monthly_labels). The "weekly on" day: when the one day
+     checked is the start's weekday and the user has not changed the days, it moves with
+     the start (the server does the same for a form sent without this script:
+     event_form.py::_moved_weekday). */
   var select = document.getElementById("repeat_monthly");
   var start = document.getElementById("start_date");
   if (!select || !start || !select.dataset.labels) return;
   var labels = JSON.parse(select.dataset.labels);
   var byDay = select.querySelector('option[value="day"]');
   var byWeekday = select.querySelector('option[value="weekday"]');
-  function relabel() {
+  // Monday first, as the form lists them (RFC 5545's MO to SU).
+  var days = Array.prototype.slice.call(document.querySelectorAll('input[name="repeat_days"]'));
+  var daysChanged = false;
+  days.forEach(function (box) {
+    box.addEventListener("change", function () { daysChanged = true; });
+  });
+  function startDay() {
     var parts = /^(\d{4})-(\d{2})-(\d{2})/.exec(start.value);
     var date = parts ? new Date(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) : null;
-    if (!date || date.getUTCDate() !== +parts[3]) {
+    return date && date.getUTCDate() === +parts[3] ? date : null;
+  }
+  function weekdayOf(date) {
+    return (date.getUTCDay() + 6) % 7; // Monday 0
+  }
+  var shownDay = startDay();
+  var lastWeekday = shownDay ? weekdayOf(shownDay) : -1;
+  function relabel(date) {
+    if (!date) {
       byDay.textContent = labels.plain[0];
       byWeekday.textContent = labels.plain[1];
       return;
@@ -45,9 +63,40 @@
     // The rank as the builder writes it: first to fourth, and a fifth is the last.
     var rank = Math.floor((day - 1) / 7);
     byDay.textContent = labels.day.replace("{day}", String(day));
-    byWeekday.textContent = labels.weekday[rank].replace(
-      "{weekday}", labels.names[(date.getUTCDay() + 6) % 7]);
+    byWeekday.textContent = labels.weekday[rank].replace("{weekday}", labels.names[weekdayOf(date)]);
   }
-  start.addEventListener("input", relabel);
-  start.addEventListener("change", relabel);
+  function followWeekday(date) {
+    if (!date || days.length !== 7) return;
+    var weekday = weekdayOf(date);
+    var checked = days.filter(function (box) { return box.checked; });
+    if (!daysChanged && lastWeekday >= 0 && weekday !== lastWeekday &&
+        checked.length === 1 && checked[0] === days[lastWeekday]) {
+      days[lastWeekday].checked = false;
+      days[weekday].checked = true;
+    }
+    lastWeekday = weekday;
+  }
+  function follow() {
+    var date = startDay();
+    relabel(date);
+    followWeekday(date);
+  }
+  start.addEventListener("input", follow);
+  start.addEventListener("change", follow);
+})();
+
+(function () {
+  "use strict";
+  /* A page that says what a write did (?saved=1, ?deleted=1, ?restored=…) drops the
+     word from its address once shown: reloading it later does not say it again. */
+  if (!window.history || !history.replaceState || !document.querySelector('.notice[role="status"]')) return;
+  var address = new URL(window.location.href);
+  var said = false;
+  ["saved", "deleted", "restored"].forEach(function (name) {
+    if (address.searchParams.has(name)) {
+      address.searchParams.delete(name);
+      said = true;
+    }
+  });
+  if (said) history.replaceState(history.state, "", address.pathname + address.search + address.hash);
 })();
