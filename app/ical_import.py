@@ -253,10 +253,9 @@ def _series_body(item: Incoming, changes: list[Incoming], budget: dict) -> tuple
     one too long is cut to its recent part (``_recent_part``). A first occurrence the file
     edits (Outlook and Thunderbird write it so), and the ones right after it that it edits
     too, are kept as occurrences of their own: the series starts at its first date the
-    file does not edit, and the dates before stay in it as RDATEs, for the changes to edit
-    as any other occurrence (a series whose lines hold an RDATE already cannot be so
-    moved: its edited first occurrence is refused, REASON_FIRST). With it, whether an
-    edited first occurrence moved the series."""
+    file does not edit (``_next_start``), and the dates before stay in it as RDATEs, for
+    the changes to edit as any other occurrence. With it, whether an edited first
+    occurrence moved the series."""
     body = item.body
     cancelled, edited = _lines_for_changes(item, changes)
     if cancelled:
@@ -425,14 +424,14 @@ def _recent_part(body: dict, budget: dict) -> dict:
 def _first_not_excluded(body: dict, budget: dict) -> dict:
     """A series whose first date is excluded (an EXDATE on DTSTART, or a cancelled
     RECURRENCE-ID of it: how Thunderbird and Outlook delete a first occurrence) starts at
-    its first occurrence that is not, its COUNT lowered by the dates left out. Only for a
-    series of rules alone: an RDATE may not become the start the rules count from."""
+    its first occurrence that is not (``_next_start``), its COUNT lowered by the dates left
+    out."""
     lines = body.get("recurrence")
     if not lines:
         return body
     try:
         rules = recurrence.parse(lines)
-        if rules.rdates or not rules.exdates:
+        if not rules.exdates:
             return body
         tz = dates.resolve_timezone(body["timezone"])[0]
         start = dates.parse_stored(body["start_date"])
@@ -458,10 +457,32 @@ def _first_not_excluded(body: dict, budget: dict) -> dict:
         return body
     except (ValueError, OverflowError, IndexError):
         return body
+    return _next_start(body, rules, start, later, every)
+
+
+def _next_start(body: dict, rules, start: datetime, later: list, every: list) -> dict:
+    """The series of ``body`` from the first of its ``later`` dates it can start at: any
+    for a series of RDATEs; one of its rules' dates (``every``) when it has rules, which
+    count from its start (the RDATEs before it stay occurrences, as an edited first one
+    does); when the rules have no date left (and end), the first RDATE left, without them.
+    ``body`` itself when none can be the start (the write path keeps the first date)."""
     if not later:
         return body  # nothing left: the write path says so
-    skipped = 1 + every.index(later[0]) if later[0] in every else 1
-    return _started_at(body, start, later[0], skipped)
+    if rules.rules:
+        on_rules = [moment for moment in later if moment in set(every)]
+        if on_rules:
+            return _started_at(body, start, on_rules[0], 1 + every.index(on_rules[0]))
+        if rules.open_ended:
+            return body
+        body = {**body, "recurrence": [x for x in body["recurrence"] if not _is_rule(x)]}
+    moments = rules.rdates + rules.exdates
+    if later[0].time() != start.time() and any(m.kind == "date" for m in moments):
+        return body  # its dates without a time would take the new start's
+    return _started_at(body, start, later[0], 1)
+
+
+def _is_rule(line: str) -> bool:
+    return line.upper().startswith("RRULE")
 
 
 def _started_at(body: dict, start: datetime, new_start: datetime, skipped: int) -> dict:
@@ -478,7 +499,7 @@ def _started_at(body: dict, start: datetime, new_start: datetime, skipped: int) 
 
 def _fewer(line: str, skipped: int) -> str:
     """An RRULE's COUNT less the occurrences before the new start."""
-    if not line.upper().startswith("RRULE"):
+    if not _is_rule(line):
         return line
     return re.sub(
         r"(?i)(COUNT=)(\d+)", lambda m: f"{m.group(1)}{max(int(m.group(2)) - skipped, 1)}", line

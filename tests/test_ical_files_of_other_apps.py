@@ -10,6 +10,7 @@ import recurring_ical_events
 
 from tests.conftest import NS
 from tests.helpers import do_import, ics, imported
+from tests.ical_helpers import listed_whole, shown
 
 WIDE = {"start_date": "2000-01-01", "end_date": "2100-01-01", "per_page": 50}
 US_EASTERN_RULES = """BEGIN:STANDARD
@@ -430,6 +431,57 @@ def test_the_first_occurrences_edited_one_after_another_are_all_kept(client, adm
         e["title"] for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]
     ]
     assert titles == ["Daily 20", "Daily 21", "Daily", "Daily 23"]
+
+
+PARIS = "TZID=Europe/Paris"
+
+
+def test_a_series_of_dates_whose_first_is_edited_starts_at_its_next(client, admin):
+    """A series of RDATEs (no RRULE) whose first date is edited, as Thunderbird writes it:
+    the series starts at its next date, the first kept as an RDATE the change edits."""
+    series = (
+        "UID:dates\nDTSTAMP:20260101T000000Z\nSUMMARY:Talks\n"
+        f"DTSTART;{PARIS}:20270104T190000\nDTEND;{PARIS}:20270104T200000\n"
+        f"RDATE;{PARIS}:20270111T190000,20270201T180000\nRDATE;{PARIS}:20270115T190000"
+    )
+    edit = (
+        "UID:dates\nDTSTAMP:20260101T000000Z\nSUMMARY:Talks, opening\n"
+        f"RECURRENCE-ID;{PARIS}:20270104T190000\n"
+        f"DTSTART;{PARIS}:20270105T183000\nDTEND;{PARIS}:20270105T203000"
+    )
+    data = ics(series, edit)
+    report = imported(client, admin, data)
+    assert report["rejected"] == [] and len(report["created"]) == 1, report
+    assert listed_whole(client, admin) == shown(data)
+    assert [title for _s, _e, title in shown(data)] == ["Talks, opening"] + ["Talks"] * 3
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == again["rejected"] == []
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
+
+
+def test_a_series_of_rules_and_dates_starts_at_its_next_date_of_the_rule(client, admin):
+    """A weekly rule with an extra date (RDATE) between its first two: the first edited or
+    deleted, the series starts at the rule's next date (the rule counts from its start),
+    the extra date staying an occurrence before it."""
+    series = (
+        "UID:{uid}\nDTSTAMP:20260101T000000Z\nSUMMARY:{uid}\n"
+        f"DTSTART;{PARIS}:20270104T190000\nDTEND;{PARIS}:20270104T200000\n"
+        f"RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3\nRDATE;{PARIS}:20270106T170000"
+    )
+    edited = ics(
+        series.format(uid="edited"),
+        "UID:edited\nDTSTAMP:20260101T000000Z\nSUMMARY:edited first\n"
+        f"RECURRENCE-ID;{PARIS}:20270104T190000\n"
+        f"DTSTART;{PARIS}:20270104T180000\nDTEND;{PARIS}:20270104T200000",
+    )
+    deleted = ics(series.format(uid="deleted") + f"\nEXDATE;{PARIS}:20270104T190000")
+    for data, uid in ((edited, "edited"), (deleted, "deleted")):
+        report = imported(client, admin, data)
+        assert report["rejected"] == [] and len(report["created"]) == 1, report
+        assert listed_whole(client, admin, search=uid) == shown(data)
+        assert imported(client, admin, data)["updated"] == []
+    assert len(shown(edited)) == 4 and len(shown(deleted)) == 3
 
 
 def test_a_line_that_cannot_be_read_leaves_the_rest_of_the_event(client, admin):
