@@ -484,6 +484,52 @@ def test_a_series_of_rules_and_dates_starts_at_its_next_date_of_the_rule(client,
     assert len(shown(edited)) == 4 and len(shown(deleted)) == 3
 
 
+def test_a_series_whose_every_date_is_edited_shows_the_edits(client, admin):
+    """Google Calendar's file of a series split in two ("this and following"): the second
+    part, a UID ending in _R…, has every date edited (the same SEQUENCE), one of them
+    cancelled; and a series of one date, edited. The series is written as its last edited
+    date says, the others stay RDATEs edited each."""
+    split = (
+        "UID:abc_R20270105T080000@google.com\nDTSTAMP:20260101T000000Z\nSUMMARY:Team\n"
+        f"DTSTART;{PARIS}:20270105T090000\nDTEND;{PARIS}:20270105T100000\n"
+        "RRULE:FREQ=WEEKLY;UNTIL=20270202T225959Z;INTERVAL=2;BYDAY=TU;WKST=MO"
+    )
+    edits = [
+        "UID:abc_R20270105T080000@google.com\nDTSTAMP:20260101T000000Z\n"
+        f"SUMMARY:Team {day}\nRECURRENCE-ID;{PARIS}:202701{day}T090000\n"
+        f"DTSTART;{PARIS}:202701{day}T{hour}0000\nDTEND;{PARIS}:202701{day}T{hour}3000"
+        for day, hour in (("05", 10), ("19", 11))
+    ]
+    cancelled = (
+        "UID:abc_R20270105T080000@google.com\nDTSTAMP:20260101T000000Z\nSUMMARY:Team\n"
+        f"STATUS:CANCELLED\nRECURRENCE-ID;{PARIS}:20270202T090000\n"
+        f"DTSTART;{PARIS}:20270202T090000\nDTEND;{PARIS}:20270202T100000"
+    )
+    single = (
+        "UID:one\nDTSTAMP:20260101T000000Z\nSUMMARY:Review\nSEQUENCE:4\n"
+        f"DTSTART;{PARIS}:20270915T093000\nDTEND;{PARIS}:20270915T103000\n"
+        "RRULE:FREQ=WEEKLY;UNTIL=20271214T225959Z;INTERVAL=13;BYDAY=WE",
+        "UID:one\nDTSTAMP:20260101T000000Z\nSUMMARY:Review, moved\nSEQUENCE:5\n"
+        f"RECURRENCE-ID;{PARIS}:20270915T093000\n"
+        f"DTSTART;{PARIS}:20270927T093000\nDTEND;{PARIS}:20270927T103000",
+    )
+    data = ics(split, *edits, cancelled, *single)
+    report = imported(client, admin, data)
+    assert report["rejected"] == [] and len(report["created"]) == 2, report
+    assert listed_whole(client, admin) == shown(data)
+    assert [title for _s, _e, title in shown(data)] == ["Team 05", "Team 19", "Review, moved"]
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
+    # A newer edit of the date the series is written as changes it.
+    newer = edits[1].replace("Team 19", "Team 19 (room B)") + "\nSEQUENCE:1"
+    data = ics(split, edits[0], newer, cancelled, *single)
+    after = imported(client, admin, data)
+    assert after["rejected"] == [] and after["created"] == [], after
+    assert listed_whole(client, admin) == shown(data)
+
+
 def test_a_line_that_cannot_be_read_leaves_the_rest_of_the_event(client, admin):
     """Found by importing the test files of the icalendar project: a content line the
     parser cannot split was a 500."""
