@@ -58,6 +58,11 @@ REASON_TOO_MANY_CHANGES = N_(
 REASON_FIRST = N_(
     "The VEVENT changes the first occurrence of a series, which is the series itself."
 )
+REASON_WHOLE_SERIES = N_(
+    "The VEVENT moves a whole series (RANGE=THISANDFUTURE on its first occurrence) in a way "
+    "its recurrence rule cannot say: on other days of a rule of given days, months or years, "
+    "at other hours of a rule of given hours, or into another timezone."
+)
 
 
 # What every iCalendar file starts with (after an optional byte-order mark and blank lines).
@@ -150,6 +155,7 @@ def _import_group(group: list[Incoming], viewer: Viewer, status: str | None, bud
         # The changes the series' body says itself were written (or found) with it.
         said = "updated" if written else "unchanged"
         results += [(said, _entry(item, id=entry["id"])) for item in plan.absorbed]
+        results += [("rejected", _entry(c, reason=translate(why))) for c, why in plan.refused]
         changes = plan.changes
     if not changes:
         return results
@@ -276,6 +282,7 @@ class SeriesPlan:
     changes: list[Incoming]
     moved_first: bool = False
     absorbed: list[Incoming] = field(default_factory=list)
+    refused: list[tuple[Incoming, str]] = field(default_factory=list)  # with their reasons
 
 
 def _series_plan(item: Incoming, changes: list[Incoming], budget: dict) -> SeriesPlan:
@@ -287,11 +294,11 @@ def _series_plan(item: Incoming, changes: list[Incoming], budget: dict) -> Serie
     does not edit (``_next_start``), and the dates before stay in it as RDATEs, for the
     changes to edit as any other occurrence. A series whose every date is edited is
     written as its last date's change says (``_absorbing``)."""
-    plan = SeriesPlan(item, changes)
     if item.reason or "recurrence" not in item.body:
-        return plan
-    body = item.body
-    cancelled, edited = _lines_for_changes(item, changes)
+        return SeriesPlan(item, changes)
+    plan = _from_first_on(SeriesPlan(item, changes))
+    body = plan.item.body
+    cancelled, edited = _lines_for_changes(plan.item, plan.changes)
     if cancelled:
         body = {**body, "recurrence": body["recurrence"] + cancelled}
     edited_dates = set(edited)
@@ -311,7 +318,62 @@ def _series_plan(item: Incoming, changes: list[Incoming], budget: dict) -> Serie
     if stuck is not None and _edited_throughout(body, edited_dates, budget):
         return _absorbing(plan, body, stuck)
     body = _recent_part(_first_not_excluded(body, budget), budget)
-    return replace(plan, item=replace(item, body=body), moved_first=bool(kept))
+    return replace(
+        plan, item=replace(plan.item, body=body), moved_first=plan.moved_first or bool(kept)
+    )
+
+
+def _from_first_on(plan: SeriesPlan) -> SeriesPlan:
+    """A series whose first occurrence a change with RANGE=THISANDFUTURE edits changes as a
+    whole: written as the change says (its fields and duration), every date moved as the
+    first is (``recurrence.shifted_lines``); the file's other changes name the dates so
+    moved. A move its rules cannot say refuses that change (REASON_WHOLE_SERIES)."""
+    body = plan.item.body
+    try:
+        tz, label = dates.resolve_timezone(body["timezone"])
+        start = dates.parse_stored(body["start_date"])
+        change = next((c for c in plan.changes if _names_start(c, start, tz, body)), None)
+        if change is None:
+            return plan
+        shift = dates.parse_stored(change.body["start_date"]) - start
+        lines = None
+        same = all(change.body[key] == body[key] for key in ("timezone", "all_day"))
+        if same and (not body["all_day"] or shift % timedelta(days=1) == timedelta()):
+            lines = recurrence.shifted_lines(
+                body["recurrence"], start, shift, tz, label, body["all_day"]
+            )
+    except (KeyError, ValueError, OverflowError, recurrence.RecurrenceError, dates.DateError):
+        return plan  # reported with the other changes
+    others = [c for c in plan.changes if c is not change]
+    if lines is None:
+        return replace(plan, changes=others, refused=[(change, REASON_WHOLE_SERIES)])
+    item = replace(
+        plan.item,
+        body={**change.body, "recurrence": lines},
+        sequence=max(plan.item.sequence, change.sequence),
+        modified=max(plan.item.modified, change.modified),
+    )
+    moved = [_moved_by(c, shift, start, tz, body["all_day"]) for c in others]
+    return replace(plan, item=item, changes=moved, moved_first=True, absorbed=[change])
+
+
+def _names_start(change: Incoming, start: datetime, tz, body: dict) -> bool:
+    """Whether ``change`` edits a series from its first occurrence on (THISANDFUTURE)."""
+    if not change.this_and_future or change.cancelled or not change.body:
+        return False
+    return _occurrence_time(change, start, tz, body["all_day"]) == start
+
+
+def _moved_by(change: Incoming, shift: timedelta, start: datetime, tz, all_day: bool) -> Incoming:
+    """``change`` naming its occurrence as it is after its series moved by ``shift``: its
+    RECURRENCE-ID, a wall time in the series' zone (or a day), moved (and so reported)."""
+    if not shift:
+        return change
+    try:
+        local = _occurrence_time(change, start, tz, all_day) + shift
+    except (ValueError, OverflowError, dates.DateError):
+        return change  # reported as it is, after the series
+    return replace(change, recurrence_id=local.date() if all_day else local)
 
 
 def _edited_throughout(body: dict, edited: set, budget: dict) -> bool:
@@ -345,7 +407,8 @@ def _absorbing(plan: SeriesPlan, body: dict, change: Incoming) -> SeriesPlan:
         modified=max(plan.item.modified, change.modified),
     )
     changes = [each for each in plan.changes if each is not change]
-    return replace(plan, item=item, changes=changes, moved_first=True, absorbed=[change])
+    absorbed = [*plan.absorbed, change]
+    return replace(plan, item=item, changes=changes, moved_first=True, absorbed=absorbed)
 
 
 def _horizon() -> datetime:

@@ -530,6 +530,59 @@ def test_a_series_whose_every_date_is_edited_shows_the_edits(client, admin):
     assert listed_whole(client, admin) == shown(data)
 
 
+def test_this_and_future_on_the_first_occurrence_changes_the_whole_series(client, admin):
+    """RECURRENCE-ID;RANGE=THISANDFUTURE of a series' first date: the series changes from
+    it on, that is whole (its title, duration, and every date moved as the first is); the
+    file's other changes name their dates as the series had them."""
+    head = "DTSTAMP:20260101T000000Z\nSEQUENCE:0\n"
+    weekly = ics(
+        f"UID:weekly\n{head}SUMMARY:Choir\n"
+        f"DTSTART;{PARIS}:20270104T190000\nDTEND;{PARIS}:20270104T200000\n"
+        f"RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20270201T180000Z\nEXDATE;{PARIS}:20270111T190000",
+        f"UID:weekly\n{head}SUMMARY:Choir (new hall)\n"
+        f"RECURRENCE-ID;RANGE=THISANDFUTURE;{PARIS}:20270104T190000\n"
+        f"DTSTART;{PARIS}:20270104T193000\nDTEND;{PARIS}:20270104T210000",
+        f"UID:weekly\n{head}SUMMARY:Choir, concert\nRECURRENCE-ID;{PARIS}:20270125T190000\n"
+        f"DTSTART;{PARIS}:20270126T200000\nDTEND;{PARIS}:20270126T220000",
+        f"UID:weekly\n{head}SUMMARY:Choir\nSTATUS:CANCELLED\n"
+        f"RECURRENCE-ID;{PARIS}:20270118T190000\n"
+        f"DTSTART;{PARIS}:20270118T190000\nDTEND;{PARIS}:20270118T200000",
+    )
+    daily = ics(
+        f"UID:daily\n{head}SUMMARY:Stand-up\nDTSTART:20270301T090000Z\nDTEND:20270301T091500Z\n"
+        "RRULE:FREQ=DAILY;INTERVAL=2;UNTIL=20270307T090000Z",
+        f"UID:daily\n{head}SUMMARY:Stand-up (online)\n"
+        "RECURRENCE-ID;RANGE=THISANDFUTURE:20270301T090000Z\n"
+        "DTSTART:20270302T083000Z\nDTEND:20270302T090000Z",
+    )
+    for data, title, count in ((weekly, "Choir", 3), (daily, "Stand-up", 4)):
+        report = imported(client, admin, data)
+        assert report["rejected"] == [] and len(report["created"]) == 1, report
+        assert listed_whole(client, admin, search=title) == shown(data)
+        assert len(shown(data)) == count
+        again = imported(client, admin, data)
+        assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
+
+
+def test_a_whole_series_moved_as_its_rule_cannot_say_is_refused_with_a_reason(client, admin):
+    """Mondays moved to Tuesdays from the first on: its rule (BYDAY=MO) cannot say it; that
+    change is refused with a reason, the series imported as its own VEVENT says."""
+    data = ics(
+        "UID:mondays\nDTSTAMP:20260101T000000Z\nSUMMARY:Mondays\n"
+        "DTSTART:20270104T180000Z\nDTEND:20270104T190000Z\nRRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3",
+        "UID:mondays\nDTSTAMP:20260101T000000Z\nSUMMARY:Tuesdays\n"
+        "RECURRENCE-ID;RANGE=THISANDFUTURE:20270104T180000Z\n"
+        "DTSTART:20270105T180000Z\nDTEND:20270105T190000Z",
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 1, report
+    ((rejected),) = report["rejected"]
+    assert "RANGE=THISANDFUTURE on its first occurrence" in rejected["reason"]
+    assert [title for _s, _e, title in listed_whole(client, admin)] == ["Mondays"] * 3
+
+
 def test_a_line_that_cannot_be_read_leaves_the_rest_of_the_event(client, admin):
     """Found by importing the test files of the icalendar project: a content line the
     parser cannot split was a 500."""
@@ -580,7 +633,7 @@ def test_series_since_1800_cost_a_bounded_time_per_file(client, admin):
     assert time.process_time() - started < 10
 
 
-def test_this_and_future_past_year_9999_or_on_the_first_date_is_rejected(client, admin):
+def test_this_and_future_past_year_9999_or_on_the_first_date_answers_cleanly(client, admin):
     series = (
         "UID:far\nDTSTAMP:20260101T000000Z\nSUMMARY:Far\n"
         "DTSTART:20261201T100000Z\nDTEND:20261201T110000Z\nRRULE:FREQ=DAILY;COUNT=5"
@@ -598,8 +651,11 @@ def test_this_and_future_past_year_9999_or_on_the_first_date_is_rejected(client,
     response = do_import(client, admin, ics(series, far, first))
     assert response.status_code == 200, response.get_data(as_text=True)
     report = response.get_json()  # no 500: the change past 9999 stops at its own occurrence
-    assert len(report["created"]) == 1
-    assert "first occurrence" in report["rejected"][-1]["reason"]
+    assert len(report["created"]) == 1 and report["rejected"] == [], report
+    # The change of the first date on changes the whole series (two hours later).
+    assert report["updated"][0]["recurrence_id"] == "2026-12-01 10:00:00"
+    events = client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]
+    assert [e["utc_start_date"][8:] for e in events] == [f"0{day} 12:00:00" for day in (1, 3, 4, 5)]
 
 
 def test_another_users_draft_series_is_neither_changed_nor_revealed(client, as_role):
