@@ -583,6 +583,24 @@ def test_a_whole_series_moved_as_its_rule_cannot_say_is_refused_with_a_reason(cl
     assert [title for _s, _e, title in listed_whole(client, admin)] == ["Mondays"] * 3
 
 
+def test_several_series_under_one_uid_are_versions_the_newest_wins(client, admin):
+    """Two VEVENTs of one UID without RECURRENCE-ID (recurring-ical-events' issue 148
+    files): versions of one event, not two series (RFC 5545: a UID and a RECURRENCE-ID name
+    one occurrence); the highest SEQUENCE is imported, wherever it stands in the file."""
+    old = (
+        "UID:111\nDTSTAMP:20260101T000000Z\nSUMMARY:Old\nSEQUENCE:1\n"
+        "DTSTART;VALUE=DATE:20270705\nDTEND;VALUE=DATE:20270706\n"
+        "RRULE:FREQ=WEEKLY;UNTIL=20270802;INTERVAL=2;BYDAY=MO"
+    )
+    new = old.replace("Old", "New").replace("SEQUENCE:1", "SEQUENCE:3") + (
+        "\nEXDATE;VALUE=DATE:20270719"
+    )
+    for data in (ics(old, new), ics(new, old)):
+        imported(client, admin, data)
+        assert listed_whole(client, admin) == shown(data)
+        assert [title for _s, _e, title in shown(data)] == ["New"] * 2
+
+
 def test_a_line_that_cannot_be_read_leaves_the_rest_of_the_event(client, admin):
     """Found by importing the test files of the icalendar project: a content line the
     parser cannot split was a 500."""
