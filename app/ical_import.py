@@ -385,8 +385,9 @@ def _edited_throughout(body: dict, edited: set, budget: dict) -> bool:
             return False
         tz = dates.resolve_timezone(body["timezone"])[0]
         limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
-        _spend(budget, limit)
+        _spend(budget, limit)  # refunded below by what was not used
         others = recurrence.occurrence_starts(rules, _start(body), tz, _horizon(), limit)
+        _spend(budget, len(others) - limit)
     except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
         return False
     except (ValueError, OverflowError, IndexError):
@@ -585,7 +586,7 @@ def _first_not_excluded(body: dict, budget: dict) -> dict:
         # The first date that stays is among the first RECURRENCE_MAX (a series has no
         # more): looking that far finds it, or shows the series is refused anyway.
         limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
-        _spend(budget, 2 * limit)
+        _spend(budget, 2 * limit)  # refunded below by what was not used
         later = recurrence.occurrence_starts(rules, start, tz, horizon, limit)
         every = recurrence.occurrence_starts(
             recurrence.parse([f"RRULE:{rule}" for rule in rules.rules]),
@@ -594,6 +595,7 @@ def _first_not_excluded(body: dict, budget: dict) -> dict:
             horizon,
             limit + len(rules.exdates),
         )
+        _spend(budget, len(later) + len(every) - 2 * limit)
     except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
         return body
     except (ValueError, OverflowError, IndexError):
