@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
 
 from flask import current_app
@@ -57,6 +57,11 @@ REASON_TOO_MANY_CHANGES = N_(
 )
 REASON_FIRST = N_(
     "The VEVENT changes the first occurrence of a series, which is the series itself."
+)
+REASON_WHOLE_SERIES = N_(
+    "The VEVENT moves a whole series (RANGE=THISANDFUTURE on its first occurrence) in a way "
+    "its recurrence rule cannot say: on other days of a rule of given days, months or years, "
+    "at other hours of a rule of given hours, or into another timezone."
 )
 
 
@@ -138,22 +143,40 @@ def _import_group(group: list[Incoming], viewer: Viewer, status: str | None, bud
         if item.changes_occurrence and item.reason
     ]
     for item in masters:
-        results.append(_import_one(item, viewer, status, changes, budget))
+        plan = _series_plan(item, changes, budget)
+        results.append(_import_one(plan, viewer, status))
+    written = False
+    if masters:
+        outcome, entry = results[-1]
+        if outcome == "rejected":
+            reason = entry["reason"]
+            return results + [("rejected", _entry(item, reason=reason)) for item in changes]
+        written = outcome in ("created", "updated")
+        # The changes the series' body says itself were written (or found) with it.
+        said = "updated" if written else "unchanged"
+        results += [(said, _entry(item, id=entry["id"])) for item in plan.absorbed]
+        results += [("rejected", _entry(c, reason=translate(why))) for c, why in plan.refused]
+        changes = plan.changes
     if not changes:
         return results
-    written = bool(masters) and results[-1][0] in ("created", "updated")
-    if masters and results[-1][0] == "rejected":
-        reason = results[-1][1]["reason"]
-        return results + [("rejected", _entry(item, reason=reason)) for item in changes]
+    return results + _apply_changes(changes, viewer, status, budget, written)
+
+
+def _apply_changes(
+    changes: list[Incoming], viewer: Viewer, status: str | None, budget: dict, written: bool
+) -> list:
+    """The occurrences the VEVENTs of one UID change, in its series (in the file, just
+    written when ``written``, or imported before)."""
     series = find_imported_event(changes[0].uid, viewer.id)
     if (
         series is None or not recurrence.is_series(series) or not may_read(viewer, series)
     ):  # a series the importer may not read is answered as one that does not exist
         reason = translate(REASON_NO_SERIES)
-        return results + [("rejected", _entry(item, reason=reason)) for item in changes]
+        return [("rejected", _entry(item, reason=reason)) for item in changes]
     if not may(viewer, "edit", series, effective_status(series)):
         reason = translate(REASON_OTHER_USER)
-        return results + [("rejected", _entry(item, reason=reason)) for item in changes]
+        return [("rejected", _entry(item, reason=reason)) for item in changes]
+    results = []
     for item in changes:
         expanded = _this_and_future(item, series)
         if expanded is None:
@@ -219,7 +242,8 @@ def _entry(item: Incoming, local: datetime | None = None, **fields) -> dict:
 def _lines_for_changes(item: Incoming, changes: list[Incoming]) -> tuple[list[str], dict]:
     """What the file's changes of occurrences ask of the series itself: EXDATE lines for
     the occurrences it cancels (written with the series, so that they are never created),
-    and for each occurrence it edits, by wall time, the EXDATE line of its date."""
+    and for each occurrence it edits, by wall time, the EXDATE line of its date and the
+    change."""
     if item.reason or "recurrence" not in item.body:
         return [], {}
     body = item.body
@@ -235,7 +259,7 @@ def _lines_for_changes(item: Incoming, changes: list[Incoming]) -> tuple[list[st
         if change.cancelled:
             cancelled.append(line)
         elif change.body and not change.this_and_future:
-            edited[local] = line
+            edited[local] = (line, change)
     return cancelled, edited
 
 
@@ -247,33 +271,151 @@ def _start(body: dict) -> datetime:
         return datetime.min
 
 
-def _series_body(item: Incoming, changes: list[Incoming], budget: dict) -> tuple[dict, bool]:
-    """The body a series VEVENT is written with. The dates the file cancels are excluded; a
-    series whose first date is excluded starts at its next one (``_first_not_excluded``);
-    one too long is cut to its recent part (``_recent_part``). A first occurrence the file
-    edits (Outlook and Thunderbird write it so), and the ones right after it that it edits
-    too, are kept as occurrences of their own: the series starts at its first date the
-    file does not edit, and the dates before stay in it as RDATEs, for the changes to edit
-    as any other occurrence (a series whose lines hold an RDATE already cannot be so
-    moved: its edited first occurrence is refused, REASON_FIRST). With it, whether an
-    edited first occurrence moved the series."""
-    body = item.body
-    cancelled, edited = _lines_for_changes(item, changes)
+@dataclass
+class SeriesPlan:
+    """What a VEVENT without RECURRENCE-ID is written with, and what is left after it: the
+    VEVENT (body and stamps as written); whether an edited first occurrence moved its
+    series; the changes of its occurrences still to apply; those its body says itself
+    (``absorbed``: reported with it, never applied again)."""
+
+    item: Incoming
+    changes: list[Incoming]
+    moved_first: bool = False
+    absorbed: list[Incoming] = field(default_factory=list)
+    refused: list[tuple[Incoming, str]] = field(default_factory=list)  # with their reasons
+
+
+def _series_plan(item: Incoming, changes: list[Incoming], budget: dict) -> SeriesPlan:
+    """How a series VEVENT is written. The dates the file cancels are excluded; a series
+    whose first date is excluded starts at its next one (``_first_not_excluded``); one too
+    long is cut to its recent part (``_recent_part``). A first occurrence the file edits
+    (Outlook and Thunderbird write it so), and the ones right after it that it edits too,
+    are kept as occurrences of their own: the series starts at its first date the file
+    does not edit (``_next_start``), and the dates before stay in it as RDATEs, for the
+    changes to edit as any other occurrence. A series whose every date is edited is
+    written as its last date's change says (``_absorbing``)."""
+    if item.reason or "recurrence" not in item.body:
+        return SeriesPlan(item, changes)
+    plan = _from_first_on(SeriesPlan(item, changes))
+    body = plan.item.body
+    cancelled, edited = _lines_for_changes(plan.item, plan.changes)
     if cancelled:
         body = {**body, "recurrence": body["recurrence"] + cancelled}
-    moved, kept = body, []
+    edited_dates = set(edited)
+    moved, kept, stuck = body, [], None
     while edited and _start(moved) in edited:
-        line = edited.pop(_start(moved))
+        line, change = edited.pop(_start(moved))
         trial = _first_not_excluded(
             {**body, "recurrence": body["recurrence"] + kept + [line]}, budget
         )
         if _start(trial) <= _start(moved):
-            break  # cannot move (nothing left, or RDATEs): the change is refused
+            stuck = change  # cannot move: no date left, or none it may start at
+            break
         moved, kept = trial, [*kept, line]
     if kept:
         lines = [line for line in moved["recurrence"] if line not in kept]
         body = {**moved, "recurrence": lines + ["RDATE" + k.removeprefix("EXDATE") for k in kept]}
-    return _recent_part(_first_not_excluded(body, budget), budget), bool(kept)
+    if stuck is not None and _edited_throughout(body, edited_dates, budget):
+        return _absorbing(plan, body, stuck)
+    body = _recent_part(_first_not_excluded(body, budget), budget)
+    return replace(
+        plan, item=replace(plan.item, body=body), moved_first=plan.moved_first or bool(kept)
+    )
+
+
+def _from_first_on(plan: SeriesPlan) -> SeriesPlan:
+    """A series whose first occurrence a change with RANGE=THISANDFUTURE edits changes as a
+    whole: written as the change says (its fields and duration), every date moved as the
+    first is (``recurrence.shifted_lines``); the file's other changes name the dates so
+    moved. A move its rules cannot say refuses that change (REASON_WHOLE_SERIES)."""
+    body = plan.item.body
+    try:
+        tz, label = dates.resolve_timezone(body["timezone"])
+        start = dates.parse_stored(body["start_date"])
+        change = next((c for c in plan.changes if _names_start(c, start, tz, body)), None)
+        if change is None:
+            return plan
+        shift = dates.parse_stored(change.body["start_date"]) - start
+        lines = None
+        same = all(change.body[key] == body[key] for key in ("timezone", "all_day"))
+        if same and (not body["all_day"] or shift % timedelta(days=1) == timedelta()):
+            lines = recurrence.shifted_lines(
+                body["recurrence"], start, shift, tz, label, body["all_day"]
+            )
+    except (KeyError, ValueError, OverflowError, recurrence.RecurrenceError, dates.DateError):
+        return plan  # reported with the other changes
+    others = [c for c in plan.changes if c is not change]
+    if lines is None:
+        return replace(plan, changes=others, refused=[(change, REASON_WHOLE_SERIES)])
+    item = replace(
+        plan.item,
+        body={**change.body, "recurrence": lines},
+        sequence=max(plan.item.sequence, change.sequence),
+        modified=max(plan.item.modified, change.modified),
+    )
+    moved = [_moved_by(c, shift, start, tz, body["all_day"]) for c in others]
+    return replace(plan, item=item, changes=moved, moved_first=True, absorbed=[change])
+
+
+def _names_start(change: Incoming, start: datetime, tz, body: dict) -> bool:
+    """Whether ``change`` edits a series from its first occurrence on (THISANDFUTURE)."""
+    if not change.this_and_future or change.cancelled or not change.body:
+        return False
+    return _occurrence_time(change, start, tz, body["all_day"]) == start
+
+
+def _moved_by(change: Incoming, shift: timedelta, start: datetime, tz, all_day: bool) -> Incoming:
+    """``change`` naming its occurrence as it is after its series moved by ``shift``: its
+    RECURRENCE-ID, a wall time in the series' zone (or a day), moved (and so reported)."""
+    if not shift:
+        return change
+    try:
+        local = _occurrence_time(change, start, tz, all_day) + shift
+    except (ValueError, OverflowError, dates.DateError):
+        return change  # reported as it is, after the series
+    return replace(change, recurrence_id=local.date() if all_day else local)
+
+
+def _edited_throughout(body: dict, edited: set, budget: dict) -> bool:
+    """Whether every date of the series of ``body`` after its start (edited) is one of the
+    ``edited`` dates: then no occurrence shows the series' own fields."""
+    try:
+        rules = recurrence.parse(body["recurrence"])
+        if rules.open_ended or _expansion_limit(budget) <= 0:
+            return False
+        tz = dates.resolve_timezone(body["timezone"])[0]
+        limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
+        _spend(budget, limit)  # refunded below by what was not used
+        others = recurrence.occurrence_starts(rules, _start(body), tz, _horizon(), limit)
+        _spend(budget, len(others) - limit)
+    except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
+        return False
+    except (ValueError, OverflowError, IndexError):
+        return False
+    return all(moment in edited for moment in others)
+
+
+def _absorbing(plan: SeriesPlan, body: dict, change: Incoming) -> SeriesPlan:
+    """The series of ``body`` whose every date the file edits, written as ``change`` (the
+    edit of its start, its last date the others moved past) says: its fields, its dates
+    and its stamps. The other dates stay RDATEs, each edited by its change; the rules,
+    with no date of their own left, go (a series of one date becomes one event)."""
+    lines = [line for line in body["recurrence"] if not _is_rule(line)]
+    item = replace(
+        plan.item,
+        body={**change.body, "recurrence": lines},
+        sequence=max(plan.item.sequence, change.sequence),
+        modified=max(plan.item.modified, change.modified),
+    )
+    changes = [each for each in plan.changes if each is not change]
+    absorbed = [*plan.absorbed, change]
+    return replace(plan, item=item, changes=changes, moved_first=True, absorbed=absorbed)
+
+
+def _horizon() -> datetime:
+    """The UTC time to which open-ended series are materialised."""
+    days = current_app.config["RECURRENCE_HORIZON_DAYS"]
+    return utcnow().replace(tzinfo=None) + timedelta(days=days)
 
 
 def _occurrence_time(item: Incoming, start: datetime, tz, all_day: bool) -> datetime:
@@ -425,27 +567,26 @@ def _recent_part(body: dict, budget: dict) -> dict:
 def _first_not_excluded(body: dict, budget: dict) -> dict:
     """A series whose first date is excluded (an EXDATE on DTSTART, or a cancelled
     RECURRENCE-ID of it: how Thunderbird and Outlook delete a first occurrence) starts at
-    its first occurrence that is not, its COUNT lowered by the dates left out. Only for a
-    series of rules alone: an RDATE may not become the start the rules count from."""
+    its first occurrence that is not (``_next_start``), its COUNT lowered by the dates left
+    out."""
     lines = body.get("recurrence")
     if not lines:
         return body
     try:
         rules = recurrence.parse(lines)
-        if rules.rdates or not rules.exdates:
+        if not rules.exdates:
             return body
         tz = dates.resolve_timezone(body["timezone"])[0]
         start = dates.parse_stored(body["start_date"])
         if recurrence.without_exdates([start], rules.exdates, tz):
             return body  # the first date is not excluded
-        config = current_app.config
-        horizon = utcnow().replace(tzinfo=None) + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
+        horizon = _horizon()
         if _expansion_limit(budget) <= 0:
             return body
         # The first date that stays is among the first RECURRENCE_MAX (a series has no
         # more): looking that far finds it, or shows the series is refused anyway.
-        limit = min(_expansion_limit(budget), config["RECURRENCE_MAX"])
-        _spend(budget, 2 * limit)
+        limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
+        _spend(budget, 2 * limit)  # refunded below by what was not used
         later = recurrence.occurrence_starts(rules, start, tz, horizon, limit)
         every = recurrence.occurrence_starts(
             recurrence.parse([f"RRULE:{rule}" for rule in rules.rules]),
@@ -454,14 +595,37 @@ def _first_not_excluded(body: dict, budget: dict) -> dict:
             horizon,
             limit + len(rules.exdates),
         )
+        _spend(budget, len(later) + len(every) - 2 * limit)
     except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
         return body
     except (ValueError, OverflowError, IndexError):
         return body
+    return _next_start(body, rules, start, later, every)
+
+
+def _next_start(body: dict, rules, start: datetime, later: list, every: list) -> dict:
+    """The series of ``body`` from the first of its ``later`` dates it can start at: any
+    for a series of RDATEs; one of its rules' dates (``every``) when it has rules, which
+    count from its start (the RDATEs before it stay occurrences, as an edited first one
+    does); when the rules have no date left (and end), the first RDATE left, without them.
+    ``body`` itself when none can be the start (the write path keeps the first date)."""
     if not later:
         return body  # nothing left: the write path says so
-    skipped = 1 + every.index(later[0]) if later[0] in every else 1
-    return _started_at(body, start, later[0], skipped)
+    if rules.rules:
+        on_rules = [moment for moment in later if moment in set(every)]
+        if on_rules:
+            return _started_at(body, start, on_rules[0], 1 + every.index(on_rules[0]))
+        if rules.open_ended:
+            return body
+        body = {**body, "recurrence": [x for x in body["recurrence"] if not _is_rule(x)]}
+    moments = rules.rdates + rules.exdates
+    if later[0].time() != start.time() and any(m.kind == "date" for m in moments):
+        return body  # its dates without a time would take the new start's
+    return _started_at(body, start, later[0], 1)
+
+
+def _is_rule(line: str) -> bool:
+    return line.upper().startswith("RRULE")
 
 
 def _started_at(body: dict, start: datetime, new_start: datetime, skipped: int) -> dict:
@@ -478,22 +642,18 @@ def _started_at(body: dict, start: datetime, new_start: datetime, skipped: int) 
 
 def _fewer(line: str, skipped: int) -> str:
     """An RRULE's COUNT less the occurrences before the new start."""
-    if not line.upper().startswith("RRULE"):
+    if not _is_rule(line):
         return line
     return re.sub(
         r"(?i)(COUNT=)(\d+)", lambda m: f"{m.group(1)}{max(int(m.group(2)) - skipped, 1)}", line
     )
 
 
-def _import_one(
-    item: Incoming, viewer: Viewer, status: str | None, changes: list[Incoming], budget: dict
-) -> tuple[str, dict]:
-    """An event, or a series with what ``changes`` (its occurrences' VEVENTs) ask of it."""
+def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[str, dict]:
+    """An event, or a series with what its occurrences' VEVENTs ask of it (``plan``)."""
+    item = plan.item  # with the body updates write too (``_update`` reads it)
     if item.reason:
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
-    # Updates write it too (``_update`` reads the item's body).
-    series_body, moved_first = _series_body(item, changes, budget)
-    item = replace(item, body=series_body)
     body, left_out = known_categories(item.body, viewer)
     if status:
         body = {**body, "status": status}
@@ -514,7 +674,7 @@ def _import_one(
             return "rejected", {"uid": item.uid, "reason": translate(REASON_OTHER_USER)}
         # Outlook and Thunderbird edit one occurrence without a newer SEQUENCE for the
         # series: a first occurrence edited since the series came moves it all the same.
-        moves = moved_first and existing.start_date != series_body["start_date"]
+        moves = plan.moved_first and existing.start_date != item.body["start_date"]
         if not _is_newer(item, existing) and not moves:
             return "unchanged", {"uid": item.uid, "id": existing.id}
         saved = _update(item, existing, viewer, status, CLEARED_ON_UPDATE)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
 from dateutil.rrule import rrulestr
@@ -385,6 +385,70 @@ def rewrite_exdates(lines: list[str], change) -> list[str]:
             if item not in found:
                 found.append(item)
     return found
+
+
+# --- a whole series moved ---------------------------------------------------------------------
+
+# Parts that pin a rule's dates to given days, and its times to given hours: such a rule does
+# not say its dates moved by days (by hours). Months and years vary in length: a rule of them
+# does not say its dates moved by days either.
+DAY_PARTS = ("BYDAY", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS")
+TIME_PARTS = ("BYHOUR", "BYMINUTE", "BYSECOND")
+
+
+def shifted_lines(
+    lines: list[str], start: datetime, shift: timedelta, tz: tzinfo, tz_label: str, all_day: bool
+) -> list[str] | None:
+    """The lines of a series that starts at the wall time ``start``, for the same series with
+    every date ``shift`` later (RANGE=THISANDFUTURE on its first occurrence): rules from the
+    moved start with their UNTIL moved too, RDATE and EXDATE values moved. None when a rule
+    cannot say it."""
+    if not shift:
+        return list(lines)
+    days = ((start + shift).date() - start.date()).days
+    found = []
+    for line in parse(lines).lines:
+        name, _sep, value = line.partition(":")
+        name = name.split(";")[0].upper()
+        if name == "RRULE":
+            pinned = [_part(value, key) for key in (*TIME_PARTS, *(DAY_PARTS if days else ()))]
+            monthly = (_part(value, "FREQ") or "").upper() in ("MONTHLY", "YEARLY")
+            if any(part is not None for part in pinned) or (days and monthly):
+                return None
+            found.append(f"RRULE:{_shifted_until(value, shift, days, tz)}")
+            continue
+        moments = parse([line])
+        grouped: dict[str, list[str]] = {}
+        for moment in moments.rdates + moments.exdates:
+            if moment.kind == "date" and not all_day:  # a whole day beside a timed start
+                head, text = f"{name};VALUE=DATE", f"{moment.value + timedelta(days=days):%Y%m%d}"
+            else:
+                local = moment.local(tz, start.time()) + shift
+                head, _sep, text = exdate_line(local, tz, tz_label, all_day, name).rpartition(":")
+            grouped.setdefault(head, []).append(text)
+        found += [f"{head}:{','.join(values)}" for head, values in grouped.items()]
+    return found
+
+
+def _shifted_until(rule: str, shift: timedelta, days: int, tz: tzinfo) -> str:
+    """A rule's UNTIL moved with its dates: a date by the days they move, a time by the
+    shift (as a wall time in ``tz``; in UTC when it was)."""
+    match = _UNTIL.search(rule)
+    if not match:
+        return rule
+    value = match.group(2).upper()
+    if _DATE.match(value):
+        text = f"{datetime.strptime(value, '%Y%m%d') + timedelta(days=days):%Y%m%d}"
+    else:
+        local = datetime.strptime(_part(_floating_until(rule, tz), "UNTIL"), "%Y%m%dT%H%M%S")
+        local += shift
+        in_utc = value.endswith("Z")
+        text = (
+            f"{dates.local_to_utc(local, tz):%Y%m%dT%H%M%S}Z"
+            if in_utc
+            else f"{local:%Y%m%dT%H%M%S}"
+        )
+    return rule[: match.start(2)] + text + rule[match.end(2) :]
 
 
 # --- for the iCalendar writer ----------------------------------------------------------------

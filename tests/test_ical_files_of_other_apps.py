@@ -10,6 +10,7 @@ import recurring_ical_events
 
 from tests.conftest import NS
 from tests.helpers import do_import, ics, imported
+from tests.ical_helpers import listed_whole, shown
 
 WIDE = {"start_date": "2000-01-01", "end_date": "2100-01-01", "per_page": 50}
 US_EASTERN_RULES = """BEGIN:STANDARD
@@ -432,6 +433,174 @@ def test_the_first_occurrences_edited_one_after_another_are_all_kept(client, adm
     assert titles == ["Daily 20", "Daily 21", "Daily", "Daily 23"]
 
 
+PARIS = "TZID=Europe/Paris"
+
+
+def test_a_series_of_dates_whose_first_is_edited_starts_at_its_next(client, admin):
+    """A series of RDATEs (no RRULE) whose first date is edited, as Thunderbird writes it:
+    the series starts at its next date, the first kept as an RDATE the change edits."""
+    series = (
+        "UID:dates\nDTSTAMP:20260101T000000Z\nSUMMARY:Talks\n"
+        f"DTSTART;{PARIS}:20270104T190000\nDTEND;{PARIS}:20270104T200000\n"
+        f"RDATE;{PARIS}:20270111T190000,20270201T180000\nRDATE;{PARIS}:20270115T190000"
+    )
+    edit = (
+        "UID:dates\nDTSTAMP:20260101T000000Z\nSUMMARY:Talks, opening\n"
+        f"RECURRENCE-ID;{PARIS}:20270104T190000\n"
+        f"DTSTART;{PARIS}:20270105T183000\nDTEND;{PARIS}:20270105T203000"
+    )
+    data = ics(series, edit)
+    report = imported(client, admin, data)
+    assert report["rejected"] == [] and len(report["created"]) == 1, report
+    assert listed_whole(client, admin) == shown(data)
+    assert [title for _s, _e, title in shown(data)] == ["Talks, opening"] + ["Talks"] * 3
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == again["rejected"] == []
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
+
+
+def test_a_series_of_rules_and_dates_starts_at_its_next_date_of_the_rule(client, admin):
+    """A weekly rule with an extra date (RDATE) between its first two: the first edited or
+    deleted, the series starts at the rule's next date (the rule counts from its start),
+    the extra date staying an occurrence before it."""
+    series = (
+        "UID:{uid}\nDTSTAMP:20260101T000000Z\nSUMMARY:{uid}\n"
+        f"DTSTART;{PARIS}:20270104T190000\nDTEND;{PARIS}:20270104T200000\n"
+        f"RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3\nRDATE;{PARIS}:20270106T170000"
+    )
+    edited = ics(
+        series.format(uid="edited"),
+        "UID:edited\nDTSTAMP:20260101T000000Z\nSUMMARY:edited first\n"
+        f"RECURRENCE-ID;{PARIS}:20270104T190000\n"
+        f"DTSTART;{PARIS}:20270104T180000\nDTEND;{PARIS}:20270104T200000",
+    )
+    deleted = ics(series.format(uid="deleted") + f"\nEXDATE;{PARIS}:20270104T190000")
+    for data, uid in ((edited, "edited"), (deleted, "deleted")):
+        report = imported(client, admin, data)
+        assert report["rejected"] == [] and len(report["created"]) == 1, report
+        assert listed_whole(client, admin, search=uid) == shown(data)
+        assert imported(client, admin, data)["updated"] == []
+    assert len(shown(edited)) == 4 and len(shown(deleted)) == 3
+
+
+def test_a_series_whose_every_date_is_edited_shows_the_edits(client, admin):
+    """Google Calendar's file of a series split in two ("this and following"): the second
+    part, a UID ending in _R…, has every date edited (the same SEQUENCE), one of them
+    cancelled; and a series of one date, edited. The series is written as its last edited
+    date says, the others stay RDATEs edited each."""
+    split = (
+        "UID:abc_R20270105T080000@google.com\nDTSTAMP:20260101T000000Z\nSUMMARY:Team\n"
+        f"DTSTART;{PARIS}:20270105T090000\nDTEND;{PARIS}:20270105T100000\n"
+        "RRULE:FREQ=WEEKLY;UNTIL=20270202T225959Z;INTERVAL=2;BYDAY=TU;WKST=MO"
+    )
+    edits = [
+        "UID:abc_R20270105T080000@google.com\nDTSTAMP:20260101T000000Z\n"
+        f"SUMMARY:Team {day}\nRECURRENCE-ID;{PARIS}:202701{day}T090000\n"
+        f"DTSTART;{PARIS}:202701{day}T{hour}0000\nDTEND;{PARIS}:202701{day}T{hour}3000"
+        for day, hour in (("05", 10), ("19", 11))
+    ]
+    cancelled = (
+        "UID:abc_R20270105T080000@google.com\nDTSTAMP:20260101T000000Z\nSUMMARY:Team\n"
+        f"STATUS:CANCELLED\nRECURRENCE-ID;{PARIS}:20270202T090000\n"
+        f"DTSTART;{PARIS}:20270202T090000\nDTEND;{PARIS}:20270202T100000"
+    )
+    single = (
+        "UID:one\nDTSTAMP:20260101T000000Z\nSUMMARY:Review\nSEQUENCE:4\n"
+        f"DTSTART;{PARIS}:20270915T093000\nDTEND;{PARIS}:20270915T103000\n"
+        "RRULE:FREQ=WEEKLY;UNTIL=20271214T225959Z;INTERVAL=13;BYDAY=WE",
+        "UID:one\nDTSTAMP:20260101T000000Z\nSUMMARY:Review, moved\nSEQUENCE:5\n"
+        f"RECURRENCE-ID;{PARIS}:20270915T093000\n"
+        f"DTSTART;{PARIS}:20270927T093000\nDTEND;{PARIS}:20270927T103000",
+    )
+    data = ics(split, *edits, cancelled, *single)
+    report = imported(client, admin, data)
+    assert report["rejected"] == [] and len(report["created"]) == 2, report
+    assert listed_whole(client, admin) == shown(data)
+    assert [title for _s, _e, title in shown(data)] == ["Team 05", "Team 19", "Review, moved"]
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
+    # A newer edit of the date the series is written as changes it.
+    newer = edits[1].replace("Team 19", "Team 19 (room B)") + "\nSEQUENCE:1"
+    data = ics(split, edits[0], newer, cancelled, *single)
+    after = imported(client, admin, data)
+    assert after["rejected"] == [] and after["created"] == [], after
+    assert listed_whole(client, admin) == shown(data)
+
+
+def test_this_and_future_on_the_first_occurrence_changes_the_whole_series(client, admin):
+    """RECURRENCE-ID;RANGE=THISANDFUTURE of a series' first date: the series changes from
+    it on, that is whole (its title, duration, and every date moved as the first is); the
+    file's other changes name their dates as the series had them."""
+    head = "DTSTAMP:20260101T000000Z\nSEQUENCE:0\n"
+    weekly = ics(
+        f"UID:weekly\n{head}SUMMARY:Choir\n"
+        f"DTSTART;{PARIS}:20270104T190000\nDTEND;{PARIS}:20270104T200000\n"
+        f"RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20270201T180000Z\nEXDATE;{PARIS}:20270111T190000",
+        f"UID:weekly\n{head}SUMMARY:Choir (new hall)\n"
+        f"RECURRENCE-ID;RANGE=THISANDFUTURE;{PARIS}:20270104T190000\n"
+        f"DTSTART;{PARIS}:20270104T193000\nDTEND;{PARIS}:20270104T210000",
+        f"UID:weekly\n{head}SUMMARY:Choir, concert\nRECURRENCE-ID;{PARIS}:20270125T190000\n"
+        f"DTSTART;{PARIS}:20270126T200000\nDTEND;{PARIS}:20270126T220000",
+        f"UID:weekly\n{head}SUMMARY:Choir\nSTATUS:CANCELLED\n"
+        f"RECURRENCE-ID;{PARIS}:20270118T190000\n"
+        f"DTSTART;{PARIS}:20270118T190000\nDTEND;{PARIS}:20270118T200000",
+    )
+    daily = ics(
+        f"UID:daily\n{head}SUMMARY:Stand-up\nDTSTART:20270301T090000Z\nDTEND:20270301T091500Z\n"
+        "RRULE:FREQ=DAILY;INTERVAL=2;UNTIL=20270307T090000Z",
+        f"UID:daily\n{head}SUMMARY:Stand-up (online)\n"
+        "RECURRENCE-ID;RANGE=THISANDFUTURE:20270301T090000Z\n"
+        "DTSTART:20270302T083000Z\nDTEND:20270302T090000Z",
+    )
+    for data, title, count in ((weekly, "Choir", 3), (daily, "Stand-up", 4)):
+        report = imported(client, admin, data)
+        assert report["rejected"] == [] and len(report["created"]) == 1, report
+        assert listed_whole(client, admin, search=title) == shown(data)
+        assert len(shown(data)) == count
+        again = imported(client, admin, data)
+        assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
+
+
+def test_a_whole_series_moved_as_its_rule_cannot_say_is_refused_with_a_reason(client, admin):
+    """Mondays moved to Tuesdays from the first on: its rule (BYDAY=MO) cannot say it; that
+    change is refused with a reason, the series imported as its own VEVENT says."""
+    data = ics(
+        "UID:mondays\nDTSTAMP:20260101T000000Z\nSUMMARY:Mondays\n"
+        "DTSTART:20270104T180000Z\nDTEND:20270104T190000Z\nRRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3",
+        "UID:mondays\nDTSTAMP:20260101T000000Z\nSUMMARY:Tuesdays\n"
+        "RECURRENCE-ID;RANGE=THISANDFUTURE:20270104T180000Z\n"
+        "DTSTART:20270105T180000Z\nDTEND:20270105T190000Z",
+    )
+    report = imported(client, admin, data)
+    assert len(report["created"]) == 1, report
+    ((rejected),) = report["rejected"]
+    assert "RANGE=THISANDFUTURE on its first occurrence" in rejected["reason"]
+    assert [title for _s, _e, title in listed_whole(client, admin)] == ["Mondays"] * 3
+
+
+def test_several_series_under_one_uid_are_versions_the_newest_wins(client, admin):
+    """Two VEVENTs of one UID without RECURRENCE-ID (recurring-ical-events' issue 148
+    files): versions of one event, not two series (RFC 5545: a UID and a RECURRENCE-ID name
+    one occurrence); the highest SEQUENCE is imported, wherever it stands in the file."""
+    old = (
+        "UID:111\nDTSTAMP:20260101T000000Z\nSUMMARY:Old\nSEQUENCE:1\n"
+        "DTSTART;VALUE=DATE:20270705\nDTEND;VALUE=DATE:20270706\n"
+        "RRULE:FREQ=WEEKLY;UNTIL=20270802;INTERVAL=2;BYDAY=MO"
+    )
+    new = old.replace("Old", "New").replace("SEQUENCE:1", "SEQUENCE:3") + (
+        "\nEXDATE;VALUE=DATE:20270719"
+    )
+    for data in (ics(old, new), ics(new, old)):
+        imported(client, admin, data)
+        assert listed_whole(client, admin) == shown(data)
+        assert [title for _s, _e, title in shown(data)] == ["New"] * 2
+
+
 def test_a_line_that_cannot_be_read_leaves_the_rest_of_the_event(client, admin):
     """Found by importing the test files of the icalendar project: a content line the
     parser cannot split was a 500."""
@@ -482,7 +651,7 @@ def test_series_since_1800_cost_a_bounded_time_per_file(client, admin):
     assert time.process_time() - started < 10
 
 
-def test_this_and_future_past_year_9999_or_on_the_first_date_is_rejected(client, admin):
+def test_this_and_future_past_year_9999_or_on_the_first_date_answers_cleanly(client, admin):
     series = (
         "UID:far\nDTSTAMP:20260101T000000Z\nSUMMARY:Far\n"
         "DTSTART:20261201T100000Z\nDTEND:20261201T110000Z\nRRULE:FREQ=DAILY;COUNT=5"
@@ -500,8 +669,11 @@ def test_this_and_future_past_year_9999_or_on_the_first_date_is_rejected(client,
     response = do_import(client, admin, ics(series, far, first))
     assert response.status_code == 200, response.get_data(as_text=True)
     report = response.get_json()  # no 500: the change past 9999 stops at its own occurrence
-    assert len(report["created"]) == 1
-    assert "first occurrence" in report["rejected"][-1]["reason"]
+    assert len(report["created"]) == 1 and report["rejected"] == [], report
+    # The change of the first date on changes the whole series (two hours later).
+    assert report["updated"][0]["recurrence_id"] == "2026-12-01 10:00:00"
+    events = client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]
+    assert [e["utc_start_date"][8:] for e in events] == [f"0{day} 12:00:00" for day in (1, 3, 4, 5)]
 
 
 def test_another_users_draft_series_is_neither_changed_nor_revealed(client, as_role):

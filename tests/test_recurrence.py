@@ -10,7 +10,7 @@ from dateutil.rrule import rrulestr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import clock, dates
+from rules import clock, dates, recurrence
 from store.db import database
 from store.models import Event, EventTerm, Node, Setting
 from tests.conftest import NS
@@ -754,3 +754,50 @@ def _series(client, admin, *lines):
         },
         headers=admin,
     )
+
+
+@pytest.mark.parametrize(
+    "lines, shift",
+    [
+        (["RRULE:FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20270405T170000Z"], timedelta(minutes=90)),
+        (["RRULE:FREQ=DAILY;INTERVAL=3;UNTIL=20270402T180000Z"], timedelta(days=1, hours=-2)),
+        (
+            ["RRULE:FREQ=WEEKLY;COUNT=6", "EXDATE;TZID=Europe/Paris:20270322T190000"],
+            timedelta(days=2),
+        ),
+        (
+            ["RRULE:FREQ=MONTHLY;UNTIL=20270801", "RDATE;TZID=Europe/Paris:20270310T080000"],
+            timedelta(hours=1),
+        ),
+        (
+            [
+                "RDATE;TZID=Europe/Paris:20270310T080000,20270330T210000",
+                "EXDATE;VALUE=DATE:20270330",
+            ],
+            timedelta(days=-1),
+        ),
+    ],
+)
+def test_a_whole_series_shifted_has_every_date_shifted(lines, shift):
+    """RANGE=THISANDFUTURE on a series' first date moves it whole (an import); its lines
+    from the moved start say each date moved, across a change of daylight-saving time."""
+    tz, label = dates.resolve_timezone("Europe/Paris")
+    start, horizon = datetime(2027, 3, 1, 19), datetime(2028, 1, 1)
+    moved = recurrence.shifted_lines(lines, start, shift, tz, label, False)
+    before = recurrence.occurrence_starts(recurrence.parse(lines), start, tz, horizon, 100)
+    after = recurrence.occurrence_starts(recurrence.parse(moved), start + shift, tz, horizon, 100)
+    assert after == [moment + shift for moment in before] and before
+
+
+@pytest.mark.parametrize(
+    "rule, shift",
+    [
+        ("FREQ=WEEKLY;BYDAY=MO", timedelta(days=1)),
+        ("FREQ=MONTHLY", timedelta(days=1)),
+        ("FREQ=DAILY;BYHOUR=19", timedelta(hours=1)),
+    ],
+)
+def test_a_shift_a_rule_cannot_say_is_none(rule, shift):
+    tz, label = dates.resolve_timezone("Europe/Paris")
+    start = datetime(2027, 3, 1, 19)
+    assert recurrence.shifted_lines([f"RRULE:{rule}"], start, shift, tz, label, False) is None
