@@ -15,7 +15,7 @@ import socket
 import time
 import urllib.error
 import urllib.request
-from http.client import HTTPException
+from http.client import HTTPException, IncompleteRead
 from urllib.parse import urlencode, urljoin, urlsplit
 
 import orjson
@@ -36,6 +36,10 @@ RETRIED = {429, 500, 502, 503, 504}
 MAX_URL = 2000
 USER_AGENT = "events-calendar-import-tec/1.0"
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+class _CutOff(Exception):
+    """The answer stopped before its end (the connection dropped): asked again."""
 
 
 class SourceError(Exception):
@@ -110,7 +114,13 @@ class Source:
         or too slow. ``self.final_url``: where the answer came from, after redirects."""
         limit = limit or MAX_ANSWER_BYTES
         for attempt in range(RETRIES + 1):
-            status, headers, body = self._get(url, limit, accept)
+            try:
+                status, headers, body = self._get(url, limit, accept)
+            except _CutOff as error:
+                if attempt == RETRIES:
+                    raise SourceError(f"{url}: the answer was cut off ({error})") from None
+                pause(_wait(None, attempt))
+                continue
             if status not in RETRIED or attempt == RETRIES:
                 return status, headers, body
             pause(_wait(headers.get("Retry-After"), attempt))
@@ -135,6 +145,8 @@ class Source:
         except urllib.error.URLError as error:
             reason = getattr(error, "reason", error)
             raise SourceError(f"cannot reach {url}: {reason}") from None
+        except IncompleteRead as error:  # a chunked answer that stops before its end
+            raise _CutOff(f"{len(error.partial):,} bytes came") from None
         except (HTTPException, OSError, ValueError) as error:
             raise SourceError(f"cannot read {url}: {error or type(error).__name__}") from None
 
@@ -362,6 +374,9 @@ def _read(response, limit: int, url: str) -> bytes:
     while True:
         chunk = read(min(65536, limit + 1 - size))
         if not chunk:
+            missing = getattr(response, "length", None)  # of the Content-Length announced
+            if isinstance(missing, int) and missing > 0:
+                raise _CutOff(f"{size:,} of {size + missing:,} bytes came")
             return b"".join(chunks)
         chunks.append(chunk)
         size += len(chunk)

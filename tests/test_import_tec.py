@@ -52,12 +52,17 @@ class RecordedSite:
             def do_GET(self):
                 site.asked.append(self.path)
                 status, headers, body = site.answer(self.path, self.headers)
+                # A test's "X-Cut-After: N" sends N bytes of the body announced, then hangs up.
+                headers = dict(headers)
+                cut = int(headers.pop("X-Cut-After", len(body)))
                 self.send_response(status)
                 for name, value in headers.items():
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
-                self.wfile.write(body)
+                self.wfile.write(body[:cut])
+                if cut < len(body):
+                    self.close_connection = True
 
             def log_message(self, *_args):
                 pass
@@ -260,6 +265,39 @@ def test_429_and_5xx_are_asked_again_honouring_retry_after(app, admin, site, wai
     assert result.exit_code == 0, result.output
     assert waits == [7, 2]
     assert _row(result.output, "venues") == [1, 0, 0, 0]
+
+
+def test_an_answer_cut_off_before_its_end_is_asked_again(app, admin, site, waits):
+    tries = {"n": 0}
+
+    def dropped(parts, headers):
+        tries["n"] += 1
+        listing = site.listing("venues", site.lists["venues"], parse_qs(parts.query))
+        body = json.dumps(site.local(listing)).encode()
+        if tries["n"] == 1:  # the connection drops halfway through the page
+            return 200, {"Content-Type": "application/json", "X-Cut-After": "40"}, body
+        return 200, {"Content-Type": "application/json"}, body
+
+    site.routes[f"{TEC}/venues"] = dropped
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert "not a WordPress site" not in result.output
+    assert waits == [1]
+    assert _row(result.output, "venues") == [1, 0, 0, 0]
+
+
+def test_an_answer_always_cut_off_is_said_so(app, admin, site, waits):
+    def dropped(parts, headers):
+        listing = site.listing("venues", site.lists["venues"], parse_qs(parts.query))
+        body = json.dumps(site.local(listing)).encode()
+        return 200, {"Content-Type": "application/json", "X-Cut-After": "40"}, body
+
+    site.routes[f"{TEC}/venues"] = dropped
+    result = run(app, site.base)
+    assert result.exit_code == 1
+    assert result.output.count("Error:") == 1 and "cut off" in result.output
+    assert "not a WordPress site" not in result.output and "Traceback" not in result.output
+    assert waits == [1, 2, 4, 8, 16]
 
 
 def test_images_are_downloaded_into_our_media_and_a_missing_one_is_reported(
