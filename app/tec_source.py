@@ -157,7 +157,7 @@ class Source:
         if status != 200:
             raise SourceError(f"{url} answered {status}{_said(body)}")
         try:
-            return orjson.loads(body)
+            return loads(body)
         except orjson.JSONDecodeError:
             raise SourceError(
                 f"{url} did not answer JSON: {self.site} is not a WordPress site"
@@ -195,7 +195,7 @@ class Source:
             if status != 200:
                 continue
             try:
-                index = orjson.loads(body)
+                index = loads(body)
             except orjson.JSONDecodeError:
                 continue
             self._follow_canonical(self.final_url)
@@ -267,7 +267,7 @@ class Source:
             url = self.url(route, {**params, "page": number})
             status, headers, body = self.fetch(url)
             try:
-                posts = orjson.loads(body) if status == 200 else None
+                posts = loads(body) if status == 200 else None
             except orjson.JSONDecodeError:
                 posts = None
             if not isinstance(posts, list) or not all(
@@ -386,9 +386,15 @@ def _read(response, limit: int, url: str) -> bytes:
             raise SourceError(f"{url} took more than {ANSWER_SECONDS} s to answer")
 
 
+def loads(body: bytes):
+    """A JSON answer, past the UTF-8 byte order mark that a site's PHP file saved with one
+    puts before every answer (browsers, WordPress's own clients, read past it too)."""
+    return orjson.loads(body.removeprefix(b"\xef\xbb\xbf"))
+
+
 def _said(body: bytes) -> str:
     try:
-        message = orjson.loads(body).get("message")
+        message = loads(body).get("message")
     except (orjson.JSONDecodeError, AttributeError):
         return ""
     return f" ({message[:200]})" if isinstance(message, str) and message else ""

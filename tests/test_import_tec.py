@@ -300,6 +300,21 @@ def test_an_answer_always_cut_off_is_said_so(app, admin, site, waits):
     assert waits == [1, 2, 4, 8, 16]
 
 
+def test_a_site_whose_answers_start_with_a_byte_order_mark_is_read(app, client, admin, site):
+    """A theme or plugin file saved with a UTF-8 BOM puts one before every JSON answer of
+    the site; WordPress's own clients (a browser's JSON decoding) read past it."""
+    original = site.answer
+
+    def with_bom(path, headers):
+        status, sent, body = original(path, headers)
+        return status, sent, b"\xef\xbb\xbf" + body if status == 200 else body
+
+    site.answer = with_bom
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert _row(result.output, "events") == [1, 0, 0, 0]
+
+
 def test_images_are_downloaded_into_our_media_and_a_missing_one_is_reported(
     app, client, admin, site
 ):
