@@ -16,7 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from http.client import HTTPException, IncompleteRead
-from urllib.parse import urlencode, urljoin, urlsplit
+from urllib.parse import quote, urlencode, urljoin, urlsplit, urlunsplit
 
 import orjson
 
@@ -127,6 +127,7 @@ class Source:
         raise AssertionError("unreachable")
 
     def _get(self, url: str, limit: int, accept: str):
+        url = _requoted(url)
         request = urllib.request.Request(url, headers={"Accept": accept, "User-Agent": USER_AGENT})
         if self.auth and _origin(url) == self.origin:
             request.add_header("Authorization", self.auth)
@@ -359,6 +360,29 @@ def _site_root(site: str) -> str:
             path = path[: -len(tail)]
             break
     return f"{parts.scheme.lower()}://{parts.netloc}{path}"
+
+
+def _requoted(url: str) -> str:
+    """``url`` as it goes on the wire: the letters beyond ASCII and the spaces that a
+    WordPress file name keeps (and the plugin gives as they are) percent-encoded, UTF-8 as
+    browsers do, what is encoded already left as it is; a host beyond ASCII in IDNA."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if not netloc.isascii():
+        try:
+            netloc = netloc.encode("idna").decode("ascii")
+        except UnicodeError:
+            pass  # the request says what is wrong with it
+    safe = "!#$%&'()*+,/:;=?@[]~"
+    return urlunsplit(
+        (
+            parts.scheme,
+            netloc,
+            quote(parts.path, safe),
+            quote(parts.query, safe),
+            quote(parts.fragment, safe),
+        )
+    )
 
 
 def _basic(user: str, password: str) -> str:

@@ -335,6 +335,22 @@ def test_images_are_downloaded_into_our_media_and_a_missing_one_is_reported(
     assert _counts()[4] == 1  # the image is not downloaded twice
 
 
+def test_an_image_whose_file_name_has_letters_beyond_ascii_is_downloaded(app, client, admin, site):
+    """WordPress keeps the letters of an uploaded file's name, and the plugin gives its
+    address as stored, not percent-encoded (a space too, in files put there by hand)."""
+    poster = image_bytes(size=(640, 480))
+    encoded = "/wp-content/uploads/2026/10/Caf%C3%A9-Affiche%201.jpg"
+    site.routes[encoded] = (200, {"Content-Type": "image/jpeg"}, poster)
+    raw = f"{RECORDED_HOST}/wp-content/uploads/2026/10/Café-Affiche 1.jpg"
+    site.events[0]["image"] = {"url": raw, "id": 9}
+    site.lists["venues"][0]["image"] = {"url": f"{RECORDED_HOST}{encoded}"}  # the same file
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    event = client.get(f"{NS}/events").get_json()["events"][0]
+    assert (event["image"]["width"], event["image"]["height"]) == (640, 480)
+    assert event["venue"]["image"]["width"] == 640
+
+
 def test_no_images_leaves_them_out(app, client, admin, site):
     site.routes["/wp-content/uploads/poster.jpg"] = (200, {}, image_bytes())
     site.events[0]["image"] = {"url": f"{RECORDED_HOST}/wp-content/uploads/poster.jpg"}
