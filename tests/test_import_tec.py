@@ -926,6 +926,30 @@ def test_the_same_site_read_by_another_address_is_the_same_source(app, client, a
     assert _counts() == before
 
 
+def test_an_event_of_a_site_on_a_half_hour_manual_offset_keeps_its_zone(app, client, admin, site):
+    """WordPress's manual offset "UTC+5:30" is stored as 5.5, and the plugin names the zone
+    of every event of such a site (India, Iran, Newfoundland, Adelaide…) "UTC+5.5"."""
+    event = site.events[0]
+    event.update(timezone="UTC+5.5", timezone_abbr="UTC+5.5")
+    event.update(utc_start_date="2026-12-01 04:30:00", utc_end_date="2026-12-01 06:30:00")
+    site.events.append(_copy_event(event, 78, "nepal-event"))
+    site.events[1].update(timezone="UTC+5.75", utc_start_date="2026-12-01 04:15:00")
+    site.events[1].update(utc_end_date="2026-12-01 06:15:00")
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert _row(result.output, "events") == [2, 0, 0, 0]
+    for slug, zone, utc in (
+        ("anchor-sample-event", "UTC+5.5", "2026-12-01 04:30:00"),
+        ("nepal-event", "UTC+5.75", "2026-12-01 04:15:00"),
+    ):
+        read = client.get(f"{NS}/events/by-slug/{slug}").get_json()
+        assert (read["start_date"], read["timezone"]) == ("2026-12-01 10:00:00", zone)
+        assert read["utc_start_date"] == utc
+        assert client.get(f"/event/{slug}/", headers={"Accept": "text/html"}).status_code == 200
+        feed = client.get(f"{NS}/events/by-slug/{slug}?ical=1")
+        assert feed.status_code == 200 and b"BEGIN:VEVENT" in feed.data
+
+
 def test_the_cost_reads_back_as_the_sources(app, client, admin, site):
     event = site.events[0]
     site.events.append(_copy_event(event, 92, "range"))
