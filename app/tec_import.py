@@ -34,7 +34,7 @@ from app.routes.media import decode, upload_folder
 from app.routes.organizers import organizers
 from app.routes.tags import tags
 from app.routes.venues import venues
-from app.tec_source import MAX_URL, NAMESPACE, Source, SourceError, printable
+from app.tec_source import MAX_URL, NAMESPACE, Source, SourceError, loads, printable
 from rules.text import plain_text, sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
@@ -366,7 +366,7 @@ class Importer:
             url = self.source.url("/wp/v2/tribe_events", {**params, "_fields": "id,password"})
             status, _headers, body = self.source.fetch(url)
             try:
-                answer = orjson.loads(body) if status == 200 else []
+                answer = loads(body) if status == 200 else []
             except orjson.JSONDecodeError:
                 answer = []
             for post in answer if isinstance(answer, list) else []:
@@ -450,7 +450,7 @@ class Importer:
         anonymous = self.source.without_credentials()
         status, _headers, body = anonymous.fetch(anonymous.url(f"/{NAMESPACE}/events/{item['id']}"))
         try:
-            masked = status == 200 and _masked(orjson.loads(body))
+            masked = status == 200 and _masked(loads(body))
         except (orjson.JSONDecodeError, AttributeError):
             masked = False
         return self._passwords({item["id"]: ""}) if masked else {}

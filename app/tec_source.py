@@ -15,8 +15,8 @@ import socket
 import time
 import urllib.error
 import urllib.request
-from http.client import HTTPException
-from urllib.parse import urlencode, urljoin, urlsplit
+from http.client import HTTPException, IncompleteRead
+from urllib.parse import quote, urlencode, urljoin, urlsplit, urlunsplit
 
 import orjson
 
@@ -36,6 +36,10 @@ RETRIED = {429, 500, 502, 503, 504}
 MAX_URL = 2000
 USER_AGENT = "events-calendar-import-tec/1.0"
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+class _CutOff(Exception):
+    """The answer stopped before its end (the connection dropped): asked again."""
 
 
 class SourceError(Exception):
@@ -110,13 +114,20 @@ class Source:
         or too slow. ``self.final_url``: where the answer came from, after redirects."""
         limit = limit or MAX_ANSWER_BYTES
         for attempt in range(RETRIES + 1):
-            status, headers, body = self._get(url, limit, accept)
+            try:
+                status, headers, body = self._get(url, limit, accept)
+            except _CutOff as error:
+                if attempt == RETRIES:
+                    raise SourceError(f"{url}: the answer was cut off ({error})") from None
+                pause(_wait(None, attempt))
+                continue
             if status not in RETRIED or attempt == RETRIES:
                 return status, headers, body
             pause(_wait(headers.get("Retry-After"), attempt))
         raise AssertionError("unreachable")
 
     def _get(self, url: str, limit: int, accept: str):
+        url = _requoted(url)
         request = urllib.request.Request(url, headers={"Accept": accept, "User-Agent": USER_AGENT})
         if self.auth and _origin(url) == self.origin:
             request.add_header("Authorization", self.auth)
@@ -135,6 +146,8 @@ class Source:
         except urllib.error.URLError as error:
             reason = getattr(error, "reason", error)
             raise SourceError(f"cannot reach {url}: {reason}") from None
+        except IncompleteRead as error:  # a chunked answer that stops before its end
+            raise _CutOff(f"{len(error.partial):,} bytes came") from None
         except (HTTPException, OSError, ValueError) as error:
             raise SourceError(f"cannot read {url}: {error or type(error).__name__}") from None
 
@@ -145,7 +158,7 @@ class Source:
         if status != 200:
             raise SourceError(f"{url} answered {status}{_said(body)}")
         try:
-            return orjson.loads(body)
+            return loads(body)
         except orjson.JSONDecodeError:
             raise SourceError(
                 f"{url} did not answer JSON: {self.site} is not a WordPress site"
@@ -183,7 +196,7 @@ class Source:
             if status != 200:
                 continue
             try:
-                index = orjson.loads(body)
+                index = loads(body)
             except orjson.JSONDecodeError:
                 continue
             self._follow_canonical(self.final_url)
@@ -255,7 +268,7 @@ class Source:
             url = self.url(route, {**params, "page": number})
             status, headers, body = self.fetch(url)
             try:
-                posts = orjson.loads(body) if status == 200 else None
+                posts = loads(body) if status == 200 else None
             except orjson.JSONDecodeError:
                 posts = None
             if not isinstance(posts, list) or not all(
@@ -349,6 +362,29 @@ def _site_root(site: str) -> str:
     return f"{parts.scheme.lower()}://{parts.netloc}{path}"
 
 
+def _requoted(url: str) -> str:
+    """``url`` as it goes on the wire: the letters beyond ASCII and the spaces that a
+    WordPress file name keeps (and the plugin gives as they are) percent-encoded, UTF-8 as
+    browsers do, what is encoded already left as it is; a host beyond ASCII in IDNA."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if not netloc.isascii():
+        try:
+            netloc = netloc.encode("idna").decode("ascii")
+        except UnicodeError:
+            pass  # the request says what is wrong with it
+    safe = "!#$%&'()*+,/:;=?@[]~"
+    return urlunsplit(
+        (
+            parts.scheme,
+            netloc,
+            quote(parts.path, safe),
+            quote(parts.query, safe),
+            quote(parts.fragment, safe),
+        )
+    )
+
+
 def _basic(user: str, password: str) -> str:
     token = base64.b64encode(f"{user}:{password}".encode()).decode()
     return f"Basic {token}"
@@ -362,6 +398,9 @@ def _read(response, limit: int, url: str) -> bytes:
     while True:
         chunk = read(min(65536, limit + 1 - size))
         if not chunk:
+            missing = getattr(response, "length", None)  # of the Content-Length announced
+            if isinstance(missing, int) and missing > 0:
+                raise _CutOff(f"{size:,} of {size + missing:,} bytes came")
             return b"".join(chunks)
         chunks.append(chunk)
         size += len(chunk)
@@ -371,9 +410,15 @@ def _read(response, limit: int, url: str) -> bytes:
             raise SourceError(f"{url} took more than {ANSWER_SECONDS} s to answer")
 
 
+def loads(body: bytes):
+    """A JSON answer, past the UTF-8 byte order mark that a site's PHP file saved with one
+    puts before every answer (browsers, WordPress's own clients, read past it too)."""
+    return orjson.loads(body.removeprefix(b"\xef\xbb\xbf"))
+
+
 def _said(body: bytes) -> str:
     try:
-        message = orjson.loads(body).get("message")
+        message = loads(body).get("message")
     except (orjson.JSONDecodeError, AttributeError):
         return ""
     return f" ({message[:200]})" if isinstance(message, str) and message else ""

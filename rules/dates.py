@@ -28,6 +28,9 @@ class DateError(ValueError):
 # --- timezones ---------------------------------------------------------------------------
 
 _UTC_OFFSET = re.compile(r"^UTC([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
+# WordPress's manual offsets in decimal hours (its setting "UTC+5:30" is the value 5.5), as
+# The Events Calendar names an event's zone on such a site: UTC+5.5, UTC+5.75, UTC-3.5.
+_UTC_DECIMAL = re.compile(r"^UTC([+-])(\d{1,2})\.(\d{1,2})$", re.IGNORECASE)
 _ZONES: set[str] | None = None
 
 
@@ -53,6 +56,15 @@ def resolve_timezone(name: str) -> tuple[tzinfo, str]:
             raise DateError(f"invalid UTC offset {name!r}")
         delta = timedelta(hours=hours, minutes=minutes)
         label = f"UTC{sign}{hours}" + (f":{minutes:02d}" if minutes else "")
+        return timezone(-delta if sign == "-" else delta, label), label
+    match = _UTC_DECIMAL.match(name)
+    if match:
+        sign, hours, fraction = match.group(1), int(match.group(2)), match.group(3).rstrip("0")
+        minutes = int(fraction.ljust(2, "0")) * 60 // 100 if fraction else 0
+        if hours > 14 or int(fraction.ljust(2, "0") or 0) * 60 % 100:  # whole minutes only
+            raise DateError(f"invalid UTC offset {name!r}")
+        delta = timedelta(hours=hours, minutes=minutes)
+        label = f"UTC{sign}{hours}" + (f".{fraction}" if fraction else "")  # as the source's
         return timezone(-delta if sign == "-" else delta, label), label
     if name in _zone_names():
         try:

@@ -52,12 +52,17 @@ class RecordedSite:
             def do_GET(self):
                 site.asked.append(self.path)
                 status, headers, body = site.answer(self.path, self.headers)
+                # A test's "X-Cut-After: N" sends N bytes of the body announced, then hangs up.
+                headers = dict(headers)
+                cut = int(headers.pop("X-Cut-After", len(body)))
                 self.send_response(status)
                 for name, value in headers.items():
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
-                self.wfile.write(body)
+                self.wfile.write(body[:cut])
+                if cut < len(body):
+                    self.close_connection = True
 
             def log_message(self, *_args):
                 pass
@@ -262,6 +267,54 @@ def test_429_and_5xx_are_asked_again_honouring_retry_after(app, admin, site, wai
     assert _row(result.output, "venues") == [1, 0, 0, 0]
 
 
+def test_an_answer_cut_off_before_its_end_is_asked_again(app, admin, site, waits):
+    tries = {"n": 0}
+
+    def dropped(parts, headers):
+        tries["n"] += 1
+        listing = site.listing("venues", site.lists["venues"], parse_qs(parts.query))
+        body = json.dumps(site.local(listing)).encode()
+        if tries["n"] == 1:  # the connection drops halfway through the page
+            return 200, {"Content-Type": "application/json", "X-Cut-After": "40"}, body
+        return 200, {"Content-Type": "application/json"}, body
+
+    site.routes[f"{TEC}/venues"] = dropped
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert "not a WordPress site" not in result.output
+    assert waits == [1]
+    assert _row(result.output, "venues") == [1, 0, 0, 0]
+
+
+def test_an_answer_always_cut_off_is_said_so(app, admin, site, waits):
+    def dropped(parts, headers):
+        listing = site.listing("venues", site.lists["venues"], parse_qs(parts.query))
+        body = json.dumps(site.local(listing)).encode()
+        return 200, {"Content-Type": "application/json", "X-Cut-After": "40"}, body
+
+    site.routes[f"{TEC}/venues"] = dropped
+    result = run(app, site.base)
+    assert result.exit_code == 1
+    assert result.output.count("Error:") == 1 and "cut off" in result.output
+    assert "not a WordPress site" not in result.output and "Traceback" not in result.output
+    assert waits == [1, 2, 4, 8, 16]
+
+
+def test_a_site_whose_answers_start_with_a_byte_order_mark_is_read(app, client, admin, site):
+    """A theme or plugin file saved with a UTF-8 BOM puts one before every JSON answer of
+    the site; WordPress's own clients (a browser's JSON decoding) read past it."""
+    original = site.answer
+
+    def with_bom(path, headers):
+        status, sent, body = original(path, headers)
+        return status, sent, b"\xef\xbb\xbf" + body if status == 200 else body
+
+    site.answer = with_bom
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert _row(result.output, "events") == [1, 0, 0, 0]
+
+
 def test_images_are_downloaded_into_our_media_and_a_missing_one_is_reported(
     app, client, admin, site
 ):
@@ -280,6 +333,22 @@ def test_images_are_downloaded_into_our_media_and_a_missing_one_is_reported(
     assert event["venue"]["slug"] == "anchor-hall" and "image" not in event["venue"]
     run(app, site.base)
     assert _counts()[4] == 1  # the image is not downloaded twice
+
+
+def test_an_image_whose_file_name_has_letters_beyond_ascii_is_downloaded(app, client, admin, site):
+    """WordPress keeps the letters of an uploaded file's name, and the plugin gives its
+    address as stored, not percent-encoded (a space too, in files put there by hand)."""
+    poster = image_bytes(size=(640, 480))
+    encoded = "/wp-content/uploads/2026/10/Caf%C3%A9-Affiche%201.jpg"
+    site.routes[encoded] = (200, {"Content-Type": "image/jpeg"}, poster)
+    raw = f"{RECORDED_HOST}/wp-content/uploads/2026/10/Café-Affiche 1.jpg"
+    site.events[0]["image"] = {"url": raw, "id": 9}
+    site.lists["venues"][0]["image"] = {"url": f"{RECORDED_HOST}{encoded}"}  # the same file
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    event = client.get(f"{NS}/events").get_json()["events"][0]
+    assert (event["image"]["width"], event["image"]["height"]) == (640, 480)
+    assert event["venue"]["image"]["width"] == 640
 
 
 def test_no_images_leaves_them_out(app, client, admin, site):
@@ -855,6 +924,30 @@ def test_the_same_site_read_by_another_address_is_the_same_source(app, client, a
     assert _row(other.output, "events") == [0, 0, 1, 0]
     assert _row(other.output, "venues") == [0, 0, 1, 0]
     assert _counts() == before
+
+
+def test_an_event_of_a_site_on_a_half_hour_manual_offset_keeps_its_zone(app, client, admin, site):
+    """WordPress's manual offset "UTC+5:30" is stored as 5.5, and the plugin names the zone
+    of every event of such a site (India, Iran, Newfoundland, Adelaide…) "UTC+5.5"."""
+    event = site.events[0]
+    event.update(timezone="UTC+5.5", timezone_abbr="UTC+5.5")
+    event.update(utc_start_date="2026-12-01 04:30:00", utc_end_date="2026-12-01 06:30:00")
+    site.events.append(_copy_event(event, 78, "nepal-event"))
+    site.events[1].update(timezone="UTC+5.75", utc_start_date="2026-12-01 04:15:00")
+    site.events[1].update(utc_end_date="2026-12-01 06:15:00")
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert _row(result.output, "events") == [2, 0, 0, 0]
+    for slug, zone, utc in (
+        ("anchor-sample-event", "UTC+5.5", "2026-12-01 04:30:00"),
+        ("nepal-event", "UTC+5.75", "2026-12-01 04:15:00"),
+    ):
+        read = client.get(f"{NS}/events/by-slug/{slug}").get_json()
+        assert (read["start_date"], read["timezone"]) == ("2026-12-01 10:00:00", zone)
+        assert read["utc_start_date"] == utc
+        assert client.get(f"/event/{slug}/", headers={"Accept": "text/html"}).status_code == 200
+        feed = client.get(f"{NS}/events/by-slug/{slug}?ical=1")
+        assert feed.status_code == 200 and b"BEGIN:VEVENT" in feed.data
 
 
 def test_the_cost_reads_back_as_the_sources(app, client, admin, site):
