@@ -318,7 +318,7 @@ def import_tec_command(site_url, user, password, author, no_images):
         if refused:
             raise click.ClickException(f"--author {owner.login}: {refused}")
         try:
-            source = Source(site_url, user, password)
+            source = Source(site_url, user, password, notice=_said_on_stderr)
             # The write pipelines are the API's: they run as a request of the importing user.
             with current_app.test_request_context():
                 g.viewer = viewer
@@ -339,6 +339,10 @@ def import_tec_command(site_url, user, password, author, no_images):
         click.echo(f"warning: {warning}")
     if report.failures:
         raise SystemExit(1)
+
+
+def _said_on_stderr(text: str) -> None:
+    click.echo(printable(text), err=True)
 
 
 @contextmanager

@@ -84,8 +84,10 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
 class Source:
     """A site's REST API: JSON answers, retried, bounded, with the account's credentials."""
 
-    def __init__(self, site: str, user: str = "", password: str = ""):
+    def __init__(self, site: str, user: str = "", password: str = "", notice=None):
         self._set_site(_site_root(site))
+        # Told of each wait before asking again (Retry-After may make it minutes).
+        self.notice = notice or (lambda text: None)
         self.auth = _basic(user, password) if user else None
         self.opener = urllib.request.build_opener(_Redirects())
         self.pretty = True  # ``/wp-json/…``; else ``?rest_route=/…`` (plain permalinks)
@@ -119,12 +121,17 @@ class Source:
             except _CutOff as error:
                 if attempt == RETRIES:
                     raise SourceError(f"{url}: the answer was cut off ({error})") from None
-                pause(_wait(None, attempt))
+                self._wait_to_ask_again(url, "its answer was cut off", _wait(None, attempt))
                 continue
             if status not in RETRIED or attempt == RETRIES:
                 return status, headers, body
-            pause(_wait(headers.get("Retry-After"), attempt))
+            wait = _wait(headers.get("Retry-After"), attempt)
+            self._wait_to_ask_again(url, f"the site answered {status}", wait)
         raise AssertionError("unreachable")
+
+    def _wait_to_ask_again(self, url: str, why: str, seconds: float) -> None:
+        self.notice(f"{url}: {why}; asking again in {seconds:g} s")
+        pause(seconds)
 
     def _get(self, url: str, limit: int, accept: str):
         url = _requoted(url)

@@ -265,6 +265,9 @@ def test_429_and_5xx_are_asked_again_honouring_retry_after(app, admin, site, wai
     assert result.exit_code == 0, result.output
     assert waits == [7, 2]
     assert _row(result.output, "venues") == [1, 0, 0, 0]
+    # Each wait is said (Retry-After may make it minutes: not a hang).
+    assert "the site answered 429; asking again in 7 s" in result.output
+    assert "the site answered 503; asking again in 2 s" in result.output
 
 
 def test_an_answer_cut_off_before_its_end_is_asked_again(app, admin, site, waits):
@@ -749,7 +752,10 @@ def test_control_characters_of_the_source_never_reach_the_terminal(app, admin, s
     result = run(app, site.base)
     assert waits == [1, 2, 4, 8, 16]  # asked again (not really waiting), then given up
     assert "\x1b" not in result.output and "\x07" not in result.output
-    assert result.output.count("\n") == result.output.count("Importing") + 1
+    # One line per wait before asking again, and the error's one line.
+    waited = result.output.count("the site answered 500; asking again in ")
+    assert waited == 5
+    assert result.output.count("\n") == result.output.count("Importing") + waited + 1
 
 
 def test_a_rerun_counts_sanitised_terms_unchanged_and_clears_a_removed_website(
