@@ -279,7 +279,8 @@ class Importer:
         if existing is not None and existing.status == "trash":
             self.report.count(kind, "unchanged")  # trashed here: it stays there, unlinked
             return None
-        if existing is not None and record is not None and modified and record.modified == modified:
+        unchanged = record is not None and modified and record.modified == modified
+        if existing is not None and unchanged and not self._image_to_bring(item, existing):
             self.ids[kind][item["id"]] = existing.id
             self.report.count(kind, "unchanged")
             return existing.id
@@ -384,7 +385,12 @@ class Importer:
             self.report.count(kind, "unchanged")  # trashed here: it stays there
             return
         unchanged = record is not None and modified and record.modified == modified
-        if existing is not None and unchanged and not self._links_created(item):
+        if (
+            existing is not None
+            and unchanged
+            and not self._links_created(item)
+            and not self._image_to_bring(item, existing)
+        ):
             self.report.count(kind, "unchanged")
             return
         password = self.protected.get(item["id"])
@@ -409,6 +415,13 @@ class Importer:
             self.report.fail(kind, what, _reason(error))
             return
         self.report.count(kind, "created" if existing is None else "updated")
+
+    def _image_to_bring(self, item: dict, existing) -> bool:
+        """Whether an item unchanged at the source still lacks its image here (its download
+        failed, or a run was stopped before it): it is written again, the image asked again."""
+        image = item.get("image")
+        url = image.get("url") if isinstance(image, dict) else image
+        return self.images and isinstance(url, str) and bool(url) and not existing.image
 
     def _links_created(self, item: dict) -> bool:
         """Whether this run created an item the event links (deleted here since the last

@@ -338,6 +338,25 @@ def test_images_are_downloaded_into_our_media_and_a_missing_one_is_reported(
     assert _counts()[4] == 1  # the image is not downloaded twice
 
 
+def test_an_image_that_failed_is_asked_again_by_the_next_run(app, client, admin, site):
+    """An item unchanged at the source but without its image here (its download failed, or
+    a run was stopped before it) is not counted unchanged: the next run brings the image."""
+    path = "/wp-content/uploads/late.jpg"
+    site.events[0]["image"] = {"url": f"{RECORDED_HOST}{path}", "id": 9}
+    site.lists["venues"][0]["image"] = {"url": f"{RECORDED_HOST}{path}"}
+    site.routes[path] = (404, {}, b"")  # not there yet
+    first = run(app, site.base)
+    assert first.exit_code == 1 and "late.jpg answered 404" in first.output
+    assert client.get(f"{NS}/events").get_json()["events"][0]["image"] is False
+    site.routes[path] = (200, {"Content-Type": "image/jpeg"}, image_bytes(size=(640, 480)))
+    again = run(app, site.base)
+    assert again.exit_code == 0, again.output
+    event = client.get(f"{NS}/events").get_json()["events"][0]
+    assert event["image"]["width"] == 640 and event["venue"]["image"]["width"] == 640
+    assert _counts()[4] == 1  # one file, shown by both
+    assert _row(run(app, site.base).output, "events")[2] > 0  # then unchanged again
+
+
 def test_an_image_whose_file_name_has_letters_beyond_ascii_is_downloaded(app, client, admin, site):
     """WordPress keeps the letters of an uploaded file's name, and the plugin gives its
     address as stored, not percent-encoded (a space too, in files put there by hand)."""
