@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
+from operator import itemgetter
 
+from cachetools import LRUCache
 from flask import Response, current_app, g, request
 
 from app.auth import current_viewer
@@ -58,26 +59,23 @@ def _entry_size(key, headers, body: bytes) -> int:
 
 class ResponseCache:
     def __init__(self, max_bytes: int = MAX_BYTES):
-        self.entries: OrderedDict[tuple, tuple] = OrderedDict()
-        self.size = 0
-        self.max_bytes = max_bytes
+        # By bytes (an entry's last member), least recently used out first. Expiry is checked
+        # here: TLRUCache's timed lookup took 6 us a hit against 1.3 (2026-11-27).
+        self.entries = LRUCache(max_bytes, getsizeof=itemgetter(-1))
         self.lock = threading.Lock()  # for threaded workers
-        self.asked: OrderedDict[int, bool] = OrderedDict()  # keys asked once, by hash
+        self.asked = LRUCache(ASKED_KEYS)  # keys asked once, by hash
 
     def get(self, key, version: int):
+        """(version, expires, status, headers, body, etag, size) of ``key`` at ``version``."""
         with self.lock:
-            return self._get(key, version)
-
-    def _get(self, key, version: int):
-        entry = self.entries.get(key)
-        if entry is None:
-            return None
-        stored_version, expires, *_rest = entry
-        if stored_version != version or expires < clock.monotonic():
-            self._drop(key)
-            return None
-        self.entries.move_to_end(key)
-        return entry
+            try:
+                entry = self.entries[key]
+            except KeyError:
+                return None
+            if entry[0] != version or entry[1] < clock.monotonic():
+                del self.entries[key]
+                return None
+            return entry
 
     def put(
         self,
@@ -89,27 +87,16 @@ class ResponseCache:
         etag: str,
         lifetime: float = TTL,
     ):
-        with self.lock:
-            self._put(key, version, status, headers, body, etag, lifetime)
-
-    def _put(self, key, version, status, headers, body, etag, lifetime):
-        self._drop(key)
         expires = clock.monotonic() + min(TTL, lifetime)
         size = _entry_size(key, headers, body)
-        self.entries[key] = (version, expires, status, headers, body, etag, size)
-        self.size += size
-        while self.size > self.max_bytes and self.entries:
-            self._drop(next(iter(self.entries)))
-
-    def _drop(self, key):
-        entry = self.entries.pop(key, None)
-        if entry is not None:
-            self.size -= entry[-1]
+        with self.lock:
+            self.entries.pop(key, None)
+            if size <= self.entries.maxsize:  # a larger answer is not kept
+                self.entries[key] = (version, expires, status, headers, body, etag, size)
 
     def clear(self):
         with self.lock:
             self.entries.clear()
-            self.size = 0
             self.asked.clear()
 
     def admit(self, key) -> bool:
@@ -117,11 +104,9 @@ class ResponseCache:
         is noted, the oldest notes making room)."""
         mark = hash(key)
         with self.lock:
-            if self.asked.pop(mark, None) is not None:
+            if self.asked.pop(mark, None):
                 return True
             self.asked[mark] = True
-            if len(self.asked) > ASKED_KEYS:
-                self.asked.popitem(last=False)
             return False
 
 

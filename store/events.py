@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import threading
 from array import array
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from enum import IntEnum
 from typing import NamedTuple
 
+from cachetools import LRUCache
 from peewee import SQL, NodeList, Select, fn
 
 from rules.clock import utcnow_str
@@ -647,23 +647,16 @@ class TotalsCache:
     a write, a scheduled event whose date passes, changes the horizon."""
 
     def __init__(self, size: int = 2048):
-        self.size = size
-        self.entries: OrderedDict = OrderedDict()
-        self.lock = threading.Lock()  # gthread workers
+        self.entries = LRUCache(maxsize=size)
+        self.lock = threading.Lock()  # gthread workers (an LRUCache read moves its key)
 
     def get(self, key):
         with self.lock:
-            total = self.entries.get(key)
-            if total is not None:
-                self.entries.move_to_end(key)
-            return total
+            return self.entries.get(key)
 
     def put(self, key, total: int) -> int:
         with self.lock:
             self.entries[key] = total
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
         return total
 
 

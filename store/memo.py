@@ -15,6 +15,7 @@ from collections import OrderedDict
 from store.db import data_version, database
 
 
+# Not cachetools: two bounds (entries, bytes) to its one maxsize; FIFOCache reads no faster.
 class VersionMemo:
     MAX_ENTRIES = 4096  # per version; past it, the oldest entry makes room for a new one
     # What the entries of a version may take, as ``size_of`` counts it (None: no bound but

@@ -1,6 +1,6 @@
 """Schema creation and versioned migrations, run by every entry point."""
 
-from playhouse.migrate import PostgresqlMigrator, SqliteMigrator
+from playhouse.migrate import SchemaMigrator
 from playhouse.migrate import migrate as run_migrations
 
 from store.db import (
@@ -35,6 +35,25 @@ from store.models import (
 from store.texts import add_marks
 
 
+def _add_columns(table: str, columns: dict[str, str]) -> None:
+    """Adds each column ``{name: type and default}`` that ``table`` lacks, as written."""
+    # Raw: playhouse gives no DEFAULT, rebuilds SQLite tables (triggers lost), quotes names.
+    present = {column.name for column in database.get_columns(table)}
+    for name, kind in columns.items():
+        if name not in present:
+            database.execute_sql(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+
+
+def _add_fields(model, *names: str) -> None:
+    """Adds the fields ``names`` of ``model`` that its table lacks (playhouse.migrate)."""
+    table = model._meta.table_name
+    present = {column.name for column in database.get_columns(table)}
+    migrator = SchemaMigrator.from_database(database)
+    run_migrations(
+        *(migrator.add_column(table, n, getattr(model, n)) for n in names if n not in present)
+    )
+
+
 def _v1_create_tables():
     database.create_tables(ALL_TABLES)
 
@@ -44,9 +63,7 @@ def _v2_data_version():
 
 
 def _v3_term_counts_by_index():
-    columns = {column.name for column in database.get_columns("event_term")}
-    if "live" not in columns:
-        database.execute_sql("ALTER TABLE event_term ADD COLUMN live INTEGER NOT NULL DEFAULT 0")
+    _add_columns("event_term", {"live": "INTEGER NOT NULL DEFAULT 0"})
     database.execute_sql(
         "CREATE INDEX IF NOT EXISTS event_term_term_id_live ON event_term (term_id, live)"
     )
@@ -72,14 +89,14 @@ def _v6_event_text_index():
 
 
 def _v7_imported_event_origin():
-    columns = {column.name for column in database.get_columns("event")}
-    for name, kind in (
-        ("ical_uid", "TEXT NOT NULL DEFAULT ''"),
-        ("ical_sequence", "INTEGER NOT NULL DEFAULT 0"),
-        ("ical_modified", "VARCHAR(255) NOT NULL DEFAULT ''"),
-    ):
-        if name not in columns:
-            database.execute_sql(f"ALTER TABLE event ADD COLUMN {name} {kind}")
+    _add_columns(
+        "event",
+        {
+            "ical_uid": "TEXT NOT NULL DEFAULT ''",
+            "ical_sequence": "INTEGER NOT NULL DEFAULT 0",
+            "ical_modified": "VARCHAR(255) NOT NULL DEFAULT ''",
+        },
+    )
     Event._schema.create_indexes(safe=True)
 
 
@@ -88,14 +105,14 @@ def _v8_media():
 
 
 def _v9_recurring_events():
-    columns = {column.name for column in database.get_columns("event")}
-    for name, kind in (
-        ("recurrence", "TEXT NOT NULL DEFAULT ''"),
-        ("occurrence", "VARCHAR(255) NOT NULL DEFAULT ''"),
-        ("detached", flag_column()),
-    ):
-        if name not in columns:
-            database.execute_sql(f"ALTER TABLE event ADD COLUMN {name} {kind}")
+    _add_columns(
+        "event",
+        {
+            "recurrence": "TEXT NOT NULL DEFAULT ''",
+            "occurrence": "VARCHAR(255) NOT NULL DEFAULT ''",
+            "detached": flag_column(),
+        },
+    )
 
 
 def _v10_scheduled_index():
@@ -103,9 +120,7 @@ def _v10_scheduled_index():
 
 
 def _v11_stored_term_counts():
-    columns = {column.name for column in database.get_columns("term")}
-    if "published" not in columns:
-        database.execute_sql("ALTER TABLE term ADD COLUMN published INTEGER NOT NULL DEFAULT 0")
+    _add_columns("term", {"published": "INTEGER NOT NULL DEFAULT 0"})
     create_link_counter(
         Term._meta.table_name,
         Term.published.column_name,
@@ -185,34 +200,20 @@ def _v17_covering_page_index():
 def _v18_browser_sign_in():
     """The editor's sign-in: each account's own password and sessions generation, and the
     one-time links that set the password (playhouse.migrate adds the columns)."""
-    migrator = (PostgresqlMigrator if is_postgres() else SqliteMigrator)(database.obj)
-    columns = {column.name for column in database.get_columns("user")}
-    steps = [
-        migrator.add_column("user", name, getattr(User, name))
-        for name in ("password_hash", "sessions_epoch")
-        if name not in columns
-    ]
-    run_migrations(*steps)
+    _add_fields(User, "password_hash", "sessions_epoch")
     database.create_tables([LoginLink])
 
 
 def _v19_last_sign_in():
     """``users list`` shows when each user last signed in."""
-    migrator = (PostgresqlMigrator if is_postgres() else SqliteMigrator)(database.obj)
-    if "last_sign_in" not in {column.name for column in database.get_columns("user")}:
-        run_migrations(migrator.add_column("user", "last_sign_in", User.last_sign_in))
+    _add_fields(User, "last_sign_in")
 
 
 def _v20_imported_origins():
     """``import-tec``: the source ``global_id`` of venues and organizers (their lineage), and
     what each source item became."""
-    migrator = (PostgresqlMigrator if is_postgres() else SqliteMigrator)(database.obj)
-    steps = [
-        migrator.add_column(model._meta.table_name, "origin", model.origin)
-        for model in (Venue, Organizer)
-        if "origin" not in {column.name for column in database.get_columns(model._meta.table_name)}
-    ]
-    run_migrations(*steps)
+    _add_fields(Venue, "origin")
+    _add_fields(Organizer, "origin")
     database.create_tables([Imported])
 
 

@@ -10,10 +10,10 @@ query's own column aliases.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 
+from cachetools import FIFOCache
 from peewee import (
     AutoField,
     BigIntegerField,
@@ -181,8 +181,7 @@ class Shaped:
     CHECK = False
 
     def __init__(self, size: int = 512):
-        self.size = size
-        self.compiled: OrderedDict = OrderedDict()
+        self.compiled = FIFOCache(maxsize=size)  # read without the lock: a read moves nothing
         self.lock = threading.Lock()
 
     def execute(self, shape: tuple | None, build: Callable, values: dict):
@@ -191,16 +190,13 @@ class Shaped:
             sql, params = build(Literals(values)).sql()
             return database.execute_sql(sql, params)
         key = (type(database.obj), shape)
-        compiled = self.compiled.get(key)
-        if compiled is None:
+        try:
+            sql, order = self.compiled[key]
+        except KeyError:
             sql, params = build(Names()).sql()
             order = [p.index if isinstance(p, Param) else _Constant(p) for p in params]
-            compiled = (sql, order)
             with self.lock:
-                self.compiled[key] = compiled
-                while len(self.compiled) > self.size:
-                    self.compiled.popitem(last=False)
-        sql, order = compiled
+                self.compiled[key] = (sql, order)
         args = [p.value if type(p) is _Constant else values[p] for p in order]
         if Shaped.CHECK:
             literal = build(Literals(values)).sql()
