@@ -28,7 +28,14 @@ from app.jsonresponse import dumps, kept
 from app.urls import namespace_url, site_host, site_url
 from rules import dates as dates_module
 from rules import text as text_module
-from rules.dates import parse_stored, resolve_timezone, tz_abbreviation, utc_offset
+from rules.dates import (
+    fmt,
+    parse_stored,
+    resolve_timezone,
+    tz_abbreviation,
+    utc_offset,
+    utc_to_local,
+)
 from rules.text import html_text
 from store import media as media_store
 from store import posts as posts_module
@@ -328,6 +335,17 @@ def _cost_out(stored: str) -> tuple[str, dict]:
 # --- linked posts --------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4096)
+def site_time(utc_stamp: str, site_tz: str) -> str:
+    """A stored UTC time as the site's clocks showed it: ``modified`` is site time, as the
+    reference writes it (``modified_utc`` beside it), whatever the store keeps in its
+    ``modified`` column (the time of the write in UTC)."""
+    try:
+        return fmt(utc_to_local(parse_stored(utc_stamp), resolve_timezone(site_tz)[0]))
+    except ValueError:  # a stamp or zone that cannot be read: shown as stored
+        return utc_stamp
+
+
 def _post_head(row, ctx: RenderContext, kind_path: str) -> dict:
     return {
         "id": row.id,
@@ -335,7 +353,7 @@ def _post_head(row, ctx: RenderContext, kind_path: str) -> dict:
         "status": effective_status(row),
         "date": row.date,
         "date_utc": row.date_utc,
-        "modified": row.modified,
+        "modified": site_time(row.modified_utc, ctx.site_tz),
         "modified_utc": row.modified_utc,
         "url": f"{ctx.site}/{kind_path}/{url_slug(row.slug)}/",
     }
@@ -615,7 +633,7 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
         "status": effective_status(event),
         "date": event.date,
         "date_utc": event.date_utc,
-        "modified": event.modified,
+        "modified": site_time(event.modified_utc, ctx.site_tz),
         "modified_utc": event.modified_utc,
         "url": url,
         "rest_url": f"{ctx.ns}/events/{event.id}",

@@ -1138,6 +1138,21 @@ def test_the_event_lists_name_the_zone_of_a_start_in_another_zone(app, sign_in):
         assert bare in page and f"{day} 19:00 (Europe/Paris" not in page, path
 
 
+def test_the_event_lists_show_an_all_day_event_by_its_day(app, sign_in):
+    """Found by a fresh-clone check: an all-day event showed as "00:00" in the editor's
+    lists. It shows its day, said to be all day, and no zone (its dates are days)."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    editor = sign_in("editor", "ada")
+    day = date.today() + timedelta(days=5)
+    form = event_form(editor, day, title="Fair", timezone="Asia/Tokyo", all_day="1")
+    answer = editor.post("/manage/events/new", data={**form, "start_date": f"{day}"})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:1000]
+    for path in ("/manage/events/", "/manage/"):
+        page = editor.get(path).get_data(as_text=True)
+        assert f"{day} (All day)" in page, path
+        assert f"{day} 00:00" not in page and "Asia/Tokyo" not in page, path
+
+
 def test_the_category_list_tells_two_of_one_name_apart_by_slug_and_parent(sign_in):
     """Found by a fresh-clone check: two categories named alike (under two parents) were
     two identical rows, beside an empty Status column (terms have none). A term's row shows

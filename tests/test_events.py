@@ -1,6 +1,8 @@
 """Events: representation, writes, reads, permissions, trash, listing filters."""
 
+from datetime import datetime
 from urllib.parse import parse_qs, urlsplit
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -600,3 +602,20 @@ def test_post_parent_names_another_event_the_writer_may_edit_and_no_series(
     assert write(author, others["id"]).status_code == 201
     members = client.get(f"{NS}/events", query_string={"post_parent": series["id"]}).get_json()
     assert {e["title"] for e in members["events"]} == {"Weekly"}
+
+
+def test_modified_is_site_time_as_date_is(app, client, admin, make_event):
+    """Found by a fresh-clone check: on a Europe/Paris site ``modified`` equalled
+    ``modified_utc``, an hour before ``date`` of a new event. The reference writes both
+    ``date`` and ``modified`` in site time, each beside its UTC twin; venues alike."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    event = make_event(date_utc="2026-01-10 12:00:00")
+    venue = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    for item in (event, venue):
+        modified_utc = datetime.fromisoformat(item["modified_utc"])
+        offset = ZoneInfo("Europe/Paris").utcoffset(modified_utc)
+        assert item["modified"] == f"{modified_utc + offset:%Y-%m-%d %H:%M:%S}"
+        assert item["modified"] != item["modified_utc"]
+    assert event["date"] == "2026-01-10 13:00:00"
+    read = client.get(f"{NS}/events/{event['id']}").get_json()
+    assert (read["modified"], read["modified_utc"]) == (event["modified"], event["modified_utc"])

@@ -366,13 +366,14 @@ def status_label(status: str) -> str:
 
 
 @bp.app_template_global()
-def start_zone(event: dict) -> str:
-    """The zone an event's start is written in beside it in the editor's lists, when it is
-    not the site's (the pages' rule, ``formatting.zone_named``); nothing for an all-day
-    event, whose dates are days."""
+def start_shown(event: dict) -> str:
+    """An event's start as the editor's lists show it: its day and time, followed by the
+    zone when it is not the site's (the pages' rule, ``formatting.zone_named``); an
+    all-day event's day, said to be all day (its dates are days, in no zone)."""
     if event.get("all_day"):
-        return ""
-    return formatting.zone_named(event, current_app.config["SITE_TIMEZONE"])
+        return f"{event['start_date'][:10]} ({_('All day')})"
+    named = formatting.zone_named(event, current_app.config["SITE_TIMEZONE"])
+    return f"{event['start_date'][:16]} ({named})" if named else event["start_date"][:16]
 
 
 def _statuses(viewer) -> list[str]:
