@@ -291,6 +291,41 @@ def test_the_pending_list_approves_in_one_click_as_the_dashboard_does(client, ad
     assert approve not in editor.get("/manage/events/").get_data(as_text=True)
 
 
+def test_an_approval_from_the_event_list_comes_back_to_it_saying_what_it_did(sign_in):
+    """Found by a fresh-clone check: Approve on /manage/events/?status=pending led to the
+    dashboard, so approving several meant going back each time. It comes back to the list
+    it was clicked on (filters kept), which says what was published; an address that is
+    not the event list's leads to the dashboard, never elsewhere."""
+    contributor = sign_in("contributor", "cleo")
+    ids = []
+    for title in ("Swap shop", "Book club"):
+        form = {
+            "csrf_token": contributor.token,
+            "title": title,
+            "start_date": f"{DAY}T14:00",
+            "end_date": f"{DAY}T15:00",
+            "timezone": "UTC",
+            "status": "pending",
+        }
+        ids.append(saved_id(contributor.post("/manage/events/new", data=form)))
+    editor = sign_in("editor", "ezra")
+    listed = html.unescape(editor.get("/manage/events/?status=pending").get_data(as_text=True))
+    assert 'name="back" value="/manage/events/?status=pending"' in listed
+    answer = editor.post(
+        f"/manage/events/{ids[0]}/approve",
+        data={"csrf_token": editor.token, "back": "/manage/events/?status=pending"},
+    )
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == "/manage/events/?status=pending"
+    page = editor.get(answer.headers["Location"]).get_data(as_text=True)
+    assert "Approved and published: Swap shop." in page and "Book club" in page
+    for elsewhere in ("https://evil.example/manage/events/", "//evil.example/", "/manage/"):
+        answer = editor.post(
+            f"/manage/events/{ids[1]}/approve", data={"csrf_token": editor.token, "back": elsewhere}
+        )
+        assert answer.headers["Location"] == "/manage/", elsewhere
+
+
 def test_a_contributors_own_lists_show_a_series_once(sign_in):
     """Found by a fresh-clone check: a contributor's weekly series of four was four rows in
     "Waiting for review" and in their event list. Those lists show it once, as "Pending

@@ -632,7 +632,17 @@ def approve(event_id):
         return _not_yours()
     if review.may_approve(viewer, event):  # else approved already (a second click)
         flash(review.approve_event(viewer, event).as_message(), "approval")
-    return redirect(url_for("editor.dashboard"), 303)
+    return redirect(_back_to_event_list() or url_for("editor.dashboard"), 303)
+
+
+def _back_to_event_list() -> str | None:
+    """The event list's address an approval came from (its filters and page kept), when
+    the form names one: only an address of this site's event list, never another site."""
+    back = request.form.get("back", "")
+    listed = url_for("editor.events")
+    if back.startswith(listed) and "\\" not in back and all(c.isprintable() for c in back):
+        return back
+    return None
 
 
 # --- venues, organizers, categories, tags, images -------------------------------------------
