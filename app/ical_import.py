@@ -354,7 +354,8 @@ def _from_first_on(plan: SeriesPlan) -> SeriesPlan:
         modified=max(plan.item.modified, change.modified),
     )
     moved = [_moved_by(c, shift, start, tz, body["all_day"]) for c in others]
-    return replace(plan, item=item, changes=moved, moved_first=True, absorbed=[change])
+    absorbed = [_named_as(change, start, tz, item.body)]
+    return replace(plan, item=item, changes=moved, moved_first=True, absorbed=absorbed)
 
 
 def _names_start(change: Incoming, start: datetime, tz, body: dict) -> bool:
@@ -399,8 +400,17 @@ def _absorbing(plan: SeriesPlan, body: dict, change: Incoming) -> SeriesPlan:
     """The series of ``body`` whose every date the file edits, written as ``change`` (the
     edit of its start, its last date the others moved past) says: its fields, its dates
     and its stamps. The other dates stay RDATEs, each edited by its change; the rules,
-    with no date of their own left, go (a series of one date becomes one event)."""
-    lines = [line for line in body["recurrence"] if not _is_rule(line)]
+    with no date of their own left, go (a series of one date becomes one event), and so
+    does an RDATE of its start (a series of RDATEs starts at one): the date the change
+    moves is no occurrence of its own. ``change`` is reported by that date as a wall time
+    in the zone it is written in, as its siblings are."""
+    own = _start(body)
+    tz = dates.resolve_timezone(body["timezone"])[0]
+    lines = recurrence.rewrite_dates(
+        [line for line in body["recurrence"] if not _is_rule(line)],
+        lambda moment: "" if moment.local(tz, own.time()) == own else None,
+        "RDATE",
+    )
     item = replace(
         plan.item,
         body={**change.body, "recurrence": lines},
@@ -408,8 +418,23 @@ def _absorbing(plan: SeriesPlan, body: dict, change: Incoming) -> SeriesPlan:
         modified=max(plan.item.modified, change.modified),
     )
     changes = [each for each in plan.changes if each is not change]
-    absorbed = [*plan.absorbed, change]
+    absorbed = [*plan.absorbed, _named_as(change, own, tz, item.body)]
     return replace(plan, item=item, changes=changes, moved_first=True, absorbed=absorbed)
+
+
+def _named_as(change: Incoming, local: datetime, tz, body: dict) -> Incoming:
+    """``change``, which names the occurrence at the wall time ``local`` in ``tz``, naming
+    it (RECURRENCE-ID) by the wall time in the zone of the series ``body`` it is reported
+    with, as ``_import_change`` names the others."""
+    if body["all_day"]:
+        return replace(change, recurrence_id=local.date())
+    try:
+        zone = dates.resolve_timezone(body["timezone"])[0]
+        return replace(
+            change, recurrence_id=dates.utc_to_local(dates.local_to_utc(local, tz), zone)
+        )
+    except (ValueError, OverflowError, dates.DateError):
+        return change
 
 
 def _horizon() -> datetime:

@@ -367,13 +367,19 @@ def series_zone(series) -> tuple[tzinfo, str]:
 def rewrite_exdates(lines: list[str], change) -> list[str]:
     """``lines`` with each EXDATE value for which ``change(moment)`` gives a line (or ""
     to drop the value) replaced by it; the other values of a line stay on it."""
+    return rewrite_dates(lines, change, "EXDATE")
+
+
+def rewrite_dates(lines: list[str], change, name: str) -> list[str]:
+    """``rewrite_exdates`` for the values of the lines ``name`` (EXDATE or RDATE)."""
     found: list[str] = []
     for line in lines:
         match = _LINE.match(line)
         rewritten = [line]
-        if match and match.group(1).upper() == "EXDATE":
+        if match and match.group(1).upper() == name:
             values = match.group(3).strip().split(",")
-            moments = parse([line]).exdates
+            parsed = parse([line])
+            moments = parsed.exdates if name == "EXDATE" else parsed.rdates
             if len(moments) == len(values):
                 changes = [change(moment) for moment in moments]
                 if any(item is not None for item in changes):

@@ -530,6 +530,42 @@ def test_a_series_whose_every_date_is_edited_shows_the_edits(client, admin):
     assert listed_whole(client, admin) == shown(data)
 
 
+def test_a_series_of_dates_whose_every_date_is_edited_and_the_last_moved(client, admin):
+    """A series of RDATEs only (no RRULE), every date edited, the last edit moving its date
+    to the next day (found by a user): the series, written as that edit says, does not keep
+    its own date as one more occurrence. The report names both dates as wall times in the
+    series' zone (Paris, which X-WR-TIMEZONE gives the series of UTC times)."""
+    events = []
+    for uid, zone, day in (
+        ("utc", "", "202704{}T{}0000Z"),
+        ("paris", f";{PARIS}", "202706{}T{}0000"),
+    ):
+        head = f"UID:{uid}\nDTSTAMP:20261120T100000Z\n"
+        events += [
+            f"{head}SUMMARY:Ride\nDTSTART{zone}:{day.format('05', '08')}\n"
+            f"DTEND{zone}:{day.format('05', '09')}\nRDATE{zone}:{day.format('12', '08')}",
+            f"{head}SUMMARY:Ride A\nRECURRENCE-ID{zone}:{day.format('05', '08')}\n"
+            f"DTSTART{zone}:{day.format('05', '07')}\nDTEND{zone}:{day.format('05', '09')}",
+            f"{head}SUMMARY:Ride B\nRECURRENCE-ID{zone}:{day.format('12', '08')}\n"
+            f"DTSTART{zone}:{day.format('13', '08')}\nDTEND{zone}:{day.format('13', '10')}",
+        ]
+    data = ics(*events, extra="X-WR-TIMEZONE:Europe/Paris")
+    report = imported(client, admin, data)
+    assert report["rejected"] == [] and len(report["created"]) == 2, report
+    assert [title for _s, _e, title in shown(data)] == ["Ride A", "Ride B"] * 2
+    assert listed_whole(client, admin) == shown(data)
+    for uid, month, hour in (("utc", "04", "10"), ("paris", "06", "08")):
+        (created,) = [entry for entry in report["created"] if entry["uid"] == uid]
+        series = client.get(f"{NS}/events/{created['id']}", headers=admin).get_json()
+        assert series["timezone"] == "Europe/Paris"
+        named = sorted(entry["recurrence_id"] for entry in report["updated"] if entry["uid"] == uid)
+        assert named == [f"2027-{month}-{day} {hour}:00:00" for day in ("05", "12")], report
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
+
+
 def test_this_and_future_on_the_first_occurrence_changes_the_whole_series(client, admin):
     """RECURRENCE-ID;RANGE=THISANDFUTURE of a series' first date: the series changes from
     it on, that is whole (its title, duration, and every date moved as the first is); the

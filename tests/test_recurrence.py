@@ -801,3 +801,23 @@ def test_a_shift_a_rule_cannot_say_is_none(rule, shift):
     tz, label = dates.resolve_timezone("Europe/Paris")
     start = datetime(2027, 3, 1, 19)
     assert recurrence.shifted_lines([f"RRULE:{rule}"], start, shift, tz, label, False) is None
+
+
+def test_rewrite_dates_drops_one_rdate_value_and_leaves_exdates():
+    """The values of the lines named (RDATE here) are rewritten, the other lines as they are."""
+    lines = [
+        "RDATE;TZID=Europe/Paris:20270405T100000,20270412T100000",
+        "EXDATE;TZID=Europe/Paris:20270412T100000",
+    ]
+    paris = ZoneInfo("Europe/Paris")
+    own = datetime(2027, 4, 12, 10)
+
+    def drop(moment):
+        return "" if moment.local(paris, own.time()) == own else None
+
+    assert recurrence.rewrite_dates(lines, drop, "RDATE") == [
+        "RDATE;TZID=Europe/Paris:20270405T100000",
+        "EXDATE;TZID=Europe/Paris:20270412T100000",
+    ]
+    only = ["RDATE;TZID=Europe/Paris:20270412T100000"]
+    assert recurrence.rewrite_dates(only, drop, "RDATE") == []
