@@ -829,6 +829,50 @@ def test_the_repeats_day_follows_a_moved_start_when_left_as_shown(client, sign_i
     assert moved(monthly) == ["RRULE:FREQ=MONTHLY;BYDAY=4WE;COUNT=3"]
 
 
+def test_a_series_form_warns_of_its_edited_dates_and_says_which_a_move_deleted(
+    client, admin, sign_in
+):
+    """Found by a fresh-clone check: moving a series' start deleted a date edited on its
+    own (its day gone from the series), as the README says of the API, with only "Saved."
+    in the editor. The series' form names its edited dates and what a change of its dates
+    does to them; after the change, it names the ones deleted."""
+    editor = sign_in("editor", "eve")
+    made = editor.post(
+        "/manage/events/new",
+        data=event_form(
+            editor,
+            title="Walk",
+            start_date="2027-03-16T19:00",  # a Tuesday
+            end_date="2027-03-16T20:00",
+            repeat_freq="WEEKLY",
+            repeat_days="TU",
+            repeat_count="3",
+        ),
+    )
+    series = saved_id(made)
+    occurrences = client.get(f"{NS}/events?post_parent={series}&start_date=2027-03-01").get_json()
+    second = [e for e in occurrences["events"] if e["id"] != series][0]
+    edited = client.post(
+        f"{NS}/events/{second['id']}", json={"title": "Walk (long)"}, headers=admin
+    )
+    assert edited.status_code == 200, edited.get_json()
+    path = f"/manage/events/{series}"
+    form = editor.get(path).get_data(as_text=True)
+    assert "Dates of this series edited on their own: 1." in form
+    assert f'href="/manage/events/{second["id"]}"' in form and "Walk (long)" in form
+    data = untouched(editor, path, start_date="2027-03-17T19:00", end_date="2027-03-17T20:00")
+    moved = editor.post(path, data=data)
+    assert moved.status_code == 303
+    page = editor.get(moved.headers["Location"]).get_data(as_text=True)
+    assert "Saved." in page
+    assert "as the series no longer has their day: 1 dates edited on their own." in page
+    assert f"{second['start_date'][:16]} · Walk (long)" in page
+    assert client.get(f"{NS}/events/{second['id']}", headers=admin).status_code == 404
+    assert "Dates of this series edited on their own" not in page  # none left
+    again = editor.get(path).get_data(as_text=True)
+    assert "as the series no longer has their day" not in again  # said once
+
+
 def test_a_photo_larger_than_other_bodies_is_taken_and_one_too_large_says_so(client, sign_in):
     """Found by an outside check: the event form and the library took bodies of 1 MB at
     most (every body but an upload's), so a phone's photo was a 413 that lost the form."""

@@ -42,6 +42,7 @@ from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
 from store.models import Media
 from store.posts import effective_status
+from store.recurrence import overrides_of
 from store.users import ANONYMOUS, Viewer
 
 bp = Blueprint("editor", __name__, url_prefix="/manage")
@@ -415,6 +416,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "errors": errors,
         "event": event,
         "series": _series_of(viewer, event),
+        "edited_dates": _edited_dates(event),
         "shown": shown,
         "venues": _choices("venue", viewer, values.get("venue") or []),
         "organizers": _choices("organizer", viewer, values.get("organizer") or []),
@@ -445,6 +447,15 @@ def _series_of(viewer, event) -> dict:
     series = _event_for(viewer, event.post_parent)
     link = url_for("editor.edit_event", event_id=series.id) if series is not None else ""
     return {"id": event.post_parent, "link": link}
+
+
+def _edited_dates(event) -> list:
+    """Of a series, its dates edited on their own (not in the trash), in date order: its
+    form says that a change of its dates or rule deletes those whose day it no longer has
+    (README, "Recurring events")."""
+    if event is None or not recurrence.is_series(event):
+        return []
+    return overrides_of([event.id])[event.id]
 
 
 def _linked_number(message: str, number: int, link: str) -> Markup:
@@ -486,6 +497,7 @@ def _save(viewer, event=None):
         if upload is not None and upload.filename:
             stored = items.upload(viewer, "image")
             loaded = schema.load({**body, "image": stored.id})
+        edited = _edited_dates(event)
         saved = change_event(event, loaded, viewer) if event else create_event(loaded, viewer)
     except ValidationError as error:
         errors = items.field_errors(from_validation_error(error, schema))
@@ -496,6 +508,10 @@ def _save(viewer, event=None):
             raise
         errors = items.field_errors(error)
     else:
+        kept = {row.id for row in _edited_dates(saved)} if edited else set()
+        gone = [(row.start_date[:16], row.title) for row in edited if row.id not in kept]
+        if gone:  # the series' new dates lack their day; the first 20 named (a cookie's room)
+            flash({"count": len(gone), "shown": gone[:20]}, "edited dates deleted")
         return redirect(url_for("editor.edit_event", event_id=saved.id, saved=1), 303)
     items.discard(stored)
     typed = event_form.typed(request.form)
