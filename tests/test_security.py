@@ -240,3 +240,15 @@ def test_imported_uids_and_titles_hold_no_control_characters(client, admin):
     assert "\x00" not in created["uid"]
     event = client.get(f"{NS}/events/{created['id']}", headers=admin).get_json()
     assert event["title"] == "One two"
+
+
+def test_an_unknown_user_costs_the_hash_a_known_one_does():
+    """The hash an unknown user name is checked against is written in the code (not made
+    at each process's start): it must be made with the parameters werkzeug uses for a real
+    password, else a wrong name would answer faster than a wrong password."""
+    from werkzeug.security import generate_password_hash
+
+    from store.accounts import _NOBODY, METHOD
+
+    real = generate_password_hash("correct horse battery", method=METHOD)
+    assert _NOBODY.split("$")[0] == real.split("$")[0]
