@@ -73,13 +73,13 @@ test: install-dev
 # the client tests already run on PostgreSQL: they run once, under `make test`; so do the
 # tests marked "sqlite_file" (settings, logs, the CLI's mistakes with files), whose servers
 # and commands use SQLite files of their own whatever the engine under test.
-# The schemathesis fuzz sends 10 examples per operation and mode here (30 under `make
+# The schemathesis fuzz sends 6 examples per operation and mode here (30 under `make
 # test`): 85 % of its time is generating them, the same work on either engine; and the
-# version memo's random walks are 3 here (5 under `make test`): the whole CI run must stay
+# version memo's random walks are 2 here (5 under `make test`): the whole CI run must stay
 # under 15 minutes on two cores. FUZZ_EXAMPLES and MEMO_WALKS set them.
 PG_VERSION ?= 15
-PG_FUZZ_EXAMPLES ?= 10
-PG_MEMO_WALKS ?= 3
+PG_FUZZ_EXAMPLES ?= 6
+PG_MEMO_WALKS ?= 2
 test-postgres: install-dev
 	@command -v pg_virtualenv >/dev/null || { echo "make test-postgres needs pg_virtualenv: sudo apt-get install postgresql-common postgresql-$(PG_VERSION)"; exit 1; }
 	pg_virtualenv -t -v $(PG_VERSION) -o max_connections=300 -o fsync=off \
