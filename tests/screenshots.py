@@ -84,6 +84,16 @@ def _editor(browser, server, database) -> None:
         target = os.path.join(OUT, f"{name}.png")
         page.screenshot(path=target, full_page=name == "editor-event-form")
         print(target)
+    # The event list on a phone: each row stacked, its title first.
+    phone = browser.new_context(
+        viewport={"width": 360, "height": 740}, storage_state=context.storage_state()
+    )
+    page = phone.new_page()
+    page.goto(server.base + "/manage/events/")
+    target = os.path.join(OUT, "editor-events-phone.png")
+    page.screenshot(path=target)
+    print(target)
+    phone.close()
     context.close()
 
 
