@@ -7,7 +7,7 @@ import html
 import re
 from datetime import date, timedelta
 
-from tests.conftest import NS, saved_id
+from tests.conftest import NS, event_form, saved_id
 
 DAY = date.today() + timedelta(days=5)
 
@@ -299,14 +299,7 @@ def test_an_approval_from_the_event_list_comes_back_to_it_saying_what_it_did(sig
     contributor = sign_in("contributor", "cleo")
     ids = []
     for title in ("Swap shop", "Book club"):
-        form = {
-            "csrf_token": contributor.token,
-            "title": title,
-            "start_date": f"{DAY}T14:00",
-            "end_date": f"{DAY}T15:00",
-            "timezone": "UTC",
-            "status": "pending",
-        }
+        form = event_form(contributor, title=title, status="pending")
         ids.append(saved_id(contributor.post("/manage/events/new", data=form)))
     editor = sign_in("editor", "ezra")
     listed = html.unescape(editor.get("/manage/events/?status=pending").get_data(as_text=True))
