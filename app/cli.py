@@ -447,7 +447,7 @@ def template() -> Catalog:
                 catalog.add(message)
     # Route summaries and descriptions come from docstrings and the generated document.
     api = current_app.extensions["calendar.api"]
-    for message in sorted(doc_strings(complete(api.spec.to_dict(), ""))):
+    for message in sorted(doc_strings(complete(api.document().to_dict(), ""))):
         catalog.add(message)
     return catalog
 

@@ -237,7 +237,7 @@ def openapi_document():
     lang = current_language()
     if lang not in documents:
         if "neutral" not in documents:
-            spec = current_app.extensions["calendar.api"].spec.to_dict()
+            spec = current_app.extensions["calendar.api"].document().to_dict()
             documents["neutral"] = complete(spec, current_app.config["NAMESPACE_URL"])
         documents[lang] = localise(documents["neutral"], lang)
     document = dict(documents[lang])
