@@ -8,6 +8,7 @@ import subprocess
 import tarfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -139,9 +140,13 @@ def test_a_copy_taken_while_the_server_writes_is_a_consistent_calendar(tmp_path)
             thread.start()
         time.sleep(1)
         copies = [tmp_path / f"copy{k}.db" for k in range(3)]
-        results = [
-            cli(tmp_path / "unused.db", "copy-database", str(source), str(c)) for c in copies
-        ]
+        with ThreadPoolExecutor(len(copies)) as pool:  # three copies at once, while writing
+            results = list(
+                pool.map(
+                    lambda c: cli(tmp_path / "unused.db", "copy-database", str(source), str(c)),
+                    copies,
+                )
+            )
     finally:
         stop.set()
         for thread in writers:
