@@ -18,6 +18,8 @@ from babel.messages.pofile import read_po
 from flask import current_app
 from flask.globals import _cv_request
 
+from rules import N_  # noqa: F401 (one home; app modules import it from here too)
+
 TRANSLATIONS = os.path.join(os.path.dirname(__file__), "translations")
 LANG_KEY = "calendar.lang"
 
@@ -99,11 +101,6 @@ COLONS = {"fr": "\u00a0:"}
 def labelled(label: str) -> str:
     """``label`` followed by the colon of the request's language ("Coût :")."""
     return label + COLONS.get(current_language(), ":")
-
-
-def N_(message: str) -> str:
-    """Marks ``message`` for extraction; translated later, when a language is known."""
-    return message
 
 
 # Words inserted into messages at run time.

@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 
 from dateutil.rrule import rrulestr
 
-from rules import dates
+from rules import N_, dates
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 # RFC 5545 rule parts; dateutil also reads BYEASTER, which is not part of the standard.
@@ -45,11 +45,6 @@ RULE_PARTS = {
 }
 MAX_LINES = 200
 MAX_LINE_LENGTH = 2000
-
-
-def N_(message: str) -> str:
-    """Marks a message for the catalogs (translated where it is reported)."""
-    return message
 
 
 INVALID_LINE = N_("Must be RFC 5545 lines: RRULE, RDATE or EXDATE.")

@@ -2,7 +2,8 @@
 
 from marshmallow import fields
 
-from schemas.fields import N_, OutSchema
+from rules import N_
+from schemas.fields import OutSchema
 
 
 class ErrorData(OutSchema):

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, post_load, pre_load
 
+from rules import N_
 from rules.dates import DateError, parse_datetime, resolve_timezone
 from rules.ids import MAX_ID, as_id
 from rules.posts import STATUSES, split_list
 from rules.recurrence import RecurrenceError, parse
 from rules.text import is_web_url, plain_text
-
-
-def N_(message: str) -> str:
-    """Marks a message for the catalogs; it is translated when the error is reported."""
-    return message
 
 
 def describe(text: str) -> dict:

@@ -2,8 +2,8 @@
 
 from marshmallow import fields, pre_load
 
+from rules import N_
 from schemas.fields import (
-    N_,
     BaseSchema,
     Coordinate,
     DateInput,

@@ -3,7 +3,8 @@
 from flask_smorest.fields import Upload
 from marshmallow import fields
 
-from schemas.fields import N_, BaseSchema, describe
+from rules import N_
+from schemas.fields import BaseSchema, describe
 
 
 class MediaUpload(BaseSchema):

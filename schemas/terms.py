@@ -2,8 +2,8 @@
 
 from marshmallow import ValidationError, fields
 
+from rules import N_
 from schemas.fields import (
-    N_,
     BaseSchema,
     Flag,
     IdList,

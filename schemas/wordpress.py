@@ -4,7 +4,7 @@ are our own routes' schemas (``schemas/terms.py``)."""
 
 from marshmallow import validate
 
-from app.i18n import N_
+from rules import N_
 from schemas.fields import BaseSchema, Flag, IdList, PositiveInt, StrList, Text, describe
 from schemas.terms import Order
 

@@ -2,11 +2,6 @@
 their messages, which ``N_`` marks for the catalogs)."""
 
 
-def N_(message: str) -> str:
-    """Marks a message for the catalogs; it is translated where it is reported."""
-    return message
-
-
 class InvalidInput(ValueError):
     """Bad input: ``params`` maps each parameter to an (untranslated) message, with
     ``values`` to fill its ``%(name)s`` placeholders."""

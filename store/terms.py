@@ -6,11 +6,12 @@ from dataclasses import dataclass
 
 from peewee import JOIN, SQL, Case, fn
 
+from rules import N_
 from rules.clock import utcnow_str
 from rules.posts import split_list
 from rules.text import plain_text
 from store.db import contains_text, unindexed, write_transaction
-from store.errors import N_, Conflict, InvalidInput, Vanished
+from store.errors import Conflict, InvalidInput, Vanished
 from store.memo import MEMO, current_version
 from store.models import Event, EventTerm, Term
 from store.posts import (
