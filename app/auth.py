@@ -20,8 +20,6 @@ from store.media import is_visible_to
 from store.posts import effective_status, password_in_use
 from store.users import ANONYMOUS, Viewer
 
-PUBLISHED = ("publish",)
-
 
 def client_address() -> str:
     """The address that throttling counts. Behind proxies listed in ``FORWARDED_ALLOW_IPS``

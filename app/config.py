@@ -44,7 +44,8 @@ DEFAULTS = {
     "UPLOAD_FOLDER": "instance/uploads",
     "MAX_UPLOAD_BYTES": 10 * 1024 * 1024,
     "MAX_IMAGE_PIXELS": DEFAULT_MAX_PIXELS,
-    # Failed logins allowed per client within the window before 429.
+    # Failed logins allowed within the window (seconds) before 429: per address and user
+    # name, and ten times as many per address whatever the name.
     "AUTH_FAILURE_LIMIT": 10,
     "AUTH_FAILURE_WINDOW": 300,
     # Proxies whose X-Forwarded-For names the client (gunicorn's setting; "*" trusts any).
@@ -56,9 +57,9 @@ DEFAULTS = {
     # Public pages (SPEC §15): what a browser's GET / shows (list, month, or index for the
     # JSON index), and the origins that may frame /events/embed/ (space- or comma-separated).
     "HOME_VIEW": "list",
+    "EMBED_ORIGINS": "*",
     # Signs the editor's session cookies; generated into instance/secret_key when empty.
     "SECRET_KEY": "",
-    "EMBED_ORIGINS": "*",
     # Most events and lines of one file imported over HTTP (each event is a write of about
     # 25 ms); `flask import-ics` reads an operator's file of any size.
     "ICAL_IMPORT_MAX_EVENTS": 250,
@@ -70,10 +71,10 @@ DEFAULTS = {
     # The server's own (gunicorn.conf.py, app/server.py): threads per worker, and seconds a
     # client may stay silent mid-request before its connection is closed.
     "GUNICORN_THREADS": 8,
+    "GUNICORN_READ_TIMEOUT": 10.0,
     # Serve every route under {API_ROOT}/tribe/events/v1 too (SPEC §17), for clients
     # written for The Events Calendar.
     "TEC_NAMESPACE_ALIAS": True,
-    "GUNICORN_READ_TIMEOUT": 10.0,
 }
 
 # Bounds of the numeric settings (inclusive); every one is at least 1 (or above 0).
