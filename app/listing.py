@@ -1,5 +1,7 @@
 """Paging for all five listings: page/per_page, totals in body and headers, rest_url,
-next/previous URLs and the RFC 8288 ``Link`` header. Written once, used by all."""
+next/previous URLs and the RFC 8288 ``Link`` header. Written once, used by all; the wp/v2
+collections (``app/routes/wordpress.py::wp_collection``) take their pages' neighbours from
+here and write them as WordPress does."""
 
 from __future__ import annotations
 
@@ -24,6 +26,13 @@ class Page:
 
     def total_pages(self, total: int) -> int:
         return math.ceil(total / self.size) if total else 0
+
+    def neighbours(self, total_pages: int) -> tuple[int | None, int | None]:
+        """The numbers of the next and previous pages, None where there is none: a page
+        past the last has the last as its previous, as WordPress links it."""
+        following = self.number + 1 if self.number < total_pages else None
+        preceding = self.number - 1 if 1 < self.number <= total_pages + 1 else None
+        return following, preceding
 
 
 def _pairs(args: dict) -> list[tuple[str, str]]:
@@ -73,8 +82,9 @@ def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, 
             return f"{base}?{others}" if others else base
         return f"{base}?{others}&page={number}" if others else f"{base}?page={number}"
 
-    next_url = at(page.number + 1) if page.number < total_pages else None
-    previous_url = at(page.number - 1) if 1 < page.number <= total_pages + 1 else None
+    following, preceding = page.neighbours(total_pages)
+    next_url = at(following) if following else None
+    previous_url = at(preceding) if preceding else None
     return rest_url, next_url, previous_url
 
 

@@ -64,11 +64,12 @@ def wp_collection(items: list, total: int, page: Page, path: str):
     def link(number: int, rel: str) -> str:
         return f'<{wp_url(path)}?{urlencode([*kept, ("page", number)])}>; rel="{rel}"'
 
+    following, preceding = page.neighbours(pages)
     links = []
-    if 1 < page.number <= pages + 1:
-        links.append(link(page.number - 1, "prev"))
-    if page.number < pages:
-        links.append(link(page.number + 1, "next"))
+    if preceding:
+        links.append(link(preceding, "prev"))
+    if following:
+        links.append(link(following, "next"))
     if links:
         headers["Link"] = ", ".join(links)
     return json_response(items, 200, headers)
