@@ -14,6 +14,7 @@ from peewee import SQL, NodeList, Select, fn
 
 from rules.clock import utcnow_str
 from rules.geo import bounding_box, distance_km
+from rules.ids import as_id
 from rules.recurrence import is_occurrence, is_series
 from rules.text import search_words
 from store.db import (
@@ -46,7 +47,6 @@ from store.models import (
 )
 from store.posts import (
     allocate_id,
-    as_id,
     listed_statuses,
     publication_epoch,
     readable_clause,

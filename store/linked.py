@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from peewee import fn
 
 from rules.clock import utcnow_str
+from rules.ids import as_id
 from rules.text import search_words
 from store.db import contains_text, write_transaction
 from store.errors import Vanished
 from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
 from store.posts import (
     allocate_id,
-    as_id,
     readable_clause,
     unique_slug,
     unmasked_clause,

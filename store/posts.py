@@ -11,15 +11,13 @@ from peewee import SQL
 
 from rules import dates
 from rules.clock import utcnow, utcnow_str
-from rules.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
+from rules.ids import as_id
 from rules.posts import STATUSES
 from store.db import insert_row, insert_rows
 from store.memo import MEMO, current_version
 from store.models import Event, Node, Organizer, Venue
 from store.sql import Statement, param
 from store.users import Viewer
-
-# Every status a post may have (WordPress's, less auto-draft and inherit).
 
 
 def allocate_id(kind: str) -> int:
@@ -186,8 +184,8 @@ def visible_clause(
     published = is_published(model, now, status)
     if statuses is None and not viewer.has("edit_posts"):
         return published
-    if statuses is None:
-        wanted = published if not viewer.has("edit_posts") else (status != "trash")
+    if statuses is None:  # and the viewer may edit posts (returned above otherwise)
+        wanted = status != "trash"
     else:
         parts = []
         plain = [s for s in statuses if s not in ("publish", "future")]

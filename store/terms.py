@@ -8,6 +8,7 @@ from peewee import JOIN, SQL, Case, fn
 
 from rules import N_
 from rules.clock import utcnow_str
+from rules.ids import as_id
 from rules.posts import split_list
 from rules.text import plain_text
 from store.db import contains_text, unindexed, write_transaction
@@ -15,7 +16,6 @@ from store.errors import Conflict, InvalidInput, Vanished
 from store.memo import MEMO, current_version
 from store.models import Event, EventTerm, Term
 from store.posts import (
-    as_id,
     first_scheduled,
     publication_horizon,
     readable_clause,
