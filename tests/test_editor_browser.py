@@ -226,8 +226,7 @@ def test_the_weekly_day_follows_the_start_until_the_user_chooses_days(site, brow
     """Found by a fresh-clone check: a series weekly on Tuesdays whose start was moved to a
     Wednesday kept BYDAY=TU. The day checked, the start's weekday, moves with the start
     while the user has not changed the days; the saved rule says the new day. After a
-    save, the address drops ``?saved=1`` once "Saved." is shown (a reload does not say
-    it again)."""
+    save, the page says "Saved." once: a reload does not say it again."""
     page = signed_in(site, browser, "edna")
     page.goto(site["base"] + "/manage/events/new")
     page.get_by_label("Title").fill("Tuesday choir")

@@ -17,7 +17,18 @@ import re
 import secrets
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, flash, g, redirect, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    g,
+    get_flashed_messages,
+    redirect,
+    request,
+    session,
+    url_for,
+)
 from flask.sessions import SecureCookieSessionInterface
 from markupsafe import Markup
 from marshmallow import ValidationError
@@ -129,18 +140,28 @@ def _page(template: str, status: int = 200, **context) -> Response:
     return response
 
 
-def _notice(restored=None) -> dict:
-    """The status message that the redirect after a write asks the page it leads to for:
-    ``?saved=1``, or ``?restored=…`` (a restored event is a draft, as WordPress makes it:
-    off the site until it is published; ``restored``, the event, gets a link to its form), or
-    ``?deleted=1``."""
-    if request.args.get("saved") == "1":
-        return {"text": _("Saved.")}
-    if request.args.get("deleted") == "1":
-        return {"text": _("Deleted for good.")}
-    if "restored" not in request.args:
+def _say(what: str, event_id: int | None = None) -> None:
+    """Asks the page the redirect after a write leads to to say what the write did, once:
+    a message flashed into the signed session cookie (never the address, which a reload
+    or a bookmark would say again). ``what``: "saved", "deleted" or "restored"; the
+    words are chosen when the page is made, in that page's language."""
+    flash({"what": what, "event": event_id}, "notice")
+
+
+def _notice() -> dict:
+    """The status message a write asked for (``_say``), consumed by this page: "Saved.",
+    "Deleted for good.", or "Restored…" (a restored event is a draft, as WordPress makes
+    it: off the site until it is published; on the dashboard, with a link to its form)."""
+    said = get_flashed_messages(category_filter=["notice"])
+    if not said:
         return {}
+    what, event_id = said[-1].get("what"), said[-1].get("event")
+    if what == "saved":
+        return {"text": _("Saved.")}
+    if what == "deleted":
+        return {"text": _("Deleted for good.")}
     notice = {"text": _("Restored as a draft: publish it to show it on the site.")}
+    restored = _event_for(g.editor, event_id) if event_id else None
     if restored is not None:
         notice["link"] = url_for("editor.edit_event", event_id=restored.id)
         notice["link_text"] = _("Edit “%(title)s”", title=restored.title or _("(no title)"))
@@ -284,12 +305,10 @@ def dashboard():
         )
     trash_rows = in_trash(None if viewer.has("edit_others_posts") else viewer.id)
     sections.append((_("Trash"), _rendered(trash_rows, viewer)))
-    restored = as_id(request.args.get("restored", ""))
-    event = _event_for(viewer, restored) if restored else None
     return _page(
         "dashboard.html",
         heading=_("Dashboard"),
-        notice=_notice(event),
+        notice=_notice(),
         sections=sections,
         review=_waiting_for_review(viewer) if viewer.has("edit_others_posts") else None,
         may_create=may(viewer, "create"),
@@ -512,7 +531,8 @@ def _save(viewer, event=None):
         gone = [(row.start_date[:16], row.title) for row in edited if row.id not in kept]
         if gone:  # the series' new dates lack their day; the first 20 named (a cookie's room)
             flash({"count": len(gone), "shown": gone[:20]}, "edited dates deleted")
-        return redirect(url_for("editor.edit_event", event_id=saved.id, saved=1), 303)
+        _say("saved")
+        return redirect(url_for("editor.edit_event", event_id=saved.id), 303)
     items.discard(stored)
     typed = event_form.typed(request.form)
     context = _form_context(viewer, typed, errors, event)
@@ -612,8 +632,10 @@ def restore(event_id):
         return _not_yours()
     change_event(event, EventUpdate().load({"status": "draft"}), viewer)  # as WordPress
     if request.form.get("back") == "dashboard":  # its button there: the user stays there
-        return redirect(url_for("editor.dashboard", restored=event_id), 303)
-    return redirect(url_for("editor.edit_event", event_id=event_id, restored=1), 303)
+        _say("restored", event_id)
+        return redirect(url_for("editor.dashboard"), 303)
+    _say("restored")
+    return redirect(url_for("editor.edit_event", event_id=event_id), 303)
 
 
 @bp.route("/events/<int:event_id>/delete", methods=["POST"])
@@ -635,7 +657,8 @@ def delete(event_id):
             cancel_link=url_for("editor.edit_event", event_id=event.id),
         )
     delete_event(event)
-    return redirect(url_for("editor.dashboard", deleted=1), 303)
+    _say("deleted")
+    return redirect(url_for("editor.dashboard"), 303)
 
 
 @bp.route("/events/<int:event_id>/approve", methods=["POST"])
@@ -681,7 +704,8 @@ def media():
                 else failure.message
             )
         else:
-            return redirect(url_for("editor.media_item", media_id=made.id, saved=1), 303)
+            _say("saved")
+            return redirect(url_for("editor.media_item", media_id=made.id), 303)
     number = page_number(request.args.get("page", "1"))
     search = request.args.get("search", "").strip()[:200]
     images, total = items.library(viewer, number, search)
@@ -781,6 +805,7 @@ def new_item(plural):
     if request.method == "POST":
         saved, errors = items.save(kind)
         if saved is not None:
+            _say("saved")
             return items.back_to(plural, saved.id)
         return _item_form(kind, dict(request.form), errors, status=400)
     return _item_form(kind, {"status": "publish" if g.editor.has("publish_posts") else "draft"}, {})
@@ -795,6 +820,7 @@ def edit_item(plural, item_id):
     if request.method == "POST":
         saved, errors = items.save(kind, item)
         if saved is not None:
+            _say("saved")
             return items.back_to(plural, saved.id)
         return _item_form(kind, dict(request.form), errors, item, status=400)
     return _item_form(kind, items.values_of(kind, item), {}, item, notice=_notice())

@@ -339,4 +339,4 @@ def delete_image(viewer, media_id: int) -> bool:
 
 
 def back_to(plural: str, item_id: int):
-    return redirect(url_for("editor.edit_item", plural=plural, item_id=item_id, saved=1), 303)
+    return redirect(url_for("editor.edit_item", plural=plural, item_id=item_id), 303)
