@@ -498,7 +498,7 @@ def test_a_repeat_until_a_day_includes_that_days_occurrence_in_the_events_zone(a
 
 class _Form(HTMLParser):
     """The fields of a page's first POST form with ``enctype`` (the event form), as a
-    browser submits them untouched: inputs' values, checked boxes, chosen options (a
+    browser submits them untouched: inputs' values, checked boxes and radio buttons, chosen options (a
     single select's first when none is), textareas; no file, no submit button."""
 
     def __init__(self):
@@ -516,7 +516,7 @@ class _Form(HTMLParser):
         if not self.inside or "name" not in a and tag != "option":
             return
         if tag == "input" and a.get("type") not in ("file", "submit"):
-            if a.get("type") != "checkbox" or "checked" in a:
+            if a.get("type") not in ("checkbox", "radio") or "checked" in a:
                 self.fields.append((a["name"], a.get("value", "on")))
         elif tag == "select":
             self.select = {

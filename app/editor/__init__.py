@@ -51,7 +51,6 @@ from store.editor import authored, awaiting_review, in_trash, linked_awaiting_re
 from store.events import delete_event, get_event, trash_event
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
-from store.models import Media
 from store.posts import effective_status
 from store.recurrence import overrides_of
 from store.users import ANONYMOUS, Viewer
@@ -379,6 +378,9 @@ STATUS_LABELS = {
 }
 
 
+bp.add_app_template_global(formatting.thumbnail_srcset, "thumbnail_srcset")
+
+
 @bp.app_template_global()
 def status_label(status: str) -> str:
     """A status as the editor shows it, in the page's language."""
@@ -418,13 +420,7 @@ def _choices(kind: str, viewer, chosen: list) -> list:
 
 
 def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
-    library = list(
-        Media.select()
-        .where(Media.author == viewer.id if not viewer.has("edit_others_posts") else True)
-        .order_by(Media.id.desc())
-        .limit(50)
-    )
-    image = values.get("image") or ""
+    library, current_image = items.image_choices(viewer, values.get("image") or "")
     weekdays = _weekday_labels()
     if request.method == "POST":
         shown = request.form.get("shown", "")
@@ -440,11 +436,9 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "venues": _choices("venue", viewer, values.get("venue") or []),
         "organizers": _choices("organizer", viewer, values.get("organizer") or []),
         "library": library,
-        # The event's image when the library list does not hold it (another user's, older
-        # than the 50 newest, an outside URL): offered first, chosen.
-        "current_image": image
-        if image and image not in {str(media.id) for media in library}
-        else "",
+        # The event's image when the library does not hold it (another user's, older than
+        # the newest offered, an outside URL): offered first, chosen.
+        "current_image": current_image,
         "statuses": _statuses(viewer),
         "weekdays": weekdays,
         "monthly": event_form.monthly_labels(
@@ -793,6 +787,9 @@ def _item_form(kind, values, errors, item=None, status=200, notice=None):
         fields=labels["fields"],
         statuses=_statuses(g.editor),
         parents=items.parents(kind, item),
+        images=items.image_choices(g.editor, values.get("image") or "")
+        if any(field.type == "image" for field in kind.fields)
+        else ([], ""),
     )
 
 

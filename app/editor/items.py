@@ -33,7 +33,7 @@ from store.terms import TermFilters, delete_term, get_term, list_terms, term_nam
 class Field:
     name: str  # the API's field name
     label: str  # marked for translation
-    type: str = "text"  # text, textarea, url, email, number, status, parent
+    type: str = "text"  # text, textarea, url, email, number, status, parent, image
     # Left empty, the field says "none" where the API's schema takes only a non-empty
     # value (a term's slug and description, as the reference's): left out of a new item
     # (the slug made from the name), and on an edit the slug made anew from the name, the
@@ -76,6 +76,7 @@ KINDS = {
             Field("website", N_("Website"), "url"),
             Field("geo_lat", N_("Latitude"), "number"),
             Field("geo_lng", N_("Longitude"), "number"),
+            Field("image", N_("Image"), "image"),
             *POST_FIELDS,
         ),
         VenueCreate,
@@ -92,6 +93,7 @@ KINDS = {
             Field("phone", N_("Phone")),
             Field("email", N_("Email"), "email"),
             Field("website", N_("Website"), "url"),
+            Field("image", N_("Image"), "image"),
             *POST_FIELDS,
         ),
         OrganizerCreate,
@@ -192,14 +194,20 @@ def values_of(kind: Kind, item) -> dict:
     return values
 
 
-def body_of(kind: Kind, form) -> dict:
+def body_of(kind: Kind, form, item=None) -> dict:
     """The form as an API body: the fields it names, empty numbers and optional fields
-    left out (``_emptied`` says what an edit's empty ones clear)."""
+    left out (``_emptied`` says what an edit's empty ones clear); the image only when
+    the user chose another one (an image kept is not the user's to choose again: another
+    user's, for a contributor)."""
     body = {}
     for field in kind.fields:
         if field.name not in form:
             continue
         value = form[field.name]
+        if field.type == "image":
+            if value != (getattr(item, "image", "") or ""):
+                body["image"] = value
+            continue
         if (field.type in ("number", "datetime-local") or field.optional) and not value.strip():
             # no number; no publication date (now for a new item, else unchanged); an
             # optional field left empty (``_emptied`` says what an edit's clears)
@@ -215,7 +223,7 @@ def save(kind: Kind, item=None):
     (None, field errors)."""
     schema = kind.update_schema() if item is not None else kind.create_schema()
     try:
-        loaded = schema.load(body_of(kind, request.form))
+        loaded = schema.load(body_of(kind, request.form, item))
         loaded.update(_emptied(kind, request.form, item))
         if kind.is_term:
             saved = kind.routes.save(loaded, item)
@@ -305,6 +313,27 @@ def library(viewer, number: int, search: str = "") -> tuple[list[dict], int]:
     rows = query.order_by(Media.id.desc()).offset((number - 1) * PAGE_SIZE).limit(PAGE_SIZE)
     ctx = render_context(viewer)
     return [media_out(row, ctx) for row in rows], total
+
+
+LIBRARY_CHOICES = 50
+
+
+def image_choices(viewer, chosen: str) -> tuple[list[dict], dict | str]:
+    """What a form offers to choose an image from: the newest images this user may use
+    (their own; editors everyone's) as image objects, and the item's own image when they
+    do not hold it (another user's, an older one: its object; an outside URL: the URL;
+    else "")."""
+    query = Media.select()
+    if not viewer.has("edit_others_posts"):
+        query = query.where(Media.author == viewer.id)
+    ctx = render_context(viewer)
+    offered = [
+        media_out(row, ctx) for row in query.order_by(Media.id.desc()).limit(LIBRARY_CHOICES)
+    ]
+    if not chosen or chosen in {str(image["id"]) for image in offered}:
+        return offered, ""
+    found = get_media(chosen) if chosen.isascii() and chosen.isdigit() else None
+    return offered, media_out(found, ctx) if found is not None else chosen
 
 
 def upload(viewer, param: str = "file"):
