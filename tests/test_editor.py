@@ -410,6 +410,44 @@ def test_a_trashed_events_form_says_so_and_a_save_changes_nothing(app, sign_in):
     assert kept.status == "trash" and kept.title == "Gone"
 
 
+def test_a_trashed_venues_form_says_so_a_save_changes_nothing_and_restore_brings_it_back(
+    client, sign_in
+):
+    """Found by using the editor from the outside: a trashed venue's (or organizer's) form
+    showed "Draft" (trash is no choice) and a save quietly took it out of the trash, as an
+    event's once did; nothing else restored it. Its form says it is in the trash, a save
+    is refused (409) and changes nothing, and "Restore" makes it a draft (as an event)."""
+    author = sign_in("author", "tia")
+    for plural, name_field in (("venues", "venue"), ("organizers", "organizer")):
+        made = author.post(
+            f"/manage/{plural}/new",
+            data={"csrf_token": author.token, name_field: "Gone", "status": "publish"},
+        )
+        path = made.headers["Location"]
+        author.post(f"{path}/delete", data={"csrf_token": author.token})  # to the trash
+        form = author.get(path).get_data(as_text=True)
+        assert "This item is in the trash" in form and f'action="{path}/restore"' in form
+        saved = author.post(
+            path, data={"csrf_token": author.token, name_field: "Back", "status": "draft"}
+        )
+        assert saved.status_code == 409, plural
+        assert 'role="alert">This item is in the trash' in saved.get_data(as_text=True)
+        kept = author.get(path).get_data(as_text=True)
+        assert 'value="Gone"' in kept and "This item is in the trash" in kept
+        restored = author.post(f"{path}/restore", data={"csrf_token": author.token})
+        assert restored.status_code == 303 and restored.headers["Location"] == path
+        page = author.get(path).get_data(as_text=True)
+        assert "Restored as a draft" in page and "This item is in the trash" not in page
+        assert '<option value="draft" selected>' in page
+        again = author.post(f"{path}/restore", data={"csrf_token": author.token})
+        assert again.status_code == 404  # no longer in the trash
+    author.post(f"{path}/delete", data={"csrf_token": author.token})
+    other = sign_in("author", "otto")  # not theirs to restore, as not theirs to trash
+    refused = other.post(f"{path}/restore", data={"csrf_token": other.token})
+    assert refused.status_code == 404
+    assert "This item is in the trash" in author.get(path).get_data(as_text=True)
+
+
 def test_a_deleted_users_session_never_opens_the_next_users_account(app, sign_in):
     """SQLite may give a deleted user's id to the next user: the old cookie must not sign
     in as the new user (found by an operator's review)."""

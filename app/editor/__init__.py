@@ -815,12 +815,26 @@ def edit_item(plural, item_id):
     if item is None:
         return _not_found()
     if request.method == "POST":
+        if items.in_trash(kind, item):  # its form cannot say so: restored first, as an event
+            return _item_form(kind, items.values_of(kind, item), {}, item, status=409)
         saved, errors = items.save(kind, item)
         if saved is not None:
             _say("saved")
             return items.back_to(plural, saved.id)
         return _item_form(kind, dict(request.form), errors, item, status=400)
     return _item_form(kind, items.values_of(kind, item), {}, item, notice=_notice())
+
+
+@bp.route("/<plural>/<int:item_id>/restore", methods=["POST"])
+def restore_item(plural, item_id):
+    """Takes a venue or organizer out of the trash, as a draft (as an event, as WordPress)."""
+    kind = items.kind_of(plural)
+    item = items.item_of(kind, item_id, "delete") if kind else None
+    if item is None or not items.in_trash(kind, item):
+        return _not_found()
+    items.restore(kind, item)
+    _say("restored")
+    return items.back_to(plural, item.id)
 
 
 @bp.route("/<plural>/<int:item_id>/approve", methods=["POST"])

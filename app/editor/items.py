@@ -267,6 +267,16 @@ def field_errors(error: ApiError) -> dict:
     return {"_form": error.message}
 
 
+def in_trash(kind: Kind, item) -> bool:
+    """Whether ``item`` is a venue or organizer in the trash (terms have no trash)."""
+    return not kind.is_term and item.status == "trash"
+
+
+def restore(kind: Kind, item) -> None:
+    """A venue or organizer out of the trash as a draft, through its write pipeline."""
+    kind.routes.write(kind.update_schema().load({"status": "draft"}), item)
+
+
 def remove(kind: Kind, item) -> None:
     """Terms are deleted (as the API does), venues and organizers go to the trash (or are
     deleted when already there, for those who may)."""
