@@ -242,11 +242,9 @@ def test_venues_organizers_and_terms_through_the_api_pipeline(client, sign_in, p
         f"/manage/{plural}/{item_id}", data={"csrf_token": editor.token, name_field: ""}
     )
     assert empty.status_code == 400 and f'id="{name_field}-error"' in empty.get_data(as_text=True)
+    delete = f"/manage/{plural}/{item_id}/delete"
     assert (
-        editor.post(
-            f"/manage/{plural}/{item_id}/delete", data={"csrf_token": editor.token}
-        ).status_code
-        == 303
+        editor.post(delete, data={"csrf_token": editor.token, "confirmed": "1"}).status_code == 303
     )
 
 
@@ -285,11 +283,9 @@ def test_images_are_uploaded_checked_and_deleted(sign_in):
     )
     assert bad.status_code == 400 and 'role="alert"' in bad.get_data(as_text=True)
     media_id = saved_id(made)
+    delete = f"/manage/media/{media_id}/delete"
     assert (
-        editor.post(
-            f"/manage/media/{media_id}/delete", data={"csrf_token": editor.token}
-        ).status_code
-        == 303
+        editor.post(delete, data={"csrf_token": editor.token, "confirmed": "1"}).status_code == 303
     )
 
 
@@ -722,8 +718,57 @@ def test_deleting_a_venue_for_good_is_for_editors_as_on_the_api(client, sign_in)
     assert refused.status_code == 403 and "Not allowed" in refused.get_data(as_text=True)
     editor = sign_in("editor", "eli")
     assert editor.get(f"/manage/venues/{venue_id}").status_code == 200
-    assert editor.post(delete, data={"csrf_token": editor.token}).status_code == 303
+    confirmed = {"csrf_token": editor.token, "confirmed": "1"}
+    assert editor.post(delete, data=confirmed).status_code == 303
     assert editor.get(f"/manage/venues/{venue_id}").status_code == 404
+
+
+def test_what_is_deleted_for_good_asks_first_and_then_says_so(client, sign_in):
+    """Found by using the editor from the outside: an image (and with it the image of every
+    event, venue and organizer showing it), a category or tag, and a venue or organizer in
+    the trash were deleted for good by one click, where an event's "Delete for good" asks.
+    One click asks; the page's button deletes; the list then says "Deleted for good."."""
+    editor = sign_in("editor", "del")
+    image = io.BytesIO()
+    Image.new("RGB", (30, 20), "red").save(image, "PNG")
+    media = editor.post(
+        "/manage/media/",
+        data={"csrf_token": editor.token, "file": (io.BytesIO(image.getvalue()), "x.png")},
+        content_type="multipart/form-data",
+    )
+    venue = editor.post(
+        "/manage/venues/new",
+        data={"csrf_token": editor.token, "venue": "Old barn", "image": saved_id(media)},
+    )
+    editor.post(f"{venue.headers['Location']}/delete", data={"csrf_token": editor.token})
+    category = editor.post(
+        "/manage/categories/new", data={"csrf_token": editor.token, "name": "Bal"}
+    )
+    for made, api, listing in (
+        (media, None, "/manage/media/"),  # shown by a trashed venue alone: not public
+        (category, f"{NS}/categories/{saved_id(category)}", "/manage/categories/"),
+        (venue, None, "/manage/venues/"),
+    ):
+        delete = f"{made.headers['Location']}/delete"
+        asked = editor.post(delete, data={"csrf_token": editor.token})
+        page = asked.get_data(as_text=True)
+        assert asked.status_code == 200 and "cannot be undone" in page, delete
+        assert f'action="{delete}"' in page and 'name="confirmed" value="1"' in page
+        assert editor.get(made.headers["Location"]).status_code == 200  # still there
+        if api:
+            assert client.get(api).status_code == 200
+        done = editor.post(delete, data={"csrf_token": editor.token, "confirmed": "1"})
+        assert done.status_code == 303 and done.headers["Location"] == listing
+        assert "Deleted for good." in editor.get(listing).get_data(as_text=True)
+        assert editor.get(made.headers["Location"]).status_code == 404
+    trashed = editor.post(
+        "/manage/organizers/new", data={"csrf_token": editor.token, "organizer": "Club"}
+    )
+    to_trash = editor.post(
+        f"{trashed.headers['Location']}/delete", data={"csrf_token": editor.token}
+    )
+    assert to_trash.status_code == 303  # the trash is undone by Restore: no question
+    assert "Deleted for good." not in editor.get("/manage/organizers/").get_data(as_text=True)
 
 
 def test_odd_ids_and_a_refused_form_store_nothing(client, sign_in):

@@ -641,18 +641,25 @@ def delete(event_id):
         return _not_yours()
     require_force_delete(viewer)
     if request.form.get("confirmed") != "1":  # one click asks; the page's button deletes
-        return _page(
-            "message.html",
-            heading=_("Delete for good?"),
-            message=_("“%(title)s” will be deleted for good: this cannot be undone.")
-            % {"title": event.title},
-            confirm_action=url_for("editor.delete", event_id=event.id),
-            confirm_label=_("Delete for good"),
-            cancel_link=url_for("editor.edit_event", event_id=event.id),
-        )
+        return _confirm_deletion(event.title, url_for("editor.edit_event", event_id=event.id))
     delete_event(event)
     _say("deleted")
     return redirect(url_for("editor.dashboard"), 303)
+
+
+def _confirm_deletion(title: str, cancel_link: str) -> Response:
+    """The page that asks before something is deleted for good (an event, a term, an
+    image, a venue or organizer in the trash): its button posts the same form again,
+    confirmed."""
+    return _page(
+        "message.html",
+        heading=_("Delete for good?"),
+        message=_("“%(title)s” will be deleted for good: this cannot be undone.")
+        % {"title": title},
+        confirm_action=request.path,
+        confirm_label=_("Delete for good"),
+        cancel_link=cancel_link,
+    )
 
 
 @bp.route("/events/<int:event_id>/approve", methods=["POST"])
@@ -708,6 +715,7 @@ def media():
         "media.html",
         400 if error else 200,
         heading=_("Images"),
+        notice=_notice(),
         images=images,
         error=error,
         search=search,
@@ -740,8 +748,14 @@ def media_item(media_id):
 
 @bp.route("/media/<int:media_id>/delete", methods=["POST"])
 def delete_image(media_id):
-    if not items.delete_image(g.editor, media_id):
+    image = items.deletable_image(g.editor, media_id)
+    if image is None:
         return _not_found()
+    if request.form.get("confirmed") != "1":  # one click asks: what shows it loses it
+        title = f"{_('Image')} #{image.id}"
+        return _confirm_deletion(title, url_for("editor.media_item", media_id=image.id))
+    items.delete_image(image)
+    _say("deleted")
     return redirect(url_for("editor.media"), 303)
 
 
@@ -760,6 +774,7 @@ def list_items(plural):
     return _page(
         "items.html",
         heading=labels["heading"],
+        notice=_notice(),
         kind=kind,
         rows=rows,
         search=search,
@@ -856,7 +871,15 @@ def delete_item(plural, item_id):
     item = items.item_of(kind, item_id, "delete") if kind else None
     if item is None:
         return _not_found()
+    for_good = kind.is_term or items.in_trash(kind, item)  # else to the trash, undone by Restore
+    if items.in_trash(kind, item):
+        require_force_delete(g.editor)  # as the API's force=true: editors and up, before asking
+    if for_good and request.form.get("confirmed") != "1":  # one click asks
+        title = item.name if kind.is_term else item.title
+        return _confirm_deletion(title, url_for("editor.edit_item", plural=plural, item_id=item.id))
     items.remove(kind, item)
+    if for_good:
+        _say("deleted")
     return redirect(url_for("editor.list_items", plural=plural), 303)
 
 

@@ -367,14 +367,19 @@ def discard(media) -> None:
         delete_media(media, current_app.config["UPLOAD_FOLDER"])
 
 
-def delete_image(viewer, media_id: int) -> bool:
+def deletable_image(viewer, media_id: int):
+    """The image, if this user may delete it (editors, or its owner while no other
+    user's item shows it), else None."""
     media = get_media(media_id)
     if media is None or not may(viewer, "delete_media", media):
-        return False
+        return None
     if not viewer.has("edit_others_posts") and shown_by_others(media.id, viewer.id):
-        return False
+        return None
+    return media
+
+
+def delete_image(media) -> None:
     delete_media(media, current_app.config["UPLOAD_FOLDER"])
-    return True
 
 
 def back_to(plural: str, item_id: int):
