@@ -265,6 +265,43 @@ def test_an_author_may_not_manage_terms_nor_others_venues(client, sign_in, as_ro
     )
 
 
+def test_the_lists_lead_to_a_form_only_where_the_user_may_edit(client, sign_in, as_role):
+    """Found by using the editor as an author, a contributor and a subscriber: every row of
+    the venue, organizer, category and tag lists led to the item's form, a "Nothing here"
+    page (404) for whoever may not edit it. As an event's row: the form when the user may
+    edit it, else the public page when anyone may read it, else no link."""
+    boss = as_role("editor", "boss")
+    theirs = client.post(f"{NS}/venues", json={"venue": "Their hall"}, headers=boss).get_json()
+    hidden = client.post(
+        f"{NS}/organizers", json={"organizer": "Secret club", "status": "draft"}, headers=boss
+    ).get_json()
+    category = client.post(f"{NS}/categories", json={"name": "Folk"}, headers=boss).get_json()
+    author = sign_in("author", "amy")
+    own = saved_id(
+        author.post(
+            "/manage/venues/new",
+            data={"csrf_token": author.token, "venue": "My hall", "status": "publish"},
+        )
+    )
+    venues = author.get("/manage/venues/").get_data(as_text=True)
+    assert f'<a href="/venue/{theirs["slug"]}/">Their hall</a>' in venues
+    assert f'<a href="/manage/venues/{own}">My hall</a>' in venues
+    assert author.get(f"/venue/{theirs['slug']}/").status_code == 200
+    categories = author.get("/manage/categories/").get_data(as_text=True)
+    assert '<a href="/events/category/folk/">Folk</a>' in categories
+    editor = sign_in("editor", "eve")
+    organizers = editor.get("/manage/organizers/").get_data(as_text=True)
+    assert f'<a href="/manage/organizers/{hidden["id"]}">Secret club</a>' in organizers
+    assert f'<a href="/manage/categories/{category["id"]}">Folk</a>' in editor.get(
+        "/manage/categories/"
+    ).get_data(as_text=True)
+    for client_of in (author, sign_in("subscriber", "sue")):
+        page = client_of.get("/manage/venues/").get_data(as_text=True)
+        assert f'href="/manage/venues/{theirs["id"]}"' not in page
+        for link in re.findall(r'<td><a href="([^"]+)"', page):
+            assert client_of.get(link).status_code == 200, link
+
+
 def test_images_are_uploaded_checked_and_deleted(sign_in):
     editor = sign_in("editor", "ivy")
     image = io.BytesIO()

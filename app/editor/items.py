@@ -27,6 +27,7 @@ from store.media import delete_media, get_media, images_matching, save_media, sh
 from store.models import Media, Term
 from store.posts import effective_status
 from store.terms import TermFilters, delete_term, get_term, list_terms, term_names
+from store.users import ANONYMOUS
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,13 @@ def listing(kind: Kind, search: str, number: int, status: str = ""):
         rows, total = list_terms(kind.routes.taxonomy, filters, viewer, offset, PAGE_SIZE)
         parents = term_names(row.parent for row in rows if row.parent)
         shown = [
-            {"id": r.id, "name": r.name, "slug": r.slug, "parent": parents.get(r.parent, "")}
+            {
+                "id": r.id,
+                "name": r.name,
+                "slug": r.slug,
+                "parent": parents.get(r.parent, ""),
+                "link": _link_of(kind, r, viewer),
+            }
             for r in rows
         ]
         return shown, total
@@ -162,7 +169,40 @@ def listing(kind: Kind, search: str, number: int, status: str = ""):
         statuses = [status]
     filters = LinkedFilters(search=search or None, statuses=statuses)
     rows, total = list_linked(kind.routes.kind, filters, viewer, offset, PAGE_SIZE)
-    return [{"id": r.id, "name": r.title, "status": effective_status(r)} for r in rows], total
+    shown = [
+        {
+            "id": r.id,
+            "name": r.title,
+            "status": effective_status(r),
+            "link": _link_of(kind, r, viewer),
+        }
+        for r in rows
+    ]
+    return shown, total
+
+
+# Each kind's public page (SPEC §15), by slug.
+PUBLIC_PAGES = {
+    "venues": "pages.venue_view",
+    "organizers": "pages.organizer_view",
+    "categories": "pages.category_view",
+    "tags": "pages.tag_view",
+}
+
+
+def _link_of(kind: Kind, row, viewer) -> str:
+    """Where a list's row leads: the item's form when this user may edit it; else its
+    public page when anyone may read it; else nothing (""). As an event's row does
+    (``app/editor::_link_of``): a form the user may not open is a "Nothing here" page."""
+    if kind.is_term:
+        editable, public = may(viewer, "manage_terms"), True
+    else:
+        status = effective_status(row)
+        editable = may(viewer, "edit", row, status)
+        public = may(ANONYMOUS, "read", row, status)
+    if editable:
+        return url_for("editor.edit_item", plural=kind.plural, item_id=row.id)
+    return url_for(PUBLIC_PAGES[kind.plural], slug=row.slug) if public else ""
 
 
 def item_of(kind: Kind, item_id: int, action: str = "edit"):
