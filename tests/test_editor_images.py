@@ -70,6 +70,11 @@ def test_an_event_venue_and_organizer_choose_their_image_by_its_thumbnail(client
         page = editor.get(path).get_data(as_text=True)
         assert f'id="image-{chosen}" name="image" value="{chosen}" checked' in page, path
         assert f'id="image-{other}" name="image" value="{other}">' in page, path
+    outside = "https://example.org/poster.jpg"  # an image hosted elsewhere: shown as it is
+    elsewhere = editor.post("/manage/events/new", data=event_form(editor, image=outside))
+    page = editor.get(elsewhere.headers["Location"]).get_data(as_text=True)
+    assert f'id="image-current" name="image" value="{outside}" checked' in page
+    assert f'<img class="thumbnail" src="{outside}" alt="The current image ({outside})"' in page
     # Another image chosen, then none: the venue's image follows.
     venue_path = venue.headers["Location"]
     form = {"csrf_token": editor.token, "venue": "Hall", "status": "publish"}
