@@ -481,6 +481,19 @@ def test_a_trashed_venues_form_says_so_a_save_changes_nothing_and_restore_brings
     assert "This item is in the trash" in author.get(path).get_data(as_text=True)
 
 
+def test_a_protected_events_form_says_it_has_a_password_without_showing_it(sign_in):
+    """Found by using the editor: the form of a password-protected event showed an empty
+    "Password (empty: unchanged)", nothing telling it from an open event's."""
+    editor = sign_in("editor", "pat")
+    made = editor.post("/manage/events/new", data=event_form(editor, password="opensesame"))
+    page = editor.get(made.headers["Location"]).get_data(as_text=True)
+    assert 'id="password-hint">This event has a password' in page
+    assert 'aria-describedby="password-hint"' in page and "opensesame" not in page
+    path = made.headers["Location"]
+    editor.post(path, data=untouched(editor, path, clear_password="on"))
+    assert 'id="password-hint"' not in editor.get(path).get_data(as_text=True)
+
+
 def test_a_deleted_users_session_never_opens_the_next_users_account(app, sign_in):
     """SQLite may give a deleted user's id to the next user: the old cookie must not sign
     in as the new user (found by an operator's review)."""
