@@ -387,6 +387,24 @@ def test_found_by_review_odd_input_in_the_editor(app, sign_in):
     assert answer.status_code == 303 and answer.headers["Location"].endswith("/manage/")
 
 
+def test_signing_in_from_a_page_of_another_language_leads_back_to_it(app, as_role):
+    """Found by using the editor in French: /fr/manage/events/new asked to sign in, and
+    signing in led to /manage/events/new, in English."""
+    as_role("editor", "flo")
+    with app.app_context(), database.connection_context():
+        accounts.set_password_by_link(accounts.login_link_token("flo"), PASSWORD)
+    client = app.test_client()
+    asked = client.get("/fr/manage/events/new")
+    assert asked.headers["Location"] == "/fr/manage/signin?next=/manage/events/new"
+    token = csrf(client.get(asked.headers["Location"]).get_data(as_text=True))
+    answer = client.post(
+        asked.headers["Location"],
+        data={"csrf_token": token, "username": "flo", "password": PASSWORD},
+    )
+    assert answer.status_code == 303 and answer.headers["Location"] == "/fr/manage/events/new"
+    assert '<html lang="fr">' in client.get(answer.headers["Location"]).get_data(as_text=True)
+
+
 def test_the_description_preview_saves_nothing_and_shows_the_sanitised_html(app, sign_in):
     editor = sign_in("editor", "kim")
     answer = editor.post(

@@ -191,8 +191,10 @@ def signin():
     _start_session(user)
     target = request.args.get("next", "")
     if not SAFE_NEXT.fullmatch(target):  # only a path of the editor, nothing else
-        target = url_for("editor.dashboard")
-    return redirect(target, 303)
+        return redirect(url_for("editor.dashboard"), 303)
+    # ``next`` is the path under the language root the page was asked in (guard()): the
+    # page opens in the same language.
+    return redirect(request.script_root + target, 303)
 
 
 # What a browser says of a request's origin: typed in the address bar ("none"), or from a
