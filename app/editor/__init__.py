@@ -534,7 +534,9 @@ def _save(viewer, event=None):
     context = _form_context(viewer, typed, errors, event)
     _place_recurrence_error(errors, typed, context["series"])
     heading = _("Edit event") if event else _("New event")
-    return _page("event_form.html", 400, heading=heading, **context)
+    # A browser never fills a file input again: the form says the file must be chosen again.
+    kept_not = upload is not None and bool(upload.filename)
+    return _page("event_form.html", 400, heading=heading, file_not_kept=kept_not, **context)
 
 
 def _place_recurrence_error(errors: dict, typed: dict, series: dict) -> None:
