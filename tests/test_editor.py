@@ -829,6 +829,10 @@ def test_what_is_deleted_for_good_asks_first_and_then_says_so(client, sign_in):
         assert done.status_code == 303 and done.headers["Location"] == listing
         assert "Deleted for good." in editor.get(listing).get_data(as_text=True)
         assert editor.get(made.headers["Location"]).status_code == 404
+    tag = editor.post("/manage/tags/new", data={"csrf_token": editor.token, "name": "Bal"})
+    french = f"/fr{tag.headers['Location']}/delete"
+    asked = editor.post(french, data={"csrf_token": editor.token}).get_data(as_text=True)
+    assert f'action="{french}"' in asked  # the page's button keeps the language
     trashed = editor.post(
         "/manage/organizers/new", data={"csrf_token": editor.token, "organizer": "Club"}
     )

@@ -660,7 +660,7 @@ def _confirm_deletion(title: str, cancel_link: str) -> Response:
         heading=_("Delete for good?"),
         message=_("“%(title)s” will be deleted for good: this cannot be undone.")
         % {"title": title},
-        confirm_action=request.path,
+        confirm_action=url_for(request.endpoint, **request.view_args),  # its language kept
         confirm_label=_("Delete for good"),
         cancel_link=cancel_link,
     )
