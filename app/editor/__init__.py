@@ -111,7 +111,10 @@ def guard():
         g.viewer = g.editor  # what the API's helpers read as the caller, in this request only
     if g.editor is None and request.endpoint not in PUBLIC_ENDPOINTS:
         session.clear()
-        return redirect(url_for("editor.signin", next=request.path), 303)
+        asked = request.query_string.decode("ascii", "replace")  # a list's filters kept
+        return redirect(
+            url_for("editor.signin", next=request.path + (f"?{asked}" if asked else "")), 303
+        )
     return None
 
 
@@ -266,7 +269,9 @@ def set_password(token):
 
 
 PUBLIC_ENDPOINTS = {"editor.signin", "editor.signout", "editor.set_password"}
-SAFE_NEXT = re.compile(r"/manage/[A-Za-z0-9_/-]*")
+# A path of the editor and its query, as a browser encodes them: nothing that could leave
+# the site (//, \\) or break the header (a raw line break).
+SAFE_NEXT = re.compile(r"/manage/[A-Za-z0-9_/-]*(\?[A-Za-z0-9_.~%+=&-]*)?")
 
 
 # --- the dashboard -----------------------------------------------------------------------
