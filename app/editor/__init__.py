@@ -880,9 +880,10 @@ def delete_item(plural, item_id):
     item = items.item_of(kind, item_id, "delete") if kind else None
     if item is None:
         return _not_found()
-    for_good = kind.is_term or items.in_trash(kind, item)  # else to the trash, undone by Restore
-    if items.in_trash(kind, item):
+    trashed = items.in_trash(kind, item)
+    if trashed:
         require_force_delete(g.editor)  # as the API's force=true: editors and up, before asking
+    for_good = kind.is_term or trashed  # else to the trash, undone by Restore
     if for_good and request.form.get("confirmed") != "1":  # one click asks
         title = item.name if kind.is_term else item.title
         return _confirm_deletion(title, url_for("editor.edit_item", plural=plural, item_id=item.id))
