@@ -350,13 +350,19 @@ def labels(kind: Kind) -> dict:
 # --- images -----------------------------------------------------------------------------
 
 
+def _images_of(viewer):
+    """The images the editor offers this user: their own; editors everyone's."""
+    query = Media.select()
+    if not viewer.has("edit_others_posts"):
+        query = query.where(Media.author == viewer.id)
+    return query
+
+
 def library(viewer, number: int, search: str = "") -> tuple[list[dict], int]:
     """The images this user may use (their own; editors everyone's), newest first; with
     ``search``, those whose id or file name holds it, or that an event, venue or
     organizer whose title holds it shows."""
-    query = Media.select()
-    if not viewer.has("edit_others_posts"):
-        query = query.where(Media.author == viewer.id)
+    query = _images_of(viewer)
     if search:
         query = query.where(images_matching(search))
     total = query.count()
@@ -373,13 +379,9 @@ def image_choices(viewer, chosen: str) -> tuple[list[dict], dict | str]:
     (their own; editors everyone's) as image objects, and the item's own image when they
     do not hold it (another user's, an older one: its object; an outside URL: the URL;
     else "")."""
-    query = Media.select()
-    if not viewer.has("edit_others_posts"):
-        query = query.where(Media.author == viewer.id)
     ctx = render_context(viewer)
-    offered = [
-        media_out(row, ctx) for row in query.order_by(Media.id.desc()).limit(LIBRARY_CHOICES)
-    ]
+    newest = _images_of(viewer).order_by(Media.id.desc()).limit(LIBRARY_CHOICES)
+    offered = [media_out(row, ctx) for row in newest]
     if not chosen or chosen in {str(image["id"]) for image in offered}:
         return offered, ""
     found = get_media(chosen) if chosen.isascii() and chosen.isdigit() else None
