@@ -81,6 +81,10 @@ def _editor(browser, server, database) -> None:
         ("editor-event-form", "/manage/events/new"),
     ):
         page.goto(server.base + path)
+        for image in page.locator("img[loading=lazy]").all():  # the form's image choices
+            image.scroll_into_view_if_needed()
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_load_state("networkidle")
         target = os.path.join(OUT, f"{name}.png")
         page.screenshot(path=target, full_page=name == "editor-event-form")
         print(target)

@@ -17,7 +17,18 @@ import re
 import secrets
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, flash, g, redirect, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    g,
+    get_flashed_messages,
+    redirect,
+    request,
+    session,
+    url_for,
+)
 from flask.sessions import SecureCookieSessionInterface
 from markupsafe import Markup
 from marshmallow import ValidationError
@@ -40,7 +51,6 @@ from store.editor import authored, awaiting_review, in_trash, linked_awaiting_re
 from store.events import delete_event, get_event, trash_event
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
-from store.models import Media
 from store.posts import effective_status
 from store.recurrence import overrides_of
 from store.users import ANONYMOUS, Viewer
@@ -101,7 +111,10 @@ def guard():
         g.viewer = g.editor  # what the API's helpers read as the caller, in this request only
     if g.editor is None and request.endpoint not in PUBLIC_ENDPOINTS:
         session.clear()
-        return redirect(url_for("editor.signin", next=request.path), 303)
+        asked = request.query_string.decode("ascii", "replace")  # a list's filters kept
+        return redirect(
+            url_for("editor.signin", next=request.path + (f"?{asked}" if asked else "")), 303
+        )
     return None
 
 
@@ -129,18 +142,28 @@ def _page(template: str, status: int = 200, **context) -> Response:
     return response
 
 
-def _notice(restored=None) -> dict:
-    """The status message that the redirect after a write asks the page it leads to for:
-    ``?saved=1``, or ``?restored=…`` (a restored event is a draft, as WordPress makes it:
-    off the site until it is published; ``restored``, the event, gets a link to its form), or
-    ``?deleted=1``."""
-    if request.args.get("saved") == "1":
-        return {"text": _("Saved.")}
-    if request.args.get("deleted") == "1":
-        return {"text": _("Deleted for good.")}
-    if "restored" not in request.args:
+def _say(what: str, event_id: int | None = None) -> None:
+    """Asks the page the redirect after a write leads to to say what the write did, once:
+    a message flashed into the signed session cookie (never the address, which a reload
+    or a bookmark would say again). ``what``: "saved", "deleted" or "restored"; the
+    words are chosen when the page is made, in that page's language."""
+    flash({"what": what, "event": event_id}, "notice")
+
+
+def _notice() -> dict:
+    """The status message a write asked for (``_say``), consumed by this page: "Saved.",
+    "Deleted for good.", or "Restored…" (a restored event is a draft, as WordPress makes
+    it: off the site until it is published; on the dashboard, with a link to its form)."""
+    said = get_flashed_messages(category_filter=["notice"])
+    if not said:
         return {}
+    what, event_id = said[-1].get("what"), said[-1].get("event")
+    if what == "saved":
+        return {"text": _("Saved.")}
+    if what == "deleted":
+        return {"text": _("Deleted for good.")}
     notice = {"text": _("Restored as a draft: publish it to show it on the site.")}
+    restored = _event_for(g.editor, event_id) if event_id else None
     if restored is not None:
         notice["link"] = url_for("editor.edit_event", event_id=restored.id)
         notice["link_text"] = _("Edit “%(title)s”", title=restored.title or _("(no title)"))
@@ -171,8 +194,10 @@ def signin():
     _start_session(user)
     target = request.args.get("next", "")
     if not SAFE_NEXT.fullmatch(target):  # only a path of the editor, nothing else
-        target = url_for("editor.dashboard")
-    return redirect(target, 303)
+        return redirect(url_for("editor.dashboard"), 303)
+    # ``next`` is the path under the language root the page was asked in (guard()): the
+    # page opens in the same language.
+    return redirect(request.script_root + target, 303)
 
 
 # What a browser says of a request's origin: typed in the address bar ("none"), or from a
@@ -244,7 +269,9 @@ def set_password(token):
 
 
 PUBLIC_ENDPOINTS = {"editor.signin", "editor.signout", "editor.set_password"}
-SAFE_NEXT = re.compile(r"/manage/[A-Za-z0-9_/-]*")
+# A path of the editor and its query, as a browser encodes them: nothing that could leave
+# the site (//, \\) or break the header (a raw line break).
+SAFE_NEXT = re.compile(r"/manage/[A-Za-z0-9_/-]*(\?[A-Za-z0-9_.~%+=&-]*)?")
 
 
 # --- the dashboard -----------------------------------------------------------------------
@@ -284,12 +311,10 @@ def dashboard():
         )
     trash_rows = in_trash(None if viewer.has("edit_others_posts") else viewer.id)
     sections.append((_("Trash"), _rendered(trash_rows, viewer)))
-    restored = as_id(request.args.get("restored", ""))
-    event = _event_for(viewer, restored) if restored else None
     return _page(
         "dashboard.html",
         heading=_("Dashboard"),
-        notice=_notice(event),
+        notice=_notice(),
         sections=sections,
         review=_waiting_for_review(viewer) if viewer.has("edit_others_posts") else None,
         may_create=may(viewer, "create"),
@@ -360,6 +385,9 @@ STATUS_LABELS = {
 }
 
 
+bp.add_app_template_global(formatting.thumbnail_srcset, "thumbnail_srcset")
+
+
 @bp.app_template_global()
 def status_label(status: str) -> str:
     """A status as the editor shows it, in the page's language."""
@@ -399,13 +427,7 @@ def _choices(kind: str, viewer, chosen: list) -> list:
 
 
 def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
-    library = list(
-        Media.select()
-        .where(Media.author == viewer.id if not viewer.has("edit_others_posts") else True)
-        .order_by(Media.id.desc())
-        .limit(50)
-    )
-    image = values.get("image") or ""
+    library, current_image = items.image_choices(viewer, values.get("image") or "")
     weekdays = _weekday_labels()
     if request.method == "POST":
         shown = request.form.get("shown", "")
@@ -421,11 +443,9 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "venues": _choices("venue", viewer, values.get("venue") or []),
         "organizers": _choices("organizer", viewer, values.get("organizer") or []),
         "library": library,
-        # The event's image when the library list does not hold it (another user's, older
-        # than the 50 newest, an outside URL): offered first, chosen.
-        "current_image": image
-        if image and image not in {str(media.id) for media in library}
-        else "",
+        # The event's image when the library does not hold it (another user's, older than
+        # the newest offered, an outside URL): offered first, chosen.
+        "current_image": current_image,
         "statuses": _statuses(viewer),
         "weekdays": weekdays,
         "monthly": event_form.monthly_labels(
@@ -512,13 +532,16 @@ def _save(viewer, event=None):
         gone = [(row.start_date[:16], row.title) for row in edited if row.id not in kept]
         if gone:  # the series' new dates lack their day; the first 20 named (a cookie's room)
             flash({"count": len(gone), "shown": gone[:20]}, "edited dates deleted")
-        return redirect(url_for("editor.edit_event", event_id=saved.id, saved=1), 303)
+        _say("saved")
+        return redirect(url_for("editor.edit_event", event_id=saved.id), 303)
     items.discard(stored)
     typed = event_form.typed(request.form)
     context = _form_context(viewer, typed, errors, event)
     _place_recurrence_error(errors, typed, context["series"])
     heading = _("Edit event") if event else _("New event")
-    return _page("event_form.html", 400, heading=heading, **context)
+    # A browser never fills a file input again: the form says the file must be chosen again.
+    kept_not = upload is not None and bool(upload.filename)
+    return _page("event_form.html", 400, heading=heading, file_not_kept=kept_not, **context)
 
 
 def _place_recurrence_error(errors: dict, typed: dict, series: dict) -> None:
@@ -612,8 +635,10 @@ def restore(event_id):
         return _not_yours()
     change_event(event, EventUpdate().load({"status": "draft"}), viewer)  # as WordPress
     if request.form.get("back") == "dashboard":  # its button there: the user stays there
-        return redirect(url_for("editor.dashboard", restored=event_id), 303)
-    return redirect(url_for("editor.edit_event", event_id=event_id, restored=1), 303)
+        _say("restored", event_id)
+        return redirect(url_for("editor.dashboard"), 303)
+    _say("restored")
+    return redirect(url_for("editor.edit_event", event_id=event_id), 303)
 
 
 @bp.route("/events/<int:event_id>/delete", methods=["POST"])
@@ -625,17 +650,25 @@ def delete(event_id):
         return _not_yours()
     require_force_delete(viewer)
     if request.form.get("confirmed") != "1":  # one click asks; the page's button deletes
-        return _page(
-            "message.html",
-            heading=_("Delete for good?"),
-            message=_("“%(title)s” will be deleted for good: this cannot be undone.")
-            % {"title": event.title},
-            confirm_action=url_for("editor.delete", event_id=event.id),
-            confirm_label=_("Delete for good"),
-            cancel_link=url_for("editor.edit_event", event_id=event.id),
-        )
+        return _confirm_deletion(event.title, url_for("editor.edit_event", event_id=event.id))
     delete_event(event)
-    return redirect(url_for("editor.dashboard", deleted=1), 303)
+    _say("deleted")
+    return redirect(url_for("editor.dashboard"), 303)
+
+
+def _confirm_deletion(title: str, cancel_link: str) -> Response:
+    """The page that asks before something is deleted for good (an event, a term, an
+    image, a venue or organizer in the trash): its button posts the same form again,
+    confirmed."""
+    return _page(
+        "message.html",
+        heading=_("Delete for good?"),
+        message=_("“%(title)s” will be deleted for good: this cannot be undone.")
+        % {"title": title},
+        confirm_action=url_for(request.endpoint, **request.view_args),  # its language kept
+        confirm_label=_("Delete for good"),
+        cancel_link=cancel_link,
+    )
 
 
 @bp.route("/events/<int:event_id>/approve", methods=["POST"])
@@ -681,7 +714,8 @@ def media():
                 else failure.message
             )
         else:
-            return redirect(url_for("editor.media_item", media_id=made.id, saved=1), 303)
+            _say("saved")
+            return redirect(url_for("editor.media_item", media_id=made.id), 303)
     number = page_number(request.args.get("page", "1"))
     search = request.args.get("search", "").strip()[:200]
     images, total = items.library(viewer, number, search)
@@ -690,6 +724,7 @@ def media():
         "media.html",
         400 if error else 200,
         heading=_("Images"),
+        notice=_notice(),
         images=images,
         error=error,
         search=search,
@@ -722,8 +757,14 @@ def media_item(media_id):
 
 @bp.route("/media/<int:media_id>/delete", methods=["POST"])
 def delete_image(media_id):
-    if not items.delete_image(g.editor, media_id):
+    image = items.deletable_image(g.editor, media_id)
+    if image is None:
         return _not_found()
+    if request.form.get("confirmed") != "1":  # one click asks: what shows it loses it
+        title = f"{_('Image')} #{image.id}"
+        return _confirm_deletion(title, url_for("editor.media_item", media_id=image.id))
+    items.delete_image(image)
+    _say("deleted")
     return redirect(url_for("editor.media"), 303)
 
 
@@ -742,6 +783,7 @@ def list_items(plural):
     return _page(
         "items.html",
         heading=labels["heading"],
+        notice=_notice(),
         kind=kind,
         rows=rows,
         search=search,
@@ -769,6 +811,9 @@ def _item_form(kind, values, errors, item=None, status=200, notice=None):
         fields=labels["fields"],
         statuses=_statuses(g.editor),
         parents=items.parents(kind, item),
+        images=items.image_choices(g.editor, values.get("image") or "")
+        if any(field.type == "image" for field in kind.fields)
+        else ([], ""),
     )
 
 
@@ -781,6 +826,7 @@ def new_item(plural):
     if request.method == "POST":
         saved, errors = items.save(kind)
         if saved is not None:
+            _say("saved")
             return items.back_to(plural, saved.id)
         return _item_form(kind, dict(request.form), errors, status=400)
     return _item_form(kind, {"status": "publish" if g.editor.has("publish_posts") else "draft"}, {})
@@ -793,11 +839,26 @@ def edit_item(plural, item_id):
     if item is None:
         return _not_found()
     if request.method == "POST":
+        if items.in_trash(kind, item):  # its form cannot say so: restored first, as an event
+            return _item_form(kind, items.values_of(kind, item), {}, item, status=409)
         saved, errors = items.save(kind, item)
         if saved is not None:
+            _say("saved")
             return items.back_to(plural, saved.id)
         return _item_form(kind, dict(request.form), errors, item, status=400)
     return _item_form(kind, items.values_of(kind, item), {}, item, notice=_notice())
+
+
+@bp.route("/<plural>/<int:item_id>/restore", methods=["POST"])
+def restore_item(plural, item_id):
+    """Takes a venue or organizer out of the trash, as a draft (as an event, as WordPress)."""
+    kind = items.kind_of(plural)
+    item = items.item_of(kind, item_id, "delete") if kind else None
+    if item is None or not items.in_trash(kind, item):
+        return _not_found()
+    items.restore(kind, item)
+    _say("restored")
+    return items.back_to(plural, item.id)
 
 
 @bp.route("/<plural>/<int:item_id>/approve", methods=["POST"])
@@ -819,7 +880,16 @@ def delete_item(plural, item_id):
     item = items.item_of(kind, item_id, "delete") if kind else None
     if item is None:
         return _not_found()
+    trashed = items.in_trash(kind, item)
+    if trashed:
+        require_force_delete(g.editor)  # as the API's force=true: editors and up, before asking
+    for_good = kind.is_term or trashed  # else to the trash, undone by Restore
+    if for_good and request.form.get("confirmed") != "1":  # one click asks
+        title = item.name if kind.is_term else item.title
+        return _confirm_deletion(title, url_for("editor.edit_item", plural=plural, item_id=item.id))
     items.remove(kind, item)
+    if for_good:
+        _say("deleted")
     return redirect(url_for("editor.list_items", plural=plural), 303)
 
 

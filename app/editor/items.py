@@ -27,13 +27,14 @@ from store.media import delete_media, get_media, images_matching, save_media, sh
 from store.models import Media, Term
 from store.posts import effective_status
 from store.terms import TermFilters, delete_term, get_term, list_terms, term_names
+from store.users import ANONYMOUS
 
 
 @dataclass(frozen=True)
 class Field:
     name: str  # the API's field name
     label: str  # marked for translation
-    type: str = "text"  # text, textarea, url, email, number, status, parent
+    type: str = "text"  # text, textarea, url, email, number, status, parent, image
     # Left empty, the field says "none" where the API's schema takes only a non-empty
     # value (a term's slug and description, as the reference's): left out of a new item
     # (the slug made from the name), and on an edit the slug made anew from the name, the
@@ -76,6 +77,7 @@ KINDS = {
             Field("website", N_("Website"), "url"),
             Field("geo_lat", N_("Latitude"), "number"),
             Field("geo_lng", N_("Longitude"), "number"),
+            Field("image", N_("Image"), "image"),
             *POST_FIELDS,
         ),
         VenueCreate,
@@ -92,6 +94,7 @@ KINDS = {
             Field("phone", N_("Phone")),
             Field("email", N_("Email"), "email"),
             Field("website", N_("Website"), "url"),
+            Field("image", N_("Image"), "image"),
             *POST_FIELDS,
         ),
         OrganizerCreate,
@@ -149,7 +152,13 @@ def listing(kind: Kind, search: str, number: int, status: str = ""):
         rows, total = list_terms(kind.routes.taxonomy, filters, viewer, offset, PAGE_SIZE)
         parents = term_names(row.parent for row in rows if row.parent)
         shown = [
-            {"id": r.id, "name": r.name, "slug": r.slug, "parent": parents.get(r.parent, "")}
+            {
+                "id": r.id,
+                "name": r.name,
+                "slug": r.slug,
+                "parent": parents.get(r.parent, ""),
+                "link": _link_of(kind, r, viewer),
+            }
             for r in rows
         ]
         return shown, total
@@ -160,7 +169,40 @@ def listing(kind: Kind, search: str, number: int, status: str = ""):
         statuses = [status]
     filters = LinkedFilters(search=search or None, statuses=statuses)
     rows, total = list_linked(kind.routes.kind, filters, viewer, offset, PAGE_SIZE)
-    return [{"id": r.id, "name": r.title, "status": effective_status(r)} for r in rows], total
+    shown = [
+        {
+            "id": r.id,
+            "name": r.title,
+            "status": effective_status(r),
+            "link": _link_of(kind, r, viewer),
+        }
+        for r in rows
+    ]
+    return shown, total
+
+
+# Each kind's public page (SPEC §15), by slug.
+PUBLIC_PAGES = {
+    "venues": "pages.venue_view",
+    "organizers": "pages.organizer_view",
+    "categories": "pages.category_view",
+    "tags": "pages.tag_view",
+}
+
+
+def _link_of(kind: Kind, row, viewer) -> str:
+    """Where a list's row leads: the item's form when this user may edit it; else its
+    public page when anyone may read it; else nothing (""). As an event's row does
+    (``app/editor::_link_of``): a form the user may not open is a "Nothing here" page."""
+    if kind.is_term:
+        editable, public = may(viewer, "manage_terms"), True
+    else:
+        status = effective_status(row)
+        editable = may(viewer, "edit", row, status)
+        public = may(ANONYMOUS, "read", row, status)
+    if editable:
+        return url_for("editor.edit_item", plural=kind.plural, item_id=row.id)
+    return url_for(PUBLIC_PAGES[kind.plural], slug=row.slug) if public else ""
 
 
 def item_of(kind: Kind, item_id: int, action: str = "edit"):
@@ -192,14 +234,20 @@ def values_of(kind: Kind, item) -> dict:
     return values
 
 
-def body_of(kind: Kind, form) -> dict:
+def body_of(kind: Kind, form, item=None) -> dict:
     """The form as an API body: the fields it names, empty numbers and optional fields
-    left out (``_emptied`` says what an edit's empty ones clear)."""
+    left out (``_emptied`` says what an edit's empty ones clear); the image only when
+    the user chose another one (an image kept is not the user's to choose again: another
+    user's, for a contributor)."""
     body = {}
     for field in kind.fields:
         if field.name not in form:
             continue
         value = form[field.name]
+        if field.type == "image":
+            if value != (getattr(item, "image", "") or ""):
+                body["image"] = value
+            continue
         if (field.type in ("number", "datetime-local") or field.optional) and not value.strip():
             # no number; no publication date (now for a new item, else unchanged); an
             # optional field left empty (``_emptied`` says what an edit's clears)
@@ -215,7 +263,7 @@ def save(kind: Kind, item=None):
     (None, field errors)."""
     schema = kind.update_schema() if item is not None else kind.create_schema()
     try:
-        loaded = schema.load(body_of(kind, request.form))
+        loaded = schema.load(body_of(kind, request.form, item))
         loaded.update(_emptied(kind, request.form, item))
         if kind.is_term:
             saved = kind.routes.save(loaded, item)
@@ -259,6 +307,16 @@ def field_errors(error: ApiError) -> dict:
     return {"_form": error.message}
 
 
+def in_trash(kind: Kind, item) -> bool:
+    """Whether ``item`` is a venue or organizer in the trash (terms have no trash)."""
+    return not kind.is_term and item.status == "trash"
+
+
+def restore(kind: Kind, item) -> None:
+    """A venue or organizer out of the trash as a draft, through its write pipeline."""
+    kind.routes.write(kind.update_schema().load({"status": "draft"}), item)
+
+
 def remove(kind: Kind, item) -> None:
     """Terms are deleted (as the API does), venues and organizers go to the trash (or are
     deleted when already there, for those who may)."""
@@ -292,19 +350,42 @@ def labels(kind: Kind) -> dict:
 # --- images -----------------------------------------------------------------------------
 
 
+def _images_of(viewer):
+    """The images the editor offers this user: their own; editors everyone's."""
+    query = Media.select()
+    if not viewer.has("edit_others_posts"):
+        query = query.where(Media.author == viewer.id)
+    return query
+
+
 def library(viewer, number: int, search: str = "") -> tuple[list[dict], int]:
     """The images this user may use (their own; editors everyone's), newest first; with
     ``search``, those whose id or file name holds it, or that an event, venue or
     organizer whose title holds it shows."""
-    query = Media.select()
-    if not viewer.has("edit_others_posts"):
-        query = query.where(Media.author == viewer.id)
+    query = _images_of(viewer)
     if search:
         query = query.where(images_matching(search))
     total = query.count()
     rows = query.order_by(Media.id.desc()).offset((number - 1) * PAGE_SIZE).limit(PAGE_SIZE)
     ctx = render_context(viewer)
     return [media_out(row, ctx) for row in rows], total
+
+
+LIBRARY_CHOICES = 50
+
+
+def image_choices(viewer, chosen: str) -> tuple[list[dict], dict | str]:
+    """What a form offers to choose an image from: the newest images this user may use
+    (their own; editors everyone's) as image objects, and the item's own image when they
+    do not hold it (another user's, an older one: its object; an outside URL: the URL;
+    else "")."""
+    ctx = render_context(viewer)
+    newest = _images_of(viewer).order_by(Media.id.desc()).limit(LIBRARY_CHOICES)
+    offered = [media_out(row, ctx) for row in newest]
+    if not chosen or chosen in {str(image["id"]) for image in offered}:
+        return offered, ""
+    found = get_media(chosen) if chosen.isascii() and chosen.isdigit() else None
+    return offered, media_out(found, ctx) if found is not None else chosen
 
 
 def upload(viewer, param: str = "file"):
@@ -328,15 +409,20 @@ def discard(media) -> None:
         delete_media(media, current_app.config["UPLOAD_FOLDER"])
 
 
-def delete_image(viewer, media_id: int) -> bool:
+def deletable_image(viewer, media_id: int):
+    """The image, if this user may delete it (editors, or its owner while no other
+    user's item shows it), else None."""
     media = get_media(media_id)
     if media is None or not may(viewer, "delete_media", media):
-        return False
+        return None
     if not viewer.has("edit_others_posts") and shown_by_others(media.id, viewer.id):
-        return False
+        return None
+    return media
+
+
+def delete_image(media) -> None:
     delete_media(media, current_app.config["UPLOAD_FOLDER"])
-    return True
 
 
 def back_to(plural: str, item_id: int):
-    return redirect(url_for("editor.edit_item", plural=plural, item_id=item_id, saved=1), 303)
+    return redirect(url_for("editor.edit_item", plural=plural, item_id=item_id), 303)

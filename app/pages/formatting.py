@@ -222,6 +222,21 @@ def map_link(venue: dict) -> str:
     return f"https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=16/{lat}/{lng}"
 
 
+def thumbnail_srcset(image: dict) -> str:
+    """A small image's ``srcset``: its thumbnail (150×150, cropped) and, for screens of
+    more pixels than that, its medium size (or the original when there is none); "" for
+    an image of at most 150×150, which has no sizes (shown as it is)."""
+    sizes = image.get("sizes") or {}
+    thumbnail = sizes.get("thumbnail")
+    if not thumbnail:
+        return ""
+    larger = sizes.get("medium") or image
+    entries = [f"{thumbnail['url']} {thumbnail['width']}w"]
+    if larger.get("width", 0) > thumbnail["width"]:
+        entries.append(f"{larger['url']} {larger['width']}w")
+    return ", ".join(entries)
+
+
 def srcset(image: dict) -> str:
     """The image's sizes for ``srcset`` (each "URL WIDTHw"), the original last."""
     sizes = image.get("sizes") or {}

@@ -85,18 +85,3 @@
   start.addEventListener("change", follow);
 })();
 
-(function () {
-  "use strict";
-  /* A page that says what a write did (?saved=1, ?deleted=1, ?restored=…) drops the
-     word from its address once shown: reloading it later does not say it again. */
-  if (!window.history || !history.replaceState || !document.querySelector('.notice[role="status"]')) return;
-  var address = new URL(window.location.href);
-  var said = false;
-  ["saved", "deleted", "restored"].forEach(function (name) {
-    if (address.searchParams.has(name)) {
-      address.searchParams.delete(name);
-      said = true;
-    }
-  });
-  if (said) history.replaceState(history.state, "", address.pathname + address.search + address.hash);
-})();

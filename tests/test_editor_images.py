@@ -1,0 +1,113 @@
+"""The editor's images (SPEC §13, §16): the library and every place an image is chosen
+(event, venue, organizer) show each image as a small thumbnail made of the sizes the
+upload made (``srcset``, loaded lazily, with alt text), never as a number and a file name."""
+
+import io
+import re
+
+from PIL import Image
+
+from tests.conftest import NS, event_form, saved_id
+
+
+def _uploaded(client, size=(400, 300), colour="purple") -> int:
+    image = io.BytesIO()
+    Image.new("RGB", size, colour).save(image, "PNG")
+    answer = client.post(
+        "/manage/media/",
+        data={"csrf_token": client.token, "file": (io.BytesIO(image.getvalue()), "x.png")},
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+    return saved_id(answer)
+
+
+def _thumbnail(page: str, image_id: int) -> str:
+    """The ``<img>`` that shows image ``image_id`` in ``page``."""
+    found = re.findall(rf'<img class="thumbnail"[^>]* alt="Image #{image_id}\b[^>]*>', page)
+    assert len(found) == 1, page[-3000:]
+    return found[0]
+
+
+def test_the_library_shows_thumbnails_with_their_sizes_lazily_and_alt_text(sign_in):
+    """Found by an outside check: the image library named images by id and file name."""
+    editor = sign_in("editor", "iris")
+    large, small = _uploaded(editor), _uploaded(editor, (100, 80), "teal")
+    page = editor.get("/manage/media/").get_data(as_text=True)
+    shown = _thumbnail(page, large)
+    assert f'alt="Image #{large} (400 × 300)"' in shown
+    assert re.search(r'src="[^"]+-150x150\.png"', shown)
+    assert re.search(r'srcset="[^"]+-150x150\.png 150w, [^"]+-300x225\.png 300w"', shown)
+    assert 'sizes="150px"' in shown and 'loading="lazy"' in shown
+    little = _thumbnail(page, small)  # no sizes of its own: shown as it is
+    assert "srcset" not in little and f'alt="Image #{small} (100 × 80)"' in little
+
+
+def test_an_event_venue_and_organizer_choose_their_image_by_its_thumbnail(client, sign_in):
+    editor = sign_in("editor", "ivo")
+    chosen, other = _uploaded(editor), _uploaded(editor, colour="navy")
+    for path in ("/manage/events/new", "/manage/venues/new", "/manage/organizers/new"):
+        page = editor.get(path).get_data(as_text=True)
+        for image_id in (chosen, other):
+            radio = f'<input type="radio" id="image-{image_id}" name="image" value="{image_id}">'
+            assert radio in page, path
+            label = page.split(f'<label for="image-{image_id}">')[1].split("</label>")[0]
+            assert 'loading="lazy"' in _thumbnail(label, image_id)
+        assert 'id="image-none" name="image" value="" checked' in page
+    event = editor.post("/manage/events/new", data=event_form(editor, image=str(chosen)))
+    venue = editor.post(
+        "/manage/venues/new",
+        data={"csrf_token": editor.token, "venue": "Hall", "status": "publish", "image": chosen},
+    )
+    organizer = editor.post(
+        "/manage/organizers/new",
+        data={"csrf_token": editor.token, "organizer": "Club", "status": "publish", "image": ""},
+    )
+    assert client.get(f"{NS}/events/{saved_id(event)}").get_json()["image"]["id"] == chosen
+    assert client.get(f"{NS}/venues/{saved_id(venue)}").get_json()["image"]["id"] == chosen
+    assert "image" not in client.get(f"{NS}/organizers/{saved_id(organizer)}").get_json()
+    for path in (event.headers["Location"], venue.headers["Location"]):
+        page = editor.get(path).get_data(as_text=True)
+        assert f'id="image-{chosen}" name="image" value="{chosen}" checked' in page, path
+        assert f'id="image-{other}" name="image" value="{other}">' in page, path
+    outside = "https://example.org/poster.jpg"  # an image hosted elsewhere: shown as it is
+    elsewhere = editor.post("/manage/events/new", data=event_form(editor, image=outside))
+    page = editor.get(elsewhere.headers["Location"]).get_data(as_text=True)
+    assert f'id="image-current" name="image" value="{outside}" checked' in page
+    assert f'<img class="thumbnail" src="{outside}" alt="The current image ({outside})"' in page
+    # Another image chosen, then none: the venue's image follows.
+    venue_path = venue.headers["Location"]
+    form = {"csrf_token": editor.token, "venue": "Hall", "status": "publish"}
+    editor.post(venue_path, data={**form, "image": str(other)})
+    assert client.get(f"{NS}/venues/{saved_id(venue)}").get_json()["image"]["id"] == other
+    editor.post(venue_path, data={**form, "image": ""})
+    assert "image" not in client.get(f"{NS}/venues/{saved_id(venue)}").get_json()
+
+
+def test_a_contributor_chooses_among_their_own_images_and_keeps_another_users(client, sign_in, app):
+    """A contributor may show only their own images (README, "Images"): the form offers
+    those; a venue of theirs that shows an editor's image keeps it (offered as the current
+    image) when saved with another change, and the image is not sent again."""
+    editor, contributor = sign_in("editor", "ed"), sign_in("contributor", "cory")
+    theirs, own = _uploaded(editor), _uploaded(contributor, colour="teal")
+    made = contributor.post(
+        "/manage/venues/new",
+        data={"csrf_token": contributor.token, "venue": "Barn", "status": "draft"},
+    )
+    path = made.headers["Location"]
+    editor.post(  # an editor gives the contributor's draft an image of theirs
+        path, data={"csrf_token": editor.token, "venue": "Barn", "image": str(theirs)}
+    )
+    page = contributor.get(path).get_data(as_text=True)
+    assert f'id="image-current" name="image" value="{theirs}" checked' in page
+    assert f'value="{own}"' in page and page.count('name="image"') == 3  # none, current, own
+    kept = contributor.post(
+        path,
+        data={"csrf_token": contributor.token, "venue": "Big barn", "image": str(theirs)},
+    )
+    assert kept.status_code == 303, kept.get_data(as_text=True)[:2000]
+    refused = contributor.post(
+        "/manage/venues/new",
+        data={"csrf_token": contributor.token, "venue": "Shed", "image": str(theirs)},
+    )
+    assert refused.status_code == 400 and 'id="image-error"' in refused.get_data(as_text=True)
