@@ -365,6 +365,9 @@ class Incoming:
     # its RECURRENCE-ID (an aware or floating time, or a date), and whether it cancels it.
     changes_occurrence: bool = False
     recurrence_id: date | None = None
+    # That RECURRENCE-ID as text (``recurrence_key``): with the UID, what names an edit
+    # imported as an event of its own when its series is not in the calendar.
+    recurrence_key: str = ""
     cancelled: bool = False
     # RECURRENCE-ID;RANGE=THISANDFUTURE: the change applies to the later occurrences too.
     this_and_future: bool = False
@@ -819,10 +822,24 @@ def _read_recurrence_id(component, item: Incoming) -> bool:
         item.recurrence_id = None
         item.reason = REASON_BAD_DATES
         return False
+    item.recurrence_key = recurrence_key(item.recurrence_id)
     prop = component["recurrence-id"]
     prop = prop[0] if isinstance(prop, list) else prop
     item.this_and_future = str(prop.params.get("RANGE", "")).upper() == "THISANDFUTURE"
     return True
+
+
+def recurrence_key(value: date) -> str:
+    """A RECURRENCE-ID as stable text, whatever zone the file wrote it in: a UTC time
+    (``…Z``), a floating time, or a day, in RFC 5545's forms."""
+    if not isinstance(value, datetime):
+        return f"{value:%Y%m%d}"
+    try:
+        if value.tzinfo is not None:
+            return f"{value.astimezone(UTC):%Y%m%dT%H%M%S}Z"
+    except (OverflowError, ValueError):  # at the edge of year 1 or 9999: as written
+        pass
+    return f"{value:%Y%m%dT%H%M%S}"
 
 
 def _own_periods(component, body: dict, series: Incoming) -> list[Incoming]:

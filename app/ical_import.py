@@ -22,13 +22,20 @@ from app.auth import may, may_read, require
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event
 from app.i18n import N_, _, translate
-from app.ical import REASON_BAD_DATES, Incoming, NotICalendar, read_events, series_wall_time
+from app.ical import (
+    REASON_BAD_DATES,
+    REASON_CANCELLED,
+    Incoming,
+    NotICalendar,
+    read_events,
+    series_wall_time,
+)
 from app.ical_bounds import Bounds, OverBound
 from rules import dates, recurrence
 from rules.clock import utcnow
 from schemas.events import EventCreate, EventUpdate
 from store import recurrence as series_rows
-from store.events import find_imported_event, get_event, trash_event
+from store.events import find_imported_event, find_lone_occurrence, get_event, trash_event
 from store.posts import effective_status
 from store.terms import find_term
 from store.users import Viewer
@@ -155,6 +162,8 @@ def _import_group(group: list[Incoming], viewer: Viewer, status: str | None, bud
         # The changes the series' body says itself were written (or found) with it.
         said = "updated" if written else "unchanged"
         results += [(said, _entry(item, id=entry["id"])) for item in plan.absorbed]
+        for item in plan.absorbed:
+            _retire_lone(item, viewer)
         results += [("rejected", _entry(c, reason=translate(why))) for c, why in plan.refused]
         changes = plan.changes
     if not changes:
@@ -171,8 +180,7 @@ def _apply_changes(
     if (
         series is None or not recurrence.is_series(series) or not may_read(viewer, series)
     ):  # a series the importer may not read is answered as one that does not exist
-        reason = translate(REASON_NO_SERIES)
-        return [("rejected", _entry(item, reason=reason)) for item in changes]
+        return [_import_alone(item, viewer, status) for item in changes]
     if not may(viewer, "edit", series, effective_status(series)):
         reason = translate(REASON_OTHER_USER)
         return [("rejected", _entry(item, reason=reason)) for item in changes]
@@ -188,9 +196,41 @@ def _apply_changes(
                 results.append(("rejected", _entry(item, reason=reason)))
                 continue
             budget["changes"] -= len(expanded)
-        for each in expanded:
-            results.append(_import_change(each, series.id, viewer, status, written))
+        outcomes = [_import_change(each, series.id, viewer, status, written) for each in expanded]
+        results += outcomes
+        if any(outcome != "rejected" for outcome, _entry_ in outcomes):
+            _retire_lone(item, viewer)
     return results
+
+
+def _import_alone(item: Incoming, viewer: Viewer, status: str | None) -> tuple[str, dict]:
+    """An edit of one occurrence whose series the calendar does not have (Google exports
+    the edits of a series whose own VEVENT it leaves out): an event of its own, as a
+    calendar application shows it, named by its UID and RECURRENCE-ID and idempotent as
+    any event; reported with a note saying so. A cancelled one removes the event an earlier
+    import made of it, and is rejected as any cancelled VEVENT when there is none."""
+    note = {"note": translate(REASON_NO_SERIES)}
+    if item.cancelled:
+        lone = find_lone_occurrence(item.uid, item.recurrence_key, viewer.id)
+        if lone is None or lone.status == "trash":
+            return "rejected", _entry(item, reason=translate(REASON_CANCELLED))
+        if not may(viewer, "delete", lone, effective_status(lone)):
+            return "rejected", _entry(item, reason=translate(REASON_OTHER_USER))
+        trash_event(lone)
+        return "updated", _entry(item, id=lone.id, **note)
+    outcome, entry = _import_one(SeriesPlan(item, []), viewer, status)
+    return outcome, {**_entry(item), **entry, **({} if outcome == "rejected" else note)}
+
+
+def _retire_lone(item: Incoming, viewer: Viewer) -> None:
+    """The event an earlier import made of ``item`` on its own, before its series came
+    (``_import_alone``), goes to the trash: the series' occurrence shows the edit now."""
+    if not item.recurrence_key:
+        return
+    lone = find_lone_occurrence(item.uid, item.recurrence_key, viewer.id)
+    if lone is not None and lone.status != "trash":
+        if may(viewer, "delete", lone, effective_status(lone)):
+            trash_event(lone)
 
 
 def _this_and_future(item: Incoming, series) -> list[Incoming] | None:
@@ -683,12 +723,15 @@ def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[s
     if status:
         body = {**body, "status": status}
     noted = {"left_out_categories": left_out} if left_out else {}
-    existing = find_imported_event(item.uid, viewer.id)
+    # An edit of an occurrence imported on its own is named by its RECURRENCE-ID too.
+    key = item.recurrence_key if item.changes_occurrence else ""
+    existing = find_lone_occurrence(item.uid, key, viewer.id)
     schema = EventCreate() if existing is None else EventUpdate()
     try:
         if existing is None:
             stamp = {
                 "ical_uid": item.uid,
+                "ical_recurrence_id": key,
                 "ical_sequence": item.sequence,
                 "ical_modified": item.modified,
             }
