@@ -870,3 +870,36 @@ def test_an_edit_alone_is_imported_by_the_command_too(app, as_role, tmp_path):
     assert "created alone (2027-03-08 18:00:00): The VEVENT changes one" in result.output
     again = runner.invoke(args=["import-ics", str(path), "--author", "boss"])
     assert "0 created, 0 updated, 1 unchanged, 0 rejected" in again.output
+
+
+def test_this_and_future_of_the_first_date_in_utc_with_the_calendars_zone(client, admin):
+    """A file of UTC times whose zone X-WR-TIMEZONE names (as Google writes them), with
+    RANGE=THISANDFUTURE on the series' first date: the whole series changes (RFC 5545
+    3.8.4.4), as the same file written with TZIDs shows it. ``recurring-ical-events``
+    shows the first date alone changed: the ``x-wr-timezone`` library it runs first
+    rewrites each RECURRENCE-ID without its parameters, RANGE among them (2.0.1), so that
+    difference is the other library's, not ours."""
+    head = "UID:gym\nDTSTAMP:20260101T000000Z\n"
+    series = f"{head}SUMMARY:Gym\nRRULE:FREQ=WEEKLY;COUNT=6\n"
+    change = f"{head}SUMMARY:Gym (new hall)\nSEQUENCE:1\n"
+    google = ics(
+        f"{series}DTSTART:20270301T180000Z\nDTEND:20270301T190000Z",
+        f"{change}RECURRENCE-ID;RANGE=THISANDFUTURE:20270301T180000Z\n"
+        "DTSTART:20270301T190000Z\nDTEND:20270301T203000Z",
+        extra="X-WR-TIMEZONE:Europe/Paris",
+    )
+    paris = ics(
+        f"{series}DTSTART;{PARIS}:20270301T190000\nDTEND;{PARIS}:20270301T200000",
+        f"{change}RECURRENCE-ID;RANGE=THISANDFUTURE;{PARIS}:20270301T190000\n"
+        f"DTSTART;{PARIS}:20270301T200000\nDTEND;{PARIS}:20270301T213000",
+    )
+    report = imported(client, admin, google)
+    assert report["rejected"] == [] and len(report["created"]) == 1, report
+    # The same moments: 19:00Z is 20:00 in Paris before 28 March, 18:00Z after it.
+    assert listed_whole(client, admin) == shown(paris)
+    assert [title for _s, _e, title in shown(paris)] == ["Gym (new hall)"] * 6
+    assert [title for _s, _e, title in shown(google)][1:] == ["Gym"] * 5  # the expander's
+    again = imported(client, admin, google)
+    assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
