@@ -67,8 +67,8 @@ REASON_FIRST = N_(
 )
 REASON_WHOLE_SERIES = N_(
     "The VEVENT moves a whole series (RANGE=THISANDFUTURE on its first occurrence) in a way "
-    "its recurrence rule cannot say: on other days of a rule of given days, months or years, "
-    "at other hours of a rule of given hours, or into another timezone."
+    "no recurrence can say: the dates of a rule without end moved off its days or hours, "
+    "or a timed series made all day (or the reverse)."
 )
 
 
@@ -244,8 +244,10 @@ def _this_and_future(item: Incoming, series) -> list[Incoming] | None:
     start = dates.parse_stored(series.start_date)
     try:
         named = _occurrence_time(item, start, tz, bool(series.all_day))
-        new_start = dates.parse_stored(item.body["start_date"])
-        duration = dates.parse_stored(item.body["end_date"]) - new_start
+        zone = {"timezone": series.timezone or "UTC", "all_day": bool(series.all_day)}
+        changed = _in_zone_of(item.body, zone)
+        new_start = dates.parse_stored(changed["start_date"])
+        duration = dates.parse_stored(changed["end_date"]) - new_start
     except (KeyError, ValueError, OverflowError, dates.DateError):
         return [item]
     if named == start:
@@ -256,7 +258,7 @@ def _this_and_future(item: Incoming, series) -> list[Incoming] | None:
         try:
             moved = local + shift
             body = {
-                **item.body,
+                **changed,
                 "start_date": dates.fmt(moved),
                 "end_date": dates.fmt(moved + duration),
             }
@@ -336,7 +338,7 @@ def _series_plan(item: Incoming, changes: list[Incoming], budget: dict) -> Serie
     written as its last date's change says (``_absorbing``)."""
     if item.reason or "recurrence" not in item.body:
         return SeriesPlan(item, changes)
-    plan = _from_first_on(SeriesPlan(item, changes))
+    plan = _from_first_on(SeriesPlan(item, changes), budget)
     body = plan.item.body
     cancelled, edited = _lines_for_changes(plan.item, plan.changes)
     if cancelled:
@@ -363,11 +365,15 @@ def _series_plan(item: Incoming, changes: list[Incoming], budget: dict) -> Serie
     )
 
 
-def _from_first_on(plan: SeriesPlan) -> SeriesPlan:
+def _from_first_on(plan: SeriesPlan, budget: dict) -> SeriesPlan:
     """A series whose first occurrence a change with RANGE=THISANDFUTURE edits changes as a
     whole: written as the change says (its fields and duration), every date moved as the
-    first is (``recurrence.shifted_lines``); the file's other changes name the dates so
-    moved. A move its rules cannot say refuses that change (REASON_WHOLE_SERIES)."""
+    first is (``recurrence.moved_lines``: its rules when they can say it, a weekly rule's
+    weekdays moved with its dates, else its dates one by one), in the series' own zone
+    when the change is written in another (moved by the same time difference, RFC 5545
+    3.8.4.4); the file's other changes name the dates so moved. A move no lines can say
+    (an open-ended rule whose dates the move takes off its days or hours; all day from
+    timed, or back) refuses that change (REASON_WHOLE_SERIES)."""
     body = plan.item.body
     try:
         tz, label = dates.resolve_timezone(body["timezone"])
@@ -375,13 +381,13 @@ def _from_first_on(plan: SeriesPlan) -> SeriesPlan:
         change = next((c for c in plan.changes if _names_start(c, start, tz, body)), None)
         if change is None:
             return plan
-        shift = dates.parse_stored(change.body["start_date"]) - start
+        changed = _in_zone_of(change.body, body)
+        shift = dates.parse_stored(changed["start_date"]) - start
         lines = None
-        same = all(change.body[key] == body[key] for key in ("timezone", "all_day"))
-        if same and (not body["all_day"] or shift % timedelta(days=1) == timedelta()):
-            lines = recurrence.shifted_lines(
-                body["recurrence"], start, shift, tz, label, body["all_day"]
-            )
+        if changed["all_day"] == body["all_day"] and (
+            not body["all_day"] or shift % timedelta(days=1) == timedelta()
+        ):
+            lines = _moved_lines(body, start, shift, tz, label, budget)
     except (KeyError, ValueError, OverflowError, recurrence.RecurrenceError, dates.DateError):
         return plan  # reported with the other changes
     others = [c for c in plan.changes if c is not change]
@@ -389,13 +395,50 @@ def _from_first_on(plan: SeriesPlan) -> SeriesPlan:
         return replace(plan, changes=others, refused=[(change, REASON_WHOLE_SERIES)])
     item = replace(
         plan.item,
-        body={**change.body, "recurrence": lines},
+        body={**changed, "recurrence": lines},
         sequence=max(plan.item.sequence, change.sequence),
         modified=max(plan.item.modified, change.modified),
     )
     moved = [_moved_by(c, shift, start, tz, body["all_day"]) for c in others]
     absorbed = [_named_as(change, start, tz, item.body)]
     return replace(plan, item=item, changes=moved, moved_first=True, absorbed=absorbed)
+
+
+def _moved_lines(body: dict, start: datetime, shift: timedelta, tz, label: str, budget: dict):
+    """The lines of the series ``body`` with every date ``shift`` later
+    (``recurrence.moved_lines``, within the file's budget); for a series with more dates
+    than a series may have (cut to its recent part after), the lines its rules say
+    themselves (``recurrence.shifted_lines``), or None."""
+    all_day = body["all_day"]
+    limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
+    try:
+        if limit > 0:
+            lines, cost = recurrence.moved_lines(
+                body["recurrence"], start, shift, tz, label, all_day, _horizon(), limit
+            )
+            _spend(budget, cost)
+            return lines
+    except recurrence.TooManyOccurrences:
+        _spend(budget, 3 * limit)
+    return recurrence.shifted_lines(body["recurrence"], start, shift, tz, label, all_day)
+
+
+def _in_zone_of(change: dict, series: dict) -> dict:
+    """The body of a timed ``change`` of an occurrence, written in another zone than its
+    ``series``, with its start and end as wall times in the series' zone: the series keeps
+    its zone, its dates moved by the change's time difference (as recurring-ical-events
+    moves them)."""
+    if change["all_day"] or series["all_day"] or change["timezone"] == series["timezone"]:
+        return change
+    source = dates.resolve_timezone(change["timezone"])[0]
+    target = dates.resolve_timezone(series["timezone"])[0]
+
+    def wall(key: str) -> str:
+        moment = dates.local_to_utc(dates.parse_stored(change[key]), source)
+        return dates.fmt(dates.utc_to_local(moment, target))
+
+    start, end = wall("start_date"), wall("end_date")
+    return {**change, "timezone": series["timezone"], "start_date": start, "end_date": end}
 
 
 def _names_start(change: Incoming, start: datetime, tz, body: dict) -> bool:

@@ -603,11 +603,13 @@ def test_this_and_future_on_the_first_occurrence_changes_the_whole_series(client
 
 
 def test_a_whole_series_moved_as_its_rule_cannot_say_is_refused_with_a_reason(client, admin):
-    """Mondays moved to Tuesdays from the first on: its rule (BYDAY=MO) cannot say it; that
+    """The first Monday of each month moved to the day after, from the first on, with no
+    end: no rule says "the day after the first Monday" (1TU is another day in a month that
+    starts on a Tuesday), and no list of dates says what it shows past the horizon; that
     change is refused with a reason, the series imported as its own VEVENT says."""
     data = ics(
         "UID:mondays\nDTSTAMP:20260101T000000Z\nSUMMARY:Mondays\n"
-        "DTSTART:20270104T180000Z\nDTEND:20270104T190000Z\nRRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3",
+        "DTSTART:20270104T180000Z\nDTEND:20270104T190000Z\nRRULE:FREQ=MONTHLY;BYDAY=1MO",
         "UID:mondays\nDTSTAMP:20260101T000000Z\nSUMMARY:Tuesdays\n"
         "RECURRENCE-ID;RANGE=THISANDFUTURE:20270104T180000Z\n"
         "DTSTART:20270105T180000Z\nDTEND:20270105T190000Z",
@@ -616,7 +618,10 @@ def test_a_whole_series_moved_as_its_rule_cannot_say_is_refused_with_a_reason(cl
     assert len(report["created"]) == 1, report
     ((rejected),) = report["rejected"]
     assert "RANGE=THISANDFUTURE on its first occurrence" in rejected["reason"]
-    assert [title for _s, _e, title in listed_whole(client, admin)] == ["Mondays"] * 3
+    titles = {title for _s, _e, title in listed_whole(client, admin)}
+    assert titles == {"Mondays"}
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == [] and len(again["rejected"]) == 1
 
 
 def test_several_series_under_one_uid_are_versions_the_newest_wins(client, admin):
@@ -903,3 +908,78 @@ def test_this_and_future_of_the_first_date_in_utc_with_the_calendars_zone(client
     assert again["created"] == again["updated"] == again["rejected"] == [], again
     feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
     assert shown(feed) == listed_whole(client, admin)
+
+
+def test_a_whole_series_moved_off_its_rules_days_is_written_as_it_shows(client, admin):
+    """RANGE=THISANDFUTURE on a series' first date that moves it as its rule cannot say:
+    Mondays to Tuesdays of a weekly BYDAY=MO rule (open-ended too) become a BYDAY=TU rule;
+    a monthly rule moved by days (with an end), its dates one by one; a series moved into
+    another zone keeps its zone, every date moved by the same time difference. Each as
+    recurring-ical-events shows it (start, end, title), again unchanged, fed back alike."""
+    head = "DTSTAMP:20260101T000000Z\n"
+
+    def moved(uid, title, start, end, rule, new_start, new_end, zone=""):
+        first, other = zone or "", zone or ""
+        return ics(
+            f"UID:{uid}\n{head}SUMMARY:{title}\nDTSTART{first}:{start}\nDTEND{first}:{end}\n"
+            f"RRULE:{rule}",
+            f"UID:{uid}\n{head}SUMMARY:{title} (moved)\nSEQUENCE:1\n"
+            f"RECURRENCE-ID;RANGE=THISANDFUTURE{first}:{start}\n"
+            f"DTSTART{other}:{new_start}\nDTEND{other}:{new_end}",
+        )
+
+    files = [
+        moved(
+            "mondays",
+            "Mondays",
+            "20270104T180000Z",
+            "20270104T190000Z",
+            "FREQ=WEEKLY;BYDAY=MO;COUNT=5",
+            "20270105T180000Z",
+            "20270105T193000Z",
+        ),
+        moved(
+            "weekly",
+            "Weekly",
+            "20270104T180000Z",
+            "20270104T190000Z",
+            "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH",
+            "20270105T180000Z",
+            "20270105T190000Z",
+        ),
+        moved(
+            "monthly",
+            "Monthly",
+            "20270131T090000Z",
+            "20270131T100000Z",
+            "FREQ=MONTHLY;BYMONTHDAY=31;COUNT=4",
+            "20270201T090000Z",
+            "20270201T100000Z",
+        ),
+        ics(
+            f"UID:zoned\n{head}SUMMARY:Zoned\nDTSTART;{PARIS}:20270301T190000\n"
+            f"DTEND;{PARIS}:20270301T200000\nRRULE:FREQ=WEEKLY;COUNT=6",
+            f"UID:zoned\n{head}SUMMARY:Zoned (moved)\nSEQUENCE:1\n"
+            f"RECURRENCE-ID;RANGE=THISANDFUTURE;{PARIS}:20270301T190000\n"
+            "DTSTART;TZID=America/New_York:20270301T140000\n"
+            "DTEND;TZID=America/New_York:20270301T150000",
+        ),
+    ]
+    for data in files:
+        report = imported(client, admin, data)
+        assert report["rejected"] == [] and len(report["created"]) == 1, report
+        (uid,) = {entry["uid"] for entry in report["created"]}
+        title = uid.capitalize()
+        # Open-ended series are materialised to the horizon (two years): compared to then.
+        ours = [row for row in listed_whole(client, admin, search=title) if row[0] < "2028-06"]
+        assert ours == [row for row in shown(data) if row[0] < "2028-06"], uid
+        assert {t for _s, _e, t in shown(data)} == {f"{title} (moved)"}
+        again = imported(client, admin, data)
+        assert again["created"] == again["updated"] == again["rejected"] == [], again
+    series = client.get(f"{NS}/events", query_string={**WIDE, "search": "Mondays"}).get_json()
+    (rule,) = series["events"][0]["recurrence"]  # a rule still, of Tuesdays
+    assert sorted(rule.removeprefix("RRULE:").split(";")) == ["BYDAY=TU", "COUNT=5", "FREQ=WEEKLY"]
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert [row for row in shown(feed) if row[0] < "2028-06"] == [
+        row for row in listed_whole(client, admin) if row[0] < "2028-06"
+    ]
