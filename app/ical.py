@@ -481,6 +481,18 @@ def series_wall_time(value: date, tz: tzinfo, start_time: time) -> datetime:
     return value.astimezone(tz).replace(tzinfo=None)
 
 
+def series_day(value: date, tz: tzinfo) -> date:
+    """The day an RDATE, EXDATE or RECURRENCE-ID value names in an all-day series: a date
+    itself; a time in a zone the day it is in that zone (Outlook names an all-day series'
+    days by midnight in its own zone: converted to the series' zone, an hour east of it,
+    it would name the day before); a UTC time, the day in the series' zone."""
+    if not isinstance(value, datetime):
+        return value
+    if value.tzinfo is UTC or getattr(value.tzinfo, "key", None) in ("UTC", "Etc/UTC"):
+        return value.astimezone(tz).date()
+    return value.date()
+
+
 # Values per RDATE/EXDATE line written for the write path (which takes 2,000 characters).
 _VALUES_PER_LINE = 100
 
@@ -497,7 +509,7 @@ def _recurrence_lines(component, body: dict) -> list[str]:
     lines = []
     for name in ("rrule", "exrule"):
         for rule in _all(component, name):
-            text = rule.to_ical().decode()
+            text = _without_null_count(rule.to_ical().decode())
             if text:  # an empty ``RRULE:`` says nothing (calendarlabs exports one)
                 lines.append(f"{name.upper()}:{text}")
     for name in ("rdate", "exdate"):
@@ -508,9 +520,10 @@ def _recurrence_lines(component, body: dict) -> list[str]:
                 if not isinstance(moment, datetime) and not all_day:
                     head, text = f"{name.upper()};VALUE=DATE", f"{moment:%Y%m%d}"
                 else:
-                    local = series_wall_time(moment, tz, start_time)
                     if all_day:
-                        local = datetime.combine(local.date(), time())
+                        local = datetime.combine(series_day(moment, tz), time())
+                    else:
+                        local = series_wall_time(moment, tz, start_time)
                     line = exdate_line(local, tz, label, all_day, name.upper())
                     head, _sep, text = line.rpartition(":")
                 values = grouped.setdefault(head, [])
@@ -520,6 +533,19 @@ def _recurrence_lines(component, body: dict) -> list[str]:
             for offset in range(0, len(values), _VALUES_PER_LINE):
                 lines.append(f"{head}:{','.join(values[offset : offset + _VALUES_PER_LINE])}")
     return lines
+
+
+def _without_null_count(rule: str) -> str:
+    """A rule without a COUNT that counts nothing (Confluence writes ``COUNT=-1`` beside its
+    UNTIL for no count; calendar applications read the rule without it)."""
+
+    def kept(part: str) -> bool:
+        key, _sep, value = part.partition("=")
+        value = value.strip()
+        return key.strip().upper() != "COUNT" or (value.isdigit() and int(value) > 0)
+
+    parts = rule.split(";")
+    return ";".join(part for part in parts if kept(part))
 
 
 def _zone_label(value: datetime) -> str | None:

@@ -28,6 +28,7 @@ from app.ical import (
     Incoming,
     NotICalendar,
     read_events,
+    series_day,
     series_wall_time,
 )
 from app.ical_bounds import Bounds, OverBound
@@ -55,6 +56,10 @@ CLEARED_ON_OCCURRENCE = {k: v for k, v in CLEARED_ON_UPDATE.items() if k != "rec
 REASON_NO_SERIES = N_(
     "The VEVENT changes one occurrence (RECURRENCE-ID) of a recurring event that is "
     "neither in the file nor imported before."
+)
+REASON_NO_DATE_LEFT = N_(
+    "Every date of the recurring VEVENT is excluded (EXDATE, or a cancelled occurrence): "
+    "it has none to show."
 )
 REASON_OTHER_USER = N_(
     "The event of this UID belongs to another user, whose events the importer may not edit."
@@ -185,8 +190,9 @@ def _apply_changes(
         reason = translate(REASON_OTHER_USER)
         return [("rejected", _entry(item, reason=reason)) for item in changes]
     results = []
+    named = _named_by_file(changes, series)
     for item in changes:
-        expanded = _this_and_future(item, series)
+        expanded = _this_and_future(item, series, named)
         if expanded is None:
             results.append(("rejected", _entry(item, reason=translate(REASON_FIRST))))
             continue
@@ -201,6 +207,18 @@ def _apply_changes(
         if any(outcome != "rejected" for outcome, _entry_ in outcomes):
             _retire_lone(item, viewer)
     return results
+
+
+def _nothing_left(item: Incoming, viewer: Viewer) -> tuple[str, dict]:
+    """A series whose every date the file excludes: rejected with its reason, and the event
+    an earlier import made of it, when the importer may delete it, moved to the trash."""
+    existing = find_imported_event(item.uid, viewer.id)
+    if existing is None or existing.status == "trash":
+        return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
+    if not may(viewer, "delete", existing, effective_status(existing)):
+        return "rejected", {"uid": item.uid, "reason": translate(REASON_OTHER_USER)}
+    trash_event(existing)
+    return "updated", {"uid": item.uid, "id": existing.id}
 
 
 def _import_alone(item: Incoming, viewer: Viewer, status: str | None) -> tuple[str, dict]:
@@ -233,11 +251,33 @@ def _retire_lone(item: Incoming, viewer: Viewer) -> None:
             trash_event(lone)
 
 
-def _this_and_future(item: Incoming, series) -> list[Incoming] | None:
+def _named_by_file(changes: list[Incoming], series) -> tuple[set, list]:
+    """The wall times (in the zone of ``series``) of the occurrences the file's ``changes``
+    edit or cancel one by one, and of those from which a change with RANGE=THISANDFUTURE
+    edits the series."""
+    tz = recurrence.series_zone(series)[0]
+    start = dates.parse_stored(series.start_date)
+    own, ranges = set(), []
+    for item in changes:
+        try:
+            local = _occurrence_time(item, start, tz, bool(series.all_day))
+        except (ValueError, OverflowError, dates.DateError):
+            continue
+        if item.this_and_future and not item.cancelled and item.body:
+            ranges.append(local)
+        else:
+            own.add(local)
+    return own, ranges
+
+
+def _this_and_future(item: Incoming, series, named_by_file: tuple) -> list[Incoming] | None:
     """A change with RANGE=THISANDFUTURE as one change per occurrence from the one it names
     on: each moved as that one is (the same shift of its start), with its duration and
     fields; any other change as itself. None when it names the series' first occurrence
-    (the series itself, which is not changed so)."""
+    (the series itself, which is not changed so). Whatever the order of the file, the
+    occurrences it edits or cancels one by one (``named_by_file``) are theirs, and those
+    from a later THISANDFUTURE change on are that change's (RFC 5545 3.8.4.4: the change
+    nearest before an occurrence holds for it)."""
     if not item.this_and_future or item.cancelled or not item.body:
         return [item]
     tz = recurrence.series_zone(series)[0]
@@ -253,8 +293,11 @@ def _this_and_future(item: Incoming, series) -> list[Incoming] | None:
     if named == start:
         return None
     shift = new_start - named
+    own, ranges = named_by_file
     changes = []
     for local in series_rows.occurrences_from(series.id, named):
+        if local != named and (local in own or any(named < r <= local for r in ranges)):
+            continue
         try:
             moved = local + shift
             body = {
@@ -360,9 +403,32 @@ def _series_plan(item: Incoming, changes: list[Incoming], budget: dict) -> Serie
     if stuck is not None and _edited_throughout(body, edited_dates, budget):
         return _absorbing(plan, body, stuck)
     body = _recent_part(_first_not_excluded(body, budget), budget)
+    if _excluded_throughout(body, budget):  # Google's split series keep such a part
+        return replace(plan, item=replace(plan.item, body=body, reason=REASON_NO_DATE_LEFT))
     return replace(
         plan, item=replace(plan.item, body=body), moved_first=plan.moved_first or bool(kept)
     )
+
+
+def _excluded_throughout(body: dict, budget: dict) -> bool:
+    """Whether every date of the series of ``body`` is excluded (its EXDATEs or cancelled
+    occurrences name its start and every later date): a calendar application shows none."""
+    try:
+        rules = recurrence.parse(body.get("recurrence") or [])
+        if not rules.exdates or rules.open_ended or _expansion_limit(budget) <= 0:
+            return False
+        tz = dates.resolve_timezone(body["timezone"])[0]
+        if recurrence.without_exdates([_start(body)], rules.exdates, tz):
+            return False
+        limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
+        _spend(budget, limit)  # refunded below by what was not used
+        later = recurrence.occurrence_starts(rules, _start(body), tz, _horizon(), limit)
+        _spend(budget, len(later) - limit)
+    except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
+        return False
+    except (KeyError, ValueError, OverflowError, IndexError):
+        return False
+    return not later
 
 
 def _from_first_on(plan: SeriesPlan, budget: dict) -> SeriesPlan:
@@ -527,9 +593,11 @@ def _horizon() -> datetime:
 
 
 def _occurrence_time(item: Incoming, start: datetime, tz, all_day: bool) -> datetime:
-    """The wall time, in the series' zone, of the occurrence a RECURRENCE-ID names."""
-    local = series_wall_time(item.recurrence_id, tz, start.time())
-    return datetime.combine(local.date(), time()) if all_day else local
+    """The wall time, in the series' zone, of the occurrence a RECURRENCE-ID names; for an
+    all-day series, its day (``series_day``)."""
+    if all_day:
+        return datetime.combine(series_day(item.recurrence_id, tz), time())
+    return series_wall_time(item.recurrence_id, tz, start.time())
 
 
 def _import_change(
@@ -760,6 +828,8 @@ def _fewer(line: str, skipped: int) -> str:
 def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[str, dict]:
     """An event, or a series with what its occurrences' VEVENTs ask of it (``plan``)."""
     item = plan.item  # with the body updates write too (``_update`` reads it)
+    if item.reason == REASON_NO_DATE_LEFT:
+        return _nothing_left(item, viewer)
     if item.reason:
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
     body, left_out = known_categories(item.body, viewer)

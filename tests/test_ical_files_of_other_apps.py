@@ -983,3 +983,132 @@ def test_a_whole_series_moved_off_its_rules_days_is_written_as_it_shows(client, 
     assert [row for row in shown(feed) if row[0] < "2028-06"] == [
         row for row in listed_whole(client, admin) if row[0] < "2028-06"
     ]
+
+
+def test_each_occurrence_takes_the_change_nearest_before_it_whatever_the_order(client, admin):
+    """recurring-ical-events' issue 75 file: a THISANDFUTURE change, an edit of one date
+    after it and a later THISANDFUTURE change. The date edited on its own keeps its edit,
+    and the dates from the later change on take that change, whatever order the file
+    gives them (the first change's own writes had hidden both: not newer)."""
+    head = "UID:210\nDTSTAMP:20260101T000000Z\n"
+    series = (
+        f"{head}SUMMARY:Original\nSEQUENCE:0\nDTSTART:20270901T120000Z\n"
+        "DTEND:20270901T140000Z\nRRULE:FREQ=DAILY;INTERVAL=2;COUNT=12"
+    )
+    first = (
+        f"{head}SUMMARY:Modified\nSEQUENCE:1\nRECURRENCE-ID;RANGE=THISANDFUTURE:20270905T120000Z\n"
+        "DTSTART:20270905T090000Z\nDTEND:20270905T160000Z"
+    )
+    one = (
+        f"{head}SUMMARY:One\nSEQUENCE:1\nRECURRENCE-ID:20270909T120000Z\n"
+        "DTSTART:20270909T170000Z\nDTEND:20270909T190000Z"
+    )
+    later = (
+        f"{head}SUMMARY:Edited\nSEQUENCE:1\nRECURRENCE-ID;RANGE=THISANDFUTURE:20270913T120000Z\n"
+        "DTSTART:20270914T142200Z\nDTEND:20270914T161300Z"
+    )
+    for data in (ics(series, first, one, later), ics(series, later, one, first)):
+        report = imported(client, admin, data)
+        assert report["rejected"] == [], report
+        assert listed_whole(client, admin) == shown(data)
+        titles = [title for _s, _e, title in shown(data)]
+        assert titles.count("One") == 1 and titles.count("Edited") == 6, titles
+        again = imported(client, admin, data)
+        assert again["created"] == again["updated"] == again["rejected"] == [], again
+        feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+        assert shown(feed) == listed_whole(client, admin)
+        (made,) = report["created"]
+        assert (
+            client.delete(f"{NS}/events/{made['id']}?force=true", headers=admin).status_code == 200
+        )
+
+
+def test_a_series_whose_every_date_is_excluded_shows_nothing(client, admin):
+    """Google's split series keep parts whose every date is excluded (issue 173 file: an
+    EXDATE on the start, the rule ending before its next date): nothing is shown. Rejected
+    with a reason; a series an earlier import made goes to the trash."""
+    head = "UID:split_R20270105@google.com\nDTSTAMP:20260101T000000Z\nSUMMARY:Part\n"
+    start = f"DTSTART;{PARIS}:20270105T090000\nDTEND;{PARIS}:20270105T100000\n"
+    rule = "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;UNTIL=20270125T225959Z\n"
+    empty = ics(f"{head}{start}{rule}EXDATE;{PARIS}:20270105T090000,20270119T090000")
+    report = imported(client, admin, empty)
+    (rejected,) = report["rejected"]
+    assert "Every date of the recurring VEVENT is excluded" in rejected["reason"]
+    assert listed_whole(client, admin) == shown(empty) == []
+
+    earlier = ics(f"{head}{start}{rule}")
+    (made,) = imported(client, admin, earlier)["created"]
+    assert len(listed_whole(client, admin)) == 2
+    (updated,) = imported(client, admin, empty)["updated"]
+    assert updated["id"] == made["id"] and listed_whole(client, admin) == []
+    again = imported(client, admin, empty)
+    assert again["created"] == again["updated"] == [] and len(again["rejected"]) == 1
+
+
+def test_a_count_that_counts_nothing_is_read_as_none(client, admin):
+    """Confluence writes ``COUNT=-1`` beside its UNTIL (issue 128 file): the rule without
+    it, as calendar applications read it, not a rejection."""
+    data = ics(
+        "UID:conf\nDTSTAMP:20260101T000000Z\nSUMMARY:Team\nDTSTART;VALUE=DATE:20271004\n"
+        "DTEND;VALUE=DATE:20271011\nRRULE:FREQ=WEEKLY;UNTIL=20280331;COUNT=-1;INTERVAL=4;BYDAY=MO"
+    )
+    report = imported(client, admin, data)
+    assert report["rejected"] == [] and len(report["created"]) == 1, report
+    assert listed_whole(client, admin) == shown(data) and len(shown(data)) == 7
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
+
+
+def test_an_all_day_series_edited_by_midnight_in_a_zone_edits_that_day(client, admin):
+    """Exchange names the days of an all-day series by midnight in its own zone
+    (``RECURRENCE-ID;TZID=GMT Standard Time:20270415T000000``, issue 28 file): that day,
+    not the day before that a conversion to UTC gives in summer."""
+    zone = (
+        "BEGIN:VTIMEZONE\nTZID:GMT Standard Time\nBEGIN:STANDARD\nDTSTART:16010101T020000\n"
+        "TZOFFSETFROM:+0100\nTZOFFSETTO:+0000\nRRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=10\n"
+        "END:STANDARD\nBEGIN:DAYLIGHT\nDTSTART:16010101T010000\nTZOFFSETFROM:+0000\n"
+        "TZOFFSETTO:+0100\nRRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=3\nEND:DAYLIGHT\n"
+        "END:VTIMEZONE"
+    )
+    head = "UID:bins\nDTSTAMP:20260101T000000Z\n"
+    data = ics(
+        f"{head}SUMMARY:Black bin\nDTSTART;VALUE=DATE:20270401\nDTEND;VALUE=DATE:20270402\n"
+        "RRULE:FREQ=WEEKLY;UNTIL=20270603T230000Z;INTERVAL=2;BYDAY=TH;WKST=MO\n"
+        "EXDATE;TZID=GMT Standard Time:20270527T000000",
+        f"{head}SUMMARY:Black bin (Friday)\nRECURRENCE-ID;TZID=GMT Standard Time:20270415T000000\n"
+        "DTSTART;VALUE=DATE:20270416\nDTEND;VALUE=DATE:20270417",
+        zones=zone,
+    )
+    report = imported(client, admin, data)
+    assert report["rejected"] == [], report
+    assert listed_whole(client, admin) == shown(data)
+    assert ("2027-04-16 (day)", "2027-04-17 (day)", "Black bin (Friday)") in shown(data)
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
+
+
+def test_this_and_future_written_in_another_zone_moves_by_its_time_difference(client, admin):
+    """RANGE=THISANDFUTURE on a later date, its new times written in another zone than the
+    series': the dates from it on move by the change's time difference, in the series'
+    zone, as recurring-ical-events shows them (they stood in the series' zone at the other
+    zone's wall times, an hour or six off)."""
+    head = "UID:zoned-later\nDTSTAMP:20260101T000000Z\n"
+    data = ics(
+        f"{head}SUMMARY:Call\nDTSTART;{PARIS}:20270301T190000\nDTEND;{PARIS}:20270301T200000\n"
+        "RRULE:FREQ=WEEKLY;COUNT=6",
+        f"{head}SUMMARY:Call (later)\nSEQUENCE:1\n"
+        f"RECURRENCE-ID;RANGE=THISANDFUTURE;{PARIS}:20270315T190000\n"
+        "DTSTART;TZID=America/New_York:20270315T150000\n"
+        "DTEND;TZID=America/New_York:20270315T153000",
+    )
+    report = imported(client, admin, data)
+    assert report["rejected"] == [], report
+    assert listed_whole(client, admin) == shown(data)
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
