@@ -517,6 +517,8 @@ def _recurrence_lines(component, body: dict) -> list[str]:
         for prop in _all(component, name):
             for value in getattr(prop, "dts", []):
                 moment = value.dt[0] if isinstance(value.dt, tuple) else value.dt  # PERIOD
+                if isinstance(value.dt, tuple) and not all_day:
+                    moment = _period_start(moment, tz)
                 if not isinstance(moment, datetime) and not all_day:
                     head, text = f"{name.upper()};VALUE=DATE", f"{moment:%Y%m%d}"
                 else:
@@ -868,6 +870,15 @@ def recurrence_key(value: date) -> str:
     return f"{value:%Y%m%dT%H%M%S}"
 
 
+def _period_start(value: date, tz: tzinfo) -> datetime:
+    """A bound of an RDATE;VALUE=PERIOD beside a timed start: a day (``19970101/19970102``,
+    which RFC 5545 does not allow but files have) is its midnight in the series' zone, as
+    recurring-ical-events reads it; a time as it is."""
+    if isinstance(value, datetime):
+        return value
+    return datetime.combine(value, time()).replace(tzinfo=tz)
+
+
 def _own_periods(component, body: dict, series: Incoming) -> list[Incoming]:
     """The RDATE;VALUE=PERIOD values whose duration is not the series': each an occurrence
     edited on its own (as a VEVENT with its RECURRENCE-ID would say), keeping its span."""
@@ -883,6 +894,7 @@ def _own_periods(component, body: dict, series: Incoming) -> list[Incoming]:
                 continue
             first, second = value.dt
             end = first + second if isinstance(second, timedelta) else second
+            first, end = _period_start(first, tz), _period_start(end, tz)
             local = series_wall_time(first, tz, start.time())
             local_end = series_wall_time(end, tz, start.time())
             if local_end - local == duration or local_end <= local:

@@ -1112,3 +1112,22 @@ def test_this_and_future_written_in_another_zone_moves_by_its_time_difference(cl
     assert again["created"] == again["updated"] == again["rejected"] == [], again
     feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
     assert shown(feed) == listed_whole(client, admin)
+
+
+def test_an_rdate_period_of_days_beside_a_timed_start_runs_from_midnight(client, admin):
+    """``RDATE;VALUE=PERIOD:20270101/20270102`` beside a timed DTSTART (icalendar's issue
+    1633 files; RFC 5545 wants times there): an occurrence from that day's midnight in the
+    series' zone to the next, as recurring-ical-events reads it, beside the start's own."""
+    for uid, zone in (("utc", ""), ("ny", ";TZID=America/New_York")):
+        start = "20270101T180000" + ("Z" if not zone else "")
+        data = ics(
+            f"UID:{uid}\nDTSTAMP:20260101T000000Z\nSUMMARY:{uid}\nDTSTART{zone}:{start}\n"
+            f"RDATE{zone};VALUE=PERIOD:20270101/20270102"
+        )
+        report = imported(client, admin, data)
+        assert report["rejected"] == [], report
+        assert listed_whole(client, admin, search=uid) == shown(data) and len(shown(data)) == 2
+        again = imported(client, admin, data)
+        assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
