@@ -689,6 +689,9 @@ def _dates(component, default_zone: str) -> dict:
             "start_date": f"{start.isoformat()} 00:00:00",
             "end_date": f"{last.isoformat()} 23:59:59",
         }
+    # A day as the end of a timed start: its midnight (never before the start).
+    if isinstance(end, date) and not isinstance(end, datetime):
+        end = max(datetime.combine(end, time()).replace(tzinfo=start.tzinfo), start)
     if not isinstance(end, datetime):
         end = start
     named = named_zone(str(component["dtstart"].params.get("TZID", "")))

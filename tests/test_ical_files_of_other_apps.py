@@ -1131,3 +1131,23 @@ def test_an_rdate_period_of_days_beside_a_timed_start_runs_from_midnight(client,
         assert again["created"] == again["updated"] == again["rejected"] == [], again
     feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
     assert shown(feed) == listed_whole(client, admin)
+
+
+def test_a_timed_start_with_a_date_end_ends_at_that_days_midnight(client, admin):
+    """``DTSTART:20270101T090000`` with ``DTEND;VALUE=DATE:20270102`` (recurring-ical-events'
+    issue 201 matrix; RFC 5545 wants one type): it ends at that day's midnight, as the
+    expander reads it, not at its start."""
+    data = ics(
+        "UID:mixed\nDTSTAMP:20260101T000000Z\nSUMMARY:Mixed\n"
+        "DTSTART:20270101T090000Z\nDTEND;VALUE=DATE:20270102",
+        "UID:mixed-utc\nDTSTAMP:20260101T000000Z\nSUMMARY:Mixed in Paris\n"
+        f"DTSTART;{PARIS}:20270105T090000\nDTEND;VALUE=DATE:20270106",
+    )
+    report = imported(client, admin, data)
+    assert report["rejected"] == [] and len(report["created"]) == 2, report
+    assert listed_whole(client, admin) == shown(data)
+    assert shown(data)[0][:2] == ("2027-01-01 09:00:00", "2027-01-02 00:00:00")
+    again = imported(client, admin, data)
+    assert again["created"] == again["updated"] == again["rejected"] == [], again
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
+    assert shown(feed) == listed_whole(client, admin)
