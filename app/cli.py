@@ -288,6 +288,10 @@ def import_ics_command(source, author, status):
     click.echo(
         ", ".join(f"{len(report[k])} {k}" for k in ("created", "updated", "unchanged", "rejected"))
     )
+    for outcome in ("created", "updated"):
+        for entry in report[outcome]:
+            if "note" in entry:
+                click.echo(f"{outcome} {entry['uid']} ({entry['recurrence_id']}): {entry['note']}")
     for entry in report["rejected"]:
         click.echo(f"rejected {entry['uid']}: {entry['reason']}")
 

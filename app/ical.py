@@ -365,6 +365,9 @@ class Incoming:
     # its RECURRENCE-ID (an aware or floating time, or a date), and whether it cancels it.
     changes_occurrence: bool = False
     recurrence_id: date | None = None
+    # That RECURRENCE-ID as text (``recurrence_key``): with the UID, what names an edit
+    # imported as an event of its own when its series is not in the calendar.
+    recurrence_key: str = ""
     cancelled: bool = False
     # RECURRENCE-ID;RANGE=THISANDFUTURE: the change applies to the later occurrences too.
     this_and_future: bool = False
@@ -478,6 +481,18 @@ def series_wall_time(value: date, tz: tzinfo, start_time: time) -> datetime:
     return value.astimezone(tz).replace(tzinfo=None)
 
 
+def series_day(value: date, tz: tzinfo) -> date:
+    """The day an RDATE, EXDATE or RECURRENCE-ID value names in an all-day series: a date
+    itself; a time in a zone the day it is in that zone (Outlook names an all-day series'
+    days by midnight in its own zone: converted to the series' zone, an hour east of it,
+    it would name the day before); a UTC time, the day in the series' zone."""
+    if not isinstance(value, datetime):
+        return value
+    if value.tzinfo is UTC or getattr(value.tzinfo, "key", None) in ("UTC", "Etc/UTC"):
+        return value.astimezone(tz).date()
+    return value.date()
+
+
 # Values per RDATE/EXDATE line written for the write path (which takes 2,000 characters).
 _VALUES_PER_LINE = 100
 
@@ -494,7 +509,7 @@ def _recurrence_lines(component, body: dict) -> list[str]:
     lines = []
     for name in ("rrule", "exrule"):
         for rule in _all(component, name):
-            text = rule.to_ical().decode()
+            text = _without_null_count(rule.to_ical().decode())
             if text:  # an empty ``RRULE:`` says nothing (calendarlabs exports one)
                 lines.append(f"{name.upper()}:{text}")
     for name in ("rdate", "exdate"):
@@ -502,12 +517,15 @@ def _recurrence_lines(component, body: dict) -> list[str]:
         for prop in _all(component, name):
             for value in getattr(prop, "dts", []):
                 moment = value.dt[0] if isinstance(value.dt, tuple) else value.dt  # PERIOD
+                if isinstance(value.dt, tuple) and not all_day:
+                    moment = _period_start(moment, tz)
                 if not isinstance(moment, datetime) and not all_day:
                     head, text = f"{name.upper()};VALUE=DATE", f"{moment:%Y%m%d}"
                 else:
-                    local = series_wall_time(moment, tz, start_time)
                     if all_day:
-                        local = datetime.combine(local.date(), time())
+                        local = datetime.combine(series_day(moment, tz), time())
+                    else:
+                        local = series_wall_time(moment, tz, start_time)
                     line = exdate_line(local, tz, label, all_day, name.upper())
                     head, _sep, text = line.rpartition(":")
                 values = grouped.setdefault(head, [])
@@ -517,6 +535,19 @@ def _recurrence_lines(component, body: dict) -> list[str]:
             for offset in range(0, len(values), _VALUES_PER_LINE):
                 lines.append(f"{head}:{','.join(values[offset : offset + _VALUES_PER_LINE])}")
     return lines
+
+
+def _without_null_count(rule: str) -> str:
+    """A rule without a COUNT that counts nothing (Confluence writes ``COUNT=-1`` beside its
+    UNTIL for no count; calendar applications read the rule without it)."""
+
+    def kept(part: str) -> bool:
+        key, _sep, value = part.partition("=")
+        value = value.strip()
+        return key.strip().upper() != "COUNT" or (value.isdigit() and int(value) > 0)
+
+    parts = rule.split(";")
+    return ";".join(part for part in parts if kept(part))
 
 
 def _zone_label(value: datetime) -> str | None:
@@ -658,6 +689,9 @@ def _dates(component, default_zone: str) -> dict:
             "start_date": f"{start.isoformat()} 00:00:00",
             "end_date": f"{last.isoformat()} 23:59:59",
         }
+    # A day as the end of a timed start: its midnight (never before the start).
+    if isinstance(end, date) and not isinstance(end, datetime):
+        end = max(datetime.combine(end, time()).replace(tzinfo=start.tzinfo), start)
     if not isinstance(end, datetime):
         end = start
     named = named_zone(str(component["dtstart"].params.get("TZID", "")))
@@ -819,10 +853,33 @@ def _read_recurrence_id(component, item: Incoming) -> bool:
         item.recurrence_id = None
         item.reason = REASON_BAD_DATES
         return False
+    item.recurrence_key = recurrence_key(item.recurrence_id)
     prop = component["recurrence-id"]
     prop = prop[0] if isinstance(prop, list) else prop
     item.this_and_future = str(prop.params.get("RANGE", "")).upper() == "THISANDFUTURE"
     return True
+
+
+def recurrence_key(value: date) -> str:
+    """A RECURRENCE-ID as stable text, whatever zone the file wrote it in: a UTC time
+    (``…Z``), a floating time, or a day, in RFC 5545's forms."""
+    if not isinstance(value, datetime):
+        return f"{value:%Y%m%d}"
+    try:
+        if value.tzinfo is not None:
+            return f"{value.astimezone(UTC):%Y%m%dT%H%M%S}Z"
+    except (OverflowError, ValueError):  # at the edge of year 1 or 9999: as written
+        pass
+    return f"{value:%Y%m%dT%H%M%S}"
+
+
+def _period_start(value: date, tz: tzinfo) -> datetime:
+    """A bound of an RDATE;VALUE=PERIOD beside a timed start: a day (``19970101/19970102``,
+    which RFC 5545 does not allow but files have) is its midnight in the series' zone, as
+    recurring-ical-events reads it; a time as it is."""
+    if isinstance(value, datetime):
+        return value
+    return datetime.combine(value, time()).replace(tzinfo=tz)
 
 
 def _own_periods(component, body: dict, series: Incoming) -> list[Incoming]:
@@ -840,6 +897,7 @@ def _own_periods(component, body: dict, series: Incoming) -> list[Incoming]:
                 continue
             first, second = value.dt
             end = first + second if isinstance(second, timedelta) else second
+            first, end = _period_start(first, tz), _period_start(end, tz)
             local = series_wall_time(first, tz, start.time())
             local_end = series_wall_time(end, tz, start.time())
             if local_end - local == duration or local_end <= local:

@@ -22,13 +22,21 @@ from app.auth import may, may_read, require
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event
 from app.i18n import N_, _, translate
-from app.ical import REASON_BAD_DATES, Incoming, NotICalendar, read_events, series_wall_time
+from app.ical import (
+    REASON_BAD_DATES,
+    REASON_CANCELLED,
+    Incoming,
+    NotICalendar,
+    read_events,
+    series_day,
+    series_wall_time,
+)
 from app.ical_bounds import Bounds, OverBound
 from rules import dates, recurrence
 from rules.clock import utcnow
 from schemas.events import EventCreate, EventUpdate
 from store import recurrence as series_rows
-from store.events import find_imported_event, get_event, trash_event
+from store.events import find_imported_event, find_lone_occurrence, get_event, trash_event
 from store.posts import effective_status
 from store.terms import find_term
 from store.users import Viewer
@@ -49,6 +57,10 @@ REASON_NO_SERIES = N_(
     "The VEVENT changes one occurrence (RECURRENCE-ID) of a recurring event that is "
     "neither in the file nor imported before."
 )
+REASON_NO_DATE_LEFT = N_(
+    "Every date of the recurring VEVENT is excluded (EXDATE, or a cancelled occurrence): "
+    "it has none to show."
+)
 REASON_OTHER_USER = N_(
     "The event of this UID belongs to another user, whose events the importer may not edit."
 )
@@ -60,8 +72,8 @@ REASON_FIRST = N_(
 )
 REASON_WHOLE_SERIES = N_(
     "The VEVENT moves a whole series (RANGE=THISANDFUTURE on its first occurrence) in a way "
-    "its recurrence rule cannot say: on other days of a rule of given days, months or years, "
-    "at other hours of a rule of given hours, or into another timezone."
+    "no recurrence can say: the dates of a rule without end moved off its days or hours, "
+    "or a timed series made all day (or the reverse)."
 )
 
 
@@ -155,6 +167,8 @@ def _import_group(group: list[Incoming], viewer: Viewer, status: str | None, bud
         # The changes the series' body says itself were written (or found) with it.
         said = "updated" if written else "unchanged"
         results += [(said, _entry(item, id=entry["id"])) for item in plan.absorbed]
+        for item in plan.absorbed:
+            _retire_lone(item, viewer)
         results += [("rejected", _entry(c, reason=translate(why))) for c, why in plan.refused]
         changes = plan.changes
     if not changes:
@@ -171,14 +185,14 @@ def _apply_changes(
     if (
         series is None or not recurrence.is_series(series) or not may_read(viewer, series)
     ):  # a series the importer may not read is answered as one that does not exist
-        reason = translate(REASON_NO_SERIES)
-        return [("rejected", _entry(item, reason=reason)) for item in changes]
+        return [_import_alone(item, viewer, status) for item in changes]
     if not may(viewer, "edit", series, effective_status(series)):
         reason = translate(REASON_OTHER_USER)
         return [("rejected", _entry(item, reason=reason)) for item in changes]
     results = []
+    named = _named_by_file(changes, series)
     for item in changes:
-        expanded = _this_and_future(item, series)
+        expanded = _this_and_future(item, series, named)
         if expanded is None:
             results.append(("rejected", _entry(item, reason=translate(REASON_FIRST))))
             continue
@@ -188,35 +202,106 @@ def _apply_changes(
                 results.append(("rejected", _entry(item, reason=reason)))
                 continue
             budget["changes"] -= len(expanded)
-        for each in expanded:
-            results.append(_import_change(each, series.id, viewer, status, written))
+        outcomes = [_import_change(each, series.id, viewer, status, written) for each in expanded]
+        results += outcomes
+        if any(outcome != "rejected" for outcome, _entry_ in outcomes):
+            _retire_lone(item, viewer)
     return results
 
 
-def _this_and_future(item: Incoming, series) -> list[Incoming] | None:
+def _nothing_left(item: Incoming, viewer: Viewer) -> tuple[str, dict]:
+    """A series whose every date the file excludes: rejected with its reason, and the event
+    an earlier import made of it, when the importer may delete it, moved to the trash."""
+    existing = find_imported_event(item.uid, viewer.id)
+    if existing is None or existing.status == "trash":
+        return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
+    if not may(viewer, "delete", existing, effective_status(existing)):
+        return "rejected", {"uid": item.uid, "reason": translate(REASON_OTHER_USER)}
+    trash_event(existing)
+    return "updated", {"uid": item.uid, "id": existing.id}
+
+
+def _import_alone(item: Incoming, viewer: Viewer, status: str | None) -> tuple[str, dict]:
+    """An edit of one occurrence whose series the calendar does not have (Google exports
+    the edits of a series whose own VEVENT it leaves out): an event of its own, as a
+    calendar application shows it, named by its UID and RECURRENCE-ID and idempotent as
+    any event; reported with a note saying so. A cancelled one removes the event an earlier
+    import made of it, and is rejected as any cancelled VEVENT when there is none."""
+    note = {"note": translate(REASON_NO_SERIES)}
+    if item.cancelled:
+        lone = find_lone_occurrence(item.uid, item.recurrence_key, viewer.id)
+        if lone is None or lone.status == "trash":
+            return "rejected", _entry(item, reason=translate(REASON_CANCELLED))
+        if not may(viewer, "delete", lone, effective_status(lone)):
+            return "rejected", _entry(item, reason=translate(REASON_OTHER_USER))
+        trash_event(lone)
+        return "updated", _entry(item, id=lone.id, **note)
+    outcome, entry = _import_one(SeriesPlan(item, []), viewer, status)
+    return outcome, {**_entry(item), **entry, **({} if outcome == "rejected" else note)}
+
+
+def _retire_lone(item: Incoming, viewer: Viewer) -> None:
+    """The event an earlier import made of ``item`` on its own, before its series came
+    (``_import_alone``), goes to the trash: the series' occurrence shows the edit now."""
+    if not item.recurrence_key:
+        return
+    lone = find_lone_occurrence(item.uid, item.recurrence_key, viewer.id)
+    if lone is not None and lone.status != "trash":
+        if may(viewer, "delete", lone, effective_status(lone)):
+            trash_event(lone)
+
+
+def _named_by_file(changes: list[Incoming], series) -> tuple[set, list]:
+    """The wall times (in the zone of ``series``) of the occurrences the file's ``changes``
+    edit or cancel one by one, and of those from which a change with RANGE=THISANDFUTURE
+    edits the series."""
+    tz = recurrence.series_zone(series)[0]
+    start = dates.parse_stored(series.start_date)
+    own, ranges = set(), []
+    for item in changes:
+        try:
+            local = _occurrence_time(item, start, tz, bool(series.all_day))
+        except (ValueError, OverflowError, dates.DateError):
+            continue
+        if item.this_and_future and not item.cancelled and item.body:
+            ranges.append(local)
+        else:
+            own.add(local)
+    return own, ranges
+
+
+def _this_and_future(item: Incoming, series, named_by_file: tuple) -> list[Incoming] | None:
     """A change with RANGE=THISANDFUTURE as one change per occurrence from the one it names
     on: each moved as that one is (the same shift of its start), with its duration and
     fields; any other change as itself. None when it names the series' first occurrence
-    (the series itself, which is not changed so)."""
+    (the series itself, which is not changed so). Whatever the order of the file, the
+    occurrences it edits or cancels one by one (``named_by_file``) are theirs, and those
+    from a later THISANDFUTURE change on are that change's (RFC 5545 3.8.4.4: the change
+    nearest before an occurrence holds for it)."""
     if not item.this_and_future or item.cancelled or not item.body:
         return [item]
     tz = recurrence.series_zone(series)[0]
     start = dates.parse_stored(series.start_date)
     try:
         named = _occurrence_time(item, start, tz, bool(series.all_day))
-        new_start = dates.parse_stored(item.body["start_date"])
-        duration = dates.parse_stored(item.body["end_date"]) - new_start
+        zone = {"timezone": series.timezone or "UTC", "all_day": bool(series.all_day)}
+        changed = _in_zone_of(item.body, zone)
+        new_start = dates.parse_stored(changed["start_date"])
+        duration = dates.parse_stored(changed["end_date"]) - new_start
     except (KeyError, ValueError, OverflowError, dates.DateError):
         return [item]
     if named == start:
         return None
     shift = new_start - named
+    own, ranges = named_by_file
     changes = []
     for local in series_rows.occurrences_from(series.id, named):
+        if local != named and (local in own or any(named < r <= local for r in ranges)):
+            continue
         try:
             moved = local + shift
             body = {
-                **item.body,
+                **changed,
                 "start_date": dates.fmt(moved),
                 "end_date": dates.fmt(moved + duration),
             }
@@ -296,7 +381,7 @@ def _series_plan(item: Incoming, changes: list[Incoming], budget: dict) -> Serie
     written as its last date's change says (``_absorbing``)."""
     if item.reason or "recurrence" not in item.body:
         return SeriesPlan(item, changes)
-    plan = _from_first_on(SeriesPlan(item, changes))
+    plan = _from_first_on(SeriesPlan(item, changes), budget)
     body = plan.item.body
     cancelled, edited = _lines_for_changes(plan.item, plan.changes)
     if cancelled:
@@ -318,16 +403,43 @@ def _series_plan(item: Incoming, changes: list[Incoming], budget: dict) -> Serie
     if stuck is not None and _edited_throughout(body, edited_dates, budget):
         return _absorbing(plan, body, stuck)
     body = _recent_part(_first_not_excluded(body, budget), budget)
+    if _excluded_throughout(body, budget):  # Google's split series keep such a part
+        return replace(plan, item=replace(plan.item, body=body, reason=REASON_NO_DATE_LEFT))
     return replace(
         plan, item=replace(plan.item, body=body), moved_first=plan.moved_first or bool(kept)
     )
 
 
-def _from_first_on(plan: SeriesPlan) -> SeriesPlan:
+def _excluded_throughout(body: dict, budget: dict) -> bool:
+    """Whether every date of the series of ``body`` is excluded (its EXDATEs or cancelled
+    occurrences name its start and every later date): a calendar application shows none."""
+    try:
+        rules = recurrence.parse(body.get("recurrence") or [])
+        if not rules.exdates or rules.open_ended or _expansion_limit(budget) <= 0:
+            return False
+        tz = dates.resolve_timezone(body["timezone"])[0]
+        if recurrence.without_exdates([_start(body)], rules.exdates, tz):
+            return False
+        limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
+        _spend(budget, limit)  # refunded below by what was not used
+        later = recurrence.occurrence_starts(rules, _start(body), tz, _horizon(), limit)
+        _spend(budget, len(later) - limit)
+    except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
+        return False
+    except (KeyError, ValueError, OverflowError, IndexError):
+        return False
+    return not later
+
+
+def _from_first_on(plan: SeriesPlan, budget: dict) -> SeriesPlan:
     """A series whose first occurrence a change with RANGE=THISANDFUTURE edits changes as a
     whole: written as the change says (its fields and duration), every date moved as the
-    first is (``recurrence.shifted_lines``); the file's other changes name the dates so
-    moved. A move its rules cannot say refuses that change (REASON_WHOLE_SERIES)."""
+    first is (``recurrence.moved_lines``: its rules when they can say it, a weekly rule's
+    weekdays moved with its dates, else its dates one by one), in the series' own zone
+    when the change is written in another (moved by the same time difference, RFC 5545
+    3.8.4.4); the file's other changes name the dates so moved. A move no lines can say
+    (an open-ended rule whose dates the move takes off its days or hours; all day from
+    timed, or back) refuses that change (REASON_WHOLE_SERIES)."""
     body = plan.item.body
     try:
         tz, label = dates.resolve_timezone(body["timezone"])
@@ -335,13 +447,13 @@ def _from_first_on(plan: SeriesPlan) -> SeriesPlan:
         change = next((c for c in plan.changes if _names_start(c, start, tz, body)), None)
         if change is None:
             return plan
-        shift = dates.parse_stored(change.body["start_date"]) - start
+        changed = _in_zone_of(change.body, body)
+        shift = dates.parse_stored(changed["start_date"]) - start
         lines = None
-        same = all(change.body[key] == body[key] for key in ("timezone", "all_day"))
-        if same and (not body["all_day"] or shift % timedelta(days=1) == timedelta()):
-            lines = recurrence.shifted_lines(
-                body["recurrence"], start, shift, tz, label, body["all_day"]
-            )
+        if changed["all_day"] == body["all_day"] and (
+            not body["all_day"] or shift % timedelta(days=1) == timedelta()
+        ):
+            lines = _moved_lines(body, start, shift, tz, label, budget)
     except (KeyError, ValueError, OverflowError, recurrence.RecurrenceError, dates.DateError):
         return plan  # reported with the other changes
     others = [c for c in plan.changes if c is not change]
@@ -349,13 +461,50 @@ def _from_first_on(plan: SeriesPlan) -> SeriesPlan:
         return replace(plan, changes=others, refused=[(change, REASON_WHOLE_SERIES)])
     item = replace(
         plan.item,
-        body={**change.body, "recurrence": lines},
+        body={**changed, "recurrence": lines},
         sequence=max(plan.item.sequence, change.sequence),
         modified=max(plan.item.modified, change.modified),
     )
     moved = [_moved_by(c, shift, start, tz, body["all_day"]) for c in others]
     absorbed = [_named_as(change, start, tz, item.body)]
     return replace(plan, item=item, changes=moved, moved_first=True, absorbed=absorbed)
+
+
+def _moved_lines(body: dict, start: datetime, shift: timedelta, tz, label: str, budget: dict):
+    """The lines of the series ``body`` with every date ``shift`` later
+    (``recurrence.moved_lines``, within the file's budget); for a series with more dates
+    than a series may have (cut to its recent part after), the lines its rules say
+    themselves (``recurrence.shifted_lines``), or None."""
+    all_day = body["all_day"]
+    limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
+    try:
+        if limit > 0:
+            lines, cost = recurrence.moved_lines(
+                body["recurrence"], start, shift, tz, label, all_day, _horizon(), limit
+            )
+            _spend(budget, cost)
+            return lines
+    except recurrence.TooManyOccurrences:
+        _spend(budget, 3 * limit)
+    return recurrence.shifted_lines(body["recurrence"], start, shift, tz, label, all_day)
+
+
+def _in_zone_of(change: dict, series: dict) -> dict:
+    """The body of a timed ``change`` of an occurrence, written in another zone than its
+    ``series``, with its start and end as wall times in the series' zone: the series keeps
+    its zone, its dates moved by the change's time difference (as recurring-ical-events
+    moves them)."""
+    if change["all_day"] or series["all_day"] or change["timezone"] == series["timezone"]:
+        return change
+    source = dates.resolve_timezone(change["timezone"])[0]
+    target = dates.resolve_timezone(series["timezone"])[0]
+
+    def wall(key: str) -> str:
+        moment = dates.local_to_utc(dates.parse_stored(change[key]), source)
+        return dates.fmt(dates.utc_to_local(moment, target))
+
+    start, end = wall("start_date"), wall("end_date")
+    return {**change, "timezone": series["timezone"], "start_date": start, "end_date": end}
 
 
 def _names_start(change: Incoming, start: datetime, tz, body: dict) -> bool:
@@ -444,9 +593,11 @@ def _horizon() -> datetime:
 
 
 def _occurrence_time(item: Incoming, start: datetime, tz, all_day: bool) -> datetime:
-    """The wall time, in the series' zone, of the occurrence a RECURRENCE-ID names."""
-    local = series_wall_time(item.recurrence_id, tz, start.time())
-    return datetime.combine(local.date(), time()) if all_day else local
+    """The wall time, in the series' zone, of the occurrence a RECURRENCE-ID names; for an
+    all-day series, its day (``series_day``)."""
+    if all_day:
+        return datetime.combine(series_day(item.recurrence_id, tz), time())
+    return series_wall_time(item.recurrence_id, tz, start.time())
 
 
 def _import_change(
@@ -677,18 +828,23 @@ def _fewer(line: str, skipped: int) -> str:
 def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[str, dict]:
     """An event, or a series with what its occurrences' VEVENTs ask of it (``plan``)."""
     item = plan.item  # with the body updates write too (``_update`` reads it)
+    if item.reason == REASON_NO_DATE_LEFT:
+        return _nothing_left(item, viewer)
     if item.reason:
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
     body, left_out = known_categories(item.body, viewer)
     if status:
         body = {**body, "status": status}
     noted = {"left_out_categories": left_out} if left_out else {}
-    existing = find_imported_event(item.uid, viewer.id)
+    # An edit of an occurrence imported on its own is named by its RECURRENCE-ID too.
+    key = item.recurrence_key if item.changes_occurrence else ""
+    existing = find_lone_occurrence(item.uid, key, viewer.id)
     schema = EventCreate() if existing is None else EventUpdate()
     try:
         if existing is None:
             stamp = {
                 "ical_uid": item.uid,
+                "ical_recurrence_id": key,
                 "ical_sequence": item.sequence,
                 "ical_modified": item.modified,
             }

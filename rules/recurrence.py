@@ -431,6 +431,106 @@ def shifted_lines(
     return found
 
 
+WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+
+
+def moved_lines(
+    lines: list[str],
+    start: datetime,
+    shift: timedelta,
+    tz: tzinfo,
+    tz_label: str,
+    all_day: bool,
+    horizon_utc: datetime,
+    limit: int,
+) -> tuple[list[str] | None, int]:
+    """``shifted_lines`` for any series: the lines of the series that starts at the wall
+    time ``start`` for the same series with every date ``shift`` later. Rules that say it
+    themselves (``shifted_lines``), or once the days of a daily or weekly rule's BYDAY move
+    with its dates (Mondays to Tuesdays), are kept when their dates, expanded to
+    ``horizon_utc``, are exactly the old ones moved; else a series with an end is written
+    as its dates moved, one by one (RDATEs); None for an open-ended one (no list of dates
+    says what it shows past the horizon). With them, how many dates were worked out (what
+    it cost); raises ``TooManyOccurrences`` past ``limit``."""
+    if not shift:
+        return list(lines), 0
+    parsed = parse(lines)
+    before = [start, *occurrence_starts(parsed, start, tz, horizon_utc, limit)]
+    expected = [moment + shift for moment in before]
+    cost = len(before)
+    days = ((start + shift).date() - start.date()).days
+    # Open-ended rules stop at the horizon: compare what comes before it either way.
+    cut = dates.utc_to_local(horizon_utc, tz) - abs(shift) - timedelta(days=1)
+    for candidate in (
+        shifted_lines(lines, start, shift, tz, tz_label, all_day),
+        _weekdays_moved(lines, start, shift, days, tz, tz_label, all_day),
+    ):
+        if candidate is None:
+            continue
+        after = [
+            start + shift,
+            *occurrence_starts(parse(candidate), start + shift, tz, horizon_utc, limit),
+        ]
+        cost += len(after)
+        if after == expected or (
+            parsed.open_ended and [m for m in after if m < cut] == [m for m in expected if m < cut]
+        ):
+            return candidate, cost
+    if parsed.open_ended:
+        return None, cost
+    grouped: dict[str, list[str]] = {}
+    for moment in expected[1:]:
+        head, _sep, text = exdate_line(moment, tz, tz_label, all_day, "RDATE").rpartition(":")
+        grouped.setdefault(head, []).append(text)
+    found = [
+        f"{head}:{','.join(values[offset : offset + _VALUES_PER_LINE])}"
+        for head, values in grouped.items()
+        for offset in range(0, len(values), _VALUES_PER_LINE)
+    ]
+    return found, cost
+
+
+# Values per RDATE line written for a series' dates one by one (lines take 2,000 characters).
+_VALUES_PER_LINE = 100
+
+
+def _weekdays_moved(
+    lines: list[str],
+    start: datetime,
+    shift: timedelta,
+    days: int,
+    tz: tzinfo,
+    tz_label: str,
+    all_day: bool,
+) -> list[str] | None:
+    """``lines`` whose daily or weekly rules pin only weekdays (BYDAY=MO,WE), with those
+    weekdays moved by ``days`` (Mondays to Tuesdays) and UNTIL and the dates moved as
+    ``shifted_lines`` moves them; None when some rule pins more, or no weekday moves."""
+    if days % 7 == 0:
+        return None
+    rules, others = [], []
+    for line in parse(lines).lines:
+        name, _sep, value = line.partition(":")
+        if name.split(";")[0].upper() != "RRULE":
+            others.append(line)
+            continue
+        byday = _part(value, "BYDAY")
+        frequency = (_part(value, "FREQ") or "").upper()
+        pinned = [key for key in DAY_PARTS if key != "BYDAY" and _part(value, key) is not None]
+        if byday is None or pinned or frequency not in ("DAILY", "WEEKLY"):
+            return None
+        codes = [code.strip().upper() for code in byday.split(",")]
+        if any(code not in WEEKDAYS for code in codes):  # an ordinal (1MO)
+            return None
+        moved = ",".join(WEEKDAYS[(WEEKDAYS.index(code) + days) % 7] for code in codes)
+        parts = [
+            f"BYDAY={moved}" if item.partition("=")[0].strip().upper() == "BYDAY" else item
+            for item in value.split(";")
+        ]
+        rules.append(f"RRULE:{_shifted_until(';'.join(parts), shift, days, tz)}")
+    return rules + (shifted_lines(others, start, shift, tz, tz_label, all_day) or [])
+
+
 def _shifted_until(rule: str, shift: timedelta, days: int, tz: tzinfo) -> str:
     """A rule's UNTIL moved with its dates: a date by the days they move, a time by the
     shift (as a wall time in ``tz``; in UTC when it was)."""

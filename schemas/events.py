@@ -291,6 +291,16 @@ class ImportEntry(BaseSchema):
         )
     )
 
+    note = fields.String(
+        metadata=describe(
+            N_(
+                "For a VEVENT imported otherwise than as it is written: why (an edit of one "
+                "occurrence whose series is neither in the file nor imported before becomes "
+                "an event of its own)."
+            )
+        )
+    )
+
 
 class ImportReportOut(BaseSchema):
     created = fields.List(fields.Nested(ImportEntry))

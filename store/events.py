@@ -750,10 +750,19 @@ def find_imported_event(uid: str, author: int) -> Event | None:
     its series' UID). A UID names one event in the calendar, whoever imported it: the
     author's own first (two importers made two events before UIDs were calendar-wide),
     else the first made. The caller decides whether the importer may change it."""
+    return find_lone_occurrence(uid, "", author)
+
+
+def find_lone_occurrence(uid: str, recurrence_id: str, author: int) -> Event | None:
+    """The event imported from a VEVENT that edits the occurrence ``recurrence_id`` (its
+    RECURRENCE-ID as ``app/ical.py::recurrence_key`` writes it) of a series the calendar
+    does not have: an event of its own. With ``""``, the event of the UID itself
+    (``find_imported_event``)."""
     return (
         Event.select()
         .where(
             (Event.ical_uid == uid)
+            & (Event.ical_recurrence_id == recurrence_id)
             & (Event.occurrence == "")
             # Another user's trashed event holds no UID: trashing one's own copy of a
             # public UID cannot block every other importer of it.

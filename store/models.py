@@ -119,6 +119,10 @@ class Event(Post):
     ical_uid = TextField(default="")
     ical_sequence = IntegerField(default=0)
     ical_modified = CharField(default="")
+    # An edit of one occurrence (RECURRENCE-ID) whose series the calendar does not have,
+    # imported as an event of its own: its RECURRENCE-ID, which names it beside the UID
+    # (``app/ical.py::recurrence_key``). Empty for every other event.
+    ical_recurrence_id = CharField(default="")
     # Recurring events (store/recurrence.py): the series' RFC 5545 lines, on the series and
     # copied on each occurrence; an occurrence's own start in the series (its RECURRENCE-ID,
     # "" for other events); and whether it was edited on its own.

@@ -228,6 +228,12 @@ def _v21_no_sqlite_statistics():
         database.execute_sql("DELETE FROM sqlite_stat1")
 
 
+def _v22_lone_occurrences():
+    """Import: an edit of one occurrence whose series the calendar does not have becomes an
+    event of its own, named by its UID and RECURRENCE-ID."""
+    _add_fields(Event, "ical_recurrence_id")
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -251,6 +257,7 @@ MIGRATIONS = [
     _v19_last_sign_in,
     _v20_imported_origins,
     _v21_no_sqlite_statistics,
+    _v22_lone_occurrences,
 ]
 
 

@@ -541,16 +541,20 @@ def test_what_the_write_path_refuses_is_rejected_never_flattened(client, admin):
     # The occurrence a rejected series' VEVENT changes is rejected with it.
     assert rejected[("exrule", "2027-03-08 10:00:00")] == rejected[("exrule", "")]
     assert "recurrence" in rejected[("hourly", "")] and "DAILY" in rejected[("hourly", "")]
-    assert "neither in the file nor imported before" in rejected[("orphan", "2027-03-08 10:00:00")]
+    # An edit whose series is neither in the file nor imported before is an event of its
+    # own, as a calendar application shows it, with a note saying so.
+    (orphan,) = report["created"]
+    assert orphan["uid"] == "orphan" and orphan["recurrence_id"] == "2027-03-08 10:00:00"
+    assert "neither in the file nor imported before" in orphan["note"]
     assert "first occurrence" in rejected[("first", "2027-03-01 10:00:00")]
-    assert len(report["rejected"]) == 5
-    assert report["created"] == report["updated"] == []
-    assert client.get(f"{NS}/events", query_string=WIDE).get_json()["total"] == 3
+    assert len(report["rejected"]) == 4
+    assert report["updated"] == []
+    assert client.get(f"{NS}/events", query_string=WIDE).get_json()["total"] == 4
     french = client.post(
         f"/fr{NS}/events/import", data=data, headers={**admin, "Content-Type": "text/calendar"}
     ).get_json()
     reasons = {e["uid"]: e["reason"] for e in french["rejected"]}
-    assert reasons["orphan"] != rejected[("orphan", "2027-03-08 10:00:00")]
+    assert french["unchanged"][0]["note"] != orphan["note"]
     assert reasons["first"] != rejected[("first", "2027-03-01 10:00:00")]
 
 

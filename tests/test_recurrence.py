@@ -821,3 +821,36 @@ def test_rewrite_dates_drops_one_rdate_value_and_leaves_exdates():
     ]
     only = ["RDATE;TZID=Europe/Paris:20270412T100000"]
     assert recurrence.rewrite_dates(only, drop, "RDATE") == []
+
+
+@pytest.mark.parametrize(
+    "rule, shift, kind",
+    [
+        ("FREQ=WEEKLY;BYDAY=MO;COUNT=5", timedelta(days=1), "RRULE"),  # Tuesdays
+        ("FREQ=WEEKLY;BYDAY=MO,FR", timedelta(days=-1, hours=2), "RRULE"),  # open-ended
+        ("FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR;UNTIL=20270430T170000Z", timedelta(days=2), "RRULE"),
+        # Saturdays and Sundays of every other week moved to Sundays and Mondays: the Monday
+        # falls in the next week (WKST=MO), which no rule of every other week says.
+        ("FREQ=WEEKLY;INTERVAL=2;BYDAY=SA,SU;COUNT=8", timedelta(days=1), "RDATE"),
+        ("FREQ=MONTHLY;BYMONTHDAY=31;COUNT=6", timedelta(days=1), "RDATE"),
+        ("FREQ=DAILY;BYHOUR=19;COUNT=4", timedelta(hours=1), "RDATE"),
+        ("FREQ=MONTHLY;BYDAY=1MO", timedelta(days=1), None),  # open-ended: refused
+    ],
+)
+def test_a_whole_series_moved_as_its_rule_cannot_say_is_written_another_way(rule, shift, kind):
+    """RANGE=THISANDFUTURE on a series' first date: a weekly or daily rule's weekdays move
+    with its dates; a series with an end whose rule cannot say the move, its dates one by
+    one; an open-ended one, None. Whatever is written gives the old dates moved."""
+    tz, label = dates.resolve_timezone("Europe/Paris")
+    start, horizon = datetime(2027, 3, 1, 19), datetime(2029, 1, 1)
+    lines = [f"RRULE:{rule}"]
+    moved, cost = recurrence.moved_lines(lines, start, shift, tz, label, False, horizon, 1000)
+    assert cost > 0
+    if kind is None:
+        assert moved is None
+        return
+    assert {line.split(":")[0].split(";")[0] for line in moved} == {kind}
+    before = recurrence.occurrence_starts(recurrence.parse(lines), start, tz, horizon, 1000)
+    after = recurrence.occurrence_starts(recurrence.parse(moved), start + shift, tz, horizon, 1000)
+    cut = datetime(2028, 12, 1)
+    assert [m for m in after if m < cut] == [m + shift for m in before if m + shift < cut]
