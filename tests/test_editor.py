@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 from werkzeug.datastructures import MultiDict
 
+from rules import clock
 from store import accounts
 from store.db import database
 from store.models import Event, Media
@@ -221,6 +222,21 @@ def test_edit_trash_and_restore(client, sign_in):
     assert "Picnic in the park" in editor.get("/manage/").get_data(as_text=True)  # in the trash
     editor.post(f"/manage/events/{event_id}/restore", data={"csrf_token": editor.token})
     assert client.get(f"{NS}/events/{event_id}", headers={}).status_code in (401, 403)  # a draft
+
+
+def test_trashing_a_trashed_event_again_changes_nothing(app, client, sign_in):
+    """A second Trash (another tab's button) leaves the trashed event as it was: the
+    API's DELETE says 410 for it; the editor's trashed it again, its modified time too."""
+    editor = sign_in("editor", "fay")
+    event_id = saved_id(editor.post("/manage/events/new", data=event_form(editor, title="Once")))
+    trash = f"/manage/events/{event_id}/trash"
+    assert editor.post(trash, data={"csrf_token": editor.token}).status_code == 303
+    with app.app_context(), database.connection_context():
+        first = Event.get_by_id(event_id).modified_utc
+    clock.advance(300)  # the conftest sets the clock back after each test
+    assert editor.post(trash, data={"csrf_token": editor.token}).status_code == 303
+    with app.app_context(), database.connection_context():
+        assert Event.get_by_id(event_id).modified_utc == first
 
 
 @pytest.mark.parametrize(

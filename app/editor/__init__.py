@@ -621,9 +621,10 @@ def _not_yours():
 def trash(event_id):
     viewer = g.editor
     event = _event_for(viewer, event_id, "delete")
-    if event is None:
+    if event is not None and event.status == "trash":  # trashed already (another tab)
+        return redirect(url_for("editor.dashboard"), 303)
+    if event is None or trash_event(event) is None:  # or removed since it was read
         return _not_yours()
-    trash_event(event)
     return redirect(url_for("editor.dashboard"), 303)
 
 
