@@ -410,6 +410,16 @@ def _series_plan(item: Incoming, changes: list[Incoming], budget: dict) -> Serie
     )
 
 
+def _starts_within_budget(rules, body: dict, tz, budget: dict) -> list:
+    """The starts of the series of ``body`` after its first, as many as the file's budget
+    of expansion allows (spent by what they were)."""
+    limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
+    _spend(budget, limit)  # refunded below by what was not used
+    starts = recurrence.occurrence_starts(rules, _start(body), tz, _horizon(), limit)
+    _spend(budget, len(starts) - limit)
+    return starts
+
+
 def _excluded_throughout(body: dict, budget: dict) -> bool:
     """Whether every date of the series of ``body`` is excluded (its EXDATEs or cancelled
     occurrences name its start and every later date): a calendar application shows none."""
@@ -420,10 +430,7 @@ def _excluded_throughout(body: dict, budget: dict) -> bool:
         tz = dates.resolve_timezone(body["timezone"])[0]
         if recurrence.without_exdates([_start(body)], rules.exdates, tz):
             return False
-        limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
-        _spend(budget, limit)  # refunded below by what was not used
-        later = recurrence.occurrence_starts(rules, _start(body), tz, _horizon(), limit)
-        _spend(budget, len(later) - limit)
+        later = _starts_within_budget(rules, body, tz, budget)
     except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
         return False
     except (KeyError, ValueError, OverflowError, IndexError):
@@ -534,10 +541,7 @@ def _edited_throughout(body: dict, edited: set, budget: dict) -> bool:
         if rules.open_ended or _expansion_limit(budget) <= 0:
             return False
         tz = dates.resolve_timezone(body["timezone"])[0]
-        limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
-        _spend(budget, limit)  # refunded below by what was not used
-        others = recurrence.occurrence_starts(rules, _start(body), tz, _horizon(), limit)
-        _spend(budget, len(others) - limit)
+        others = _starts_within_budget(rules, body, tz, budget)
     except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, dates.DateError):
         return False
     except (ValueError, OverflowError, IndexError):
