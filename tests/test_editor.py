@@ -1235,43 +1235,29 @@ def test_the_event_form_shows_tags_by_their_names(sign_in):
     assert 'id="categories" name="categories" value="Danse"' in page
 
 
-def test_a_refused_save_says_that_the_chosen_image_file_must_be_chosen_again(app, sign_in):
+@pytest.mark.parametrize(
+    "fields, status", [({"title": ""}, 400), ({"preview": "1"}, 200)], ids=["refused", "preview"]
+)
+def test_a_form_shown_again_says_that_the_chosen_image_file_must_be_chosen_again(
+    app, sign_in, fields, status
+):
     """Found by using the editor: a form refused for a mistake came back without the image
     file chosen (a browser never fills a file input again) and without a word, so the
-    corrected form was saved without its image."""
+    corrected form was saved without its image; a preview says so too. Nothing is saved."""
     editor = sign_in("editor", "pia")
     image = io.BytesIO()
     Image.new("RGB", (40, 30), "red").save(image, "PNG")
     answer = editor.post(
         "/manage/events/new",
-        data={**event_form(editor, title=""), "image": (io.BytesIO(image.getvalue()), "a.png")},
+        data={**event_form(editor, **fields), "image": (io.BytesIO(image.getvalue()), "a.png")},
         content_type="multipart/form-data",
     )
     page = answer.get_data(as_text=True)
-    assert answer.status_code == 400 and 'aria-describedby="image-file-note"' in page
-    assert "The chosen image file was not kept, as nothing was saved" in page
-    plain = editor.post("/manage/events/new", data=event_form(editor, title=""))
-    assert 'id="image-file-note"' not in plain.get_data(as_text=True)
-    with app.app_context(), database.connection_context():
-        assert Event.select().count() == 0 and Media.select().count() == 0
-
-
-def test_a_preview_says_that_the_chosen_image_file_must_be_chosen_again(app, sign_in):
-    editor = sign_in("editor", "pam")
-    image = io.BytesIO()
-    Image.new("RGB", (40, 30), "red").save(image, "PNG")
-    answer = editor.post(
-        "/manage/events/new",
-        data={
-            **event_form(editor, preview="1"),
-            "image": (io.BytesIO(image.getvalue()), "a.png"),
-        },
-        content_type="multipart/form-data",
-    )
-    page = answer.get_data(as_text=True)
-    assert answer.status_code == 200 and 'id="image-file-note"' in page
+    assert answer.status_code == status and 'id="image-file-note"' in page
     assert 'aria-describedby="image-file-note"' in page
-    plain = editor.post("/manage/events/new", data=event_form(editor, preview="1"))
+    if status == 400:
+        assert "The chosen image file was not kept, as nothing was saved" in page
+    plain = editor.post("/manage/events/new", data=event_form(editor, **fields))
     assert 'id="image-file-note"' not in plain.get_data(as_text=True)
     with app.app_context(), database.connection_context():
         assert Event.select().count() == 0 and Media.select().count() == 0
