@@ -22,6 +22,17 @@ from tests.conftest import NS, PASSWORD, csrf, event_form, saved_id
 DAY = date.today() + timedelta(days=5)
 
 
+def upload(editor, size: tuple[int, int], colour: str, name: str):
+    """A PNG of ``size`` in one ``colour`` sent to the editor's image library."""
+    image = io.BytesIO()
+    Image.new("RGB", size, colour).save(image, "PNG")
+    return editor.post(
+        "/manage/media/",
+        data={"csrf_token": editor.token, "file": (io.BytesIO(image.getvalue()), name)},
+        content_type="multipart/form-data",
+    )
+
+
 def test_a_login_link_sets_the_password_once(app, as_role):
     as_role("editor", "eve")
     result = app.test_cli_runner().invoke(args=["users", "login-link", "eve"])
@@ -320,13 +331,7 @@ def test_the_lists_lead_to_a_form_only_where_the_user_may_edit(client, sign_in, 
 
 def test_images_are_uploaded_checked_and_deleted(sign_in):
     editor = sign_in("editor", "ivy")
-    image = io.BytesIO()
-    Image.new("RGB", (300, 200), "green").save(image, "PNG")
-    made = editor.post(
-        "/manage/media/",
-        data={"csrf_token": editor.token, "file": (io.BytesIO(image.getvalue()), "a.png")},
-        content_type="multipart/form-data",
-    )
+    made = upload(editor, (300, 200), "green", "a.png")
     assert made.status_code == 303
     assert 'type="file"' in editor.get("/manage/media/new").get_data(as_text=True)
     bad = editor.post(
@@ -383,13 +388,7 @@ def test_found_by_review_odd_input_in_the_editor(app, sign_in):
     )  # a count that is no number is said beside its field (it was left out before)
     assert answer.status_code == 400
     assert 'id="repeat_count-error"' in answer.get_data(as_text=True)
-    tiny = io.BytesIO()
-    Image.new("RGB", (4, 4), "red").save(tiny, "PNG")
-    made = editor.post(
-        "/manage/media/",
-        data={"csrf_token": editor.token, "file": (io.BytesIO(tiny.getvalue()), "t.png")},
-        content_type="multipart/form-data",
-    )
+    made = upload(editor, (4, 4), "red", "t.png")
     assert made.status_code == 303
     assert editor.get(made.headers["Location"]).status_code == 200
     assert editor.get("/manage/media/").status_code == 200
@@ -826,13 +825,7 @@ def test_what_is_deleted_for_good_asks_first_and_then_says_so(client, sign_in):
     the trash were deleted for good by one click, where an event's "Delete for good" asks.
     One click asks; the page's button deletes; the list then says "Deleted for good."."""
     editor = sign_in("editor", "del")
-    image = io.BytesIO()
-    Image.new("RGB", (30, 20), "red").save(image, "PNG")
-    media = editor.post(
-        "/manage/media/",
-        data={"csrf_token": editor.token, "file": (io.BytesIO(image.getvalue()), "x.png")},
-        content_type="multipart/form-data",
-    )
+    media = upload(editor, (30, 20), "red", "x.png")
     venue = editor.post(
         "/manage/venues/new",
         data={"csrf_token": editor.token, "venue": "Old barn", "image": saved_id(media)},
@@ -936,13 +929,7 @@ def test_the_image_library_is_searched_by_what_shows_an_image(client, sign_in):
     editor = sign_in("editor", "ida")
     ids = []
     for colour in ("red", "blue"):
-        image = io.BytesIO()
-        Image.new("RGB", (20, 20), colour).save(image, "PNG")
-        made = editor.post(
-            "/manage/media/",
-            data={"csrf_token": editor.token, "file": (io.BytesIO(image.getvalue()), "x.png")},
-            content_type="multipart/form-data",
-        )
+        made = upload(editor, (20, 20), colour, "x.png")
         ids.append(saved_id(made))
     editor.post("/manage/events/new", data=event_form(editor, title="Jazz night", image=ids[1]))
     found = editor.get("/manage/media/", query_string={"search": "jazz"}).get_data(as_text=True)
