@@ -31,7 +31,6 @@ from store.db import (
 )
 from store.errors import Vanished
 from store.linked import create_linked
-from store.memo import MEMO, current_version
 from store.models import (
     Event,
     EventDay,
@@ -50,6 +49,7 @@ from store.posts import (
     listed_statuses,
     publication_epoch,
     readable_clause,
+    rows_by_id,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -796,10 +796,6 @@ _LINKS_OF_EVENTS = Statement(
 )
 
 
-def _rows_by_ids(model) -> Statement:
-    return Statement(lambda size: model.select().where(model.id.in_(in_list(0, size))))
-
-
 class LinkKind(IntEnum):
     """What a link of an event points at: the ``kind`` of ``links_of``'s links (the number
     its query selects) and of the ids a stored text keeps (app/render.py::StoredExtra)."""
@@ -810,7 +806,6 @@ class LinkKind(IntEnum):
 
 
 _KINDS = (Venue, Organizer, Term)  # by LinkKind
-_ROWS_BY_IDS = {model: _rows_by_ids(model) for model in (*_KINDS, Event)}
 
 
 def load_relations(events) -> dict[int, Relations]:
@@ -882,16 +877,6 @@ def events_by_id(ids: set) -> dict:
     """Events by id (``None``: no such event), as plain rows made once per data version:
     the series of a page's occurrences, shown again and again."""
     return rows_by_id(Event, ids)
-
-
-def rows_by_id(model, ids: set) -> dict:
-    """Rows of ``model`` by id (``None``: no such row), made once per data version."""
-
-    def fetch(missing: list[int]) -> dict:
-        statement = _ROWS_BY_IDS[model]
-        return {row.id: row for row in statement.rows(*missing, sizes=(len(missing),))}
-
-    return MEMO.many(current_version(), model, ids, fetch)
 
 
 def _replace_links(
