@@ -32,6 +32,7 @@ from peewee import (
     OperationalError,
     PostgresqlDatabase,
     Value,
+    __exception_wrapper__,
     fn,
 )
 from playhouse.pool import MaxConnectionsExceeded, PooledPostgresqlDatabase, PooledSqliteDatabase
@@ -131,6 +132,15 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         if reusable:
             _LAST_USED[conn] = time.monotonic()
         return reusable
+
+    def begin(self, isolation_level=None):
+        """``BEGIN``; for a write transaction (``_postgres_writer_lock``), with the writer
+        lock in the same round trip (two statements of one simple query, run in order)."""
+        if not getattr(_lock_at_begin, "on", False) or isolation_level:
+            return super().begin(isolation_level)
+        _lock_at_begin.on = False
+        with __exception_wrapper__:
+            self.cursor().execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
 
     def execute_prepared(self, sql: str, params):
         return self._retrying(self._execute_prepared, sql, params)
@@ -384,16 +394,30 @@ def _writer_lock():
 WRITER_LOCK_KEY = 0x0CA1E4DA
 
 
+# Set while a write transaction begins: ``CalendarPostgresqlDatabase.begin`` then takes the
+# writer lock with its ``BEGIN`` (one round trip for both).
+_lock_at_begin = threading.local()
+
+
 @contextmanager
 def _postgres_writer_lock():
     """Writers of every host queue on one advisory lock taken as the transaction's first
     statement, released by its commit or rollback: one writer at a time, as on SQLite, so
     the checks a write makes before it writes (unique slugs, names) hold; and in READ
     COMMITTED each later statement sees every write committed before the lock was granted.
+    A transaction that begins here sends the lock with its ``BEGIN``; one nested in another
+    takes it on its own (the outer one may not be a write).
     """
-    with database.atomic() as txn:
-        database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (WRITER_LOCK_KEY,))
-        yield txn
+    outermost = not database.in_transaction()
+    _lock_at_begin.on = outermost
+    try:
+        with database.atomic() as txn:
+            _lock_at_begin.on = False
+            if not outermost:
+                database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (WRITER_LOCK_KEY,))
+            yield txn
+    finally:
+        _lock_at_begin.on = False
 
 
 # What runs at the end of every outermost write transaction that changes data, inside it
@@ -908,6 +932,37 @@ def insert_row(model, values: dict) -> int:
     fields, sql = _insert_statement(model)
     cursor = execute_prepared(sql, _params(fields, values))
     return cursor.fetchone()[0] if is_postgres() else cursor.lastrowid
+
+
+def insert_under_new_id(counter, counter_values: dict, model, values: dict) -> int:
+    """A row of ``counter`` (whose automatic id is the new id: store/models.py ``Node``),
+    and ``values`` inserted into ``model`` under that id, which ``values["id"]`` is set to
+    and which is returned. PostgreSQL: one prepared statement (the counter's insert in its
+    ``WITH``), a round trip fewer on every create; SQLite: ``insert_row`` twice."""
+    if not is_postgres():
+        values["id"] = insert_row(counter, counter_values)
+        insert_row(model, values)
+        return values["id"]
+    counter_fields, counter_sql = _insert_statement(counter)
+    fields, sql = _INSERT_UNDER_NEW_ID.get((counter, model), (None, None))
+    if sql is None:
+        key = model._meta.primary_key
+        fields = [f for f in _insert_statement(model)[0] if f is not key]
+        columns = ", ".join(f'"{f.column_name}"' for f in (key, *fields))
+        marks = ", ".join(["%s"] * len(fields))
+        sql = (
+            f"WITH new_id AS ({counter_sql}) "
+            f'INSERT INTO "{model._meta.table_name}" ({columns}) '
+            f"VALUES ((SELECT * FROM new_id), {marks}) "
+            f'RETURNING "{key.column_name}"'
+        )
+        _INSERT_UNDER_NEW_ID[(counter, model)] = (fields, sql)
+    params = _params(counter_fields, counter_values) + _params(fields, values)
+    values["id"] = execute_prepared(sql, params).fetchone()[0]
+    return values["id"]
+
+
+_INSERT_UNDER_NEW_ID: dict = {}
 
 
 # Rows per statement of a SQLite bulk insert, and the most parameters one may have.

@@ -22,7 +22,6 @@ from store.db import (
     count_matching,
     data_version,
     database,
-    insert_row,
     insert_rows,
     matching_ids,
     matching_params,
@@ -44,8 +43,8 @@ from store.models import (
     live_value,
 )
 from store.posts import (
-    allocate_id,
     as_id,
+    insert_post,
     listed_statuses,
     publication_epoch,
     readable_clause,
@@ -926,10 +925,8 @@ def save_event(
         if existing is not None and is_occurrence(existing):
             row["detached"] = True  # edited on its own: updates of the series pass it by
         if existing is None:
-            row["id"] = allocate_id("event")
             row["slug"] = unique_slug(Event, row.get("slug"), "event", title=row["title"])
-            insert_row(Event, row)
-            event_id = row["id"]
+            event_id = insert_post(Event, "event", row)
             saved = Event(**row)  # the defaults fill the rest, as the insert did
         else:
             event_id = existing.id

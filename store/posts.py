@@ -13,7 +13,7 @@ from rules import dates
 from rules.clock import utcnow, utcnow_str
 from rules.ids import MAX_ID, as_id  # noqa: F401 (as_id is imported from here too)
 from rules.posts import STATUSES
-from store.db import insert_row, insert_rows
+from store.db import insert_row, insert_rows, insert_under_new_id
 from store.memo import MEMO, current_version
 from store.models import Event, Node, Organizer, Term, Venue
 from store.sql import Statement, in_list, param
@@ -24,6 +24,12 @@ from store.users import Viewer
 
 def allocate_id(kind: str) -> int:
     return insert_row(Node, {"kind": kind})
+
+
+def insert_post(model, kind: str, values: dict) -> int:
+    """``values`` inserted into ``model`` (an event, a venue, an organizer) under a new id
+    of ``kind``, which ``values["id"]`` is set to and which is returned."""
+    return insert_under_new_id(Node, {"kind": kind}, model, values)
 
 
 def allocate_ids(kind: str, count: int) -> list[int]:
