@@ -856,16 +856,29 @@ def run_sql(sql: str, params=()):
     return database.execute_sql(_engine_form(sql), params)
 
 
-def run_sql_many(sql: str, rows: list) -> None:
-    """Runs hand-written SQL (placeholders ``?``) once for each of ``rows``, in the
-    caller's transaction: in pages of 200 statements on PostgreSQL, whose driver's
-    ``executemany`` is a round trip per row."""
+def update_rows(table: str, key: str, columns: tuple[str, ...], rows: list) -> None:
+    """Sets ``columns`` of the rows of ``table`` whose ``key`` is each row's last value to
+    its first values, in the caller's transaction. PostgreSQL: one ``UPDATE … FROM
+    (VALUES …)`` per page of 1,000 rows (a statement per row was parsed and planned each:
+    the 105 texts a new weekly series makes took a third of its write); SQLite: one
+    prepared statement run per row (``executemany``)."""
+    if not rows:
+        return
     if is_postgres():
-        from psycopg2.extras import execute_batch
+        from psycopg2.extras import execute_values
 
-        execute_batch(database.cursor(), _engine_form(sql), rows, page_size=200)
-    else:
-        database.cursor().executemany(sql, rows)
+        names = ", ".join((*columns, key))
+        assigned = ", ".join(f"{column} = v.{column}" for column in columns)
+        execute_values(
+            database.cursor(),
+            f"UPDATE {table} AS t SET {assigned} FROM (VALUES %s) AS v ({names}) "
+            f"WHERE t.{key} = v.{key}",
+            rows,
+            page_size=POSTGRES_PAGE,
+        )
+        return
+    assigned = ", ".join(f"{column} = ?" for column in columns)
+    database.cursor().executemany(f"UPDATE {table} SET {assigned} WHERE {key} = ?", rows)
 
 
 def upsert(model, **values):
