@@ -23,7 +23,6 @@ from store.db import (
     count_matching,
     data_version,
     database,
-    insert_row,
     insert_rows,
     matching_ids,
     matching_params,
@@ -32,7 +31,6 @@ from store.db import (
 )
 from store.errors import Vanished
 from store.linked import create_linked
-from store.memo import MEMO, current_version
 from store.models import (
     Event,
     EventDay,
@@ -46,10 +44,11 @@ from store.models import (
     live_value,
 )
 from store.posts import (
-    allocate_id,
+    insert_post,
     listed_statuses,
     publication_epoch,
     readable_clause,
+    rows_by_id,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -805,10 +804,6 @@ _LINKS_OF_EVENTS = Statement(
 )
 
 
-def _rows_by_ids(model) -> Statement:
-    return Statement(lambda size: model.select().where(model.id.in_(in_list(0, size))))
-
-
 class LinkKind(IntEnum):
     """What a link of an event points at: the ``kind`` of ``links_of``'s links (the number
     its query selects) and of the ids a stored text keeps (app/render.py::StoredExtra)."""
@@ -819,7 +814,6 @@ class LinkKind(IntEnum):
 
 
 _KINDS = (Venue, Organizer, Term)  # by LinkKind
-_ROWS_BY_IDS = {model: _rows_by_ids(model) for model in (*_KINDS, Event)}
 
 
 def load_relations(events) -> dict[int, Relations]:
@@ -893,16 +887,6 @@ def events_by_id(ids: set) -> dict:
     return rows_by_id(Event, ids)
 
 
-def rows_by_id(model, ids: set) -> dict:
-    """Rows of ``model`` by id (``None``: no such row), made once per data version."""
-
-    def fetch(missing: list[int]) -> dict:
-        statement = _ROWS_BY_IDS[model]
-        return {row.id: row for row in statement.rows(*missing, sizes=(len(missing),))}
-
-    return MEMO.many(current_version(), model, ids, fetch)
-
-
 def _replace_links(
     model, column, event_id: int, ids: list[int], live: int = 0, new: bool = False
 ) -> None:
@@ -950,10 +934,8 @@ def save_event(
         if existing is not None and is_occurrence(existing):
             row["detached"] = True  # edited on its own: updates of the series pass it by
         if existing is None:
-            row["id"] = allocate_id("event")
             row["slug"] = unique_slug(Event, row.get("slug"), "event", title=row["title"])
-            insert_row(Event, row)
-            event_id = row["id"]
+            event_id = insert_post(Event, "event", row)
             saved = Event(**row)  # the defaults fill the rest, as the insert did
         else:
             event_id = existing.id

@@ -197,6 +197,9 @@ class Venue(Post):
             (("slug",), True),
             (("geo_lat", "geo_lng"), False),
             (("date_utc",), False),
+            # Scheduled venues by publication date, as the events' (store/posts.py
+            # ``scheduled_dates``: read after every write).
+            (("status", "date_utc"), False),
         )
 
 
@@ -207,7 +210,7 @@ class Organizer(Post):
     origin = TextField(default="")  # as the venue's
 
     class Meta:
-        indexes = ((("slug",), True), (("date_utc",), False))
+        indexes = ((("slug",), True), (("date_utc",), False), (("status", "date_utc"), False))
 
 
 class Media(BaseModel):

@@ -13,15 +13,21 @@ from rules import dates
 from rules.clock import utcnow, utcnow_str
 from rules.ids import as_id
 from rules.posts import STATUSES
-from store.db import insert_row, insert_rows
+from store.db import insert_row, insert_rows, insert_under_new_id
 from store.memo import MEMO, current_version
-from store.models import Event, Node, Organizer, Venue
-from store.sql import Statement, param
+from store.models import Event, Node, Organizer, Term, Venue
+from store.sql import Statement, in_list, param
 from store.users import Viewer
 
 
 def allocate_id(kind: str) -> int:
     return insert_row(Node, {"kind": kind})
+
+
+def insert_post(model, kind: str, values: dict) -> int:
+    """``values`` inserted into ``model`` (an event, a venue, an organizer) under a new id
+    of ``kind``, which ``values["id"]`` is set to and which is returned."""
+    return insert_under_new_id(Node, {"kind": kind}, model, values)
 
 
 def allocate_ids(kind: str, count: int) -> list[int]:
@@ -153,6 +159,25 @@ _SCHEDULED = Statement(
         .union_all(_scheduled_of(Organizer, 2))
     )
 )
+
+
+def rows_by_id(model, ids) -> dict:
+    """Rows of ``model`` (an event, venue, organizer or term) by id (``None``: no such
+    row), made once per data version: the linked items of a page's events, the series of
+    its occurrences, and the terms' stored counts (store/terms.py ``published_counts``)."""
+
+    def fetch(missing: list[int]) -> dict:
+        statement = _ROWS_BY_IDS[model]
+        return {row.id: row for row in statement.rows(*missing, sizes=(len(missing),))}
+
+    return MEMO.many(current_version(), model, ids, fetch)
+
+
+def _rows_by_ids(model) -> Statement:
+    return Statement(lambda size: model.select().where(model.id.in_(in_list(0, size))))
+
+
+_ROWS_BY_IDS = {model: _rows_by_ids(model) for model in (Venue, Organizer, Term, Event)}
 
 
 def _next(sorted_dates: list[str], now: str) -> str:

@@ -27,6 +27,7 @@ from rules.recurrence import (
 from store.db import insert_rows, run_sql, write_transaction
 from store.models import Event, EventTerm, live_value
 from store.posts import allocate_ids, unique_slug
+from store.sql import Statement, in_list
 
 # --- the series' rows (inside the caller's write transaction) --------------------------------
 
@@ -76,6 +77,13 @@ def _copy_links(series_id: int, tables, since: int | None = None) -> None:
         )
 
 
+# Compiled once per length: building the query of a series' hundred slugs cost as much as
+# running it.
+_SLUGS_TAKEN = Statement(
+    lambda size: Event.select(Event.slug).where(Event.slug.in_(in_list(0, size)))
+)
+
+
 def _occurrence_slugs(base: str, starts: list[datetime]) -> list[str]:
     """``{slug}-{YYYY-MM-DD}`` (``-HHMM`` added when a day has several occurrences), made
     unique against other events with the usual ``-2`` suffixes."""
@@ -90,7 +98,8 @@ def _occurrence_slugs(base: str, starts: list[datetime]) -> list[str]:
     taken: set[str] = set()
     for offset in range(0, len(wanted), 500):
         chunk = wanted[offset : offset + 500]
-        taken.update(s for (s,) in Event.select(Event.slug).where(Event.slug.in_(chunk)).tuples())
+        found = _SLUGS_TAKEN.execute(*chunk, sizes=(len(chunk),)).fetchall()
+        taken.update(slug for (slug,) in found)
     seen: set[str] = set()
     slugs = []
     for slug in wanted:

@@ -234,6 +234,15 @@ def _v22_lone_occurrences():
     _add_fields(Event, "ical_recurrence_id")
 
 
+def _v23_scheduled_linked_index():
+    """Scheduled venues and organizers by publication date, as the events' (step 10): the
+    scheduled dates are read after every write (store/posts.py ``scheduled_dates``), and
+    their venues' and organizers' part scanned both tables (0.2 ms of a ``POST /events`` on
+    SQLite at 10,000 demo events, 0.3 ms on PostgreSQL)."""
+    Venue._schema.create_indexes(safe=True)
+    Organizer._schema.create_indexes(safe=True)
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -258,6 +267,7 @@ MIGRATIONS = [
     _v20_imported_origins,
     _v21_no_sqlite_statistics,
     _v22_lone_occurrences,
+    _v23_scheduled_linked_index,
 ]
 
 

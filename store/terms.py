@@ -19,6 +19,7 @@ from store.posts import (
     first_scheduled,
     publication_horizon,
     readable_clause,
+    rows_by_id,
     slugify,
     unique_slug,
 )
@@ -161,14 +162,15 @@ def create_term(taxonomy: str, name: str, slug: str = "", description: str = "",
 
 
 def published_counts(term_ids) -> dict[int, int]:
-    """Published events per term: the stored count (made once per data version), plus the
+    """Published events per term: the count stored in the term's row (the rows made once
+    per data version, which the terms' rendering reads too: one query for both), plus the
     scheduled events whose publication date has passed (found through the index of
     scheduled events, and only looked for when one is due)."""
     ids = sorted({int(i) for i in term_ids})
     if not ids:
         return {}
-    stored = MEMO.many(current_version(), "term count", ids, _stored_counts)
-    counts = {term_id: n for term_id, n in stored.items() if n is not None}  # None: no term
+    rows = rows_by_id(Term, ids)
+    counts = {term_id: row.published for term_id, row in rows.items() if row is not None}
     now = utcnow_str()
     first = first_scheduled()
     if not first or first > now:
@@ -179,14 +181,7 @@ def published_counts(term_ids) -> dict[int, int]:
     return counts
 
 
-def _stored_counts(ids: list[int]) -> dict[int, int]:
-    return dict(_STORED_COUNTS.execute(*ids, sizes=(len(ids),)).fetchall())
-
-
 # Compiled once per list length: every page of events shows its terms' counts.
-_STORED_COUNTS = Statement(
-    lambda size: Term.select(Term.id, Term.published).where(Term.id.in_(in_list(0, size)))
-)
 _DUE_COUNTS = Statement(
     lambda size: _due_counts(in_list(0, size), status=param(size), now=param(size + 1))
 )

@@ -27,7 +27,7 @@ import logging
 from collections.abc import Callable
 from contextlib import nullcontext
 
-from store.db import BEFORE_COMMIT, database, run_sql_many, write_transaction
+from store.db import BEFORE_COMMIT, database, update_rows, write_transaction
 from store.media import is_media_id
 from store.models import EventText
 from store.sql import Statement, in_list, param
@@ -86,7 +86,7 @@ def make_pending(limit: int = MAKE_PER_WRITE) -> int:
         _log.exception("could not make the stored texts of events %s", ids[:20])
         made = {}
     rows = [(key, *made.get(event_id, ("", "")), event_id) for event_id in ids]
-    run_sql_many("UPDATE event_text SET made_for = ?, body = ?, extra = ? WHERE event_id = ?", rows)
+    update_rows("event_text", "event_id", ("made_for", "body", "extra"), rows)
     return len(ids)
 
 
