@@ -4,6 +4,8 @@ reaches (an event's linked items). The editor checks each row with ``may``."""
 
 from __future__ import annotations
 
+from peewee import fn
+
 from rules.clock import utcnow_str
 from store.linked import MODELS
 from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
@@ -24,13 +26,34 @@ def _follows_series(statuses: tuple[str, ...]):
     )
 
 
+def _not_next_of_its_series(now: str):
+    """An occurrence that follows its series while an earlier date of that series (the
+    series itself, or another occurrence following it) has not ended by ``now``."""
+    other = Event.alias()
+    earlier = other.select(other.id).where(
+        (other.utc_end >= now)
+        & (other.utc_start < Event.utc_start)
+        & (
+            (other.id == Event.post_parent)
+            | (
+                (other.post_parent == Event.post_parent)
+                & (other.occurrence != "")
+                & (other.detached == False)  # noqa: E712
+            )
+        )
+    )
+    return (Event.occurrence != "") & (Event.detached == False) & fn.EXISTS(earlier)  # noqa: E712
+
+
 def authored(user_id: int, statuses: tuple[str, ...], upcoming: bool = False) -> list[Event]:
-    """The user's own events of ``statuses``, by start: all of them, a series once
-    (``_follows_series``, as "Pending review"); or, when ``upcoming``, those not yet ended
-    (every date of a series: its first may have ended)."""
+    """The user's own events of ``statuses``, by start, a series once: all of them (the
+    series stands for its dates, ``_follows_series``, as "Pending review"); or, when
+    ``upcoming``, those not yet ended, a series by its next date (its first may have
+    ended)."""
     where = (Event.author == user_id) & Event.status.in_(statuses)
     if upcoming:
-        where &= Event.utc_end >= utcnow_str()
+        now = utcnow_str()
+        where &= (Event.utc_end >= now) & ~_not_next_of_its_series(now)
     else:
         where &= ~_follows_series(statuses)
     return list(Event.select().where(where).order_by(Event.utc_start, Event.id).limit(MOST))

@@ -7,6 +7,9 @@ import html
 import re
 from datetime import date, timedelta
 
+from rules import clock
+from store.db import database
+from store.models import Event
 from tests.conftest import NS, event_form, saved_id
 
 DAY = date.today() + timedelta(days=5)
@@ -351,3 +354,39 @@ def test_a_contributors_own_lists_show_a_series_once(sign_in):
     editor = sign_in("editor", "eve")
     listed = editor.get("/manage/events/?status=pending").get_data(as_text=True)
     assert listed.count(">Atelier couture<") == 4
+
+
+def test_my_upcoming_events_show_a_series_once_by_its_next_date(app, sign_in):
+    """Found by using the editor: "My upcoming events" listed every date of a weekly series
+    (twenty rows of one class), where the other lists show it once. It shows the series'
+    next date: after the first has ended, the second."""
+    author = sign_in("author", "ada")
+    form = {
+        "csrf_token": author.token,
+        "start_date": f"{DAY}T18:00",
+        "end_date": f"{DAY}T20:00",
+        "timezone": "UTC",
+        "repeat_freq": "WEEKLY",
+        "repeat_count": "4",
+        "status": "publish",
+    }
+    assert author.post("/manage/events/new", data={**form, "title": "Yoga"}).status_code == 303
+    single = {**form, "title": "Concert", "repeat_freq": "", "repeat_count": ""}
+    assert author.post("/manage/events/new", data=single).status_code == 303
+
+    def upcoming():
+        dashboard = author.get("/manage/").get_data(as_text=True)
+        sections = dict(
+            re.findall(r'<h2 id="section-\d+">([^<]+)</h2>(.*?)</section>', dashboard, re.S)
+        )
+        return sections["My upcoming events"]
+
+    shown = upcoming()
+    assert shown.count("Yoga") == 1 and shown.count("Concert") == 1
+    with app.app_context(), database.connection_context():
+        first, second = Event.select().where(Event.title == "Yoga").order_by(Event.utc_start)[:2]
+    assert f"/manage/events/{first.id}" in shown
+    clock.advance(((DAY - clock.utcnow().date()).days + 1) * 86400)  # past the first date
+    shown = upcoming()
+    assert shown.count("Yoga") == 1 and f"/manage/events/{second.id}" in shown
+    assert "Concert" not in shown
