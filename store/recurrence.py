@@ -46,7 +46,6 @@ _FOLLOWERS = "SELECT id FROM event WHERE post_parent = ? AND occurrence != '' AN
 
 
 def _members(series_id: int):
-
     return (Event.post_parent == series_id) & (Event.occurrence != "")
 
 
@@ -113,7 +112,6 @@ def _occurrence_slugs(base: str, starts: list[datetime]) -> list[str]:
 
 
 def _occurrence_rows(series, starts: list[datetime]) -> list[dict]:
-
     base = {f.name: getattr(series, f.name) for f in Event._meta.sorted_fields if f.name != "id"}
     ids = allocate_ids("event", len(starts))
     rows = []
@@ -394,7 +392,6 @@ def restore_occurrence(occurrence) -> None:
 
 
 def trash_occurrences(series_id: int, now: str) -> None:
-
     run_sql(
         "UPDATE event_term SET live = 0 WHERE event_id IN "
         "(SELECT id FROM event WHERE post_parent = ? AND occurrence != '')",
@@ -405,8 +402,12 @@ def trash_occurrences(series_id: int, now: str) -> None:
     ).execute()
 
 
-def delete_occurrences(series_id: int) -> None:
+def count_occurrences(series_id: int) -> int:
+    """The series' other dates (edited on their own or not): what deleting it takes with it."""
+    return Event.select().where(_members(series_id)).count()
 
+
+def delete_occurrences(series_id: int) -> None:
     Event.delete().where(_members(series_id)).execute()
 
 

@@ -474,6 +474,24 @@ def test_a_trashed_event_is_deleted_for_good_by_editors_only(app, client, sign_i
         assert Event.get_or_none(Event.id == event_id) is None
 
 
+def test_deleting_a_series_for_good_says_its_dates_go_with_it(app, sign_in):
+    """Found by using the editor: "Delete for good?" of a series did not say that its
+    dates are deleted with it; a single event's question says nothing of dates."""
+    editor = sign_in("editor", "max")
+    made = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, title="Weekly", repeat_freq="WEEKLY", repeat_count="4"),
+    )
+    series_id = saved_id(made)
+    editor.post(f"/manage/events/{series_id}/trash", data={"csrf_token": editor.token})
+    asked = editor.post(f"/manage/events/{series_id}/delete", data={"csrf_token": editor.token})
+    assert "Its 3 other dates are deleted with it." in asked.get_data(as_text=True)
+    single = saved_id(editor.post("/manage/events/new", data=event_form(editor, title="Once")))
+    editor.post(f"/manage/events/{single}/trash", data={"csrf_token": editor.token})
+    asked = editor.post(f"/manage/events/{single}/delete", data={"csrf_token": editor.token})
+    assert "other dates" not in asked.get_data(as_text=True)
+
+
 def test_a_trashed_events_form_says_so_and_a_save_changes_nothing(app, sign_in):
     """Found by a fresh-clone check: a trashed event's form showed "Draft" (trash is no
     choice) and a save quietly took it out of the trash."""

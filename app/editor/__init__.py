@@ -52,7 +52,7 @@ from store.events import delete_event, get_event, trash_event
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
 from store.posts import effective_status
-from store.recurrence import overrides_of
+from store.recurrence import count_occurrences, overrides_of
 from store.users import ANONYMOUS, Viewer
 
 bp = Blueprint("editor", __name__, url_prefix="/manage")
@@ -658,21 +658,27 @@ def delete(event_id):
         return _not_yours()
     require_force_delete(viewer)
     if request.form.get("confirmed") != "1":  # one click asks; the page's button deletes
-        return _confirm_deletion(event.title, url_for("editor.edit_event", event_id=event.id))
+        dates = count_occurrences(event.id) if recurrence.is_series(event) else 0
+        return _confirm_deletion(
+            event.title,
+            url_for("editor.edit_event", event_id=event.id),
+            _("Its %(num)s other dates are deleted with it.") % {"num": dates} if dates else "",
+        )
     delete_event(event)
     _say("deleted")
     return redirect(url_for("editor.dashboard"), 303)
 
 
-def _confirm_deletion(title: str, cancel_link: str) -> Response:
+def _confirm_deletion(title: str, cancel_link: str, detail: str = "") -> Response:
     """The page that asks before something is deleted for good (an event, a term, an
     image, a venue or organizer in the trash): its button posts the same form again,
-    confirmed."""
+    confirmed. ``detail`` says what goes with it (a series' dates)."""
     return _page(
         "message.html",
         heading=_("Delete for good?"),
         message=_("“%(title)s” will be deleted for good: this cannot be undone.")
         % {"title": title},
+        detail=detail,
         confirm_action=url_for(request.endpoint, **request.view_args),  # its language kept
         confirm_label=_("Delete for good"),
         cancel_link=cancel_link,
