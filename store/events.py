@@ -229,8 +229,22 @@ def _within_dates(query, filters: EventFilters, ref):
         ends_before = ref("ends_before")
         query = query.where((Event.utc_end < ends_before) & (Event.utc_start < ends_before))
     if filters.ends_after:
-        query = query.where(Event.utc_end > ref("ends_after"))
+        query = query.where(
+            (Event.utc_end > ref("ends_after")) & (Event.utc_start >= _earliest_running(ref))
+        )
     return query
+
+
+def _earliest_running(ref):
+    """The earliest day a listed event still running on the day of ``ends_after`` starts
+    (``event_day``, kept by triggers: any status, so it bounds every viewer's listing):
+    the same events, but the index range in start order begins there instead of at the
+    calendar's first event (an upcoming list, or a month, at 100,000 events walked every
+    earlier event to test its end). None when no listed event ends that day or later,
+    and then no event is listed, as none may be."""
+    return EventDay.select(fn.MIN(EventDay.start_day)).where(
+        (EventDay.end_day >= ref("ends_after.day")) & (EventDay.n > 0)
+    )
 
 
 def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref):
@@ -321,6 +335,8 @@ def _listing_values(filters: EventFilters, viewer: Viewer, **extra) -> dict:
             values.update({f"{name}.{n}": item for n, item in enumerate(value)})
         else:
             values[name] = value
+    if filters.ends_after:
+        values["ends_after.day"] = filters.ends_after[:10]
     if filters.search:
         indexed = _indexed_words(filters.search)
         if indexed:
