@@ -25,6 +25,7 @@ from app.render import organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
 from store.events import Span, get_event_by_slug, list_events
+from store.events import events_by_day as store_events_by_day
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
 from store.memo import MEMO, current_version
 from store.models import Term
@@ -264,6 +265,27 @@ def spans_between(filters: Filters, first: datetime, last: datetime) -> list[Spa
     """When the events overlapping [first, last) take place, soonest first: the month grid
     and the day page place them all and read the representations of those they show only."""
     return _listed(_between_args(filters, first, last), 0, MOST_SPANS, "spans")[0]
+
+
+def events_by_day(filters: Filters, first: date, last: date, most: int):
+    """For each of the site's days [first, last], how many events are on it and the first
+    ``most`` of them (``Span``s), as ``spans_between`` places them, counted by the store
+    without reading the others (a month of a large calendar holds thousands); None when
+    the visitor's search also finds events by their venue's name (two listings merged:
+    ``spans_between``)."""
+    api_args = _between_args(
+        filters, _day_start(first - timedelta(days=1)), _day_start(last + timedelta(days=2))
+    )
+    if _venues_named(api_args.get("search")) and "venue" not in api_args:
+        return None
+    count = (last - first).days + 1
+    bounds = [dates.fmt(_day_start(first + timedelta(days=n - 1))) for n in range(count + 3)]
+    return store_events_by_day(_filters(api_args, most), ANONYMOUS, first, bounds, most)
+
+
+def _day_start(day: date) -> datetime:
+    """Where the site's ``day`` begins, in UTC."""
+    return to_utc(datetime.combine(day, datetime.min.time()))
 
 
 def _between_args(filters: Filters, first: datetime, last: datetime) -> dict:
