@@ -38,9 +38,10 @@ from store.users import ANONYMOUS
 FILTERS = ("search", "categories", "tags", "venue", "organizer")
 # Most events a day view reads (the cost of a page is never the whole calendar).
 MOST_IN_A_VIEW = 500
-# Most events a month grid places (a span is a few columns; it shows three a day): its last
-# days are empty only past this many events in six weeks (100,000 demo events put about
-# 6,000 there).
+# Most events a month grid places itself (a search that also finds events by their venue's
+# name: ``spans_between``; otherwise the store counts each day, ``events_by_day``): its
+# last days are empty only past this many events in six weeks (100,000 demo events put
+# about 6,000 there).
 MOST_SPANS = 20_000
 
 
