@@ -493,14 +493,14 @@ def events_by_day(
     lie within a day of the site's day on either side.
 
     SQL counts each day and reads its first events (two statements, each one round trip);
-    nothing is read per event, so a grid costs its days, not the events of its six weeks.
+    no row comes back per event, so a grid costs its days, not the events of its six weeks.
     Each day's index range starts at the earliest day a listed event still running then
     starts (``event_day``, read once for the grid)."""
     count = len(bounds) - 3
     if count <= 0:
         return []
     base = replace(filters, ends_after=None, starts_before=None)
-    values = _listing_values(base, viewer)
+    values = _listing_values(base, viewer, most=most)
     starts = _earliest_running_starts([b[:10] for b in bounds[: count + 1]], bounds[-1][:10])
     for n in range(count):
         day = first + timedelta(days=n)
@@ -513,7 +513,6 @@ def events_by_day(
                 f"day.{n}.end": bounds[n + 2],
                 f"day.{n}.date": day.isoformat(),
                 f"day.{n}.next": (day + timedelta(days=1)).isoformat(),
-                "most": most,
             }
         )
     shape = _shape(base, viewer)
