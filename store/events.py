@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from array import array
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from enum import IntEnum
@@ -125,11 +126,14 @@ def _filtered(
     page: bool = False,
     search_in_order: bool = False,
     from_links=(),
+    tested_first=None,
 ):
     """The listing query: for a ``page`` (read in start order, the status column hidden
     from the planner), or for a count; ``search_in_order``: test each event met in start
     order against the search's matches rather than starting from them; ``from_links``:
-    link tables whose few matching links a page starts from. Values are read through
+    link tables whose few matching links a page starts from; ``tested_first``: a clause
+    tested on each row before the rest (a day's bounds, which most rows met fail: half
+    of a month grid's counting time). Values are read through
     ``ref`` (``_listing_values``), so that one build serves every request of its shape.
 
     Filters on fields that a password masks (terms, venue, organizer, featured, ticketed,
@@ -138,7 +142,10 @@ def _filtered(
     ref = ref or Literals(_listing_values(filters, viewer))
     now, author = ref("now"), ref("viewer")
     status = unindexed(Event.status) if page else None
-    query = Event.select().where(
+    query = Event.select()
+    if tested_first is not None:
+        query = query.where(tested_first)
+    query = query.where(
         visible_clause(Event, viewer, filters.statuses, status, now=now, author=author)
         & (Event.hide_from_listings == False)  # noqa: E712
     )
@@ -228,8 +235,22 @@ def _within_dates(query, filters: EventFilters, ref):
         ends_before = ref("ends_before")
         query = query.where((Event.utc_end < ends_before) & (Event.utc_start < ends_before))
     if filters.ends_after:
-        query = query.where(Event.utc_end > ref("ends_after"))
+        query = query.where(
+            (Event.utc_end > ref("ends_after")) & (Event.utc_start >= _earliest_running(ref))
+        )
     return query
+
+
+def _earliest_running(ref):
+    """The earliest day a listed event still running on the day of ``ends_after`` starts
+    (``event_day``, kept by triggers: any status, so it bounds every viewer's listing):
+    the same events, but the index range in start order begins there instead of at the
+    calendar's first event (an upcoming list, or a month, at 100,000 events walked every
+    earlier event to test its end). None when no listed event ends that day or later,
+    and then no event is listed, as none may be."""
+    return EventDay.select(fn.MIN(EventDay.start_day)).where(
+        (EventDay.end_day >= ref("ends_after.day")) & (EventDay.n > 0)
+    )
 
 
 def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref):
@@ -320,6 +341,8 @@ def _listing_values(filters: EventFilters, viewer: Viewer, **extra) -> dict:
             values.update({f"{name}.{n}": item for n, item in enumerate(value)})
         else:
             values[name] = value
+    if filters.ends_after:
+        values["ends_after.day"] = filters.ends_after[:10]
     if filters.search:
         indexed = _indexed_words(filters.search)
         if indexed:
@@ -453,6 +476,117 @@ def list_events(
     if total is None:
         total = _totals.put(key, _count(filters, viewer, (values, shape)))
     return rows, total
+
+
+def events_by_day(
+    filters: EventFilters, viewer: Viewer, first: date, bounds: list[str], most: int
+) -> list[tuple[int, list[Span]]]:
+    """For each day from ``first`` (a calendar grid's), how many events the listing
+    ``filters`` has on it and the first ``most`` of them in start order (``Span``s): the
+    listing's own query (``_filtered``: its visibility rule and filters), its bounds from a
+    moment (``ends_after``, ``starts_before``) giving way to each day's. A day is the
+    site's: ``bounds`` are the UTC starts of the days from the day before ``first`` to two
+    days after the last (``len(bounds) - 3`` days). A timed event is on the days between
+    those of its start and of its end (one ending at a midnight is not on the day that
+    midnight begins); an all-day event on its own dates, whatever their UTC times, which
+    lie within a day of the site's day on either side.
+
+    SQL counts each day and reads its first events (two statements, each one round trip);
+    no row comes back per event, so a grid costs its days, not the events of its six weeks.
+    Each day's index range starts at the earliest day a listed event still running then
+    starts (``event_day``, read once for the grid)."""
+    count = len(bounds) - 3
+    if count <= 0:
+        return []
+    base = replace(filters, ends_after=None, starts_before=None)
+    values = _listing_values(base, viewer, most=most)
+    starts = _earliest_running_starts([b[:10] for b in bounds[: count + 1]], bounds[-1][:10])
+    for n in range(count):
+        day = first + timedelta(days=n)
+        values.update(
+            {
+                f"day.{n}.from": starts[n] or bounds[n + 3],  # none running: an empty range
+                f"day.{n}.until": bounds[n + 3],
+                f"day.{n}.after": bounds[n],
+                f"day.{n}.start": bounds[n + 1],
+                f"day.{n}.end": bounds[n + 2],
+                f"day.{n}.date": day.isoformat(),
+                f"day.{n}.next": (day + timedelta(days=1)).isoformat(),
+            }
+        )
+    shape = _shape(base, viewer)
+    if shape is not None:
+        shape = (*shape, "days", count)
+
+    def on_day(ref, n: int):
+        """The events of the listing on day ``n``, from its index range."""
+        start, end = ref(f"day.{n}.start"), ref(f"day.{n}.end")
+        timed = (
+            (Event.all_day == False)  # noqa: E712
+            & (Event.utc_start < end)
+            & ((Event.utc_end > start) | (Event.utc_start >= start))
+        )
+        all_day = (
+            (Event.all_day == True)  # noqa: E712
+            & (Event.start_date < ref(f"day.{n}.next"))
+            & (Event.end_date >= ref(f"day.{n}.date"))
+        )
+        bounds = (
+            (Event.utc_start >= ref(f"day.{n}.from"))
+            & (Event.utc_start < ref(f"day.{n}.until"))
+            & (Event.utc_end > ref(f"day.{n}.after"))
+            & (timed | all_day)
+        )
+        return _filtered(base, viewer, ref, page=True, tested_first=bounds)
+
+    def counts(ref):
+        columns = [on_day(ref, n).select(fn.COUNT(SQL("*"))) for n in range(count)]
+        return Select(columns=columns).bind(database)
+
+    def shown(ref):
+        parts = [
+            Select(
+                from_list=[
+                    on_day(ref, n)
+                    .select(SQL(str(n)), *SPAN_COLUMNS)
+                    .order_by(Event.utc_start, Event.id)
+                    .limit(ref("most"))
+                    .alias(f"day{n}")
+                ],
+                columns=[SQL("*")],
+            )
+            for n in range(count)
+        ]
+        query = parts[0]
+        for part in parts[1:]:
+            query = query + part  # UNION ALL
+        return query.bind(database)
+
+    totals = _LISTINGS.execute(shape and (*shape, "count"), counts, values).fetchone()
+    days: list[tuple[int, list[Span]]] = [(int(total), []) for total in totals]
+    for row in _LISTINGS.execute(shape and (*shape, "shown", most), shown, values):
+        days[row[0]][1].append(Span._make(row[1:]))
+    return days
+
+
+def _earliest_running_starts(days: list[str], last: str) -> list[str | None]:
+    """For each of ``days`` (UTC ``YYYY-MM-DD``, ascending), the earliest day a listed event
+    that ends that day or later, and starts by ``last``, starts; None when there is none."""
+    rows = sorted(_RUNNING.execute(last, days[0]).fetchall(), key=lambda row: row[1])
+    ends = [end for _start, end in rows]
+    earliest: list[str | None] = [None] * (len(rows) + 1)
+    for index in range(len(rows) - 1, -1, -1):
+        start = rows[index][0]
+        later = earliest[index + 1]
+        earliest[index] = start if later is None or start < later else later
+    return [earliest[bisect_left(ends, day)] for day in days]
+
+
+_RUNNING = Statement(
+    lambda: EventDay.select(EventDay.start_day, EventDay.end_day).where(
+        (EventDay.start_day <= param(0)) & (EventDay.end_day >= param(1)) & (EventDay.n > SQL("0"))
+    )
+)
 
 
 def _ordered(filters, viewer, version, bound, offset: int, limit: int, only: str | None) -> list:

@@ -136,7 +136,9 @@ class Event(Post):
             (("ical_uid",), False),
             # Listings in start order: a page of a date window reads its ids and tests the
             # visibility rule (status, scheduled date, author) and the window's end from this
-            # index alone, without a table read per row (store/events.py::_page).
+            # index alone, without a table read per row (store/events.py::_page); a month
+            # grid counts each day's events from it, all-day ones by their own dates
+            # (store/events.py::events_by_day).
             (
                 (
                     "utc_start",
@@ -146,6 +148,9 @@ class Event(Post):
                     "utc_end",
                     "date_utc",
                     "author",
+                    "all_day",
+                    "start_date",
+                    "end_date",
                 ),
                 False,
             ),

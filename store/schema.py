@@ -243,6 +243,26 @@ def _v23_scheduled_linked_index():
     Organizer._schema.create_indexes(safe=True)
 
 
+def _v24_page_index_with_days():
+    """The index of listings in start order also holds what places an event on a day
+    (``all_day``, ``start_date``, ``end_date``): a month grid counts each day's events
+    from the index alone (store/events.py::events_by_day)."""
+    for index in database.get_indexes("event"):
+        if index.columns == [
+            "utc_start",
+            "id",
+            "status",
+            "hide_from_listings",
+            "utc_end",
+            "date_utc",
+            "author",
+        ]:
+            database.execute_sql(f'DROP INDEX IF EXISTS "{index.name}"')
+    Event._schema.create_indexes(safe=True)
+    if is_postgres():
+        database.execute_sql("ANALYZE event")
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -268,6 +288,7 @@ MIGRATIONS = [
     _v21_no_sqlite_statistics,
     _v22_lone_occurrences,
     _v23_scheduled_linked_index,
+    _v24_page_index_with_days,
 ]
 
 

@@ -4,7 +4,7 @@ in tests/test_pages_browser.py). What they show is what the anonymous API shows.
 import json
 import os
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -240,6 +240,67 @@ def test_the_month_grid_places_events_in_the_sites_timezone(app, client, make_ev
     names = {item["name"] for item in ld_of(month)}
     assert {"Busy talk 0", "Spring fair", "Tokyo dawn"} <= names
     assert "Busy talk 4" not in names
+
+
+GRID_ZONES = ("Europe/Paris", "Pacific/Pago_Pago", "Pacific/Kiritimati", "America/St_Johns")
+
+
+def test_the_month_grid_counts_each_day_as_its_spans_place_it(app, client, make_event, as_role):
+    """The grid counts each day's events and reads its first three in SQL
+    (store/events.py::events_by_day); the spans of the whole window placed by ``_placed``
+    (the day page's rule) are the oracle: the same counts and the same first events on
+    every day, in every site zone (summer time begins in Paris on 30 March), for events
+    that start or end at a site's midnight, last no time, span days, or are all-day in
+    zones far from the site's, and for the events the listing leaves out."""
+    import random
+
+    from app.pages import _placed, _spans_around, reading
+    from store.db import database
+
+    rng = random.Random(11)
+    zones = (*GRID_ZONES, "UTC", "Asia/Tokyo", "Etc/GMT+12")
+    for n in range(70):
+        zone = rng.choice(zones)
+        start = datetime(2031, 2, 24) + timedelta(hours=rng.randrange(0, 45 * 24, 1))
+        if rng.random() < 0.2:
+            start = start.replace(hour=0)  # a midnight of its zone (of some site's)
+        length = rng.choice([0, 0, 1, 2, 5, 24, 26, 49, 24 * 9])
+        fields = {"title": f"Grid {n}", "timezone": zone}
+        if rng.random() < 0.2:
+            days = rng.choice([0, 0, 1, 3])
+            fields.update(
+                all_day=True,
+                start_date=f"{start:%Y-%m-%d} 00:00:00",
+                end_date=f"{start + timedelta(days=days):%Y-%m-%d} 23:59:59",
+            )
+        else:
+            end = start + timedelta(hours=length)
+            fields.update(
+                start_date=f"{start:%Y-%m-%d %H:%M:%S}", end_date=f"{end:%Y-%m-%d %H:%M:%S}"
+            )
+        left_out = rng.random()
+        if left_out < 0.05:
+            fields["hide_from_listings"] = True
+        elif left_out < 0.1:
+            fields["status"] = "draft"
+        elif left_out < 0.15:
+            fields["password"] = "secret"
+        make_event(**fields)
+    busy = "2031-03-30 00:00:00"  # a day of more than three, begun at a midnight
+    for n in range(5):
+        make_event(title=f"Busy {n}", start_date=busy, end_date=busy, timezone="Europe/Paris")
+    first, last = date(2031, 2, 24), date(2031, 4, 6)
+    compared = 0
+    for zone in GRID_ZONES:
+        app.config["SITE_TIMEZONE"] = zone
+        with app.test_request_context("/events/month/2031-03/"), database.connection_context():
+            filters = reading.Filters()
+            placed = _placed(_spans_around(filters, first, last), first, last)
+            by_day = reading.events_by_day(filters, first, last, 3)
+        expected = [(len(spans), [s.id for s in spans[:3]]) for spans in placed]
+        assert [(total, [s.id for s in spans]) for total, spans in by_day] == expected, zone
+        compared += sum(total for total, _spans in by_day)
+    assert compared > 4 * 60  # a grid of many events, not of a few
 
 
 def _titles_of_day(client, day: str) -> list[str]:

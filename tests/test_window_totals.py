@@ -528,3 +528,59 @@ def test_series_delete_and_hide(client, admin, make_event):
     assert client.delete(f"{NS}/events/{ev['id']}?force=true", headers=admin).status_code == 200
     check(client)
     check(client, admin)
+
+
+# ``ends_after`` (the upcoming list, a month's events, a feed from now) starts its walk in
+# start order at the earliest day a listed event still running then starts (``event_day``):
+# the listing must be the same as without that bound, after any write.
+ENDS_AFTER = [
+    "2031-02-01 00:00:00",
+    "2031-03-10 00:00:00",
+    "2031-03-10 10:59:59",
+    "2031-03-11 02:00:00",
+    "2031-03-12 12:00:00",
+    "2031-03-20 00:00:00",
+    "2031-03-31 23:59:59",
+    "2031-04-01 09:00:00",  # "a month" alone runs then, and ends that day
+    "2031-04-01 10:00:00",
+]
+
+
+def listed_after(client, moment: str, headers=None) -> set[str]:
+    path = (
+        f"{NS}/events?strict_dates=true&ends_after={moment.replace(' ', 'T')}"
+        f"&per_page=50&status=publish&_={next(_n)}"
+    )
+    response = client.get(path, headers=headers or {})
+    assert response.status_code in (200, 404), response.get_json()
+    return (
+        {e["title"] for e in response.get_json()["events"]}
+        if response.status_code == 200
+        else set()
+    )
+
+
+def expected_after(moment: str, moved=None, hidden=(), gone=()) -> set[str]:
+    ends = {title: end for title, _start, end, _extra in EVENTS}
+    ends.update(moved or {})
+    skipped = {"hidden", "draft", "private", *gone}
+    return {t for t, end in ends.items() if end > moment and t not in skipped and t not in hidden}
+
+
+def test_a_listing_from_a_moment_finds_events_begun_long_before(client, admin, events):
+    for moment in ENDS_AFTER:
+        assert listed_after(client, moment, admin) == expected_after(moment), moment
+    # "a month" runs from 2031-03-01: found from 2031-03-31, although it began weeks earlier.
+    assert "a month" in listed_after(client, "2031-03-31 23:59:59")
+
+    def write(title, **body):
+        response = client.post(f"{NS}/events/{events[title]}", json=body, headers=admin)
+        assert response.status_code == 200, response.get_json()
+
+    write("same day", start_date="2031-01-05 09:00:00", end_date="2031-03-25 01:00:00")
+    write("overnight", hide_from_listings=True)
+    assert client.delete(f"{NS}/events/{events['three days']}", headers=admin).status_code == 200
+    moved = {"same day": "2031-03-25 01:00:00"}
+    for moment in ENDS_AFTER:
+        expected = expected_after(moment, moved, hidden={"overnight"}, gone={"three days"})
+        assert listed_after(client, moment, admin) == expected, moment

@@ -412,11 +412,15 @@ def month_view(month=None):
     last_of_month = first_of_month.replace(day=days_in_month)
     grid_last = last_of_month + timedelta(days=(start_weekday - 1 - last_of_month.weekday()) % 7)
     filters = reading.Filters.from_query(request.args)
-    placed = _placed(_spans_around(filters, grid_first, grid_last), grid_first, grid_last)
-    # The grid shows three events a day: their titles and links, from their spans.
-    shown = list(dict.fromkeys(span.id for day in placed for span in day[:MOST_PER_DAY]))
+    # The grid shows three events a day (their titles and links, from their spans) and how
+    # many more each day has.
+    by_day = reading.events_by_day(filters, grid_first, grid_last, MOST_PER_DAY)
+    if by_day is None:  # a search that also finds events by their venue: placed here
+        placed = _placed(_spans_around(filters, grid_first, grid_last), grid_first, grid_last)
+        by_day = [(len(spans), spans[:MOST_PER_DAY]) for spans in placed]
+    shown = list(dict.fromkeys(span.id for _total, spans in by_day for span in spans))
     today, query = reading.site_today(), filters.query()
-    weeks = _weeks(placed, grid_first, first_of_month.month, today, lang, query)
+    weeks = _weeks(by_day, grid_first, first_of_month.month, today, lang, query)
     previous = (first_of_month - timedelta(days=1)).replace(day=1)
     following = last_of_month + timedelta(days=1)
     return page_response(
@@ -465,19 +469,20 @@ class GridDay(NamedTuple):
     more: int  # events on the day beyond those shown
 
 
-def _weeks(placed, first: date, month: int, today: date, lang: str, query: dict):
-    """The grid's weeks of days from ``first``, each day with the events it shows."""
-    weeks, starts, link_of = [], _site_starts(placed, lang), _event_links()
-    day_links = _day_links(first, len(placed), query)
-    for week_start in range(0, len(placed), 7):
+def _weeks(by_day, first: date, month: int, today: date, lang: str, query: dict):
+    """The grid's weeks of days from ``first``, each day with the events it shows
+    (``by_day``: how many events each day has, and those it shows)."""
+    weeks, starts, link_of = [], _site_starts(by_day, lang), _event_links()
+    day_links = _day_links(first, len(by_day), query)
+    for week_start in range(0, len(by_day), 7):
         week = []
-        for offset, spans in enumerate(placed[week_start : week_start + 7]):
+        for offset, (total, spans) in enumerate(by_day[week_start : week_start + 7]):
             day = first + timedelta(days=week_start + offset)
             events = [
                 (link_of(s.slug), starts[s.id][1] if starts[s.id][0] == day else "", s.title)
-                for s in spans[:MOST_PER_DAY]
+                for s in spans
             ]
-            more = max(len(spans) - MOST_PER_DAY, 0)
+            more = max(total - MOST_PER_DAY, 0)
             label = formatting.short_day(day, lang)
             link = day_links[week_start + offset]
             week.append(
@@ -505,14 +510,14 @@ def _spans_around(filters: reading.Filters, first: date, last: date) -> list:
     return reading.spans_between(filters, start, end)
 
 
-def _site_starts(placed: list[list], lang: str) -> dict[int, tuple[date | None, str]]:
+def _site_starts(by_day: list[tuple], lang: str) -> dict[int, tuple[date | None, str]]:
     """Per event placed, the site's day it starts on and its start time there, written for
     ``lang`` (all-day events: no time): the grid places events in the site's zone, and
     shows their times in it."""
     site_tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
     starts: dict[int, tuple[date | None, str]] = {}
-    for day in placed:
-        for span in day[:MOST_PER_DAY]:
+    for _total, spans in by_day:
+        for span in spans:
             if span.id in starts:
                 continue
             if span.all_day:

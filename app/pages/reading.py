@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 
 import orjson
 from flask import current_app
@@ -25,6 +26,7 @@ from app.render import organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
 from store.events import Span, get_event_by_slug, list_events
+from store.events import events_by_day as store_events_by_day
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
 from store.memo import MEMO, current_version
 from store.models import Term
@@ -36,9 +38,10 @@ from store.users import ANONYMOUS
 FILTERS = ("search", "categories", "tags", "venue", "organizer")
 # Most events a day view reads (the cost of a page is never the whole calendar).
 MOST_IN_A_VIEW = 500
-# Most events a month grid places (a span is a few columns; it shows three a day): its last
-# days are empty only past this many events in six weeks (100,000 demo events put about
-# 6,000 there).
+# Most events a month grid places itself (a search that also finds events by their venue's
+# name: ``spans_between``; otherwise the store counts each day, ``events_by_day``): its
+# last days are empty only past this many events in six weeks (100,000 demo events put
+# about 6,000 there).
 MOST_SPANS = 20_000
 
 
@@ -264,6 +267,42 @@ def spans_between(filters: Filters, first: datetime, last: datetime) -> list[Spa
     """When the events overlapping [first, last) take place, soonest first: the month grid
     and the day page place them all and read the representations of those they show only."""
     return _listed(_between_args(filters, first, last), 0, MOST_SPANS, "spans")[0]
+
+
+def events_by_day(filters: Filters, first: date, last: date, most: int):
+    """For each of the site's days [first, last], how many events are on it and the first
+    ``most`` of them (``Span``s), as ``spans_between`` places them, counted by the store
+    without reading the others (a month of a large calendar holds thousands); None when
+    the visitor's search also finds events by their venue's name (two listings merged:
+    ``spans_between``)."""
+    api_args = _between_args(
+        filters, _day_start(first - timedelta(days=1)), _day_start(last + timedelta(days=2))
+    )
+    if _venues_named(api_args.get("search")) and "venue" not in api_args:
+        return None
+    count = (last - first).days + 1
+    zone = current_app.config["SITE_TIMEZONE"]
+    bounds = [_day_start_text(first + timedelta(days=n - 1), zone) for n in range(count + 3)]
+    return store_events_by_day(_filters(api_args, most), ANONYMOUS, first, bounds, most)
+
+
+def _day_start(day: date) -> datetime:
+    """Where the site's ``day`` begins, in UTC."""
+    return to_utc(datetime.combine(day, datetime.min.time()))
+
+
+@lru_cache(maxsize=4096)
+def _day_start_text(day: date, zone: str) -> str:
+    """Where ``day`` begins in ``zone`` (the site's), in UTC as stored dates are written:
+    a grid asks for 38 to 45 of them (a pure function of few values)."""
+    try:
+        return dates.fmt(
+            dates.local_to_utc(
+                datetime.combine(day, datetime.min.time()), dates.resolve_timezone(zone)[0]
+            )
+        )
+    except (dates.DateError, OverflowError, ValueError):
+        raise BadRequest("date") from None
 
 
 def _between_args(filters: Filters, first: datetime, last: datetime) -> dict:
