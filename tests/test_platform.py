@@ -581,8 +581,8 @@ def test_a_prepared_statement_survives_its_connection(app, client, make_event):
 @pytest.mark.skipif(not ON_POSTGRES, reason="SQLite's plans are made without statistics")
 def test_a_seeded_postgresql_calendar_has_statistics_for_its_plans(app, client):
     """After `flask seed` the planner knows the tables (ANALYZE, not a minute later by
-    autovacuum): a listing's page is read along the start index and stops after the page
-    instead of gathering and sorting the whole window."""
+    autovacuum): a listing's page is read along an index in start order and stops after
+    the page instead of gathering and sorting the whole window."""
     runner = app.test_cli_runner()
     runner.invoke(args=["users", "create", "owner", "--role", "administrator"])
     assert runner.invoke(args=["seed", "--events", "600"]).exit_code == 0
@@ -596,7 +596,14 @@ def test_a_seeded_postgresql_calendar_has_statistics_for_its_plans(app, client):
         "EXPLAIN SELECT id FROM event WHERE (status = 'publish') AND utc_start >= '2000-01-01'"
         " ORDER BY utc_start, id LIMIT 10",
     )
-    assert "Sort" not in " ".join(row[0] for row in plan)
+    nodes = [row[0].strip().removeprefix("->").strip() for row in plan]
+    text = " ".join(nodes)
+    # Along a start-ordered index: no Sort of the whole window. An Incremental Sort whose
+    # presorted key is the start orders only the events of one start at a time (the ids)
+    # and stops after the page too: chosen since the start-order index also holds the
+    # days a month grid counts (migration 24), which makes it larger.
+    assert not any(node.startswith("Sort  (") for node in nodes), text  # a Sort node
+    assert "Incremental Sort" not in text or "Presorted Key: utc_start" in text, text
 
 
 @pytest.mark.parametrize("value", [" ", "\xa0", "\x85"])
