@@ -8,6 +8,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from enum import IntEnum
+from functools import partial
 from typing import NamedTuple
 
 from cachetools import LRUCache
@@ -168,18 +169,25 @@ def _filtered(
         # As WordPress: a search does not look inside events the caller may not read.
         id_column = unindexed(Event.id) if search_in_order else Event.id
         query = query.where(present(_search_clause(filters.search, id_column, ref)))
-    for flag in ("featured", "ticketed"):
-        wanted = getattr(filters, flag)
-        if wanted is not None:
-            column = getattr(Event, flag)
-            query = query.where(present(column == True) if wanted else absent(column == True))  # noqa: E712
+    query = _masked_flags(query, filters, viewer, ref, present, absent)
     if filters.post_parent is not None:
         query = query.where(Event.post_parent == ref("post_parent"))
     query = _linked_to(query, filters, viewer, ref, present, page, from_links)
     if filters.first_of_series:
         query = query.where(~_earlier_in_series(filters, viewer, ref))
+    return query
+
+
+def _masked_flags(query, filters: EventFilters, viewer: Viewer, ref, present, absent):
+    """``featured``, ``ticketed`` and having coordinates (``geoloc``, ``near``): fields a
+    password masks, wanted ``present`` or ``absent`` as far as the viewer knows."""
+    for flag in ("featured", "ticketed"):
+        wanted = getattr(filters, flag)
+        if wanted is not None:
+            column = getattr(Event, flag)
+            query = query.where(present(column == True) if wanted else absent(column == True))  # noqa: E712
     if filters.geoloc is not None or filters.near is not None:
-        with_coords = _with_coordinates(viewer, now, author)
+        with_coords = _with_coordinates(viewer, ref("now"), ref("viewer"))
         wanted = filters.near is not None or filters.geoloc  # near: within the radius
         query = query.where(present(with_coords) if wanted else absent(with_coords))
     return query
@@ -501,6 +509,22 @@ def events_by_day(
     base = replace(filters, ends_after=None, starts_before=None)
     values = _listing_values(base, viewer, most=most)
     starts = _earliest_running_starts([b[:10] for b in bounds[: count + 1]], bounds[-1][:10])
+    values.update(_day_values(first, bounds, starts, count))
+    shape = _shape(base, viewer)
+    if shape is not None:
+        shape = (*shape, "days", count)
+    counts = partial(_day_counts, base, viewer, count)
+    totals = _LISTINGS.execute(shape and (*shape, "count"), counts, values).fetchone()
+    days: list[tuple[int, list[Span]]] = [(int(total), []) for total in totals]
+    shown = partial(_days_shown, base, viewer, count)
+    for row in _LISTINGS.execute(shape and (*shape, "shown", most), shown, values):
+        days[row[0]][1].append(Span._make(row[1:]))
+    return days
+
+
+def _day_values(first: date, bounds: list[str], starts: list, count: int) -> dict:
+    """The values of each day's placeholders (``_on_day``)."""
+    values = {}
     for n in range(count):
         day = first + timedelta(days=n)
         values.update(
@@ -514,59 +538,56 @@ def events_by_day(
                 f"day.{n}.next": (day + timedelta(days=1)).isoformat(),
             }
         )
-    shape = _shape(base, viewer)
-    if shape is not None:
-        shape = (*shape, "days", count)
+    return values
 
-    def on_day(ref, n: int):
-        """The events of the listing on day ``n``, from its index range."""
-        start, end = ref(f"day.{n}.start"), ref(f"day.{n}.end")
-        timed = (
-            (Event.all_day == False)  # noqa: E712
-            & (Event.utc_start < end)
-            & ((Event.utc_end > start) | (Event.utc_start >= start))
+
+def _on_day(base: EventFilters, viewer: Viewer, ref, n: int):
+    """The events of the listing ``base`` on day ``n`` of a grid, from its index range."""
+    start, end = ref(f"day.{n}.start"), ref(f"day.{n}.end")
+    timed = (
+        (Event.all_day == False)  # noqa: E712
+        & (Event.utc_start < end)
+        & ((Event.utc_end > start) | (Event.utc_start >= start))
+    )
+    all_day = (
+        (Event.all_day == True)  # noqa: E712
+        & (Event.start_date < ref(f"day.{n}.next"))
+        & (Event.end_date >= ref(f"day.{n}.date"))
+    )
+    bounds = (
+        (Event.utc_start >= ref(f"day.{n}.from"))
+        & (Event.utc_start < ref(f"day.{n}.until"))
+        & (Event.utc_end > ref(f"day.{n}.after"))
+        & (timed | all_day)
+    )
+    return _filtered(base, viewer, ref, page=True, tested_first=bounds)
+
+
+def _day_counts(base: EventFilters, viewer: Viewer, count: int, ref):
+    """One row: the count of each of a grid's ``count`` days."""
+    columns = [_on_day(base, viewer, ref, n).select(fn.COUNT(SQL("*"))) for n in range(count)]
+    return Select(columns=columns).bind(database)
+
+
+def _days_shown(base: EventFilters, viewer: Viewer, count: int, ref):
+    """The first events of each day (``most`` of them), as (day, *SPAN_COLUMNS) rows."""
+    parts = [
+        Select(
+            from_list=[
+                _on_day(base, viewer, ref, n)
+                .select(SQL(str(n)), *SPAN_COLUMNS)
+                .order_by(Event.utc_start, Event.id)
+                .limit(ref("most"))
+                .alias(f"day{n}")
+            ],
+            columns=[SQL("*")],
         )
-        all_day = (
-            (Event.all_day == True)  # noqa: E712
-            & (Event.start_date < ref(f"day.{n}.next"))
-            & (Event.end_date >= ref(f"day.{n}.date"))
-        )
-        bounds = (
-            (Event.utc_start >= ref(f"day.{n}.from"))
-            & (Event.utc_start < ref(f"day.{n}.until"))
-            & (Event.utc_end > ref(f"day.{n}.after"))
-            & (timed | all_day)
-        )
-        return _filtered(base, viewer, ref, page=True, tested_first=bounds)
-
-    def counts(ref):
-        columns = [on_day(ref, n).select(fn.COUNT(SQL("*"))) for n in range(count)]
-        return Select(columns=columns).bind(database)
-
-    def shown(ref):
-        parts = [
-            Select(
-                from_list=[
-                    on_day(ref, n)
-                    .select(SQL(str(n)), *SPAN_COLUMNS)
-                    .order_by(Event.utc_start, Event.id)
-                    .limit(ref("most"))
-                    .alias(f"day{n}")
-                ],
-                columns=[SQL("*")],
-            )
-            for n in range(count)
-        ]
-        query = parts[0]
-        for part in parts[1:]:
-            query = query + part  # UNION ALL
-        return query.bind(database)
-
-    totals = _LISTINGS.execute(shape and (*shape, "count"), counts, values).fetchone()
-    days: list[tuple[int, list[Span]]] = [(int(total), []) for total in totals]
-    for row in _LISTINGS.execute(shape and (*shape, "shown", most), shown, values):
-        days[row[0]][1].append(Span._make(row[1:]))
-    return days
+        for n in range(count)
+    ]
+    query = parts[0]
+    for part in parts[1:]:
+        query = query + part  # UNION ALL
+    return query.bind(database)
 
 
 def _earliest_running_starts(days: list[str], last: str) -> list[str | None]:
