@@ -361,17 +361,9 @@ def test_my_upcoming_events_show_a_series_once_by_its_next_date(app, sign_in):
     (twenty rows of one class), where the other lists show it once. It shows the series'
     next date: after the first has ended, the second."""
     author = sign_in("author", "ada")
-    form = {
-        "csrf_token": author.token,
-        "start_date": f"{DAY}T18:00",
-        "end_date": f"{DAY}T20:00",
-        "timezone": "UTC",
-        "repeat_freq": "WEEKLY",
-        "repeat_count": "4",
-        "status": "publish",
-    }
-    assert author.post("/manage/events/new", data={**form, "title": "Yoga"}).status_code == 303
-    single = {**form, "title": "Concert", "repeat_freq": "", "repeat_count": ""}
+    weekly = event_form(author, DAY, title="Yoga", repeat_freq="WEEKLY", repeat_count="4")
+    assert author.post("/manage/events/new", data=weekly).status_code == 303
+    single = event_form(author, DAY, title="Concert")
     assert author.post("/manage/events/new", data=single).status_code == 303
 
     def upcoming():
