@@ -23,6 +23,28 @@ STANDARD_HEADERS = (
 PAGE_HEADERS = tuple(header for header in STANDARD_HEADERS if header[0] != "X-Robots-Tag")
 
 
+# The Content-Security-Policy of each face (SPEC §15, §16), written here once. The pages and
+# the editor: their own scripts and styles only, no inline ones, images from anywhere (an
+# event's image may be a URL), framed by no one unless a page is embeddable.
+_OWN_POLICY = (
+    "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; "
+    "script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors {ancestors}"
+)
+
+# /doc/ui: Swagger UI's own script (no inline one), its inline styles, never framed.
+DOC_UI_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+
+
+def content_security_policy(framed_by: tuple[str, ...] | list[str] = ()) -> str:
+    """The policy of the pages and the editor: framed by the origins ``framed_by`` (an
+    embeddable page's ``EMBED_ORIGINS``), by none without them."""
+    return _OWN_POLICY.format(ancestors=" ".join(framed_by) or "'none'")
+
+
 class StandardHeaders:
     """WSGI middleware adding ``STANDARD_HEADERS`` to every answer of the app (``PAGE_HEADERS``
     to the public pages, ``is_page_path`` of the path after its language root): constants,

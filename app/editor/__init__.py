@@ -38,6 +38,7 @@ from app.editor import event_form, items, listing, review
 from app.editor.event_form import WEEKDAYS
 from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event, prepare_event
+from app.headers import content_security_policy
 from app.i18n import N_, _, current_language
 from app.pages import formatting, page_response
 from app.reading.texts import render_events
@@ -128,11 +129,7 @@ def guard():
 @bp.after_request
 def private(response):
     response.headers["Cache-Control"] = "private, no-store"
-    response.headers["Content-Security-Policy"] = (
-        "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; "
-        "script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
-        "frame-ancestors 'none'"
-    )
+    response.headers["Content-Security-Policy"] = content_security_policy()
     return response
 
 

@@ -25,6 +25,7 @@ from markupsafe import Markup
 from app import errors
 from app.auth import count_item_password
 from app.cache import cached, etag_of
+from app.headers import content_security_policy
 from app.i18n import N_, _, current_language, labelled, translate
 from app.pages import formatting, reading
 from app.render import address_line, url_slug
@@ -64,15 +65,7 @@ def is_page_path(path: str) -> bool:
 
 
 def _csp(embed: bool = False) -> str:
-    ancestors = "'none'"
-    if embed:
-        origins = current_app.config["EMBED_ORIGINS"]
-        ancestors = " ".join(origins) if origins else "'none'"
-    return (
-        "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; "
-        "script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
-        f"frame-ancestors {ancestors}"
-    )
+    return content_security_policy(current_app.config["EMBED_ORIGINS"] if embed else ())
 
 
 def page_response(template: str, status: int = 200, embed: bool = False, **context) -> Response:

@@ -11,6 +11,7 @@ from marshmallow import fields as ma_fields
 from swagger_ui_bundle import swagger_ui_path
 
 from app.errors import ApiError, invalid_params, no_route
+from app.headers import DOC_UI_POLICY
 from app.i18n import N_, _, current_language, translate
 from app.jsonresponse import json_response
 from app.openapi import PATH_ARG_DESCRIPTIONS, complete, localise
@@ -53,10 +54,6 @@ DOC_UI_INIT = """window.ui = SwaggerUIBundle({
   url: document.getElementById("swagger-ui").dataset.url, dom_id: "#swagger-ui",
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "BaseLayout"});
 """
-DOC_UI_POLICY = (
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
-)
 
 
 def wp_route(rule: str, api_root: str) -> str:
