@@ -355,6 +355,16 @@ def is_occurrence(event) -> bool:
     return bool(event.occurrence)
 
 
+def series_shown(event: dict) -> int | None:
+    """The series an event as represented (a dict of the API's shape) belongs to: its
+    ``post_parent``, or its own id for the series itself; None for an event that does not
+    repeat. A list shows a series once by it (SPEC §15; app/static/widget.js's ``seriesOf``
+    is its twin in the browser)."""
+    if not event.get("recurrence"):
+        return None
+    return event.get("post_parent") or event["id"]
+
+
 def series_zone(series) -> tuple[tzinfo, str]:
     return dates.resolve_timezone(series.timezone or "UTC")
 

@@ -9,6 +9,7 @@ from peewee import fn
 from rules.clock import utcnow_str
 from store.linked import MODELS
 from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
+from store.recurrence import follows_series
 
 MOST = 20
 
@@ -19,11 +20,7 @@ def _follows_series(statuses: tuple[str, ...]):
     for its occurrences (they are approved, edited and trashed with it)."""
     series = Event.alias()
     of_statuses = series.select(series.id).where(series.status.in_(statuses))
-    return (
-        (Event.occurrence != "")
-        & (Event.detached == False)  # noqa: E712
-        & Event.post_parent.in_(of_statuses)
-    )
+    return follows_series() & Event.post_parent.in_(of_statuses)
 
 
 def _not_next_of_its_series(now: str):
@@ -35,14 +32,10 @@ def _not_next_of_its_series(now: str):
         & (other.utc_start < Event.utc_start)
         & (
             (other.id == Event.post_parent)
-            | (
-                (other.post_parent == Event.post_parent)
-                & (other.occurrence != "")
-                & (other.detached == False)  # noqa: E712
-            )
+            | ((other.post_parent == Event.post_parent) & follows_series(other))
         )
     )
-    return (Event.occurrence != "") & (Event.detached == False) & fn.EXISTS(earlier)  # noqa: E712
+    return follows_series() & fn.EXISTS(earlier)
 
 
 def authored(user_id: int, statuses: tuple[str, ...], upcoming: bool = False) -> list[Event]:

@@ -45,6 +45,13 @@ SCHEDULE_COLUMNS = ("start_date", "end_date", "utc_start", "utc_end", "timezone"
 _FOLLOWERS = "SELECT id FROM event WHERE post_parent = ? AND occurrence != '' AND NOT detached"
 
 
+def follows_series(event=Event):
+    """``event`` (the table or an alias of it) is an occurrence that follows its series: not
+    edited (nor trashed) on its own, it stands for the series' date, and a list that shows
+    a series once leaves it for the series or its next date (store/editor.py)."""
+    return (event.occurrence != "") & (event.detached == False)  # noqa: E712
+
+
 def _members(series_id: int):
     return (Event.post_parent == series_id) & (Event.occurrence != "")
 

@@ -30,7 +30,7 @@ from app.i18n import N_, _, current_language, labelled, translate
 from app.pages import formatting, reading
 from app.render import address_line, url_slug
 from app.urls import namespace_url, site_url
-from rules import dates
+from rules import dates, recurrence
 from rules.text import html_text
 from store.sitemap import count_public, public_pages
 
@@ -208,8 +208,7 @@ def _one_per_series(events: list[dict]) -> list[dict]:
     """A series shows once in a list (its first occurrence listed), marked as repeating."""
     seen, out = set(), []
     for event in events:
-        series = event.get("post_parent") if event.get("recurrence") else None
-        series = series or (event["id"] if event.get("recurrence") else None)
+        series = recurrence.series_shown(event)
         if series is not None:
             if series in seen:
                 continue
@@ -619,7 +618,7 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
     lang = current_language()
     venues = event["_venues"]
     location = address_line(venues[0]) if venues else ""
-    series_id = event.get("post_parent") or event["id"] if event.get("recurrence") else None
+    series_id = recurrence.series_shown(event)
     upcoming = []
     if series_id and not locked:
         upcoming = _decorate(reading.occurrences(series_id, reading.to_utc(reading.site_now())))

@@ -63,7 +63,8 @@
     return item;
   }
 
-  // A series shows once, as its next occurrence, as the site's list view shows it.
+  // A series shows once, as its next occurrence, as the site's list view shows it
+  // (rules/recurrence.py::series_shown, the same rule on the same representation).
   function seriesOf(event) {
     return event.recurrence && event.recurrence.length ? event.post_parent || event.id : null;
   }
