@@ -13,6 +13,8 @@ from app.auth import (
     may_read,
     may_see_protected,
 )
+from app.errors import ApiError
+from app.i18n import _
 from app.jsonresponse import dumps, kept
 from app.render import (
     EVENT_TEXTS,
@@ -175,14 +177,35 @@ def _series_hidden_from(viewer, events, password) -> set[int]:
     return parents - readable
 
 
+# The refusal of a protected event's single read without its password: the pages show
+# the listing's (masked) representation instead.
+PROTECTED = "event-password-protected"
+
+
+def single_read_refusal(event, viewer, password) -> ApiError | None:
+    """Why ``viewer`` (with ``password``) may not read ``event`` by itself, None when they
+    may: trashed, not theirs to read, or protected without its password. The one home of
+    these checks: the API's ``read_event`` raises it, the feed of one event leaves such
+    rows out, ``read_event_dict`` shows the listing's representation for a password."""
+    status = effective_status(event)
+    if status == "trash":
+        return ApiError("event-no-longer-available", _("This event is no longer available"), 403)
+    if not may(viewer, "read", event, status):
+        return ApiError("event-not-accessible", _("The requested event is not accessible"), 403)
+    if not may_see_protected(viewer, event, password, status):
+        message = _("The requested event is not accessible without a password")
+        return ApiError(PROTECTED, message, 403)
+    return None
+
+
 def read_event_dict(event, viewer, password):
     """The event as ``viewer`` reads it, for the public pages: its single representation
     when ``read_event`` would answer it, the listing's (masked) one when only its password
     is missing, None when ``read_event`` refuses it otherwise."""
-    status = effective_status(event)
-    if status == "trash" or not may(viewer, "read", event, status):
+    refused = single_read_refusal(event, viewer, password)
+    if refused is not None and refused.code != PROTECTED:
         return None
-    single = may_see_protected(viewer, event, password, status)
+    single = refused is None
     texts = event_texts(
         [event.id], viewer, rows=[event], single=single, password=password if single else None
     )

@@ -7,9 +7,6 @@ from flask.views import MethodView
 
 from app.auth import (
     current_viewer,
-    may,
-    may_read,
-    may_see_protected,
     require,
     require_force_delete,
 )
@@ -28,7 +25,7 @@ from app.jsonresponse import json_response
 from app.listing import Page, listing_response
 from app.reading.feed import calendar_items, events_feed, feed_response
 from app.reading.filters import event_filters
-from app.reading.texts import event_texts, render_events
+from app.reading.texts import event_texts, render_events, single_read_refusal
 from app.smorest import Blueprint
 from app.urls import namespace_url
 from rules.ids import as_id
@@ -250,27 +247,15 @@ class EventBySlug(MethodView):
 
 
 def read_event(event, viewer, password, as_calendar=False):
-    status = effective_status(event)
-    if status == "trash":
-        raise ApiError("event-no-longer-available", _("This event is no longer available"), 403)
-    if not may(viewer, "read", event, status):
-        raise ApiError("event-not-accessible", _("The requested event is not accessible"), 403)
-    if not may_see_protected(viewer, event, password, status):
-        raise ApiError(
-            "event-password-protected",
-            _("The requested event is not accessible without a password"),
-            403,
-        )
+    refused = single_read_refusal(event, viewer, password)
+    if refused is not None:
+        raise refused
     if as_calendar:
         # An occurrence or a series by id/slug: the whole series, as the feed shows it, so
         # that a calendar that also subscribes to the feed sees the same UID, not a copy.
         def readable(ids):
             return [
-                row
-                for row in get_events(ids)
-                if effective_status(row) != "trash"
-                and may_read(viewer, row)
-                and may_see_protected(viewer, row, password, effective_status(row))
+                row for row in get_events(ids) if single_read_refusal(row, viewer, password) is None
             ]
 
         return feed_response(calendar_items([event], viewer, password, readable))
