@@ -16,7 +16,7 @@ from app.errors import ApiError, forbidden
 from app.i18n import _
 from app.smorest import query_values
 from store import users
-from store.media import is_visible_to
+from store.media import is_visible_to, shown_by_others
 from store.posts import effective_status, password_in_use
 from store.users import ANONYMOUS, Viewer
 
@@ -226,12 +226,17 @@ def may(viewer: Viewer, action: str, item=None, status: str | None = None) -> bo
 def _may_media(viewer: Viewer, action: str, media) -> bool:
     """Uploading is for authors and up (``upload_files``), and for contributors, whose
     images can only go on what they may edit: their own drafts. Authors and up may show
-    any image; contributors their own. Deleting is for editors, or the image's owner."""
+    any image; contributors their own. Deleting is for editors, or the image's owner while
+    no other author's item shows it (removing it would change items they may not edit)."""
     if action == "upload_media":
         return viewer.has("upload_files") or viewer.has("edit_posts")
     if action == "use_media":
         return viewer.has("upload_files") or (viewer.has("edit_posts") and _own(viewer, media))
-    return viewer.has("delete_others_posts") or (viewer.has("edit_posts") and _own(viewer, media))
+    if not (
+        viewer.has("delete_others_posts") or (viewer.has("edit_posts") and _own(viewer, media))
+    ):
+        return False
+    return viewer.has("edit_others_posts") or not shown_by_others(media.id, viewer.id)
 
 
 def require(viewer: Viewer, action: str, item=None, status: str | None = None) -> None:

@@ -23,7 +23,7 @@ from app.routes.venues import venues as venue_routes
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
 from store.linked import LinkedFilters, delete_linked, get_linked, list_linked, trash_linked
-from store.media import delete_media, get_media, images_matching, save_media, shown_by_others
+from store.media import delete_media, get_media, images_matching, save_media
 from store.models import Media, Term
 from store.posts import effective_status
 from store.terms import TermFilters, delete_term, get_term, list_terms, term_names
@@ -414,8 +414,6 @@ def deletable_image(viewer, media_id: int):
     user's item shows it), else None."""
     media = get_media(media_id)
     if media is None or not may(viewer, "delete_media", media):
-        return None
-    if not viewer.has("edit_others_posts") and shown_by_others(media.id, viewer.id):
         return None
     return media
 

@@ -14,14 +14,14 @@ from flask import current_app, request, send_from_directory
 from flask.views import MethodView
 
 from app.auth import current_viewer, may_read_media, require
-from app.errors import ApiError, forbidden, invalid_params, missing_params, no_route
+from app.errors import ApiError, invalid_params, missing_params, no_route
 from app.i18n import _
 from app.jsonresponse import json_response
 from app.render import UPLOADS_PATH, media_out, render_context
 from app.smorest import Blueprint
 from schemas.media import MediaOut, MediaUpload
 from store import images
-from store.media import FILE_NAME, delete_media, get_media, save_media, shown_by_others
+from store.media import FILE_NAME, delete_media, get_media, save_media
 
 blp = Blueprint("media", __name__, description="Images: upload, read and delete.")
 
@@ -139,9 +139,6 @@ class MediaById(MethodView):
         viewer = current_viewer()
         media = media_or_404(id)
         require(viewer, "delete_media", media)
-        if not viewer.has("edit_others_posts") and shown_by_others(media.id, viewer.id):
-            # Removing it would change items this user may not edit.
-            raise forbidden(viewer.logged_in)
         body = media_out(media, render_context(viewer))
         delete_media(media, upload_folder())
         return json_response(body)
