@@ -35,10 +35,9 @@ from store import accounts, texts, users
 from store.backup import BackupError, restore_backup, write_backup
 from store.copy import CopyError, copy_database
 from store.db import UnsupportedDatabase, database
-from store.models import Event
 from store.recurrence import extend_series, open_ended_series
 from store.schema import migrate, schema_version
-from store.seed import has_demo, remove_demo, seed
+from store.seed import has_demo, holds_events, remove_demo, seed
 from store.users import Viewer
 
 users_group = AppGroup("users", help="Manage users and their application passwords.")
@@ -206,7 +205,7 @@ def seed_command(count, author, force, remove):
         if remove:
             _remove_demo()
             return
-        if Event.select().exists() and not force:
+        if holds_events() and not force:
             raise click.ClickException(
                 "the calendar already holds events: the demo would mix with them "
                 "(--force adds it anyway; seed --remove takes it out again)"

@@ -165,6 +165,20 @@ def list_media(viewer: Viewer, offset: int, limit: int) -> tuple[list[Media], in
     return rows, total
 
 
+def images_of(
+    author_id: int | None, offset: int, limit: int, search: str = "", count: bool = True
+) -> tuple[list[Media], int | None]:
+    """(a page of the images of ``author_id`` (everyone's for None), newest first; how many
+    there are, when ``count``): with ``search``, those ``images_matching`` it."""
+    query = Media.select()
+    if author_id is not None:
+        query = query.where(Media.author == author_id)
+    if search:
+        query = query.where(images_matching(search))
+    total = query.count() if count else None
+    return list(query.order_by(Media.id.desc()).offset(offset).limit(limit)), total
+
+
 def shown_by_others(media_id: int, user_id: int) -> bool:
     """Whether items of other authors show this image (deleting it would change them)."""
     return any(

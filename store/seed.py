@@ -362,6 +362,11 @@ def has_demo() -> bool:
     return Setting.select().where(Setting.key == DEMO_KEY).exists()
 
 
+def holds_events() -> bool:
+    """Whether the calendar holds any event (a demo added to it would mix with them)."""
+    return Event.select().exists()
+
+
 def _chunks(ids: list[int]):
     for start in range(0, len(ids), CHUNK_IDS):
         yield ids[start : start + CHUNK_IDS]

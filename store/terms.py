@@ -242,6 +242,12 @@ def _counted_ancestors() -> list[int]:
     return sorted(found)
 
 
+def categories_by_name(most: int | None = None) -> list[Term]:
+    """The categories by name (the first ``most`` of them): what a form offers to choose."""
+    query = Term.select().where(Term.taxonomy == "category").order_by(Term.name)
+    return list(query.limit(most) if most is not None else query)
+
+
 def term_names(term_ids) -> dict[int, str]:
     """The names of the terms ``term_ids`` by id, in one query (a list's parents)."""
     ids = sorted(set(term_ids))

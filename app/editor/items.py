@@ -23,10 +23,16 @@ from app.routes.venues import venues as venue_routes
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
 from store.linked import LinkedFilters, delete_linked, get_linked, list_linked, trash_linked
-from store.media import delete_media, get_media, images_matching, save_media
-from store.models import Media, Term
+from store.media import delete_media, get_media, images_of, save_media
 from store.posts import effective_status
-from store.terms import TermFilters, delete_term, get_term, list_terms, term_names
+from store.terms import (
+    TermFilters,
+    categories_by_name,
+    delete_term,
+    get_term,
+    list_terms,
+    term_names,
+)
 from store.users import ANONYMOUS
 
 
@@ -335,8 +341,7 @@ def remove(kind: Kind, item) -> None:
 def parents(kind: Kind, item) -> list:
     if kind.plural != "categories":
         return []
-    query = Term.select().where(Term.taxonomy == "category").order_by(Term.name)
-    return [term for term in query if item is None or term.id != item.id]
+    return [term for term in categories_by_name() if item is None or term.id != item.id]
 
 
 def labels(kind: Kind) -> dict:
@@ -350,23 +355,17 @@ def labels(kind: Kind) -> dict:
 # --- images -----------------------------------------------------------------------------
 
 
-def _images_of(viewer):
-    """The images the editor offers this user: their own; editors everyone's."""
-    query = Media.select()
-    if not viewer.has("edit_others_posts"):
-        query = query.where(Media.author == viewer.id)
-    return query
+def _author_of_images(viewer) -> int | None:
+    """Whose images the editor offers this user: their own; editors everyone's (None)."""
+    return None if viewer.has("edit_others_posts") else viewer.id
 
 
 def library(viewer, number: int, search: str = "") -> tuple[list[dict], int]:
     """The images this user may use (their own; editors everyone's), newest first; with
     ``search``, those whose id or file name holds it, or that an event, venue or
     organizer whose title holds it shows."""
-    query = _images_of(viewer)
-    if search:
-        query = query.where(images_matching(search))
-    total = query.count()
-    rows = query.order_by(Media.id.desc()).offset((number - 1) * PAGE_SIZE).limit(PAGE_SIZE)
+    offset = (number - 1) * PAGE_SIZE
+    rows, total = images_of(_author_of_images(viewer), offset, PAGE_SIZE, search)
     ctx = render_context(viewer)
     return [media_out(row, ctx) for row in rows], total
 
@@ -380,7 +379,7 @@ def image_choices(viewer, chosen: str) -> tuple[list[dict], dict | str]:
     do not hold it (another user's, an older one: its object; an outside URL: the URL;
     else "")."""
     ctx = render_context(viewer)
-    newest = _images_of(viewer).order_by(Media.id.desc()).limit(LIBRARY_CHOICES)
+    newest, _none = images_of(_author_of_images(viewer), 0, LIBRARY_CHOICES, count=False)
     offered = [media_out(row, ctx) for row in newest]
     if not chosen or chosen in {str(image["id"]) for image in offered}:
         return offered, ""

@@ -29,9 +29,8 @@ from store.events import Span, get_event_by_slug, list_events
 from store.events import events_by_day as store_events_by_day
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
 from store.memo import MEMO, current_version
-from store.models import Term
 from store.recurrence import overrides_of
-from store.terms import find_term
+from store.terms import categories_by_name, find_term
 from store.users import ANONYMOUS
 
 # The filters a visitor may set on the list, month and day views, with the API's meaning.
@@ -429,10 +428,7 @@ def form_choices() -> tuple[list[Choice], list[Choice]]:
 
 
 def _read_choices() -> tuple[list[Choice], list[Choice]]:
-    terms = Term.select(Term.id, Term.name, Term.slug).where(Term.taxonomy == "category")
-    categories = [
-        _choice(t.slug, t.id, t.name) for t in terms.order_by(Term.name).limit(MOST_CHOICES)
-    ]
+    categories = [_choice(t.slug, t.id, t.name) for t in categories_by_name(MOST_CHOICES)]
     rows, _total = list_linked("venue", LinkedFilters(), ANONYMOUS, 0, MOST_CHOICES, count=False)
     venues = [_choice(row.slug, row.id, row.title) for row in rows]
     return categories, sorted(venues, key=lambda choice: choice.name.lower())
