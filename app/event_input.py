@@ -23,6 +23,7 @@ from app.errors import ApiError, invalid_params
 from app.i18n import _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.linked_input import check_image, linked_columns, publication_columns
+from app.term_input import parse_term_input
 from rules import dates, recurrence
 from rules.clock import utcnow
 from rules.posts import split_list
@@ -32,7 +33,6 @@ from store.errors import InvalidInput, Vanished
 from store.events import get_event, save_event
 from store.linked import get_linked
 from store.posts import effective_status, node_kind
-from store.terms import parse_term_input
 
 SANITISED = ("description", "excerpt")
 FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "ticketed")

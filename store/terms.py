@@ -9,8 +9,6 @@ from peewee import JOIN, SQL, Case, fn
 from rules import N_
 from rules.clock import utcnow_str
 from rules.ids import as_id
-from rules.posts import split_list
-from rules.text import plain_text
 from store.db import contains_text, unindexed, write_transaction
 from store.errors import Conflict, InvalidInput, Vanished
 from store.memo import MEMO, current_version
@@ -116,28 +114,6 @@ def _read_terms(taxonomy: str) -> tuple[frozenset, dict, dict]:
         if parent:
             children.setdefault(parent, []).append(term_id)
     return frozenset(ids), by_slug, children
-
-
-def parse_term_input(value, taxonomy: str, param: str) -> list:
-    """Event write input: ids, slugs or names as a list or CSV. Returns ids and
-    ("new", name) items; an unknown numeric id is an error."""
-    if value in ("", None, [], 0, "0"):
-        return []
-    items = []
-    for item in split_list(value):
-        if isinstance(item, bool) or isinstance(item, dict | list):
-            raise InvalidInput({param: N_("Must be term ids, slugs or names.")})
-        text = plain_text(str(item)).strip()
-        if not text:
-            continue
-        term = find_term(text, taxonomy)
-        if term is not None:
-            items.append(term.id)
-        elif text.isdigit():
-            raise InvalidInput({param: N_("Term %(value)s does not exist.")}, value=text)
-        else:
-            items.append(("new", text[:200]))
-    return items
 
 
 def materialise_terms(items: list, taxonomy: str) -> list[int]:
