@@ -15,9 +15,10 @@ from flask import current_app, g, request
 from app.errors import ApiError, forbidden
 from app.i18n import _
 from app.smorest import query_values
+from rules.posts import effective_status
 from store import users
 from store.media import is_visible_to, shown_by_others
-from store.posts import effective_status, password_in_use
+from store.posts import password_in_use
 from store.users import ANONYMOUS, Viewer
 
 

@@ -26,13 +26,13 @@ from app.linked_input import check_image, linked_columns, publication_columns
 from app.term_input import parse_term_input
 from rules import dates, recurrence
 from rules.clock import utcnow
-from rules.posts import split_list
+from rules.posts import effective_status, split_list
 from rules.text import plain_text, sanitise_html
 from schemas.linked import OrganizerCreate, VenueCreate
 from store.errors import InvalidInput, Vanished
 from store.events import get_event, save_event
 from store.linked import get_linked
-from store.posts import effective_status, node_kind
+from store.posts import node_kind
 
 SANITISED = ("description", "excerpt")
 FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "ticketed")

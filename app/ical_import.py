@@ -34,10 +34,10 @@ from app.ical import (
 from app.ical_bounds import Bounds, OverBound
 from rules import dates, recurrence
 from rules.clock import utcnow
+from rules.posts import effective_status
 from schemas.events import EventCreate, EventUpdate
 from store import recurrence as series_rows
 from store.events import find_imported_event, find_lone_occurrence, get_event, trash_event
-from store.posts import effective_status
 from store.terms import find_term
 from store.users import Viewer
 

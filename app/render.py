@@ -27,6 +27,7 @@ from app.auth import may_read, may_see_protected
 from app.jsonresponse import dumps, kept
 from app.urls import namespace_url, site_host, site_url
 from rules import dates as dates_module
+from rules import posts as rules_posts_module
 from rules import text as text_module
 from rules.dates import (
     fmt,
@@ -36,13 +37,14 @@ from rules.dates import (
     utc_offset,
     utc_to_local,
 )
+from rules.posts import effective_status
 from rules.text import html_text
 from store import media as media_store
 from store import posts as posts_module
 from store.db import database
 from store.events import LinkKind, Relations, by_name, linked_rows
 from store.memo import VersionMemo
-from store.posts import effective_status, publication_epoch
+from store.posts import publication_epoch
 from store.terms import TAXONOMIES, published_counts
 from store.users import ANONYMOUS, Viewer
 
@@ -766,9 +768,16 @@ def texts_maker():
 def stored_texts_key(site_tz: str) -> str:
     """What ``own_texts`` makes a text with: the site's timezone, the time zone data (its
     abbreviations) and the code of the members' shapes and formats (this module,
-    rules/dates.py, store/posts.py, rules/text.py, app/jsonresponse.py)."""
+    rules/dates.py, store/posts.py, rules/posts.py, rules/text.py, app/jsonresponse.py)."""
     digest = hashlib.sha256(f"{site_tz}|{_tzdata_version()}".encode())
-    modules = (sys.modules[__name__], dates_module, posts_module, text_module, jsonresponse_module)
+    modules = (
+        sys.modules[__name__],
+        dates_module,
+        posts_module,
+        rules_posts_module,
+        text_module,
+        jsonresponse_module,
+    )
     for module in modules:
         with open(module.__file__, "rb") as source:
             digest.update(source.read())

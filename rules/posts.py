@@ -1,7 +1,28 @@
 """What a post (an event, venue or organizer) is, apart from where it is kept: the statuses
-it may have, and how WordPress reads a list parameter."""
+it may have, when a scheduled one counts as published, and how WordPress reads a list
+parameter."""
+
+from rules.clock import utcnow_str
 
 STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
+
+
+def effective_status(row, now: str | None = None) -> str:
+    """The status a post stands in now: a scheduled (``future``) one whose publication
+    date has passed is published (SPEC §4: no worker publishes it)."""
+    if row.status == "future" and row.date_utc <= (now or utcnow_str()):
+        return "publish"
+    return row.status
+
+
+def is_published(model, now: str | None = None, status=None):
+    """Published, or scheduled with a publication date already passed: the rule of
+    ``effective_status`` as one condition, on a row's values or on a table's columns (its
+    SQL twin, which store/posts.py::visible_clause builds on). ``status`` stands for the
+    status (e.g. ``unindexed(model.status)``)."""
+    now = now or utcnow_str()
+    status = model.status if status is None else status
+    return (status == "publish") | ((status == "future") & (model.date_utc <= now))
 
 
 def split_list(value) -> list:

@@ -12,7 +12,7 @@ from peewee import SQL
 from rules import dates
 from rules.clock import utcnow, utcnow_str
 from rules.ids import as_id
-from rules.posts import STATUSES
+from rules.posts import STATUSES, is_published
 from store.db import insert_row, insert_rows, insert_under_new_id
 from store.memo import MEMO, current_version
 from store.models import Event, Node, Organizer, Term, Venue
@@ -104,13 +104,6 @@ def unique_slug(
     return f"{base}-{number}"
 
 
-def is_published(model, now: str | None = None, status=None):
-    """Published, or scheduled with a publication date already passed."""
-    now = now or utcnow_str()
-    status = model.status if status is None else status
-    return (status == "publish") | ((status == "future") & (model.date_utc <= now))
-
-
 def publication_horizon(now: str | None = None) -> str:
     """The next publication date of a scheduled event ('' when none is to come): until
     then, which events are published cannot change without a write."""
@@ -184,12 +177,6 @@ def _next(sorted_dates: list[str], now: str) -> str:
     """The first of ``sorted_dates`` after ``now`` ('' when none is)."""
     index = bisect_right(sorted_dates, now)
     return sorted_dates[index] if index < len(sorted_dates) else ""
-
-
-def effective_status(row, now: str | None = None) -> str:
-    if row.status == "future" and row.date_utc <= (now or utcnow_str()):
-        return "publish"
-    return row.status
 
 
 def visible_clause(

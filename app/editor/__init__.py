@@ -45,6 +45,7 @@ from app.reading.texts import render_events
 from app.render import media_out, render_context
 from rules import recurrence
 from rules.ids import as_id
+from rules.posts import effective_status
 from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from store import accounts
@@ -52,7 +53,6 @@ from store.editor import authored, awaiting_review, in_trash, linked_awaiting_re
 from store.events import delete_event, get_event, trash_event
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
-from store.posts import effective_status
 from store.recurrence import count_occurrences, overrides_of
 from store.users import ANONYMOUS, Viewer
 

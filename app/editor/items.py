@@ -20,11 +20,11 @@ from app.routes.media import decode
 from app.routes.organizers import organizers as organizer_routes
 from app.routes.tags import tags as tag_routes
 from app.routes.venues import venues as venue_routes
+from rules.posts import effective_status
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
 from store.linked import LinkedFilters, delete_linked, get_linked, list_linked, trash_linked
 from store.media import delete_media, get_media, images_of, save_media
-from store.posts import effective_status
 from store.terms import (
     TermFilters,
     categories_by_name,

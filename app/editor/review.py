@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from app.auth import may
 from app.editor import items
 from app.event_input import change_event
+from rules.posts import effective_status
 from rules.recurrence import is_occurrence
 from schemas.events import EventUpdate
 from store.editor import linked_to
 from store.events import get_event
-from store.posts import effective_status
 
 PLURALS = {"venue": "venues", "organizer": "organizers"}
 

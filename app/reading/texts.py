@@ -28,13 +28,14 @@ from app.render import (
     stored_texts_key,
 )
 from rules.dates import resolve_timezone
+from rules.posts import effective_status
 from store.events import (
     LinkKind,
     events_by_id,
     get_events,
     load_relations,
 )
-from store.posts import effective_status, publication_epoch
+from store.posts import publication_epoch
 from store.terms import published_counts
 from store.texts import stored_texts
 

@@ -29,6 +29,7 @@ from app.reading.texts import event_texts, render_events, single_read_refusal
 from app.smorest import Blueprint
 from app.urls import namespace_url
 from rules.ids import as_id
+from rules.posts import effective_status
 from schemas.events import (
     EventCreate,
     EventDeleteArgs,
@@ -49,7 +50,6 @@ from store.events import (
     list_events,
     trash_event,
 )
-from store.posts import effective_status
 
 blp = Blueprint("events", __name__, description="Events: create, read, update, delete and list.")
 

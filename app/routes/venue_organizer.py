@@ -15,6 +15,7 @@ from app.listing import Page, listing_response
 from app.reading.filters import checked_statuses
 from app.render import organizer_out, preload_images, render_context, venue_out
 from app.urls import namespace_url
+from rules.posts import effective_status
 from store.errors import Vanished
 from store.events import event_exists
 from store.linked import (
@@ -26,7 +27,7 @@ from store.linked import (
     save_linked,
     trash_linked,
 )
-from store.posts import effective_status, node_kind
+from store.posts import node_kind
 
 RENDER = {"venue": venue_out, "organizer": organizer_out}
 MESSAGES = {
