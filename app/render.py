@@ -668,10 +668,16 @@ def event_out(event, relations, ctx: RenderContext) -> dict:
     }
     protected = bool(event.password) and not _may_see_protected(event, ctx)
     if protected:
-        data.update(EVENT_MASK)
+        data.update(EVENT_MASK)  # what is_masked tells
     if ctx.single and not protected:
         data["json_ld"] = event_ld(data, tz if abbr else None)
     return data
+
+
+def is_masked(event: dict) -> bool:
+    """Whether an event's representation is masked by its password (``EVENT_MASK``): its
+    ``all_day`` is None then, and a boolean in every other representation."""
+    return event.get("all_day") is None
 
 
 # --- stored texts (store/texts.py) --------------------------------------------------------

@@ -794,11 +794,12 @@ def _few_links(link, column, ids: list[int], version: int, wanted: int) -> bool:
 _MAX_EVENT_ID = Statement(lambda: Event.select(fn.MAX(Event.id)))
 
 
-class TotalsCache:
-    """Listing totals per (database, data version, clock horizon, filters, viewer), per
-    process: the pages of one listing share one count instead of each rescanning every
-    matching row. Exact: any write changes the data version, and the only change without
-    a write, a scheduled event whose date passes, changes the horizon."""
+class ListingCache:
+    """What a listing costs to count, per (database, data version, clock horizon, filters,
+    viewer), per process: its total, a search's matches, a link's count (``_totals``) and its
+    first ids (``_first_ids``), so that the pages of one listing share one count instead of
+    each rescanning every matching row. Exact: any write changes the data version, and the
+    only change without a write, a scheduled event whose date passes, changes the horizon."""
 
     def __init__(self, size: int = 2048):
         self.entries = LRUCache(maxsize=size)
@@ -814,10 +815,10 @@ class TotalsCache:
         return total
 
 
-_totals = TotalsCache()
+_totals = ListingCache()
 # The first ids of a listing (array of FIRST_IDS at most: 800 bytes), under a total's key.
 FIRST_IDS = 100
-_first_ids = TotalsCache(size=1024)
+_first_ids = ListingCache(size=1024)
 _ASKED_ONCE = array("q")  # marks a listing asked once, whose first ids are not kept yet
 
 

@@ -22,7 +22,7 @@ from app.auth import may_read
 from app.errors import ApiError
 from app.reading.filters import event_filters
 from app.reading.texts import event_texts, linked_data, read_event_dict
-from app.render import organizer_out, render_context, venue_out
+from app.render import is_masked, organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
 from store.events import Span, get_event_by_slug, list_events
@@ -321,7 +321,7 @@ def event_page(slug: str, password: str | None) -> tuple[dict, bool]:
     data = read_event_dict(event, ANONYMOUS, password)
     if data is None:
         raise NotFound(slug)
-    return data, data["all_day"] is None
+    return data, is_masked(data)
 
 
 def linked_page(kind: str, slug: str) -> dict:

@@ -21,6 +21,7 @@ from app.render import (
     StoredExtra,
     event_ld,
     event_out,
+    is_masked,
     linked_texts,
     preload_images,
     render_context,
@@ -151,7 +152,7 @@ def linked_data(ids, viewer) -> list:
     def make(wanted: list[int]) -> dict:
         made = {}
         for event in orjson.loads(orjson.dumps(event_texts(wanted, viewer))):
-            if event.get("all_day") is None:  # masked
+            if is_masked(event):
                 continue
             tz = resolve_timezone(event["timezone"])[0] if event.get("timezone_abbr") else None
             text = orjson.dumps(event_ld(event, tz))
