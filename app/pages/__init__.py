@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar as month_math
 import os
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from datetime import date, datetime, timedelta
@@ -790,23 +791,44 @@ def widget():
     """The widget's script at a stable address, revalidated by its ETag; it reads the API
     under this site's namespace, and says its message in the site's languages."""
     config = current_app.config
-    with open(os.path.join(current_app.root_path, "static", "widget.js"), encoding="utf-8") as f:
-        body = f.read().replace("/wp-json/calendar/events/v1", config["NAMESPACE_URL"])
-    languages = _json_text([code.lower() for code in config["LANGUAGES"]])
-    body = body.replace('var LANGUAGES = ["en"];', f"var LANGUAGES = {languages};", 1)
     unavailable = {
         code.lower(): translate(WIDGET_UNAVAILABLE, code) for code in config["LANGUAGES"]
     }
     unavailable[""] = translate(WIDGET_UNAVAILABLE, config["DEFAULT_LANGUAGE"])
-    body = body.replace(
-        'var UNAVAILABLE = { "": "The events could not be shown." };',
-        f"var UNAVAILABLE = {_json_text(unavailable)};",
-        1,
+    body = _widget_script(
+        {
+            "API": config["NAMESPACE_URL"],
+            "LANGUAGES": [code.lower() for code in config["LANGUAGES"]],
+            "UNAVAILABLE": unavailable,
+        }
     )
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # revalidated by its ETag
     response.set_etag(etag_of(body.encode())[1:-1])
     return response.make_conditional(request)
+
+
+# A setting of widget.js: one line of its own, which the site writes in.
+_WIDGET_SETTING = re.compile(r"^  var ([A-Z]+) = .*;$", re.MULTILINE)
+
+
+def _widget_script(settings: dict) -> str:
+    """widget.js with each of its setting lines (``var NAME = …;``) holding the JSON of
+    ``settings[NAME]``: values written as data, never spliced into the code's text."""
+    with open(os.path.join(current_app.root_path, "static", "widget.js"), encoding="utf-8") as f:
+        source = f.read()
+    written = set()
+
+    def setting(line: re.Match) -> str:
+        if line[1] not in settings:
+            return line[0]
+        written.add(line[1])
+        return f"  var {line[1]} = {_json_text(settings[line[1]])};"
+
+    body = _WIDGET_SETTING.sub(setting, source)
+    if written != set(settings):  # widget.js lost a setting line: fail, never serve it wrong
+        raise RuntimeError(f"widget.js has no line for {sorted(set(settings) - written)}")
+    return body
 
 
 # --- errors -----------------------------------------------------------------------------

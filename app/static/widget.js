@@ -36,8 +36,10 @@
     catch (e) { return event.start_date; }
   }
 
-  // The site's language roots, and what the widget says when the API refuses its
-  // attributes (by language root, "" the site's own), written in by the site.
+  // Written in by the site that serves the script (app/pages::widget), one setting a line:
+  // its API's address, its language roots, and what the widget says when the API refuses
+  // its attributes (by language root, "" the site's own).
+  var API = "/wp-json/calendar/events/v1";
   var LANGUAGES = ["en"];
   var UNAVAILABLE = { "": "The events could not be shown." };
   // Most events read a page, and pages read, to find data-limit entries (a series once).
@@ -102,7 +104,7 @@
 
     function read(page) {
       query.set("page", String(page));
-      return fetch(base + prefix + "/wp-json/calendar/events/v1/events?" + query.toString())
+      return fetch(base + prefix + API + "/events?" + query.toString())
         .then(answered)
         .then(function (body) {
           var events = body.events || [];
