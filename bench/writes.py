@@ -2,7 +2,7 @@
 bench/writes.py DB`` sends the bench's ``POST /events`` (bench/run.py: two dates, one
 category by slug, an administrator's application password) through Flask's test client and
 prints, per request, the CPU time (p50) and the statements sent; ``--series`` does the same
-for the 104-occurrence weekly series. ``--profile N`` prints cProfile's N most costly calls of the requests;
+for the 104-occurrence weekly series. ``--profile N`` prints cProfile's N costliest calls;
 under ``valgrind --tool=callgrind --instr-atstart=no`` collection is switched on around the
 requests only (``--callgrind``), so the count is of the requests and nothing else.
 """
@@ -53,18 +53,20 @@ def bodies(kind: str, count: int, category: str) -> list[str]:
 
 
 def counting_statements(database) -> list[int]:
-    """A one-item list counting the statements sent through ``execute_sql`` from now on
-    (on PostgreSQL a round trip each; the bulk inserts' own cursors are not counted). Not
-    SQLite's trace callback: it also reports every statement of a trigger and of FTS5,
-    and made a series ten times slower."""
+    """A one-item list counting the statements sent from now on: on SQLite those of
+    ``execute_sql``, on PostgreSQL each one run (prepared or not); neither counts the bulk
+    inserts' own cursors, ``BEGIN`` or ``COMMIT`` (``strace -c -e trace=sendto`` counts a
+    PostgreSQL write's round trips). Not SQLite's trace callback: it also reports every
+    statement of a trigger and of FTS5, and made a series ten times slower."""
     count = [0]
-    execute = database.execute_sql
+    name = "_execute_once" if hasattr(database, "_execute_once") else "execute_sql"
+    execute = getattr(database, name)
 
     def counted(sql, params=None, *args, **kwargs):
         count[0] += 1
         return execute(sql, params, *args, **kwargs)
 
-    database.execute_sql = counted
+    setattr(database, name, counted)
     return count
 
 
