@@ -60,10 +60,14 @@ def _throttle(keys: list[tuple[str, int]], window: int, message: str) -> dict:
     """429 while any of ``keys`` is over its limit, with the seconds that remain; else the
     failures found (``users.failures_of``)."""
     found = users.failures_of([key for key, _limit in keys])
+    _check_throttle(found, keys, window, message)
+    return found
+
+
+def _check_throttle(found: dict, keys: list[tuple[str, int]], window: int, message) -> None:
     wait = max(users.throttled_for(found.get(key), limit, window) for key, limit in keys)
     if wait:
         raise _too_many(message, wait)
-    return found
 
 
 def _bad_credentials() -> ApiError:
@@ -99,8 +103,14 @@ def authenticate_request() -> None:
         # so the caller is anonymous (a write then answers 401 rest_forbidden).
         return
     credentials = _basic_credentials()
-    attempt = throttle_sign_in(credentials[0] if credentials else "")
-    user = users.authenticate(*credentials) if credentials else None
+    if credentials is None:
+        attempt, user = throttle_sign_in(""), None
+    else:
+        login, password = credentials
+        attempt = SignInAttempt(login)
+        found, owner = users.failures_and_owner(attempt.clients(), password)
+        attempt.check(found)  # 429 before the password's owner is looked at
+        user = users.signed_in(owner, login) if owner is not None else None
     if user is None:
         attempt.failed()
         raise _bad_credentials()
@@ -122,6 +132,16 @@ class SignInAttempt:
             (address, config["AUTH_FAILURE_LIMIT"] * 10),
         ]
 
+    def clients(self) -> list[str]:
+        return [key for key, _limit in self.keys]
+
+    def check(self, found: dict) -> None:
+        """429 while ``found`` (``users.failures_of(self.clients())``) puts any of the
+        attempt's keys over its limit."""
+        self.found = found
+        message = _("Too many failed login attempts. Try again later.")
+        _check_throttle(found, self.keys, self.window, message)
+
     def failed(self) -> None:
         for key, _limit in self.keys:
             users.record_failure(key, self.window)
@@ -134,9 +154,7 @@ class SignInAttempt:
 def throttle_sign_in(login: str) -> SignInAttempt:
     """429 while this client (and user name) is over its limit; else the attempt's counters."""
     attempt = SignInAttempt(login)
-    attempt.found = _throttle(
-        attempt.keys, attempt.window, _("Too many failed login attempts. Try again later.")
-    )
+    attempt.check(users.failures_of(attempt.clients()))
     return attempt
 
 

@@ -427,7 +427,9 @@ def _postgres_writer_lock():
 
 
 # What runs at the end of every outermost write transaction that changes data, inside it
-# (store/texts.py makes the texts the write left to be made).
+# (store/texts.py makes the texts the write left to be made). A hook may return a function,
+# called after the commit with the data version the write made (what the hook read last
+# in the transaction is the data at that version).
 BEFORE_COMMIT: list = []
 
 
@@ -442,12 +444,11 @@ def write_transaction(changes_data: bool = True):
     """
     postgres = is_postgres()
     transaction = _postgres_writer_lock() if postgres else _sqlite_writer_transaction()
-    bumped = None
+    bumped, committed = None, []
     with transaction as txn:
         yield txn
         if changes_data and database.transaction_depth() == 1:
-            for hook in BEFORE_COMMIT:
-                hook()
+            committed = [hook() for hook in BEFORE_COMMIT]
             row = database.execute_sql(
                 "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) "
                 "WHERE key = 'data_version' RETURNING value"
@@ -456,6 +457,9 @@ def write_transaction(changes_data: bool = True):
             _forget_pinned_version()
     if bumped is not None:  # committed: the data is at this version until the next write
         _known_version(bumped, time.monotonic())
+        for then in committed:
+            if then is not None:
+                then(bumped)
         if postgres:
             # Commit wait: a worker of any host may serve a version read up to
             # VERSION_LEASE ago (data_version); once the lease of every read made before

@@ -974,8 +974,24 @@ _KINDS = (Venue, Organizer, Term)  # by LinkKind
 
 def load_relations(events) -> dict[int, Relations]:
     """Venues, organizers and terms of every event of a page, whatever the page size: the
-    links in one query, then ``relations_from`` them."""
-    return relations_from(links_of([event.id for event in events]))
+    links in one query (none when the write that made this data version read them all),
+    then ``relations_from`` them."""
+    ids = [event.id for event in events]
+    version, links = _remembered_links
+    if links and version == (database.database, data_version()) and all(i in links for i in ids):
+        return relations_from({i: links[i] for i in ids})
+    return relations_from(links_of(ids))
+
+
+# ``((database, data version), {event id: links})``: the links of the events whose texts
+# the write that made that version made (read inside its transaction, after its last
+# change: the links at that version). One for the process, replaced by each write.
+_remembered_links: tuple = (None, {})
+
+
+def remember_links(version: int, links: dict) -> None:
+    global _remembered_links
+    _remembered_links = ((database.database, version), links)
 
 
 def links_of(ids: list[int]) -> dict[int, list[tuple[int, int]]]:

@@ -62,9 +62,9 @@ def stored_texts(ids: list[int], key: str) -> dict[int, tuple[str, str]]:
     return {row[0]: (row[1], row[2]) for row in rows if row[1]}  # "": never stored
 
 
-def make_pending(limit: int = MAKE_PER_WRITE) -> int:
+def make_pending(limit: int = MAKE_PER_WRITE, read: dict | None = None) -> int:
     """Makes up to ``limit`` texts to be made (inside the caller's write transaction);
-    returns how many."""
+    returns how many. ``read``: a dict that gets the links read for them."""
     chosen = _maker[0]() if _maker[0] else None
     if chosen is None:
         return 0
@@ -76,6 +76,8 @@ def make_pending(limit: int = MAKE_PER_WRITE) -> int:
         return 0
     ids = [event.id for event in events]
     links = links_of(ids)
+    if read is not None:
+        read.update(links)
     # Making runs SQL only to read the events' images: then within a savepoint, so that a
     # failed statement cannot leave the write's transaction unusable (PostgreSQL).
     guard = database.atomic() if any(is_media_id(e.image) for e in events) else nullcontext()
@@ -125,8 +127,18 @@ def add_marks() -> None:
     )
 
 
-def _make_before_commit() -> None:
-    make_pending()
+def _make_before_commit() -> Callable[[int], None]:
+    """Makes the write's texts; after the commit, the links read for them are the data
+    version's (``remember_links``): the write's own answer shows those events."""
+    read: dict = {}
+    make_pending(read=read)
+
+    def then(version: int) -> None:
+        from store.events import remember_links  # store.events is above this module
+
+        remember_links(version, read)
+
+    return then
 
 
 BEFORE_COMMIT.append(_make_before_commit)

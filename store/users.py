@@ -14,6 +14,8 @@ import re
 import secrets
 from datetime import timedelta
 
+from peewee import SQL
+
 from rules import clock
 from rules.clock import utcnow_str
 from rules.ids import as_id
@@ -192,32 +194,67 @@ def note_sign_in(user_id: int, last: str) -> None:
         ).execute()
 
 
-# Compiled once: this runs on every authenticated request.
-_USER_BY_DIGEST = Statement(
-    lambda: (
-        User.select(User.id, User.login, User.email, User.role, User.created, User.last_sign_in)
-        .join(AppPassword, on=(AppPassword.user == User.id))
-        .where((AppPassword.digest == param(0)) & (AppPassword.revoked == param(1)))
-    )
-)
 _FAILURES = Statement(
     lambda size: AuthFailure.select(
         AuthFailure.client, AuthFailure.failures, AuthFailure.window_start
     ).where(AuthFailure.client.in_(in_list(0, size)))
 )
+# Compiled once: this runs on every authenticated request. A request's failure counters and
+# the owner of its application password in one statement (a round trip fewer on
+# PostgreSQL): the rows of kind 0 are (failures, client, …, window start), the row of
+# kind 1 the user's (id, login, email, role, created, last sign-in).
+_NONE = SQL("NULL")
+_FAILURES_AND_OWNER = Statement(
+    lambda size: (
+        AuthFailure.select(
+            SQL("0"),
+            AuthFailure.failures,
+            AuthFailure.client,
+            _NONE,
+            _NONE,
+            _NONE,
+            _NONE,
+            AuthFailure.window_start,
+        ).where(AuthFailure.client.in_(in_list(2, size)))
+    ).union_all(
+        User.select(
+            SQL("1"),
+            User.id,
+            User.login,
+            User.email,
+            User.role,
+            User.created,
+            User.last_sign_in,
+            _NONE,
+        )
+        .join(AppPassword, on=(AppPassword.user == User.id))
+        .where((AppPassword.digest == param(0)) & (AppPassword.revoked == param(1)))
+    )
+)
 
 
-def authenticate(login: str, password: str) -> User | None:
-    """The user owning this login and active application password, else None."""
+def failures_and_owner(clients: list[str], password: str) -> tuple[dict, tuple | None]:
+    """``failures_of(clients)``, and the row of the user owning the active application
+    password ``password`` (None: none), for ``signed_in``: one statement."""
     # Spaces are accepted and ignored, as WordPress shows passwords in groups.
     digest = _digest(password.replace(" ", ""))
-    row = _USER_BY_DIGEST.first(digest, False)
-    if row is None:
-        return None
-    user = User(id=row[0], login=row[1], email=row[2], role=row[3], created=row[4])
+    rows = _FAILURES_AND_OWNER.execute(digest, False, *clients, sizes=(len(clients),))
+    found, owner = {}, None
+    for row in rows.fetchall():
+        if row[0] == 0:
+            found[row[2]] = (row[1], row[7])
+        else:
+            owner = row[1:7]
+    return found, owner
+
+
+def signed_in(owner: tuple, login: str) -> User | None:
+    """The user of ``failures_and_owner``'s ``owner`` row when its login is ``login``
+    (compared in constant time), noted as signed in; else None."""
+    user = User(id=owner[0], login=owner[1], email=owner[2], role=owner[3], created=owner[4])
     if not hmac.compare_digest(user.login.encode(), login.encode()):
         return None
-    note_sign_in(user.id, row[5])
+    note_sign_in(user.id, owner[5])
     return user
 
 

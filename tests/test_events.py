@@ -619,3 +619,45 @@ def test_modified_is_site_time_as_date_is(app, client, admin, make_event):
     assert event["date"] == "2026-01-10 13:00:00"
     read = client.get(f"{NS}/events/{event['id']}").get_json()
     assert (read["modified"], read["modified_utc"]) == (event["modified"], event["modified_utc"])
+
+
+def test_a_writes_answer_shows_the_links_it_wrote_without_reading_them_again(
+    client, admin, monkeypatch
+):
+    """The links a write's stored texts read inside its transaction are the data at the
+    version it made: its answer uses them (no links read after the commit), and shows what
+    a read of that version shows, in link order; the next write's answer its own links."""
+    from store import events as store_events
+
+    venues = [
+        client.post(f"{NS}/venues", json={"venue": f"Hall {n}"}, headers=admin).get_json()["id"]
+        for n in range(2)
+    ]
+    organizer = client.post(f"{NS}/organizers", json={"organizer": "Org"}, headers=admin)
+    reads = []
+    links_of = store_events.links_of
+    monkeypatch.setattr(store_events, "links_of", lambda ids: reads.append(ids) or links_of(ids))
+    body = {
+        "title": "Linked",
+        "start_date": "tomorrow 10am",
+        "end_date": "tomorrow 11am",
+        "venue": [venues[1], venues[0]],
+        "organizer": organizer.get_json()["id"],
+        "categories": ["Zeta", "Alpha"],
+        "tags": ["solo"],
+    }
+    created = client.post(f"{NS}/events", json=body, headers=admin)
+    assert created.status_code == 201
+    assert len(reads) == 1  # inside the write, for its stored text; none after the commit
+    answer = created.get_json()
+    assert [v["id"] for v in answer["venue"]] == [venues[1], venues[0]]
+    assert [c["name"] for c in answer["categories"]] == ["Alpha", "Zeta"]
+    listed = client.get(f"{NS}/events?include={answer['id']}", headers=admin).get_json()
+    read = listed["events"][0]  # a listing's representation, as a write answers
+    for key in ("venue", "organizer", "categories", "tags"):
+        assert answer[key] == read[key]
+    changed = client.post(
+        f"{NS}/events/{answer['id']}", json={"venue": venues[0], "tags": []}, headers=admin
+    ).get_json()
+    assert changed["venue"]["id"] == venues[0] and changed["tags"] == []
+    assert client.get(f"{NS}/events/{answer['id']}", headers=admin).get_json()["tags"] == []
