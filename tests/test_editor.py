@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from rules import clock
 from store import accounts
 from store.db import database
-from store.models import Event, Media
+from store.models import Event, Media, Organizer, Venue
 from tests.conftest import NS, PASSWORD, csrf, event_form, saved_id
 
 DAY = date.today() + timedelta(days=5)
@@ -1552,3 +1552,57 @@ def test_the_monthly_choices_say_the_start_dates_day_and_weekday(sign_in):
         data=event_form(editor, title="", start_date="2027-01-05T10:00", end_date=""),
     )
     assert "(the first Tuesday)" in _monthly_choices(typed.get_data(as_text=True))[1]
+
+
+@pytest.mark.parametrize("plural, name_field", [("venues", "venue"), ("organizers", "organizer")])
+def test_a_venue_or_organizer_form_links_its_public_page_when_public(
+    client, sign_in, plural, name_field
+):
+    """As an event's form: "See it on the public calendar" when anyone may read the item,
+    not for a draft."""
+    editor = sign_in("editor", "gus")
+    shown = {}
+    for status in ("publish", "draft"):
+        made = editor.post(
+            f"/manage/{plural}/new",
+            data={"csrf_token": editor.token, name_field: f"Hall {status}", "status": status},
+        )
+        item_id = saved_id(made)
+        slug = client.get(f"{NS}/{plural}/{item_id}", headers={}).get_json().get("slug")
+        shown[status] = (editor.get(f"/manage/{plural}/{item_id}").get_data(as_text=True), slug)
+    page, slug = shown["publish"]
+    link = f'href="/{plural[:-1]}/{slug}/"'
+    assert link in page and "See it on the public calendar" in page
+    assert editor.get(f"/{plural[:-1]}/{slug}/").status_code == 200
+    assert "See it on the public calendar" not in shown["draft"][0]
+    category = saved_id(
+        editor.post("/manage/categories/new", data={"csrf_token": editor.token, "name": "Jazz"})
+    )
+    term_page = editor.get(f"/manage/categories/{category}").get_data(as_text=True)
+    assert 'href="/events/category/jazz/"' in term_page
+
+
+@pytest.mark.parametrize("plural, name_field", [("venues", "venue"), ("organizers", "organizer")])
+def test_a_venue_or_organizer_form_sets_keeps_and_removes_the_password_as_the_api(
+    app, client, sign_in, as_role, plural, name_field
+):
+    """The API takes ``password`` for venues and organizers (SPEC §4): the form does too,
+    as an event's: never shown back, empty keeps it, "Remove the password" clears it."""
+    editor = sign_in("editor", "pia")
+    fields = {"csrf_token": editor.token, name_field: "Cellar", "status": "publish"}
+    item_id = saved_id(editor.post(f"/manage/{plural}/new", data={**fields, "password": "s3cret"}))
+
+    def stored() -> str:
+        with app.app_context(), database.connection_context():
+            model = Venue if plural == "venues" else Organizer
+            return model.get_by_id(item_id).password
+
+    assert stored() == "s3cret"
+    form = editor.get(f"/manage/{plural}/{item_id}").get_data(as_text=True)
+    assert "s3cret" not in form and 'id="password-hint"' in form
+    kept = editor.post(f"/manage/{plural}/{item_id}", data={**fields, "password": ""})
+    assert kept.status_code == 303 and stored() == "s3cret"
+    removed = editor.post(
+        f"/manage/{plural}/{item_id}", data={**fields, "password": "", "clear_password": "on"}
+    )
+    assert removed.status_code == 303 and stored() == ""

@@ -825,6 +825,7 @@ def _item_form(kind, values, errors, item=None, status=200, notice=None):
         fields=labels["fields"],
         statuses=_statuses(g.editor),
         parents=items.parents(kind, item),
+        public_link=items.public_page(kind, item) if item is not None else "",
         images=items.image_choices(g.editor, values.get("image") or "")
         if any(field.type == "image" for field in kind.fields)
         else ([], ""),

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from flask import current_app, g, redirect, request, url_for
 from marshmallow import ValidationError
 
-from app.auth import may, require, require_force_delete
+from app.auth import may, may_read, require, require_force_delete
 from app.editor.event_form import publication_input
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import N_, _, translate
@@ -59,6 +59,9 @@ POST_FIELDS = (
     Field("description", N_("Description (HTML)"), "textarea"),
     Field("status", N_("Status"), "status"),
     Field("date", N_("Publish on"), "datetime-local"),  # the API's publication date
+    # The API's ``password`` (SPEC §4), as an event's form has it: never shown back, left
+    # empty it is unchanged, "Remove the password" clears it.
+    Field("password", N_("Password (empty: unchanged)"), "password"),
 )
 KINDS = {
     "venues": Kind(
@@ -195,14 +198,19 @@ def _link_of(kind: Kind, row, viewer) -> str:
     public page when anyone may read it; else nothing (""). As an event's row does
     (``app/editor::_link_of``): a form the user may not open is a "Nothing here" page."""
     if kind.is_term:
-        editable, public = may(viewer, "manage_terms"), True
+        editable = may(viewer, "manage_terms")
     else:
-        status = effective_status(row)
-        editable = may(viewer, "edit", row, status)
-        public = may(ANONYMOUS, "read", row, status)
+        editable = may(viewer, "edit", row, effective_status(row))
     if editable:
         return url_for("editor.edit_item", plural=kind.plural, item_id=row.id)
-    return url_for(PUBLIC_PAGES[kind.plural], slug=row.slug) if public else ""
+    return public_page(kind, row)
+
+
+def public_page(kind: Kind, row) -> str:
+    """The item's public page when anyone may read it (terms always), else ""."""
+    if not kind.is_term and not may_read(ANONYMOUS, row):
+        return ""
+    return url_for(PUBLIC_PAGES[kind.plural], slug=row.slug)
 
 
 def item_of(kind: Kind, item_id: int, action: str = "edit"):
@@ -229,6 +237,7 @@ def values_of(kind: Kind, item) -> dict:
     values[kind.name_field] = item.title
     values["status"] = effective_status(item)
     values["date"] = publication_input(item.date)
+    values["password"] = ""  # never shown back
     for key in ("geo_lat", "geo_lng"):
         values[key] = "" if values.get(key) is None else str(values[key])
     return values
@@ -247,6 +256,10 @@ def body_of(kind: Kind, form, item=None) -> dict:
         if field.type == "image":
             if value != (getattr(item, "image", "") or ""):
                 body["image"] = value
+            continue
+        if field.type == "password":  # empty: unchanged, unless its removal is asked
+            if value or "clear_password" in form:
+                body["password"] = value
             continue
         if (field.type in ("number", "datetime-local") or field.optional) and not value.strip():
             # no number; no publication date (now for a new item, else unchanged); an
