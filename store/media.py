@@ -101,11 +101,14 @@ def save_media(processed: Processed, author: int, folder: str):
         raise
 
 
-def images_matching(search: str):
+def images_matching(search: str, viewer: Viewer):
     """A condition on ``Media``: its id is ``search``, its file name holds it, or an
-    event, venue or organizer whose title holds it shows the image."""
+    event, venue or organizer whose title holds it, and that ``viewer`` may read, shows
+    the image (a title it may not read finds nothing)."""
     shown_by = [
-        model.select(model.image).where(model.title.contains(search))
+        model.select(model.image).where(
+            model.title.contains(search) & readable_clause(model, viewer)
+        )
         for model in (Event, Venue, Organizer)
     ]
     condition = Media.file.contains(search)
@@ -151,15 +154,21 @@ def shown_anywhere(media_id: int) -> bool:
     return Media.select(Media.id).where((Media.id == media_id) & _shown(lambda m: True)).exists()
 
 
-def list_media(viewer: Viewer, offset: int, limit: int) -> tuple[list[Media], int]:
-    """(a page of the media ``viewer`` may read, newest first; how many there are): the rule
-    of app/auth.py::may_read_media (editors, the owner, else ``_visible``) as one query."""
+def readable_media(viewer: Viewer):
+    """The ``Media`` rows ``viewer`` may read: app/auth.py::may_read_media as a query."""
     query = Media.select()
     if not viewer.has("edit_others_posts"):
         readable = _visible(viewer)
         if viewer.logged_in:
             readable = (Media.author == viewer.id) | readable
         query = query.where(readable)
+    return query
+
+
+def list_media(viewer: Viewer, offset: int, limit: int) -> tuple[list[Media], int]:
+    """(a page of the media ``viewer`` may read, newest first; how many there are): the rule
+    of app/auth.py::may_read_media (editors, the owner, else ``_visible``) as one query."""
+    query = readable_media(viewer)
     total = query.count()
     rows = list(query.order_by(Media.date_utc.desc(), Media.id.desc()).offset(offset).limit(limit))
     return rows, total

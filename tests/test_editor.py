@@ -1606,3 +1606,55 @@ def test_a_venue_or_organizer_form_sets_keeps_and_removes_the_password_as_the_ap
         f"/manage/{plural}/{item_id}", data={**fields, "password": "", "clear_password": "on"}
     )
     assert removed.status_code == 303 and stored() == ""
+
+
+def _offered_images(page: str) -> set[int]:
+    return {int(n) for n in re.findall(r'name="image" value="(\d+)"', page)}
+
+
+def test_the_image_choice_offers_what_the_api_lets_the_user_use_searched_and_paged(
+    client, sign_in, as_role, monkeypatch
+):
+    """An author may put on an item any image he may read (the API's ``use_media`` and
+    media listing rules), not only his own; a contributor his own. The form searches them
+    and pages through them, saving nothing and keeping what was typed."""
+    other = sign_in("author", "olga")
+    shown, hidden = (saved_id(upload(other, (20, 20), c, "o.png")) for c in ("red", "blue"))
+    other.post("/manage/events/new", data=event_form(other, title="Jazz night", image=shown))
+    other.post(
+        "/manage/events/new", data=event_form(other, title="Secret", image=hidden, status="draft")
+    )
+    author = sign_in("author", "amy")
+    own = saved_id(upload(author, (20, 20), "green", "a.png"))
+    form = author.get("/manage/events/new").get_data(as_text=True)
+    assert _offered_images(form) == {own, shown}
+    assert 'id="image_search"' in form
+    typed = event_form(author, title="Kept as typed")
+    found = author.post(
+        "/manage/events/new", data={**typed, "image_search": "jazz", "image_search_go": "1"}
+    )
+    page = found.get_data(as_text=True)
+    assert found.status_code == 200 and _offered_images(page) == {shown}
+    assert 'value="Kept as typed"' in page
+    secret = author.post(
+        "/manage/venues/new",
+        data={
+            "csrf_token": author.token,
+            "venue": "V",
+            "image_search": "secret",
+            "image_page": "1",
+        },
+    )
+    assert secret.status_code == 200 and _offered_images(secret.get_data(as_text=True)) == set()
+    assert client.get(f"{NS}/events", query_string={"search": "Kept"}).get_json()["total"] == 0
+    monkeypatch.setattr("app.editor.items.LIBRARY_CHOICES", 1)
+    first = author.get("/manage/events/new").get_data(as_text=True)
+    assert _offered_images(first) == {own} and 'name="image_page" value="2"' in first
+    second = author.post("/manage/events/new", data={**typed, "image_page": "2"})
+    assert _offered_images(second.get_data(as_text=True)) == {shown}
+    assert 'name="image_page" value="1"' in second.get_data(as_text=True)
+    monkeypatch.undo()
+    contributor = sign_in("contributor", "cleo")
+    mine = saved_id(upload(contributor, (20, 20), "white", "c.png"))
+    offered = _offered_images(contributor.get("/manage/events/new").get_data(as_text=True))
+    assert offered == {mine}

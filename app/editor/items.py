@@ -23,7 +23,14 @@ from app.routes.venues import venues as venue_routes
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
 from store.linked import LinkedFilters, delete_linked, get_linked, list_linked, trash_linked
-from store.media import delete_media, get_media, images_matching, save_media, shown_by_others
+from store.media import (
+    delete_media,
+    get_media,
+    images_matching,
+    readable_media,
+    save_media,
+    shown_by_others,
+)
 from store.models import Media, Term
 from store.posts import effective_status
 from store.terms import TermFilters, delete_term, get_term, list_terms, term_names
@@ -372,12 +379,12 @@ def _images_of(viewer):
 
 
 def library(viewer, number: int, search: str = "") -> tuple[list[dict], int]:
-    """The images this user may use (their own; editors everyone's), newest first; with
+    """The images this user manages (their own; editors everyone's), newest first; with
     ``search``, those whose id or file name holds it, or that an event, venue or
     organizer whose title holds it shows."""
     query = _images_of(viewer)
     if search:
-        query = query.where(images_matching(search))
+        query = query.where(images_matching(search, viewer))
     total = query.count()
     rows = query.order_by(Media.id.desc()).offset((number - 1) * PAGE_SIZE).limit(PAGE_SIZE)
     ctx = render_context(viewer)
@@ -387,18 +394,54 @@ def library(viewer, number: int, search: str = "") -> tuple[list[dict], int]:
 LIBRARY_CHOICES = 50
 
 
-def image_choices(viewer, chosen: str) -> tuple[list[dict], dict | str]:
-    """What a form offers to choose an image from: the newest images this user may use
-    (their own; editors everyone's) as image objects, and the item's own image when they
-    do not hold it (another user's, an older one: its object; an outside URL: the URL;
-    else "")."""
+def _usable_images(viewer):
+    """The images a form offers this user: those the API lets them put on an item
+    (app/auth.py's ``use_media``: authors and up any image, contributors their own) among
+    those they may read (the API's media listing, ``readable_media``)."""
+    if viewer.has("upload_files"):
+        return readable_media(viewer)
+    return Media.select().where(Media.author == viewer.id)
+
+
+@dataclass(frozen=True)
+class ImageChoices:
+    offered: list  # a page of the images this user may use, as image objects
+    current: dict | str  # the item's own image when ``offered`` lacks it, else ""
+    search: str  # what the images were searched for ("": the newest)
+    page: int
+    more: bool  # whether a next page holds more
+
+
+def image_choices(viewer, chosen: str, search: str = "", page: int = 1) -> ImageChoices:
+    """What a form offers to choose an image from: a page of the images this user may
+    use, newest first (with ``search``, as the library's search finds them), and the
+    item's own image when the page lacks it (another user's, an older one: its object;
+    an outside URL: the URL; else "")."""
     ctx = render_context(viewer)
-    newest = _images_of(viewer).order_by(Media.id.desc()).limit(LIBRARY_CHOICES)
-    offered = [media_out(row, ctx) for row in newest]
-    if not chosen or chosen in {str(image["id"]) for image in offered}:
-        return offered, ""
-    found = get_media(chosen) if chosen.isascii() and chosen.isdigit() else None
-    return offered, media_out(found, ctx) if found is not None else chosen
+    query = _usable_images(viewer)
+    if search:
+        query = query.where(images_matching(search, viewer))
+    rows = list(
+        query.order_by(Media.id.desc())
+        .offset((page - 1) * LIBRARY_CHOICES)
+        .limit(LIBRARY_CHOICES + 1)
+    )
+    offered = [media_out(row, ctx) for row in rows[:LIBRARY_CHOICES]]
+    more = len(rows) > LIBRARY_CHOICES
+    current: dict | str = ""
+    if chosen and chosen not in {str(image["id"]) for image in offered}:
+        found = get_media(chosen) if chosen.isascii() and chosen.isdigit() else None
+        current = media_out(found, ctx) if found is not None else chosen
+    return ImageChoices(offered, current, search, page, more)
+
+
+# The form's buttons that show other images and save nothing (the form works without
+# JavaScript: they post the form, which comes back with what was typed).
+BROWSING_IMAGES = ("image_search_go", "image_page")
+
+
+def browsing_images(form) -> bool:
+    return any(name in form for name in BROWSING_IMAGES)
 
 
 def upload(viewer, param: str = "file"):

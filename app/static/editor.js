@@ -85,3 +85,17 @@
   start.addEventListener("change", follow);
 })();
 
+
+(function () {
+  "use strict";
+  /* Enter in the image search searches (the form's first button would save it). */
+  var search = document.getElementById("image_search");
+  var go = document.querySelector('button[name="image_search_go"]');
+  if (!search || !go) return;
+  search.addEventListener("keydown", function (event) {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      go.click();
+    }
+  });
+})();
