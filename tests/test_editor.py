@@ -1658,3 +1658,27 @@ def test_the_image_choice_offers_what_the_api_lets_the_user_use_searched_and_pag
     mine = saved_id(upload(contributor, (20, 20), "white", "c.png"))
     offered = _offered_images(contributor.get("/manage/events/new").get_data(as_text=True))
     assert offered == {mine}
+
+
+def test_an_author_deleting_his_image_that_others_show_is_told_why_and_nothing_changes(
+    client, sign_in, as_role
+):
+    """Found by review: the delete answered "Nothing here" (404). The image page says why
+    it offers no delete, and a delete posted anyway is a 403 page saying so."""
+    author = sign_in("author", "amy")
+    media_id = saved_id(upload(author, (20, 20), "red", "a.png"))
+    other = sign_in("author", "otto")
+    made = other.post("/manage/events/new", data=event_form(other, title="Theirs", image=media_id))
+    event_id = saved_id(made)
+    page = author.get(f"/manage/media/{media_id}").get_data(as_text=True)
+    reason = "only an editor may delete it"
+    assert reason in page and f"/manage/media/{media_id}/delete" not in page
+    refused = author.post(
+        f"/manage/media/{media_id}/delete", data={"csrf_token": author.token, "confirmed": "1"}
+    )
+    assert refused.status_code == 403 and reason in refused.get_data(as_text=True)
+    assert client.get(f"{NS}/events/{event_id}").get_json()["image"]["id"] == media_id
+    french = author.post(
+        f"/fr/manage/media/{media_id}/delete", data={"csrf_token": author.token, "confirmed": "1"}
+    )
+    assert french.status_code == 403

@@ -779,6 +779,7 @@ def media_item(media_id):
         heading=_("Image"),
         notice=_notice(),
         image=media_out(found, render_context(viewer)),
+        refused=items.deletion_refused(viewer, found),
     )
 
 
@@ -787,6 +788,9 @@ def delete_image(media_id):
     image = items.deletable_image(g.editor, media_id)
     if image is None:
         return _not_found()
+    refused = items.deletion_refused(g.editor, image)
+    if refused:  # nothing deleted, and the page says why (not "nothing here")
+        return _page("message.html", 403, heading=_("The image was not deleted"), message=refused)
     if request.form.get("confirmed") != "1":  # one click asks: what shows it loses it
         title = f"{_('Image')} #{image.id}"
         return _confirm_deletion(title, url_for("editor.media_item", media_id=image.id))

@@ -16,7 +16,7 @@ from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import N_, _, translate
 from app.render import media_out, render_context
 from app.routes.categories import categories as category_routes
-from app.routes.media import decode
+from app.routes.media import decode, require_deletable
 from app.routes.organizers import organizers as organizer_routes
 from app.routes.tags import tags as tag_routes
 from app.routes.venues import venues as venue_routes
@@ -29,7 +29,6 @@ from store.media import (
     images_matching,
     readable_media,
     save_media,
-    shown_by_others,
 )
 from store.models import Media, Term
 from store.posts import effective_status
@@ -466,14 +465,21 @@ def discard(media) -> None:
 
 
 def deletable_image(viewer, media_id: int):
-    """The image, if this user may delete it (editors, or its owner while no other
-    user's item shows it), else None."""
+    """The image, if it is this user's to delete (editors, or its owner), else None."""
     media = get_media(media_id)
     if media is None or not may(viewer, "delete_media", media):
         return None
-    if not viewer.has("edit_others_posts") and shown_by_others(media.id, viewer.id):
-        return None
     return media
+
+
+def deletion_refused(viewer, media) -> str:
+    """Why this user may not delete the image they own (the API's rule and words:
+    other users' items show it), or ""."""
+    try:
+        require_deletable(viewer, media)
+    except ApiError as refusal:
+        return refusal.message
+    return ""
 
 
 def delete_image(media) -> None:

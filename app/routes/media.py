@@ -14,8 +14,8 @@ from flask import current_app, request, send_from_directory
 from flask.views import MethodView
 
 from app.auth import current_viewer, may_read_media, require
-from app.errors import ApiError, forbidden, invalid_params, missing_params, no_route
-from app.i18n import _
+from app.errors import ApiError, invalid_params, missing_params, no_route
+from app.i18n import N_, _
 from app.jsonresponse import json_response
 from app.render import UPLOADS_PATH, media_out, render_context
 from app.smorest import Blueprint
@@ -106,6 +106,21 @@ def media_or_404(media_id: int):
     return media
 
 
+# Why an owner may not delete an image (SPEC §13 lets owners delete theirs): removing it
+# would change items this user may not edit.
+SHOWN_BY_OTHERS = N_(
+    "Other users' events, venues or organizers show this image: only an editor may delete it."
+)
+
+
+def require_deletable(viewer, media) -> None:
+    """Raises 401/403 unless ``viewer`` may delete ``media``: editors, or its owner while
+    no other user's item shows it (then a 403 that says so, ``rest_forbidden``)."""
+    require(viewer, "delete_media", media)
+    if not viewer.has("edit_others_posts") and shown_by_others(media.id, viewer.id):
+        raise ApiError("rest_forbidden", _(SHOWN_BY_OTHERS), 403)
+
+
 @blp.route("/media")
 class MediaCollection(MethodView):
     @blp.arguments(MediaUpload, location="files")
@@ -138,10 +153,7 @@ class MediaById(MethodView):
         """Delete an image and all its files; items showing it show no image from then on."""
         viewer = current_viewer()
         media = media_or_404(id)
-        require(viewer, "delete_media", media)
-        if not viewer.has("edit_others_posts") and shown_by_others(media.id, viewer.id):
-            # Removing it would change items this user may not edit.
-            raise forbidden(viewer.logged_in)
+        require_deletable(viewer, media)
         body = media_out(media, render_context(viewer))
         delete_media(media, upload_folder())
         return json_response(body)
