@@ -1682,3 +1682,49 @@ def test_an_author_deleting_his_image_that_others_show_is_told_why_and_nothing_c
         f"/fr/manage/media/{media_id}/delete", data={"csrf_token": author.token, "confirmed": "1"}
     )
     assert french.status_code == 403
+
+
+def test_weekly_with_no_day_ticked_repeats_on_the_starts_weekday_and_the_form_ticks_it(
+    client, sign_in, make_event
+):
+    """As calendar apps: a weekly rule left without a day repeats on the start's weekday
+    (a form sent without the script: the rule names no day, which RFC 5545 reads so), and
+    the form shows that day ticked; left ticked, the rule still names none."""
+    editor = sign_in("editor", "wes")
+    tuesday = date(2027, 3, 16)
+    answer = editor.post(
+        "/manage/events/new",
+        data={**event_form(editor, day=tuesday), "repeat_freq": "WEEKLY", "repeat_count": "3"},
+    )
+    assert answer.status_code == 303
+    event_id = saved_id(answer)
+    made = client.get(f"{NS}/events/{event_id}").get_json()
+    assert made["recurrence"] == ["RRULE:FREQ=WEEKLY;COUNT=3"]  # RFC 5545: the start's day
+    listing = {"post_parent": event_id, "per_page": 50}
+    occurrences = client.get(f"{NS}/events", query_string=listing).get_json()["events"]
+    assert [o["start_date"][:10] for o in occurrences] == ["2027-03-23", "2027-03-30"]
+    form = editor.get(f"/manage/events/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="day-TU"[^>]*checked', form)
+    path = f"/manage/events/{event_id}"
+    assert editor.post(path, data=untouched(editor, path, repeat_count="4")).status_code == 303
+    assert client.get(f"{NS}/events/{event_id}").get_json()["recurrence"] == [
+        "RRULE:FREQ=WEEKLY;COUNT=4"
+    ]
+    friday = untouched(editor, path, repeat_days=["TU", "FR"])
+    assert editor.post(path, data=friday).status_code == 303
+    assert client.get(f"{NS}/events/{event_id}").get_json()["recurrence"] == [
+        "RRULE:FREQ=WEEKLY;BYDAY=TU,FR;COUNT=4"
+    ]
+    api_made = make_event(
+        start_date="2027-03-18 10:00",  # a Thursday
+        end_date="2027-03-18 11:00",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=2"],
+    )
+    shown = editor.get(f"/manage/events/{api_made['id']}").get_data(as_text=True)
+    assert re.search(r'id="day-TH"[^>]*checked', shown)
+    assert len(re.findall(r'name="repeat_days" value="\w\w" checked', shown)) == 1
+    path = f"/manage/events/{api_made['id']}"
+    assert editor.post(path, data=untouched(editor, path)).status_code == 303
+    assert client.get(f"{NS}/events/{api_made['id']}").get_json()["recurrence"] == [
+        "RRULE:FREQ=WEEKLY;COUNT=2"
+    ]

@@ -311,3 +311,20 @@ def test_enter_in_the_image_search_searches_and_saves_nothing(site, browser, tmp
     assert listed.json()["total"] == 0
     assert serious(page) == []
     page.context.close()
+
+
+def test_the_starts_weekday_is_ticked_when_no_day_is(site, browser):
+    """As calendar apps: the "weekly on" day is the start's weekday until the user
+    chooses days (the server ticks it too, for a form shown without the script)."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    days = page.locator("input[name=repeat_days]:checked")
+    assert days.count() == 0
+    page.get_by_label("Start").fill("2027-03-18T19:00")  # a Thursday
+    assert days.evaluate_all("boxes => boxes.map(box => box.value)") == ["TH"]
+    page.get_by_label("Start").fill("2027-03-19T19:00")
+    assert days.evaluate_all("boxes => boxes.map(box => box.value)") == ["FR"]
+    page.locator("#day-FR").uncheck()  # the user's choice: none, which stays
+    page.get_by_label("Start").fill("2027-03-20T19:00")
+    assert days.count() == 0
+    page.context.close()
