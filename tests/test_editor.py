@@ -1728,3 +1728,16 @@ def test_weekly_with_no_day_ticked_repeats_on_the_starts_weekday_and_the_form_ti
     assert client.get(f"{NS}/events/{api_made['id']}").get_json()["recurrence"] == [
         "RRULE:FREQ=WEEKLY;COUNT=2"
     ]
+
+
+def test_a_time_in_a_dst_gap_is_moved_as_the_api_moves_it(client, sign_in):
+    editor = sign_in("editor", "dora")
+    fields = {"start_date": "2026-03-29T02:30", "end_date": "2026-03-29T04:00"}
+    made = editor.post(
+        "/manage/events/new", data=event_form(editor, timezone="Europe/Paris", **fields)
+    )
+    event = client.get(f"{NS}/events/{saved_id(made)}").get_json()
+    assert (event["start_date"], event["utc_start_date"]) == (
+        "2026-03-29 03:30:00",
+        "2026-03-29 01:30:00",
+    )
