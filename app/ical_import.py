@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
 
-from flask import current_app
+from flask import current_app, has_request_context
 from marshmallow import ValidationError
 
 from app.auth import may, may_read, require
@@ -32,6 +32,7 @@ from app.ical import (
     series_wall_time,
 )
 from app.ical_bounds import Bounds, OverBound
+from app.urls import site_host
 from rules import dates, recurrence
 from rules.clock import utcnow
 from rules.posts import effective_status
@@ -181,7 +182,7 @@ def _apply_changes(
 ) -> list:
     """The occurrences the VEVENTs of one UID change, in its series (in the file, just
     written when ``written``, or imported before)."""
-    series = find_imported_event(changes[0].uid, viewer.id)
+    series = event_of_uid(changes[0].uid, viewer)
     if (
         series is None or not recurrence.is_series(series) or not may_read(viewer, series)
     ):  # a series the importer may not read is answered as one that does not exist
@@ -212,7 +213,7 @@ def _apply_changes(
 def _nothing_left(item: Incoming, viewer: Viewer) -> tuple[str, dict]:
     """A series whose every date the file excludes: rejected with its reason, and the event
     an earlier import made of it, when the importer may delete it, moved to the trash."""
-    existing = find_imported_event(item.uid, viewer.id)
+    existing = event_of_uid(item.uid, viewer)
     if existing is None or existing.status == "trash":
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
     if not may(viewer, "delete", existing, effective_status(existing)):
@@ -652,7 +653,33 @@ def _import_change(
 def _is_newer(item: Incoming, event) -> bool:
     if item.sequence != event.ical_sequence:
         return item.sequence > event.ical_sequence
-    return bool(item.modified) and item.modified > event.ical_modified
+    # An event of our own (never imported): its feed's LAST-MODIFIED is its ``modified``.
+    known = event.ical_modified if event.ical_uid else event.modified_utc
+    return bool(item.modified) and item.modified > known
+
+
+def event_of_uid(uid: str, viewer: Viewer):
+    """The event a UID names: the one imported from it, else our own of that UID."""
+    return find_imported_event(uid, viewer.id) or own_event(uid)
+
+
+def own_event(uid: str):
+    """The event of this calendar that a UID its feeds write names (``{id}@{host}``,
+    ``app/ical.py::feed_uid``): a feed of ours imported again updates its events, never
+    copies them. None for any other UID, and for an occurrence (feeds name a series)."""
+    number, _at, host = uid.partition("@")
+    if not (number.isascii() and number.isdigit() and host) or host != _our_host():
+        return None
+    event = get_event(int(number))
+    return event if event is not None and not event.occurrence else None
+
+
+def _our_host() -> str:
+    """The host part of our events' ``global_id`` (SITE_URL's, else the request's)."""
+    if has_request_context():
+        return site_host()
+    configured = current_app.config.get("SITE_URL")
+    return site_host(configured) if configured else ""
 
 
 def _reason(error: ApiError) -> str:
@@ -842,7 +869,9 @@ def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[s
     noted = {"left_out_categories": left_out} if left_out else {}
     # An edit of an occurrence imported on its own is named by its RECURRENCE-ID too.
     key = item.recurrence_key if item.changes_occurrence else ""
-    existing = find_lone_occurrence(item.uid, key, viewer.id)
+    existing = find_lone_occurrence(item.uid, key, viewer.id) or (
+        None if key else own_event(item.uid)
+    )
     schema = EventCreate() if existing is None else EventUpdate()
     try:
         if existing is None:

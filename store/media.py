@@ -101,11 +101,14 @@ def save_media(processed: Processed, author: int, folder: str):
         raise
 
 
-def images_matching(search: str):
+def images_matching(search: str, viewer: Viewer):
     """A condition on ``Media``: its id is ``search``, its file name holds it, or an
-    event, venue or organizer whose title holds it shows the image."""
+    event, venue or organizer whose title holds it, and that ``viewer`` may read, shows
+    the image (a title it may not read finds nothing)."""
     shown_by = [
-        model.select(model.image).where(model.title.contains(search))
+        model.select(model.image).where(
+            model.title.contains(search) & readable_clause(model, viewer)
+        )
         for model in (Event, Venue, Organizer)
     ]
     condition = Media.file.contains(search)
@@ -151,32 +154,53 @@ def shown_anywhere(media_id: int) -> bool:
     return Media.select(Media.id).where((Media.id == media_id) & _shown(lambda m: True)).exists()
 
 
-def list_media(viewer: Viewer, offset: int, limit: int) -> tuple[list[Media], int]:
-    """(a page of the media ``viewer`` may read, newest first; how many there are): the rule
-    of app/auth.py::may_read_media (editors, the owner, else ``_visible``) as one query."""
+def readable_media(viewer: Viewer):
+    """The ``Media`` rows ``viewer`` may read: app/auth.py::may_read_media as a query."""
     query = Media.select()
     if not viewer.has("edit_others_posts"):
         readable = _visible(viewer)
         if viewer.logged_in:
             readable = (Media.author == viewer.id) | readable
         query = query.where(readable)
+    return query
+
+
+def list_media(viewer: Viewer, offset: int, limit: int) -> tuple[list[Media], int]:
+    """(a page of the media ``viewer`` may read, newest first; how many there are): the rule
+    of app/auth.py::may_read_media (editors, the owner, else ``_visible``) as one query."""
+    query = readable_media(viewer)
     total = query.count()
     rows = list(query.order_by(Media.date_utc.desc(), Media.id.desc()).offset(offset).limit(limit))
     return rows, total
 
 
+def managed_images(viewer: Viewer):
+    """The ``Media`` rows the editor's library shows ``viewer``: their own; editors
+    everyone's."""
+    if viewer.has("edit_others_posts"):
+        return Media.select()
+    return Media.select().where(Media.author == viewer.id)
+
+
+def usable_images(viewer: Viewer):
+    """The ``Media`` rows a form offers ``viewer`` to put on an item: those the API lets
+    them use (app/auth.py's ``use_media``: authors and up any image, contributors their
+    own) among those they may read (``readable_media``)."""
+    if viewer.has("upload_files"):
+        return readable_media(viewer)
+    return Media.select().where(Media.author == viewer.id)
+
+
 def images_of(
-    author_id: int | None, offset: int, limit: int, search: str = "", count: bool = True
+    images, viewer: Viewer, offset: int, limit: int, search: str = "", count: bool = True
 ) -> tuple[list[Media], int | None]:
-    """(a page of the images of ``author_id`` (everyone's for None), newest first; how many
-    there are, when ``count``): with ``search``, those ``images_matching`` it."""
-    query = Media.select()
-    if author_id is not None:
-        query = query.where(Media.author == author_id)
+    """(a page of ``images`` (``managed_images`` or ``usable_images``), newest first; how
+    many there are, when ``count``): with ``search``, those ``images_matching`` it for
+    ``viewer``."""
     if search:
-        query = query.where(images_matching(search))
-    total = query.count() if count else None
-    return list(query.order_by(Media.id.desc()).offset(offset).limit(limit)), total
+        images = images.where(images_matching(search, viewer))
+    total = images.count() if count else None
+    return list(images.order_by(Media.id.desc()).offset(offset).limit(limit)), total
 
 
 def shown_by_others(media_id: int, user_id: int) -> bool:

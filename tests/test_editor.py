@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from rules import clock
 from store import accounts
 from store.db import database
-from store.models import Event, Media
+from store.models import Event, Media, Organizer, Venue
 from tests.conftest import NS, PASSWORD, csrf, event_form, saved_id
 
 DAY = date.today() + timedelta(days=5)
@@ -1552,3 +1552,192 @@ def test_the_monthly_choices_say_the_start_dates_day_and_weekday(sign_in):
         data=event_form(editor, title="", start_date="2027-01-05T10:00", end_date=""),
     )
     assert "(the first Tuesday)" in _monthly_choices(typed.get_data(as_text=True))[1]
+
+
+@pytest.mark.parametrize("plural, name_field", [("venues", "venue"), ("organizers", "organizer")])
+def test_a_venue_or_organizer_form_links_its_public_page_when_public(
+    client, sign_in, plural, name_field
+):
+    """As an event's form: "See it on the public calendar" when anyone may read the item,
+    not for a draft."""
+    editor = sign_in("editor", "gus")
+    shown = {}
+    for status in ("publish", "draft"):
+        made = editor.post(
+            f"/manage/{plural}/new",
+            data={"csrf_token": editor.token, name_field: f"Hall {status}", "status": status},
+        )
+        item_id = saved_id(made)
+        slug = client.get(f"{NS}/{plural}/{item_id}", headers={}).get_json().get("slug")
+        shown[status] = (editor.get(f"/manage/{plural}/{item_id}").get_data(as_text=True), slug)
+    page, slug = shown["publish"]
+    link = f'href="/{plural[:-1]}/{slug}/"'
+    assert link in page and "See it on the public calendar" in page
+    assert editor.get(f"/{plural[:-1]}/{slug}/").status_code == 200
+    assert "See it on the public calendar" not in shown["draft"][0]
+    category = saved_id(
+        editor.post("/manage/categories/new", data={"csrf_token": editor.token, "name": "Jazz"})
+    )
+    term_page = editor.get(f"/manage/categories/{category}").get_data(as_text=True)
+    assert 'href="/events/category/jazz/"' in term_page
+
+
+@pytest.mark.parametrize("plural, name_field", [("venues", "venue"), ("organizers", "organizer")])
+def test_a_venue_or_organizer_form_sets_keeps_and_removes_the_password_as_the_api(
+    app, client, sign_in, as_role, plural, name_field
+):
+    """The API takes ``password`` for venues and organizers (SPEC §4): the form does too,
+    as an event's: never shown back, empty keeps it, "Remove the password" clears it."""
+    editor = sign_in("editor", "pia")
+    fields = {"csrf_token": editor.token, name_field: "Cellar", "status": "publish"}
+    item_id = saved_id(editor.post(f"/manage/{plural}/new", data={**fields, "password": "s3cret"}))
+
+    def stored() -> str:
+        with app.app_context(), database.connection_context():
+            model = Venue if plural == "venues" else Organizer
+            return model.get_by_id(item_id).password
+
+    assert stored() == "s3cret"
+    form = editor.get(f"/manage/{plural}/{item_id}").get_data(as_text=True)
+    assert "s3cret" not in form and 'id="password-hint"' in form
+    kept = editor.post(f"/manage/{plural}/{item_id}", data={**fields, "password": ""})
+    assert kept.status_code == 303 and stored() == "s3cret"
+    removed = editor.post(
+        f"/manage/{plural}/{item_id}", data={**fields, "password": "", "clear_password": "on"}
+    )
+    assert removed.status_code == 303 and stored() == ""
+
+
+def _offered_images(page: str) -> set[int]:
+    return {int(n) for n in re.findall(r'name="image" value="(\d+)"', page)}
+
+
+def test_the_image_choice_offers_what_the_api_lets_the_user_use_searched_and_paged(
+    client, sign_in, as_role, monkeypatch
+):
+    """An author may put on an item any image he may read (the API's ``use_media`` and
+    media listing rules), not only his own; a contributor his own. The form searches them
+    and pages through them, saving nothing and keeping what was typed."""
+    other = sign_in("author", "olga")
+    shown, hidden = (saved_id(upload(other, (20, 20), c, "o.png")) for c in ("red", "blue"))
+    other.post("/manage/events/new", data=event_form(other, title="Jazz night", image=shown))
+    other.post(
+        "/manage/events/new", data=event_form(other, title="Secret", image=hidden, status="draft")
+    )
+    author = sign_in("author", "amy")
+    own = saved_id(upload(author, (20, 20), "green", "a.png"))
+    form = author.get("/manage/events/new").get_data(as_text=True)
+    assert _offered_images(form) == {own, shown}
+    assert 'id="image_search"' in form
+    typed = event_form(author, title="Kept as typed")
+    found = author.post(
+        "/manage/events/new", data={**typed, "image_search": "jazz", "image_search_go": "1"}
+    )
+    page = found.get_data(as_text=True)
+    assert found.status_code == 200 and _offered_images(page) == {shown}
+    assert 'value="Kept as typed"' in page
+    secret = author.post(
+        "/manage/venues/new",
+        data={
+            "csrf_token": author.token,
+            "venue": "V",
+            "image_search": "secret",
+            "image_page": "1",
+        },
+    )
+    assert secret.status_code == 200 and _offered_images(secret.get_data(as_text=True)) == set()
+    assert client.get(f"{NS}/events", query_string={"search": "Kept"}).get_json()["total"] == 0
+    monkeypatch.setattr("app.editor.items.LIBRARY_CHOICES", 1)
+    first = author.get("/manage/events/new").get_data(as_text=True)
+    assert _offered_images(first) == {own} and 'name="image_page" value="2"' in first
+    second = author.post("/manage/events/new", data={**typed, "image_page": "2"})
+    assert _offered_images(second.get_data(as_text=True)) == {shown}
+    assert 'name="image_page" value="1"' in second.get_data(as_text=True)
+    monkeypatch.undo()
+    contributor = sign_in("contributor", "cleo")
+    mine = saved_id(upload(contributor, (20, 20), "white", "c.png"))
+    offered = _offered_images(contributor.get("/manage/events/new").get_data(as_text=True))
+    assert offered == {mine}
+
+
+def test_an_author_deleting_his_image_that_others_show_is_told_why_and_nothing_changes(
+    client, sign_in, as_role
+):
+    """Found by review: the delete answered "Nothing here" (404). The image page says why
+    it offers no delete, and a delete posted anyway is a 403 page saying so."""
+    author = sign_in("author", "amy")
+    media_id = saved_id(upload(author, (20, 20), "red", "a.png"))
+    other = sign_in("author", "otto")
+    made = other.post("/manage/events/new", data=event_form(other, title="Theirs", image=media_id))
+    event_id = saved_id(made)
+    page = author.get(f"/manage/media/{media_id}").get_data(as_text=True)
+    reason = "only an editor may delete it"
+    assert reason in page and f"/manage/media/{media_id}/delete" not in page
+    refused = author.post(
+        f"/manage/media/{media_id}/delete", data={"csrf_token": author.token, "confirmed": "1"}
+    )
+    assert refused.status_code == 403 and reason in refused.get_data(as_text=True)
+    assert client.get(f"{NS}/events/{event_id}").get_json()["image"]["id"] == media_id
+    french = author.post(
+        f"/fr/manage/media/{media_id}/delete", data={"csrf_token": author.token, "confirmed": "1"}
+    )
+    assert french.status_code == 403
+
+
+def test_weekly_with_no_day_ticked_repeats_on_the_starts_weekday_and_the_form_ticks_it(
+    client, sign_in, make_event
+):
+    """As calendar apps: a weekly rule left without a day repeats on the start's weekday
+    (a form sent without the script: the rule names no day, which RFC 5545 reads so), and
+    the form shows that day ticked; left ticked, the rule still names none."""
+    editor = sign_in("editor", "wes")
+    tuesday = date(2027, 3, 16)
+    answer = editor.post(
+        "/manage/events/new",
+        data={**event_form(editor, day=tuesday), "repeat_freq": "WEEKLY", "repeat_count": "3"},
+    )
+    assert answer.status_code == 303
+    event_id = saved_id(answer)
+    made = client.get(f"{NS}/events/{event_id}").get_json()
+    assert made["recurrence"] == ["RRULE:FREQ=WEEKLY;COUNT=3"]  # RFC 5545: the start's day
+    listing = {"post_parent": event_id, "per_page": 50}
+    occurrences = client.get(f"{NS}/events", query_string=listing).get_json()["events"]
+    assert [o["start_date"][:10] for o in occurrences] == ["2027-03-23", "2027-03-30"]
+    form = editor.get(f"/manage/events/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="day-TU"[^>]*checked', form)
+    path = f"/manage/events/{event_id}"
+    assert editor.post(path, data=untouched(editor, path, repeat_count="4")).status_code == 303
+    assert client.get(f"{NS}/events/{event_id}").get_json()["recurrence"] == [
+        "RRULE:FREQ=WEEKLY;COUNT=4"
+    ]
+    friday = untouched(editor, path, repeat_days=["TU", "FR"])
+    assert editor.post(path, data=friday).status_code == 303
+    assert client.get(f"{NS}/events/{event_id}").get_json()["recurrence"] == [
+        "RRULE:FREQ=WEEKLY;BYDAY=TU,FR;COUNT=4"
+    ]
+    api_made = make_event(
+        start_date="2027-03-18 10:00",  # a Thursday
+        end_date="2027-03-18 11:00",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=2"],
+    )
+    shown = editor.get(f"/manage/events/{api_made['id']}").get_data(as_text=True)
+    assert re.search(r'id="day-TH"[^>]*checked', shown)
+    assert len(re.findall(r'name="repeat_days" value="\w\w" checked', shown)) == 1
+    path = f"/manage/events/{api_made['id']}"
+    assert editor.post(path, data=untouched(editor, path)).status_code == 303
+    assert client.get(f"{NS}/events/{api_made['id']}").get_json()["recurrence"] == [
+        "RRULE:FREQ=WEEKLY;COUNT=2"
+    ]
+
+
+def test_a_time_in_a_dst_gap_is_moved_as_the_api_moves_it(client, sign_in):
+    editor = sign_in("editor", "dora")
+    fields = {"start_date": "2026-03-29T02:30", "end_date": "2026-03-29T04:00"}
+    made = editor.post(
+        "/manage/events/new", data=event_form(editor, timezone="Europe/Paris", **fields)
+    )
+    event = client.get(f"{NS}/events/{saved_id(made)}").get_json()
+    assert (event["start_date"], event["utc_start_date"]) == (
+        "2026-03-29 03:30:00",
+        "2026-03-29 01:30:00",
+    )

@@ -277,3 +277,54 @@ def test_the_weekly_day_follows_the_start_until_the_user_chooses_days(site, brow
     assert page.locator("#day-WE").is_checked() and page.locator("#day-FR").is_checked()
     assert not page.locator("#day-TH").is_checked()
     page.context.close()
+
+
+def test_enter_in_the_image_search_searches_and_saves_nothing(site, browser, tmp_path):
+    """The image choice is searched by the title of what shows an image; Enter in its
+    search box searches (the form's first button would save the form)."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    poster = tmp_path / "harbour.png"
+    image = io.BytesIO()
+    Image.new("RGB", (40, 30), "navy").save(image, "PNG")
+    poster.write_bytes(image.getvalue())
+    page.get_by_label("Title").fill("Harbour festival")
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
+    page.get_by_label("Upload an image").set_input_files(str(poster))
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_url(re.compile(r"/manage/events/[0-9]+$"), timeout=10000)
+    chosen = page.locator("input[name=image]:checked").get_attribute("value")
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("Only a search")
+    search = page.get_by_label(
+        "Find an image by what shows it (event, venue, organizer) or by its file name"
+    )
+    search.fill("harbour")
+    search.press("Enter")
+    page.wait_for_load_state()
+    assert page.locator("input[type=radio][name=image]:not([value=''])").evaluate_all(
+        "boxes => boxes.map(box => box.value)"
+    ) == [chosen]
+    assert page.get_by_label("Title").input_value() == "Only a search"
+    listed = page.request.get(f"{site['base']}{NS}/events", params={"search": "Only a search"})
+    assert listed.json()["total"] == 0
+    assert serious(page) == []
+    page.context.close()
+
+
+def test_the_starts_weekday_is_ticked_when_no_day_is(site, browser):
+    """As calendar apps: the "weekly on" day is the start's weekday until the user
+    chooses days (the server ticks it too, for a form shown without the script)."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    days = page.locator("input[name=repeat_days]:checked")
+    assert days.count() == 0
+    page.get_by_label("Start").fill("2027-03-18T19:00")  # a Thursday
+    assert days.evaluate_all("boxes => boxes.map(box => box.value)") == ["TH"]
+    page.get_by_label("Start").fill("2027-03-19T19:00")
+    assert days.evaluate_all("boxes => boxes.map(box => box.value)") == ["FR"]
+    page.locator("#day-FR").uncheck()  # the user's choice: none, which stays
+    page.get_by_label("Start").fill("2027-03-20T19:00")
+    assert days.count() == 0
+    page.context.close()

@@ -661,3 +661,36 @@ def test_a_writes_answer_shows_the_links_it_wrote_without_reading_them_again(
     ).get_json()
     assert changed["venue"]["id"] == venues[0] and changed["tags"] == []
     assert client.get(f"{NS}/events/{answer['id']}", headers=admin).get_json()["tags"] == []
+
+
+def test_a_create_in_the_trash_is_made_in_the_trash_as_wordpress_does(client, admin):
+    """``status: trash`` on create: WordPress's wp_insert_post puts the post in the trash;
+    so do we (SPEC §4 lists trash among the statuses a write takes). Nobody else sees it,
+    a DELETE is the 410 of a trashed event."""
+    body = {"title": "Binned", "start_date": "tomorrow 10am", "end_date": "tomorrow 11am"}
+    made = client.post(f"{NS}/events", json={**body, "status": "trash"}, headers=admin)
+    assert made.status_code == 201 and made.get_json()["status"] == "trash"
+    event_id = made.get_json()["id"]
+    assert client.get(f"{NS}/events/{event_id}").status_code == 403
+    assert client.get(f"{NS}/events", query_string={"search": "Binned"}).get_json()["total"] == 0
+    assert client.delete(f"{NS}/events/{event_id}", headers=admin).status_code == 410
+
+
+def test_a_local_time_in_a_dst_gap_moves_forward_by_the_gap_as_php_does(client, admin):
+    """2026-03-29 02:30 does not exist in Europe/Paris (02:00 jumps to 03:00): as the
+    reference (PHP's DateTime), the time moves forward by the gap, 03:30 (01:30 UTC).
+    The editor takes the same path (tests/test_editor.py)."""
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Spring",
+            "start_date": "2026-03-29 02:30",
+            "end_date": "2026-03-29 04:00",
+            "timezone": "Europe/Paris",
+        },
+        headers=admin,
+    ).get_json()
+    assert (made["start_date"], made["utc_start_date"]) == (
+        "2026-03-29 03:30:00",
+        "2026-03-29 01:30:00",
+    )

@@ -1,6 +1,7 @@
 """SPEC §11: iCalendar feeds that calendar applications subscribe to, and import from
 other calendars (files in the styles of Google Calendar, Outlook and Apple Calendar)."""
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from email.utils import parsedate_to_datetime
 
@@ -798,3 +799,43 @@ def test_an_event_removed_while_its_feed_is_built_is_left_out(
     assert answer.status_code == 200
     text = answer.get_data(as_text=True)
     assert f"SUMMARY:{kept['title']}" in text and "Goes" not in text
+
+
+def test_our_own_feed_imported_again_updates_instead_of_copying(client, admin, make_event):
+    """Our feeds name events ``{id}@{host}`` (SPEC §11): importing one of our feeds back
+    (a calendar app's export of a subscription, a backup) finds those events; nothing is
+    copied, an unchanged event stays as it is, a newer version updates it."""
+    event = make_event(title="Ours", start_date="2027-05-03 10:00", end_date="2027-05-03 11:00")
+    ours = client.get(f"{NS}/events/{event['id']}", query_string={"ical": 1}).get_data()
+    again = imported(client, admin, ours)
+    assert again["created"] == [] and [e["id"] for e in again["unchanged"]] == [event["id"]]
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["modified"] == event["modified"]
+    newer = ours.decode().replace("SUMMARY:Ours", "SUMMARY:Ours renamed")
+    newer = re.sub(r"LAST-MODIFIED:\d{8}T\d{6}Z", "LAST-MODIFIED:20991231T000000Z", newer)
+    updated = imported(client, admin, newer.encode())
+    assert [e["id"] for e in updated["updated"]] == [event["id"]] and updated["created"] == []
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["title"] == "Ours renamed"
+    other = ours.decode().replace(f"UID:{event['id']}@", f"UID:{event['id']}@elsewhere.")
+    assert len(imported(client, admin, other.encode())["created"]) == 1
+
+
+def test_our_own_series_feed_imported_again_copies_nothing(client, admin, make_event):
+    series = make_event(
+        title="Choir",
+        start_date="2027-05-03 19:00",
+        end_date="2027-05-03 20:00",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"],
+    )
+    query = {"post_parent": series["id"], "start_date": "2027-01-01"}
+    second = client.get(f"{NS}/events", query_string=query).get_json()["events"][0]
+    edited = client.post(
+        f"{NS}/events/{second['id']}", json={"title": "Choir, moved"}, headers=admin
+    )
+    assert edited.status_code == 200
+    ours = client.get(f"{NS}/events", query_string={"ical": 1, "start_date": "2027-01-01"})
+    assert b"RECURRENCE-ID" in ours.get_data()
+    before = client.get(f"{NS}/events", query_string={"start_date": "2027-01-01"}).get_json()
+    answer = imported(client, admin, ours.get_data())
+    assert answer["created"] == [] and answer["rejected"] == []
+    after = client.get(f"{NS}/events", query_string={"start_date": "2027-01-01"}).get_json()
+    assert after["total"] == before["total"] == 3

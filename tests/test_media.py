@@ -678,3 +678,15 @@ def test_deleting_an_image_cannot_change_other_authors_items(client, as_role, ma
     assert client.get(f"{NS}/events/{shown['id']}").get_json()["image"]["id"] == image["id"]
     own = uploaded(client, contributor, image_bytes())
     assert client.delete(f"{NS}/media/{own['id']}", headers=contributor).status_code == 200
+
+
+def test_deleting_an_image_other_authors_items_show_says_why(client, as_role, make_event):
+    author, other = as_role("author", "ann"), as_role("author", "otto")
+    image = uploaded(client, author, image_bytes())
+    make_event(headers=other, title="Theirs", image=image["id"])
+    refused = client.delete(f"{NS}/media/{image['id']}", headers=author)
+    assert refused.status_code == 403
+    body = refused.get_json()
+    assert body["code"] == "rest_forbidden" and body["data"] == {"status": 403}
+    assert "only an editor may delete it" in body["message"]
+    assert client.get(f"{NS}/media/{image['id']}").status_code == 200

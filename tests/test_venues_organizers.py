@@ -230,3 +230,15 @@ def test_new_venues_and_organizers_inside_an_event_go_to_review_with_it(
     ).get_json()
     venue = client.get(f"{NS}/venues/{own_status['venue']['id']}", headers=admin).get_json()
     assert venue["status"] == "draft"
+
+
+def test_an_organizer_email_is_plain_text_not_checked_as_the_reference(client, admin):
+    """The reference does not check the email's form (reference-behaviour §8.3) and the
+    SPEC (§10) only makes it plain text: any text is kept, its tags removed. The feeds
+    write ``mailto:`` only for what reads as an address (app/ical.py)."""
+    made = client.post(
+        f"{NS}/organizers",
+        json={"organizer": "Box office", "email": "ask at the <b>desk</b>"},
+        headers=admin,
+    )
+    assert made.status_code == 201 and made.get_json()["email"] == "ask at the desk"

@@ -430,8 +430,16 @@ def _choices(kind: str, viewer, chosen: list) -> list:
     return sorted(rows, key=lambda row: row.title.lower())
 
 
+def image_choices(viewer, chosen: str) -> items.ImageChoices:
+    """The images a form offers, searched and paged as its image buttons asked (a search
+    starts again at the first page)."""
+    search = request.values.get("image_search", "").strip()[:200]
+    number = 1 if "image_search_go" in request.values else request.values.get("image_page", "")
+    return items.image_choices(viewer, chosen, search, page_number(str(number)))
+
+
 def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
-    library, current_image = items.image_choices(viewer, values.get("image") or "")
+    images = image_choices(viewer, values.get("image") or "")
     weekdays = _weekday_labels()
     if request.method == "POST":
         shown = request.form.get("shown", "")
@@ -446,10 +454,9 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "shown": shown,
         "venues": _choices("venue", viewer, values.get("venue") or []),
         "organizers": _choices("organizer", viewer, values.get("organizer") or []),
-        "library": library,
-        # The event's image when the library does not hold it (another user's, older than
-        # the newest offered, an outside URL): offered first, chosen.
-        "current_image": current_image,
+        # The images offered; the event's image when they lack it (another user's, older
+        # than the newest offered, an outside URL) is offered first, chosen.
+        "images": images,
         "statuses": _statuses(viewer),
         "weekdays": weekdays,
         "monthly": event_form.monthly_labels(
@@ -500,18 +507,8 @@ def _save(viewer, event=None):
     """The form through the schema and the write pipeline: 303 to the saved event's form,
     or the form again with its errors (400). An uploaded image is stored only once the
     rest of the form is valid, and removed again if the write then fails."""
-    if "preview" in request.form:  # the description as it will be stored, nothing saved
-        context = _form_context(viewer, event_form.typed(request.form), {}, event)
-        preview = Markup(sanitise_html(request.form.get("description", "")))  # nh3's output
-        heading = _("Edit event") if event else _("New event")
-        chosen = request.files.get("image")
-        return _page(
-            "event_form.html",
-            heading=heading,
-            preview=preview,
-            file_not_kept=chosen is not None and bool(chosen.filename),
-            **context,
-        )
+    if "preview" in request.form or items.browsing_images(request.form):
+        return _shown_again(viewer, event)
     schema = EventUpdate() if event is not None else EventCreate()
     upload = request.files.get("image")
     stored = None
@@ -546,6 +543,22 @@ def _save(viewer, event=None):
     # A browser never fills a file input again: the form says the file must be chosen again.
     kept_not = upload is not None and bool(upload.filename)
     return _page("event_form.html", 400, heading=heading, file_not_kept=kept_not, **context)
+
+
+def _shown_again(viewer, event):
+    """The form again as typed, nothing saved: with the description as it will be stored
+    (the preview button), or with other images to choose from (the image buttons)."""
+    context = _form_context(viewer, event_form.typed(request.form), {}, event)
+    if "preview" in request.form:
+        context["preview"] = Markup(sanitise_html(request.form.get("description", "")))  # nh3's
+    heading = _("Edit event") if event else _("New event")
+    chosen = request.files.get("image")
+    return _page(
+        "event_form.html",
+        heading=heading,
+        file_not_kept=chosen is not None and bool(chosen.filename),
+        **context,
+    )
 
 
 def _place_recurrence_error(errors: dict, typed: dict, series: dict) -> None:
@@ -763,6 +776,7 @@ def media_item(media_id):
         heading=_("Image"),
         notice=_notice(),
         image=media_out(found, render_context(viewer)),
+        refused=items.deletion_refused(viewer, found),
     )
 
 
@@ -771,6 +785,9 @@ def delete_image(media_id):
     image = items.deletable_image(g.editor, media_id)
     if image is None:
         return _not_found()
+    refused = items.deletion_refused(g.editor, image)
+    if refused:  # nothing deleted, and the page says why (not "nothing here")
+        return _page("message.html", 403, heading=_("The image was not deleted"), message=refused)
     if request.form.get("confirmed") != "1":  # one click asks: what shows it loses it
         title = f"{_('Image')} #{image.id}"
         return _confirm_deletion(title, url_for("editor.media_item", media_id=image.id))
@@ -822,9 +839,10 @@ def _item_form(kind, values, errors, item=None, status=200, notice=None):
         fields=labels["fields"],
         statuses=_statuses(g.editor),
         parents=items.parents(kind, item),
-        images=items.image_choices(g.editor, values.get("image") or "")
+        public_link=items.public_page(kind, item) if item is not None else "",
+        images=image_choices(g.editor, values.get("image") or "")
         if any(field.type == "image" for field in kind.fields)
-        else ([], ""),
+        else None,
     )
 
 
@@ -834,6 +852,8 @@ def new_item(plural):
     if kind is None:
         return _not_found()
     require(g.editor, "manage_terms" if kind.is_term else "create")
+    if request.method == "POST" and items.browsing_images(request.form):
+        return _item_form(kind, dict(request.form), {})
     if request.method == "POST":
         saved, errors = items.save(kind)
         if saved is not None:
@@ -852,6 +872,8 @@ def edit_item(plural, item_id):
     if request.method == "POST":
         if items.in_trash(kind, item):  # its form cannot say so: restored first, as an event
             return _item_form(kind, items.values_of(kind, item), {}, item, status=409)
+        if items.browsing_images(request.form):
+            return _item_form(kind, dict(request.form), {}, item)
         saved, errors = items.save(kind, item)
         if saved is not None:
             _say("saved")

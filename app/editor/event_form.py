@@ -44,6 +44,15 @@ def values_of(event: dict) -> dict:
     }
     values.update({flag: bool(event.get(flag)) for flag in FLAGS})
     values.update(_builder_of(event.get("recurrence") or []))
+    return with_start_weekday(values)
+
+
+def with_start_weekday(values: dict) -> dict:
+    """The "weekly on" days with the start's weekday ticked when none is (as calendar
+    apps offer it, and as a weekly rule without days repeats: ``_builder_rule``)."""
+    weekday = start_weekday(values.get("start_date") or "")
+    if not values.get("repeat_days") and weekday:
+        values["repeat_days"] = [weekday]
     return values
 
 
@@ -193,7 +202,7 @@ def typed(form) -> dict:
     values["venue"] = form.getlist("venue")
     values.update({flag: flag in form for flag in FLAGS})
     values["repeat_days"] = form.getlist("repeat_days")
-    return values
+    return with_start_weekday(values)
 
 
 def _recurrence(form, same: set[str]) -> str | None:
@@ -211,7 +220,11 @@ def _recurrence(form, same: set[str]) -> str | None:
     if (lines and "recurrence" not in same) or not builder_used:
         return lines if "recurrence" in form else None
     kept = [line for line in lines.splitlines() if line.strip() and not _is_rule(line)]
-    return "\n".join([_builder_rule(form, frequency, moved), *kept])
+    rules = [line.upper() for line in lines.splitlines() if _is_rule(line)]
+    # The days left as shown (the start's weekday, ticked for a rule that named none) keep
+    # a rule that named none as it was: the same dates (RFC 5545: the start's weekday).
+    dayless = "repeat_days" in same and bool(rules) and all("BYDAY=" not in r for r in rules)
+    return "\n".join([_builder_rule(form, frequency, moved, dayless), *kept])
 
 
 def _moved_starts(form, same: set[str]) -> tuple[date, date] | None:
@@ -251,13 +264,17 @@ def _is_rule(line: str) -> bool:
     return line.strip().upper().startswith("RRULE")
 
 
-def _builder_rule(form, frequency: str, moved_weekday: str | None = None) -> str:
+def _builder_rule(
+    form, frequency: str, moved_weekday: str | None = None, dayless: bool = False
+) -> str:
     """The RRULE the builder's fields say (weekly on ``moved_weekday`` when the day
-    follows the start, ``_moved_weekday``)."""
+    follows the start, ``_moved_weekday``; on no day named when ``dayless``). Weekly with
+    no day ticked (a form sent without the script) names none: RFC 5545 repeats it on the
+    start's weekday, the day the form then shows ticked (``with_start_weekday``)."""
     rule = f"RRULE:FREQ={frequency}"
     chosen = [moved_weekday] if moved_weekday else form.getlist("repeat_days")
     days = [day for day in chosen if day in WEEKDAYS]
-    if frequency == "WEEKLY" and days:
+    if frequency == "WEEKLY" and days and not (dayless and not moved_weekday):
         rule += ";BYDAY=" + ",".join(days)
     if frequency == "MONTHLY" and form.get("repeat_monthly") == "weekday":
         rule += ";BYDAY=" + _weekday_of_month(form.get("start_date", ""))
@@ -341,6 +358,12 @@ def weekday_of_month(day: date) -> tuple[int, int]:
     0) of ``day``: the "monthly on the same weekday" rule the builder writes."""
     number = (day.day - 1) // 7 + 1
     return (-1 if number == 5 else number), day.weekday()
+
+
+def start_weekday(start: str) -> str | None:
+    """The start's weekday as RFC 5545 names it (``MO``...), or None."""
+    day = _start_day(start)
+    return WEEKDAYS[day.weekday()] if day is not None else None
 
 
 def _start_day(start: str) -> date | None:

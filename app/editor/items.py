@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from flask import current_app, g, redirect, request, url_for
 from marshmallow import ValidationError
 
-from app.auth import may, require, require_force_delete
+from app.auth import may, may_read, require, require_force_delete
 from app.editor.event_form import publication_input
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import N_, _, translate
 from app.render import media_out, render_context
 from app.routes.categories import categories as category_routes
-from app.routes.media import decode
+from app.routes.media import decode, deletion_refusal
 from app.routes.organizers import organizers as organizer_routes
 from app.routes.tags import tags as tag_routes
 from app.routes.venues import venues as venue_routes
@@ -24,7 +24,14 @@ from rules.posts import effective_status
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
 from store.linked import LinkedFilters, delete_linked, get_linked, list_linked, trash_linked
-from store.media import delete_media, get_media, images_of, save_media
+from store.media import (
+    delete_media,
+    get_media,
+    images_of,
+    managed_images,
+    save_media,
+    usable_images,
+)
 from store.terms import (
     TermFilters,
     categories_by_name,
@@ -65,6 +72,9 @@ POST_FIELDS = (
     Field("description", N_("Description (HTML)"), "textarea"),
     Field("status", N_("Status"), "status"),
     Field("date", N_("Publish on"), "datetime-local"),  # the API's publication date
+    # The API's ``password`` (SPEC §4), as an event's form has it: never shown back, left
+    # empty it is unchanged, "Remove the password" clears it.
+    Field("password", N_("Password (empty: unchanged)"), "password"),
 )
 KINDS = {
     "venues": Kind(
@@ -201,14 +211,19 @@ def _link_of(kind: Kind, row, viewer) -> str:
     public page when anyone may read it; else nothing (""). As an event's row does
     (``app/editor::_link_of``): a form the user may not open is a "Nothing here" page."""
     if kind.is_term:
-        editable, public = may(viewer, "manage_terms"), True
+        editable = may(viewer, "manage_terms")
     else:
-        status = effective_status(row)
-        editable = may(viewer, "edit", row, status)
-        public = may(ANONYMOUS, "read", row, status)
+        editable = may(viewer, "edit", row, effective_status(row))
     if editable:
         return url_for("editor.edit_item", plural=kind.plural, item_id=row.id)
-    return url_for(PUBLIC_PAGES[kind.plural], slug=row.slug) if public else ""
+    return public_page(kind, row)
+
+
+def public_page(kind: Kind, row) -> str:
+    """The item's public page when anyone may read it (terms always), else ""."""
+    if not kind.is_term and not may_read(ANONYMOUS, row):
+        return ""
+    return url_for(PUBLIC_PAGES[kind.plural], slug=row.slug)
 
 
 def item_of(kind: Kind, item_id: int, action: str = "edit"):
@@ -235,6 +250,7 @@ def values_of(kind: Kind, item) -> dict:
     values[kind.name_field] = item.title
     values["status"] = effective_status(item)
     values["date"] = publication_input(item.date)
+    values["password"] = ""  # never shown back
     for key in ("geo_lat", "geo_lng"):
         values[key] = "" if values.get(key) is None else str(values[key])
     return values
@@ -253,6 +269,10 @@ def body_of(kind: Kind, form, item=None) -> dict:
         if field.type == "image":
             if value != (getattr(item, "image", "") or ""):
                 body["image"] = value
+            continue
+        if field.type == "password":  # empty: unchanged, unless its removal is asked
+            if value or "clear_password" in form:
+                body["password"] = value
             continue
         if (field.type in ("number", "datetime-local") or field.optional) and not value.strip():
             # no number; no publication date (now for a new item, else unchanged); an
@@ -355,17 +375,12 @@ def labels(kind: Kind) -> dict:
 # --- images -----------------------------------------------------------------------------
 
 
-def _author_of_images(viewer) -> int | None:
-    """Whose images the editor offers this user: their own; editors everyone's (None)."""
-    return None if viewer.has("edit_others_posts") else viewer.id
-
-
 def library(viewer, number: int, search: str = "") -> tuple[list[dict], int]:
-    """The images this user may use (their own; editors everyone's), newest first; with
+    """The images this user manages (their own; editors everyone's), newest first; with
     ``search``, those whose id or file name holds it, or that an event, venue or
     organizer whose title holds it shows."""
     offset = (number - 1) * PAGE_SIZE
-    rows, total = images_of(_author_of_images(viewer), offset, PAGE_SIZE, search)
+    rows, total = images_of(managed_images(viewer), viewer, offset, PAGE_SIZE, search)
     ctx = render_context(viewer)
     return [media_out(row, ctx) for row in rows], total
 
@@ -373,18 +388,41 @@ def library(viewer, number: int, search: str = "") -> tuple[list[dict], int]:
 LIBRARY_CHOICES = 50
 
 
-def image_choices(viewer, chosen: str) -> tuple[list[dict], dict | str]:
-    """What a form offers to choose an image from: the newest images this user may use
-    (their own; editors everyone's) as image objects, and the item's own image when they
-    do not hold it (another user's, an older one: its object; an outside URL: the URL;
-    else "")."""
+@dataclass(frozen=True)
+class ImageChoices:
+    offered: list  # a page of the images this user may use, as image objects
+    current: dict | str  # the item's own image when ``offered`` lacks it, else ""
+    search: str  # what the images were searched for ("": the newest)
+    page: int
+    more: bool  # whether a next page holds more
+
+
+def image_choices(viewer, chosen: str, search: str = "", page: int = 1) -> ImageChoices:
+    """What a form offers to choose an image from: a page of the images this user may
+    use, newest first (with ``search``, as the library's search finds them), and the
+    item's own image when the page lacks it (another user's, an older one: its object;
+    an outside URL: the URL; else "")."""
     ctx = render_context(viewer)
-    newest, _none = images_of(_author_of_images(viewer), 0, LIBRARY_CHOICES, count=False)
-    offered = [media_out(row, ctx) for row in newest]
-    if not chosen or chosen in {str(image["id"]) for image in offered}:
-        return offered, ""
-    found = get_media(chosen) if chosen.isascii() and chosen.isdigit() else None
-    return offered, media_out(found, ctx) if found is not None else chosen
+    offset = (page - 1) * LIBRARY_CHOICES
+    rows, _none = images_of(
+        usable_images(viewer), viewer, offset, LIBRARY_CHOICES + 1, search, count=False
+    )
+    offered = [media_out(row, ctx) for row in rows[:LIBRARY_CHOICES]]
+    more = len(rows) > LIBRARY_CHOICES
+    current: dict | str = ""
+    if chosen and chosen not in {str(image["id"]) for image in offered}:
+        found = get_media(chosen) if chosen.isascii() and chosen.isdigit() else None
+        current = media_out(found, ctx) if found is not None else chosen
+    return ImageChoices(offered, current, search, page, more)
+
+
+# The form's buttons that show other images and save nothing (the form works without
+# JavaScript: they post the form, which comes back with what was typed).
+BROWSING_IMAGES = ("image_search_go", "image_page")
+
+
+def browsing_images(form) -> bool:
+    return any(name in form for name in BROWSING_IMAGES)
 
 
 def upload(viewer, param: str = "file"):
@@ -409,12 +447,20 @@ def discard(media) -> None:
 
 
 def deletable_image(viewer, media_id: int):
-    """The image, if this user may delete it (editors, or its owner while no other
-    user's item shows it), else None."""
+    """The image, if this user may delete it or is its owner refused for a reason the
+    page gives (``deletion_refused``), else None."""
     media = get_media(media_id)
-    if media is None or not may(viewer, "delete_media", media):
+    if media is None:
         return None
-    return media
+    if may(viewer, "delete_media", media) or deletion_refused(viewer, media):
+        return media
+    return None
+
+
+def deletion_refused(viewer, media) -> str:
+    """Why this user may not delete the image they own (the API's rule and words:
+    other users' items show it), or ""."""
+    return deletion_refusal(viewer, media)
 
 
 def delete_image(media) -> None:

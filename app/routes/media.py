@@ -13,9 +13,9 @@ import os
 from flask import current_app, request, send_from_directory
 from flask.views import MethodView
 
-from app.auth import current_viewer, may_read_media, require
+from app.auth import current_viewer, may, may_read_media, require
 from app.errors import ApiError, invalid_params, missing_params, no_route
-from app.i18n import _
+from app.i18n import N_, _
 from app.jsonresponse import json_response
 from app.render import UPLOADS_PATH, media_out, render_context
 from app.smorest import Blueprint
@@ -106,6 +106,33 @@ def media_or_404(media_id: int):
     return media
 
 
+# Why an owner may not delete an image (SPEC §13 lets owners delete theirs): removing it
+# would change items this user may not edit.
+SHOWN_BY_OTHERS = N_(
+    "Other users' events, venues or organizers show this image: only an editor may delete it."
+)
+
+
+def deletion_refusal(viewer, media) -> str:
+    """Why ``viewer``, the image's owner, may not delete it, or "" (they may, or it is not
+    theirs): ``may``'s rule (app/auth.py::_may_media) refuses an owner without
+    ``edit_others_posts`` only while other users' items show the image."""
+    if may(viewer, "delete_media", media):
+        return ""
+    if viewer.logged_in and viewer.has("edit_posts") and media.author == viewer.id:
+        return _(SHOWN_BY_OTHERS)
+    return ""
+
+
+def require_deletable(viewer, media) -> None:
+    """Raises 401/403 unless ``viewer`` may delete ``media``; its owner, refused because
+    other users' items show it, gets a 403 that says so (``rest_forbidden``)."""
+    refusal = deletion_refusal(viewer, media)
+    if refusal:
+        raise ApiError("rest_forbidden", refusal, 403)
+    require(viewer, "delete_media", media)
+
+
 @blp.route("/media")
 class MediaCollection(MethodView):
     @blp.arguments(MediaUpload, location="files")
@@ -138,7 +165,7 @@ class MediaById(MethodView):
         """Delete an image and all its files; items showing it show no image from then on."""
         viewer = current_viewer()
         media = media_or_404(id)
-        require(viewer, "delete_media", media)
+        require_deletable(viewer, media)
         body = media_out(media, render_context(viewer))
         delete_media(media, upload_folder())
         return json_response(body)

@@ -30,7 +30,8 @@
      (app/editor/event_form.py::monthly_labels). The "weekly on" day: when the one day
      checked is the start's weekday and the user has not changed the days, it moves with
      the start (the server does the same for a form sent without this script:
-     event_form.py::_moved_weekday). */
+     event_form.py::_moved_weekday); with none checked, the start's weekday is
+     (event_form.py::with_start_weekday). */
   var select = document.getElementById("repeat_monthly");
   var start = document.getElementById("start_date");
   if (!select || !start || !select.dataset.labels) return;
@@ -69,7 +70,9 @@
     if (!date || days.length !== 7) return;
     var weekday = weekdayOf(date);
     var checked = days.filter(function (box) { return box.checked; });
-    if (!daysChanged && lastWeekday >= 0 && weekday !== lastWeekday &&
+    if (!daysChanged && checked.length === 0) {
+      days[weekday].checked = true; // none ticked: the start's weekday, as the server does
+    } else if (!daysChanged && lastWeekday >= 0 && weekday !== lastWeekday &&
         checked.length === 1 && checked[0] === days[lastWeekday]) {
       days[lastWeekday].checked = false;
       days[weekday].checked = true;
@@ -85,3 +88,17 @@
   start.addEventListener("change", follow);
 })();
 
+
+(function () {
+  "use strict";
+  /* Enter in the image search searches (the form's first button would save it). */
+  var search = document.getElementById("image_search");
+  var go = document.querySelector('button[name="image_search_go"]');
+  if (!search || !go) return;
+  search.addEventListener("keydown", function (event) {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      go.click();
+    }
+  });
+})();
