@@ -704,6 +704,19 @@ def test_previous_and_next_events_that_start_at_the_same_time(client, make_event
         ), made["title"]
 
 
+def test_the_page_of_an_event_at_the_edge_of_the_calendars_dates_opens(client, make_event):
+    """The API takes years 1000 to 9999; the page of an event on their first day answered
+    400 (its previous event was looked for from a week before, in year 999)."""
+    first = make_event(
+        title="First day", start_date="1000-01-01 00:00:00", end_date="1000-01-01 01:00:00"
+    )
+    last = make_event(
+        title="Last second", start_date="9999-12-31 23:59:59", end_date="9999-12-31 23:59:59"
+    )
+    assert "First day" in page(client, f"/event/{first['slug']}/")
+    assert "Last second" in page(client, f"/event/{last['slug']}/")
+
+
 def test_a_description_reads_as_the_same_text_on_every_face(client, make_event):
     """HTML to plain text has one home (rules/text.py::html_text): the API's JSON-LD, the
     event page's JSON-LD and meta description, and the feed's DESCRIPTION read paragraphs
