@@ -229,10 +229,11 @@ def may(viewer: Viewer, action: str, item=None, status: str | None = None) -> bo
         return viewer.has("edit_others_posts")
     verb = {"edit": "edit", "delete": "delete"}[action]
     if _own(viewer, item):
+        # As map_meta_cap: a private item of one's own asks what a draft does (an author
+        # who made an item private could not touch it again); ``*_private_posts`` are
+        # for others' private items.
         if status in ("publish", "future"):
             return viewer.has(f"{verb}_published_posts")
-        if status == "private":
-            return viewer.has(f"{verb}_private_posts")
         return viewer.has(f"{verb}_posts")
     needed = [f"{verb}_others_posts"]
     if status in ("publish", "future"):

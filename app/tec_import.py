@@ -519,7 +519,9 @@ class Importer:
             if refused:
                 raise SourceError(refused)
             limit = current_app.config["MAX_UPLOAD_BYTES"]
-            status, _headers, data = self.source.fetch(url, limit, accept="image/*")
+            status, _headers, data = self.source.fetch(
+                url, limit, accept="image/*", guard=self.source.image_url_error
+            )
             if status != 200:
                 raise SourceError(f"{url} answered {status}")
             media = save_media(decode(data), self.viewer.id, upload_folder())

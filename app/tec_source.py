@@ -62,7 +62,8 @@ def _origin(url: str) -> tuple[str, str]:
 
 class _Redirects(urllib.request.HTTPRedirectHandler):
     """At most MAX_REDIRECTS, http(s) only; the credentials do not follow a redirect to
-    another origin (another host, port or scheme)."""
+    another origin (another host, port or scheme); a request's ``guard`` (Source.fetch),
+    given each target, refuses one by saying why."""
 
     max_redirections = MAX_REDIRECTS
 
@@ -76,8 +77,14 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
-        if new is not None and _origin(newurl) != _origin(req.full_url):
+        if new is None:
+            return None
+        if _origin(newurl) != _origin(req.full_url):
             new.remove_header("Authorization")
+        new.guard = getattr(req, "guard", None)
+        refused = new.guard(newurl) if new.guard else None
+        if refused:
+            raise SourceError(f"{req.full_url} redirects: {refused}")
         return new
 
 
@@ -110,14 +117,15 @@ class Source:
             return f"{self.api_root}{route}" + (f"?{query}" if query else "")
         return f"{self.site}/?rest_route={route}" + (f"&{query}" if query else "")
 
-    def fetch(self, url: str, limit: int | None = None, accept="application/json"):
+    def fetch(self, url: str, limit: int | None = None, accept="application/json", guard=None):
         """(status, headers, body) of a GET, 429 and 5xx asked again; SourceError when the
         site cannot be reached or its answer is too large (MAX_ANSWER_BYTES unless given)
-        or too slow. ``self.final_url``: where the answer came from, after redirects."""
+        or too slow, or when ``guard`` (``image_url_error``) refuses a redirect's target.
+        ``self.final_url``: where the answer came from, after redirects."""
         limit = limit or MAX_ANSWER_BYTES
         for attempt in range(RETRIES + 1):
             try:
-                status, headers, body = self._get(url, limit, accept)
+                status, headers, body = self._get(url, limit, accept, guard)
             except _CutOff as error:
                 if attempt == RETRIES:
                     raise SourceError(f"{url}: the answer was cut off ({error})") from None
@@ -133,9 +141,10 @@ class Source:
         self.notice(f"{url}: {why}; asking again in {seconds:g} s")
         pause(seconds)
 
-    def _get(self, url: str, limit: int, accept: str):
+    def _get(self, url: str, limit: int, accept: str, guard=None):
         url = _requoted(url)
         request = urllib.request.Request(url, headers={"Accept": accept, "User-Agent": USER_AGENT})
+        request.guard = guard
         if self.auth and _origin(url) == self.origin:
             request.add_header("Authorization", self.auth)
         try:

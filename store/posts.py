@@ -247,8 +247,6 @@ def unmasked_clause(model, viewer: Viewer, password=None, *, author=None):
         own = model.author == (viewer.id if author is None else author)
         if not viewer.has("edit_published_posts"):
             own = own & model.status.not_in(["publish", "future"])
-        if not viewer.has("edit_private_posts"):
-            own = own & (model.status != "private")
         clear = clear | own
     return clear
 

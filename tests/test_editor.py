@@ -210,6 +210,20 @@ def test_an_author_cannot_open_or_post_to_another_authors_event(
     assert client.get(f"{NS}/events/{theirs['id']}").get_json()["title"] == "Not mine"
 
 
+def test_an_author_who_saves_an_event_as_private_can_open_it_again(client, sign_in):
+    """The form offers authors "Private"; saving it led to a "not found" page, as authors
+    could not edit their own private items (WordPress lets them)."""
+    author = sign_in("author", "priya")
+    answer = author.post("/manage/events/new", data=event_form(author, status="private"))
+    assert answer.status_code == 303
+    event_id = saved_id(answer)
+    assert author.get(answer.headers["Location"]).status_code == 200
+    listed = author.get("/manage/events/").get_data(as_text=True)
+    assert f'href="/manage/events/{event_id}"' in listed
+    trashed = author.post(f"/manage/events/{event_id}/trash", data={"csrf_token": author.token})
+    assert trashed.status_code == 303
+
+
 def test_edit_trash_and_restore(client, sign_in):
     editor = sign_in("editor", "fay")
     answer = editor.post("/manage/events/new", data=event_form(editor, title="Picnic"))

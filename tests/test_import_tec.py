@@ -753,6 +753,22 @@ def test_an_image_on_an_internal_address_is_not_fetched(app, admin, site):
     assert not any(path == "/p.jpg" for path in site.asked)
 
 
+def test_an_image_that_redirects_to_an_internal_address_is_not_fetched(app, admin, site):
+    """A redirect is asked for by the source: its target passes the same check as the
+    address the source gave (the image at the site's own host was followed anywhere)."""
+    inside = RecordedSite()  # a service of the network the import runs in
+    inside.routes["/p.jpg"] = lambda parts, headers: (200, {}, image_bytes())
+    moved = f"http://localhost:{inside.server.server_port}/p.jpg"
+    site.routes["/moved.jpg"] = (302, {"Location": moved}, b"")
+    site.events[0]["image"] = {"url": f"{site.base}/moved.jpg"}
+    try:
+        result = run(app, site.base)
+    finally:
+        inside.close()
+    assert "redirects: " in result.output and "is on an internal address" in result.output
+    assert inside.asked == []
+
+
 def test_a_site_that_sends_to_its_canonical_address_is_read_there(app, admin, site):
     entry = RecordedSite()
     entry.routes["/wp-json/"] = (301, {"Location": f"{site.base}/wp-json/"}, b"")

@@ -684,6 +684,39 @@ def test_previous_and_next_events_however_far_apart(client, make_event):
         assert "Draft between" not in html
 
 
+def test_previous_and_next_events_that_start_at_the_same_time(client, make_event):
+    """Events listed at the same start (the list orders them by id) lead to each other:
+    "Next event" skipped them all, so following it from the first never reached the
+    others (found using the site as a visitor)."""
+    before = event(make_event, title="Earlier", start_date=f"{DAY} 18:00:00")
+    same = [event(make_event, title=f"At seven {n}") for n in (1, 2, 3)]
+    after = event(make_event, title="Later", start_date=f"{DAY} 20:00:00")
+    chain = [before, *same, after]
+    for index, made in enumerate(chain):
+        html = page(client, f"/event/{made['slug']}/")
+        found = re.search(r'rel="prev"[^>]*>[^:]*: ([^<]*)<', html)
+        assert (found.group(1) if found else None) == (
+            chain[index - 1]["title"] if index else None
+        ), made["title"]
+        found = re.search(r'rel="next"[^>]*>[^:]*: ([^<]*)<', html)
+        assert (found.group(1) if found else None) == (
+            chain[index + 1]["title"] if index + 1 < len(chain) else None
+        ), made["title"]
+
+
+def test_the_page_of_an_event_at_the_edge_of_the_calendars_dates_opens(client, make_event):
+    """The API takes years 1000 to 9999; the page of an event on their first day answered
+    400 (its previous event was looked for from a week before, in year 999)."""
+    first = make_event(
+        title="First day", start_date="1000-01-01 00:00:00", end_date="1000-01-01 01:00:00"
+    )
+    last = make_event(
+        title="Last second", start_date="9999-12-31 23:59:59", end_date="9999-12-31 23:59:59"
+    )
+    assert "First day" in page(client, f"/event/{first['slug']}/")
+    assert "Last second" in page(client, f"/event/{last['slug']}/")
+
+
 def test_a_description_reads_as_the_same_text_on_every_face(client, make_event):
     """HTML to plain text has one home (rules/text.py::html_text): the API's JSON-LD, the
     event page's JSON-LD and meta description, and the feed's DESCRIPTION read paragraphs

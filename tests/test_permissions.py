@@ -133,6 +133,30 @@ def test_owners(client, as_role, kind, body):
     assert client.delete(f"{NS}/{kind}/{draft['id']}", headers=contributor).status_code == 200
 
 
+@pytest.mark.parametrize(
+    "kind,body",
+    [
+        ("events", BODIES["events"]),
+        ("venues", BODIES["venues"]),
+        ("organizers", BODIES["organizers"]),
+    ],
+)
+def test_an_author_edits_and_deletes_their_own_private_item(client, as_role, kind, body):
+    """WordPress's rule (map_meta_cap): an item's own author needs ``edit_posts`` and
+    ``delete_posts`` for any status but published, scheduled or trashed; private needs
+    more only of others. An author could make an item private and then not touch it."""
+    author, other = as_role("author"), as_role("author", "other")
+    private = client.post(
+        f"{NS}/{kind}", json={**body, "status": "private"}, headers=author
+    ).get_json()
+    assert private["status"] == "private"
+    path = f"{NS}/{kind}/{private['id']}"
+    assert client.put(path, json={"description": "mine"}, headers=other).status_code == 403
+    assert client.put(path, json={"description": "mine"}, headers=author).status_code == 200
+    assert client.delete(path, headers=other).status_code == 403
+    assert client.delete(path, headers=author).status_code == 200
+
+
 # --- writes to an id or slug that names no event: the generic capability first ------------
 
 
