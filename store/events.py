@@ -12,7 +12,7 @@ from functools import partial
 from typing import NamedTuple
 
 from cachetools import LRUCache
-from peewee import SQL, NodeList, Select, fn
+from peewee import JOIN, SQL, NodeList, Select, fn
 
 from rules.clock import utcnow_str
 from rules.geo import bounding_box, distance_km
@@ -439,16 +439,32 @@ def list_events(
 ):
     """(rows of the page, total) ordered by UTC start, then id; with ``only="ids"`` the
     page's ids rather than its rows (for a caller that keeps renderings by id,
-    app/routes/events.py), with ``only="spans"`` their ``Span``s (a month grid), with
+    app/reading/texts.py), with ``only="spans"`` their ``Span``s (a month grid), with
     ``only="feed"`` rows of ``FEED_COLUMNS`` only (the feed's listing). With
     ``count`` false the total is None unless the page holds the whole listing: a caller
     that needs only whether more follow asks for one more (counting every event after a
     page is most of a cold read on a large calendar)."""
+    rows, total, _stored = _listing(filters, viewer, offset, limit, only, count, None)
+    return rows, total
+
+
+def list_event_texts(filters: EventFilters, viewer: Viewer, offset: int, limit: int, made_for):
+    """(ids of the page, total, ``{id: (body, extra)}``): ``list_events(..., only="ids")``
+    with the page's texts stored for ``made_for`` (store/texts.py, as ``stored_texts``
+    gives them), read in the page's own statement with its total when the page is read
+    (a listing asked once: a month at a random minute); None when the page came from the
+    listing's first ids, whose texts are then to be asked. One round trip on PostgreSQL
+    where the page, its count and its texts took three."""
+    return _listing(filters, viewer, offset, limit, "ids", True, made_for)
+
+
+def _listing(filters, viewer, offset, limit, only, count, made_for) -> tuple:
+    """``list_event_texts``'s triple for every listing (``made_for`` None: no texts)."""
     if filters.near is not None:
         rows, total = _list_near(_filtered(filters, viewer), filters.near, viewer, offset, limit)
         if only == "spans":
             rows = [Span(*(getattr(row, c.name) for c in SPAN_COLUMNS)) for row in rows]
-        return ([row.id for row in rows] if only == "ids" else rows), total
+        return ([row.id for row in rows] if only == "ids" else rows), total, None
     version = data_version()
     values, shape = _listing_values(filters, viewer), _shape(filters, viewer)
     key = (
@@ -470,20 +486,26 @@ def list_events(
         first = _first_ids.put(key, array("q", _ordered(*bound, 0, FIRST_IDS, "ids")))
     elif sliced and first is None:
         _first_ids.put(key, _ASKED_ONCE)
+    stored = None
     if first is not None:
         rows = list(first[offset : offset + limit])
         if len(first) < FIRST_IDS:  # the whole listing
-            return rows, len(first)
+            return rows, len(first), None
     else:
-        rows = _ordered(*bound, offset, limit, only)
+        joined = None
+        if made_for is not None:
+            joined = Joined(made_for, count and _totals.get(key) is None)
+        rows = _ordered(*bound, offset, limit, only, joined)
+        if joined is not None:
+            rows, stored = _joined_rows(rows, key)
         if offset == 0 and len(rows) < limit:  # the whole listing is on this page
-            return rows, len(rows)
+            return rows, len(rows), stored
     if not count:
-        return rows, None
+        return rows, None, stored
     total = _totals.get(key)
     if total is None:
         total = _totals.put(key, _count(filters, viewer, (values, shape)))
-    return rows, total
+    return rows, total, stored
 
 
 def events_by_day(
@@ -610,7 +632,7 @@ _RUNNING = Statement(
 )
 
 
-def _ordered(filters, viewer, version, bound, offset: int, limit: int, only: str | None) -> list:
+def _ordered(filters, viewer, version, bound, offset, limit, only, joined=None) -> list:
     """The page in start order, stopping after it (``bound``: the listing's values and
     shape): by the cheaper side of a search or of a venue's or organizer's few links."""
     wanted = offset + limit
@@ -623,12 +645,22 @@ def _ordered(filters, viewer, version, bound, offset: int, limit: int, only: str
         )
         if ids and _few_links(link, column, ids, version, wanted)
     ]
-    return _page(filters, viewer, bound, offset, limit, in_order, from_links, only)
+    return _page(filters, viewer, bound, offset, limit, (in_order, from_links), only, joined)
 
 
-def _page(filters, viewer, bound, offset, limit, in_order, from_links, only=None) -> list:
-    """The page's events (their ids or spans, as ``only`` says); ``bound`` is the
-    listing's (values, shape)."""
+class Joined(NamedTuple):
+    """What a page's statement reads besides its ids: the texts stored for ``made_for``,
+    and the listing's total when ``count``."""
+
+    made_for: str
+    count: bool
+
+
+def _page(filters, viewer, bound, offset, limit, way, only=None, joined=None) -> list:
+    """The page's events (their ids or spans, as ``only`` says; with ``joined``, rows of
+    ``(id, body, extra[, total])``); ``bound`` is the listing's (values, shape); ``way``
+    (``search_in_order``, ``from_links``) how ``_ordered`` chose to find it."""
+    in_order, from_links = way
 
     def build(ref):
         query = _filtered(
@@ -641,22 +673,67 @@ def _page(filters, viewer, bound, offset, limit, in_order, from_links, only=None
         elif only == "feed":
             query = query.select(*FEED_COLUMNS)
         query = query.order_by(Event.utc_start, Event.id).limit(ref("limit"))
-        return query.offset(ref("offset")) if offset else query
+        query = query.offset(ref("offset")) if offset else query
+        return _with_joined(query, filters, viewer, ref, joined) if joined else query
 
     values, shape = bound
     values = {**values, "offset": offset, "limit": limit}
+    counted = None  # the count's own part of the shape
+    if joined is not None:
+        values["made_for"] = joined.made_for
+        if joined.count:
+            values, counted = _count_values(filters, values), _by_days(filters)
     links = tuple(link.__name__ for link in from_links)
     if shape is not None:
-        shape = (*shape, "page", in_order, links, offset > 0, only)
+        shape = (*shape, "page", in_order, links, offset > 0, only, joined is not None, counted)
     cursor = _LISTINGS.execute(shape, build, values)
     if only == "ids":
-        return [row[0] for row in cursor]
+        return cursor.fetchall() if joined else [row[0] for row in cursor]
     if only == "spans":
         return list(map(Span._make, cursor))
     return instances(Event, cursor)
 
 
+def _with_joined(page, filters, viewer, ref, joined: Joined):
+    """The page's ids (in its order) with their stored texts (``stored_texts``'s rule: made
+    for ``made_for``, not to be made) and, when ``joined.count``, the listing's total on
+    each row (a scalar subquery: run once)."""
+    page = page.select(Event.id, Event.utc_start).alias("page")
+    columns = [page.c.id, EventText.body, EventText.extra]
+    if joined.count:
+        columns.append(_count_query(filters, viewer, ref))
+    on = (
+        (EventText.event == page.c.id)
+        & (EventText.made_for == ref("made_for"))
+        & EventText.body.is_null(False)
+    )
+    query = Select([page], columns).join(EventText, JOIN.LEFT_OUTER, on=on)
+    return query.order_by(page.c.utc_start, page.c.id).bind(database)
+
+
+def _joined_rows(rows: list, key) -> tuple[list[int], dict]:
+    """``_with_joined``'s rows as the page's ids and their stored texts; a total read with
+    them is kept as ``_count``'s would be."""
+    if rows and len(rows[0]) > 3:
+        _totals.put(key, int(rows[0][3]))  # PostgreSQL: numeric
+    stored = {row[0]: (row[1], row[2]) for row in rows if row[1]}  # "": never stored
+    return [row[0] for row in rows], stored
+
+
 def _count(filters, viewer, bound) -> int:
+    """The total (``_count_query``), in a statement of its own."""
+    values, shape = bound
+    values = _count_values(filters, values)
+    if shape is not None:
+        shape = (*shape, "count", _by_days(filters))
+
+    def build(ref):
+        return _count_query(filters, viewer, ref)
+
+    return int(_LISTINGS.execute(shape, build, values).fetchone()[0])  # PostgreSQL: numeric
+
+
+def _count_query(filters, viewer, ref):
     """The total, as a sum of one count per status: each reads one range of the
     ``(status, utc_start, …)`` index, where the visibility rule's ``OR`` of statuses would
     make the engine merge several ranges and de-duplicate their rows (twice the time on a
@@ -667,22 +744,18 @@ def _count(filters, viewer, bound) -> int:
     in the same statement: one snapshot, one round trip."""
     by_days = _by_days(filters)
     counted = [s for s in listed_statuses(viewer) if not (by_days and s == "publish")]
-
-    def build(ref):
-        query = _filtered(filters, viewer, ref)
-        counts = [
-            query.where(Event.status == status).select(fn.COUNT(SQL("*"))) for status in counted
-        ]
-        if by_days:
-            counts.extend(_window_counts(ref))
-        return Select(columns=[NodeList(counts, glue=" + ")]).bind(database)
-
-    values, shape = bound
+    query = _filtered(filters, viewer, ref)
+    counts = [query.where(Event.status == status).select(fn.COUNT(SQL("*"))) for status in counted]
     if by_days:
-        values = {**values, **_window_days(filters.start_min, filters.end_max)}
-    if shape is not None:
-        shape = (*shape, "count", by_days)
-    return int(_LISTINGS.execute(shape, build, values).fetchone()[0])  # PostgreSQL: numeric
+        counts.extend(_window_counts(ref))
+    return Select(columns=[NodeList(counts, glue=" + ")]).bind(database)
+
+
+def _count_values(filters, values: dict) -> dict:
+    """``values`` with what ``_count_query`` reads besides the listing's own."""
+    if _by_days(filters):
+        return {**values, **_window_days(filters.start_min, filters.end_max)}
+    return values
 
 
 # What a plain date window may have besides its bounds. Every other filter selects when it

@@ -583,11 +583,12 @@ def test_draft_series_with_published_occurrence_then_series_scheduled(
 
 def raced_listing(monkeypatch, client, change, headers=None):
     """``GET /events?per_page=50`` with ``change()`` written, in a transaction of another
-    thread, after the listing has its page's ids and before their rows are read: a write of
-    another worker landing between the two queries."""
-    from app.routes import events as routes
+    thread, after the listing has its page's ids (and the texts stored for them, read in
+    the same statement) and before their rows are read: a write of another worker landing
+    between the two queries."""
+    from app.reading import texts
 
-    original = routes.list_events
+    original = texts.list_event_texts
 
     def write():
         with write_transaction():
@@ -595,11 +596,10 @@ def raced_listing(monkeypatch, client, change, headers=None):
 
     def listing(*args, **kwargs):
         found = original(*args, **kwargs)
-        if kwargs.get("only") == "ids":
-            in_other_thread(write)
+        in_other_thread(write)
         return found
 
-    monkeypatch.setattr(routes, "list_events", listing)
+    monkeypatch.setattr(texts, "list_event_texts", listing)
     try:
         response = fetch(client, f"{NS}/events?per_page=50", headers)
     finally:

@@ -804,7 +804,7 @@ def test_an_unexpected_error_is_json_with_the_standard_headers(app, client, monk
     def broken(*_args, **_kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(events_routes, "list_events", broken)
+    monkeypatch.setattr(events_routes, "listed_texts", broken)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     app.testing = False
     try:

@@ -5,7 +5,8 @@
 2. ``store.events.list_events``: the page's ids and the listing's total, by the one
    visibility rule (``store/events.py::_filtered`` with ``store/posts.py::visible_clause``);
    its tiers: SQL compiled per shape (``store/sql.py::Shaped``), totals and first ids per
-   data version, window totals by day.
+   data version, window totals by day. The API's listing (``texts.listed_texts``) reads a
+   page with its total and its stored texts in one statement (``list_event_texts``).
 3. ``texts.event_texts``: those events as JSON text for this viewer: kept per data version
    and way of seeing (``app/render.py::EVENT_TEXTS``), else spliced from the text stored at
    write time (``store/texts.py``, ``app/render.py::stored_event_parts``), else rendered

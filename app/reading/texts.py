@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import orjson
+from flask import current_app
 
 from app.auth import (
     may,
@@ -34,6 +35,7 @@ from store.events import (
     LinkKind,
     events_by_id,
     get_events,
+    list_event_texts,
     load_relations,
 )
 from store.posts import publication_epoch
@@ -96,14 +98,25 @@ def _from_stored(stored: dict, ctx) -> dict[int, tuple]:
     }
 
 
-def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
+def listed_texts(filters, viewer, offset: int, limit: int, password=None) -> tuple:
+    """(ids, total, texts) of a listing's page (step 2 and 3 of the read path): the page's
+    ids, total and stored texts read in one statement when the page is read
+    (``store/events.py::list_event_texts``), the texts then made by ``event_texts``."""
+    made_for = stored_texts_key(current_app.config["SITE_TIMEZONE"])
+    ids, total, stored = list_event_texts(filters, viewer, offset, limit, made_for)
+    return ids, total, event_texts(ids, viewer, password=password, stored=stored)
+
+
+def event_texts(ids, viewer, *, rows=(), single=False, password=None, stored=None) -> list:
     """What ``render_events`` makes for the events ``ids`` (that the caller may see), as JSON
     text, for a read: each event's text is made once per data version and way of seeing it
     (site, viewer, password, single or listing, and which scheduled items have reached
     their date), so pages that overlap, as month views and category pages do, render an
     event once, and its row is only read when its text is not known. A listing splices
     an event's stored text (store/texts.py) when it has one. ``rows``: rows the caller
-    already has (and has checked). A write renders afresh.
+    already has (and has checked). ``stored``: the texts stored for a listing of ``ids``
+    that the caller read with them (``listed_texts``), not asked again. A write renders
+    afresh.
 
     The rows of a listing's page are read after its ids: a write in between may have
     deleted one or hidden it from this viewer (the read rule, ``may``), which is then left
@@ -115,8 +128,8 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
         missing = [i for i in wanted if i not in known]
         made = {}
         if not single:
-            stored = stored_texts(missing, stored_texts_key(ctx.site_tz))
-            made.update(_from_stored(stored, ctx) if stored else ())
+            found = _stored_of(missing, ctx, stored)
+            made.update(_from_stored(found, ctx) if found else ())
             missing = [i for i in missing if i not in made]
         fetched = get_events(missing)
         known.update((r.id, r) for r in fetched if may_read(viewer, r))
@@ -128,6 +141,14 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None) -> list:
 
     found = _kept("event", ctx, ids, render)
     return [orjson.Fragment(b"".join(found[i][0])) for i in ids if found.get(i) is not None]
+
+
+def _stored_of(ids: list[int], ctx, read) -> dict:
+    """The stored texts of ``ids`` for ``ctx``: from ``read``, those read with the listing's
+    page, else asked."""
+    if read is not None:
+        return {i: read[i] for i in ids if i in read}
+    return stored_texts(ids, stored_texts_key(ctx.site_tz))
 
 
 def _kept(kind: str, ctx, ids, make) -> dict:

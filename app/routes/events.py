@@ -25,7 +25,7 @@ from app.jsonresponse import json_response
 from app.listing import Page, listing_response
 from app.reading.feed import calendar_items, events_feed, feed_response
 from app.reading.filters import event_filters
-from app.reading.texts import event_texts, render_events, single_read_refusal
+from app.reading.texts import event_texts, listed_texts, render_events, single_read_refusal
 from app.smorest import Blueprint
 from app.urls import namespace_url
 from rules.ids import as_id
@@ -47,7 +47,6 @@ from store.events import (
     get_event,
     get_event_by_slug,
     get_events,
-    list_events,
     trash_event,
 )
 
@@ -142,14 +141,15 @@ class Events(MethodView):
         if wants_calendar(args):
             return events_feed(filters, viewer, args.get("password"))
         page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
-        ids, total = list_events(filters, viewer, page.offset, page.size, only="ids")
+        ids, total, items = listed_texts(
+            filters, viewer, page.offset, page.size, args.get("password")
+        )
         if not ids and page.number > 1:
             raise ApiError(
                 "event-archive-page-not-found",
                 _("The requested event archive page does not exist"),
                 404,
             )
-        items = event_texts(ids, viewer, password=args.get("password"))
         if len(items) < len(ids):  # hidden or deleted by a write since the page was read
             total = max(total - (len(ids) - len(items)), page.offset + len(items))
         return listing_response("events", items, total, page, f"{namespace_url()}/events", echo)
