@@ -55,3 +55,11 @@ def on_starting(server):
             file=sys.stderr,
         )
         sys.exit(1)
+
+
+def post_worker_init(worker):
+    """The pages' first costs (templates, Babel's data, the month grid's statements) paid
+    before the worker serves, not by its first visitors (app/pages/warming.py)."""
+    from app.pages.warming import warm_up
+
+    warm_up(worker.wsgi)

@@ -115,7 +115,10 @@ class Server:
             stderr=subprocess.DEVNULL,
         )
         self.base = f"http://127.0.0.1:{self.port}"
-        for _ in range(200):
+        # A worker serves once it has warmed the pages up (app/pages/warming.py): about
+        # 3 s of CPU with the app's creation, a minute on a machine loaded by other runs.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             try:
                 urllib.request.urlopen(self.base + "/healthz", timeout=1).read()
                 return

@@ -1,0 +1,33 @@
+"""A gunicorn worker's warm-up (app/pages/warming.py): the pages' first costs paid before it
+serves, without changing what any visitor is then answered."""
+
+import logging
+
+from app.pages import warming
+
+
+def test_warm_up_compiles_the_templates_and_leaves_the_pages_as_they_were(app, client, make_event):
+    event = make_event(title="Warmed concert")
+    before = {path: client.get(path).data for path in ("/events/", f"/event/{event['slug']}/")}
+    warming.warm_up(app)
+    loaded = {template for (_loader, template) in app.jinja_env.cache.keys()}
+    assert set(warming.TEMPLATES) <= loaded
+    for path, body in before.items():
+        response = client.get(path)
+        assert response.status_code == 200
+        assert response.data == body
+
+
+def test_warm_up_on_an_empty_calendar(app, client):
+    warming.warm_up(app)
+    assert client.get("/events/").status_code == 200
+
+
+def test_a_failing_warm_up_is_logged_and_never_stops_the_worker(app, monkeypatch, caplog):
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("no database")
+
+    monkeypatch.setattr(app, "test_client", broken)
+    with caplog.at_level(logging.ERROR, logger="app.pages.warming"):
+        warming.warm_up(app)
+    assert "warming the pages up failed" in caplog.text
