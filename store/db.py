@@ -69,6 +69,13 @@ PRAGMAS = (
 )
 
 
+# Prepared statements each SQLite connection keeps (the driver's LRU, 128 by default). A
+# worker holds a connection per thread, and eight connections' statements took 3 to 7 MB of
+# a worker after `make bench` (SPEC §9: workers under 80 MB); 32 each took 2 to 4.3. The cold
+# scenarios ask 116 distinct statements: 900 of their requests prepared 132 with 32 kept,
+# 116 with 128 (docs/performance.md, seventh session).
+SQLITE_STATEMENTS = 32
+
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 # SQLite's INTEGER and REAL hold 64 bits; so does every integer and float column on
 # PostgreSQL (ids up to rules/ids.py::MAX_ID, the login throttle's timestamps, coordinates).
@@ -288,7 +295,12 @@ def open_database(setting: str) -> Database:
         directory = os.path.dirname(os.path.abspath(setting))
         os.makedirs(directory, exist_ok=True)
     return PooledSqliteDatabase(
-        setting, pragmas=PRAGMAS, max_connections=32, stale_timeout=300, check_same_thread=False
+        setting,
+        pragmas=PRAGMAS,
+        max_connections=32,
+        stale_timeout=300,
+        check_same_thread=False,
+        cached_statements=SQLITE_STATEMENTS,
     )
 
 
