@@ -243,21 +243,24 @@ def feed_cold_render(server: Server, runs: int = 5) -> str:
     )
 
 
+def series_body(n: int) -> dict:
+    """The n-th weekly series of 104 occurrences the bench creates (bench/writes.py too)."""
+    return {
+        "title": f"Weekly bench class {n}",
+        "start_date": "next monday 7pm",
+        "end_date": "next monday 9pm",
+        "timezone": "Europe/Paris",
+        "categories": ["Workshops"],
+        "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=104"],
+    }
+
+
 def series_creation(base: str, auth: str, requests: int = 20) -> list[float]:
     """Seconds per POST creating a weekly series of 104 occurrences (SPEC §12), one at a
     time (each is one write transaction with bulk inserts)."""
     timings = []
     for n in range(requests):
-        body = json.dumps(
-            {
-                "title": f"Weekly bench class {n}",
-                "start_date": "next monday 7pm",
-                "end_date": "next monday 9pm",
-                "timezone": "Europe/Paris",
-                "categories": ["Workshops"],
-                "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=104"],
-            }
-        ).encode()
+        body = json.dumps(series_body(n)).encode()
         request = urllib.request.Request(
             base + f"{NS}/events",
             data=body,

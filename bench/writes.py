@@ -20,25 +20,15 @@ import subprocess
 import sys
 import time
 
+from run import series_body
+
 NS = "/wp-json/calendar/events/v1"
 
 
 def bodies(kind: str, count: int, category: str) -> list[str]:
     """The bodies bench/run.py sends: its POST scenario, or its weekly series."""
     if kind == "series":
-        return [
-            json.dumps(
-                {
-                    "title": f"Weekly bench class {n}",
-                    "start_date": "next monday 7pm",
-                    "end_date": "next monday 9pm",
-                    "timezone": "Europe/Paris",
-                    "categories": ["Workshops"],
-                    "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=104"],
-                }
-            )
-            for n in range(count)
-        ]
+        return [json.dumps(series_body(n)) for n in range(count)]
     return [
         json.dumps(
             {
