@@ -59,7 +59,10 @@ def on_starting(server):
 
 def post_worker_init(worker):
     """The pages' first costs (templates, Babel's data, the month grid's statements) paid
-    before the worker serves, not by its first visitors (app/pages/warming.py)."""
+    before the worker serves, not by its first visitors (app/pages/warming.py), unless
+    GUNICORN_WARM_UP is off (the suite's many short-lived servers)."""
+    if not settings["GUNICORN_WARM_UP"]:
+        return
     from app.pages.warming import warm_up
 
     warm_up(worker.wsgi)

@@ -72,6 +72,10 @@ DEFAULTS = {
     # client may stay silent mid-request before its connection is closed.
     "GUNICORN_THREADS": 8,
     "GUNICORN_READ_TIMEOUT": 10.0,
+    # Each worker renders a list, three months and an event page before it serves
+    # (app/pages/warming.py): its first visitors do not pay for compiling templates and
+    # statements (about 0.5 s of CPU per worker at its start).
+    "GUNICORN_WARM_UP": True,
     # Serve every route under {API_ROOT}/tribe/events/v1 too (SPEC §17), for clients
     # written for The Events Calendar.
     "TEC_NAMESPACE_ALIAS": True,

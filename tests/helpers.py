@@ -57,6 +57,9 @@ class Server:
         self.port = free_port()
         env = {
             **os.environ,
+            # The pages' warm-up (about 0.5 s of CPU per worker) is tested on its own
+            # (tests/test_pages_warming.py); these servers start by the dozen.
+            "GUNICORN_WARM_UP": "0",
             "CALENDAR_DATABASE": str(database),
             **{k: str(v) for k, v in settings.items()},
         }

@@ -31,3 +31,27 @@ def test_a_failing_warm_up_is_logged_and_never_stops_the_worker(app, monkeypatch
     with caplog.at_level(logging.ERROR, logger="app.pages.warming"):
         warming.warm_up(app)
     assert "warming the pages up failed" in caplog.text
+
+
+def test_gunicorn_warms_each_worker_up_unless_the_setting_is_off(monkeypatch):
+    """gunicorn.conf.py's post_worker_init asks warm_up for the worker's app; with
+    GUNICORN_WARM_UP off (the suite's short-lived servers) it does not."""
+    import importlib.util
+    import os
+    from types import SimpleNamespace
+
+    from app import ROOT
+
+    calls = []
+    monkeypatch.setattr(warming, "warm_up", calls.append)
+    worker = SimpleNamespace(wsgi="the worker's app")
+    for value, expected in (("1", ["the worker's app"]), ("0", [])):
+        monkeypatch.setenv("GUNICORN_WARM_UP", value)
+        spec = importlib.util.spec_from_file_location(
+            "gunicorn_conf", os.path.join(ROOT, "gunicorn.conf.py")
+        )
+        conf = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(conf)
+        calls.clear()
+        conf.post_worker_init(worker)
+        assert calls == expected
