@@ -252,11 +252,23 @@ def _may_media(viewer: Viewer, action: str, media) -> bool:
         return viewer.has("upload_files") or viewer.has("edit_posts")
     if action == "use_media":
         return viewer.has("upload_files") or (viewer.has("edit_posts") and _own(viewer, media))
-    if not (
-        viewer.has("delete_others_posts") or (viewer.has("edit_posts") and _own(viewer, media))
-    ):
-        return False
-    return viewer.has("edit_others_posts") or not shown_by_others(media.id, viewer.id)
+    if viewer.has("delete_others_posts"):
+        return viewer.has("edit_others_posts") or not shown_by_others(media.id, viewer.id)
+    return _deletes_own(viewer, media) and not owner_kept_from_deleting(viewer, media)
+
+
+def _deletes_own(viewer: Viewer, media) -> bool:
+    return viewer.has("edit_posts") and _own(viewer, media)
+
+
+def owner_kept_from_deleting(viewer: Viewer, media) -> bool:
+    """Whether ``media``'s owner, who may delete their own images, may not delete this one:
+    they may not edit others' items, and other users' items show it."""
+    return (
+        _deletes_own(viewer, media)
+        and not viewer.has("edit_others_posts")
+        and shown_by_others(media.id, viewer.id)
+    )
 
 
 def require(viewer: Viewer, action: str, item=None, status: str | None = None) -> None:

@@ -13,7 +13,7 @@ import os
 from flask import current_app, request, send_from_directory
 from flask.views import MethodView
 
-from app.auth import current_viewer, may, may_read_media, require
+from app.auth import current_viewer, may_read_media, owner_kept_from_deleting, require
 from app.errors import ApiError, invalid_params, missing_params, no_route
 from app.i18n import N_, _
 from app.jsonresponse import json_response
@@ -115,13 +115,8 @@ SHOWN_BY_OTHERS = N_(
 
 def deletion_refusal(viewer, media) -> str:
     """Why ``viewer``, the image's owner, may not delete it, or "" (they may, or it is not
-    theirs): ``may``'s rule (app/auth.py::_may_media) refuses an owner without
-    ``edit_others_posts`` only while other users' items show the image."""
-    if may(viewer, "delete_media", media):
-        return ""
-    if viewer.logged_in and viewer.has("edit_posts") and media.author == viewer.id:
-        return _(SHOWN_BY_OTHERS)
-    return ""
+    theirs): ``may``'s rule (app/auth.py::owner_kept_from_deleting)."""
+    return _(SHOWN_BY_OTHERS) if owner_kept_from_deleting(viewer, media) else ""
 
 
 def require_deletable(viewer, media) -> None:
