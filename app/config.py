@@ -69,8 +69,11 @@ DEFAULTS = {
     "RECURRENCE_HORIZON_DAYS": 730,
     "RECURRENCE_MAX": 1000,
     # The server's own (gunicorn.conf.py, app/server.py): threads per worker, and seconds a
-    # client may stay silent mid-request before its connection is closed.
-    "GUNICORN_THREADS": 8,
+    # client may stay silent mid-request before its connection is closed. Four threads, not
+    # eight: each holds its own SQLite connection (page cache, statements), and the four
+    # more took a worker over the 80 MB of SPEC §9 (docs/performance.md, eighth session);
+    # a stalled client is cut off after GUNICORN_READ_TIMEOUT (SPEC §10 asks for two).
+    "GUNICORN_THREADS": 4,
     "GUNICORN_READ_TIMEOUT": 10.0,
     # Each worker renders a list, three months and an event page before it serves
     # (app/pages/warming.py): its first visitors do not pay for compiling templates and
