@@ -354,8 +354,10 @@ def _term_ordering(filters: TermFilters, count, ref):
     }.get(filters.orderby)
     if filters.orderby == "include" and filters.include:
         # The order the ids were given in (the first place of an id given twice).
+        # The places as literals of the shape: as parameters PostgreSQL would type them as
+        # text, and sort "10" before "2".
         given = ref.list("include", len(filters.include))
-        column = Case(Term.id, [(term_id, n) for n, term_id in enumerate(given)])
+        column = Case(Term.id, [(term_id, SQL(str(n))) for n, term_id in enumerate(given)])
     if column is None:
         column = fn.LOWER(Term.name)  # case-insensitive, like MySQL collations
     return column.desc() if filters.order == "desc" else column.asc()
