@@ -78,15 +78,19 @@ class Statement:
         return execute_prepared(sql, [args[i] for i in order])
 
     def rows(self, *args, sizes: tuple = ()) -> list[Row]:
-        cursor = self.execute(*args, sizes=sizes)
-        names = [column[0] for column in cursor.description]
-        return [Row(dict(zip(names, values, strict=True))) for values in cursor.fetchall()]
+        return rows_of(self.execute(*args, sizes=sizes))
 
     def first(self, *args, sizes: tuple = ()):
         return self.execute(*args, sizes=sizes).fetchone()
 
     def instances(self, model, *args, sizes: tuple = ()) -> list:
         return instances(model, self.execute(*args, sizes=sizes))
+
+
+def rows_of(cursor) -> list[Row]:
+    """A cursor's rows as ``Row`` objects named by the query's column aliases."""
+    names = [column[0] for column in cursor.description]
+    return [Row(dict(zip(names, values, strict=True))) for values in cursor.fetchall()]
 
 
 def instances(model, cursor) -> list:

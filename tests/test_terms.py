@@ -789,3 +789,25 @@ def test_a_draft_set_back_while_another_write_published_it_leaves_the_counts(
     assert client.get(f"{NS}/events/{event['id']}").status_code in (401, 403, 404)
     assert _http_counts(client) == {"Unannounced": 0}
     _check(client)
+
+
+def test_orderby_include_keeps_the_given_order_past_ten_terms(client, as_role):
+    """The places are numbers on both engines (a statement compiled once per shape: as
+    parameters, PostgreSQL typed them as text and sorted place 10 before place 2)."""
+    editor = as_role("editor")
+    ids = [
+        client.post(f"{NS}/categories", json={"name": f"term {n}"}, headers=editor).get_json()["id"]
+        for n in range(12)
+    ]
+    given = ids[5:] + ids[:5]
+    for query in (",".join(map(str, given)), "&".join(f"include[]={i}" for i in given)):
+        listed = client.get(
+            f"{NS}/categories?hide_empty=0&per_page=50&orderby=include&include={query}"
+            if "[]" not in query
+            else f"{NS}/categories?hide_empty=0&per_page=50&orderby=include&{query}"
+        ).get_json()["categories"]
+        assert [term["id"] for term in listed] == given
+    backwards = client.get(
+        f"{NS}/categories?hide_empty=0&orderby=include&order=desc&include={','.join(map(str, given))}"
+    ).get_json()["categories"]
+    assert [term["id"] for term in backwards] == list(reversed(given))[:10]

@@ -643,7 +643,7 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         occurrences=[o for o in upcoming if o["id"] != event["id"]][:5],
         previous=_span_link(neighbours[0]),
         next=_span_link(neighbours[1]),
-        json_ld=[] if locked else [event.get("json_ld") or {}],
+        json_ld=[] if locked else reading.ld_script(event.get("json_ld")),
         meta_description=formatting_plain(event.get("excerpt") or event.get("description") or "")[
             :160
         ],
@@ -693,7 +693,7 @@ def _linked_view(kind: str, slug: str):
         map_link=formatting.map_link(item),
         address=address_line(item, with_name=False) if kind == "venue" else "",
         feeds=_feeds(filters, UPCOMING_FEED),
-        json_ld=[item["json_ld"]] if item.get("json_ld") else [],
+        json_ld=reading.ld_script(item.get("json_ld")),
         og_image=item["image"]["url"] if item.get("image") else None,
     )
 

@@ -63,6 +63,7 @@ def month_title(month: date, lang: str) -> str:
     return format_skeleton("yMMMM", month, locale=lang)
 
 
+@lru_cache(maxsize=4096)
 def day_title(day: date, lang: str) -> str:
     return format_date(day, format="full", locale=lang)
 
@@ -82,8 +83,8 @@ def when(event: dict, lang: str, site_tz: str) -> str:
     start, end = local(event["start_date"]), local(event["end_date"])
     if event.get("all_day"):
         if start.date() == end.date():
-            return format_date(start.date(), format="full", locale=lang)
-        return format_interval(start.date(), end.date(), "yMMMEd", locale=lang)
+            return day_title(start.date(), lang)
+        return _days(start.date(), end.date(), lang)
     if start.date() == end.date():
         text = f"{_long_day(start.date(), lang)}, {_hours(start.time(), end.time(), lang)}"
     else:
@@ -114,9 +115,18 @@ def _hours(start, end, lang: str) -> str:
     return format_interval(start, end, hours(lang), locale=lang)
 
 
+@lru_cache(maxsize=4096)
+def _days(start: date, end: date, lang: str) -> str:
+    return format_interval(start, end, "yMMMEd", locale=lang)
+
+
 def _day_and_time(moment: datetime, lang: str) -> str:
-    day = format_skeleton("yMMMEd", moment, locale=lang)
-    return f"{day}, {format_time(moment, format='short', locale=lang)}"
+    return f"{_short_date(moment.date(), lang)}, {clock(moment, lang)}"
+
+
+@lru_cache(maxsize=4096)
+def _short_date(day: date, lang: str) -> str:
+    return format_skeleton("yMMMEd", day, locale=lang)
 
 
 def clock(moment: datetime, lang: str) -> str:

@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 from app.auth import may_read
 from app.errors import ApiError
 from app.reading.filters import event_filters
-from app.reading.texts import event_texts, linked_data, read_event_dict
+from app.reading.texts import event_texts, linked_data, read_event_dict, script_safe
 from app.render import is_masked, organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
@@ -193,11 +193,17 @@ def representations(ids: list[int]) -> list[dict]:
     return orjson.loads(orjson.dumps(event_texts(ids, ANONYMOUS)))  # as the API sends them
 
 
-def events_ld(ids: list[int]) -> list:
+def events_ld(ids: list[int]) -> list[Markup]:
     """The JSON-LD (schema.org ``Event``s) of the events ``ids`` as the anonymous API shows
     them, none for those masked by a password: a list, month or day view carries those
-    of the events it shows (SPEC §15)."""
-    return linked_data(ids, ANONYMOUS)
+    of the events it shows (SPEC §15), each ready for its ``<script>`` element."""
+    return [Markup(text) for text in linked_data(ids, ANONYMOUS)]
+
+
+def ld_script(json_ld: dict) -> list[Markup]:
+    """An item's own ``json_ld`` (an event, venue or organizer page) as ``events_ld`` gives
+    theirs; none when it has none."""
+    return [Markup(script_safe(orjson.dumps(json_ld)))] if json_ld else []
 
 
 def _listed(
