@@ -4,6 +4,10 @@
 gunicorn with wrk (bench/cold.lua reads them from a file), and ``python bench/cold.py DB``
 times them in-process with Flask's test client (p50/p99 of each request asked once), the
 quickest way to profile a change: ``--profile SCENARIO`` runs pyinstrument over it.
+Under ``valgrind --tool=callgrind --instr-atstart=no``, ``--callgrind`` switches collection
+on around each scenario's requests only (``/healthz`` included) and dumps each scenario's
+count to its own file (``callgrind_annotate`` names it on its ``Trigger`` line): instruction
+counts, which a busy machine does not change.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import math
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from datetime import datetime, timedelta
@@ -100,6 +105,16 @@ def main() -> int:
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
     parser.add_argument("--profile", default="", help="run pyinstrument over one scenario")
     parser.add_argument(
+        "--warmup",
+        type=int,
+        default=0,
+        help="requests of each scenario asked first, not measured: the memos then hold what "
+        "a worker's would after seconds of the same traffic, as under make bench",
+    )
+    parser.add_argument(
+        "--callgrind", action="store_true", help="under callgrind: count each scenario apart"
+    )
+    parser.add_argument(
         "--after-write",
         action="store_true",
         help="move the data version before each request, as a write does: every memo empty",
@@ -119,15 +134,20 @@ def main() -> int:
     rng = random.Random(7)
     serial = 0
     healthz = []
+    counting = _callgrind(options.callgrind, "healthz")
     for _ in range(options.requests):
         began = time.perf_counter()
         client.get("/healthz")
         healthz.append(time.perf_counter() - began)
+    counting()
     # CPU time of this process: what a request costs, less disturbed by a busy machine.
     print(f"{'scenario':<12}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}{'cpu ms':>9}")
     base = statistics.median(healthz)
     print(f"{'healthz':<12}{base * 1000:>9.2f}{max(healthz) * 1000:>9.2f}{1:>8.2f}")
     for scenario in options.scenarios.split(","):
+        for _ in range(options.warmup):
+            serial += 1
+            client.get(cold_path(scenario, rng, info, serial))
         paths = []
         for _ in range(options.requests):
             serial += 1
@@ -138,6 +158,7 @@ def main() -> int:
             profiler = Profiler()
             profiler.start()
         spent, cpu = [], []
+        counting = _callgrind(options.callgrind, scenario)
         for path in paths:
             if options.after_write:
                 with app.app_context():
@@ -147,6 +168,7 @@ def main() -> int:
             spent.append(time.perf_counter() - began)
             cpu.append(time.process_time() - began_cpu)
             assert response.status_code in (200, 404), (path, response.status_code)
+        counting()
         if options.profile == scenario:
             profiler.stop()
             print(profiler.output_text(unicode=True, color=False))
@@ -158,6 +180,23 @@ def main() -> int:
             f"{statistics.median(cpu) * 1000:>9.2f}"
         )
     return 0
+
+
+def _callgrind(on: bool, name: str):
+    """Switch callgrind's collection on (when ``on``); the function returned switches it off
+    and dumps what was counted under ``name``."""
+    if not on:
+        return lambda: None
+    pid = str(os.getpid())
+    subprocess.run(["callgrind_control", "-i", "on", pid], check=True, capture_output=True)
+
+    def off() -> None:
+        subprocess.run(["callgrind_control", "-i", "off", pid], check=True, capture_output=True)
+        subprocess.run(
+            ["callgrind_control", f"--dump={name}", pid], check=True, capture_output=True
+        )
+
+    return off
 
 
 def _as_after_a_write() -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, post_load, pre_load
+from marshmallow.utils import missing, set_value
 
 from rules import N_
 from rules.dates import DateError, parse_datetime, resolve_timezone
@@ -37,6 +40,53 @@ class BaseSchema(Schema):
     @post_load
     def drop_nulls(self, data, **_kwargs):
         return {key: value for key, value in data.items() if value is not None}
+
+    def _deserialize(
+        self, data, *, error_store, many=False, partial=None, unknown=RAISE, index=None
+    ):
+        """marshmallow's own loop over the fields, less the fields the data lacks that are
+        neither required nor defaulted: marshmallow deserializes each of them to ``missing``,
+        which it then drops. A listing's query schema has 25 fields and a request sends two
+        to five: the lacking ones were three quarters of its load (0.2 ms a window)."""
+        if many or partial is not None or unknown != EXCLUDE or not isinstance(data, Mapping):
+            return super()._deserialize(
+                data,
+                error_store=error_store,
+                many=many,
+                partial=partial,
+                unknown=unknown,
+                index=index,
+            )
+        index = index if self.opts.index_errors else None
+        loaded = self.dict_class()
+        for name, key, field, optional in self._loaded_fields():
+            value = data.get(key, missing)
+            if value is missing and optional:
+                continue
+            try:
+                value = field.deserialize(value, key, data)
+            except ValidationError as error:
+                error_store.store_error(error.messages, key, index=index)
+                value = error.valid_data or missing
+            if value is not missing:
+                set_value(loaded, field.attribute or name, value)
+        return loaded
+
+    def _loaded_fields(self) -> tuple:
+        """(name, key in the data, field, whether lacking it gives nothing) of each field
+        loaded, worked out once per schema object (its fields are fixed when it is made)."""
+        plan = self.__dict__.get("_calendar_loaded_fields")
+        if plan is None:
+            plan = self._calendar_loaded_fields = tuple(
+                (
+                    name,
+                    field.data_key if field.data_key is not None else name,
+                    field,
+                    not field.required and field.load_default is missing,
+                )
+                for name, field in self.load_fields.items()
+            )
+        return plan
 
 
 class Flag(fields.Boolean):

@@ -1,7 +1,7 @@
 """Events: representation, writes, reads, permissions, trash, listing filters."""
 
 from datetime import datetime
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -433,6 +433,34 @@ def test_rest_url_echoes_the_effective_filters_as_the_reference(client, admin, m
     )
     assert f"&venue={venues[0]},{venues[1]}" in query and query.endswith("&status=publish")
     assert "start_date=2029-12-31+00%3A00%3A00" in body["next_rest_url"]
+
+
+@pytest.mark.parametrize(
+    "search",
+    ["fair", "a b", "x:y,z", "r&b=1", "50%+off", "caf\u00e9 d\u00e9j\u00e0", "\u2028~_.-", "[x]"],
+)
+def test_page_urls_encode_each_value_as_urlencode_and_quote(client, make_event, search):
+    """The pages' URLs: ``next_rest_url`` and ``previous_rest_url`` encode each value as
+    ``urlencode`` does, ``rest_url`` echoes it as ``quote(value, safe=" :,")`` does,
+    whichever characters it holds (app/listing.py writes the plain ones itself)."""
+    for n in range(3):
+        make_event(
+            title=f"{search} {n}", start_date="2030-01-01 16:00", end_date="2030-01-01 17:00"
+        )
+    query = f"per_page=1&page=2&start_date=2029-12-31&end_date=2030-01-02&search={quote(search)}"
+    body = client.get(f"{NS}/events?{query}").get_json()
+    assert body.get("total") == 3, body
+    effective = [
+        ("per_page", "1"),
+        ("start_date", "2029-12-31 00:00:00"),
+        ("end_date", "2030-01-02 23:59:59"),
+        ("search", search),
+        ("status", "publish"),
+    ]
+    echoed = "&".join(f"{k}={quote(v, safe=' :,')}" for k, v in effective)
+    assert body["rest_url"].split("?", 1)[1] == f"page=2&{echoed}"
+    assert body["next_rest_url"].split("?", 1)[1] == urlencode([*effective, ("page", 3)])
+    assert body["previous_rest_url"].split("?", 1)[1] == urlencode(effective)
 
 
 def test_search_status_featured_include(client, make_event, as_role):
