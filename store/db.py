@@ -477,7 +477,7 @@ def write_transaction(changes_data: bool = True):
             # VERSION_LEASE ago (data_version); once the lease of every read made before
             # this commit has run out, no request that follows the acknowledgement can be
             # answered from the data before it.
-            time.sleep(VERSION_LEASE)
+            _acknowledge_after(time.monotonic() + VERSION_LEASE)
 
 
 @contextmanager
@@ -542,14 +542,37 @@ _pinned: ContextVar[list | None] = ContextVar("pinned_data_version", default=Non
 
 def pin_data_version() -> Token:
     """Starts a scope (one request) that reads the data version once; ``unpin`` ends it."""
-    return _pinned.set([None])
+    return _pinned.set([None, 0.0])  # [version, acknowledge at (monotonic)]
 
 
 def unpin_data_version(token: Token) -> None:
+    """Ends the scope, first waiting out the commit wait of its writes: the scope's end
+    (a request's teardown) comes before its answer is sent."""
+    slot = _pinned.get()
+    if slot is not None:
+        _wait_until(slot[1])
     try:
         _pinned.reset(token)
     except ValueError:  # ended in another context than it began: just end it
         _pinned.set(None)
+
+
+def _acknowledge_after(moment: float) -> None:
+    """A write of the current scope may be acknowledged at ``moment`` (monotonic), not
+    before: the scope's end waits for it, so that the answer's own work after the commit
+    (reading and rendering what the write made) runs inside the wait instead of after it;
+    outside a scope (the CLI) the wait is now."""
+    slot = _pinned.get()
+    if slot is None:
+        _wait_until(moment)
+    else:
+        slot[1] = max(slot[1], moment)
+
+
+def _wait_until(moment: float) -> None:
+    left = moment - time.monotonic()
+    if left > 0:
+        time.sleep(left)
 
 
 def _forget_pinned_version() -> None:

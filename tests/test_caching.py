@@ -1,6 +1,9 @@
 """Cached responses are never stale after a write and never shared across viewers."""
 
+import time
+
 from tests.conftest import NS
+from tests.helpers import event_body
 
 
 def test_listing_reflects_a_write_at_once(client, make_event):
@@ -315,3 +318,34 @@ def test_a_json_answer_is_kept_from_its_second_ask_a_feed_from_its_first(app, cl
     assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
     feed = client.get(f"{NS}/events?ical=1")
     assert feed.mimetype == "text/calendar" and len(cache.entries) == 2
+
+
+def test_a_write_is_acknowledged_once_the_version_lease_ran_out_with_the_answer_made_meanwhile(
+    app, client, admin, monkeypatch
+):
+    """On PostgreSQL a worker serves a data version read up to ``VERSION_LEASE`` ago, so
+    a write is acknowledged no sooner than that after its commit (SPEC §14: no request
+    after the acknowledgement, on any host, is answered from older data). The wait is
+    paid at the request's end, not inside the write, so the answer's own work after the
+    commit runs within it; SQLite, one file read by every worker, waits for nothing."""
+    import store.db
+    from store.db import is_postgres, pin_data_version, unpin_data_version, write_transaction
+
+    monkeypatch.setattr(store.db, "VERSION_LEASE", 0.4)
+    with app.app_context(), app.extensions["calendar.db"].connection_context():
+        pin = pin_data_version()
+        began = time.monotonic()
+        try:
+            with write_transaction():
+                pass
+            after_write = time.monotonic() - began
+        finally:
+            unpin_data_version(pin)
+        scope = time.monotonic() - began
+        postgres = is_postgres()
+    assert after_write < 0.4
+    assert (scope >= 0.4) == postgres
+    began = time.monotonic()
+    response = client.post(f"{NS}/events", json=event_body(1), headers=admin)
+    assert response.status_code == 201
+    assert (time.monotonic() - began >= 0.4) == postgres
