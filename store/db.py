@@ -503,20 +503,38 @@ def data_version() -> int:
     slot = _pinned.get()
     if slot is not None and slot[0] is not None:
         return slot[0]
-    version = None
-    if is_postgres():
-        of, known, read_at = _lease
-        if of is database.obj and time.monotonic() - read_at < VERSION_LEASE:
-            version = known
-    if version is None:
-        read_at = time.monotonic()  # before the query: the lease counts from its start
-        row = execute_prepared(
-            "SELECT value FROM setting WHERE key = 'data_version'", ()
-        ).fetchone()
-        version = int(row[0]) if row else 0
-        _known_version(version, read_at)
+    version = _leased_version() if is_postgres() else _read_version()
     if slot is not None:
         slot[0] = version
+    return version
+
+
+def _leased_version() -> int:
+    """The version of a read that began less than VERSION_LEASE before this thread asked.
+    A thread whose lease ran out waits for the read another thread of the worker has under
+    way, and takes its answer if that read began within the lease before this thread asked
+    (the rule a finished read is held to): under load the threads of a worker otherwise
+    each sent their own read at once."""
+    asked = time.monotonic()
+    version = _leased(asked)
+    if version is None:
+        with _version_read:
+            version = _leased(asked)
+            if version is None:
+                version = _read_version()
+    return version
+
+
+def _leased(asked: float) -> int | None:
+    of, known, read_at = _lease
+    return known if of is database.obj and asked - read_at < VERSION_LEASE else None
+
+
+def _read_version() -> int:
+    read_at = time.monotonic()  # before the query: the lease counts from its start
+    row = execute_prepared("SELECT value FROM setting WHERE key = 'data_version'", ()).fetchone()
+    version = int(row[0]) if row else 0
+    _known_version(version, read_at)
     return version
 
 
@@ -524,6 +542,8 @@ def data_version() -> int:
 # and what its last read (or write) found: (database, version, monotonic time of the read).
 VERSION_LEASE = 0.003
 _lease: tuple = (None, None, 0.0)
+# One read of the version at a time per worker (_leased_version).
+_version_read = threading.Lock()
 
 
 def _known_version(version: int, at: float) -> None:
