@@ -148,12 +148,30 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
 
     def begin(self, isolation_level=None):
         """``BEGIN``; for a write transaction (``_postgres_writer_lock``), with the writer
-        lock in the same round trip (two statements of one simple query, run in order)."""
+        lock and a read of the data version in the same round trip (statements of one
+        simple query, run in order; the answer is the last one's)."""
         if not getattr(_lock_at_begin, "on", False) or isolation_level:
             return super().begin(isolation_level)
         _lock_at_begin.on = False
         with __exception_wrapper__:
-            self.cursor().execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
+            cursor = self.cursor()
+            sql = f"BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})"
+            if not _lock_at_begin.read_version:  # a migration's: no setting table yet
+                cursor.execute(sql)
+                return
+            cursor.execute(f"{sql}; {READ_VERSION}")
+            row = cursor.fetchone()
+        _lock_at_begin.version = int(row[0]) if row else None
+
+    def commit(self):
+        """``COMMIT``, after the statement a write left to send with it (``_bump_version``)
+        in the same round trip: the writer lock is held one round trip less."""
+        before = getattr(_lock_at_begin, "commit_with", None)
+        if before is None or self.is_closed():
+            return super().commit()
+        _lock_at_begin.commit_with = None
+        with __exception_wrapper__:
+            self.cursor().execute(f"{before}; COMMIT")
 
     def execute_prepared(self, sql: str, params):
         return self._retrying(self._execute_prepared, sql, params)
@@ -418,7 +436,7 @@ _lock_at_begin = threading.local()
 
 
 @contextmanager
-def _postgres_writer_lock():
+def _postgres_writer_lock(changes_data: bool):
     """Writers of every host queue on one advisory lock taken as the transaction's first
     statement, released by its commit or rollback: one writer at a time, as on SQLite, so
     the checks a write makes before it writes (unique slugs, names) hold; and in READ
@@ -428,6 +446,7 @@ def _postgres_writer_lock():
     """
     outermost = not database.in_transaction()
     _lock_at_begin.on = outermost
+    _lock_at_begin.read_version = changes_data
     try:
         with database.atomic() as txn:
             _lock_at_begin.on = False
@@ -436,6 +455,8 @@ def _postgres_writer_lock():
             yield txn
     finally:
         _lock_at_begin.on = False
+        if outermost:
+            _lock_at_begin.version = _lock_at_begin.commit_with = None
 
 
 # What runs at the end of every outermost write transaction that changes data, inside it
@@ -455,17 +476,13 @@ def write_transaction(changes_data: bool = True):
     which invalidates cached responses in every worker (and every host) at once.
     """
     postgres = is_postgres()
-    transaction = _postgres_writer_lock() if postgres else _sqlite_writer_transaction()
+    transaction = _postgres_writer_lock(changes_data) if postgres else _sqlite_writer_transaction()
     bumped, committed = None, []
     with transaction as txn:
         yield txn
         if changes_data and database.transaction_depth() == 1:
             committed = [hook() for hook in BEFORE_COMMIT]
-            row = database.execute_sql(
-                "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) "
-                "WHERE key = 'data_version' RETURNING value"
-            ).fetchone()
-            bumped = int(row[0]) if row else None
+            bumped = _bump_version()
             _forget_pinned_version()
     if bumped is not None:  # committed: the data is at this version until the next write
         _known_version(bumped, time.monotonic())
@@ -478,6 +495,25 @@ def write_transaction(changes_data: bool = True):
             # this commit has run out, no request that follows the acknowledgement can be
             # answered from the data before it.
             _acknowledge_after(time.monotonic() + VERSION_LEASE)
+
+
+READ_VERSION = "SELECT value FROM setting WHERE key = 'data_version'"
+BUMP_VERSION = (
+    "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) WHERE key = 'data_version'"
+)
+
+
+def _bump_version() -> int | None:
+    """The data version the write transaction makes. On PostgreSQL its ``BEGIN`` read the
+    version under the writer lock, which every bump is made under, so nothing moves it
+    before the commit: the bump is sent with the ``COMMIT`` (``commit`` above), one round
+    trip fewer while the lock is held."""
+    known = getattr(_lock_at_begin, "version", None)
+    if known is not None:
+        _lock_at_begin.commit_with = BUMP_VERSION
+        return known + 1
+    row = database.execute_sql(f"{BUMP_VERSION} RETURNING value").fetchone()
+    return int(row[0]) if row else None
 
 
 @contextmanager
@@ -532,7 +568,7 @@ def _leased(asked: float) -> int | None:
 
 def _read_version() -> int:
     read_at = time.monotonic()  # before the query: the lease counts from its start
-    row = execute_prepared("SELECT value FROM setting WHERE key = 'data_version'", ()).fetchone()
+    row = execute_prepared(READ_VERSION, ()).fetchone()
     version = int(row[0]) if row else 0
     _known_version(version, read_at)
     return version
