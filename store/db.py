@@ -148,12 +148,30 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
 
     def begin(self, isolation_level=None):
         """``BEGIN``; for a write transaction (``_postgres_writer_lock``), with the writer
-        lock in the same round trip (two statements of one simple query, run in order)."""
+        lock and a read of the data version in the same round trip (statements of one
+        simple query, run in order; the answer is the last one's)."""
         if not getattr(_lock_at_begin, "on", False) or isolation_level:
             return super().begin(isolation_level)
         _lock_at_begin.on = False
         with __exception_wrapper__:
-            self.cursor().execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
+            cursor = self.cursor()
+            sql = f"BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})"
+            if not _lock_at_begin.read_version:  # a migration's: no setting table yet
+                cursor.execute(sql)
+                return
+            cursor.execute(f"{sql}; {READ_VERSION}")
+            row = cursor.fetchone()
+        _lock_at_begin.version = int(row[0]) if row else None
+
+    def commit(self):
+        """``COMMIT``, after the statement a write left to send with it (``_bump_version``)
+        in the same round trip: the writer lock is held one round trip less."""
+        before = getattr(_lock_at_begin, "commit_with", None)
+        if before is None or self.is_closed():
+            return super().commit()
+        _lock_at_begin.commit_with = None
+        with __exception_wrapper__:
+            self.cursor().execute(f"{before}; COMMIT")
 
     def execute_prepared(self, sql: str, params):
         return self._retrying(self._execute_prepared, sql, params)
@@ -418,7 +436,7 @@ _lock_at_begin = threading.local()
 
 
 @contextmanager
-def _postgres_writer_lock():
+def _postgres_writer_lock(changes_data: bool):
     """Writers of every host queue on one advisory lock taken as the transaction's first
     statement, released by its commit or rollback: one writer at a time, as on SQLite, so
     the checks a write makes before it writes (unique slugs, names) hold; and in READ
@@ -428,6 +446,7 @@ def _postgres_writer_lock():
     """
     outermost = not database.in_transaction()
     _lock_at_begin.on = outermost
+    _lock_at_begin.read_version = changes_data
     try:
         with database.atomic() as txn:
             _lock_at_begin.on = False
@@ -436,6 +455,8 @@ def _postgres_writer_lock():
             yield txn
     finally:
         _lock_at_begin.on = False
+        if outermost:
+            _lock_at_begin.version = _lock_at_begin.commit_with = None
 
 
 # What runs at the end of every outermost write transaction that changes data, inside it
@@ -455,17 +476,13 @@ def write_transaction(changes_data: bool = True):
     which invalidates cached responses in every worker (and every host) at once.
     """
     postgres = is_postgres()
-    transaction = _postgres_writer_lock() if postgres else _sqlite_writer_transaction()
+    transaction = _postgres_writer_lock(changes_data) if postgres else _sqlite_writer_transaction()
     bumped, committed = None, []
     with transaction as txn:
         yield txn
         if changes_data and database.transaction_depth() == 1:
             committed = [hook() for hook in BEFORE_COMMIT]
-            row = database.execute_sql(
-                "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) "
-                "WHERE key = 'data_version' RETURNING value"
-            ).fetchone()
-            bumped = int(row[0]) if row else None
+            bumped = _bump_version()
             _forget_pinned_version()
     if bumped is not None:  # committed: the data is at this version until the next write
         _known_version(bumped, time.monotonic())
@@ -477,7 +494,26 @@ def write_transaction(changes_data: bool = True):
             # VERSION_LEASE ago (data_version); once the lease of every read made before
             # this commit has run out, no request that follows the acknowledgement can be
             # answered from the data before it.
-            time.sleep(VERSION_LEASE)
+            _acknowledge_after(time.monotonic() + VERSION_LEASE)
+
+
+READ_VERSION = "SELECT value FROM setting WHERE key = 'data_version'"
+BUMP_VERSION = (
+    "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) WHERE key = 'data_version'"
+)
+
+
+def _bump_version() -> int | None:
+    """The data version the write transaction makes. On PostgreSQL its ``BEGIN`` read the
+    version under the writer lock, which every bump is made under, so nothing moves it
+    before the commit: the bump is sent with the ``COMMIT`` (``commit`` above), one round
+    trip fewer while the lock is held."""
+    known = getattr(_lock_at_begin, "version", None)
+    if known is not None:
+        _lock_at_begin.commit_with = BUMP_VERSION
+        return known + 1
+    row = database.execute_sql(f"{BUMP_VERSION} RETURNING value").fetchone()
+    return int(row[0]) if row else None
 
 
 @contextmanager
@@ -503,20 +539,38 @@ def data_version() -> int:
     slot = _pinned.get()
     if slot is not None and slot[0] is not None:
         return slot[0]
-    version = None
-    if is_postgres():
-        of, known, read_at = _lease
-        if of is database.obj and time.monotonic() - read_at < VERSION_LEASE:
-            version = known
-    if version is None:
-        read_at = time.monotonic()  # before the query: the lease counts from its start
-        row = execute_prepared(
-            "SELECT value FROM setting WHERE key = 'data_version'", ()
-        ).fetchone()
-        version = int(row[0]) if row else 0
-        _known_version(version, read_at)
+    version = _leased_version() if is_postgres() else _read_version()
     if slot is not None:
         slot[0] = version
+    return version
+
+
+def _leased_version() -> int:
+    """The version of a read that began less than VERSION_LEASE before this thread asked.
+    A thread whose lease ran out waits for the read another thread of the worker has under
+    way, and takes its answer if that read began within the lease before this thread asked
+    (the rule a finished read is held to): under load the threads of a worker otherwise
+    each sent their own read at once."""
+    asked = time.monotonic()
+    version = _leased(asked)
+    if version is None:
+        with _version_read:
+            version = _leased(asked)
+            if version is None:
+                version = _read_version()
+    return version
+
+
+def _leased(asked: float) -> int | None:
+    of, known, read_at = _lease
+    return known if of is database.obj and asked - read_at < VERSION_LEASE else None
+
+
+def _read_version() -> int:
+    read_at = time.monotonic()  # before the query: the lease counts from its start
+    row = execute_prepared(READ_VERSION, ()).fetchone()
+    version = int(row[0]) if row else 0
+    _known_version(version, read_at)
     return version
 
 
@@ -524,6 +578,8 @@ def data_version() -> int:
 # and what its last read (or write) found: (database, version, monotonic time of the read).
 VERSION_LEASE = 0.003
 _lease: tuple = (None, None, 0.0)
+# One read of the version at a time per worker (_leased_version).
+_version_read = threading.Lock()
 
 
 def _known_version(version: int, at: float) -> None:
@@ -542,14 +598,37 @@ _pinned: ContextVar[list | None] = ContextVar("pinned_data_version", default=Non
 
 def pin_data_version() -> Token:
     """Starts a scope (one request) that reads the data version once; ``unpin`` ends it."""
-    return _pinned.set([None])
+    return _pinned.set([None, 0.0])  # [version, acknowledge at (monotonic)]
 
 
 def unpin_data_version(token: Token) -> None:
+    """Ends the scope, first waiting out the commit wait of its writes: the scope's end
+    (a request's teardown) comes before its answer is sent."""
+    slot = _pinned.get()
+    if slot is not None:
+        _wait_until(slot[1])
     try:
         _pinned.reset(token)
     except ValueError:  # ended in another context than it began: just end it
         _pinned.set(None)
+
+
+def _acknowledge_after(moment: float) -> None:
+    """A write of the current scope may be acknowledged at ``moment`` (monotonic), not
+    before: the scope's end waits for it, so that the answer's own work after the commit
+    (reading and rendering what the write made) runs inside the wait instead of after it;
+    outside a scope (the CLI) the wait is now."""
+    slot = _pinned.get()
+    if slot is None:
+        _wait_until(moment)
+    else:
+        slot[1] = max(slot[1], moment)
+
+
+def _wait_until(moment: float) -> None:
+    left = moment - time.monotonic()
+    if left > 0:
+        time.sleep(left)
 
 
 def _forget_pinned_version() -> None:

@@ -1,6 +1,11 @@
 """Cached responses are never stale after a write and never shared across viewers."""
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 from tests.conftest import NS
+from tests.helpers import event_body
 
 
 def test_listing_reflects_a_write_at_once(client, make_event):
@@ -315,3 +320,66 @@ def test_a_json_answer_is_kept_from_its_second_ask_a_feed_from_its_first(app, cl
     assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
     feed = client.get(f"{NS}/events?ical=1")
     assert feed.mimetype == "text/calendar" and len(cache.entries) == 2
+
+
+def test_a_write_is_acknowledged_once_the_version_lease_ran_out_with_the_answer_made_meanwhile(
+    app, client, admin, monkeypatch
+):
+    """On PostgreSQL a worker serves a data version read up to ``VERSION_LEASE`` ago, so
+    a write is acknowledged no sooner than that after its commit (SPEC §14: no request
+    after the acknowledgement, on any host, is answered from older data). The wait is
+    paid at the request's end, not inside the write, so the answer's own work after the
+    commit runs within it; SQLite, one file read by every worker, waits for nothing."""
+    import store.db
+    from store.db import is_postgres, pin_data_version, unpin_data_version, write_transaction
+
+    monkeypatch.setattr(store.db, "VERSION_LEASE", 0.4)
+    with app.app_context(), app.extensions["calendar.db"].connection_context():
+        pin = pin_data_version()
+        began = time.monotonic()
+        try:
+            with write_transaction():
+                pass
+            after_write = time.monotonic() - began
+        finally:
+            unpin_data_version(pin)
+        scope = time.monotonic() - began
+        postgres = is_postgres()
+    assert after_write < 0.4
+    assert (scope >= 0.4) == postgres
+    began = time.monotonic()
+    response = client.post(f"{NS}/events", json=event_body(1), headers=admin)
+    assert response.status_code == 201
+    assert time.monotonic() - began >= (0.4 if postgres else 0)
+
+
+def test_the_threads_of_a_worker_whose_lease_ran_out_share_one_version_read(app, monkeypatch):
+    """On PostgreSQL, threads that find the worker's version lease run out at once wait for
+    the one read under way instead of each sending their own (it began after they asked,
+    so its answer is as fresh as theirs would be); on SQLite each asks its own file."""
+    import store.db
+
+    monkeypatch.setattr(store.db, "VERSION_LEASE", 5.0)
+    monkeypatch.setattr(store.db, "_lease", (None, None, 0.0))
+    reads = []
+    execute_prepared = store.db.execute_prepared
+
+    def slow_read(sql, params):
+        reads.append(sql)
+        time.sleep(0.2)
+        return execute_prepared(sql, params)
+
+    monkeypatch.setattr(store.db, "execute_prepared", slow_read)
+    db = app.extensions["calendar.db"]
+    together = threading.Barrier(4)
+
+    def ask(_n):
+        with app.app_context(), db.connection_context():
+            together.wait()
+            return store.db.data_version(), store.db.is_postgres()
+
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(ask, range(4)))
+    assert len(set(answers)) == 1
+    postgres = answers[0][1]
+    assert len(reads) == (1 if postgres else 4)

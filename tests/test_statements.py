@@ -118,3 +118,54 @@ def test_a_writes_statements_are_prepared_and_a_refused_one_leaves_the_write_usa
             assert db.execute_prepared(seen, (0,)).fetchone()[0] == 0  # still usable
         assert db._prepared_form(seen)[0] in db._PREPARED[database.connection()]
         assert untyped in db._UNPREPARABLE
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="round trips to a server: PostgreSQL")
+def test_a_write_reads_the_data_version_with_its_begin_and_bumps_it_with_its_commit(
+    app, monkeypatch
+):
+    """The writer lock is held one round trip less: the version is read in the ``BEGIN``
+    that takes the lock, and its bump goes with the ``COMMIT``; the version the write
+    reports is the one stored, and a write that fails bumps nothing."""
+    from store import db
+
+    sent = []
+    engine = database.obj
+    cursor = engine.cursor
+
+    class Recording:
+        def __init__(self, real):
+            self.real = real
+
+        def execute(self, sql, params=None):
+            sent.append(sql)
+            return self.real.execute(sql, params)
+
+        def __getattr__(self, name):
+            return getattr(self.real, name)
+
+    def recording_cursor(*args, **kwargs):
+        return Recording(cursor(*args, **kwargs))
+
+    def stored_version():
+        return int(database.execute_sql(db.READ_VERSION).fetchone()[0])
+
+    with database.connection_context():
+        before = stored_version()
+        monkeypatch.setattr(engine, "cursor", recording_cursor)
+        with db.write_transaction():
+            database.execute_sql("SELECT 1")
+        monkeypatch.setattr(engine, "cursor", cursor)
+        assert len(sent) == 3
+        assert sent[0].startswith("BEGIN;") and sent[0].endswith(db.READ_VERSION)
+        assert sent[2] == f"{db.BUMP_VERSION}; COMMIT"
+        assert stored_version() == before + 1 == db._lease[1]
+        with pytest.raises(LookupError), db.write_transaction():
+            database.execute_sql("UPDATE setting SET value = value WHERE key = 'data_version'")
+            raise LookupError("the write fails")
+        assert stored_version() == before + 1
+        with db.write_transaction(changes_data=False):
+            pass
+        with db.write_transaction():
+            pass
+        assert stored_version() == before + 2 == db._lease[1]
