@@ -11,6 +11,7 @@ databases side by side, and ``drop_database`` removes it.
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import uuid
 from urllib.parse import urlsplit, urlunsplit
@@ -99,6 +100,18 @@ def per_test_database(folder) -> str:
         cursor.execute(f"TRUNCATE {tables}, setting RESTART IDENTITY CASCADE")
         cursor.executemany("INSERT INTO setting (key, value) VALUES (%s, %s)", settings)
     return _shared["url"]
+
+
+def copy_database(setting: str, folder, name: str = "calendar.db") -> str:
+    """A new database holding what ``setting`` holds (no one may be connected to it): on
+    SQLite a copy of its file in ``folder``, on PostgreSQL a database made from it."""
+    if not ON_POSTGRES:
+        target = folder / name
+        shutil.copyfile(setting, target)
+        return str(target)
+    database_name = "calendar_test_" + uuid.uuid4().hex[:16]
+    _admin(f"CREATE DATABASE {database_name} TEMPLATE {urlsplit(setting).path.lstrip('/')}")
+    return _with_name(TEST_DATABASE_URL, database_name)
 
 
 def drop_database(setting: str) -> None:
