@@ -6,7 +6,6 @@ finds nothing serious on the sign-in page, the dashboard and the event form."""
 
 import functools
 import http.server
-import io
 import os
 import re
 import threading
@@ -14,11 +13,10 @@ from datetime import date, timedelta
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from PIL import Image
 
 from tests.conftest import NS
 from tests.databases import drop_database, fresh_database
-from tests.helpers import Server, chromium, flask_cli, free_port
+from tests.helpers import Server, chromium, flask_cli, free_port, image_bytes
 
 # The faces are the same on every engine: make test-postgres leaves these out (Makefile).
 pytestmark = pytest.mark.browser
@@ -91,9 +89,7 @@ def test_an_event_with_an_image_and_a_weekly_recurrence_from_form_to_page(site, 
     page.get_by_role("link", name="New event").first.click()
     assert serious(page) == []
     poster = tmp_path / "poster.png"
-    image = io.BytesIO()
-    Image.new("RGB", (640, 480), "purple").save(image, "PNG")
-    poster.write_bytes(image.getvalue())
+    poster.write_bytes(image_bytes("PNG", (640, 480), colour="purple"))
     page.get_by_label("All day").check()  # the little script: the inputs take dates alone
     assert page.get_by_label("Start").get_attribute("type") == "date"
     page.get_by_label("All day").uncheck()
@@ -211,9 +207,7 @@ def test_enter_in_a_field_saves_the_event_with_its_image(site, browser, tmp_path
     page = signed_in(site, browser, "edna")
     page.goto(site["base"] + "/manage/events/new")
     poster = tmp_path / "enter.png"
-    image = io.BytesIO()
-    Image.new("RGB", (64, 48), "teal").save(image, "PNG")
-    poster.write_bytes(image.getvalue())
+    poster.write_bytes(image_bytes("PNG", (64, 48), colour="teal"))
     page.get_by_label("Start").fill(f"{DAY}T10:00")
     page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
     page.get_by_label("Upload an image").set_input_files(str(poster))
@@ -285,9 +279,7 @@ def test_enter_in_the_image_search_searches_and_saves_nothing(site, browser, tmp
     page = signed_in(site, browser, "edna")
     page.goto(site["base"] + "/manage/events/new")
     poster = tmp_path / "harbour.png"
-    image = io.BytesIO()
-    Image.new("RGB", (40, 30), "navy").save(image, "PNG")
-    poster.write_bytes(image.getvalue())
+    poster.write_bytes(image_bytes("PNG", (40, 30), colour="navy"))
     page.get_by_label("Title").fill("Harbour festival")
     page.get_by_label("Start").fill(f"{DAY}T10:00")
     page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
