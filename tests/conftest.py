@@ -4,6 +4,7 @@ and users of every role."""
 
 import base64
 import copy
+import os
 import re
 from datetime import date, timedelta
 
@@ -24,6 +25,27 @@ from tests.site_instance import FOLDER as _SITE  # noqa: F401 (the suite's insta
 Shaped.CHECK = True
 
 NS = "/wp-json/calendar/events/v1"
+
+
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist's worksteal (``make test``), the tests marked ``slow`` (a minute or
+    so each: the fuzz, the random walks) start the run, dealt in turn to each worker's
+    first share; the short tests follow and fill its end, where one long test left a
+    worker idle while the other finished it. Every test still runs, in the same order
+    within each group; a run in one process keeps the collected order."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if workers < 2 or not slow:
+        return
+    short = [item for item in items if not item.get_closest_marker("slow")]
+    ordered, left = [], len(items)
+    for worker in range(workers):
+        share = left // (workers - worker)  # what worksteal first sends this worker
+        mine = slow[worker::workers]
+        take = max(share - len(mine), 0)
+        ordered += mine + short[:take]
+        short, left = short[take:], left - share
+    items[:] = ordered + short
 
 
 @pytest.fixture(scope="session")

@@ -110,6 +110,7 @@ def _answers(server, auth) -> dict:
     return seen
 
 
+@pytest.mark.slow
 def test_a_backup_restores_into_an_empty_site_answering_alike(database, tmp_path):
     auth = new_admin(database)
     uploads = tmp_path / "uploads"
@@ -172,6 +173,7 @@ def _same(before, after, old_base, new_base) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_restore_refuses_a_site_that_holds_a_calendar_unless_forced(database, tmp_path):
     new_admin(database)
     archive = tmp_path / "site.tar.gz"

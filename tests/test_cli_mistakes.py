@@ -56,6 +56,7 @@ def calendar(tmp_path):
     return path
 
 
+@pytest.mark.slow
 @sqlite_file
 def test_backups_that_cannot_be_made_say_why(calendar, tmp_path):
     missing = cli(calendar, "backup", str(tmp_path / "no" / "such" / "copy.tar.gz"))
@@ -118,6 +119,7 @@ def test_users_every_engine_can_store(calendar, args, said):
     assert "bob" not in flask_cli(calendar, "users", "list")
 
 
+@pytest.mark.slow
 def test_a_copy_taken_while_the_server_writes_is_a_consistent_calendar(tmp_path):
     """The copy reads every table in one read transaction: events written meanwhile are
     left out together with their links, where reading each table at its own moment failed

@@ -244,6 +244,7 @@ def test_listing_and_single_texts_never_swap_any_order(client, make_event):
     assert "json_ld" not in listed(client, event["id"], query=f"&include={event['id']}")
 
 
+@pytest.mark.slow
 def test_cold_warm_and_fresh_agree_over_many_urls_and_viewers(
     app, client, admin, as_role, make_event
 ):
@@ -824,6 +825,7 @@ def test_odd_listings_cold_and_warm_agree(app, client, admin, make_event, query)
 # --- a random walk: writes and clock moves, answers made warm and cold agree --------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_random_walk_warm_and_cold_texts_agree(app, client, admin, as_role, make_event, seed):
     import random

@@ -100,6 +100,7 @@ def _exercise(operation, callers, mode):
 PARTS = 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", range(PARTS))
 def test_every_operation_conforms_to_the_document(fuzz_app, part):
     callers = [None, fuzz_app.config["FUZZ_AUTH"]]  # anonymous, then the administrator

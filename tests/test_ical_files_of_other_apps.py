@@ -6,6 +6,7 @@ import io
 from datetime import UTC, datetime, timedelta
 
 import icalendar
+import pytest
 import recurring_ical_events
 
 from tests.conftest import NS
@@ -194,6 +195,7 @@ ZONES_CHECKED = [
 ]
 
 
+@pytest.mark.slow
 def test_each_zone_of_the_feed_gives_the_tz_databases_offsets_for_ten_years(client, make_event):
     """Read by an independent reader (dateutil's ``tzical``), every VTIMEZONE of the feed
     gives the offsets of the tz database every six hours for ten years, and around every

@@ -457,6 +457,7 @@ def test_the_importer_needs_an_author(app, site):
     assert "no user 'nobody'" in run(app, site.base, "--author", "nobody").output
 
 
+@pytest.mark.slow
 def test_a_second_instance_of_this_service_is_brought_through_its_alias(
     app, client, admin, tmp_path
 ):

@@ -104,6 +104,7 @@ def restore(backup, tmp_path):
     return target
 
 
+@pytest.mark.slow
 def test_online_backup_is_consistent_and_restorable(database, admin_auth, tmp_path):
     server = Server(database, workers=2)
     try:

@@ -574,6 +574,7 @@ def frozen_time():
 WALKS = int(os.environ.get("MEMO_WALKS", "5"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(1, WALKS + 1))
 def test_random_walk_cached_fresh_and_cold_agree(
     app, client, admin, as_role, make_event, seed, frozen_time
