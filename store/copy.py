@@ -81,8 +81,7 @@ def copy_database(
                 counts = {model._meta.table_name: _copy_table(source, model) for model in COPIED}
                 _copy_settings(source)
                 reset_sequences(COPIED)
-            texts.make_all()
-            after_bulk_load()
+            after_bulk_load(texts.make_all)
         return counts
     finally:
         source.close_all()

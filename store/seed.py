@@ -230,8 +230,7 @@ def seed(
     with write_transaction(), bulk_text_index(*EVENT_TEXT_INDEX):
         made.update(_seed(events, author, progress, rng, now, stamp, counts, media_ids, published))
         _remember(made, stamp)
-    texts.make_all()
-    after_bulk_load()
+    after_bulk_load(texts.make_all)
     return counts
 
 
