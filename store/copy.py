@@ -14,6 +14,7 @@ from store.db import (
     bind_database,
     database,
     failure_reason,
+    gather_statistics,
     is_url,
     open_database,
     reset_sequences,
@@ -81,6 +82,7 @@ def copy_database(
                 counts = {model._meta.table_name: _copy_table(source, model) for model in COPIED}
                 _copy_settings(source)
                 reset_sequences(COPIED)
+                gather_statistics()  # before the commit makes the first texts
             after_bulk_load(texts.make_all)
         return counts
     finally:

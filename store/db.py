@@ -373,22 +373,28 @@ def unindexed(column):
     return column.concat(SQL("''"))
 
 
-def after_bulk_load(make_texts: Callable[[], object]) -> None:
-    """After a bulk load (seed, copy): the stored texts made (``make_texts``), with what
-    each engine needs around it. PostgreSQL's planner needs the tables' statistics, which
-    autovacuum gathers only a while later: to walk a listing's index in order and stop
-    after the page, and first to find the texts to be made (without them it joined the
-    loaded events in a nested loop: minutes for 30,000 seeded events, hours for 100,000).
-    SQLite's plans are made without statistics (``unindexed``), but its file is rewritten
-    without free space (``VACUUM``, queued with the writers): the stored texts, each made
-    into its event's small row, left their pages half full (383 MB for 100,000 demo
-    events, 253 MB after; a smaller file is a smaller share of it to read)."""
+def gather_statistics() -> None:
+    """PostgreSQL: the planner's statistics of the tables, gathered now, where autovacuum
+    gathers them only a while after a bulk load (seed, copy). Within the load's own
+    transaction (``ANALYZE`` counts its rows), so that its commit, which makes the first
+    stored texts, finds the texts to be made by a plan made from them: without them the
+    loaded events were joined in a nested loop (minutes for 30,000 seeded events, hours
+    for 100,000). Listings need them too, to walk an index in start order and stop after
+    the page. SQLite's plans are made without statistics (``unindexed``)."""
     if is_postgres():
         database.execute_sql("ANALYZE")
-        make_texts()
-        database.execute_sql("ANALYZE")  # the texts' rows changed too
-        return
+
+
+def after_bulk_load(make_texts: Callable[[], object]) -> None:
+    """After a bulk load's commit: the rest of its stored texts made (``make_texts``), then
+    PostgreSQL's statistics gathered again (the texts' rows changed), or SQLite's file
+    rewritten without free space (``VACUUM``, queued with the writers): the stored texts,
+    each made into its event's small row, left their pages half full (383 MB for 100,000
+    demo events, 253 MB after; a smaller file is a smaller share of it to read)."""
     make_texts()
+    if is_postgres():
+        gather_statistics()
+        return
     with _writer_lock():
         database.execute_sql("VACUUM")
 

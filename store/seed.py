@@ -17,7 +17,14 @@ import orjson
 from rules import dates
 from rules.clock import utcnow
 from store import images, texts
-from store.db import after_bulk_load, bulk_text_index, insert_rows, upsert, write_transaction
+from store.db import (
+    after_bulk_load,
+    bulk_text_index,
+    gather_statistics,
+    insert_rows,
+    upsert,
+    write_transaction,
+)
 from store.media import file_names, remove_files, save_media
 from store.models import (
     EVENT_TEXT_INDEX,
@@ -230,6 +237,7 @@ def seed(
     with write_transaction(), bulk_text_index(*EVENT_TEXT_INDEX):
         made.update(_seed(events, author, progress, rng, now, stamp, counts, media_ids, published))
         _remember(made, stamp)
+        gather_statistics()  # before the commit makes the first texts
     after_bulk_load(texts.make_all)
     return counts
 
