@@ -30,7 +30,7 @@ from store.events import events_by_day as store_events_by_day
 from store.events import neighbours as store_neighbours
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
 from store.memo import MEMO, current_version
-from store.recurrence import overrides_of
+from store.recurrence import has_overrides
 from store.terms import categories_by_name, find_term
 from store.users import ANONYMOUS
 
@@ -380,7 +380,7 @@ def series_as_ruled(series_id: int) -> dict | None:
     """The first occurrence of a series (the series itself) as the anonymous API shows it,
     when every occurrence is as the series' rule makes it: None when one was edited on its
     own (its own dates or texts), or when the series is not to be read."""
-    if overrides_of([series_id])[series_id]:
+    if has_overrides(series_id):
         return None
     found = representations([series_id])
     return found[0] if found else None
