@@ -196,13 +196,29 @@ def _decorate(events: list[dict]) -> list[dict]:
 
 
 def _event_links():
-    """slug → the event's page, from one address built by the router (a grid links a
-    hundred)."""
-    before, _slug, after = url_for("pages.event_view", slug=_SLUG).partition(_SLUG)
-    return lambda slug: f"{before}{quote(slug, safe='')}{after}"
+    """slug → the event's page (a grid links a hundred)."""
+    return slug_links("pages.event_view")
+
+
+def slug_links(endpoint: str):
+    """slug → the page of ``endpoint`` (an event's, a venue's…), from one address the
+    router built per language root (``SCRIPT_NAME``), the slug quoted as the router quotes
+    it: an event page links a dozen items, each ``url_for`` a build of the router."""
+    known = current_app.extensions.setdefault("calendar.slug links", {})
+    key = (request.script_root, endpoint)
+    pattern = known.get(key)
+    if pattern is None:
+        before, _slug, after = url_for(endpoint, slug=_SLUG).partition(_SLUG)
+        pattern = (before, after)
+        if len(known) < 512:  # the language roots (and a proxy's prefix) of a few endpoints
+            known[key] = pattern
+    before, after = pattern
+    return lambda slug: f"{before}{quote(slug, safe=_PATH_SAFE)}{after}"
 
 
 _SLUG = "slug-of-the-event"
+# What werkzeug's router leaves unquoted in a path segment (routing/converters.py).
+_PATH_SAFE = "!$&'()*+,/:;=@"
 
 
 def _one_per_series(events: list[dict]) -> list[dict]:
@@ -616,6 +632,7 @@ bp.add_url_rule("/event/<slug>/", view_func=cached(EventPage).as_view("event_vie
 def _event_page(slug: str, password: str | None, tried: bool = False):
     event, locked = reading.event_page(slug, password)
     _decorate([event])
+    _link_items(event)
     lang = current_language()
     venues = event["_venues"]
     location = address_line(venues[0]) if venues else ""
@@ -650,6 +667,27 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         og_image=event["image"]["url"] if event.get("image") else None,
         lang_of_dates=lang,
     )
+
+
+# The items an event page links: their key in the event (as ``_decorate`` leaves it), and
+# their page.
+LINKED_PAGES = (
+    ("_venues", "pages.venue_view"),
+    ("organizer", "pages.organizer_view"),
+    ("categories", "pages.category_view"),
+    ("tags", "pages.tag_view"),
+)
+
+
+def _link_items(event: dict) -> None:
+    """Each venue, organizer and term of ``event`` with the address of its page
+    (``_link``)."""
+    for key, endpoint in LINKED_PAGES:
+        items = [item for item in event.get(key) or () if item]
+        if items:
+            link_of = slug_links(endpoint)
+            for item in items:
+                item["_link"] = link_of(item["slug"])
 
 
 def _span_link(span) -> dict | None:
