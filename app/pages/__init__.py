@@ -192,6 +192,10 @@ def _decorate(events: list[dict]) -> list[dict]:
         event["_when"] = formatting.when(event, lang, site_tz)
         venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
         event["_venues"] = venues
+        event.setdefault("_repeats", False)  # set by _one_per_series
+        image = event["image"]
+        if image:  # a list's thumbnail: the medium size, else the image
+            event["_thumb"] = (image.get("sizes", {}).get("medium") or image).get("url", "")
     return events
 
 
