@@ -84,7 +84,7 @@ def _frame() -> dict:
     # the query parameters it reads, under each language root.
     here = request.path
     if request.endpoint:
-        here = url_for(request.endpoint, **(request.view_args or {}))
+        here = page_address(request.endpoint, request.view_args)
     query = {k: v for k, v in request.args.items() if k in PAGE_QUERY}
     address = here + (f"?{urlencode(query)}" if query else "")
     path = address[len(request.script_root) :]
@@ -164,9 +164,9 @@ def _feeds(filters: reading.Filters, window: dict | None = None) -> dict:
 def _view_links(filters: reading.Filters, day: date) -> dict:
     query = filters.query()
     return {
-        "list": url_for("pages.list_view", **query),
-        "month": url_for("pages.month_view", month=f"{day:%Y-%m}", **query),
-        "day": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query),
+        "list": page_address("pages.list_view", **query),
+        "month": page_address("pages.month_view", {"month": f"{day:%Y-%m}"}, **query),
+        "day": page_address("pages.day_view", {"day": f"{day:%Y-%m-%d}"}, **query),
     }
 
 
@@ -204,25 +204,65 @@ def _event_links():
     return slug_links("pages.event_view")
 
 
+# The pages whose address has one segment of their own (the router's default converter),
+# by the name of its argument.
+ONE_SEGMENT = {
+    "pages.event_view": "slug",
+    "pages.venue_view": "slug",
+    "pages.organizer_view": "slug",
+    "pages.category_view": "slug",
+    "pages.tag_view": "slug",
+    "pages.month_view": "month",
+    "pages.day_view": "day",
+}
+
+
 def slug_links(endpoint: str):
-    """slug → the page of ``endpoint`` (an event's, a venue's…), from one address the
-    router built per language root (``SCRIPT_NAME``), the slug quoted as the router quotes
-    it: an event page links a dozen items, each ``url_for`` a build of the router."""
-    known = current_app.extensions.setdefault("calendar.slug links", {})
-    key = (request.script_root, endpoint)
-    pattern = known.get(key)
-    if pattern is None:
-        before, _slug, after = url_for(endpoint, slug=_SLUG).partition(_SLUG)
-        pattern = (before, after)
-        if len(known) < 512:  # the language roots (and a proxy's prefix) of a few endpoints
-            known[key] = pattern
-    before, after = pattern
-    return lambda slug: f"{before}{quote(slug, safe=_PATH_SAFE)}{after}"
+    """value → the page of ``endpoint`` (an event's by its slug, a month's…), from one
+    address the router built per language root (``SCRIPT_NAME``), the value quoted as
+    the router quotes it: a page links a dozen items, each ``url_for`` a build of the
+    router."""
+    before, after = _known_path(endpoint, True)
+    return lambda value: f"{before}{quote(value, safe=_PATH_SAFE)}{after}"
 
 
-_SLUG = "slug-of-the-event"
-# What werkzeug's router leaves unquoted in a path segment (routing/converters.py).
+def page_address(endpoint: str, view_args: dict | None = None, **query) -> str:
+    """``url_for(endpoint, **view_args, **query)`` for a page's links: its path from the
+    router once per language root (``slug_links`` for an argument), its query as the router
+    writes one (values None left out); a list page made eight."""
+    if not view_args:
+        path = _known_path(endpoint, False)
+    elif len(view_args) == 1 and ONE_SEGMENT.get(endpoint) in view_args:
+        path = slug_links(endpoint)(str(next(iter(view_args.values()))))
+    else:
+        path = url_for(endpoint, **view_args)
+    items = [(name, value) for name, value in query.items() if value is not None]
+    return f"{path}?{urlencode(items, safe=_QUERY_SAFE)}" if items else path
+
+
+def _known_path(endpoint: str, with_argument: bool):
+    """The path of ``endpoint`` under the request's language root, built by the router
+    once: without its argument, or (``with_argument``) as the text around it."""
+    known = current_app.extensions.setdefault("calendar.paths", {})
+    key = (request.script_root, endpoint, with_argument)
+    path = known.get(key)
+    if path is None:
+        if with_argument:
+            built = url_for(endpoint, **{ONE_SEGMENT[endpoint]: _MARK})
+            before, _mark, after = built.partition(_MARK)
+            path = (before, after)
+        else:
+            path = url_for(endpoint)
+        if len(known) < 512:  # the language roots (and a proxy's prefix) of a few pages
+            known[key] = path
+    return path
+
+
+_MARK = "argument-of-the-page"
+# What werkzeug's router leaves unquoted in a path segment and in a query
+# (routing/converters.py, urls.py::_urlencode).
 _PATH_SAFE = "!$&'()*+,/:;=@"
+_QUERY_SAFE = "!$'()*,/:;?@"
 
 
 def _one_per_series(events: list[dict]) -> list[dict]:
@@ -267,7 +307,7 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
     query = {**asked.query(), **({"past": 1} if is_past else since)}
 
     def page_link(number):
-        return url_for(request.endpoint, **request.view_args, **query, page=number)
+        return page_address(request.endpoint, request.view_args, **query, page=number)
 
     shown = _decorate(_one_per_series(events))
     return page_response(
@@ -278,8 +318,8 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         page=page,
         previous=page_link(page - 1) if page > 1 else None,
         next=page_link(page + 1) if more else None,
-        past_link=url_for(request.endpoint, **request.view_args, **asked.query(), past=1),
-        upcoming_link=url_for(request.endpoint, **request.view_args, **asked.query()),
+        past_link=page_address(request.endpoint, request.view_args, **asked.query(), past=1),
+        upcoming_link=page_address(request.endpoint, request.view_args, **asked.query()),
         is_past=is_past,
         filters=filters,
         views=_view_links(filters, reading.site_today()),
@@ -722,7 +762,7 @@ def _linked_view(kind: str, slug: str):
         raise reading.NotFound("page")
 
     def page_link(number):
-        return url_for(request.endpoint, slug=slug, page=number)
+        return page_address(request.endpoint, {"slug": slug}, page=number)
 
     return page_response(
         "linked.html",
