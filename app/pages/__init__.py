@@ -685,6 +685,7 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
     if series_id and not locked:
         upcoming = _decorate(reading.occurrences(series_id, reading.to_utc(reading.site_now())))
     neighbours = reading.neighbours(event)
+    plain = formatting_plain(event.get("description") or "")
     return page_response(
         "event.html",
         heading=event["title"],
@@ -698,14 +699,14 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         google=formatting.google_event_link(
             event,
             location,
-            formatting_plain(event.get("description") or ""),
+            plain,
             reading.series_as_ruled(series_id) if series_id and not locked else None,
         ),
         occurrences=[o for o in upcoming if o["id"] != event["id"]][:5],
         previous=_span_link(neighbours[0]),
         next=_span_link(neighbours[1]),
         json_ld=[] if locked else reading.ld_script(event.get("json_ld")),
-        meta_description=formatting_plain(event.get("excerpt") or event.get("description") or "")[
+        meta_description=(formatting_plain(event["excerpt"]) if event.get("excerpt") else plain)[
             :160
         ],
         og_image=event["image"]["url"] if event.get("image") else None,
