@@ -391,11 +391,16 @@ def neighbours(event: dict) -> tuple[Span | None, Span | None]:
     listing's order) in the anonymous API's listing of any dates, as their spans (a page
     links them by title). Those starting at the same moment lead to each other: skipping
     them left them out of the chain of links."""
-    start = event["utc_start_date"]
-    # A relative filter: the listing without its default window (the store drops the
-    # bound itself, reading from the event's place both ways).
-    listing = _filters({"starts_before": start.replace(" ", "T") + "Z"}, 1)
-    return store_neighbours(listing, ANONYMOUS, start, event["id"])
+    return store_neighbours(_any_dates(), ANONYMOUS, event["utc_start_date"], event["id"])
+
+
+@lru_cache(maxsize=1)
+def _any_dates():
+    """The filters of the anonymous API's listing of any dates: a relative bound alone
+    (no default window), which ``neighbours`` drops, reading from an event's place both
+    ways. The same for every page (the bound is in UTC), so read once; never changed
+    (the store replaces what it drops)."""
+    return _filters({"starts_before": "9999-12-31T23:59:59Z"}, 1)
 
 
 # Most choices of each kind the filter form offers (a large site's visitors search instead).
