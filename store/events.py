@@ -612,6 +612,55 @@ def _days_shown(base: EventFilters, viewer: Viewer, count: int, ref):
     return query.bind(database)
 
 
+def neighbours(
+    filters: EventFilters, viewer: Viewer, utc_start: str, event_id: int
+) -> tuple[Span | None, Span | None]:
+    """The events the listing ``filters`` has just before and just after the place
+    (``utc_start``, ``event_id``) in its order (start, then id), as ``Span``s: one
+    statement, each side read from the start index and stopping at its first row (an
+    event page's previous and next links took four listings). The listing's bounds on
+    starts give way to that place."""
+    base = replace(filters, starts_before=None, starts_after=None)
+    values = _listing_values(base, viewer, **{"place.start": utc_start, "place.id": event_id})
+    shape = _shape(base, viewer)
+    if shape is not None:
+        shape = (*shape, "neighbours")
+    found: list[Span | None] = [None, None]
+    for row in _LISTINGS.execute(shape, partial(_neighbours, base, viewer), values):
+        found[row[0]] = Span._make(row[1:])
+    return found[0], found[1]
+
+
+def _neighbours(base: EventFilters, viewer: Viewer, ref):
+    """``neighbours``' statement: the last row before the place, then the first after it
+    (each with its side, 0 or 1, and ``SPAN_COLUMNS``)."""
+    start, ident = ref("place.start"), ref("place.id")
+    sides = (
+        (
+            (Event.utc_start <= start) & ((Event.utc_start < start) | (Event.id < ident)),
+            (Event.utc_start.desc(), Event.id.desc()),
+        ),
+        (
+            (Event.utc_start >= start) & ((Event.utc_start > start) | (Event.id > ident)),
+            (Event.utc_start, Event.id),
+        ),
+    )
+    before, after = (
+        Select(
+            from_list=[
+                _filtered(base, viewer, ref, page=True, tested_first=bound)
+                .select(SQL(str(side)), *SPAN_COLUMNS)
+                .order_by(*order)
+                .limit(1)
+                .alias(f"side{side}")
+            ],
+            columns=[SQL("*")],
+        )
+        for side, (bound, order) in enumerate(sides)
+    )
+    return (before + after).bind(database)  # UNION ALL
+
+
 def _earliest_running_starts(days: list[str], last: str) -> list[str | None]:
     """For each of ``days`` (UTC ``YYYY-MM-DD``, ascending), the earliest day a listed event
     that ends that day or later, and starts by ``last``, starts; None when there is none."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from peewee import SQL
+
 from rules import dates
 from rules.recurrence import (
     RecurrenceError,
@@ -27,7 +29,7 @@ from rules.recurrence import (
 from store.db import insert_rows, run_sql, write_transaction
 from store.models import Event, EventTerm, live_value
 from store.posts import allocate_ids, unique_slug
-from store.sql import Statement, in_list
+from store.sql import Statement, in_list, param
 
 # --- the series' rows (inside the caller's write transaction) --------------------------------
 
@@ -478,19 +480,36 @@ def overrides_of(series_ids: list[int]) -> dict[int, list]:
     found: dict[int, list] = {series_id: [] for series_id in series_ids}
     if not series_ids:
         return found
-    rows = (
-        Event.select()
-        .where(
-            Event.post_parent.in_(series_ids)
-            & (Event.occurrence != "")
-            & (Event.detached == True)  # noqa: E712
-            & (Event.status != "trash")
-        )
-        .order_by(Event.post_parent, Event.occurrence)
-    )
-    for row in rows:
+    rows = Event.select().where(_edited(Event.post_parent.in_(series_ids)))
+    for row in rows.order_by(Event.post_parent, Event.occurrence):
         found[row.post_parent].append(row)
     return found
+
+
+def has_overrides(series_id: int) -> bool:
+    """Whether the series has an occurrence ``overrides_of`` lists (an event page asks
+    it of each series it shows: a compiled statement, stopping at the first)."""
+    return _HAS_OVERRIDES.first(series_id, "", True, "trash", 1) is not None
+
+
+def _edited(members, empty: object = "", detached: object = True, trash: object = "trash"):
+    """Occurrences among ``members`` edited on their own, not in the trash; the constants
+    may be placeholders (a compiled statement's)."""
+    return (
+        members
+        & (Event.occurrence != empty)
+        & (Event.detached == detached)
+        & (Event.status != trash)
+    )
+
+
+_HAS_OVERRIDES = Statement(
+    lambda: (
+        Event.select(SQL("1"))
+        .where(_edited(Event.post_parent == param(0), param(1), param(2), param(3)))
+        .limit(param(4))
+    )
+)
 
 
 def exclude_date(series, occurrence: datetime) -> bool:

@@ -5,6 +5,7 @@ import json
 import os
 import re
 from datetime import date, datetime, timedelta
+from urllib.parse import quote, urlencode
 
 import pytest
 
@@ -1499,3 +1500,40 @@ def test_an_event_with_no_earlier_one_is_a_page_east_of_greenwich(app, client, m
     )
     assert 'rel="prev"' not in page(client, f"/event/{first['slug']}/")
     assert 'rel="prev" href="/event/first-ever/"' in page(client, f"/event/{last['slug']}/")
+
+
+def test_links_made_from_known_paths_are_the_routers(app, client, make_event):
+    """The pages make their links from paths the router built once (``page_address``,
+    ``slug_links``): the same addresses as ``url_for``, for slugs of any script and for
+    queries holding characters to quote, under a language root."""
+    from flask import url_for
+    from markupsafe import escape
+
+    made = event(
+        make_event,
+        title="Café concert",
+        slug="café-concert",
+        venue={"venue": "Salle été", "slug": "salle-été"},
+        categories=["Musique ancienne"],
+    )
+    search = "café & co/'x'"
+    filters = {"search": search, "categories": made["categories"][0]["slug"]}
+    html = page(client, "/fr/events/?" + urlencode(filters))
+    single = page(client, f"/fr/event/{quote(made['slug'])}/")
+    listed = page(client, "/fr/events/")
+    with app.test_request_context("/events/", base_url="http://localhost/fr"):
+        expected = {
+            html: [
+                url_for("pages.list_view", **filters, past=1),
+                url_for("pages.month_view", month=f"{date.today():%Y-%m}", **filters),
+                url_for("pages.day_view", day=f"{date.today()}", **filters),
+            ],
+            single: [
+                url_for("pages.venue_view", slug=made["venue"]["slug"]),
+                url_for("pages.category_view", slug=made["categories"][0]["slug"]),
+            ],
+            listed: [url_for("pages.event_view", slug=made["slug"])],
+        }
+    for text, links in expected.items():
+        for link in links:
+            assert f'href="{escape(link)}"' in text, link

@@ -84,7 +84,7 @@ def _frame() -> dict:
     # the query parameters it reads, under each language root.
     here = request.path
     if request.endpoint:
-        here = url_for(request.endpoint, **(request.view_args or {}))
+        here = page_address(request.endpoint, request.view_args)
     query = {k: v for k, v in request.args.items() if k in PAGE_QUERY}
     address = here + (f"?{urlencode(query)}" if query else "")
     path = address[len(request.script_root) :]
@@ -164,9 +164,9 @@ def _feeds(filters: reading.Filters, window: dict | None = None) -> dict:
 def _view_links(filters: reading.Filters, day: date) -> dict:
     query = filters.query()
     return {
-        "list": url_for("pages.list_view", **query),
-        "month": url_for("pages.month_view", month=f"{day:%Y-%m}", **query),
-        "day": url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query),
+        "list": page_address("pages.list_view", **query),
+        "month": page_address("pages.month_view", {"month": f"{day:%Y-%m}"}, **query),
+        "day": page_address("pages.day_view", {"day": f"{day:%Y-%m-%d}"}, **query),
     }
 
 
@@ -192,17 +192,77 @@ def _decorate(events: list[dict]) -> list[dict]:
         event["_when"] = formatting.when(event, lang, site_tz)
         venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
         event["_venues"] = venues
+        event.setdefault("_repeats", False)  # set by _one_per_series
+        image = event["image"]
+        if image:  # a list's thumbnail: the medium size, else the image
+            event["_thumb"] = (image.get("sizes", {}).get("medium") or image).get("url", "")
     return events
 
 
 def _event_links():
-    """slug → the event's page, from one address built by the router (a grid links a
-    hundred)."""
-    before, _slug, after = url_for("pages.event_view", slug=_SLUG).partition(_SLUG)
-    return lambda slug: f"{before}{quote(slug, safe='')}{after}"
+    """slug → the event's page (a grid links a hundred)."""
+    return slug_links("pages.event_view")
 
 
-_SLUG = "slug-of-the-event"
+# The pages whose address has one segment of their own (the router's default converter),
+# by the name of its argument.
+ONE_SEGMENT = {
+    "pages.event_view": "slug",
+    "pages.venue_view": "slug",
+    "pages.organizer_view": "slug",
+    "pages.category_view": "slug",
+    "pages.tag_view": "slug",
+    "pages.month_view": "month",
+    "pages.day_view": "day",
+}
+
+
+def slug_links(endpoint: str):
+    """value → the page of ``endpoint`` (an event's by its slug, a month's…), from one
+    address the router built per language root (``SCRIPT_NAME``), the value quoted as
+    the router quotes it: a page links a dozen items, each ``url_for`` a build of the
+    router."""
+    before, after = _known_path(endpoint, True)
+    return lambda value: f"{before}{quote(value, safe=_PATH_SAFE)}{after}"
+
+
+def page_address(endpoint: str, view_args: dict | None = None, **query) -> str:
+    """``url_for(endpoint, **view_args, **query)`` for a page's links: its path from the
+    router once per language root (``slug_links`` for an argument), its query as the router
+    writes one (values None left out); a list page made eight."""
+    if not view_args:
+        path = _known_path(endpoint, False)
+    elif len(view_args) == 1 and ONE_SEGMENT.get(endpoint) in view_args:
+        path = slug_links(endpoint)(str(next(iter(view_args.values()))))
+    else:
+        path = url_for(endpoint, **view_args)
+    items = [(name, value) for name, value in query.items() if value is not None]
+    return f"{path}?{urlencode(items, safe=_QUERY_SAFE)}" if items else path
+
+
+def _known_path(endpoint: str, with_argument: bool):
+    """The path of ``endpoint`` under the request's language root, built by the router
+    once: without its argument, or (``with_argument``) as the text around it."""
+    known = current_app.extensions.setdefault("calendar.paths", {})
+    key = (request.script_root, endpoint, with_argument)
+    path = known.get(key)
+    if path is None:
+        if with_argument:
+            built = url_for(endpoint, **{ONE_SEGMENT[endpoint]: _MARK})
+            before, _mark, after = built.partition(_MARK)
+            path = (before, after)
+        else:
+            path = url_for(endpoint)
+        if len(known) < 512:  # the language roots (and a proxy's prefix) of a few pages
+            known[key] = path
+    return path
+
+
+_MARK = "argument-of-the-page"
+# What werkzeug's router leaves unquoted in a path segment and in a query
+# (routing/converters.py, urls.py::_urlencode).
+_PATH_SAFE = "!$&'()*+,/:;=@"
+_QUERY_SAFE = "!$'()*,/:;?@"
 
 
 def _one_per_series(events: list[dict]) -> list[dict]:
@@ -247,7 +307,7 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
     query = {**asked.query(), **({"past": 1} if is_past else since)}
 
     def page_link(number):
-        return url_for(request.endpoint, **request.view_args, **query, page=number)
+        return page_address(request.endpoint, request.view_args, **query, page=number)
 
     shown = _decorate(_one_per_series(events))
     return page_response(
@@ -258,8 +318,8 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         page=page,
         previous=page_link(page - 1) if page > 1 else None,
         next=page_link(page + 1) if more else None,
-        past_link=url_for(request.endpoint, **request.view_args, **asked.query(), past=1),
-        upcoming_link=url_for(request.endpoint, **request.view_args, **asked.query()),
+        past_link=page_address(request.endpoint, request.view_args, **asked.query(), past=1),
+        upcoming_link=page_address(request.endpoint, request.view_args, **asked.query()),
         is_past=is_past,
         filters=filters,
         views=_view_links(filters, reading.site_today()),
@@ -616,6 +676,7 @@ bp.add_url_rule("/event/<slug>/", view_func=cached(EventPage).as_view("event_vie
 def _event_page(slug: str, password: str | None, tried: bool = False):
     event, locked = reading.event_page(slug, password)
     _decorate([event])
+    _link_items(event)
     lang = current_language()
     venues = event["_venues"]
     location = address_line(venues[0]) if venues else ""
@@ -624,6 +685,7 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
     if series_id and not locked:
         upcoming = _decorate(reading.occurrences(series_id, reading.to_utc(reading.site_now())))
     neighbours = reading.neighbours(event)
+    plain = formatting_plain(event.get("description") or "")
     return page_response(
         "event.html",
         heading=event["title"],
@@ -637,19 +699,40 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         google=formatting.google_event_link(
             event,
             location,
-            formatting_plain(event.get("description") or ""),
+            plain,
             reading.series_as_ruled(series_id) if series_id and not locked else None,
         ),
         occurrences=[o for o in upcoming if o["id"] != event["id"]][:5],
         previous=_span_link(neighbours[0]),
         next=_span_link(neighbours[1]),
         json_ld=[] if locked else reading.ld_script(event.get("json_ld")),
-        meta_description=formatting_plain(event.get("excerpt") or event.get("description") or "")[
+        meta_description=(formatting_plain(event["excerpt"]) if event.get("excerpt") else plain)[
             :160
         ],
         og_image=event["image"]["url"] if event.get("image") else None,
         lang_of_dates=lang,
     )
+
+
+# The items an event page links: their key in the event (as ``_decorate`` leaves it), and
+# their page.
+LINKED_PAGES = (
+    ("_venues", "pages.venue_view"),
+    ("organizer", "pages.organizer_view"),
+    ("categories", "pages.category_view"),
+    ("tags", "pages.tag_view"),
+)
+
+
+def _link_items(event: dict) -> None:
+    """Each venue, organizer and term of ``event`` with the address of its page
+    (``_link``)."""
+    for key, endpoint in LINKED_PAGES:
+        items = [item for item in event.get(key) or () if item]
+        if items:
+            link_of = slug_links(endpoint)
+            for item in items:
+                item["_link"] = link_of(item["slug"])
 
 
 def _span_link(span) -> dict | None:
@@ -680,7 +763,7 @@ def _linked_view(kind: str, slug: str):
         raise reading.NotFound("page")
 
     def page_link(number):
-        return url_for(request.endpoint, slug=slug, page=number)
+        return page_address(request.endpoint, {"slug": slug}, page=number)
 
     return page_response(
         "linked.html",

@@ -27,9 +27,10 @@ from rules import dates
 from rules.clock import utcnow
 from store.events import Span, get_event_by_slug, list_events
 from store.events import events_by_day as store_events_by_day
+from store.events import neighbours as store_neighbours
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
 from store.memo import MEMO, current_version
-from store.recurrence import overrides_of
+from store.recurrence import has_overrides
 from store.terms import categories_by_name, find_term
 from store.users import ANONYMOUS
 
@@ -379,7 +380,7 @@ def series_as_ruled(series_id: int) -> dict | None:
     """The first occurrence of a series (the series itself) as the anonymous API shows it,
     when every occurrence is as the series' rule makes it: None when one was edited on its
     own (its own dates or texts), or when the series is not to be read."""
-    if overrides_of([series_id])[series_id]:
+    if has_overrides(series_id):
         return None
     found = representations([series_id])
     return found[0] if found else None
@@ -387,58 +388,19 @@ def series_as_ruled(series_id: int) -> dict | None:
 
 def neighbours(event: dict) -> tuple[Span | None, Span | None]:
     """The events listed just before and just after ``event`` (by start, then id, the
-    listing's order), as their spans (a page links them by title). Those starting at the
-    same moment come first: skipping them left them out of the chain of links."""
-    start = datetime.strptime(event["utc_start_date"], "%Y-%m-%d %H:%M:%S")
-    second = timedelta(seconds=1)  # the bounds are strict; starts are whole seconds
-    bounds = {"starts_after": _shifted(start, -second), "starts_before": _shifted(start, second)}
-    given = {name: value for name, value in bounds.items() if value}
-    at_once, _total = _listed(given, 0, MOST_AT_ONCE, "spans", count=False)
-    at_once = [span for span in at_once if span.utc_start == event["utc_start_date"]]
-    earlier = [span for span in at_once if span.id < event["id"]]
-    later = [span for span in at_once if span.id > event["id"]]
-    before = earlier[-1] if earlier else _last_before(start)
-    if later:
-        return before, later[0]
-    following, _total = _listed({"starts_after": _utc(start)}, 0, 1, "spans", count=False)
-    return before, (following[0] if following else None)
+    listing's order) in the anonymous API's listing of any dates, as their spans (a page
+    links them by title). Those starting at the same moment lead to each other: skipping
+    them left them out of the chain of links."""
+    return store_neighbours(_any_dates(), ANONYMOUS, event["utc_start_date"], event["id"])
 
 
-def _last_before(start: datetime) -> Span | None:
-    """The last of the events listed starting before ``start``: looked for in a week, then
-    wider, so that the listing counted and skipped is a few events, not the calendar's
-    whole past."""
-    for days in BEFORE_SPANS:
-        # Any time: the relative filter alone (no default window). A local "1000-01-01"
-        # was a year 999 in UTC east of Greenwich, which the API refuses (a 400 page).
-        before_args = {"starts_before": _utc(start)}
-        lower = _shifted(start, -timedelta(days=days)) if days is not None else None
-        if lower:
-            before_args["starts_after"] = lower
-        _first, total = _listed(before_args, 0, 1, "spans")
-        if total:
-            last, _total = _listed(before_args, total - 1, 1, "spans", count=False)
-            return last[0] if last else None  # none when a write removed it meanwhile
-    return None
-
-
-def _shifted(moment: datetime, shift: timedelta) -> str | None:
-    """``moment`` shifted, as a filter value; None past the dates the API takes (years
-    1000 to 9999), where the bound is left out: nothing lies beyond it."""
-    try:
-        shifted = moment + shift
-    except OverflowError:
-        return None
-    return _utc(shifted) if shifted.year >= 1000 else None
-
-
-# Most events starting at one moment read to place an event among them (past them, the
-# links skip the rest of that moment's events).
-MOST_AT_ONCE = 200
-
-
-# Days before an event where its previous one is looked for, widening (None: any time).
-BEFORE_SPANS = (7, 62, 732, None)
+@lru_cache(maxsize=1)
+def _any_dates():
+    """The filters of the anonymous API's listing of any dates: a relative bound alone
+    (no default window), which ``neighbours`` drops, reading from an event's place both
+    ways. The same for every page (the bound is in UTC), so read once; never changed
+    (the store replaces what it drops)."""
+    return _filters({"starts_before": "9999-12-31T23:59:59Z"}, 1)
 
 
 # Most choices of each kind the filter form offers (a large site's visitors search instead).
