@@ -100,6 +100,35 @@ def test_term_listing(client, as_role, make_event):
     assert past_end.status_code == 200 and past_end.get_json()["categories"] == []
 
 
+def test_a_page_short_of_its_size_gives_the_total_without_a_count(client, as_role, monkeypatch):
+    """The last page (short of ``per_page``) gives the listing's total itself; the count is
+    asked only for a full page or one past the end, and every total is the same."""
+    from store import terms
+
+    editor, asked = as_role("editor"), []
+    for name in ("a", "b", "c", "d", "e"):
+        client.post(f"{NS}/categories", json={"name": name}, headers=editor)
+    execute = terms._TERMS.execute
+    monkeypatch.setattr(
+        terms._TERMS,
+        "execute",
+        lambda shape, build, values: asked.append(build.__name__) or execute(shape, build, values),
+    )
+    for query, counted, total, names in (
+        ("per_page=10", False, 5, "abcde"),
+        ("per_page=2", True, 5, "ab"),
+        ("per_page=2&page=3", False, 5, "e"),
+        ("per_page=5", True, 5, "abcde"),
+        ("per_page=3&page=4", True, 5, ""),
+        ("search=zzz", False, 0, ""),
+    ):
+        asked.clear()
+        body = client.get(f"{NS}/categories?hide_empty=0&{query}").get_json()
+        assert ("build_count" in asked) is counted, query
+        assert body["total"] == total, query
+        assert "".join(t["name"] for t in body["categories"]) == names, query
+
+
 def test_counts_follow_status_changes(client, admin, make_event):
     live = make_event(categories="Music")
     term_id = live["categories"][0]["id"]
