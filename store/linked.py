@@ -20,6 +20,7 @@ from store.posts import (
     unmasked_clause,
     visible_clause,
 )
+from store.sql import last_page_total
 from store.users import Viewer
 
 MODELS = {"venue": Venue, "organizer": Organizer}
@@ -130,7 +131,8 @@ class LinkedFilters:
 def list_linked(
     kind: str, filters: LinkedFilters, viewer: Viewer, offset: int, limit: int, count=True
 ):
-    """(rows, total) of venues or organizers, newest first; total None unless ``count``."""
+    """(rows, total) of venues or organizers, newest first; total None unless ``count``
+    (asked of the database only when the page does not give it: ``last_page_total``)."""
     model = MODELS[kind]
     link, column = LINKS[kind]
     query = model.select().where(visible_clause(model, viewer, filters.statuses))
@@ -184,9 +186,11 @@ def list_linked(
             )
         )
         query = query.where(fn.EXISTS(upcoming))
-    total = query.count() if count else None
     rows = list(query.order_by(model.date_utc.desc(), model.id.desc()).offset(offset).limit(limit))
-    return rows, total
+    if not count:
+        return rows, None
+    total = last_page_total(rows, offset, limit)
+    return rows, query.count() if total is None else total
 
 
 def trash_linked(kind: str, item):

@@ -212,3 +212,10 @@ class Shaped:
 def in_list(first: int, size: int) -> list[Value]:
     """Placeholders ``first`` … ``first + size - 1`` for an ``IN`` list."""
     return [param(first + n) for n in range(size)]
+
+
+def last_page_total(rows: list, offset: int, limit: int) -> int | None:
+    """A listing's total when ``rows``, its page from ``offset``, is its last page (short
+    of ``limit``, and not past the end: then it has rows, or it is the first), so that no
+    count need be asked; None otherwise."""
+    return offset + len(rows) if len(rows) < limit and (rows or not offset) else None

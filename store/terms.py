@@ -21,7 +21,7 @@ from store.posts import (
     slugify,
     unique_slug,
 )
-from store.sql import Shaped, Statement, in_list, param, rows_of
+from store.sql import Shaped, Statement, in_list, last_page_total, param, rows_of
 from store.users import Viewer
 
 TAXONOMIES = {"category": "tribe_events_cat", "tag": "post_tag"}
@@ -259,8 +259,9 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
         return query.order_by(ordering, Term.id).offset(ref("offset")).limit(ref("limit"))
 
     rows = rows_of(_TERMS.execute(shape and (*shape, "page"), page, values))
-    if len(rows) < limit and (rows or not offset):  # the last page: it gives the total
-        return rows, offset + len(rows)
+    total = last_page_total(rows, offset, limit)
+    if total is not None:
+        return rows, total
     total = _TERMS.execute(shape and (*shape, "count"), _counting(counted), values).fetchone()
     return rows, int(total[0])  # PostgreSQL: numeric
 

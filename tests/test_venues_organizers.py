@@ -242,3 +242,27 @@ def test_an_organizer_email_is_plain_text_not_checked_as_the_reference(client, a
         headers=admin,
     )
     assert made.status_code == 201 and made.get_json()["email"] == "ask at the desk"
+
+
+def test_a_page_short_of_its_size_gives_the_total_without_a_count(client, venue, monkeypatch):
+    """As for terms: the database counts the venues only for a full page or one past the
+    end; the last page gives the total itself, the same total."""
+    import peewee
+
+    for name in ("V1", "V2", "V3", "V4", "V5"):
+        venue(venue=name, city="Lyon")
+    counted, count = [], peewee.SelectBase.count
+    monkeypatch.setattr(peewee.SelectBase, "count", lambda q, *a: counted.append(1) or count(q, *a))
+    for query, asks, pages, names in (
+        ("per_page=10", False, 1, ["V5", "V4", "V3", "V2", "V1"]),
+        ("per_page=2", True, 3, ["V5", "V4"]),
+        ("per_page=2&page=3", False, 3, ["V1"]),
+    ):
+        counted.clear()
+        body = client.get(f"{NS}/venues?{query}").get_json()
+        assert bool(counted) is asks, query
+        assert (body["total"], body["total_pages"]) == (5, pages), query
+        assert [v["venue"] for v in body["venues"]] == names, query
+    counted.clear()
+    past_the_end = client.get(f"{NS}/venues?per_page=2&page=4")
+    assert past_the_end.status_code == 404 and counted  # the count says there is no page 4
