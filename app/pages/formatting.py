@@ -131,11 +131,11 @@ def _short_date(day: date, lang: str) -> str:
 
 def clock(moment: datetime, lang: str) -> str:
     """The time of day of ``moment`` as ``lang`` writes it (the month grid's times)."""
-    return _clock(f"{moment:%H:%M}", lang)
+    return clock_text(f"{moment:%H:%M}", lang)
 
 
 @lru_cache(maxsize=4096)
-def _clock(hours_minutes: str, lang: str) -> str:
+def clock_text(hours_minutes: str, lang: str) -> str:
     """``HH:MM`` as the language writes a time (a month grid writes a hundred)."""
     return format_time(datetime.strptime(hours_minutes, "%H:%M").time(), "short", locale=lang)
 
