@@ -8,7 +8,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from enum import IntEnum
-from functools import partial
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 from cachetools import LRUCache
@@ -546,21 +546,32 @@ def events_by_day(
 
 def _day_values(first: date, bounds: list[str], starts: list, count: int) -> dict:
     """The values of each day's placeholders (``_on_day``)."""
+    days = [(first + timedelta(days=n)).isoformat() for n in range(count + 1)]
     values = {}
-    for n in range(count):
-        day = first + timedelta(days=n)
+    for n, names in enumerate(_day_names(count)):
         values.update(
-            {
-                f"day.{n}.from": starts[n] or bounds[n + 3],  # none running: an empty range
-                f"day.{n}.until": bounds[n + 3],
-                f"day.{n}.after": bounds[n],
-                f"day.{n}.start": bounds[n + 1],
-                f"day.{n}.end": bounds[n + 2],
-                f"day.{n}.date": day.isoformat(),
-                f"day.{n}.next": (day + timedelta(days=1)).isoformat(),
-            }
+            zip(
+                names,
+                (
+                    starts[n] or bounds[n + 3],  # none running: an empty range
+                    bounds[n + 3],
+                    bounds[n],
+                    bounds[n + 1],
+                    bounds[n + 2],
+                    days[n],
+                    days[n + 1],
+                ),
+                strict=True,
+            )
         )
     return values
+
+
+@lru_cache(maxsize=8)
+def _day_names(count: int) -> list[tuple[str, ...]]:
+    """The names of each day's placeholders, as ``_day_values`` gives them."""
+    parts = ("from", "until", "after", "start", "end", "date", "next")
+    return [tuple(f"day.{n}.{part}" for part in parts) for n in range(count)]
 
 
 def _on_day(base: EventFilters, viewer: Viewer, ref, n: int):
