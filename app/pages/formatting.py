@@ -59,7 +59,9 @@ def hours(lang: str) -> str:
     return "hm" if "h" in locale_of(lang).time_formats["short"].pattern else "Hm"
 
 
+@lru_cache(maxsize=1024)
 def month_title(month: date, lang: str) -> str:
+    """A month's name and year (Babel: 0.2 ms, at every month page)."""
     return format_skeleton("yMMMM", month, locale=lang)
 
 
