@@ -59,7 +59,9 @@ def hours(lang: str) -> str:
     return "hm" if "h" in locale_of(lang).time_formats["short"].pattern else "Hm"
 
 
+@lru_cache(maxsize=1024)
 def month_title(month: date, lang: str) -> str:
+    """A month's name and year (Babel: 0.2 ms, at every month page)."""
     return format_skeleton("yMMMM", month, locale=lang)
 
 
@@ -131,11 +133,11 @@ def _short_date(day: date, lang: str) -> str:
 
 def clock(moment: datetime, lang: str) -> str:
     """The time of day of ``moment`` as ``lang`` writes it (the month grid's times)."""
-    return _clock(f"{moment:%H:%M}", lang)
+    return clock_text(f"{moment:%H:%M}", lang)
 
 
 @lru_cache(maxsize=4096)
-def _clock(hours_minutes: str, lang: str) -> str:
+def clock_text(hours_minutes: str, lang: str) -> str:
     """``HH:MM`` as the language writes a time (a month grid writes a hundred)."""
     return format_time(datetime.strptime(hours_minutes, "%H:%M").time(), "short", locale=lang)
 

@@ -286,10 +286,15 @@ def events_by_day(filters: Filters, first: date, last: date, most: int):
     )
     if _venues_named(api_args.get("search")) and "venue" not in api_args:
         return None
-    count = (last - first).days + 1
-    zone = current_app.config["SITE_TIMEZONE"]
-    bounds = [_day_start_text(first + timedelta(days=n - 1), zone) for n in range(count + 3)]
+    bounds = day_starts(first - timedelta(days=1), (last - first).days + 4)
     return store_events_by_day(_filters(api_args, most), ANONYMOUS, first, bounds, most)
+
+
+def day_starts(first: date, count: int) -> list[str]:
+    """Where each of the ``count`` site's days from ``first`` begins, in UTC as stored
+    dates are written (their text sorts as their time)."""
+    zone = current_app.config["SITE_TIMEZONE"]
+    return [_day_start_text(first + timedelta(days=n), zone) for n in range(count)]
 
 
 def _day_start(day: date) -> datetime:
