@@ -59,21 +59,26 @@ _AS_QUOTE_PLUS = str.maketrans({" ": "+", ":": "%3A", ",": "%2C"})
 
 def _query(pairs: list) -> str:
     """``urlencode(pairs)``: the names are the listings' own parameters, which need no
-    quoting."""
+    quoting; ``pairs`` as ``_marked`` gives them."""
     return "&".join(
-        f"{key}={value.translate(_AS_QUOTE_PLUS) if _PLAIN.fullmatch(value) else quote_plus(value)}"
-        for key, value in pairs
+        f"{key}={value.translate(_AS_QUOTE_PLUS) if plain else quote_plus(value)}"
+        for key, value, plain in pairs
     )
 
 
 def _echoed(pairs: list) -> str:
     """The query of ``rest_url`` as the reference writes it (WordPress's ``add_query_arg``,
     which leaves values as they are): ``start_date=2026-11-21 00:00:00``, lists as CSV
-    (samples/event-list.json). Only what would change the URL's structure is encoded."""
+    (samples/event-list.json). Only what would change the URL's structure is encoded;
+    ``pairs`` as ``_marked`` gives them."""
     return "&".join(
-        f"{key}={value if _PLAIN.fullmatch(value) else quote(value, safe=' :,')}"
-        for key, value in pairs
+        f"{key}={value if plain else quote(value, safe=' :,')}" for key, value, plain in pairs
     )
+
+
+def _marked(pairs: list) -> list[tuple[str, str, bool]]:
+    """``(key, value, whether the value is _PLAIN)``: asked once for both encodings."""
+    return [(key, value, _PLAIN.fullmatch(value) is not None) for key, value in pairs]
 
 
 def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, echo_page: bool):
@@ -84,7 +89,7 @@ def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, 
     """
     base = collection_url.rstrip("/") + "/"
     # The filters are encoded once; each URL adds its page, first (rest_url) or last.
-    pairs = _pairs({k: v for k, v in args.items() if k != "page"})
+    pairs = _marked(_pairs({k: v for k, v in args.items() if k != "page"}))
     others = _query(pairs)
     if echo_page:
         echoed = _echoed(pairs)

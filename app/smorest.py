@@ -89,7 +89,7 @@ class CalendarParser(FlaskParser):
 
     def load_querystring(self, req, schema):
         if "search" in schema.fields and (
-            "search[]" in req.args or len(req.args.getlist("search")) > 1
+            "search[]" in req.args or ("search" in req.args and len(req.args.getlist("search")) > 1)
         ):
             # An array where a string is expected: the reference's own answer.
             raise ApiError(

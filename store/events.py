@@ -758,7 +758,7 @@ class Joined(NamedTuple):
 
 def _page(filters, viewer, bound, offset, limit, way, only=None, joined=None) -> list:
     """The page's events (their ids or spans, as ``only`` says; with ``joined``, rows of
-    ``(id, body, extra[, total])``); ``bound`` is the listing's (values, shape); ``way``
+    ``(id, utc_start, body, extra[, total])``); ``bound`` is the listing's (values, shape); ``way``
     (``search_in_order``, ``from_links``) how ``_ordered`` chose to find it."""
     in_order, from_links = way
 
@@ -782,7 +782,7 @@ def _page(filters, viewer, bound, offset, limit, way, only=None, joined=None) ->
     if joined is not None:
         values["made_for"] = joined.made_for
         if joined.count:
-            values, counted = _count_values(filters, values), _by_days(filters)
+            values, counted = _count_values(filters, values)
     links = tuple(link.__name__ for link in from_links)
     if shape is not None:
         shape = (*shape, "page", in_order, links, offset > 0, only, joined is not None, counted)
@@ -795,11 +795,13 @@ def _page(filters, viewer, bound, offset, limit, way, only=None, joined=None) ->
 
 
 def _with_joined(page, filters, viewer, ref, joined: Joined):
-    """The page's ids (in its order) with their stored texts (``stored_texts``'s rule: made
-    for ``made_for``, not to be made) and, when ``joined.count``, the listing's total on
-    each row (a scalar subquery: run once)."""
+    """The page's ids and starts with their stored texts (``stored_texts``'s rule: made for
+    ``made_for``, not to be made) and, when ``joined.count``, the listing's total on each
+    row (a scalar subquery: run once). Unordered: ``_joined_rows`` puts the few rows in the
+    page's order, where the engine would sort them with their texts (SQLite: a temporary
+    b-tree holding every body)."""
     page = page.select(Event.id, Event.utc_start).alias("page")
-    columns = [page.c.id, EventText.body, EventText.extra]
+    columns = [page.c.id, page.c.utc_start, EventText.body, EventText.extra]
     if joined.count:
         columns.append(_count_query(filters, viewer, ref))
     on = (
@@ -807,25 +809,29 @@ def _with_joined(page, filters, viewer, ref, joined: Joined):
         & (EventText.made_for == ref("made_for"))
         & EventText.body.is_null(False)
     )
-    query = Select([page], columns).join(EventText, JOIN.LEFT_OUTER, on=on)
-    return query.order_by(page.c.utc_start, page.c.id).bind(database)
+    return Select([page], columns).join(EventText, JOIN.LEFT_OUTER, on=on).bind(database)
 
 
 def _joined_rows(rows: list, key) -> tuple[list[int], dict]:
-    """``_with_joined``'s rows as the page's ids and their stored texts; a total read with
-    them is kept as ``_count``'s would be."""
-    if rows and len(rows[0]) > 3:
-        _totals.put(key, int(rows[0][3]))  # PostgreSQL: numeric
-    stored = {row[0]: (row[1], row[2]) for row in rows if row[1]}  # "": never stored
+    """``_with_joined``'s rows as the page's ids, in its order (start, then id), and their
+    stored texts; a total read with them is kept as ``_count``'s would be."""
+    rows.sort(key=_page_order)
+    if rows and len(rows[0]) > 4:
+        _totals.put(key, int(rows[0][4]))  # PostgreSQL: numeric
+    stored = {row[0]: (row[2], row[3]) for row in rows if row[2]}  # "": never stored
     return [row[0] for row in rows], stored
+
+
+def _page_order(row: tuple) -> tuple:
+    return row[1], row[0]
 
 
 def _count(filters, viewer, bound) -> int:
     """The total (``_count_query``), in a statement of its own."""
     values, shape = bound
-    values = _count_values(filters, values)
+    values, by_days = _count_values(filters, values)
     if shape is not None:
-        shape = (*shape, "count", _by_days(filters))
+        shape = (*shape, "count", by_days)
 
     def build(ref):
         return _count_query(filters, viewer, ref)
@@ -851,11 +857,12 @@ def _count_query(filters, viewer, ref):
     return Select(columns=[NodeList(counts, glue=" + ")]).bind(database)
 
 
-def _count_values(filters, values: dict) -> dict:
-    """``values`` with what ``_count_query`` reads besides the listing's own."""
+def _count_values(filters, values: dict) -> tuple[dict, bool]:
+    """``values`` with what ``_count_query`` reads besides the listing's own, and whether it
+    counts by days (``_by_days``: part of the count's shape)."""
     if _by_days(filters):
-        return {**values, **_window_days(filters.start_min, filters.end_max)}
-    return values
+        return {**values, **_window_days(filters.start_min, filters.end_max)}, True
+    return values, False
 
 
 # What a plain date window may have besides its bounds. Every other filter selects when it

@@ -61,6 +61,26 @@ def test_unix_timestamps(stamp, zone):
     assert dates.local_to_utc(parsed, tz) == datetime(1970, 1, 1) + timedelta(seconds=stamp)
 
 
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet="0123456789-:Tt Z+.\u0663", min_size=19, max_size=19),
+        st.tuples(moments, st.sampled_from("T ")).map(
+            lambda pair: pair[0].isoformat(pair[1], "seconds")
+        ),
+    )
+)
+def test_the_plain_form_reads_what_the_general_pattern_reads(text):
+    """``_plain_form`` (``fromisoformat``) gives the value ``_ABSOLUTE`` reads, or leaves the
+    text to it."""
+    plain = dates._plain_form(text)
+    if plain is None:
+        return
+    match = dates._ABSOLUTE.match(text)
+    assert match is not None and match.group(7) is None
+    assert plain == datetime(*(int(group) for group in match.groups()[:6]))
+
+
 @settings(max_examples=100, deadline=None)
 @given(moments)
 def test_day_snapping(value):

@@ -32,7 +32,6 @@ from app.render import (
 from rules.dates import resolve_timezone
 from rules.posts import effective_status
 from store.events import (
-    LinkKind,
     events_by_id,
     get_events,
     list_event_texts,
@@ -89,8 +88,7 @@ def _from_stored(stored: dict, ctx) -> dict[int, tuple]:
     ctx.hidden_series = _series_hidden_from(ctx.viewer, in_series, ctx.password)
     links = set()
     for extra in extras.values():
-        for kind in LinkKind:
-            links.update((kind, item) for item in extra.ids_of(kind))
+        links.update(extra.links())
     linked = linked_texts(ctx, links)
     return {
         event_id: stored_event_parts(stored[event_id][0], extra, linked, ctx)
