@@ -62,7 +62,7 @@ from store.recurrence import (
     exclude_occurrence,
     trash_occurrences,
 )
-from store.sql import Literals, Shaped, Statement, in_list, instances, param
+from store.sql import Literals, Shaped, Statement, in_list, instances, last_page_total, param
 from store.terms import materialise_terms
 from store.users import Viewer
 
@@ -499,8 +499,9 @@ def _listing(filters, viewer, offset, limit, only, count, made_for) -> tuple:
         rows = _ordered(*bound, offset, limit, only, joined)
         if joined is not None:
             rows, stored = _joined_rows(rows, key)
-        if offset == 0 and len(rows) < limit:  # the whole listing is on this page
-            return rows, len(rows), stored
+        total = last_page_total(rows, offset, limit)  # the listing's last page
+        if total is not None:
+            return rows, total, stored
     if not count:
         return rows, None, stored
     total = _totals.get(key)

@@ -113,3 +113,32 @@ def test_past_the_kept_ids_pages_come_from_the_query(client, admin):
             assert body["total"] == count and body["total_pages"] == 3
             seen += [e["title"] for e in body["events"]]
         assert seen == [f"N{n:03d}" for n in range(count)]  # same start: by id
+
+
+def test_a_last_page_short_of_its_size_gives_the_total_without_a_count(
+    app, make_event, monkeypatch
+):
+    """A listing read once (no first ids kept) whose page is its last, short of its size,
+    takes its total from the page (store/sql.py::last_page_total): the count is asked only
+    for a full page or one past the end, and the totals are the same."""
+    from app.pages.reading import events_of
+    from store import events
+    from store.db import database
+
+    for n in range(1, 6):
+        make_event(title=f"E{n}", start_date=day(n), end_date=day(n).replace("10:", "11:"))
+    counted, count = [], events._count
+    monkeypatch.setattr(events, "_count", lambda *a: counted.append(1) or count(*a))
+    window = {"start_date": "2031-03-01", "end_date": "2031-04-01"}
+    for offset, limit, asks, names in (
+        (4, 2, False, ["E5"]),
+        (0, 10, False, ["E1", "E2", "E3", "E4", "E5"]),
+        (2, 2, True, ["E3", "E4"]),
+        (6, 2, True, []),
+    ):
+        counted.clear()
+        events._totals.entries.clear()
+        events._first_ids.entries.clear()
+        with app.test_request_context(), database.connection_context():
+            shown, total = events_of(window, offset, limit)  # as the pages read it
+        assert ([e["title"] for e in shown], total, bool(counted)) == (names, 5, asks), offset
