@@ -136,23 +136,9 @@ def list_linked(
     model = MODELS[kind]
     link, column = LINKS[kind]
     query = model.select().where(visible_clause(model, viewer, filters.statuses))
-    if filters.search:
-        tokens = search_tokens(filters.search)
-        if tokens:
-            # A record matches when one of its fields contains every word; the fields a
-            # password masks are searched only where this viewer may read them.
-            clear = unmasked_clause(model, viewer, filters.password)
-            any_field = None
-            for name in SEARCH_FIELDS[kind]:
-                field = getattr(model, name)
-                all_tokens = None
-                for token in tokens:
-                    part = contains_text(field, token)
-                    all_tokens = part if all_tokens is None else all_tokens & part
-                if name != "title":
-                    all_tokens = all_tokens & clear
-                any_field = all_tokens if any_field is None else any_field | all_tokens
-            query = query.where(any_field)
+    tokens = search_tokens(filters.search) if filters.search else []
+    if tokens:
+        query = query.where(_matching(kind, tokens, viewer, filters.password))
     # Links count only through events this viewer may read in full: a draft's or a
     # protected event's venue is not the caller's to know.
     if filters.event is not None:
@@ -191,6 +177,24 @@ def list_linked(
         return rows, None
     total = last_page_total(rows, offset, limit)
     return rows, query.count() if total is None else total
+
+
+def _matching(kind: str, tokens: list, viewer: Viewer, password):
+    """A venue or organizer one of whose fields contains every word of a search; the fields
+    a password masks are searched only where this viewer may read them."""
+    model = MODELS[kind]
+    clear = unmasked_clause(model, viewer, password)
+    any_field = None
+    for name in SEARCH_FIELDS[kind]:
+        field = getattr(model, name)
+        all_tokens = None
+        for token in tokens:
+            part = contains_text(field, token)
+            all_tokens = part if all_tokens is None else all_tokens & part
+        if name != "title":
+            all_tokens = all_tokens & clear
+        any_field = all_tokens if any_field is None else any_field | all_tokens
+    return any_field
 
 
 def trash_linked(kind: str, item):
