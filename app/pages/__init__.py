@@ -501,13 +501,17 @@ def month_view(month=None):
 
 
 def _month_link(month: date, query: dict) -> str | None:
-    return (
-        url_for("pages.month_view", month=f"{month:%Y-%m}", **query) if _in_range(month) else None
-    )
+    if not _in_range(month):
+        return None
+    return page_address("pages.month_view", {"month": f"{month:%Y-%m}"}, **query)
 
 
 def _day_link(day: date, query: dict) -> str | None:
-    return url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query) if _in_range(day) else None
+    return (
+        page_address("pages.day_view", {"day": day.isoformat()}, **query)
+        if _in_range(day)
+        else None
+    )
 
 
 # Events a day of the month grid shows; a link to the day names how many more it has.
