@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import base64
 import email.utils
+import http.client
 import ipaddress
 import re
 import socket
 import time
 import urllib.error
 import urllib.request
+from functools import partial
 from http.client import HTTPException, IncompleteRead
 from urllib.parse import quote, urlencode, urljoin, urlsplit, urlunsplit
 
@@ -88,6 +90,69 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
         return new
 
 
+def _internal_address(infos: list) -> str | None:
+    """An address of ``socket.getaddrinfo``'s answer that is internal (loopback, private,
+    link-local, reserved: of the network the import runs in), or None when every one is
+    global."""
+    for info in infos:
+        address = info[4][0]
+        if not ipaddress.ip_address(address.split("%", 1)[0]).is_global:
+            return address
+    return None
+
+
+def _checked_connection(site_host: str, address, timeout=None, source_address=None):
+    """``socket.create_connection``, to a host other than the site's only at an address
+    the same lookup found global: the host's name is looked up once, and the connection
+    goes where that lookup was checked (a name that answered a global address to
+    ``image_url_error`` and an internal one a moment later is not followed inside)."""
+    host, port = address
+    if host.lower() == site_host:
+        return socket.create_connection(address, timeout, source_address)
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    if _internal_address(infos):
+        raise OSError(f"{host} is on an internal address")
+    error: OSError = OSError(f"cannot find the host {host}")
+    for family, kind, proto, _name, sockaddr in infos:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.settimeout(timeout)
+            if source_address:
+                sock.bind(source_address)
+            sock.connect(sockaddr)
+            return sock
+        except OSError as failed:
+            sock.close()
+            error = failed
+    raise error
+
+
+def _checked(connection_class, site_host: str, host: str, **kwargs):
+    """A connection of ``connection_class`` that connects by ``_checked_connection``."""
+    connection = connection_class(host, **kwargs)
+    connection._create_connection = partial(_checked_connection, site_host)
+    return connection
+
+
+class _CheckedHTTP(urllib.request.HTTPHandler):
+    def __init__(self, site_host: str):
+        super().__init__()
+        self.site_host = site_host
+
+    def http_open(self, req):
+        return self.do_open(partial(_checked, http.client.HTTPConnection, self.site_host), req)
+
+
+class _CheckedHTTPS(urllib.request.HTTPSHandler):
+    def __init__(self, site_host: str):
+        super().__init__()
+        self.site_host = site_host
+
+    def https_open(self, req):
+        connection = partial(_checked, http.client.HTTPSConnection, self.site_host)
+        return self.do_open(connection, req, context=self._context)
+
+
 class Source:
     """A site's REST API: JSON answers, retried, bounded, with the account's credentials."""
 
@@ -104,6 +169,11 @@ class Source:
         self.origin = _origin(site)
         self.host = urlsplit(site).netloc
         self.api_root = f"{site}/wp-json"
+        # A guarded fetch (an image's) also connects only where its check allows.
+        host = (urlsplit(site).hostname or "").lower()
+        self.guarded_opener = urllib.request.build_opener(
+            _Redirects(), _CheckedHTTP(host), _CheckedHTTPS(host)
+        )
 
     def without_credentials(self) -> Source:
         other = Source.__new__(Source)
@@ -148,7 +218,8 @@ class Source:
         if self.auth and _origin(url) == self.origin:
             request.add_header("Authorization", self.auth)
         try:
-            with self.opener.open(request, timeout=TIMEOUT) as response:
+            opener = self.guarded_opener if guard else self.opener
+            with opener.open(request, timeout=TIMEOUT) as response:
                 self.final_url = response.geturl()
                 return response.status, response.headers, _read(response, limit, url)
         except urllib.error.HTTPError as error:
@@ -338,14 +409,10 @@ class Source:
         if host.lower() == (urlsplit(self.site).hostname or "").lower():
             return None
         try:
-            found = {info[4][0] for info in socket.getaddrinfo(host, None)}
+            internal = _internal_address(socket.getaddrinfo(host, None, type=socket.SOCK_STREAM))
         except (OSError, UnicodeError):
             return f"cannot find the host of {url}"
-        for address in found:
-            ip = ipaddress.ip_address(address.split("%", 1)[0])
-            if not ip.is_global:
-                return f"{url} is on an internal address"
-        return None
+        return f"{url} is on an internal address" if internal else None
 
 
 def pause(seconds: float) -> None:

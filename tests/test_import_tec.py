@@ -770,6 +770,38 @@ def test_an_image_that_redirects_to_an_internal_address_is_not_fetched(app, admi
     assert inside.asked == []
 
 
+def test_an_image_host_that_turns_internal_after_its_check_is_not_followed(
+    app, admin, site, monkeypatch
+):
+    """DNS rebinding: a name that answers a global address when the image's address is
+    checked and an internal one when the connection is made is not followed inside (the
+    connection goes to the address that was checked, or nowhere)."""
+    import socket
+
+    inside = RecordedSite()  # a service of the network the import runs in
+    inside.routes["/p.jpg"] = lambda parts, headers: (200, {}, image_bytes())
+    real = socket.getaddrinfo
+    looked_up = []
+
+    def rebinding(host, port, *args, **kwargs):
+        if host != "images.rebind.test":
+            return real(host, port, *args, **kwargs)
+        looked_up.append(host)
+        address = "93.184.216.34" if len(looked_up) == 1 else "127.0.0.1"
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port or 80))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    port = inside.server.server_port
+    site.events[0]["image"] = {"url": f"http://images.rebind.test:{port}/p.jpg"}
+    try:
+        result = run(app, site.base)
+    finally:
+        inside.close()
+    assert len(looked_up) >= 2  # checked, then looked up again to connect
+    assert "is on an internal address" in result.output
+    assert inside.asked == []
+
+
 def test_a_site_that_sends_to_its_canonical_address_is_read_there(app, admin, site):
     entry = RecordedSite()
     entry.routes["/wp-json/"] = (301, {"Location": f"{site.base}/wp-json/"}, b"")
