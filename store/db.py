@@ -174,10 +174,14 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         with __exception_wrapper__:
             self.cursor().execute(f"{before}; COMMIT")
 
-    def execute_prepared(self, sql: str, params):
-        return self._retrying(self._execute_prepared, sql, params)
+    def execute_prepared(self, sql: str, params, generic: bool = False):
+        run = self._execute_generic if generic else self._execute_prepared
+        return self._retrying(run, sql, params)
 
-    def _execute_prepared(self, sql: str, params):
+    def _execute_generic(self, sql: str, params):
+        return self._execute_prepared(sql, params, generic=True)
+
+    def _execute_prepared(self, sql: str, params, generic: bool = False):
         """``sql`` (psycopg2's ``%s`` placeholders) as a server-side prepared statement of
         the connection: parsed and planned once per connection, where a plain query is
         planned anew each time (planning was half of a listing query's time on the server,
@@ -194,7 +198,9 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
                 return self._execute_once(sql, params)
             prepared.add(name)
         arguments = f" ({', '.join(['%s'] * count)})" if count else ""
-        return self._execute_once(f"EXECUTE {name}{arguments}", params)
+        # Without parameters a statement has one plan, whatever the mode.
+        mode = "" if not count or self.in_transaction() else _plan_mode(connection, generic)
+        return self._execute_once(f"{mode}EXECUTE {name}{arguments}", params)
 
     def _prepare(self, connection, name: str, text: str) -> bool:
         """``PREPARE`` on the driver's cursor (a connection's setup, not one of its
@@ -222,6 +228,26 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         return True
 
 
+def _plan_mode(connection, generic: bool) -> str:
+    """What must precede an ``EXECUTE`` on ``connection`` (in the same round trip) for it
+    to run by its generic plan (``generic``) or by PostgreSQL's own choice: nothing when
+    the connection is set so already. PostgreSQL plans each of a prepared statement's
+    first five runs for their values, and goes on doing so when it judges the generic
+    plan costlier. For the statements whose plan does not depend on their values that
+    judgement is wrong: the terms' listing, its count and an event page's previous/next
+    were planned at every run, 0.3–0.9 ms each, to run no faster (EXPLAIN ANALYZE of the
+    bench's cold requests at 10,000 events, docs/performance.md). A listing between dates
+    or of a category is not one of them: its generic plan ran up to twice as long.
+    Set outside transactions only (in autocommit: a rollback would undo it), so the mode
+    known is the connection's; a transaction runs its statements in that mode."""
+    if _PLAN_MODES.get(connection, False) == generic:
+        return ""
+    _PLAN_MODES[connection] = generic
+    return f"SET plan_cache_mode = {'force_generic_plan' if generic else 'auto'}; "
+
+
+# Per connection, whether it is set to run prepared statements by their generic plan.
+_PLAN_MODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # How many dropped connections one statement replaces before its failure is the request's.
 REPLACED_CONNECTIONS = 3
 # Seconds a pooled connection may sit before its next checkout asks the server; per
@@ -253,13 +279,14 @@ def _prepared_form(sql: str) -> tuple[str, str | None, int]:
     return form
 
 
-def execute_prepared(sql: str, params):
+def execute_prepared(sql: str, params, generic: bool = False):
     """The hot paths' compiled statements (store/sql.py): prepared on PostgreSQL
-    (``CalendarPostgresqlDatabase.execute_prepared``), run as they are on SQLite (whose
-    Python driver keeps its own cache of prepared statements)."""
+    (``CalendarPostgresqlDatabase.execute_prepared``; ``generic``: always by the plan made
+    without the values, ``_plan_mode``), run as they are on SQLite (whose Python driver
+    keeps its own cache of prepared statements)."""
     db = database.obj
     if isinstance(db, CalendarPostgresqlDatabase):
-        return db.execute_prepared(sql, params)
+        return db.execute_prepared(sql, params, generic)
     return database.execute_sql(sql, params)
 
 

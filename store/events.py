@@ -666,7 +666,7 @@ def neighbours(
     if shape is not None:
         shape = (*shape, "neighbours")
     found: list[Span | None] = [None, None]
-    for row in _LISTINGS.execute(shape, partial(_neighbours, base, viewer), values):
+    for row in _LISTINGS.execute(shape, partial(_neighbours, base, viewer), values, generic=True):
         found[row[0]] = Span._make(row[1:])
     return found[0], found[1]
 

@@ -188,8 +188,9 @@ class Shaped:
         self.compiled = FIFOCache(maxsize=size)  # read without the lock: a read moves nothing
         self.lock = threading.Lock()
 
-    def execute(self, shape: tuple | None, build: Callable, values: dict):
-        """Runs the query of ``shape`` with ``values``; ``shape`` None: built afresh."""
+    def execute(self, shape: tuple | None, build: Callable, values: dict, generic=False):
+        """Runs the query of ``shape`` with ``values``; ``shape`` None: built afresh.
+        ``generic``: a query whose plan does not depend on its values (``execute_prepared``)."""
         if shape is None:
             sql, params = build(Literals(values)).sql()
             return database.execute_sql(sql, params)
@@ -206,7 +207,7 @@ class Shaped:
             literal = build(Literals(values)).sql()
             if literal != (sql, args):
                 raise AssertionError(f"shape {shape} compiled {sql} {args}, built {literal}")
-        return execute_prepared(sql, args)
+        return execute_prepared(sql, args, generic)
 
 
 def in_list(first: int, size: int) -> list[Value]:
