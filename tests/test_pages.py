@@ -187,6 +187,26 @@ def test_month_and_day_views(client, make_event):
     assert ld_of(page(client, f"/events/{DAY:%Y-%m-%d}/"))[0]["name"] == made["title"]
 
 
+@pytest.mark.parametrize("zone", ["Europe/Paris", "Pacific/Kiritimati", "America/New_York"])
+def test_an_event_page_opens_whatever_the_sites_timezone(app, client, make_event, zone):
+    """SPEC §15: "Every item's url (§2) is a real page", with ``SITE_TIMEZONE`` east of UTC
+    too (the page's previous/next links read a listing of any dates, whose bound was in the
+    year 10000 there: every event page answered a 400)."""
+    from app.pages import reading
+
+    reading._any_dates.cache_clear()  # read once per process: read it in this zone
+    app.config["SITE_TIMEZONE"] = zone
+    first = event(make_event, title="First of two")
+    second = make_event(
+        title="Second of two",
+        start_date=f"{DAY + timedelta(days=1)} 19:00:00",
+        end_date=f"{DAY + timedelta(days=1)} 21:00:00",
+    )
+    html = page(client, f"/event/{first['slug']}/")
+    assert "First of two" in html and f'href="/event/{second["slug"]}/"' in html
+    assert "Second of two" in page(client, f"/fr/event/{second['slug']}/")
+
+
 def cell_of(month: str, day: str) -> str:
     return re.search(rf'/events/{day}/".*?</td>', month, re.S).group(0)
 
