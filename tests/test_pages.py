@@ -811,6 +811,22 @@ def test_a_term_page_keeps_its_term_across_views_and_in_its_form(client, make_ev
     assert "Tango class" in tag_page and "Poetry slam" not in tag_page
 
 
+def test_a_venue_named_by_digits_is_a_choice_of_the_form_that_works(client, make_event):
+    """SPEC §15: the views "offer them as a form (search box, category and venue choices
+    …)". A venue named "1905" has the slug 1905, which the venue filter reads as an id
+    (as the API does): the form offered value="1905", and choosing it answered the 400
+    page "No venue “1905”"."""
+    made = event(make_event, title="Jazz at 1905", venue={"venue": "1905"})
+    event(make_event, title="Elsewhere", venue={"venue": "Town hall"})
+    venue = made["venue"]
+    html = page(client, "/events/")
+    value = re.search(r'<option value="([^"]*)">1905</option>', html).group(1)
+    chosen = page(client, f"/events/?venue={value}")
+    assert "Jazz at 1905" in chosen and "Elsewhere" not in chosen
+    assert f'<option value="{value}" selected>1905</option>' in chosen
+    assert value == str(venue["id"])  # the slug 1905 names no venue as a filter
+
+
 def test_the_embed_opens_events_in_the_top_window(client, make_event):
     made = event(make_event, title="Framed")
     html = page(client, "/events/embed/")

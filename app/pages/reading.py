@@ -416,8 +416,9 @@ MOST_CHOICES = 200
 
 @dataclass(frozen=True)
 class Choice:
-    """One choice of the filter form: its slug (the value sent), its id (a link may name it
-    by id) and its name, escaped once for every page of the version."""
+    """One choice of the filter form: its slug (the value sent; its id when the slug is
+    digits, which a filter reads as an id), its id (a link may name it by id) and its
+    name, escaped once for every page of the version."""
 
     slug: str
     id: int
@@ -439,7 +440,8 @@ def _read_choices() -> tuple[list[Choice], list[Choice]]:
 
 
 def _choice(slug: str, ident: int, name: str) -> Choice:
-    return Choice(slug, ident, name, (str(escape(slug)), str(ident), str(escape(name))))
+    value = str(ident) if slug.isascii() and slug.isdigit() else slug  # as _linked_id reads it
+    return Choice(slug, ident, name, (str(escape(value)), str(ident), str(escape(name))))
 
 
 @dataclass(frozen=True)
