@@ -187,6 +187,26 @@ def test_month_and_day_views(client, make_event):
     assert ld_of(page(client, f"/events/{DAY:%Y-%m-%d}/"))[0]["name"] == made["title"]
 
 
+@pytest.mark.parametrize("zone", ["Europe/Paris", "Pacific/Kiritimati", "America/New_York"])
+def test_an_event_page_opens_whatever_the_sites_timezone(app, client, make_event, zone):
+    """SPEC §15: "Every item's url (§2) is a real page", with ``SITE_TIMEZONE`` east of UTC
+    too (the page's previous/next links read a listing of any dates, whose bound was in the
+    year 10000 there: every event page answered a 400)."""
+    from app.pages import reading
+
+    reading._any_dates.cache_clear()  # read once per process: read it in this zone
+    app.config["SITE_TIMEZONE"] = zone
+    first = event(make_event, title="First of two")
+    second = make_event(
+        title="Second of two",
+        start_date=f"{DAY + timedelta(days=1)} 19:00:00",
+        end_date=f"{DAY + timedelta(days=1)} 21:00:00",
+    )
+    html = page(client, f"/event/{first['slug']}/")
+    assert "First of two" in html and f'href="/event/{second["slug"]}/"' in html
+    assert "Second of two" in page(client, f"/fr/event/{second['slug']}/")
+
+
 def cell_of(month: str, day: str) -> str:
     return re.search(rf'/events/{day}/".*?</td>', month, re.S).group(0)
 
@@ -789,6 +809,22 @@ def test_a_term_page_keeps_its_term_across_views_and_in_its_form(client, make_ev
     assert "Tango class" in month and "Poetry slam" not in month
     tag_page = page(client, "/events/category/dance/?page=1")
     assert "Tango class" in tag_page and "Poetry slam" not in tag_page
+
+
+def test_a_venue_named_by_digits_is_a_choice_of_the_form_that_works(client, make_event):
+    """SPEC §15: the views "offer them as a form (search box, category and venue choices
+    …)". A venue named "1905" has the slug 1905, which the venue filter reads as an id
+    (as the API does): the form offered value="1905", and choosing it answered the 400
+    page "No venue “1905”"."""
+    made = event(make_event, title="Jazz at 1905", venue={"venue": "1905"})
+    event(make_event, title="Elsewhere", venue={"venue": "Town hall"})
+    venue = made["venue"]
+    html = page(client, "/events/")
+    value = re.search(r'<option value="([^"]*)">1905</option>', html).group(1)
+    chosen = page(client, f"/events/?venue={value}")
+    assert "Jazz at 1905" in chosen and "Elsewhere" not in chosen
+    assert f'<option value="{value}" selected>1905</option>' in chosen
+    assert value == str(venue["id"])  # the slug 1905 names no venue as a filter
 
 
 def test_the_embed_opens_events_in_the_top_window(client, make_event):

@@ -404,8 +404,10 @@ def _any_dates():
     """The filters of the anonymous API's listing of any dates: a relative bound alone
     (no default window), which ``neighbours`` drops, reading from an event's place both
     ways. The same for every page (the bound is in UTC), so read once; never changed
-    (the store replaces what it drops)."""
-    return _filters({"starts_before": "9999-12-31T23:59:59Z"}, 1)
+    (the store replaces what it drops). A day short of the last the calendar keeps: the
+    API reads a filter in the site's zone too, and 9999-12-31T23:59:59Z is in the year
+    10000 east of UTC (every event page was a 400 there)."""
+    return _filters({"starts_before": "9999-12-30T00:00:00Z"}, 1)
 
 
 # Most choices of each kind the filter form offers (a large site's visitors search instead).
@@ -414,8 +416,9 @@ MOST_CHOICES = 200
 
 @dataclass(frozen=True)
 class Choice:
-    """One choice of the filter form: its slug (the value sent), its id (a link may name it
-    by id) and its name, escaped once for every page of the version."""
+    """One choice of the filter form: its slug (the value sent; its id when the slug is
+    digits, which a filter reads as an id), its id (a link may name it by id) and its
+    name, escaped once for every page of the version."""
 
     slug: str
     id: int
@@ -437,7 +440,8 @@ def _read_choices() -> tuple[list[Choice], list[Choice]]:
 
 
 def _choice(slug: str, ident: int, name: str) -> Choice:
-    return Choice(slug, ident, name, (str(escape(slug)), str(ident), str(escape(name))))
+    value = str(ident) if slug.isascii() and slug.isdigit() else slug  # as _linked_id reads it
+    return Choice(slug, ident, name, (str(escape(value)), str(ident), str(escape(name))))
 
 
 @dataclass(frozen=True)
