@@ -163,6 +163,20 @@ def test_a_series_repeats_with_its_next_occurrences(client, make_event):
     assert listing.count(">Weekly choir</a>") == 1 and "Repeats" in listing
 
 
+def test_a_series_whose_dates_have_all_passed_says_so(client, make_event):
+    series = make_event(
+        title="Old choir",
+        start_date="2020-01-06 10:00:00",
+        end_date="2020-01-06 11:00:00",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=2"],
+    )
+    html = page(client, f"/event/{series['slug']}/")
+    section = re.findall(r'<section class="series".*?</section>', html, re.S)[0]
+    assert "Repeats" in section and "No more dates." in section and "<li>" not in section
+    french = page(client, f"/fr/event/{series['slug']}/")
+    assert "Plus aucune date à venir." in french
+
+
 def test_month_and_day_views(client, make_event):
     made = event(
         make_event,
