@@ -785,7 +785,8 @@ DAY_KEY = (
 
 
 def dates_key() -> tuple[tuple[str, str], ...]:
-    """``event_dates``' key: the first and last day an event is on, and its status. A timed
+    """``event_dates``' key: the first and last day an event is on, its status and whether it
+    is all day (where its first events may start: store/events.py::_spread). A timed
     event is on the UTC days from its start's to its last second's (one ending at a
     midnight after its start is not on the day that midnight begins); an all-day one on
     its own dates, whatever their UTC times (store/events.py::_on_day's rule, on UTC days)."""
@@ -803,7 +804,12 @@ def dates_key() -> tuple[tuple[str, str], ...]:
         "CASE WHEN {0}.all_day THEN substr({0}.start_date, 1, 10) "
         "ELSE substr({0}.utc_start, 1, 10) END"
     )
-    return (("first_day", first), ("last_day", last), ("status", "{0}.status"))
+    return (
+        ("first_day", first),
+        ("last_day", last),
+        ("status", "{0}.status"),
+        ("all_day", "{0}.all_day"),
+    )
 
 
 # The columns ``dates_key`` reads (SQLite's update trigger watches them).
