@@ -803,76 +803,133 @@ def create_change_marker(marks: str, key: str, table: str, column: str) -> None:
         )
 
 
-def create_day_counter(counter: str, table: str) -> None:
-    """Keeps ``counter`` (``start_day``, ``end_day``, ``status``, ``n``) equal to the number
-    of ``table`` rows not ``hide_from_listings`` per day of ``utc_start``, day of
-    ``utc_end`` and status, through triggers on every insert, delete and update, whichever
-    code path makes it; counted once here. A count that falls to 0 keeps its row. SQLite:
-    row triggers on the updates of those columns; PostgreSQL: statement triggers over the
-    transition tables (``create_link_counter``), on every update (one that moves no day
-    takes its rows off and puts them back; writers queue on one lock, so two never update
-    the same counters at once)."""
-    days = "substr({0}.utc_start, 1, 10), substr({0}.utc_end, 1, 10), {0}.status"
+# ``event_day``'s key: the UTC days of an event's start and end, and its status.
+DAY_KEY = (
+    ("start_day", "substr({0}.utc_start, 1, 10)"),
+    ("end_day", "substr({0}.utc_end, 1, 10)"),
+    ("status", "{0}.status"),
+)
+
+
+def dates_key() -> tuple[tuple[str, str], ...]:
+    """``event_dates``' key: the first and last day an event is on, its status and whether it
+    is all day (where its first events may start: store/events.py::_spread). A timed
+    event is on the UTC days from its start's to its last second's (one ending at a
+    midnight after its start is not on the day that midnight begins); an all-day one on
+    its own dates, whatever their UTC times (store/events.py::_on_day's rule, on UTC days)."""
     if is_postgres():
-        _postgres_day_triggers(counter, table, days)
-        listed = "NOT hide_from_listings"
+        day_before_end = "to_char(CAST(substr({0}.utc_end, 1, 10) AS date) - 1, 'YYYY-MM-DD')"
     else:
-        _sqlite_day_triggers(counter, table, days)
-        listed = "hide_from_listings = 0"
-    database.execute_sql(f"DELETE FROM {counter}")
-    database.execute_sql(
-        f"INSERT INTO {counter} (start_day, end_day, status, n) "
-        f"SELECT {days.format(table)}, COUNT(*) FROM {table} WHERE {listed} GROUP BY 1, 2, 3"
+        day_before_end = "date(substr({0}.utc_end, 1, 10), '-1 day')"
+    last = (
+        "CASE WHEN {0}.all_day THEN substr({0}.end_date, 1, 10) "
+        "WHEN {0}.utc_end <= {0}.utc_start THEN substr({0}.utc_start, 1, 10) "
+        "WHEN substr({0}.utc_end, 11) = ' 00:00:00' THEN " + day_before_end + " "
+        "ELSE substr({0}.utc_end, 1, 10) END"
+    )
+    first = (
+        "CASE WHEN {0}.all_day THEN substr({0}.start_date, 1, 10) "
+        "ELSE substr({0}.utc_start, 1, 10) END"
+    )
+    return (
+        ("first_day", first),
+        ("last_day", last),
+        ("status", "{0}.status"),
+        ("all_day", "{0}.all_day"),
     )
 
 
-def _postgres_day_triggers(counter: str, table: str, days: str) -> None:
+# The columns ``dates_key`` reads (SQLite's update trigger watches them).
+DATES_COLUMNS = (
+    "utc_start",
+    "utc_end",
+    "all_day",
+    "start_date",
+    "end_date",
+    "status",
+    "hide_from_listings",
+)
+
+
+def create_day_counter(
+    counter: str,
+    table: str,
+    key: tuple[tuple[str, str], ...] = DAY_KEY,
+    columns: tuple[str, ...] = ("utc_start", "utc_end", "status", "hide_from_listings"),
+) -> None:
+    """Keeps ``counter`` (the ``key`` columns and ``n``) equal to the number of ``table``
+    rows not ``hide_from_listings`` per value of ``key`` (each column's expression over a
+    row: ``{0}`` names the row), through triggers on every insert, delete and update (of
+    ``columns``, those the key reads, on SQLite), whichever code path makes it; counted once
+    here. A count that falls to 0 keeps its row. SQLite: row triggers on the updates of those
+    columns; PostgreSQL: statement triggers over the transition tables
+    (``create_link_counter``), on every update (one that moves no day takes its rows off and
+    puts them back; writers queue on one lock, so two never update the same counters at
+    once)."""
+    names = ", ".join(name for name, _expression in key)
+    values = ", ".join(expression for _name, expression in key)
+    if is_postgres():
+        _postgres_day_triggers(counter, table, key)
+        listed = "NOT hide_from_listings"
+    else:
+        _sqlite_day_triggers(counter, table, key, columns)
+        listed = "hide_from_listings = 0"
+    groups = ", ".join(str(n + 1) for n in range(len(key)))
+    database.execute_sql(f"DELETE FROM {counter}")
+    database.execute_sql(
+        f"INSERT INTO {counter} ({names}, n) "
+        f"SELECT {values.format(table)}, COUNT(*) FROM {table} WHERE {listed} GROUP BY {groups}"
+    )
+
+
+def _postgres_day_triggers(counter: str, table: str, key: tuple[tuple[str, str], ...]) -> None:
+    names = ", ".join(name for name, _expression in key)
+    values = ", ".join(expression for _name, expression in key)
+    groups = ", ".join(str(n + 1) for n in range(len(key)))
+    aliases = ", ".join(f"k{n}" for n in range(len(key)))
+
     def grouped(rows: str) -> str:
         return (
-            f"(SELECT {days.format(rows)}, COUNT(*) FROM {rows} "
-            f"WHERE NOT {rows}.hide_from_listings GROUP BY 1, 2, 3) AS d (sd, ed, st, c)"
+            f"(SELECT {values.format(rows)}, COUNT(*) FROM {rows} "
+            f"WHERE NOT {rows}.hide_from_listings GROUP BY {groups}) AS d ({aliases}, c)"
         )
 
     def add(rows: str) -> str:
         return (
-            f"INSERT INTO {counter} (start_day, end_day, status, n) "
-            f"SELECT sd, ed, st, c FROM {grouped(rows)} "
-            f"ON CONFLICT (start_day, end_day, status) DO UPDATE "
+            f"INSERT INTO {counter} ({names}, n) "
+            f"SELECT {aliases}, c FROM {grouped(rows)} "
+            f"ON CONFLICT ({names}) DO UPDATE "
             f"SET n = {counter}.n + EXCLUDED.n; "
         )
 
     def take(rows: str) -> str:
-        return (
-            f"UPDATE {counter} AS t SET n = t.n - d.c FROM {grouped(rows)} "
-            f"WHERE t.start_day = d.sd AND t.end_day = d.ed AND t.status = d.st; "
-        )
+        matched = " AND ".join(f"t.{name} = d.k{n}" for n, (name, _e) in enumerate(key))
+        return f"UPDATE {counter} AS t SET n = t.n - d.c FROM {grouped(rows)} WHERE {matched}; "
 
     _statement_triggers(f"{table}_{counter}", table, take("old_rows"), add("new_rows"))
 
 
-def _sqlite_day_triggers(counter: str, table: str, days: str) -> None:
+def _sqlite_day_triggers(
+    counter: str, table: str, key: tuple[tuple[str, str], ...], columns: tuple[str, ...]
+) -> None:
+    names = ", ".join(name for name, _expression in key)
+    values = ", ".join(expression for _name, expression in key)
+
     def add(row: str) -> str:
         return (
-            f"INSERT INTO {counter} (start_day, end_day, status, n) "
-            f"SELECT {days.format(row)}, 1 WHERE {row}.hide_from_listings = 0 "
-            f"ON CONFLICT (start_day, end_day, status) DO UPDATE SET n = n + 1; "
+            f"INSERT INTO {counter} ({names}, n) "
+            f"SELECT {values.format(row)}, 1 WHERE {row}.hide_from_listings = 0 "
+            f"ON CONFLICT ({names}) DO UPDATE SET n = n + 1; "
         )
 
     def take(row: str) -> str:
-        return (
-            f"UPDATE {counter} SET n = n - 1 WHERE start_day = substr({row}.utc_start, 1, 10) "
-            f"AND end_day = substr({row}.utc_end, 1, 10) AND status = {row}.status "
-            f"AND {row}.hide_from_listings = 0; "
-        )
+        matched = " AND ".join(f"{name} = {value.format(row)}" for name, value in key)
+        return f"UPDATE {counter} SET n = n - 1 WHERE {matched} AND {row}.hide_from_listings = 0; "
 
     for suffix, event, body in (
         ("ai", "INSERT", add("new")),
         ("ad", "DELETE", take("old")),
-        (
-            "au",
-            "UPDATE OF utc_start, utc_end, status, hide_from_listings",
-            take("old") + add("new"),
-        ),
+        ("au", f"UPDATE OF {', '.join(columns)}", take("old") + add("new")),
     ):
         database.execute_sql(
             f"CREATE TRIGGER IF NOT EXISTS {table}_{counter}_{suffix} AFTER {event} "

@@ -342,6 +342,24 @@ class EventDay(BaseModel):
         indexes = ((("status", "start_day", "end_day"), False),)
 
 
+class EventDates(BaseModel):
+    """How many listed events (not ``hide_from_listings``) are on each day from
+    ``first_day`` to ``last_day`` (``YYYY-MM-DD``: UTC days for a timed event, its own
+    dates for an all-day one: store/db.py::dates_key), per status and all day or not: kept by the triggers of
+    store/db.py::create_day_counter, as ``event_day`` is; a month grid of UTC days counts
+    each day's events from it (store/events.py::_grid_counts). Not in ``ALL_TABLES``."""
+
+    first_day = CharField(max_length=10)
+    last_day = CharField(max_length=10)
+    status = CharField(max_length=16)
+    all_day = BooleanField()
+    n = IntegerField(default=0)
+
+    class Meta:
+        table_name = "event_dates"
+        primary_key = CompositeKey("first_day", "last_day", "status", "all_day")
+
+
 class Imported(BaseModel):
     """What ``import-tec`` brought, by the source's own key (``event:site?id=6``,
     ``image:URL``, ``category:slug``): the local id it became and the source's ``modified``

@@ -4,11 +4,13 @@ from playhouse.migrate import SchemaMigrator
 from playhouse.migrate import migrate as run_migrations
 
 from store.db import (
+    DATES_COLUMNS,
     create_change_marker,
     create_day_counter,
     create_link_counter,
     create_text_index,
     database,
+    dates_key,
     flag_column,
     is_postgres,
     upsert,
@@ -18,6 +20,7 @@ from store.models import (
     ALL_TABLES,
     LIVE_PUBLISHED,
     Event,
+    EventDates,
     EventDay,
     EventOrganizer,
     EventTerm,
@@ -263,6 +266,15 @@ def _v24_page_index_with_days():
         database.execute_sql("ANALYZE event")
 
 
+def _v25_event_dates():
+    """store/events.py::_grid_counts: listed events per first and last day they are on and
+    status, kept by triggers."""
+    database.create_tables([EventDates])
+    create_day_counter(
+        EventDates._meta.table_name, Event._meta.table_name, dates_key(), DATES_COLUMNS
+    )
+
+
 # Each step runs once, in order; append new steps, never edit old ones.
 MIGRATIONS = [
     _v1_create_tables,
@@ -289,6 +301,7 @@ MIGRATIONS = [
     _v22_lone_occurrences,
     _v23_scheduled_linked_index,
     _v24_page_index_with_days,
+    _v25_event_dates,
 ]
 
 

@@ -14,7 +14,7 @@ from app import create_app
 from rules import clock
 from store import accounts
 from store.db import bind_database, database, write_transaction
-from store.models import ALL_TABLES, EventDay, Setting
+from store.models import ALL_TABLES, EventDates, EventDay, Setting
 from store.sql import Shaped
 from store.users import create_user
 from tests.conformance import ConformingClient
@@ -74,7 +74,11 @@ def _empty_database() -> None:
         if ON_POSTGRES:
             tables = ", ".join(
                 f'"{model._meta.table_name}"'
-                for model in (*ALL_TABLES, EventDay)  # TRUNCATE runs no trigger: its counts too
+                for model in (
+                    *ALL_TABLES,
+                    EventDay,
+                    EventDates,
+                )  # TRUNCATE runs no trigger: its counts too
                 if model is not Setting
             )
             database.execute_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")

@@ -5,6 +5,7 @@ import json
 import os
 import re
 from datetime import date, datetime, timedelta
+from random import Random
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -281,19 +282,11 @@ def test_the_month_grid_places_events_in_the_sites_timezone(app, client, make_ev
 GRID_ZONES = ("Europe/Paris", "Pacific/Pago_Pago", "Pacific/Kiritimati", "America/St_Johns")
 
 
-def test_the_month_grid_counts_each_day_as_its_spans_place_it(app, client, make_event, as_role):
-    """The grid counts each day's events and reads its first three in SQL
-    (store/events.py::events_by_day); the spans of the whole window placed by ``_placed``
-    (the day page's rule) are the oracle: the same counts and the same first events on
-    every day, in every site zone (summer time begins in Paris on 30 March), for events
-    that start or end at a site's midnight, last no time, span days, or are all-day in
-    zones far from the site's, and for the events the listing leaves out."""
-    import random
-
-    from app.pages import _placed, _spans_around, reading
-    from store.db import database
-
-    rng = random.Random(11)
+def _make_awkward_grid_events(make_event) -> None:
+    """Events of March 2031 that start or end at a site's midnight, last no time, span
+    days, or are all-day in zones far from the site's, some left out of listings (hidden,
+    draft) or masked by a password; and five on 30 March (a day of more than three)."""
+    rng = Random(11)
     zones = (*GRID_ZONES, "UTC", "Asia/Tokyo", "Etc/GMT+12")
     for n in range(70):
         zone = rng.choice(zones)
@@ -325,6 +318,19 @@ def test_the_month_grid_counts_each_day_as_its_spans_place_it(app, client, make_
     busy = "2031-03-30 00:00:00"  # a day of more than three, begun at a midnight
     for n in range(5):
         make_event(title=f"Busy {n}", start_date=busy, end_date=busy, timezone="Europe/Paris")
+
+
+def test_the_month_grid_counts_each_day_as_its_spans_place_it(app, client, make_event, as_role):
+    """The grid counts each day's events and reads its first three in SQL
+    (store/events.py::events_by_day); the spans of the whole window placed by ``_placed``
+    (the day page's rule) are the oracle: the same counts and the same first events on
+    every day, in every site zone (summer time begins in Paris on 30 March), for events
+    that start or end at a site's midnight, last no time, span days, or are all-day in
+    zones far from the site's, and for the events the listing leaves out."""
+    from app.pages import _placed, _spans_around, reading
+    from store.db import database
+
+    _make_awkward_grid_events(make_event)
     first, last = date(2031, 2, 24), date(2031, 4, 6)
     compared = 0
     for zone in GRID_ZONES:
@@ -337,6 +343,92 @@ def test_the_month_grid_counts_each_day_as_its_spans_place_it(app, client, make_
         assert [(total, [s.id for s in spans]) for total, spans in by_day] == expected, zone
         compared += sum(total for total, _spans in by_day)
     assert compared > 4 * 60  # a grid of many events, not of a few
+
+
+# Site zones whose days are UTC's in March 2031: the grid counts its days from
+# ``event_dates`` (store/events.py::_grid_counts) instead of each day's index range.
+UTC_DAY_ZONES = ("UTC", "Atlantic/Reykjavik")
+
+
+def _grid_by_both_rules(app, zone: str) -> tuple[list, list, bool]:
+    """The month grid of March 2031 in ``zone``, by ``events_by_day`` and by ``_placed``
+    (the oracle), and whether its counts came from ``event_dates``."""
+    from app.pages import _placed, _spans_around, reading
+    from store import events
+    from store.db import database
+
+    first, last = date(2031, 2, 24), date(2031, 4, 6)
+    app.config["SITE_TIMEZONE"] = zone
+    counted = []
+    kept = events._grid_counts
+
+    def spy(*args):
+        counted.append(kept(*args))
+        return counted[-1]
+
+    events._grid_counts = spy
+    try:
+        with app.test_request_context("/events/month/2031-03/"), database.connection_context():
+            filters = reading.Filters()
+            placed = _placed(_spans_around(filters, first, last), first, last)
+            by_day = reading.events_by_day(filters, first, last, 3)
+    finally:
+        events._grid_counts = kept
+    expected = [(len(spans), [s.id for s in spans[:3]]) for spans in placed]
+    found = [(total, [s.id for s in spans]) for total, spans in by_day]
+    return found, expected, bool(counted) and counted[-1] is not None
+
+
+def test_a_grid_of_utc_days_counts_from_the_kept_dates_as_the_listing_does(
+    app, client, admin, make_event
+):
+    """A grid without filters whose days are UTC's counts each day from ``event_dates``
+    (kept by triggers); the same awkward events as above, the spans placed by ``_placed``
+    the oracle, after every kind of write (a move to a midnight, hidden, unhidden, a status
+    change, trash, a password); a scheduled event (shown once its date passes, by the clock)
+    sends the grid back to counting its days' index ranges."""
+    _make_awkward_grid_events(make_event)
+
+    def check(by_dates: bool = True) -> None:
+        for zone in UTC_DAY_ZONES:
+            found, expected, from_dates = _grid_by_both_rules(app, zone)
+            assert found == expected, zone
+            assert from_dates == by_dates, zone
+
+    check()
+    listed = client.get(f"{NS}/events?start_date=2031-03-01&end_date=2031-03-31&per_page=50")
+    ids = [event["id"] for event in listed.get_json()["events"]]
+    assert len(ids) > 20
+
+    def write(event_id, **body):
+        response = client.post(f"{NS}/events/{event_id}", json=body, headers=admin)
+        assert response.status_code == 200, response.get_json()
+
+    write(ids[0], start_date="2031-03-10 22:00:00", end_date="2031-03-12 00:00:00", timezone="UTC")
+    write(ids[1], hide_from_listings=True)
+    write(ids[2], status="draft")
+    write(ids[3], password="secret")
+    write(ids[4], all_day=True, start_date="2031-03-29 00:00:00", end_date="2031-04-02 23:59:59")
+    assert client.delete(f"{NS}/events/{ids[5]}", headers=admin).status_code == 200
+    check()
+    write(ids[1], hide_from_listings=False)
+    write(ids[2], status="publish")
+    check()
+    make_event(
+        title="Scheduled, due",
+        status="future",
+        date_utc="2020-01-01 00:00:00",
+        start_date="2031-03-03 10:00:00",
+        end_date="2031-03-03 11:00:00",
+    )
+    make_event(
+        title="Scheduled, later",
+        status="future",
+        date_utc="2099-01-01 00:00:00",
+        start_date="2031-03-04 10:00:00",
+        end_date="2031-03-04 11:00:00",
+    )
+    check(by_dates=False)
 
 
 def _titles_of_day(client, day: str) -> list[str]:
