@@ -251,8 +251,8 @@ def upcoming(filters: Filters, page: int, size: int, now: datetime) -> tuple[lis
     too (store/events.py::_earlier_in_series): an occurrence edited on its own to match
     them is listed although its series is not."""
     args = {**filters.api_args(), "ends_after": _utc(now), ONE_PER_SERIES: True}
-    events, _total = events_of(args, (page - 1) * size, size + 1, count=False)
-    return events[:size], len(events) > size
+    ids, _total = _listed(args, (page - 1) * size, size + 1, "ids", count=False)
+    return representations(ids[:size]), len(ids) > size  # the one more is not shown
 
 
 def past(filters: Filters, page: int, size: int, now: datetime) -> tuple[list[dict], int]:
