@@ -258,12 +258,12 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
         query, ordering = _terms_query(taxonomy, filters, viewer, len(parents), ref)
         return query.order_by(ordering, Term.id).offset(ref("offset")).limit(ref("limit"))
 
-    rows = rows_of(_TERMS.execute(shape and (*shape, "page"), page, values, generic=True))
+    rows = rows_of(_TERMS.execute(shape and (*shape, "page"), page, values))
     total = last_page_total(rows, offset, limit)
     if total is not None:
         return rows, total
     counting = _counting(counted)
-    total = _TERMS.execute(shape and (*shape, "count"), counting, values, generic=True).fetchone()
+    total = _TERMS.execute(shape and (*shape, "count"), counting, values).fetchone()
     return rows, int(total[0])  # PostgreSQL: numeric
 
 
