@@ -134,23 +134,27 @@ def _checked(connection_class, site_host: str, host: str, **kwargs):
     return connection
 
 
-class _CheckedHTTP(urllib.request.HTTPHandler):
+class _CheckedConnections:
+    """A urllib handler whose connections connect by ``_checked_connection``."""
+
     def __init__(self, site_host: str):
         super().__init__()
         self.site_host = site_host
 
+    def _connection(self, connection_class):
+        return partial(_checked, connection_class, self.site_host)
+
+
+class _CheckedHTTP(_CheckedConnections, urllib.request.HTTPHandler):
     def http_open(self, req):
-        return self.do_open(partial(_checked, http.client.HTTPConnection, self.site_host), req)
+        return self.do_open(self._connection(http.client.HTTPConnection), req)
 
 
-class _CheckedHTTPS(urllib.request.HTTPSHandler):
-    def __init__(self, site_host: str):
-        super().__init__()
-        self.site_host = site_host
-
+class _CheckedHTTPS(_CheckedConnections, urllib.request.HTTPSHandler):
     def https_open(self, req):
-        connection = partial(_checked, http.client.HTTPSConnection, self.site_host)
-        return self.do_open(connection, req, context=self._context)
+        return self.do_open(
+            self._connection(http.client.HTTPSConnection), req, context=self._context
+        )
 
 
 class Source:
@@ -169,10 +173,10 @@ class Source:
         self.origin = _origin(site)
         self.host = urlsplit(site).netloc
         self.api_root = f"{site}/wp-json"
+        self.site_host = (urlsplit(site).hostname or "").lower()  # images from it: any address
         # A guarded fetch (an image's) also connects only where its check allows.
-        host = (urlsplit(site).hostname or "").lower()
         self.guarded_opener = urllib.request.build_opener(
-            _Redirects(), _CheckedHTTP(host), _CheckedHTTPS(host)
+            _Redirects(), _CheckedHTTP(self.site_host), _CheckedHTTPS(self.site_host)
         )
 
     def without_credentials(self) -> Source:
@@ -406,7 +410,7 @@ class Source:
             return f"{url} is not an http(s) address"
         if len(url) > MAX_URL:
             return f"an address of more than {MAX_URL} characters"
-        if host.lower() == (urlsplit(self.site).hostname or "").lower():
+        if host.lower() == self.site_host:
             return None
         try:
             internal = _internal_address(socket.getaddrinfo(host, None, type=socket.SOCK_STREAM))

@@ -262,8 +262,7 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
     total = last_page_total(rows, offset, limit)
     if total is not None:
         return rows, total
-    counting = _counting(counted)
-    total = _TERMS.execute(shape and (*shape, "count"), counting, values).fetchone()
+    total = _TERMS.execute(shape and (*shape, "count"), _counting(counted), values).fetchone()
     return rows, int(total[0])  # PostgreSQL: numeric
 
 
