@@ -12,7 +12,7 @@ from rules.ids import as_id
 from rules.text import search_words
 from store.db import contains_text, write_transaction
 from store.errors import Vanished
-from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
+from store.models import Event, EventOrganizer, EventVenue, Node, Organizer, Venue
 from store.posts import (
     allocate_id,
     readable_clause,
@@ -40,6 +40,22 @@ def get_linked(kind: str, item_id: int):
         return None
     model = MODELS[kind]
     return model.get_or_none(model.id == item_id)
+
+
+def existing_linked(kind: str, ids) -> set[int]:
+    """Which of ``ids`` are ids of existing ``kind`` records (any status), in one
+    statement: a filter naming fifty venues is checked in one round trip, not a hundred."""
+    model = MODELS[kind]
+    wanted = {item_id for item_id in ids if as_id(item_id) is not None}
+    if not wanted:
+        return set()
+    rows = (
+        model.select(model.id)
+        .join(Node, on=(Node.id == model.id))
+        .where(model.id.in_(sorted(wanted)) & (Node.kind == kind))
+        .tuples()
+    )
+    return {row[0] for row in rows}
 
 
 def get_linked_by_slug(kind: str, slug: str):

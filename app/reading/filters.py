@@ -20,8 +20,7 @@ from store.events import (
     EventFilters,
     event_exists,
 )
-from store.linked import get_linked
-from store.posts import node_kind
+from store.linked import existing_linked
 from store.terms import resolve_filter_terms
 
 DATE_PARAMS = (
@@ -85,8 +84,9 @@ def _window(args, site_tz):
 
 
 def _linked_ids(ids, kind, param):
+    existing = existing_linked(kind, ids)
     for item_id in ids:
-        if node_kind(item_id) != kind or get_linked(kind, item_id) is None:
+        if item_id not in existing:
             raise invalid_params(
                 {
                     param: _(
