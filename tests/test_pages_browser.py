@@ -111,8 +111,10 @@ def browser():
 
 
 def open_page(browser, url, width=1280, javascript=True, timezone=None, warnings=None):
-    """The page at ``url``, and the console's errors and the page's; its console warnings
-    go to ``warnings`` when a list is given."""
+    """The page at ``url``, once loaded (its styles, scripts and images: the public pages
+    fetch nothing afterwards; a page that does, the widget's host, is waited on for what it
+    draws), and the console's errors and the page's; its console warnings go to
+    ``warnings`` when a list is given."""
     context = browser.new_context(
         viewport={"width": width, "height": 900},
         java_script_enabled=javascript,
@@ -127,8 +129,7 @@ def open_page(browser, url, width=1280, javascript=True, timezone=None, warnings
     page.on(
         "dialog", lambda dialog: (problems.append(f"dialog: {dialog.message}"), dialog.dismiss())
     )
-    page.goto(url)
-    page.wait_for_load_state("networkidle")
+    page.goto(url)  # waits for the load event
     return page, problems
 
 
