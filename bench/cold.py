@@ -124,6 +124,8 @@ def main() -> int:
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from app import create_app
     from bench.tiers import switch_off
+    from bench.writes import counting_statements
+    from store.db import database
 
     off = switch_off(os.environ.get("BENCH_TIERS_OFF", ""))
     if off:
@@ -141,7 +143,9 @@ def main() -> int:
         healthz.append(time.perf_counter() - began)
     counting()
     # CPU time of this process: what a request costs, less disturbed by a busy machine.
-    print(f"{'scenario':<12}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}{'cpu ms':>9}")
+    # Statements a request: a round trip each on PostgreSQL (bench/writes.py counts them).
+    statements = counting_statements(database.obj)
+    print(f"{'scenario':<12}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}{'cpu ms':>9}{'stmts':>7}")
     base = statistics.median(healthz)
     print(f"{'healthz':<12}{base * 1000:>9.2f}{max(healthz) * 1000:>9.2f}{1:>8.2f}")
     for scenario in options.scenarios.split(","):
@@ -158,14 +162,16 @@ def main() -> int:
             profiler = Profiler()
             profiler.start()
         spent, cpu = [], []
+        sent = 0
         counting = _callgrind(options.callgrind, scenario)
         for path in paths:
             if options.after_write:
                 with app.app_context():
                     _as_after_a_write()
-            began, began_cpu = time.perf_counter(), time.process_time()
+            began, began_cpu, before = time.perf_counter(), time.process_time(), statements[0]
             response = client.get(path)
             spent.append(time.perf_counter() - began)
+            sent += statements[0] - before
             cpu.append(time.process_time() - began_cpu)
             assert response.status_code in (200, 404), (path, response.status_code)
         counting()
@@ -178,6 +184,7 @@ def main() -> int:
         print(
             f"{scenario:<12}{p50 * 1000:>9.2f}{p99 * 1000:>9.2f}{base / p50:>8.2f}"
             f"{statistics.median(cpu) * 1000:>9.2f}"
+            f"{sent / len(paths):>7.1f}"
         )
     return 0
 
