@@ -1298,6 +1298,38 @@ def test_the_events_calendars_other_addresses_keep_working(client, make_event):
     page(client, "/events/month/?tribe-bar-date=nonsense", 400)
 
 
+def test_the_events_calendars_ical_export_addresses_move_to_the_feeds(client, make_event):
+    """SPEC §17: moving must "break no link and no client": a calendar subscribed to the
+    plugin's export of a page (``/events/?ical=1``, ``/event/{slug}/?ical=1``…) is moved
+    (301) to the iCalendar feed that page links (§15), its filters and language kept."""
+    import html as html_module
+
+    def path_of(url):
+        return "/" + url.split("://", 1)[1].split("/", 1)[1]
+
+    made = event(make_event, title="Tango class", categories=["Dance"])
+    month = f"{DAY:%Y-%m}"
+    for address in (
+        "/events/",
+        "/events/list/",
+        f"/events/month/{month}/",
+        f"/events/{DAY}/",
+        "/events/category/dance/",
+        "/fr/events/?search=Tango",
+    ):
+        html = page(client, address)
+        feed = html_module.unescape(re.search(r'href="(http[^"]+/events\?ical=1[^"]*)"', html)[1])
+        joined = "&" if "?" in address else "?"
+        moved = client.get(f"{address}{joined}ical=1", headers=HTML)
+        assert moved.status_code == 301 and moved.headers["Location"] == feed, address
+        answer = client.get(path_of(feed))
+        assert answer.mimetype == "text/calendar" and "Tango class" in answer.get_data(True)
+    moved = client.get(f"/event/{made['slug']}/?ical=1", headers=HTML)
+    assert moved.status_code == 301
+    one = client.get(path_of(moved.headers["Location"]))
+    assert one.mimetype == "text/calendar" and "Tango class" in one.get_data(as_text=True)
+
+
 def test_an_image_without_alt_is_stored_with_an_empty_alt(client, admin, make_event):
     """An ``<img>`` the sanitiser keeps without ``alt`` is stored (and shown) with
     ``alt=""`` (axe-core: image-alt, critical); any other description is stored as the

@@ -71,10 +71,22 @@ def _csp(embed: bool = False) -> str:
 
 def page_response(template: str, status: int = 200, embed: bool = False, **context) -> Response:
     """A page in the site's frame: the template with what every page shows."""
+    exported = _exported_feed(status, context)
+    if exported is not None:
+        return redirect(exported, 301)
     body = render_template(template, **_frame(), embed=embed, **context)
     response = Response(body, status=status, mimetype="text/html")
     response.headers["Content-Security-Policy"] = _csp(embed)
     return response
+
+
+def _exported_feed(status: int, context: dict) -> str | None:
+    """The feed a page links (its filters', or an event's own), when the page was asked with
+    The Events Calendar's ``?ical=1``: the plugin's export address of that page, which
+    calendars subscribed before the move keep asking (SPEC §17: break no link, no client)."""
+    if status != 200 or request.method != "GET" or "ical" not in request.args:
+        return None
+    return context["ics"] if "ics" in context else context.get("feeds", {}).get("https")
 
 
 def _frame() -> dict:
