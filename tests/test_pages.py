@@ -1324,6 +1324,12 @@ def test_the_events_calendars_ical_export_addresses_move_to_the_feeds(client, ma
         assert moved.status_code == 301 and moved.headers["Location"] == feed, address
         answer = client.get(path_of(feed))
         assert answer.mimetype == "text/calendar" and "Tango class" in answer.get_data(True)
+    # Its "Subscribe to calendar" links, at the site's root (no browser asks them).
+    root = client.get("/?post_type=tribe_events&ical=1&eventDisplay=list")
+    assert root.status_code == 301
+    assert root.headers["Location"] == "/events/?ical=1&eventDisplay=list"
+    listed = client.get(root.headers["Location"], headers=HTML)
+    assert client.get(path_of(listed.headers["Location"])).mimetype == "text/calendar"
     moved = client.get(f"/event/{made['slug']}/?ical=1", headers=HTML)
     assert moved.status_code == 301
     one = client.get(path_of(moved.headers["Location"]))

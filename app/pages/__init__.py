@@ -836,6 +836,14 @@ def home_page(view: str):
     return month_view() if view == "month" else list_view()
 
 
+def tec_home_address():
+    """``GET /?post_type=tribe_events…``: The Events Calendar's address of its views at the
+    site's root (its "Subscribe to calendar" links add ``ical=1&eventDisplay=list``),
+    moved to our list or month view, which moves ``ical=1`` to its feed in turn."""
+    view = "month" if request.args.get("eventDisplay") == "month" else "list"
+    return _moved_to(f"pages.{view}_view", drop="post_type")
+
+
 # --- for robots and other sites ---------------------------------------------------------
 
 
