@@ -1298,6 +1298,18 @@ def test_the_events_calendars_other_addresses_keep_working(client, make_event):
     page(client, "/events/month/?tribe-bar-date=nonsense", 400)
 
 
+def test_a_series_date_at_the_events_calendar_pros_address_moves_to_its_page(client, make_event):
+    """SPEC §15 (a site that moves here keeps its links): Events Calendar Pro's address of
+    one date of a series, ``/event/{slug}/{day}/``, moves (301) to that date's page here."""
+    made = event(make_event, title="Weekly tango", recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"])
+    second = DAY + timedelta(days=7)
+    moved = client.get(f"/fr/event/{made['slug']}/{second}/", headers=HTML)
+    assert moved.status_code == 301
+    assert moved.headers["Location"] == f"/fr/event/{made['slug']}-{second}/"
+    assert "Weekly tango" in page(client, moved.headers["Location"])
+    page(client, f"/event/{made['slug']}/{DAY + timedelta(days=1)}/", 404)
+
+
 def test_the_events_calendars_ical_export_addresses_move_to_the_feeds(client, make_event):
     """SPEC §17: moving must "break no link and no client": a calendar subscribed to the
     plugin's export of a page (``/events/?ical=1``, ``/event/{slug}/?ical=1``…) is moved

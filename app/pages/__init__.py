@@ -421,6 +421,21 @@ def tec_term_month(taxonomy, slug):
     return _moved_to("pages.month_view", **{TERM_FILTERS[taxonomy]: slug})
 
 
+@bp.route("/event/<slug>/<day>/")
+def tec_occurrence(slug, day):
+    """Events Calendar Pro's address of one date of a series (``/event/{slug}/{day}/``)
+    and of all its dates (``/event/{slug}/all/``), moved to our event pages."""
+    if day == "all":
+        return _moved_to("pages.event_view", {"slug": slug})
+    try:
+        parsed = date.fromisoformat(day)
+    except ValueError:
+        parsed = None
+    if parsed is None or f"{parsed}" != day:  # a date as the plugin writes it, or nothing
+        raise reading.NotFound(day)
+    return _moved_to("pages.event_view", {"slug": reading.occurrence_slug(slug, parsed)})
+
+
 def _parse_month(text: str | None) -> date:
     if text is None:
         return reading.site_today().replace(day=1)
