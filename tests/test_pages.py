@@ -1276,6 +1276,14 @@ def test_the_events_calendars_other_addresses_keep_working(client, make_event):
         ("/events/tag/evening/month/", "/events/month/?tags=evening"),
         ("/events/tag/evening/list/", "/events/tag/evening/"),
         ("/events/month/?tribe-bar-date=2026-12-20", "/events/month/2026-12/"),
+        ("/events/week/", "/events/"),  # Events Calendar Pro's views
+        (
+            "/events/week/2026-12-07/?categories=dance",
+            "/events/?categories=dance&tribe-bar-date=2026-12-07",
+        ),
+        ("/fr/events/photo/", "/fr/events/"),
+        ("/events/map/", "/events/"),
+        ("/events/summary/", "/events/"),
         (
             "/fr/events/month/?tribe-bar-date=2026-12-20&search=a",
             "/fr/events/month/2026-12/?search=a",
@@ -1296,6 +1304,7 @@ def test_the_events_calendars_other_addresses_keep_working(client, make_event):
     assert "Tango class" in earlier
     page(client, "/events/?tribe-bar-date=2026-99-99", 400)
     page(client, "/events/month/?tribe-bar-date=nonsense", 400)
+    page(client, "/events/week/2026-02-30/", 400)
 
 
 def test_a_series_date_at_the_events_calendar_pros_address_moves_to_its_page(client, make_event):

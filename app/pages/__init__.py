@@ -421,6 +421,16 @@ def tec_term_month(taxonomy, slug):
     return _moved_to("pages.month_view", **{TERM_FILTERS[taxonomy]: slug})
 
 
+@bp.route("/events/<any(week, photo, map, summary):view>/")
+@bp.route("/events/<any(week, photo, map, summary):view>/<day>/")
+def tec_pro_view(view, day=None):
+    """Events Calendar Pro's week, photo, map and summary views, moved to the list view
+    (from ``day``, as the plugin's ``tribe-bar-date``, when the address names one)."""
+    if day is None:
+        return _moved_to("pages.list_view")
+    return _moved_to("pages.list_view", **{TEC_DATE: f"{_parse_day(day):%Y-%m-%d}"})
+
+
 @bp.route("/event/<slug>/<day>/")
 def tec_occurrence(slug, day):
     """Events Calendar Pro's address of one date of a series (``/event/{slug}/{day}/``)
