@@ -349,7 +349,7 @@ def occurrence_slug(slug: str, day: date) -> str:
             return 0
         return 1 if rest == "" or re.fullmatch(r"-[0-9]+", rest) else 2
 
-    found = sorted(events_of_slug_on_day(slug, text), key=rank)
+    found = sorted(events_of_slug_on_day(slug, day), key=rank)
     for event in found:
         if rank(event) < 2 and read_event_dict(event, ANONYMOUS, None) is not None:
             return event.slug
