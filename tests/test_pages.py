@@ -1343,6 +1343,7 @@ def test_the_events_calendars_ical_export_addresses_move_to_the_feeds(client, ma
         joined = "&" if "?" in address else "?"
         moved = client.get(f"{address}{joined}ical=1", headers=HTML)
         assert moved.status_code == 301 and moved.headers["Location"] == feed, address
+        assert client.head(f"{address}{joined}ical=1").headers["Location"] == feed
         answer = client.get(path_of(feed))
         assert answer.mimetype == "text/calendar" and "Tango class" in answer.get_data(True)
     # Its "Subscribe to calendar" links, at the site's root (no browser asks them).

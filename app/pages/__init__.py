@@ -84,7 +84,7 @@ def _exported_feed(status: int, context: dict) -> str | None:
     """The feed a page links (its filters', or an event's own), when the page was asked with
     The Events Calendar's ``?ical=1``: the plugin's export address of that page, which
     calendars subscribed before the move keep asking (SPEC §17: break no link, no client)."""
-    if status != 200 or request.method != "GET" or "ical" not in request.args:
+    if status != 200 or request.method == "POST" or "ical" not in request.args:
         return None
     return context["ics"] if "ics" in context else context.get("feeds", {}).get("https")
 
