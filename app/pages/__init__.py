@@ -437,12 +437,9 @@ def tec_occurrence(slug, day):
     and of all its dates (``/event/{slug}/all/``), moved to our event pages."""
     if day == "all":
         return _moved_to("pages.event_view", {"slug": slug})
-    try:
-        parsed = date.fromisoformat(day)
-    except ValueError:
-        parsed = None
-    if parsed is None or f"{parsed}" != day:  # a date as the plugin writes it, or nothing
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", day):  # a date as the plugin writes it
         raise reading.NotFound(day)
+    parsed = _parse_day(day)  # a date that is none, or out of the pages' range: 400
     return _moved_to("pages.event_view", {"slug": reading.occurrence_slug(slug, parsed)})
 
 
