@@ -1352,6 +1352,14 @@ def test_the_events_calendars_ical_export_addresses_move_to_the_feeds(client, ma
     assert root.headers["Location"] == "/events/?ical=1&eventDisplay=list"
     listed = client.get(root.headers["Location"], headers=HTML)
     assert client.get(path_of(listed.headers["Location"])).mimetype == "text/calendar"
+    # A site without pretty permalinks linked its items at the root, as WordPress does.
+    for old, new in (
+        (f"/?tribe_events={made['slug']}", f"/event/{made['slug']}/"),
+        ("/fr/?tribe_events_cat=dance", "/fr/events/category/dance/"),
+        ("/?tribe_venue=a-hall", "/venue/a-hall/"),
+        ("/?tribe_organizer=a-b", "/organizer/a-b/"),
+    ):
+        assert client.get(old).headers.get("Location") == new, old
     moved = client.get(f"/event/{made['slug']}/?ical=1", headers=HTML)
     assert moved.status_code == 301
     one = client.get(path_of(moved.headers["Location"]))

@@ -858,10 +858,31 @@ def home_page(view: str):
     return month_view() if view == "month" else list_view()
 
 
+# The Events Calendar's items at the site's root, as a WordPress without pretty
+# permalinks links them (``/?tribe_events=slug``): the query's name, our page of it.
+TEC_ROOT_ITEMS = {
+    "tribe_events": "pages.event_view",
+    "tribe_venue": "pages.venue_view",
+    "tribe_organizer": "pages.organizer_view",
+    "tribe_events_cat": "pages.category_view",
+}
+
+
+def is_tec_root_address(req) -> bool:
+    return req.args.get("post_type") == "tribe_events" or any(
+        req.args.get(name) for name in TEC_ROOT_ITEMS
+    )
+
+
 def tec_home_address():
     """``GET /?post_type=tribe_events…``: The Events Calendar's address of its views at the
     site's root (its "Subscribe to calendar" links add ``ical=1&eventDisplay=list``),
-    moved to our list or month view, which moves ``ical=1`` to its feed in turn."""
+    moved to our list or month view, which moves ``ical=1`` to its feed in turn; and
+    ``/?tribe_events=slug`` (a site without pretty permalinks) to the item's page."""
+    for name, endpoint in TEC_ROOT_ITEMS.items():
+        slug = request.args.get(name)
+        if slug:
+            return redirect(url_for(endpoint, slug=slug), 301)
     view = "month" if request.args.get("eventDisplay") == "month" else "list"
     return _moved_to(f"pages.{view}_view", drop="post_type")
 
