@@ -1159,6 +1159,22 @@ def get_event_by_slug(slug: str) -> Event | None:
     return found[0] if found else None
 
 
+def events_of_slug_on_day(slug: str, day: date) -> list[Event]:
+    """The events not in the trash that start on ``day`` (their own wall clock) whose slug is
+    ``slug`` or begins ``slug-``: the dates of a series The Events Calendar Pro addresses
+    as ``/event/{slug}/{day}/``, imported or made here under slugs of their own."""
+    # Read by the start's index: that day in any zone (UTC-12 to UTC+14) starts and ends
+    # within the UTC days either side of it (a LIKE on slugs alone read every event).
+    query = Event.select().where(
+        (Event.utc_start >= f"{day - timedelta(days=1)}")
+        & (Event.utc_start < f"{day + timedelta(days=2)}")
+        & ((Event.slug == slug) | Event.slug.startswith(f"{slug}-"))
+        & Event.start_date.startswith(f"{day}")
+        & (Event.status != "trash")
+    )
+    return list(query.order_by(Event.id).limit(50))
+
+
 # Compiled once: every event page starts here (compiling it was a tenth of a cold page).
 _EVENT_BY_SLUG = Statement(
     lambda: (

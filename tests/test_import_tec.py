@@ -214,6 +214,32 @@ def _copy_event(event: dict, source_id: int, slug: str) -> dict:
     return copied
 
 
+def test_the_dates_of_an_events_calendar_pro_series_keep_their_addresses(app, client, admin, site):
+    """SPEC §17 (break no link): Events Calendar Pro lists each date of a series as an event
+    of the series' slug at ``/event/{slug}/{day}/``; each arrives under a slug of its own
+    (``-2``…) and its old address moves (301) to its page here."""
+    days = ("2026-12-01", "2026-12-08", "2026-12-15")
+    dates = []
+    for number, day in enumerate(days):
+        one = _copy_event(site.events[0], 100 + number, "weekly-jazz")
+        one.update(start_date=f"{day} 10:00:00", end_date=f"{day} 12:00:00", title=f"Jazz {day}")
+        one.update(utc_start_date=one["start_date"], utc_end_date=one["end_date"])
+        one["url"] = f"{RECORDED_HOST}/event/weekly-jazz/{day}/"
+        dates.append(one)
+    site.events[:] = dates
+    assert run(app, site.base).exit_code == 0
+    for day in days:
+        moved = client.get(f"/event/weekly-jazz/{day}/", headers={"Accept": "text/html"})
+        assert moved.status_code == 301, day
+        shown = client.get(moved.headers["Location"], headers={"Accept": "text/html"})
+        assert shown.status_code == 200 and f"Jazz {day}" in shown.get_data(as_text=True)
+    assert client.get("/event/weekly-jazz/all/").headers["Location"] == "/event/weekly-jazz/"
+    for wrong in ("2026-12-02", "2026-12-1", "20261208", "next"):
+        assert client.get(f"/event/weekly-jazz/{wrong}/").status_code == 404, wrong
+    for none in ("2026-13-45", "0001-01-01", "9999-12-31"):  # dates that are none, or too far
+        assert client.get(f"/event/weekly-jazz/{none}/").status_code == 400, none
+
+
 def _row(output: str, kind: str) -> list[int]:
     for line in output.splitlines():
         if line.startswith(kind + " "):

@@ -1276,6 +1276,14 @@ def test_the_events_calendars_other_addresses_keep_working(client, make_event):
         ("/events/tag/evening/month/", "/events/month/?tags=evening"),
         ("/events/tag/evening/list/", "/events/tag/evening/"),
         ("/events/month/?tribe-bar-date=2026-12-20", "/events/month/2026-12/"),
+        ("/events/week/", "/events/"),  # Events Calendar Pro's views
+        (
+            "/events/week/2026-12-07/?categories=dance",
+            "/events/?categories=dance&tribe-bar-date=2026-12-07",
+        ),
+        ("/fr/events/photo/", "/fr/events/"),
+        ("/events/map/", "/events/"),
+        ("/events/summary/", "/events/"),
         (
             "/fr/events/month/?tribe-bar-date=2026-12-20&search=a",
             "/fr/events/month/2026-12/?search=a",
@@ -1296,6 +1304,66 @@ def test_the_events_calendars_other_addresses_keep_working(client, make_event):
     assert "Tango class" in earlier
     page(client, "/events/?tribe-bar-date=2026-99-99", 400)
     page(client, "/events/month/?tribe-bar-date=nonsense", 400)
+    page(client, "/events/week/2026-02-30/", 400)
+
+
+def test_a_series_date_at_the_events_calendar_pros_address_moves_to_its_page(client, make_event):
+    """SPEC §15 (a site that moves here keeps its links): Events Calendar Pro's address of
+    one date of a series, ``/event/{slug}/{day}/``, moves (301) to that date's page here."""
+    made = event(make_event, title="Weekly tango", recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"])
+    second = DAY + timedelta(days=7)
+    moved = client.get(f"/fr/event/{made['slug']}/{second}/", headers=HTML)
+    assert moved.status_code == 301
+    assert moved.headers["Location"] == f"/fr/event/{made['slug']}-{second}/"
+    assert "Weekly tango" in page(client, moved.headers["Location"])
+    page(client, f"/event/{made['slug']}/{DAY + timedelta(days=1)}/", 404)
+
+
+def test_the_events_calendars_ical_export_addresses_move_to_the_feeds(client, make_event):
+    """SPEC §17: moving must "break no link and no client": a calendar subscribed to the
+    plugin's export of a page (``/events/?ical=1``, ``/event/{slug}/?ical=1``…) is moved
+    (301) to the iCalendar feed that page links (§15), its filters and language kept."""
+    import html as html_module
+
+    def path_of(url):
+        return "/" + url.split("://", 1)[1].split("/", 1)[1]
+
+    made = event(make_event, title="Tango class", categories=["Dance"])
+    month = f"{DAY:%Y-%m}"
+    for address in (
+        "/events/",
+        "/events/list/",
+        f"/events/month/{month}/",
+        f"/events/{DAY}/",
+        "/events/category/dance/",
+        "/fr/events/?search=Tango",
+    ):
+        html = page(client, address)
+        feed = html_module.unescape(re.search(r'href="(http[^"]+/events\?ical=1[^"]*)"', html)[1])
+        joined = "&" if "?" in address else "?"
+        moved = client.get(f"{address}{joined}ical=1", headers=HTML)
+        assert moved.status_code == 301 and moved.headers["Location"] == feed, address
+        assert client.head(f"{address}{joined}ical=1").headers["Location"] == feed
+        answer = client.get(path_of(feed))
+        assert answer.mimetype == "text/calendar" and "Tango class" in answer.get_data(True)
+    # Its "Subscribe to calendar" links, at the site's root (no browser asks them).
+    root = client.get("/?post_type=tribe_events&ical=1&eventDisplay=list")
+    assert root.status_code == 301
+    assert root.headers["Location"] == "/events/?ical=1&eventDisplay=list"
+    listed = client.get(root.headers["Location"], headers=HTML)
+    assert client.get(path_of(listed.headers["Location"])).mimetype == "text/calendar"
+    # A site without pretty permalinks linked its items at the root, as WordPress does.
+    for old, new in (
+        (f"/?tribe_events={made['slug']}", f"/event/{made['slug']}/"),
+        ("/fr/?tribe_events_cat=dance", "/fr/events/category/dance/"),
+        ("/?tribe_venue=a-hall", "/venue/a-hall/"),
+        ("/?tribe_organizer=a-b", "/organizer/a-b/"),
+    ):
+        assert client.get(old).headers.get("Location") == new, old
+    moved = client.get(f"/event/{made['slug']}/?ical=1", headers=HTML)
+    assert moved.status_code == 301
+    one = client.get(path_of(moved.headers["Location"]))
+    assert one.mimetype == "text/calendar" and "Tango class" in one.get_data(as_text=True)
 
 
 def test_an_image_without_alt_is_stored_with_an_empty_alt(client, admin, make_event):

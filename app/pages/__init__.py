@@ -71,10 +71,22 @@ def _csp(embed: bool = False) -> str:
 
 def page_response(template: str, status: int = 200, embed: bool = False, **context) -> Response:
     """A page in the site's frame: the template with what every page shows."""
+    exported = _exported_feed(status, context)
+    if exported is not None:
+        return redirect(exported, 301)
     body = render_template(template, **_frame(), embed=embed, **context)
     response = Response(body, status=status, mimetype="text/html")
     response.headers["Content-Security-Policy"] = _csp(embed)
     return response
+
+
+def _exported_feed(status: int, context: dict) -> str | None:
+    """The feed a page links (its filters', or an event's own), when the page was asked with
+    The Events Calendar's ``?ical=1``: the plugin's export address of that page, which
+    calendars subscribed before the move keep asking (SPEC §17: break no link, no client)."""
+    if status != 200 or request.method == "POST" or "ical" not in request.args:
+        return None
+    return context["ics"] if "ics" in context else context.get("feeds", {}).get("https")
 
 
 def _frame() -> dict:
@@ -407,6 +419,28 @@ def tec_term_list(taxonomy, slug, number=None):
 @bp.route("/events/<any(category, tag):taxonomy>/<slug>/month/")
 def tec_term_month(taxonomy, slug):
     return _moved_to("pages.month_view", **{TERM_FILTERS[taxonomy]: slug})
+
+
+@bp.route("/events/<any(week, photo, map, summary):view>/")
+@bp.route("/events/<any(week, photo, map, summary):view>/<day>/")
+def tec_pro_view(view, day=None):
+    """Events Calendar Pro's week, photo, map and summary views, moved to the list view
+    (from ``day``, as the plugin's ``tribe-bar-date``, when the address names one)."""
+    if day is None:
+        return _moved_to("pages.list_view")
+    return _moved_to("pages.list_view", **{TEC_DATE: f"{_parse_day(day):%Y-%m-%d}"})
+
+
+@bp.route("/event/<slug>/<day>/")
+def tec_occurrence(slug, day):
+    """Events Calendar Pro's address of one date of a series (``/event/{slug}/{day}/``)
+    and of all its dates (``/event/{slug}/all/``), moved to our event pages."""
+    if day == "all":
+        return _moved_to("pages.event_view", {"slug": slug})
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", day):  # a date as the plugin writes it
+        raise reading.NotFound(day)
+    parsed = _parse_day(day)  # a date that is none, or out of the pages' range: 400
+    return _moved_to("pages.event_view", {"slug": reading.occurrence_slug(slug, parsed)})
 
 
 def _parse_month(text: str | None) -> date:
@@ -822,6 +856,35 @@ def wants_page(req) -> bool:
 def home_page(view: str):
     """``GET /`` in a browser: the default view."""
     return month_view() if view == "month" else list_view()
+
+
+# The Events Calendar's items at the site's root, as a WordPress without pretty
+# permalinks links them (``/?tribe_events=slug``): the query's name, our page of it.
+TEC_ROOT_ITEMS = {
+    "tribe_events": "pages.event_view",
+    "tribe_venue": "pages.venue_view",
+    "tribe_organizer": "pages.organizer_view",
+    "tribe_events_cat": "pages.category_view",
+}
+
+
+def is_tec_root_address(req) -> bool:
+    return req.args.get("post_type") == "tribe_events" or any(
+        req.args.get(name) for name in TEC_ROOT_ITEMS
+    )
+
+
+def tec_home_address():
+    """``GET /?post_type=tribe_events…``: The Events Calendar's address of its views at the
+    site's root (its "Subscribe to calendar" links add ``ical=1&eventDisplay=list``),
+    moved to our list or month view, which moves ``ical=1`` to its feed in turn; and
+    ``/?tribe_events=slug`` (a site without pretty permalinks) to the item's page."""
+    for name, endpoint in TEC_ROOT_ITEMS.items():
+        slug = request.args.get(name)
+        if slug:
+            return redirect(url_for(endpoint, slug=slug), 301)
+    view = "month" if request.args.get("eventDisplay") == "month" else "list"
+    return _moved_to(f"pages.{view}_view", drop="post_type")
 
 
 # --- for robots and other sites ---------------------------------------------------------

@@ -25,7 +25,7 @@ from app.reading.texts import event_texts, linked_data, read_event_dict, script_
 from app.render import is_masked, organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
-from store.events import Span, get_event_by_slug, list_events
+from store.events import Span, events_of_slug_on_day, get_event_by_slug, list_events
 from store.events import events_by_day as store_events_by_day
 from store.events import neighbours as store_neighbours
 from store.linked import LinkedFilters, get_linked_by_slug, list_linked
@@ -334,6 +334,26 @@ def event_page(slug: str, password: str | None) -> tuple[dict, bool]:
     if data is None:
         raise NotFound(slug)
     return data, is_masked(data)
+
+
+def occurrence_slug(slug: str, day: date) -> str:
+    """The slug of the event an address of The Events Calendar Pro names by its series'
+    slug and a date (``/event/{slug}/{day}/``): of this calendar's series, that date's
+    occurrence (``{slug}-{day}``); of an imported one, the event of that slug (numbered
+    ``-2``, ``-3``… as the import numbers slugs taken) starting that day."""
+    text = f"{day:%Y-%m-%d}"
+
+    def rank(event) -> int:
+        rest = event.slug[len(slug) :] if event.slug.startswith(slug) else "?"  # LIKE's case
+        if rest == f"-{text}":
+            return 0
+        return 1 if rest == "" or re.fullmatch(r"-[0-9]+", rest) else 2
+
+    found = sorted(events_of_slug_on_day(slug, day), key=rank)
+    for event in found:
+        if rank(event) < 2 and read_event_dict(event, ANONYMOUS, None) is not None:
+            return event.slug
+    raise NotFound(slug)
 
 
 def linked_page(kind: str, slug: str) -> dict:
