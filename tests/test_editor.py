@@ -1113,6 +1113,31 @@ def test_a_photo_larger_than_other_bodies_is_taken_and_one_too_large_says_so(cli
     assert "10" in page and "Go back" not in page  # said in French
 
 
+def test_a_form_too_large_says_its_own_limit_whether_or_not_it_sends_an_image(client, sign_in):
+    """Found by an outside check: every form of the editor past its size said "An image may
+    be 10 MB at most", a venue's form too (it sends no image and takes 1 MB) and an event's
+    whose text alone was too long. Each says its own limit now, and nothing is saved."""
+    editor = sign_in("editor", "ida")
+    long_text = "x" * (11 * 1024 * 1024)
+    event = editor.post(
+        "/manage/events/new",
+        data={**event_form(editor, title="Long"), "description": long_text},
+        content_type="multipart/form-data",
+    )
+    page = html.unescape(event.get_data(as_text=True))
+    assert event.status_code == 413 and "text/html" in event.content_type
+    assert "This form may send 10 MB at most, its image included." in page
+    venue = editor.post(
+        "/manage/venues/new",
+        data={"csrf_token": editor.token, "venue": "Hall", "description": "x" * (2 * 1024 * 1024)},
+    )
+    page = html.unescape(venue.get_data(as_text=True))
+    assert venue.status_code == 413 and "text/html" in venue.content_type
+    assert "This form may send 1 MB at most." in page and "image" not in page.split("<main")[-1]
+    with database.connection_context():
+        assert Event.select().count() == 0 and Venue.select().count() == 0
+
+
 def test_the_repeats_builder_shows_a_series_rule_and_keeps_its_excluded_dates(client, sign_in):
     """Found by an outside check: on a series the builder showed "Does not repeat", and
     using it dropped the series' EXDATE lines: an occurrence trashed before came back."""

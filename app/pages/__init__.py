@@ -30,6 +30,7 @@ from app.headers import content_security_policy
 from app.i18n import N_, _, current_language, labelled, translate
 from app.pages import formatting, reading
 from app.render import address_line, url_slug
+from app.routes.media import UPLOAD_ENDPOINTS
 from app.urls import namespace_url, site_url
 from rules import dates, recurrence
 from rules.text import html_text
@@ -1004,6 +1005,26 @@ def _widget_script(settings: dict) -> str:
 VISITOR_MESSAGES = {"rest_no_route": N_("Nothing is published at this address.")}
 
 
+def _too_large_form() -> str:
+    """What an editor's form past its size says: its own limit (an image's on the forms
+    that send one, whatever made the body large; every other body's elsewhere), and how to
+    go on without losing what was typed."""
+    config = current_app.config
+    if request.endpoint in UPLOAD_ENDPOINTS:
+        limit = f"{config['MAX_UPLOAD_BYTES'] / (1024 * 1024):g}"
+        return _(
+            "This form may send %(limit)s MB at most, its image included. Go back: the form "
+            "still holds what you typed; choose a smaller image or shorten the text.",
+            limit=limit,
+        )
+    limit = f"{config['MAX_CONTENT_LENGTH'] / (1024 * 1024):g}"
+    return _(
+        "This form may send %(limit)s MB at most. Go back: the form still holds what you "
+        "typed; shorten the text.",
+        limit=limit,
+    )
+
+
 def error_page(
     status: int, message: str, headers=None, code: str | None = None, link=None
 ) -> Response:
@@ -1023,12 +1044,7 @@ def error_page(
         429: _("Too many attempts"),
     }
     if status == 413 and editor:
-        limit = current_app.config["MAX_UPLOAD_BYTES"] // (1024 * 1024)
-        message = _(
-            "An image may be %(limit)s MB at most. Go back: the form still holds what you "
-            "typed; choose a smaller image.",
-            limit=limit,
-        )
+        message = _too_large_form()
     try:
         response = page_response(
             "error.html",
