@@ -58,6 +58,18 @@ def existing_linked(kind: str, ids) -> set[int]:
     return {row[0] for row in rows}
 
 
+def items_of_origin(origins: list[str]) -> list[tuple[str, object]]:
+    """(kind, row) of the events, venues and organizers not in the trash that an import
+    keeps as coming from one of ``origins`` (The Events Calendar's ``global_id``:
+    ``Event.ical_uid``, the linked items' ``origin``), events first."""
+    events = Event.select().where(Event.ical_uid.in_(origins) & (Event.status != "trash"))
+    found = [("event", row) for row in events.order_by(Event.id)]
+    for kind, model in (("venue", Venue), ("organizer", Organizer)):
+        rows = model.select().where(model.origin.in_(origins) & (model.status != "trash"))
+        found += [(kind, row) for row in rows]
+    return found
+
+
 def get_linked_by_slug(kind: str, slug: str):
     model = MODELS[kind]
     return model.get_or_none((model.slug == slug) & (model.status != "trash"))

@@ -182,6 +182,29 @@ def test_the_recorded_site_is_brought_whole_keeping_every_address(app, client, a
         assert client.get(path, headers={"Accept": "text/html"}).status_code == 200, path
 
 
+def test_the_moved_sites_shortlinks_lead_to_the_items_pages(app, client, admin, site):
+    """WordPress's shortlink of a post (``/?p=ID``, each page's ``rel=shortlink``) of the
+    moved site leads to the item's page here when the site is reached at its old host; a
+    post the calendar lacks, another host's, or one no visitor may read leaves ``/`` as it
+    was (SPEC §17: break no link)."""
+    assert run(app, site.base).exit_code == 0
+    recorded = site.events[0]
+    old_site = "http://127.0.0.1"  # the recorded site's host: its global_ids name it
+    for post, page_address in (
+        (recorded["id"], "/event/anchor-sample-event/"),
+        (4, "/venue/anchor-hall/"),
+    ):
+        moved = client.get(f"/?p={post}", base_url=old_site)
+        assert moved.status_code == 301, post
+        assert moved.headers["Location"] == page_address
+    for address, base in (("/?p=999", old_site), (f"/?p={recorded['id']}", "http://localhost")):
+        home = client.get("/", base_url=base).get_json()
+        assert client.get(address, base_url=base).get_json() == home, address
+    event_id = client.get(f"{NS}/events").get_json()["events"][0]["id"]
+    client.post(f"{NS}/events/{event_id}", json={"status": "draft"}, headers=admin)
+    assert client.get(f"/?p={recorded['id']}", base_url=old_site).status_code == 200
+
+
 def test_a_second_run_changes_nothing_and_a_third_brings_what_changed(app, client, admin, site):
     assert run(app, site.base).exit_code == 0
     before = _counts()

@@ -15,7 +15,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 import orjson
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
@@ -869,23 +869,40 @@ TEC_ROOT_ITEMS = {
 }
 
 
-def is_tec_root_address(req) -> bool:
-    return req.args.get("post_type") == "tribe_events" or any(
-        req.args.get(name) for name in TEC_ROOT_ITEMS
-    )
-
-
 def tec_home_address():
-    """``GET /?post_type=tribe_events…``: The Events Calendar's address of its views at the
-    site's root (its "Subscribe to calendar" links add ``ical=1&eventDisplay=list``),
-    moved to our list or month view, which moves ``ical=1`` to its feed in turn; and
-    ``/?tribe_events=slug`` (a site without pretty permalinks) to the item's page."""
+    """``GET /`` at an address of The Events Calendar's, moved (301), else None: its views at
+    the site's root (``/?post_type=tribe_events…``; its "Subscribe to calendar" links add
+    ``ical=1&eventDisplay=list``) to our list or month view, which moves ``ical=1`` to its
+    feed in turn; ``/?tribe_events=slug`` (a site without pretty permalinks) to the item's
+    page; and WordPress's shortlink of an imported item (``/?p=ID``) to its page."""
     for name, endpoint in TEC_ROOT_ITEMS.items():
         slug = request.args.get(name)
         if slug:
             return redirect(url_for(endpoint, slug=slug), 301)
+    shortlink = _shortlink_target(request.args.get("p", ""))
+    if shortlink is not None:
+        return redirect(shortlink, 301)
+    if request.args.get("post_type") != "tribe_events":
+        return None
     view = "month" if request.args.get("eventDisplay") == "month" else "list"
     return _moved_to(f"pages.{view}_view", drop="post_type")
+
+
+def _shortlink_target(post_id: str) -> str | None:
+    """The page of the item the moved site knew as post ``post_id``: the import keeps its
+    ``global_id`` (``host?id=ID``, the site's host as this service is reached or as
+    ``SITE_URL`` names it); None when no item an anonymous visitor may read has it."""
+    if not (post_id.isascii() and post_id.isdigit() and len(post_id) <= 19):
+        return None
+    places = {urlsplit(f"//{request.host}").hostname or ""}
+    configured = urlsplit(current_app.config["SITE_URL"] or "")
+    if configured.hostname:
+        places |= {configured.hostname, f"{configured.hostname}{configured.path.rstrip('/')}"}
+    found = reading.readable_of_origin([f"{place}?id={post_id}" for place in places])
+    if found is None:
+        return None
+    kind, slug = found
+    return url_for(f"pages.{kind}_view", slug=slug)
 
 
 # --- for robots and other sites ---------------------------------------------------------

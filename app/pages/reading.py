@@ -28,7 +28,7 @@ from rules.clock import utcnow
 from store.events import Span, events_of_slug_on_day, get_event_by_slug, list_events
 from store.events import events_by_day as store_events_by_day
 from store.events import neighbours as store_neighbours
-from store.linked import LinkedFilters, get_linked_by_slug, list_linked
+from store.linked import LinkedFilters, get_linked_by_slug, items_of_origin, list_linked
 from store.memo import MEMO, current_version
 from store.recurrence import has_overrides
 from store.terms import categories_by_name, find_term
@@ -354,6 +354,19 @@ def occurrence_slug(slug: str, day: date) -> str:
         if rank(event) < 2 and read_event_dict(event, ANONYMOUS, None) is not None:
             return event.slug
     raise NotFound(slug)
+
+
+def readable_of_origin(origins: list[str]) -> tuple[str, str] | None:
+    """(kind, slug) of the first item imported from one of ``origins`` (store/linked.py::
+    items_of_origin) whose page an anonymous visitor may open, events first; else None."""
+    for kind, item in items_of_origin(origins):
+        if kind == "event":
+            readable = read_event_dict(item, ANONYMOUS, None) is not None
+        else:
+            readable = may_read(ANONYMOUS, item)
+        if readable:
+            return kind, item.slug
+    return None
 
 
 def linked_page(kind: str, slug: str) -> dict:

@@ -15,7 +15,7 @@ from app.headers import DOC_UI_POLICY
 from app.i18n import N_, _, current_language, translate
 from app.jsonresponse import json_response
 from app.openapi import PATH_ARG_DESCRIPTIONS, complete, localise
-from app.pages import home_page, is_tec_root_address, tec_home_address, wants_page
+from app.pages import home_page, tec_home_address, wants_page
 from app.urls import TEC_NAMESPACE, api_root_url, asked_namespace, namespace_url, site_url
 from rules.clock import utcnow
 from rules.dates import resolve_timezone, utc_offset
@@ -265,8 +265,9 @@ def home():
     """What a person who opens the server's address finds: in a browser the calendar
     (``HOME_VIEW``), for programs where everything is."""
     config = current_app.config
-    if is_tec_root_address(request):  # the plugin's, kept (SPEC §17)
-        return tec_home_address()
+    moved = tec_home_address()  # the plugin's addresses, kept (SPEC §17)
+    if moved is not None:
+        return moved
     if config["HOME_VIEW"] != "index" and wants_page(request):
         return home_page(config["HOME_VIEW"])
     root = site_url() + request.script_root  # SITE_URL when set, as every other link
