@@ -1360,6 +1360,9 @@ def test_the_events_calendars_ical_export_addresses_move_to_the_feeds(client, ma
         ("/?tribe_organizer=a-b", "/organizer/a-b/"),
     ):
         assert client.get(old).headers.get("Location") == new, old
+    # A value that is no slug (a path, dots) moves nowhere: the site's home, as before.
+    for odd in ("//evil.example/x", "..", "a/../../manage"):
+        assert client.get("/", query_string={"tribe_venue": odd}).status_code == 200, odd
     moved = client.get(f"/event/{made['slug']}/?ical=1", headers=HTML)
     assert moved.status_code == 301
     one = client.get(path_of(moved.headers["Location"]))

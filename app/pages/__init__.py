@@ -877,7 +877,7 @@ def tec_home_address():
     page; and WordPress's shortlink of an imported item (``/?p=ID``) to its page."""
     for name, endpoint in TEC_ROOT_ITEMS.items():
         slug = request.args.get(name)
-        if slug:
+        if slug and "/" not in slug and slug.strip(".") != "":  # one path segment, as slugs are
             return redirect(url_for(endpoint, slug=slug), 301)
     shortlink = _shortlink_target(request.args.get("p", ""))
     if shortlink is not None:
