@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gc
 
-# Importing the service makes some 200,000 objects that live as long as the process, and the
+# Importing the service makes some 100,000 objects that live as long as the process, and the
 # cyclic collector walked them all twice on the way: two full collections, about 0.1 s of
 # each start (every worker, every CLI command, each of the suite's servers). It is paused
-# while the modules load (the end of this file starts it again); they make no cycles to free.
+# while the modules load (the end of this file starts it again, unless the program that
+# imports the service had it stopped); they make no cycles to free.
+_COLLECTING = gc.isenabled()
 gc.disable()
 
 import io
@@ -296,4 +298,5 @@ def _register_routes(app: Flask) -> None:
 # collection walks it again; merely started again, the collector's first pass walked all
 # of it, 60 ms), and the collector runs again.
 gc.freeze()
-gc.enable()
+if _COLLECTING:
+    gc.enable()
