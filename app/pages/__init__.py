@@ -33,6 +33,7 @@ from app.render import address_line, url_slug
 from app.routes.media import UPLOAD_ENDPOINTS
 from app.urls import namespace_url, site_url
 from rules import dates, recurrence
+from rules.ids import as_id
 from rules.text import html_text
 from store.sitemap import count_public, public_pages
 
@@ -892,13 +893,14 @@ def _shortlink_target(post_id: str) -> str | None:
     """The page of the item the moved site knew as post ``post_id``: the import keeps its
     ``global_id`` (``host?id=ID``, the site's host as this service is reached or as
     ``SITE_URL`` names it); None when no item an anonymous visitor may read has it."""
-    if not (post_id.isascii() and post_id.isdigit() and len(post_id) <= 19):
+    number = as_id(post_id)
+    if number is None:
         return None
     places = {urlsplit(f"//{request.host}").hostname or ""}
     configured = urlsplit(current_app.config["SITE_URL"] or "")
     if configured.hostname:
         places |= {configured.hostname, f"{configured.hostname}{configured.path.rstrip('/')}"}
-    found = reading.readable_of_origin([f"{place}?id={post_id}" for place in places])
+    found = reading.readable_of_origin([f"{place}?id={number}" for place in places])
     if found is None:
         return None
     kind, slug = found
@@ -1026,15 +1028,15 @@ def _too_large_form() -> str:
     """What an editor's form past its size says: its own limit (an image's on the forms
     that send one, whatever made the body large; every other body's elsewhere), and how to
     go on without losing what was typed."""
-    config = current_app.config
-    if request.endpoint in UPLOAD_ENDPOINTS:
-        limit = f"{config['MAX_UPLOAD_BYTES'] / (1024 * 1024):g}"
+    takes_image = request.endpoint in UPLOAD_ENDPOINTS
+    setting = "MAX_UPLOAD_BYTES" if takes_image else "MAX_CONTENT_LENGTH"
+    limit = f"{current_app.config[setting] / (1024 * 1024):g}"
+    if takes_image:
         return _(
             "This form may send %(limit)s MB at most, its image included. Go back: the form "
             "still holds what you typed; choose a smaller image or shorten the text.",
             limit=limit,
         )
-    limit = f"{config['MAX_CONTENT_LENGTH'] / (1024 * 1024):g}"
     return _(
         "This form may send %(limit)s MB at most. Go back: the form still holds what you "
         "typed; shorten the text.",
