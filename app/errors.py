@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from flask import has_request_context, request
+from flask.globals import request_ctx
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -53,9 +54,14 @@ def page_errors(is_page_path, render) -> None:
     _PAGES.update(is_page=is_page_path, render=render)
 
 
+def answers_a_page() -> bool:
+    """Whether the error of the request being served is answered as a page."""
+    return bool(_PAGES) and has_request_context() and _PAGES["is_page"](request.path)
+
+
 def error_response(code: str, message: str, status: int, headers=None, **data):
     """The one error answer: JSON (SPEC §6), or for the public pages an HTML page."""
-    if _PAGES and has_request_context() and _PAGES["is_page"](request.path):
+    if answers_a_page():
         return _PAGES["render"](status, message, headers, code)
     body = {"code": code, "message": message, "data": {"status": status, **data}}
     return json_response(body, status, headers)
@@ -92,6 +98,29 @@ def no_route() -> ApiError:
     return ApiError(
         "rest_no_route", _("No route was found matching the URL and request method."), 404
     )
+
+
+def method_not_allowed(allowed) -> ApiError:
+    """A page's address asked with a method it does not take (the API answers WordPress's
+    404 ``rest_no_route`` instead, SPEC §6)."""
+    return ApiError(
+        "rest_method_not_allowed",
+        _("This address does not take a %(method)s request.", method=request.method),
+        405,
+        {"Allow": ", ".join(sorted(allowed or ()))},
+    )
+
+
+def _methods_of_address() -> set[str]:
+    """The methods the router takes at the request's address when no route took the
+    request (none: no such address). Werkzeug's router says 404, not 405, for an address
+    without its trailing slash (app/i18n.py's ``LanguageRoots`` drops it) asked with a
+    method its route does not take, so the address is also asked with the slash."""
+    adapter = request_ctx.url_adapter
+    if request.url_rule is not None or adapter is None:  # a route took it: its own 404
+        return set()
+    path = request.path
+    return set(adapter.allowed_methods(path)) | set(adapter.allowed_methods(path + "/"))
 
 
 def _first_message(messages) -> str:
@@ -134,6 +163,10 @@ def _from_http_exception(error: HTTPException) -> ApiError:
         if isinstance(exc, ValidationError):
             return from_validation_error(exc, data.get("schema"))
         return ApiError("rest_invalid_json", _("The request body is not valid JSON."), 400)
+    if error.code in (404, 405) and answers_a_page():
+        allowed = _methods_of_address()
+        if allowed:
+            return method_not_allowed(allowed)
     if error.code in (404, 405):
         return no_route()
     if error.code == 413:

@@ -1780,3 +1780,19 @@ def test_a_time_in_a_dst_gap_is_moved_as_the_api_moves_it(client, sign_in):
         "2026-03-29 03:30:00",
         "2026-03-29 01:30:00",
     )
+
+
+def test_a_method_an_editor_page_does_not_take_is_a_405_page(sign_in):
+    """Found by an outside reviewer: ``PUT /manage/`` answered "Nothing is published at
+    this address" (404): the address exists, the method is not one it takes."""
+    editor = sign_in("editor")
+    for method, path in (("PUT", "/manage/"), ("DELETE", "/manage/events/new")):
+        answer = editor.open(path, method=method, headers={"Accept": "text/html"})
+        assert answer.status_code == 405, (path, answer.status_code)
+        assert answer.mimetype == "text/html"
+        assert "GET" in answer.headers["Allow"]
+        assert answer.headers["Cache-Control"] == "private, no-store"
+        assert "<h1>" in answer.get_data(as_text=True)
+    trash = editor.get("/manage/events/1/trash", headers={"Accept": "text/html"})
+    assert trash.status_code == 405 and "POST" in trash.headers["Allow"]
+

@@ -1750,3 +1750,30 @@ def test_links_made_from_known_paths_are_the_routers(app, client, make_event):
     for text, links in expected.items():
         for link in links:
             assert f'href="{escape(link)}"' in text, link
+
+
+def test_a_method_a_page_does_not_take_is_a_405_page_with_allow(client, make_event):
+    """Found by an outside reviewer: ``POST /events/`` answered 404 (nothing at this address)
+    where the address exists and takes other methods. A page answers 405 with ``Allow``, as
+    a page; the API keeps WordPress's 404 ``rest_no_route`` (SPEC §6)."""
+    event(make_event, title="Concert")
+    for method, path, allowed in (
+        ("POST", "/events/", {"GET", "HEAD", "OPTIONS"}),
+        ("PUT", "/event/concert/", {"GET", "HEAD", "OPTIONS", "POST"}),
+        ("DELETE", "/events/month/", {"GET", "HEAD", "OPTIONS"}),
+        ("POST", "/fr/events/month/2027-01/", {"GET", "HEAD", "OPTIONS"}),
+        ("PATCH", "/sitemap.xml", {"GET", "HEAD", "OPTIONS"}),
+    ):
+        answer = client.open(path, method=method, headers=HTML)
+        assert answer.status_code == 405, (method, path, answer.status_code)
+        assert answer.mimetype == "text/html", path
+        assert {m.strip() for m in answer.headers["Allow"].split(",")} == allowed, path
+        html = answer.get_data(as_text=True)
+        assert "<h1>" in html and f"a {method} request" in html, path
+        assert answer.headers["Content-Security-Policy"], path
+    french = client.post("/fr/events/", headers=HTML).get_data(as_text=True)
+    assert '<html lang="fr">' in french
+    for headers in (HTML, {}):
+        api = client.put(f"{NS}/events", headers=headers)
+        assert api.status_code == 404 and "Allow" not in api.headers
+        assert api.get_json()["code"] == "rest_no_route"

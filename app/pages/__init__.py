@@ -1059,6 +1059,7 @@ def error_page(
         400: _("This address names no page"),
         403: _("Not allowed") if editor else _("This page needs a password"),
         404: _("Page not found"),
+        405: _("Not possible at this address"),
         413: _("Too large"),
         429: _("Too many attempts"),
     }
