@@ -1796,3 +1796,25 @@ def test_a_method_an_editor_page_does_not_take_is_a_405_page(sign_in):
     trash = editor.get("/manage/events/1/trash", headers={"Accept": "text/html"})
     assert trash.status_code == 405 and "POST" in trash.headers["Allow"]
 
+
+def test_a_weekday_the_form_does_not_offer_is_a_field_error_and_nothing_is_saved(app, sign_in):
+    """Found by an outside reviewer: a forged ``repeat_days=XX`` was dropped without a
+    word (the rule saved weekly on the other days, or on the start's weekday)."""
+    editor = sign_in("editor", "wanda")
+    before = Event.select().count()
+    for days in (["XX"], ["MO", "XX"], ["mo"]):
+        answer = editor.post(
+            "/manage/events/new",
+            data=event_form(editor, title="Kept", repeat_freq="WEEKLY", repeat_days=days),
+        )
+        html = answer.get_data(as_text=True)
+        assert answer.status_code == 400, days
+        assert 'id="repeat_days-error"' in html and "Choose days of the week" in html, days
+        assert 'aria-invalid="true"' in html.split('class="days"')[1].split(">")[0], days
+        assert 'value="Kept"' in html, days
+    assert Event.select().count() == before
+    made = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, repeat_freq="WEEKLY", repeat_days=["MO", "TH"], repeat_count="2"),
+    )
+    assert made.status_code == 303

@@ -213,6 +213,8 @@ def _recurrence(form, same: set[str]) -> str | None:
     frequency = form.get("repeat_freq", "")
     if frequency and frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
         raise invalid_params({"repeat_freq": _("Choose daily, weekly, monthly or yearly.")})
+    if not set(form.getlist("repeat_days")) <= set(WEEKDAYS):  # only a forged form sends one
+        raise invalid_params({"repeat_days": _("Choose days of the week among those offered.")})
     moved = _moved_weekday(form, same)
     builder_used = bool(frequency) and (
         not set(BUILDER) <= same or moved is not None or _monthly_moved(form, same)
@@ -272,8 +274,7 @@ def _builder_rule(
     no day ticked (a form sent without the script) names none: RFC 5545 repeats it on the
     start's weekday, the day the form then shows ticked (``with_start_weekday``)."""
     rule = f"RRULE:FREQ={frequency}"
-    chosen = [moved_weekday] if moved_weekday else form.getlist("repeat_days")
-    days = [day for day in chosen if day in WEEKDAYS]
+    days = [moved_weekday] if moved_weekday else form.getlist("repeat_days")  # checked: _recurrence
     if frequency == "WEEKLY" and days and not (dayless and not moved_weekday):
         rule += ";BYDAY=" + ",".join(days)
     if frequency == "MONTHLY" and form.get("repeat_monthly") == "weekday":
