@@ -1818,3 +1818,43 @@ def test_a_weekday_the_form_does_not_offer_is_a_field_error_and_nothing_is_saved
         data=event_form(editor, repeat_freq="WEEKLY", repeat_days=["MO", "TH"], repeat_count="2"),
     )
     assert made.status_code == 303
+
+
+def test_an_error_of_a_field_the_roles_form_lacks_is_said_at_the_top(client, sign_in, as_role):
+    """Found by an outside reviewer: a contributor's form has no publication date; a forged
+    ``date=x`` answered "see the fields marked below" and no field was marked. The
+    API takes a contributor's ``date`` (and makes a "publish" pending): so does the form,
+    and a bad one is said at the top, naming the field, without "marked below"."""
+    contributor = sign_in("contributor", "cora")
+    form = contributor.get("/manage/events/new").get_data(as_text=True)
+    assert 'name="date"' not in form
+    before = Event.select().count()
+    answer = contributor.post(
+        "/manage/events/new", data=event_form(contributor, title="Kept", date="x")
+    )
+    shown = answer.get_data(as_text=True)
+    assert answer.status_code == 400
+    alert = shown.split('role="alert"')[1].split("</div>")[0]
+    assert "marked below" not in alert and "The event was not saved." in alert
+    assert "date: Must be a date" in alert
+    assert 'value="Kept"' in shown and Event.select().count() == before
+    api = client.post(
+        f"{NS}/events",
+        json={"title": "T", "start_date": f"{DAY} 10:00", "end_date": f"{DAY} 11:00", "date": "x"},
+        headers=as_role("contributor", "cora"),
+    )
+    said = html.unescape(alert.split("date: ")[1].split("</p>")[0])
+    assert api.status_code == 400 and api.get_json()["data"]["params"] == {"date": said}
+    both = contributor.post(
+        "/manage/events/new", data=event_form(contributor, title="", date="x")
+    ).get_data(as_text=True)
+    alert = both.split('role="alert"')[1].split("</div>")[0]
+    assert "see the fields marked below" in alert and "date: Must be a date" in alert
+    assert 'id="title-error"' in both
+    saved = contributor.post(
+        "/manage/events/new", data=event_form(contributor, date="2031-01-01T10:00")
+    )
+    assert saved.status_code == 303
+    made = client.get(f"{NS}/events/{saved_id(saved)}", headers=as_role("contributor", "cora"))
+    assert made.get_json()["status"] == "pending"
+    assert made.get_json()["date"] == "2031-01-01 10:00:00"

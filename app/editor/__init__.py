@@ -441,6 +441,7 @@ def image_choices(viewer, chosen: str) -> items.ImageChoices:
 def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
     images = image_choices(viewer, values.get("image") or "")
     weekdays = _weekday_labels()
+    statuses, series = _statuses(viewer), _series_of(viewer, event)
     if request.method == "POST":
         shown = request.form.get("shown", "")
     else:
@@ -449,7 +450,8 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "values": values,
         "errors": errors,
         "event": event,
-        "series": _series_of(viewer, event),
+        "series": series,
+        "fields": event_form.form_fields(statuses, bool(series)),
         "edited_dates": _edited_dates(event),
         "shown": shown,
         "venues": _choices("venue", viewer, values.get("venue") or []),
@@ -457,7 +459,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         # The images offered; the event's image when they lack it (another user's, older
         # than the newest offered, an outside URL) is offered first, chosen.
         "images": images,
-        "statuses": _statuses(viewer),
+        "statuses": statuses,
         "weekdays": weekdays,
         "monthly": event_form.monthly_labels(
             values.get("start_date") or "", [name for _code, name in weekdays]

@@ -58,6 +58,37 @@ def with_start_weekday(values: dict) -> dict:
 
 # What the "repeats" builder shows; compared as the other fields are (``unchanged``).
 BUILDER = ("repeat_freq", "repeat_days", "repeat_count", "repeat_until", "repeat_monthly")
+
+# The fields whose errors the event form shows beside them (``error_of`` in
+# templates/manage/event_form.html); an error of any other is said at the top of the form.
+MARKED = (
+    "title",
+    "description",
+    "start_date",
+    "end_date",
+    "timezone",
+    "venue",
+    "organizer",
+    "categories",
+    "tags",
+    "image",
+    "cost",
+    "website",
+    "password",
+    "status",
+)
+SCHEDULING = ("date",)
+REPEATS = ("repeat_freq", "repeat_days", "repeat_count", "repeat_until", "recurrence")
+
+
+def form_fields(statuses: list[str], occurrence: bool) -> tuple[str, ...]:
+    """The fields the event form has for this user and event: a publication date only
+    where the role may schedule (its statuses offer "future"), no recurrence fields on an
+    occurrence's form (its dates follow its series' rule)."""
+    fields = MARKED + (SCHEDULING if "future" in statuses else ())
+    return fields + (() if occurrence else REPEATS)
+
+
 _RULE_PART = re.compile(r"^(FREQ|BYDAY|COUNT|UNTIL|INTERVAL)=([^;]*)$")
 _NTH_WEEKDAY = re.compile(r"^-?[1-5](MO|TU|WE|TH|FR|SA|SU)$")
 
