@@ -19,7 +19,7 @@ from inspect import iscoroutinefunction
 
 import orjson
 import peewee
-from flask import Flask, g, request
+from flask import Flask, abort, g, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from app import cache, errors
@@ -154,6 +154,8 @@ def _register_hooks(app: Flask) -> None:
     @app.before_request
     def open_connection():
         req = request._get_current_object()
+        if errors.REFUSED in req.environ:  # refused by gunicorn (app/server.py): its error alone
+            abort(req.environ[errors.REFUSED])
         _hurry_anonymous_body(req)
         _limit_body(req, body_limit(req.endpoint))
         _raw_upload(req)

@@ -26,6 +26,10 @@ ARRIVAL_GRACE = 10.0
 # Bytes a second a request must average past its grace (128 kbit/s: a poor mobile link).
 MIN_RATE = 16 * 1024
 
+# Bytes of a request's start kept (``Arrival.head``): its method and the start of its path,
+# by which gunicorn's own errors tell a page's address from the API's (app/server.py).
+HEAD_BYTES = 256
+
 _CURRENT = threading.local()
 
 
@@ -36,6 +40,7 @@ class Arrival:
         self.started: float | None = None
         self.received = 0
         self.latest: float | None = None  # a tighter deadline, set by the app
+        self.head = b""  # the request's first HEAD_BYTES bytes
 
     def begin(self) -> None:
         """A new request on the connection (accepted, or readable again after keep-alive):
@@ -44,6 +49,7 @@ class Arrival:
         self.started = time.monotonic()
         self.received = 0
         self.latest = None
+        self.head = b""
 
     def deadline(self) -> float:
         if self.started is None:
@@ -78,7 +84,10 @@ class ArrivalSocket:
             # the errno that gunicorn logs at debug level: each client cut off would
             # otherwise write a traceback to the error log.
             raise TimeoutError(errno.ENOTCONN, str(error)) from None
-        self._arrival.received += len(data)
+        arrival = self._arrival
+        arrival.received += len(data)
+        if len(arrival.head) < HEAD_BYTES:
+            arrival.head += data[: HEAD_BYTES - len(arrival.head)]
         return data
 
     def __getattr__(self, name):

@@ -43,6 +43,10 @@ class ApiError(Exception):
         self.data = data
 
 
+# The WSGI environ's key of a request gunicorn refused (an address or headers too large):
+# app/server.py asks the app for its answer to that error, with the status under this key.
+REFUSED = "calendar.refused"
+
 # The public pages answer their errors as pages (SPEC §15): set by app/pages.
 _PAGES: dict = {}
 

@@ -1,6 +1,7 @@
 """How gunicorn serves the application: errors that gunicorn answers itself (request
 line or headers too large, malformed requests, bad chunked bodies) carry the same JSON
-error body as every other error (SPEC §6, §10), and a request must arrive in time
+error body as every other error (SPEC §6, §10), but for an address or headers too large
+at a page's address, which the app answers as a page (SPEC §15), and a request must arrive in time
 (app/arrival.py): a client silent for ``GUNICORN_READ_TIMEOUT`` seconds, or dripping its
 headers or body slower than the minimum rate, is cut off.
 
@@ -15,8 +16,11 @@ app's own messages (a migration at start, an unhandled exception) in gunicorn's 
 
 from __future__ import annotations
 
+import io
 import logging
 import socket
+import sys
+from urllib.parse import unquote_to_bytes
 
 import orjson
 from gunicorn import util
@@ -25,6 +29,7 @@ from gunicorn.workers import gthread
 
 from app import arrival
 from app.auth import forwarded_client
+from app.errors import REFUSED
 
 # gunicorn's statuses → the codes of SPEC §6.
 CODES = {
@@ -59,11 +64,93 @@ def json_error(status: int, reason: str, message: str) -> bytes:
     return head.encode("latin-1") + body
 
 
-def write_json_error(sock, status_int, reason, mesg):
-    util.write_nonblock(sock, json_error(int(status_int), reason, mesg))
+# gunicorn's errors a browser meets at a page's address (a long link, large cookies): the
+# app's page when the request line names a page, as gunicorn has read nothing past it.
+PAGE_STATUSES = (414, 431)
+# The application this worker serves (``CalendarWorker.load_wsgi``), which makes those pages.
+_SERVED: dict = {}
 
 
-util.write_error = write_json_error
+def write_error(sock, status_int, reason, mesg):
+    """gunicorn's error answer: the app's page (``page_error``) or the JSON error."""
+    status = int(status_int)
+    page = page_error(sock, status, reason) if status in PAGE_STATUSES else None
+    util.write_nonblock(sock, page or json_error(status, reason, mesg))
+
+
+util.write_error = write_error
+
+
+def request_path(head: bytes) -> str | None:
+    """The path of the request line that ``head`` begins (its start, as much as ``head``
+    holds), as WSGI's ``PATH_INFO`` says it; None when ``head`` begins no request line."""
+    method, _space, rest = head.partition(b" ")
+    target = rest.split(b" ", 1)[0].split(b"\r", 1)[0].split(b"?", 1)[0]
+    if not method.isalpha() or not target.startswith(b"/"):
+        return None
+    return unquote_to_bytes(target).decode("latin-1")
+
+
+def page_error(sock, status: int, reason: str) -> bytes | None:
+    """The app's answer to ``status`` at the address the refused request names, when it
+    answers a page there (by the path alone: gunicorn has not read the headers), else None."""
+    served = arrival.current()
+    path = request_path(served.head if served is not None else b"")
+    app = _SERVED.get("app")
+    if path is None or app is None:
+        return None
+    try:
+        return _page_answer(app, _refused_environ(sock, path, status), status, reason)
+    except Exception:  # the JSON error rather than nothing
+        logging.getLogger("app").exception("the page of a refused request failed")
+        return None
+
+
+def _refused_environ(sock, path: str, status: int) -> dict:
+    """A WSGI environ of ``GET path`` that the app answers with the error ``status``."""
+    name = sock.getsockname()
+    host, port = name[:2] if isinstance(name, tuple) else ("localhost", 80)
+    return {
+        "REQUEST_METHOD": "GET",
+        "SCRIPT_NAME": "",
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_NAME": str(host),
+        "SERVER_PORT": str(port),
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+        REFUSED: status,
+    }
+
+
+def _page_answer(app, environ: dict, status: int, reason: str) -> bytes | None:
+    """The complete HTTP/1.1 answer of ``app`` to ``environ`` when it is a page, else None."""
+    said: dict = {}
+
+    def start_response(status_line, headers, exc_info=None):
+        said["headers"] = headers
+
+    answer = app(environ, start_response)
+    try:
+        body = b"".join(answer)
+    finally:
+        getattr(answer, "close", lambda: None)()
+    headers = [
+        (name, value)
+        for name, value in said.get("headers", [])
+        if name.lower() not in ("content-length", "connection")
+    ]
+    if not any(n.lower() == "content-type" and v.startswith("text/html") for n, v in headers):
+        return None
+    lines = "".join(f"{name}: {value}\r\n" for name, value in headers)
+    head = f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n{lines}"
+    return (head + f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1") + body
 
 
 class TimedConn(gthread.TConn):
@@ -104,6 +191,10 @@ class TimedConn(gthread.TConn):
 class CalendarWorker(gthread.ThreadWorker):
     """gunicorn's gthread worker, each request's arrival clock started when the request is
     queued for a thread (the worker class of gunicorn.conf.py)."""
+
+    def load_wsgi(self):
+        super().load_wsgi()
+        _SERVED["app"] = self.wsgi
 
     def enqueue_req(self, conn):
         conn.arrival.begin()

@@ -1777,3 +1777,61 @@ def test_a_method_a_page_does_not_take_is_a_405_page_with_allow(client, make_eve
         api = client.put(f"{NS}/events", headers=headers)
         assert api.status_code == 404 and "Allow" not in api.headers
         assert api.get_json()["code"] == "rest_no_route"
+
+
+def _raw_answer(port: int, data: bytes) -> tuple[bytes, bytes]:
+    """(head, body) of what a server answers ``data`` sent as it is."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _sep, body = answer.partition(b"\r\n\r\n")
+    return head, body
+
+
+def test_an_address_too_long_for_the_server_is_a_page_at_a_pages_address(tmp_path):
+    """Found by an outside reviewer: a page's address longer than gunicorn reads (its
+    ``limit_request_line``) answered JSON to a browser. gunicorn refuses it before the app
+    has its headers: a page's address (by its path) gets the page, an API address and any
+    other the JSON error (SPEC §6, §15)."""
+    from tests.databases import drop_database, fresh_database
+    from tests.helpers import Server, flask_cli
+
+    database = fresh_database(tmp_path)
+    flask_cli(database, "migrate")
+    server = Server(database, workers=1)
+    long = b"a" * 9000
+    try:
+        for path, lang in ((b"/events/", "en"), (b"/fr/event/", "fr"), (b"/manage/x", "en")):
+            request = b"GET " + path + long + b" HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\n\r\n"
+            head, body = _raw_answer(server.port, request)
+            assert head.startswith(b"HTTP/1.1 414 "), (path, head)
+            assert b"Content-Type: text/html" in head, head
+            assert b"Connection: close" in head and b"Content-Security-Policy:" in head
+            assert f'<html lang="{lang}">'.encode() in body and b"<h1>" in body, path
+            assert long not in body  # the address is not written back
+            assert b"This address is too long to be read" in body or lang != "en", body
+            if path.startswith(b"/manage"):
+                assert b"Cache-Control: private, no-store" in head
+        for path in (b"/wp-json/calendar/events/v1/events?x=", b"/fr/wp-json/", b"/"):
+            head, body = _raw_answer(
+                server.port, b"GET " + path + long + b" HTTP/1.1\r\nAccept: text/html\r\n\r\n"
+            )
+            assert head.startswith(b"HTTP/1.1 414 ") and b"application/json" in head, path
+            assert json.loads(body) == {
+                "code": "rest_request_uri_too_long",
+                "message": "URI Too Long",
+                "data": {"status": 414},
+            }
+        big = b"GET /events/ HTTP/1.1\r\nHost: x\r\nCookie: " + long + b"\r\n\r\n"
+        head, body = _raw_answer(server.port, big)
+        assert head.startswith(b"HTTP/1.1 431 ") and b"text/html" in head, head
+        assert b"removing this site" in body
+        status, _body = server.request("GET", "/healthz")
+        assert status == 200
+    finally:
+        server.stop()
+        drop_database(database)

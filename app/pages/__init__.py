@@ -1022,6 +1022,11 @@ def _widget_script(settings: dict) -> str:
 
 # What a page says, in its language, for an API error whose own message is for programmers.
 VISITOR_MESSAGES = {"rest_no_route": N_("Nothing is published at this address.")}
+# What a page says of a request gunicorn refused before the app read it (app/server.py).
+REFUSED_MESSAGES = {
+    414: N_("This address is too long to be read: check the link that led here."),
+    431: N_("This request is too large to be read: removing this site's cookies may help."),
+}
 
 
 def _too_large_form() -> str:
@@ -1055,12 +1060,16 @@ def error_page(
     embed = request.endpoint == "pages.embed_view"
     if code in VISITOR_MESSAGES:
         message = translate(VISITOR_MESSAGES[code])
+    elif status in REFUSED_MESSAGES and request.environ.get(errors.REFUSED) == status:
+        message = translate(REFUSED_MESSAGES[status])
     titles = {
         400: _("This address names no page"),
         403: _("Not allowed") if editor else _("This page needs a password"),
         404: _("Page not found"),
         405: _("Not possible at this address"),
         413: _("Too large"),
+        414: _("Address too long"),
+        431: _("Too large"),
         429: _("Too many attempts"),
     }
     if status == 413 and editor:
