@@ -86,8 +86,8 @@ class ArrivalSocket:
             raise TimeoutError(errno.ENOTCONN, str(error)) from None
         arrival = self._arrival
         arrival.received += len(data)
-        if len(arrival.head) < HEAD_BYTES:
-            arrival.head += data[: HEAD_BYTES - len(arrival.head)]
+        if len(arrival.head) < HEAD_BYTES:  # usually the first read: kept as it is
+            arrival.head = arrival.head + data if arrival.head else data
         return data
 
     def __getattr__(self, name):
