@@ -111,20 +111,21 @@ def method_not_allowed(allowed) -> ApiError:
         "rest_method_not_allowed",
         _("This address does not take a %(method)s request.", method=request.method),
         405,
-        {"Allow": ", ".join(sorted(allowed or ()))},
+        {"Allow": ", ".join(sorted(allowed))},
     )
 
 
-def _methods_of_address() -> set[str]:
-    """The methods the router takes at the request's address when no route took the
-    request (none: no such address). Werkzeug's router says 404, not 405, for an address
-    without its trailing slash (app/i18n.py's ``LanguageRoots`` drops it) asked with a
-    method its route does not take, so the address is also asked with the slash."""
+def _methods_of_address(error: HTTPException) -> set[str]:
+    """The methods the router takes at the request's address (none: no such address).
+    Werkzeug's router says 404, not 405, for an address without its trailing slash
+    (app/i18n.py's ``LanguageRoots`` drops it) asked with a method its route does not
+    take: such a 404 asks the router again with the slash."""
+    if error.code == 405:
+        return set(getattr(error, "valid_methods", None) or ())
     adapter = request_ctx.url_adapter
     if request.url_rule is not None or adapter is None:  # a route took it: its own 404
         return set()
-    path = request.path
-    return set(adapter.allowed_methods(path)) | set(adapter.allowed_methods(path + "/"))
+    return set(adapter.allowed_methods(request.path + "/"))
 
 
 def _first_message(messages) -> str:
@@ -168,7 +169,7 @@ def _from_http_exception(error: HTTPException) -> ApiError:
             return from_validation_error(exc, data.get("schema"))
         return ApiError("rest_invalid_json", _("The request body is not valid JSON."), 400)
     if error.code in (404, 405) and answers_a_page():
-        allowed = _methods_of_address()
+        allowed = _methods_of_address(error)
         if allowed:
             return method_not_allowed(allowed)
     if error.code in (404, 405):
