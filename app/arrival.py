@@ -26,8 +26,8 @@ ARRIVAL_GRACE = 10.0
 # Bytes a second a request must average past its grace (128 kbit/s: a poor mobile link).
 MIN_RATE = 16 * 1024
 
-# Bytes of a request's start kept (``Arrival.head``): its method and the start of its path,
-# by which gunicorn's own errors tell a page's address from the API's (app/server.py).
+# Bytes of a request's start kept, at least (``Arrival.head``): its method and the start of
+# its path, by which gunicorn's own errors tell a page's address from the API's (app/server.py).
 HEAD_BYTES = 256
 
 _CURRENT = threading.local()
@@ -40,7 +40,7 @@ class Arrival:
         self.started: float | None = None
         self.received = 0
         self.latest: float | None = None  # a tighter deadline, set by the app
-        self.head = b""  # the request's first HEAD_BYTES bytes
+        self.head = b""  # the request's first reads, HEAD_BYTES or more
 
     def begin(self) -> None:
         """A new request on the connection (accepted, or readable again after keep-alive):
