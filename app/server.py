@@ -1,12 +1,12 @@
 """How gunicorn serves the application: errors that gunicorn answers itself (request
 line or headers too large, malformed requests, bad chunked bodies) carry the same JSON
 error body as every other error (SPEC §6, §10), but for an address or headers too large
-at a page's address, which the app answers as a page (SPEC §15), and a request must arrive in time
-(app/arrival.py): a client silent for ``GUNICORN_READ_TIMEOUT`` seconds, or dripping its
-headers or body slower than the minimum rate, is cut off.
+at a page's address, which the app answers as a page (SPEC §15); and a request must
+arrive in time (app/arrival.py): a client silent for ``GUNICORN_READ_TIMEOUT`` seconds,
+or dripping its headers or body slower than the minimum rate, is cut off.
 
 Imported by ``gunicorn.conf.py``; gunicorn writes those answers through
-``gunicorn.util.write_error``, which is replaced here by a JSON twin.
+``gunicorn.util.write_error``, which is replaced here by ``write_error``.
 
 Logs (``CalendarLogger``): one line per entry (a traceback's lines joined by `` | ``, as
 journald and log shippers read a line as an entry), the access log naming the client as
