@@ -106,7 +106,7 @@ def main() -> int:
         subprocess.run(["callgrind_control", "-i", "off", str(os.getpid())], check=True)
     if options.profile:
         profiler.disable()
-        stats = pstats.Stats(profiler).sort_stats("cumulative")
+        stats = pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative"))
         stats.print_stats(options.profile)
         if options.callees:
             stats.print_callees(options.callees)
