@@ -110,9 +110,13 @@ class ResponseCache:
             return False
 
 
+# A HEAD is answered as its GET, body left out (RFC 9110 §9.3.2): the same entry, ETag and 304.
+READS = ("GET", "HEAD")
+
+
 def _is_cacheable() -> bool:
     req = request._get_current_object()
-    if req.method != "GET" or req.endpoint is None:
+    if req.method not in READS or req.endpoint is None:
         return False
     app = current_app._get_current_object()
     known = app.extensions["calendar.cacheable"]  # whether its view is marked, by endpoint
@@ -214,7 +218,7 @@ def register(app) -> None:
         if response.status_code != 200 or response.direct_passthrough:
             return response
         mimetype = response.mimetype
-        if request.method != "GET" or mimetype not in TAGGED:
+        if request.method not in READS or mimetype not in TAGGED:
             return response
         context = g._get_current_object()
         if context.get("cache_hit"):

@@ -383,3 +383,14 @@ def test_the_threads_of_a_worker_whose_lease_ran_out_share_one_version_read(app,
     assert len(set(answers)) == 1
     postgres = answers[0][1]
     assert len(reads) == (1 if postgres else 4)
+
+
+def test_a_head_carries_the_etag_of_its_get_and_may_be_not_modified(client, make_event):
+    """A HEAD of the API is its GET without the body: the same ETag, and a 304 when it
+    matches (it had none, and answered 200)."""
+    event = make_event(title="Head")
+    for url in (f"{NS}/events", f"{NS}/events/{event['id']}", f"{NS}/events?ical=1"):
+        etag = client.get(url).headers["ETag"]
+        head = client.head(url)
+        assert head.status_code == 200 and head.headers.get("ETag") == etag, url
+        assert client.head(url, headers={"If-None-Match": etag}).status_code == 304, url

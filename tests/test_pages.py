@@ -1836,3 +1836,19 @@ def test_an_address_too_long_for_the_server_is_a_page_at_a_pages_address(tmp_pat
     finally:
         server.stop()
         drop_database(database)
+
+
+@pytest.mark.parametrize("address", ["/events/", "/events/month/", "/event/{slug}/"])
+def test_a_head_of_a_page_carries_the_etag_of_its_get(client, make_event, address):
+    """Found by the twelfth session's audit: a HEAD answered the GET's headers but its ETag,
+    and a conditional HEAD answered 200 (RFC 9110 §9.3.2: HEAD sends the header fields a GET
+    would; If-None-Match applies to it). Pages are revalidated as the API is (SPEC §15)."""
+    made = make_event(title="A concert", status="publish")
+    address = address.format(slug=made["slug"])
+    etag = client.get(address, headers=HTML).headers["ETag"]
+    head = client.head(address, headers=HTML)
+    assert head.status_code == 200 and head.get_data() == b""
+    assert head.headers.get("ETag") == etag
+    assert client.head(address, headers={**HTML, "If-None-Match": etag}).status_code == 304
+    fresh = client.head(f"{address}?_=1", headers=HTML)  # answered before any GET of it
+    assert fresh.headers.get("ETag") == client.get(f"{address}?_=1", headers=HTML).headers["ETag"]
