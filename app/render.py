@@ -949,11 +949,14 @@ def _format_offset(offset) -> str:
     return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
+SCHEMA_ORG = "http://schema.org"  # as the plugin writes it
+
+
 def event_ld(data: dict, tz) -> dict:
     """schema.org's Event from an event's representation (not masked): the API's single
     reads carry it, the public pages show it for the events they list."""
     ld = {
-        "@context": "http://schema.org",
+        "@context": SCHEMA_ORG,
         "@type": "Event",
         "name": data["title"],
         "description": html_text(data["excerpt"] or data["description"]),

@@ -1852,3 +1852,24 @@ def test_a_head_of_a_page_carries_the_etag_of_its_get(client, make_event, addres
     assert client.head(address, headers={**HTML, "If-None-Match": etag}).status_code == 304
     fresh = client.head(f"{address}?_=1", headers=HTML)  # answered before any GET of it
     assert fresh.headers.get("ETag") == client.get(f"{address}?_=1", headers=HTML).headers["ETag"]
+
+
+def test_the_json_ld_of_venue_and_organizer_pages_names_its_context(client, admin):
+    """Found by the twelfth session's audit: the venue and organizer pages embedded their
+    item's JSON-LD without "@context", so a reader of structured data could not tell what
+    "@type": "Place" means. The API's objects keep the plugin's shape (no "@context")."""
+    venue = client.post(
+        f"{NS}/venues", json={"venue": "Town Hall", "city": "Lyon"}, headers=admin
+    ).get_json()
+    organizer = client.post(
+        f"{NS}/organizers", json={"organizer": "Jazz Club", "email": "a@example.org"}, headers=admin
+    ).get_json()
+    for address, kind in (
+        (f"/venue/{venue['slug']}/", "Place"),
+        (f"/organizer/{organizer['slug']}/", "Person"),
+    ):
+        page = client.get(address, headers=HTML).get_data(as_text=True)
+        found = re.findall(r'<script type="application/ld\+json">(.*?)</script>', page, re.S)
+        assert [json.loads(text)["@context"] for text in found] == ["http://schema.org"], address
+        assert json.loads(found[0])["@type"] == kind
+    assert "@context" not in client.get(f"{NS}/venues/{venue['id']}").get_json()["json_ld"]

@@ -22,7 +22,7 @@ from app.auth import may_read
 from app.errors import ApiError
 from app.reading.filters import event_filters
 from app.reading.texts import event_texts, linked_data, read_event_dict, script_safe
-from app.render import is_masked, organizer_out, render_context, venue_out
+from app.render import SCHEMA_ORG, is_masked, organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
 from store.events import Span, events_of_slug_on_day, get_event_by_slug, list_events
@@ -203,8 +203,13 @@ def events_ld(ids: list[int]) -> list[Markup]:
 
 def ld_script(json_ld: dict) -> list[Markup]:
     """An item's own ``json_ld`` (an event, venue or organizer page) as ``events_ld`` gives
-    theirs; none when it has none."""
-    return [Markup(script_safe(orjson.dumps(json_ld)))] if json_ld else []
+    theirs; none when it has none. A page's JSON-LD names its vocabulary: the API's venue
+    and organizer objects, made to stand inside an event's, do not (the plugin's shape)."""
+    if not json_ld:
+        return []
+    if "@context" not in json_ld:
+        json_ld = {"@context": SCHEMA_ORG, **json_ld}
+    return [Markup(script_safe(orjson.dumps(json_ld)))]
 
 
 def _listed(
