@@ -1873,3 +1873,17 @@ def test_the_json_ld_of_venue_and_organizer_pages_names_its_context(client, admi
         assert [json.loads(text)["@context"] for text in found] == ["http://schema.org"], address
         assert json.loads(found[0])["@type"] == kind
     assert "@context" not in client.get(f"{NS}/venues/{venue['id']}").get_json()["json_ld"]
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["/events/feed/", "/events/upcoming/", "/events/category/", "/events/week/x/"],
+)
+def test_an_address_that_names_no_page_is_a_404_not_a_400(client, address):
+    """Found by the twelfth session's audit: these addresses name no page (the answer's
+    own heading said "This address names no page") but answered 400, which SPEC §15 keeps
+    for a bad date or page; /events/feed/ is where a WordPress site's feed was."""
+    response = client.get(address, headers=HTML)
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    for bad_date in ("/events/2026-02-30/", "/events/month/x/", "/events/?tribe-bar-date=x"):
+        assert client.get(bad_date, headers=HTML).status_code == 400, bad_date

@@ -430,7 +430,7 @@ def tec_pro_view(view, day=None):
     (from ``day``, as the plugin's ``tribe-bar-date``, when the address names one)."""
     if day is None:
         return _moved_to("pages.list_view")
-    return _moved_to("pages.list_view", **{TEC_DATE: f"{_parse_day(day):%Y-%m-%d}"})
+    return _moved_to("pages.list_view", **{TEC_DATE: f"{_parse_day(_dated(day)):%Y-%m-%d}"})
 
 
 @bp.route("/event/<slug>/<day>/")
@@ -455,6 +455,20 @@ def _parse_month(text: str | None) -> date:
     if not _in_range(month):  # the grid may reach into the years around it
         raise reading.BadRequest("month")
     return month
+
+
+# What a day's address holds: digits and dashes. One that is not a date (2026-02-30) is a
+# bad date (400); any other word after /events/ names no page (404). A month's address
+# (/events/month/x/) names the month view: a bad month there is a 400.
+_DATE_SHAPE = re.compile(r"[0-9]+-[0-9]+(-[0-9]+)?")
+
+
+def _dated(segment: str) -> str:
+    """The date of a day's address (/events/{day}/); a word that is no date (/events/feed/,
+    /events/upcoming/) names no page: 404, where a bad date is a 400."""
+    if not _DATE_SHAPE.fullmatch(segment):
+        raise reading.NotFound(segment)
+    return segment
 
 
 def _in_range(day: date) -> bool:
@@ -673,7 +687,7 @@ def today_view():
 @bp.route("/events/<day>/", endpoint="day_view")
 @cached
 def day_view(day):
-    parsed = _parse_day(day)
+    parsed = _parse_day(_dated(day))
     if day != f"{parsed:%Y-%m-%d}":  # 2026-1-5: to 2026-01-05
         return _to_canonical(day=f"{parsed:%Y-%m-%d}")
     return _day_page(parsed)
