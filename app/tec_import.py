@@ -280,7 +280,11 @@ class Importer:
             self.report.count(kind, "unchanged")  # trashed here: it stays there, unlinked
             return None
         unchanged = record is not None and modified and record.modified == modified
-        if existing is not None and unchanged and not self._image_to_bring(item, existing):
+        if (
+            existing is not None
+            and unchanged
+            and not self._image_brought(item, existing, kind, _unescaped(item.get(name_field)))
+        ):
             self.ids[kind][item["id"]] = existing.id
             self.report.count(kind, "unchanged")
             return existing.id
@@ -389,7 +393,7 @@ class Importer:
             existing is not None
             and unchanged
             and not self._links_created(item)
-            and not self._image_to_bring(item, existing)
+            and not self._image_brought(item, existing, kind, _unescaped(item.get("title")))
         ):
             self.report.count(kind, "unchanged")
             return
@@ -416,12 +420,16 @@ class Importer:
             return
         self.report.count(kind, "created" if existing is None else "updated")
 
-    def _image_to_bring(self, item: dict, existing) -> bool:
-        """Whether an item unchanged at the source still lacks its image here (its download
-        failed, or a run was stopped before it): it is written again, the image asked again."""
+    def _image_brought(self, item: dict, existing, kind: str, name: str) -> bool:
+        """Whether an item unchanged at the source but still without its image here (its
+        download failed, or a run was stopped before it) has it now: the image is asked
+        again, and the item written again only when it arrives. Failed again, the item is
+        left as it is (its ``modified``, its feeds' ETags), the failure reported."""
         image = item.get("image")
         url = image.get("url") if isinstance(image, dict) else image
-        return self.images and isinstance(url, str) and bool(url) and not existing.image
+        if not (self.images and isinstance(url, str) and url and not existing.image):
+            return False
+        return self._image(image, kind, _what(name, item)) is not None
 
     def _links_created(self, item: dict) -> bool:
         """Whether this run created an item the event links (deleted here since the last

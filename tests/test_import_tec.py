@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 
 from app import tec_source
+from rules import clock
 from store.db import database
 from store.models import Event, Imported, Media, Organizer, Term, Venue
 from tests.conftest import NS
@@ -1138,3 +1139,23 @@ def test_a_protected_event_hidden_from_listings_never_arrives_unprotected(app, c
     assert result.exit_code == 1
     assert "'Hidden gem' (source id 91): password-protected at the source" in result.output
     assert client.get("/event/hidden-gem/", headers={"Accept": "text/html"}).status_code == 404
+
+
+def test_a_rerun_whose_image_still_fails_leaves_the_items_as_they_were(app, client, admin, site):
+    """Found by the twelfth session's audit: an event (or venue) whose image could not be
+    downloaded was written again at every run although nothing had changed: its `modified`,
+    and so its feeds' LAST-MODIFIED and ETags, moved each time, and the report said
+    "updated". The image is asked again; failed again, the items stay as they were."""
+    path = "/wp-content/uploads/gone.jpg"
+    site.events[0]["image"] = {"url": f"{RECORDED_HOST}{path}", "id": 9}
+    site.lists["venues"][0]["image"] = {"url": f"{RECORDED_HOST}{path}"}
+    site.routes[path] = (404, {}, b"")
+    assert "gone.jpg answered 404" in run(app, site.base).output
+    before = client.get(f"{NS}/events").get_json()["events"][0]
+    clock.advance(120)
+    again = run(app, site.base)
+    assert again.output.count("gone.jpg answered 404") == 1, again.output  # asked once a run
+    assert _row(again.output, "events")[1] == 0 and _row(again.output, "venues")[1] == 0
+    after = client.get(f"{NS}/events").get_json()["events"][0]
+    assert after["id"] == before["id"] and after["modified"] == before["modified"]
+    assert after["venue"]["modified"] == before["venue"]["modified"]
