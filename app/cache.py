@@ -20,6 +20,7 @@ from operator import itemgetter
 
 from cachetools import LRUCache
 from flask import Response, current_app, g, request
+from werkzeug.http import parse_date
 
 from app.auth import current_viewer
 from app.ical import MIMETYPE as CALENDAR
@@ -158,14 +159,24 @@ def etag_of(body: bytes) -> str:
     return '"' + hashlib.sha1(body, usedforsecurity=False).hexdigest()[:24] + '"'
 
 
-def _not_modified(etag: str, _headers=None) -> Response | None:
-    if "HTTP_IF_NONE_MATCH" not in request.environ:
+def _not_modified(etag: str, headers) -> Response | None:
+    """A 304 when the client holds this version (RFC 9110 §13.1): its ``If-None-Match``
+    names the ETag, or, without one, its ``If-Modified-Since`` is not before the answer's
+    ``Last-Modified`` (the feeds')."""
+    environ = request.environ
+    if "HTTP_IF_NONE_MATCH" in environ:
+        current = bool(etag) and request.if_none_match.contains_weak(etag.strip('"'))
+    elif "HTTP_IF_MODIFIED_SINCE" in environ:
+        modified = parse_date(next((v for k, v in headers if k == "Last-Modified"), None))
+        since = request.if_modified_since
+        current = modified is not None and since is not None and modified <= since
+    else:
         return None
-    if etag and request.if_none_match.contains_weak(etag.strip('"')):
-        response = Response(status=304)
-        response.headers["ETag"] = etag
-        return response
-    return None
+    if not current:
+        return None
+    response = Response(status=304)
+    response.headers["ETag"] = etag
+    return response
 
 
 def _lifetime(version: int, memo: dict) -> float:

@@ -9,6 +9,7 @@ import icalendar
 import pytest
 import recurring_ical_events
 
+from rules import clock
 from tests.conftest import NS
 from tests.helpers import do_import, ics, imported
 from tests.ical_helpers import APPLE_ZONE, OUTLOOK_ZONES, feed, vevents
@@ -155,6 +156,28 @@ def test_etag_not_modified_and_last_modified(client, admin, make_event):
     changed = client.get(f"{NS}/events?ical=1", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
     assert "SUMMARY:Changed" in changed.get_data(as_text=True)
+
+
+def test_a_feed_answers_if_modified_since_with_304(client, admin, make_event):
+    """Found by the twelfth session's audit: a subscriber that sends back the feed's
+    `Last-Modified` (RFC 9110 §13.1.3) got the whole feed again; `If-None-Match` alone was
+    answered. Without `If-None-Match`, `If-Modified-Since` not before the feed's latest
+    change is a 304; an older one, or a change since, the feed."""
+    made = make_event(title="Subscribed")
+    for path in ("/events", f"/events/{made['id']}", f"/events/by-slug/{made['slug']}"):
+        first = client.get(f"{NS}{path}?ical=1")
+        since = {"If-Modified-Since": first.headers["Last-Modified"]}
+        again = client.get(f"{NS}{path}?ical=1", headers=since)
+        assert again.status_code == 304 and again.headers["ETag"] == first.headers["ETag"], path
+        older = parsedate_to_datetime(first.headers["Last-Modified"]) - timedelta(seconds=1)
+        stale = {"If-Modified-Since": older.strftime("%a, %d %b %Y %H:%M:%S GMT")}
+        assert client.get(f"{NS}{path}?ical=1", headers=stale).status_code == 200, path
+        both = {**since, "If-None-Match": '"another"'}  # If-None-Match decides (RFC 9110)
+        assert client.get(f"{NS}{path}?ical=1", headers=both).status_code == 200, path
+    clock.advance(5)
+    client.post(f"{NS}/events/{made['id']}", json={"title": "Changed"}, headers=admin)
+    changed = client.get(f"{NS}/events?ical=1", headers=since)
+    assert changed.status_code == 200 and "SUMMARY:Changed" in changed.get_data(as_text=True)
 
 
 def test_calendar_applications_can_expand_the_feed(client, make_event):
