@@ -12,6 +12,7 @@ from datetime import date, datetime
 from peewee import SQL
 
 from rules import dates
+from rules.clock import utcnow_str
 from rules.recurrence import (
     RecurrenceError,
     TooManyOccurrences,
@@ -65,6 +66,16 @@ def _set_lines(series_id: int, lines: list[str]) -> None:
         "UPDATE event SET recurrence = ? WHERE id = ? OR (post_parent = ? AND occurrence != '')",
         (join_lines(lines), series_id, series_id),
     )
+
+
+def _dates_changed(series_id: int, lines: list[str]) -> None:
+    """The series' lines changed by one of its dates (an occurrence trashed, deleted or
+    restored, a date an import excluded), not by a save of the series: the series is
+    modified now, so that its feed's LAST-MODIFIED and its ETags move and a calendar that
+    imports the feed again (which takes a later LAST-MODIFIED, SPEC §11) drops the date."""
+    now = utcnow_str()
+    _set_lines(series_id, lines)
+    Event.update(modified=now, modified_utc=now).where(Event.id == series_id).execute()
 
 
 def _copy_links(series_id: int, tables, since: int | None = None) -> None:
@@ -380,7 +391,7 @@ def exclude_occurrence(occurrence) -> None:
     line = _exdate_for(occurrence, series)
     lines = stored_lines(series.recurrence)
     if line not in lines:
-        _set_lines(series.id, [*lines, line])
+        _dates_changed(series.id, [*lines, line])
 
 
 def restore_occurrence(occurrence) -> None:
@@ -397,7 +408,7 @@ def restore_occurrence(occurrence) -> None:
     # of several values): the occurrence is back in its series.
     kept = rewrite_exdates(lines, lambda m: "" if not without_exdates([wall], [m], tz) else None)
     if kept != lines:
-        _set_lines(series.id, kept)
+        _dates_changed(series.id, kept)
 
 
 def trash_occurrences(series_id: int, now: str) -> None:
@@ -525,7 +536,7 @@ def exclude_date(series, occurrence: datetime) -> bool:
         lines = stored_lines(current.recurrence)
         if line in lines:
             return False
-        _set_lines(current.id, [*lines, line])
+        _dates_changed(current.id, [*lines, line])
         return True
 
 

@@ -11,7 +11,7 @@ import recurring_ical_events
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import dates
+from rules import clock, dates
 from tests.conftest import NS
 from tests.helpers import ics, imported
 from tests.ical_helpers import APPLE_ZONE, OUTLOOK_ZONES
@@ -1062,3 +1062,46 @@ def test_an_occurrence_trashed_on_its_own_takes_the_series_zone_when_it_moves(cl
     assert (back["start_date"], back["timezone"]) == ("2027-03-15 19:00:00", "America/New_York")
     assert back["utc_start_date"] == "2027-03-15 23:00:00"
     assert expanded(calendar_of(client, **WIDE)) == listed(client)
+
+
+def test_a_date_leaving_or_coming_back_to_a_series_moves_its_last_modified(client, admin):
+    """Found by the twelfth session's audit: trashing or deleting an occurrence adds an
+    EXDATE to its series, but the series' `modified` (its feed's LAST-MODIFIED) stayed, so a
+    calendar that imports the feed again (by SEQUENCE or LAST-MODIFIED, SPEC §11) kept the
+    removed date. The series is modified when one of its dates leaves or comes back."""
+    series = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Weekly audit",
+            "start_date": "2027-03-01 19:00:00",
+            "end_date": "2027-03-01 21:00:00",
+            "timezone": "Europe/Paris",
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"],
+        },
+        headers=admin,
+    ).get_json()
+    members = client.get(
+        f"{NS}/events", query_string={"post_parent": series["id"], "start_date": "2027-01-01"}
+    ).get_json()["events"]
+
+    def master():
+        found = client.get(f"{NS}/events/{series['id']}?ical=1").get_data(as_text=True)
+        events = icalendar.Calendar.from_ical(found).walk("VEVENT")
+        return next(e for e in events if "RECURRENCE-ID" not in e)
+
+    stamps = [master().decoded("LAST-MODIFIED")]
+    for change in ("trash", "restore", "delete"):
+        clock.advance(60)
+        if change == "trash":
+            answer = client.delete(f"{NS}/events/{members[1]['id']}", headers=admin)
+        elif change == "restore":
+            body = {"status": "publish"}
+            answer = client.post(f"{NS}/events/{members[1]['id']}", json=body, headers=admin)
+        else:
+            answer = client.delete(f"{NS}/events/{members[2]['id']}?force=true", headers=admin)
+        assert answer.status_code == 200, (change, answer.get_json())
+        stamps.append(master().decoded("LAST-MODIFIED"))
+        assert stamps[-1] > stamps[-2], change
+    assert "EXDATE" in master()
+    stored = client.get(f"{NS}/events/{series['id']}").get_json()
+    assert stored["modified_utc"] == stamps[-1].strftime("%Y-%m-%d %H:%M:%S")
