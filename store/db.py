@@ -1177,6 +1177,29 @@ def insert_row(model, values: dict) -> int:
     return cursor.fetchone()[0] if is_postgres() else cursor.lastrowid
 
 
+def never_reused_id(table: str) -> int | None:
+    """The id of a new row of ``table`` that no row of it ever had, inside the caller's
+    write transaction: SQLite gives an ``INTEGER PRIMARY KEY`` the largest id plus one, so
+    the newest row's id comes again once that row is deleted (a term's: WordPress never
+    gives one twice, and a client's old link or filter would name another term). The last
+    id given is kept in ``setting`` (from the table's largest the first time). None on
+    PostgreSQL, whose sequences never give an id twice: the insert takes the next."""
+    if is_postgres():
+        return None
+    key = f"last_id:{table}"
+    largest = f'(SELECT COALESCE(MAX(id), 0) FROM "{table}")'
+    row = database.execute_sql(
+        f"UPDATE setting SET value = CAST(MAX(CAST(value AS INTEGER), {largest}) + 1 AS TEXT) "
+        "WHERE key = ? RETURNING value",
+        (key,),
+    ).fetchone()
+    if row is not None:
+        return int(row[0])
+    (value,) = database.execute_sql(f"SELECT {largest} + 1").fetchone()
+    database.execute_sql("INSERT INTO setting (key, value) VALUES (?, ?)", (key, str(value)))
+    return value
+
+
 def insert_under_new_id(counter, counter_values: dict, model, values: dict) -> int:
     """A row of ``counter`` (whose automatic id is the new id: store/models.py ``Node``),
     and ``values`` inserted into ``model`` under that id, which ``values["id"]`` is set to

@@ -9,7 +9,7 @@ from peewee import JOIN, SQL, Case, Select, fn
 from rules import N_
 from rules.clock import utcnow_str
 from rules.ids import as_id
-from store.db import contains_text, database, unindexed, write_transaction
+from store.db import contains_text, database, never_reused_id, unindexed, write_transaction
 from store.errors import Conflict, InvalidInput, Vanished
 from store.memo import MEMO, current_version
 from store.models import Event, EventTerm, Term
@@ -132,8 +132,14 @@ def materialise_terms(items: list, taxonomy: str) -> list[int]:
 
 def create_term(taxonomy: str, name: str, slug: str = "", description: str = "", parent=0):
     candidate = unique_slug(Term, slug, taxonomy, scope=Term.taxonomy == taxonomy, title=name)
+    fresh = never_reused_id(Term._meta.table_name)
     return Term.create(
-        taxonomy=taxonomy, name=name, slug=candidate, description=description, parent=parent
+        **({"id": fresh} if fresh is not None else {}),
+        taxonomy=taxonomy,
+        name=name,
+        slug=candidate,
+        description=description,
+        parent=parent,
     )
 
 

@@ -2,6 +2,8 @@
 
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
+
 from tests.conftest import NS
 
 
@@ -842,3 +844,30 @@ def test_orderby_include_keeps_the_given_order_past_ten_terms(client, as_role):
         f"{NS}/categories?hide_empty=0&orderby=include&order=desc&include={','.join(map(str, given))}"
     ).get_json()["categories"]
     assert [term["id"] for term in backwards] == list(reversed(given))[:10]
+
+
+@pytest.mark.parametrize("plural", ["categories", "tags"])
+def test_a_deleted_terms_id_is_never_given_to_another_term(client, admin, plural):
+    """Found by the twelfth session's audit: on SQLite the newest term's id, once deleted,
+    came back to the next term created (of either taxonomy), so a client's `/categories/40`
+    or `categories=40` named another term. WordPress never gives a term id twice."""
+    first = client.post(f"{NS}/{plural}", json={"name": "Once"}, headers=admin)
+    assert first.status_code == 201
+    gone = first.get_json()["id"]
+    assert client.delete(f"{NS}/{plural}/{gone}", headers=admin).status_code == 200
+    for other in ("categories", "tags"):
+        made = client.post(f"{NS}/{other}", json={"name": f"After {other}"}, headers=admin)
+        assert made.status_code == 201 and made.get_json()["id"] > gone
+    assert client.get(f"{NS}/{plural}/{gone}").status_code == 400
+    inline = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Tagged",
+            "start_date": "2027-01-05 10:00",
+            "end_date": "2027-01-05 11:00",
+            "tags": ["brand new"],
+            "categories": ["Brand new"],
+        },
+        headers=admin,
+    ).get_json()
+    assert all(t["id"] > gone for t in inline["tags"] + inline["categories"])
