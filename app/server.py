@@ -30,6 +30,7 @@ from gunicorn.workers import gthread
 from app import arrival
 from app.auth import forwarded_client
 from app.errors import REFUSED
+from app.i18n import N_
 
 # gunicorn's statuses → the codes of SPEC §6.
 CODES = {
@@ -44,13 +45,25 @@ CODES = {
 }
 
 
+# gunicorn's reasons, which the JSON error says in the language of its root (SPEC §1);
+# marked here for the catalogs, translated by ``said``.
+REASONS = (
+    N_("Bad Request"),
+    N_("Forbidden"),
+    N_("URI Too Long"),
+    N_("Expectation Failed"),
+    N_("Request Header Fields Too Large"),
+    N_("Internal Server Error"),
+)
+
+
 def json_error(status: int, reason: str, message: str) -> bytes:
     """The complete HTTP/1.1 answer for an error gunicorn raises before the app runs."""
     body = orjson.dumps(
         {
             "code": CODES.get(status, "rest_bad_request"),
             # gunicorn's detail can echo the client's bytes: the reason is enough.
-            "message": reason,
+            "message": said(reason),
             "data": {"status": status},
         }
     )
@@ -79,6 +92,21 @@ def write_error(sock, status_int, reason, mesg):
 
 
 util.write_error = write_error
+
+
+def said(reason: str) -> str:
+    """gunicorn's ``reason`` in the language of the root the refused request's path names
+    (the site's default language at the bare root), as the app's catalogs say it."""
+    app = _SERVED.get("app")
+    served = arrival.current()
+    path = request_path(served.head if served is not None else b"")
+    if app is None or path is None:
+        return reason
+    segment = path.split("/")[1] if path.count("/") >= 2 else ""
+    languages = app.config["LANGUAGES"]
+    lang = segment if segment in languages else app.config["DEFAULT_LANGUAGE"]
+    catalog = app.extensions["calendar.catalogs"].get(lang)
+    return catalog.gettext(reason) if catalog else reason
 
 
 def request_path(head: bytes) -> str | None:

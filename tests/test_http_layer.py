@@ -227,6 +227,30 @@ def test_errors_of_the_http_layer_are_json(server, request_bytes, status):
     assert json.loads(body)["data"]["status"] == status
 
 
+@pytest.mark.parametrize(
+    "start, status",
+    [
+        (b"GET /LANG/wp-json/calendar/events/v1/events", 431),
+        (b"GET /LANG/wp-json/" + b"a" * 9000, 414),
+    ],
+)
+def test_errors_of_the_http_layer_speak_the_language_of_their_root(server, start, status):
+    """Found by the twelfth session's audit: gunicorn's own errors under `/fr/` said their
+    message in English, where every error the app makes there is French (SPEC §1)."""
+    messages = {}
+    for lang, root in (("en", b""), ("fr", b"/fr"), ("de", b"/de")):
+        path = start.replace(b"/LANG", root)
+        big = b"X-Big: " + b"a" * 20000 + b"\r\n" if status == 431 else b""
+        answer = _raw(server, path + b" HTTP/1.1\r\nHost: x\r\n" + big + b"\r\n")
+        head, _sep, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(f"HTTP/1.1 {status}".encode()), (lang, head)
+        error = json.loads(body)
+        assert error["data"]["status"] == status and error["code"].startswith("rest_"), lang
+        messages[lang] = error["message"]
+    assert messages["en"] in ("Request Header Fields Too Large", "URI Too Long")
+    assert len(set(messages.values())) == 3, messages
+
+
 def slowest_answer(server, paths: list[str]) -> float:
     """Seconds of the slowest of ``paths`` asked one after the other (each a 200)."""
     slowest = 0.0
