@@ -38,8 +38,9 @@ def plain_text(text: str) -> str:
     return text
 
 
-# Where a line ends in the text of HTML: a break, or the end of a block.
-_LINE_ENDS = re.compile(r"<br\s*/?>|</(?:p|div|li|h[1-6]|blockquote|tr)>", re.IGNORECASE)
+# Where a line ends in the text of HTML: a break (with the source's own line end after it,
+# as WordPress writes "<br />\n": one line end, not two), or the end of a block.
+_LINE_ENDS = re.compile(r"<br\s*/?>(?:\r?\n)?|</(?:p|div|li|h[1-6]|blockquote|tr)>", re.IGNORECASE)
 
 
 def html_text(html: str) -> str:

@@ -180,6 +180,15 @@ def test_a_feed_answers_if_modified_since_with_304(client, admin, make_event):
     assert changed.status_code == 200 and "SUMMARY:Changed" in changed.get_data(as_text=True)
 
 
+def test_a_line_break_written_with_its_own_line_end_is_one_line_end(client, make_event):
+    """Found by the twelfth session's audit: "<br />" followed by the source's line end (as
+    WordPress writes it) became two line ends in DESCRIPTION, so every export and import
+    doubled the lines of a description."""
+    made = make_event(title="Lines", description="Line one<br />\nLine two<br>Line three")
+    (vevent,) = vevents(feed(client, f"/events/{made['id']}"))
+    assert str(vevent["DESCRIPTION"]) == "Line one\nLine two\nLine three"
+
+
 def test_calendar_applications_can_expand_the_feed(client, make_event):
     make_event(title="One", start_date=f"{TOMORROW} 10:00", end_date=f"{TOMORROW} 11:00")
     make_event(title="Two", start_date=f"{TOMORROW} 18:00", end_date=f"{TOMORROW} 19:00")
