@@ -325,12 +325,6 @@ def open_database(setting: str) -> Database:
     closing returns it to the pool, so the connection set-up is paid once per thread.
     """
     if is_url(setting):
-        scheme = setting.split("://", 1)[0].lower()
-        if scheme not in POSTGRES_SCHEMES:
-            raise UnsupportedDatabase(
-                f"CALENDAR_DATABASE: unsupported scheme {scheme}:// (a SQLite file path or a "
-                "postgresql://user:password@host:port/name URL)"
-            )
         return CalendarPostgresqlDatabase(
             **_postgres_parameters(setting),
             field_types=POSTGRES_FIELD_TYPES,
@@ -351,7 +345,22 @@ def open_database(setting: str) -> Database:
     )
 
 
+def check_database_setting(setting: str) -> None:
+    """Raises ``UnsupportedDatabase`` for a ``CALENDAR_DATABASE`` no engine here speaks (a
+    URL of another scheme, a PostgreSQL URL naming no database), without opening anything:
+    gunicorn's master says it once before any worker starts (gunicorn.conf.py), where each
+    worker failing to start would be started again forever."""
+    if is_url(setting):
+        _postgres_parameters(setting)
+
+
 def _postgres_parameters(url: str) -> dict:
+    scheme = url.split("://", 1)[0].lower()
+    if scheme not in POSTGRES_SCHEMES:
+        raise UnsupportedDatabase(
+            f"CALENDAR_DATABASE: unsupported scheme {scheme}:// (a SQLite file path or a "
+            "postgresql://user:password@host:port/name URL)"
+        )
     parts = urlsplit(url)
     name = unquote(parts.path.lstrip("/"))
     if not name:

@@ -101,6 +101,24 @@ def test_gunicorn_stops_before_forking_on_a_bad_setting(tmp_path):
 
 
 @sqlite_file
+@pytest.mark.parametrize(
+    "url, said",
+    [
+        ("mysql://u:p@localhost/calendar", "unsupported scheme mysql://"),
+        ("postgresql://u:p@localhost:5432/", "the PostgreSQL URL names no database"),
+    ],
+)
+def test_gunicorn_stops_before_forking_on_a_database_it_cannot_speak(tmp_path, url, said):
+    """Found by the twelfth session's audit: gunicorn started directly (not by `make run`,
+    whose migration stops first) with a MySQL URL started its workers again and again, each
+    failing on the same setting. The master says it once and stops."""
+    done = _gunicorn(tmp_path, CALENDAR_DATABASE=url)
+    assert done.returncode == 1
+    assert f"calendar: CALENDAR_DATABASE: {said}" in done.stderr
+    assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
+
+
+@sqlite_file
 def test_gunicorn_refuses_to_run_without_workers(tmp_path):
     """``WEB_CONCURRENCY=0 make run`` used to accept connections that nobody answered."""
     done = _gunicorn(tmp_path, workers=0)
