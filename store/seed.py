@@ -41,6 +41,7 @@ from store.models import (
     live_value,
 )
 from store.posts import slugify
+from store.terms import create_term
 
 # Demo images: few, so seeding stays quick; about one event in IMAGE_EVERY shows one.
 DEMO_IMAGES = 6
@@ -249,21 +250,15 @@ def _terms(created: list[int]) -> dict[str, list[int]]:
     known = Term.select(Term.id).order_by(Term.id.desc()).limit(1).scalar() or 0
     for parent_name, children in CATEGORIES.items():
         parent = Term.get_or_none((Term.taxonomy == "category") & (Term.name == parent_name))
-        parent = parent or Term.create(
-            taxonomy="category", name=parent_name, slug=slugify(parent_name)
-        )
+        parent = parent or create_term("category", parent_name, slugify(parent_name))
         term_ids["category"].append(parent.id)
         for child in children:
             row = Term.get_or_none((Term.taxonomy == "category") & (Term.name == child))
-            row = row or Term.create(
-                taxonomy="category", name=child, slug=slugify(child), parent=parent.id
-            )
+            row = row or create_term("category", child, slugify(child), parent=parent.id)
             term_ids["category"].append(row.id)
     for name in TAGS:
         row = Term.get_or_none((Term.taxonomy == "tag") & (Term.name == name))
-        term_ids["tag"].append(
-            (row or Term.create(taxonomy="tag", name=name, slug=slugify(name))).id
-        )
+        term_ids["tag"].append((row or create_term("tag", name, slugify(name))).id)
     created.extend(i for ids in term_ids.values() for i in ids if i > known)
     return term_ids
 
