@@ -168,9 +168,7 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
         first = dates.parse_stored(event["start_date"]).date()
         last = dates.parse_stored(event["end_date"]).date()
         out.append(_when("DTSTART", first))
-        # DTEND is the day after the last day; the last day of year 9999 has none.
-        end = max(last, first)
-        out.append(_when("DTEND", end + timedelta(days=1) if end < date.max else end))
+        out.append(_when("DTEND", dates.day_after(max(last, first))))
     else:
         zone = _zone(event["timezone"])
         if zone is None:  # UTC, or a fixed offset that has no IANA name: the Z form

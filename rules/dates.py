@@ -199,6 +199,12 @@ _TOKEN = re.compile(
 )
 
 
+def day_after(day: date) -> date:
+    """The day after ``day`` (an all-day event's end, as iCalendar and Google Calendar write
+    it), or ``day`` itself for the last day of year 9999, which has none."""
+    return day + timedelta(days=1) if day < date.max else day
+
+
 def add_months(value: datetime, months: int) -> datetime:
     month_index = value.month - 1 + months
     year = value.year + month_index // 12

@@ -681,6 +681,30 @@ def test_home_shows_the_calendar_to_browsers(app, client, make_event):
     assert client.get("/", headers=HTML).mimetype == "application/json"
 
 
+@pytest.mark.parametrize("root", ["/", "/fr/"])
+@pytest.mark.parametrize(
+    "query", ["page=-1", "page=99999", "page=x", "venue=999", "categories=nosuch"]
+)
+def test_home_with_a_bad_page_or_filter_is_the_list_views_error_page(client, root, query):
+    """`GET /` in a browser is the list view (HOME_VIEW): a bad page number or a filter
+    naming nothing there is the list view's own 400 or 404 page, not a 500 (found by the
+    thirteenth session's attack)."""
+    answer = client.get(f"{root}?{query}", headers=HTML)
+    assert answer.mimetype == "text/html"
+    assert answer.status_code == client.get(f"{root}events/?{query}", headers=HTML).status_code
+    assert answer.status_code in (400, 404)
+
+
+def test_an_all_day_event_on_the_last_day_there_is_has_a_page(client, make_event):
+    """An all-day event on 9999-12-31, which the API takes, has its page; its Google Calendar
+    link ends on that day, as its feed's DTEND does (there is no day after it)."""
+    last = event(
+        make_event, title="Last day", all_day=True, start_date="9999-12-31", end_date="9999-12-31"
+    )
+    link = google_link(page(client, f"/event/{last['slug']}/"))
+    assert link["dates"] == "99991231/99991231"
+
+
 def test_sitemap_and_robots(client, admin, make_event):
     shown = event(make_event, title="Public")
     protected = event(make_event, title="Locked", password="x")

@@ -1137,12 +1137,11 @@ def _unknown_filter(error: reading.UnknownFilter):
     )
 
 
-bp.register_error_handler(reading.NotFound, _not_found)
-bp.register_error_handler(reading.BadRequest, _bad_request)
-
-
 def register_pages(app) -> None:
     app.register_blueprint(bp)
+    # The app's, not the blueprint's: `GET /` shows a page too (``home_page``).
+    app.register_error_handler(reading.NotFound, _not_found)
+    app.register_error_handler(reading.BadRequest, _bad_request)
     app.jinja_loader = ChoiceLoader(
         [
             FileSystemLoader(os.path.join(app.instance_path, "templates")),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time
 from functools import lru_cache
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
@@ -181,7 +181,7 @@ def google_event_link(event: dict, location: str, text: str, series: dict | None
         query.update(recurrence)
     elif event.get("all_day"):
         first = local(event["start_date"]).date()
-        last = local(event["end_date"]).date() + timedelta(days=1)
+        last = dates.day_after(local(event["end_date"]).date())
         query["dates"] = f"{first:%Y%m%d}/{last:%Y%m%d}"
     else:
         start, end = local(event["utc_start_date"]), local(event["utc_end_date"])
@@ -215,7 +215,7 @@ def google_recurrence(series: dict) -> dict | None:
     if len(lines.rules) != 1 or lines.rdates or lines.exdates:
         return None
     if all_day:
-        span = f"{start:%Y%m%d}/{end.date() + timedelta(days=1):%Y%m%d}"
+        span = f"{start:%Y%m%d}/{dates.day_after(end.date()):%Y%m%d}"
         return {"dates": span, "recur": f"RRULE:{lines.rules[0]}"}
     span = f"{start:%Y%m%dT%H%M%S}/{end:%Y%m%dT%H%M%S}"
     return {"dates": span, "ctz": zone, "recur": f"RRULE:{lines.rules[0]}"}
