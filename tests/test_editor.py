@@ -663,8 +663,9 @@ class _Form(HTMLParser):
     browser submits them untouched: inputs' values, checked boxes and radio buttons, chosen options (a
     single select's first when none is), textareas; no file, no submit button."""
 
-    def __init__(self):
+    def __init__(self, action: str | None = None):
         super().__init__()
+        self.action = action  # the form posted there, else the first with an enctype
         self.fields: list[tuple[str, str]] = []
         self.inside = self.done = False
         self.select: dict | None = None
@@ -673,8 +674,8 @@ class _Form(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "form" and not self.done and a.get("enctype"):
-            self.inside = True
+        if tag == "form" and not self.done:
+            self.inside = a.get("action") == self.action if self.action else bool(a.get("enctype"))
         if not self.inside or "name" not in a and tag != "option":
             return
         if tag == "input" and a.get("type") not in ("file", "submit"):
@@ -713,11 +714,12 @@ class _Form(HTMLParser):
             self.textarea = None
 
 
-def untouched(client, path: str, **changes) -> MultiDict:
-    """The form at ``path`` as the browser would send it back, with ``changes``."""
-    page = client.get(path)
-    assert page.status_code == 200, page.get_data(as_text=True)[:500]
-    parser = _Form()
+def untouched(client, path: str, page=None, **changes) -> MultiDict:
+    """The form at ``path`` as the browser would send it back, with ``changes``: the form
+    of ``page`` (an answer) when given, else of the page at ``path``."""
+    page = page or client.get(path)
+    assert page.status_code in (200, 400, 409), page.get_data(as_text=True)[:500]
+    parser = _Form(action=path if "/events/" not in path else None)
     parser.feed(page.get_data(as_text=True))
     data = MultiDict(parser.fields)
     for name, value in changes.items():
@@ -1858,3 +1860,69 @@ def test_an_error_of_a_field_the_roles_form_lacks_is_said_at_the_top(client, sig
     made = client.get(f"{NS}/events/{saved_id(saved)}", headers=as_role("contributor", "cora"))
     assert made.get_json()["status"] == "pending"
     assert made.get_json()["date"] == "2031-01-01 10:00:00"
+
+
+def test_a_form_opened_before_another_save_of_its_event_saves_nothing_unseen(
+    client, sign_in, as_role
+):
+    """Two tabs (or two people) on one event: the second save, from a form opened before the
+    first one was saved, would undo the first unseen (the form sends every field). It is
+    refused (409) with what was typed kept and said; saving that form again replaces the
+    first save knowingly (found by the thirteenth session's attack)."""
+    boss = as_role("administrator", "boss")
+    editor = sign_in("editor", "ella")
+    path = f"/manage/events/{saved_id(editor.post('/manage/events/new', data=event_form(editor)))}"
+    tab_a = untouched(editor, path, description="<p>Written in tab A</p>")
+    tab_b = untouched(editor, path, cost="12")
+    assert editor.post(path, data=tab_a).status_code == 303
+    refused = editor.post(path, data=tab_b)
+    assert refused.status_code == 409
+    page = refused.get_data(as_text=True)
+    assert 'role="alert"' in page and "in another tab" in page
+    event_id = int(path.rsplit("/", 1)[1])
+    shown = client.get(f"{NS}/events/{event_id}", headers=boss).get_json()
+    assert "Written in tab A" in shown["description"] and "12" not in shown["cost"]
+    again = untouched(editor, path, page=refused)
+    assert again["cost"] == "12"  # what was typed, kept
+    assert editor.post(path, data=again).status_code == 303
+    shown = client.get(f"{NS}/events/{event_id}", headers=boss).get_json()
+    assert "12" in shown["cost"] and "Written in tab A" not in shown["description"]
+    # A form opened after the save saves as before; one without the field (a script) too.
+    assert editor.post(path, data=untouched(editor, path, title="Later")).status_code == 303
+    bare = untouched(editor, path, title="Scripted")
+    bare.pop("edited_from")
+    assert editor.post(path, data=bare).status_code == 303
+
+
+@pytest.mark.parametrize(
+    "plural, fields, first, second",
+    [
+        ("venues", {"venue": "Hall", "city": "Old"}, {"city": "New"}, {"phone": "222"}),
+        (
+            "organizers",
+            {"organizer": "Ann", "email": "a@example.org"},
+            {"email": "b@example.org"},
+            {"phone": "222"},
+        ),
+        ("categories", {"name": "Jazz"}, {"name": "Jazz club"}, {"description": "Late"}),
+    ],
+)
+def test_a_form_opened_before_another_save_of_its_item_saves_nothing_unseen(
+    client, sign_in, plural, fields, first, second
+):
+    """The same for venues, organizers and terms."""
+    editor = sign_in("editor", "ella")
+    made = editor.post(f"/manage/{plural}/new", data={"csrf_token": editor.token, **fields})
+    assert made.status_code == 303
+    path = f"/manage/{plural}/{saved_id(made)}"
+    tab_a, tab_b = untouched(editor, path, **first), untouched(editor, path, **second)
+    assert tab_a.get("edited_from")
+    assert editor.post(path, data=tab_a).status_code == 303
+    refused = editor.post(path, data=tab_b)
+    assert refused.status_code == 409 and 'role="alert"' in refused.get_data(as_text=True)
+    ((name, value),) = first.items()
+    assert untouched(editor, path)[name] == value  # the first save stands
+    again = untouched(editor, path, page=refused)
+    assert editor.post(path, data=again).status_code == 303
+    ((name, value),) = second.items()
+    assert untouched(editor, path)[name] == value

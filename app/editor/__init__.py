@@ -12,11 +12,13 @@ token (Flask-WTF). The JSON API never reads the session.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import secrets
 from urllib.parse import urlsplit
 
+import orjson
 from flask import (
     Blueprint,
     Response,
@@ -450,6 +452,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "values": values,
         "errors": errors,
         "event": event,
+        "edited_from": _edited_from(values if event is not None else None),
         "series": series,
         "fields": event_form.form_fields(statuses, bool(series)),
         "edited_dates": _edited_dates(event),
@@ -470,6 +473,39 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         and viewer.has("delete_others_posts"),
         "may_approve": event is not None and review.may_approve(viewer, event),
     }
+
+
+# What a save from a form opened before another save of its item says (``opened_before``).
+EDITED_ELSEWHERE = N_(
+    "This was saved by someone else, or by you in another tab, after you opened this form: "
+    "saving it would have undone that save unseen. Nothing was saved. What you typed is "
+    "below: open the saved version in another tab to compare, then save this form again "
+    "to replace it with what is below."
+)
+
+
+def edit_token(values: dict) -> str:
+    """What an edit form was opened from: a digest of the values it showed of its item,
+    sent back with it (``edited_from``)."""
+    text = orjson.dumps(values, option=orjson.OPT_SORT_KEYS, default=str)
+    return hashlib.sha1(text, usedforsecurity=False).hexdigest()[:24]
+
+
+def _edited_from(values: dict | None) -> str:
+    """The ``edited_from`` an edit form carries: the one it was posted with when shown
+    again (its errors, a preview), else that of ``values`` (None: a new item's form)."""
+    if request.method == "POST":
+        return request.form.get("edited_from", "")
+    return edit_token(values) if values is not None else ""
+
+
+def opened_before(values_now: dict) -> bool:
+    """Whether the posted form was opened before a save of its item (it showed other
+    values than ``values_now``, the item's as its form shows them now). A form saves every
+    field it shows, so such a save would undo the other one unseen. A post without
+    ``edited_from`` (a script's) is not checked."""
+    sent = request.form.get("edited_from")
+    return bool(sent) and sent != edit_token(values_now)
 
 
 def _series_of(viewer, event) -> dict:
@@ -613,14 +649,38 @@ def edit_event(event_id):
     if request.method == "POST":
         if event.status == "trash":  # its form cannot say so: restored first, on purpose
             return _page("message.html", 409, heading=_("In the trash"), message=_(IN_TRASH))
+        if opened_before(_event_values(viewer, event)) and "preview" not in request.form:
+            return _edited_elsewhere(viewer, event)
         return _save(viewer, event)
-    shown = render_events([event], viewer)[0]
     return _page(
         "event_form.html",
         heading=_("Edit event"),
         notice=_notice(),
         public_link=url_for("pages.event_view", slug=event.slug),
-        **_form_context(viewer, event_form.values_of(shown), {}, event),
+        **_form_context(viewer, _event_values(viewer, event), {}, event),
+    )
+
+
+def _event_values(viewer, event) -> dict:
+    """The event as its form shows it to ``viewer``."""
+    return event_form.values_of(render_events([event], viewer)[0])
+
+
+def _edited_elsewhere(viewer, event):
+    """The form again as typed, nothing saved (409), saying that the event was saved since
+    the form was opened; it now carries the event's current ``edited_from``, so that saving
+    it again replaces that save knowingly."""
+    context = _form_context(
+        viewer, event_form.typed(request.form), {"_form": _(EDITED_ELSEWHERE)}, event
+    )
+    context["edited_from"] = edit_token(_event_values(viewer, event))
+    chosen = request.files.get("image")
+    return _page(
+        "event_form.html",
+        409,
+        heading=_("Edit event"),
+        file_not_kept=chosen is not None and bool(chosen.filename),
+        **context,
     )
 
 
@@ -827,12 +887,15 @@ def list_items(plural):
     )
 
 
-def _item_form(kind, values, errors, item=None, status=200, notice=None):
+def _item_form(kind, values, errors, item=None, status=200, notice=None, edited_from=None):
     labels = items.labels(kind)
+    if edited_from is None:
+        edited_from = _edited_from(values if item is not None else None)
     return _page(
         "item_form.html",
         status,
         notice=notice or {},
+        edited_from=edited_from,
         heading=(_("Edit") if item else _("New")) + " · " + labels["singular"],
         kind=kind,
         item=item,
@@ -876,6 +939,10 @@ def edit_item(plural, item_id):
             return _item_form(kind, items.values_of(kind, item), {}, item, status=409)
         if items.browsing_images(request.form):
             return _item_form(kind, dict(request.form), {}, item)
+        now = items.values_of(kind, item)
+        if opened_before(now):  # nothing saved: the form again, to replace that save knowingly
+            errors = {"_form": _(EDITED_ELSEWHERE)}
+            return _item_form(kind, dict(request.form), errors, item, 409, None, edit_token(now))
         saved, errors = items.save(kind, item)
         if saved is not None:
             _say("saved")
