@@ -12,10 +12,12 @@ from store import texts
 from store.db import (
     after_bulk_load,
     bind_database,
+    continue_ids_after,
     database,
     failure_reason,
     gather_statistics,
     is_url,
+    last_given_ids,
     open_database,
     reset_sequences,
     shown_database,
@@ -82,6 +84,7 @@ def copy_database(
                 counts = {model._meta.table_name: _copy_table(source, model) for model in COPIED}
                 _copy_settings(source)
                 reset_sequences(COPIED)
+                continue_ids_after(last_given_ids(source))  # a deleted term's id, never again
                 gather_statistics()  # before the commit makes the first texts
             after_bulk_load(texts.make_all)
         return counts

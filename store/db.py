@@ -1209,6 +1209,50 @@ def never_reused_id(table: str) -> int | None:
     return value
 
 
+# The tables whose ids ``never_reused_id`` gives.
+NEVER_REUSED = ("term",)
+
+
+def last_given_ids(db: Database) -> dict[str, int]:
+    """For each table of ``NEVER_REUSED``, the last id ``db`` (an open database of either
+    engine, not necessarily the bound one) gave a row of it: what a copy continues after."""
+    last = {}
+    for table in NEVER_REUSED:
+        (largest,) = db.execute_sql(f'SELECT COALESCE(MAX(id), 0) FROM "{table}"').fetchone()
+        if isinstance(db, PostgresqlDatabase):
+            (sequence,) = db.execute_sql(
+                f"SELECT pg_get_serial_sequence('\"{table}\"', 'id')"
+            ).fetchone()
+            given = db.execute_sql(f"SELECT last_value, is_called FROM {sequence}").fetchone()
+            kept = given[0] if given[1] else 0
+        else:
+            row = db.execute_sql(
+                "SELECT value FROM setting WHERE key = ?", (f"last_id:{table}",)
+            ).fetchone()
+            kept = int(row[0]) if row else 0
+        last[table] = max(int(largest), int(kept))
+    return last
+
+
+def continue_ids_after(last: dict[str, int]) -> None:
+    """In the bound database, after a copy (inside its write transaction): no id of these
+    tables that the source gave (``last_given_ids``) is given again."""
+    for table, given in last.items():
+        if is_postgres():
+            if given:  # a sequence holds 1 at least; none given: it starts there anyway
+                database.execute_sql(
+                    f"SELECT setval(pg_get_serial_sequence('\"{table}\"', 'id'), "
+                    f'GREATEST(%s, (SELECT COALESCE(MAX(id), 0) FROM "{table}")), true)',
+                    (given,),
+                )
+        else:
+            database.execute_sql(
+                "INSERT INTO setting (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (f"last_id:{table}", str(given)),
+            )
+
+
 def insert_under_new_id(counter, counter_values: dict, model, values: dict) -> int:
     """A row of ``counter`` (whose automatic id is the new id: store/models.py ``Node``),
     and ``values`` inserted into ``model`` under that id, which ``values["id"]`` is set to

@@ -96,3 +96,37 @@ def test_other_database_urls_are_an_error_at_start_not_a_file(app, tmp_path, mon
     assert "unsupported scheme sqlite://" in result.output
     made = {path.name for path in tmp_path.rglob("*")}
     assert not {"mysql:", "sqlite:", "x.db"} & made, made
+
+
+def test_a_copy_never_gives_a_deleted_terms_id_again(app, client, admin, tmp_path):
+    """A term's id is never given twice (WordPress never does: an old link or filter would
+    name another term), and a copy (`copy-database`, `restore`) carries that on: the copy's
+    next term comes after the source's deleted newest one (found by the thirteenth
+    session's check of the docs)."""
+    made = [
+        client.post(f"{NS}/tags", json={"name": name}, headers=admin).get_json()["id"]
+        for name in ("kept", "deleted")
+    ]
+    gone = client.delete(f"{NS}/tags/{made[1]}?force=true", headers=admin)
+    assert gone.status_code == 200
+    target = fresh_database(tmp_path, "copy.db", empty=True)
+    try:
+        result = app.test_cli_runner().invoke(
+            args=["copy-database", app.config["CALENDAR_DATABASE"], target]
+        )
+        assert result.exit_code == 0, result.output
+        copy = create_app(
+            {
+                "CALENDAR_DATABASE": target,
+                "UPLOAD_FOLDER": app.config["UPLOAD_FOLDER"],
+                "TESTING": True,
+            }
+        )
+        try:
+            answer = copy.test_client().post(f"{NS}/tags", json={"name": "new"}, headers=admin)
+            assert answer.status_code == 201, answer.get_json()
+            assert answer.get_json()["id"] > made[1]
+        finally:
+            copy.extensions["calendar.db"].close_all()
+    finally:
+        drop_database(target)
