@@ -146,7 +146,8 @@ class Importer:
         manage terms (dropping the events' links to them): editors and administrators."""
         if not may(viewer, "publish") or not may(viewer, "manage_terms"):
             return (
-                f"a {viewer.role} may not publish or manage categories and tags, so the "
+                f"{'an' if viewer.role[0] in 'aeiou' else 'a'} {viewer.role} may not publish "
+                "or manage categories and tags, so the "
                 "statuses and terms of the source would be lost; import as an editor or an "
                 "administrator"
             )
