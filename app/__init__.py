@@ -99,7 +99,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.strict_slashes = False
     app.url_map.merge_slashes = False  # `//x` is no route (JSON 404), not an HTML redirect
 
-    app.extensions["calendar.db"], migrated_from = _opened(app.config["CALENDAR_DATABASE"])
+    app.extensions["calendar.db"], migrated_from = _opened(
+        app.config["CALENDAR_DATABASE"], app.config["GUNICORN_THREADS"]
+    )
     app.extensions["calendar.migrated_from"] = migrated_from
     texts.register(texts_maker)  # store/texts.py asks it for the app at work
     app.extensions["calendar.catalogs"] = load_catalogs(app.config["LANGUAGES"])
@@ -123,13 +125,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
-def _opened(setting: str):
-    """The database, bound and migrated, and the schema version it had when a migration
-    was made (else None; logged, and said by `calendar migrate`); a SettingError saying
-    why it cannot be (an engine it does not speak, a file that is not a database, a
-    server that refuses)."""
+def _opened(setting: str, threads: int):
+    """The database, bound and migrated, with a connection for each of a worker's
+    ``threads`` at least, and the schema version it had when a migration was made (else
+    None; logged, and said by `calendar migrate`); a SettingError saying why it cannot be
+    (an engine it does not speak, a file that is not a database, a server that refuses)."""
     try:
-        db = open_database(setting)
+        db = open_database(setting, connections=threads)
         bind_database(db)
         with db.connection_context():
             before = schema_version()

@@ -86,8 +86,8 @@ POSTGRES_FIELD_TYPES = {
     "BIGAUTO": "BIGSERIAL",
     "FLOAT": "DOUBLE PRECISION",
 }
-# Connections per process: one per gunicorn thread (gunicorn.conf.py), and a wait rather
-# than an error when a burst wants more.
+# Connections per process, at least: one per gunicorn thread (gunicorn.conf.py, more when
+# GUNICORN_THREADS asks for more), and a wait rather than an error when a burst wants more.
 POOL_SIZE = 32
 POOL_WAIT = 30
 
@@ -317,18 +317,20 @@ def is_url(setting: str) -> bool:
     return "://" in setting
 
 
-def open_database(setting: str) -> Database:
+def open_database(setting: str, connections: int = POOL_SIZE) -> Database:
     """The app's database: a PostgreSQL URL (``postgresql://user:password@host:port/name``)
     or the path of a SQLite file, opened with the project's pragmas.
 
     Connections are pooled: each request still opens and closes one (request hooks), but
-    closing returns it to the pool, so the connection set-up is paid once per thread.
+    closing returns it to the pool, so the connection set-up is paid once per thread; the
+    pool holds ``POOL_SIZE``, or ``connections`` (a worker's threads) when more.
     """
+    connections = max(connections, POOL_SIZE)
     if is_url(setting):
         return CalendarPostgresqlDatabase(
             **_postgres_parameters(setting),
             field_types=POSTGRES_FIELD_TYPES,
-            max_connections=POOL_SIZE,
+            max_connections=connections,
             stale_timeout=300,
             timeout=POOL_WAIT,
         )
@@ -338,7 +340,8 @@ def open_database(setting: str) -> Database:
     return PooledSqliteDatabase(
         setting,
         pragmas=PRAGMAS,
-        max_connections=32,
+        max_connections=connections,
+        timeout=POOL_WAIT,
         stale_timeout=300,
         check_same_thread=False,
         cached_statements=SQLITE_STATEMENTS,

@@ -4,6 +4,7 @@ reads it; values written as text in ``instance/config.py`` are read as the envir
 
 import os
 import subprocess
+import threading
 
 import pytest
 
@@ -277,3 +278,36 @@ def test_the_calendar_program_works_from_any_folder(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[:3] == ["id", "login", "role"]
+
+
+def test_every_gunicorn_thread_gets_a_database_connection(app, tmp_path):
+    """GUNICORN_THREADS may be up to 1000: each thread of a worker holds a connection while
+    it serves, so a worker's pool holds at least that many (it held 32, and the 33rd
+    thread serving at once was refused; found by the thirteenth session's docs check)."""
+    threaded = create_app(
+        {
+            "CALENDAR_DATABASE": str(tmp_path / "threads.db"),
+            "GUNICORN_THREADS": 40,
+            "TESTING": True,
+        }
+    )
+    db = threaded.extensions["calendar.db"]
+    all_in, failures = threading.Barrier(40, timeout=30), []
+
+    def serve():
+        try:
+            db.connect(reuse_if_open=True)
+            all_in.wait()  # forty threads, each holding its connection at once
+        except Exception as error:  # noqa: BLE001 (the test reports what failed)
+            failures.append(error)
+            all_in.abort()
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=serve) for _n in range(40)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    db.close_all()
+    assert failures == []
