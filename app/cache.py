@@ -20,7 +20,6 @@ from operator import itemgetter
 
 from cachetools import LRUCache
 from flask import Response, current_app, g, request
-from werkzeug.http import parse_date
 
 from app.auth import current_viewer
 from app.ical import MIMETYPE as CALENDAR
@@ -159,20 +158,15 @@ def etag_of(body: bytes) -> str:
     return '"' + hashlib.sha1(body, usedforsecurity=False).hexdigest()[:24] + '"'
 
 
-def _not_modified(etag: str, headers) -> Response | None:
-    """A 304 when the client holds this version (RFC 9110 §13.1): its ``If-None-Match``
-    names the ETag, or, without one, its ``If-Modified-Since`` is not before the answer's
-    ``Last-Modified`` (the feeds')."""
-    environ = request.environ
-    if "HTTP_IF_NONE_MATCH" in environ:
-        current = bool(etag) and request.if_none_match.contains_weak(etag.strip('"'))
-    elif "HTTP_IF_MODIFIED_SINCE" in environ:
-        modified = parse_date(next((v for k, v in headers if k == "Last-Modified"), None))
-        since = request.if_modified_since
-        current = modified is not None and since is not None and modified <= since
-    else:
+def _not_modified(etag: str) -> Response | None:
+    """A 304 when the client's ``If-None-Match`` names the answer's ETag (RFC 9110 §13.1.2).
+    ``If-Modified-Since`` is not answered (§13.1.3 lets a server ignore it): a feed's
+    ``Last-Modified`` is the latest change among the events it holds, and does not move
+    when an event leaves it (trashed, or out of its category), so a 304 by that date
+    would keep a removed event in a subscriber's calendar."""
+    if "HTTP_IF_NONE_MATCH" not in request.environ:
         return None
-    if not current:
+    if not (etag and request.if_none_match.contains_weak(etag.strip('"'))):
         return None
     response = Response(status=304)
     response.headers["ETag"] = etag
@@ -201,7 +195,7 @@ def cached_response() -> Response | None:
         return None
     _version, _expires, status, headers, body, etag, _size = entry
     context.cache_hit = True
-    not_modified = _not_modified(etag, headers)
+    not_modified = _not_modified(etag)
     if not_modified is not None:
         return not_modified
     response = Response(body, status=status, headers=headers)
@@ -245,7 +239,7 @@ def register(app) -> None:
             own = [(k, v) for k, v in headers.items() if k.startswith(_KEPT_HEADERS)]
             lifetime = _lifetime(version, memo)
             cache.put(_key(context), version, 200, own, kept(body), etag, lifetime)
-        not_modified = _not_modified(etag, headers)
+        not_modified = _not_modified(etag)
         return not_modified or response
 
     app.before_request_funcs.setdefault(None, []).append(serve_cached)
