@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from peewee import SQL
+from peewee import SQL, Case
 
 from rules import dates
 from rules.clock import utcnow_str
@@ -495,6 +495,20 @@ def overrides_of(series_ids: list[int]) -> dict[int, list]:
     for row in rows.order_by(Event.post_parent, Event.occurrence):
         found[row.post_parent].append(row)
     return found
+
+
+def series_spans(series_ids: list[int]) -> list[tuple[int, int, str, str]]:
+    """(series id, event id, UTC start, UTC end) of each of ``series_ids`` that is timed
+    (not all day) and of each occurrence that follows one (``follows_series``), not in the
+    trash (one query)."""
+    if not series_ids:
+        return []
+    series = Case(None, [(Event.post_parent == 0, Event.id)], Event.post_parent)
+    following = Event.post_parent.in_(series_ids) & follows_series() & (Event.status != "trash")
+    columns = (series, Event.id, Event.utc_start, Event.utc_end)
+    timed = Event.all_day == False  # noqa: E712
+    wanted = (Event.id.in_(series_ids) | following) & timed
+    return list(Event.select(*columns).where(wanted).tuples())
 
 
 def has_overrides(series_id: int) -> bool:

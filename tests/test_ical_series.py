@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rules import clock, dates
 from tests.conftest import NS
 from tests.helpers import ics, imported
-from tests.ical_helpers import APPLE_ZONE, OUTLOOK_ZONES
+from tests.ical_helpers import APPLE_ZONE, OUTLOOK_ZONES, listed_whole, shown
 from tests.series_helpers import (
     DST_DAYS,
     WIDE,
@@ -1105,3 +1105,48 @@ def test_a_date_leaving_or_coming_back_to_a_series_moves_its_last_modified(clien
     assert "EXDATE" in master()
     stored = client.get(f"{NS}/events/{series['id']}").get_json()
     assert stored["modified_utc"] == stamps[-1].strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _read_exactly(data: bytes) -> list[tuple[str, str]]:
+    """(UTC start, UTC end) of every occurrence of a file as RFC 5545 §3.8.5.3 reads it, as
+    libical (Thunderbird, Evolution) does: each occurrence lasts exactly the series'
+    DTEND - DTSTART, unless a VEVENT with its RECURRENCE-ID says otherwise."""
+    from dateutil.rrule import rrulestr
+
+    calendar = icalendar.Calendar.from_ical(data)
+    found, replaced = {}, {}
+    for vevent in calendar.walk("VEVENT"):
+        start, end = vevent["DTSTART"].dt, vevent["DTEND"].dt
+        if "RECURRENCE-ID" in vevent:
+            replaced[vevent["RECURRENCE-ID"].dt.astimezone(UTC)] = (start, end)
+            continue
+        length = end.astimezone(UTC) - start.astimezone(UTC)  # exact
+        lines = "\n".join(f"RRULE:{vevent['RRULE'].to_ical().decode()}".splitlines())
+        for moment in rrulestr(lines, dtstart=start):
+            found[moment.astimezone(UTC)] = (moment, moment.astimezone(UTC) + length)
+    found.update(replaced)
+    return sorted((_utc(s), _utc(e)) for s, e in found.values())
+
+
+@pytest.mark.parametrize(
+    "start, end",
+    [
+        ("2027-03-20 23:00:00", "2027-03-21 03:00:00"),  # the night the clocks go forward
+        ("2027-10-24 02:30:00", "2027-10-24 03:30:00"),  # and back (the hour that comes twice)
+        ("2027-03-19 18:00:00", "2027-03-21 18:00:00"),  # a weekend, Friday to Sunday
+    ],
+)
+def test_a_series_reads_the_same_exactly_across_a_change_of_time(client, admin, start, end):
+    """SPEC §12: an occurrence keeps the series' wall-clock times (03:00 stays 03:00), so one
+    whose span holds a change of time lasts an hour more or less than the series. RFC 5545
+    readers give every occurrence the series' exact length: such an occurrence is written
+    with its own RECURRENCE-ID and dates, so that every reader finds the API's dates (found
+    by the thirteenth session's comparison of the faces)."""
+    series = create_series(
+        client, admin, start_date=start, end_date=end, recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"]
+    )
+    data = client.get(f"{NS}/events/{series['id']}?ical=1").get_data()
+    listed = sorted((s, e) for s, e, _title in listed_whole(client, admin, search=series["title"]))
+    assert len(listed) == 3
+    assert _read_exactly(data) == listed
+    assert sorted((s, e) for s, e, _title in shown(data)) == listed

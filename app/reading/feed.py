@@ -17,9 +17,10 @@ from rules import dates
 from rules.recurrence import feed_recurrence, is_series, series_zone, stored_lines
 from store.events import (
     EventFilters,
+    get_events,
     list_events,
 )
-from store.recurrence import ical_role, last_occurrence_ends, overrides_of
+from store.recurrence import ical_role, last_occurrence_ends, overrides_of, series_spans
 
 
 def feed_response(items):
@@ -96,6 +97,8 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
         if is_series(row)
     }
     edited = overrides_of(list(series))
+    for series_id, stretched in _stretched(series).items():
+        edited[series_id] = sorted([*edited[series_id], *stretched], key=_occurrence)
     visible = {row.id for row in readable([o.id for group in edited.values() for o in group])}
     ends = last_occurrence_ends(list(series))
     # What is written, in order: (None, [event]) or (series id, [series, edited occurrences]).
@@ -123,6 +126,34 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
                 yield FeedEvent(dicts[group[0].id])
             else:
                 yield from _series_items(series[series_id], edited[series_id], visible, dicts, ends)
+
+
+def _stretched(series: dict) -> dict[int, list]:
+    """The occurrences of timed ``series`` (ids to rows) that last longer or shorter than their series:
+    an occurrence keeps the series' wall-clock times (SPEC §12), so one whose span holds a
+    change of time (the clocks going forward at 2:00) lasts an hour less or more, where an
+    RFC 5545 reader gives every occurrence the series' exact length (§3.8.5.3). They are
+    written with their own RECURRENCE-ID and dates, as occurrences edited on their own are,
+    so that every reader finds the dates the API lists."""
+    spans = series_spans(list(series))
+    lengths = {event_id: _length(start, end) for _s, event_id, start, end in spans}
+    differ = [
+        event_id
+        for series_id, event_id, _start, _end in spans
+        if lengths[event_id] != lengths.get(series_id, lengths[event_id])
+    ]
+    found: dict[int, list] = {}
+    for row in get_events(differ):
+        found.setdefault(row.post_parent, []).append(row)
+    return found
+
+
+def _length(utc_start: str, utc_end: str):
+    return dates.parse_stored(utc_end) - dates.parse_stored(utc_start)
+
+
+def _occurrence(row) -> str:
+    return row.occurrence
 
 
 def _chunks(groups: list, size: int) -> Iterator[list]:
