@@ -705,6 +705,15 @@ def test_an_all_day_event_on_the_last_day_there_is_has_a_page(client, make_event
     assert link["dates"] == "99991231/99991231"
 
 
+def test_a_pages_redirect_carries_the_pages_headers(client):
+    """SPEC §15: the pages' Content-Security-Policy on every answer, their redirects too (a
+    moved address's 301 had werkzeug's body without it; found by the thirteenth attack)."""
+    for path in ("/events/2026-1-1/", "/events/month/2026-1/", "/events/category/music/page/1/"):
+        moved = client.get(path, headers=HTML)
+        assert moved.status_code == 301, path
+        assert "frame-ancestors 'none'" in moved.headers["Content-Security-Policy"], path
+
+
 def test_sitemap_and_robots(client, admin, make_event):
     shown = event(make_event, title="Public")
     protected = event(make_event, title="Locked", password="x")

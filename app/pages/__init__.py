@@ -1137,6 +1137,15 @@ def _unknown_filter(error: reading.UnknownFilter):
     )
 
 
+@bp.after_request
+def _with_policy(response: Response) -> Response:
+    """Every answer of a page address carries the pages' Content-Security-Policy: those
+    ``page_response`` makes have it, a redirect (an address moved) gets it here."""
+    if "Content-Security-Policy" not in response.headers:
+        response.headers["Content-Security-Policy"] = _csp(request.endpoint == "pages.embed_view")
+    return response
+
+
 def register_pages(app) -> None:
     app.register_blueprint(bp)
     # The app's, not the blueprint's: `GET /` shows a page too (``home_page``).
