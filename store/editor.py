@@ -4,11 +4,14 @@ reaches (an event's linked items). The editor checks each row with ``may``."""
 
 from __future__ import annotations
 
-from peewee import fn
+from datetime import timedelta
+
+from peewee import IntegrityError, fn
 
 from rules.clock import utcnow_str
+from store.db import database
 from store.linked import MODELS
-from store.models import Event, EventOrganizer, EventVenue, Organizer, Venue
+from store.models import Event, EventOrganizer, EventVenue, Organizer, Setting, Venue
 from store.recurrence import follows_series
 
 MOST = 20
@@ -91,3 +94,45 @@ def in_trash(user_id: int | None) -> list[Event]:
         where &= Event.author == user_id
     query = Event.select().where(where)
     return list(query.order_by(Event.modified_utc.desc(), Event.id).limit(MOST))
+
+
+# A new event's form, claimed when it is first sent (``claim_form``): a row of ``setting``
+# keyed by the form's id (``{opened, UTC, %Y%m%d%H%M%S}-{random}``), whose value is the id
+# of the event it made, or "" while that event is being saved. Rows of forms opened more
+# than two days ago are removed as others are claimed.
+FORM_PREFIX = "editor-form:"
+FORM_DAYS = 2
+
+
+def claim_form(form_id: str, now) -> bool:
+    """Whether this is the first time the form ``form_id`` is sent to be saved (not a
+    double click, nor the form sent again): the key's uniqueness decides, in any worker."""
+    cutoff = (now - timedelta(days=FORM_DAYS)).strftime("%Y%m%d%H%M%S")
+    with database.atomic():
+        Setting.delete().where(
+            (Setting.key > FORM_PREFIX) & (Setting.key < f"{FORM_PREFIX}{cutoff}")
+        ).execute()
+    try:
+        with database.atomic():
+            Setting.insert(key=FORM_PREFIX + form_id, value="").execute()
+    except IntegrityError:
+        return False
+    return True
+
+
+def settle_form(form_id: str, event_id: int | None) -> None:
+    """The form ``form_id`` made ``event_id`` (None: it made nothing, and may be sent again)."""
+    key = Setting.key == FORM_PREFIX + form_id
+    if event_id is None:
+        Setting.delete().where(key).execute()
+    else:
+        Setting.update(value=str(event_id)).where(key).execute()
+
+
+def event_of_form(form_id: str) -> int | None:
+    """The id of the event the form ``form_id`` made; 0 while it is being saved, None when
+    it made none (its claim was given up: it may be sent again)."""
+    row = Setting.get_or_none(Setting.key == FORM_PREFIX + form_id)
+    if row is None:
+        return None
+    return int(row.value) if row.value else 0

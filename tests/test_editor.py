@@ -6,6 +6,7 @@ import html
 import io
 import os
 import re
+import threading
 from datetime import date, timedelta
 from html.parser import HTMLParser
 
@@ -1862,36 +1863,39 @@ def test_an_error_of_a_field_the_roles_form_lacks_is_said_at_the_top(client, sig
     assert made.get_json()["date"] == "2031-01-01 10:00:00"
 
 
-def test_a_form_opened_before_another_save_of_its_event_saves_nothing_unseen(
+def test_two_tabs_on_one_event_merge_and_a_change_of_the_same_field_is_a_conflict(
     client, sign_in, as_role
 ):
-    """Two tabs (or two people) on one event: the second save, from a form opened before the
-    first one was saved, would undo the first unseen (the form sends every field). It is
-    refused (409) with what was typed kept and said; saving that form again replaces the
-    first save knowingly (found by the thirteenth session's attack)."""
+    """Two tabs (or two people) on one event, each form opened before the other's save: the
+    form sends only what its user changed, so changes of different fields are both kept
+    (the description, always sent, used to go back); a field both changed is refused (409)
+    with what was typed kept and the field named, and saving that form again replaces the
+    other change knowingly (found by the thirteenth session's attack)."""
     boss = as_role("administrator", "boss")
     editor = sign_in("editor", "ella")
     path = f"/manage/events/{saved_id(editor.post('/manage/events/new', data=event_form(editor)))}"
+    event_id = int(path.rsplit("/", 1)[1])
+
+    def shown():
+        return client.get(f"{NS}/events/{event_id}", headers=boss).get_json()
+
     tab_a = untouched(editor, path, description="<p>Written in tab A</p>")
     tab_b = untouched(editor, path, cost="12")
     assert editor.post(path, data=tab_a).status_code == 303
+    assert editor.post(path, data=tab_b).status_code == 303
+    assert "Written in tab A" in shown()["description"] and "12" in shown()["cost"]
+
+    tab_a, tab_b = untouched(editor, path, title="From A"), untouched(editor, path, title="From B")
+    assert editor.post(path, data=tab_a).status_code == 303
     refused = editor.post(path, data=tab_b)
     assert refused.status_code == 409
-    page = refused.get_data(as_text=True)
-    assert 'role="alert"' in page and "in another tab" in page
-    event_id = int(path.rsplit("/", 1)[1])
-    shown = client.get(f"{NS}/events/{event_id}", headers=boss).get_json()
-    assert "Written in tab A" in shown["description"] and "12" not in shown["cost"]
+    page = html.unescape(refused.get_data(as_text=True))
+    assert 'role="alert"' in page and "changed title" in page
+    assert shown()["title"] == "From A"
     again = untouched(editor, path, page=refused)
-    assert again["cost"] == "12"  # what was typed, kept
+    assert again["title"] == "From B"  # what was typed, kept
     assert editor.post(path, data=again).status_code == 303
-    shown = client.get(f"{NS}/events/{event_id}", headers=boss).get_json()
-    assert "12" in shown["cost"] and "Written in tab A" not in shown["description"]
-    # A form opened after the save saves as before; one without the field (a script) too.
-    assert editor.post(path, data=untouched(editor, path, title="Later")).status_code == 303
-    bare = untouched(editor, path, title="Scripted")
-    bare.pop("edited_from")
-    assert editor.post(path, data=bare).status_code == 303
+    assert shown()["title"] == "From B" and "Written in tab A" in shown()["description"]
 
 
 @pytest.mark.parametrize(
@@ -1926,3 +1930,57 @@ def test_a_form_opened_before_another_save_of_its_item_saves_nothing_unseen(
     assert editor.post(path, data=again).status_code == 303
     ((name, value),) = second.items()
     assert untouched(editor, path)[name] == value
+
+
+def test_a_new_event_form_sent_twice_makes_one_event(client, sign_in, as_role):
+    """A double click on Save, or the form sent again after going back, made a second event
+    (found by the thirteenth session's attack). The form carries its own id: sent again, it
+    leads to the event it made. A form refused for its errors and corrected is saved once."""
+    boss = as_role("administrator", "boss")
+    editor = sign_in("editor", "ella")
+    when = {"start_date": f"{DAY}T19:00", "end_date": f"{DAY}T20:00"}
+    form = untouched(editor, "/manage/events/new", title="Sent twice", **when)
+    assert form.get("form_id")
+    first = editor.post("/manage/events/new", data=form)
+    assert first.status_code == 303
+    again = editor.post("/manage/events/new", data=form)
+    assert again.status_code == 303 and again.headers["Location"] == first.headers["Location"]
+    made = client.get(f"{NS}/events?search=Sent twice&status=draft,publish", headers=boss)
+    assert made.get_json()["total"] == 1
+    # Refused, corrected, saved: one event; the form's id travels with its errors.
+    form = untouched(editor, "/manage/events/new", title="Corrected", **when)
+    form["end_date"] = "not a date"
+    refused = editor.post("/manage/events/new", data=form)
+    assert refused.status_code == 400
+    fixed = untouched(editor, "/manage/events/new", page=refused)
+    assert fixed["form_id"] == form["form_id"]
+    fixed["end_date"] = when["end_date"]
+    assert editor.post("/manage/events/new", data=fixed).status_code == 303
+    assert editor.post("/manage/events/new", data=fixed).status_code == 303
+    made = client.get(f"{NS}/events?search=Corrected&status=draft,publish", headers=boss)
+    assert made.get_json()["total"] == 1
+
+
+def test_a_new_event_form_sent_twice_at_once_makes_one_event(app, client, sign_in, as_role):
+    """The double click itself: both sendings arrive at once (two threads of a worker); the
+    second waits for the first and leads to the same event."""
+    boss = as_role("administrator", "boss")
+    editor = sign_in("editor", "ella")
+    twin = app.test_client()
+    for cookie in editor._cookies.values():
+        twin.set_cookie(cookie.key, cookie.value, domain=cookie.domain)
+    when = {"start_date": f"{DAY}T19:00", "end_date": f"{DAY}T20:00"}
+    form = untouched(editor, "/manage/events/new", title="Double click", **when)
+    answers = []
+    sent = [
+        threading.Thread(target=lambda c=c: answers.append(c.post("/manage/events/new", data=form)))
+        for c in (editor, twin)
+    ]
+    for thread in sent:
+        thread.start()
+    for thread in sent:
+        thread.join()
+    assert [a.status_code for a in answers] == [303, 303]
+    assert answers[0].headers["Location"] == answers[1].headers["Location"]
+    made = client.get(f"{NS}/events?search=Double click&status=draft,publish", headers=boss)
+    assert made.get_json()["total"] == 1

@@ -16,6 +16,7 @@ import hashlib
 import os
 import re
 import secrets
+import time
 from urllib.parse import urlsplit
 
 import orjson
@@ -46,12 +47,21 @@ from app.pages import formatting, page_response
 from app.reading.texts import render_events
 from app.render import media_out, render_context
 from rules import recurrence
+from rules.clock import utcnow
 from rules.ids import as_id
 from rules.posts import effective_status
 from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from store import accounts
-from store.editor import authored, awaiting_review, in_trash, linked_awaiting_review
+from store.editor import (
+    authored,
+    awaiting_review,
+    claim_form,
+    event_of_form,
+    in_trash,
+    linked_awaiting_review,
+    settle_form,
+)
 from store.events import delete_event, get_event, trash_event
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
@@ -452,7 +462,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "values": values,
         "errors": errors,
         "event": event,
-        "edited_from": _edited_from(values if event is not None else None),
+        "form_id": _form_id() if event is None else "",
         "series": series,
         "fields": event_form.form_fields(statuses, bool(series)),
         "edited_dates": _edited_dates(event),
@@ -543,10 +553,58 @@ def _weekday_labels() -> list[tuple[str, str]]:
 
 def _save(viewer, event=None):
     """The form through the schema and the write pipeline: 303 to the saved event's form,
-    or the form again with its errors (400). An uploaded image is stored only once the
-    rest of the form is valid, and removed again if the write then fails."""
+    or the form again with its errors (400). A new event's form is saved once: sent again
+    (a double click, or after going back), it leads to the event it made."""
     if "preview" in request.form or items.browsing_images(request.form):
         return _shown_again(viewer, event)
+    form_id = _posted_form_id() if event is None else ""
+    if form_id and not claim_form(form_id, utcnow()):
+        earlier = _made_by_form(form_id)
+        if earlier is not None:
+            _say("saved")
+            return redirect(url_for("editor.edit_event", event_id=earlier), 303)
+        if not claim_form(form_id, utcnow()):  # still being saved, seconds on
+            return _page("message.html", 409, heading=_("New event"), message=_(SENT_TWICE))
+    made: list[int] = []
+    try:
+        return _saved(viewer, event, made)
+    finally:
+        if form_id:
+            settle_form(form_id, made[0] if made else None)
+
+
+# A new event's form carries its own id (``form_id``): when it was opened, and a random part.
+FORM_ID = re.compile(r"\d{14}-[A-Za-z0-9_-]{16}")
+SENT_TWICE = N_(
+    "This form was sent twice, and the first is still being saved: open your events to find it."
+)
+
+
+def _posted_form_id() -> str:
+    form_id = request.form.get("form_id", "")
+    return form_id if FORM_ID.fullmatch(form_id) else ""
+
+
+def _form_id() -> str:
+    """The id a new event's form carries: the one it was sent with when shown again."""
+    return _posted_form_id() or f"{utcnow():%Y%m%d%H%M%S}-{secrets.token_urlsafe(12)}"
+
+
+def _made_by_form(form_id: str) -> int | None:
+    """The event the form ``form_id`` made when it was sent before, waiting (up to three
+    seconds) while that first sending is being saved; None when it made nothing."""
+    for _attempt in range(30):
+        made = event_of_form(form_id)
+        if made != 0:
+            return made
+        time.sleep(0.1)
+    return None
+
+
+def _saved(viewer, event, made: list[int]):
+    """``_save``'s work; the saved event's id is appended to ``made``. An uploaded image is
+    stored only once the rest of the form is valid, and removed again if the write then
+    fails."""
     schema = EventUpdate() if event is not None else EventCreate()
     upload = request.files.get("image")
     stored = None
@@ -567,6 +625,7 @@ def _save(viewer, event=None):
             raise
         errors = items.field_errors(error)
     else:
+        made.append(saved.id)
         kept = {row.id for row in _edited_dates(saved)} if edited else set()
         gone = [(row.start_date[:16], row.title) for row in edited if row.id not in kept]
         if gone:  # the series' new dates lack their day; the first 20 named (a cookie's room)
@@ -649,8 +708,11 @@ def edit_event(event_id):
     if request.method == "POST":
         if event.status == "trash":  # its form cannot say so: restored first, on purpose
             return _page("message.html", 409, heading=_("In the trash"), message=_(IN_TRASH))
-        if opened_before(_event_values(viewer, event)) and "preview" not in request.form:
-            return _edited_elsewhere(viewer, event)
+        if "preview" not in request.form:
+            now = _event_values(viewer, event)
+            both = event_form.changed_on_both_sides(request.form, request.files, now)
+            if both:
+                return _edited_elsewhere(viewer, event, both, now)
         return _save(viewer, event)
     return _page(
         "event_form.html",
@@ -666,14 +728,13 @@ def _event_values(viewer, event) -> dict:
     return event_form.values_of(render_events([event], viewer)[0])
 
 
-def _edited_elsewhere(viewer, event):
-    """The form again as typed, nothing saved (409), saying that the event was saved since
-    the form was opened; it now carries the event's current ``edited_from``, so that saving
-    it again replaces that save knowingly."""
-    context = _form_context(
-        viewer, event_form.typed(request.form), {"_form": _(EDITED_ELSEWHERE)}, event
-    )
-    context["edited_from"] = edit_token(_event_values(viewer, event))
+def _edited_elsewhere(viewer, event, fields: list[str], now: dict):
+    """The form again as typed, nothing saved (409), naming the ``fields`` the user changed
+    that were changed elsewhere since the form was shown; it now shows the event as it is
+    (``now``), so that saving it again replaces those changes knowingly."""
+    said = _(EDITED_FIELDS_ELSEWHERE, fields=", ".join(fields))
+    context = _form_context(viewer, event_form.typed(request.form), {"_form": said}, event)
+    context["shown"] = event_form.shown_state(now)
     chosen = request.files.get("image")
     return _page(
         "event_form.html",
@@ -682,6 +743,14 @@ def _edited_elsewhere(viewer, event):
         file_not_kept=chosen is not None and bool(chosen.filename),
         **context,
     )
+
+
+EDITED_FIELDS_ELSEWHERE = N_(
+    "Someone else changed %(fields)s after you opened this form (or you did, in another "
+    "tab): saving would have undone that change unseen. Nothing was saved. What you typed "
+    "is below: open the saved event in another tab to compare, then save this form again "
+    "to keep what is below."
+)
 
 
 IN_TRASH = N_("This event is in the trash: it is not on the site. Restore it to edit it.")

@@ -164,6 +164,9 @@ def publication_input(stored: str) -> str:
 # The fields an edit form sends only when the user changed them: a save leaves what was
 # not touched as it is (a link the form cannot show, seconds, a series' occurrences).
 COMPARED = (
+    "title",
+    "description",
+    "status",
     "start_date",
     "end_date",
     "timezone",
@@ -185,7 +188,7 @@ def _comparable(field: str, value):
         return sorted(str(item) for item in value if str(item))
     if field == "recurrence":
         return "\n".join(line.strip() for line in str(value).splitlines() if line.strip())
-    return str(value).strip()
+    return str(value).replace("\r\n", "\n").strip()  # a browser sends a textarea's CRLF
 
 
 def shown_state(values: dict) -> str:
@@ -224,6 +227,32 @@ def unchanged(form, files) -> set[str]:
     if "all_day" not in same:
         same -= {"start_date", "end_date"}
     return same
+
+
+def changed_on_both_sides(form, files, values_now: dict) -> list[str]:
+    """The fields the user changed that were changed elsewhere too (another tab, another
+    person) since the form was shown, to another value than the user's: saving would undo
+    that change unseen. The fields only one side changed are merged by the save (the form
+    sends only what the user changed, ``unchanged``)."""
+    shown = _shown(form)
+    if not shown:
+        return []
+    now = json.loads(shown_state(values_now))
+    same = unchanged(form, files)
+    lists = ("venue", "organizer")
+    posted = {
+        field: _comparable(field, form.getlist(field) if field in lists else form.get(field, ""))
+        for field in COMPARED
+    }
+    posted.update({flag: flag in form for flag in FLAGS})
+    return [
+        field
+        for field in (*COMPARED, *FLAGS)
+        if field in shown
+        and field not in same
+        and now[field] != shown[field]
+        and posted[field] != now[field]
+    ]
 
 
 def typed(form) -> dict:
