@@ -21,6 +21,17 @@ ROUTES = [
 ]
 
 
+def app_on(app, database: str):
+    """The service on ``database`` (a copy), with ``app``'s images."""
+    return create_app(
+        {
+            "CALENDAR_DATABASE": database,
+            "UPLOAD_FOLDER": app.config["UPLOAD_FOLDER"],
+            "TESTING": True,
+        }
+    )
+
+
 def answers(client, headers):
     return {path: client.get(NS + path, headers=headers).get_json() for path in ROUTES}
 
@@ -55,13 +66,7 @@ def test_copy_database_between_engines_keeps_every_answer(
     try:
         result = runner.invoke(args=["copy-database", middle, final])
         assert result.exit_code == 0, result.output
-        copy = create_app(
-            {
-                "CALENDAR_DATABASE": final,
-                "UPLOAD_FOLDER": app.config["UPLOAD_FOLDER"],
-                "TESTING": True,
-            }
-        )
+        copy = app_on(app, final)
         try:
             copied = copy.test_client()
             assert answers(copied, admin) == before
@@ -115,13 +120,7 @@ def test_a_copy_never_gives_a_deleted_terms_id_again(app, client, admin, tmp_pat
             args=["copy-database", app.config["CALENDAR_DATABASE"], target]
         )
         assert result.exit_code == 0, result.output
-        copy = create_app(
-            {
-                "CALENDAR_DATABASE": target,
-                "UPLOAD_FOLDER": app.config["UPLOAD_FOLDER"],
-                "TESTING": True,
-            }
-        )
+        copy = app_on(app, target)
         try:
             answer = copy.test_client().post(f"{NS}/tags", json={"name": "new"}, headers=admin)
             assert answer.status_code == 201, answer.get_json()
