@@ -97,42 +97,50 @@ def in_trash(user_id: int | None) -> list[Event]:
 
 
 # A new event's form, claimed when it is first sent (``claim_form``): a row of ``setting``
-# keyed by the form's id (``{opened, UTC, %Y%m%d%H%M%S}-{random}``), whose value is the id
-# of the event it made, or "" while that event is being saved. Rows of forms opened more
-# than two days ago are removed as others are claimed.
+# keyed by the form's id (``{opened, UTC, %Y%m%d%H%M%S}-{random}``) and its user, whose
+# value is the id of the event it made, or "" while that event is being saved. Rows of
+# forms opened more than FORM_DAYS ago are removed as others are claimed.
 FORM_PREFIX = "editor-form:"
-FORM_DAYS = 2
+FORM_DAYS = 30
 
 
-def claim_form(form_id: str, now) -> bool:
-    """Whether this is the first time the form ``form_id`` is sent to be saved (not a
-    double click, nor the form sent again): the key's uniqueness decides, in any worker."""
+def _form_key(form_id: str, user_id: int) -> str:
+    return f"{FORM_PREFIX}{form_id}:{user_id}"
+
+
+def claim_form(form_id: str, user_id: int, now) -> bool:
+    """Whether this is the first time ``user_id`` sends the form ``form_id`` to be saved
+    (not a double click, nor the form sent again): the key's uniqueness decides, in any
+    worker. Another user's form id is another key."""
+    key = _form_key(form_id, user_id)
     cutoff = (now - timedelta(days=FORM_DAYS)).strftime("%Y%m%d%H%M%S")
     with database.atomic():
         Setting.delete().where(
-            (Setting.key > FORM_PREFIX) & (Setting.key < f"{FORM_PREFIX}{cutoff}")
+            (Setting.key > FORM_PREFIX)
+            & (Setting.key < f"{FORM_PREFIX}{cutoff}")
+            & (Setting.key != key)  # a form open that long, sent twice, is still one
         ).execute()
     try:
         with database.atomic():
-            Setting.insert(key=FORM_PREFIX + form_id, value="").execute()
+            Setting.insert(key=key, value="").execute()
     except IntegrityError:
         return False
     return True
 
 
-def settle_form(form_id: str, event_id: int | None) -> None:
+def settle_form(form_id: str, user_id: int, event_id: int | None) -> None:
     """The form ``form_id`` made ``event_id`` (None: it made nothing, and may be sent again)."""
-    key = Setting.key == FORM_PREFIX + form_id
+    key = Setting.key == _form_key(form_id, user_id)
     if event_id is None:
         Setting.delete().where(key).execute()
     else:
         Setting.update(value=str(event_id)).where(key).execute()
 
 
-def event_of_form(form_id: str) -> int | None:
+def event_of_form(form_id: str, user_id: int) -> int | None:
     """The id of the event the form ``form_id`` made; 0 while it is being saved, None when
     it made none (its claim was given up: it may be sent again)."""
-    row = Setting.get_or_none(Setting.key == FORM_PREFIX + form_id)
+    row = Setting.get_or_none(Setting.key == _form_key(form_id, user_id))
     if row is None:
         return None
     return int(row.value) if row.value else 0

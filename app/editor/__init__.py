@@ -457,7 +457,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
     if request.method == "POST":
         shown = request.form.get("shown", "")
     else:
-        shown = event_form.shown_state(values) if event is not None else ""
+        shown = event_form.shown_state(values, event.password) if event is not None else ""
     return {
         "values": values,
         "errors": errors,
@@ -558,19 +558,19 @@ def _save(viewer, event=None):
     if "preview" in request.form or items.browsing_images(request.form):
         return _shown_again(viewer, event)
     form_id = _posted_form_id() if event is None else ""
-    if form_id and not claim_form(form_id, utcnow()):
-        earlier = _made_by_form(form_id)
+    if form_id and not claim_form(form_id, viewer.id, utcnow()):
+        earlier = _made_by_form(form_id, viewer.id)
         if earlier is not None:
             _say("saved")
             return redirect(url_for("editor.edit_event", event_id=earlier), 303)
-        if not claim_form(form_id, utcnow()):  # still being saved, seconds on
+        if not claim_form(form_id, viewer.id, utcnow()):  # still being saved, seconds on
             return _page("message.html", 409, heading=_("New event"), message=_(SENT_TWICE))
     made: list[int] = []
     try:
         return _saved(viewer, event, made)
     finally:
         if form_id:
-            settle_form(form_id, made[0] if made else None)
+            settle_form(form_id, viewer.id, made[0] if made else None)
 
 
 # A new event's form carries its own id (``form_id``): when it was opened, and a random part.
@@ -590,11 +590,11 @@ def _form_id() -> str:
     return _posted_form_id() or f"{utcnow():%Y%m%d%H%M%S}-{secrets.token_urlsafe(12)}"
 
 
-def _made_by_form(form_id: str) -> int | None:
+def _made_by_form(form_id: str, user_id: int) -> int | None:
     """The event the form ``form_id`` made when it was sent before, waiting (up to three
     seconds) while that first sending is being saved; None when it made nothing."""
     for _attempt in range(30):
-        made = event_of_form(form_id)
+        made = event_of_form(form_id, user_id)
         if made != 0:
             return made
         time.sleep(0.1)
@@ -704,13 +704,18 @@ def edit_event(event_id):
     viewer = g.editor
     event = _event_for(viewer, event_id)
     if event is None:
+        mine = _event_for(viewer, event_id, "read")
+        if request.method == "POST" and mine is not None and mine.author == viewer.id:
+            return _no_longer_yours()
         return _not_yours()
     if request.method == "POST":
         if event.status == "trash":  # its form cannot say so: restored first, on purpose
             return _page("message.html", 409, heading=_("In the trash"), message=_(IN_TRASH))
         if "preview" not in request.form:
             now = _event_values(viewer, event)
-            both = event_form.changed_on_both_sides(request.form, request.files, now)
+            both = event_form.changed_on_both_sides(
+                request.form, request.files, now, event.password
+            )
             if both:
                 return _edited_elsewhere(viewer, event, both, now)
         return _save(viewer, event)
@@ -734,7 +739,7 @@ def _edited_elsewhere(viewer, event, fields: list[str], now: dict):
     (``now``), so that saving it again replaces those changes knowingly."""
     said = _(EDITED_FIELDS_ELSEWHERE, fields=", ".join(fields))
     context = _form_context(viewer, event_form.typed(request.form), {"_form": said}, event)
-    context["shown"] = event_form.shown_state(now)
+    context["shown"] = event_form.shown_state(now, event.password)
     chosen = request.files.get("image")
     return _page(
         "event_form.html",
@@ -754,6 +759,26 @@ EDITED_FIELDS_ELSEWHERE = N_(
 
 
 IN_TRASH = N_("This event is in the trash: it is not on the site. Restore it to edit it.")
+
+
+def _no_longer_yours():
+    """A save of an event the user may still read but no longer edit (a contributor's, an
+    editor having approved it since the form was opened): nothing saved (409), and what was
+    typed shown, so that it is not lost."""
+    typed = [request.form.get(name, "").strip() for name in ("title", "description")]
+    return _page(
+        "message.html",
+        409,
+        heading=_("Not saved"),
+        message=_(NO_LONGER_YOURS),
+        typed=[text for text in typed if text],
+    )
+
+
+NO_LONGER_YOURS = N_(
+    "You may no longer edit this event: it was published, or given to someone else, after "
+    "you opened the form. Nothing was saved. What you typed is below, to copy."
+)
 
 
 def _not_yours():

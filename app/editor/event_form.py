@@ -5,6 +5,7 @@ a save leaves alone what the form cannot show."""
 
 from __future__ import annotations
 
+import hmac
 import json
 import re
 from datetime import date, datetime
@@ -191,10 +192,12 @@ def _comparable(field: str, value):
     return str(value).replace("\r\n", "\n").strip()  # a browser sends a textarea's CRLF
 
 
-def shown_state(values: dict) -> str:
-    """The compared fields as the form showed them, carried in a hidden field."""
+def shown_state(values: dict, password: str = "") -> str:
+    """The compared fields as the form showed them, carried in a hidden field, with a mark
+    of the event's ``password`` (``password_mark``)."""
     state = {field: _comparable(field, values.get(field, "")) for field in COMPARED + BUILDER}
-    return json.dumps({**state, **{flag: bool(values.get(flag)) for flag in FLAGS}})
+    state.update({flag: bool(values.get(flag)) for flag in FLAGS})
+    return json.dumps({**state, "password": password_mark(password)})
 
 
 def _shown(form) -> dict:
@@ -229,30 +232,88 @@ def unchanged(form, files) -> set[str]:
     return same
 
 
-def changed_on_both_sides(form, files, values_now: dict) -> list[str]:
+# Fields that make one thing together: a change of one of them on either side is a change
+# of the whole, so that a merge cannot join one side's start to the other's end (a rule
+# then refused, on a form that shows neither) or one side's days to the other's rule.
+TOGETHER = (
+    ("all_day", "start_date", "end_date", "timezone"),
+    ("recurrence", *BUILDER),
+)
+
+# The labels the event form shows its fields by (templates/manage/event_form.html).
+LABELS = {
+    "title": N_("Title"),
+    "description": N_("Description (HTML)"),
+    "all_day": N_("All day"),
+    "start_date": N_("Start"),
+    "end_date": N_("End"),
+    "timezone": N_("Timezone"),
+    "recurrence": N_("Recurrence lines (RRULE, RDATE, EXDATE)"),
+    "repeat_freq": N_("Repeats"),
+    "repeat_days": N_("Weekly on"),
+    "repeat_monthly": N_("Monthly on"),
+    "repeat_until": N_("Until"),
+    "repeat_count": N_("Or a number of times"),
+    "venue": N_("Venue"),
+    "organizer": N_("Organizers"),
+    "categories": N_("Categories (names, separated by commas)"),
+    "tags": N_("Tags (names, separated by commas)"),
+    "image": N_("Image"),
+    "cost": N_("Cost"),
+    "website": N_("Website"),
+    "status": N_("Status"),
+    "date": N_("Publish on"),
+    "password": N_("Password (empty: unchanged)"),
+    "featured": N_("Featured"),
+    "sticky": N_("Sticky"),
+    "hide_from_listings": N_("Hide from listings"),
+}
+
+
+def password_mark(password: str) -> str:
+    """What an edit form carries of the event's password (never shown): a keyed digest,
+    which tells that it changed and gives nothing to guess it from."""
+    if not password:
+        return ""
+    key = current_app.secret_key.encode() if current_app.secret_key else b""
+    return hmac.new(key, password.encode(), "sha256").hexdigest()[:16]
+
+
+def changed_on_both_sides(form, files, values_now: dict, password_now: str) -> list[str]:
     """The fields the user changed that were changed elsewhere too (another tab, another
-    person) since the form was shown, to another value than the user's: saving would undo
-    that change unseen. The fields only one side changed are merged by the save (the form
-    sends only what the user changed, ``unchanged``)."""
+    person) since the form was shown (``TOGETHER``: a field of a group changed on each side
+    counts as the group's), by their labels: saving would undo that change unseen. A field
+    only one side changed is merged by the save (the form sends only what its user
+    changed, ``unchanged``)."""
     shown = _shown(form)
     if not shown:
         return []
-    now = json.loads(shown_state(values_now))
+    now = json.loads(shown_state(values_now, password_now))
     same = unchanged(form, files)
-    lists = ("venue", "organizer")
+    if form.get("password") or "clear_password" in form:
+        same.discard("password")
+    else:
+        same.add("password")
+    posted = _posted(form)
+    fields = [f for f in (*COMPARED, *BUILDER, *FLAGS, "password") if f in shown]
+    mine = {f for f in fields if f not in same}
+    theirs = {f for f in fields if now.get(f) != shown[f]}
+    both = {f for f in mine & theirs if f == "password" or posted.get(f) != now.get(f)}
+    for group in TOGETHER:
+        if mine & set(group) and theirs & set(group):
+            both |= mine & set(group)
+    return [_(LABELS[f]) for f in fields if f in both]
+
+
+def _posted(form) -> dict:
+    """The compared fields and flags as the form was posted, as ``_comparable`` writes them."""
+    lists = ("venue", "organizer", "repeat_days")
     posted = {
         field: _comparable(field, form.getlist(field) if field in lists else form.get(field, ""))
-        for field in COMPARED
+        for field in COMPARED + BUILDER
     }
     posted.update({flag: flag in form for flag in FLAGS})
-    return [
-        field
-        for field in (*COMPARED, *FLAGS)
-        if field in shown
-        and field not in same
-        and now[field] != shown[field]
-        and posted[field] != now[field]
-    ]
+    return posted
 
 
 def typed(form) -> dict:
