@@ -123,6 +123,9 @@ class FeedEvent:
     series: dict | None = None
     recurrence_id: datetime | None = None
     last_day: date | None = None  # a series: the end of its last occurrence, for VTIMEZONE
+    # A series whose own first date has another length than the rest: their length, as its
+    # exact DURATION (which every reader applies to each date alike) instead of DTEND.
+    length: timedelta | None = None
 
 
 def feed_uid(event: dict) -> str:
@@ -177,7 +180,12 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
         else:
             parameters = {"TZID": zone.key}
             out.append(_line("DTSTART", _compact(event["start_date"]), parameters))
-            out.append(_line("DTEND", _compact(event["end_date"]), parameters))
+            if item.length is None:
+                out.append(_line("DTEND", _compact(event["end_date"]), parameters))
+            else:
+                seconds = int(item.length.total_seconds())
+                hours, minutes, seconds = seconds // 3600, seconds // 60 % 60, seconds % 60
+                out.append(_line("DURATION", f"PT{hours}H{minutes}M{seconds}S"))
     venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
     if venues:
         location = clean(address_line(venues[0]))

@@ -4,7 +4,9 @@ VEVENTs, series as one VEVENT with their rules and edited occurrences (SPEC §11
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Iterator
+from datetime import timedelta
 
 import orjson
 from flask import current_app
@@ -97,8 +99,9 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
         if is_series(row)
     }
     edited = overrides_of(list(series))
-    for series_id, stretched in _stretched(series).items():
-        edited[series_id] = sorted([*edited[series_id], *stretched], key=_occurrence)
+    stretched, usual = _stretched(series)
+    for series_id, rows in stretched.items():
+        edited[series_id] = sorted([*edited[series_id], *rows], key=_occurrence)
     visible = {row.id for row in readable([o.id for group in edited.values() for o in group])}
     ends = last_occurrence_ends(list(series))
     # What is written, in order: (None, [event]) or (series id, [series, edited occurrences]).
@@ -125,27 +128,38 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
             if series_id is None:
                 yield FeedEvent(dicts[group[0].id])
             else:
-                yield from _series_items(series[series_id], edited[series_id], visible, dicts, ends)
+                yield from _series_items(
+                    series[series_id], edited[series_id], visible, dicts, ends, usual
+                )
 
 
-def _stretched(series: dict) -> dict[int, list]:
-    """The occurrences of timed ``series`` (ids to rows) that last longer or shorter than their series:
-    an occurrence keeps the series' wall-clock times (SPEC §12), so one whose span holds a
-    change of time (the clocks going forward at 2:00) lasts an hour less or more, where an
-    RFC 5545 reader gives every occurrence the series' exact length (§3.8.5.3). They are
+def _stretched(series: dict) -> tuple[dict[int, list], dict[int, timedelta]]:
+    """The occurrences of timed ``series`` (ids to rows) that last longer or shorter than
+    most of their series' dates, and the series whose own first date does (with that usual
+    length): an occurrence keeps the series' wall-clock times (SPEC §12), so one whose span
+    holds a change of time (the clocks going forward at 2:00) lasts an hour less or more,
+    where an RFC 5545 reader gives every occurrence the length of the series' VEVENT
+    (§3.8.5.3). The VEVENT says the usual length, and the dates of another length are
     written with their own RECURRENCE-ID and dates, as occurrences edited on their own are,
-    so that every reader finds the dates the API lists."""
+    so that every reader finds the dates the API lists. A series whose first date is of
+    another length is written with the usual one as its DURATION, and its first date as
+    an edit of its own."""
     spans = series_spans(list(series))
     lengths = {event_id: _length(start, end) for _s, event_id, start, end in spans}
+    counted: dict[int, Counter] = {}
+    for series_id, event_id, _start, _end in spans:
+        counted.setdefault(series_id, Counter())[lengths[event_id]] += 1
+    usual = {series_id: count.most_common(1)[0][0] for series_id, count in counted.items()}
     differ = [
         event_id
         for series_id, event_id, _start, _end in spans
-        if lengths[event_id] != lengths.get(series_id, lengths[event_id])
+        if event_id != series_id and lengths[event_id] != usual[series_id]
     ]
     found: dict[int, list] = {}
     for row in get_events(differ):
         found.setdefault(row.post_parent, []).append(row)
-    return found
+    own = {s: length for s, length in usual.items() if s in lengths and lengths[s] != length}
+    return found, own
 
 
 def _length(utc_start: str, utc_end: str):
@@ -169,7 +183,9 @@ def _chunks(groups: list, size: int) -> Iterator[list]:
         yield chunk
 
 
-def _series_items(series, edited, visible, dicts, ends) -> list[FeedEvent]:
+def _series_items(series, edited, visible, dicts, ends, usual) -> list[FeedEvent]:
+    """The series' VEVENT and those of its dates edited on their own (or of another
+    length: ``usual``, the series whose first date has one, with the length of the rest)."""
     tz = series_zone(series)[0]
     all_day = bool(series.all_day)
     recurrence = feed_recurrence(
@@ -180,12 +196,15 @@ def _series_items(series, edited, visible, dicts, ends) -> list[FeedEvent]:
             moment = dates.parse_stored(row.occurrence)
             recurrence.exdates.append(moment.date() if all_day else moment)
     last = ends.get(series.id)
+    first = dicts[series.id]
     head = FeedEvent(
-        dicts[series.id],
+        first,
         recurrence,
         last_day=dates.parse_stored(last).date() if last else None,
+        length=usual.get(series.id),
     )
-    return [head] + [
+    own = [FeedEvent(first, series=first, recurrence_id=dates.parse_stored(series.start_date))]
+    return [head, *(own if series.id in usual else ())] + [
         FeedEvent(
             dicts[row.id],
             series=dicts[series.id],
