@@ -171,7 +171,12 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
         first = dates.parse_stored(event["start_date"]).date()
         last = dates.parse_stored(event["end_date"]).date()
         out.append(_when("DTSTART", first))
-        out.append(_when("DTEND", dates.day_after(max(last, first))))
+        last = max(last, first)
+        if last < date.max:  # DTEND is the day after the last day
+            out.append(_when("DTEND", last + timedelta(days=1)))
+        elif last > first:  # the last day of year 9999 has none: the days it lasts
+            out.append(_line("DURATION", f"P{(last - first).days + 1}D"))
+        # (A date alone lasts that day, RFC 5545 §3.6.1.)
     else:
         zone = _zone(event["timezone"])
         if zone is None:  # UTC, or a fixed offset that has no IANA name: the Z form
@@ -682,19 +687,22 @@ def _dates(component, default_zone: str) -> dict:
     if not isinstance(start, date):
         raise ValueError("no start")
     end = _decoded(component, "dtend")
-    if end is None and "duration" in component:
-        end = start + _decoded(component, "duration")
+    duration = _decoded(component, "duration") if end is None and "duration" in component else None
     if not isinstance(start, datetime):  # all day: DTEND is the day after the last day
         last = end if isinstance(end, date) else None
         if isinstance(last, datetime):  # a time for the end: the day it falls in counts
             last = last.date() + timedelta(days=1) if last.time() != time() else last.date()
         last = last - timedelta(days=1) if last and last > start else start
+        if isinstance(duration, timedelta) and duration > timedelta(days=1):
+            last = start + timedelta(days=duration.days - 1)  # up to 9999-12-31, no day after
         return {
             "all_day": True,
             "timezone": default_zone,
             "start_date": f"{start.isoformat()} 00:00:00",
             "end_date": f"{last.isoformat()} 23:59:59",
         }
+    if end is None and duration is not None:
+        end = start + duration
     # A day as the end of a timed start: its midnight (never before the start).
     if isinstance(end, date) and not isinstance(end, datetime):
         end = max(datetime.combine(end, time()).replace(tzinfo=start.tzinfo), start)

@@ -200,8 +200,8 @@ _TOKEN = re.compile(
 
 
 def day_after(day: date) -> date:
-    """The day after ``day`` (an all-day event's end, as iCalendar and Google Calendar write
-    it), or ``day`` itself for the last day of year 9999, which has none."""
+    """The day after ``day`` (an all-day event's end, as Google Calendar's link writes it),
+    or ``day`` itself for the last day of year 9999, which has none."""
     return day + timedelta(days=1) if day < date.max else day
 
 

@@ -795,6 +795,34 @@ def test_an_all_day_event_on_the_last_day_of_9999_is_in_the_feed(client, make_ev
     assert feed(client, f"/events/{made['id']}")
 
 
+def test_the_last_day_of_9999_is_written_as_rfc_5545_says_and_read_back(client, admin):
+    """DTEND must come after DTSTART (RFC 5545 §3.8.2.2), and the last day of year 9999 has
+    no day after it: that day alone is written without DTEND (a date alone lasts its day,
+    §3.6.1), days ending on it with DURATION; both are read back as they were (the feed
+    wrote DTEND equal to DTSTART; found by the thirteenth session's attack)."""
+    for first in ("9999-12-31", "9999-12-27"):
+        made = make_all_day(client, admin, first, "9999-12-31")
+        data = client.get(f"{NS}/events/{made['id']}?ical=1").get_data(as_text=True)
+        (vevent,) = icalendar.Calendar.from_ical(data).walk("VEVENT")
+        assert "DTEND" not in vevent
+        days = (date(9999, 12, 31) - date.fromisoformat(first)).days + 1
+        assert ("DURATION" in vevent) == (days > 1)
+        assert (
+            client.delete(f"{NS}/events/{made['id']}?force=true", headers=admin).status_code == 200
+        )
+        again = imported(client, admin, data.encode())
+        (entry,) = again["created"]
+        back = client.get(f"{NS}/events/{entry['id']}", headers=admin).get_json()
+        assert (back["start_date"][:10], back["end_date"][:10]) == (first, "9999-12-31")
+
+
+def make_all_day(client, admin, first: str, last: str) -> dict:
+    body = {"title": "To the end", "all_day": True, "start_date": first, "end_date": last}
+    answer = client.post(f"{NS}/events", json=body, headers=admin)
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
 def test_an_absurd_sequence_is_imported_not_a_500(client, admin):
     body = ics(
         "UID:a@x\nDTSTART:20261220T100000Z\nSUMMARY:A",
