@@ -166,31 +166,8 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
     if description:
         out.append(_line("DESCRIPTION", _escape(description)))
     out.append(_line("URL", _uri(event["url"])))
-    zone = None
-    if event.get("all_day"):
-        first = dates.parse_stored(event["start_date"]).date()
-        last = dates.parse_stored(event["end_date"]).date()
-        out.append(_when("DTSTART", first))
-        last = max(last, first)
-        if last < date.max:  # DTEND is the day after the last day
-            out.append(_when("DTEND", last + timedelta(days=1)))
-        elif last > first:  # the last day of year 9999 has none: the days it lasts
-            out.append(_line("DURATION", f"P{(last - first).days + 1}D"))
-        # (A date alone lasts that day, RFC 5545 §3.6.1.)
-    else:
-        zone = _zone(event["timezone"])
-        if zone is None:  # UTC, or a fixed offset that has no IANA name: the Z form
-            out.append(_line("DTSTART", _utc_text(event["utc_start_date"])))
-            out.append(_line("DTEND", _utc_text(event["utc_end_date"])))
-        else:
-            parameters = {"TZID": zone.key}
-            out.append(_line("DTSTART", _compact(event["start_date"]), parameters))
-            if item.length is None:
-                out.append(_line("DTEND", _compact(event["end_date"]), parameters))
-            else:
-                seconds = int(item.length.total_seconds())
-                hours, minutes, seconds = seconds // 3600, seconds // 60 % 60, seconds % 60
-                out.append(_line("DURATION", f"PT{hours}H{minutes}M{seconds}S"))
+    when, zone = _times(item)
+    out += when
     venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
     if venues:
         location = clean(address_line(venues[0]))
@@ -215,6 +192,34 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
                 out.append(_whens(name, [_in_zone(_as_datetime(v), event) for v in values]))
     out.append("END:VEVENT\r\n")
     return "".join(out), zone
+
+
+def _times(item: FeedEvent) -> tuple[list[str], ZoneInfo | None]:
+    """DTSTART and DTEND (or DURATION) of a VEVENT, and the zone they are written in: an
+    all-day event's dates, a timed one's wall times in its IANA zone, else UTC."""
+    event = item.event
+    if event.get("all_day"):
+        first = dates.parse_stored(event["start_date"]).date()
+        last = max(dates.parse_stored(event["end_date"]).date(), first)
+        out = [_when("DTSTART", first)]
+        if last < date.max:  # DTEND is the day after the last day
+            out.append(_when("DTEND", last + timedelta(days=1)))
+        elif last > first:  # the last day of year 9999 has none: the days it lasts
+            out.append(_line("DURATION", f"P{(last - first).days + 1}D"))
+        return out, None  # (a date alone lasts that day, RFC 5545 §3.6.1)
+    zone = _zone(event["timezone"])
+    if zone is None:  # UTC, or a fixed offset that has no IANA name: the Z form
+        start, end = _utc_text(event["utc_start_date"]), _utc_text(event["utc_end_date"])
+        return [_line("DTSTART", start), _line("DTEND", end)], None
+    parameters = {"TZID": zone.key}
+    out = [_line("DTSTART", _compact(event["start_date"]), parameters)]
+    if item.length is None:
+        out.append(_line("DTEND", _compact(event["end_date"]), parameters))
+    else:  # exact: hours, minutes, seconds
+        seconds = int(item.length.total_seconds())
+        hours, minutes, seconds = seconds // 3600, seconds // 60 % 60, seconds % 60
+        out.append(_line("DURATION", f"PT{hours}H{minutes}M{seconds}S"))
+    return out, zone
 
 
 def _people_and_image(event: dict) -> list[str]:
