@@ -2135,3 +2135,17 @@ def test_a_merge_that_breaks_a_rule_does_not_trap_the_form(sign_in):
     page = refused.get_data(as_text=True)
     again = _edit(editor, event_id, _hidden(page, "shown"), "Merged wrong", end_date=f"{DAY}T19:30")
     assert again.status_code in (303, 409)
+
+
+def test_looking_through_images_on_a_form_opened_before_a_save_saves_and_refuses_nothing(
+    sign_in,
+):
+    """The image choice's buttons post the form back as typed and save nothing: on a form
+    opened before another save of its event they show the images, not the conflict, which
+    the save itself then says."""
+    editor = sign_in("editor", "ella")
+    event_id, shown = _new_event(editor, "Browsing")
+    assert _edit(editor, event_id, shown, "From tab A").status_code == 303
+    browsed = _edit(editor, event_id, shown, "From tab B", image_search_go="1")
+    assert browsed.status_code == 200
+    assert _edit(editor, event_id, shown, "From tab B").status_code == 409

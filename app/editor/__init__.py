@@ -711,7 +711,7 @@ def edit_event(event_id):
     if request.method == "POST":
         if event.status == "trash":  # its form cannot say so: restored first, on purpose
             return _page("message.html", 409, heading=_("In the trash"), message=_(IN_TRASH))
-        if "preview" not in request.form:
+        if "preview" not in request.form and not items.browsing_images(request.form):
             now = _event_values(viewer, event)
             both = event_form.changed_on_both_sides(
                 request.form, request.files, now, event.password
