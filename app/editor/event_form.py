@@ -214,11 +214,7 @@ def unchanged(form, files) -> set[str]:
     shown = _shown(form)
     if not shown:
         return set()
-    lists = ("venue", "organizer", "repeat_days")
-    posted = {
-        field: _comparable(field, form.getlist(field) if field in lists else form.get(field, ""))
-        for field in COMPARED + BUILDER
-    }
+    posted = _posted(form)
     same = {
         field for field in COMPARED + BUILDER if field in shown and shown[field] == posted[field]
     }
