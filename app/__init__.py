@@ -27,7 +27,7 @@ from app.arrival import current as current_arrival
 from app.auth import authenticate_request, check_item_password
 from app.cli import register_cli
 from app.config import SettingError, load_settings
-from app.editor import register_editor
+from app.editor import EDITOR_PATH, register_editor
 from app.headers import StandardHeaders
 from app.i18n import N_, LanguageRoots, load_catalogs
 from app.openapi import BASIC_AUTH
@@ -201,6 +201,10 @@ def _register_hooks(app: Flask) -> None:
             headers.add("Vary", vary + vary_by_origin)
         if "HTTP_AUTHORIZATION" in environ:
             headers["Cache-Control"] = "private"
+        if req.blueprint == "editor" or req.path.startswith(EDITOR_PATH):
+            # CORS is the API's (SPEC §1): another origin never reads an editor page, whose
+            # forms carry the user's CSRF token.
+            return response
         origin = environ.get("HTTP_ORIGIN")
         if origin and origin in allowed:
             headers.add("Access-Control-Allow-Origin", origin)

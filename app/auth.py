@@ -187,6 +187,17 @@ def count_item_password(password: str | None) -> None:
         users.record_failure(key, window)
 
 
+def password_mark(password: str) -> str:
+    """What a page may carry of an item's password (never the password: SPEC §2): a keyed
+    digest, which tells that it changed and gives nothing to guess it from. An edit form
+    carries it (app/editor/event_form.py), and so does an unlocked event page's .ics link
+    (app/pages/__init__.py::_event_ics)."""
+    if not password:
+        return ""
+    key = current_app.secret_key.encode() if current_app.secret_key else b""
+    return hmac.new(key, password.encode(), "sha256").hexdigest()[:16]
+
+
 def current_viewer() -> Viewer:
     return g.get("viewer", ANONYMOUS)
 

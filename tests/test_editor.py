@@ -2149,3 +2149,125 @@ def test_looking_through_images_on_a_form_opened_before_a_save_saves_and_refuses
     browsed = _edit(editor, event_id, shown, "From tab B", image_search_go="1")
     assert browsed.status_code == 200
     assert _edit(editor, event_id, shown, "From tab B").status_code == 409
+
+
+# --- found by the fourteenth session's outside check of SPEC §16 -------------------------
+# A HEAD request runs the view of a GET; the sign-in, set-password and sign-out views took
+# every method that is not GET for a POST, past the CSRF check that only POSTs meet.
+
+
+def _link_token_of(app, name: str) -> str:
+    with app.app_context(), database.connection_context():
+        return accounts.login_link_token(name)
+
+
+def test_a_head_request_to_the_sign_in_page_answers_as_its_get(client):
+    assert client.get("/manage/signin").status_code == 200
+    assert client.head("/manage/signin").status_code == 200
+
+
+def test_a_head_request_without_a_csrf_token_signs_no_one_in(app, sign_in):
+    sign_in("editor")  # the account and its editor password
+    stranger = app.test_client()
+    stranger.open(
+        "/manage/signin", method="HEAD", data={"username": "editor", "password": PASSWORD}
+    )
+    answer = stranger.get("/manage/")
+    assert answer.status_code == 303
+    assert "/manage/signin" in answer.headers["Location"]
+
+
+def test_a_head_request_without_a_csrf_token_sets_no_password(app, as_role):
+    as_role("author", "ann")
+    token = _link_token_of(app, "ann")
+    visitor = app.test_client()
+    chosen = "chosen through a head request"
+    visitor.open(
+        f"/manage/set-password/{token}",
+        method="HEAD",
+        data={"password": chosen, "password_again": chosen},
+    )
+    assert visitor.get(f"/manage/set-password/{token}").status_code == 200  # link unused
+    page = visitor.get("/manage/signin").get_data(as_text=True)
+    answer = visitor.post(
+        "/manage/signin",
+        data={"csrf_token": csrf(page), "username": "ann", "password": chosen},
+    )
+    assert answer.status_code == 400
+
+
+def test_a_head_request_from_another_site_does_not_sign_out(sign_in):
+    editor = sign_in("editor")
+    editor.open("/manage/signout", method="HEAD", headers={"Sec-Fetch-Site": "cross-site"})
+    assert editor.get("/manage/").status_code == 200
+
+
+def test_head_requests_to_the_sign_in_page_are_no_failed_sign_ins(client):
+    """'Sign-in failures are throttled': a HEAD of the sign-in page (a link checker, an
+    uptime monitor) is no failed sign-in, so repeating it is never refused."""
+    answers = {client.head("/manage/signin").status_code for _ in range(12)}
+    assert answers == {200}
+
+
+# --- "Accessible and translated as §15": hreflang alternates for every language root ---
+
+
+def test_a_wrong_method_page_under_a_language_root_links_to_real_addresses(client):
+    answer = client.get("/fr/manage/events/1/approve")  # the route takes POST only
+    assert answer.status_code == 405
+    html = answer.get_data(as_text=True)
+    assert '<link rel="canonical" href="http://localhost/fr/manage/events/1/approve">' in html
+    assert 'hreflang="en" href="http://localhost/manage/events/1/approve"' in html
+    assert 'hreflang="de" href="http://localhost/de/manage/events/1/approve"' in html
+
+
+def test_a_not_found_page_under_a_language_root_links_to_real_addresses(client):
+    """An address no route serves (a mistyped id) under /fr/: its 404 page's canonical,
+    alternates and language links are the address itself under each root."""
+    answer = client.get("/fr/manage/events/abc", headers={"Accept": "text/html"})
+    assert answer.status_code == 404
+    html = answer.get_data(as_text=True)
+    assert '<link rel="canonical" href="http://localhost/fr/manage/events/abc">' in html
+    assert 'hreflang="en" href="http://localhost/manage/events/abc"' in html
+
+
+# --- "so a page of another site can never write through a visitor's session" ---
+
+
+def test_an_editor_page_is_never_shared_with_another_origin_with_credentials(app, sign_in):
+    """CORS_ORIGINS is for the JSON API (SPEC §1); an editor page read by a listed origin
+    with the user's cookie would hand it the page's CSRF token."""
+    app.config["CORS_ORIGINS"] = ["https://friend.example"]
+    editor = sign_in("editor")
+    answer = editor.get("/manage/events/new", headers={"Origin": "https://friend.example"})
+    assert answer.status_code == 200
+    assert answer.headers.get("Access-Control-Allow-Credentials") != "true"
+
+
+# --- "Form fields carry the API's field names … so the form and the API speak one
+# vocabulary"; "forms go through the same validation … as the API" ---
+
+
+def test_categories_and_tags_sent_as_a_list_keep_every_term(client, admin, sign_in):
+    """The API takes a form-encoded list as repeated fields (categories=1&categories=2);
+    the editor's form, posted the same way, kept only the first and dropped the rest."""
+    ids = {
+        kind: [
+            client.post(f"{NS}/{kind}", json={"name": name}, headers=admin).get_json()["id"]
+            for name in (f"{kind} one", f"{kind} two")
+        ]
+        for kind in ("categories", "tags")
+    }
+    editor = sign_in("editor")
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(
+            editor,
+            categories=[str(i) for i in ids["categories"]],
+            tags=[str(i) for i in ids["tags"]],
+        ),
+    )
+    assert answer.status_code == 303
+    event = client.get(f"{NS}/events/{saved_id(answer)}", headers=admin).get_json()
+    assert sorted(term["id"] for term in event["categories"]) == sorted(ids["categories"])
+    assert sorted(term["id"] for term in event["tags"]) == sorted(ids["tags"])

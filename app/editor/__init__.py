@@ -37,6 +37,7 @@ from markupsafe import Markup
 from marshmallow import ValidationError
 
 from app.auth import may, may_read, require, require_force_delete, throttle_sign_in
+from app.cache import READS
 from app.editor import event_form, items, listing, review
 from app.editor.event_form import WEEKDAYS
 from app.errors import ApiError, from_validation_error
@@ -68,7 +69,9 @@ from store.media import get_media
 from store.recurrence import count_occurrences, overrides_of
 from store.users import ANONYMOUS, Viewer
 
-bp = Blueprint("editor", __name__, url_prefix="/manage")
+# The editor's addresses, under the site root and each language root.
+EDITOR_PATH = "/manage"
+bp = Blueprint("editor", __name__, url_prefix=EDITOR_PATH)
 PAGE_SIZE = 20
 
 
@@ -191,7 +194,7 @@ def _notice() -> dict:
 
 @bp.route("/signin", methods=["GET", "POST"])
 def signin():
-    if request.method == "GET":
+    if request.method in READS:  # HEAD is a GET without its body: it signs no one in
         return _page("signin.html", heading=_("Sign in"), username="", error="")
     username = request.form.get("username", "").strip()[:60]
     password = request.form.get("password", "")
@@ -226,7 +229,7 @@ def signout():
     """Signs out: the header's button posts here (with its CSRF token); a GET signs out
     when the address was typed or followed from this site, and asks otherwise (a page of
     another site may link here)."""
-    if request.method == "GET" and g.editor is not None and not _own_navigation():
+    if request.method in READS and g.editor is not None and not _own_navigation():
         return _page("message.html", heading=_("Sign out"), sign_out_form=True)
     if g.editor is not None:
         accounts.end_sessions(g.editor.id)  # a copy of the cookie opens nothing any more
@@ -264,7 +267,7 @@ def set_password(token):
     user = accounts.link_user(token)
     if user is None:
         return _dead_link()
-    if request.method == "GET":
+    if request.method in READS:
         return _page("set_password.html", heading=_("Choose your password"), user=user, error="")
     password = request.form.get("password", "")
     confirm = request.form.get("password_again", password)

@@ -5,13 +5,13 @@ a save leaves alone what the form cannot show."""
 
 from __future__ import annotations
 
-import hmac
 import json
 import re
 from datetime import date, datetime
 
 from flask import current_app
 
+from app.auth import password_mark
 from app.errors import invalid_params
 from app.i18n import N_, _, translate
 from store.terms import find_term
@@ -266,15 +266,6 @@ LABELS = {
 }
 
 
-def password_mark(password: str) -> str:
-    """What an edit form carries of the event's password (never shown): a keyed digest,
-    which tells that it changed and gives nothing to guess it from."""
-    if not password:
-        return ""
-    key = current_app.secret_key.encode() if current_app.secret_key else b""
-    return hmac.new(key, password.encode(), "sha256").hexdigest()[:16]
-
-
 def changed_on_both_sides(form, files, values_now: dict, password_now: str) -> list[str]:
     """The fields the user changed that were changed elsewhere too (another tab, another
     person) since the form was shown (``TOGETHER``: a field of a group changed on each side
@@ -432,12 +423,19 @@ BODY_FIELDS = (
 )
 
 
+# Fields of the form whose value is a list (a text of ids or names, commas between).
+LIST_FIELDS = ("categories", "tags")
+
+
 def body(form, files, viewer) -> dict:
     """The form as an API body (the same field names), for the schema to load; of an edit
     form, the fields the user changed (``unchanged``). An uploaded image is not in it:
     the editor stores it once the rest is valid."""
     same = unchanged(form, files)
     body: dict = {key: form[key] for key in BODY_FIELDS if key in form and key not in same}
+    for key in LIST_FIELDS:  # repeated, as the API takes a form-encoded list: every one kept
+        if key in body and len(values := form.getlist(key)) > 1:
+            body[key] = ",".join(values)
     if "password" in body and not body["password"] and "clear_password" not in form:
         del body["password"]  # an empty field keeps the password (it is never shown)
     if "date" in body and not body["date"].strip():

@@ -13,6 +13,7 @@ from html import escape
 from flask import Blueprint, request
 
 from app.auth import current_viewer, may_read
+from app.cache import READS
 from app.event_input import change_event, not_an_event
 from app.jsonresponse import json_response
 from app.listing import Page
@@ -22,7 +23,7 @@ from app.render import render_context
 from app.routes.events import event_for_write, read_event
 from app.routes.organizers import organizers
 from app.routes.venues import venues
-from app.routes.wordpress import wp_collection, wp_loaded, wp_url
+from app.routes.wordpress import wp_collection, wp_created, wp_loaded, wp_url
 from app.smorest import query_values, request_body
 from schemas.events import EventUpdate
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
@@ -141,7 +142,7 @@ def linked_create(post_type: str):
     kind, routes, create, _update = KINDS[post_type]
     saved = routes.write(wp_loaded(create(), _linked_body(kind, request_body(request))))
     data = routes.render(saved, render_context(current_viewer(), single=True))
-    return json_response(linked_post(kind, data), 201)
+    return wp_created(linked_post(kind, data), f"{post_type}/{saved.id}")
 
 
 def linked_one(post_type: str, item_id: int):
@@ -193,7 +194,7 @@ def _event_body(post: dict) -> dict:
 @blp.route("/tribe_events/<int:event_id>", methods=["GET", "POST", "PUT", "PATCH"])
 def event_one(event_id: int):
     viewer = current_viewer()
-    if request.method == "GET":
+    if request.method in READS:  # HEAD is a GET without its body: it writes nothing
         event = get_event(event_id)
         if event is None:
             raise not_an_event(event_id)
