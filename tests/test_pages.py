@@ -1145,9 +1145,11 @@ def test_venue_and_organizer_pages_are_paged_as_the_list(client, admin, make_eve
         page(client, f"{base}?page=x", 400)
 
 
-def test_an_unlocked_event_links_an_ics_that_answers(client, make_event):
+def test_an_unlocked_event_links_an_ics_that_answers(client, make_event, admin):
     """Found by a tester: the .ics link of a protected event opened by its password was a
-    403; it carries the password, which the locked page never shows."""
+    403. Found by another: that link then carried the password, and "a password is never
+    part of any response" (SPEC §2). It carries a key that opens the feed of this event
+    while its password is the same; another key, or one of an old password, opens nothing."""
     import html as html_module
 
     made = event(make_event, title="Members night", password="s3 cr&t")
@@ -1156,10 +1158,20 @@ def test_an_unlocked_event_links_an_ics_that_answers(client, make_event):
     right = client.post(f"/event/{made['slug']}/", data={"post_password": "s3 cr&t"}, headers=HTML)
     assert "no-store" in right.headers["Cache-Control"]
     html = right.get_data(as_text=True)
-    link = html_module.unescape(re.search(r'href="(http[^"]+\?ical=1[^"]*)"', html)[1])
-    feed = client.get(link.split("://", 1)[1].split("/", 1)[1])
+    assert "s3 cr" not in html_module.unescape(html) and "s3+cr" not in html
+    assert "s3%20cr" not in html and "password=" not in html
+    link = html_module.unescape(re.search(r'href="(http[^"]+\.ics\?key=[^"]*)"', html)[1])
+    path = "/" + link.split("://", 1)[1].split("/", 1)[1]
+    feed = client.get(path)
     assert feed.status_code == 200 and feed.mimetype == "text/calendar"
     assert "Members night" in feed.get_data(as_text=True)
+    assert "no-store" in feed.headers["Cache-Control"]
+    assert client.get(path[:-3] + "xyz", headers=HTML).status_code == 404
+    other = event(make_event, title="Other night", password="s3 cr&t")
+    assert client.get(path.replace(made["slug"], other["slug"]), headers=HTML).status_code == 404
+    changed = client.post(f"{NS}/events/{made['id']}", json={"password": "another"}, headers=admin)
+    assert changed.status_code == 200
+    assert client.get(path, headers=HTML).status_code == 404  # the old password's key
 
 
 def test_answers_chosen_by_accept_vary_by_it(client):

@@ -9,6 +9,7 @@ what the anonymous API shows, and render a template. Every page is the same for 
 from __future__ import annotations
 
 import calendar as month_math
+import hmac
 import os
 import re
 from bisect import bisect_left, bisect_right
@@ -20,11 +21,12 @@ from urllib.parse import quote, urlencode, urlsplit
 import orjson
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask.views import MethodView
+from itsdangerous import BadData, URLSafeTimedSerializer
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup
 
 from app import errors
-from app.auth import count_item_password
+from app.auth import count_item_password, password_mark
 from app.cache import cached, etag_of
 from app.headers import content_security_policy
 from app.i18n import N_, _, current_language, labelled, translate
@@ -96,7 +98,7 @@ def _frame() -> dict:
     lang = current_language()
     # The page's own address (the first of its rules, so /events/list/ is /events/), with
     # the query parameters it reads, under each language root.
-    here = request.path
+    here = request.script_root + request.path  # an error's: the path under its language root
     if request.endpoint:
         here = page_address(request.endpoint, request.view_args)
     query = {k: v for k, v in request.args.items() if k in PAGE_QUERY}
@@ -765,7 +767,7 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         location=location,
         srcset=formatting.srcset(event["image"]) if event.get("image") else "",
         description=Markup(event.get("description") or ""),  # sanitised on write (nh3)
-        ics=_event_ics(event["id"], None if locked else password),
+        ics=_event_ics(event, None if locked else password),
         google=formatting.google_event_link(
             event,
             location,
@@ -810,11 +812,40 @@ def _span_link(span) -> dict | None:
     return None if span is None else {"_link": _event_links()(span.slug), "title": span.title}
 
 
-def _event_ics(event_id: int, password: str | None) -> str:
-    """The event's own feed; an event opened by its password carries it, as the API's
-    ``?password=`` takes it (only the page answering that password shows it)."""
-    query = {"ical": 1, **({"password": password} if password else {})}
-    return f"{namespace_url()}/events/{event_id}?{urlencode(query)}"
+def _event_ics(event: dict, password: str | None) -> str:
+    """The event's own feed (the API's). An event opened by its password links a feed that
+    opens by a key instead (``unlocked_feed``): the page never writes the password back
+    (SPEC §2), and the API's feed of a protected event asks for it."""
+    if not password:
+        return f"{namespace_url()}/events/{event['id']}?ical=1"
+    key = _feed_keys().dumps([event["id"], password_mark(password)])
+    return site_url() + page_address("pages.unlocked_feed", {"slug": event["slug"]}, key=key)
+
+
+def _feed_keys() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.secret_key, salt="unlocked-event-feed")
+
+
+# How long an unlocked page's .ics link opens the event's feed: a visitor saves the file
+# from the page, or opens the page again.
+FEED_KEY_SECONDS = 24 * 3600
+
+
+@bp.route("/event/<slug>/unlocked.ics", endpoint="unlocked_feed")
+def unlocked_feed(slug):
+    """The feed of a protected event, for a key of its page opened by the event's current
+    password (``_event_ics``): any other key, an old one, or one of a password since
+    changed is the 404 of an unknown address. Kept by no cache."""
+    row = reading.event_row(slug)
+    try:
+        event_id, mark = _feed_keys().loads(request.args.get("key", ""), max_age=FEED_KEY_SECONDS)
+    except (BadData, TypeError, ValueError):
+        raise reading.NotFound(slug) from None
+    if event_id != row.id or not hmac.compare_digest(str(mark), password_mark(row.password)):
+        raise reading.NotFound(slug)
+    response = reading.event_feed(row, row.password)
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 def formatting_plain(html: str) -> str:

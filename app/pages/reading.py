@@ -20,8 +20,15 @@ from markupsafe import Markup, escape
 
 from app.auth import may_read
 from app.errors import ApiError
+from app.reading import feed
 from app.reading.filters import event_filters
-from app.reading.texts import event_texts, linked_data, read_event_dict, script_safe
+from app.reading.texts import (
+    event_texts,
+    linked_data,
+    read_event_dict,
+    script_safe,
+    single_read_refusal,
+)
 from app.render import SCHEMA_ORG, is_masked, organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
@@ -329,16 +336,30 @@ def _between_args(filters: Filters, first: datetime, last: datetime) -> dict:
     }
 
 
-def event_page(slug: str, password: str | None) -> tuple[dict, bool]:
-    """The event of ``slug`` as its single read shows it to an anonymous caller (with
-    ``password`` when one was given), and whether it is locked (protected, no password)."""
+def event_row(slug: str):
+    """The stored event of ``slug`` (NotFound: none)."""
     event = get_event_by_slug(slug)
     if event is None:
         raise NotFound(slug)
+    return event
+
+
+def event_page(slug: str, password: str | None) -> tuple[dict, bool]:
+    """The event of ``slug`` as its single read shows it to an anonymous caller (with
+    ``password`` when one was given), and whether it is locked (protected, no password)."""
+    event = event_row(slug)
     data = read_event_dict(event, ANONYMOUS, password)
     if data is None:
         raise NotFound(slug)
     return data, is_masked(data)
+
+
+def event_feed(event, password: str):
+    """The feed of ``event`` as the API's single read answers it to an anonymous caller
+    with ``password`` (NotFound: one it refuses, as ``event_page``)."""
+    if single_read_refusal(event, ANONYMOUS, password) is not None:
+        raise NotFound(event.slug)
+    return feed.event_feed(event, ANONYMOUS, password)
 
 
 def occurrence_slug(slug: str, day: date) -> str:

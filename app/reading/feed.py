@@ -13,7 +13,7 @@ from flask import current_app
 
 from app.cache import cached_response
 from app.ical import FeedEvent, calendar_response
-from app.reading.texts import event_texts
+from app.reading.texts import event_texts, single_read_refusal
 from app.server_memory import release_memory
 from rules import dates
 from rules.recurrence import feed_recurrence, is_series, series_zone, stored_lines
@@ -74,6 +74,19 @@ def _series_of(row) -> int | None:
 # Events rendered at once for a feed: a 1,000-event feed never holds all their
 # representations, and a worker keeps the memory it peaked at.
 FEED_CHUNK = 100
+
+
+def event_feed(event, viewer, password):
+    """The feed of one event that ``viewer`` may read (``password`` given): an occurrence or
+    a series by id or slug is the whole series, as the feed shows it, so that a calendar
+    that also subscribes to the feed sees the same UID, not a copy."""
+
+    def readable(ids):
+        return [
+            row for row in get_events(ids) if single_read_refusal(row, viewer, password) is None
+        ]
+
+    return feed_response(calendar_items([event], viewer, password, readable))
 
 
 def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Iterator[FeedEvent]:

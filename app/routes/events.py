@@ -23,7 +23,7 @@ from app.ical import wants_calendar
 from app.ical_import import check_file, import_events, read_file
 from app.jsonresponse import json_response
 from app.listing import Page, listing_response
-from app.reading.feed import calendar_items, events_feed, feed_response
+from app.reading.feed import event_feed, events_feed
 from app.reading.filters import event_filters
 from app.reading.texts import event_texts, listed_texts, render_events, single_read_refusal
 from app.smorest import Blueprint
@@ -46,7 +46,6 @@ from store.events import (
     events_by_id,
     get_event,
     get_event_by_slug,
-    get_events,
     trash_event,
 )
 
@@ -251,13 +250,6 @@ def read_event(event, viewer, password, as_calendar=False):
     if refused is not None:
         raise refused
     if as_calendar:
-        # An occurrence or a series by id/slug: the whole series, as the feed shows it, so
-        # that a calendar that also subscribes to the feed sees the same UID, not a copy.
-        def readable(ids):
-            return [
-                row for row in get_events(ids) if single_read_refusal(row, viewer, password) is None
-            ]
-
-        return feed_response(calendar_items([event], viewer, password, readable))
+        return event_feed(event, viewer, password)
     text = event_texts([event.id], viewer, rows=[event], single=True, password=password)
     return json_response(text[0])
