@@ -28,6 +28,7 @@ from app.ical_bounds import Bounds
 from app.ical_bounds import check as check_bounds
 from app.ical_zones import vtimezone
 from app.render import address_line
+from app.urls import asked_url
 from rules import dates
 from rules.recurrence import FeedRecurrence, exdate_line
 from rules.text import html_text, is_web_url, plain_text
@@ -74,7 +75,7 @@ def calendar_response(items: Iterable[FeedEvent], *, name: str, site_timezone: s
             yield item
 
     body = calendar_bytes(
-        noted(items), name=name, site_timezone=site_timezone, source=_uri(iri_to_uri(request.url))
+        noted(items), name=name, site_timezone=site_timezone, source=_uri(iri_to_uri(asked_url()))
     )
     response = Response(body, mimetype=MIMETYPE)
     response.headers["Content-Type"] = f"{MIMETYPE}; charset=utf-8"

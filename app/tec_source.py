@@ -34,10 +34,15 @@ POST_STATUSES = "publish,future,draft,pending,private"  # what wp/v2 lists to an
 # Retry-After says, at most RETRY_AFTER_MAX).
 RETRIES = 5
 RETRY_AFTER_MAX = 120
-RETRIED = {429, 500, 502, 503, 504}
 MAX_URL = 2000
 USER_AGENT = "events-calendar-import-tec/1.0"
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _retried(status: int) -> bool:
+    """Whether an answer is asked again (SPEC §17: the source's 429 and 5xx answers, a
+    proxy's 520-524 for a slow or unreachable site included)."""
+    return status == 429 or 500 <= status <= 599
 
 
 class _CutOff(Exception):
@@ -205,7 +210,7 @@ class Source:
                     raise SourceError(f"{url}: the answer was cut off ({error})") from None
                 self._wait_to_ask_again(url, "its answer was cut off", _wait(None, attempt))
                 continue
-            if status not in RETRIED or attempt == RETRIES:
+            if not _retried(status) or attempt == RETRIES:
                 return status, headers, body
             wait = _wait(headers.get("Retry-After"), attempt)
             self._wait_to_ask_again(url, f"the site answered {status}", wait)

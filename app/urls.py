@@ -61,6 +61,16 @@ class RestRoute:
         return self.wsgi_app(environ, start_response)
 
 
+def asked_url() -> str:
+    """The request's URL as the client asked it: in the plugin's namespace when it asked
+    there (``NamespaceAlias``), so that a feed's ``SOURCE`` stays where it was found."""
+    url = request.url
+    alias = request.environ.get(ASKED_NAMESPACE)
+    if alias:
+        url = url.replace(f"/{current_app.config['NAMESPACE']}", f"/{alias}", 1)
+    return url
+
+
 def asked_namespace() -> str:
     """The namespace of the request's address: ours, or the plugin's alias of it."""
     return request.environ.get(ASKED_NAMESPACE) or current_app.config["NAMESPACE"]

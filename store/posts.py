@@ -47,13 +47,14 @@ def node_kind(item_id: int) -> str | None:
 def slugify(text: str, letters: bool = False) -> str:
     """``text`` as a slug: lower case, each run of other characters one ``-``. A title or
     name is transliterated to ASCII first (``Café Olé``: ``cafe-ole``, as WordPress's
-    ``remove_accents``); a slug given as such (``letters``) keeps its letters and digits of
-    any script (``café-concert``, ``日本``): WordPress keeps them too, and the addresses a
-    site moving here had must answer."""
+    ``remove_accents``); a slug given as such (``letters``) keeps what WordPress keeps
+    (``sanitize_title_with_dashes``): its letters and digits of any script (``café-concert``,
+    ``日本``), ``_``, and symbols beyond ASCII (``★-stars``, an emoji), so that the
+    addresses a site moving here had answer."""
     text = text or ""
-    if letters:  # letters, digits and the marks written on them (Devanagari, niqqud…)
+    if letters:  # letters, digits, the marks written on them (Devanagari, niqqud…), symbols
         text = unicodedata.normalize("NFC", text).lower()
-        kept = "".join(c if unicodedata.category(c)[0] in "LNM" else "-" for c in text)
+        kept = "".join(c if _kept_in_slug(c) else "-" for c in text)
         return re.sub(r"-{2,}", "-", kept).strip("-")[:180]
     if not text.isascii():
         # Imported here: its table takes 4.8 MB of every worker, and most titles are ASCII.
@@ -63,6 +64,13 @@ def slugify(text: str, letters: bool = False) -> str:
     ascii_text = text.lower()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
     return slug[:180]
+
+
+def _kept_in_slug(char: str) -> bool:
+    """Whether a slug given as such keeps ``char`` (``slugify``)."""
+    if char.isascii():
+        return char.isalnum() or char == "_"
+    return unicodedata.category(char)[0] in "LNMS"
 
 
 class _SlugTaken(dict):

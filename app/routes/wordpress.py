@@ -55,6 +55,14 @@ def wp_url(path: str) -> str:
     return f"{api_root_url()}/wp/v2/{path}"
 
 
+def wp_created(item: dict, path: str):
+    """WordPress's answer to a creation: 201, the item, and where it now is (``path``
+    under ``wp/v2``)."""
+    response = json_response(item, 201)
+    response.headers["Location"] = wp_url(path)
+    return response
+
+
 def wp_collection(items: list, total: int, page: Page, path: str):
     """WordPress's collection answer: the items as a list, the totals and links in headers."""
     pages = page.total_pages(total)
@@ -127,9 +135,7 @@ def term_create(path: str):
         )
     body = wp_loaded(schema(), request_body(request))
     term = routes.save(body, None)
-    response = json_response(wp_term(term, term_count(term.id), path), 201)
-    response.headers["Location"] = wp_url(f"{path}/{term.id}")
-    return response
+    return wp_created(wp_term(term, term_count(term.id), path), f"{path}/{term.id}")
 
 
 def term_one(path: str, term_id: int):
@@ -242,7 +248,7 @@ def media_upload():
             raise
         raise ApiError("rest_upload_no_data", _("No data supplied."), 400) from None
     media = save_media(decode(data), viewer.id, upload_folder())
-    return json_response(wp_media(media), 201)
+    return wp_created(wp_media(media), f"media/{media.id}")
 
 
 @blp.get("/media/<int:media_id>")
