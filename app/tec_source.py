@@ -46,7 +46,8 @@ def _retried(status: int) -> bool:
 
 
 class _CutOff(Exception):
-    """The answer stopped before its end (the connection dropped): asked again."""
+    """The answer stopped before its end (the connection dropped), or did not come within
+    TIMEOUT (a busy site): asked again."""
 
 
 class SourceError(Exception):
@@ -208,7 +209,9 @@ class Source:
             except _CutOff as error:
                 if attempt == RETRIES:
                     raise SourceError(f"{url}: the answer was cut off ({error})") from None
-                self._wait_to_ask_again(url, "its answer was cut off", _wait(None, attempt))
+                self._wait_to_ask_again(
+                    url, f"its answer was cut off ({error})", _wait(None, attempt)
+                )
                 continue
             if not _retried(status) or attempt == RETRIES:
                 return status, headers, body
@@ -241,9 +244,13 @@ class Source:
                 return error.code, error.headers, _read(error, limit, url)
         except urllib.error.URLError as error:
             reason = getattr(error, "reason", error)
+            if isinstance(reason, TimeoutError):
+                raise _CutOff(f"no answer within {TIMEOUT} s") from None
             raise SourceError(f"cannot reach {url}: {reason}") from None
         except IncompleteRead as error:  # a chunked answer that stops before its end
             raise _CutOff(f"{len(error.partial):,} bytes came") from None
+        except TimeoutError:  # the answer began, then nothing came for TIMEOUT seconds
+            raise _CutOff(f"nothing came for {TIMEOUT} s") from None
         except (HTTPException, OSError, ValueError) as error:
             raise SourceError(f"cannot read {url}: {error or type(error).__name__}") from None
 
