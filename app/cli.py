@@ -320,16 +320,30 @@ def import_tec_command(site_url, user, password, author, no_images):
         refused = Importer.author_refused(viewer)
         if refused:
             raise click.ClickException(f"--author {owner.login}: {refused}")
+        importer = None
         try:
             source = Source(site_url, user, password, notice=_said_on_stderr)
             # The write pipelines are the API's: they run as a request of the importing user.
             with current_app.test_request_context():
                 g.viewer = viewer
-                report = Importer(source, viewer, not no_images, _progress_bar).run()
+                importer = Importer(source, viewer, not no_images, _progress_bar)
+                report = importer.run()
         except SourceError as error:
+            done = importer.report.counts.values() if importer is not None else ()
+            if any(sum(counts.values()) for counts in done):  # what was done before it
+                texts.make_all()
+                _print_report(source.site, importer.report, "Imported before the run stopped")
+                error = SourceError(f"{error}\nRun it again to bring the rest.")
             raise click.ClickException(str(error)) from None
         texts.make_all()
-    click.echo(printable(f"Imported from {source.site}:"))
+    _print_report(source.site, report, "Imported")
+    if report.failures:
+        raise SystemExit(1)
+
+
+def _print_report(site: str, report, heading: str) -> None:
+    """The counts of each kind, then each failure and warning (SPEC §17)."""
+    click.echo(printable(f"{heading} from {site}:"))
     click.echo(f"{'':<12}{'created':>9}{'updated':>9}{'unchanged':>11}{'failed':>8}")
     for kind, counts in report.counts.items():
         click.echo(
@@ -340,8 +354,6 @@ def import_tec_command(site_url, user, password, author, no_images):
         click.echo(f"failed {failure}")
     for warning in report.warnings:
         click.echo(f"warning: {warning}")
-    if report.failures:
-        raise SystemExit(1)
 
 
 def _said_on_stderr(text: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -133,6 +134,17 @@ def test_an_answer_that_does_not_come_in_time_is_asked_again(app, client, admin,
     assert result.exit_code == 0, result.output
     assert len(no_waits) == 2 and site.slow["venues"] == 0
     assert client.get(f"{NS}/venues").get_json()["venues"]
+
+
+def test_a_run_stopped_by_the_source_reports_what_it_brought(app, admin, site, no_waits):
+    """Found by the same check: a run that the source stopped for good (every try a 503)
+    printed the error alone, not what it had brought before it (SPEC §17: a final report)."""
+    site.fail["events"] = [503] * (tec_source.RETRIES + 1)
+    result = run(app, site.base)
+    assert result.exit_code == 1
+    assert "Imported before the run stopped" in result.output
+    assert re.search(r"venues\s+[1-9]", result.output), result.output
+    assert "503" in result.output and "Run it again" in result.output
 
 
 # --- "Each item keeps its slug (so /event/{slug}/, /venue/{slug}/ and the term pages keep
