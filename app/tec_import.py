@@ -49,6 +49,9 @@ from store.posts import node_kind, slugify
 # Every date the source holds: its default window ends 24 months from now.
 ALL_DATES = {"start_date": "1970-01-01 00:00:00", "end_date": "2999-12-31 23:59:59"}
 KINDS = ("categories", "tags", "venues", "organizers", "events", "images")
+# An event's links, by kind and the event's key for them.
+LINK_KEYS = (("categories", "categories"), ("tags", "tags"), ("venues", "venue"),
+             ("organizers", "organizer"))  # fmt: skip
 SINGULAR = {"categories": "category", "tags": "tag", "venues": "venue",
             "organizers": "organizer", "events": "event", "images": "image"}  # fmt: skip
 MASKED = (
@@ -504,7 +507,19 @@ class Importer:
         }
         for flag in ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured"):
             body[flag] = item.get(flag) is True
+        self._note_lost_links(item, what)
         return body, image
+
+    def _note_lost_links(self, item: dict, what: str) -> None:
+        """A warning for each link of an event to an item whose import failed (named among
+        the failures): the event is saved without it."""
+        for kind, key in LINK_KEYS:
+            for linked in _list(item, key):
+                if isinstance(linked, dict) and _id(linked.get("id")) in self.failed[kind]:
+                    self.report.warn(
+                        f"event {what}: saved without its {SINGULAR[kind]} "
+                        f"(source id {linked['id']}), which failed"
+                    )
 
     # images
 

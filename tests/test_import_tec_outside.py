@@ -147,6 +147,21 @@ def test_a_run_stopped_by_the_source_reports_what_it_brought(app, admin, site, n
     assert "503" in result.output and "Run it again" in result.output
 
 
+def test_an_event_whose_venue_failed_says_it_was_saved_without_it(app, admin, site):
+    """Found by the same check: the venue's failure was named, but its event was counted
+    "created" with the link silently missing."""
+    venue = site.lists["venues"][0]
+    event = next(e for e in site.events if _id_of(e.get("venue")) == venue["id"])
+    venue["venue"] = event["venue"]["venue"] = ""  # our venues need a name
+    result = run(app, site.base)
+    assert "failed venue" in result.output
+    assert f"saved without its venue (source id {venue['id']}), which failed" in result.output
+
+
+def _id_of(linked) -> int | None:
+    return linked.get("id") if isinstance(linked, dict) else None
+
+
 # --- "Each item keeps its slug (so /event/{slug}/, /venue/{slug}/ and the term pages keep
 # their addresses)" -------------------------------------------------------------------------
 
