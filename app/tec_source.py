@@ -264,7 +264,8 @@ class Source:
             return loads(body)
         except orjson.JSONDecodeError:
             raise SourceError(
-                f"{url} did not answer JSON: {self.site} is not a WordPress site"
+                f"{url} did not answer JSON (its answer begins {printable(body[:60].decode('utf-8', 'replace'))!r}): "
+                "a plugin or theme of the site may write into its REST answers; run it again once fixed"
             ) from None
 
     def check(self) -> None:

@@ -45,12 +45,13 @@ class FakeSite:
         }
         self.fail: dict[str, list[int]] = {}
         self.slow: dict[str, int] = {}  # answers that come too late, per route
+        self.broken: dict[str, bytes] = {}  # answers that are not JSON, per route
         site = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
                 status, body = site.answer(self.path)
-                data = json.dumps(body).encode()
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
@@ -78,6 +79,8 @@ class FakeSite:
         if self.slow.get(kind):
             self.slow[kind] -= 1
             time.sleep(1)
+        if kind in self.broken:
+            return 200, self.broken[kind]
         waiting = self.fail.get(kind)
         if waiting:
             return waiting.pop(0), {"code": "busy", "message": "busy", "data": {}}
@@ -160,6 +163,16 @@ def test_an_event_whose_venue_failed_says_it_was_saved_without_it(app, admin, si
 
 def _id_of(linked) -> int | None:
     return linked.get("id") if isinstance(linked, dict) else None
+
+
+def test_a_listing_that_is_not_json_is_not_called_another_site(app, admin, site):
+    """Found by the same check: a WordPress site whose events listing was broken (a notice
+    a plugin printed before the JSON) was said to be "not a WordPress site"."""
+    site.broken["events"] = b"<b>Notice</b>: Undefined index in plugin.php\n{}"
+    result = run(app, site.base)
+    assert result.exit_code == 1
+    assert "not a WordPress site" not in result.output
+    assert "did not answer JSON" in result.output and "Notice" in result.output
 
 
 # --- "Each item keeps its slug (so /event/{slug}/, /venue/{slug}/ and the term pages keep
