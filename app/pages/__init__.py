@@ -958,7 +958,7 @@ def _shortlink_target(post_id: str) -> str | None:
 @bp.route("/sitemap.xml")
 @cached
 def sitemap():
-    total = count_public()
+    total = _sitemap_total()
     if total > SITEMAP_SIZE:  # an index of paged sitemaps
         parts = [
             url_for("pages.sitemap_part", number=n + 1, _external=False)
@@ -973,7 +973,7 @@ def sitemap():
 @bp.route("/sitemap-<int:number>.xml")
 @cached
 def sitemap_part(number):
-    if number < 1 or (number - 1) * SITEMAP_SIZE >= max(count_public(), 1):
+    if number < 1 or (number - 1) * SITEMAP_SIZE >= _sitemap_total():
         raise reading.NotFound("sitemap")
     return _for_robots(_sitemap_body((number - 1) * SITEMAP_SIZE), "application/xml")
 
@@ -987,14 +987,22 @@ PATHS = {
 }
 
 
+def _sitemap_total() -> int:
+    """The addresses of the sitemap: the list view, then every public item's page."""
+    return 1 + count_public()
+
+
 def _sitemap_body(offset: int) -> str:
-    rows = public_pages(offset, SITEMAP_SIZE)
+    """The ``SITEMAP_SIZE`` addresses from ``offset`` (the first is the list view's): no
+    file holds more than the protocol allows."""
     root = site_url()
+    first = [(root + "/events/", "")] if offset == 0 else []
+    rows = public_pages(max(offset - 1, 0), SITEMAP_SIZE - len(first))
     urls = [
         (f"{root}/{PATHS[kind]}/{url_slug(slug)}/", modified[:10] if modified else "")
         for kind, slug, modified in rows
     ]
-    return render_template("sitemap.xml", urls=[(root + "/events/", "")] + urls)
+    return render_template("sitemap.xml", urls=first + urls)
 
 
 @bp.route("/robots.txt")
