@@ -82,7 +82,7 @@ class Server:
             start_new_session=True,
         )
         self.base = f"http://127.0.0.1:{self.port}"
-        deadline = time.time() + 30
+        deadline = time.time() + 60  # a busy machine (a CI neighbour) starts it slowly
         while time.time() < deadline:
             try:
                 urllib.request.urlopen(self.base + "/healthz", timeout=1).read()
