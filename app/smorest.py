@@ -84,6 +84,10 @@ def multidict_to_body(source: MultiDict) -> dict:
     return {key: _lists_from_indexes(value) for key, value in body.items()}
 
 
+# The bodies of a DELETE read for its parameters, as WordPress reads them.
+DELETE_BODY_TYPES = ("application/json", "application/x-www-form-urlencoded", "multipart/form-data")
+
+
 class CalendarParser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
@@ -95,7 +99,11 @@ class CalendarParser(FlaskParser):
             raise ApiError(
                 "archive-bad-search-string", _("The 'search' parameter must be a string"), 400
             )
-        return query_values(req.args, self._multiple_keys(schema))
+        values = query_values(req.args, self._multiple_keys(schema))
+        if req.method == "DELETE" and req.mimetype in DELETE_BODY_TYPES:
+            # WordPress reads a DELETE's JSON or form body too, over its query (``force``).
+            values.update(request_body(req))
+        return values
 
     def _multiple_keys(self, schema) -> frozenset:
         """The names of the schema's list fields, worked out once per schema object (the

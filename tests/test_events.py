@@ -722,3 +722,17 @@ def test_a_local_time_in_a_dst_gap_moves_forward_by_the_gap_as_php_does(client, 
         "2026-03-29 03:30:00",
         "2026-03-29 01:30:00",
     )
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_force_in_a_delete_body_deletes_permanently(client, admin, make_event, as_json):
+    """Found by an outside check (fourteenth session). SPEC §4: `force=true` deletes permanently. The SPEC does not say where DELETE takes
+    its parameters; WordPress (the reference) reads them from a JSON or form body as well
+    as from the query string, so a client sending `{"force": true}` gets a deletion."""
+    event = make_event()
+    body = {"json": {"force": True}} if as_json else {"data": {"force": "true"}}
+    response = client.delete(f"{NS}/events/{event['id']}", headers=admin, **body)
+    assert response.status_code == 200
+    again = client.get(f"{NS}/events/{event['id']}", headers=admin)
+    assert again.status_code == 404, again.get_json()
+    assert again.get_json()["code"] == "rest-event-not-found"
