@@ -39,7 +39,7 @@ from app.routes.media import API_UPLOAD_ENDPOINTS, body_limit, register_uploads
 from app.routes.wordpress import register_wordpress
 from app.routes.wordpress_posts import register_wordpress_posts
 from app.smorest import Api
-from app.urls import NamespaceAlias, RestRoute
+from app.urls import CheckedHost, NamespaceAlias, RestRoute
 from store import texts
 from store.db import (
     UnsupportedDatabase,
@@ -116,12 +116,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["TEC_NAMESPACE_ALIAS"]:
         inner = NamespaceAlias(inner, app.config["API_ROOT"], NAMESPACE)
     inner = RestRoute(inner, app.config["API_ROOT"])
-    app.wsgi_app = LanguageRoots(
+    inner = LanguageRoots(
         inner,
         app.config["LANGUAGES"],
         app.config["DEFAULT_LANGUAGE"],
         app.config["API_ROOT"],
     )
+    app.wsgi_app = CheckedHost(inner)
     return app
 
 

@@ -1,8 +1,11 @@
 """Absolute URLs: ``SITE_URL`` when set, else the request's own scheme and host."""
 
+import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import current_app, request
+
+from app.errors import REFUSED
 
 # Werkzeug's ``host_url`` re-derives the IRI from the headers on every call; a request's
 # scheme and host map to one answer, so the answer is kept (a bounded number of hosts).
@@ -14,6 +17,29 @@ _SITE, _NAMESPACE = "calendar.site_url", "calendar.namespace_url"
 # The namespace the client asked in, when it is the plugin's (``NamespaceAlias``).
 ASKED_NAMESPACE = "calendar.asked_namespace"
 TEC_NAMESPACE = "tribe/events/v1"
+
+
+# A Host header's value (RFC 9110 §7.2: uri-host [":" port]): a name of letters, digits and
+# what RFC 3986 allows in one (IDNs as punycode), or an IP literal in brackets.
+_HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(:[0-9]{0,5})?")
+
+
+class CheckedHost:
+    """WSGI middleware: a Host header that names no host never makes a link (``site_url``
+    then uses the server's own name, as for a request without one); an empty one is what
+    HTTP asks of a target without an authority, any other is a 400 (RFC 9112 §3.2), as
+    gunicorn's refusals are (``app.errors.REFUSED``). Runs first."""
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        host = environ.get("HTTP_HOST")
+        if host is not None and not _HOST.fullmatch(host):
+            del environ["HTTP_HOST"]
+            if host.strip():
+                environ[REFUSED] = 400
+        return self.wsgi_app(environ, start_response)
 
 
 class NamespaceAlias:

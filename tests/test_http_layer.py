@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 import urllib.request
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -438,3 +439,40 @@ def test_a_large_image_leaves_the_worker_small(server, tmp_path):
         assert (made["width"], made["height"]) == (6000, 6000)
         assert set(made["sizes"]) == {"thumbnail", "medium", "large"}
     assert max(_worker_rss_mb(server)) < 150
+
+
+# Found by an outside check (fourteenth session). Host headers no server may accept (RFC 9112 §3.2: 400: spaces, quotes, an empty one, a port
+# that is no number), as scanners and broken clients send them; the pages built their feed
+# links from them and failed.
+BAD_HOSTS = ["a b", "", "x:abc", 'x"><script>alert(1)</script>', "é.example"]
+
+
+@pytest.mark.parametrize("host", BAD_HOSTS)
+@pytest.mark.parametrize(
+    "path", ["/events/", "/events/month/", "/events/today/", "/events/embed/", "/fr/events/"]
+)
+def test_a_page_asked_with_a_malformed_host_is_never_a_500(client, make_event, path, host):
+    """SPEC §9/§10: no request, however malformed, yields a 5xx; §15: page errors are HTML
+    pages with the right status."""
+    make_event(title="Hosted")
+    answer = client.get(path, headers={"Host": host, "Accept": "text/html"})
+    assert answer.status_code < 500, answer.status_code
+    assert answer.mimetype == "text/html"
+
+
+@pytest.mark.parametrize("host", BAD_HOSTS)
+def test_api_links_of_a_malformed_host_are_absolute_or_the_request_is_refused(
+    client, make_event, host
+):
+    """SPEC §1/§2: absolute links use the request's host (`url` is the item's page under the
+    base URL); a Host that cannot make one is a malformed request, answered as a JSON 400
+    (§6, §10), never links such as ``http:/event/hosted/``."""
+    make_event(title="Hosted")
+    answer = client.get(f"{NS}/events", headers={"Host": host})
+    if answer.status_code == 400:
+        assert answer.get_json()["data"]["status"] == 400
+        return
+    assert answer.status_code == 200
+    for event in answer.get_json()["events"]:
+        parts = urlsplit(event["url"])
+        assert parts.scheme in ("http", "https") and parts.netloc, event["url"]
