@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import current_app, g
 
-from app.auth import may
+from app.auth import may, may_read_media
 from app.errors import invalid_params
 from app.i18n import _
 from rules import dates
@@ -64,7 +64,9 @@ def check_image(value, viewer, param: str = "image") -> str:
         isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
     ):
         media = get_media(value)
-        if media is None:
+        # One the caller may not read (shown only by another's draft) is no image to it:
+        # attaching it would show it to everyone.
+        if media is None or not may_read_media(viewer, media):
             raise invalid_params({param: _("%(id)s is not the id of an image.", id=value)})
         if not may(viewer, "use_media", media):
             raise invalid_params({param: _("Sorry, you are not allowed to add images.")})

@@ -690,3 +690,47 @@ def test_deleting_an_image_other_authors_items_show_says_why(client, as_role, ma
     assert body["code"] == "rest_forbidden" and body["data"] == {"status": 403}
     assert "only an editor may delete it" in body["message"]
     assert client.get(f"{NS}/media/{image['id']}").status_code == 200
+
+
+@pytest.fixture
+def hidden_image(client, as_role):
+    """Found by an outside check (fourteenth session). An image that only a contributor's draft shows: the API hides it from other authors."""
+    contributor = as_role("contributor")
+    image = uploaded(client, contributor, image_bytes(size=(400, 300)))
+    draft = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Mine",
+            "start_date": "tomorrow",
+            "end_date": "tomorrow",
+            "image": image["id"],
+        },
+        headers=contributor,
+    )
+    assert draft.status_code == 201 and draft.get_json()["status"] == "draft"
+    author = as_role("author")
+    assert client.get(f"{NS}/media/{image['id']}", headers=author).status_code == 404
+    assert client.get(f"{NS}/media/{image['id']}").status_code == 404
+    return image
+
+
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("events", {"title": "Grab", "start_date": "tomorrow", "end_date": "tomorrow"}),
+        ("venues", {"venue": "Grab hall"}),
+        ("organizers", {"organizer": "Grab org"}),
+    ],
+)
+def test_an_image_the_caller_may_not_read_cannot_be_attached_by_id(
+    client, as_role, hidden_image, path, body
+):
+    """SPEC §9: no draft content reaches a caller who may not see it, by any route or
+    embedding; §13: an id that is not an image (for the caller) is a 400 naming `image`, as a
+    venue or organizer id the caller may not read is (§10). Attaching it by id answered the
+    image object with its URL and made it public."""
+    author = as_role("author")
+    answer = client.post(f"{NS}/{path}", json={**body, "image": hidden_image["id"]}, headers=author)
+    assert answer.status_code == 400, answer.get_json()
+    assert "image" in answer.get_json()["data"]["params"]
+    assert client.get(f"{NS}/media/{hidden_image['id']}").status_code == 404
