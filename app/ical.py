@@ -21,6 +21,8 @@ import icalendar
 from flask import Response, request
 from icalendar.parser import dquote, foldline
 from icalendar.timezone import tzp
+from werkzeug.datastructures import MIMEAccept
+from werkzeug.http import parse_accept_header
 from werkzeug.urls import iri_to_uri
 
 from app.i18n import N_
@@ -55,8 +57,21 @@ def accepts_calendar() -> bool:
     if "text" not in accept and "application" not in accept and "json" not in accept:
         # Only */* can match either: it matches both alike, and JSON is listed first.
         return False
-    best = request.accept_mimetypes.best_match(["application/json", MIMETYPE])
-    return best == MIMETYPE and request.accept_mimetypes[MIMETYPE] > 0
+    ranges = request.accept_mimetypes if ";" not in accept else _without_parameters(accept)
+    best = ranges.best_match(["application/json", MIMETYPE])
+    return best == MIMETYPE and ranges[MIMETYPE] > 0
+
+
+def _without_parameters(accept: str) -> MIMEAccept:
+    """The media ranges of an Accept header with their weights and no other parameter:
+    ``text/calendar; charset=utf-8`` asks for text/calendar (RFC 9110 §12.5.1), which
+    Werkzeug would match only to a type offered with that parameter."""
+    ranges = []
+    for item in accept.split(","):
+        media, *parameters = item.split(";")
+        weight = [p.strip() for p in parameters if p.strip().startswith("q=")]
+        ranges.append(";".join([media.strip(), *weight[:1]]))
+    return parse_accept_header(",".join(ranges), MIMEAccept)
 
 
 def wants_calendar(args: dict) -> bool:
