@@ -441,10 +441,20 @@ _FOLD = re.compile(r"\r?\n[ \t]")
 
 def _spaceless_rules(text: str) -> str:
     """Rules with spaces removed (``BYDAY=MO, TU, WE``, as an Exchange export writes them),
-    which the parser would refuse and drop: a weekly series would become one event."""
-    if "RULE" not in text.upper():
+    which the parser would refuse and drop: a weekly series would become one event. And
+    a comma escaped inside a category's name (``CATEGORIES:Rock\\, Pop``, as the feeds write
+    "Rock, Pop") kept as ``ESCAPED_COMMA``: the parser splits the name there."""
+    upper = text.upper()
+    if "RULE" not in upper and "CATEGORIES" not in upper:
         return text
-    return _RULE_LINE.sub(lambda m: re.sub(r"[ \t]+", "", m.group(1)), _FOLD.sub("", text))
+    text = _FOLD.sub("", text)
+    text = _RULE_LINE.sub(lambda m: re.sub(r"[ \t]+", "", m.group(1)), text)
+    return _CATEGORIES_LINE.sub(lambda m: m.group(1).replace("\\,", ESCAPED_COMMA), text)
+
+
+_CATEGORIES_LINE = re.compile(r"^(CATEGORIES[;:][^\r\n]*)", re.IGNORECASE | re.MULTILINE)
+# Stands for "\," in a category's name while the parser reads it (a private-use character).
+ESCAPED_COMMA = "\ue000"
 
 
 # The parser keeps the zones a file defines (VTIMEZONE with a TZID it does not know) in one
@@ -815,7 +825,9 @@ def _categories(component) -> list[str]:
         return []
     names = []
     for value in values if isinstance(values, list) else [values]:
-        names.extend(str(name).strip() for name in getattr(value, "cats", [value]))
+        names.extend(
+            str(name).replace(ESCAPED_COMMA, ",").strip() for name in getattr(value, "cats", [value])
+        )
     return [name for name in names if name]
 
 

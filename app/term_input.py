@@ -18,7 +18,9 @@ def parse_term_input(value, taxonomy: str, param: str) -> list:
     if value in ("", None, [], 0, "0"):
         return []
     items = []
-    for item in split_list(value):
+    # A list's items are whole names, as The Events Calendar's list_to_array keeps them (an
+    # import's "Rock, Pop"); a text is split at its commas.
+    for item in value if isinstance(value, list) else split_list(value):
         if isinstance(item, bool) or isinstance(item, dict | list):
             raise InvalidInput({param: N_("Must be term ids, slugs or names.")})
         text = plain_text(str(item)).strip()
