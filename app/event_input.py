@@ -20,7 +20,7 @@ from app.auth import (
     written_status,
 )
 from app.errors import ApiError, invalid_params
-from app.i18n import _, translate
+from app.i18n import N_, _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.linked_input import check_image, linked_columns, publication_columns
 from app.term_input import parse_term_input
@@ -286,6 +286,13 @@ def _stored(value):
     return int(value) if isinstance(value, bool) else value
 
 
+# The first occurrence is the series (SPEC §12): an EXDATE cannot leave it out.
+EXCLUDED_START = N_(
+    "An EXDATE excludes the series' first date, which is the series itself: start the "
+    "series at its next date instead."
+)
+
+
 def plan_occurrences(values: dict, existing) -> list | None:
     """The wall-clock starts of a series' occurrences when a write creates the series or
     changes its dates or recurrence (None when it does not). Runs after authorisation
@@ -310,8 +317,11 @@ def plan_occurrences(values: dict, existing) -> list | None:
     horizon = utcnow().replace(tzinfo=None) + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
     try:
         start = dates.parse_stored(current("start_date"))
+        rules = recurrence.parse(recurrence.stored_lines(lines_text))
+        if not recurrence.without_exdates([start], rules.exdates, tz):
+            raise invalid_params({"recurrence": _(EXCLUDED_START)})
         starts = recurrence.occurrence_starts(
-            recurrence.parse(recurrence.stored_lines(lines_text)),
+            rules,
             start,
             tz,
             horizon,

@@ -854,3 +854,26 @@ def test_a_whole_series_moved_as_its_rule_cannot_say_is_written_another_way(rule
     after = recurrence.occurrence_starts(recurrence.parse(moved), start + shift, tz, horizon, 1000)
     cut = datetime(2028, 12, 1)
     assert [m for m in after if m < cut] == [m + shift for m in before if m + shift < cut]
+
+
+def test_an_exdate_of_the_series_first_date_is_a_400(client, admin):
+    """Found by an outside check (fourteenth session): an EXDATE naming the first date was
+    stored while that date stayed listed (the first occurrence is the series, SPEC §12) and
+    the feed left the EXDATE out. It is a 400 naming ``recurrence``, and nothing is saved;
+    an EXDATE of a later date still excludes it."""
+    body = {
+        "title": "Exfirst",
+        "start_date": "2029-06-01 10:00",
+        "end_date": "2029-06-01 11:00",
+        "timezone": "UTC",
+        "recurrence": ["RRULE:FREQ=DAILY;COUNT=3", "EXDATE:20290601T100000Z"],
+    }
+    refused = client.post(f"{NS}/events", json=body, headers=admin)
+    assert refused.status_code == 400
+    assert "first date" in refused.get_json()["data"]["params"]["recurrence"]
+    window = f"{NS}/events?start_date=2029-05-01&end_date=2029-07-01&search=Exfirst"
+    assert client.get(window, headers=admin).get_json()["events"] == []
+    later = {**body, "recurrence": ["RRULE:FREQ=DAILY;COUNT=3", "EXDATE:20290602T100000Z"]}
+    assert client.post(f"{NS}/events", json=later, headers=admin).status_code == 201
+    starts = [e["start_date"] for e in client.get(window, headers=admin).get_json()["events"]]
+    assert starts == ["2029-06-01 10:00:00", "2029-06-03 10:00:00"]
