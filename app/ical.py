@@ -28,7 +28,7 @@ from werkzeug.urls import iri_to_uri
 from app.i18n import N_
 from app.ical_bounds import Bounds
 from app.ical_bounds import check as check_bounds
-from app.ical_zones import vtimezone
+from app.ical_zones import FixedZone, fixed_zone, vtimezone
 from app.render import address_line
 from app.urls import asked_url
 from rules import dates
@@ -119,13 +119,18 @@ def clean(text: str) -> str:
     return _CONTROLS.sub("", _OTHER_LINE_ENDS.sub("\n", text))
 
 
-def _zone(name: str) -> ZoneInfo | None:
-    """The IANA zone of an event, or None for UTC and fixed offsets (written in UTC)."""
+def _zone(name: str) -> ZoneInfo | FixedZone | None:
+    """The zone an event's times are written in: its IANA zone, or its fixed offset
+    (``UTC+5:30``) as a zone of that name; None for UTC (the ``Z`` form)."""
     try:
         tz, label = dates.resolve_timezone(name)
     except dates.DateError:
         return None
-    return tz if isinstance(tz, ZoneInfo) and label != "UTC" else None
+    if label == "UTC":
+        return None
+    if isinstance(tz, ZoneInfo):
+        return tz
+    return fixed_zone(tz.utcoffset(None), label)
 
 
 @dataclass

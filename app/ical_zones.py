@@ -16,7 +16,7 @@ vzic/tzurl zone files are, so that a calendar application that trusts the feed's
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
@@ -43,8 +43,56 @@ class Unsaid(ValueError):
 def vtimezone(key: str, first: date, last: date) -> bytes:
     """The VTIMEZONE of ``key``, as text, for a feed whose events fall between ``first``
     and ``last`` (its observances hold past ``last``: open-ended rules, or single
-    transitions for ``YEARS_AHEAD`` years). Kept per zone and years, written once."""
+    transitions for ``YEARS_AHEAD`` years). Kept per zone and years, written once. A
+    fixed offset (``FixedZone``) is one observance of that offset."""
+    if key in _FIXED:
+        return _fixed_written(key)
     return _written(key, first.year, last.year)
+
+
+class FixedZone(tzinfo):
+    """A fixed UTC offset as an event names its timezone (``UTC+5:30``, WordPress's manual
+    offsets), written in the feeds as a zone of that name (``TZID=UTC+5:30``) with its own
+    VTIMEZONE, so the event keeps its wall time and its zone through a feed and an import
+    (app/ical.py::named_zone reads the name back)."""
+
+    def __init__(self, offset: timedelta, key: str):
+        super().__init__()
+        self.offset, self.key = offset, key
+
+    def utcoffset(self, dt):
+        return self.offset
+
+    def dst(self, dt):
+        return timedelta(0)
+
+    def tzname(self, dt):
+        return self.key
+
+
+_FIXED: dict[str, FixedZone] = {}
+
+
+def fixed_zone(offset: timedelta, key: str) -> FixedZone:
+    """The one ``FixedZone`` of ``key`` (a zone's name is known by the VTIMEZONE writer)."""
+    zone = _FIXED.get(key)
+    if zone is None:
+        zone = _FIXED[key] = FixedZone(offset, key)  # offsets: at most 15 × 60 × 2 names
+    return zone
+
+
+@lru_cache(maxsize=256)
+def _fixed_written(key: str) -> bytes:
+    zone = _FIXED[key]
+    component = icalendar.Timezone()
+    component.add("tzid", key)
+    standard = icalendar.TimezoneStandard()
+    standard.add("dtstart", datetime(1970, 1, 1))
+    standard.add("tzoffsetfrom", zone.offset)
+    standard.add("tzoffsetto", zone.offset)
+    standard.add("tzname", key)
+    component.add_component(standard)
+    return component.to_ical()
 
 
 @lru_cache(maxsize=1024)  # every zone (about 600) at a few spans

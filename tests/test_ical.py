@@ -903,3 +903,30 @@ def test_our_own_series_feed_imported_again_copies_nothing(client, admin, make_e
     assert answer["created"] == [] and answer["rejected"] == []
     after = client.get(f"{NS}/events", query_string={"start_date": "2027-01-01"}).get_json()
     assert after["total"] == before["total"] == 3
+
+
+def test_a_fixed_offset_zone_keeps_its_name_and_wall_time_through_a_feed(client, admin):
+    """Found by an outside check (fourteenth session): an event in ``UTC+5:30`` (a zone the
+    API takes, as WordPress's manual offsets) was written in the Z form with no VTIMEZONE,
+    so a feed imported elsewhere gave a UTC event at 04:30. Its times carry its own TZID,
+    with a VTIMEZONE of that offset, and an import reads the zone back."""
+    made = client.post(
+        f"{NS}/events",
+        json={"title": "Offset zone", "start_date": "2028-07-01 10:00",
+              "end_date": "2028-07-01 11:00", "timezone": "UTC+5:30"},
+        headers=admin,
+    ).get_json()  # fmt: skip
+    feed = client.get(f"{NS}/events/{made['id']}?ical=1").data
+    calendar = icalendar.Calendar.from_ical(feed)
+    event = calendar.walk("VEVENT")[0]
+    assert event["DTSTART"].params["TZID"] == "UTC+5:30"
+    assert event["DTSTART"].dt.replace(tzinfo=None) == datetime(2028, 7, 1, 10, 0)
+    assert event["DTSTART"].dt.utcoffset() == timedelta(hours=5, minutes=30)
+    assert b"TZOFFSETTO:+0530" in feed and b"TZID:UTC+5:30" in feed
+    copy = feed.replace(f"UID:{made['id']}@".encode(), b"UID:elsewhere-")
+    imported = client.post(
+        f"{NS}/events/import", data=copy, headers={**admin, "Content-Type": "text/calendar"}
+    )
+    assert imported.status_code == 200, imported.get_json()
+    again = client.get(f"{NS}/events/{imported.get_json()['created'][0]['id']}").get_json()
+    assert (again["timezone"], again["start_date"]) == ("UTC+5:30", "2028-07-01 10:00:00")
