@@ -119,7 +119,7 @@ def delete(name, reassign):
         except users.UserError as error:
             raise click.ClickException(str(error)) from None
         texts.make_all()  # the moved items' texts name their new author
-    given = ", ".join(f"{n} {kind}" for kind, n in moved.items() if n)
+    given = users.counted_items(moved)
     click.echo(f"Deleted {name}" + (f"; {given} now belong to {reassign}." if given else "."))
 
 

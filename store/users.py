@@ -128,6 +128,23 @@ def _owned(user_id: int) -> dict[str, int]:
     }
 
 
+# What ``_owned`` counts, by table, in the singular and the plural.
+_ITEM_WORDS = {
+    "event": ("event", "events"),
+    "venue": ("venue", "venues"),
+    "organizer": ("organizer", "organizers"),
+    "media": ("image", "images"),
+}
+
+
+def counted_items(owned: dict[str, int]) -> str:
+    """``_owned``'s counts said in words: "3 events, 1 venue"."""
+    words = (
+        (n, _ITEM_WORDS.get(table, (table, table))[n != 1]) for table, n in owned.items() if n
+    )
+    return ", ".join(f"{n} {word}" for n, word in words)
+
+
 def _other_administrators(user: User) -> bool:
     return User.select().where((User.role == "administrator") & (User.id != user.id)).exists()
 
@@ -173,7 +190,7 @@ def delete_user(login: str, reassign: str = "") -> dict[str, int]:
                     "contributor or above"
                 )
         elif any(owned.values()):
-            said = ", ".join(f"{n} {kind}" for kind, n in owned.items() if n)
+            said = counted_items(owned)
             raise UserError(f"{login} is the author of {said}; --reassign OTHER gives them away")
         if heir is not None:
             for model in OWNED:

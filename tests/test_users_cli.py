@@ -91,3 +91,14 @@ def test_migrate_says_from_which_version_it_migrated(app, database_url):
 
     said = flask_cli(database_url, "migrate")
     assert said.startswith("Migrated the database from schema version 18 to ")
+
+
+def test_deleting_a_user_names_their_items_in_the_plural(app, as_role, make_event):
+    """Found by an outside check (fourteenth session): "author of 3 event"."""
+    author = as_role("author", "cat")
+    as_role("editor", "dan")
+    for n in range(2):
+        make_event(headers=author, title=f"Cat's talk {n}")
+    assert "cat is the author of 2 events;" in run(app, "delete", "cat").output
+    done = run(app, "delete", "cat", "--reassign", "dan")
+    assert done.output == "Deleted cat; 2 events now belong to dan.\n"
