@@ -930,3 +930,21 @@ def test_a_fixed_offset_zone_keeps_its_name_and_wall_time_through_a_feed(client,
     assert imported.status_code == 200, imported.get_json()
     again = client.get(f"{NS}/events/{imported.get_json()['created'][0]['id']}").get_json()
     assert (again["timezone"], again["start_date"]) == ("UTC+5:30", "2028-07-01 10:00:00")
+
+
+def test_the_feeds_under_the_alias_name_themselves_in_the_alias(client, make_event):
+    """Found by an outside check (fourteenth session): a feed asked under
+    ``tribe/events/v1`` named itself (``SOURCE``, RFC 7986) under ``calendar/events/v1``
+    (SPEC §17: links stay in the namespace asked)."""
+    tec = "/wp-json/tribe/events/v1"
+    event = make_event(title="Concert")
+    for path in (
+        f"{tec}/events?ical=1",
+        f"{tec}/events/{event['id']}?ical=1",
+        f"{tec}/events/by-slug/{event['slug']}?ical=1",
+    ):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        source = str(icalendar.Calendar.from_ical(response.get_data())["SOURCE"])
+        assert source.startswith(f"http://localhost{tec}/events"), (path, source)
+        assert "calendar/events/v1" not in response.get_data(as_text=True), path

@@ -9,9 +9,11 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 import pytest
 
@@ -1160,3 +1162,114 @@ def test_a_rerun_whose_image_still_fails_leaves_the_items_as_they_were(app, clie
     after = client.get(f"{NS}/events").get_json()["events"][0]
     assert after["id"] == before["id"] and after["modified"] == before["modified"]
     assert after["venue"]["modified"] == before["venue"]["modified"]
+
+
+# --- found by an outside check of SPEC §17 (fourteenth session) ---------------------------
+
+
+def _listing_after(site, kind: str, answers: list):
+    """A route of ``kind`` that answers each of ``answers`` in turn (a status, or a body
+    that is no JSON), then the listing."""
+
+    def answer(parts, headers):
+        if answers:
+            first = answers.pop(0)
+            if isinstance(first, bytes):
+                return 200, {"Content-Type": "application/json"}, first
+            return first, {"Content-Type": "application/json"}, b'{"code": "busy"}'
+        items = site.events if kind == "events" else site.lists[kind]
+        listing = site.listing(kind, items, parse_qs(parts.query))
+        return 200, {"Content-Type": "application/json"}, json.dumps(site.local(listing)).encode()
+
+    site.routes[f"{TEC}/{kind}"] = answer
+
+
+@pytest.mark.parametrize("status", [507, 520, 521, 522, 524])
+def test_every_5xx_answer_of_the_source_is_asked_again(app, client, admin, site, waits, status):
+    """A WordPress site behind a proxy such as Cloudflare answers 520-524 when its origin
+    is slow or down for a moment; SPEC §17 retries every 5xx (they ended the run at once)."""
+    _listing_after(site, "venues", [status, status])
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert len(waits) == 2, result.output
+    venues = client.get(f"{NS}/venues").get_json()["venues"]
+    assert [v["slug"] for v in venues] == ["anchor-hall"]
+
+
+def test_an_answer_that_does_not_come_in_time_is_asked_again(
+    app, client, admin, site, waits, monkeypatch
+):
+    """docs/moving-from-tec.md said an answer may take 120 s, but a site that did not answer
+    within TIMEOUT (a busy WordPress) ended the run at once."""
+    monkeypatch.setattr(tec_source, "TIMEOUT", 0.3)
+    late = {"n": 2}
+
+    def slow(parts, headers):
+        if late["n"]:
+            late["n"] -= 1
+            time.sleep(1)
+        listing = site.listing("venues", site.lists["venues"], parse_qs(parts.query))
+        return 200, {"Content-Type": "application/json"}, json.dumps(site.local(listing)).encode()
+
+    site.routes[f"{TEC}/venues"] = slow
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert len(waits) == 2 and late["n"] == 0
+    assert client.get(f"{NS}/venues").get_json()["venues"]
+
+
+def test_a_run_stopped_by_the_source_reports_what_it_brought(app, admin, site, waits):
+    """A run the source stopped for good (every try a 503) printed the error alone, not
+    what it had brought before it (SPEC §17: a final report)."""
+    _listing_after(site, "events", [503] * (tec_source.RETRIES + 1))
+    result = run(app, site.base)
+    assert result.exit_code == 1
+    assert "Imported before the run stopped" in result.output
+    assert re.search(r"venues\s+[1-9]", result.output), result.output
+    assert "503" in result.output and "Run it again" in result.output
+
+
+def test_an_event_whose_venue_failed_says_it_was_saved_without_it(app, admin, site):
+    """The venue's failure was named, but its event was counted "created" with the link
+    silently missing."""
+    venue = site.lists["venues"][0]
+    event = next(e for e in site.events if (e.get("venue") or {}).get("id") == venue["id"])
+    venue["venue"] = event["venue"]["venue"] = ""  # our venues need a name
+    result = run(app, site.base)
+    assert "failed venue" in result.output
+    assert f"saved without its venue (source id {venue['id']}), which failed" in result.output
+
+
+def test_a_listing_that_is_not_json_is_not_called_another_site(app, admin, site, waits):
+    """A WordPress site whose events listing was broken (a notice a plugin printed before
+    the JSON) was said to be "not a WordPress site"."""
+    _listing_after(site, "events", [b"<b>Notice</b>: Undefined index in plugin.php\n{}"])
+    result = run(app, site.base)
+    assert result.exit_code == 1
+    assert "not a WordPress site" not in result.output
+    assert "did not answer JSON" in result.output and "Notice" in result.output
+
+
+@pytest.mark.parametrize(
+    "slug",
+    [
+        "summer_party",  # WordPress keeps "_" in a slug (sanitize_title_with_dashes)
+        "%e2%98%85-stars",  # and any character beyond ASCII, percent-encoded: a star,
+        "%f0%9f%8e%89-party",  # an emoji
+    ],
+)
+def test_a_slug_wordpress_allows_keeps_its_address(app, client, admin, site, slug):
+    """SPEC §17: each item keeps its slug, so its pages keep their addresses; the import
+    stored "summer-party", "stars", "party", and the old addresses were 404s."""
+    event, venue, category = site.events[0], site.lists["venues"][0], site.lists["categories"][0]
+    event["slug"] = slug
+    venue["slug"] = event["venue"]["slug"] = f"hall-{slug}"
+    category["slug"] = event["categories"][0]["slug"] = f"music-{slug}"
+    assert run(app, site.base).exit_code == 0
+    html = {"Accept": "text/html"}
+    for path in (f"/event/{slug}/", f"/venue/hall-{slug}/", f"/events/category/music-{slug}/"):
+        assert client.get(path, headers=html).status_code == 200, path
+    ours = client.get(f"{NS}/events").get_json()["events"][0]
+    assert ours["slug"] == unquote(slug)
+    assert ours["venue"]["slug"] == unquote(f"hall-{slug}")
+    assert ours["categories"][0]["slug"] == unquote(f"music-{slug}")

@@ -424,3 +424,19 @@ def test_categories_are_filtered_by_parent(client, admin):
     tops = client.get(f"{WP}/tribe_events_cat?parent=0").get_json()
     assert [c["slug"] for c in tops] == ["music", "theatre"]
     assert client.get(f"{WP}/tribe_events_cat?parent=x").status_code == 400
+
+
+def test_a_wordpress_media_upload_answers_where_the_new_attachment_is(client, as_role):
+    """Found by an outside check (fourteenth session): WordPress answers a created
+    attachment with 201 and ``Location`` (its ``wp/v2/media/{id}``), as it does for terms."""
+    author = as_role("author")
+    headers = {
+        **author,
+        "Content-Type": "image/png",
+        "Content-Disposition": 'attachment; filename="poster.png"',
+    }
+    response = client.post(f"{WP}/media", data=image_bytes("PNG", (400, 300)), headers=headers)
+    assert response.status_code == 201
+    created = response.get_json()
+    assert response.headers.get("Location") == f"http://localhost{WP}/media/{created['id']}"
+    assert client.get(response.headers["Location"]).get_json()["id"] == created["id"]
