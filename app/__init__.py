@@ -202,17 +202,22 @@ def _register_hooks(app: Flask) -> None:
             headers.add("Vary", vary + vary_by_origin)
         if "HTTP_AUTHORIZATION" in environ:
             headers["Cache-Control"] = "private"
-        if req.blueprint == "editor" or req.path.startswith(EDITOR_PATH):
-            # CORS is the API's (SPEC §1): another origin never reads an editor page, whose
-            # forms carry the user's CSRF token.
-            return response
-        origin = environ.get("HTTP_ORIGIN")
-        if origin and origin in allowed:
-            headers.add("Access-Control-Allow-Origin", origin)
-            headers.add("Access-Control-Allow-Credentials", "true")
-        else:
-            headers.add("Access-Control-Allow-Origin", "*")
+        _allow_origin(req, headers, allowed)
         return response
+
+
+def _allow_origin(req, headers, allowed: list[str]) -> None:
+    """CORS (SPEC §1): a listed origin with credentials, anyone else without. It is the
+    API's: another origin never reads an editor page, whose forms carry the user's CSRF
+    token."""
+    if req.blueprint == "editor" or req.path.startswith(EDITOR_PATH):
+        return
+    origin = req.environ.get("HTTP_ORIGIN")
+    if origin and origin in allowed:
+        headers.add("Access-Control-Allow-Origin", origin)
+        headers.add("Access-Control-Allow-Credentials", "true")
+    else:
+        headers.add("Access-Control-Allow-Origin", "*")
 
 
 def _raw_upload(req) -> None:

@@ -831,7 +831,8 @@ def _categories(component) -> list[str]:
     names = []
     for value in values if isinstance(values, list) else [values]:
         names.extend(
-            str(name).replace(ESCAPED_COMMA, ",").strip() for name in getattr(value, "cats", [value])
+            str(name).replace(ESCAPED_COMMA, ",").strip()
+            for name in getattr(value, "cats", [value])
         )
     return [name for name in names if name]
 
