@@ -139,9 +139,7 @@ _ITEM_WORDS = {
 
 def counted_items(owned: dict[str, int]) -> str:
     """``_owned``'s counts said in words: "3 events, 1 venue"."""
-    words = (
-        (n, _ITEM_WORDS.get(table, (table, table))[n != 1]) for table, n in owned.items() if n
-    )
+    words = ((n, _ITEM_WORDS.get(table, (table, table))[n != 1]) for table, n in owned.items() if n)
     return ", ".join(f"{n} {word}" for n, word in words)
 
 
