@@ -69,7 +69,7 @@ def _without_parameters(accept: str) -> MIMEAccept:
     ranges = []
     for item in accept.split(","):
         media, *parameters = item.split(";")
-        weight = [p.strip() for p in parameters if p.strip().startswith("q=")]
+        weight = [p.strip() for p in parameters if p.strip().lower().startswith("q=")]
         ranges.append(";".join([media.strip(), *weight[:1]]))
     return parse_accept_header(",".join(ranges), MIMEAccept)
 
