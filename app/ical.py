@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from html import escape
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 import icalendar
@@ -62,6 +63,19 @@ def accepts_calendar() -> bool:
     return best == MIMETYPE and ranges[MIMETYPE] > 0
 
 
+def _source() -> str:
+    """Where the feed lives (``SOURCE``): the address asked, without a ``password`` (SPEC §2:
+    a password is never part of any response; a subscriber keeps its own address)."""
+    url = asked_url()
+    if "password" in url:
+        parts = urlsplit(url)
+        query = [
+            (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "password"
+        ]
+        url = urlunsplit(parts._replace(query=urlencode(query)))
+    return _uri(iri_to_uri(url))
+
+
 def _without_parameters(accept: str) -> MIMEAccept:
     """The media ranges of an Accept header with their weights and no other parameter:
     ``text/calendar; charset=utf-8`` asks for text/calendar (RFC 9110 §12.5.1), which
@@ -89,9 +103,7 @@ def calendar_response(items: Iterable[FeedEvent], *, name: str, site_timezone: s
             modified.append(item.event["modified_utc"])
             yield item
 
-    body = calendar_bytes(
-        noted(items), name=name, site_timezone=site_timezone, source=_uri(iri_to_uri(asked_url()))
-    )
+    body = calendar_bytes(noted(items), name=name, site_timezone=site_timezone, source=_source())
     response = Response(body, mimetype=MIMETYPE)
     response.headers["Content-Type"] = f"{MIMETYPE}; charset=utf-8"
     response.headers["Content-Disposition"] = 'inline; filename="events.ics"'
@@ -454,7 +466,16 @@ def _spaceless_rules(text: str) -> str:
         return text
     text = _FOLD.sub("", text)
     text = _RULE_LINE.sub(lambda m: re.sub(r"[ \t]+", "", m.group(1)), text)
-    return _CATEGORIES_LINE.sub(lambda m: m.group(1).replace("\\,", ESCAPED_COMMA), text)
+    return _CATEGORIES_LINE.sub(lambda m: _ESCAPED_COMMA.sub(_kept_comma, m.group(1)), text)
+
+
+# A "\," that is an escaped comma: after an even run of backslashes ("\\\\," is an escaped
+# backslash, then a comma between two names).
+_ESCAPED_COMMA = re.compile(r"(?<!\\)((?:\\\\)*)\\,")
+
+
+def _kept_comma(match) -> str:
+    return match.group(1) + ESCAPED_COMMA
 
 
 _CATEGORIES_LINE = re.compile(r"^(CATEGORIES[;:][^\r\n]*)", re.IGNORECASE | re.MULTILINE)

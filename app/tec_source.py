@@ -241,7 +241,12 @@ class Source:
                 ) from None
             with error:
                 self.final_url = error.geturl() or url
-                return error.code, error.headers, _read(error, limit, url)
+                try:
+                    return error.code, error.headers, _read(error, limit, url)
+                except TimeoutError:  # the error's body stopped coming: asked again too
+                    raise _CutOff(f"nothing came for {TIMEOUT} s") from None
+                except IncompleteRead as cut:
+                    raise _CutOff(f"{len(cut.partial):,} bytes came") from None
         except urllib.error.URLError as error:
             reason = getattr(error, "reason", error)
             if isinstance(reason, TimeoutError):

@@ -1,9 +1,9 @@
 """Absolute URLs: ``SITE_URL`` when set, else the request's own scheme and host."""
 
-import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import current_app, request
+from werkzeug.sansio.utils import get_host
 
 from app.errors import REFUSED
 
@@ -19,23 +19,22 @@ ASKED_NAMESPACE = "calendar.asked_namespace"
 TEC_NAMESPACE = "tribe/events/v1"
 
 
-# A Host header's value (RFC 9110 §7.2: uri-host [":" port]): a name of letters, digits and
-# what RFC 3986 allows in one (IDNs as punycode), or an IP literal in brackets.
-_HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(:[0-9]{0,5})?")
-
-
 class CheckedHost:
     """WSGI middleware: a Host header that names no host never makes a link (``site_url``
-    then uses the server's own name, as for a request without one); an empty one is what
-    HTTP asks of a target without an authority, any other is a 400 (RFC 9112 §3.2), as
-    gunicorn's refusals are (``app.errors.REFUSED``). Runs first."""
+    then uses the server's own name). An empty one is what HTTP asks of a target without
+    an authority; any other that Werkzeug reads as no host (a space, a quote, ``%``, a
+    port that is empty or past 65535), and an HTTP/1.1 request without one, is a 400 (RFC
+    9112 §3.2), as gunicorn's refusals are (``app.errors.REFUSED``). Runs first."""
 
     def __init__(self, wsgi_app):
         self.wsgi_app = wsgi_app
 
     def __call__(self, environ, start_response):
         host = environ.get("HTTP_HOST")
-        if host is not None and not _HOST.fullmatch(host):
+        if host is None:
+            if environ.get("SERVER_PROTOCOL") == "HTTP/1.1":
+                environ[REFUSED] = 400
+        elif not get_host(environ.get("wsgi.url_scheme", "http"), host):
             del environ["HTTP_HOST"]
             if host.strip():
                 environ[REFUSED] = 400
@@ -122,7 +121,8 @@ def _site_url(environ) -> str:
     )
     found = _HOST_URLS.get(key)
     if found is None:
-        found = request.host_url.rstrip("/")
+        # The host as it was sent (``host_url`` writes a punycode name in Unicode: no URI)
+        found = f"{request.scheme}://{request.host.lower()}"
         if len(_HOST_URLS) < _HOST_URLS_MAX:
             _HOST_URLS[key] = found
     return found

@@ -100,7 +100,9 @@ class Recurrence:
 
 # --- parsing (pure) --------------------------------------------------------------------------
 
-_LINE = re.compile(r"^([A-Za-z-]+)((?:;[A-Za-z-]+=[^;:]*)*):(.+)$")
+# A parameter's value may be quoted, and hold a colon then (RFC 5545 §3.2: a feed writes
+# ``TZID="UTC+5:30"``).
+_LINE = re.compile(r'^([A-Za-z-]+)((?:;[A-Za-z-]+=(?:"[^"]*"|[^;:"]*))*):(.+)$')
 _DATE_TIME = re.compile(r"^(\d{8})T(\d{6})(Z?)$", re.IGNORECASE)
 _DATE = re.compile(r"^\d{8}$")
 _UNTIL = re.compile(r"(?i)(^|;)UNTIL=([0-9TZtz]+)")

@@ -2271,3 +2271,19 @@ def test_categories_and_tags_sent_as_a_list_keep_every_term(client, admin, sign_
     event = client.get(f"{NS}/events/{saved_id(answer)}", headers=admin).get_json()
     assert sorted(term["id"] for term in event["categories"]) == sorted(ids["categories"])
     assert sorted(term["id"] for term in event["tags"]) == sorted(ids["tags"])
+
+
+# --- found by the outside check of this session's fixes (fourteenth session) ------------
+
+
+def test_the_editors_repeated_category_fields_keep_each_term_whole(client, admin, sign_in):
+    """The API keeps each repeated form field whole (categories=Rock, Pop & categories=Jazz:
+    two terms, 191326d); the editor joins them with commas and splits again: three terms."""
+    editor = sign_in("administrator", "boss")
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, title="Terms", categories=["Rock, Pop", "Jazz"]),
+    )
+    assert answer.status_code == 303
+    event = client.get(f"{NS}/events/{saved_id(answer)}", headers=admin).get_json()
+    assert sorted(c["name"] for c in event["categories"]) == ["Jazz", "Rock, Pop"]

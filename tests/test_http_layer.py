@@ -476,3 +476,62 @@ def test_api_links_of_a_malformed_host_are_absolute_or_the_request_is_refused(
     for event in answer.get_json()["events"]:
         parts = urlsplit(event["url"])
         assert parts.scheme in ("http", "https") and parts.netloc, event["url"]
+
+
+# --- found by the outside check of this session's fixes (fourteenth session) ------------
+
+
+@pytest.mark.parametrize(
+    "host, site",
+    [
+        ("example.org:", "http://example.org"),  # RFC 3986 §3.2.3: port = *DIGIT (may be empty)
+        ("ex%41mple.org", "http://example.org"),  # a pct-encoded reg-name (RFC 3986 §3.2.2)
+        ("a.example,b.example", "http://a.example,b.example"),  # sub-delims the pattern allows
+        ("example.org;x", "http://example.org;x"),
+    ],
+)
+def test_a_host_the_check_lets_through_makes_absolute_links(client, make_event, host, site):
+    """Found by an outside check (fourteenth session): the Host check let these through,
+    then the links were 'http:/event/…' (no host at all) in the API and on the pages: either
+    the check refuses them (400) or they make links with a host."""
+    event = make_event(title="Linked", status="publish")
+    answer = client.get(f"{NS}/events/{event['id']}", headers={"Host": host})
+    if answer.status_code == 400:
+        return
+    assert answer.status_code == 200
+    assert answer.get_json()["url"].startswith(site + "/event/"), answer.get_json()["url"]
+    page = client.get("/event/linked/", headers={"Host": host, "Accept": "text/html"})
+    assert 'href="http:/' not in page.get_data(as_text=True)
+
+
+def test_an_http_1_1_request_without_host_is_a_400(app, make_event):
+    """RFC 9112 §3.2, which 1002edb cites: a server MUST answer 400 to an HTTP/1.1 request
+    that lacks a Host header field; the app answers 200 (gunicorn lets it through)."""
+    from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+    make_event(title="Hostless", status="publish")
+    environ = EnvironBuilder(path=f"{NS}/events").get_environ()
+    environ["SERVER_PROTOCOL"] = "HTTP/1.1"
+    del environ["HTTP_HOST"]
+    _body, status, _headers = run_wsgi_app(app.wsgi_app, environ)
+    assert status.startswith("400")
+
+
+def test_a_host_with_a_port_beyond_65535_is_refused_or_makes_right_links(client, make_event):
+    """'example.org:99999' passes the check (five digits) and the API answers 200 with links
+    'http:/event/…'. Either it names no host (400, as 'a b' is) or its links keep it."""
+    event = make_event(title="Port", status="publish")
+    answer = client.get(f"{NS}/events/{event['id']}", headers={"Host": "example.org:99999"})
+    if answer.status_code != 400:
+        assert answer.get_json()["url"].startswith("http://example.org:99999/event/")
+
+
+def test_a_punycode_host_makes_links_in_punycode(client, make_event):
+    """Links are URIs (a feed's URL property is one, RFC 5545 §3.3.13): the host the client
+    named (xn--bcher-kva.example) is answered as 'http://bücher.example/…'."""
+    event = make_event(title="Puny", status="publish")
+    host = {"Host": "xn--bcher-kva.example"}
+    answer = client.get(f"{NS}/events/{event['id']}", headers=host)
+    assert answer.get_json()["url"] == "http://xn--bcher-kva.example/event/puny/"
+    feed = client.get(f"{NS}/events/{event['id']}?ical=1", headers=host).get_data(as_text=True)
+    assert "URL:http://xn--bcher-kva.example/event/puny/" in feed

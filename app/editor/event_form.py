@@ -433,9 +433,9 @@ def body(form, files, viewer) -> dict:
     the editor stores it once the rest is valid."""
     same = unchanged(form, files)
     body: dict = {key: form[key] for key in BODY_FIELDS if key in form and key not in same}
-    for key in LIST_FIELDS:  # repeated, as the API takes a form-encoded list: every one kept
+    for key in LIST_FIELDS:  # repeated, as the API takes a form-encoded list: each one whole
         if key in body and len(values := form.getlist(key)) > 1:
-            body[key] = ",".join(values)
+            body[key] = values
     if "password" in body and not body["password"] and "clear_password" not in form:
         del body["password"]  # an empty field keeps the password (it is never shown)
     if "date" in body and not body["date"].strip():
