@@ -33,11 +33,11 @@ class CheckedHost:
         host = environ.get("HTTP_HOST")
         if host is None:
             if environ.get("SERVER_PROTOCOL") == "HTTP/1.1":
-                environ[REFUSED] = 400
+                environ.setdefault(REFUSED, 400)  # gunicorn's own refusal says more
         elif not get_host(environ.get("wsgi.url_scheme", "http"), host):
             del environ["HTTP_HOST"]
             if host.strip():
-                environ[REFUSED] = 400
+                environ.setdefault(REFUSED, 400)
         return self.wsgi_app(environ, start_response)
 
 

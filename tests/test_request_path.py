@@ -35,8 +35,11 @@ def fresh_query() -> str:
 
 def raw_get(app, path, query="", headers=None, **environ_changes):
     """A GET through the whole WSGI stack with an environ changed by hand (a key given
-    None is removed: a request without a Host header, as HTTP/1.0 allows)."""
+    None is removed: a request without a Host header is an HTTP/1.0 one, as only HTTP/1.0
+    allows; HTTP/1.1 without Host is a 400, tests/test_http_layer.py)."""
     environ = EnvironBuilder(path=path, query_string=query, headers=headers or {}).get_environ()
+    if "HTTP_HOST" in environ_changes and environ_changes["HTTP_HOST"] is None:
+        environ_changes.setdefault("SERVER_PROTOCOL", "HTTP/1.0")
     for key, value in environ_changes.items():
         if value is None:
             environ.pop(key, None)
