@@ -23,8 +23,9 @@ class CheckedHost:
     """WSGI middleware: a Host header that names no host never makes a link (``site_url``
     then uses the server's own name). An empty one is what HTTP asks of a target without
     an authority; any other that Werkzeug reads as no host (a space, a quote, ``%``, a
-    port that is empty or past 65535), and an HTTP/1.1 request without one, is a 400 (RFC
-    9112 §3.2), as gunicorn's refusals are (``app.errors.REFUSED``). Runs first."""
+    port that is empty or past 65535), and an HTTP/1.1 request without one (but a probe of
+    ``/healthz``), is a 400 (RFC 9112 §3.2), as gunicorn's refusals are
+    (``app.errors.REFUSED``). Runs first."""
 
     def __init__(self, wsgi_app):
         self.wsgi_app = wsgi_app
@@ -32,7 +33,11 @@ class CheckedHost:
     def __call__(self, environ, start_response):
         host = environ.get("HTTP_HOST")
         if host is None:
-            if environ.get("SERVER_PROTOCOL") == "HTTP/1.1":
+            # /healthz answers a load balancer's probe however it is written (SPEC §8).
+            if (
+                environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
+                and environ.get("PATH_INFO") != "/healthz"
+            ):
                 environ.setdefault(REFUSED, 400)  # gunicorn's own refusal says more
         elif not get_host(environ.get("wsgi.url_scheme", "http"), host):
             del environ["HTTP_HOST"]

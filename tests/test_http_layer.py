@@ -515,6 +515,12 @@ def test_an_http_1_1_request_without_host_is_a_400(app, make_event):
     del environ["HTTP_HOST"]
     _body, status, _headers = run_wsgi_app(app.wsgi_app, environ)
     assert status.startswith("400")
+    # A load balancer's liveness probe is answered however it is written (SPEC §8).
+    probe = EnvironBuilder(path="/healthz").get_environ()
+    probe["SERVER_PROTOCOL"] = "HTTP/1.1"
+    del probe["HTTP_HOST"]
+    body, status, _headers = run_wsgi_app(app.wsgi_app, probe)
+    assert status.startswith("200") and b"".join(body) == b'{"status":"ok"}'
 
 
 def test_a_host_with_a_port_beyond_65535_is_refused_or_makes_right_links(client, make_event):
