@@ -443,7 +443,7 @@ def parse_calendar(data: bytes | str, bounds: Bounds = Bounds()) -> list[icalend
         raise NotICalendar("no VCALENDAR")
     check_bounds(data, bounds)
     try:
-        calendars = icalendar.Calendar.from_ical(_spaceless_rules(data), multiple=True)
+        calendars = icalendar.Calendar.from_ical(_as_the_parser_reads(data), multiple=True)
     except Exception as error:  # the parser raises several kinds for malformed input
         raise NotICalendar(str(error)) from None
     calendars = [c for c in calendars if c.name == "VCALENDAR"]
@@ -456,11 +456,12 @@ _RULE_LINE = re.compile(r"^((?:RRULE|EXRULE)[;:][^\r\n]*)", re.IGNORECASE | re.M
 _FOLD = re.compile(r"\r?\n[ \t]")
 
 
-def _spaceless_rules(text: str) -> str:
-    """Rules with spaces removed (``BYDAY=MO, TU, WE``, as an Exchange export writes them),
-    which the parser would refuse and drop: a weekly series would become one event. And
-    a comma escaped inside a category's name (``CATEGORIES:Rock\\, Pop``, as the feeds write
-    "Rock, Pop") kept as ``ESCAPED_COMMA``: the parser splits the name there."""
+def _as_the_parser_reads(text: str) -> str:
+    """The file with what the parser misreads mended: rules with spaces removed
+    (``BYDAY=MO, TU, WE``, as an Exchange export writes them), which the parser would refuse
+    and drop (a weekly series would become one event); a comma escaped inside a category's
+    name (``CATEGORIES:Rock\\, Pop``, as the feeds write "Rock, Pop") kept as
+    ``ESCAPED_COMMA``, where the parser would split the name."""
     upper = text.upper()
     if "RULE" not in upper and "CATEGORIES" not in upper:
         return text
@@ -469,8 +470,8 @@ def _spaceless_rules(text: str) -> str:
     return _CATEGORIES_LINE.sub(lambda m: _ESCAPED_COMMA.sub(_kept_comma, m.group(1)), text)
 
 
-# A "\," that is an escaped comma: after an even run of backslashes ("\\\\," is an escaped
-# backslash, then a comma between two names).
+# An escaped comma (backslash, comma) after an even run of backslashes: two backslashes and
+# a comma are an escaped backslash, then the comma between two names.
 _ESCAPED_COMMA = re.compile(r"(?<!\\)((?:\\\\)*)\\,")
 
 
