@@ -28,8 +28,10 @@ from app.auth import authenticate_request, check_item_password
 from app.cli import register_cli
 from app.config import SettingError, load_settings
 from app.editor import EDITOR_PATH, register_editor
+from app.errors import ApiError
 from app.headers import StandardHeaders
-from app.i18n import N_, LanguageRoots, load_catalogs
+from app.i18n import N_, LanguageRoots, _, load_catalogs
+from app.jsonresponse import as_jsonp, is_jsonp_callback, only_fields
 from app.openapi import BASIC_AUTH
 from app.pages import is_page_path, register_pages, wants_page
 from app.render import texts_maker
@@ -39,7 +41,7 @@ from app.routes.media import API_UPLOAD_ENDPOINTS, body_limit, register_uploads
 from app.routes.wordpress import register_wordpress
 from app.routes.wordpress_posts import register_wordpress_posts
 from app.smorest import Api
-from app.urls import CheckedHost, NamespaceAlias, RestRoute
+from app.urls import CheckedHost, MethodOverride, NamespaceAlias, RestRoute
 from store import texts
 from store.db import (
     UnsupportedDatabase,
@@ -109,12 +111,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.register(app)
     _register_hooks(app)
     cache.register(app)
+    _register_fields(app)  # after the cache's: cuts an answer before it is kept
     _register_routes(app)
 
     register_cli(app)
     inner = StandardHeaders(app.wsgi_app, is_page_path)
     if app.config["TEC_NAMESPACE_ALIAS"]:
         inner = NamespaceAlias(inner, app.config["API_ROOT"], NAMESPACE)
+    inner = MethodOverride(inner, app.config["API_ROOT"])
     inner = RestRoute(inner, app.config["API_ROOT"])
     inner = LanguageRoots(
         inner,
@@ -204,6 +208,36 @@ def _register_hooks(app: Flask) -> None:
             headers["Cache-Control"] = "private"
         _allow_origin(req, headers, allowed)
         return response
+
+
+def _register_fields(app: Flask) -> None:
+    api_prefix = app.config["API_ROOT"] + "/"
+
+    def check_callback():
+        callback = request.args.get("_jsonp")
+        if callback is not None and request.path.startswith(api_prefix):
+            if not is_jsonp_callback(callback):
+                message = _("Invalid JSONP callback function.")
+                raise ApiError("rest_callback_invalid", message, 400)
+
+    # First of all: the response cache must not answer it first.
+    app.before_request_funcs.setdefault(None, []).insert(0, check_callback)
+
+    @app.after_request
+    def wordpress_globals(response):
+        """``?_fields=`` and ``?_jsonp=`` on any route of the API, as WordPress
+        (``only_fields``, ``as_jsonp``); an answer from the response cache was cut before
+        it was kept."""
+        req = request._get_current_object()
+        query = req.environ.get("QUERY_STRING", "")
+        if ("_fields" not in query and "_jsonp" not in query) or not req.path.startswith(
+            api_prefix
+        ):
+            return response
+        if "_fields" in query and 200 <= response.status_code < 300 and not g.get("cache_hit"):
+            response = only_fields(response, req.args.getlist("_fields"))
+        callback = req.args.get("_jsonp")
+        return as_jsonp(response, callback) if is_jsonp_callback(callback or "") else response
 
 
 def _allow_origin(req, headers, allowed: list[str]) -> None:

@@ -96,6 +96,9 @@ def authenticate_request() -> None:
     accounts), so one mistyped account does not lock out the others behind the same address.
     """
     g.viewer = ANONYMOUS
+    if "_jsonp=" in request.environ.get("QUERY_STRING", "") and request.args.get("_jsonp"):
+        # Any site's <script> element asks it, with the browser's credentials: anonymous.
+        return
     header = request.environ.get("HTTP_AUTHORIZATION")
     scheme = header.split(None, 1)[0].lower() if header and header.strip() else ""
     if scheme != "basic":

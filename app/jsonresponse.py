@@ -1,5 +1,7 @@
 """JSON responses serialised with orjson straight from plain dicts and lists."""
 
+import re
+
 import orjson
 from flask import Response
 
@@ -22,4 +24,79 @@ def json_response(data, status: int = 200, headers=None) -> Response:
     if headers:
         for name, value in headers.items():
             response.headers[name] = value
+    return response
+
+
+# --- WordPress's ``_fields`` -----------------------------------------------------------
+
+
+def _wanted(values: list[str]) -> dict:
+    """``_fields`` as WordPress reads it (``wp_parse_list``; ``a.b`` a field of ``a``): a
+    tree of the names to keep, ``True`` where the whole value is kept."""
+    tree: dict = {}
+    for value in values:
+        for field in re.split(r"[\s,]+", value):
+            if not field:
+                continue
+            *parents, last = field.split(".")
+            node = tree
+            for name in parents:
+                if node.get(name) is True:
+                    break
+                node = node.setdefault(name, {})
+            else:
+                node[last] = True
+    return tree
+
+
+def _kept_fields(data, tree: dict):
+    """``data`` with only the members ``tree`` names (``_rest_array_intersect_key_recursive``:
+    a list's items have no names, so a list asked into is empty; an empty object is PHP's
+    empty array, ``[]``)."""
+    if not isinstance(data, dict):
+        return []
+    kept_data = {}
+    for key, value in data.items():
+        wanted = tree.get(key)
+        if wanted is True:
+            kept_data[key] = value
+        elif wanted is not None:
+            kept_data[key] = _kept_fields(value, wanted) if isinstance(value, dict) else []
+    return kept_data or []
+
+
+def only_fields(response: Response, values: list[str]) -> Response:
+    """A JSON answer of the API cut down to the fields ``_fields`` names, as WordPress's REST
+    server cuts every answer (``rest_filter_response_fields``): each item of a list, else
+    the object itself. Errors stay whole."""
+    tree = _wanted(values)
+    if not tree or response.status_code >= 400 or response.mimetype != "application/json":
+        return response
+    data = orjson.loads(response.get_data())
+    if isinstance(data, list):
+        data = [_kept_fields(item, tree) for item in data]
+    else:
+        data = _kept_fields(data, tree)
+    response.set_data(dumps(data))
+    return response
+
+
+# --- WordPress's ``_jsonp`` ------------------------------------------------------------
+
+# wp_check_jsonp_callback: letters, digits, ``_`` and ``.`` only.
+_CALLBACK = re.compile(r"[\w.]+", re.ASCII)
+
+
+def is_jsonp_callback(name: str) -> bool:
+    return _CALLBACK.fullmatch(name) is not None
+
+
+def as_jsonp(response: Response, callback: str) -> Response:
+    """A JSON answer as WordPress's REST server answers ``?_jsonp=callback``: the same
+    status, the JSON inside ``/**/callback(…)`` as JavaScript, for the old widgets that
+    read a calendar with a ``<script>`` element."""
+    if response.mimetype != "application/json" or response.direct_passthrough:
+        return response
+    response.set_data(b"/**/" + callback.encode() + b"(" + response.get_data() + b")")
+    response.mimetype = "application/javascript"
     return response

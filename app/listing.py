@@ -29,10 +29,11 @@ class Page:
         return math.ceil(total / self.size) if total else 0
 
     def neighbours(self, total_pages: int) -> tuple[int | None, int | None]:
-        """The numbers of the next and previous pages, None where there is none: a page
-        past the last has the last as its previous, as WordPress links it."""
+        """The numbers of the next and previous pages, None where there is none: every
+        page but the first has the one before it, a term listing's page past the last too
+        (Term_Archive_Base: ``$current_page > 1``; the other listings answer 404 there)."""
         following = self.number + 1 if self.number < total_pages else None
-        preceding = self.number - 1 if 1 < self.number <= total_pages + 1 else None
+        preceding = self.number - 1 if self.number > 1 else None
         return following, preceding
 
 

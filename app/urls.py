@@ -91,6 +91,39 @@ class RestRoute:
         return self.wsgi_app(environ, start_response)
 
 
+class MethodOverride:
+    """WSGI middleware: a ``POST`` to the API that names another method, in ``?_method=``
+    or in the ``X-HTTP-Method-Override`` header, is served as that method, as WordPress's
+    REST server does (clients behind proxies that refuse ``DELETE`` or ``PUT`` send them
+    so). Only a ``POST``: a link or an image's ``GET`` never writes. Runs after
+    ``RestRoute``."""
+
+    def __init__(self, wsgi_app, api_root: str):
+        self.wsgi_app = wsgi_app
+        self.prefix = api_root + "/"
+
+    def __call__(self, environ, start_response):
+        if environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO", "").startswith(
+            self.prefix
+        ):
+            named = _named_method(environ)
+            if named:
+                environ["REQUEST_METHOD"] = named
+        return self.wsgi_app(environ, start_response)
+
+
+def _named_method(environ) -> str:
+    """The method a request names in ``?_method=`` (first) or ``X-HTTP-Method-Override``,
+    upper-cased; empty when none, or when it is not a method's name."""
+    query = environ.get("QUERY_STRING", "")
+    named = ""
+    if "_method=" in query:
+        pairs = parse_qsl(query, keep_blank_values=True, encoding="latin-1")
+        named = next((value for name, value in pairs if name == "_method"), "")
+    named = (named or environ.get("HTTP_X_HTTP_METHOD_OVERRIDE", "")).strip().upper()
+    return named if named.isalpha() and named.isascii() and len(named) <= 16 else ""
+
+
 def asked_url() -> str:
     """The request's URL as the client asked it: in the plugin's namespace when it asked
     there (``NamespaceAlias``), so that a feed's ``SOURCE`` stays where it was found."""

@@ -344,6 +344,7 @@ def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datet
         return plain
     if _TIMESTAMP.match(text):
         return _from_timestamp(float(text), tz)
+    text = _as_iso_day(text)
     match = _ABSOLUTE.match(text)
     if match:
         year, month, day, hour, minute, second, offset = match.groups()
@@ -376,6 +377,59 @@ def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datet
         return _relative(text, utc_to_local(now_utc, tz))
     except (OverflowError, ValueError) as error:
         raise DateError(str(error) or "unrecognised date") from None
+
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+_MONTH = "(?P<month_name>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_ORDINAL = r"(?:st|nd|rd|th)?"
+# The other ways strtotime reads a day (php.net "Date Formats"), each at the start of the
+# text and followed by nothing or a time: m/d/Y (American), Y/m/d, d-m-Y and d.m.Y, "December
+# 1, 2026", "1 December 2026".
+_WRITTEN_DAYS = [
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        r"^(?P<month>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4})(?=$|[\sT])",
+        r"^(?P<year>\d{4})/(?P<month>\d{1,2})/(?P<day>\d{1,2})(?=$|[\sT])",
+        r"^(?P<day>\d{1,2})[-.](?P<month>\d{1,2})[-.](?P<year>\d{4})(?=$|[\sT])",
+        r"^(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})(?=$|[\sT])",
+        rf"^{_MONTH}\s*(?P<day>\d{{1,2}}){_ORDINAL},?\s*(?P<year>\d{{4}})(?=$|\s)",
+        rf"^(?P<day>\d{{1,2}}){_ORDINAL}[\s-]*{_MONTH},?[\s-]*(?P<year>\d{{4}})(?=$|\s)",
+    )
+]
+
+
+def _as_iso_day(text: str) -> str:
+    """``text`` with a day written in another of the forms strtotime reads
+    (``_WRITTEN_DAYS``) rewritten as ``YYYY-MM-DD``, the rest kept; else ``text``."""
+    for pattern in _WRITTEN_DAYS:
+        match = pattern.match(text)
+        if match:
+            found = match.groupdict()
+            month = _MONTHS[found["month_name"].lower()] if found.get("month_name") else None
+            month = month or int(found["month"])
+            day = f"{int(found['year']):04d}-{month:02d}-{int(found['day']):02d}"
+            return day + text[match.end() :]
+    return text
 
 
 def _plain_form(text: str) -> datetime | None:

@@ -13,7 +13,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from rules.clock import utcnow, utcnow_str
 from store.db import write_transaction
 from store.models import LoginLink, User
-from store.users import note_sign_in
+from store.users import note_sign_in, user_named
 
 LINK_HOURS = 24
 MIN_PASSWORD = 10
@@ -81,7 +81,7 @@ def _set_password(user_id: int, password: str) -> None:
 
 def check_sign_in(login: str, password: str) -> User | None:
     """The user whose own password this is, else None (in about the same time)."""
-    user = User.get_or_none(User.login == login)
+    user = user_named(login)
     stored = user.password_hash if user is not None and user.password_hash else _NOBODY
     if check_password_hash(stored, password) and user is not None and user.password_hash:
         note_sign_in(user.id, "")

@@ -14,7 +14,7 @@ import re
 import secrets
 from datetime import timedelta
 
-from peewee import SQL
+from peewee import SQL, fn
 
 from rules import clock
 from rules.clock import utcnow_str
@@ -267,10 +267,34 @@ def signed_in(owner: tuple, login: str) -> User | None:
     """The user of ``failures_and_owner``'s ``owner`` row when its login is ``login``
     (compared in constant time), noted as signed in; else None."""
     user = User(id=owner[0], login=owner[1], email=owner[2], role=owner[3], created=owner[4])
-    if not hmac.compare_digest(user.login.encode(), login.encode()):
+    if not names_user(user, login):
         return None
     note_sign_in(user.id, owner[5])
     return user
+
+
+def names_user(user: User, name: str) -> bool:
+    """Whether ``name`` names ``user`` as WordPress reads a sign-in's name: the login or,
+    failing that, the e-mail address, in any case (MySQL's collation); compared in
+    constant time."""
+    given = name.casefold().encode()
+    by_login = hmac.compare_digest(user.login.casefold().encode(), given)
+    by_email = hmac.compare_digest((user.email or "\0").casefold().encode(), given)
+    return by_login | by_email
+
+
+def user_named(name: str) -> User | None:
+    """The user ``name`` names (``names_user``): the login as written, else the one user
+    whose login or e-mail address it is in another case; None when none or several."""
+    user = User.get_or_none(User.login == name)
+    if user is not None or not name:
+        return user
+    lowered = name.lower()
+    query = User.select().where(
+        (fn.LOWER(User.login) == lowered) | (fn.LOWER(User.email) == lowered)
+    )
+    found = [user for user in query if names_user(user, name)]
+    return found[0] if len(found) == 1 else None
 
 
 def find_owner(login: str = "") -> User | None:

@@ -86,6 +86,25 @@ def test_signing_in_and_out(app, sign_in):
     assert again.get("/manage/").status_code == 303
 
 
+def test_signing_in_with_the_email_address_or_another_case(app, sign_in):
+    """As wp-login.php: "Username or Email Address", the login in any case."""
+    sign_in("author", "Carla")
+    with app.app_context(), database.connection_context():
+        user = accounts.User.get(accounts.User.login == "Carla")
+        user.email = "carla@example.org"
+        user.save()
+    for name in ("carla@example.org", "CARLA@example.org", "carla", "Carla"):
+        client = app.test_client()
+        token = csrf(client.get("/manage/signin").get_data(as_text=True))
+        data = {"csrf_token": token, "username": name, "password": PASSWORD}
+        assert client.post("/manage/signin", data=data).status_code == 303, name
+        assert client.get("/manage/").status_code == 200
+    client = app.test_client()
+    token = csrf(client.get("/manage/signin").get_data(as_text=True))
+    data = {"csrf_token": token, "username": "nobody@example.org", "password": PASSWORD}
+    assert client.post("/manage/signin", data=data).status_code == 400
+
+
 def test_sign_in_failures_are_throttled_with_the_api_counters(app, sign_in):
     sign_in("author", "bob")
     app.config["AUTH_FAILURE_LIMIT"] = 2

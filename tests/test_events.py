@@ -736,3 +736,44 @@ def test_force_in_a_delete_body_deletes_permanently(client, admin, make_event, a
     again = client.get(f"{NS}/events/{event['id']}", headers=admin)
     assert again.status_code == 404, again.get_json()
     assert again.get_json()["code"] == "rest-event-not-found"
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "12/01/2026",
+        "2026/12/01",
+        "December 1, 2026",
+        "1 December 2026",
+        "1.12.2026",
+        "Dec 1st 2026",
+    ],
+)
+def test_a_filter_date_in_another_form_strtotime_reads_is_accepted(client, make_event, written):
+    """The reference reads filter dates with PHP's strtotime (reference-behaviour.md):
+    date pickers send m/d/Y and Y/m/d, people write "December 1, 2026"."""
+    make_event(title="December", start_date="2026-12-05 10:00", end_date="2026-12-05 11:00")
+    response = client.get(
+        f"{NS}/events", query_string={"start_date": written, "end_date": "2026-12-31"}
+    )
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert "start_date=2026-12-01 00:00:00" in body["rest_url"]
+    assert [event["title"] for event in body["events"]] == ["December"]
+
+
+def test_an_event_written_with_an_american_date_and_a_time(client, admin):
+    created = client.post(
+        f"{NS}/events",
+        json={"title": "Slashes", "start_date": "12/05/2027 7pm", "end_date": "Dec 5, 2027 21:30"},
+        headers=admin,
+    )
+    assert created.status_code == 201, created.get_json()
+    body = created.get_json()
+    assert (body["start_date"], body["end_date"]) == ("2027-12-05 19:00:00", "2027-12-05 21:30:00")
+    wrong = client.post(
+        f"{NS}/events",
+        json={"title": "Month 13", "start_date": "13/05/2027", "end_date": "13/05/2027"},
+        headers=admin,
+    )
+    assert wrong.status_code == 400 and wrong.get_json()["code"] == "rest_invalid_param"

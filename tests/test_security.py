@@ -252,3 +252,33 @@ def test_an_unknown_user_costs_the_hash_a_known_one_does():
 
     real = generate_password_hash("correct horse battery", method=METHOD)
     assert _NOBODY.split("$")[0] == real.split("$")[0]
+
+
+def _user_with_email(login: str, email: str) -> str:
+    from store.db import database
+    from store.users import create_user
+
+    with database.connection_context():
+        _user, password = create_user(login, "editor", email)
+    return password
+
+
+def test_an_application_password_works_with_the_accounts_email_or_another_case(client):
+    """SPEC §5: Basic with an application password "as WordPress does": WordPress finds
+    the user by login, else by e-mail, in any case (MySQL's collation)."""
+    from tests.conftest import basic
+
+    password = _user_with_email("mailer", "Mailer@Example.org")
+    for name in ("mailer", "mailer@example.org", "MAILER"):
+        response = client.get("/wp-json/wp/v2/users/me", headers=basic(name, password))
+        assert response.status_code == 200, (name, response.get_json())
+        assert response.get_json()["slug"] == "mailer"
+    created = client.post(
+        f"{NS}/events",
+        json={"title": "By e-mail", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am"},
+        headers=basic("mailer@example.org", password),
+    )
+    assert created.status_code == 201, created.get_json()
+    other = _user_with_email("other", "other@example.org")
+    refused = client.get("/wp-json/wp/v2/users/me", headers=basic("mailer@example.org", other))
+    assert refused.status_code == 401

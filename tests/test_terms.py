@@ -871,3 +871,20 @@ def test_a_deleted_terms_id_is_never_given_to_another_term(client, admin, plural
         headers=admin,
     ).get_json()
     assert all(t["id"] > gone for t in inline["tags"] + inline["categories"])
+
+
+@pytest.mark.parametrize("kind", ["categories", "tags"])
+def test_a_term_page_past_the_end_still_links_the_previous_page(client, as_role, kind):
+    """Term_Archive_Base::get: ``has_previous = $current_page > 1`` (terms answer 200 and an
+    empty list past the end, and still point back)."""
+    editor = as_role("editor")
+    for name in ("Alpha", "Beta", "Gamma"):
+        created = client.post(f"{NS}/{kind}", json={"name": name}, headers=editor)
+        assert created.status_code == 201
+    query = {"per_page": 1, "page": 5, "hide_empty": "false"}
+    response = client.get(f"{NS}/{kind}", query_string=query)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body[kind] == [] and body["total"] == 3 and body["total_pages"] == 3
+    assert "page=4" in body["previous_rest_url"]
+    assert 'rel="prev"' in response.headers.get("Link", "")

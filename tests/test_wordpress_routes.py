@@ -440,3 +440,67 @@ def test_a_wordpress_media_upload_answers_where_the_new_attachment_is(client, as
     created = response.get_json()
     assert response.headers.get("Location") == f"http://localhost{WP}/media/{created['id']}"
     assert client.get(response.headers["Location"]).get_json()["id"] == created["id"]
+
+
+# --- WordPress's global parameters, on every route of the API -----------------------------
+
+ALIAS = f"/wp-json/{TEC_NAMESPACE}"
+
+
+def test_fields_keeps_only_the_fields_asked_for(client, make_event, admin):
+    """rest_filter_response_fields: every answer, plugin routes included, cut to
+    ``_fields`` (a list's items each; ``a.b`` a member of ``a``; order of the answer)."""
+    event = make_event(title="Lean")
+    one = client.get(f"{ALIAS}/events/{event['id']}", query_string={"_fields": "title,id"})
+    assert one.status_code == 200
+    assert one.get_data() == b'{"id":%d,"title":"Lean"}' % event["id"]
+    nested = client.get(
+        f"{ALIAS}/events/{event['id']}", query_string={"_fields": "id,cost_details.values"}
+    )
+    assert nested.get_json() == {"id": event["id"], "cost_details": {"values": []}}
+    listing = client.get(f"{ALIAS}/events", query_string={"_fields": "total,total_pages"})
+    assert listing.get_json() == {"total": 1, "total_pages": 1}
+    listing_etag = listing.headers["ETag"]
+    assert client.get(f"{ALIAS}/events").headers["ETag"] != listing_etag
+    users = client.get("/wp-json/wp/v2/users/me", query_string={"_fields": "slug"}, headers=admin)
+    assert users.get_json() == {"slug": "administrator"}
+    missing = client.get(f"{ALIAS}/events/999999", query_string={"_fields": "id"})
+    assert missing.status_code == 404 and missing.get_json()["code"]  # errors stay whole
+
+
+def test_method_parameter_overrides_a_posts_method(client, make_event, admin):
+    """WordPress's REST server takes the method from ``?_method=`` or the
+    ``X-HTTP-Method-Override`` header (clients behind proxies that refuse DELETE). Only a
+    POST: a GET never writes."""
+    event = make_event(title="Doomed")
+    response = client.post(f"{ALIAS}/events/{event['id']}?_method=DELETE", headers=admin)
+    assert response.status_code == 200 and response.get_json()["status"] == "trash"
+    again = client.get(f"{ALIAS}/events/{event['id']}", headers=admin)
+    assert again.status_code == 403 and again.get_json()["code"] == "event-no-longer-available"
+    other = make_event(title="Doomed too")
+    headers = {**admin, "X-HTTP-Method-Override": "delete"}
+    response = client.post(f"{ALIAS}/events/{other['id']}", headers=headers)
+    assert response.status_code == 200 and response.get_json()["status"] == "trash"
+    kept = make_event(title="Kept")
+    asked = client.get(f"{ALIAS}/events/{kept['id']}?_method=DELETE&force=true", headers=admin)
+    assert asked.status_code == 200 and asked.get_json()["status"] == "publish"
+
+
+def test_jsonp_wraps_the_answer_in_the_callback_for_anyone(client, make_event, admin):
+    """``?_jsonp=cb`` answers ``/**/cb(<json>)`` as JavaScript, as WordPress does for the old
+    widgets that read a calendar with a ``<script>`` element; such an element of any site
+    carries the browser's credentials, so it is answered as to an anonymous caller."""
+    make_event(title="Wrapped")
+    make_event(title="Secret draft", status="draft")
+    response = client.get(f"{ALIAS}/events", query_string={"_jsonp": "cb"}, headers=admin)
+    assert response.status_code == 200
+    assert response.mimetype == "application/javascript"
+    text = response.get_data(as_text=True)
+    assert text.startswith("/**/cb(") and text.endswith(")")
+    assert '"Wrapped"' in text and "Secret draft" not in text
+    missing = client.get(f"{ALIAS}/events/999999", query_string={"_jsonp": "my.cb_2"})
+    assert missing.status_code == 404
+    assert missing.get_data(as_text=True).startswith('/**/my.cb_2({"code":')
+    bad = client.get(f"{ALIAS}/events", query_string={"_jsonp": "alert(1)//"})
+    assert bad.status_code == 400 and bad.mimetype == "application/json"
+    assert bad.get_json()["code"] == "rest_callback_invalid"
