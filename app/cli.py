@@ -22,7 +22,7 @@ from flask.cli import AppGroup, with_appcontext
 
 from app.config import LIMITS
 from app.i18n import TRANSLATIONS
-from app.ical import NotICalendar, read_events
+from app.ical import NotICalendar, NotUTF8, read_events
 from app.ical_bounds import Bounds, OverBound
 from app.ical_import import import_events
 from app.openapi import complete, doc_strings
@@ -277,6 +277,8 @@ def import_ics_command(source, author, status):
             )
         try:  # the operator's own file: of any size, within the bounds of its form
             items = read_events(data, current_app.config["SITE_TIMEZONE"], Bounds())
+        except NotUTF8:
+            raise click.ClickException(f"{source}: not UTF-8 text (save it as UTF-8)") from None
         except NotICalendar:
             raise click.ClickException(f"{source}: not an iCalendar file") from None
         except OverBound as error:

@@ -205,7 +205,7 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
     if venues:
         location = clean(address_line(venues[0]))
         if location:
-            out.append(_line("LOCATION", _escape(location)))
+            out.append(_line("LOCATION", _escape(location), _venue_title(venues[0])))
         lat, lng = venues[0].get("geo_lat"), venues[0].get("geo_lng")
         if lat is not None and lng is not None and (lat, lng) != (0, 0):
             out.append(_line("GEO", f"{float(lat)};{float(lng)}"))
@@ -288,6 +288,14 @@ def _line(name: str, value: str, parameters: dict | None = None) -> str:
     if len(line) < 75 and line.isascii():  # most lines: nothing to fold
         return line + "\r\n"
     return foldline(line) + "\r\n"
+
+
+def _venue_title(venue: dict) -> dict | None:
+    """``X-TITLE`` (Apple's name of a structured location's place) when the venue's name
+    holds a comma or a line break: a reader that takes the name as what comes before the
+    first comma (ours too, ``_venue``) would cut it."""
+    name = clean(venue.get("venue") or "")
+    return {"X-TITLE": name} if re.search(r"[,\n]", name) else None
 
 
 def _escape(text: str) -> str:
@@ -400,6 +408,10 @@ class NotICalendar(ValueError):
     """The data is not an iCalendar object (nothing may be imported from it)."""
 
 
+class NotUTF8(NotICalendar):
+    """The data is not UTF-8 text, which RFC 5545 asks (a Windows-1252 or UTF-16 export)."""
+
+
 @dataclass
 class Incoming:
     """One VEVENT of an imported file: an event body for the write path, or the reason
@@ -435,10 +447,11 @@ def parse_calendar(data: bytes | str, bounds: Bounds = Bounds()) -> list[icalend
     """The VCALENDARs of ``data``; raises ``NotICalendar`` for anything else, and
     ``OverBound`` (before parsing) for a file that would cost more than ``bounds`` allow."""
     if isinstance(data, bytes):
+        # Unfolded before it is decoded: a fold may cut a character's bytes (RFC 5545 3.1).
         try:
-            data = data.decode("utf-8-sig")
+            data = _FOLD_BYTES.sub(b"", data).decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise NotICalendar("not UTF-8") from None
+            raise NotUTF8("not UTF-8") from None
     if "BEGIN:VCALENDAR" not in data[:4096].upper():
         raise NotICalendar("no VCALENDAR")
     check_bounds(data, bounds)
@@ -454,6 +467,7 @@ def parse_calendar(data: bytes | str, bounds: Bounds = Bounds()) -> list[icalend
 
 _RULE_LINE = re.compile(r"^((?:RRULE|EXRULE)[;:][^\r\n]*)", re.IGNORECASE | re.MULTILINE)
 _FOLD = re.compile(r"\r?\n[ \t]")
+_FOLD_BYTES = re.compile(rb"\r?\n[ \t]")
 
 
 def _as_the_parser_reads(text: str) -> str:
@@ -461,11 +475,13 @@ def _as_the_parser_reads(text: str) -> str:
     (``BYDAY=MO, TU, WE``, as an Exchange export writes them), which the parser would refuse
     and drop (a weekly series would become one event); a comma escaped inside a category's
     name (``CATEGORIES:Rock\\, Pop``, as the feeds write "Rock, Pop") kept as
-    ``ESCAPED_COMMA``, where the parser would split the name."""
+    ``ESCAPED_COMMA``, where the parser would split the name; an escaped backslash kept as
+    ``ESCAPED_BACKSLASH``, where the parser would read ``\\\\new`` as a line break and "ew"
+    (``restored`` gives both back)."""
     upper = text.upper()
-    if "RULE" not in upper and "CATEGORIES" not in upper:
+    if "RULE" not in upper and "CATEGORIES" not in upper and "\\\\" not in text:
         return text
-    text = _FOLD.sub("", text)
+    text = _FOLD.sub("", text).replace("\\\\", ESCAPED_BACKSLASH)
     text = _RULE_LINE.sub(lambda m: re.sub(r"[ \t]+", "", m.group(1)), text)
     return _CATEGORIES_LINE.sub(lambda m: _ESCAPED_COMMA.sub(_kept_comma, m.group(1)), text)
 
@@ -482,6 +498,13 @@ def _kept_comma(match) -> str:
 _CATEGORIES_LINE = re.compile(r"^(CATEGORIES[;:][^\r\n]*)", re.IGNORECASE | re.MULTILINE)
 # Stands for "\," in a category's name while the parser reads it (a private-use character).
 ESCAPED_COMMA = "\ue000"
+# Stands for "\\\\" (an escaped backslash) while the parser reads the file.
+ESCAPED_BACKSLASH = "\ue001"
+
+
+def restored(text: str) -> str:
+    """A value read by the parser with the backslashes ``_as_the_parser_reads`` kept."""
+    return text.replace(ESCAPED_BACKSLASH, "\\")
 
 
 # The parser keeps the zones a file defines (VTIMEZONE with a TZID it does not know) in one
@@ -520,7 +543,7 @@ def _text(component, name: str) -> str:
     value = component.get(name)
     if isinstance(value, list):
         value = value[0] if value else ""
-    return str(value or "").strip()
+    return restored(str(value or "")).strip()
 
 
 def _uid(component) -> str:
@@ -607,8 +630,12 @@ def _recurrence_lines(component, body: dict) -> list[str]:
 
 
 def _without_null_count(rule: str) -> str:
-    """A rule without a COUNT that counts nothing (Confluence writes ``COUNT=-1`` beside its
-    UNTIL for no count; calendar applications read the rule without it)."""
+    """A rule without a COUNT that counts nothing beside its UNTIL (Confluence writes
+    ``COUNT=-1`` so for no count; calendar applications read the rule without it). Without
+    an UNTIL such a count stays, and the rule is refused: read without it, it would run
+    to the horizon."""
+    if not re.search(r"(?:^|;)\s*UNTIL\s*=", rule, re.IGNORECASE):
+        return rule
 
     def kept(part: str) -> bool:
         key, _sep, value = part.partition("=")
@@ -811,11 +838,15 @@ def _description_html(text: str) -> str:
 
 def _venue(component) -> dict | None:
     """LOCATION as a venue: the name before the first comma or line break (Apple Calendar
-    breaks lines), the address after it."""
+    breaks lines), or the one its ``X-TITLE`` names, the address after it."""
     location = _text(component, "location")
     if not location:
         return None
-    name, *rest = re.split(r"\s*[,\n]\s*", location, maxsplit=1)
+    title = _location_title(component, location)
+    if title:
+        name, rest = title, [location[len(title) :].lstrip(", \n")]
+    else:
+        name, *rest = re.split(r"\s*[,\n]\s*", location, maxsplit=1)
     address = ", ".join(line.strip() for line in "".join(rest).splitlines() if line.strip())
     venue = {"venue": name.strip()[:1000]}
     if address:
@@ -829,15 +860,24 @@ def _venue(component) -> dict | None:
     return venue if venue["venue"] else None
 
 
+def _location_title(component, location: str) -> str:
+    """The venue's name a LOCATION's ``X-TITLE`` gives (``_venue_title``), when the line
+    starts with it; else empty."""
+    value = component.get("location")
+    params = getattr(value[0] if isinstance(value, list) and value else value, "params", {})
+    title = restored(str(params.get("X-TITLE", ""))).strip()
+    return title if title and location.startswith(title) else ""
+
+
 def _organizer(component) -> dict | None:
     value = component.get("organizer")
     if isinstance(value, list):
         value = value[0] if value else None
     if value is None:
         return None
-    address = str(value).strip()
+    address = restored(str(value)).strip()
     email = address[7:].strip() if address.lower().startswith("mailto:") else ""
-    name = str(getattr(value, "params", {}).get("CN", "")).strip() or email
+    name = restored(str(getattr(value, "params", {}).get("CN", ""))).strip() or email
     if not name:
         return None
     organizer = {"organizer": name[:1000]}
@@ -853,7 +893,8 @@ def _categories(component) -> list[str]:
     names = []
     for value in values if isinstance(values, list) else [values]:
         names.extend(
-            str(name).replace(ESCAPED_COMMA, ",").strip()
+            # A name's trailing backslash is dropped, as WordPress's wp_unslash drops it.
+            restored(str(name).replace(ESCAPED_COMMA, ",")).strip().rstrip("\\").strip()
             for name in getattr(value, "cats", [value])
         )
     return [name for name in names if name]

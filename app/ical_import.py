@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
+from urllib.parse import urlsplit
 
 from flask import current_app, has_request_context
 from marshmallow import ValidationError
@@ -27,12 +28,13 @@ from app.ical import (
     REASON_CANCELLED,
     Incoming,
     NotICalendar,
+    NotUTF8,
     read_events,
     series_day,
     series_wall_time,
 )
 from app.ical_bounds import Bounds, OverBound
-from app.urls import site_host
+from app.urls import site_host, site_url
 from rules import dates, recurrence
 from rules.clock import utcnow
 from rules.posts import effective_status
@@ -86,11 +88,21 @@ def _not_icalendar(param: str):
     return invalid_params({param: _("Must be an iCalendar file (text/calendar, RFC 5545).")})
 
 
+def _not_utf8(param: str):
+    return invalid_params(
+        {param: _("Must be UTF-8 text: save the iCalendar file as UTF-8 and send it again.")}
+    )
+
+
+# The start of a file in UTF-16 (Notepad's "Unicode"), with or without its byte-order mark.
+_UTF16_START = re.compile(rb"\A(?:\xff\xfe|\xfe\xff)|\A\x00?B\x00E\x00G\x00I\x00N")
+
+
 def check_file(data: bytes, param: str = "file") -> None:
     """A 400 naming ``param`` unless the bytes start like an iCalendar file: a check cheap
     enough to run before authorisation (parsing a whole file is not)."""
     if not _CALENDAR_START.match(data[:4096]):
-        raise _not_icalendar(param)
+        raise _not_utf8(param) if _UTF16_START.match(data[:16]) else _not_icalendar(param)
 
 
 def read_file(
@@ -106,6 +118,8 @@ def read_file(
         )
     try:
         return read_events(data, config["SITE_TIMEZONE"], bounds)
+    except NotUTF8:
+        raise _not_utf8(param) from None
     except NotICalendar:
         raise _not_icalendar(param) from None
     except OverBound as error:
@@ -182,7 +196,7 @@ def _apply_changes(
 ) -> list:
     """The occurrences the VEVENTs of one UID change, in its series (in the file, just
     written when ``written``, or imported before)."""
-    series = event_of_uid(changes[0].uid, viewer)
+    series = event_of_uid(changes[0], viewer)
     if (
         series is None or not recurrence.is_series(series) or not may_read(viewer, series)
     ):  # a series the importer may not read is answered as one that does not exist
@@ -213,7 +227,7 @@ def _apply_changes(
 def _nothing_left(item: Incoming, viewer: Viewer) -> tuple[str, dict]:
     """A series whose every date the file excludes: rejected with its reason, and the event
     an earlier import made of it, when the importer may delete it, moved to the trash."""
-    existing = event_of_uid(item.uid, viewer)
+    existing = event_of_uid(item, viewer)
     if existing is None or existing.status == "trash":
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
     if not may(viewer, "delete", existing, effective_status(existing)):
@@ -658,28 +672,33 @@ def _is_newer(item: Incoming, event) -> bool:
     return bool(item.modified) and item.modified > known
 
 
-def event_of_uid(uid: str, viewer: Viewer):
-    """The event a UID names: the one imported from it, else our own of that UID."""
-    return find_imported_event(uid, viewer.id) or own_event(uid)
+def event_of_uid(item: Incoming, viewer: Viewer):
+    """The event ``item``'s UID names: the one imported from it, else our own of that UID."""
+    return find_imported_event(item.uid, viewer.id) or own_event(item)
 
 
-def own_event(uid: str):
+def own_event(item: Incoming):
     """The event of this calendar that a UID its feeds write names (``{id}@{host}``,
     ``app/ical.py::feed_uid``): a feed of ours imported again updates its events, never
-    copies them. None for any other UID, and for an occurrence (feeds name a series)."""
-    number, _at, host = uid.partition("@")
-    if not (number.isascii() and number.isdigit() and host) or host != _our_host():
+    copies them. None for any other UID, for an occurrence (feeds name a series), and when
+    the VEVENT's URL names another site (a calendar on the same host, another port or
+    path: its UIDs are written as ours are)."""
+    number, _at, host = item.uid.partition("@")
+    site = _our_site()
+    if not (number.isascii() and number.isdigit() and host and site) or host != site_host(site):
+        return None
+    url = item.body.get("website", "")
+    if url and urlsplit(url).netloc.lower() != urlsplit(site).netloc.lower():
         return None
     event = get_event(int(number))
     return event if event is not None and not event.occurrence else None
 
 
-def _our_host() -> str:
-    """The host part of our events' ``global_id`` (SITE_URL's, else the request's)."""
+def _our_site() -> str:
+    """Our events' site URL (SITE_URL's, else the request's); empty when neither is known."""
     if has_request_context():
-        return site_host()
-    configured = current_app.config.get("SITE_URL")
-    return site_host(configured) if configured else ""
+        return site_url()
+    return current_app.config.get("SITE_URL") or ""
 
 
 def _reason(error: ApiError) -> str:
@@ -869,9 +888,7 @@ def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[s
     noted = {"left_out_categories": left_out} if left_out else {}
     # An edit of an occurrence imported on its own is named by its RECURRENCE-ID too.
     key = item.recurrence_key if item.changes_occurrence else ""
-    existing = find_lone_occurrence(item.uid, key, viewer.id) or (
-        None if key else own_event(item.uid)
-    )
+    existing = find_lone_occurrence(item.uid, key, viewer.id) or (None if key else own_event(item))
     schema = EventCreate() if existing is None else EventUpdate()
     try:
         if existing is None:

@@ -171,6 +171,27 @@ PROBE_START = datetime(9970, 1, 1)
 PROBE_END = datetime(9998, 12, 31, 23, 59, 59)
 
 
+# RFC 5545 3.3.10: the parts a frequency may not have (calendar applications refuse the
+# whole calendar that holds such a rule: ical.js throws on MONTHLY with BYWEEKNO).
+_NOT_WITH = {
+    "BYWEEKNO": ("DAILY", "WEEKLY", "MONTHLY"),
+    "BYYEARDAY": ("DAILY", "WEEKLY", "MONTHLY"),
+    "BYMONTHDAY": ("WEEKLY",),
+}
+_NUMBERED_DAY = re.compile(r"[+-]?\d")
+
+
+def _parts_fit_frequency(rule: str, keys: list[str]) -> bool:
+    """Whether the rule's parts are allowed with its FREQ: ``_NOT_WITH``, and a numbered
+    BYDAY (``2MO``) only in a MONTHLY or YEARLY rule."""
+    frequency = (_part(rule, "FREQ") or "").upper()
+    if any(frequency in _NOT_WITH.get(key, ()) for key in keys):
+        return False
+    days = (_part(rule, "BYDAY") or "").split(",")
+    numbered = any(_NUMBERED_DAY.match(day.strip()) for day in days)
+    return not numbered or frequency in ("MONTHLY", "YEARLY")
+
+
 def _check_rule(rule: str) -> None:
     keys = []
     for item in rule.split(";"):
@@ -196,6 +217,8 @@ def _check_rule(rule: str) -> None:
         values = (_part(rule, key) or "").split(",")
         if any(value.strip().lstrip("+-") in ("0", "00") for value in values):
             raise RecurrenceError(INVALID_LINE)
+    if not _parts_fit_frequency(rule, keys):
+        raise RecurrenceError(INVALID_LINE)
     try:
         unbounded = ";".join(
             part

@@ -1125,3 +1125,236 @@ def test_accept_text_calendar_with_a_charset_parameter_gets_the_feed(client, mak
         response = client.get(f"{NS}{path}", headers={"Accept": "text/calendar; charset=utf-8"})
         assert response.status_code == 200
         assert response.headers["Content-Type"] == "text/calendar; charset=utf-8", path
+
+
+# --- Real files and real consumers (outside check, fifteenth session) ---------------------
+
+WIDE15 = {"start_date": "2000-01-01", "end_date": "2100-01-01", "per_page": 50}
+STAMP15 = "DTSTAMP:20261120T000000Z"
+
+
+def _all_events(client, headers, **query) -> list[dict]:
+    found, page = [], 1
+    while True:
+        params = {**WIDE15, "status": "publish,draft,private,pending,future", "page": page}
+        body = client.get(f"{NS}/events", query_string={**params, **query}, headers=headers)
+        data = body.get_json()
+        found += data["events"]
+        if page >= data["total_pages"]:
+            return found
+        page += 1
+
+
+def _fold_octets(line: bytes) -> bytes:
+    """RFC 5545 3.1 folding by octets alone (75, then 74 after the space), as simple
+    writers do: it may cut a UTF-8 character in two, which a reader must put together."""
+    parts, first = [], True
+    while line:
+        size = 75 if first else 74
+        parts.append((b"" if first else b" ") + line[:size])
+        line, first = line[size:], False
+    return b"\r\n".join(parts)
+
+
+# -- RFC 5545 3.1: a fold inside a multi-octet character -----------------------------------
+
+
+def test_a_line_folded_inside_a_multibyte_character_is_read(client, admin):
+    """RFC 5545 3.1: "implementations need to unfold lines in such a way to properly restore
+    the original sequence" of a UTF-8 character split by a fold. Apple, Outlook and simple
+    writers fold by octets; SPEC §11 says such files are read. Today: 400 "Must be an
+    iCalendar file" (the body is decoded as UTF-8 before it is unfolded)."""
+    title = "AAAAAConcert à l’église Saint‑Étienne — répétition générale 🎻 avec chœur"
+    summary = _fold_octets(("SUMMARY:" + title).encode())
+    assert any(
+        part.startswith(b" ") and part[1] & 0xC0 == 0x80 for part in summary.split(b"\r\n")
+    ), "the fold must cut a character in two"
+    data = b"\r\n".join(
+        [
+            b"BEGIN:VCALENDAR",
+            b"VERSION:2.0",
+            b"PRODID:-//Apple Inc.//macOS 15.1//EN",
+            b"BEGIN:VEVENT",
+            b"UID:folded-multibyte@ical15",
+            STAMP15.encode(),
+            b"DTSTART;TZID=Europe/Paris:20270612T200000",
+            b"DTEND;TZID=Europe/Paris:20270612T220000",
+            summary,
+            b"END:VEVENT",
+            b"END:VCALENDAR",
+            b"",
+        ]
+    )
+    response = do_import(client, admin, data)
+    assert response.status_code == 200, response.get_json()
+    (event,) = _all_events(client, admin)
+    assert event["title"] == title
+
+
+# -- RFC 5545 3.3.11: an escaped backslash is a backslash ----------------------------------
+
+
+def test_an_escaped_backslash_in_imported_text_is_kept(client, admin):
+    """RFC 5545 3.3.11: ``\\\\`` is one backslash, so ``\\\\new`` is a backslash and "new",
+    never a line break. Outlook descriptions carry Windows paths (\\\\server\\share). Today
+    the title "Share C:\\new\\Notes" is imported as "Share C: ew otes"."""
+    data = ics(
+        "UID:backslash@ical15\n" + STAMP15 + "\nDTSTART:20270801T100000Z\nDTEND:20270801T110000Z\n"
+        "SUMMARY:Share C:\\\\new\\\\Notes\n"
+        "DESCRIPTION:Files on \\\\\\\\fileserver\\\\new\\\\team\\, see \\\\N.\n"
+    )
+    report = imported(client, admin, data)
+    event = client.get(f"{NS}/events/{report['created'][0]['id']}", headers=admin).get_json()
+    assert event["title"] == "Share C:\\new\\Notes"
+    assert "\\\\fileserver\\new\\team, see \\N." in event["description"]
+
+
+def test_a_title_with_a_backslash_survives_the_feed_round_trip(client, admin, make_event):
+    """README: "Exporting a series and importing the feed elsewhere gives the same
+    occurrences"; the feed escapes the backslash correctly (icalendar 7 reads it back), but
+    the import reads ``\\\\N`` as a line break. The feed's UIDs are made another calendar's
+    here, so the import creates copies rather than finding our own events."""
+    title = "Jam \\N night at C:\\new"
+    make_event(title=title, start_date="2027-03-02 19:00:00", end_date="2027-03-02 21:00:00")
+    feed = client.get(f"{NS}/events", query_string={**WIDE15, "ical": 1}).data
+    assert b"SUMMARY:Jam \\\\N night at C:\\\\new" in feed
+    other = feed.replace(b"@localhost", b"@elsewhere.example")
+    imported(client, admin, other)
+    titles = sorted(event["title"] for event in _all_events(client, admin))
+    assert titles == [title, title]
+
+
+# -- RFC 5545 3.3.10: rule parts a frequency may not have ----------------------------------
+
+FORBIDDEN_RULES15 = [
+    "FREQ=MONTHLY;BYWEEKNO=3;COUNT=3",  # BYWEEKNO only with YEARLY
+    "FREQ=DAILY;BYWEEKNO=3;COUNT=3",
+    "FREQ=WEEKLY;BYYEARDAY=10;COUNT=3",  # BYYEARDAY not with DAILY, WEEKLY, MONTHLY
+    "FREQ=MONTHLY;BYYEARDAY=10;COUNT=3",
+    "FREQ=WEEKLY;BYMONTHDAY=3;COUNT=3",  # BYMONTHDAY not with WEEKLY
+    "FREQ=WEEKLY;BYDAY=2MO;COUNT=3",  # a numbered BYDAY only with MONTHLY or YEARLY
+    "FREQ=DAILY;BYDAY=1MO;COUNT=3",
+]
+
+
+@pytest.mark.parametrize("rule", FORBIDDEN_RULES15)
+def test_a_rule_part_rfc_5545_forbids_for_the_frequency_is_a_400(client, admin, rule):
+    """SPEC §12: "An invalid line is a 400 rest_invalid_param naming recurrence". RFC 5545
+    3.3.10 forbids these parts for these frequencies; they are stored today and written to
+    every feed, where ical.js (Thunderbird's parser) throws on the whole calendar ("For
+    MONTHLY recurrences neither BYYEARDAY nor BYWEEKNO may appear")."""
+    response = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Rule",
+            "start_date": "2027-03-01 10:00:00",
+            "end_date": "2027-03-01 11:00:00",
+            "recurrence": [f"RRULE:{rule}"],
+        },
+        headers=admin,
+    )
+    assert response.status_code == 400, response.get_json()
+    body = response.get_json()
+    assert body["code"] == "rest_invalid_param"
+    assert "recurrence" in body["data"]["params"]
+
+
+def test_an_imported_rule_with_forbidden_parts_is_rejected_and_never_fed(client, admin):
+    """SPEC §11: a VEVENT that cannot become an event is rejected with a reason while the
+    others are imported; the feed must stay readable by calendar applications."""
+    data = ics(
+        "UID:monthly-weekno@ical15\n" + STAMP15 + "\nDTSTART:20270101T100000Z\n"
+        "DTEND:20270101T110000Z\nRRULE:FREQ=MONTHLY;BYWEEKNO=3;COUNT=3\nSUMMARY:Bad rule\n",
+        "UID:fine@ical15\n" + STAMP15 + "\nDTSTART:20270601T100000Z\n"
+        "DTEND:20270601T110000Z\nSUMMARY:Fine\n",
+    )
+    report = imported(client, admin, data)
+    assert [entry["uid"] for entry in report["rejected"]] == ["monthly-weekno@ical15"]
+    assert [entry["uid"] for entry in report["created"]] == ["fine@ical15"]
+    feed = client.get(f"{NS}/events", query_string={**WIDE15, "ical": 1}).data
+    assert b"BYWEEKNO" not in feed
+
+
+# -- RFC 5545 3.3.10: COUNT is a positive number ---------------------------------------------
+
+
+def test_a_count_of_zero_does_not_make_an_endless_series(client, admin):
+    """``COUNT=0`` (no ``UNTIL``) counts no occurrence: RFC 5545's grammar has no such count,
+    the API refuses the same line with a 400 (SPEC §12), and recurring-ical-events and
+    dateutil show the start alone. The import ignores it and makes an open-ended daily
+    series, hundreds of occurrences to the horizon. Expected: rejected with a reason, or
+    the single start."""
+    data = ics(
+        "UID:count-zero@ical15\n" + STAMP15 + "\nDTSTART:20270101T100000Z\n"
+        "DTEND:20270101T110000Z\nRRULE:FREQ=DAILY;COUNT=0\nSUMMARY:Zero\n"
+    )
+    response = do_import(client, admin, data)
+    assert response.status_code in (200, 400), response.get_json()
+    assert len(_all_events(client, admin)) <= 1
+
+
+# -- The feed's venue read back ------------------------------------------------------------
+
+
+def test_a_venue_named_with_a_comma_survives_the_feed_round_trip(client, admin, make_event):
+    """SPEC §11: the feed's LOCATION is "venue name and address" and an import makes
+    LOCATION a venue. Our own feed written "Salle Pleyel, Grand hall, 252 Rue…" is read back
+    as the venue "Salle Pleyel" with "Grand hall, 252 Rue…" as its address: the name is cut
+    at its comma (README, the import splits at the first comma or line break)."""
+    venue = client.post(
+        f"{NS}/venues",
+        json={"venue": "Salle Pleyel, Grand hall", "address": "252 Rue", "city": "Paris"},
+        headers=admin,
+    ).get_json()
+    make_event(
+        title="Concert",
+        start_date="2027-03-02 19:00:00",
+        end_date="2027-03-02 21:00:00",
+        venue=venue["id"],
+    )
+    feed = client.get(f"{NS}/events", query_string={**WIDE15, "ical": 1}).data
+    imported(client, admin, feed.replace(b"@localhost", b"@elsewhere.example"))
+    names = sorted(event["venue"]["venue"] for event in _all_events(client, admin))
+    assert names == ["Salle Pleyel, Grand hall", "Salle Pleyel, Grand hall"]
+
+
+# -- Files in another encoding -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-16"])
+def test_a_file_not_in_utf_8_is_a_400_that_says_so(client, admin, encoding):
+    """A Windows-1252 or UTF-16 export (Notepad, old Outlook) is refused, as RFC 5545 wants
+    UTF-8; the 400 should name the problem (the encoding) rather than say the body is not
+    an iCalendar file, which it visibly is. Nothing is written."""
+    text = ics(
+        "UID:latin@ical15\n" + STAMP15 + "\nDTSTART:20270101T100000Z\n"
+        "DTEND:20270101T110000Z\nSUMMARY:Réunion café\n"
+    ).decode()
+    response = do_import(client, admin, text.encode(encoding))
+    assert response.status_code == 400
+    assert "UTF-8" in response.get_json()["data"]["params"]["body"]
+    assert _all_events(client, admin) == []
+
+
+# -- A feed of another calendar on the same host ---------------------------------------------
+
+
+def test_a_vevent_never_overwrites_an_event_made_by_the_same_import(client, admin, make_event):
+    """SPEC §11: "Each VEVENT becomes an event". Our feeds' UIDs are ``{id}@{host}``
+    without port or path, so a calendar on the same host (another port, a staging copy,
+    ``localhost`` in development) writes UIDs this one reads as its own. Importing such a
+    feed into an empty calendar (checked with two servers on 127.0.0.1: 828 occurrences fed,
+    800 imported, no rejection) lets a later VEVENT of the file overwrite the event an
+    earlier VEVENT of the same file has just made. Expected: both VEVENTs become events."""
+    probe = make_event(title="Ours")["id"]
+    data = ics(
+        "UID:first@other.example\n" + STAMP15 + "\nDTSTART:20270601T100000Z\n"
+        "DTEND:20270601T110000Z\nSUMMARY:First of the file\n",
+        f"UID:{probe + 1}@localhost\n" + STAMP15 + "\nLAST-MODIFIED:20300101T000000Z\n"
+        "DTSTART:20270602T100000Z\nDTEND:20270602T110000Z\nSUMMARY:Second of the file\n"
+        "URL:http://localhost:9000/event/second/\n",
+    )
+    report = imported(client, admin, data)
+    assert report["rejected"] == []
+    titles = sorted(event["title"] for event in _all_events(client, admin))
+    assert titles == ["First of the file", "Ours", "Second of the file"]
