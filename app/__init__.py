@@ -204,8 +204,13 @@ def _register_hooks(app: Flask) -> None:
             headers["Vary"] = f"{headers['Vary']}, {vary}{vary_by_origin}"
         else:
             headers.add("Vary", vary + vary_by_origin)
+        if "Last-Modified" in headers and "Cache-Control" not in headers:
+            # A feed: without it, a cache may reuse it unasked for a tenth of its age (RFC
+            # 9111 §4.2.2), and a subscriber would miss a write.
+            headers["Cache-Control"] = "no-cache"
         if "HTTP_AUTHORIZATION" in environ:
-            headers["Cache-Control"] = "private"
+            revalidated = headers.get("Cache-Control") == "no-cache"
+            headers["Cache-Control"] = "private, no-cache" if revalidated else "private"
         _allow_origin(req, headers, allowed)
         return response
 

@@ -1967,3 +1967,98 @@ def test_no_sitemap_file_lists_more_addresses_than_a_sitemap_may_hold(
     for text in files:
         assert len(_sitemap_locs(text)) <= size, (size, _sitemap_locs(text))
     assert len(listed) == len(set(listed)) == 6, listed
+
+
+# --- Every face after writes (outside check, fifteenth session) ------------------------
+
+FEEDS = (f"{NS}/events?ical=1", "/fr" + f"{NS}/events?ical=1")
+
+
+def _zone_note(page: str) -> str:
+    return re.search(r'class="zone-note">([^<]*)', page).group(1)
+
+
+def _head_links(page: str) -> dict:
+    """The page's canonical address, its og:url and its hreflang alternates."""
+    return {
+        "canonical": re.search(r'rel="canonical" href="([^"]*)"', page).group(1),
+        "og:url": re.search(r'property="og:url" content="([^"]*)"', page).group(1),
+        **dict(re.findall(r'rel="alternate" hreflang="([^"]*)" href="([^"]*)"', page)),
+    }
+
+
+def test_a_feed_tells_every_cache_to_revalidate_it_so_a_write_shows_at_once(client, make_event):
+    """A feed carries ``Last-Modified`` and no ``Cache-Control``: an HTTP cache (a browser,
+    a calendar application's HTTP library, a proxy) may then reuse it without asking, for a
+    tenth of its age (RFC 9111 §4.2.2). Chromium did: it read a feed, a title was changed
+    through the API, and the next fetch() of the feed still held the old title. Pages and
+    the JSON API carry no ``Last-Modified`` and were fresh; ``/widget.js`` says ``no-cache``."""
+    event = make_event(title="Winter market")
+    for path in (*FEEDS, f"{NS}/events/{event['id']}?ical=1"):
+        answer = client.get(path)
+        assert answer.status_code == 200 and answer.headers.get("Last-Modified"), path
+        policy = answer.headers.get("Cache-Control", "")
+        assert "no-cache" in policy or "max-age=0" in policy, (path, policy)
+
+
+def test_the_day_page_of_a_spring_clock_change_names_both_abbreviations(app, client, make_event):
+    """On 2027-03-28 Paris's clocks go from CET to CEST at 02:00; the day page said
+    "Times are in Europe/Paris (CEST)" above an event at 1:30 AM, which is CET (00:30 UTC).
+    The month grid of March names both ("CET, CEST"); the day of the change must too."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    make_event(
+        title="Early bird",
+        start_date="2027-03-28 01:30",
+        end_date="2027-03-28 01:45",
+        timezone="Europe/Paris",
+    )
+    page = client.get("/events/2027-03-28/").get_data(as_text=True)
+    assert "Early bird" in page
+    note = _zone_note(page)
+    assert "CEST" in note and "CET" in note.replace("CEST", ""), note
+
+
+def test_the_day_page_of_an_autumn_clock_change_names_both_abbreviations(app, client, make_event):
+    """On 2027-10-31 Paris goes back from CEST to CET at 03:00; the day page said "(CET)"
+    above an event at 1:30 AM, which is CEST (23:30 UTC the day before)."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    make_event(
+        title="Late owl",
+        start_date="2027-10-31 01:30",
+        end_date="2027-10-31 01:45",
+        timezone="Europe/Paris",
+    )
+    page = client.get("/fr/events/2027-10-31/").get_data(as_text=True)
+    assert "Late owl" in page
+    note = _zone_note(page)
+    assert "CEST" in note and "CET" in note.replace("CEST", ""), note
+
+
+def test_a_search_by_the_plugins_parameter_keeps_it_in_canonical_and_alternates(client, make_event):
+    """``/events/?tribe-bar-search=Session`` lists what ``?search=Session`` lists, but its
+    canonical address, og:url, hreflang alternates and language links were ``/events/``
+    (the whole list): a search engine is told the results are the unfiltered list, and a
+    visitor who switches to French loses the search."""
+    make_event(title="Thursday Session")
+    make_event(title="Winter market")
+    page = client.get("/events/?tribe-bar-search=Session").get_data(as_text=True)
+    assert "Thursday Session" in page and "Winter market" not in page
+    links = _head_links(page)
+    for name, address in links.items():
+        assert "Session" in address, (name, address)
+    assert re.search(r'href="[^"]*/fr/events/\?[^"]*Session[^"]*" hreflang="fr"', page)
+
+
+def test_a_page_asked_by_the_plugins_tribe_paged_keeps_its_number_in_its_head(client, make_event):
+    """``?tribe_paged=2`` is the list's second page (README), but its canonical address and
+    alternates named the first page: a search engine folds page 2 into page 1."""
+    for number in range(12):
+        make_event(
+            title=f"Talk {number:02}",
+            start_date=f"+{number + 2} days 10am",
+            end_date=f"+{number + 2} days 11am",
+        )
+    second = client.get("/events/?tribe_paged=2").get_data(as_text=True)
+    assert "Talk 10" in second and "Talk 00" not in second
+    for name, address in _head_links(second).items():
+        assert "page=2" in address or "paged=2" in address, (name, address)

@@ -59,7 +59,17 @@ PAGE_PREFIXES = (
 # month of that day.
 TEC_DATE = "tribe-bar-date"
 # What a page's address keeps of its query (canonical and alternate links).
-PAGE_QUERY = ("page", "past", "eventDisplay", TEC_DATE, *reading.FILTERS)
+# What a page's own address keeps (canonical, alternates, language links): its page and
+# filters, in the plugin's names too (README: ``tribe-bar-search``, ``tribe_paged``).
+PAGE_QUERY = (
+    "page",
+    "tribe_paged",
+    "past",
+    "eventDisplay",
+    TEC_DATE,
+    "tribe-bar-search",
+    *reading.FILTERS,
+)
 
 
 def is_page_path(path: str) -> bool:

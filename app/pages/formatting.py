@@ -152,13 +152,13 @@ def cost(text: str) -> str:
 
 def zone_note(zone: str, first: date, last: date, others_named: bool = False) -> str:
     """What the month grid and the day page say of the times they write in the site's
-    ``zone``: its name, and the abbreviations its clocks show from ``first`` to ``last``
-    (both, across a change of time). The day page writes an event of another zone in
-    that zone, named (``others_named``)."""
+    ``zone``: its name, and the abbreviations its clocks show from the start of ``first``
+    to the end of ``last`` (both, across a change of time: a day page of the change too).
+    The day page writes an event of another zone in that zone, named (``others_named``)."""
     tz, name = dates.resolve_timezone(zone)
     shown: list[str] = []
-    for day in (first, last):
-        abbreviation = dates.tz_abbreviation(datetime.combine(day, time(12)), tz)
+    for moment in (datetime.combine(first, time()), datetime.combine(last, time(23, 59))):
+        abbreviation = dates.tz_abbreviation(moment, tz)
         if abbreviation and abbreviation != name and abbreviation not in shown:
             shown.append(abbreviation)
     label = f"{name} ({', '.join(shown)})" if shown else name
