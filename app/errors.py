@@ -23,7 +23,7 @@ RETRY_AFTER = 5  # seconds: a database server restarting is usually back by then
 log = logging.getLogger(__name__)
 
 MISSING_MESSAGE = "Missing data for required field."
-# marshmallow's own messages, which reach clients through ``_first_message``.
+# marshmallow's own messages, which reach clients through ``first_message``.
 LIBRARY_MESSAGES = (
     N_("Not a valid integer."),
     N_("Not a valid number."),
@@ -128,7 +128,7 @@ def _methods_of_address(error: HTTPException) -> set[str]:
     return set(adapter.allowed_methods(request.path + "/"))
 
 
-def _first_message(messages) -> str:
+def first_message(messages) -> str:
     """The first human message in a marshmallow error structure, translated."""
     while isinstance(messages, dict | list):
         if not messages:
@@ -152,7 +152,7 @@ def from_validation_error(error: ValidationError, schema=None) -> ApiError:
     if missing:
         return missing_params([_data_key(schema, n) for n in missing])
     return invalid_params(
-        {_data_key(schema, n): _first_message(messages[n]) for n in names if n != "_schema"}
+        {_data_key(schema, n): first_message(messages[n]) for n in names if n != "_schema"}
     )
 
 

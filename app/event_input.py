@@ -19,7 +19,7 @@ from app.auth import (
     require,
     written_status,
 )
-from app.errors import ApiError, invalid_params
+from app.errors import ApiError, first_message, invalid_params
 from app.i18n import N_, _, translate
 from app.i18n import _ as say  # kind names, marked in app.i18n
 from app.linked_input import check_image, linked_columns, publication_columns
@@ -106,8 +106,7 @@ def _linked_item(item, kind: str, viewer, event_status: str):
         errors = schema.validate(item)
         if errors:  # what is wrong with the new item, by its field
             field, messages = next(iter(errors.items()))
-            message = messages[0] if isinstance(messages, list) and messages else messages
-            raise invalid_params({kind: f"{field}: {message}"})
+            raise invalid_params({kind: f"{field}: {first_message(messages)}"})
         if not str(item.get(name_field, "")).strip():
             raise invalid_params(
                 {

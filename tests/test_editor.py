@@ -2306,3 +2306,180 @@ def test_the_editors_repeated_category_fields_keep_each_term_whole(client, admin
     assert answer.status_code == 303
     event = client.get(f"{NS}/events/{saved_id(answer)}", headers=admin).get_json()
     assert sorted(c["name"] for c in event["categories"]) == ["Jazz", "Rock, Pop"]
+
+
+# --- found by a volunteer's-eye check (fifteenth session) -----------------------------
+
+
+def _field_errors(page: str) -> dict[str, str]:
+    """The field errors a form page shows, by the id of the element that holds them."""
+    return dict(re.findall(r'<p class="error" id="([^"]+)">(.*?)</p>', page, re.S))
+
+
+def _sign_in_again(client, answer) -> str:
+    """The page a user reaches by signing in through ``answer`` (a redirect to the
+    sign-in page), following the redirect that signing in answers; "" for any other answer."""
+    target = answer.headers.get("Location", "")
+    if answer.status_code != 303 or "/manage/signin" not in target:
+        return ""
+    form = client.get(target).get_data(as_text=True)
+    signed = client.post(
+        target, data={"csrf_token": csrf(form), "username": "author", "password": PASSWORD}
+    )
+    return client.get(signed.headers["Location"]).get_data(as_text=True)
+
+
+def test_a_save_after_the_session_ended_elsewhere_keeps_what_was_typed(app, sign_in):
+    """A volunteer types an event for an hour; meanwhile the session ends (signed out on
+    another device). Saving must not lose what was typed: the form comes back with it, or
+    signing in again leads to it. Today the post redirects to the sign-in page and, once
+    signed in, the user gets an empty form."""
+    author = sign_in("author")
+    elsewhere = app.test_client()
+    page = elsewhere.get("/manage/signin").get_data(as_text=True)
+    elsewhere.post(
+        "/manage/signin",
+        data={"csrf_token": csrf(page), "username": "author", "password": PASSWORD},
+    )
+    token = csrf(elsewhere.get("/manage/").get_data(as_text=True))
+    assert elsewhere.post("/manage/signout", data={"csrf_token": token}).status_code == 303
+
+    typed = "An hour of typing: the choir's winter concert, programme and directions"
+    answer = author.post("/manage/events/new", data=event_form(author, description=typed))
+
+    shown = html.unescape(answer.get_data(as_text=True))
+    assert typed in shown or typed in html.unescape(_sign_in_again(author, answer))
+
+
+def test_inline_venue_errors_are_in_the_pages_language(sign_in):
+    """SPEC §16: field errors "in the page's language". A new venue made in place without
+    its name, on a German page, says "venue: Must not be empty." in English."""
+    editor = sign_in("editor")
+    answer = editor.post(
+        "/de/manage/events/new", data=event_form(editor, **{"venue[city]": "Lyon"})
+    )
+    assert answer.status_code == 400
+    message = _field_errors(answer.get_data(as_text=True))["venue-error"]
+    assert "Must not be empty" not in message
+    assert "Darf nicht leer sein." in message
+
+
+def test_inline_venue_errors_of_the_api_are_in_the_roots_language(client, as_role):
+    """SPEC §1/§6: error messages differ by language root, and every message is
+    translated. ``data.params.venue`` of an inline venue's mistake is English under /de."""
+    editor = as_role("editor")
+    answer = client.post(
+        f"/de{NS}/events",
+        json={
+            "title": "Konzert",
+            "start_date": "tomorrow 7pm",
+            "end_date": "tomorrow 8pm",
+            "venue": {"city": "Lyon"},
+        },
+        headers=editor,
+    )
+    assert answer.status_code == 400
+    message = answer.get_json()["data"]["params"]["venue"]
+    assert "Missing data for required field" not in message
+    assert "Pflichtfeld fehlt." in message
+
+
+def test_an_inline_venue_error_is_tied_to_the_inputs_it_is_about(sign_in):
+    """SPEC §16 (accessible as §15, errors shown next to the field): a mistake in the new
+    venue's fields marks those fields (``aria-invalid``, ``aria-describedby`` naming the
+    error), as every other field's error does; today only the venue list is marked."""
+    editor = sign_in("editor")
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, **{"venue[venue]": "Hall", "venue[city]": "C" * 300}),
+    )
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    city = re.search(r'<input id="venue-city"[^>]*>', page).group(0)
+    assert 'aria-invalid="true"' in city
+    described = re.search(r'aria-describedby="([^"]+)"', city)
+    assert described is not None
+    assert any(name in _field_errors(page) for name in described.group(1).split())
+
+
+def test_an_image_over_the_limit_is_too_large_in_the_editor_as_in_the_api(app, sign_in, as_role):
+    """SPEC §13: larger than ``MAX_UPLOAD_BYTES`` is a 413. The API says so for a file a
+    few kilobytes over the limit; the editor's library reads the limit's bytes and says
+    "Not a complete JPEG, PNG, GIF or WebP image." (400) of the same, valid, image."""
+    app.config["MAX_UPLOAD_BYTES"] = 200_000
+    image = io.BytesIO()
+    Image.frombytes("RGB", (260, 260), os.urandom(260 * 260 * 3)).save(
+        image, "PNG", compress_level=0
+    )
+    data = image.getvalue()
+    assert 200_000 < len(data) < 200_000 + 16 * 1024  # within the multipart envelope
+    api = app.test_client().post(
+        f"{NS}/media", data={"file": (io.BytesIO(data), "big.png")}, headers=as_role("author")
+    )
+    assert api.status_code == 413
+
+    author = sign_in("author")
+    answer = author.post(
+        "/manage/media/",
+        data={"csrf_token": author.token, "file": (io.BytesIO(data), "big.png")},
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 413
+    assert "Not a complete" not in answer.get_data(as_text=True)
+
+
+def test_a_recurrence_builder_mistake_does_not_hide_the_other_fields_errors(sign_in):
+    """SPEC §16: errors shown next to each field; the editor shows all of a form's
+    mistakes at once (app/editor::_write_rule_errors). A wrong "number of times" in the
+    builder hides the empty title and the bad website: they appear one round later."""
+    editor = sign_in("editor")
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(
+            editor,
+            title="",
+            website="javascript:alert(1)",
+            repeat_freq="WEEKLY",
+            repeat_count="0",
+        ),
+    )
+    assert answer.status_code == 400
+    shown = _field_errors(answer.get_data(as_text=True))
+    assert {"title-error", "website-error", "repeat_count-error"} <= set(shown)
+
+
+def test_signing_in_again_after_the_session_ended_sends_what_was_typed(app, sign_in):
+    """The whole way back: the sign-in page answering the ended session's form keeps its
+    fields; signing in shows them ready to be sent again (nothing saved yet); sending
+    saves the event as typed."""
+    author = sign_in("author")
+    with app.app_context(), database.connection_context():
+        accounts.end_sessions(accounts.User.get(accounts.User.login == "author").id)
+    typed = "Programme: Bach & Fauré, <b>doors at 7</b>"
+    answer = author.post(
+        "/manage/events/new", data=event_form(author, title="Kept", description=typed)
+    )
+    assert answer.status_code == 200 and 'name="kept:title" value="Kept"' in answer.text
+    fields = dict(re.findall(r'name="(kept:[^"]+)" value="([^"]*)"', answer.text))
+    fields = {name: html.unescape(value) for name, value in fields.items()}
+    assert fields["kept:description"] == typed and "kept:csrf_token" not in fields
+    action = html.unescape(
+        re.search(r'<form class="stacked" method="post" action="([^"]+)"', answer.text).group(1)
+    )
+    signed = author.post(
+        action,
+        data={
+            **fields,
+            "csrf_token": csrf(answer.text),
+            "username": "author",
+            "password": PASSWORD,
+        },
+    )
+    assert signed.status_code == 200 and "Not saved yet" in signed.text
+    assert 'name="title" value="Kept"' in signed.text
+    again = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', signed.text))
+    again = {name: html.unescape(value) for name, value in again.items()}
+    sent = author.post("/manage/events/new", data=again)
+    assert sent.status_code == 303
+    saved = author.get(sent.headers["Location"]).text
+    assert "Kept" in saved and "<b>doors at 7</b>" in html.unescape(saved)

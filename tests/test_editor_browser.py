@@ -323,3 +323,24 @@ def test_the_starts_weekday_is_ticked_when_no_day_is(site, browser):
     page.get_by_label("Start").fill("2027-03-20T19:00")
     assert days.count() == 0
     page.context.close()
+
+
+def test_back_after_saving_a_new_event_and_saving_again_makes_no_second_event(site, browser):
+    """A new event's form "sent again (a double click, or after going back), leads to the
+    event it made" (app/editor::_save): Back shows the form fetched anew (no-store) with
+    what was typed; Save then leads to the same event, not a second one."""
+    page = signed_in(site, browser, "edna")
+    day = date.today() + timedelta(days=5)
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("Saved once")
+    page.locator("#start_date").fill(f"{day}T19:00")
+    page.locator("#end_date").fill(f"{day}T21:00")
+    page.get_by_role("button", name="Save").click()
+    first = page.url
+    page.go_back()
+    assert page.get_by_label("Title").input_value() == "Saved once"
+    page.get_by_role("button", name="Save").click()
+    assert page.url == first
+    page.goto(site["base"] + "/manage/events/?search=Saved+once")
+    assert page.locator("main").get_by_text("Saved once", exact=True).count() == 1
+    page.context.close()

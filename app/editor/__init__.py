@@ -40,7 +40,7 @@ from app.auth import may, may_read, require, require_force_delete, throttle_sign
 from app.cache import READS
 from app.editor import event_form, items, listing, review
 from app.editor.event_form import WEEKDAYS
-from app.errors import ApiError, from_validation_error
+from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event, prepare_event
 from app.headers import content_security_policy
 from app.i18n import N_, _, current_language
@@ -133,12 +133,58 @@ def guard():
     if g.editor is not None:
         g.viewer = g.editor  # what the API's helpers read as the caller, in this request only
     if g.editor is None and request.endpoint not in PUBLIC_ENDPOINTS:
+        ended = session.get("uid") is not None  # signed out elsewhere, or the password changed
         session.clear()
         asked = request.query_string.decode("ascii", "replace")  # a list's filters kept
-        return redirect(
-            url_for("editor.signin", next=request.path + (f"?{asked}" if asked else "")), 303
-        )
+        target = request.path + (f"?{asked}" if asked else "")
+        if ended and request.method == "POST":
+            return _sign_in_keeping(target, _posted_fields())
+        return redirect(url_for("editor.signin", next=target), 303)
     return None
+
+
+# What a form sent when its session had ended carries into the sign-in page, to be sent
+# again once signed in: every field but the CSRF token (files cannot be kept).
+KEPT = "kept:"
+
+
+def _posted_fields() -> list[tuple[str, str]]:
+    return [(k, v) for k, v in request.form.items(multi=True) if k != "csrf_token"]
+
+
+def _kept_fields() -> list[tuple[str, str]]:
+    return [
+        (name[len(KEPT) :], value)
+        for name, value in request.form.items(multi=True)
+        if name.startswith(KEPT)
+    ]
+
+
+def _sign_in_keeping(target: str, fields: list, status: int = 200, **context) -> Response:
+    """The sign-in page answering a form sent after its session ended: what was typed rides
+    along, and signing in leads to ``_send_again``, never to an empty form."""
+    return _page(
+        "signin.html",
+        status,
+        heading=_("Sign in"),
+        username=context.pop("username", ""),
+        error=context.pop("error", ""),
+        notice=_("You were signed out. Sign in again: what you typed is kept."),
+        next=target,
+        kept=[(KEPT + name, value) for name, value in fields],
+    )
+
+
+def _send_again(target: str, fields: list) -> Response:
+    """After signing in: the form's fields, ready to be sent again to ``target`` with a
+    fresh CSRF token (nothing is saved until the user says so)."""
+    return _page(
+        "message.html",
+        heading=_("Not saved yet"),
+        message=_("You are signed in again. What you typed has not been saved yet."),
+        resend_action=request.script_root + target,
+        resend_fields=fields,
+    )
 
 
 @bp.after_request
@@ -200,20 +246,20 @@ def signin():
     password = request.form.get("password", "")
     keys = throttle_sign_in(username)  # 429 page while over the API's limits
     user = accounts.check_sign_in(username, password) if username and password else None
+    target = request.args.get("next", "")
+    kept = _kept_fields() if SAFE_NEXT.fullmatch(target) else []
     if user is None:
         keys.failed()
-        return _page(
-            "signin.html",
-            400,
-            heading=_("Sign in"),
-            username=username,
-            error=_("The user name or the password is not right."),
-        )
+        error = _("The user name or the password is not right.")
+        if kept:
+            return _sign_in_keeping(target, kept, 400, username=username, error=error)
+        return _page("signin.html", 400, heading=_("Sign in"), username=username, error=error)
     keys.succeeded()
     _start_session(user)
-    target = request.args.get("next", "")
     if not SAFE_NEXT.fullmatch(target):  # only a path of the editor, nothing else
         return redirect(url_for("editor.dashboard"), 303)
+    if kept:
+        return _send_again(target, kept)
     # ``next`` is the path under the language root the page was asked in (guard()): the
     # page opens in the same language.
     return redirect(request.script_root + target, 303)
@@ -610,10 +656,12 @@ def _saved(viewer, event, made: list[int]):
     fails."""
     schema = EventUpdate() if event is not None else EventCreate()
     upload = request.files.get("image")
-    stored = None
+    stored, builder = None, {}
     try:
-        body = event_form.body(request.form, request.files, viewer)
+        body = event_form.body(request.form, request.files, viewer, builder)
         loaded = schema.load(body)
+        if builder:  # the builder's mistakes beside what the write rules say of the rest
+            raise invalid_params({**_write_rule_errors(loaded, viewer, event), **builder})
         if upload is not None and upload.filename:
             stored = items.upload(viewer, "image")
             loaded = schema.load({**body, "image": stored.id})
@@ -622,6 +670,7 @@ def _saved(viewer, event, made: list[int]):
     except ValidationError as error:
         errors = items.field_errors(from_validation_error(error, schema))
         errors = {**_write_rule_errors(error.valid_data or {}, viewer, event), **errors}
+        errors.update(builder)
     except ApiError as error:
         if error.status in (401, 403):
             items.discard(stored)
@@ -883,7 +932,7 @@ def _back_to_event_list() -> str | None:
 @bp.route("/media/", methods=["GET", "POST"])
 def media():
     viewer = g.editor
-    error = ""
+    error, status = "", 200
     if request.method == "POST":
         try:
             made = items.upload(viewer)
@@ -896,6 +945,7 @@ def media():
                 if isinstance(params, dict) and params
                 else failure.message
             )
+            status = failure.status
         else:
             _say("saved")
             return redirect(url_for("editor.media_item", media_id=made.id), 303)
@@ -905,7 +955,7 @@ def media():
     pages = max(1, -(-total // items.PAGE_SIZE))
     return _page(
         "media.html",
-        400 if error else 200,
+        (413 if status == 413 else 400) if error else 200,
         heading=_("Images"),
         notice=_notice(),
         images=images,

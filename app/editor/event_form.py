@@ -12,7 +12,7 @@ from datetime import date, datetime
 from flask import current_app
 
 from app.auth import password_mark
-from app.errors import invalid_params
+from app.errors import ApiError, invalid_params
 from app.i18n import N_, _, translate
 from store.terms import find_term
 
@@ -427,10 +427,12 @@ BODY_FIELDS = (
 LIST_FIELDS = ("categories", "tags")
 
 
-def body(form, files, viewer) -> dict:
+def body(form, files, viewer, builder_errors: dict) -> dict:
     """The form as an API body (the same field names), for the schema to load; of an edit
     form, the fields the user changed (``unchanged``). An uploaded image is not in it:
-    the editor stores it once the rest is valid."""
+    the editor stores it once the rest is valid. The recurrence builder's mistakes go into
+    ``builder_errors`` (by field), the body then without a recurrence, so that the rest of
+    the form is checked too: all of its mistakes are shown at once."""
     same = unchanged(form, files)
     body: dict = {key: form[key] for key in BODY_FIELDS if key in form and key not in same}
     for key in LIST_FIELDS:  # repeated, as the API takes a form-encoded list: each one whole
@@ -449,7 +451,11 @@ def body(form, files, viewer) -> dict:
         body["venue"] = [venue for venue in form.getlist("venue") if venue]
     if "organizer" not in same:
         body["organizer"] = form.getlist("organizer")
-    recurrence = _recurrence(form, same)
+    try:
+        recurrence = _recurrence(form, same)
+    except ApiError as error:
+        builder_errors.update(error.data.get("params") or {"recurrence": error.message})
+        recurrence = None
     if recurrence is not None and (
         "recurrence" not in same or recurrence != form.get("recurrence", "").strip()
     ):

@@ -16,7 +16,7 @@ from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import N_, _, translate
 from app.render import media_out, render_context
 from app.routes.categories import categories as category_routes
-from app.routes.media import decode, deletion_refusal
+from app.routes.media import decode, deletion_refusal, too_large
 from app.routes.organizers import organizers as organizer_routes
 from app.routes.tags import tags as tag_routes
 from app.routes.venues import venues as venue_routes
@@ -432,8 +432,12 @@ def upload(viewer, param: str = "file"):
     storage = request.files.get(param)
     if storage is None or not storage.filename:
         raise invalid_params({param: _("Choose an image file.")})
+    data = storage.read(current_app.config["MAX_UPLOAD_BYTES"] + 1)
+    if len(data) > current_app.config["MAX_UPLOAD_BYTES"]:  # the upload route's 413
+        error = too_large()
+        raise ApiError(error.code, error.message, 413, params={param: error.message})
     try:
-        processed = decode(storage.read(current_app.config["MAX_UPLOAD_BYTES"] + 1))
+        processed = decode(data)
     except ApiError as error:  # the upload route's answer names its own field
         message = next(iter((error.data.get("params") or {"": error.message}).values()))
         raise invalid_params({param: message}) from None

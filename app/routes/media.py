@@ -55,7 +55,7 @@ def body_limit(endpoint: str | None) -> int:
     return config["MAX_CONTENT_LENGTH"]
 
 
-def _too_large() -> ApiError:
+def too_large() -> ApiError:
     return ApiError("rest_payload_too_large", _("The request body is larger than allowed."), 413)
 
 
@@ -71,7 +71,7 @@ def uploaded_bytes(files) -> bytes:
     else:
         data = request.stream.read(limit + 1)
     if len(data) > limit:
-        raise _too_large()
+        raise too_large()
     if not data:
         raise missing_params(["file"])
     return data

@@ -102,3 +102,19 @@
     }
   });
 })();
+
+(function () {
+  "use strict";
+  /* A new event's form id, kept in the page's own entry of the history when the form is
+     sent: Back shows the form again (fetched anew, with a new id and what was typed), and
+     it takes back the id it was sent with, so sending it again leads to the event it made
+     (app/editor::_save) instead of making a second one. */
+  var formId = document.querySelector('input[name="form_id"]');
+  if (!formId || !formId.form || !window.history) return;
+  var kept = history.state && history.state.formId;
+  if (kept) formId.value = kept;
+  formId.form.addEventListener("submit", function () {
+    var state = Object.assign({}, history.state || {}, { formId: formId.value });
+    history.replaceState(state, "");
+  });
+})();
