@@ -208,11 +208,20 @@ def _register_hooks(app: Flask) -> None:
             # A feed: without it, a cache may reuse it unasked for a tenth of its age (RFC
             # 9111 §4.2.2), and a subscriber would miss a write.
             headers["Cache-Control"] = "no-cache"
-        if "HTTP_AUTHORIZATION" in environ:
-            revalidated = headers.get("Cache-Control") == "no-cache"
-            headers["Cache-Control"] = "private, no-cache" if revalidated else "private"
+        if req.path.startswith(EDITOR_PATH):  # every answer of the editor, errors too
+            headers["Cache-Control"] = "private, no-store"
+        elif "HTTP_AUTHORIZATION" in environ:
+            headers["Cache-Control"] = _private(headers.get("Cache-Control", ""))
         _allow_origin(req, headers, allowed)
         return response
+
+
+def _private(policy: str) -> str:
+    """An answer to a caller with credentials, for no shared cache: ``private``, keeping
+    what the view said of revalidating or storing it (a feed's ``no-cache``, the editor's
+    ``no-store``)."""
+    kept = [d for d in policy.split(", ") if d in ("no-cache", "no-store")]
+    return ", ".join(["private", *kept])
 
 
 def _register_fields(app: Flask) -> None:

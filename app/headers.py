@@ -58,6 +58,11 @@ class StandardHeaders:
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
         page = self.is_page_path(path)
+        if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            # A read's preconditions on a change are not ours to answer: a failed one made
+            # a static file answer 412 with its own body. ETag and If-None-Match serve.
+            environ.pop("HTTP_IF_MATCH", None)
+            environ.pop("HTTP_IF_UNMODIFIED_SINCE", None)
 
         def start(status, headers, exc_info=None):
             # ``/`` is a page for browsers and the JSON index for programs.

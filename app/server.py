@@ -30,6 +30,7 @@ from gunicorn.workers import gthread
 from app import arrival
 from app.auth import forwarded_client
 from app.errors import REFUSED
+from app.headers import STANDARD_HEADERS
 from app.i18n import N_
 
 # gunicorn's statuses → the codes of SPEC §6.
@@ -57,6 +58,14 @@ REASONS = (
 )
 
 
+# Every answer's headers (app/headers.py), and CORS as the API answers a caller without
+# credentials (gunicorn read none): a script of another site may read the JSON error.
+REFUSAL_HEADERS = "".join(
+    f"{name}: {value}\r\n"
+    for name, value in (*STANDARD_HEADERS, ("Access-Control-Allow-Origin", "*"))
+)
+
+
 def json_error(status: int, reason: str, message: str) -> bytes:
     """The complete HTTP/1.1 answer for an error gunicorn raises before the app runs."""
     body = orjson.dumps(
@@ -71,7 +80,7 @@ def json_error(status: int, reason: str, message: str) -> bytes:
         f"HTTP/1.1 {status} {reason}\r\n"
         "Connection: close\r\n"
         "Content-Type: application/json; charset=UTF-8\r\n"
-        "X-Content-Type-Options: nosniff\r\n"
+        f"{REFUSAL_HEADERS}"
         f"Content-Length: {len(body)}\r\n\r\n"
     )
     return head.encode("latin-1") + body

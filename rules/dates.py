@@ -37,7 +37,9 @@ _ZONES: set[str] | None = None
 def _zone_names() -> set[str]:
     global _ZONES
     if _ZONES is None:
-        _ZONES = available_timezones()
+        # The tz database's names: not Debian's ``localtime`` (a link to the host's own
+        # /etc/localtime, whatever the server is set to) nor ``Factory`` (no zone at all).
+        _ZONES = available_timezones() - {"localtime", "Factory", "posixrules"}
     return _ZONES
 
 

@@ -2483,3 +2483,50 @@ def test_signing_in_again_after_the_session_ended_sends_what_was_typed(app, sign
     assert sent.status_code == 303
     saved = author.get(sent.headers["Location"]).text
     assert "Kept" in saved and "<b>doors at 7</b>" in html.unescape(saved)
+
+
+# --- bad input at the editor (fifteenth session) -------------------------------------
+
+
+def test_editor_event_list_search_with_a_nul_is_an_answer_not_a_500(sign_in):
+    """`GET /manage/events/?search=a%00b` signed in was a 500 (SQLite "unterminated
+    string" from the search's MATCH); the API and the public list answer such a search
+    with a 400, the editor's other lists with a 200."""
+    editor = sign_in("editor")
+    response = editor.get("/manage/events/?search=a%00b")
+    assert response.status_code in (200, 400)
+    assert ("text/html" == response.mimetype) or response.status_code == 200
+
+
+def test_editor_event_list_search_with_a_nul_changes_nothing_and_shows_the_list(
+    sign_in, make_event
+):
+    make_event(title="Choir")
+    editor = sign_in("editor")
+    response = editor.get("/manage/events/?search=Ch%00oir")
+    assert response.status_code < 500
+    assert response.mimetype == "text/html"
+
+
+# --- the editor is never cached for others, whatever the request carries -----------------
+
+
+@pytest.mark.parametrize(
+    "path", ["/manage/signin", "/manage/", "/manage/events/", "/manage/events/new"]
+)
+def test_editor_answers_to_a_request_with_basic_credentials_are_no_store(client, as_role, path):
+    """SPEC §16: the editor's pages are never cached (`Cache-Control: private, no-store`).
+    With an `Authorization: Basic` header (right credentials) they said `private` alone."""
+    response = client.get(path, headers=as_role("editor"))
+    cache_control = response.headers.get("Cache-Control", "")
+    assert "no-store" in cache_control and "private" in cache_control, cache_control
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE", "FOO"])
+def test_editor_error_answers_with_junk_basic_credentials_are_no_store(client, method):
+    """The same with a malformed `Authorization` header: a 401/405 page of the editor said
+    `Cache-Control: private` without `no-store`."""
+    response = client.open("/manage/", method=method, headers={"Authorization": "Basic !!!"})
+    assert response.status_code < 500
+    cache_control = response.headers.get("Cache-Control", "")
+    assert "no-store" in cache_control and "private" in cache_control, cache_control

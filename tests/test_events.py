@@ -777,3 +777,26 @@ def test_an_event_written_with_an_american_date_and_a_time(client, admin):
         headers=admin,
     )
     assert wrong.status_code == 400 and wrong.get_json()["code"] == "rest_invalid_param"
+
+
+def test_localtime_is_not_a_timezone(client, admin):
+    """SPEC §4: `timezone` is an IANA name, `UTC` or `UTC±H[:MM]`. `localtime` (Debian's
+    /usr/share/zoneinfo/localtime, a link to the host's /etc/localtime) was accepted, so an
+    event's zone meant whatever the server's clock is set to, and its feed said
+    `TZID:localtime`. Like `Mars/Phobos` it is a 400 naming `timezone`, nothing stored."""
+    before = client.get(f"{NS}/events", headers=admin).get_json()["total"]
+    response = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Local",
+            "start_date": "2027-01-01 10:00:00",
+            "end_date": "2027-01-01 11:00:00",
+            "timezone": "localtime",
+        },
+        headers=admin,
+    )
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["code"] == "rest_invalid_param"
+    assert "timezone" in body["data"]["params"]
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == before

@@ -6,6 +6,7 @@ passwords. The real-server half (gunicorn's own errors, slow clients) is at the 
 import io
 import json
 import os
+import re
 import socket
 import threading
 import time
@@ -17,7 +18,7 @@ import pytest
 from rules import clock
 from tests.conftest import NS, basic
 from tests.databases import drop_database, fresh_database
-from tests.helpers import Server
+from tests.helpers import Server, image_bytes, uploaded
 
 HUGE = "922337203685477582"
 
@@ -541,3 +542,113 @@ def test_a_punycode_host_makes_links_in_punycode(client, make_event):
     assert answer.get_json()["url"] == "http://xn--bcher-kva.example/event/puny/"
     feed = client.get(f"{NS}/events/{event['id']}?ical=1", headers=host).get_data(as_text=True)
     assert "URL:http://xn--bcher-kva.example/event/puny/" in feed
+
+
+# --- bad input, second round (fifteenth session) --------------------------------------
+
+SECURITY_HEADERS = ("X-Content-Type-Options", "Referrer-Policy")
+
+
+def _is_json_error(response, status: int) -> bool:
+    body = response.get_json(silent=True)
+    return (
+        isinstance(body, dict)
+        and {"code", "message", "data"} <= set(body)
+        and body["data"].get("status") == status
+    )
+
+
+def _is_error_page(response) -> bool:
+    """An HTML page in the site's look (its own stylesheet), not the resource's body."""
+    html = response.get_data(as_text=True)
+    return response.mimetype == "text/html" and 'rel="stylesheet"' in html
+
+
+# --- a failed precondition is an error, not the resource with a 412 ----------------------
+
+
+@pytest.mark.parametrize("path", ["/widget.js", "/robots.txt", "/static/calendar.css"])
+def test_if_match_junk_on_a_page_address_is_an_error_page_or_ignored(client, path):
+    """`If-Match: junk` at /widget.js, /robots.txt and /static/… answered 412 with the
+    script, text or stylesheet itself as the body. An error at a page's address is an HTML
+    page in the site's look (SPEC §15); answering 200 (ignoring the header) is fine too."""
+    response = client.get(path, headers={"If-Match": '"junk"'})
+    assert response.status_code < 500
+    if response.status_code >= 400:
+        assert _is_error_page(response), (response.status_code, response.mimetype)
+
+
+def test_if_match_junk_on_an_api_address_is_a_json_error_or_ignored(client):
+    """`If-Match: junk` at `{ns}/doc/ui/swagger-ui.css` answered 412 with the stylesheet:
+    every error under the API root is SPEC §6's JSON body."""
+    response = client.get(f"{NS}/doc/ui/swagger-ui.css", headers={"If-Match": '"junk"'})
+    assert response.status_code < 500
+    if response.status_code >= 400:
+        assert _is_json_error(response, response.status_code), response.mimetype
+
+
+def test_if_match_junk_on_an_uploaded_file_is_a_json_error_or_ignored(client, admin):
+    """The uploaded files answer their other errors (404, 416) as JSON; a failed `If-Match`
+    answered 412 with the image itself."""
+    image = uploaded(client, admin, image_bytes())
+    path = "/" + image["url"].split("/", 3)[3]
+    assert client.get(path).status_code == 200
+    response = client.get(path, headers={"If-Match": '"junk"'})
+    assert response.status_code < 500
+    if response.status_code >= 400:
+        assert _is_json_error(response, response.status_code), response.mimetype
+
+
+def _headers(head: bytes) -> dict:
+    lines = head.decode("latin-1").split("\r\n")[1:]
+    return {line.split(":", 1)[0].lower(): line.split(":", 1)[1].strip() for line in lines}
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET " + NS.encode() + b"/events?x=" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET "
+        + NS.encode()
+        + b"/events HTTP/1.1\r\nHost: x\r\nX-Big: "
+        + b"a" * 9000
+        + b"\r\n\r\n",
+        b"GET " + NS.encode() + b"/events HTTP/9.9\r\nHost: x\r\n\r\n",
+        b"POST " + NS.encode() + b"/events HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+        b"GET " + NS.encode() + b"/events?search=\xff HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"POST " + NS.encode() + b"/events HTTP/1.1\r\nHost: x\r\nExpect: 999-junk\r\n"
+        b"Content-Length: 2\r\n\r\n{}",
+    ],
+    ids=["uri-too-long", "header-too-large", "bad-version", "bad-length", "raw-byte", "expect"],
+)
+def test_errors_of_the_http_layer_carry_the_security_headers(server, request_bytes):
+    """gunicorn's own error answers (414, 431, 400, 417 at an API address) said
+    `X-Content-Type-Options` but not `Referrer-Policy` (nor `X-Robots-Tag: noindex`),
+    which every answer the app makes carries, its errors included."""
+    head, _sep, _body = _raw(server, request_bytes).partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    assert status >= 400
+    headers = _headers(head)
+    for name in SECURITY_HEADERS:
+        assert name.lower() in headers, (status, name)
+    assert headers.get("x-robots-tag") == "noindex"
+    assert re.match(rb"HTTP/1\.1 4\d\d ", head)
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET " + NS.encode() + b"/events?x=" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n"
+        b"Origin: http://other.example\r\n\r\n",
+        b"GET " + NS.encode() + b"/events HTTP/1.1\r\nHost: x\r\nOrigin: http://other.example\r\n"
+        b"X-Big: " + b"a" * 9000 + b"\r\n\r\n",
+    ],
+    ids=["uri-too-long", "header-too-large"],
+)
+def test_errors_of_the_http_layer_at_an_api_address_carry_cors(server, request_bytes):
+    """SPEC §1: CORS on every API route; the app's own errors there say
+    `Access-Control-Allow-Origin: *` to a page of another origin, so its script can read
+    the JSON error. gunicorn's 414 and 431 at the same address said none."""
+    head, _sep, _body = _raw(server, request_bytes).partition(b"\r\n\r\n")
+    assert int(head.split(b" ", 2)[1]) in (414, 431)
+    assert _headers(head).get("access-control-allow-origin") == "*"

@@ -235,6 +235,12 @@ def _notice() -> dict:
     return notice
 
 
+def searched(name: str = "search") -> str:
+    """A list's search as asked: at most 200 characters, a NUL dropped (no text holds one;
+    the database would refuse the statement)."""
+    return request.values.get(name, "").replace("\x00", "").strip()[:200]
+
+
 # --- signing in and out ------------------------------------------------------------------
 
 
@@ -409,7 +415,7 @@ def events():
     """The events by status (``?status=``), upcoming first or past (``?past=1``), searched
     and paged."""
     viewer = g.editor
-    search = request.args.get("search", "").strip()[:200]
+    search = searched()
     number = page_number(request.args.get("page", "1"))
     status = listing.status_filter(request.args.get("status", ""))
     past = request.args.get("past") == "1"
@@ -494,7 +500,7 @@ def _choices(kind: str, viewer, chosen: list) -> list:
 def image_choices(viewer, chosen: str) -> items.ImageChoices:
     """The images a form offers, searched and paged as its image buttons asked (a search
     starts again at the first page)."""
-    search = request.values.get("image_search", "").strip()[:200]
+    search = searched("image_search")
     number = 1 if "image_search_go" in request.values else request.values.get("image_page", "")
     return items.image_choices(viewer, chosen, search, page_number(str(number)))
 
@@ -950,7 +956,7 @@ def media():
             _say("saved")
             return redirect(url_for("editor.media_item", media_id=made.id), 303)
     number = page_number(request.args.get("page", "1"))
-    search = request.args.get("search", "").strip()[:200]
+    search = searched()
     images, total = items.library(viewer, number, search)
     pages = max(1, -(-total // items.PAGE_SIZE))
     return _page(
@@ -1010,7 +1016,7 @@ def list_items(plural):
     kind = items.kind_of(plural)
     if kind is None:
         return _not_found()
-    search = request.args.get("search", "").strip()[:200]
+    search = searched()
     number = page_number(request.args.get("page", "1"))
     status = "" if kind.is_term else listing.status_filter(request.args.get("status", ""))
     rows, total = items.listing(kind, search, number, status)
