@@ -45,9 +45,10 @@ def node_kind(item_id: int) -> str | None:
 
 
 def slugify(text: str, letters: bool = False) -> str:
-    """``text`` as a slug: lower case, each run of other characters one ``-``. A title or
-    name is transliterated to ASCII first (``Café Olé``: ``cafe-ole``, as WordPress's
-    ``remove_accents``); a slug given as such (``letters``) keeps what WordPress keeps
+    """``text`` as a slug, as WordPress's ``sanitize_title`` makes one of a title: lower case,
+    entities and punctuation dropped (``Tom's``: ``toms``, ``Bold &amp; Co``: ``bold-co``),
+    spaces and dots a ``-``; transliterated to ASCII first (``Café Olé``: ``cafe-ole``, as
+    WordPress's ``remove_accents``); a slug given as such (``letters``) keeps what WordPress keeps
     (``sanitize_title_with_dashes``): its letters and digits of any script (``café-concert``,
     ``日本``), ``_``, and symbols beyond ASCII (``★-stars``, an emoji), so that the
     addresses a site moving here had answer."""
@@ -56,14 +57,16 @@ def slugify(text: str, letters: bool = False) -> str:
         text = unicodedata.normalize("NFC", text).lower()
         kept = "".join(c if _kept_in_slug(c) else "-" for c in text)
         return re.sub(r"-{2,}", "-", kept).strip("-")[:180]
+    text = re.sub(r"&.+?;", "", text)  # an entity of a stored title, as WordPress kills it
     if not text.isascii():
         # Imported here: its table takes 4.8 MB of every worker, and most titles are ASCII.
         from text_unidecode import unidecode
 
         text = unidecode(text)
-    ascii_text = text.lower()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
-    return slug[:180]
+    # sanitize_title_with_dashes: a dot is a dash, other punctuation goes ("Tom's": toms),
+    # spaces and dashes are one dash.
+    text = re.sub(r"[^a-z0-9 _-]", "", text.lower().replace(".", "-"))
+    return re.sub(r"-+", "-", re.sub(r"\s+", "-", text)).strip("-")[:180]
 
 
 def _kept_in_slug(char: str) -> bool:

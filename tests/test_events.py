@@ -800,3 +800,20 @@ def test_localtime_is_not_a_timezone(client, admin):
     assert body["code"] == "rest_invalid_param"
     assert "timezone" in body["data"]["params"]
     assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == before
+
+
+@pytest.mark.parametrize(
+    "title, slug",
+    [
+        ("Tom's Party", "toms-party"),
+        ("Bold & Co", "bold-co"),
+        ("Rock'n'Roll night!", "rocknroll-night"),
+        ("v2.0 launch", "v2-0-launch"),
+        ("Café Olé", "cafe-ole"),
+        ("C++ Night", "c-night"),
+    ],
+)
+def test_a_slug_made_of_a_title_is_wordpresss(client, make_event, title, slug):
+    """sanitize_title_with_dashes: entities and punctuation dropped (not made dashes),
+    dots and spaces a dash; so a client that guesses an address from a title finds it."""
+    assert make_event(title=title)["slug"] == slug
