@@ -327,6 +327,20 @@ def occurrence_starts(
     return sorted(found)
 
 
+def rule_gives(recurrence: Recurrence, start: datetime, tz: tzinfo, moment: datetime) -> bool:
+    """Whether the series' RRULEs and RDATEs, its EXDATEs aside, give the wall time
+    ``moment`` (its own ``start`` included): a date trashed on its own stays while they do."""
+    if moment == start:
+        return True
+    if any(m.local(tz, start.time()) == moment for m in recurrence.rdates):
+        return True
+    for rule_text in recurrence.rules:
+        rule = rrulestr(_floating_until(rule_text, tz), dtstart=start)
+        if rule.after(moment, inc=True) == moment:
+            return True
+    return False
+
+
 def without_exdates(starts, exdates: list[Moment], tz: tzinfo) -> list[datetime]:
     """``starts`` less those an EXDATE names (the same instant, or the same day for a
     ``VALUE=DATE`` EXDATE)."""

@@ -23,6 +23,7 @@ from rules.recurrence import (
     occurrence_starts,
     parse,
     rewrite_exdates,
+    rule_gives,
     series_zone,
     stored_lines,
     without_exdates,
@@ -200,7 +201,8 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
             series.recurrence = join_lines(lines)  # the occurrences copy it below
             _set_lines(series.id, lines)
     tz = series_zone(series)[0]
-    exdates = parse(lines).exdates
+    recurrence = parse(lines)
+    exdates = recurrence.exdates
     # The starts were planned before the transaction: an occurrence trashed meanwhile has
     # added its EXDATE to the series, which is read here, inside it.
     starts = without_exdates(starts, exdates, tz)
@@ -216,21 +218,7 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
     for row in rows:
         old = dates.parse_stored(row.occurrence)
         if row.status == "trash":
-            # Trashed on its own, it stays in the trash (to be restored) for as long as
-            # the series excludes it, moved with the series unless moved on its own.
-            followed = follow(old) if follow else None
-            moment = followed or old
-            if without_exdates([moment], exdates, tz):  # no longer excluded: gone
-                Event.delete().where(Event.id == row.id).execute()
-                continue
-            changes = {"occurrence": dates.fmt(moment), "recurrence": series.recurrence}
-            if row.start_date == row.occurrence and followed is not None:
-                changes.update(
-                    _schedule_at(series, moment),
-                    timezone=series.timezone,
-                    all_day=series.all_day,
-                )
-            Event.update(changes).where(Event.id == row.id).execute()
+            _move_trashed(row, series, follow, recurrence, tz)
             continue
         start = old if old in planned else first_by_day.get(old.date())
         if start is None or start in kept:
@@ -241,6 +229,26 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
                 Event.id == row.id
             ).execute()
     add_occurrences(series, [start for start in starts if start not in kept])
+
+
+def _move_trashed(row, series, follow, recurrence, tz) -> None:
+    """An occurrence trashed on its own stays in the trash (to be restored) for as long as
+    the series excludes it and its rules still give its date, moved with the series unless
+    moved on its own; else it is deleted."""
+    old = dates.parse_stored(row.occurrence)
+    followed = follow(old) if follow else None
+    moment = followed or old
+    if without_exdates([moment], recurrence.exdates, tz) or not rule_gives(
+        recurrence, dates.parse_stored(series.start_date), tz, moment
+    ):
+        Event.delete().where(Event.id == row.id).execute()
+        return
+    changes = {"occurrence": dates.fmt(moment), "recurrence": series.recurrence}
+    if row.start_date == row.occurrence and followed is not None:
+        changes.update(
+            _schedule_at(series, moment), timezone=series.timezone, all_day=series.all_day
+        )
+    Event.update(changes).where(Event.id == row.id).execute()
 
 
 def _follower(before, series, starts):

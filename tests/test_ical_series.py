@@ -1178,3 +1178,50 @@ def test_a_series_whose_first_date_holds_a_change_of_time_is_written_by_its_usua
     assert len(listed) == 30
     assert _read_exactly(data) == listed
     assert sorted((s, e) for s, e, _title in shown(data)) == listed
+
+
+def _summaries(client, **window) -> list[str]:
+    response = client.get(f"{NS}/events", query_string={"ical": 1, **window})
+    assert response.status_code == 200
+    return [str(event["SUMMARY"]) for event in vevents(icalendar.Calendar.from_ical(response.data))]
+
+
+def test_a_series_whose_night_holds_a_clock_change_leaves_the_other_events_in_the_feed(
+    client, admin, make_event
+):
+    """SPEC §11: the feed carries every event the listing shows. A daily series at 02:30
+    Paris whose second date falls in the spring-forward gap (an occurrence of another
+    length) made the feed hold that series alone."""
+    make_event(title="Bake sale", start_date="2027-03-27 10:00", end_date="2027-03-27 12:00")
+    create_series(
+        client,
+        admin,
+        title="Night watch",
+        start_date="2027-03-27 02:30",
+        end_date="2027-03-27 03:30",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=3"],
+    )
+    shown = _summaries(client, start_date="2027-03-27", end_date="2027-03-29")
+    assert "Night watch" in shown and "Bake sale" in shown
+
+
+def test_the_fall_back_night_leaves_the_other_series_in_the_feed(client, admin):
+    """The same on the night the clocks go back, with another series beside it."""
+    create_series(
+        client,
+        admin,
+        title="Choir",
+        start_date="2027-10-29 19:00",
+        end_date="2027-10-29 21:00",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=4"],
+    )
+    create_series(
+        client,
+        admin,
+        title="Night shift",
+        start_date="2027-10-30 02:30",
+        end_date="2027-10-30 03:30",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=3"],
+    )
+    shown = _summaries(client, start_date="2027-10-28", end_date="2027-11-05")
+    assert "Night shift" in shown and "Choir" in shown

@@ -877,3 +877,36 @@ def test_an_exdate_of_the_series_first_date_is_a_400(client, admin):
     assert client.post(f"{NS}/events", json=later, headers=admin).status_code == 201
     starts = [e["start_date"] for e in client.get(window, headers=admin).get_json()["events"]]
     assert starts == ["2029-06-01 10:00:00", "2029-06-03 10:00:00"]
+
+
+def test_a_date_trashed_alone_whose_day_the_moved_series_no_longer_has_cannot_come_back(
+    client, admin
+):
+    """SPEC §12: changing the series' dates re-creates the occurrences, an edited one kept
+    only when its day still occurs. A date trashed on its own before the series moved to
+    other days stayed in the trash, and restoring it gave a series of COUNT=3 four dates,
+    one of them no date of its rule."""
+    series = create_series(
+        client,
+        admin,
+        title="Annual fair",
+        start_date="2027-02-28 10:00",
+        end_date="2027-02-28 11:00",
+        recurrence=["RRULE:FREQ=YEARLY;COUNT=3"],
+    )
+    trashed = occurrences(client, series["id"], admin)[0]
+    assert trashed["start_date"] == "2028-02-28 10:00:00"
+    assert client.delete(f"{NS}/events/{trashed['id']}", headers=admin).status_code == 200
+    moved = update(
+        client, series["id"], admin, start_date="2027-03-01 10:00", end_date="2027-03-01 11:00"
+    )
+    assert moved.status_code == 200
+    update(client, trashed["id"], admin, status="publish")
+    days = sorted(event["start_date"] for event in occurrences(client, series["id"], admin))
+    assert len(days) <= 2 and all(day[5:10] == "03-01" for day in days)
+    # A date trashed alone whose day the moved series still has stays restorable.
+    kept = occurrences(client, series["id"], admin)[0]
+    assert client.delete(f"{NS}/events/{kept['id']}", headers=admin).status_code == 200
+    assert update(client, series["id"], admin, title="Annual fair!").status_code == 200
+    assert update(client, kept["id"], admin, status="publish").status_code == 200
+    assert status_of(kept["id"]) == "publish"

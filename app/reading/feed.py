@@ -113,8 +113,8 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
     }
     edited = overrides_of(list(series))
     stretched, usual = _stretched(series)
-    for series_id, rows in stretched.items():
-        edited[series_id] = sorted([*edited[series_id], *rows], key=_occurrence)
+    for series_id, stretched_rows in stretched.items():
+        edited[series_id] = sorted([*edited[series_id], *stretched_rows], key=_occurrence)
     visible = {row.id for row in readable([o.id for group in edited.values() for o in group])}
     ends = last_occurrence_ends(list(series))
     # What is written, in order: (None, [event]) or (series id, [series, edited occurrences]).
