@@ -249,7 +249,8 @@ def _register_fields(app: Flask) -> None:
         ):
             return response
         if "_fields" in query and 200 <= response.status_code < 300 and not g.get("cache_hit"):
-            response = only_fields(response, req.args.getlist("_fields"))
+            asked = req.args.getlist("_fields") + req.args.getlist("_fields[]")
+            response = only_fields(response, asked)
         callback = req.args.get("_jsonp")
         return as_jsonp(response, callback) if is_jsonp_callback(callback or "") else response
 

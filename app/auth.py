@@ -127,11 +127,14 @@ class SignInAttempt:
 
     def __init__(self, login: str):
         config = current_app.config
-        address = client_address()
+        address = self.address = client_address()
+        self.login = login
         self.window = config["AUTH_FAILURE_WINDOW"]
         self.found: dict = {}  # the failures counted before this attempt
+        # Per user, not per spelling: a name counts in any case, and a failure counts
+        # under every name of the user it names (users.names_of).
         self.keys = [
-            (f"{address} {login}", config["AUTH_FAILURE_LIMIT"]),
+            (f"{address} {login.casefold()}", config["AUTH_FAILURE_LIMIT"]),
             (address, config["AUTH_FAILURE_LIMIT"] * 10),
         ]
 
@@ -146,7 +149,8 @@ class SignInAttempt:
         _check_throttle(found, self.keys, self.window, message)
 
     def failed(self) -> None:
-        for key, _limit in self.keys:
+        names = users.names_of(self.login) if self.login else [""]
+        for key in [f"{self.address} {name}" for name in names] + [self.address]:
             users.record_failure(key, self.window)
 
     def succeeded(self) -> None:

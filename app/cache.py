@@ -158,7 +158,7 @@ def etag_of(body: bytes) -> str:
     return '"' + hashlib.sha1(body, usedforsecurity=False).hexdigest()[:24] + '"'
 
 
-def _not_modified(etag: str) -> Response | None:
+def _not_modified(etag: str, headers=()) -> Response | None:
     """A 304 when the client's ``If-None-Match`` names the answer's ETag (RFC 9110 §13.1.2).
     ``If-Modified-Since`` is not answered (§13.1.3 lets a server ignore it): a feed's
     ``Last-Modified`` is the latest change among the events it holds, and does not move
@@ -170,6 +170,11 @@ def _not_modified(etag: str) -> Response | None:
         return None
     response = Response(status=304)
     response.headers["ETag"] = etag
+    # What the 200 would say of caching it (RFC 9110 §15.4.5): a feed's Last-Modified,
+    # with which it says no-cache (app/__init__.py::standard_headers).
+    for name, value in headers:
+        if name in ("Last-Modified", "Cache-Control"):
+            response.headers[name] = value
     return response
 
 
@@ -195,7 +200,7 @@ def cached_response() -> Response | None:
         return None
     _version, _expires, status, headers, body, etag, _size = entry
     context.cache_hit = True
-    not_modified = _not_modified(etag)
+    not_modified = _not_modified(etag, headers)
     if not_modified is not None:
         return not_modified
     response = Response(body, status=status, headers=headers)
@@ -239,7 +244,7 @@ def register(app) -> None:
             own = [(k, v) for k, v in headers.items() if k.startswith(_KEPT_HEADERS)]
             lifetime = _lifetime(version, memo)
             cache.put(_key(context), version, 200, own, kept(body), etag, lifetime)
-        not_modified = _not_modified(etag)
+        not_modified = _not_modified(etag, headers.items())
         return not_modified or response
 
     app.before_request_funcs.setdefault(None, []).append(serve_cached)

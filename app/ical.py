@@ -478,6 +478,9 @@ def _as_the_parser_reads(text: str) -> str:
     ``ESCAPED_COMMA``, where the parser would split the name; an escaped backslash kept as
     ``ESCAPED_BACKSLASH``, where the parser would read ``\\\\new`` as a line break and "ew"
     (``restored`` gives both back)."""
+    # The stand-ins are Unicode noncharacters, "not for interchange": a file's own are
+    # dropped, so that every stand-in ``restored`` reads back is one of ours.
+    text = _NONCHARACTERS.sub("", text)
     upper = text.upper()
     if "RULE" not in upper and "CATEGORIES" not in upper and "\\\\" not in text:
         return text
@@ -496,10 +499,11 @@ def _kept_comma(match) -> str:
 
 
 _CATEGORIES_LINE = re.compile(r"^(CATEGORIES[;:][^\r\n]*)", re.IGNORECASE | re.MULTILINE)
-# Stands for "\," in a category's name while the parser reads it (a private-use character).
-ESCAPED_COMMA = "\ue000"
-# Stands for "\\\\" (an escaped backslash) while the parser reads the file.
-ESCAPED_BACKSLASH = "\ue001"
+# Stand for an escaped comma in a category's name and an escaped backslash while the
+# parser reads the file: noncharacters (a private-use one may be a file's own, an icon).
+ESCAPED_COMMA = "\ufdd0"
+ESCAPED_BACKSLASH = "\ufdd1"
+_NONCHARACTERS = re.compile("[\ufdd0-\ufdef]")
 
 
 def restored(text: str) -> str:

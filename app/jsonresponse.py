@@ -50,19 +50,25 @@ def _wanted(values: list[str]) -> dict:
 
 
 def _kept_fields(data, tree: dict):
-    """``data`` with only the members ``tree`` names (``_rest_array_intersect_key_recursive``:
-    a list's items have no names, so a list asked into is empty; an empty object is PHP's
-    empty array, ``[]``)."""
+    """``data`` with only the members ``tree`` names, as ``_rest_array_intersect_key_recursive``
+    cuts a PHP array: an object by its names, a list by its positions (``lineage.0``; kept
+    a list when they are its first ones), anything else asked into kept whole; an empty
+    result is PHP's empty array, ``[]``."""
+    if isinstance(data, list):
+        items = {i: item for i, item in enumerate(data) if str(i) in tree}
+        kept_items = {i: _member(item, tree[str(i)]) for i, item in items.items()}
+        if list(kept_items) == list(range(len(kept_items))):
+            return list(kept_items.values())
+        return {str(i): item for i, item in kept_items.items()}
     if not isinstance(data, dict):
-        return []
-    kept_data = {}
-    for key, value in data.items():
-        wanted = tree.get(key)
-        if wanted is True:
-            kept_data[key] = value
-        elif wanted is not None:
-            kept_data[key] = _kept_fields(value, wanted) if isinstance(value, dict) else []
+        return data
+    kept_data = {key: _member(value, tree[key]) for key, value in data.items() if key in tree}
     return kept_data or []
+
+
+def _member(value, wanted):
+    """A member ``_fields`` keeps: whole (``True``), else cut by its own tree."""
+    return value if wanted is True else _kept_fields(value, wanted)
 
 
 def only_fields(response: Response, values: list[str]) -> Response:

@@ -112,16 +112,20 @@ class MethodOverride:
         return self.wsgi_app(environ, start_response)
 
 
+# What a POST may be served as: never HEAD, whose answer has no body the client awaits.
+OVERRIDES = ("GET", "PUT", "PATCH", "DELETE")
+
+
 def _named_method(environ) -> str:
-    """The method a request names in ``?_method=`` (first) or ``X-HTTP-Method-Override``,
-    upper-cased; empty when none, or when it is not a method's name."""
+    """The method a request names in ``?_method=`` (its last, as PHP reads a query) or
+    ``X-HTTP-Method-Override``, upper-cased; empty when none, or none of ``OVERRIDES``."""
     query = environ.get("QUERY_STRING", "")
     named = ""
     if "_method=" in query:
         pairs = parse_qsl(query, keep_blank_values=True, encoding="latin-1")
-        named = next((value for name, value in pairs if name == "_method"), "")
+        named = next((value for name, value in reversed(pairs) if name == "_method"), "")
     named = (named or environ.get("HTTP_X_HTTP_METHOD_OVERRIDE", "")).strip().upper()
-    return named if named.isalpha() and named.isascii() and len(named) <= 16 else ""
+    return named if named in OVERRIDES else ""
 
 
 def asked_url() -> str:

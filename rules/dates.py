@@ -105,8 +105,10 @@ def _four_digit_year(value: datetime) -> datetime:
     return value
 
 
-def tz_abbreviation(local: datetime, tz: tzinfo) -> str:
-    return local.replace(tzinfo=tz, fold=0).tzname() or ""
+def tz_abbreviation(local: datetime, tz: tzinfo, fold: int = 0) -> str:
+    """The zone's abbreviation at a wall time (an ambiguous one: its first, or ``fold`` 1
+    its second)."""
+    return local.replace(tzinfo=tz, fold=fold).tzname() or ""
 
 
 def utc_offset(local: datetime, tz: tzinfo) -> timedelta:
@@ -404,13 +406,15 @@ _MONTHS = {
 }
 _MONTH = "(?P<month_name>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _ORDINAL = r"(?:st|nd|rd|th)?"
+# A weekday before the day ("Monday, December 7, 2026"), read and left aside as strtotime.
+_WEEKDAY = r"^(?:(?:" + "|".join(sorted(_WEEKDAYS, key=len, reverse=True)) + r")\.?,?\s+)?"
 # The other ways strtotime reads a day (php.net "Date Formats"), each at the start of the
 # text and followed by nothing or a time: m/d/Y (American), Y/m/d, d-m-Y and d.m.Y, "December
 # 1, 2026", "1 December 2026".
 _WRITTEN_DAYS = [
-    re.compile(pattern, re.IGNORECASE)
+    re.compile(_WEEKDAY + pattern[1:], re.IGNORECASE)
     for pattern in (
-        r"^(?P<month>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4})(?=$|[\sT])",
+        r"^(?P<month>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4}|\d{2})(?=$|[\sT])",
         r"^(?P<year>\d{4})/(?P<month>\d{1,2})/(?P<day>\d{1,2})(?=$|[\sT])",
         r"^(?P<day>\d{1,2})[-.](?P<month>\d{1,2})[-.](?P<year>\d{4})(?=$|[\sT])",
         r"^(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})(?=$|[\sT])",
@@ -429,7 +433,10 @@ def _as_iso_day(text: str) -> str:
             found = match.groupdict()
             month = _MONTHS[found["month_name"].lower()] if found.get("month_name") else None
             month = month or int(found["month"])
-            day = f"{int(found['year']):04d}-{month:02d}-{int(found['day']):02d}"
+            year = int(found["year"])
+            if len(found["year"]) == 2:  # strtotime: 00-69 this century, 70-99 the last
+                year += 2000 if year < 70 else 1900
+            day = f"{year:04d}-{month:02d}-{int(found['day']):02d}"
             return day + text[match.end() :]
     return text
 

@@ -182,14 +182,18 @@ _NUMBERED_DAY = re.compile(r"[+-]?\d")
 
 
 def _parts_fit_frequency(rule: str, keys: list[str]) -> bool:
-    """Whether the rule's parts are allowed with its FREQ: ``_NOT_WITH``, and a numbered
-    BYDAY (``2MO``) only in a MONTHLY or YEARLY rule."""
+    """Whether the rule's parts are allowed with its FREQ: ``_NOT_WITH``, a numbered BYDAY
+    (``2MO``) only in a MONTHLY or YEARLY rule, BYSETPOS only beside another BYxxx part."""
     frequency = (_part(rule, "FREQ") or "").upper()
     if any(frequency in _NOT_WITH.get(key, ()) for key in keys):
         return False
     days = (_part(rule, "BYDAY") or "").split(",")
     numbered = any(_NUMBERED_DAY.match(day.strip()) for day in days)
-    return not numbered or frequency in ("MONTHLY", "YEARLY")
+    if numbered and frequency not in ("MONTHLY", "YEARLY"):
+        return False
+    # BYSETPOS picks among the dates another BYxxx part makes: alone it means nothing.
+    by_parts = [key for key in keys if key.startswith("BY") and key != "BYSETPOS"]
+    return "BYSETPOS" not in keys or bool(by_parts)
 
 
 def _check_rule(rule: str) -> None:

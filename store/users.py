@@ -264,11 +264,14 @@ def failures_and_owner(clients: list[str], password: str) -> tuple[dict, tuple |
 
 
 def signed_in(owner: tuple, login: str) -> User | None:
-    """The user of ``failures_and_owner``'s ``owner`` row when its login is ``login``
-    (compared in constant time), noted as signed in; else None."""
+    """The user of ``failures_and_owner``'s ``owner`` row when ``login`` names that user
+    (``user_named``: its login as written, else its login in another case or its e-mail
+    address, when no other user has that name), noted as signed in; else None."""
     user = User(id=owner[0], login=owner[1], email=owner[2], role=owner[3], created=owner[4])
-    if not names_user(user, login):
-        return None
+    if not hmac.compare_digest(user.login.encode(), login.encode()):
+        named = user_named(login) if names_user(user, login) else None
+        if named is None or named.id != user.id:
+            return None
     note_sign_in(user.id, owner[5])
     return user
 
@@ -285,7 +288,8 @@ def names_user(user: User, name: str) -> bool:
 
 def user_named(name: str) -> User | None:
     """The user ``name`` names (``names_user``): the login as written, else the one user
-    whose login or e-mail address it is in another case; None when none or several."""
+    whose login or e-mail address it is in another case; None when none or several. One
+    home for the API's Basic credentials and the editor's sign-in."""
     user = User.get_or_none(User.login == name)
     if user is not None or not name:
         return user
@@ -327,6 +331,16 @@ def throttled_for(found: tuple[int, float] | None, limit: int, window: int) -> i
         return 0
     remaining = found[1] + window - clock.timestamp()
     return math.ceil(remaining) if remaining > 0 else 0
+
+
+def names_of(name: str) -> list[str]:
+    """Every name a sign-in may give for the user ``name`` names (its login and e-mail
+    address, case-folded), for counting failures per user; ``name`` folded when it names
+    no one."""
+    user = user_named(name)
+    if user is None:
+        return [name.casefold()]
+    return list(dict.fromkeys(n.casefold() for n in (user.login, user.email) if n))
 
 
 def record_failure(client: str, window: int) -> None:

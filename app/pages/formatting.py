@@ -157,10 +157,12 @@ def zone_note(zone: str, first: date, last: date, others_named: bool = False) ->
     The day page writes an event of another zone in that zone, named (``others_named``)."""
     tz, name = dates.resolve_timezone(zone)
     shown: list[str] = []
-    for moment in (datetime.combine(first, time()), datetime.combine(last, time(23, 59))):
-        abbreviation = dates.tz_abbreviation(moment, tz)
-        if abbreviation and abbreviation != name and abbreviation not in shown:
-            shown.append(abbreviation)
+    moments = (datetime.combine(first, time()), datetime.combine(last, time(23, 59)))
+    for moment in moments:  # both sides of a change at midnight (Beirut): both folds
+        for fold in (0, 1):
+            abbreviation = dates.tz_abbreviation(moment, tz, fold)
+            if abbreviation and abbreviation != name and abbreviation not in shown:
+                shown.append(abbreviation)
     label = f"{name} ({', '.join(shown)})" if shown else name
     if others_named:
         return _("Times are in %(zone)s unless another zone is named.", zone=label)
