@@ -233,13 +233,20 @@ def openapi_document():
     documents = current_app.extensions.setdefault("calendar.documents", {})
     lang = current_language()
     if lang not in documents:
-        if "neutral" not in documents:
-            spec = current_app.extensions["calendar.api"].document().to_dict()
-            documents["neutral"] = complete(spec, current_app.config["NAMESPACE_URL"])
-        documents[lang] = localise(documents["neutral"], lang)
+        documents[lang] = localise(neutral_document(), lang)
     document = dict(documents[lang])
     document["servers"] = [{"url": namespace_url() + "/"}]
     return json_response(document)
+
+
+def neutral_document() -> dict:
+    """The document completed, untranslated, made once per app: what ``/doc`` translates
+    and ``calendar openapi`` prints."""
+    documents = current_app.extensions.setdefault("calendar.documents", {})
+    if "neutral" not in documents:
+        spec = current_app.extensions["calendar.api"].document().to_dict()
+        documents["neutral"] = complete(spec, current_app.config["NAMESPACE_URL"])
+    return documents["neutral"]
 
 
 def doc_ui():
