@@ -294,8 +294,8 @@ def check_settings(settings) -> None:
         ) from None
     if not os.access(folder, os.W_OK | os.X_OK):
         raise SettingError(f"UPLOAD_FOLDER: {folder} is not writable")
-    _check_lists(settings)
     _check_roots(settings)
+    _check_lists(settings)
     if settings["DEFAULT_LANGUAGE"] not in settings["LANGUAGES"]:
         raise SettingError(
             f"DEFAULT_LANGUAGE: {settings['DEFAULT_LANGUAGE']!r} is not one of LANGUAGES"
