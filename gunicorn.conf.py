@@ -5,19 +5,19 @@ import sys
 
 import app.arrival
 import app.server  # gunicorn's own error answers become JSON
-from app import ROOT
+from app import ROOT, check_database
 from app.config import SettingError, load_settings
 from app.server_memory import limit_arenas
-from store.db import UnsupportedDatabase, check_database_setting
 
 # The same settings as the app's (defaults, instance/config.py, environment), checked before
 # any worker starts: a setting that cannot work stops the server with one line.
 try:
     settings = load_settings(ROOT)
-    # A database no engine here speaks is said once, here: a worker that failed on it
-    # would be started again and again.
-    check_database_setting(settings["CALENDAR_DATABASE"])
-except (SettingError, UnsupportedDatabase) as error:
+    # A database that cannot be opened (no engine here speaks it, a folder, a server that
+    # refuses) is said once, here: a worker that failed on it would be started again and
+    # again.
+    check_database(settings["CALENDAR_DATABASE"])
+except SettingError as error:
     print(f"calendar: {error}", file=sys.stderr)
     sys.exit(1)
 

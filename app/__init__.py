@@ -15,6 +15,7 @@ gc.disable()
 import io
 import logging
 import os
+from contextlib import contextmanager
 from inspect import iscoroutinefunction
 
 import orjson
@@ -135,24 +136,45 @@ def _opened(setting: str, threads: int):
     ``threads`` at least, and the schema version it had when a migration was made (else
     None; logged, and said by `calendar migrate`); a SettingError saying why it cannot be
     (an engine it does not speak, a file that is not a database, a server that refuses)."""
-    try:
+    with _database_errors(setting):
         db = open_database(setting, connections=threads)
         bind_database(db)
         with db.connection_context():
             before = schema_version()
             after = migrate()
-        if after == before:
-            return db, None
-        logging.getLogger("app").info(
-            "migrated the database from schema version %d to %d", before, after
-        )
+    if after == before:
+        return db, None
+    logging.getLogger("app").info(
+        "migrated the database from schema version %d to %d", before, after
+    )
+    return db, before
+
+
+def check_database(setting: str) -> None:
+    """A SettingError, as ``_opened`` says it, when the database cannot be opened and read;
+    nothing is migrated and no connection is kept. gunicorn's master calls it before any
+    worker starts (gunicorn.conf.py): a worker failing on it would be started again for
+    ever. A PostgreSQL server that is down stops the start too (systemd starts it again)."""
+    with _database_errors(setting):
+        db = open_database(setting, connections=1)
+        bind_database(db)
+        try:
+            with db.connection_context():
+                schema_version()
+        finally:
+            db.close_all()  # nothing open is inherited by the workers
+
+
+@contextmanager
+def _database_errors(setting: str):
+    try:
+        yield
     except UnsupportedDatabase as error:
         raise SettingError(str(error)) from None
     except (peewee.DatabaseError, OSError) as error:
         raise SettingError(
             f"CALENDAR_DATABASE: cannot use {shown_database(setting)}: {failure_reason(error)}"
         ) from None
-    return db, before
 
 
 def _register_hooks(app: Flask) -> None:

@@ -8,13 +8,16 @@ elsewhere, the database and the uploads. The test suite gives every run a folder
 own, so it never reads or writes the site's."""
 
 import difflib
+import ipaddress
 import math
 import os
+import re
 import types
 from urllib.parse import urlsplit
 
 from flask import Config, Flask
 
+from app.i18n import has_catalog
 from rules.dates import DateError, resolve_timezone
 from store.db import is_url
 from store.images import DEFAULT_MAX_PIXELS
@@ -91,6 +94,26 @@ LIMITS = {
     "GUNICORN_THREADS": 1000,
 }
 
+# The first segments of the site's own addresses (pages, editor, feeds, files; a test keeps
+# them those of the routes): API_ROOT or a language root on one of them would hide it.
+SITE_ROOTS = (
+    "events",
+    "event",
+    "venue",
+    "organizer",
+    "manage",
+    "healthz",
+    "static",
+    "wp-content",
+    "robots.txt",
+    "widget.js",
+    "sitemap.xml",
+)
+# What EMBED_ORIGINS may list: CSP sources naming origins, never another directive.
+EMBED_SOURCE = re.compile(
+    r"\*|'self'|'none'|https?:|(https?://)?(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:(\d+|\*))?"
+)
+
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 
@@ -98,16 +121,26 @@ class SettingError(ValueError):
     """A setting that cannot work: the start stops with this message (no traceback)."""
 
 
+# Settings that are lists: one text (comma-separated) or a Python list of texts.
+LISTS = ("LANGUAGES", "FORWARDED_ALLOW_IPS", "EMBED_ORIGINS", "CORS_ORIGINS")
+
+
 def _coerce(key: str, default, raw):
     """``raw`` (a string from the environment or ``instance/config.py``, or a value) as the
     type of ``default``; a SettingError naming ``key`` when it is not one."""
-    if isinstance(default, str) or not isinstance(raw, str):
+    if isinstance(default, str):
+        if key in LISTS and isinstance(raw, list | tuple):
+            if not all(isinstance(item, str) for item in raw):
+                raise SettingError(f"{key}: {raw!r} is not a list of texts")
+            return [item.strip() for item in raw if item.strip()]
+        if not isinstance(raw, str):
+            raise SettingError(f"{key}: {raw!r} is not a text")
+        return raw
+    if not isinstance(raw, str):
         if isinstance(default, bool):
             if not isinstance(raw, bool):
                 raise SettingError(f"{key}: {raw!r} is not true or false")
-        elif isinstance(default, int | float) and (
-            isinstance(raw, bool) or not isinstance(raw, int | float)
-        ):
+        elif isinstance(raw, bool) or not isinstance(raw, int | float):
             raise SettingError(f"{key}: {raw!r} is not a number")
         return raw
     text = raw.strip().lower()
@@ -261,7 +294,42 @@ def check_settings(settings) -> None:
         ) from None
     if not os.access(folder, os.W_OK | os.X_OK):
         raise SettingError(f"UPLOAD_FOLDER: {folder} is not writable")
+    _check_roots(settings)
+    _check_lists(settings)
     if settings["DEFAULT_LANGUAGE"] not in settings["LANGUAGES"]:
         raise SettingError(
             f"DEFAULT_LANGUAGE: {settings['DEFAULT_LANGUAGE']!r} is not one of LANGUAGES"
         )
+
+
+def _check_lists(settings) -> None:
+    """The list settings' items: addresses gunicorn can read, origins, languages we have."""
+    for item in settings["FORWARDED_ALLOW_IPS"]:
+        try:
+            if item != "*":
+                ipaddress.ip_network(item)  # gunicorn's own reading
+        except ValueError:
+            raise SettingError(
+                f"FORWARDED_ALLOW_IPS: {item!r} is not an IP address or network (or *)"
+            ) from None
+    for item in settings["EMBED_ORIGINS"]:
+        if not EMBED_SOURCE.fullmatch(item):
+            raise SettingError(
+                f"EMBED_ORIGINS: {item!r} is not an origin (such as https://example.org, or *)"
+            )
+    for code in settings["LANGUAGES"]:
+        if not has_catalog(code):
+            raise SettingError(f"LANGUAGES: {code!r} has no catalog in app/translations")
+
+
+def _check_roots(settings) -> None:
+    """API_ROOT and the language roots leave the site's own addresses (SITE_ROOTS) and each
+    other alone."""
+    api_head = settings["API_ROOT"].split("/")[1]
+    if api_head in SITE_ROOTS or api_head.startswith("sitemap-"):
+        raise SettingError(
+            f"API_ROOT: {settings['API_ROOT']} would hide the site's own /{api_head}/ addresses"
+        )
+    for code in settings["LANGUAGES"]:
+        if code in SITE_ROOTS or code == api_head:
+            raise SettingError(f"LANGUAGES: {code!r} would hide the site's own /{code}/ addresses")

@@ -182,7 +182,14 @@ def _from_http_exception(error: HTTPException) -> ApiError:
         return ApiError("rest_invalid_request", _("The request could not be understood."), 400)
     if error.code == 401:
         return forbidden(False)
+    if error.code == 500:  # an exception outside a view (an after_request hook), logged by Flask
+        return internal_error()
     return ApiError("http_error", error.name, error.code or 500)
+
+
+def internal_error() -> ApiError:
+    """SPEC §6's 500: no detail disclosed."""
+    return ApiError("internal_server_error", _("The server could not complete the request."), 500)
 
 
 def handle_api_error(error: ApiError):
@@ -211,9 +218,7 @@ def handle_unexpected(error: Exception):
             {"Retry-After": str(RETRY_AFTER)},
         )
     log.exception("unhandled exception")
-    return error_response(
-        "internal_server_error", _("The server could not complete the request."), 500
-    )
+    return handle_api_error(internal_error())
 
 
 def register(app) -> None:

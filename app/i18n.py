@@ -47,6 +47,14 @@ class LanguageRoots:
         return self.wsgi_app(environ, start_response)
 
 
+def has_catalog(lang: str) -> bool:
+    """Whether the pages and messages can be in ``lang``: English, the messages' own
+    language, or a language with its catalog in ``app/translations``."""
+    return lang == "en" or os.path.exists(
+        os.path.join(TRANSLATIONS, lang, "LC_MESSAGES", "messages.po")
+    )
+
+
 def _load(lang: str) -> gettext_module.NullTranslations:
     directory = os.path.join(TRANSLATIONS, lang, "LC_MESSAGES")
     mo_path = os.path.join(directory, "messages.mo")

@@ -57,14 +57,60 @@ DOC_PATH = {
 }
 
 
+# GET {ns}'s own arguments: listed by the namespace index (app/routes/index.py) and in /doc.
+NAMESPACE_ARGS = {
+    "namespace": {
+        "type": "string",
+        "required": False,
+        "default": "calendar/events/v1",
+        "description": N_("The namespace to describe."),
+    },
+    "context": {
+        "type": "string",
+        "required": False,
+        "default": "view",
+        "description": N_("Scope of the request: view, embed or edit."),
+    },
+}
+_ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+INDEX_PATH = {
+    "get": {
+        "summary": N_("The routes of this namespace and the arguments of each."),
+        "parameters": [
+            {
+                "in": "query",
+                "name": name,
+                "description": arg["description"],
+                "schema": {"type": arg["type"], "default": arg["default"]},
+                "required": arg["required"],
+            }
+            for name, arg in NAMESPACE_ARGS.items()
+        ],
+        "responses": {
+            "200": {
+                "description": "OK",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            },
+            **{
+                status: {"description": ERROR_DESCRIPTIONS[status], "content": _ERROR_CONTENT}
+                for status in ("400", "404", "500")
+            },
+        },
+        "security": [],
+    }
+}
+
+
 def complete(spec: dict, namespace_prefix: str) -> dict:
     """Paths relative to the namespace (its URL is ``servers[0]``) with their path
     parameters described. Operations are completed as they are documented, by
     ``app.smorest.document_conventions``; the security scheme is registered on the spec."""
     spec = copy.deepcopy(spec)
     # This document is a route too, listed first as the reference lists it (samples/doc.json).
+    # The namespace index is one of them too (the first of its own `routes`).
     spec["paths"] = {
         "/doc": DOC_PATH,
+        "/": INDEX_PATH,
         **{(path[len(namespace_prefix) :] or "/"): item for path, item in spec["paths"].items()},
     }
     spec.get("components", {}).get("responses", {}).pop("DEFAULT_ERROR", None)

@@ -348,15 +348,6 @@ def open_database(setting: str, connections: int = POOL_SIZE) -> Database:
     )
 
 
-def check_database_setting(setting: str) -> None:
-    """Raises ``UnsupportedDatabase`` for a ``CALENDAR_DATABASE`` no engine here speaks (a
-    URL of another scheme, a PostgreSQL URL naming no database), without opening anything:
-    gunicorn's master says it once before any worker starts (gunicorn.conf.py), where each
-    worker failing to start would be started again forever."""
-    if is_url(setting):
-        _postgres_parameters(setting)
-
-
 def _postgres_parameters(url: str) -> dict:
     scheme = url.split("://", 1)[0].lower()
     if scheme not in POSTGRES_SCHEMES:

@@ -1,5 +1,6 @@
 """The interface documents itself: /doc (OpenAPI) and the namespace index, in four languages."""
 
+import json
 import os
 
 import pytest
@@ -39,6 +40,7 @@ def test_every_route_and_method_is_documented(client):
     paths = client.get(f"{NS}/doc").get_json()["paths"]
     expected = {
         "/doc": {"get"},
+        "/": {"get"},  # GET {ns}, the first of its own routes (docs15)
         "/events": {"get", "post"},
         "/events/{id}": {"get", "post", "put", "patch", "delete"},
         "/events/by-slug/{slug}": {"get", "post", "put", "patch", "delete"},
@@ -127,6 +129,17 @@ def test_every_string_has_a_translation(client, lang):
             wanted.add(message)
     missing = sorted(m for m in wanted if not catalog.get(m))
     assert missing == []
+
+
+def test_the_openapi_command_prints_the_documents_routes(fresh_app):
+    """README: `calendar openapi print`, run as an operator runs it (a process that has
+    answered no request), printed flask-smorest's document without a single path (docs15)."""
+    result = fresh_app.test_cli_runner().invoke(args=["openapi", "print"])
+    assert result.exit_code == 0
+    printed = json.loads(result.output)
+    served = fresh_app.test_client().get(f"{NS}/doc").get_json()
+    assert set(printed["paths"]) == set(served["paths"])
+    assert printed["servers"] == [{"url": f"{NS}/"}]
 
 
 def test_html_rendering_loads_the_document_from_local_assets(client):

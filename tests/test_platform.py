@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from flask import request
 
 from rules import clock
 from store.db import database
@@ -101,6 +102,23 @@ def test_unexpected_exception_is_json_500_without_trace(fresh_app):
     body = response.get_json()
     assert body["code"] == "internal_server_error"
     assert "secret" not in response.get_data(as_text=True)
+
+
+def test_a_fault_outside_a_view_is_an_internal_server_error(fresh_app):
+    """SPEC §6 (docs15): an exception after the view (in an after_request hook, as a
+    CORS_ORIGINS of another type once did) reaches Flask's 500 handler, and answered
+    {"code": "http_error", "message": "Internal Server Error"}."""
+
+    @fresh_app.after_request
+    def fault(response):
+        if request.path == f"{NS}/events":
+            raise RuntimeError("secret detail")
+        return response
+
+    answer = fresh_app.test_client().get(f"{NS}/events", check_conformance=False)
+    assert answer.status_code == 500
+    assert answer.get_json()["code"] == "internal_server_error"
+    assert "secret" not in answer.get_data(as_text=True)
 
 
 def test_security_and_cors_headers(client, app):

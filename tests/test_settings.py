@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from app import ROOT, create_app
-from app.config import SettingError, load_settings
+from app.config import SITE_ROOTS, SettingError, load_settings
 from tests.conftest import NS, basic
 from tests.helpers import BIN, free_port
 
@@ -41,6 +41,15 @@ BAD = [
         "postgresql://calendar:secret@127.0.0.1:1/calendar",
         "cannot use postgresql://calendar:***@127.0.0.1",
     ),
+    ("FORWARDED_ALLOW_IPS", "not-an-ip", "'not-an-ip' is not an IP address or network"),
+    # Roots that would hide the site's own pages (docs15): the editor, the list view.
+    ("API_ROOT", "/manage", "would hide the site's own /manage/ addresses"),
+    ("API_ROOT", "/events/api", "would hide the site's own /events/ addresses"),
+    ("LANGUAGES", "en,manage", "'manage' would hide the site's own /manage/ addresses"),
+    ("LANGUAGES", "en,wp-json", "'wp-json' would hide"),
+    ("LANGUAGES", "en,xx", "'xx' has no catalog"),
+    ("EMBED_ORIGINS", "*;script-src *", "is not an origin"),
+    ("EMBED_ORIGINS", "https://a.example 'unsafe-inline'", "is not an origin"),
 ]
 
 # A test marked sqlite_file starts the app on a SQLite file of its own (or stops it before it
@@ -107,15 +116,19 @@ def test_gunicorn_stops_before_forking_on_a_bad_setting(tmp_path):
     [
         ("mysql://u:p@localhost/calendar", "unsupported scheme mysql://"),
         ("postgresql://u:p@localhost:5432/", "the PostgreSQL URL names no database"),
+        (ROOT, f"cannot use {ROOT}"),  # a folder (docs15)
+        ("postgresql://calendar:secret@127.0.0.1:1/calendar", "cannot use postgresql://"),
     ],
 )
-def test_gunicorn_stops_before_forking_on_a_database_it_cannot_speak(tmp_path, url, said):
+def test_gunicorn_stops_before_forking_on_a_database_it_cannot_open(tmp_path, url, said):
     """Found by the twelfth session's audit: gunicorn started directly (not by `make run`,
     whose migration stops first) with a MySQL URL started its workers again and again, each
-    failing on the same setting. The master says it once and stops."""
+    failing on the same setting; docs15 found the same with a database that cannot be
+    opened. The master says it once and stops (a PostgreSQL server that is down too:
+    systemd's unit starts the service again)."""
     done = _gunicorn(tmp_path, CALENDAR_DATABASE=url)
     assert done.returncode == 1
-    assert f"calendar: CALENDAR_DATABASE: {said}" in done.stderr
+    assert done.stderr.count(f"calendar: CALENDAR_DATABASE: {said}") == 1
     assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
 
 
@@ -243,6 +256,76 @@ def test_a_misspelled_setting_stops_the_start_naming_the_closest(tmp_path, writt
         assert done.stderr.strip().splitlines() == [done.stderr.strip()]  # one line
         assert done.stderr.startswith(f"calendar: {folder / 'config.py'}: ") and said in done.stderr
         assert not (tmp_path / "calendar.db").exists()
+
+
+WRONG_TYPES = [
+    ("API_ROOT", "5"),
+    ("SITE_URL", "1"),
+    ("LANGUAGES", "5"),
+    ("LANGUAGES", "['en', 5]"),
+    ("UPLOAD_FOLDER", "None"),
+    ("CALENDAR_DATABASE", "None"),
+    ("FORWARDED_ALLOW_IPS", "5"),
+    ("EMBED_ORIGINS", "None"),
+    ("CORS_ORIGINS", "5"),
+    ("SECRET_KEY", "123"),
+]
+
+
+@sqlite_file
+@pytest.mark.parametrize("key, written", WRONG_TYPES)
+def test_a_text_setting_of_another_type_in_config_py_stops_the_start(
+    tmp_path, monkeypatch, key, written
+):
+    """docs15: these raised a traceback at start, or started a server whose embed page,
+    API (with an Origin) or sign-in page answered 500."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text(f"{key} = {written}\n")
+    monkeypatch.setenv("CALENDAR_INSTANCE", str(folder))
+    for name in ("CALENDAR_DATABASE", "UPLOAD_FOLDER", key):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(SettingError) as raised:
+        load_settings(ROOT)
+    assert str(raised.value).startswith(f"{key}: ")
+
+
+@sqlite_file
+def test_lists_may_be_written_as_python_lists(tmp_path, monkeypatch):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text(
+        "LANGUAGES = ['en', 'fr']\nEMBED_ORIGINS = ('https://a.example', 'https://*.b.example')\n"
+        "FORWARDED_ALLOW_IPS = ['127.0.0.1', '10.0.0.0/8']\nCORS_ORIGINS = []\n"
+    )
+    monkeypatch.setenv("CALENDAR_INSTANCE", str(folder))
+    monkeypatch.setenv("UPLOAD_FOLDER", str(tmp_path / "uploads"))
+    settings = load_settings(ROOT)
+    assert settings["LANGUAGES"] == ["en", "fr"]
+    assert settings["EMBED_ORIGINS"] == ["https://a.example", "https://*.b.example"]
+    assert settings["FORWARDED_ALLOW_IPS"] == ["127.0.0.1", "10.0.0.0/8"]
+
+
+@sqlite_file
+def test_the_cli_says_a_setting_of_another_type_in_one_line(tmp_path):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text("API_ROOT = 5\n")
+    done = _run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "migrate"],
+        {**_env(tmp_path), "CALENDAR_INSTANCE": str(folder)},
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith("calendar: API_ROOT: 5 is not a text")
+
+
+def test_site_roots_are_those_of_the_routes(app):
+    """API_ROOT and LANGUAGES are checked against SITE_ROOTS before any app is made
+    (gunicorn's master): the list must be the site's own routes' first segments."""
+    heads = {rule.rule.split("/")[1] for rule in app.url_map.iter_rules()}
+    heads -= {"", app.config["API_ROOT"].strip("/")}
+    assert {head for head in heads if not head.startswith("sitemap-")} == set(SITE_ROOTS)
 
 
 @sqlite_file

@@ -12,9 +12,9 @@ from swagger_ui_bundle import swagger_ui_path
 
 from app.errors import ApiError, invalid_params, no_route
 from app.headers import DOC_UI_POLICY
-from app.i18n import N_, _, current_language, translate
+from app.i18n import _, current_language, translate
 from app.jsonresponse import json_response
-from app.openapi import PATH_ARG_DESCRIPTIONS, complete, localise
+from app.openapi import NAMESPACE_ARGS, PATH_ARG_DESCRIPTIONS, complete, localise
 from app.pages import home_page, tec_home_address, wants_page
 from app.urls import TEC_NAMESPACE, api_root_url, asked_namespace, namespace_url, site_url
 from rules.clock import utcnow
@@ -100,22 +100,6 @@ def _schema_args(schema) -> dict:
             arg["description"] = translate(description)
         args[field.data_key or name] = arg
     return args
-
-
-NAMESPACE_ARGS = {
-    "namespace": {
-        "type": "string",
-        "required": False,
-        "default": "calendar/events/v1",
-        "description": N_("The namespace to describe."),
-    },
-    "context": {
-        "type": "string",
-        "required": False,
-        "default": "view",
-        "description": N_("Scope of the request: view, embed or edit."),
-    },
-}
 
 
 def _endpoint_args(rule, view_func, method: str) -> dict:
@@ -233,13 +217,20 @@ def openapi_document():
     documents = current_app.extensions.setdefault("calendar.documents", {})
     lang = current_language()
     if lang not in documents:
-        if "neutral" not in documents:
-            spec = current_app.extensions["calendar.api"].document().to_dict()
-            documents["neutral"] = complete(spec, current_app.config["NAMESPACE_URL"])
-        documents[lang] = localise(documents["neutral"], lang)
+        documents[lang] = localise(neutral_document(), lang)
     document = dict(documents[lang])
     document["servers"] = [{"url": namespace_url() + "/"}]
     return json_response(document)
+
+
+def neutral_document() -> dict:
+    """The document completed, untranslated, made once per app: what ``/doc`` translates
+    and ``calendar openapi`` prints."""
+    documents = current_app.extensions.setdefault("calendar.documents", {})
+    if "neutral" not in documents:
+        spec = current_app.extensions["calendar.api"].document().to_dict()
+        documents["neutral"] = complete(spec, current_app.config["NAMESPACE_URL"])
+    return documents["neutral"]
 
 
 def doc_ui():
