@@ -106,7 +106,8 @@ def _linked_item(item, kind: str, viewer, event_status: str):
         errors = schema.validate(item)
         if errors:  # what is wrong with the new item, by its field
             field, messages = next(iter(errors.items()))
-            raise invalid_params({kind: f"{field}: {first_message(messages)}"})
+            name = translate(LINKED_FIELDS.get(field, field))
+            raise invalid_params({kind: f"{name}: {first_message(messages)}"})
         if not str(item.get(name_field, "")).strip():
             raise invalid_params(
                 {
@@ -286,6 +287,36 @@ def _stored(value):
 
 
 # The first occurrence is the series (SPEC §12): an EXDATE cannot leave it out.
+# The fields of a venue or organizer made inside an event's write, as its errors name them
+# in the caller's language.
+LINKED_FIELDS = {
+    "venue": N_("venue"),
+    "organizer": N_("organizer"),
+    "address": N_("address"),
+    "city": N_("city"),
+    "country": N_("country"),
+    "province": N_("province"),
+    "state": N_("state"),
+    "stateprovince": N_("state or province"),
+    "zip": N_("postal code"),
+    "phone": N_("phone"),
+    "website": N_("website"),
+    "email": N_("e-mail"),
+    "description": N_("description"),
+    "excerpt": N_("excerpt"),
+    "image": N_("image"),
+    "status": N_("status"),
+    "author": N_("author"),
+    "date": N_("publication date"),
+    "date_utc": N_("publication date (UTC)"),
+    "slug": N_("slug"),
+    "password": N_("password"),
+    "geo_lat": N_("latitude"),
+    "geo_lng": N_("longitude"),
+    "show_map": N_("show map"),
+    "show_map_link": N_("show map link"),
+}
+
 EXCLUDED_START = N_(
     "An EXDATE excludes the series' first date, which is the series itself: start the "
     "series at its next date instead."

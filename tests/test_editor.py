@@ -18,6 +18,7 @@ from rules import clock
 from store import accounts
 from store.db import database
 from store.models import Event, Media, Organizer, Venue
+from store.users import create_user
 from tests.conftest import NS, PASSWORD, csrf, event_form, saved_id
 
 DAY = date.today() + timedelta(days=5)
@@ -2530,3 +2531,87 @@ def test_editor_error_answers_with_junk_basic_credentials_are_no_store(client, m
     assert response.status_code < 500
     cache_control = response.headers.get("Cache-Control", "")
     assert "no-store" in cache_control and "private" in cache_control, cache_control
+
+
+# --- a second look at the fifteenth session's fixes -----------------------------------
+
+
+def test_editor_failures_are_counted_per_user_not_per_spelling(app, client):
+    """The editor's form shares the counters: the same account under another case of its
+    name or its e-mail address had a fresh allowance."""
+    app.config["AUTH_FAILURE_LIMIT"] = 3
+    with database.connection_context():
+        create_user("bob", "administrator", "bob@example.org")
+
+    def attempt(name):
+        page = client.get("/manage/signin").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+        data = {"csrf_token": token, "username": name, "password": "wrong password"}
+        return client.post("/manage/signin", data=data).status_code
+
+    assert [attempt("bob") for _ in range(3)] == [400, 400, 400]
+    assert attempt("BOB") == 429 and attempt("bob@example.org") == 429
+
+
+def test_a_form_sent_after_signing_out_in_another_tab_is_kept(sign_in):
+    """Signing out in one tab ends the session; the form of another tab, sent then, should
+    be kept through signing in again like any form of an ended session. Signing out
+    cleared the CSRF token too, so it was "The form has expired" and what was typed was
+    lost."""
+    author = sign_in("author")
+    form = event_form(author, title="Typed in tab A")
+    assert author.post("/manage/signout", data={"csrf_token": author.token}).status_code == 303
+    answer = author.post("/manage/events/new", data=form)
+    assert answer.status_code == 200, answer.status_code
+    assert 'name="kept:title" value="Typed in tab A"' in answer.get_data(as_text=True)
+
+
+def test_back_then_save_with_a_change_never_says_saved_without_saving_it(sign_in):
+    """A new event saved, Back (editor.js gives the form its first id again), the title's
+    typo corrected, Save: the answer led to the event made with "Saved.", and the event
+    kept the typo; what was typed after Back was dropped under a message saying it was
+    saved."""
+    author = sign_in("author")
+    page = author.get("/manage/events/new").get_data(as_text=True)
+    form_id = re.search(r'name="form_id" value="([^"]+)"', page).group(1)
+    first = author.post(
+        "/manage/events/new", data=event_form(author, title="Choir reheasral", form_id=form_id)
+    )
+    assert first.status_code == 303
+    again = author.post(
+        "/manage/events/new", data=event_form(author, title="Choir rehearsal", form_id=form_id)
+    )
+    shown = author.get(again.headers["Location"]).get_data(as_text=True)
+    if "Saved." in shown:
+        assert 'value="Choir rehearsal"' in shown, "said Saved. but kept the old title"
+
+
+def test_an_image_over_the_limit_on_the_event_form_is_a_413(app, sign_in):
+    """SPEC §13: larger than ``MAX_UPLOAD_BYTES`` is a 413 (the editor's library and the
+    API say so now). The new-event form with the same image answered 400, with the 413's
+    words among its errors."""
+    app.config["MAX_UPLOAD_BYTES"] = 200_000
+    image = io.BytesIO()
+    Image.frombytes("RGB", (260, 260), os.urandom(260 * 260 * 3)).save(
+        image, "PNG", compress_level=0
+    )
+    author = sign_in("author")
+    form = event_form(author)
+    form["image"] = (io.BytesIO(image.getvalue()), "big.png")
+    answer = author.post("/manage/events/new", data=form, content_type="multipart/form-data")
+    assert answer.status_code == 413, answer.status_code
+
+
+def test_an_inline_venues_error_names_its_field_in_the_pages_language(sign_in):
+    """The new venue's mistakes on the event form are translated now, but begin with the
+    API's field code in English: "city: Es demasiado largo.", "venue: Ne doit pas être
+    vide." on the Spanish and French forms (the label is "The new venue's city")."""
+    author = sign_in("author")
+    for root, fields in (
+        ("/es", {"venue[venue]": "Hall", "venue[city]": "y" * 3000}),
+        ("/fr", {"venue[city]": "Lyon"}),
+    ):
+        answer = author.post(f"{root}/manage/events/new", data=event_form(author, **fields))
+        assert answer.status_code == 400
+        errors = re.findall(r'class="error"[^>]*>([^<]+)', answer.get_data(as_text=True))
+        assert errors and not any(re.match(r"(city|venue): ", e) for e in errors), errors

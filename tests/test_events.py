@@ -817,3 +817,33 @@ def test_a_slug_made_of_a_title_is_wordpresss(client, make_event, title, slug):
     """sanitize_title_with_dashes: entities and punctuation dropped (not made dashes),
     dots and spaces a dash; so a client that guesses an address from a title finds it."""
     assert make_event(title=title)["slug"] == slug
+
+
+# --- a second look at the fifteenth session's fixes -----------------------------------
+
+
+def test_american_day_with_a_two_digit_year_as_strtotime(client, admin):
+    """php.net "Date Formats": American month, day and year is ``mm/dd/y`` with a year of
+    two or four digits ("12/22/78"); ``12/01/26`` is 2026-12-01 at WordPress. Refused."""
+    answer = client.post(
+        f"{NS}/events",
+        json={"title": "Short year", "start_date": "12/01/26 10:00", "end_date": "12/01/26 11:00"},
+        headers=admin,
+    )
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["start_date"] == "2026-12-01 10:00:00"
+
+
+def test_a_written_day_after_its_weekday_as_strtotime(client, admin):
+    """strtotime reads "Monday, December 7, 2026" (a day name, then the date); refused."""
+    answer = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Named day",
+            "start_date": "Monday, December 7, 2026 10:00",
+            "end_date": "Monday, December 7, 2026 11:00",
+        },
+        headers=admin,
+    )
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["start_date"] == "2026-12-07 10:00:00"

@@ -1358,3 +1358,64 @@ def test_a_vevent_never_overwrites_an_event_made_by_the_same_import(client, admi
     assert report["rejected"] == []
     titles = sorted(event["title"] for event in _all_events(client, admin))
     assert titles == ["First of the file", "Ours", "Second of the file"]
+
+
+# --- a second look at the fifteenth session's fixes -----------------------------------
+
+
+def _ics15(*vevents: str) -> bytes:
+    body = "".join(f"BEGIN:VEVENT\r\n{v}END:VEVENT\r\n" for v in vevents)
+    head = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//verify15//EN\r\n"
+    return (head + body + "END:VCALENDAR\r\n").encode()
+
+
+def _vevent15(uid: str, extra: str) -> str:
+    return (
+        f"UID:{uid}\r\nDTSTAMP:20261101T000000Z\r\n"
+        "DTSTART:20261215T100000Z\r\nDTEND:20261215T110000Z\r\n" + extra
+    )
+
+
+def test_private_use_characters_of_a_real_file_are_kept(client, admin):
+    """The import stands U+E000 and U+E001 for ``\\,`` and ``\\\\`` while the parser reads
+    a file, and turns them back into ``,`` and ``\\`` everywhere: a title or a category
+    that holds those characters (icon fonts, a vendor's symbols) came out changed."""
+    body = _ics15(
+        _vevent15("pua@verify15", "SUMMARY:A\ue001B\ue000C\r\nCATEGORIES:Rock\ue000Pop\r\n")
+    )
+    answer = client.post(
+        f"{NS}/events/import", data=body, headers={**admin, "Content-Type": "text/calendar"}
+    )
+    created = answer.get_json()["created"]
+    event = client.get(f"{NS}/events/{created[0]['id']}", headers=admin).get_json()
+    assert event["title"] == "A\ue001B\ue000C"
+    assert [term["name"] for term in event["categories"]] == ["Rock\ue000Pop"]
+
+
+def test_bysetpos_without_another_by_part_is_refused(client, admin):
+    """RFC 5545 3.3.10: BYSETPOS "MUST only be used in conjunction with another BYxxx rule
+    part"; the other rule parts a frequency may not have are refused now, this one was
+    saved (``FREQ=DAILY;BYSETPOS=1``)."""
+    answer = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Set position",
+            "start_date": "2026-12-07 10:00",
+            "end_date": "2026-12-07 11:00",
+            "recurrence": ["RRULE:FREQ=DAILY;COUNT=3;BYSETPOS=1"],
+        },
+        headers=admin,
+    )
+    assert answer.status_code == 400, answer.get_json()
+    assert "recurrence" in answer.get_json()["data"]["params"]
+
+
+def test_a_feeds_304_carries_its_cache_control(client, make_event):
+    """RFC 9110 15.4.5: a 304 MUST carry the Cache-Control a 200 would. The feed's 200 says
+    ``no-cache``; its 304 said nothing."""
+    make_event(title="Feed item")
+    first = client.get(f"{NS}/events?ical=1")
+    assert first.headers["Cache-Control"] == "no-cache"
+    again = client.get(f"{NS}/events?ical=1", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.headers.get("Cache-Control") == "no-cache"

@@ -2062,3 +2062,22 @@ def test_a_page_asked_by_the_plugins_tribe_paged_keeps_its_number_in_its_head(cl
     assert "Talk 10" in second and "Talk 00" not in second
     for name, address in _head_links(second).items():
         assert "page=2" in address or "paged=2" in address, (name, address)
+
+
+# --- a second look at the fifteenth session's fixes -----------------------------------
+
+
+def test_the_day_before_a_midnight_fall_back_names_both_abbreviations(app, client, make_event):
+    """Asia/Beirut goes back from EEST to EET at midnight: 2026-10-25 00:00 EEST becomes
+    2026-10-24 23:00 EET, so the 24th holds both (23:30 happens twice). The note reads
+    the clock at 23:59 with fold 0 (EEST) and named EEST only."""
+    app.config["SITE_TIMEZONE"] = "Asia/Beirut"
+    make_event(
+        title="Second half hour",
+        start_date="2026-10-24 21:30:00",  # UTC: 23:30 EET, the second 23:30 of the day
+        end_date="2026-10-24 21:45:00",
+        timezone="UTC",
+    )
+    page = client.get("/events/2026-10-24/").get_data(as_text=True)
+    note = re.search(r'class="zone-note">([^<]*)', page).group(1)
+    assert "EEST" in note and "EET" in note.replace("EEST", ""), note

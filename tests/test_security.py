@@ -3,7 +3,7 @@ embedding; read-only fields cannot be mass-assigned."""
 
 import pytest
 
-from tests.conftest import NS
+from tests.conftest import NS, basic
 
 SECRET = "Zanzibar"  # appears in every hidden item, never in a visible one
 
@@ -282,3 +282,51 @@ def test_an_application_password_works_with_the_accounts_email_or_another_case(c
     other = _user_with_email("other", "other@example.org")
     refused = client.get("/wp-json/wp/v2/users/me", headers=basic("mailer@example.org", other))
     assert refused.status_code == 401
+
+
+# --- a second look at the fifteenth session's fixes -----------------------------------
+
+
+def _user15(login: str, role: str, email: str = "") -> dict:
+    from store.db import database
+    from store.users import create_user
+
+    with database.connection_context():
+        _user_row, password = create_user(login, role, email)
+    return {"login": login, "password": password}
+
+
+def test_basic_with_a_login_exactly_another_users_never_signs_in_the_other(client, app):
+    """Logins ``alice`` and ``Alice`` (two users). ``alice`` with Alice's application
+    password signed in as Alice: the name written exactly names alice, whose password it
+    is not (WordPress: get_user_by('login') first; the editor's ``user_named`` too)."""
+    _user15("alice", "editor")
+    other = _user15("Alice", "author")
+    answer = client.get("/wp-json/wp/v2/users/me", headers=basic("alice", other["password"]))
+    assert answer.status_code == 401, answer.get_json()
+
+
+def test_basic_with_an_email_that_is_another_users_login_names_that_user15(client, app):
+    """User ``carol@example.org`` (a login) and dave whose e-mail is carol@example.org.
+    The name ``carol@example.org`` is the login of the first (the editor signs in that
+    one only); Basic with dave's password signed in dave."""
+    _user15("carol@example.org", "author", "carol2@example.org")
+    dave = _user15("dave", "author", "carol@example.org")
+    answer = client.get(
+        "/wp-json/wp/v2/users/me", headers=basic("carol@example.org", dave["password"])
+    )
+    assert answer.status_code == 401, answer.get_json()
+
+
+def test_failures_are_counted_per_user_not_per_spelling_of_the_name(client, app):
+    """Failures are counted per address and user name. The key is the name as typed, so
+    ``bob``, ``BOB``, ``Bob`` and ``bob@example.org`` each get the limit: guessing one
+    account's password got the limit once per spelling (up to the address's, ten times)."""
+    app.config["AUTH_FAILURE_LIMIT"] = 3
+    _user15("bob", "administrator", "bob@example.org")
+    for _ in range(3):
+        answer = client.get("/wp-json/wp/v2/users/me", headers=basic("bob", "wrong one"))
+        assert answer.status_code == 401
+    for name in ("BOB", "Bob", "bob@example.org", "BOB@EXAMPLE.ORG"):
+        answer = client.get("/wp-json/wp/v2/users/me", headers=basic(name, "wrong one"))
+        assert answer.status_code == 429, (name, answer.status_code)

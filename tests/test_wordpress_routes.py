@@ -504,3 +504,51 @@ def test_jsonp_wraps_the_answer_in_the_callback_for_anyone(client, make_event, a
     bad = client.get(f"{ALIAS}/events", query_string={"_jsonp": "alert(1)//"})
     assert bad.status_code == 400 and bad.mimetype == "application/json"
     assert bad.get_json()["code"] == "rest_callback_invalid"
+
+
+# --- a second look at the fifteenth session's fixes -----------------------------------
+
+
+def test_fields_given_as_a_php_array_cuts_the_answer(client, make_event):
+    """WordPress reads ``?_fields[]=id&_fields[]=title`` as the list [id, title]
+    (``wp_parse_list`` of an array): the answer holds those two fields. It was the whole
+    event."""
+    event = make_event(title="Cut me")
+    answer = client.get(
+        f"{NS}/events/{event['id']}?_fields[]=id&_fields[]=title", check_conformance=False
+    )
+    assert answer.status_code == 200
+    assert set(answer.get_json()) == {"id", "title"}
+
+
+def test_fields_into_a_scalar_keeps_the_scalar_as_wordpress(client, make_event):
+    """``_rest_array_intersect_key_recursive`` only recurses when the value is an array: a
+    string asked into (``title.rendered`` on this API, where ``title`` is a string) is
+    kept whole. It became ``[]``."""
+    event = make_event(title="Kept title")
+    answer = client.get(
+        f"{NS}/events/{event['id']}?_fields=title.rendered,id", check_conformance=False
+    )
+    assert answer.get_json() == {"id": event["id"], "title": "Kept title"}
+
+
+def test_method_override_to_head_never_breaks_the_answer_of_a_post(client, make_event):
+    """``POST …?_method=HEAD`` was served as a HEAD: a ``Content-Length`` of the whole
+    event and no body, the answer of a POST; the client waits for bytes that never come
+    (requests: IncompleteRead; a kept-alive connection is out of step)."""
+    event = make_event()
+    for how in (
+        {"query_string": {"_method": "HEAD"}},
+        {"headers": {"X-HTTP-Method-Override": "HEAD"}},
+    ):
+        answer = client.post(f"{NS}/events/{event['id']}", check_conformance=False, **how)
+        length = answer.headers.get("Content-Length")
+        assert length is None or int(length) == len(answer.data), (how, length, len(answer.data))
+
+
+def test_method_named_twice_takes_the_last_as_php_reads_the_query(client, admin, make_event):
+    """PHP's ``$_GET['_method']`` is the last of repeated names; ``?_method=DELETE&_method=GET``
+    is a GET at WordPress. It trashed the event."""
+    event = make_event()
+    answer = client.post(f"{NS}/events/{event['id']}?_method=DELETE&_method=GET", headers=admin)
+    assert answer.status_code == 200 and answer.get_json()["status"] == "publish", answer.get_json()

@@ -133,7 +133,8 @@ def guard():
     if g.editor is not None:
         g.viewer = g.editor  # what the API's helpers read as the caller, in this request only
     if g.editor is None and request.endpoint not in PUBLIC_ENDPOINTS:
-        ended = session.get("uid") is not None  # signed out elsewhere, or the password changed
+        # Signed out elsewhere or in another tab, or the password changed.
+        ended = session.get("uid") is not None or session.get("ended", False)
         session.clear()
         asked = request.query_string.decode("ascii", "replace")  # a list's filters kept
         target = request.path + (f"?{asked}" if asked else "")
@@ -285,7 +286,13 @@ def signout():
         return _page("message.html", heading=_("Sign out"), sign_out_form=True)
     if g.editor is not None:
         accounts.end_sessions(g.editor.id)  # a copy of the cookie opens nothing any more
+    # The CSRF token stays, and a mark that a session ended: a form of another tab, sent
+    # now, is kept through signing in again (guard) rather than refused as expired.
+    token = session.get("csrf_token")
     session.clear()
+    session["ended"] = True
+    if token:
+        session["csrf_token"] = token
     return redirect(url_for("editor.signin"), 303)
 
 
@@ -608,16 +615,20 @@ def _weekday_labels() -> list[tuple[str, str]]:
 
 def _save(viewer, event=None):
     """The form through the schema and the write pipeline: 303 to the saved event's form,
-    or the form again with its errors (400). A new event's form is saved once: sent again
-    (a double click, or after going back), it leads to the event it made."""
+    or the form again with its errors (400). A new event's form makes one event: sent again
+    (a double click, or after going back), it saves on the event it made."""
     if "preview" in request.form or items.browsing_images(request.form):
         return _shown_again(viewer, event)
     form_id = _posted_form_id() if event is None else ""
     if form_id and not claim_form(form_id, viewer.id, utcnow()):
         earlier = _made_by_form(form_id, viewer.id)
         if earlier is not None:
-            _say("saved")
-            return redirect(url_for("editor.edit_event", event_id=earlier), 303)
+            # Sent again as it is (a double click) or changed after Back: what it says now
+            # is saved on the event it made, which it leads to.
+            made_event = _event_for(viewer, earlier)
+            if made_event is None:
+                return redirect(url_for("editor.dashboard"), 303)
+            return _saved(viewer, made_event, [])
         if not claim_form(form_id, viewer.id, utcnow()):  # still being saved, seconds on
             return _page("message.html", 409, heading=_("New event"), message=_(SENT_TWICE))
     made: list[int] = []
@@ -662,7 +673,7 @@ def _saved(viewer, event, made: list[int]):
     fails."""
     schema = EventUpdate() if event is not None else EventCreate()
     upload = request.files.get("image")
-    stored, builder = None, {}
+    stored, builder, status = None, {}, 400
     try:
         body = event_form.body(request.form, request.files, viewer, builder)
         loaded = schema.load(body)
@@ -682,6 +693,7 @@ def _saved(viewer, event, made: list[int]):
             items.discard(stored)
             raise
         errors = items.field_errors(error)
+        status = 413 if error.status == 413 else 400  # an image over the limit, as the API
     else:
         made.append(saved.id)
         kept = {row.id for row in _edited_dates(saved)} if edited else set()
@@ -697,7 +709,7 @@ def _saved(viewer, event, made: list[int]):
     heading = _("Edit event") if event else _("New event")
     # A browser never fills a file input again: the form says the file must be chosen again.
     kept_not = upload is not None and bool(upload.filename)
-    return _page("event_form.html", 400, heading=heading, file_not_kept=kept_not, **context)
+    return _page("event_form.html", status, heading=heading, file_not_kept=kept_not, **context)
 
 
 def _shown_again(viewer, event):
