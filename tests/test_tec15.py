@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from app import tec_source
 from tests.conftest import NS
 from tests.helpers import BIN, ROOT
 
@@ -194,7 +195,9 @@ def test_a_cost_with_cents_reads_back_as_the_sources(app, client, admin, site):
     assert ours["cost_details"]["values"] == ["12.50"]
 
 
-def test_a_stopped_runs_error_keeps_run_it_again_on_a_line_of_its_own(app, admin, site):
+def test_a_stopped_runs_error_keeps_run_it_again_on_a_line_of_its_own(
+    app, admin, site, monkeypatch
+):
     """A run stopped by the source ends with its error and "Run it again to bring the
     rest." joined by a newline, which ``printable`` turns into ``?``: the operator reads
     "…once fixed?Run it again to bring the rest."."""
@@ -207,14 +210,8 @@ def test_a_stopped_runs_error_keeps_run_it_again_on_a_line_of_its_own(app, admin
         return original(path)
 
     site.answer = broken
-    from app import tec_source
-
-    tec_source_pause = tec_source.pause  # no real waits between tries
-    tec_source.pause = lambda _seconds: None
-    try:
-        result = run(app, site.base)
-    finally:
-        tec_source.pause = tec_source_pause
+    monkeypatch.setattr(tec_source, "pause", lambda _seconds: None)  # no real waits
+    result = run(app, site.base)
     assert result.exit_code == 1
     assert "Imported before the run stopped" in result.output
     assert "?Run it again" not in result.output
