@@ -242,3 +242,88 @@ def test_two_runs_at_once_duplicate_nothing(app, client, admin, site, database_u
     )
     assert listed.get_json()["total"] == 150
     assert not client.get(f"{NS}/events/by-slug/concert-0-2").status_code == 200
+
+
+def test_drafts_and_pending_items_as_wordpress_dates_them_are_brought(app, client, admin, site):
+    """WordPress keeps ``post_date_gmt`` at ``0000-00-00 00:00:00`` for a draft or pending
+    post never given a date (its "floating" statuses), and the plugin answers it as
+    ``date_utc``. With credentials every such event, venue and organizer failed ("date_utc:
+    Must be a date"): a real site's drafts and pending events did not come."""
+    venue = {
+        "id": 61, "author": "1", "status": "draft", "date": "2026-11-02 10:00:00",
+        "date_utc": "0000-00-00 00:00:00", "modified": "2026-11-02 10:00:00",
+        "modified_utc": "2026-11-02 09:00:00", "url": f"{site.base}/?tribe_venue=draft-hall",
+        "venue": "Draft Hall", "slug": "draft-hall", "show_map": True, "show_map_link": True,
+        "global_id": "127.0.0.1/blog?id=61", "global_id_lineage": ["127.0.0.1/blog?id=61"],
+    }  # fmt: skip
+    floating = {"date_utc": "0000-00-00 00:00:00"}
+    site.events = [
+        _event(site.base, 62, "a-draft", status="draft", venue=venue, **floating),
+        _event(site.base, 63, "under-review", status="pending", **floating),
+    ]
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert _ours_as(client, admin, "a-draft")["status"] == "draft"
+    assert _ours_as(client, admin, "a-draft")["venue"]["venue"] == "Draft Hall"
+    assert _ours_as(client, admin, "under-review")["status"] == "pending"
+
+
+def _ours_as(client, headers: dict, slug: str) -> dict:
+    answer = client.get(f"{NS}/events/by-slug/{slug}", headers=headers)
+    assert answer.status_code == 200, slug
+    return answer.get_json()
+
+
+def test_an_event_without_a_zone_keeps_its_moment(app, client, admin, site):
+    """The plugin answers ``timezone: ""`` for an event saved before per-event zones (no
+    ``_EventTimezone``): its wall times are in the site's zone, and ``utc_start_date`` says
+    which moment that is. It arrived in our site's zone instead: 19:00 in Paris (18:00 UTC)
+    became 19:00 UTC, an hour off, every date of such a site's older events."""
+    old = _event(
+        site.base, 71, "old-no-zone", timezone="", timezone_abbr="",
+        start_date="2026-12-20 19:00:00", end_date="2026-12-20 21:00:00",
+        utc_start_date="2026-12-20 18:00:00", utc_end_date="2026-12-20 20:00:00",
+    )  # fmt: skip
+    site.events = [old]
+    assert run(app, site.base).exit_code == 0
+    ours = _ours(client, "old-no-zone")
+    assert (ours["utc_start_date"], ours["utc_end_date"]) == (
+        "2026-12-20 18:00:00",
+        "2026-12-20 20:00:00",
+    )
+
+
+def test_an_event_renamed_at_the_source_keeps_its_earlier_address(app, client, admin, site):
+    """SPEC §17: "break no link". An event whose slug the site changed between two runs
+    moved here to its new address, and its earlier one (served here after the first run,
+    and redirected by WordPress through ``_wp_old_slug``) answered 404."""
+    site.events = [_event(site.base, 81, "spring-gala")]
+    assert run(app, site.base).exit_code == 0
+    assert client.get("/event/spring-gala/", headers={"Accept": "text/html"}).status_code == 200
+    site.events = [
+        _event(site.base, 81, "spring-gala-2027", modified_utc="2026-11-28 10:00:00",
+               url=f"{site.base}/event/spring-gala-2027/")
+    ]  # fmt: skip
+    assert run(app, site.base).exit_code == 0
+    moved = client.get("/event/spring-gala/", headers={"Accept": "text/html"})
+    assert moved.status_code == 301
+    assert moved.headers["Location"].endswith("/event/spring-gala-2027/")
+
+
+def test_an_event_that_failed_is_not_said_saved_without_its_venue(app, client, admin, site):
+    """docs/moving-from-tec.md: a ``warning:`` line names "an event saved without a venue
+    … whose own import failed". The line was written before the event's own write, so an
+    event that failed too was said "saved without its venue" as well as failed."""
+    venue = {
+        "id": 91, "author": "1", "status": "publish", "date": "2026-11-02 10:00:00",
+        "date_utc": "not a date", "modified": "2026-11-02 10:00:00",
+        "modified_utc": "2026-11-02 09:00:00", "url": f"{site.base}/venue/odd-hall/",
+        "venue": "Odd Hall", "slug": "odd-hall", "show_map": True, "show_map_link": True,
+        "global_id": "127.0.0.1/blog?id=91", "global_id_lineage": ["127.0.0.1/blog?id=91"],
+    }  # fmt: skip
+    backwards = {"start_date": "2026-12-20 19:00:00", "end_date": "2026-12-20 18:00:00"}
+    site.events = [_event(site.base, 92, "backwards", venue=venue, **backwards)]
+    result = run(app, site.base)
+    assert "failed event 'Concert 92'" in result.output
+    assert client.get(f"{NS}/events/by-slug/backwards", headers=admin).status_code == 400  # none
+    assert "saved without its venue" not in result.output
