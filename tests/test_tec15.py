@@ -7,6 +7,7 @@ defect is fixed."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -55,11 +56,22 @@ class WordPressSite:
     def __init__(self):
         self.events: list[dict] = []
         self.delay = 0.0
+        self.members_only = ""  # an Authorization: every other caller of the API gets a 401
         site = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
-                status, body = site.answer(self.path)
+                if site.members_only and self.headers.get("Authorization") != site.members_only:
+                    status, body = (
+                        401,
+                        {
+                            "code": "rest_login_required",
+                            "message": "REST API restricted to authenticated users.",
+                            "data": {"status": 401},
+                        },
+                    )
+                else:
+                    status, body = site.answer(self.path)
                 data = json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json; charset=UTF-8")
@@ -83,6 +95,8 @@ class WordPressSite:
         query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
         if parts.path == "/blog/wp-json/":
             return 200, {"namespaces": ["wp/v2", "tribe/events/v1"]}
+        if parts.path == "/blog/wp-json/wp/v2/users/me":
+            return 200, {"id": 3, "name": "Migrator", "slug": "migrator"}
         if parts.path == "/blog/wp-json/wp/v2/tribe_events":
             return 200, [] if int(query.get("page", 1)) > 1 else [
                 {"id": e["id"]} for e in self.events
@@ -327,3 +341,22 @@ def test_an_event_that_failed_is_not_said_saved_without_its_venue(app, client, a
     assert "failed event 'Concert 92'" in result.output
     assert client.get(f"{NS}/events/by-slug/backwards", headers=admin).status_code == 400  # none
     assert "saved without its venue" not in result.output
+
+
+def test_a_site_whose_api_answers_members_only_is_read_with_the_credentials(
+    app, client, admin, site
+):
+    """A site whose REST API answers only signed-in callers (a security plugin's "restrict
+    the REST API to authenticated users": 401 ``rest_login_required`` to anyone else) is
+    the site that needs the account's application password. The run read the events
+    listing once without the credentials (to find password-protected events), got that
+    401 and stopped: "answered 401: the site refused the credentials", which it had not."""
+    site.events = [_event(site.base, 101, "members-evening")]
+    site.members_only = (
+        "Basic " + base64.b64encode(b"migrator:abcd EFGH ijkl MNOP qrst UVWX").decode()
+    )
+    result = run(
+        app, site.base, "--user", "migrator", "--password", "abcd EFGH ijkl MNOP qrst UVWX"
+    )
+    assert result.exit_code == 0, result.output
+    assert _ours(client, "members-evening")["title"] == "Concert 101"
