@@ -360,3 +360,24 @@ def test_a_site_whose_api_answers_members_only_is_read_with_the_credentials(
     )
     assert result.exit_code == 0, result.output
     assert _ours(client, "members-evening")["title"] == "Concert 101"
+
+
+def test_an_event_whose_venue_is_in_the_sources_trash_is_brought(app, client, admin, site):
+    """The plugin embeds an event's venue whatever its status (``get_post`` of the
+    ``_EventVenueID``): a venue trashed at the source without its events being changed (a
+    duplicate venue cleaned up) comes with ``status: trash``. The import made that venue
+    here, in the trash, then refused the event: "venue: N is not the id of an existing
+    venue". The event itself never arrived."""
+    venue = {
+        "id": 111, "author": "1", "status": "trash", "date": "2026-11-02 10:00:00",
+        "date_utc": "2026-11-02 09:00:00", "modified": "2026-11-25 10:00:00",
+        "modified_utc": "2026-11-25 09:00:00", "url": f"{site.base}/?tribe_venue=old-hall__trashed",
+        "venue": "Old Hall", "slug": "old-hall__trashed", "show_map": True,
+        "show_map_link": True, "global_id": "127.0.0.1/blog?id=111",
+        "global_id_lineage": ["127.0.0.1/blog?id=111"],
+    }  # fmt: skip
+    site.events = [_event(site.base, 112, "still-on", venue=venue)]
+    run(app, site.base)
+    ours = client.get(f"{NS}/events/by-slug/still-on")
+    assert ours.status_code == 200
+    assert ours.get_json()["title"] == "Concert 112"
