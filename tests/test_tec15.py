@@ -381,3 +381,18 @@ def test_an_event_whose_venue_is_in_the_sources_trash_is_brought(app, client, ad
     ours = client.get(f"{NS}/events/by-slug/still-on")
     assert ours.status_code == 200
     assert ours.get_json()["title"] == "Concert 112"
+
+
+def test_an_event_with_a_page_builders_description_is_brought(app, client, admin, site):
+    """WordPress keeps ``post_content`` in a LONGTEXT column and the plugin answers it
+    through ``the_content``: a page built with a page builder (Divi, Elementor, WPBakery)
+    or a pasted image (a ``data:`` URL) gives descriptions of hundreds of kilobytes. Ours
+    refused any description over 65,535 characters ("description: Is too long."), so
+    such an event failed and its page was lost."""
+    section = '<div class="et_pb_section"><div class="et_pb_row"><p>Part {} of the evening &amp; more.</p></div></div>\n'
+    built = "".join(section.format(n) for n in range(1000))
+    assert len(built) > 70_000
+    site.events = [_event(site.base, 121, "built-page", description=built)]
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert "Part 999 of the evening" in _ours(client, "built-page")["description"]
