@@ -396,3 +396,37 @@ def test_an_event_with_a_page_builders_description_is_brought(app, client, admin
     result = run(app, site.base)
     assert result.exit_code == 0, result.output
     assert "Part 999 of the evening" in _ours(client, "built-page")["description"]
+
+
+def test_websites_typed_without_a_scheme_do_not_lose_their_items(app, client, admin, site):
+    """The plugin keeps a venue's, organizer's and event's website as the text typed
+    (``_VenueURL``, ``_OrganizerWebsite``, ``_EventURL`` are plain text meta) and its pages
+    link ``www.sallepleyel.com`` through ``esc_url`` as ``http://www.sallepleyel.com``.
+    Such a website made the whole venue, organizer and event fail ("website: Must be an
+    absolute http or https URL."): the event, its venue and its organizer were lost."""
+    common = {
+        "author": "1", "status": "publish", "date": "2026-11-02 10:00:00",
+        "date_utc": "2026-11-02 09:00:00", "modified": "2026-11-02 10:00:00",
+        "modified_utc": "2026-11-02 09:00:00",
+    }  # fmt: skip
+    venue = {
+        **common, "id": 131, "url": f"{site.base}/venue/salle-pleyel/", "venue": "Salle Pleyel",
+        "slug": "salle-pleyel", "website": "www.sallepleyel.com", "show_map": True,
+        "show_map_link": True, "global_id": "127.0.0.1/blog?id=131",
+        "global_id_lineage": ["127.0.0.1/blog?id=131"],
+    }  # fmt: skip
+    organizer = {
+        **common, "id": 132, "url": f"{site.base}/organizer/bare-org/", "organizer": "Bare Org",
+        "slug": "bare-org", "website": "facebook.com/bareorg",
+        "global_id": "127.0.0.1/blog?id=132", "global_id_lineage": ["127.0.0.1/blog?id=132"],
+    }  # fmt: skip
+    site.events = [
+        _event(site.base, 133, "bare-websites", website="www.tickets.example", venue=venue,
+               organizer=[organizer])
+    ]  # fmt: skip
+    run(app, site.base)
+    ours = _ours(client, "bare-websites")
+    assert ours["venue"]["venue"] == "Salle Pleyel"
+    assert ours["organizer"][0]["organizer"] == "Bare Org"
+    assert ours["website"] == "http://www.tickets.example"
+    assert ours["venue"]["website"] == "http://www.sallepleyel.com"
