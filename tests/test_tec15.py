@@ -430,3 +430,13 @@ def test_websites_typed_without_a_scheme_do_not_lose_their_items(app, client, ad
     assert ours["organizer"][0]["organizer"] == "Bare Org"
     assert ours["website"] == "http://www.tickets.example"
     assert ours["venue"]["website"] == "http://www.sallepleyel.com"
+
+
+def test_an_event_published_without_a_title_keeps_its_page(app, client, admin, site):
+    """WordPress publishes a post without a title (its slug is then its id, ``/event/3018/``)
+    and the plugin answers ``title: ""``. Our rules refuse an empty title, so the event
+    failed ("title: Must not be empty.") and its address was lost (SPEC §17: "break no
+    link")."""
+    site.events = [_event(site.base, 3018, "3018", title="")]
+    run(app, site.base)
+    assert client.get("/event/3018/", headers={"Accept": "text/html"}).status_code == 200
