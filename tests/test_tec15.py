@@ -98,8 +98,10 @@ class WordPressSite:
         if parts.path == "/blog/wp-json/wp/v2/users/me":
             return 200, {"id": 3, "name": "Migrator", "slug": "migrator"}
         if parts.path == "/blog/wp-json/wp/v2/tribe_events":
+            # An editor's edit context gives each post's password ("" when none).
+            edit = {"password": ""} if query.get("context") == "edit" else {}
             return 200, [] if int(query.get("page", 1)) > 1 else [
-                {"id": e["id"]} for e in self.events
+                {"id": e["id"], **edit} for e in self.events
             ]
         kind = parts.path.removeprefix(f"{TEC}/").rstrip("/")
         if kind.startswith("events/"):
