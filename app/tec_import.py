@@ -43,7 +43,7 @@ from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueU
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
 from store.db import write_transaction
 from store.events import get_event
-from store.imported import imported, note_imported, term_by_slug
+from store.imported import imported, note_former_slug, note_imported, term_by_slug
 from store.linked import get_linked
 from store.media import delete_media, get_media, save_media, shown_anywhere
 from store.posts import node_kind, slugify
@@ -440,7 +440,10 @@ class Importer:
                 if existing is None:
                     saved = create_event(_loaded(EventCreate(), body), self.viewer, stamp)
                 else:
+                    former = existing.slug
                     saved = change_event(existing, _loaded(EventUpdate(), body), self.viewer, stamp)
+                    if saved.slug != former:  # renamed at the source: its address still leads here
+                        note_former_slug("event", former, saved.id)
                 note_imported(keys[0], saved.id, modified)
         except ApiError as error:
             self._drop_unused_image(image)
