@@ -36,7 +36,7 @@ from schemas.events import IMPORT_STATUSES
 from store import accounts, texts, users
 from store.backup import BackupError, restore_backup, write_backup
 from store.copy import CopyError, copy_database
-from store.db import UnsupportedDatabase, database
+from store.db import UnsupportedDatabase, database, one_run_at_a_time
 from store.recurrence import extend_series, open_ended_series
 from store.schema import migrate, schema_version
 from store.seed import has_demo, holds_events, remove_demo, seed
@@ -324,25 +324,37 @@ def import_tec_command(site_url, user, password, author, no_images):
         refused = Importer.author_refused(viewer)
         if refused:
             raise click.ClickException(f"--author {owner.login}: {refused}")
-        importer = None
-        try:
-            source = Source(site_url, user, password, notice=_said_on_stderr)
-            # The write pipelines are the API's: they run as a request of the importing user.
-            with current_app.test_request_context():
-                g.viewer = viewer
-                importer = Importer(source, viewer, not no_images, _progress_bar)
-                report = importer.run()
-        except SourceError as error:
-            done = importer.report.counts.values() if importer is not None else ()
-            if any(sum(counts.values()) for counts in done):  # what was done before it
-                texts.make_all()
-                _print_report(source.site, importer.report, "Imported before the run stopped")
-                error = SourceError(f"{error}\nRun it again to bring the rest.")
-            raise click.ClickException(str(error)) from None
+        with one_run_at_a_time("import-tec") as alone:
+            if not alone:  # two runs would both create what neither has found yet
+                raise click.ClickException(
+                    "another import-tec is running on this calendar; run it again once it ends"
+                )
+            report, site = _import_tec(site_url, user, password, viewer, not no_images)
         texts.make_all()
-    _print_report(source.site, report, "Imported")
+    _print_report(site, report, "Imported")
     if report.failures:
         raise SystemExit(1)
+
+
+def _import_tec(site_url, user, password, viewer, images):
+    """(report, the site read) of one run; a run stopped by the source ends in its
+    error, after the report of what it imported before."""
+    importer = None
+    try:
+        source = Source(site_url, user, password, notice=_said_on_stderr)
+        # The write pipelines are the API's: they run as a request of the importing user.
+        with current_app.test_request_context():
+            g.viewer = viewer
+            importer = Importer(source, viewer, images, _progress_bar)
+            return importer.run(), source.site
+    except SourceError as error:
+        done = importer.report.counts.values() if importer is not None else ()
+        if any(sum(counts.values()) for counts in done):  # what was done before it
+            texts.make_all()
+            _print_report(source.site, importer.report, "Imported before the run stopped")
+            # Its own line: the error is printable already, the newline is ours.
+            raise click.ClickException(f"{error}\nRun it again to bring the rest.") from None
+        raise click.ClickException(str(error)) from None
 
 
 def _print_report(site: str, report, heading: str) -> None:

@@ -19,6 +19,7 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from urllib.parse import unquote_plus, urlsplit
 
 import orjson
@@ -34,14 +35,15 @@ from app.routes.media import decode, upload_folder
 from app.routes.organizers import organizers
 from app.routes.tags import tags
 from app.routes.venues import venues
-from app.tec_source import MAX_URL, NAMESPACE, Source, SourceError, loads, printable
-from rules.text import plain_text, sanitise_html
+from app.tec_source import MAX_URL, NAMESPACE, Refused, Source, SourceError, loads, printable
+from rules.dates import DateError, resolve_timezone
+from rules.text import is_web_url, plain_text, sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
 from store.db import write_transaction
 from store.events import get_event
-from store.imported import imported, note_imported, term_by_slug
+from store.imported import imported, note_former_slug, note_imported, term_by_slug
 from store.linked import get_linked
 from store.media import delete_media, get_media, save_media, shown_anywhere
 from store.posts import node_kind, slugify
@@ -139,6 +141,7 @@ class Importer:
         self.created: dict[str, set[int]] = {kind: set() for kind in KINDS}  # source ids
         self.listed: set[int] = set()  # source ids of the events read
         self.protected: dict[int, str] = {}
+        self.members_only = False  # the site's API refuses callers without credentials
         parts = urlsplit(source.site)
         self.site_key = f"{parts.netloc}{parts.path}"  # the source's host, port and path
 
@@ -283,6 +286,9 @@ class Importer:
         if existing is not None and existing.status == "trash":
             self.report.count(kind, "unchanged")  # trashed here: it stays there, unlinked
             return None
+        if _text(item.get("status")) == "trash":
+            # In the source's trash (an event still names it): not brought, not linked.
+            return None
         unchanged = record is not None and modified and record.modified == modified
         if (
             existing is not None
@@ -297,10 +303,11 @@ class Importer:
             name_field: _unescaped(item.get(name_field)),
             "slug": _slug(item) or None,
             "status": _text(item.get("status")) or None,
-            "date_utc": _text(item.get("date_utc")) or None,
+            "date_utc": _date_utc(item),
             "description": _text(item.get("description")),
             "excerpt": _text(item.get("excerpt")),
             **{name: _text(item.get(name)) for name in fields},
+            "website": self._website(item, kind, _unescaped(item.get(name_field))),
         }
         if kind == "venues":
             body["show_map"] = item.get("show_map") is not False
@@ -361,10 +368,27 @@ class Importer:
         route of the post type, when the site has it (``wp/v2/tribe_events``, edit context)."""
         if not self.source.auth:
             return {}  # masked events are recognised as they come
-        _total, pages = self.source.without_credentials().pages("events", ALL_DATES)
-        return self._passwords(
-            {item["id"]: "" for items in pages for item in items if _masked(item)}
-        )
+        try:
+            _total, pages = self.source.without_credentials().pages("events", ALL_DATES)
+            masked = {item["id"]: "" for items in pages for item in items if _masked(item)}
+        except Refused:
+            return self._every_password()
+        return self._passwords(masked)
+
+    def _every_password(self) -> dict[int, str]:
+        """A site whose API answers signed-in callers only (a security plugin's setting)
+        masks nothing to compare with: the protected events are those WordPress's own route
+        gives a password. Without that route, none can be known: the run stops rather than
+        bring them unprotected."""
+        self.members_only = True
+        passwords = self.source.passwords("tribe_events")
+        if passwords is None:
+            raise SourceError(
+                f"{self.source.site} answers its REST API to signed-in callers only, and "
+                "does not give its events' passwords (wp/v2/tribe_events): password-protected "
+                "events cannot be told apart"
+            )
+        return passwords
 
     def _passwords(self, protected: dict[int, str]) -> dict[int, str]:
         """``protected`` with the passwords WordPress's own route gives (edit context)."""
@@ -416,12 +440,16 @@ class Importer:
                 if existing is None:
                     saved = create_event(_loaded(EventCreate(), body), self.viewer, stamp)
                 else:
+                    former = existing.slug
                     saved = change_event(existing, _loaded(EventUpdate(), body), self.viewer, stamp)
+                    if saved.slug != former:  # renamed at the source: its address still leads here
+                        note_former_slug("event", former, saved.id)
                 note_imported(keys[0], saved.id, modified)
         except ApiError as error:
             self._drop_unused_image(image)
             self.report.fail(kind, what, _reason(error))
             return
+        self._note_lost_links(item, what)  # of an event saved, not of one that failed
         self.report.count(kind, "created" if existing is None else "updated")
 
     def _image_brought(self, item: dict, existing, kind: str, name: str) -> bool:
@@ -470,8 +498,8 @@ class Importer:
 
     def _protected_one(self, item: dict) -> dict[int, str]:
         """``_protected_events`` of one event read alone: masked without the credentials?"""
-        if not self.source.auth:
-            return {}
+        if not self.source.auth or self.members_only:
+            return {}  # members only: _every_password found them all
         anonymous = self.source.without_credentials()
         status, _headers, body = anonymous.fetch(anonymous.url(f"/{NAMESPACE}/events/{item['id']}"))
         try:
@@ -481,21 +509,21 @@ class Importer:
         return self._passwords({item["id"]: ""}) if masked else {}
 
     def _event_body(self, item: dict, what: str) -> tuple[dict, int | None]:
-        website = _text(item.get("website"))
-        if website and website == item.get("url"):
+        website = self._website(item, "events", _unescaped(item.get("title")))
+        if website and website == _unescaped(item.get("url")):
             website = ""  # the plugin shows the event's own address when none is set
         image = self._image(item.get("image"), "events", what)
         body = {
-            "title": _unescaped(item.get("title")),
+            "title": self._title(item),
             "slug": _slug(item) or None,
             "status": _text(item.get("status")) or None,
-            "date_utc": _text(item.get("date_utc")) or None,
+            "date_utc": _date_utc(item),
             "description": _text(item.get("description")),
             "excerpt": _text(item.get("excerpt")),
             "start_date": item.get("start_date"),
             "end_date": item.get("end_date"),
             "all_day": item.get("all_day") is True,
-            "timezone": _text(item.get("timezone")) or None,
+            "timezone": _text(item.get("timezone")) or self._zone_of(item),
             "cost": _cost(item),
             # Not sent when empty: the event then shows its own address, as at the source.
             "website": website or None,
@@ -507,7 +535,6 @@ class Importer:
         }
         for flag in ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured"):
             body[flag] = item.get(flag) is True
-        self._note_lost_links(item, what)
         return body, image
 
     def _note_lost_links(self, item: dict, what: str) -> None:
@@ -520,6 +547,53 @@ class Importer:
                         f"event {what}: saved without its {SINGULAR[kind]} "
                         f"(source id {linked['id']}), which failed"
                     )
+
+    def _title(self, item: dict) -> str:
+        """The event's title; WordPress publishes a post without one (its slug is then its
+        id) and our rules refuse an empty title: such an event is titled by its slug, so
+        that its address is kept, and the report says so."""
+        title = _unescaped(item.get("title"))
+        if title.strip():
+            return title
+        self.report.warn(
+            f"event (source id {item['id']}): no title at the source, titled by its slug"
+        )
+        return _slug(item) or str(item["id"])
+
+    def _zone_of(self, item: dict) -> str | None:
+        """The zone of an event saved before per-event zones (``timezone: ""``): its wall
+        times are in the source site's zone, the one its REST index names, else the offset
+        its ``utc_start_date`` shows; None (ours) when neither is known."""
+        try:
+            return resolve_timezone(self.source.timezone)[1]
+        except DateError:
+            pass  # none named, or one we do not know: the offset of its dates
+        try:
+            local = datetime.fromisoformat(_text(item.get("start_date")))
+            utc = datetime.fromisoformat(_text(item.get("utc_start_date")))
+        except ValueError:
+            return None
+        minutes = round((local - utc).total_seconds() / 60)
+        if abs(minutes) > 14 * 60:
+            return None
+        hours, rest = divmod(abs(minutes), 60)
+        return f"UTC{'-' if minutes < 0 else '+'}{hours}" + (f":{rest:02d}" if rest else "")
+
+    def _website(self, item: dict, kind: str, name: str) -> str:
+        """An item's website as an address: the plugin answers it through ``esc_html``
+        (``&amp;``) and keeps it as typed (``www.example.org``, which its pages link as
+        ``http://`` through ``esc_url``); one that is no address is left out, said in a
+        warning, rather than losing the item."""
+        website = _unescaped(item.get("website")).strip()
+        if website and not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", website):
+            website = f"http://{website.removeprefix('//')}"
+        if website and not is_web_url(website):
+            self.report.warn(
+                f"{SINGULAR[kind]} {_what(name, item)}: saved without its website "
+                f"{website[:200]!r}, which is not an http(s) address"
+            )
+            return ""
+        return website
 
     # images
 
@@ -607,6 +681,13 @@ def _text(value) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _date_utc(item: dict) -> str | None:
+    """The item's ``date_utc``; None for WordPress's ``0000-00-00 00:00:00``, the
+    ``post_date_gmt`` of a draft or pending post never given a date (dated on publishing)."""
+    value = _text(item.get("date_utc"))
+    return None if not value or value.startswith("0000-00-00") else value
+
+
 def _unescaped(value) -> str:
     """A title or name as the plugin gives it, through WordPress's ``the_title`` and
     ``esc_html`` (``Rock &#038; Roll``), as text (``Rock & Roll``): our write path stores
@@ -619,14 +700,14 @@ def _cost(item: dict) -> str | list[str]:
     text when our rules read the same ``cost_details`` from it; else one amount per value
     of ``cost_details``, with its currency symbol where it stands (the plugin's text is
     formatted: "Free – 30$" is the values 0 and 30, symbol "$" after them)."""
-    text = _text(item.get("cost"))
+    text = _unescaped(item.get("cost"))  # given through esc_html, as titles are
     details = item.get("cost_details")
     values = details.get("values") if isinstance(details, dict) else None
     if not text or not isinstance(values, list) or not values:
         return text
     if not all(isinstance(v, str) and COST_VALUE.fullmatch(v) for v in values):
         return text  # a word ("free"): the text says it
-    symbol, position = _text(details.get("currency_symbol")), details.get("currency_position")
+    symbol, position = _unescaped(details.get("currency_symbol")), details.get("currency_position")
     _shown, read = cost_out(orjson.dumps(plain_text(text)).decode())
     if (read["currency_symbol"], read["currency_position"], read["values"]) == (
         symbol,

@@ -57,6 +57,11 @@ class SourceError(Exception):
         super().__init__(printable(message))
 
 
+class Refused(SourceError):
+    """The site answered 401 or 403: it refused the caller (the credentials, or anyone
+    without them)."""
+
+
 def printable(text: str) -> str:
     """``text`` without control characters (a source's words reach the operator's
     terminal: no escape sequence, no line of its own)."""
@@ -173,6 +178,7 @@ class Source:
         self.auth = _basic(user, password) if user else None
         self.opener = urllib.request.build_opener(_Redirects())
         self.pretty = True  # ``/wp-json/…``; else ``?rest_route=/…`` (plain permalinks)
+        self.timezone = ""  # the site's zone, as its REST index names it (``timezone_string``)
 
     def _set_site(self, site: str) -> None:
         self.site = site
@@ -262,7 +268,7 @@ class Source:
     def json(self, url: str):
         status, _headers, body = self.fetch(url)
         if status in (401, 403):
-            raise SourceError(f"{url} answered {status}: the site refused the credentials")
+            raise Refused(f"{url} answered {status}: the site refused the credentials")
         if status != 200:
             raise SourceError(f"{url} answered {status}{_said(body)}")
         try:
@@ -284,6 +290,8 @@ class Source:
                 f"{self.site} runs WordPress but not The Events Calendar's REST API "
                 f"(no {NAMESPACE} among its namespaces)"
             )
+        zone = index.get("timezone_string")
+        self.timezone = zone if isinstance(zone, str) and len(zone) <= 64 else ""
         if self.auth:
             me = self.url("/wp/v2/users/me")
             status, _headers, body = self.fetch(me)
@@ -359,6 +367,20 @@ class Source:
             url = self.url(route, {**params, "page": number})
             page = self._page(url, kind)
 
+    def passwords(self, post_type: str) -> dict[int, str] | None:
+        """The password of each password-protected post of ``post_type``, from WordPress's
+        own route of the post type in the edit context (an editor's); None when the site
+        does not answer it so."""
+        params = {"context": "edit", "status": POST_STATUSES, "_fields": "id,password"}
+        posts = self._posts(f"/wp/v2/{post_type}", {"per_page": 100, **params})
+        if posts is None or not all("password" in post for post in posts):
+            return None
+        return {
+            p["id"]: p["password"]
+            for p in posts
+            if isinstance(p["password"], str) and p["password"]
+        }
+
     def post_ids(self, post_type: str) -> list[int] | None:
         """The ids of every post of ``post_type`` the account may read, from WordPress's
         own route of the post type (``wp/v2/{post_type}``): with credentials in every status
@@ -366,13 +388,15 @@ class Source:
         (it is there when the post type is shown in the block editor)."""
         tries = [{"status": POST_STATUSES}, {}] if self.auth else [{}]
         for extra in tries:
-            ids = self._post_ids(f"/wp/v2/{post_type}", {"per_page": 100, "_fields": "id", **extra})
-            if ids is not None:
-                return ids
+            posts = self._posts(f"/wp/v2/{post_type}", {"per_page": 100, "_fields": "id", **extra})
+            if posts is not None:
+                return [post["id"] for post in posts]
         return None
 
-    def _post_ids(self, route: str, params: dict) -> list[int] | None:
-        ids: list[int] = []
+    def _posts(self, route: str, params: dict) -> list[dict] | None:
+        """Every post of a route of WordPress, page after page; None when its first page
+        is not such a list."""
+        ids: list[dict] = []
         for number in range(1, MAX_PAGES + 1):
             url = self.url(route, {**params, "page": number})
             status, headers, body = self.fetch(url)
@@ -386,7 +410,7 @@ class Source:
                 if number == 1:
                     return None
                 raise SourceError(f"{url} answered {status}{_said(body)}")
-            ids.extend(post["id"] for post in posts)
+            ids.extend(posts)
             pages = headers.get("X-WP-TotalPages") or ""
             if re.fullmatch(r"[0-9]{1,9}", pages):
                 last = number >= int(pages)

@@ -4,6 +4,7 @@ from marshmallow import fields, validate
 
 from rules import N_
 from schemas.fields import (
+    DESCRIPTION_MAX,
     BaseSchema,
     Coordinate,
     DateInput,
@@ -129,7 +130,9 @@ class EventUpdate(BaseSchema):
     author = PositiveInt(metadata=describe(N_("Author user id.")))
     date = DateInput(metadata=describe(N_("Publication date.")))
     date_utc = DateInput(metadata=describe(N_("Publication date in UTC.")))
-    description = Text(metadata=describe(N_("Event description (HTML).")))
+    description = Text(
+        max_length=DESCRIPTION_MAX, metadata=describe(N_("Event description (HTML)."))
+    )
     slug = Text(non_empty=True, max_length=190, metadata=describe(N_("Event slug.")))
     excerpt = Text(metadata=describe(N_("Summary (HTML).")))
     status = Status(metadata=describe(N_("Post status of the event.")))

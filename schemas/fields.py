@@ -136,6 +136,12 @@ class PositiveInt(fields.Integer):
         return number
 
 
+# The longest description (HTML): WordPress keeps post_content in a LONGTEXT, and a page
+# builder's content (Divi, Elementor, WPBakery) runs to hundreds of thousands of characters.
+# Through the API, the request body's limit (MAX_CONTENT_LENGTH) comes first.
+DESCRIPTION_MAX = 1_000_000
+
+
 class Text(fields.String):
     """A string; ``non_empty`` rejects "" and whitespace, as the reference's validators do."""
 

@@ -4,6 +4,7 @@ from marshmallow import fields, pre_load
 
 from rules import N_
 from schemas.fields import (
+    DESCRIPTION_MAX,
     BaseSchema,
     Coordinate,
     DateInput,
@@ -50,7 +51,7 @@ class _PostFields(BaseSchema):
     author = PositiveInt(metadata=describe(N_("Author user id.")))
     date = DateInput(metadata=describe(N_("Publication date.")))
     date_utc = DateInput(metadata=describe(N_("Publication date in UTC.")))
-    description = Text(metadata=describe(N_("Description (HTML).")))
+    description = Text(max_length=DESCRIPTION_MAX, metadata=describe(N_("Description (HTML).")))
     excerpt = Text(metadata=describe(N_("Summary (HTML).")))
     slug = Text(non_empty=True, max_length=190, metadata=describe(N_("Slug.")))
     status = Status(metadata=describe(N_("Post status.")))

@@ -470,6 +470,41 @@ def _writer_lock():
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+# Keys of PostgreSQL's session advisory locks that let one run of a command at a time.
+RUN_LOCK_KEYS = {"import-tec": 0x0CA1E4DB}
+
+
+@contextmanager
+def one_run_at_a_time(command: str):
+    """Yields whether this is the only run of ``command`` on the database (False: another
+    process runs it). Held until the block ends, released too when the process dies: on
+    SQLite an ``flock`` on a file beside the database, on PostgreSQL a session advisory
+    lock of the connection (so it holds for runs on other hosts as well)."""
+    if is_postgres():
+        key = RUN_LOCK_KEYS[command]
+        mine = database.execute_sql("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]
+        try:
+            yield bool(mine)
+        finally:
+            if mine:
+                database.execute_sql("SELECT pg_advisory_unlock(%s)", (key,))
+        return
+    path = database.database
+    if not path or path == ":memory:":
+        yield True
+        return
+    handle = os.open(f"{path}-{command}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(handle)  # releases the lock
+
+
 # The key of PostgreSQL's transaction-scoped advisory lock that queues writers.
 WRITER_LOCK_KEY = 0x0CA1E4DA
 

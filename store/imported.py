@@ -17,5 +17,18 @@ def note_imported(source: str, local: int, modified: str = "") -> None:
     upsert(Imported, source=source, local=local, modified=modified)
 
 
+def note_former_slug(kind: str, slug: str, local: int) -> None:
+    """An address an imported item had here before the source renamed it (WordPress keeps
+    it as ``_wp_old_slug`` and redirects it): kept, so the old address still leads to it.
+    Call inside the write transaction of the item itself."""
+    upsert(Imported, source=f"slug:{kind}:{slug}", local=local, modified="")
+
+
+def former_slug_owner(kind: str, slug: str) -> int | None:
+    """Our id of the imported item that had ``slug`` before the source renamed it."""
+    record = imported(f"slug:{kind}:{slug}")
+    return record.local if record is not None else None
+
+
 def term_by_slug(taxonomy: str, slug: str) -> Term | None:
     return Term.get_or_none((Term.taxonomy == taxonomy) & (Term.slug == slug))

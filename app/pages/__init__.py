@@ -742,7 +742,10 @@ class EventPage(MethodView):
     password (POST, field ``post_password``), throttled as the API's ``?password=``."""
 
     def get(self, slug):
-        return _event_page(slug, None)
+        try:
+            return _event_page(slug, None)
+        except reading.NotFound:  # an address the moved site's event had before a rename
+            return _moved_to("pages.event_view", {"slug": reading.renamed_event_slug(slug)})
 
     def post(self, slug):
         password = request.form.get("post_password", "")

@@ -32,9 +32,10 @@ from app.reading.texts import (
 from app.render import SCHEMA_ORG, is_masked, organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
-from store.events import Span, events_of_slug_on_day, get_event_by_slug, list_events
+from store.events import Span, events_of_slug_on_day, get_event, get_event_by_slug, list_events
 from store.events import events_by_day as store_events_by_day
 from store.events import neighbours as store_neighbours
+from store.imported import former_slug_owner
 from store.linked import LinkedFilters, get_linked_by_slug, items_of_origin, list_linked
 from store.memo import MEMO, current_version
 from store.recurrence import has_overrides
@@ -352,6 +353,16 @@ def event_page(slug: str, password: str | None) -> tuple[dict, bool]:
     if data is None:
         raise NotFound(slug)
     return data, is_masked(data)
+
+
+def renamed_event_slug(slug: str) -> str:
+    """The slug now of the imported event whose source renamed it from ``slug``, when an
+    anonymous visitor may read it (NotFound: none)."""
+    local = former_slug_owner("event", slug)
+    event = get_event(local) if local else None
+    if event is None or event.slug == slug or read_event_dict(event, ANONYMOUS, None) is None:
+        raise NotFound(slug)
+    return event.slug
 
 
 def event_feed(event, password: str):
