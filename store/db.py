@@ -13,6 +13,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -306,10 +307,11 @@ def shown_database(setting: str) -> str:
     if not is_url(setting):
         return setting
     parts = urlsplit(setting)
-    if parts.password is None:
-        return setting
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return parts._replace(netloc=netloc).geturl()
+    shown = setting
+    if parts.password is not None:
+        shown = shown.replace(f":{parts.password}@", ":***@", 1)
+    # libpq takes the password as a parameter of the query too.
+    return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", shown)
 
 
 def is_url(setting: str) -> bool:
@@ -337,7 +339,7 @@ def open_database(setting: str, connections: int = POOL_SIZE) -> Database:
     if setting != ":memory:":
         directory = os.path.dirname(os.path.abspath(setting))
         os.makedirs(directory, exist_ok=True)
-    return PooledSqliteDatabase(
+    db = PooledSqliteDatabase(
         setting,
         pragmas=PRAGMAS,
         max_connections=connections,
@@ -346,6 +348,15 @@ def open_database(setting: str, connections: int = POOL_SIZE) -> Database:
         check_same_thread=False,
         cached_statements=SQLITE_STATEMENTS,
     )
+    # SQLite's own LOWER folds A to Z only: "Été" would never meet "été" (a term, a venue,
+    # a search, a user's e-mail), where PostgreSQL's meets it. Python's is every engine's
+    # twin of the ``.lower()`` the queries compare with. No index is made of LOWER.
+    db.register_function(_lower, "lower", 1, deterministic=True)
+    return db
+
+
+def _lower(value):
+    return value.lower() if isinstance(value, str) else value
 
 
 def _postgres_parameters(url: str) -> dict:

@@ -144,3 +144,22 @@ def event_of_form(form_id: str, user_id: int) -> int | None:
     if row is None:
         return None
     return int(row.value) if row.value else 0
+
+
+# The key that signs the editor's sessions and forms when SECRET_KEY is not set: one for the
+# whole site, so that every host of one database (SPEC §14) reads the others' cookies.
+SECRET_KEY_SETTING = "editor-secret-key"
+
+
+def shared_secret(candidate: str) -> str:
+    """The site's generated secret key: the one kept in the database, else ``candidate``
+    (this host's), kept there for every other host; the first host to keep one wins."""
+    row = Setting.get_or_none(Setting.key == SECRET_KEY_SETTING)
+    if row is not None:
+        return row.value
+    try:
+        with database.atomic():
+            Setting.insert(key=SECRET_KEY_SETTING, value=candidate).execute()
+    except IntegrityError:  # another host kept its own at the same moment
+        return Setting.get(Setting.key == SECRET_KEY_SETTING).value
+    return candidate

@@ -14,9 +14,10 @@ import pytest
 from PIL import Image
 from werkzeug.datastructures import MultiDict
 
+from app import create_app
 from rules import clock
 from store import accounts
-from store.db import database
+from store.db import bind_database, database
 from store.models import Event, Media, Organizer, Venue
 from store.users import create_user
 from tests.conftest import NS, PASSWORD, csrf, event_form, saved_id
@@ -2615,3 +2616,48 @@ def test_an_inline_venues_error_names_its_field_in_the_pages_language(sign_in):
         assert answer.status_code == 400
         errors = re.findall(r'class="error"[^>]*>([^<]+)', answer.get_data(as_text=True))
         assert errors and not any(re.match(r"(city|venue): ", e) for e in errors), errors
+
+
+# --- several hosts of one database (SPEC §14) -------------------------------------------
+
+
+def _host(monkeypatch, tmp_path, database_url, name):
+    """One application host as docs/deploy.md sets it up: its own checkout and instance
+    folder holding the same config.py (the same database), nothing else copied."""
+    folder = tmp_path / name
+    folder.mkdir()
+    monkeypatch.setenv("CALENDAR_INSTANCE", str(folder))
+    return create_app({"CALENDAR_DATABASE": database_url, "UPLOAD_FOLDER": str(tmp_path / "up")})
+
+
+def test_an_editor_signed_in_through_one_host_is_signed_in_on_the_other(
+    app, as_role, database_url, monkeypatch, tmp_path
+):
+    """SPEC §14: several hosts behind a load balancer share one database and behave as one
+    site. Following docs/deploy.md, each host generates its own instance/secret_key, so the
+    session cookie (and the CSRF token) signed by one is refused by the other: the editor
+    is signed out, and a form served by one host and posted through the other is a 400."""
+    first = _host(monkeypatch, tmp_path, database_url, "host-a")
+    second = _host(monkeypatch, tmp_path, database_url, "host-b")
+    try:
+        as_role("editor", "lb")
+        with first.app_context(), database.connection_context():
+            token = accounts.login_link_token("lb")
+        a = first.test_client()
+        form = a.get(f"/manage/set-password/{token}").get_data(as_text=True)
+        data = {"csrf_token": csrf(form), "password": PASSWORD, "password_again": PASSWORD}
+        assert a.post(f"/manage/set-password/{token}", data=data).status_code == 303
+        cookie = a.get_cookie("session")
+        assert cookie is not None
+        b = second.test_client()
+        b.set_cookie(cookie.key, cookie.value)
+        assert b.get("/manage/").status_code == 200
+        form = a.get("/manage/events/new").get_data(as_text=True)
+        b.token = csrf(form)  # the form came from the first host, and the browser's cookie
+        b.set_cookie(cookie.key, a.get_cookie("session").value)
+        saved = b.post("/manage/events/new", data=event_form(b))
+        assert saved.status_code == 303
+    finally:
+        for host in (first, second):
+            host.extensions["calendar.db"].close_all()
+        bind_database(app.extensions["calendar.db"])

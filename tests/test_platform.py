@@ -7,7 +7,8 @@ from flask import request
 
 from rules import clock
 from store.db import database
-from tests.conftest import NS, basic
+from store.users import create_user
+from tests.conftest import NS, basic, event_form, saved_id
 from tests.databases import ON_POSTGRES, query
 
 
@@ -698,3 +699,96 @@ def test_a_sqlite_calendar_keeps_no_statistics_gathered_while_it_was_empty(app):
         Setting.update(value=str(before)).where(Setting.key == "schema_version").execute()
         assert migrate() == len(MIGRATIONS)
         assert database.execute_sql(stats).fetchone()[0] == 0
+
+
+# --- the engines alike, found on PostgreSQL (fifteenth session) ------------------------
+
+
+def _category(client, admin, name):
+    answer = client.post(f"{NS}/categories", json={"name": name}, headers=admin)
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def test_a_second_category_of_the_same_accented_name_is_term_exists(client, admin):
+    """SPEC §4: duplicate term name under the same parent: 400 term_exists."""
+    first = _category(client, admin, "Été")
+    again = client.post(f"{NS}/categories", json={"name": "Été"}, headers=admin)
+    assert again.status_code == 400, again.get_json()
+    assert again.get_json()["code"] == "term_exists"
+    assert again.get_json()["data"]["term_id"] == first["id"]
+
+
+def test_an_event_names_an_existing_accented_category_and_gets_it(client, admin, make_event):
+    """SPEC §4: categories and tags take ids, slugs or names; only an unknown name creates a
+    term (README: by name, case-insensitive)."""
+    made = _category(client, admin, "Été")
+    event = make_event(categories=["Été"], tags=["Ça va"])
+    assert [term["id"] for term in event["categories"]] == [made["id"]]
+    again = make_event(categories=["ÉTÉ"], tags=["ÇA VA"])
+    assert [term["id"] for term in again["categories"]] == [made["id"]]
+    assert [term["id"] for term in again["tags"]] == [term["id"] for term in event["tags"]]
+    listed = client.get(f"{NS}/categories?hide_empty=false&search=t").get_json()
+    assert [term["slug"] for term in listed["categories"]] == ["ete"]
+
+
+def test_a_listing_filtered_by_an_accented_term_name(client, admin, make_event):
+    """find_term reads a name case-insensitively; the listing filter takes it on both engines."""
+    event = make_event(tags=["Été"])
+    for name in ("Été", "été"):
+        answer = client.get(f"{NS}/events", query_string={"tags": name})
+        assert answer.status_code == 200, answer.get_json()
+        assert [e["id"] for e in answer.get_json()["events"]] == [event["id"]]
+
+
+def test_term_and_organizer_search_finds_accented_capitals(client, admin):
+    """SPEC §14: search semantics are the same on both engines."""
+    _category(client, admin, "Été")
+    made = client.post(f"{NS}/organizers", json={"organizer": "Ça Va Prod"}, headers=admin)
+    assert made.status_code == 201
+    for search in ("été", "ÉTÉ"):
+        found = client.get(
+            f"{NS}/categories", query_string={"search": search, "hide_empty": "false"}
+        )
+        assert found.get_json()["total"] == 1, search
+    for search in ("ça", "Ça", "ÇA"):
+        found = client.get(f"{NS}/organizers", query_string={"search": search})
+        assert found.get_json()["total"] == 1, search
+
+
+def test_venue_of_the_same_accented_name_is_not_made_twice(client, admin):
+    """README: venue and organizer de-duplication on create compares the name
+    (case-insensitive); the same name twice gives the same venue."""
+    first = client.post(f"{NS}/venues", json={"venue": "Théâtre Öl"}, headers=admin).get_json()
+    for name in ("Théâtre Öl", "THÉÂTRE ÖL"):
+        again = client.post(f"{NS}/venues", json={"venue": name}, headers=admin)
+        assert again.get_json()["id"] == first["id"], name
+    organizer = client.post(f"{NS}/organizers", json={"organizer": "Élise"}, headers=admin)
+    again = client.post(f"{NS}/organizers", json={"organizer": "Élise"}, headers=admin)
+    assert again.get_json()["id"] == organizer.get_json()["id"]
+
+
+def test_saving_an_event_in_the_editor_keeps_its_accented_category(client, sign_in):
+    """SPEC §16: the form speaks the API's vocabulary; saving the form again must not make
+    a new category of the same name at each save."""
+    editor = sign_in("editor")
+    created = editor.post("/manage/events/new", data=event_form(editor, categories="Été"))
+    assert created.status_code == 303
+    event_id = saved_id(created)
+    first = client.get(f"{NS}/events/{event_id}").get_json()["categories"]
+    saved = editor.post(f"/manage/events/{event_id}", data=event_form(editor, categories="Été"))
+    assert saved.status_code == 303
+    after = client.get(f"{NS}/events/{event_id}").get_json()["categories"]
+    assert [term["id"] for term in after] == [term["id"] for term in first]
+    listed = client.get(f"{NS}/categories?hide_empty=false").get_json()
+    assert [term["name"] for term in listed["categories"]] == ["Été"]
+
+
+def test_basic_credentials_name_an_accented_login_or_email_in_any_case(app, client):
+    """README: HTTP Basic takes a user name or the account's e-mail address, in any case;
+    on SQLite an address with a capital É was refused even as written."""
+    with database.connection_context():
+        _, password = create_user("Zoé", "author", "Éva@Example.org")
+    for name in ("Zoé", "ZOÉ", "zoé", "Éva@Example.org", "éva@example.org", "ÉVA@EXAMPLE.ORG"):
+        answer = client.get("/wp-json/wp/v2/users/me", headers=basic(name, password))
+        assert answer.status_code == 200, name

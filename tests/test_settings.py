@@ -394,3 +394,21 @@ def test_every_gunicorn_thread_gets_a_database_connection(app, tmp_path):
         thread.join()
     db.close_all()
     assert failures == []
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql:///calendar?host=127.0.0.1&port=1&user=calendar&password=s3cretq",
+        "postgresql://calendar@127.0.0.1:1/calendar?sslmode=disable&password=s3cretq",
+    ],
+)
+def test_a_database_url_is_printed_without_a_password_given_as_a_parameter(tmp_path, url):
+    """README: CALENDAR_DATABASE may carry libpq parameters after `?`; store/db.py's
+    shown_database prints "a URL without its password", which a `password=` parameter is
+    too: the start error (gunicorn's, every command's) went to the journal with it."""
+    with pytest.raises(SettingError) as raised:
+        create_app({"CALENDAR_DATABASE": url, "UPLOAD_FOLDER": str(tmp_path)})
+    assert str(raised.value).startswith("CALENDAR_DATABASE: cannot use postgresql://")
+    assert "s3cretq" not in str(raised.value)

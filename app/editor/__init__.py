@@ -54,6 +54,8 @@ from rules.posts import effective_status
 from rules.text import sanitise_html
 from schemas.events import EventCreate, EventUpdate
 from store import accounts
+from store import editor as editor_store
+from store.db import database
 from store.editor import (
     authored,
     awaiting_review,
@@ -90,16 +92,28 @@ class EditorSessions(SecureCookieSessionInterface):
 
 
 def secret_key(instance_path: str) -> str:
-    """``SECRET_KEY`` from the settings, else the one generated into instance/ at the
-    first start (kept there, readable by its owner only)."""
+    """The key generated into instance/ at the first start (kept there, readable by its
+    owner only) when ``SECRET_KEY`` is not set: the site's, which the database keeps for
+    every host of it (``store.editor.shared_secret``; a host that made its own takes the
+    site's)."""
     path = os.path.join(instance_path, "secret_key")
     if not os.path.exists(path):
-        os.makedirs(instance_path, exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w") as handle:
-            handle.write(secrets.token_hex(32))
+        _write_secret(instance_path, path, secrets.token_hex(32))
     with open(path) as handle:
-        return handle.read().strip()
+        own = handle.read().strip()
+    with database.connection_context():
+        shared = editor_store.shared_secret(own)
+    if shared != own:
+        os.replace(_write_secret(instance_path, path + ".new", shared), path)
+    return shared
+
+
+def _write_secret(folder: str, path: str, key: str) -> str:
+    os.makedirs(folder, exist_ok=True)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(key)
+    return path
 
 
 # --- who is signed in --------------------------------------------------------------------
