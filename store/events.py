@@ -110,9 +110,9 @@ def _search_clause(text: str, id_column, ref):
     for word in words:
         if len(word) < TEXT_INDEX_MIN:
             part = (
-                contains_text(Event.title, word)
-                | contains_text(Event.description, word)
-                | contains_text(Event.excerpt, word)
+                contains_text(Event.title, word, scan=True)
+                | contains_text(Event.description, word, scan=True)
+                | contains_text(Event.excerpt, word, scan=True)
             )
             clause = part if clause is None else clause & part
     return clause

@@ -9,7 +9,7 @@ from peewee import JOIN, SQL, Case, Select, fn
 from rules import N_
 from rules.clock import utcnow_str
 from rules.ids import as_id
-from store.db import contains_text, database, never_reused_id, unindexed, write_transaction
+from store.db import contains_text, database, folded, never_reused_id, unindexed, write_transaction
 from store.errors import Conflict, InvalidInput, Vanished
 from store.memo import MEMO, current_version
 from store.models import Event, EventTerm, Term
@@ -44,7 +44,7 @@ _TERM_BY_SLUG = Statement(
     lambda: _terms_where((Term.taxonomy == param(0)) & (Term.slug == param(1)))
 )
 _TERM_BY_NAME = Statement(
-    lambda: _terms_where((Term.taxonomy == param(0)) & (fn.LOWER(Term.name) == param(1)))
+    lambda: _terms_where((Term.taxonomy == param(0)) & (folded(Term.name) == param(1)))
 )
 
 
@@ -357,7 +357,7 @@ def _term_ordering(filters: TermFilters, count, ref):
     """The ``orderby`` and ``order`` of a term listing, as an ORDER BY term."""
     column = {
         "id": Term.id,
-        "name": fn.LOWER(Term.name),
+        "name": folded(Term.name),
         "slug": Term.slug,
         "count": count,
         "term_group": Term.id,
@@ -370,7 +370,7 @@ def _term_ordering(filters: TermFilters, count, ref):
         given = ref.list("include", len(filters.include))
         column = Case(Term.id, [(term_id, SQL(str(n))) for n, term_id in enumerate(given)])
     if column is None:
-        column = fn.LOWER(Term.name)  # case-insensitive, like MySQL collations
+        column = folded(Term.name)  # case-insensitive, like MySQL collations
     return column.desc() if filters.order == "desc" else column.asc()
 
 
@@ -381,7 +381,7 @@ def term_count(term_id: int) -> int:
 def name_taken(taxonomy: str, name: str, parent: int, exclude_id: int | None = None):
     query = Term.select().where(
         (Term.taxonomy == taxonomy)
-        & (fn.LOWER(Term.name) == name.strip().lower())
+        & (folded(Term.name) == name.strip().lower())
         & (Term.parent == parent)
     )
     if exclude_id is not None:

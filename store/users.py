@@ -14,12 +14,12 @@ import re
 import secrets
 from datetime import timedelta
 
-from peewee import SQL, fn
+from peewee import SQL
 
 from rules import clock
 from rules.clock import utcnow_str
 from rules.ids import as_id
-from store.db import upsert, write_transaction
+from store.db import folded, upsert, write_transaction
 from store.models import AppPassword, AuthFailure, Event, Media, Organizer, User, Venue
 from store.sql import Statement, in_list, param
 
@@ -294,9 +294,7 @@ def user_named(name: str) -> User | None:
     if user is not None or not name:
         return user
     lowered = name.lower()
-    query = User.select().where(
-        (fn.LOWER(User.login) == lowered) | (fn.LOWER(User.email) == lowered)
-    )
+    query = User.select().where((folded(User.login) == lowered) | (folded(User.email) == lowered))
     found = [user for user in query if names_user(user, name)]
     return found[0] if len(found) == 1 else None
 
