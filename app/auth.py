@@ -246,6 +246,8 @@ def may(viewer: Viewer, action: str, item=None, status: str | None = None) -> bo
             return viewer.has("edit_posts")
         return viewer.has("edit_others_posts")
     verb = {"edit": "edit", "delete": "delete"}[action]
+    if status == "trash":  # as map_meta_cap: by the status it had (a published one stays so)
+        status = getattr(item, "trashed_from", "") or status
     if _own(viewer, item):
         # As map_meta_cap: a private item of one's own asks what a draft does (an author
         # who made an item private could not touch it again); ``*_private_posts`` are

@@ -1459,7 +1459,8 @@ def trash_event(event: Event) -> Event | None:
         if event is None:
             return None
         now = utcnow_str()
-        changes = {"status": "trash", "modified": now, "modified_utc": now}
+        changes = {"status": "trash", "trashed_from": event.status, "modified": now}
+        changes["modified_utc"] = now
         if is_occurrence(event):
             changes["detached"] = True
             exclude_occurrence(event)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from peewee import fn
+from peewee import Case, fn
 
 from rules.clock import utcnow_str
 from rules.ids import as_id
@@ -229,9 +229,12 @@ def trash_linked(kind: str, item):
     model = MODELS[kind]
     with write_transaction():
         now = utcnow_str()
-        trashed = model.update(status="trash", modified=now, modified_utc=now).where(
-            model.id == item.id
-        )
+        trashed = model.update(
+            status="trash",
+            trashed_from=Case(None, [(model.status == "trash", model.trashed_from)], model.status),
+            modified=now,
+            modified_utc=now,
+        ).where(model.id == item.id)
         if not trashed.execute():
             raise Vanished(item.id)  # deleted since the request read it
         return model.get_by_id(item.id)

@@ -86,6 +86,9 @@ class Post(BaseModel):
     id = IntegerField(primary_key=True)
     author = IntegerField(default=0)
     status = CharField(max_length=16, default="publish")
+    # The status it had when it went to the trash (WordPress's _wp_trash_meta_status): who
+    # may touch a trashed item is decided by it (a published one needs *_published_posts).
+    trashed_from = CharField(max_length=16, default="")
     title = TextField()
     slug = CharField()
     description = TextField(default="")

@@ -425,7 +425,8 @@ def trash_occurrences(series_id: int, now: str) -> None:
         "(SELECT id FROM event WHERE post_parent = ? AND occurrence != '')",
         (series_id,),
     )
-    Event.update(status="trash", modified=now, modified_utc=now).where(
+    kept = Case(None, [(Event.status == "trash", Event.trashed_from)], Event.status)
+    Event.update(status="trash", trashed_from=kept, modified=now, modified_utc=now).where(
         _members(series_id)
     ).execute()
 

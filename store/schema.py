@@ -276,6 +276,11 @@ def _v25_event_dates():
 
 
 # Each step runs once, in order; append new steps, never edit old ones.
+def _v26_trashed_from():
+    for table in ("event", "venue", "organizer"):
+        _add_columns(table, {"trashed_from": "VARCHAR(16) NOT NULL DEFAULT ''"})
+
+
 MIGRATIONS = [
     _v1_create_tables,
     _v2_data_version,
@@ -302,6 +307,7 @@ MIGRATIONS = [
     _v23_scheduled_linked_index,
     _v24_page_index_with_days,
     _v25_event_dates,
+    _v26_trashed_from,
 ]
 
 

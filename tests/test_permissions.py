@@ -192,3 +192,60 @@ def test_a_malformed_write_to_a_missing_event_is_a_400_even_anonymous(client, ma
         by_slug = client.put(f"{NS}/events/by-slug/no-such-event", json=body)
         assert on_existing.status_code == 400, body
         assert (on_missing.status_code, by_slug.status_code) == (400, 400), body
+
+
+# --- a trashed item by the status it had (fifteenth session) -----------------------------
+
+ONCE_PUBLISHED = {
+    "events": {
+        "title": "Once published",
+        "start_date": "tomorrow 10am",
+        "end_date": "tomorrow 11am",
+    },
+    "venues": {"venue": "Once published hall", "city": "Lyon"},
+    "organizers": {"organizer": "Once published club", "email": "club@example.org"},
+}
+
+
+@pytest.mark.parametrize("kind", ["events", "venues", "organizers"])
+def test_a_contributor_cannot_rewrite_their_published_item_once_it_is_trashed(
+    client, as_role, admin, kind
+):
+    """map_meta_cap's edit_post on a trashed post of one's own asks for the capability of
+    the status it had before the trash (``_wp_trash_meta_status``): a published one needs
+    ``edit_published_posts``, which contributors lack. Here a contributor who may not touch
+    their published item (403) may rewrite it and take it out of the trash as soon as an
+    editor has trashed it."""
+    contributor = as_role("contributor")
+    body = {**ONCE_PUBLISHED[kind], "status": "publish", "author": as_role.user_id("contributor")}
+    item = client.post(f"{NS}/{kind}", json=body, headers=admin).get_json()
+    assert item["status"] == "publish"
+    before = client.patch(
+        f"{NS}/{kind}/{item['id']}", json={"description": "x"}, headers=contributor
+    )
+    assert before.status_code == 403
+    assert client.delete(f"{NS}/{kind}/{item['id']}", headers=admin).status_code == 200
+
+    rewrite = client.patch(
+        f"{NS}/{kind}/{item['id']}", json={"description": "rewritten"}, headers=contributor
+    )
+    assert rewrite.status_code == 403, rewrite.get_json()
+    restore = client.patch(
+        f"{NS}/{kind}/{item['id']}", json={"status": "draft"}, headers=contributor
+    )
+    assert restore.status_code == 403, restore.get_json()
+    listed = client.get(f"{NS}/{kind}?status=trash&per_page=50", headers=admin).get_json()[kind]
+    assert [row["status"] for row in listed if row["id"] == item["id"]] == ["trash"]
+
+
+def test_a_contributor_still_edits_their_draft_once_it_is_trashed(client, as_role):
+    """The same rule lets a contributor take their own draft out of the trash."""
+    contributor = as_role("contributor")
+    item = client.post(
+        f"{NS}/events", json={**ONCE_PUBLISHED["events"], "status": "draft"}, headers=contributor
+    ).get_json()
+    assert client.delete(f"{NS}/events/{item['id']}", headers=contributor).status_code == 200
+    restored = client.patch(
+        f"{NS}/events/{item['id']}", json={"status": "draft"}, headers=contributor
+    )
+    assert restored.status_code == 200 and restored.get_json()["status"] == "draft"
