@@ -198,6 +198,11 @@ def _register_hooks(app: Flask) -> None:
         authenticate_request()
         check_item_password()
 
+    @app.after_request
+    def drain_body(response):
+        _drain(request._get_current_object())
+        return response
+
     @app.teardown_request
     def close_connection(_exc):
         context = g._get_current_object()
@@ -289,6 +294,21 @@ def _allow_origin(req, headers, allowed: list[str]) -> None:
         headers.add("Access-Control-Allow-Credentials", "true")
     else:
         headers.add("Access-Control-Allow-Origin", "*")
+
+
+def _drain(req) -> None:
+    """The rest of a body the app did not read (a write refused before its body), read and
+    dropped, when within the route's limit: gunicorn drains only 64 kB of it before the
+    connection's next request, and closes the connection past that although its answer
+    said keep-alive. A body over the limit (its 413) is not read: gunicorn then closes."""
+    length = req.content_length
+    if not length or length > (req.max_content_length or length):
+        return
+    try:
+        while req.stream.read(65536):
+            pass
+    except Exception:  # a client that stops sending: gunicorn closes the connection
+        return
 
 
 def _raw_upload(req) -> None:

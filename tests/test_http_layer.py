@@ -3,6 +3,7 @@ page numbers, hostile form keys, OPTIONS, double slashes, the landing page, cach
 CORS headers, the /doc/ui policy, chunked bodies, throttling behind proxies and of item
 passwords. The real-server half (gunicorn's own errors, slow clients) is at the end."""
 
+import http.client
 import io
 import json
 import os
@@ -652,3 +653,54 @@ def test_errors_of_the_http_layer_at_an_api_address_carry_cors(server, request_b
     head, _sep, _body = _raw(server, request_bytes).partition(b"\r\n\r\n")
     assert int(head.split(b" ", 2)[1]) in (414, 431)
     assert _headers(head).get("access-control-allow-origin") == "*"
+
+
+# --- a refused write and its connection (fifteenth session) ----------------------------
+
+
+def _second_request_on_the_same_connection(server, path: str, body: bytes, headers: dict):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        connection.request("POST", path, body=body, headers=headers)
+        first = connection.getresponse()
+        first.read()
+        said = (first.status, (first.getheader("Connection") or "").lower())
+        try:
+            connection.request("GET", "/healthz")
+            second = connection.getresponse()
+            second.read()
+            return said, second.status
+        except (ConnectionError, http.client.HTTPException) as error:
+            return said, type(error).__name__
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(
+    "path, headers",
+    [
+        (
+            "/wp-json/wp/v2/media",
+            {
+                "Content-Type": "application/octet-stream",
+                "Content-Disposition": "attachment; filename=poster.png",
+            },
+        ),
+        ("/wp-json/wp/v2/tags", {"Content-Type": "application/octet-stream"}),
+    ],
+)
+@pytest.mark.parametrize("who", ["anonymous", "bad credentials"])
+def test_a_refused_write_never_drops_a_connection_it_said_it_keeps(server, path, headers, who):
+    """A POST of 100 kB refused before its body is read (401/403) is answered with
+    ``Connection: keep-alive`` and the connection is then closed under the client: the
+    next request on it (``requests``, any pooled client) fails with RemoteDisconnected.
+    HTTP/1.1 (RFC 9112 §9.6): a server that closes says ``Connection: close``; or it
+    reads the rest of the body and keeps its word. `{ns}/media` does it right."""
+    if who == "bad credentials":
+        headers = {**headers, **basic("nobody", "wrong-password")}
+    body = b"\x89PNG" + b"a" * 100_000
+    (status, connection), second = _second_request_on_the_same_connection(
+        server, path, body, headers
+    )
+    assert status in (401, 403)
+    assert connection == "close" or second == 200, (status, connection, second)
