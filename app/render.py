@@ -424,8 +424,9 @@ def venue_out(venue, ctx: RenderContext, single: bool | None = None) -> dict:
         data.update({k: v for k, v in VENUE_MASK.items() if k in data})
     if ctx.single if single is None else single:
         data["json_ld"] = place_ld(data) if not protected else {}
-    data["show_map"] = bool(venue.show_map)
-    data["show_map_link"] = bool(venue.show_map_link)
+    # Masked to null as the reference masks them (reference-behaviour.md §masking).
+    data["show_map"] = None if protected else bool(venue.show_map)
+    data["show_map_link"] = None if protected else bool(venue.show_map_link)
     data.update(_global(venue.id, ctx, getattr(venue, "origin", "")))
     return data
 

@@ -143,8 +143,8 @@ class VenueOut(PostOut):
     geo_lat = fields.Float()
     geo_lng = fields.Float()
     json_ld = fields.Dict()
-    show_map = fields.Boolean()
-    show_map_link = fields.Boolean()
+    show_map = fields.Boolean(allow_none=True)  # null where a password masks it
+    show_map_link = fields.Boolean(allow_none=True)  # null where a password masks it
 
 
 class OrganizerOut(PostOut):

@@ -651,3 +651,18 @@ def test_linked_filters_follow_a_scheduled_item_reaching_its_date(client, admin,
         assert _linked_listing(client, kind, item["id"], 10) == (3, ids)
     finally:
         clock.reset()
+
+
+def test_a_protected_venues_map_flags_are_masked_as_the_reference(client, admin, make_event):
+    """reference-behaviour.md: masking replaces ``show_map`` and ``show_map_link`` with
+    null; the venue's own read and the event's embedded venue say so alike."""
+    venue = client.post(
+        f"{NS}/venues", json={"venue": "Hidden hall", "password": "open sesame"}, headers=admin
+    ).get_json()
+    event = make_event(title="At the hidden hall", venue=venue["id"])
+    read = client.get(f"{NS}/venues/{venue['id']}").get_json()
+    assert (read["show_map"], read["show_map_link"]) == (None, None)
+    embedded = client.get(f"{NS}/events/{event['id']}").get_json()["venue"]
+    assert (embedded["show_map"], embedded["show_map_link"]) == (None, None)
+    unlocked = client.get(f"{NS}/venues/{venue['id']}", headers=admin).get_json()
+    assert unlocked["show_map"] is True
