@@ -313,3 +313,28 @@ def test_a_number_too_large_for_the_check_is_one_line(tmp_path):
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith("calendar: AUTH_FAILURE_WINDOW: ")
+
+
+def test_an_event_with_a_slug_as_long_as_wordpress_allows_keeps_its_address(
+    app, client, admin, site
+):
+    """SPEC §17: "Each item keeps its slug (so ``/event/{slug}/`` … keep their addresses)".
+    WordPress keeps a slug of up to 200 characters (``post_name`` varchar(200),
+    ``_truncate_post_slug(…, 200)``: a long title gives one); ours refuses slugs over 190,
+    so such an event failed ("slug: Is too long.") and its address answered 404."""
+    slug = ("a-very-long-title-" * 11)[:195]
+    site.events = [_event(site.base, 401, slug)]
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert _status(client, f"/event/{slug}/") == (200, None)
+
+
+def test_an_event_with_a_title_as_long_as_wordpress_allows_is_brought(app, client, admin, site):
+    """WordPress keeps ``post_title`` in a TEXT column (65,535 bytes); ours refuses titles
+    over 1,000 characters, so an event whose title was pasted long (1,200 characters
+    here) failed ("title: Is too long.") and its page was lost, the case the description's
+    limit was raised for this evening."""
+    site.events = [_event(site.base, 402, "long-title", title="Word " * 240)]
+    result = run(app, site.base)
+    assert result.exit_code == 0, result.output
+    assert _status(client, "/event/long-title/") == (200, None)
