@@ -94,6 +94,11 @@ LIMITS = {
     "GUNICORN_THREADS": 1000,
 }
 
+# Above any bound a setting needs (a 401-digit number would not even convert to a float).
+HUGE = 10**15
+# API_ROOT: a plain path, segments of the characters a URL path takes as they are.
+API_PATH = re.compile(r"(/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+")
+
 # The first segments of the site's own addresses (pages, editor, feeds, files; a test keeps
 # them those of the routes): API_ROOT or a language root on one of them would hide it.
 SITE_ROOTS = (
@@ -142,6 +147,10 @@ def _coerce(key: str, default, raw):
                 raise SettingError(f"{key}: {raw!r} is not true or false")
         elif isinstance(raw, bool) or not isinstance(raw, int | float):
             raise SettingError(f"{key}: {raw!r} is not a number")
+        elif isinstance(default, int) and isinstance(raw, float):
+            if not raw.is_integer():  # 10.5 pages, 2.5 threads: no value such a setting has
+                raise SettingError(f"{key}: {raw!r} is not a whole number")
+            return int(raw)
         return raw
     text = raw.strip().lower()
     if isinstance(default, bool):
@@ -253,12 +262,12 @@ def check_settings(settings) -> None:
     for key, default in DEFAULTS.items():
         value = settings[key]
         if isinstance(default, int | float) and not isinstance(default, bool):
-            if not math.isfinite(value):
+            if isinstance(value, float) and not math.isfinite(value):
                 raise SettingError(f"{key}: must be a finite number (is {value})")
             if value <= 0:
-                raise SettingError(f"{key}: must be above 0 (is {value})")
-            if value > LIMITS.get(key, float("inf")):
-                raise SettingError(f"{key}: at most {LIMITS[key]} (is {value})")
+                raise SettingError(f"{key}: must be above 0 (is {str(value)[:30]})")
+            if value > LIMITS.get(key, HUGE):
+                raise SettingError(f"{key}: at most {LIMITS.get(key, HUGE)} (is {str(value)[:30]})")
     if settings["HOME_VIEW"] not in ("list", "month", "index"):
         raise SettingError(f"HOME_VIEW: list, month or index (is {settings['HOME_VIEW']!r})")
     try:
@@ -283,8 +292,11 @@ def check_settings(settings) -> None:
                 f"SITE_URL: {site!r} is not an absolute http(s) URL such as "
                 "https://events.example.org"
             )
-    if settings["API_ROOT"] == "/":
-        raise SettingError("API_ROOT: must name a path, such as /wp-json")
+    if not API_PATH.fullmatch(settings["API_ROOT"]):
+        raise SettingError(
+            "API_ROOT: must name a path of letters, digits, -, _, . and ~ between slashes, "
+            f"such as /wp-json (is {settings['API_ROOT']!r})"
+        )
     folder = settings["UPLOAD_FOLDER"]
     try:
         os.makedirs(folder, exist_ok=True)
