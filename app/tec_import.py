@@ -42,7 +42,7 @@ from schemas.events import EventCreate, EventUpdate
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
 from store.db import write_transaction
-from store.events import get_event
+from store.events import get_event, slug_free_for
 from store.imported import imported, note_former_slug, note_imported, term_by_slug
 from store.linked import get_linked
 from store.media import delete_media, get_media, save_media, shown_anywhere
@@ -142,6 +142,8 @@ class Importer:
         self.listed: set[int] = set()  # source ids of the events read
         self.protected: dict[int, str] = {}
         self.members_only = False  # the site's API refuses callers without credentials
+        # Our events whose source slug another held when written: {our id: source slug}.
+        self.slug_waiting: dict[int, str] = {}
         parts = urlsplit(source.site)
         self.site_key = f"{parts.netloc}{parts.path}"  # the source's host, port and path
 
@@ -168,6 +170,7 @@ class Importer:
         self.protected = self._protected_events()
         self._each("events", ALL_DATES, self._event)
         self._hidden_events()
+        self._settle_slugs()
         return self.report
 
     def _each(self, kind: str, params: dict, write: Callable) -> None:
@@ -423,6 +426,7 @@ class Importer:
             and not self._links_created(item)
             and not self._image_brought(item, existing, kind, _unescaped(item.get("title")))
         ):
+            self._slug_kept(existing, item)  # a run that gave it a suffix is mended
             self.report.count(kind, "unchanged")
             return
         password = self.protected.get(item["id"])
@@ -449,8 +453,35 @@ class Importer:
             self._drop_unused_image(image)
             self.report.fail(kind, what, _reason(error))
             return
+        self._slug_kept(saved, item)
         self._note_lost_links(item, what)  # of an event saved, not of one that failed
         self.report.count(kind, "created" if existing is None else "updated")
+
+    def _slug_kept(self, event, item: dict) -> None:
+        """Notes an event that did not get its source slug (another event here held it):
+        ``_settle_slugs`` gives it that slug once the run is over, when it is free then."""
+        wanted = slugify(_slug(item), letters=True)
+        if wanted and event.slug != wanted:
+            self.slug_waiting[event.id] = wanted
+
+    def _settle_slugs(self) -> None:
+        """Each event that waited for its source slug takes it when the run freed it: two
+        events renamed in one run (B to the slug A gave up, B read first) keep their
+        addresses whatever the listing's order. A slug still held (an event of this
+        calendar's own) is left as it is; the suffixed address leads to the event."""
+        for local, wanted in self.slug_waiting.items():
+            event = get_event(local)
+            if event is None or not slug_free_for(wanted, local):
+                continue
+            try:
+                with write_transaction():
+                    former = event.slug
+                    saved = change_event(
+                        event, _loaded(EventUpdate(), {"slug": wanted}), self.viewer
+                    )
+                    note_former_slug("event", former, saved.id)
+            except ApiError as error:
+                self.report.fail("events", f"{plain_text(event.title)[:80]!r}", _reason(error))
 
     def _image_brought(self, item: dict, existing, kind: str, name: str) -> bool:
         """Whether an item unchanged at the source but still without its image here (its

@@ -1159,6 +1159,12 @@ def get_event_by_slug(slug: str) -> Event | None:
     return found[0] if found else None
 
 
+def slug_free_for(slug: str, event_id: int) -> bool:
+    """Whether event ``event_id`` may take ``slug`` as it is: no other event (trashed ones
+    too) holds it."""
+    return unique_slug(Event, slug, "event", exclude_id=event_id) == slug
+
+
 def events_of_slug_on_day(slug: str, day: date) -> list[Event]:
     """The events not in the trash that start on ``day`` (their own wall clock) whose slug is
     ``slug`` or begins ``slug-``: the dates of a series The Events Calendar Pro addresses
