@@ -3,8 +3,10 @@
 from marshmallow import fields, validate
 
 from rules import N_
+from rules.posts import SLUG_MAX
 from schemas.fields import (
     DESCRIPTION_MAX,
+    TITLE_MAX,
     BaseSchema,
     Coordinate,
     DateInput,
@@ -124,7 +126,7 @@ class EventDeleteArgs(EventSingleArgs):
 
 
 class EventUpdate(BaseSchema):
-    title = PlainText(non_empty=True, max_length=1000, metadata=describe(N_("Event title.")))
+    title = PlainText(non_empty=True, max_length=TITLE_MAX, metadata=describe(N_("Event title.")))
     start_date = DateInput(metadata=describe(N_("Start date and time.")))
     end_date = DateInput(metadata=describe(N_("End date and time.")))
     author = PositiveInt(metadata=describe(N_("Author user id.")))
@@ -133,7 +135,7 @@ class EventUpdate(BaseSchema):
     description = Text(
         max_length=DESCRIPTION_MAX, metadata=describe(N_("Event description (HTML)."))
     )
-    slug = Text(non_empty=True, max_length=190, metadata=describe(N_("Event slug.")))
+    slug = Text(non_empty=True, max_length=SLUG_MAX, metadata=describe(N_("Event slug.")))
     excerpt = Text(metadata=describe(N_("Summary (HTML).")))
     status = Status(metadata=describe(N_("Post status of the event.")))
     timezone = Text(max_length=64, metadata=describe(N_("Timezone of the event.")))
@@ -195,7 +197,7 @@ class EventUpdate(BaseSchema):
 
 class EventCreate(EventUpdate):
     title = PlainText(
-        non_empty=True, max_length=1000, required=True, metadata=describe(N_("Event title."))
+        non_empty=True, max_length=TITLE_MAX, required=True, metadata=describe(N_("Event title."))
     )
     start_date = DateInput(required=True, metadata=describe(N_("Start date and time.")))
     end_date = DateInput(required=True, metadata=describe(N_("End date and time.")))

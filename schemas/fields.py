@@ -140,6 +140,9 @@ class PositiveInt(fields.Integer):
 # builder's content (Divi, Elementor, WPBakery) runs to hundreds of thousands of characters.
 # Through the API, the request body's limit (MAX_CONTENT_LENGTH) comes first.
 DESCRIPTION_MAX = 1_000_000
+# The longest title (an event's, a venue's or organizer's name): WordPress keeps post_title in
+# a TEXT column, 65,535 bytes.
+TITLE_MAX = 65_535
 
 
 class Text(fields.String):

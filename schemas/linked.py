@@ -3,8 +3,10 @@
 from marshmallow import fields, pre_load
 
 from rules import N_
+from rules.posts import SLUG_MAX
 from schemas.fields import (
     DESCRIPTION_MAX,
+    TITLE_MAX,
     BaseSchema,
     Coordinate,
     DateInput,
@@ -53,7 +55,7 @@ class _PostFields(BaseSchema):
     date_utc = DateInput(metadata=describe(N_("Publication date in UTC.")))
     description = Text(max_length=DESCRIPTION_MAX, metadata=describe(N_("Description (HTML).")))
     excerpt = Text(metadata=describe(N_("Summary (HTML).")))
-    slug = Text(non_empty=True, max_length=190, metadata=describe(N_("Slug.")))
+    slug = Text(non_empty=True, max_length=SLUG_MAX, metadata=describe(N_("Slug.")))
     status = Status(metadata=describe(N_("Post status.")))
     image = Untyped(
         metadata={
@@ -65,7 +67,7 @@ class _PostFields(BaseSchema):
 
 
 class VenueUpdate(_PostFields):
-    venue = PlainText(non_empty=True, max_length=1000, metadata=describe(N_("Venue name.")))
+    venue = PlainText(non_empty=True, max_length=TITLE_MAX, metadata=describe(N_("Venue name.")))
     show_map = Flag(metadata=describe(N_("Whether events at the venue show a map.")))
     show_map_link = Flag(metadata=describe(N_("Whether events at the venue show a map link.")))
     address = PlainText(max_length=1000, metadata=describe(N_("Street address.")))
@@ -91,12 +93,14 @@ class VenueUpdate(_PostFields):
 
 class VenueCreate(VenueUpdate):
     venue = PlainText(
-        non_empty=True, max_length=1000, required=True, metadata=describe(N_("Venue name."))
+        non_empty=True, max_length=TITLE_MAX, required=True, metadata=describe(N_("Venue name."))
     )
 
 
 class OrganizerUpdate(_PostFields):
-    organizer = PlainText(non_empty=True, max_length=1000, metadata=describe(N_("Organizer name.")))
+    organizer = PlainText(
+        non_empty=True, max_length=TITLE_MAX, metadata=describe(N_("Organizer name."))
+    )
     phone = PlainText(max_length=100, metadata=describe(N_("Telephone number.")))
     website = Url(max_length=2000, metadata=describe(N_("Website URL.")))
     email = PlainText(max_length=254, metadata=describe(N_("E-mail address.")))
@@ -104,7 +108,10 @@ class OrganizerUpdate(_PostFields):
 
 class OrganizerCreate(OrganizerUpdate):
     organizer = PlainText(
-        non_empty=True, max_length=1000, required=True, metadata=describe(N_("Organizer name."))
+        non_empty=True,
+        max_length=TITLE_MAX,
+        required=True,
+        metadata=describe(N_("Organizer name.")),
     )
 
 

@@ -3,6 +3,7 @@
 from marshmallow import ValidationError, fields
 
 from rules import N_
+from rules.posts import SLUG_MAX
 from schemas.fields import (
     BaseSchema,
     Flag,
@@ -66,7 +67,7 @@ class CategoryQueryArgs(TagQueryArgs):
 class TagUpdate(BaseSchema):
     name = PlainText(non_empty=True, max_length=200, metadata=describe(N_("Term name.")))
     description = Text(non_empty=True, metadata=describe(N_("Term description.")))
-    slug = Text(non_empty=True, max_length=190, metadata=describe(N_("Term slug.")))
+    slug = Text(non_empty=True, max_length=SLUG_MAX, metadata=describe(N_("Term slug.")))
 
 
 class TagCreate(TagUpdate):

@@ -12,7 +12,7 @@ from peewee import SQL
 from rules import dates
 from rules.clock import utcnow, utcnow_str
 from rules.ids import as_id
-from rules.posts import STATUSES, is_published
+from rules.posts import SLUG_MAX, STATUSES, is_published
 from store.db import insert_row, insert_rows, insert_under_new_id
 from store.memo import MEMO, current_version
 from store.models import Event, Node, Organizer, Term, Venue
@@ -56,7 +56,7 @@ def slugify(text: str, letters: bool = False) -> str:
     if letters:  # letters, digits, the marks written on them (Devanagari, niqqud…), symbols
         text = unicodedata.normalize("NFC", text).lower()
         kept = "".join(c if _kept_in_slug(c) else "-" for c in text)
-        return re.sub(r"-{2,}", "-", kept).strip("-")[:180]
+        return re.sub(r"-{2,}", "-", kept).strip("-")[:SLUG_MAX]
     text = re.sub(r"&.+?;", "", text)  # an entity of a stored title, as WordPress kills it
     if not text.isascii():
         # Imported here: its table takes 4.8 MB of every worker, and most titles are ASCII.
@@ -66,7 +66,7 @@ def slugify(text: str, letters: bool = False) -> str:
     # sanitize_title_with_dashes: a dot is a dash, other punctuation goes ("Tom's": toms),
     # spaces and dashes are one dash.
     text = re.sub(r"[^a-z0-9 _-]", "", text.lower().replace(".", "-"))
-    return re.sub(r"-+", "-", re.sub(r"\s+", "-", text)).strip("-")[:180]
+    return re.sub(r"-+", "-", re.sub(r"\s+", "-", text)).strip("-")[:SLUG_MAX]
 
 
 def _kept_in_slug(char: str) -> bool:
