@@ -310,6 +310,12 @@ class Source:
                     f"{self.url('/')} answered {status}{_said(body)}: the site refused the "
                     "user name and application password"
                 )
+            if status in (401, 403) and _wordpress_error(body):
+                raise SourceError(
+                    f"{self.url('/')} answered {status}{_said(body)}: the site's REST API "
+                    "answers signed-in callers only; run again with --user and --password "
+                    "(an application password)"
+                )
             if status != 200:
                 continue
             try:
@@ -543,6 +549,16 @@ def loads(body: bytes):
     """A JSON answer, past the UTF-8 byte order mark that a site's PHP file saved with one
     puts before every answer (browsers, WordPress's own clients, read past it too)."""
     return orjson.loads(body.removeprefix(b"\xef\xbb\xbf"))
+
+
+def _wordpress_error(body: bytes) -> bool:
+    """Whether ``body`` is a WordPress REST error (``{"code": "rest_login_required", …}``):
+    a site whose API refuses anonymous callers is WordPress all the same."""
+    try:
+        answer = loads(body)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(answer, dict) and isinstance(answer.get("code"), str)
 
 
 def _said(body: bytes) -> str:
