@@ -584,7 +584,7 @@ class Importer:
         id) and our rules refuse an empty title: such an event is titled by its slug, so
         that its address is kept, and the report says so."""
         title = _unescaped(item.get("title"))
-        if title.strip():
+        if plain_text(title).strip():  # markup alone (an icon's <i></i>) is no title either
             return title
         self.report.warn(
             f"event (source id {item['id']}): no title at the source, titled by its slug"
