@@ -328,6 +328,8 @@ class Importer:
                 # Keyed by their origin: never merged into a look-alike (no de-duplication).
                 saved = routes.write(loaded, existing, {"origin": self._origin(item)}, dedupe=False)
                 note_imported(keys[0], saved.id, modified)
+                if existing is not None and saved.slug != existing.slug:  # renamed there
+                    note_former_slug(SINGULAR[kind], existing.slug, saved.id)
         except ApiError as error:
             self._drop_unused_image(image)
             self.failed[kind].add(item["id"])

@@ -866,8 +866,12 @@ def formatting_plain(html: str) -> str:
 
 
 def _linked_view(kind: str, slug: str):
-    """A venue or an organizer with its upcoming events, paged as the list view."""
-    item = reading.linked_page(kind, slug)
+    """A venue or an organizer with its upcoming events, paged as the list view; an address
+    an imported one had before the source renamed it moves to its page (301)."""
+    try:
+        item = reading.linked_page(kind, slug)
+    except reading.NotFound:
+        return _moved_to(request.endpoint, {"slug": reading.renamed_linked_slug(kind, slug)})
     name = item.get(kind) or ""
     page = _page_number()
     now = reading.to_utc(reading.site_now())

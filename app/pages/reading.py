@@ -36,7 +36,7 @@ from store.events import Span, events_of_slug_on_day, get_event, get_event_by_sl
 from store.events import events_by_day as store_events_by_day
 from store.events import neighbours as store_neighbours
 from store.imported import former_slug_owner
-from store.linked import LinkedFilters, get_linked_by_slug, items_of_origin, list_linked
+from store.linked import LinkedFilters, get_linked, get_linked_by_slug, items_of_origin, list_linked
 from store.memo import MEMO, current_version
 from store.recurrence import has_overrides
 from store.terms import categories_by_name, find_term
@@ -413,6 +413,16 @@ def linked_page(kind: str, slug: str) -> dict:
         raise NotFound(slug)
     render = venue_out if kind == "venue" else organizer_out
     return render(item, render_context(ANONYMOUS, single=True))
+
+
+def renamed_linked_slug(kind: str, slug: str) -> str:
+    """The slug now of the imported venue or organizer whose source renamed it from
+    ``slug``, when an anonymous visitor may read it (NotFound: none), as ``renamed_event_slug``."""
+    local = former_slug_owner(kind, slug)
+    item = get_linked(kind, local) if local else None
+    if item is None or item.slug == slug or not may_read(ANONYMOUS, item):
+        raise NotFound(slug)
+    return item.slug
 
 
 def term_page(taxonomy: str, slug: str):
