@@ -29,8 +29,10 @@ from rules.clock import utcnow
 from rules.posts import effective_status, split_list
 from rules.text import plain_text, sanitise_html
 from schemas.linked import OrganizerCreate, VenueCreate
+from store.db import write_transaction
 from store.errors import InvalidInput, Vanished
 from store.events import get_event, save_event
+from store.imported import is_floating, note_floating
 from store.linked import get_linked
 from store.posts import node_kind
 
@@ -391,9 +393,28 @@ def change_event(event, body: dict, viewer, stamp: dict | None = None):
     values, links = prepare_event(body, event, viewer)
     require(viewer, "edit", event, effective_status(event))
     apply_write_rules(values, viewer, event)
+    floating = _dated_on_publishing(values, event)
     occurrences = plan_occurrences(values, event)
     values.update(stamp or {})
-    return write_event(values, links, event, viewer, occurrences)
+    with write_transaction():
+        saved = write_event(values, links, event, viewer, occurrences)
+        if floating:
+            note_floating(event.id, False)
+    return saved
+
+
+def _dated_on_publishing(values: dict, event) -> bool:
+    """An imported draft that came without a publication date (``note_floating``) takes
+    the time it is published here, as WordPress dates such a post; whether it was one."""
+    if not is_floating(event.id):
+        return False
+    if "date_utc" not in values and values.get("status") == "publish":
+        values.update(
+            dates.publication_dates(
+                {}, dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0], creating=True
+            )
+        )
+    return "date_utc" in values
 
 
 def write_event(values: dict, links: dict, existing, viewer, occurrences):

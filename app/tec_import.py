@@ -43,11 +43,19 @@ from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueU
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
 from store.db import write_transaction
 from store.events import get_event, slug_free_for
-from store.imported import imported, note_former_slug, note_imported, term_by_slug
+from store.imported import (
+    imported,
+    note_floating,
+    note_former_slug,
+    note_imported,
+    term_by_slug,
+)
 from store.linked import get_linked
 from store.media import delete_media, get_media, save_media, shown_anywhere
 from store.posts import node_kind, slugify
 
+# The statuses WordPress leaves without a date until they are published.
+UNDATED = ("draft", "pending")
 # Every date the source holds: its default window ends 24 months from now.
 ALL_DATES = {"start_date": "1970-01-01 00:00:00", "end_date": "2999-12-31 23:59:59"}
 KINDS = ("categories", "tags", "venues", "organizers", "events", "images")
@@ -451,6 +459,7 @@ class Importer:
                     if saved.slug != former:  # renamed at the source: its address still leads here
                         note_former_slug("event", former, saved.id)
                 note_imported(keys[0], saved.id, modified)
+                note_floating(saved.id, body["date_utc"] is None and saved.status in UNDATED)
         except ApiError as error:
             self._drop_unused_image(image)
             self.report.fail(kind, what, _reason(error))

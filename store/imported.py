@@ -30,5 +30,19 @@ def former_slug_owner(kind: str, slug: str) -> int | None:
     return record.local if record is not None else None
 
 
+def note_floating(local: int, floating: bool) -> None:
+    """Whether an imported draft or pending event came without a publication date
+    (WordPress's ``0000-00-00 00:00:00``): it is dated when it is published, as there. Call
+    inside the write transaction of the event itself."""
+    if floating:
+        upsert(Imported, source=f"floating:{local}", local=local, modified="")
+    else:
+        Imported.delete().where(Imported.source == f"floating:{local}").execute()
+
+
+def is_floating(local: int) -> bool:
+    return imported(f"floating:{local}") is not None
+
+
 def term_by_slug(taxonomy: str, slug: str) -> Term | None:
     return Term.get_or_none((Term.taxonomy == taxonomy) & (Term.slug == slug))
