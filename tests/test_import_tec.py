@@ -1352,6 +1352,7 @@ class BlogSite:
 
     def __init__(self):
         self.events: list[dict] = []
+        self.venues: list[dict] = []
         self.delay = 0.0
         self.members_only = ""  # an Authorization: every other caller of the API gets a 401
         self.editor = True  # wp/v2 gives the edit context (each post's password)
@@ -1405,7 +1406,7 @@ class BlogSite:
         if kind.startswith("events/"):
             wanted = int(kind.split("/")[1])
             return 200, next(e for e in self.events if e["id"] == wanted)
-        items = {"events": self.events}.get(kind, [])
+        items = {"events": self.events, "venues": self.venues}.get(kind, [])
         if kind == "events":
             time.sleep(self.delay)
         per_page, page = int(query.get("per_page", 10)), int(query.get("page", 1))
@@ -1696,3 +1697,120 @@ def test_an_event_published_without_a_title_keeps_its_page(app, client, admin, b
     blog.events = [_blog_event(blog.base, 3018, "3018", title="")]
     run(app, blog.base)
     assert client.get("/event/3018/", headers={"Accept": "text/html"}).status_code == 200
+
+
+def _status(client, path: str) -> tuple[int, str | None]:
+    answer = client.get(path, headers={"Accept": "text/html"})
+    return answer.status_code, answer.headers.get("Location")
+
+
+def test_an_event_renamed_to_the_slug_another_gave_up_in_the_same_run_keeps_it(
+    app, client, admin, blog
+):
+    """vtec15, SPEC §17 "Each item keeps its slug". Between two runs the source renamed
+    event A ``gala`` → ``gala-old`` and event B ``party`` → ``gala`` (B listed first). B was
+    written while A still held ``gala`` here: B became ``gala-2`` (for good: later runs
+    found it unchanged), and ``/event/gala/``, B's address at the source, answered 301 to A."""
+    first = "2026-11-20 10:00:00"
+    blog.events = [
+        _blog_event(blog.base, 10, "party", title="B", modified_utc=first),
+        _blog_event(blog.base, 20, "gala", title="A", modified_utc=first),
+    ]
+    assert run(app, blog.base).exit_code == 0
+    later = "2026-11-28 10:00:00"
+    blog.events = [
+        _blog_event(blog.base, 10, "gala", title="B", modified_utc=later),
+        _blog_event(blog.base, 20, "gala-old", title="A", modified_utc=later),
+    ]
+    assert run(app, blog.base).exit_code == 0
+    assert run(app, blog.base).exit_code == 0
+    assert _status(client, "/event/gala/") == (200, None)
+    assert _ours(client, "gala")["title"] == "B"
+    assert _ours(client, "gala-old")["title"] == "A"
+
+
+def test_a_members_only_site_read_without_credentials_is_not_called_another_site(
+    app, client, admin, blog
+):
+    """vtec15: a site whose REST API answers signed-in callers only (401
+    ``rest_login_required`` on ``/wp-json/``) is WordPress; run without ``--user`` it was
+    said "is not a WordPress site", which sent the operator after the wrong mistake."""
+    blog.members_only = "Basic " + base64.b64encode(b"migrator:abcd EFGH").decode()
+    blog.events = [_blog_event(blog.base, 62, "members")]
+    result = run(app, blog.base)
+    assert result.exit_code == 1
+    assert "not a WordPress site" not in result.output
+    assert "answered 401" in result.output and "--user" in result.output
+
+
+def test_an_event_whose_title_is_only_markup_is_titled_by_its_slug(app, client, admin, blog):
+    """vtec15: a title of markup only (an icon ``<i class="fa fa-music"></i>``, an empty
+    ``<span></span>``) passed the importer's check, then our write path stripped it to
+    nothing and the event failed ("title: Must not be empty."): its address was lost."""
+    blog.events = [
+        _blog_event(blog.base, 301, "icon-night", title='<i class="fa fa-music"></i>'),
+        _blog_event(blog.base, 302, "empty-span", title="<span></span>"),
+    ]
+    result = run(app, blog.base)
+    assert result.exit_code == 0, result.output
+    assert _ours(client, "icon-night")["title"] == "icon-night"
+    assert _status(client, "/event/empty-span/") == (200, None)
+
+
+def test_a_venue_renamed_at_the_source_keeps_its_earlier_address(app, client, admin, blog):
+    """vtec15, SPEC §17 "break no link": WordPress redirects a renamed venue's old slug
+    (``_wp_old_slug``, every post type) as it does an event's; ``/venue/old-hall/`` answered
+    404 after the second run."""
+
+    def venue(slug: str, modified: str) -> dict:
+        return {
+            "id": 61, "author": "1", "status": "publish", "date": "2026-11-02 10:00:00",
+            "date_utc": "2026-11-02 09:00:00", "modified": modified, "modified_utc": modified,
+            "url": f"{blog.base}/venue/{slug}/", "venue": "Hall", "slug": slug,
+            "global_id": "127.0.0.1/blog?id=61", "global_id_lineage": ["127.0.0.1/blog?id=61"],
+        }  # fmt: skip
+
+    for slug, modified in (
+        ("old-hall", "2026-11-02 10:00:00"),
+        ("new-hall", "2026-11-25 10:00:00"),
+    ):
+        blog.venues = [venue(slug, modified)]
+        blog.events = [_blog_event(blog.base, 62, "in-the-hall", venue=blog.venues[0])]
+        assert run(app, blog.base).exit_code == 0
+        assert _status(client, f"/venue/{slug}/") == (200, None)
+    status, location = _status(client, "/venue/old-hall/")
+    assert status == 301 and location.endswith("/venue/new-hall/")
+
+
+def test_an_undated_draft_is_dated_when_published(app, client, admin, blog):
+    """vtec15, docs/moving-from-tec.md: WordPress's ``0000-00-00 00:00:00`` of a draft never
+    given a date is "none, dated when published, as there". The import dated it at the
+    run's time, and publishing it here an hour later kept that date."""
+    clock.freeze()
+    floating = {"date": "0000-00-00 00:00:00", "date_utc": "0000-00-00 00:00:00"}
+    blog.events = [_blog_event(blog.base, 62, "undated", status="draft", **floating)]
+    assert run(app, blog.base, "--user", "migrator", "--password", "abcd EFGH").exit_code == 0
+    draft = _ours(client, "undated", admin)
+    clock.advance(3600)
+    published = client.patch(
+        f"{NS}/events/{draft['id']}", json={"status": "publish"}, headers=admin
+    )
+    assert published.status_code == 200
+    assert published.get_json()["date_utc"] == clock.utcnow_str()
+
+
+def test_an_event_with_a_slug_and_title_as_long_as_wordpress_allows_is_brought(
+    app, client, admin, blog
+):
+    """vtec15: WordPress keeps a slug of up to 200 characters (``post_name`` varchar(200))
+    and a title in a TEXT column; ours refused slugs over 190 and titles over 1,000, so such
+    events failed ("slug: Is too long.", "title: Is too long.") and their addresses 404."""
+    slug = ("a-very-long-title-" * 12)[:199] + "z"  # 200 characters, as WordPress cuts one
+    blog.events = [
+        _blog_event(blog.base, 401, slug),
+        _blog_event(blog.base, 402, "long-title", title="Word " * 240),
+    ]
+    result = run(app, blog.base)
+    assert result.exit_code == 0, result.output
+    assert _status(client, f"/event/{slug}/") == (200, None)
+    assert _status(client, "/event/long-title/") == (200, None)

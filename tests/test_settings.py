@@ -50,6 +50,11 @@ BAD = [
     ("LANGUAGES", "en,xx", "'xx' has no catalog"),
     ("EMBED_ORIGINS", "*;script-src *", "is not an origin"),
     ("EMBED_ORIGINS", "https://a.example 'unsafe-inline'", "is not an origin"),
+    # vtec15: "/<x>" was read as a Werkzeug rule (every API request a 500: "rest_index() got
+    # an unexpected keyword argument 'x'"); "?x=1" and "#v1" made an API no address reaches.
+    ("API_ROOT", "/<x>", "must name a path"),
+    ("API_ROOT", "/wp-json?x=1", "must name a path"),
+    ("API_ROOT", "/api#v1", "must name a path"),
 ]
 
 # A test marked sqlite_file starts the app on a SQLite file of its own (or stops it before it
@@ -269,12 +274,19 @@ WRONG_TYPES = [
     ("EMBED_ORIGINS", "None"),
     ("CORS_ORIGINS", "5"),
     ("SECRET_KEY", "123"),
+    # vtec15: whole numbers given as Python fractions were taken: ?per_page=11 answered 500
+    # (MAX_PER_PAGE), the feed 500 (ICAL_MAX_EVENTS: "datatype mismatch"), and gunicorn said
+    # "Invalid value for threads: 2.5" without naming the setting.
+    ("MAX_PER_PAGE", "10.5"),
+    ("ICAL_MAX_EVENTS", "2.5"),
+    ("GUNICORN_THREADS", "2.5"),
+    ("RECURRENCE_MAX", "3.5"),
 ]
 
 
 @sqlite_file
 @pytest.mark.parametrize("key, written", WRONG_TYPES)
-def test_a_text_setting_of_another_type_in_config_py_stops_the_start(
+def test_a_setting_of_another_type_in_config_py_stops_the_start(
     tmp_path, monkeypatch, key, written
 ):
     """docs15: these raised a traceback at start, or started a server whose embed page,
@@ -318,6 +330,23 @@ def test_the_cli_says_a_setting_of_another_type_in_one_line(tmp_path):
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
     assert done.stderr.startswith("calendar: API_ROOT: 5 is not a text")
+
+
+@sqlite_file
+def test_a_number_too_large_for_the_check_is_one_line(tmp_path):
+    """vtec15: ``AUTH_FAILURE_WINDOW = 10**400`` raised ``OverflowError: int too large to
+    convert to float`` from the check itself: a traceback from ``flask migrate``, and
+    gunicorn's "Failed to read config file"."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text("AUTH_FAILURE_WINDOW = 10**400\n")
+    done = _run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "migrate"],
+        {**_env(tmp_path), "CALENDAR_INSTANCE": str(folder)},
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith("calendar: AUTH_FAILURE_WINDOW: at most ")
 
 
 def test_site_roots_are_those_of_the_routes(app):
