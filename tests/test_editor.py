@@ -20,9 +20,9 @@ from store import accounts
 from store.db import bind_database, database
 from store.models import Event, Media, Organizer, Venue
 from store.users import create_user
-from tests.conftest import NS, PASSWORD, csrf, event_form, saved_id
+from tests.conftest import FORM_DAY, NS, PASSWORD, csrf, event_form, saved_id
 
-DAY = date.today() + timedelta(days=5)
+DAY = FORM_DAY
 
 
 def upload(editor, size: tuple[int, int], colour: str, name: str):

@@ -336,10 +336,13 @@ def test_back_after_saving_a_new_event_and_saving_again_makes_no_second_event(si
     page.locator("#start_date").fill(f"{day}T19:00")
     page.locator("#end_date").fill(f"{day}T21:00")
     page.get_by_role("button", name="Save").click()
+    page.wait_for_url(re.compile(r".*/manage/events/\d+$"))
     first = page.url
     page.go_back()
+    page.wait_for_load_state()
     assert page.get_by_label("Title").input_value() == "Saved once"
     page.get_by_role("button", name="Save").click()
+    page.wait_for_url(re.compile(r".*/manage/events/\d+$"))
     assert page.url == first
     page.goto(site["base"] + "/manage/events/?search=Saved+once")
     assert page.locator("main").get_by_text("Saved once", exact=True).count() == 1

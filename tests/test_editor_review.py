@@ -10,9 +10,9 @@ from datetime import date, timedelta
 from rules import clock
 from store.db import database
 from store.models import Event
-from tests.conftest import NS, event_form, saved_id
+from tests.conftest import FORM_DAY, NS, event_form, saved_id
 
-DAY = date.today() + timedelta(days=5)
+DAY = FORM_DAY
 
 
 def review_section(page: str) -> str:

@@ -4,11 +4,11 @@ date to come stays scheduled until then; with none, or a date past, it is publis
 once, as the API publishes a ``future`` item whose date has passed."""
 
 import html
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
-from tests.conftest import NS, event_form, saved_id
+from tests.conftest import FORM_DAY, NS, event_form, saved_id
 
-DAY = date.today() + timedelta(days=5)
+DAY = FORM_DAY
 LATER = (datetime.now(UTC).replace(tzinfo=None) + timedelta(days=3)).replace(
     microsecond=0, second=0
 )
