@@ -255,6 +255,8 @@ def _register_fields(app: Flask) -> None:
     api_prefix = app.config["API_ROOT"] + "/"
 
     def check_callback():
+        if "_jsonp" not in request.environ.get("QUERY_STRING", ""):
+            return  # every other request: no parsing of its query here
         callback = request.args.get("_jsonp")
         if callback is not None and request.path.startswith(api_prefix):
             if not is_jsonp_callback(callback):
