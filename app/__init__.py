@@ -111,6 +111,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     errors.register(app)
     _register_hooks(app)
+    _register_drain(app)
     cache.register(app)
     _register_fields(app)  # after the cache's: cuts an answer before it is kept
     _register_routes(app)
@@ -197,11 +198,6 @@ def _register_hooks(app: Flask) -> None:
         context.version_pin = pin_data_version()  # one data-version read per request
         authenticate_request()
         check_item_password()
-
-    @app.after_request
-    def drain_body(response):
-        _drain(request._get_current_object())
-        return response
 
     @app.teardown_request
     def close_connection(_exc):
@@ -296,6 +292,13 @@ def _allow_origin(req, headers, allowed: list[str]) -> None:
         headers.add("Access-Control-Allow-Credentials", "true")
     else:
         headers.add("Access-Control-Allow-Origin", "*")
+
+
+def _register_drain(app: Flask) -> None:
+    @app.after_request
+    def drain_body(response):
+        _drain(request._get_current_object())
+        return response
 
 
 def _drain(req) -> None:
