@@ -280,6 +280,7 @@ def signin():
     if not SAFE_NEXT.fullmatch(target):  # only a path of the editor, nothing else
         return redirect(url_for("editor.dashboard"), 303)
     if kept:
+        g.editor = Viewer(user)  # signed in from here on: the page's header says so
         return _send_again(target, kept)
     # ``next`` is the path under the language root the page was asked in (guard()): the
     # page opens in the same language.
