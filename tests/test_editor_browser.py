@@ -224,6 +224,22 @@ def test_enter_in_a_field_saves_the_event_with_its_image(site, browser, tmp_path
     page.context.close()
 
 
+def test_the_save_button_is_found_by_its_text(site, browser):
+    """A person, or a test, looking for "Save" on the form finds the visible button: the
+    hidden default button has no text (Playwright's `text=Save` took it first, then waited
+    for it to show)."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("Saved by its button")
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
+    assert page.locator("button:has-text('Save')").count() == 1
+    page.click("text=Save", timeout=5000)
+    page.wait_for_url(re.compile(r"/manage/events/[0-9]+(\?.*)?$"), timeout=10000)
+    assert page.get_by_label("Title").input_value() == "Saved by its button"
+    page.context.close()
+
+
 def test_the_monthly_choices_follow_the_start_as_it_is_typed(site, browser):
     page = signed_in(site, browser, "edna")
     page.goto(site["base"] + "/fr/manage/events/new")
