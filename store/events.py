@@ -93,8 +93,10 @@ class EventFilters:
     near: tuple[float, float, float] | None = None  # lat, lng, radius km
     password: str | None = None  # the listing's access password for protected events
     readable_only: bool = False  # leave out events whose fields this viewer may not read
-    # A series once, as its earliest event the listing shows (the pages' list view).
+    # A series once, as its earliest event the listing shows (the pages' list view), or as
+    # its latest (the pages' past list, latest first).
     first_of_series: bool | None = None
+    last_of_series: bool | None = None
 
 
 def _search_clause(text: str, id_column, ref):
@@ -178,6 +180,8 @@ def _filtered(
     query = _linked_to(query, filters, viewer, ref, present, page, from_links)
     if filters.first_of_series:
         query = query.where(~_earlier_in_series(filters, viewer, ref))
+    if filters.last_of_series:
+        query = query.where(~_earlier_in_series(filters, viewer, ref, later=True))
     return query
 
 
@@ -264,18 +268,23 @@ def _earliest_running(ref):
     )
 
 
-def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref):
+def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref, later: bool = False):
     """An event of the same series (the series itself, or another of its occurrences) that
-    starts before this one and that the listing would show too: visible to this viewer,
-    listed, within the listing's date bounds and, when anything else filters the listing,
-    matching it as well (``_in_listing``): an occurrence edited on its own may match a
-    filter its series does not, and is then the first of its series that the listing
-    shows."""
+    starts before this one (``later``: after it) and that the listing would show too:
+    visible to this viewer, listed, within the listing's date bounds and, when anything
+    else filters the listing, matching it as well (``_in_listing``): an occurrence edited
+    on its own may match a filter its series does not, and is then the first (the last)
+    of its series that the listing shows."""
     other = Event.alias("other")
     now, author = ref("now"), ref("viewer")
-    before = (other.utc_start < Event.utc_start) | (
-        (other.utc_start == Event.utc_start) & (other.id < Event.id)
-    )
+    if later:
+        before = (other.utc_start > Event.utc_start) | (
+            (other.utc_start == Event.utc_start) & (other.id > Event.id)
+        )
+    else:
+        before = (other.utc_start < Event.utc_start) | (
+            (other.utc_start == Event.utc_start) & (other.id < Event.id)
+        )
     shown = (
         visible_clause(other, viewer, filters.statuses, now=now, author=author)
         & (other.hide_from_listings == False)  # noqa: E712
@@ -314,6 +323,7 @@ def _filters_beyond_dates(filters: EventFilters) -> bool:
         "ends_after",
         "statuses",
         "first_of_series",
+        "last_of_series",
     }
     return any(
         value is not None and value is not False and value != ""
@@ -323,9 +333,11 @@ def _filters_beyond_dates(filters: EventFilters) -> bool:
 
 
 def _in_listing(filters: EventFilters, viewer: Viewer, ref, other):
-    """``other`` is an event the listing (every filter but ``first_of_series``) lists: the
-    listing's own query, on that one event (its primary key)."""
-    listing = _filtered(replace(filters, first_of_series=None), viewer, ref, page=True)
+    """``other`` is an event the listing (every filter but ``first_of_series`` and
+    ``last_of_series``) lists: the listing's own query, on that one event (its primary
+    key)."""
+    plain = replace(filters, first_of_series=None, last_of_series=None)
+    listing = _filtered(plain, viewer, ref, page=True)
     return fn.EXISTS(listing.select(SQL("1")).where(Event.id == other.id))
 
 

@@ -584,6 +584,38 @@ def test_past_events_latest_first_and_paging(client, make_event):
     assert re.findall(r"Old event (\d\d)", page(client, "/events/?eventDisplay=past"))[0] == "11"
 
 
+def test_the_past_list_shows_a_series_once_and_ten_entries_a_page(client, make_event):
+    """Found by an outside check: the past list showed a series on every page, its pages
+    holding fewer than 10 entries. A past weekly series of 12 beside 12 single past events:
+    the series once across the pages, as its latest occurrence, marked as repeating."""
+    start = date.today() - timedelta(days=7 * 13)
+    make_event(
+        title="Old weekly",
+        start_date=f"{start} 19:00:00",
+        end_date=f"{start} 20:00:00",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=12"],
+    )
+    for n in range(12):
+        day = start + timedelta(days=7 * n + 2)
+        make_event(
+            title=f"Old single {n}", start_date=f"{day} 10:00:00", end_date=f"{day} 11:00:00"
+        )
+    pages, number = [], 1
+    while True:
+        html = page(client, f"/events/?past=1&page={number}")
+        pages.append(re.findall(r'class="event-title"><a href="[^"]*"[^>]*>([^<]*)</a>', html))
+        if number == 1:
+            latest = start + timedelta(days=7 * 11)
+            assert f'href="/event/old-weekly-{latest}/"' in html.split("<main", 1)[1]
+        if 'rel="next"' not in html:
+            break
+        number += 1
+    shown = [title for titles in pages for title in titles]
+    assert shown.count("Old weekly") == 1 and len(shown) == 13, pages
+    assert pages[0][:2] == ["Old single 11", "Old weekly"], pages  # at its latest date
+    assert all(len(titles) == 10 for titles in pages[:-1]), pages
+
+
 def test_filters_as_a_form_and_kept_across_views(client, admin, make_event):
     event(make_event, title="Rock show", categories=["Rock"])
     event(make_event, title="Folk show", categories=["Folk"])
