@@ -97,6 +97,9 @@ class EventFilters:
     # its latest (the pages' past list, latest first).
     first_of_series: bool | None = None
     last_of_series: bool | None = None
+    # A search that also finds the events at these venues (the pages' search: a venue's
+    # name or city, app/reading/filters.py::venues_named).
+    search_venue_ids: list[int] | None = None
 
 
 def _search_clause(text: str, id_column, ref):
@@ -173,7 +176,11 @@ def _filtered(
     if filters.search:
         # As WordPress: a search does not look inside events the caller may not read.
         id_column = unindexed(Event.id) if search_in_order else Event.id
-        query = query.where(present(_search_clause(filters.search, id_column, ref)))
+        found = present(_search_clause(filters.search, id_column, ref))
+        if filters.search_venue_ids:
+            size = len(filters.search_venue_ids)
+            found |= present(_linked(EventVenue, "search_venue_ids", size, viewer, ref, True))
+        query = query.where(found)
     query = _masked_flags(query, filters, viewer, ref, present, absent)
     if filters.post_parent is not None:
         query = query.where(Event.post_parent == ref("post_parent"))
@@ -200,36 +207,46 @@ def _masked_flags(query, filters: EventFilters, viewer: Viewer, ref, present, ab
     return query
 
 
+# Each link table: the column of what it links an event to, and the model of it when a
+# viewer's reading of that item decides whether the link counts (venues, organizers).
+LINKS = {
+    EventTerm: (EventTerm.term, None),
+    EventVenue: (EventVenue.venue, Venue),
+    EventOrganizer: (EventOrganizer.organizer, Organizer),
+}
+
+
+def _linked(link, name: str, size: int, viewer: Viewer, ref, tested: bool):
+    """Events linked by ``link`` to one of the ``size`` ids of the filter ``name``:
+    ``tested`` on each event met (a page, in start order), else counted from the links'
+    index. A venue or organizer counts only when the event's representation would show it
+    to this viewer: not trashed, and readable (SPEC §10)."""
+    column, model = LINKS[link]
+    ids = ref.list(name, size)
+    links = link.select(link.event)
+    condition = column.in_(ids)
+    if model is not None:
+        links = links.join(model, on=(column == model.id))
+        condition &= (model.status != "trash") & visible_clause(
+            model, viewer, now=ref("now"), author=ref("viewer")
+        )
+    if tested:
+        return fn.EXISTS(links.where((link.event == Event.id) & condition))
+    return Event.id.in_(links.where(condition))
+
+
 def _linked_to(query, filters: EventFilters, viewer: Viewer, ref, present, page, from_links):
     """The term, venue and organizer filters of a listing."""
-    now, author = ref("now"), ref("viewer")
-
-    def linked(link, column, name, model=None):
-        """Events linked to one of the ids ``name``: tested on each event met in start
-        order for a page, counted from the links' index for a total. A venue or organizer
-        (``model``) counts only when the event's representation would show it to this
-        viewer: not trashed, and readable (SPEC §10)."""
-        ids = ref.list(name, len(getattr(filters, name)))
-        links = link.select(link.event)
-        condition = column.in_(ids)
-        if model is not None:
-            links = links.join(model, on=(column == model.id))
-            condition &= (model.status != "trash") & visible_clause(
-                model, viewer, now=now, author=author
-            )
-        if page and link not in from_links:
-            return fn.EXISTS(links.where((link.event == Event.id) & condition))
-        return Event.id.in_(links.where(condition))
-
-    for name in ("category_ids", "tag_ids"):
-        if getattr(filters, name) is not None:
-            query = query.where(present(linked(EventTerm, EventTerm.term, name)))
-    if filters.venue_ids is not None:
-        query = query.where(present(linked(EventVenue, EventVenue.venue, "venue_ids", Venue)))
-    if filters.organizer_ids is not None:
-        query = query.where(
-            present(linked(EventOrganizer, EventOrganizer.organizer, "organizer_ids", Organizer))
-        )
+    for link, name in (
+        (EventTerm, "category_ids"),
+        (EventTerm, "tag_ids"),
+        (EventVenue, "venue_ids"),
+        (EventOrganizer, "organizer_ids"),
+    ):
+        ids = getattr(filters, name)
+        if ids is not None:
+            tested = page and link not in from_links
+            query = query.where(present(_linked(link, name, len(ids), viewer, ref, tested)))
     return query
 
 

@@ -851,6 +851,67 @@ def test_a_visitors_search_finds_events_by_their_venues_name_or_city(client, adm
     assert titles == []
 
 
+def test_the_feed_a_search_page_links_holds_the_events_the_page_shows(client, admin, make_event):
+    """Found by an outside check: the feed a searched page linked was the API's search of
+    events' own text, without the events the page found by their venue's name. The page's
+    feed (list, day, month) asks the API's listing with ``search_venues``, the same rule."""
+    hall = client.post(
+        f"{NS}/venues", json={"venue": "Granary Hall", "city": "Ghent"}, headers=admin
+    ).get_json()
+    event(make_event, title="Folk night", venue=hall["id"])
+    event(make_event, title="Granary open day")
+    event(make_event, title="Elsewhere")
+    for path in (
+        "/events/?search=granary",
+        f"/events/{DAY}/?search=granary",
+        f"/events/month/{DAY:%Y-%m}/?search=granary",
+    ):
+        html = page(client, path)
+        assert "Folk night" in html and "Granary open day" in html, path
+        links = [
+            link.replace("&amp;", "&")
+            for link in re.findall(r'href="https?://[^/"]*(/[^"]*ical=1[^"]*)"', html)
+        ]
+        assert links, path
+        for link in links:
+            feed = client.get(link)
+            assert feed.status_code == 200 and feed.mimetype == "text/calendar", link
+            titles = set(re.findall(r"SUMMARY:([^\r\n]*)", feed.get_data(as_text=True)))
+            assert titles == {"Folk night", "Granary open day"}, (path, link, titles)
+
+
+def test_the_apis_search_venues_finds_what_the_pages_search_finds(client, admin, make_event):
+    """``search_venues`` (ours, off by default: the reference's search reads events' own
+    text) adds the events at the venues whose name or city holds the search, venues the
+    caller may read; with a venue filter it adds nothing. The listing's links keep it."""
+    hall = client.post(
+        f"{NS}/venues", json={"venue": "Granary Hall", "city": "Ghent"}, headers=admin
+    ).get_json()
+    hidden = client.post(
+        f"{NS}/venues", json={"venue": "Granary Cellar", "status": "draft"}, headers=admin
+    ).get_json()
+    other = client.post(f"{NS}/venues", json={"venue": "Town hall"}, headers=admin).get_json()
+    event(make_event, title="Folk night", venue=hall["id"])
+    event(make_event, title="Granary open day", venue=other["id"])
+    event(make_event, title="Secret gig", venue=hidden["id"])
+    for n in range(3):
+        event(make_event, title=f"Ghent fair {n}")
+
+    def titles(query, **kwargs):
+        body = client.get(f"{NS}/events?{query}", **kwargs).get_json()
+        return sorted(e["title"] for e in body["events"]), body
+
+    assert titles("search=ghent")[0] == ["Ghent fair 0", "Ghent fair 1", "Ghent fair 2"]
+    found, body = titles("search=ghent&search_venues=true&per_page=2")
+    assert body["total"] == 4 and "search_venues=1" in body["next_rest_url"]
+    assert titles("search=granary&search_venues=1")[0] == ["Folk night", "Granary open day"]
+    assert titles("search=granary&search_venues=1", headers=admin)[0] == [
+        "Folk night", "Granary open day", "Secret gig"
+    ]  # fmt: skip
+    assert titles(f"search=granary&search_venues=1&venue={other['id']}")[0] == ["Granary open day"]
+    assert client.get(f"{NS}/events?search_venues=maybe").status_code == 400
+
+
 def test_previous_and_next_events_however_far_apart(client, make_event):
     """The previous event is looked for in a week, then wider: found whatever the gap."""
     days = {"first": 1, "a month on": 40, "next day": 41, "years on": 41 + 900}

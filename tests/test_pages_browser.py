@@ -312,6 +312,7 @@ def test_the_widget_shows_a_series_once_and_says_when_the_api_refuses(site, brow
         "<link rel='icon' href='data:,'></head><body><h1>Our club</h1>"
         '<div id="velo" data-calendar-events data-limit="3" data-categories="velo"></div>'
         '<div id="nope" data-calendar-events data-limit="3" data-categories="nope-nope"></div>'
+        '<div id="wh" data-calendar-events data-limit="3" data-search="warehouse"></div>'
         f'<script src="{site["base"]}/widget.js" async></script></body></html>'
     )
     with another_origin(tmp_path, html) as address:
@@ -319,6 +320,8 @@ def test_the_widget_shows_a_series_once_and_says_when_the_api_refuses(site, brow
         page, problems = open_page(browser, address, warnings=warnings)
         titles = [text.split("\n")[0] for text in _widget_items(page, "velo", 3)]
         assert titles == ["Velo ride", "Velo repair", "Velo swap"]
+        # A search finds what the pages' search finds: an event by its venue's name.
+        assert _widget_items(page, "wh", 1)[0].split("\n")[0] == "Wide description"
         assert _widget_items(page, "nope", 1) == ["The events could not be shown."]
         assert page.locator("#nope li").first.evaluate("li => li.children.length") == 0
         refusals = [w for w in warnings if w.startswith("Calendar widget:")]

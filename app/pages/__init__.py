@@ -534,9 +534,6 @@ def month_view(month=None):
     # The grid shows three events a day (their titles and links, from their spans) and how
     # many more each day has.
     by_day = reading.events_by_day(filters, grid_first, grid_last, MOST_PER_DAY)
-    if by_day is None:  # a search that also finds events by their venue: placed here
-        placed = _placed(_spans_around(filters, grid_first, grid_last), grid_first, grid_last)
-        by_day = [(len(spans), spans[:MOST_PER_DAY]) for spans in placed]
     shown = list(dict.fromkeys(span.id for _total, spans in by_day for span in spans))
     today, query = reading.site_today(), filters.query()
     weeks = _weeks(by_day, grid_first, first_of_month.month, today, lang, query)

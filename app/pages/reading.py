@@ -46,10 +46,9 @@ from store.users import ANONYMOUS
 FILTERS = ("search", "categories", "tags", "venue", "organizer")
 # Most events a day view reads (the cost of a page is never the whole calendar).
 MOST_IN_A_VIEW = 500
-# Most events a month grid places itself (a search that also finds events by their venue's
-# name: ``spans_between``; otherwise the store counts each day, ``events_by_day``): its
-# last days are empty only past this many events in six weeks (100,000 demo events put
-# about 6,000 there).
+# Most events a day page places itself (``spans_between``; a month grid's days are counted
+# by the store, ``events_by_day``): its last hours are empty only past this many events in
+# three days.
 MOST_SPANS = 20_000
 
 
@@ -122,8 +121,8 @@ class Filters:
         """The filters as the API's listing arguments; linked items named by slug are
         looked up (only those an anonymous caller may read)."""
         args: dict = {}
-        if self.search:
-            args["search"] = self.search
+        if self.search:  # a visitor's search also finds events by their venue's name
+            args.update(search=self.search, search_venues=True)
         if self.categories:
             args["categories"] = self.categories
         if self.tags:
@@ -225,37 +224,8 @@ def ld_script(json_ld: dict) -> list[Markup]:
 def _listed(
     api_args: dict, offset: int, limit: int, only: str, count: bool = True
 ) -> tuple[list, int | None]:
-    """The ids or ``Span``s (``only``) of a page of the listing, and its total. A visitor's
-    search also finds the events at the venues whose name or city it names (the API's
-    search reads events' own text): both listings, merged in start order."""
-    venues = _venues_named(api_args.get("search"))
-    if not venues or "venue" in api_args:
-        return list_events(
-            _filters(api_args, limit), ANONYMOUS, offset, limit, only=only, count=count
-        )
-    at_venues = {k: v for k, v in api_args.items() if k != "search"}
-    found = {}
-    for args in (api_args, {**at_venues, "venue": venues}):
-        listed, _total = list_events(
-            _filters(args, MOST_SEARCHED), ANONYMOUS, 0, MOST_SEARCHED, only="spans"
-        )
-        found.update((span.id, span) for span in listed)
-    ordered = sorted(found.values(), key=lambda span: (span.utc_start, span.id))
-    page = ordered[offset : offset + limit]
-    return ([span.id for span in page] if only == "ids" else page), len(ordered)
-
-
-# Most events a search of the pages merges from its two listings (text, and venue).
-MOST_SEARCHED = 1000
-
-
-def _venues_named(text: str | None) -> list[int]:
-    """Venues an anonymous caller may read whose name or city holds ``text``."""
-    if not text:
-        return []
-    rows, _total = list_linked("venue", LinkedFilters(search=text), ANONYMOUS, 0, 50, count=False)
-    wanted = text.casefold()
-    return [row.id for row in rows if wanted in f"{row.title} {row.city}".casefold()]
+    """The ids or ``Span``s (``only``) of a page of the listing, and its total."""
+    return list_events(_filters(api_args, limit), ANONYMOUS, offset, limit, only=only, count=count)
 
 
 def upcoming(filters: Filters, page: int, size: int, now: datetime) -> tuple[list[dict], bool]:
@@ -292,14 +262,10 @@ def spans_between(filters: Filters, first: datetime, last: datetime) -> list[Spa
 def events_by_day(filters: Filters, first: date, last: date, most: int):
     """For each of the site's days [first, last], how many events are on it and the first
     ``most`` of them (``Span``s), as ``spans_between`` places them, counted by the store
-    without reading the others (a month of a large calendar holds thousands); None when
-    the visitor's search also finds events by their venue's name (two listings merged:
-    ``spans_between``)."""
+    without reading the others (a month of a large calendar holds thousands)."""
     api_args = _between_args(
         filters, _day_start(first - timedelta(days=1)), _day_start(last + timedelta(days=2))
     )
-    if _venues_named(api_args.get("search")) and "venue" not in api_args:
-        return None
     bounds = day_starts(first - timedelta(days=1), (last - first).days + 4)
     return store_events_by_day(_filters(api_args, most), ANONYMOUS, first, bounds, most)
 

@@ -93,6 +93,8 @@
       var value = host.getAttribute("data-" + name);
       if (value) query.set(name, value);
     });
+    // A search finds what the site's pages find: events by their venue's name or city too.
+    if (query.has("search")) query.set("search_venues", "true");
     var root = host.shadowRoot || host.attachShadow({ mode: "open" });
     var style = document.createElement("style");
     style.textContent = STYLE;
