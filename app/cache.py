@@ -4,7 +4,8 @@ A response is stored under (language root, host, path and query, viewer class) w
 data version it was rendered at. Every write bumps that version in the database, so each
 worker sees it on its next request and stops serving older entries: no stale reads after
 an acknowledged write. Listings also depend on the clock: entries expire after ``TTL``
-seconds, and none outlives the next scheduled publication or the next midnight of the site
+seconds, and none outlives the next scheduled publication, the next start or end of an
+event (an upcoming list loses what has just ended), or the next midnight of the site
 timezone (when the default date window moves).
 
 A JSON answer is kept from the second time its URL is asked (``ResponseCache.admit``), an
@@ -179,8 +180,9 @@ def _not_modified(etag: str, headers=()) -> Response | None:
 
 
 def _lifetime(version: int, memo: dict) -> float:
-    """Seconds until the data may look different without a write: the next scheduled
-    publication, or the next midnight of the site timezone. Computed once per version."""
+    """Seconds until the data may look different without a write
+    (``store.posts.seconds_until_clock_change``): computed once per version, and again
+    once that moment has passed."""
     now = clock.timestamp()
     if memo.get("version") != version or memo.get("until", 0) <= now:
         memo["version"] = version

@@ -7,7 +7,7 @@ import unicodedata
 from bisect import bisect_right
 from datetime import timedelta
 
-from peewee import SQL
+from peewee import SQL, fn
 
 from rules import dates
 from rules.clock import utcnow, utcnow_str
@@ -279,14 +279,26 @@ def readable_clause(model, viewer: Viewer, password=None, *, now=None, author=No
 
 def seconds_until_clock_change(site_timezone: str) -> float:
     """Seconds until what a listing shows can change with no write: the next scheduled
-    publication of an event, venue or organizer, or the next midnight in the site zone
-    (the default event window starts at yesterday 00:00)."""
+    publication of an event, venue or organizer, the next start or end of an event (a
+    list of what has not yet ended, of what has, a series' next dates), or the next
+    midnight in the site zone (the default event window starts at yesterday 00:00)."""
     now = utcnow().replace(tzinfo=None)
     tz = dates.resolve_timezone(site_timezone)[0]
     local = dates.utc_to_local(now, tz)
     midnight = dates.local_to_utc(dates.snap_to_day_start(local) + timedelta(days=1), tz)
     horizon = midnight
-    publication = _next(scheduled_dates()[1], dates.fmt(now))
-    if publication:
-        horizon = min(horizon, dates.parse_stored(publication))
+    moments = [_next(scheduled_dates()[1], dates.fmt(now))]
+    moments += [moment for (moment,) in _NEXT_START_OR_END.execute(dates.fmt(now)).fetchall()]
+    for moment in moments:
+        if moment:
+            horizon = min(horizon, dates.parse_stored(moment))
     return max(0.0, (horizon - now).total_seconds())
+
+
+def _next_of(column):
+    return Event.select(fn.MIN(column)).where(column > param(0))
+
+
+# The first event start and the first event end after a moment (each its index's first
+# entry past it; any status: a bound sooner than needed only shortens a cached answer).
+_NEXT_START_OR_END = Statement(lambda: _next_of(Event.utc_start).union_all(_next_of(Event.utc_end)))
