@@ -326,3 +326,20 @@ def event_form(client, day: date | None = None, **fields) -> dict:
 def saved_id(answer) -> int:
     """The id of what a form saved, from the edit page its 303 leads to."""
     return int(answer.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+
+
+# A database of its own, migrated by the command line, for a test that starts servers or
+# commands on it (tests.helpers.Server, flask_cli), and an administrator's Basic
+# credentials made there. Named apart from the functions: `database` is the store's.
+@pytest.fixture(name="database")
+def _served_database(tmp_path):
+    from tests.helpers import migrated_database  # helpers import this module
+
+    yield from migrated_database(tmp_path)
+
+
+@pytest.fixture(name="admin_auth")
+def _served_admin(database):
+    from tests.helpers import new_admin
+
+    return new_admin(database)

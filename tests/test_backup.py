@@ -13,12 +13,7 @@ from PIL import Image
 
 from tests.conftest import NS
 from tests.databases import drop_database, fresh_database
-from tests.helpers import ROOT, Server, flask_cli, migrated_database, new_admin
-
-
-@pytest.fixture
-def database(tmp_path):
-    yield from migrated_database(tmp_path)
+from tests.helpers import ROOT, Server, flask_cli, new_admin
 
 
 def _png(color) -> bytes:

@@ -11,7 +11,7 @@ import requests
 
 from rules import clock, dates
 from tests.conftest import NS
-from tests.helpers import Server, event_body, migrated_database, new_admin
+from tests.helpers import Server, event_body
 
 
 def test_listing_reflects_a_write_at_once(client, make_event):
@@ -176,7 +176,6 @@ def test_one_shape_many_values(client, make_event):
 def test_a_value_that_escapes_the_shape_is_caught(app):
     """The tests run every shaped statement twice (compiled, and built from its values): a
     literal that varies within a shape would be served to the next request of that shape."""
-    import pytest
 
     from store.db import database
     from store.models import Event
@@ -481,31 +480,21 @@ def test_an_ended_occurrence_leaves_the_repeats_list_of_the_event_page_at_once(c
     assert first_link not in repeats(client.get(page).get_data(as_text=True))
 
 
-@pytest.fixture
-def live_database(tmp_path):
-    yield from migrated_database(tmp_path)
-
-
-@pytest.fixture
-def live_admin(live_database):
-    return new_admin(live_database)
-
-
 def _fresh(base, path, **headers):
     """A GET on a new connection: either worker may answer it."""
     return requests.get(base + path, headers={"Connection": "close", **headers}, timeout=30)
 
 
-def test_an_ended_event_leaves_the_upcoming_list_on_a_live_server(live_database, live_admin):
+def test_an_ended_event_leaves_the_upcoming_list_on_a_live_server(database, admin_auth):
     """The same through gunicorn with two workers and the real clock: after the event's end,
     no worker may still list it on /events/ (it did, from its cached answer)."""
-    server = Server(live_database, workers=2)
+    server = Server(database, workers=2)
     try:
         now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
         end = now + timedelta(seconds=6)
         body = {**_ending_in(6), "start_date": dates.fmt(now - timedelta(hours=1))}
         body["end_date"] = dates.fmt(end)
-        status, _event = server.request("POST", f"{NS}/events", body, live_admin)
+        status, _event = server.request("POST", f"{NS}/events", body, admin_auth)
         assert status == 201
         for _ in range(8):
             assert TITLE in _fresh(server.base, "/events/").text

@@ -28,16 +28,6 @@ from tests.helpers import (  # noqa: F401 (used here)
 NS = "/wp-json/calendar/events/v1"
 
 
-@pytest.fixture
-def database(tmp_path):
-    yield from migrated_database(tmp_path)
-
-
-@pytest.fixture
-def admin_auth(database):
-    return new_admin(database)
-
-
 def test_concurrent_writers_and_readers_lose_nothing(database, admin_auth):
     server = Server(database, workers=4)
     try:

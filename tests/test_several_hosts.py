@@ -18,20 +18,8 @@ from tests.helpers import (
     NS,
     Server,
     event_body,
-    migrated_database,
-    new_admin,
     stored_event_ids,
 )
-
-
-@pytest.fixture
-def database(tmp_path):
-    yield from migrated_database(tmp_path)
-
-
-@pytest.fixture
-def admin_auth(database):
-    return new_admin(database)
 
 
 @pytest.fixture
