@@ -45,7 +45,10 @@ def test_an_ended_event_leaves_the_upcoming_views_at_once(client, make_event):
     organizer's page "its upcoming events". An event that ends while those answers are in
     the response cache stayed listed until the entry expired (up to 30 s: app/cache.py only
     bounds an entry's life by the next scheduled publication and the next midnight)."""
-    make_event(**_ending_in(5))
+    event = make_event(**_ending_in(5))
+    past = "/events/?past=1"
+    for _ in range(3):
+        assert event["url"].split("//")[1].split("/", 1)[1] not in client.get(past).get_data(as_text=True)
     for path in UPCOMING_FACES:
         for _ in range(3):  # a JSON/HTML answer is kept from its second ask
             answer = client.get(path)
@@ -53,7 +56,10 @@ def test_an_ended_event_leaves_the_upcoming_views_at_once(client, make_event):
             assert TITLE in answer.get_data(as_text=True), path
     clock.advance(7)  # the event has ended two seconds ago
     stale = [p for p in UPCOMING_FACES if TITLE in client.get(p).get_data(as_text=True)]
-    assert stale == [], f"an ended event is still listed as upcoming by {stale}"
+    # and the past list (SPEC §15 "?past=1 lists past events") shows it at once
+    link = "/" + event["url"].split("//")[1].split("/", 1)[1]
+    in_past = link in client.get(past).get_data(as_text=True)
+    assert (stale, in_past) == ([], True), f"still upcoming on {stale}; on ?past=1: {in_past}"
 
 
 @pytest.fixture
