@@ -2,6 +2,7 @@
 §15 "ETag/304 and the response cache as for the API"). Each test failed on the code it was
 written against, for the reason its docstring gives."""
 
+import re
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -48,7 +49,9 @@ def test_an_ended_event_leaves_the_upcoming_views_at_once(client, make_event):
     event = make_event(**_ending_in(5))
     past = "/events/?past=1"
     for _ in range(3):
-        assert event["url"].split("//")[1].split("/", 1)[1] not in client.get(past).get_data(as_text=True)
+        assert event["url"].split("//")[1].split("/", 1)[1] not in client.get(past).get_data(
+            as_text=True
+        )
     for path in UPCOMING_FACES:
         for _ in range(3):  # a JSON/HTML answer is kept from its second ask
             answer = client.get(path)
@@ -60,6 +63,33 @@ def test_an_ended_event_leaves_the_upcoming_views_at_once(client, make_event):
     link = "/" + event["url"].split("//")[1].split("/", 1)[1]
     in_past = link in client.get(past).get_data(as_text=True)
     assert (stale, in_past) == ([], True), f"still upcoming on {stale}; on ?past=1: {in_past}"
+
+
+def test_an_ended_occurrence_leaves_the_repeats_list_of_the_event_page_at_once(client, make_event):
+    """SPEC §15: an occurrence's page shows "repeats" with the next occurrences. The
+    first occurrence, once ended, stayed in that list while the page was cached (the page
+    without the response cache leaves it out)."""
+    now = clock.utcnow().replace(tzinfo=None)
+    series = make_event(
+        title="Daily Lambda",
+        start_date=dates.fmt(now - timedelta(hours=1)),
+        end_date=dates.fmt(now + timedelta(seconds=5)),
+        timezone="UTC",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=3"],
+    )
+    second = client.get(f"{NS}/events?post_parent={series['id']}").get_json()["events"][0]
+    page = f"/event/{second['slug']}/"
+    first_link = f"/event/{series['slug']}/"
+
+    def repeats(html):
+        found = re.search(r'id="series-title".*?</ul>', html, re.S)
+        assert found, "no Repeats list"
+        return found.group(0)
+
+    for _ in range(3):
+        assert first_link in repeats(client.get(page).get_data(as_text=True))
+    clock.advance(7)  # the first occurrence ended two seconds ago
+    assert first_link not in repeats(client.get(page).get_data(as_text=True))
 
 
 @pytest.fixture
