@@ -40,6 +40,7 @@ from rules.clock import utcnow
 from rules.posts import effective_status
 from schemas.events import EventCreate, EventUpdate
 from store import recurrence as series_rows
+from store.db import write_transaction
 from store.events import find_imported_event, find_lone_occurrence, get_event, trash_event
 from store.terms import find_term
 from store.users import Viewer
@@ -882,38 +883,64 @@ def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[s
         return _nothing_left(item, viewer)
     if item.reason:
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
-    body, left_out = known_categories(item.body, viewer)
-    if status:
-        body = {**body, "status": status}
-    noted = {"left_out_categories": left_out} if left_out else {}
-    # An edit of an occurrence imported on its own is named by its RECURRENCE-ID too.
-    key = item.recurrence_key if item.changes_occurrence else ""
-    existing = find_lone_occurrence(item.uid, key, viewer.id) or (None if key else own_event(item))
-    schema = EventCreate() if existing is None else EventUpdate()
+    existing = _imported_before(item, viewer)
+    if existing is not None and not _changes(plan, existing):
+        return _written(plan, existing, viewer, status)  # nothing to write: no lock waited for
     try:
-        if existing is None:
-            stamp = {
-                "ical_uid": item.uid,
-                "ical_recurrence_id": key,
-                "ical_sequence": item.sequence,
-                "ical_modified": item.modified,
-            }
-            event = create_event(schema.load(body), viewer, stamp)
-            return "created", {"uid": item.uid, "id": event.id, **noted}
-        if not may(viewer, "edit", existing, effective_status(existing)):
-            # The calendar's event of this UID is another user's: reported, never copied.
-            return "rejected", {"uid": item.uid, "reason": translate(REASON_OTHER_USER)}
-        # Outlook and Thunderbird edit one occurrence without a newer SEQUENCE for the
-        # series: a first occurrence edited since the series came moves it all the same.
-        moves = plan.moved_first and existing.start_date != item.body["start_date"]
-        if not _is_newer(item, existing) and not moves:
-            return "unchanged", {"uid": item.uid, "id": existing.id}
-        saved = _update(item, existing, viewer, status, CLEARED_ON_UPDATE)
-        return "updated", {"uid": item.uid, "id": saved.id, **noted}
+        with write_transaction():
+            # Looked up again under the writer lock (both engines), in the transaction that
+            # writes: of imports of one UID at once, in any worker or host, one creates its
+            # event and the others find it (SPEC §11, idempotent by UID). A series takes
+            # long enough to write for a lookup before the lock to miss it.
+            existing = _imported_before(item, viewer)
+            return _written(plan, existing, viewer, status)
     except ValidationError as error:
+        schema = EventCreate() if existing is None else EventUpdate()
         return "rejected", {
             "uid": item.uid,
             "reason": _reason(from_validation_error(error, schema)),
         }
     except ApiError as error:
         return "rejected", {"uid": item.uid, "reason": _reason(error)}
+
+
+def _imported_before(item: Incoming, viewer: Viewer):
+    """The event ``item`` names (``event_of_uid``); an edit of an occurrence imported on its
+    own (``_import_alone``) is named by its RECURRENCE-ID too."""
+    if item.changes_occurrence:
+        return find_lone_occurrence(item.uid, item.recurrence_key, viewer.id)
+    return event_of_uid(item, viewer)
+
+
+def _changes(plan: SeriesPlan, existing) -> bool:
+    """Whether ``plan``'s VEVENT is a new version of ``existing``. Outlook and Thunderbird
+    edit one occurrence without a newer SEQUENCE for the series: a first occurrence edited
+    since the series came moves it all the same."""
+    moves = plan.moved_first and existing.start_date != plan.item.body["start_date"]
+    return moves or _is_newer(plan.item, existing)
+
+
+def _written(plan: SeriesPlan, existing, viewer: Viewer, status: str | None) -> tuple[str, dict]:
+    """``plan``'s VEVENT as a new event, or as the new version of ``existing`` (unchanged
+    when it is not one)."""
+    item = plan.item
+    body, left_out = known_categories(item.body, viewer)
+    if status:
+        body = {**body, "status": status}
+    noted = {"left_out_categories": left_out} if left_out else {}
+    if existing is None:
+        stamp = {
+            "ical_uid": item.uid,
+            "ical_recurrence_id": item.recurrence_key if item.changes_occurrence else "",
+            "ical_sequence": item.sequence,
+            "ical_modified": item.modified,
+        }
+        event = create_event(EventCreate().load(body), viewer, stamp)
+        return "created", {"uid": item.uid, "id": event.id, **noted}
+    if not may(viewer, "edit", existing, effective_status(existing)):
+        # The calendar's event of this UID is another user's: reported, never copied.
+        return "rejected", {"uid": item.uid, "reason": translate(REASON_OTHER_USER)}
+    if not _changes(plan, existing):
+        return "unchanged", {"uid": item.uid, "id": existing.id}
+    saved = _update(item, existing, viewer, status, CLEARED_ON_UPDATE)
+    return "updated", {"uid": item.uid, "id": saved.id, **noted}
