@@ -626,7 +626,25 @@ def _import_change(
     """One occurrence changed by a VEVENT with RECURRENCE-ID: updated through the write
     path as an occurrence edited on its own; cancelled, or not among the occurrences (not
     materialised), excluded from the series (EXDATE). Idempotent as whole events are;
-    ``written``: this import has just written the series (its EXDATEs with it)."""
+    ``written``: this import has just written the series (its EXDATEs with it). Decided
+    again under the writer lock when it writes: of imports of one file at once, one writes
+    the change and the others find it written (as ``_import_one``)."""
+    answer = _change_occurrence(item, series_id, viewer, status, written, writing=False)
+    if answer is not None:
+        return answer
+    with write_transaction():
+        return _change_occurrence(item, series_id, viewer, status, written, writing=True)
+
+
+def _change_occurrence(
+    item: Incoming,
+    series_id: int,
+    viewer: Viewer,
+    status: str | None,
+    written: bool,
+    writing: bool,
+) -> tuple[str, dict] | None:
+    """``_import_change``'s answer; when not ``writing``, None where it would write."""
     series = get_event(series_id)  # read again: an earlier change may have excluded a date
     if series is None:
         return "rejected", _entry(item, reason=translate(REASON_NO_SERIES))
@@ -643,10 +661,14 @@ def _import_change(
                 require(viewer, "edit", row, effective_status(row))
             if item.cancelled:
                 require(viewer, "delete", row, effective_status(row))
+                if not writing:
+                    return None
                 trash_event(row)  # its date leaves the series (EXDATE)
                 return "updated", _entry(item, local, id=row.id)
             if row.detached and not _is_newer(item, row):
                 return "unchanged", _entry(item, local, id=row.id)
+            if not writing:
+                return None
             saved = _update(item, row, viewer, status, CLEARED_ON_OCCURRENCE)
             return "updated", _entry(item, local, id=saved.id)
         lines = recurrence.parse(recurrence.stored_lines(series.recurrence))
@@ -654,6 +676,8 @@ def _import_change(
             # Already out of the series: written with it now, or by an earlier import.
             return ("updated" if written else "unchanged"), _entry(item, local, id=series.id)
         require(viewer, "edit", series, effective_status(series))
+        if not writing:
+            return None
         series_rows.exclude_date(series, local)
         return "updated", _entry(item, local, id=series.id)
     except ValidationError as error:
