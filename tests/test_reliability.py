@@ -9,10 +9,12 @@ import sqlite3
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import requests
 
-from tests.databases import drop_database, fresh_database, integrity
+from tests.databases import drop_database, fresh_database, integrity, query
 from tests.helpers import (  # noqa: F401 (used here)
     BIN,
     ROOT,
@@ -20,6 +22,7 @@ from tests.helpers import (  # noqa: F401 (used here)
     event_body,
     flask_cli,
     free_port,
+    ics,
     migrated_database,
     new_admin,
     stored_event_ids,
@@ -50,6 +53,72 @@ def test_concurrent_writers_and_readers_lose_nothing(database, admin_auth):
     assert acknowledged <= stored_event_ids(database)
     assert len(acknowledged) == 240
     assert integrity(database) == "ok"
+
+
+def _racing_file(stamp: str, day: datetime) -> tuple[bytes, list[str]]:
+    """A file of a daily series, a lone event and a series of RDATEs whose second date one
+    VEVENT edits (RECURRENCE-ID), with UIDs of their own (``stamp``), and those UIDs."""
+    first, second, third = (f"{day + timedelta(days=n):%Y%m%d}" for n in range(3))
+    uids = [f"{kind}-{stamp}@example.org" for kind in ("rule", "lone", "rdates")]
+    data = ics(
+        f"UID:{uids[0]}\nDTSTART:{first}T150000Z\nDTEND:{first}T160000Z\n"
+        "SUMMARY:Race\nRRULE:FREQ=DAILY;COUNT=3",
+        f"UID:{uids[1]}\nDTSTART:{first}T090000Z\nDTEND:{first}T100000Z\nSUMMARY:Race alone",
+        f"UID:{uids[2]}\nDTSTART:{first}T180000Z\nDTEND:{first}T190000Z\n"
+        f"SUMMARY:Race dates\nRDATE:{second}T180000Z,{third}T180000Z",
+        f"UID:{uids[2]}\nRECURRENCE-ID:{second}T180000Z\nDTSTART:{second}T200000Z\n"
+        f"DTEND:{second}T210000Z\nSUMMARY:Race dates, moved",
+    )
+    return data, uids
+
+
+def test_concurrent_imports_of_one_file_make_each_event_once(database, admin_auth):
+    """SPEC §11 (import idempotent by UID) with the imports at once, in several workers:
+    each UID's event or series is created by one of them and found by the others, which
+    answer it unchanged. A series took long enough to write for a UID looked up before
+    the writer lock to be missed: the same file sent 8 times at once made one series 2
+    or 3 times on SQLite, up to 8 on PostgreSQL."""
+    server = Server(database, workers=2)
+    day = datetime.now(UTC).replace(tzinfo=None) + timedelta(days=12)
+    try:
+        for round_ in range(4):
+            data, uids = _racing_file(f"{round_}-{time.time()}", day)
+
+            def send(_n, data=data):
+                answer = requests.post(
+                    f"{server.base}{NS}/events/import",
+                    data=data,
+                    headers={**admin_auth, "Content-Type": "text/calendar", "Connection": "close"},
+                    timeout=60,
+                )
+                assert answer.status_code == 200, answer.text
+                return answer.json()
+
+            with ThreadPoolExecutor(8) as pool:
+                reports = list(pool.map(send, range(8)))
+            assert all(not report["rejected"] for report in reports), reports
+            created = [entry for report in reports for entry in report["created"]]
+            assert sorted(entry["uid"] for entry in created) == sorted(uids), created
+            made = {entry["uid"]: entry["id"] for entry in created}
+            unchanged = [e for r in reports for e in r["unchanged"] if "recurrence_id" not in e]
+            assert len(unchanged) == 7 * len(uids)
+            assert all(entry["id"] == made[entry["uid"]] for entry in unchanged), unchanged
+            # The edit of an occurrence is written once too, by whichever import came first.
+            edits = [(outcome, e) for r in reports for outcome in r for e in r[outcome]]
+            edits = [outcome for outcome, entry in edits if "recurrence_id" in entry]
+            assert sorted(edits) == ["unchanged"] * 7 + ["updated"], edits
+            # Each UID one event (or series, with its occurrences), none made of the edit alone.
+            rows = query(
+                database,
+                "SELECT ical_uid, occurrence, ical_recurrence_id FROM event "
+                f"WHERE ical_uid IN ('{uids[0]}', '{uids[1]}', '{uids[2]}')",
+            )
+            per_uid = {uid: [row for row in rows if row[0] == uid] for uid in uids}
+            assert [len(per_uid[uid]) for uid in uids] == [3, 1, 3], rows
+            assert all(row[2] == "" for row in rows), rows
+            assert all(sum(row[1] == "" for row in per_uid[uid]) == 1 for uid in uids), rows
+    finally:
+        server.stop()
 
 
 def test_sigkill_during_writes_loses_no_acknowledged_write(database, admin_auth):
