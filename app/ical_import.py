@@ -909,7 +909,9 @@ def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[s
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
     existing = _imported_before(item, viewer)
     if existing is not None and not _changes(plan, existing):
-        return _written(plan, existing, viewer, status)  # nothing to write: no lock waited for
+        return _create_or_update(
+            plan, existing, viewer, status
+        )  # nothing to write: no lock waited for
     try:
         with write_transaction():
             # Looked up again under the writer lock (both engines), in the transaction that
@@ -917,7 +919,7 @@ def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[s
             # event and the others find it (SPEC §11, idempotent by UID). A series takes
             # long enough to write for a lookup before the lock to miss it.
             existing = _imported_before(item, viewer)
-            return _written(plan, existing, viewer, status)
+            return _create_or_update(plan, existing, viewer, status)
     except ValidationError as error:
         schema = EventCreate() if existing is None else EventUpdate()
         return "rejected", {
@@ -944,7 +946,9 @@ def _changes(plan: SeriesPlan, existing) -> bool:
     return moves or _is_newer(plan.item, existing)
 
 
-def _written(plan: SeriesPlan, existing, viewer: Viewer, status: str | None) -> tuple[str, dict]:
+def _create_or_update(
+    plan: SeriesPlan, existing, viewer: Viewer, status: str | None
+) -> tuple[str, dict]:
     """``plan``'s VEVENT as a new event, or as the new version of ``existing`` (unchanged
     when it is not one)."""
     item = plan.item
