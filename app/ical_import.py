@@ -909,9 +909,8 @@ def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[s
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
     existing = _imported_before(item, viewer)
     if existing is not None and not _changes(plan, existing):
-        return _create_or_update(
-            plan, existing, viewer, status
-        )  # nothing to write: no lock waited for
+        # Nothing to write (a file imported again): answered without waiting for the lock.
+        return _create_or_update(plan, existing, viewer, status)
     try:
         with write_transaction():
             # Looked up again under the writer lock (both engines), in the transaction that
