@@ -148,3 +148,39 @@ def test_fr_editor_404_subjunctive(sign_in, path):
     words = page_text(answer)
     assert "que vous pouvez modifier" not in words, words
     assert "que vous puissiez modifier" in words
+
+
+# --- 8. Costs written for the page's language ---------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "es"])
+def test_numeric_cost_written_for_language(client, make_event, lang):
+    event = make_event(title="Concert", cost="12.50")
+    page = client.get(f"/{lang}/event/{event['slug']}/").get_data(as_text=True)
+    cost = re.search(r'<p class="cost">(.*?)</p>', page, re.S)
+    assert cost, "no cost on the page"
+    words = re.sub(r"<[^>]+>", " ", cost.group(1))
+    assert "12.50" not in words and "12,50" in words, words
+
+
+# --- 9. Language links keep the page the user is on ---------------------------------------
+
+
+def language_link(body: str, code: str) -> str:
+    found = re.search(rf'<a href="([^"]*)" hreflang="{code}"', body)
+    assert found, f"no language link to {code}"
+    return html.unescape(found.group(1))
+
+
+@pytest.mark.parametrize("status", ["trash", "draft", "pending"])
+def test_language_links_keep_editor_status_tab(sign_in, status):
+    editor = sign_in("editor")
+    body = editor.get(f"/fr/manage/events/?status={status}").get_data(as_text=True)
+    assert f"status={status}" in language_link(body, "de")
+
+
+def test_language_links_keep_signin_next(client):
+    answer = client.get("/fr/manage/events/50")
+    assert answer.status_code in (302, 303)
+    signin = client.get(answer.headers["Location"]).get_data(as_text=True)
+    assert "next=" in language_link(signin, "de")
