@@ -184,3 +184,16 @@ def test_language_links_keep_signin_next(client):
     assert answer.status_code in (302, 303)
     signin = client.get(answer.headers["Location"]).get_data(as_text=True)
     assert "next=" in language_link(signin, "de")
+
+
+# --- 10. An unknown language in front of the API: rest_no_route, for browsers too ----------
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+@pytest.mark.parametrize("path", [f"/it{NS}/events", "/it/wp-json", f"/it{NS}/doc"])
+def test_unknown_language_api_root_is_json_for_browsers(client, path):
+    answer = client.get(path, headers={"Accept": BROWSER_ACCEPT})
+    assert answer.status_code == 404
+    assert answer.mimetype == "application/json", answer.mimetype
+    assert answer.get_json()["code"] == "rest_no_route"
