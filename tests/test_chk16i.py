@@ -197,3 +197,20 @@ def test_unknown_language_api_root_is_json_for_browsers(client, path):
     assert answer.status_code == 404
     assert answer.mimetype == "application/json", answer.mimetype
     assert answer.get_json()["code"] == "rest_no_route"
+
+
+# --- 11. An inline venue's message names the API's field ---------------------------------
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "de"])
+def test_inline_venue_message_names_api_field(client, admin, lang):
+    body = {
+        "title": "x",
+        "start_date": "2027-01-01 10:00",
+        "end_date": "2027-01-01 11:00",
+        "venue": {"venue": "V", "website": "bad"},
+    }
+    answer = client.post(f"/{lang}{NS}/events", json=body, headers=admin)
+    assert answer.status_code == 400
+    message = answer.get_json()["data"]["params"]["venue"]
+    assert "website" in message, message
