@@ -214,3 +214,18 @@ def test_inline_venue_message_names_api_field(client, admin, lang):
     assert answer.status_code == 400
     message = answer.get_json()["data"]["params"]["venue"]
     assert "website" in message, message
+
+
+# --- 12. A heading starts with a capital, in French and Spanish too ----------------------
+
+
+@pytest.mark.parametrize(
+    "path", ["/fr/events/month/2026-12/", "/es/events/month/2026-12/", "/fr/events/2026-12-01/",
+             "/es/events/2026-12-01/"]
+)
+def test_month_and_day_headings_capitalised(client, path):
+    body = client.get(path).get_data(as_text=True)
+    heading = re.search(r"<h1[^>]*>([^<]*)</h1>", body).group(1).strip()
+    assert heading[:1].isupper(), heading
+    title = re.search(r"<title>([^<]*)</title>", body).group(1).strip()
+    assert title[:1].isupper(), title
