@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.conftest import NS, csrf, event_form, saved_id
+from tests.conftest import NS, event_form, saved_id
 
 
 def page_text(answer) -> str:
@@ -220,8 +220,13 @@ def test_inline_venue_message_names_api_field(client, admin, lang):
 
 
 @pytest.mark.parametrize(
-    "path", ["/fr/events/month/2026-12/", "/es/events/month/2026-12/", "/fr/events/2026-12-01/",
-             "/es/events/2026-12-01/"]
+    "path",
+    [
+        "/fr/events/month/2026-12/",
+        "/es/events/month/2026-12/",
+        "/fr/events/2026-12-01/",
+        "/es/events/2026-12-01/",
+    ],
 )
 def test_month_and_day_headings_capitalised(client, path):
     body = client.get(path).get_data(as_text=True)
