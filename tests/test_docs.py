@@ -172,9 +172,18 @@ def test_every_parameter_and_argument_is_described(client, lang):
                 assert arg.get("description") and "type" in arg and "required" in arg, (route, name)
 
 
+# Words a language writes as English does, each checked by a reader: German says "Status"
+# for a post's status, as WordPress's German does ("Zustand" is a machine's state).
+SAME_AS_ENGLISH = {"de": {"Status"}}
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_translations_are_not_copies_of_the_english(lang):
-    copies = [m for m, text in _catalog(lang).items() if text == m]
+    copies = [
+        m
+        for m, text in _catalog(lang).items()
+        if text == m and m not in SAME_AS_ENGLISH.get(lang, set())
+    ]
     assert copies == []
 
 
