@@ -472,7 +472,7 @@ def template() -> Catalog:
             os.path.join(ROOT, package),
             # The pages' templates call _() as the code does (Jinja's own extractor).
             method_map=[("**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract")],
-            keywords={"_": None, "N_": None},
+            keywords={"_": None, "N_": None, "ngettext": (1, 2), "N_plural": (1, 2)},
         ):
             if message:
                 catalog.add(message)

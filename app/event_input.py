@@ -20,8 +20,7 @@ from app.auth import (
     written_status,
 )
 from app.errors import ApiError, first_message, invalid_params
-from app.i18n import N_, _, translate
-from app.i18n import _ as say  # kind names, marked in app.i18n
+from app.i18n import N_, _, labelled, ngettext, translate
 from app.linked_input import check_image, linked_columns, publication_columns
 from app.term_input import parse_term_input
 from rules import dates, recurrence
@@ -75,6 +74,23 @@ def parse_linked_input(value, kind: str, viewer, event_status: str) -> list:
     return [i for i in items if i is not None]
 
 
+# One message per kind, not a kind pasted into one: French and Spanish nouns have a gender
+# that the words around them agree with ("un lieu existant", "una ...").
+UNKNOWN_LINKED = {
+    "venue": N_("%(id)s is not the id of an existing venue."),
+    "organizer": N_("%(id)s is not the id of an existing organizer."),
+}
+NEEDS_A_NAME = {
+    "venue": N_('A new venue needs at least a non-empty "%(field)s".'),
+    "organizer": N_('A new organizer needs at least a non-empty "%(field)s".'),
+}
+
+
+def unknown_linked(kind: str, item_id: int) -> str:
+    """The message for a venue or organizer id that names none the caller may read."""
+    return _(UNKNOWN_LINKED[kind], id=item_id)
+
+
 def _linked_item(item, kind: str, viewer, event_status: str):
     name_field = kind
     if isinstance(item, bool):
@@ -88,13 +104,7 @@ def _linked_item(item, kind: str, viewer, event_status: str):
         linked = get_linked(kind, item_id) if node_kind(item_id) == kind else None
         if linked is None or linked.status == "trash" or not may_read(viewer, linked):
             # An item the caller may not read is not theirs to link (nor to learn about).
-            raise invalid_params(
-                {
-                    kind: _(
-                        "%(id)s is not the id of an existing %(kind)s.", id=item_id, kind=say(kind)
-                    )
-                }
-            )
+            raise invalid_params({kind: unknown_linked(kind, item_id)})
         return item_id
     if isinstance(item, dict):
         if "id" in item and item["id"] not in (None, ""):
@@ -107,19 +117,15 @@ def _linked_item(item, kind: str, viewer, event_status: str):
         schema = VenueCreate() if kind == "venue" else OrganizerCreate()
         errors = schema.validate(item)
         if errors:  # what is wrong with the new item, by its field
+            # Named by the API's own key, the field the client sent, under every root; the
+            # editor names it by its form's label (``inline``).
             field, messages = next(iter(errors.items()))
-            name = translate(LINKED_FIELDS.get(field, field))
-            raise invalid_params({kind: f"{name}: {first_message(messages)}"})
+            message = first_message(messages)
+            error = invalid_params({kind: f"{labelled(field)} {message}"})
+            error.inline = (field, message)
+            raise error
         if not str(item.get(name_field, "")).strip():
-            raise invalid_params(
-                {
-                    kind: _(
-                        'A new %(kind)s needs at least a non-empty "%(field)s".',
-                        kind=say(kind),
-                        field=name_field,
-                    )
-                }
-            )
+            raise invalid_params({kind: _(NEEDS_A_NAME[kind], field=name_field)})
         # The direct routes' rules: status scaling, who may set the author.
         values = linked_columns(kind, schema.load(item), None)
         apply_inline_write_rules(values, viewer, event_status)
@@ -289,36 +295,6 @@ def _stored(value):
 
 
 # The first occurrence is the series (SPEC §12): an EXDATE cannot leave it out.
-# The fields of a venue or organizer made inside an event's write, as its errors name them
-# in the caller's language.
-LINKED_FIELDS = {
-    "venue": N_("venue"),
-    "organizer": N_("organizer"),
-    "address": N_("address"),
-    "city": N_("city"),
-    "country": N_("country"),
-    "province": N_("province"),
-    "state": N_("state"),
-    "stateprovince": N_("state or province"),
-    "zip": N_("postal code"),
-    "phone": N_("phone"),
-    "website": N_("website"),
-    "email": N_("e-mail"),
-    "description": N_("description"),
-    "excerpt": N_("excerpt"),
-    "image": N_("image"),
-    "status": N_("status"),
-    "author": N_("author"),
-    "date": N_("publication date"),
-    "date_utc": N_("publication date (UTC)"),
-    "slug": N_("slug"),
-    "password": N_("password"),
-    "geo_lat": N_("latitude"),
-    "geo_lng": N_("longitude"),
-    "show_map": N_("show map"),
-    "show_map_link": N_("show map link"),
-}
-
 EXCLUDED_START = N_(
     "An EXDATE excludes the series' first date, which is the series itself: start the "
     "series at its next date instead."
@@ -366,9 +342,10 @@ def plan_occurrences(values: dict, existing) -> list | None:
     except recurrence.TooManyOccurrences:
         raise invalid_params(
             {
-                "recurrence": _(
-                    "A series may have at most %(max)s occurrences; this recurrence has more.",
-                    max=config["RECURRENCE_MAX"],
+                "recurrence": ngettext(
+                    "A series may have at most %(num)s occurrence; this recurrence has more.",
+                    "A series may have at most %(num)s occurrences; this recurrence has more.",
+                    config["RECURRENCE_MAX"],
                 )
             }
         ) from None

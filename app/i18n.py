@@ -12,9 +12,11 @@ from __future__ import annotations
 import gettext as gettext_module
 import os
 from io import BytesIO
+from typing import NamedTuple
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from flask import current_app
 from flask.globals import _cv_request
 
@@ -101,6 +103,36 @@ def _(message: str, **values) -> str:
     return text % values if values else text
 
 
+class Plural(NamedTuple):
+    """A message that counts something, in its two English forms (``N_plural``)."""
+
+    singular: str
+    plural: str
+
+
+def N_plural(singular: str, plural: str) -> Plural:  # noqa: N802 (gettext's naming)
+    """Marks a counting message for the catalogs; ``ngettext(*message, num)`` says it."""
+    return Plural(singular, plural)
+
+
+def number(value: int) -> str:
+    """``value`` written for the request's language, its digits grouped (French
+    "50 000 000", German "50.000.000")."""
+    return format_decimal(value, locale=current_language())
+
+
+def ngettext(singular: str, plural: str, num: int, **values) -> str:
+    """The form of a counting message that the request's language uses for ``num``
+    (its catalog's Plural-Forms: French says "1 autre date" and "0 autre date"), with
+    ``%(num)s`` the number written for that language and the other placeholders filled."""
+    context = _cv_request.get(None)
+    app = context.app if context is not None else current_app
+    catalog = app.extensions["calendar.catalogs"].get(current_language())
+    if catalog is None:
+        catalog = gettext_module.NullTranslations()
+    return catalog.ngettext(singular, plural, num) % {**values, "num": number(num)}
+
+
 # What a language writes between a label and its value, where it is not a colon alone:
 # French puts a no-break space before it.
 COLONS = {"fr": "\u00a0:"}
@@ -109,7 +141,3 @@ COLONS = {"fr": "\u00a0:"}
 def labelled(label: str) -> str:
     """``label`` followed by the colon of the request's language ("Coût :")."""
     return label + COLONS.get(current_language(), ":")
-
-
-# Words inserted into messages at run time.
-KIND_NAMES = (N_("venue"), N_("organizer"), N_("event"))

@@ -16,7 +16,7 @@ from itertools import islice, takewhile
 
 from dateutil.rrule import rrulestr
 
-from app.i18n import N_
+from app.i18n import N_, N_plural, Plural, _, ngettext
 
 # The parser's nesting is recursive: VCALENDAR > VEVENT > VALARM is three levels, and no
 # producer we know writes more than four.
@@ -60,21 +60,37 @@ ZONE_RULE_PARTS = {
 SINGLE_VALUED = ("BYHOUR", "BYMINUTE", "BYSECOND")
 
 MISMATCHED_END = N_("BEGIN:%(begun)s is closed by END:%(ended)s.")
-TOO_DEEP = N_("Components are nested more than %(limit)s levels deep.")
-TOO_MANY_EVENTS = N_(
-    "The file has more than %(limit)s events; split it, or import it with flask import-ics."
+TOO_DEEP = N_plural(
+    "Components are nested more than %(num)s level deep.",
+    "Components are nested more than %(num)s levels deep.",
 )
-TOO_MANY_LINES = N_(
-    "The file has more than %(limit)s lines; split it, or import it with flask import-ics."
+TOO_MANY_EVENTS = N_plural(
+    "The file has more than %(num)s event; split it, or import it with flask import-ics.",
+    "The file has more than %(num)s events; split it, or import it with flask import-ics.",
 )
-TOO_MANY_VALUES = N_("A property has more than %(limit)s values.")
-TOO_MANY_RECURRENCE_VALUES = N_("An event has more than %(limit)s RDATE and EXDATE values.")
+TOO_MANY_LINES = N_plural(
+    "The file has more than %(num)s line; split it, or import it with flask import-ics.",
+    "The file has more than %(num)s lines; split it, or import it with flask import-ics.",
+)
+TOO_MANY_VALUES = N_plural(
+    "A property has more than %(num)s value.", "A property has more than %(num)s values."
+)
+TOO_MANY_RECURRENCE_VALUES = N_plural(
+    "An event has more than %(num)s RDATE and EXDATE value.",
+    "An event has more than %(num)s RDATE and EXDATE values.",
+)
 BAD_ZONE_RULE = N_(
     "A time zone (VTIMEZONE) has a rule that no time zone has: only yearly rules that occur "
     "are read."
 )
-TOO_MANY_ZONE_RULES = N_("The time zones (VTIMEZONE) have more than %(limit)s rules.")
-TOO_MANY_TRANSITIONS = N_("The time zones (VTIMEZONE) have more than %(limit)s transitions.")
+TOO_MANY_ZONE_RULES = N_plural(
+    "The time zones (VTIMEZONE) have more than %(num)s rule.",
+    "The time zones (VTIMEZONE) have more than %(num)s rules.",
+)
+TOO_MANY_TRANSITIONS = N_plural(
+    "The time zones (VTIMEZONE) have more than %(num)s transition.",
+    "The time zones (VTIMEZONE) have more than %(num)s transitions.",
+)
 
 
 @dataclass(frozen=True)
@@ -87,14 +103,25 @@ class Bounds:
 
 
 class OverBound(ValueError):
-    """The file passes a bound: ``message`` (untranslated) with ``values``; ``too_large``
-    when it is a matter of size (413), not of form (400)."""
+    """The file passes a bound: ``message`` (untranslated; a ``Plural`` counts ``num``)
+    with ``values``; ``too_large`` when it is a matter of size (413), not of form (400).
+    Its text is the English one (the command line's)."""
 
-    def __init__(self, message: str, too_large: bool = True, **values):
-        super().__init__(message % values)
+    def __init__(self, message: str | Plural, too_large: bool = True, **values):
+        if isinstance(message, Plural):
+            text = message.singular if values["num"] == 1 else message.plural
+        else:
+            text = message
+        super().__init__(text % values)
         self.message = message
         self.values = values
         self.too_large = too_large
+
+    def said(self) -> str:
+        """The message in the request's language."""
+        if isinstance(self.message, Plural):
+            return ngettext(*self.message, **self.values)
+        return _(self.message, **self.values)
 
 
 # A property's name, its parameters (quoted values may hold ":" and ";"), then its value.
@@ -120,7 +147,7 @@ def check(text: str, bounds: Bounds) -> None:
     scan = _Scan(bounds)
     for count, line in enumerate(unfolded(text), 1):
         if bounds.lines is not None and count > bounds.lines:
-            raise OverBound(TOO_MANY_LINES, limit=bounds.lines)
+            raise OverBound(TOO_MANY_LINES, num=bounds.lines)
         scan.line(line)
     scan.zone_block_end()
 
@@ -149,25 +176,25 @@ class _Scan:
             if name == "RDATE":
                 self.count_transitions(value.count(",") + 1)
         if value.count(",") >= MAX_VALUES:
-            raise OverBound(TOO_MANY_VALUES, limit=MAX_VALUES)
+            raise OverBound(TOO_MANY_VALUES, num=MAX_VALUES)
         if name in ("RDATE", "EXDATE") and self.stack[-1:] == ["VEVENT"]:
             self.recurrence_values += value.count(",") + 1
             if self.recurrence_values > MAX_RECURRENCE_VALUES:
-                raise OverBound(TOO_MANY_RECURRENCE_VALUES, limit=MAX_RECURRENCE_VALUES)
+                raise OverBound(TOO_MANY_RECURRENCE_VALUES, num=MAX_RECURRENCE_VALUES)
 
     def begin(self, kind: str) -> None:
         self.stack.append(kind)
         if len(self.stack) > MAX_DEPTH:
-            raise OverBound(TOO_DEEP, too_large=False, limit=MAX_DEPTH)
+            raise OverBound(TOO_DEEP, too_large=False, num=MAX_DEPTH)
         if kind == "VEVENT":
             self.events += 1
             self.recurrence_values = 0
             if self.bounds.events is not None and self.events > self.bounds.events:
-                raise OverBound(TOO_MANY_EVENTS, limit=self.bounds.events)
+                raise OverBound(TOO_MANY_EVENTS, num=self.bounds.events)
         elif kind in ("STANDARD", "DAYLIGHT") and self.stack[-2:-1] == ["VTIMEZONE"]:
             self.zone_rules += 1
             if self.zone_rules > MAX_ZONE_RULES:
-                raise OverBound(TOO_MANY_ZONE_RULES, limit=MAX_ZONE_RULES)
+                raise OverBound(TOO_MANY_ZONE_RULES, num=MAX_ZONE_RULES)
             self.zone_block = {}
 
     def end(self, kind: str) -> None:
@@ -216,7 +243,7 @@ class _Scan:
     def count_transitions(self, count: int) -> None:
         self.transitions += count
         if self.transitions > MAX_ZONE_TRANSITIONS:
-            raise OverBound(TOO_MANY_TRANSITIONS, limit=MAX_ZONE_TRANSITIONS)
+            raise OverBound(TOO_MANY_TRANSITIONS, num=MAX_ZONE_TRANSITIONS)
 
 
 def _zone_start(value: str) -> datetime | None:

@@ -124,7 +124,7 @@ def read_file(
     except NotICalendar:
         raise _not_icalendar(param) from None
     except OverBound as error:
-        message = _(error.message, **error.values)
+        message = error.said()
         if error.too_large:
             raise ApiError(
                 "rest_payload_too_large", message, 413, params={param: message}

@@ -43,7 +43,7 @@ from app.editor.event_form import WEEKDAYS
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event, prepare_event
 from app.headers import content_security_policy
-from app.i18n import N_, _, current_language
+from app.i18n import N_, _, current_language, ngettext
 from app.pages import formatting, page_response
 from app.reading.texts import render_events
 from app.render import media_out, render_context
@@ -347,7 +347,11 @@ def set_password(token):
     confirm = request.form.get("password_again", password)
     error = ""
     if len(password) < accounts.MIN_PASSWORD:
-        error = _("A password has at least %(count)s characters.", count=accounts.MIN_PASSWORD)
+        error = ngettext(
+            "A password has at least %(num)s character.",
+            "A password has at least %(num)s characters.",
+            accounts.MIN_PASSWORD,
+        )
     elif password != confirm:
         error = _("The two passwords differ.")
     if error:
@@ -707,7 +711,7 @@ def _saved(viewer, event, made: list[int]):
         if error.status in (401, 403):
             items.discard(stored)
             raise
-        errors = items.field_errors(error)
+        errors = {**items.field_errors(error), **event_form.new_venue_error(error)}
         status = 413 if error.status == 413 else 400  # an image over the limit, as the API
     else:
         made.append(saved.id)
@@ -913,7 +917,13 @@ def delete(event_id):
         return _confirm_deletion(
             event.title,
             url_for("editor.edit_event", event_id=event.id),
-            _("Its %(num)s other dates are deleted with it.") % {"num": dates} if dates else "",
+            ngettext(
+                "Its other date is deleted with it.",
+                "Its %(num)s other dates are deleted with it.",
+                dates,
+            )
+            if dates
+            else "",
         )
     delete_event(event)
     _say("deleted")

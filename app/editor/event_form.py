@@ -13,7 +13,7 @@ from flask import current_app
 
 from app.auth import password_mark
 from app.errors import ApiError, invalid_params
-from app.i18n import N_, _, translate
+from app.i18n import N_, _, labelled, number, translate
 from store.terms import find_term
 
 FLAGS = ("all_day", "featured", "sticky", "hide_from_listings")
@@ -392,7 +392,7 @@ def _builder_rule(
     if count:
         if not DIGITS.fullmatch(count) or not 1 <= int(count) <= most:
             raise invalid_params(
-                {"repeat_count": _("Must be a whole number from 1 to %(most)s.", most=most)}
+                {"repeat_count": _("Must be a whole number from 1 to %(most)s.", most=number(most))}
             )
         rule += f";COUNT={int(count)}"
     elif until:
@@ -495,6 +495,18 @@ def _start_day(start: str) -> date | None:
         return None
 
 
+# The new venue's fields as the form labels them (the API's message names its own keys).
+NEW_VENUE_LABELS = {"venue": N_("The new venue's name"), "city": N_("The new venue's city")}
+
+
+def new_venue_error(error: ApiError) -> dict:
+    """The form's error for a new venue's mistake, its field named by the form's label."""
+    field, message = getattr(error, "inline", ("", ""))
+    if field not in NEW_VENUE_LABELS:
+        return {}
+    return {"venue": f"{labelled(translate(NEW_VENUE_LABELS[field]))} {message}"}
+
+
 # "Monthly on" the same weekday, by the start's rank in its month (the script writes the
 # labels again from these as the start changes: app/static/editor.js).
 WEEKDAY_RANKS = (
@@ -511,6 +523,8 @@ def monthly_labels(start: str, weekday_names: list[str]) -> dict:
     the page's language, and what the script needs to write them again."""
     script = {
         "day": _("the same day of the month (day %(day)s)", day="{day}"),
+        # A message of its own: French writes the first of the month "le 1er".
+        "first": _("the same day of the month (day 1)"),
         "weekday": [translate(rank) % {"weekday": "{weekday}"} for rank in WEEKDAY_RANKS],
         "names": weekday_names,
         "plain": [
@@ -524,7 +538,7 @@ def monthly_labels(start: str, weekday_names: list[str]) -> dict:
     number, weekday = weekday_of_month(day)
     rank = translate(WEEKDAY_RANKS[number - 1 if number > 0 else 4])
     return {
-        "day": _("the same day of the month (day %(day)s)", day=day.day),
+        "day": script["first"] if day.day == 1 else script["day"].replace("{day}", str(day.day)),
         "weekday": rank % {"weekday": weekday_names[weekday]},
         "script": script,
     }

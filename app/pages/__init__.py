@@ -29,7 +29,7 @@ from app import errors
 from app.auth import count_item_password, password_mark
 from app.cache import cached, etag_of
 from app.headers import content_security_policy
-from app.i18n import N_, _, current_language, labelled, translate
+from app.i18n import N_, _, current_language, labelled, ngettext, translate
 from app.pages import formatting, reading
 from app.render import address_line, url_slug
 from app.routes.media import UPLOAD_ENDPOINTS
@@ -1212,7 +1212,7 @@ def register_pages(app) -> None:
     )
     app.jinja_env.globals.update(
         _=_,
-        ngettext=None,
+        ngettext=ngettext,
         address_line=address_line,
         venue_map=formatting.map_link,
         labelled=labelled,

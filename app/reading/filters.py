@@ -7,11 +7,8 @@ from __future__ import annotations
 from flask import current_app
 
 from app.errors import invalid_params
-from app.event_input import (
-    raise_invalid,
-)
+from app.event_input import raise_invalid, unknown_linked
 from app.i18n import _
-from app.i18n import _ as say  # kind names, marked in app.i18n
 from rules import dates
 from rules.clock import utcnow
 from schemas.fields import STATUSES
@@ -87,13 +84,7 @@ def _linked_ids(ids, kind, param):
     existing = existing_linked(kind, ids)
     for item_id in ids:
         if item_id not in existing:
-            raise invalid_params(
-                {
-                    param: _(
-                        "%(id)s is not the id of an existing %(kind)s.", id=item_id, kind=say(kind)
-                    )
-                }
-            )
+            raise invalid_params({param: unknown_linked(kind, item_id)})
     return ids
 
 

@@ -15,7 +15,7 @@ from flask.views import MethodView
 
 from app.auth import current_viewer, may_read_media, owner_kept_from_deleting, require
 from app.errors import ApiError, invalid_params, missing_params, no_route
-from app.i18n import N_, _
+from app.i18n import N_, _, ngettext
 from app.jsonresponse import json_response
 from app.render import UPLOADS_PATH, media_out, render_context
 from app.smorest import Blueprint
@@ -83,9 +83,10 @@ def decode(data: bytes) -> images.Processed:
     except images.ImageTooLarge:
         raise invalid_params(
             {
-                "file": _(
-                    "The image has more than %(pixels)s pixels.",
-                    pixels=current_app.config["MAX_IMAGE_PIXELS"],
+                "file": ngettext(
+                    "The image has more than %(num)s pixel.",
+                    "The image has more than %(num)s pixels.",
+                    current_app.config["MAX_IMAGE_PIXELS"],
                 )
             }
         ) from None

@@ -63,7 +63,7 @@
     var day = date.getUTCDate();
     // The rank as the builder writes it: first to fourth, and a fifth is the last.
     var rank = Math.floor((day - 1) / 7);
-    byDay.textContent = labels.day.replace("{day}", String(day));
+    byDay.textContent = day === 1 ? labels.first : labels.day.replace("{day}", String(day));
     byWeekday.textContent = labels.weekday[rank].replace("{weekday}", labels.names[weekdayOf(date)]);
   }
   function followWeekday(date) {
