@@ -717,7 +717,7 @@ def _day_page(day: date):
     events = _decorate(reading.representations([s.id for s in spans[: reading.MOST_IN_A_VIEW]]))
     return page_response(
         "day.html",
-        heading=formatting.day_title(day, lang),
+        heading=formatting.as_heading(formatting.day_title(day, lang)),
         events=events,
         previous=_day_link(day - timedelta(days=1), filters.query()),
         next=_day_link(day + timedelta(days=1), filters.query()),

@@ -59,10 +59,18 @@ def hours(lang: str) -> str:
     return "hm" if "h" in locale_of(lang).time_formats["short"].pattern else "Hm"
 
 
+def as_heading(text: str) -> str:
+    """``text`` begun with a capital: French and Spanish write month and weekday names in
+    small letters inside a sentence ("le mardi 1 décembre"), and with a capital when they
+    begin a heading or a title ("Mardi 1 décembre 2026"); Babel gives the former."""
+    return text[:1].upper() + text[1:]
+
+
 @lru_cache(maxsize=1024)
 def month_title(month: date, lang: str) -> str:
-    """A month's name and year (Babel: 0.2 ms, at every month page)."""
-    return format_skeleton("yMMMM", month, locale=lang)
+    """A month's name and year, as its page's heading (Babel: 0.2 ms, at every month
+    page)."""
+    return as_heading(format_skeleton("yMMMM", month, locale=lang))
 
 
 @lru_cache(maxsize=4096)
