@@ -1229,11 +1229,13 @@ def register_pages(app) -> None:
 def _answers_a_page(path: str) -> bool:
     """Whether an error at ``path`` is a page: the pages' addresses, the editor's (it is
     not indexed: app/headers.py), and any other address outside the API that a browser
-    asks (an unknown language root, ``/xx/events/``); the API keeps its JSON errors."""
+    asks (an unknown language root, ``/xx/events/``); the API keeps its JSON errors, under
+    an unknown language root too (``/xx/wp-json/...``: SPEC §1, a ``rest_no_route``)."""
     if is_page_path(path) or path.startswith("/manage"):
         return True
     api_root = current_app.config["API_ROOT"]
-    in_api = path == api_root or path.startswith(api_root + "/")
+    under_root = "/" + path[1:].partition("/")[2]
+    in_api = any(p == api_root or p.startswith(api_root + "/") for p in (path, under_root))
     return not in_api and wants_page(request)
 
 
