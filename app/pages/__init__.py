@@ -58,7 +58,6 @@ PAGE_PREFIXES = (
 # The Events Calendar's "from this date" (its bar's date picker): a list from that day, the
 # month of that day.
 TEC_DATE = "tribe-bar-date"
-# What a page's address keeps of its query (canonical and alternate links).
 # What a page's own address keeps (canonical, alternates, language links): its page and
 # filters, in the plugin's names too (README: ``tribe-bar-search``, ``tribe_paged``).
 PAGE_QUERY = (
@@ -70,6 +69,9 @@ PAGE_QUERY = (
     "tribe-bar-search",
     *reading.FILTERS,
 )
+# What an editor's page keeps in its language links: its list's tab and page, and where
+# signing in leads (a user who switches language there still lands on what they opened).
+EDITOR_QUERY = ("status", "page", "past", "next")
 
 
 def is_page_path(path: str) -> bool:
@@ -111,7 +113,8 @@ def _frame() -> dict:
     here = request.script_root + request.path  # an error's: the path under its language root
     if request.endpoint:
         here = page_address(request.endpoint, request.view_args)
-    query = {k: v for k, v in request.args.items() if k in PAGE_QUERY}
+    kept = EDITOR_QUERY if request.path.startswith("/manage") else PAGE_QUERY
+    query = {k: v for k, v in request.args.items() if k in kept}
     address = here + (f"?{urlencode(query)}" if query else "")
     path = address[len(request.script_root) :]
     alternates = [
