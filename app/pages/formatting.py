@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, time
+from decimal import Decimal
 from functools import lru_cache
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
@@ -15,6 +17,7 @@ from babel.dates import (
     format_time,
     match_skeleton,
 )
+from babel.numbers import format_decimal
 
 from app.i18n import _
 from app.render import FREE
@@ -150,12 +153,34 @@ def clock_text(hours_minutes: str, lang: str) -> str:
     return format_time(datetime.strptime(hours_minutes, "%H:%M").time(), "short", locale=lang)
 
 
-def cost(text: str) -> str:
-    """An event's cost as its page writes it: the API's text, its word for no cost (alone
-    or the low end of a range, app/render.py::_cost_out) in the page's language."""
+# An amount of ``cost_details.values`` (app/render.py::_number_text writes them so).
+_AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+def cost(event: dict, lang: str) -> str:
+    """An event's cost as its page writes it. Amounts sent bare (``cost_details`` names no
+    currency) are numbers written for the page's language ("12,50"), lowest to highest,
+    with no currency: the API's "$12.50" has The Events Calendar's default currency
+    (app/render.py::DEFAULT_CURRENCY_SYMBOL), which no one set for this site. Otherwise
+    the API's text, its word for no cost (alone or the low end of a range) in the page's
+    language."""
+    text, details = event["cost"], event["cost_details"]
+    values = details["values"]
+    if values and not details["currency_symbol"] and all(map(_AMOUNT.fullmatch, values)):
+        low, high = _amount(values[0], lang), _amount(values[-1], lang)
+        return low if low == high else f"{low} – {high}"
     if text == FREE or text.startswith(f"{FREE} – "):
         return _("Free") + text[len(FREE) :]
     return text
+
+
+def _amount(value: str, lang: str) -> str:
+    """An amount as the language writes it: its digits grouped, its cents as two digits
+    at least ("1 234,50"), and nothing as the language's word for free."""
+    if Decimal(value) == 0:
+        return _("Free")
+    pattern = "#,##0.00###" if "." in value else "#,##0"
+    return format_decimal(Decimal(value), format=pattern, locale=lang)
 
 
 def zone_note(zone: str, first: date, last: date, others_named: bool = False) -> str:
