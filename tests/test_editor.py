@@ -121,6 +121,20 @@ def test_sign_in_failures_are_throttled_with_the_api_counters(app, sign_in):
         "/manage/signin", data={"csrf_token": token, "username": "bob", "password": PASSWORD}
     )
     assert throttled.status_code == 429 and throttled.mimetype == "text/html"
+    # In the editor's frame, as its other pages (it was the public site's: chk16i).
+    page = throttled.get_data(as_text=True)
+    assert 'class="site editor"' in page and "See the upcoming events" not in page
+
+
+def test_a_refusal_in_the_editor_is_drawn_in_the_editors_frame(sign_in):
+    """A contributor opening a form they may not use got the public site's frame (its
+    views, "See the upcoming events"); the editor's 404s had the editor's (chk16i)."""
+    contributor = sign_in("contributor")
+    answer = contributor.get("/de/manage/categories/new")
+    assert answer.status_code == 403
+    page = answer.get_data(as_text=True)
+    assert 'class="site editor"' in page and 'href="/de/manage/events/"' in page
+    assert 'href="/de/events/month/"' not in page
 
 
 def test_a_password_change_or_a_revocation_ends_the_sessions(app, sign_in):

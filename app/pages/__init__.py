@@ -19,7 +19,16 @@ from typing import NamedTuple
 from urllib.parse import quote, urlencode, urlsplit
 
 import orjson
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.views import MethodView
 from itsdangerous import BadData, URLSafeTimedSerializer
 from jinja2 import ChoiceLoader, FileSystemLoader
@@ -1146,13 +1155,14 @@ def error_page(
         message = _too_large_form()
     try:
         response = page_response(
-            "error.html",
+            "manage/message.html" if editor else "error.html",
             status=status,
             embed=embed,
             heading=titles.get(status, _("Something went wrong")),
             message=message,
             code=status,
             link=link,
+            **(_editor_frame() if editor else {}),
         )
     except Exception:  # the frame itself failed (the database is down): a bare page
         response = Response(f"<!doctype html><title>{status}</title><h1>{status}</h1>", status)
@@ -1162,6 +1172,15 @@ def error_page(
     if editor:  # the editor's pages are kept by no one
         response.headers["Cache-Control"] = "private, no-store"
     return response
+
+
+def _editor_frame() -> dict:
+    """What the editor's frame shows of its user (its sections, signing out), for an
+    editor's error drawn in it as the editor's own pages are (app/editor::_page)."""
+    from flask_wtf.csrf import generate_csrf  # loaded by the editor's first request
+
+    editor = g.get("editor")
+    return {"editor": editor, "csrf_token": generate_csrf() if editor else ""}
 
 
 def _not_found(_error):
