@@ -2,9 +2,11 @@
 
 import base64
 import contextlib
+import html
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -239,3 +241,19 @@ def body_without_echo(response) -> dict:
     data.pop("rest_url", None)
     data.pop("next_rest_url", None)
     return data
+
+
+def page_text(answer) -> str:
+    """A page's visible words: tags, scripts and styles left out, whitespace folded."""
+    body = answer.get_data(as_text=True)
+    body = re.sub(r"(?s)<(script|style|head)[^>]*>.*?</\1>", " ", body)
+    body = re.sub(r"<[^>]+>", " ", body)
+    return re.sub(r"\s+", " ", html.unescape(body))
+
+
+# The familiar address (du, tú) that no German or Spanish page or message may use: they
+# say Sie and usted.
+INFORMAL = {
+    "de": re.compile(r"\b(du|Du|dir|dich|dein\w*|darfst|bist)\b"),
+    "es": re.compile(r"\b(tienes|puedes|has iniciado|estás|tu|tus)\b"),
+}

@@ -4,6 +4,7 @@ permission rule."""
 
 import html
 import io
+import json
 import os
 import re
 import threading
@@ -21,6 +22,7 @@ from store.db import bind_database, database
 from store.models import Event, Media, Organizer, Venue
 from store.users import create_user
 from tests.conftest import FORM_DAY, NS, PASSWORD, csrf, event_form, saved_id
+from tests.helpers import INFORMAL, page_text
 
 DAY = FORM_DAY
 
@@ -2675,3 +2677,129 @@ def test_an_editor_signed_in_through_one_host_is_signed_in_on_the_other(
         for host in (first, second):
             host.extensions["calendar.db"].close_all()
         bind_database(app.extensions["calendar.db"])
+
+
+# --- the editor in each language (chk16i) -------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_refusal_addresses_the_user_as_every_other_page_does(sign_in, lang):
+    """The 403 page said "Du bist leider nicht berechtigt" and "no tienes permisos" where
+    every other German and Spanish page says Sie and usted."""
+    contributor = sign_in("contributor")
+    answer = contributor.get(f"/{lang}/manage/categories/new")
+    assert answer.status_code == 403
+    words = page_text(answer)
+    assert not INFORMAL[lang].search(words), words
+
+
+@pytest.mark.parametrize(
+    "root, said",
+    [
+        ("", "Its other date is deleted with it."),
+        ("/fr", "Son autre date est supprimée avec lui."),
+        ("/de", "Ihr weiterer Termin wird mit ihr gelöscht."),
+        ("/es", "Su otra fecha se elimina con él."),
+    ],
+)
+def test_deleting_a_series_of_two_says_its_one_other_date(
+    client, admin, make_event, sign_in, root, said
+):
+    """A sentence made for one date: "Its 1 other dates", "Ses 1 autres dates", "Ihre 1
+    weiteren Termine" and "Sus otras 1 fechas" had no plural forms."""
+    series = make_event(title="Duo", recurrence=["RRULE:FREQ=DAILY;COUNT=2"])
+    assert client.delete(f"{NS}/events/{series['id']}", headers=admin).status_code == 200
+    administrator = sign_in("administrator")
+    answer = administrator.post(
+        f"{root}/manage/events/{series['id']}/delete",
+        data={"csrf_token": administrator.token},
+    )
+    assert answer.status_code == 200
+    words = page_text(answer)
+    assert "Duo" in words and said in words, words
+    assert not re.search(r"\b1 (other|autres|weiteren)\b|otras 1\b", words), words
+
+
+def test_one_event_pending_review_is_singular_in_spanish(sign_in):
+    """One event's status said "Pendientes de revisión" (plural) on the dashboard and in
+    its form's status choice."""
+    contributor = sign_in("contributor")
+    saved = contributor.post("/es/manage/events/new", data=event_form(contributor, title="Sub"))
+    assert saved.status_code == 303
+    dashboard = page_text(contributor.get("/es/manage/"))
+    assert "Sub" in dashboard
+    assert "Pendientes de revisión" not in dashboard, dashboard
+    assert "Pendiente de revisión" in dashboard
+    form = contributor.get(f"/es/manage/events/{saved_id(saved)}").get_data(as_text=True)
+    option = re.search(r'<option value="pending"[^>]*>([^<]*)</option>', form)
+    assert option and option.group(1).strip() == "Pendiente de revisión", option
+
+
+def test_the_french_event_form_says_hide_in_the_listings_with_one_spelling(sign_in):
+    """ "Masquer des listes" said "hide (some) lists"; "événement" stood beside
+    "évènement" on one page."""
+    editor = sign_in("editor")
+    answer = editor.get("/fr/manage/events/new")
+    form = answer.get_data(as_text=True)
+    label = re.search(r'<label for="hide_from_listings">([^<]*)</label>', form)
+    assert label and label.group(1).strip() == "Masquer dans les listes", label
+    words = page_text(answer)
+    assert "évènement" in words
+    assert "événement" not in words, re.findall(r"[^.]*événement[^.]*", words)
+
+
+@pytest.mark.parametrize("path", ["/fr/manage/nope", "/fr/manage/events/99999"])
+def test_the_french_not_found_pages_use_the_subjunctive(sign_in, path):
+    """ "rien … que vous pouvez modifier": a relative after a negative takes the
+    subjunctive."""
+    editor = sign_in("editor")
+    answer = editor.get(path)
+    assert answer.status_code == 404
+    words = page_text(answer)
+    assert "que vous pouvez modifier" not in words, words
+    assert "que vous puissiez modifier" in words
+
+
+def test_the_first_of_the_month_is_le_1er_in_french(sign_in, make_event):
+    """The monthly choice said "le même jour du mois (le 1)"; French writes "le 1er", and
+    the script has that label too for a start moved to the first."""
+    event = make_event(start_date="2027-03-01 10:00", end_date="2027-03-01 11:00")
+    editor = sign_in("editor")
+    form = editor.get(f"/fr/manage/events/{event['id']}").get_data(as_text=True)
+    option = re.search(r'<option value="day"[^>]*>([^<]*)</option>', form)
+    assert option and option.group(1).strip() == "le même jour du mois (le 1er)", option
+    labels = json.loads(html.unescape(re.search(r"data-labels='([^']*)'", form).group(1)))
+    assert labels["first"] == "le même jour du mois (le 1er)"
+
+
+def test_numbers_in_messages_are_grouped_for_the_language(sign_in):
+    """ "de 1 à 1000": a number in a French message is written as French writes it."""
+    editor = sign_in("editor")
+    answer = editor.post(
+        "/fr/manage/events/new", data=event_form(editor, repeat_freq="DAILY", repeat_count="0")
+    )
+    assert answer.status_code == 400
+    assert "de 1 à 1\u202f000." in answer.get_data(as_text=True)  # a narrow no-break space
+
+
+def language_link(body: str, code: str) -> str:
+    found = re.search(rf'<a href="([^"]*)" hreflang="{code}"', body)
+    assert found, f"no language link to {code}"
+    return html.unescape(found.group(1))
+
+
+@pytest.mark.parametrize("status", ["trash", "draft", "pending"])
+def test_the_language_links_keep_the_event_lists_tab(sign_in, status):
+    """The "DE" link of /fr/manage/events/?status=trash led to the list of all events."""
+    editor = sign_in("editor")
+    body = editor.get(f"/fr/manage/events/?status={status}").get_data(as_text=True)
+    assert language_link(body, "de").endswith(f"/de/manage/events/?status={status}")
+
+
+def test_the_language_links_of_the_sign_in_page_keep_where_it_leads(client):
+    """Signed out, /fr/manage/events/50 leads to the sign-in page; its "DE" link dropped
+    ``next``, and signing in there led to the dashboard, not to the event."""
+    answer = client.get("/fr/manage/events/50")
+    assert answer.status_code in (302, 303)
+    signin = client.get(answer.headers["Location"]).get_data(as_text=True)
+    assert language_link(signin, "de").endswith("/de/manage/signin?next=%2Fmanage%2Fevents%2F50")

@@ -1666,6 +1666,45 @@ def test_an_events_page_writes_a_cost_of_nothing_in_its_language(
         assert "Coût\u00a0:</span>" in html  # French puts a space before a colon
 
 
+@pytest.mark.parametrize(
+    "lang, amount, big",
+    [
+        ("", "12.50", "1,234.50"),
+        ("fr", "12,50", "1\u202f234,50"),
+        ("de", "12,50", "1.234,50"),
+        ("es", "12,50", "1.234,50"),
+    ],
+)
+def test_an_events_page_writes_an_amount_for_its_language(client, make_event, lang, amount, big):
+    """ "Coût : $12.50" on the French page: the amount written the English way, with The
+    Events Calendar's default "$" that no one set for the site (the API keeps it, as the
+    reference does; chk16i)."""
+    root = f"/{lang}" if lang else ""
+    for cost, shown in (("12.50", amount), ("1234.5", big)):
+        made = event(make_event, title=f"Concert {cost}", cost=cost)
+        assert client.get(f"{NS}/events/{made['id']}").get_json()["cost"] == f"${cost}"
+        html = page(client, f"{root}/event/{made['slug']}/")
+        written = re.search(r'<p class="cost">.*?</span> (.*?)</p>', html, re.S).group(1)
+        assert written == shown, written
+
+
+@pytest.mark.parametrize(
+    "path, heading",
+    [
+        ("/fr/events/month/2026-12/", "Décembre 2026"),
+        ("/es/events/month/2026-12/", "Diciembre de 2026"),
+        ("/fr/events/2026-12-01/", "Mardi 1 décembre 2026"),
+        ("/es/events/2026-12-01/", "Martes, 1 de diciembre de 2026"),
+    ],
+)
+def test_a_month_or_day_heading_begins_with_a_capital(client, path, heading):
+    """French and Spanish write month and weekday names in small letters inside a
+    sentence; "décembre 2026" and "martes, 1 de diciembre" began a heading and a title."""
+    html = page(client, path)
+    assert re.search(r"<h1[^>]*>([^<]*)</h1>", html).group(1).strip() == heading
+    assert re.search(r"<title>([^<]*)</title>", html).group(1).startswith(heading)
+
+
 def test_go_to_date_on_the_month_view_goes_to_that_dates_month(client, make_event):
     """The month view's date picker went to a day view (/events/2027-03-10/?categories=velo);
     it names its view, and the address it sends to moves to the month, with JavaScript off.

@@ -10,6 +10,7 @@ from store.db import database
 from store.users import create_user
 from tests.conftest import NS, basic, event_form, saved_id
 from tests.databases import ON_POSTGRES, query
+from tests.helpers import INFORMAL
 
 
 def test_healthz_answers_without_database(client, app):
@@ -42,6 +43,19 @@ def test_unknown_language_segment_is_no_route(client):
     response = client.get("/xx/wp-json/calendar/events/v1/events")
     assert response.status_code == 404
     assert response.get_json()["code"] == "rest_no_route"
+
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+@pytest.mark.parametrize("path", [f"/it{NS}/events", "/it/wp-json", f"/it{NS}/doc"])
+def test_an_unknown_language_segment_is_no_route_for_a_browser_too(client, path):
+    """SPEC §1, §6: a browser opening /it/wp-json/... got the public "Page not found"
+    page (HTML, lang="en") instead of the API's rest_no_route (chk16i)."""
+    answer = client.get(path, headers={"Accept": BROWSER_ACCEPT})
+    assert answer.status_code == 404
+    assert answer.mimetype == "application/json", answer.mimetype
+    assert answer.get_json()["code"] == "rest_no_route"
 
 
 def test_error_messages_are_translated(client):
@@ -792,3 +806,64 @@ def test_basic_credentials_name_an_accented_login_or_email_in_any_case(app, clie
     for name in ("Zoé", "ZOÉ", "zoé", "Éva@Example.org", "éva@example.org", "ÉVA@EXAMPLE.ORG"):
         answer = client.get("/wp-json/wp/v2/users/me", headers=basic(name, password))
         assert answer.status_code == 200, name
+
+
+# --- the messages of each language root (chk16i) ------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_api_messages_address_the_reader_formally_in_german_and_spanish(client, as_role, lang):
+    """The API's messages under /de/ and /es/ said "du"/"tú" where every page says Sie and
+    usted ("Du bist derzeit nicht angemeldet.", "no tienes permisos")."""
+    anonymous = client.post(
+        f"/{lang}{NS}/events",
+        json={"title": "x", "start_date": "tomorrow 10am", "end_date": "tomorrow 11am"},
+    )
+    assert anonymous.status_code == 401
+    contributor = as_role("contributor")
+    forbidden = client.post(f"/{lang}{NS}/categories", json={"name": "Neu"}, headers=contributor)
+    assert forbidden.status_code == 403
+    statuses = client.get(f"/{lang}{NS}/events?status=draft")
+    assert statuses.status_code == 400
+    messages = [
+        anonymous.get_json()["message"],
+        forbidden.get_json()["message"],
+        str(statuses.get_json()["data"]["params"]),
+    ]
+    for message in messages:
+        assert not INFORMAL[lang].search(message), message
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("kind", ["venue", "organizer"])
+def test_an_unknown_venue_or_organizer_is_named_in_a_grammatical_sentence(client, lang, kind):
+    """One message per kind: "d’un(e) lieu existant(e)", "de un(a) lugar existente" came
+    from a kind pasted into one message."""
+    answer = client.get(f"/{lang}{NS}/events?{kind}=99999")
+    assert answer.status_code == 400
+    message = answer.get_json()["data"]["params"][kind]
+    assert "(e)" not in message and "(a)" not in message, message
+    expected = {
+        ("fr", "venue"): "99999 n’est pas l’identifiant d’un lieu existant.",
+        ("fr", "organizer"): "99999 n’est pas l’identifiant d’un organisateur existant.",
+        ("es", "venue"): "99999 no es el ID de un lugar existente.",
+        ("es", "organizer"): "99999 no es el ID de un organizador existente.",
+    }
+    assert message == expected[lang, kind]
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "de"])
+def test_an_inline_venues_mistake_names_the_apis_field(client, admin, lang):
+    """SPEC §1/§6: routes and parameters are the same under every root, so a message names
+    the field the client sent ("website"), not its label in the root's language ("site
+    web", "sitio web"); French keeps its space before the colon."""
+    body = {
+        "title": "x",
+        "start_date": "2027-01-01 10:00",
+        "end_date": "2027-01-01 11:00",
+        "venue": {"venue": "V", "website": "bad"},
+    }
+    answer = client.post(f"/{lang}{NS}/events", json=body, headers=admin)
+    assert answer.status_code == 400
+    message = answer.get_json()["data"]["params"]["venue"]
+    assert message.startswith("website\u00a0: " if lang == "fr" else "website: "), message
