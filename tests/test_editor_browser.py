@@ -247,6 +247,8 @@ def test_the_monthly_choices_follow_the_start_as_it_is_typed(site, browser):
     page.locator("#start_date").fill("2027-01-12T19:00")
     assert choices.all_inner_texts()[0].endswith("12)")
     assert "mardi" in choices.all_inner_texts()[1]
+    page.locator("#start_date").fill("2027-02-01T19:00")  # French writes the first "le 1er"
+    assert choices.all_inner_texts()[0] == "le même jour du mois (le 1er)"
     page.goto(site["base"] + "/manage/events/new")
     page.get_by_label("Start").fill("2027-01-29T19:00")
     assert choices.all_inner_texts() == [
