@@ -2748,6 +2748,15 @@ def test_the_french_event_form_says_hide_in_the_listings_with_one_spelling(sign_
     assert "événement" not in words, re.findall(r"[^.]*événement[^.]*", words)
 
 
+def test_the_german_event_form_calls_a_status_status(sign_in):
+    """ "Zustand" is a machine's state; German says "Status" of a post, as WordPress's
+    German does."""
+    editor = sign_in("editor")
+    form = editor.get("/de/manage/events/new").get_data(as_text=True)
+    label = re.search(r'<label for="status">([^<]*)</label>', form)
+    assert label and label.group(1).strip() == "Status", label
+
+
 @pytest.mark.parametrize("path", ["/fr/manage/nope", "/fr/manage/events/99999"])
 def test_the_french_not_found_pages_use_the_subjunctive(sign_in, path):
     """ "rien … que vous pouvez modifier": a relative after a negative takes the
