@@ -2736,7 +2736,7 @@ def test_one_event_pending_review_is_singular_in_spanish(sign_in):
 
 
 def test_the_french_event_form_says_hide_in_the_listings_with_one_spelling(sign_in):
-    """ "Masquer des listes" said "hide (some) lists"; "événement" stood beside
+    """The label "Masquer des listes" said "hide (some) lists"; "événement" stood beside
     "évènement" on one page."""
     editor = sign_in("editor")
     answer = editor.get("/fr/manage/events/new")
@@ -2749,7 +2749,7 @@ def test_the_french_event_form_says_hide_in_the_listings_with_one_spelling(sign_
 
 
 def test_the_german_event_form_calls_a_status_status(sign_in):
-    """ "Zustand" is a machine's state; German says "Status" of a post, as WordPress's
+    """The label was "Zustand", a machine's state; German says "Status" of a post, as WordPress's
     German does."""
     editor = sign_in("editor")
     form = editor.get("/de/manage/events/new").get_data(as_text=True)
@@ -2759,7 +2759,7 @@ def test_the_german_event_form_calls_a_status_status(sign_in):
 
 @pytest.mark.parametrize("path", ["/fr/manage/nope", "/fr/manage/events/99999"])
 def test_the_french_not_found_pages_use_the_subjunctive(sign_in, path):
-    """ "rien … que vous pouvez modifier": a relative after a negative takes the
+    """Not "rien … que vous pouvez modifier": a relative after a negative takes the
     subjunctive."""
     editor = sign_in("editor")
     answer = editor.get(path)
@@ -2782,7 +2782,7 @@ def test_the_first_of_the_month_is_le_1er_in_french(sign_in, make_event):
 
 
 def test_numbers_in_messages_are_grouped_for_the_language(sign_in):
-    """ "de 1 à 1000": a number in a French message is written as French writes it."""
+    """Not "de 1 à 1000": a number in a French message is written as French writes it."""
     editor = sign_in("editor")
     answer = editor.post(
         "/fr/manage/events/new", data=event_form(editor, repeat_freq="DAILY", repeat_count="0")
