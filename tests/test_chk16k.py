@@ -1,0 +1,262 @@
+"""Outside check chk16k: keyboard and screen-reader use of the public pages and the editor
+(SPEC §15 "Accessible", §16 "Accessible and translated", read as WCAG 2.2 AA), in Debian's
+Chromium through Playwright against a real gunicorn. Each test is one defect."""
+
+import os
+from datetime import date, timedelta
+
+import pytest
+
+from tests.conftest import NS, basic
+from tests.databases import drop_database, fresh_database
+from tests.helpers import Server, chromium, flask_cli
+
+pytestmark = pytest.mark.browser
+DAY = date.today() + timedelta(days=10)
+PASSWORD = "a long enough password"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("chk16k")
+    database = fresh_database(folder)
+    os.environ["UPLOAD_FOLDER"] = str(folder / "uploads")
+    flask_cli(database, "migrate")
+    output = flask_cli(database, "users", "create", "boss", "--role", "administrator")
+    headers = basic("boss", output.strip().splitlines()[-1])
+    server = Server(database, workers=1)
+    made = {}
+    # Two days of one month with 8 events each: 3 shown, "5 more" on both.
+    for offset in (0, 1):
+        day = DAY.replace(day=10) + timedelta(days=offset)
+        for n in range(8):
+            body = {
+                "title": f"Busy {offset}-{n}",
+                "start_date": f"{day} 0{n}:00:00",
+                "end_date": f"{day} 0{n}:30:00",
+            }
+            status, event = server.request("POST", f"{NS}/events", body, headers)
+            assert status == 201, event
+    body = {
+        "title": "Members only",
+        "start_date": f"{DAY} 19:00:00",
+        "end_date": f"{DAY} 21:00:00",
+        "password": "letmein",
+    }
+    status, made["protected"] = server.request("POST", f"{NS}/events", body, headers)
+    assert status == 201
+    yield {"server": server, "base": server.base, "database": database, "made": made}
+    server.stop()
+    os.environ.pop("UPLOAD_FOLDER", None)
+    drop_database(database)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def signed_state(site, browser):
+    """The storage state of a browser signed in as the administrator."""
+    output = flask_cli(site["database"], "users", "login-link", "boss")
+    link = output.strip().splitlines()[-1]
+    path = "/" + link.split("://", 1)[1].split("/", 1)[1]
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site["base"] + path)
+    page.get_by_label("New password").fill(PASSWORD)
+    page.get_by_label("The same password again").fill(PASSWORD)
+    page.get_by_role("button", name="Set the password").click()
+    assert page.url.endswith("/manage/")
+    state = context.storage_state()
+    context.close()
+    return state
+
+
+def editor_page(browser, signed_state, **options):
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, storage_state=signed_state, **options
+    )
+    return context.new_page()
+
+
+def active(page) -> str:
+    return page.evaluate("document.activeElement.tagName + '#' + document.activeElement.id")
+
+
+def test_focus_goes_to_the_errors_after_a_form_comes_back(site, browser, signed_state):
+    """D1: a 400 form leaves focus on <body>: a keyboard user starts again at the top, a
+    screen-reader user is not taken to what went wrong."""
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("No dates")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.get_by_label("Title").press("Enter")
+    page.wait_for_load_state()
+    assert answer.value.status == 400
+    assert page.locator("[aria-invalid=true]").count() >= 1
+    focused = page.evaluate(
+        """() => { const e = document.activeElement;
+        return e !== document.body && (e.getAttribute('aria-invalid') === 'true'
+          || !!e.closest('.error,[role=alert]') || e.classList.contains('error')); }"""
+    )
+    assert focused, f"focus after the 400 form is on {active(page)}"
+    page.context.close()
+
+
+def test_the_title_says_a_form_had_errors(site, browser, signed_state):
+    """D2: the title of a form sent back with errors is the blank form's."""
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + "/manage/venues/new")
+    blank = page.title()
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.get_by_role("button", name="Save").click()
+    page.wait_for_load_state()
+    assert answer.value.status == 400
+    assert page.title() != blank and "error" in page.title().lower(), page.title()
+    page.context.close()
+
+
+@pytest.mark.parametrize("path", ["/manage/venues/new", "/manage/categories/new"])
+def test_required_names_are_marked_required(site, browser, signed_state, path):
+    """D3: a name the save refuses when empty is not marked required."""
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + path)
+    name = page.get_by_label("Name", exact=True)
+    assert (
+        name.get_attribute("required") is not None
+        or name.get_attribute("aria-required") == "true"
+    ), path
+    page.context.close()
+
+
+def test_event_start_and_end_are_marked_required(site, browser, signed_state):
+    """D3: Start and End are refused when empty ("Must not be empty.") but not marked."""
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + "/manage/events/new")
+    for label in ("Start", "End"):
+        field = page.get_by_label(label, exact=True)
+        assert (
+            field.get_attribute("required") is not None
+            or field.get_attribute("aria-required") == "true"
+        ), label
+    page.context.close()
+
+
+def test_a_wrong_event_password_marks_the_field(site, browser):
+    """D4: the public password form's "That password is not right." is tied to nothing."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site["base"] + f"/event/{site['made']['protected']['slug']}/")
+    page.get_by_label("Password").fill("wrong")
+    page.get_by_role("button", name="Show the event").click()
+    page.wait_for_load_state()
+    assert page.get_by_role("alert").count() == 1
+    field = page.get_by_label("Password")
+    assert field.get_attribute("aria-invalid") == "true"
+    described = (field.get_attribute("aria-describedby") or "").split()
+    assert any(page.locator(f"#{i}.error, #{i}[role=alert]").count() for i in described)
+    context.close()
+
+
+def test_a_wrong_sign_in_marks_the_fields(site, browser):
+    """D4: the sign-in error is not tied to the password field."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site["base"] + "/manage/signin")
+    page.get_by_label("User name").fill("boss")
+    page.get_by_label("Password").fill("not the password at all")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state()
+    assert page.get_by_role("alert").count() == 1
+    field = page.get_by_label("Password")
+    assert field.get_attribute("aria-invalid") == "true"
+    assert field.get_attribute("aria-describedby")
+    context.close()
+
+
+def test_more_links_of_different_days_have_different_names(site, browser):
+    """D5: "5 more" twice in one month, to two different days."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site["base"] + f"/events/month/{DAY:%Y-%m}/")
+    names = {}
+    for link in page.locator("a.more").all():
+        name = page.evaluate(
+            "e => (e.getAttribute('aria-label') || e.innerText).trim()", link.element_handle()
+        )
+        names.setdefault(name, set()).add(link.get_attribute("href"))
+    assert len(page.locator("a.more").all()) >= 2
+    assert all(len(targets) == 1 for targets in names.values()), names
+    context.close()
+
+
+def test_moving_an_event_to_the_trash_says_so(site, browser, signed_state):
+    """D6: every other write says what it did; the trash says nothing."""
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("To be trashed")
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_url("**/manage/events/*")
+    page.get_by_role("button", name="Move to the trash").click()
+    page.wait_for_url("**/manage/")
+    status = page.get_by_role("status")
+    assert status.count() >= 1 and "trash" in status.first.inner_text().lower()
+    page.context.close()
+
+
+def test_the_editor_navigation_marks_the_current_section(site, browser, signed_state):
+    """D7: the public views mark the current view (aria-current); the editor's sections
+    do not."""
+    page = editor_page(browser, signed_state)
+    for path, name in (("/manage/events/", "Events"), ("/manage/venues/", "Venues")):
+        page.goto(site["base"] + path)
+        nav = page.get_by_role("navigation", name="Editor")
+        link = nav.get_by_role("link", name=name, exact=True)
+        assert link.get_attribute("aria-current") in ("page", "true"), path
+    page.context.close()
+
+
+@pytest.mark.parametrize("forced", ["none", "active"])
+def test_today_in_the_month_grid_is_not_shown_by_colour_alone(site, browser, forced):
+    """D8: today's cell differs from the other days by its background colour alone (WCAG
+    1.4.1), which forced-colors mode removes: nothing shows today then."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, forced_colors=forced)
+    page = context.new_page()
+    page.goto(site["base"] + "/events/month/")
+    differs = page.evaluate(
+        """() => {
+        const today = document.querySelector('td.today');
+        const other = [...document.querySelectorAll('td:not(.today):not(.other-month)')][0];
+        const look = td => { const s = getComputedStyle(td);
+          const n = getComputedStyle(td.querySelector('.day-number'));
+          return [s.borderTopWidth, s.borderTopStyle, s.outlineStyle, s.outlineWidth,
+                  n.fontWeight, n.textDecorationLine, n.borderBottomWidth, n.outlineStyle,
+                  getComputedStyle(td, '::before').content, getComputedStyle(td, '::after').content,
+                  ].join('|'); };
+        return { same: look(today) === look(other), a: look(today), b: look(other) };
+      }"""
+    )
+    assert not differs["same"], differs
+    context.close()
+
+
+def test_textareas_get_the_sites_focus_ring(site, browser, signed_state):
+    """D9: the focus rule names a, button, input and select: the editor's textareas
+    (description, recurrence lines) get Chromium's thin default ring, barely different
+    from their border in dark mode."""
+    page = editor_page(browser, signed_state, color_scheme="dark")
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").focus()
+    page.keyboard.press("Tab")
+    ring = "e => { const s = getComputedStyle(e); return [s.outlineStyle, s.outlineWidth, s.outlineColor]; }"
+    textarea = page.evaluate(ring, page.locator("#description").element_handle())
+    assert active(page) == "TEXTAREA#description"
+    page.keyboard.press("Shift+Tab")
+    title = page.evaluate(ring, page.locator("#title").element_handle())
+    assert textarea == title, (textarea, title)
+    page.context.close()
