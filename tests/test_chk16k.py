@@ -260,3 +260,55 @@ def test_textareas_get_the_sites_focus_ring(site, browser, signed_state):
     title = page.evaluate(ring, page.locator("#title").element_handle())
     assert textarea == title, (textarea, title)
     page.context.close()
+
+
+def test_a_description_heading_makes_no_second_h1(site, browser):
+    """D10: SPEC §15 "one h1 per page": a description holding <h1> (kept by the sanitiser,
+    as WordPress keeps it) is shown as is, a second h1 on the event's page."""
+    output = flask_cli(site["database"], "users", "create", "headwriter", "--role", "editor")
+    headers = basic("headwriter", output.strip().splitlines()[-1])
+    body = {
+        "title": "Headed",
+        "description": "<h1>Programme</h1><p>Songs.</p>",
+        "start_date": f"{DAY} 10:00:00",
+        "end_date": f"{DAY} 11:00:00",
+    }
+    status, event = site["server"].request("POST", f"{NS}/events", body, headers)
+    assert status == 201, event
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site["base"] + f"/event/{event['slug']}/")
+    assert page.get_by_text("Programme").count() == 1
+    assert page.locator("h1").count() == 1, page.locator("h1").all_inner_texts()
+    context.close()
+
+
+def test_the_list_title_says_which_page_and_search(site, browser):
+    """D11: page 2 of the list and a search's results have the title of page 1."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site["base"] + "/events/")
+    first = page.title()
+    page.goto(site["base"] + "/events/?page=2")
+    second = page.title()
+    page.goto(site["base"] + "/events/?search=busy")
+    searched = page.title()
+    assert second != first and "2" in second, second
+    assert searched != first and "busy" in searched.lower(), searched
+    context.close()
+
+
+def test_the_preview_is_focused_after_preview(site, browser, signed_state):
+    """D1 (the preview): "Preview the description" reloads the form with focus on <body>
+    at the top of the page; the preview, further down, is not reached or announced."""
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("Previewed")
+    page.get_by_label("Description (HTML)").fill("<p>Hello</p>")
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.get_by_role("button", name="Preview the description").click()
+    page.wait_for_load_state()
+    assert page.locator("section.preview").count() == 1
+    inside = page.evaluate("!!document.activeElement.closest('section.preview')")
+    assert inside, f"focus after the preview is on {active(page)}"
+    page.context.close()
