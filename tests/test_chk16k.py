@@ -312,3 +312,64 @@ def test_the_preview_is_focused_after_preview(site, browser, signed_state):
     inside = page.evaluate("!!document.activeElement.closest('section.preview')")
     assert inside, f"focus after the preview is on {active(page)}"
     page.context.close()
+
+
+@pytest.fixture
+def host_page(site, tmp_path):
+    """A page of another origin (another port) with two widgets: one in French on an
+    English page, one whose search finds nothing."""
+    import functools
+    import http.server
+    import threading
+
+    from tests.helpers import free_port
+
+    (tmp_path / "index.html").write_text(
+        "<!doctype html><html lang='en'><head><title>Club</title>"
+        "<link rel='icon' href='data:,'></head><body><h1>Our club</h1>"
+        '<div id="fr" data-calendar-events data-limit="2" data-lang="fr"></div>'
+        '<div id="none" data-calendar-events data-limit="2" data-search="zzzqqq"></div>'
+        f'<script src="{site["base"]}/widget.js" async></script></body></html>'
+    )
+    port = free_port()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{port}/"
+    other.shutdown()
+
+
+def _drawn(page, ident):
+    page.wait_for_function(
+        f"document.getElementById('{ident}').shadowRoot"
+        f" && document.getElementById('{ident}').shadowRoot.querySelector('li')"
+    )
+    return page.evaluate_handle(
+        f"document.getElementById('{ident}').shadowRoot.querySelector('li')"
+    )
+
+
+def test_a_french_widget_on_an_english_page_says_it_is_french(site, browser, host_page):
+    """D12: data-lang="fr" writes French dates ("9 déc. 2026, 19:00 UTC") into an English page
+    without a lang attribute: a screen reader reads them with the page's English voice
+    (WCAG 3.1.2 Language of Parts)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(host_page)
+    item = _drawn(page, "fr")
+    assert page.evaluate("li => li.matches(':lang(fr)')", item), page.evaluate(
+        "li => li.innerText", item
+    )
+    context.close()
+
+
+def test_an_empty_widget_says_so_in_words(site, browser, host_page):
+    """D13: a widget with no event to show draws one item holding "—", which a screen
+    reader reads as "dash" or not at all."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(host_page)
+    item = _drawn(page, "none")
+    text = page.evaluate("li => li.innerText.trim()", item)
+    assert any(ch.isalpha() for ch in text), repr(text)
+    context.close()
