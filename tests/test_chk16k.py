@@ -373,3 +373,17 @@ def test_an_empty_widget_says_so_in_words(site, browser, host_page):
     text = page.evaluate("li => li.innerText.trim()", item)
     assert any(ch.isalpha() for ch in text), repr(text)
     context.close()
+
+
+def test_an_empty_month_on_a_phone_says_there_is_nothing(site, browser):
+    """D14: at 320 px (and 200 % zoom of a 1280 px window: 640 px) the grid becomes a list
+    of the days that have events; a month without any shows no word at all, where the
+    list and day views say "No events match." / "No events on this day."."""
+    empty = (date.today().replace(day=1) + timedelta(days=400)).strftime("%Y-%m")
+    for width in (320, 640):
+        context = browser.new_context(viewport={"width": width, "height": 800})
+        page = context.new_page()
+        page.goto(site["base"] + f"/events/month/{empty}/")
+        said = page.locator("main .empty, main [role=status]")
+        assert said.count() >= 1 and said.first.is_visible(), width
+        context.close()
