@@ -387,3 +387,38 @@ def test_an_empty_month_on_a_phone_says_there_is_nothing(site, browser):
         said = page.locator("main .empty, main [role=status]")
         assert said.count() >= 1 and said.first.is_visible(), width
         context.close()
+
+
+@pytest.mark.parametrize("kind", ["venues", "organizers"])
+def test_enter_in_a_venue_or_organizer_form_saves_it(site, browser, signed_state, kind):
+    """D15: the first submit button of these forms is the image library's "Search": Enter
+    in the Name field (the way a keyboard user sends a form) searches images instead,
+    and the form comes back (200) with nothing saved and nothing said. The event form
+    has a hidden Save first for this; these do not."""
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + f"/manage/{kind}/new")
+    name = page.get_by_label("Name", exact=True)
+    name.fill(f"Entered {kind}")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        name.press("Enter")
+    page.wait_for_load_state()
+    assert answer.value.status == 303, answer.value.status
+    page.context.close()
+
+
+def test_enter_in_the_image_search_searches_without_javascript(site, browser, signed_state):
+    """D16: with JavaScript off (SPEC §16: the editor works without it), Enter in the event
+    form's image search presses the form's default button, Save: the event is created
+    instead of the images being searched."""
+    page = editor_page(browser, signed_state, java_script_enabled=False)
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("Searched by Enter")
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
+    search = page.locator("#image_search")
+    search.fill("poster")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        search.press("Enter")
+    page.wait_for_load_state()
+    assert answer.value.status != 303 and page.url.endswith("/manage/events/new"), page.url
+    page.context.close()
