@@ -422,3 +422,40 @@ def test_enter_in_the_image_search_searches_without_javascript(site, browser, si
     page.wait_for_load_state()
     assert answer.value.status != 303 and page.url.endswith("/manage/events/new"), page.url
     page.context.close()
+
+
+def test_the_image_library_links_show_their_focus(site, browser, signed_state):
+    """D17: the Images page's links are inline <a> around a display:block thumbnail: their
+    computed outline is the 3px ring, but Chromium paints none (the inline box is empty):
+    a keyboard user tabbing through the library sees no focus at all (WCAG 2.4.7)."""
+    import io
+
+    import requests
+    from PIL import Image
+
+    output = flask_cli(site["database"], "users", "create", "uploader", "--role", "editor")
+    headers = basic("uploader", output.strip().splitlines()[-1])
+    picture = io.BytesIO()
+    Image.new("RGB", (400, 300), (40, 140, 60)).save(picture, "PNG")
+    answer = requests.post(
+        site["base"] + f"{NS}/media",
+        headers=headers,
+        files={"file": ("poster.png", picture.getvalue(), "image/png")},
+        timeout=30,
+    )
+    assert answer.status_code == 201, answer.text
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + "/manage/media/")
+    link = page.locator(f"main a[href$='/manage/media/{answer.json()['id']}']")
+    box = link.locator("img").bounding_box()
+    clip = {"x": box["x"] - 8, "y": box["y"] - 8, "width": box["width"] + 16, "height": box["height"] + 16}
+    page.mouse.move(0, 0)
+    before = page.screenshot(clip=clip)
+    link.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.matches(':focus-visible')")
+    after = page.screenshot(clip=clip)
+    changed = before != after
+    assert changed, "no visible change when the image's link takes the focus"
+    page.context.close()
