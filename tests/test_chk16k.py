@@ -459,3 +459,22 @@ def test_the_image_library_links_show_their_focus(site, browser, signed_state):
     changed = before != after
     assert changed, "no visible change when the image's link takes the focus"
     page.context.close()
+
+
+def test_an_edit_page_title_names_what_it_edits(site, browser, signed_state):
+    """D18: every event's form is titled "Edit event · Editor · Events" and every venue's
+    "Edit · venue · Editor · Events" (h1 "Edit · venue", read out with its middle dot):
+    two tabs of two venues cannot be told apart, nor the page from its title."""
+    output = flask_cli(site["database"], "users", "create", "venuemaker", "--role", "editor")
+    headers = basic("venuemaker", output.strip().splitlines()[-1])
+    status, venue = site["server"].request(
+        "POST", f"{NS}/venues", {"venue": "Riverside Hall"}, headers
+    )
+    assert status == 201, venue
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + f"/manage/venues/{venue['id']}")
+    assert "Riverside Hall" in page.title(), page.title()
+    page.goto(site["base"] + "/manage/venues/new")
+    heading = page.locator("h1").inner_text()
+    assert "·" not in heading, heading
+    page.context.close()
