@@ -234,9 +234,14 @@ def test_today_in_the_month_grid_is_not_shown_by_colour_alone(site, browser, for
         const other = [...document.querySelectorAll('td:not(.today):not(.other-month)')][0];
         const look = td => { const s = getComputedStyle(td);
           const n = getComputedStyle(td.querySelector('.day-number'));
-          return [s.borderTopWidth, s.borderTopStyle, s.outlineStyle, s.outlineWidth,
-                  n.fontWeight, n.textDecorationLine, n.borderBottomWidth, n.outlineStyle,
+          const extra = [...td.querySelectorAll('*')].filter(e => !e.closest('.day-number, ul, a.more')
+            && e.getClientRects().length && e.innerText && e.innerText.trim()).length;
+          return [s.borderTopWidth, s.borderTopStyle, s.borderLeftWidth, s.outlineStyle, s.outlineWidth,
+                  s.boxShadow, n.fontWeight, n.textDecorationLine, n.borderBottomWidth, n.borderTopWidth,
+                  n.outlineStyle, n.boxShadow, extra,
                   getComputedStyle(td, '::before').content, getComputedStyle(td, '::after').content,
+                  getComputedStyle(td.querySelector('.day-number'), '::before').content,
+                  getComputedStyle(td.querySelector('.day-number'), '::after').content,
                   ].join('|'); };
         return { same: look(today) === look(other), a: look(today), b: look(other) };
       }"""
