@@ -126,8 +126,7 @@ def test_required_names_are_marked_required(site, browser, signed_state, path):
     page.goto(site["base"] + path)
     name = page.get_by_label("Name", exact=True)
     assert (
-        name.get_attribute("required") is not None
-        or name.get_attribute("aria-required") == "true"
+        name.get_attribute("required") is not None or name.get_attribute("aria-required") == "true"
     ), path
     page.context.close()
 
@@ -453,7 +452,12 @@ def test_the_image_library_links_show_their_focus(site, browser, signed_state):
     page.goto(site["base"] + "/manage/media/")
     link = page.locator(f"main a[href$='/manage/media/{answer.json()['id']}']")
     box = link.locator("img").bounding_box()
-    clip = {"x": box["x"] - 8, "y": box["y"] - 8, "width": box["width"] + 16, "height": box["height"] + 16}
+    clip = {
+        "x": box["x"] - 8,
+        "y": box["y"] - 8,
+        "width": box["width"] + 16,
+        "height": box["height"] + 16,
+    }
     page.mouse.move(0, 0)
     before = page.screenshot(clip=clip)
     link.focus()
