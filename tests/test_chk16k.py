@@ -487,3 +487,34 @@ def test_an_edit_page_title_names_what_it_edits(site, browser, signed_state):
     heading = page.locator("h1").inner_text()
     assert "·" not in heading, heading
     page.context.close()
+
+
+def test_a_trashed_events_form_does_not_take_typing_it_then_throws_away(
+    site, browser, signed_state
+):
+    """D19: a trashed event's form has every field editable and its Save button; typing and
+    pressing Save answers a 409 page "In the trash" with no form, no Restore button, and
+    what was typed lost. Either the form cannot be saved (fields disabled, no Save) or
+    the refusal keeps what was typed."""
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("Binned")
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_url("**/manage/events/*")
+    form = page.url
+    page.get_by_role("button", name="Move to the trash").click()
+    page.wait_for_url("**/manage/")
+    page.goto(form)
+    title = page.get_by_label("Title")
+    save = page.locator("form.event-form button:not([hidden]):not([name])")
+    if title.is_editable() and save.count() and save.first.is_enabled():
+        title.fill("Binned, renamed")
+        with page.expect_response(lambda r: r.request.method == "POST") as answer:
+            save.first.click()
+        page.wait_for_load_state()
+        kept = page.locator("#title").count() and page.locator("#title").input_value()
+        assert kept == "Binned, renamed", (answer.value.status, page.title())
+        assert page.get_by_role("button", name="Restore").count() == 1
+    page.context.close()
