@@ -518,3 +518,19 @@ def test_a_trashed_events_form_does_not_take_typing_it_then_throws_away(
         assert kept == "Binned, renamed", (answer.value.status, page.title())
         assert page.get_by_role("button", name="Restore").count() == 1
     page.context.close()
+
+
+def test_previewing_the_description_does_not_need_a_title(site, browser, signed_state):
+    """D20: "Preview the description" is a submit button of the form whose Title is
+    `required`: with no title yet the browser refuses to send it ("Please fill out this
+    field", focus thrown to Title) - the preview needs `formnovalidate`."""
+    page = editor_page(browser, signed_state)
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Description (HTML)").fill("<p>Draft text</p>")
+    posted = []
+    page.on("request", lambda r: posted.append(r) if r.method == "POST" else None)
+    page.get_by_role("button", name="Preview the description").click()
+    page.wait_for_timeout(1500)
+    page.wait_for_load_state()
+    assert posted and page.locator("section.preview").count() == 1, active(page)
+    page.context.close()
