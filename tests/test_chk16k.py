@@ -26,9 +26,9 @@ def site(tmp_path_factory):
     headers = basic("boss", output.strip().splitlines()[-1])
     server = Server(database, workers=1)
     made = {}
-    # Two days of one month with 8 events each: 3 shown, "5 more" on both.
+    # Two days of one month (after today) with 8 events each: 3 shown, "5 more" on both.
     for offset in (0, 1):
-        day = DAY.replace(day=10) + timedelta(days=offset)
+        day = DAY.replace(day=min(DAY.day, 27)) + timedelta(days=offset)
         for n in range(8):
             body = {
                 "title": f"Busy {offset}-{n}",
