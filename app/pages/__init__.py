@@ -36,7 +36,7 @@ from app.routes.media import UPLOAD_ENDPOINTS
 from app.urls import namespace_url, site_url
 from rules import dates, recurrence
 from rules.ids import as_id
-from rules.text import html_text
+from rules.text import demote_headings, html_text
 from store.sitemap import count_public, public_pages
 
 bp = Blueprint("pages", __name__)
@@ -1210,6 +1210,7 @@ def register_pages(app) -> None:
             FileSystemLoader(os.path.join(app.root_path, "templates")),
         ]
     )
+    app.jinja_env.filters["demoted"] = demoted
     app.jinja_env.globals.update(
         _=_,
         ngettext=None,
@@ -1224,6 +1225,13 @@ def register_pages(app) -> None:
     app.jinja_env.policies["json.dumps_kwargs"] = {}
     app.add_url_rule("/static/site.css", "site_css", _site_css, methods=["GET"])
     errors.page_errors(_answers_a_page, error_page)
+
+
+def demoted(html: str, top: int = 2) -> str:
+    """The filter ``demoted``: a description's headings below the page's own, where the
+    description is shown (rules/text.py::demote_headings); HTML marked safe stays so."""
+    moved = demote_headings(str(html), top)
+    return Markup(moved) if isinstance(html, Markup) else moved
 
 
 def _answers_a_page(path: str) -> bool:
