@@ -77,6 +77,24 @@ def _with_alt(match: re.Match) -> str:
     return f'<img{attributes} alt="">'
 
 
+# A heading's tag, opening or closing, as nh3 writes it: lower-case, and a "<" inside an
+# attribute's value written &lt;, so this matches tags only.
+_HEADING = re.compile(r"<(/?)h([1-6])\b")
+
+
+def demote_headings(html: str, top: int = 2) -> str:
+    """Sanitised HTML (a description) with its headings moved to start at level ``top``, for
+    a page that shows it under headings of its own (SPEC §15 "one h1 per page"): an h1 of
+    a WordPress description becomes h2, an h4 alone h2 (no level skipped after the
+    page's), the levels below keep their order, and none goes past h6. Only the page
+    does this: the stored text, the API's and the feeds' keep the author's levels."""
+    levels = [int(level) for opening, level in _HEADING.findall(html) if not opening]
+    shift = top - min(levels) if levels else 0
+    if not shift:
+        return html
+    return _HEADING.sub(lambda tag: f"<{tag[1]}h{min(int(tag[2]) + shift, 6)}", html)
+
+
 _UNSAFE_IN_URL = re.compile(r"[\s\"'<>`\\]")
 
 

@@ -2191,3 +2191,80 @@ def test_a_page_asked_by_the_plugins_tribe_paged_keeps_its_number_in_its_head(cl
     assert "Talk 10" in second and "Talk 00" not in second
     for name, address in _head_links(second).items():
         assert "page=2" in address or "paged=2" in address, (name, address)
+
+
+# --- keyboard and screen-reader use (outside check chk16k) --------------------------------
+
+
+def _title_of(html: str) -> str:
+    return re.search(r"<title>(.*?)</title>", html, re.S).group(1)
+
+
+def test_a_wrong_event_password_marks_the_field_and_says_why(client, make_event):
+    """chk16k D4: "That password is not right." was tied to nothing: the field in error is
+    marked invalid and described by the message (ARIA21), as the editor's fields are."""
+    made = event(make_event, title="Members night", password="s3cret")
+    html = page(client, f"/event/{made['slug']}/")
+    assert "aria-invalid" not in html  # nothing is wrong before a try
+    wrong = client.post(f"/event/{made['slug']}/", data={"post_password": "nope"}, headers=HTML)
+    html = wrong.get_data(as_text=True)
+    field = re.search(r'<input id="post_password"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in field
+    described = re.search(r'aria-describedby="([^"]+)"', field).group(1)
+    assert re.search(rf'<p class="error" role="alert" id="{described}">', html)
+
+
+def test_more_links_of_the_month_grid_are_named_for_their_day(client, make_event):
+    """chk16k D5: two busy days each linked "2 more": in a screen reader's list of links
+    the two could not be told apart. Each is named for its day, its visible words first
+    (WCAG 2.5.3), in the page's language."""
+    first = DAY.replace(day=min(DAY.day, 27))
+    for day in (first, first + timedelta(days=1)):
+        for n in range(5):
+            event(
+                make_event,
+                title=f"Busy {n}",
+                start_date=f"{day} 0{n}:00:00",
+                end_date=f"{day} 0{n}:30:00",
+            )
+    for root, visible in (("", "2 more"), ("/fr", "2 de plus")):
+        html = page(client, f"{root}/events/month/{first:%Y-%m}/")
+        links = re.findall(r'<a class="more" href="([^"]+)" aria-label="([^"]+)">([^<]+)</a>', html)
+        assert len(links) == 2 and len({name for _href, name, _text in links}) == 2, links
+        assert all(name.startswith(text) and text == visible for _h, name, text in links)
+
+
+def test_a_descriptions_headings_stay_below_the_pages_own(client, admin, make_event):
+    """chk16k D10: a description's <h1> (WordPress content carries them, and the sanitiser
+    keeps them) made a second h1 on the event's page, and its h4 skipped levels (SPEC §15
+    "one h1 per page"). The page moves them under its own; the stored text, which the API
+    answers, keeps the author's."""
+    description = "<h1>Programme</h1><p>Songs.</p><h4>Encore</h4>"
+    made = event(make_event, title="Headed", description=description)
+    html = page(client, f"/event/{made['slug']}/")
+    assert html.count("<h1") == 1
+    assert "<h2>Programme</h2><p>Songs.</p><h5>Encore</h5>" in html
+    assert client.get(f"{NS}/events/{made['id']}").get_json()["description"] == description
+    venue = client.post(
+        f"{NS}/venues", json={"venue": "Hall", "description": "<h4>Access</h4>"}, headers=admin
+    ).get_json()
+    venue_page = page(client, f"/venue/{venue['slug']}/")
+    assert venue_page.count("<h1") == 1 and "<h2>Access</h2>" in venue_page
+
+
+def test_a_lists_title_says_its_page_search_and_filters(client, make_event):
+    """chk16k D11: page 2, a search and a filter all had the title of page 1 (WCAG 2.4.2):
+    the title says them, in the page's language."""
+    for n in range(11):
+        event(make_event, title=f"Busy evening {n}", categories=["Music"])
+    first = _title_of(page(client, "/events/"))
+    assert first == "Upcoming events · Events"
+    assert _title_of(page(client, "/events/?page=2")) == "Upcoming events, page 2 · Events"
+    searched = _title_of(page(client, "/events/?search=busy"))
+    assert searched == "Search: busy · Upcoming events · Events"
+    filtered = _title_of(page(client, "/events/?categories=music&page=2"))
+    assert filtered == "Filtered by Music · Upcoming events, page 2 · Events"
+    french = _title_of(page(client, "/fr/events/?search=busy&page=2"))
+    assert french.startswith("Recherche\u00a0: busy · Évènements à venir, page numéro 2")
+    # A term's page says its term in its heading already.
+    assert _title_of(page(client, "/events/category/music/")) == "Music · Events"

@@ -329,3 +329,121 @@ def test_the_widget_shows_a_series_once_and_says_when_the_api_refuses(site, brow
         # The browser's own line for the refused request is the only error.
         assert [p for p in problems if "400" not in p] == [], problems
         page.context.close()
+
+
+# --- keyboard and screen-reader use (outside check chk16k) --------------------------------
+
+
+def test_a_wrong_event_password_marks_the_field(site, browser):
+    """chk16k D4: the public password form's "That password is not right." was tied to
+    nothing: the field is marked invalid and described by the message."""
+    page, _problems = open_page(
+        browser, site["base"] + f"/event/{site['events']['Members']['slug']}/"
+    )
+    page.get_by_label("Password").fill("wrong")
+    page.get_by_role("button", name="Show the event").click()
+    page.wait_for_load_state()
+    assert page.get_by_role("alert").count() == 1
+    field = page.get_by_label("Password")
+    assert field.get_attribute("aria-invalid") == "true"
+    described = (field.get_attribute("aria-describedby") or "").split()
+    assert any(page.locator(f"#{i}.error, #{i}[role=alert]").count() for i in described)
+    page.context.close()
+
+
+@pytest.mark.parametrize("forced", ["none", "active"])
+def test_today_in_the_month_grid_is_not_shown_by_colour_alone(site, browser, forced):
+    """chk16k D8: today's cell differed from the other days by its background colour alone
+    (WCAG 1.4.1), which forced-colors mode removes: nothing showed today then."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, forced_colors=forced)
+    page = context.new_page()
+    page.goto(site["base"] + "/events/month/")
+    differs = page.evaluate(
+        """() => {
+        const today = document.querySelector('td.today');
+        const other = [...document.querySelectorAll('td:not(.today):not(.other-month)')][0];
+        const look = td => { const s = getComputedStyle(td);
+          const n = getComputedStyle(td.querySelector('.day-number'));
+          const extra = [...td.querySelectorAll('*')].filter(e => !e.closest('.day-number, ul, a.more')
+            && e.getClientRects().length && e.innerText && e.innerText.trim()).length;
+          return [s.borderTopWidth, s.borderTopStyle, s.borderLeftWidth, s.outlineStyle, s.outlineWidth,
+                  s.boxShadow, n.fontWeight, n.textDecorationLine, n.borderBottomWidth, n.borderTopWidth,
+                  n.outlineStyle, n.boxShadow, extra,
+                  getComputedStyle(td, '::before').content, getComputedStyle(td, '::after').content,
+                  getComputedStyle(td.querySelector('.day-number'), '::before').content,
+                  getComputedStyle(td.querySelector('.day-number'), '::after').content,
+                  ].join('|'); };
+        return { same: look(today) === look(other), a: look(today), b: look(other) };
+      }"""
+    )
+    assert not differs["same"], differs
+    # The other months' days are told apart by more than their background too.
+    weights = page.evaluate(
+        """() => ['td.other-month', 'td:not(.other-month)'].map(cell =>
+          getComputedStyle(document.querySelector(cell + ' .day-number')).fontWeight)"""
+    )
+    assert weights[0] != weights[1], weights
+    context.close()
+
+
+def test_textareas_get_the_sites_focus_ring(site, browser):
+    """chk16k D9: the focus rule named a, button, input and select: the editor's textareas
+    (description, recurrence lines) got Chromium's thin default ring, barely different
+    from their border in dark mode. Read from the stylesheet on a page of both controls."""
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto(site["base"] + "/events/")
+    page.set_content(
+        f'<link rel="stylesheet" href="{site["base"]}/static/calendar.css">'
+        '<form class="stacked"><input id="title"><textarea id="description"></textarea></form>'
+    )
+    ring = "e => { const s = getComputedStyle(e); return [s.outlineStyle, s.outlineWidth, s.outlineColor]; }"
+    page.locator("#title").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "description"
+    textarea = page.evaluate(ring, page.locator("#description").element_handle())
+    page.keyboard.press("Shift+Tab")
+    title = page.evaluate(ring, page.locator("#title").element_handle())
+    assert textarea == title and title[0] == "solid", (textarea, title)
+    context.close()
+
+
+def test_the_widget_says_its_language_and_when_it_has_nothing(site, browser, tmp_path):
+    """chk16k D12, D13: data-lang="fr" wrote French dates into an English page without
+    ``lang`` (a screen reader read them with the English voice, WCAG 3.1.2), and a widget
+    with no event showed a bare "—". The list says the language of its dates, and an
+    empty one says so in the site's words, marked with their language."""
+    html = (
+        "<!doctype html><html lang='en'><head><title>Club</title>"
+        "<link rel='icon' href='data:,'></head><body><h1>Our club</h1>"
+        '<div id="fr" data-calendar-events data-limit="2" data-lang="fr"></div>'
+        '<div id="none" data-calendar-events data-limit="2" data-search="zzzqqq"></div>'
+        '<div id="rien" data-calendar-events data-lang="fr-CA" data-search="zzzqqq"></div>'
+        f'<script src="{site["base"]}/widget.js" async></script></body></html>'
+    )
+    with another_origin(tmp_path, html) as address:
+        page, problems = open_page(browser, address)
+        _widget_items(page, "fr", 2)
+        assert page.locator("#fr li").first.evaluate("li => li.matches(':lang(fr)')")
+        assert _widget_items(page, "none", 1) == ["No upcoming events."]
+        assert page.locator("#none li").first.evaluate("li => li.matches(':lang(en)')")
+        assert _widget_items(page, "rien", 1) == ["Aucun évènement à venir."]
+        assert page.locator("#rien li").first.evaluate("li => li.matches(':lang(fr)')")
+        assert problems == []
+        page.context.close()
+
+
+def test_an_empty_month_on_a_phone_says_there_is_nothing(site, browser):
+    """chk16k D14: at 320 px (and 200 % zoom of a 1280 px window: 640 px) the grid becomes a
+    list of the days that have events; a month without any showed no word at all, where
+    the list and day views say "No events match." / "No events on this day."."""
+    empty = (date.today().replace(day=1) + timedelta(days=400)).strftime("%Y-%m")
+    for width in (320, 640):
+        page, _problems = open_page(browser, site["base"] + f"/events/month/{empty}/", width=width)
+        said = page.locator("main .empty, main [role=status]")
+        assert said.count() >= 1 and said.first.is_visible(), width
+        assert said.first.inner_text() == "No events this month."
+        page.context.close()
+    busy, _problems = open_page(browser, site["base"] + f"/events/month/{DAY:%Y-%m}/")
+    assert busy.locator("main .empty").count() == 0
+    busy.context.close()

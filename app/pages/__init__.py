@@ -45,7 +45,7 @@ from app.routes.media import UPLOAD_ENDPOINTS
 from app.urls import namespace_url, site_url
 from rules import dates, recurrence
 from rules.ids import as_id
-from rules.text import html_text
+from rules.text import demote_headings, html_text
 from store.sitemap import count_public, public_pages
 
 bp = Blueprint("pages", __name__)
@@ -352,10 +352,13 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         return page_address(request.endpoint, request.view_args, **query, page=number)
 
     shown = _decorate(_one_per_series(events))
+    heading = heading or (_("Past events") if is_past else _("Upcoming events"))
+    choices = _choices(filters)
     return page_response(
         template,
         embed=embed,
-        heading=heading or (_("Past events") if is_past else _("Upcoming events")),
+        heading=heading,
+        page_title=_list_title(heading, asked, page, choices),
         events=shown,
         page=page,
         previous=page_link(page - 1) if page > 1 else None,
@@ -367,10 +370,27 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         views=_view_links(filters, reading.site_today()),
         feeds=_feeds(filters, window),
         json_ld=reading.events_ld([event["id"] for event in shown]),
-        **_choices(filters),
+        **choices,
         term=term,
         **context,
     )
+
+
+def _list_title(heading: str, asked: reading.Filters, page: int, choices: dict) -> str:
+    """A list's title, which says where the visitor is (WCAG 2.4.2): the search and the
+    filters asked, by name where the form offers them, then the heading with its page
+    number after the first. A term's page says its term in its heading already."""
+    if page > 1:
+        heading = _("%(heading)s, page %(number)s", heading=heading, number=page)
+    offered = {"categories": choices["categories"], "venue": choices["venues"]}
+    chosen = []
+    for name in reading.FILTERS[1:]:
+        known = {v: c.name for c in offered.get(name, ()) for v in (c.slug, str(c.id))}
+        chosen += [known.get(value, value) for value in getattr(asked, name)]
+    parts = [_("Search: %(words)s", words=asked.search)] if asked.search else []
+    if chosen:
+        parts.append(_("Filtered by %(names)s", names=", ".join(chosen)))
+    return " · ".join([*parts, heading])
 
 
 def _list_start() -> tuple[datetime, dict]:
@@ -555,6 +575,7 @@ def month_view(month=None):
         "month.html",
         heading=formatting.month_title(first_of_month, lang),
         weeks=weeks,
+        empty=not any(day.events for week in weeks for day in week if day.in_month),
         weekdays=formatting.weekday_names(lang),
         previous=_month_link(previous, query),
         next=_month_link(following, query),
@@ -1047,30 +1068,38 @@ def _for_robots(body: str, mimetype: str) -> Response:
     return response
 
 
-# What the widget shows when the API refuses its attributes (data-categories="nope").
+# What the widget shows when the API refuses its attributes (data-categories="nope"), and
+# when it has no event to show (the words of a venue's page with none: "—" said nothing).
 WIDGET_UNAVAILABLE = N_("The events could not be shown.")
+WIDGET_EMPTY = N_("No upcoming events.")
 
 
 @bp.route("/widget.js")
 def widget():
     """The widget's script at a stable address, revalidated by its ETag; it reads the API
-    under this site's namespace, and says its message in the site's languages."""
+    under this site's namespace, and says its messages in the site's languages."""
     config = current_app.config
-    unavailable = {
-        code.lower(): translate(WIDGET_UNAVAILABLE, code) for code in config["LANGUAGES"]
-    }
-    unavailable[""] = translate(WIDGET_UNAVAILABLE, config["DEFAULT_LANGUAGE"])
     body = _widget_script(
         {
             "API": config["NAMESPACE_URL"],
             "LANGUAGES": [code.lower() for code in config["LANGUAGES"]],
-            "UNAVAILABLE": unavailable,
+            "DEFAULT": config["DEFAULT_LANGUAGE"],
+            "UNAVAILABLE": _in_site_languages(WIDGET_UNAVAILABLE),
+            "EMPTY": _in_site_languages(WIDGET_EMPTY),
         }
     )
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # revalidated by its ETag
     response.set_etag(etag_of(body.encode())[1:-1])
     return response.make_conditional(request)
+
+
+def _in_site_languages(message: str) -> dict[str, str]:
+    """``message`` by language root, as the widget picks it ("" the site's own)."""
+    config = current_app.config
+    said = {code.lower(): translate(message, code) for code in config["LANGUAGES"]}
+    said[""] = translate(message, config["DEFAULT_LANGUAGE"])
+    return said
 
 
 # A setting of widget.js: one line of its own, which the site writes in.
@@ -1232,6 +1261,7 @@ def register_pages(app) -> None:
             FileSystemLoader(os.path.join(app.root_path, "templates")),
         ]
     )
+    app.jinja_env.filters["demoted"] = demoted
     app.jinja_env.globals.update(
         _=_,
         ngettext=ngettext,
@@ -1246,6 +1276,13 @@ def register_pages(app) -> None:
     app.jinja_env.policies["json.dumps_kwargs"] = {}
     app.add_url_rule("/static/site.css", "site_css", _site_css, methods=["GET"])
     errors.page_errors(_answers_a_page, error_page)
+
+
+def demoted(html: str, top: int = 2) -> str:
+    """The filter ``demoted``: a description's headings below the page's own, where the
+    description is shown (rules/text.py::demote_headings); HTML marked safe stays so."""
+    moved = demote_headings(str(html), top)
+    return Markup(moved) if isinstance(html, Markup) else moved
 
 
 def _answers_a_page(path: str) -> bool:

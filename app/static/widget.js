@@ -5,7 +5,9 @@
    series once (its next occurrence, as the site's list view shows it), drawn in an open
    shadow root so that the host page's styles and ours stay apart. Titles and venue names
    are inserted as text, never as markup. When the API refuses the element's attributes
-   (an unknown category), the list says so and the API's message goes to console.warn. */
+   (an unknown category), the list says so and the API's message goes to console.warn; with
+   no event to show, it says that in words. The list names the language its dates are
+   written in, and each message its own (WCAG 3.1.2: a screen reader reads them in it). */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -37,11 +39,14 @@
   }
 
   // Written in by the site that serves the script (app/pages::widget), one setting a line:
-  // its API's address, its language roots, and what the widget says when the API refuses
-  // its attributes (by language root, "" the site's own).
+  // its API's address, its language roots, its default language (that of the root ""), and
+  // what the widget says when the API refuses its attributes and when it has no event to
+  // show (by language root, "" the site's own).
   var API = "/wp-json/calendar/events/v1";
   var LANGUAGES = ["en"];
+  var DEFAULT = "en";
   var UNAVAILABLE = { "": "The events could not be shown." };
+  var EMPTY = { "": "No upcoming events." };
   // Most events read a page, and pages read, to find data-limit entries (a series once).
   var PAGE_SIZE = 50;
   var MOST_PAGES = 10;
@@ -52,6 +57,21 @@
     var wanted = lang.toLowerCase();
     var base = wanted.split(/[-_]/)[0];
     return LANGUAGES.indexOf(wanted) >= 0 ? wanted : LANGUAGES.indexOf(base) >= 0 ? base : "";
+  }
+
+  // The language the dates are written in (Intl's, from data-lang or else the visitor's
+  // browser), or "" when data-lang names none Intl knows (the dates are then ISO's).
+  function datesLanguage(lang) {
+    try { return new Intl.DateTimeFormat(lang || undefined).resolvedOptions().locale; }
+    catch (e) { return ""; }
+  }
+
+  // A message of the site's catalog for the language root ("" the site's own, in DEFAULT),
+  // marked with its language.
+  function message(className, words, language) {
+    var item = text("li", className, words[language] || words[""]);
+    item.lang = language && words[language] ? language : DEFAULT;
+    return item;
   }
 
   function entry(event, base, prefix, lang) {
@@ -99,6 +119,8 @@
     var style = document.createElement("style");
     style.textContent = STYLE;
     var list = document.createElement("ul");
+    var written = datesLanguage(lang);
+    if (written) list.lang = written;
     root.replaceChildren(style, list);
     var language = languageOf(lang);
     var prefix = language ? "/" + encodeURIComponent(language) : "";
@@ -122,9 +144,9 @@
     }
 
     read(1)
-      .then(function () { if (!list.children.length) list.appendChild(text("li", "", "—")); })
+      .then(function () { if (!list.children.length) list.appendChild(message("empty", EMPTY, language)); })
       .catch(function (problem) {
-        list.replaceChildren(text("li", "unavailable", UNAVAILABLE[language] || UNAVAILABLE[""]));
+        list.replaceChildren(message("unavailable", UNAVAILABLE, language));
         console.warn("Calendar widget: " + problem.message);
       });
   }
