@@ -97,9 +97,9 @@ class EventFilters:
     # its latest (the pages' past list, latest first).
     first_of_series: bool | None = None
     last_of_series: bool | None = None
-    # A search that also finds the events at these venues (the pages' search: a venue's
-    # name or city, app/reading/filters.py::venues_named).
-    search_venue_ids: list[int] | None = None
+    # A search that also finds the events at the venues whose name or city holds it (the
+    # pages' search, the API's ``search_venues``).
+    search_venues: bool | None = None
 
 
 def _search_clause(text: str, id_column, ref):
@@ -177,9 +177,8 @@ def _filtered(
         # As WordPress: a search does not look inside events the caller may not read.
         id_column = unindexed(Event.id) if search_in_order else Event.id
         found = present(_search_clause(filters.search, id_column, ref))
-        if filters.search_venue_ids:
-            size = len(filters.search_venue_ids)
-            found |= present(_linked(EventVenue, "search_venue_ids", size, viewer, ref, True))
+        if filters.search_venues:
+            found |= present(_at_venues_named(filters.search, viewer, ref))
         query = query.where(found)
     query = _masked_flags(query, filters, viewer, ref, present, absent)
     if filters.post_parent is not None:
@@ -190,6 +189,18 @@ def _filtered(
     if filters.last_of_series:
         query = query.where(~_earlier_in_series(filters, viewer, ref, later=True))
     return query
+
+
+def _at_venues_named(text: str, viewer: Viewer, ref):
+    """Events at a venue whose name or city holds ``text``, one that their representation
+    shows this viewer (not trashed, readable: as a venue filter counts it). The text is
+    written into the statement, which is then built for its request alone (``_shape``)."""
+    named = contains_text(Venue.title, text) | contains_text(Venue.city, text)
+    shown = (Venue.status != "trash") & visible_clause(
+        Venue, viewer, now=ref("now"), author=ref("viewer")
+    )
+    links = EventVenue.select(SQL("1")).join(Venue, on=(EventVenue.venue == Venue.id))
+    return fn.EXISTS(links.where((EventVenue.event == Event.id) & named & shown))
 
 
 def _masked_flags(query, filters: EventFilters, viewer: Viewer, ref, present, absent):
@@ -394,7 +405,10 @@ def _listing_values(filters: EventFilters, viewer: Viewer, **extra) -> dict:
 def _shape(filters: EventFilters, viewer: Viewer) -> tuple | None:
     """What decides the text of ``_filtered``'s SQL: which filters are set, list lengths,
     flags, the viewer's role; ``None`` when the query is built afresh each time (a search
-    with words too short for the index, whose scan reads the words as literals)."""
+    with words too short for the index, whose scan reads the words as literals, or one
+    that also reads venues' names: ``_at_venues_named``)."""
+    if filters.search_venues:
+        return None
     shape = [viewer.role if viewer.logged_in else None]
     for name, value in vars(filters).items():
         if name == "search" and value:

@@ -912,6 +912,20 @@ def test_the_apis_search_venues_finds_what_the_pages_search_finds(client, admin,
     assert client.get(f"{NS}/events?search_venues=maybe").status_code == 400
 
 
+def test_search_venues_finds_the_events_of_every_venue_named(client, admin, make_event):
+    """Found by an outside check: only the first 50 venues named were asked for their events
+    (55 venues in Lyon: a total of 50). The venues are read in the listing's statement."""
+    for n in range(55):
+        venue = client.post(
+            f"{NS}/venues", json={"venue": f"Hall {n}", "city": "Lyon"}, headers=admin
+        ).get_json()
+        event(make_event, title=f"Gig {n}", venue=venue["id"])
+    body = client.get(f"{NS}/events?search=lyon&search_venues=1&per_page=5").get_json()
+    assert body["total"] == 55
+    html = page(client, "/events/?search=LYON&page=6")
+    assert len(re.findall(r">Gig \d+</a>", html)) == 5
+
+
 def test_previous_and_next_events_however_far_apart(client, make_event):
     """The previous event is looked for in a week, then wider: found whatever the gap."""
     days = {"first": 1, "a month on": 40, "next day": 41, "years on": 41 + 900}

@@ -17,7 +17,7 @@ from store.events import (
     EventFilters,
     event_exists,
 )
-from store.linked import LinkedFilters, existing_linked, list_linked
+from store.linked import existing_linked
 from store.terms import resolve_filter_terms
 
 DATE_PARAMS = (
@@ -132,7 +132,7 @@ def event_filters(args, viewer):
         if key in args:
             setattr(filters, key, args[key])
     if args.get("search_venues") and filters.search and filters.venue_ids is None:
-        filters.search_venue_ids = venues_named(filters.search, viewer) or None
+        filters.search_venues = True
     _geo_filters(args, filters, config)
     for key in ECHOED:
         if key in args:
@@ -141,14 +141,6 @@ def event_filters(args, viewer):
         args["status"] if "status" in args else (None if viewer.has("edit_posts") else "publish")
     )
     return filters, echo
-
-
-def venues_named(text: str, viewer) -> list[int]:
-    """The venues ``viewer`` may read whose name or city holds ``text``: those whose events
-    the pages' search (``search_venues``) finds beside the events holding it."""
-    rows, _total = list_linked("venue", LinkedFilters(search=text), viewer, 0, 50, count=False)
-    wanted = text.casefold()
-    return [row.id for row in rows if wanted in f"{row.title} {row.city}".casefold()]
 
 
 def _geo_filters(args, filters, config) -> None:
