@@ -1,0 +1,154 @@
+"""chk16e: SPEC §16 (the editor) read clause by clause by an outside checker. Each test
+fails on the code it was written against, for the reason its docstring gives."""
+
+import re
+from datetime import date, timedelta
+
+from tests.conftest import NS, event_form, saved_id
+
+DAY = date.today() + timedelta(days=6)
+
+
+def _selected(page: str, select_id: str) -> list[str]:
+    select = re.search(rf'<select id="{select_id}"[^>]*>(.*?)</select>', page, re.S).group(1)
+    return re.findall(r'<option value="([^"]*)" selected', select)
+
+
+def test_d1_a_publishers_new_event_form_publishes_unless_told_otherwise(sign_in):
+    """SPEC §16: forms go through the API's write path and permission rule; the API
+    (reference §5) publishes a publisher's event when no status is asked. The form's
+    status select starts on "Draft", so "create an event … and see it on the public page"
+    done by filling the fields and pressing Save makes a draft nobody sees."""
+    editor = sign_in("editor", "ella")
+    page = editor.get("/manage/events/new").get_data(as_text=True)
+    assert _selected(page, "status") == ["publish"]
+
+
+def test_d2_saving_a_trashed_events_form_answers_303_or_400_keeping_what_was_typed(sign_in):
+    """SPEC §16: "A form posted to the editor answers with a redirect to the saved item's
+    edit page (303), or with the form again and its errors (400) … with what the user typed
+    kept". A trashed event's page shows the whole form and a Save button; pressing it
+    answers 409 with a page that has no form, and the typed title is gone."""
+    editor = sign_in("editor", "tom")
+    event_id = saved_id(editor.post("/manage/events/new", data=event_form(editor, title="Gone")))
+    editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
+    form = editor.get(f"/manage/events/{event_id}").get_data(as_text=True)
+    assert f'action="/manage/events/{event_id}"' in form  # the form with its Save is shown
+    saved = editor.post(
+        f"/manage/events/{event_id}", data=event_form(editor, title="Typed by the user")
+    )
+    assert saved.status_code in (303, 400), saved.status_code
+    if saved.status_code == 400:
+        assert 'value="Typed by the user"' in saved.get_data(as_text=True)
+
+
+def test_d3_a_page_past_the_end_does_not_point_to_another_empty_page(client, admin, sign_in):
+    """Lists have paging (SPEC §16). /manage/venues/?page=99 of a 2-page list shows
+    "Nothing here" and a "Previous page" link to page 98, just as empty (and so on)."""
+    for number in range(25):
+        client.post(f"{NS}/venues", json={"venue": f"Hall {number:02d}"}, headers=admin)
+    editor = sign_in("editor", "vic")
+    answer = editor.get("/manage/venues/?page=99", follow_redirects=True)
+    page = answer.get_data(as_text=True)
+    assert "page=98" not in page
+    assert "page=2" in page or "page=1" in page  # a way back to the list's pages
+
+
+def test_d4_editor_pages_carry_no_cors_headers(client):
+    """README (CORS_ORIGINS): "editor pages get no CORS header"."""
+    answer = client.get("/manage/signin")
+    cors = [name for name in answer.headers.keys() if name.lower().startswith("access-control-")]
+    assert cors == []
+
+
+def test_d5_the_dashboard_leads_to_the_rest_of_a_long_section(client, admin, sign_in):
+    """SPEC §16 dashboard "my upcoming events": with 25 upcoming events the section shows 20
+    and no link to the others."""
+    editor = sign_in("editor", "dana")
+    for number in range(25):
+        editor.post(
+            "/manage/events/new",
+            data=event_form(editor, title=f"Upcoming {number:02d}", status="publish"),
+        )
+    page = editor.get("/manage/").get_data(as_text=True)
+    section = re.search(r'My upcoming events</h2>(.*?)</section>', page, re.S).group(1)
+    rows = len(re.findall(r'href="/manage/events/\d+"', section))
+    more = re.search(r'href="/manage/events/(\?[^"]*)?"', section)
+    assert rows == 25 or more, rows
+
+
+def _input(page: str, name: str) -> tuple[str, str]:
+    tag = re.search(rf'<input id="{name}"[^>]*>', page).group(0)
+    kind = re.search(r'type="([^"]+)"', tag).group(1)
+    value = re.search(r'value="([^"]*)"', tag).group(1)
+    return kind, value
+
+
+def _fits(kind: str, value: str) -> bool:
+    """Whether a browser keeps ``value`` in an input of type ``kind`` (else it shows "")."""
+    pattern = {"date": r"\d{4}-\d{2}-\d{2}", "datetime-local": r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?"}
+    return kind not in pattern or re.fullmatch(pattern[kind], value) is not None
+
+
+def test_d6_kept_dates_are_shown_in_a_form_their_input_can_hold(sign_in):
+    """SPEC §16: 400 "with what the user typed kept", and the editor works with JavaScript
+    off. With JS off the start/end are datetime-local; ticking "All day" and saving with an
+    error elsewhere re-renders them as type="date" value="2027-08-10T10:00": Chromium shows
+    such an input empty, and the next Save loses both dates ("Must not be empty")."""
+    editor = sign_in("editor", "al")
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(
+            editor,
+            all_day="on",
+            start_date=f"{DAY}T10:00",
+            end_date=f"{DAY + timedelta(days=1)}T10:00",
+            website="ftp://not-http",
+        ),
+    )
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    for name in ("start_date", "end_date"):
+        kind, value = _input(page, name)
+        assert value and _fits(kind, value), (name, kind, value)
+    # and the other way: a date-only start (a form the API takes) on a timed event
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(
+            editor, start_date=f"{DAY}", end_date=f"{DAY + timedelta(days=1)}", website="x"
+        ),
+    )
+    assert answer.status_code == 400
+    kind, value = _input(answer.get_data(as_text=True), "start_date")
+    assert value and _fits(kind, value), (kind, value)
+
+
+def test_d7_editor_pages_say_x_frame_options_deny(client, sign_in):
+    """SPEC §16: the editor's pages "are framed by no one" (headers). Only CSP
+    frame-ancestors is sent; /doc/ui sends X-Frame-Options: DENY, the editor does not."""
+    assert client.get("/manage/signin").headers.get("X-Frame-Options") == "DENY"
+    editor = sign_in("editor", "fay")
+    assert editor.get("/manage/events/new").headers.get("X-Frame-Options") == "DENY"
+
+
+def test_d8_an_author_editing_anothers_event_is_refused_with_403_as_the_api_does(
+    client, as_role, sign_in
+):
+    """SPEC §5 "logged in without the right: 403"; §16 the forms follow the API's
+    permission rule ("an author cannot edit another's event"). The API answers 403; the
+    editor answers 404 for the same user and event."""
+    owner = as_role("author", "olga")
+    made = client.post(
+        f"{NS}/events",
+        json={"title": "Olga's", "start_date": f"{DAY} 10:00", "end_date": f"{DAY} 11:00"},
+        headers=owner,
+    ).get_json()
+    other_headers = as_role("author", "otis")
+    api = client.post(f"{NS}/events/{made['id']}", json={"title": "x"}, headers=other_headers)
+    assert api.status_code == 403
+    other = sign_in("author", "otis")
+    answer = other.post(
+        f"/manage/events/{made['id']}", data=event_form(other, title="Taken over")
+    )
+    assert answer.status_code == 403
+    assert client.get(f"{NS}/events/{made['id']}").get_json()["title"] == "Olga's"
