@@ -152,3 +152,25 @@ def test_d8_an_author_editing_anothers_event_is_refused_with_403_as_the_api_does
     )
     assert answer.status_code == 403
     assert client.get(f"{NS}/events/{made['id']}").get_json()["title"] == "Olga's"
+
+
+def test_d9_an_image_is_found_by_the_name_of_the_file_uploaded(sign_in):
+    """The library's search label says "or by its file name"; SPEC §16 lists of images
+    "with search". The uploaded file's name is not kept: searching "spring" for
+    spring-poster.png finds nothing (only the generated hash name matches)."""
+    import io
+
+    from PIL import Image
+
+    editor = sign_in("editor", "ivy")
+    image = io.BytesIO()
+    Image.new("RGB", (40, 30), "green").save(image, "PNG")
+    made = editor.post(
+        "/manage/media/",
+        data={"csrf_token": editor.token, "file": (io.BytesIO(image.getvalue()), "spring-poster.png")},
+        content_type="multipart/form-data",
+    )
+    assert made.status_code == 303
+    media_id = made.headers["Location"].rstrip("/").split("/")[-1]
+    found = editor.get("/manage/media/?search=spring").get_data(as_text=True)
+    assert f'href="/manage/media/{media_id}"' in found
