@@ -193,3 +193,15 @@ def test_d10_signing_out_ends_this_session_only(app, sign_in):
     assert out.status_code == 303
     assert laptop.get("/manage/").status_code == 303  # the laptop is signed out
     assert phone.get("/manage/").status_code == 200  # the phone is not
+
+
+def test_d11_only_the_organizer_field_is_labelled_organizer(sign_in):
+    """SPEC §16 "every field has a visible label". Playwright's get_by_label("Organizer")
+    (a case-insensitive substring of the label) finds two fields: the organizers' select and
+    the image search box ("Find an image by what shows it (event, venue, organizer) …"),
+    so a label-driven test cannot pick the organizer."""
+    editor = sign_in("editor", "ora")
+    page = editor.get("/manage/events/new").get_data(as_text=True)
+    labels = re.findall(r'<label for="([^"]+)">(.*?)</label>', page, re.S)
+    matching = [target for target, text in labels if "organizer" in re.sub("<[^>]+>", "", text).lower()]
+    assert matching == ["organizer"], matching
