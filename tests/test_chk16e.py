@@ -232,3 +232,23 @@ def test_d13_the_readme_says_which_setting_trusts_x_forwarded_proto():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     row = next(line for line in readme.splitlines() if line.startswith("| `FORWARDED_ALLOW_IPS`"))
     assert "X-Forwarded-Proto" in row or "Secure" in row or "https" in row.lower(), row
+
+
+def test_d14_an_organizer_with_an_email_the_api_took_can_be_saved_from_a_browser(
+    client, admin, sign_in
+):
+    """Reference §8: an organizer's email is not format-validated (any string); the API takes
+    "bookings at example.org". The editor's form gives it to an <input type="email">, so
+    Chromium's own validation refuses to submit the form at all (any other change is
+    blocked) — unless the form says novalidate."""
+    made = client.post(
+        f"{NS}/organizers",
+        json={"organizer": "Legacy Org", "email": "bookings at example.org"},
+        headers=admin,
+    )
+    assert made.status_code == 201
+    editor = sign_in("editor", "eddy")
+    page = editor.get(f"/manage/organizers/{made.get_json()['id']}").get_data(as_text=True)
+    form = re.search(r"<form class=\"stacked\"[^>]*>", page).group(0)
+    email = re.search(r'<input id="email"[^>]*>', page).group(0)
+    assert "novalidate" in form or 'type="email"' not in email, (form, email)
