@@ -252,3 +252,20 @@ def test_d14_an_organizer_with_an_email_the_api_took_can_be_saved_from_a_browser
     form = re.search(r"<form class=\"stacked\"[^>]*>", page).group(0)
     email = re.search(r'<input id="email"[^>]*>', page).group(0)
     assert "novalidate" in form or 'type="email"' not in email, (form, email)
+
+
+def test_d15_an_event_hidden_from_listings_is_in_the_editors_list(sign_in):
+    """SPEC §16 lists of events with search: "Hide from listings" is about the public
+    listings; the editor's list (every view, search included) leaves such events out, so
+    an editor cannot find them there."""
+    editor = sign_in("editor", "hal")
+    event_id = saved_id(
+        editor.post(
+            "/manage/events/new",
+            data=event_form(editor, title="Quiet rehearsal", hide_from_listings="on"),
+        )
+    )
+    found = editor.get("/manage/events/?search=Quiet").get_data(as_text=True)
+    assert f'href="/manage/events/{event_id}"' in found
+    every = editor.get("/manage/events/").get_data(as_text=True)
+    assert f'href="/manage/events/{event_id}"' in every
