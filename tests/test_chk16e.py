@@ -71,7 +71,7 @@ def test_d5_the_dashboard_leads_to_the_rest_of_a_long_section(client, admin, sig
             data=event_form(editor, title=f"Upcoming {number:02d}", status="publish"),
         )
     page = editor.get("/manage/").get_data(as_text=True)
-    section = re.search(r'My upcoming events</h2>(.*?)</section>', page, re.S).group(1)
+    section = re.search(r"My upcoming events</h2>(.*?)</section>", page, re.S).group(1)
     rows = len(re.findall(r'href="/manage/events/\d+"', section))
     more = re.search(r'href="/manage/events/(\?[^"]*)?"', section)
     assert rows == 25 or more, rows
@@ -86,7 +86,10 @@ def _input(page: str, name: str) -> tuple[str, str]:
 
 def _fits(kind: str, value: str) -> bool:
     """Whether a browser keeps ``value`` in an input of type ``kind`` (else it shows "")."""
-    pattern = {"date": r"\d{4}-\d{2}-\d{2}", "datetime-local": r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?"}
+    pattern = {
+        "date": r"\d{4}-\d{2}-\d{2}",
+        "datetime-local": r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?",
+    }
     return kind not in pattern or re.fullmatch(pattern[kind], value) is not None
 
 
@@ -147,9 +150,7 @@ def test_d8_an_author_editing_anothers_event_is_refused_with_403_as_the_api_does
     api = client.post(f"{NS}/events/{made['id']}", json={"title": "x"}, headers=other_headers)
     assert api.status_code == 403
     other = sign_in("author", "otis")
-    answer = other.post(
-        f"/manage/events/{made['id']}", data=event_form(other, title="Taken over")
-    )
+    answer = other.post(f"/manage/events/{made['id']}", data=event_form(other, title="Taken over"))
     assert answer.status_code == 403
     assert client.get(f"{NS}/events/{made['id']}").get_json()["title"] == "Olga's"
 
@@ -167,7 +168,10 @@ def test_d9_an_image_is_found_by_the_name_of_the_file_uploaded(sign_in):
     Image.new("RGB", (40, 30), "green").save(image, "PNG")
     made = editor.post(
         "/manage/media/",
-        data={"csrf_token": editor.token, "file": (io.BytesIO(image.getvalue()), "spring-poster.png")},
+        data={
+            "csrf_token": editor.token,
+            "file": (io.BytesIO(image.getvalue()), "spring-poster.png"),
+        },
         content_type="multipart/form-data",
     )
     assert made.status_code == 303
@@ -203,7 +207,9 @@ def test_d11_only_the_organizer_field_is_labelled_organizer(sign_in):
     editor = sign_in("editor", "ora")
     page = editor.get("/manage/events/new").get_data(as_text=True)
     labels = re.findall(r'<label for="([^"]+)">(.*?)</label>', page, re.S)
-    matching = [target for target, text in labels if "organizer" in re.sub("<[^>]+>", "", text).lower()]
+    matching = [
+        target for target, text in labels if "organizer" in re.sub("<[^>]+>", "", text).lower()
+    ]
     assert matching == ["organizer"], matching
 
 
