@@ -117,7 +117,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     _register_routes(app)
 
     register_cli(app)
-    inner = StandardHeaders(app.wsgi_app, is_page_path)
+    inner = StandardHeaders(app.wsgi_app, is_page_path, EDITOR_PATH)
     if app.config["TEC_NAMESPACE_ALIAS"]:
         inner = NamespaceAlias(inner, app.config["API_ROOT"], NAMESPACE)
     inner = MethodOverride(inner, app.config["API_ROOT"])

@@ -22,6 +22,11 @@ STANDARD_HEADERS = (
 # The public pages are meant to be found (SPEC §15): the same, without noindex.
 PAGE_HEADERS = tuple(header for header in STANDARD_HEADERS if header[0] != "X-Robots-Tag")
 
+# The editor's pages are read by no other origin (README, CORS_ORIGINS): no CORS header.
+EDITOR_HEADERS = tuple(
+    header for header in STANDARD_HEADERS if not header[0].startswith("Access-Control-")
+)
+
 
 # The Content-Security-Policy of each face (SPEC §15, §16), written here once. The pages and
 # the editor: their own scripts and styles only, no inline ones, images from anywhere (an
@@ -45,19 +50,31 @@ def content_security_policy(framed_by: tuple[str, ...] | list[str] = ()) -> str:
     return _OWN_POLICY.format(ancestors=" ".join(framed_by) or "'none'")
 
 
+def frame_headers(framed_by: tuple[str, ...] | list[str] = ()) -> dict[str, str]:
+    """The headers saying who may frame a page: its policy, and for a page framed by no one
+    ``X-Frame-Options: DENY`` too, which a browser or proxy that drops CSP still obeys
+    (and which scanners look for)."""
+    headers = {"Content-Security-Policy": content_security_policy(framed_by)}
+    if not framed_by:
+        headers["X-Frame-Options"] = "DENY"
+    return headers
+
+
 class StandardHeaders:
     """WSGI middleware adding ``STANDARD_HEADERS`` to every answer of the app (``PAGE_HEADERS``
-    to the public pages, ``is_page_path`` of the path after its language root): constants,
-    appended as they are (Werkzeug's ``Headers`` would check each value again on every
-    request)."""
+    to the public pages, ``is_page_path`` of the path after its language root, and
+    ``EDITOR_HEADERS`` under ``editor_path``): constants, appended as they are (Werkzeug's
+    ``Headers`` would check each value again on every request)."""
 
-    def __init__(self, wsgi_app, is_page_path):
+    def __init__(self, wsgi_app, is_page_path, editor_path: str):
         self.wsgi_app = wsgi_app
         self.is_page_path = is_page_path
+        self.editor_path = editor_path
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
         page = self.is_page_path(path)
+        editor = path == self.editor_path or path.startswith(self.editor_path + "/")
         if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             # A read's preconditions on a change are not ours to answer: a failed one made
             # a static file answer 412 with its own body. ETag and If-None-Match serve.
@@ -69,7 +86,10 @@ class StandardHeaders:
             html = path == "/" and any(
                 name == "Content-Type" and value.startswith("text/html") for name, value in headers
             )
-            headers.extend(PAGE_HEADERS if page or html else STANDARD_HEADERS)
+            if editor:
+                headers.extend(EDITOR_HEADERS)
+            else:
+                headers.extend(PAGE_HEADERS if page or html else STANDARD_HEADERS)
             return start_response(status, headers, exc_info)
 
         return self.wsgi_app(environ, start)

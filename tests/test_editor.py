@@ -2812,3 +2812,18 @@ def test_the_language_links_of_the_sign_in_page_keep_where_it_leads(client):
     assert answer.status_code in (302, 303)
     signin = client.get(answer.headers["Location"]).get_data(as_text=True)
     assert language_link(signin, "de").endswith("/de/manage/signin?next=%2Fmanage%2Fevents%2F50")
+
+
+def test_editor_pages_carry_no_cors_header_and_say_x_frame_options_deny(client, sign_in):
+    """README (CORS_ORIGINS): "editor pages get no CORS header"; SPEC §16: the editor's pages
+    are framed by no one, said by CSP and by X-Frame-Options for a browser or proxy that
+    drops CSP (found by an outside check, chk16e D4/D7)."""
+    answer = client.get("/manage/signin")
+    cors = [name for name in answer.headers.keys() if name.lower().startswith("access-control-")]
+    assert cors == []
+    assert answer.headers.get("X-Frame-Options") == "DENY"
+    editor = sign_in("editor", "fay")
+    assert editor.get("/manage/events/new").headers.get("X-Frame-Options") == "DENY"
+    assert editor.get("/manage/events/999999").headers.get("X-Frame-Options") == "DENY"
+    assert client.get("/events/").headers.get("X-Frame-Options") == "DENY"
+    assert "X-Frame-Options" not in client.get("/events/embed/").headers

@@ -42,7 +42,7 @@ from app.editor import event_form, items, listing, review
 from app.editor.event_form import WEEKDAYS
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event, prepare_event
-from app.headers import content_security_policy
+from app.headers import frame_headers
 from app.i18n import N_, _, current_language, ngettext
 from app.pages import formatting, page_response
 from app.reading.texts import render_events
@@ -205,7 +205,7 @@ def _send_again(target: str, fields: list) -> Response:
 @bp.after_request
 def private(response):
     response.headers["Cache-Control"] = "private, no-store"
-    response.headers["Content-Security-Policy"] = content_security_policy()
+    response.headers.update(frame_headers())
     return response
 
 

@@ -37,7 +37,7 @@ from markupsafe import Markup
 from app import errors
 from app.auth import count_item_password, password_mark
 from app.cache import cached, etag_of
-from app.headers import content_security_policy
+from app.headers import frame_headers
 from app.i18n import N_, _, current_language, labelled, ngettext, translate
 from app.pages import formatting, reading
 from app.render import address_line, url_slug
@@ -90,8 +90,8 @@ def is_page_path(path: str) -> bool:
 # --- the frame of every page ------------------------------------------------------------
 
 
-def _csp(embed: bool = False) -> str:
-    return content_security_policy(current_app.config["EMBED_ORIGINS"] if embed else ())
+def _frame_headers(embed: bool = False) -> dict[str, str]:
+    return frame_headers(current_app.config["EMBED_ORIGINS"] if embed else ())
 
 
 def page_response(template: str, status: int = 200, embed: bool = False, **context) -> Response:
@@ -101,7 +101,7 @@ def page_response(template: str, status: int = 200, embed: bool = False, **conte
         return redirect(exported, 301)
     body = render_template(template, **_frame(), embed=embed, **context)
     response = Response(body, status=status, mimetype="text/html")
-    response.headers["Content-Security-Policy"] = _csp(embed)
+    response.headers.update(_frame_headers(embed))
     return response
 
 
@@ -1064,7 +1064,7 @@ def _for_robots(body: str, mimetype: str) -> Response:
     """An answer for robots with the pages' headers (their Content-Security-Policy); a
     sitemap's ETag and 304 are the cache's (app/cache.py), as a page's."""
     response = Response(body, mimetype=mimetype)
-    response.headers["Content-Security-Policy"] = _csp()
+    response.headers.update(_frame_headers())
     return response
 
 
@@ -1246,7 +1246,7 @@ def _with_policy(response: Response) -> Response:
     """Every answer of a page address carries the pages' Content-Security-Policy: those
     ``page_response`` makes have it, a redirect (an address moved) gets it here."""
     if "Content-Security-Policy" not in response.headers:
-        response.headers["Content-Security-Policy"] = _csp(request.endpoint == "pages.embed_view")
+        response.headers.update(_frame_headers(request.endpoint == "pages.embed_view"))
     return response
 
 
