@@ -214,16 +214,6 @@ def test_d12_too_many_recurrence_lines_say_so(sign_in):
     assert "200" in message, message
 
 
-def test_d13_the_readme_says_which_setting_trusts_x_forwarded_proto():
-    """SPEC §16 `Secure` when the request is HTTPS: behind a proxy that takes believing
-    X-Forwarded-Proto, which FORWARDED_ALLOW_IPS governs; README's row for it speaks of
-    X-Forwarded-For (throttling, access log) only."""
-    from pathlib import Path
-
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    row = next(line for line in readme.splitlines() if line.startswith("| `FORWARDED_ALLOW_IPS`"))
-    assert "X-Forwarded-Proto" in row or "Secure" in row or "https" in row.lower(), row
-
 
 def test_d14_an_organizer_with_an_email_the_api_took_can_be_saved_from_a_browser(
     client, admin, sign_in

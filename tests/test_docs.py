@@ -249,3 +249,14 @@ def test_the_layers_import_one_way_as_docs_architecture_says():
         if top(name) == "app" and node.col_offset > 0 and path.name != "cli.py"
     ]
     assert nested == [], nested
+
+
+def test_the_readme_says_which_setting_makes_the_cookie_secure_behind_a_proxy():
+    """SPEC §16 `Secure` when the request is HTTPS: behind a proxy that takes believing
+    X-Forwarded-Proto, which FORWARDED_ALLOW_IPS governs; its README row said so only of
+    X-Forwarded-For (found by an outside check, chk16e D13)."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| `FORWARDED_ALLOW_IPS`"))
+    assert "X-Forwarded-Proto" in row and "Secure" in row, row
