@@ -43,11 +43,12 @@ RULE_PARTS = {
     "BYSETPOS",
     "WKST",
 }
-MAX_LINES = 200
+MAX_LINES = 200  # both limits are said in TOO_MANY_LINES
 MAX_LINE_LENGTH = 2000
 
 
 INVALID_LINE = N_("Must be RFC 5545 lines: RRULE, RDATE or EXDATE.")
+TOO_MANY_LINES = N_("At most 200 lines, of at most 2000 characters each.")
 NO_EXRULE = N_("EXRULE is not supported: use EXDATE lines.")
 SUB_DAILY = N_("FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY.")
 
@@ -128,7 +129,7 @@ def parse(value) -> Recurrence:
     and ``""`` give an empty recurrence. Raises ``RecurrenceError``."""
     lines = split_input(value)
     if len(lines) > MAX_LINES or any(len(line) > MAX_LINE_LENGTH for line in lines):
-        raise RecurrenceError(INVALID_LINE)
+        raise RecurrenceError(TOO_MANY_LINES)
     parsed = Recurrence(lines=lines)
     for line in lines:
         match = _LINE.match(line)

@@ -198,23 +198,6 @@ def test_d11_only_the_organizer_field_is_labelled_organizer(sign_in):
     assert matching == ["organizer"], matching
 
 
-def test_d12_too_many_recurrence_lines_say_so(sign_in):
-    """A clear error for bad input: 201 valid RDATE lines are refused with "Must be RFC 5545
-    lines: RRULE, RDATE or EXDATE." although every line is one; the limit (200) is not
-    named."""
-    editor = sign_in("editor", "rita")
-    first = DAY + timedelta(days=1)
-    lines = "\n".join(
-        f"RDATE:{(first + timedelta(days=n)).strftime('%Y%m%d')}T190000Z" for n in range(201)
-    )
-    answer = editor.post("/manage/events/new", data=event_form(editor, recurrence=lines))
-    assert answer.status_code == 400
-    page = answer.get_data(as_text=True)
-    message = re.search(r'<p class="error" id="recurrence-error">(.*?)</p>', page, re.S).group(1)
-    assert "200" in message, message
-
-
-
 def test_d14_an_organizer_with_an_email_the_api_took_can_be_saved_from_a_browser(
     client, admin, sign_in
 ):

@@ -2827,3 +2827,24 @@ def test_editor_pages_carry_no_cors_header_and_say_x_frame_options_deny(client, 
     assert editor.get("/manage/events/999999").headers.get("X-Frame-Options") == "DENY"
     assert client.get("/events/").headers.get("X-Frame-Options") == "DENY"
     assert "X-Frame-Options" not in client.get("/events/embed/").headers
+
+
+def test_too_many_recurrence_lines_say_the_limit(client, admin, sign_in):
+    """A clear error for bad input: 201 valid RDATE lines were refused as "Must be RFC 5545
+    lines" although every line is one; the limit is said, in the editor and on the API
+    (found by an outside check, chk16e D12)."""
+    editor = sign_in("editor", "rita")
+    first = DAY + timedelta(days=1)
+    lines = "\n".join(
+        f"RDATE:{(first + timedelta(days=n)).strftime('%Y%m%d')}T190000Z" for n in range(201)
+    )
+    answer = editor.post("/manage/events/new", data=event_form(editor, recurrence=lines))
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    message = re.search(r'<p class="error" id="recurrence-error">(.*?)</p>', page, re.S).group(1)
+    assert "200" in message, message
+    body = {"title": "x", "start_date": f"{DAY} 19:00", "end_date": f"{DAY} 20:00"}
+    api = client.post(
+        f"/fr{NS}/events", json={**body, "recurrence": lines.split("\n")}, headers=admin
+    )
+    assert "Au plus 200 lignes" in api.get_json()["data"]["params"]["recurrence"]
