@@ -198,26 +198,6 @@ def test_d11_only_the_organizer_field_is_labelled_organizer(sign_in):
     assert matching == ["organizer"], matching
 
 
-def test_d14_an_organizer_with_an_email_the_api_took_can_be_saved_from_a_browser(
-    client, admin, sign_in
-):
-    """Reference §8: an organizer's email is not format-validated (any string); the API takes
-    "bookings at example.org". The editor's form gives it to an <input type="email">, so
-    Chromium's own validation refuses to submit the form at all (any other change is
-    blocked) — unless the form says novalidate."""
-    made = client.post(
-        f"{NS}/organizers",
-        json={"organizer": "Legacy Org", "email": "bookings at example.org"},
-        headers=admin,
-    )
-    assert made.status_code == 201
-    editor = sign_in("editor", "eddy")
-    page = editor.get(f"/manage/organizers/{made.get_json()['id']}").get_data(as_text=True)
-    form = re.search(r"<form class=\"stacked\"[^>]*>", page).group(0)
-    email = re.search(r'<input id="email"[^>]*>', page).group(0)
-    assert "novalidate" in form or 'type="email"' not in email, (form, email)
-
-
 def test_d15_an_event_hidden_from_listings_is_in_the_editors_list(sign_in):
     """SPEC §16 lists of events with search: "Hide from listings" is about the public
     listings; the editor's list (every view, search included) leaves such events out, so

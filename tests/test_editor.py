@@ -2848,3 +2848,36 @@ def test_too_many_recurrence_lines_say_the_limit(client, admin, sign_in):
         f"/fr{NS}/events", json={**body, "recurrence": lines.split("\n")}, headers=admin
     )
     assert "Au plus 200 lignes" in api.get_json()["data"]["params"]["recurrence"]
+
+
+def test_an_organizer_with_an_email_the_api_took_can_be_saved_from_a_browser(
+    client, admin, sign_in
+):
+    """Reference §8: an organizer's email is any text; the API takes "bookings at
+    example.org". An <input type="email"> made the browser refuse to send the form, so no
+    other change of the organizer could be saved (found by an outside check, chk16e D14)."""
+    made = client.post(
+        f"{NS}/organizers",
+        json={"organizer": "Legacy Org", "email": "bookings at example.org"},
+        headers=admin,
+    )
+    assert made.status_code == 201
+    organizer_id = made.get_json()["id"]
+    editor = sign_in("editor", "eddy")
+    page = editor.get(f"/manage/organizers/{organizer_id}").get_data(as_text=True)
+    form = re.search(r"<form class=\"stacked\"[^>]*>", page).group(0)
+    email = re.search(r'<input id="email"[^>]*>', page).group(0)
+    assert "novalidate" in form or 'type="email"' not in email, (form, email)
+    assert 'value="bookings at example.org"' in email
+    saved = editor.post(
+        f"/manage/organizers/{organizer_id}",
+        data={
+            "csrf_token": editor.token,
+            "organizer": "Legacy Org",
+            "email": "bookings at example.org",
+            "phone": "555 0101",
+            "status": "publish",
+        },
+    )
+    assert saved.status_code == 303
+    assert client.get(f"{NS}/organizers/{organizer_id}").get_json()["phone"] == "555 0101"
