@@ -100,6 +100,9 @@ class EventFilters:
     # A search that also finds the events at the venues whose name or city holds it (the
     # pages' search, the API's ``search_venues``).
     search_venues: bool | None = None
+    # The events hidden from listings too: "hide from listings" is about the public lists,
+    # and the editor's lists are where such events are managed (SPEC §16).
+    with_hidden: bool | None = None
 
 
 def _search_clause(text: str, id_column, ref):
@@ -156,8 +159,9 @@ def _filtered(
         query = query.where(tested_first)
     query = query.where(
         visible_clause(Event, viewer, filters.statuses, status, now=now, author=author)
-        & (Event.hide_from_listings == False)  # noqa: E712
     )
+    if not filters.with_hidden:
+        query = query.where(Event.hide_from_listings == False)  # noqa: E712
     password = ref("password") if filters.password else None
     clear = unmasked_clause(Event, viewer, password, author=author)
 
@@ -278,9 +282,9 @@ def _within_dates(query, filters: EventFilters, ref):
         ends_before = ref("ends_before")
         query = query.where((Event.utc_end < ends_before) & (Event.utc_start < ends_before))
     if filters.ends_after:
-        query = query.where(
-            (Event.utc_end > ref("ends_after")) & (Event.utc_start >= _earliest_running(ref))
-        )
+        query = query.where(Event.utc_end > ref("ends_after"))
+        if not filters.with_hidden:  # ``event_day`` keeps listed events alone
+            query = query.where(Event.utc_start >= _earliest_running(ref))
     return query
 
 
@@ -315,10 +319,11 @@ def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref, later: bool =
         )
     shown = (
         visible_clause(other, viewer, filters.statuses, now=now, author=author)
-        & (other.hide_from_listings == False)  # noqa: E712
         & (other.recurrence != "")
         & before
     )
+    if not filters.with_hidden:
+        shown &= other.hide_from_listings == False  # noqa: E712
     for name, holds in (
         ("ends_after", lambda value: other.utc_end > value),
         ("ends_before", lambda value: other.utc_end < value),

@@ -196,20 +196,3 @@ def test_d11_only_the_organizer_field_is_labelled_organizer(sign_in):
         target for target, text in labels if "organizer" in re.sub("<[^>]+>", "", text).lower()
     ]
     assert matching == ["organizer"], matching
-
-
-def test_d15_an_event_hidden_from_listings_is_in_the_editors_list(sign_in):
-    """SPEC §16 lists of events with search: "Hide from listings" is about the public
-    listings; the editor's list (every view, search included) leaves such events out, so
-    an editor cannot find them there."""
-    editor = sign_in("editor", "hal")
-    event_id = saved_id(
-        editor.post(
-            "/manage/events/new",
-            data=event_form(editor, title="Quiet rehearsal", hide_from_listings="on"),
-        )
-    )
-    found = editor.get("/manage/events/?search=Quiet").get_data(as_text=True)
-    assert f'href="/manage/events/{event_id}"' in found
-    every = editor.get("/manage/events/").get_data(as_text=True)
-    assert f'href="/manage/events/{event_id}"' in every

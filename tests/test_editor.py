@@ -2881,3 +2881,24 @@ def test_an_organizer_with_an_email_the_api_took_can_be_saved_from_a_browser(
     )
     assert saved.status_code == 303
     assert client.get(f"{NS}/organizers/{organizer_id}").get_json()["phone"] == "555 0101"
+
+
+def test_an_event_hidden_from_listings_is_in_the_editors_lists_and_search(sign_in):
+    """SPEC §16 lists of events with search: "Hide from listings" is about the public
+    listings; the editor's list (every view, search included) leaves such events out, so
+    an editor could not find them there (found by an outside check, chk16e D15)."""
+    editor = sign_in("editor", "hal")
+    event_id = saved_id(
+        editor.post(
+            "/manage/events/new",
+            data=event_form(editor, title="Quiet rehearsal", hide_from_listings="on"),
+        )
+    )
+    found = editor.get("/manage/events/?search=Quiet").get_data(as_text=True)
+    assert f'href="/manage/events/{event_id}"' in found
+    every = editor.get("/manage/events/").get_data(as_text=True)
+    assert f'href="/manage/events/{event_id}"' in every
+    trashed = editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
+    assert trashed.status_code == 303
+    trash = editor.get("/manage/events/?status=trash&search=Quiet").get_data(as_text=True)
+    assert f'href="/manage/events/{event_id}"' in trash
