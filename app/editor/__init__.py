@@ -36,7 +36,14 @@ from flask.sessions import SecureCookieSessionInterface
 from markupsafe import Markup
 from marshmallow import ValidationError
 
-from app.auth import may, may_read, require, require_force_delete, throttle_sign_in
+from app.auth import (
+    may,
+    may_read,
+    require,
+    require_force_delete,
+    throttle_sign_in,
+    written_status,
+)
 from app.cache import READS
 from app.editor import event_form, items, listing, review
 from app.editor.event_form import WEEKDAYS
@@ -502,6 +509,13 @@ def start_shown(event: dict) -> str:
     return f"{event['start_date'][:16]} ({named})" if named else event["start_date"][:16]
 
 
+def new_status(viewer) -> str:
+    """The status a new item's form starts on: where the API puts a new item (published),
+    as the write rules scale it for this role (a contributor's: submitted for review), so
+    that filling the fields and pressing Save puts the event on the site."""
+    return written_status("publish", viewer, None)
+
+
 def _statuses(viewer) -> list[str]:
     """The statuses the form offers: what the write rules would keep for this role."""
     if viewer.has("publish_posts"):
@@ -777,7 +791,7 @@ def new_event():
     require(viewer, "create")
     if request.method == "POST":
         return _save(viewer)
-    values = {"status": "draft", "timezone": current_app.config["SITE_TIMEZONE"]}
+    values = {"status": new_status(viewer), "timezone": current_app.config["SITE_TIMEZONE"]}
     return _page("event_form.html", heading=_("New event"), **_form_context(viewer, values, {}))
 
 
@@ -1115,7 +1129,7 @@ def new_item(plural):
             _say("saved")
             return items.back_to(plural, saved.id)
         return _item_form(kind, dict(request.form), errors, status=400)
-    return _item_form(kind, {"status": "publish" if g.editor.has("publish_posts") else "draft"}, {})
+    return _item_form(kind, {"status": new_status(g.editor)}, {})
 
 
 @bp.route("/<plural>/<int:item_id>", methods=["GET", "POST"])
