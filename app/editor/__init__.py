@@ -568,6 +568,10 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         # than the newest offered, an outside URL) is offered first, chosen.
         "images": images,
         "statuses": statuses,
+        "date_inputs": {
+            name: event_form.date_input(values.get(name) or "", bool(values.get("all_day")))
+            for name in ("start_date", "end_date")
+        },
         "weekdays": weekdays,
         "monthly": event_form.monthly_labels(
             values.get("start_date") or "", [name for _code, name in weekdays]

@@ -156,6 +156,29 @@ def _input_date(stored: str, all_day: bool) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S" if moment.second else "%Y-%m-%dT%H:%M")
 
 
+# A start or end as a date or datetime-local input writes it (seconds optional), or a
+# space in place of the T.
+_INPUT_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?")
+
+
+def date_input(value: str, all_day: bool) -> tuple[str, str]:
+    """The input type and value a start or end is shown in: a date input for an all-day
+    event, date and time otherwise, with the value written as that input holds it (the
+    time dropped, or midnight added): a browser shows an input empty whose value is not in
+    its own form, and the next save lost the dates. A value typed in another form the API
+    takes ("tomorrow 9am", from a form sent without the browser's inputs) is shown as
+    typed, in a text input."""
+    value = value.strip()
+    match = _INPUT_DATE.fullmatch(value)
+    if value and match is None:
+        return "text", value
+    if all_day:
+        return "date", match.group(1) if match else ""
+    if match is None:
+        return "datetime-local", ""
+    return "datetime-local", f"{match.group(1)}T{match.group(2) or '00:00'}"
+
+
 def publication_input(stored: str) -> str:
     """A stored publication date (the API's ``date``, site time) as the "Publish on"
     input of the event, venue and organizer forms takes it."""

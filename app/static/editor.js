@@ -8,7 +8,7 @@
   function switchInputs() {
     ["start_date", "end_date"].forEach(function (id) {
       var input = document.getElementById(id);
-      if (!input) return;
+      if (!input || input.type === "text") return; /* a date as typed: kept as it is */
       var value = input.value;
       if (allDay.checked && input.type !== "date") {
         input.type = "date";
