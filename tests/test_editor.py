@@ -232,19 +232,24 @@ def test_a_contributor_submits_and_an_editor_approves(client, sign_in):
 def test_an_author_cannot_open_or_post_to_another_authors_event(
     client, sign_in, make_event, as_role
 ):
+    """Another's published event, which the author may read, is refused as the API refuses
+    a write of it: 403 (SPEC §5), not 404 (chk16e D8); another's draft is not there for
+    them: 404."""
     theirs = make_event(as_role("author", "other"), title="Not mine")
+    draft = make_event(as_role("author", "other"), title="Not yet", status="draft")
     author = sign_in("author", "me")
-    assert author.get(f"/manage/events/{theirs['id']}").status_code == 404
+    assert author.get(f"/manage/events/{theirs['id']}").status_code == 403
     answer = author.post(
         f"/manage/events/{theirs['id']}", data=event_form(author, title="Taken over")
     )
-    assert answer.status_code == 404
+    assert answer.status_code == 403
     assert (
         author.post(
             f"/manage/events/{theirs['id']}/trash", data={"csrf_token": author.token}
         ).status_code
-        == 404
+        == 403
     )
+    assert author.get(f"/manage/events/{draft['id']}").status_code == 404
     assert client.get(f"{NS}/events/{theirs['id']}").get_json()["title"] == "Not mine"
 
 
@@ -337,7 +342,7 @@ def test_an_author_may_not_manage_terms_nor_others_venues(client, sign_in, as_ro
         "/manage/categories/new", data={"csrf_token": author.token, "name": "Mine"}
     )
     assert answer.status_code == 403
-    assert author.get(f"/manage/venues/{venue['id']}").status_code == 404
+    assert author.get(f"/manage/venues/{venue['id']}").status_code == 403  # read, as the API
     assert (
         client.get(f"{NS}/categories", query_string={"hide_empty": 0}).get_json()["categories"]
         == []
@@ -1349,7 +1354,7 @@ def test_a_form_shown_again_says_that_the_chosen_image_file_must_be_chosen_again
 
 def test_what_a_contributor_may_not_edit_links_to_its_public_page(client, sign_in):
     """Found by an outside tester: a contributor's published events linked to their forms,
-    which answer 404 (a contributor may not edit a published event)."""
+    which refuse them (a contributor may not edit a published event: 403, chk16e D8)."""
     contributor = sign_in("contributor", "cole")
     made = contributor.post("/manage/events/new", data=event_form(contributor, title="Fête"))
     event_id = saved_id(made)
@@ -1364,7 +1369,7 @@ def test_what_a_contributor_may_not_edit_links_to_its_public_page(client, sign_i
         assert f'href="/event/{slug}/"' in page, path
         assert f'href="/manage/events/{event_id}"' not in page, path
         assert f'href="/manage/events/{draft}"' in page, path  # what they may edit
-    assert contributor.get(f"/manage/events/{event_id}").status_code == 404
+    assert contributor.get(f"/manage/events/{event_id}").status_code == 403  # as the API
     assert f'href="/manage/events/{event_id}"' in editor.get("/manage/events/").get_data(
         as_text=True
     )
@@ -2981,3 +2986,32 @@ def test_kept_dates_are_shown_in_a_form_their_input_can_hold(sign_in):
     )
     assert answer.status_code == 400
     assert _date_input(answer.get_data(as_text=True), "start_date") == ("text", "tomorrow 9am")
+
+
+def test_an_author_editing_anothers_event_is_refused_with_403_as_the_api_does(
+    client, as_role, sign_in
+):
+    """SPEC §5 "logged in without the right: 403"; §16 the forms follow the API's
+    permission rule ("an author cannot edit another's event"). The API answers 403; the
+    editor answered 404 for the same user and event (found by an outside check, chk16e D8).
+    A venue and a category the user may read but not change: 403 too."""
+    owner = as_role("author", "olga")
+    made = client.post(
+        f"{NS}/events",
+        json={"title": "Olga's", "start_date": f"{DAY} 10:00", "end_date": f"{DAY} 11:00"},
+        headers=owner,
+    ).get_json()
+    other_headers = as_role("author", "otis")
+    api = client.post(f"{NS}/events/{made['id']}", json={"title": "x"}, headers=other_headers)
+    assert api.status_code == 403
+    other = sign_in("author", "otis")
+    answer = other.post(f"/manage/events/{made['id']}", data=event_form(other, title="Taken over"))
+    assert answer.status_code == 403
+    assert client.get(f"{NS}/events/{made['id']}").get_json()["title"] == "Olga's"
+    venue = client.post(f"{NS}/venues", json={"venue": "Olga's hall"}, headers=owner).get_json()
+    assert other.get(f"/manage/venues/{venue['id']}").status_code == 403
+    assert other.get("/manage/venues/999999").status_code == 404
+    category = client.post(
+        f"{NS}/categories", json={"name": "Folk"}, headers=as_role("editor", "eda")
+    ).get_json()
+    assert other.get(f"/manage/categories/{category['id']}").status_code == 403

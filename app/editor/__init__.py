@@ -814,7 +814,7 @@ def edit_event(event_id):
         mine = _event_for(viewer, event_id, "read")
         if request.method == "POST" and mine is not None and mine.author == viewer.id:
             return _no_longer_yours()
-        return _not_yours()
+        return _not_yours(viewer, event_id)
     if request.method == "POST":
         if event.status == "trash":  # its form cannot say so: restored first, on purpose
             return _page("message.html", 409, heading=_("In the trash"), message=_(IN_TRASH))
@@ -888,7 +888,11 @@ NO_LONGER_YOURS = N_(
 )
 
 
-def _not_yours():
+def _not_yours(viewer=None, event_id: int | None = None):
+    """An event refused: 403 when the user may read it (``event_id``), as the API refuses
+    a write of it; else 404, which tells nothing of what the user may not read."""
+    if event_id is not None and _event_for(viewer, event_id, "read") is not None:
+        return _forbidden()
     return _page(
         "message.html",
         404,
@@ -901,9 +905,11 @@ def _not_yours():
 def trash(event_id):
     viewer = g.editor
     event = _event_for(viewer, event_id, "delete")
-    if event is not None and event.status == "trash":  # trashed already (another tab)
+    if event is None:
+        return _not_yours(viewer, event_id)
+    if event.status == "trash":  # trashed already (another tab)
         return redirect(url_for("editor.dashboard"), 303)
-    if event is None or trash_event(event) is None:  # or removed since it was read
+    if trash_event(event) is None:  # removed since it was read
         return _not_yours()
     return redirect(url_for("editor.dashboard"), 303)
 
@@ -912,7 +918,9 @@ def trash(event_id):
 def restore(event_id):
     viewer = g.editor
     event = _event_for(viewer, event_id, "delete")
-    if event is None or event.status != "trash":
+    if event is None:
+        return _not_yours(viewer, event_id)
+    if event.status != "trash":
         return _not_yours()
     change_event(event, EventUpdate().load({"status": "draft"}), viewer)  # as WordPress
     if request.form.get("back") == "dashboard":  # its button there: the user stays there
@@ -927,7 +935,9 @@ def delete(event_id):
     """Deletes a trashed event for good (editors and administrators, as the API's force)."""
     viewer = g.editor
     event = _event_for(viewer, event_id, "delete")
-    if event is None or event.status != "trash":
+    if event is None:
+        return _not_yours(viewer, event_id)
+    if event.status != "trash":
         return _not_yours()
     require_force_delete(viewer)
     if request.form.get("confirmed") != "1":  # one click asks; the page's button deletes
@@ -971,7 +981,7 @@ def approve(event_id):
     viewer = g.editor
     event = _event_for(viewer, event_id)
     if event is None or not viewer.has("edit_others_posts"):
-        return _not_yours()
+        return _not_yours(viewer, event_id)
     if review.may_approve(viewer, event):  # else approved already (a second click)
         flash(review.approve_event(viewer, event).as_message(), "approval")
     return redirect(_back_to_event_list() or url_for("editor.dashboard"), 303)
@@ -1141,7 +1151,7 @@ def edit_item(plural, item_id):
     kind = items.kind_of(plural)
     item = items.item_of(kind, item_id) if kind else None
     if item is None:
-        return _not_found()
+        return _item_refused(kind, item_id)
     if request.method == "POST":
         if items.in_trash(kind, item):  # its form cannot say so: restored first, as an event
             return _item_form(kind, items.values_of(kind, item), {}, item, status=409)
@@ -1164,7 +1174,9 @@ def restore_item(plural, item_id):
     """Takes a venue or organizer out of the trash, as a draft (as an event, as WordPress)."""
     kind = items.kind_of(plural)
     item = items.item_of(kind, item_id, "delete") if kind else None
-    if item is None or not items.in_trash(kind, item):
+    if item is None:
+        return _item_refused(kind, item_id)
+    if not items.in_trash(kind, item):
         return _not_found()
     items.restore(kind, item)
     _say("restored")
@@ -1177,7 +1189,7 @@ def approve_item(plural, item_id):
     kind = items.kind_of(plural)
     item = items.item_of(kind, item_id) if kind and not kind.is_term else None
     if item is None or not g.editor.has("edit_others_posts"):
-        return _not_found()
+        return _item_refused(kind if kind and not kind.is_term else None, item_id)
     if review.may_approve(g.editor, item):  # else approved already (a second click)
         saved = review.approve_linked(kind.routes.kind, item)
         flash(review.Approval(saved.title).as_message(), "approval")
@@ -1189,7 +1201,7 @@ def delete_item(plural, item_id):
     kind = items.kind_of(plural)
     item = items.item_of(kind, item_id, "delete") if kind else None
     if item is None:
-        return _not_found()
+        return _item_refused(kind, item_id)
     trashed = items.in_trash(kind, item)
     if trashed:
         require_force_delete(g.editor)  # as the API's force=true: editors and up, before asking
@@ -1201,6 +1213,21 @@ def delete_item(plural, item_id):
     if for_good:
         _say("deleted")
     return redirect(url_for("editor.list_items", plural=plural), 303)
+
+
+def _item_refused(kind, item_id: int):
+    """A venue, organizer or term refused: 403 when the user may read it (as the API
+    refuses a write of it), else 404 (``kind`` None: no such address)."""
+    if kind is not None and items.item_of(kind, item_id, "read") is not None:
+        return _forbidden()
+    return _not_found()
+
+
+NOT_YOURS_TO_CHANGE = N_("You may read this, but you are not allowed to change it.")
+
+
+def _forbidden():
+    return _page("message.html", 403, heading=_("Not allowed"), message=_(NOT_YOURS_TO_CHANGE))
 
 
 def _not_found():

@@ -227,11 +227,13 @@ def public_page(kind: Kind, row) -> str:
 
 
 def item_of(kind: Kind, item_id: int, action: str = "edit"):
-    """The item, if this user may ``action`` it (terms: editors and up), else None."""
+    """The item, if this user may ``action`` it (terms: read by all, managed by editors and
+    up), else None."""
     viewer = g.editor
     if kind.is_term:
         term = get_term(item_id, kind.routes.taxonomy)
-        return term if term is not None and may(viewer, "manage_terms") else None
+        allowed = action == "read" or may(viewer, "manage_terms")
+        return term if term is not None and allowed else None
     item = get_linked(kind.routes.kind, item_id)
     if item is None or not may(viewer, action, item, effective_status(item)):
         return None
