@@ -14,24 +14,6 @@ def _selected(page: str, select_id: str) -> list[str]:
     return re.findall(r'<option value="([^"]*)" selected', select)
 
 
-def test_d2_saving_a_trashed_events_form_answers_303_or_400_keeping_what_was_typed(sign_in):
-    """SPEC §16: "A form posted to the editor answers with a redirect to the saved item's
-    edit page (303), or with the form again and its errors (400) … with what the user typed
-    kept". A trashed event's page shows the whole form and a Save button; pressing it
-    answers 409 with a page that has no form, and the typed title is gone."""
-    editor = sign_in("editor", "tom")
-    event_id = saved_id(editor.post("/manage/events/new", data=event_form(editor, title="Gone")))
-    editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
-    form = editor.get(f"/manage/events/{event_id}").get_data(as_text=True)
-    assert f'action="/manage/events/{event_id}"' in form  # the form with its Save is shown
-    saved = editor.post(
-        f"/manage/events/{event_id}", data=event_form(editor, title="Typed by the user")
-    )
-    assert saved.status_code in (303, 400), saved.status_code
-    if saved.status_code == 400:
-        assert 'value="Typed by the user"' in saved.get_data(as_text=True)
-
-
 def test_d3_a_page_past_the_end_does_not_point_to_another_empty_page(client, admin, sign_in):
     """Lists have paging (SPEC §16). /manage/venues/?page=99 of a 2-page list shows
     "Nothing here" and a "Previous page" link to page 98, just as empty (and so on)."""

@@ -817,7 +817,9 @@ def edit_event(event_id):
         return _not_yours(viewer, event_id)
     if request.method == "POST":
         if event.status == "trash":  # its form cannot say so: restored first, on purpose
-            return _page("message.html", 409, heading=_("In the trash"), message=_(IN_TRASH))
+            return _page(
+                "message.html", 409, heading=_("In the trash"), message=_(IN_TRASH), typed=_typed()
+            )
         if "preview" not in request.form and not items.browsing_images(request.form):
             now = _event_values(viewer, event)
             both = event_form.changed_on_both_sides(
@@ -872,14 +874,16 @@ def _no_longer_yours():
     """A save of an event the user may still read but no longer edit (a contributor's, an
     editor having approved it since the form was opened): nothing saved (409), and what was
     typed shown, so that it is not lost."""
-    typed = [request.form.get(name, "").strip() for name in ("title", "description")]
     return _page(
-        "message.html",
-        409,
-        heading=_("Not saved"),
-        message=_(NO_LONGER_YOURS),
-        typed=[text for text in typed if text],
+        "message.html", 409, heading=_("Not saved"), message=_(NO_LONGER_YOURS), typed=_typed()
     )
+
+
+def _typed() -> list[str]:
+    """The texts of an event's form that nothing saved (a page opened before the event was
+    published or trashed), shown to be copied."""
+    typed = [request.form.get(name, "").strip() for name in ("title", "description")]
+    return [text for text in typed if text]
 
 
 NO_LONGER_YOURS = N_(
@@ -1154,7 +1158,7 @@ def edit_item(plural, item_id):
         return _item_refused(kind, item_id)
     if request.method == "POST":
         if items.in_trash(kind, item):  # its form cannot say so: restored first, as an event
-            return _item_form(kind, items.values_of(kind, item), {}, item, status=409)
+            return _item_form(kind, dict(request.form), {}, item, status=409)  # what was typed
         if items.browsing_images(request.form):
             return _item_form(kind, dict(request.form), {}, item)
         now = items.values_of(kind, item)
