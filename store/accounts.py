@@ -12,7 +12,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from rules.clock import utcnow, utcnow_str
 from store.db import write_transaction
-from store.models import LoginLink, User
+from store.models import LoginLink, Setting, User
 from store.users import note_sign_in, user_named
 
 LINK_HOURS = 24
@@ -103,16 +103,44 @@ def revoke_browser_access(login: str) -> None:
 
 
 def end_sessions(user_id: int) -> None:
-    """Every session of the user ends (signing out: a session cookie is not kept on the
-    server, so the generation it carries moves on; the user's other browsers sign in
-    again too)."""
+    """Every session of the user ends (a password change, ``users revoke``: a session
+    cookie is not kept on the server, so the generation it carries moves on)."""
     with write_transaction(changes_data=False):
         User.update(sessions_epoch=User.sessions_epoch + 1).where(User.id == user_id).execute()
 
 
-def session_user(user_id, epoch) -> User | None:
-    """The user of a session cookie, if its generation is still the user's."""
+# A session signed out (its id, ``new_session_id``): a ``setting`` row whose value is when,
+# kept as long as a copy of its cookie could still be read (Flask's signed cookie expires
+# after PERMANENT_SESSION_LIFETIME); the user's other sessions go on, as WordPress's.
+ENDED_PREFIX = "ended-session:"
+
+
+def new_session_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def end_session(session_id: str, kept: timedelta) -> None:
+    """This session ends, and no copy of its cookie opens anything; rows of sessions ended
+    longer than ``kept`` ago go."""
+    now = utcnow()
+    with write_transaction(changes_data=False):
+        Setting.delete().where(
+            Setting.key.startswith(ENDED_PREFIX)
+            & (Setting.value < (now - kept).strftime("%Y-%m-%d %H:%M:%S"))
+        ).execute()
+        Setting.insert(
+            key=ENDED_PREFIX + session_id, value=utcnow_str()
+        ).on_conflict_ignore().execute()
+
+
+def session_user(user_id, epoch, session_id=None) -> User | None:
+    """The user of a session cookie, if its generation is still the user's and it was not
+    signed out (a cookie made before sessions had ids has none)."""
     if not isinstance(user_id, int) or not isinstance(epoch, int):
         return None
     user = User.get_or_none(User.id == user_id)
-    return user if user is not None and user.sessions_epoch == epoch else None
+    if user is None or user.sessions_epoch != epoch:
+        return None
+    if session_id is not None and Setting.get_or_none(Setting.key == ENDED_PREFIX + session_id):
+        return None
+    return user

@@ -2356,16 +2356,11 @@ def test_a_save_after_the_session_ended_elsewhere_keeps_what_was_typed(app, sign
     """A volunteer types an event for an hour; meanwhile the session ends (signed out on
     another device). Saving must not lose what was typed: the form comes back with it, or
     signing in again leads to it. Today the post redirects to the sign-in page and, once
-    signed in, the user gets an empty form."""
+    signed in, the user gets an empty form. (Signing out on the other device no longer
+    ends this session, chk16e D10: a password change there does.)"""
     author = sign_in("author")
-    elsewhere = app.test_client()
-    page = elsewhere.get("/manage/signin").get_data(as_text=True)
-    elsewhere.post(
-        "/manage/signin",
-        data={"csrf_token": csrf(page), "username": "author", "password": PASSWORD},
-    )
-    token = csrf(elsewhere.get("/manage/").get_data(as_text=True))
-    assert elsewhere.post("/manage/signout", data={"csrf_token": token}).status_code == 303
+    with app.app_context(), database.connection_context():
+        accounts.end_sessions(accounts.User.get(accounts.User.login == "author").id)
 
     typed = "An hour of typing: the choir's winter concert, programme and directions"
     answer = author.post("/manage/events/new", data=event_form(author, description=typed))
@@ -3048,3 +3043,24 @@ def test_a_trashed_items_form_offers_restore_not_save_and_keeps_what_a_stale_sav
     assert ">Save</button>" not in form and f'action="{path}/restore"' in form
     stale = editor.post(path, data={"csrf_token": editor.token, "venue": "Typed hall"})
     assert stale.status_code == 409 and 'value="Typed hall"' in stale.get_data(as_text=True)
+
+
+def test_signing_out_ends_this_session_only(app, sign_in):
+    """SPEC §16 "Signing out ends the session" (a password change or `users revoke` end the
+    user's sessions). Signing out in one browser signed the user out of every browser
+    (found by an outside check, chk16e D10); a password change still ends them all."""
+    laptop = sign_in("author", "lou")
+    phone = app.test_client()
+    form = phone.get("/manage/signin").get_data(as_text=True)
+    signed = phone.post(
+        "/manage/signin",
+        data={"csrf_token": csrf(form), "username": "lou", "password": PASSWORD},
+    )
+    assert signed.status_code == 303 and phone.get("/manage/").status_code == 200
+    out = laptop.post("/manage/signout", data={"csrf_token": laptop.token})
+    assert out.status_code == 303
+    assert laptop.get("/manage/").status_code == 303  # the laptop is signed out
+    assert phone.get("/manage/").status_code == 200  # the phone is not
+    with app.app_context(), database.connection_context():
+        accounts.end_sessions(accounts.User.get(accounts.User.login == "lou").id)
+    assert phone.get("/manage/").status_code == 303  # a password change ends every session

@@ -127,7 +127,7 @@ def _write_secret(folder: str, path: str, key: str) -> str:
 
 
 def signed_in() -> Viewer | None:
-    user = accounts.session_user(session.get("uid"), session.get("epoch"))
+    user = accounts.session_user(session.get("uid"), session.get("epoch"), session.get("sid"))
     return Viewer(user) if user is not None else None
 
 
@@ -306,8 +306,12 @@ def signout():
     another site may link here)."""
     if request.method in READS and g.editor is not None and not _own_navigation():
         return _page("message.html", heading=_("Sign out"), sign_out_form=True)
-    if g.editor is not None:
-        accounts.end_sessions(g.editor.id)  # a copy of the cookie opens nothing any more
+    if g.editor is not None and isinstance(session.get("sid"), str):
+        # This browser's session alone (the user's others go on); a copy of its cookie
+        # opens nothing any more.
+        accounts.end_session(session["sid"], current_app.permanent_session_lifetime)
+    elif g.editor is not None:  # a session from before sessions had ids: all, as then
+        accounts.end_sessions(g.editor.id)
     # The CSRF token stays, and a mark that a session ended: a form of another tab, sent
     # now, is kept through signing in again (guard) rather than refused as expired.
     token = session.get("csrf_token")
@@ -340,7 +344,7 @@ def _dead_link():
 def _start_session(user) -> None:
     """A new session (never one a visitor came with) for ``user``'s current generation."""
     session.clear()
-    session.update(uid=user.id, epoch=user.sessions_epoch)
+    session.update(uid=user.id, epoch=user.sessions_epoch, sid=accounts.new_session_id())
 
 
 @bp.route("/set-password/<token>", methods=["GET", "POST"])
