@@ -56,8 +56,10 @@ def file_names(row) -> list[str]:
     return [row.file, *(size["file"] for size in sizes.values())]
 
 
-def save_media(processed: Processed, author: int, folder: str):
-    """Writes the files, then the row; on any failure no file is left behind."""
+def save_media(processed: Processed, author: int, folder: str, original_name: str = ""):
+    """Writes the files, then the row; on any failure no file is left behind.
+    ``original_name``: the uploaded file's name, kept (its last path part, printable, at
+    most 255 characters) to find the image by."""
     os.makedirs(folder, exist_ok=True)
     token = secrets.token_hex(16)
     extension = processed.extension
@@ -93,6 +95,7 @@ def save_media(processed: Processed, author: int, folder: str):
                 "height": processed.original.height,
                 "filesize": len(processed.original.data),
                 "sizes": orjson.dumps(sizes).decode(),
+                "original_name": _kept_name(original_name),
             }
             insert_row(Media, row)
         return Media(**row)
@@ -101,8 +104,16 @@ def save_media(processed: Processed, author: int, folder: str):
         raise
 
 
+def _kept_name(name: str) -> str:
+    """A file name as a browser or client sent it, without a path (some send one) or
+    characters that cannot be shown."""
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return "".join(c for c in name if c.isprintable()).strip()[:255]
+
+
 def images_matching(search: str, viewer: Viewer):
-    """A condition on ``Media``: its id is ``search``, its file name holds it, or an
+    """A condition on ``Media``: its id is ``search``, its file name (stored or uploaded)
+    holds it, or an
     event, venue or organizer whose title holds it, and that ``viewer`` may read, shows
     the image (a title it may not read finds nothing)."""
     shown_by = [
@@ -111,7 +122,7 @@ def images_matching(search: str, viewer: Viewer):
         )
         for model in (Event, Venue, Organizer)
     ]
-    condition = Media.file.contains(search)
+    condition = Media.file.contains(search) | Media.original_name.contains(search)
     for query in shown_by:
         condition |= Cast(Media.id, "TEXT").in_(query)
     if as_id(search) is not None:

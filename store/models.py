@@ -238,6 +238,9 @@ class Media(BaseModel):
     height = IntegerField()
     filesize = IntegerField()
     sizes = TextField(default="{}")
+    # The name of the file the user uploaded (WordPress keeps it as the attachment's title),
+    # by which the library is searched; "" when none came with it.
+    original_name = CharField(default="")
 
     class Meta:
         indexes = ((("author",), False),)

@@ -281,6 +281,10 @@ def _v26_trashed_from():
         _add_columns(table, {"trashed_from": "VARCHAR(16) NOT NULL DEFAULT ''"})
 
 
+def _v27_media_original_name():
+    _add_columns("media", {"original_name": "VARCHAR(255) NOT NULL DEFAULT ''"})
+
+
 MIGRATIONS = [
     _v1_create_tables,
     _v2_data_version,
@@ -308,6 +312,7 @@ MIGRATIONS = [
     _v24_page_index_with_days,
     _v25_event_dates,
     _v26_trashed_from,
+    _v27_media_original_name,
 ]
 
 

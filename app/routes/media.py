@@ -1,8 +1,9 @@
 """Media: images uploaded once and served in every size.
 
 ``POST /media`` takes the image as the ``file`` part of a multipart body, or as the raw
-body (WordPress's form, with ``Content-Disposition: attachment; filename=…``; the name is
-never used). The files are served, outside the namespace, at
+body (WordPress's form, with ``Content-Disposition: attachment; filename=…``). The name
+is kept to find the image by (the editor's search), never used for the files, which are
+served, outside the namespace, at
 ``/wp-content/uploads/{name}`` (where WordPress serves its uploads).
 """
 
@@ -12,6 +13,7 @@ import os
 
 from flask import current_app, request, send_from_directory
 from flask.views import MethodView
+from werkzeug.http import parse_options_header
 
 from app.auth import current_viewer, may_read_media, owner_kept_from_deleting, require
 from app.errors import ApiError, invalid_params, missing_params, no_route
@@ -75,6 +77,16 @@ def uploaded_bytes(files) -> bytes:
     if not data:
         raise missing_params(["file"])
     return data
+
+
+def uploaded_name(files) -> str:
+    """The name of the uploaded file: the ``file`` part's, or the raw body's
+    ``Content-Disposition`` filename ("" when none)."""
+    storage = files.get("file")
+    if storage is not None and getattr(storage, "filename", None):
+        return storage.filename
+    _value, options = parse_options_header(request.headers.get("Content-Disposition", ""))
+    return options.get("filename", "")
 
 
 def decode(data: bytes) -> images.Processed:
@@ -141,7 +153,7 @@ class MediaCollection(MethodView):
         # Authorised before decoding: nobody without the right makes the server decode.
         require(viewer, "upload_media")
         processed = decode(data)
-        media = save_media(processed, viewer.id, upload_folder())
+        media = save_media(processed, viewer.id, upload_folder(), uploaded_name(files))
         return json_response(media_out(media, render_context(viewer)), 201)
 
 

@@ -20,7 +20,7 @@ from app.jsonresponse import json_response
 from app.listing import Page
 from app.render import media_out, render_context, term_out
 from app.routes.categories import categories
-from app.routes.media import decode, upload_folder, uploaded_bytes
+from app.routes.media import decode, upload_folder, uploaded_bytes, uploaded_name
 from app.routes.tags import tags
 from app.smorest import query_values, request_body
 from app.urls import api_root_url, site_url
@@ -247,7 +247,7 @@ def media_upload():
         if error.code != "rest_missing_callback_param":
             raise
         raise ApiError("rest_upload_no_data", _("No data supplied."), 400) from None
-    media = save_media(decode(data), viewer.id, upload_folder())
+    media = save_media(decode(data), viewer.id, upload_folder(), uploaded_name(request.files))
     return wp_created(wp_media(media), f"media/{media.id}")
 
 
