@@ -41,7 +41,9 @@ def _not_next_of_its_series(now: str):
     return follows_series() & fn.EXISTS(earlier)
 
 
-def authored(user_id: int, statuses: tuple[str, ...], upcoming: bool = False) -> list[Event]:
+def authored(
+    user_id: int, statuses: tuple[str, ...], upcoming: bool = False, most: int = MOST
+) -> list[Event]:
     """The user's own events of ``statuses``, by start, a series once: all of them (the
     series stands for its dates, ``_follows_series``, as "Pending review"); or, when
     ``upcoming``, those not yet ended, a series by its next date (its first may have
@@ -52,7 +54,7 @@ def authored(user_id: int, statuses: tuple[str, ...], upcoming: bool = False) ->
         where &= (Event.utc_end >= now) & ~_not_next_of_its_series(now)
     else:
         where &= ~_follows_series(statuses)
-    return list(Event.select().where(where).order_by(Event.utc_start, Event.id).limit(MOST))
+    return list(Event.select().where(where).order_by(Event.utc_start, Event.id).limit(most))
 
 
 def awaiting_review(most: int = MOST) -> tuple[list[Event], int]:
@@ -87,13 +89,13 @@ def linked_to(event_id: int) -> list[tuple[str, Venue | Organizer]]:
     return [*(("venue", row) for row in venues), *(("organizer", row) for row in organizers)]
 
 
-def in_trash(user_id: int | None) -> list[Event]:
+def in_trash(user_id: int | None, most: int = MOST) -> list[Event]:
     """Trashed events (one user's, or everyone's for ``None``), last trashed first."""
     where = Event.status == "trash"
     if user_id is not None:
         where &= Event.author == user_id
     query = Event.select().where(where)
-    return list(query.order_by(Event.modified_utc.desc(), Event.id).limit(MOST))
+    return list(query.order_by(Event.modified_utc.desc(), Event.id).limit(most))
 
 
 # A new event's form, claimed when it is first sent (``claim_form``): a row of ``setting``

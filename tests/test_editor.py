@@ -3064,3 +3064,23 @@ def test_signing_out_ends_this_session_only(app, sign_in):
     with app.app_context(), database.connection_context():
         accounts.end_sessions(accounts.User.get(accounts.User.login == "lou").id)
     assert phone.get("/manage/").status_code == 303  # a password change ends every session
+
+
+def test_the_dashboard_leads_to_the_rest_of_a_long_section(client, admin, sign_in):
+    """SPEC §16 dashboard "my upcoming events": with 25 upcoming events the section shows 20
+    and no link to the others (found by an outside check, chk16e D5); a short section
+    needs none."""
+    editor = sign_in("editor", "dana")
+    for number in range(25):
+        editor.post(
+            "/manage/events/new",
+            data=event_form(editor, title=f"Upcoming {number:02d}", status="publish"),
+        )
+    page = editor.get("/manage/").get_data(as_text=True)
+    section = re.search(r"My upcoming events</h2>(.*?)</section>", page, re.S).group(1)
+    rows = len(re.findall(r'href="/manage/events/\d+"', section))
+    more = re.search(r'href="/manage/events/(\?[^"]*)?"', section)
+    assert rows == 25 or more, rows
+    assert more.group(0) == 'href="/manage/events/"', more.group(0)
+    drafts = re.search(r"My drafts</h2>(.*?)</section>", page, re.S).group(1)
+    assert "See them all" not in drafts

@@ -406,19 +406,20 @@ def _link_of(row, viewer) -> str:
 @bp.route("/")
 def dashboard():
     viewer = g.editor
+    most = DASHBOARD_ROWS + 1  # one more: whether the section is cut
     sections = [
-        (_("My drafts"), _rendered(authored(viewer.id, ("draft",)), viewer)),
-        (
+        _section(_("My drafts"), authored(viewer.id, ("draft",), most=most), "draft"),
+        _section(
             _("My upcoming events"),
-            _rendered(authored(viewer.id, ("publish", "future"), upcoming=True), viewer),
+            authored(viewer.id, ("publish", "future"), upcoming=True, most=most),
+            "",
         ),
     ]
     if not viewer.has("edit_others_posts"):
-        sections.append(
-            (_("Waiting for review"), _rendered(authored(viewer.id, ("pending",)), viewer))
-        )
-    trash_rows = in_trash(None if viewer.has("edit_others_posts") else viewer.id)
-    sections.append((_("Trash"), _rendered(trash_rows, viewer)))
+        rows = authored(viewer.id, ("pending",), most=most)
+        sections.append(_section(_("Waiting for review"), rows, "pending"))
+    trash_rows = in_trash(None if viewer.has("edit_others_posts") else viewer.id, most)
+    sections.append(_section(_("Trash"), trash_rows, "trash"))
     return _page(
         "dashboard.html",
         heading=_("Dashboard"),
@@ -427,6 +428,16 @@ def dashboard():
         review=_waiting_for_review(viewer) if viewer.has("edit_others_posts") else None,
         may_create=may(viewer, "create"),
     )
+
+
+DASHBOARD_ROWS = 20
+
+
+def _section(title: str, rows: list, status: str) -> tuple:
+    """A dashboard section: its title, its first ``DASHBOARD_ROWS`` events and, when it has
+    more, the event list of ``status`` it is cut from."""
+    more = url_for("editor.events", status=status or None) if len(rows) > DASHBOARD_ROWS else ""
+    return title, _rendered(rows[:DASHBOARD_ROWS], g.editor), more
 
 
 def _waiting_for_review(viewer) -> dict:
