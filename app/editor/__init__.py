@@ -483,9 +483,18 @@ def events():
         status_filters=listing.FILTER_LABELS if viewer.has("edit_posts") else (),
         query=query,
         page=number,
-        previous=url_for("editor.events", **query, page=number - 1) if number > 1 else None,
-        next=url_for("editor.events", **query, page=number + 1) if number < pages else None,
+        **_pager("editor.events", query, number, pages),
     )
+
+
+def _pager(endpoint: str, query: dict, number: int, pages: int) -> dict:
+    """A list's links to the pages around page ``number`` of ``pages``; from a page past
+    the end (an old link, a typed number), "Previous" leads to the last page, not to
+    another empty one."""
+    return {
+        "previous": url_for(endpoint, **query, page=min(number - 1, pages)) if number > 1 else None,
+        "next": url_for(endpoint, **query, page=number + 1) if number < pages else None,
+    }
 
 
 def page_number(raw: str) -> int:
@@ -1052,8 +1061,7 @@ def media():
         error=error,
         search=search,
         may_upload=may(viewer, "upload_media"),
-        previous=url_for("editor.media", search=search, page=number - 1) if number > 1 else None,
-        next=url_for("editor.media", search=search, page=number + 1) if number < pages else None,
+        **_pager("editor.media", {"search": search}, number, pages),
     )
 
 
@@ -1119,8 +1127,7 @@ def list_items(plural):
         if not kind.is_term and g.editor.has("edit_posts")
         else (),
         may_create=may(g.editor, "manage_terms" if kind.is_term else "create"),
-        previous=url_for("editor.list_items", **query, page=number - 1) if number > 1 else None,
-        next=url_for("editor.list_items", **query, page=number + 1) if number < pages else None,
+        **_pager("editor.list_items", query, number, pages),
     )
 
 

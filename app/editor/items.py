@@ -405,10 +405,7 @@ def image_choices(viewer, chosen: str, search: str = "", page: int = 1) -> Image
     item's own image when the page lacks it (another user's, an older one: its object;
     an outside URL: the URL; else "")."""
     ctx = render_context(viewer)
-    offset = (page - 1) * LIBRARY_CHOICES
-    rows, _none = images_of(
-        usable_images(viewer), viewer, offset, LIBRARY_CHOICES + 1, search, count=False
-    )
+    rows, page = _choices_page(viewer, search, page)
     offered = [media_out(row, ctx) for row in rows[:LIBRARY_CHOICES]]
     more = len(rows) > LIBRARY_CHOICES
     current: dict | str = ""
@@ -416,6 +413,22 @@ def image_choices(viewer, chosen: str, search: str = "", page: int = 1) -> Image
         found = get_media(chosen) if chosen.isascii() and chosen.isdigit() else None
         current = media_out(found, ctx) if found is not None else chosen
     return ImageChoices(offered, current, search, page, more)
+
+
+def _choices_page(viewer, search: str, page: int) -> tuple[list, int]:
+    """The rows of page ``page`` of the images offered, and one more when there are; a page
+    past the end (a form of before a deletion, a forged number) is the last page instead,
+    whose "Newer images" leads to images, not to another empty page."""
+    images = usable_images(viewer)
+    offset = (page - 1) * LIBRARY_CHOICES
+    rows, _none = images_of(images, viewer, offset, LIBRARY_CHOICES + 1, search, count=False)
+    if rows or page == 1:
+        return rows, page
+    _rows, total = images_of(images, viewer, 0, 1, search)
+    page = max(1, -(-total // LIBRARY_CHOICES))
+    offset = (page - 1) * LIBRARY_CHOICES
+    rows, _none = images_of(images, viewer, offset, LIBRARY_CHOICES + 1, search, count=False)
+    return rows, page
 
 
 # The form's buttons that show other images and save nothing (the form works without
