@@ -24,7 +24,7 @@ def _uploaded(client, size=(400, 300), colour="purple") -> int:
 
 def _thumbnail(page: str, image_id: int) -> str:
     """The ``<img>`` that shows image ``image_id`` in ``page``."""
-    found = re.findall(rf'<img class="thumbnail"[^>]* alt="Image #{image_id}\b[^>]*>', page)
+    found = re.findall(rf'<img class="thumbnail"[^>]* alt="Picture #{image_id}\b[^>]*>', page)
     assert len(found) == 1, page[-3000:]
     return found[0]
 
@@ -35,12 +35,12 @@ def test_the_library_shows_thumbnails_with_their_sizes_lazily_and_alt_text(sign_
     large, small = _uploaded(editor), _uploaded(editor, (100, 80), "teal")
     page = editor.get("/manage/media/").get_data(as_text=True)
     shown = _thumbnail(page, large)
-    assert f'alt="Image #{large} (400 × 300)"' in shown
+    assert f'alt="Picture #{large} (400 × 300)"' in shown
     assert re.search(r'src="[^"]+-150x150\.png"', shown)
     assert re.search(r'srcset="[^"]+-150x150\.png 150w, [^"]+-300x225\.png 300w"', shown)
     assert 'sizes="150px"' in shown and 'loading="lazy"' in shown
     little = _thumbnail(page, small)  # no sizes of its own: shown as it is
-    assert "srcset" not in little and f'alt="Image #{small} (100 × 80)"' in little
+    assert "srcset" not in little and f'alt="Picture #{small} (100 × 80)"' in little
 
 
 def test_an_event_venue_and_organizer_choose_their_image_by_its_thumbnail(client, sign_in):
@@ -49,11 +49,11 @@ def test_an_event_venue_and_organizer_choose_their_image_by_its_thumbnail(client
     for path in ("/manage/events/new", "/manage/venues/new", "/manage/organizers/new"):
         page = editor.get(path).get_data(as_text=True)
         for image_id in (chosen, other):
-            radio = f'<input type="radio" id="image-{image_id}" name="image" value="{image_id}">'
+            radio = f'<input type="radio" id="image-{image_id}" name="image_library" value="{image_id}">'
             assert radio in page, path
             label = page.split(f'<label for="image-{image_id}">')[1].split("</label>")[0]
             assert 'loading="lazy"' in _thumbnail(label, image_id)
-        assert 'id="image-none" name="image" value="" checked' in page
+        assert 'id="image-none" name="image_library" value="" checked' in page
     event = editor.post("/manage/events/new", data=event_form(editor, image=str(chosen)))
     venue = editor.post(
         "/manage/venues/new",
@@ -68,13 +68,13 @@ def test_an_event_venue_and_organizer_choose_their_image_by_its_thumbnail(client
     assert "image" not in client.get(f"{NS}/organizers/{saved_id(organizer)}").get_json()
     for path in (event.headers["Location"], venue.headers["Location"]):
         page = editor.get(path).get_data(as_text=True)
-        assert f'id="image-{chosen}" name="image" value="{chosen}" checked' in page, path
-        assert f'id="image-{other}" name="image" value="{other}">' in page, path
+        assert f'id="image-{chosen}" name="image_library" value="{chosen}" checked' in page, path
+        assert f'id="image-{other}" name="image_library" value="{other}">' in page, path
     outside = "https://example.org/poster.jpg"  # an image hosted elsewhere: shown as it is
     elsewhere = editor.post("/manage/events/new", data=event_form(editor, image=outside))
     page = editor.get(elsewhere.headers["Location"]).get_data(as_text=True)
-    assert f'id="image-current" name="image" value="{outside}" checked' in page
-    assert f'<img class="thumbnail" src="{outside}" alt="The current image ({outside})"' in page
+    assert f'id="image-current" name="image_library" value="{outside}" checked' in page
+    assert f'<img class="thumbnail" src="{outside}" alt="The current picture ({outside})"' in page
     # Another image chosen, then none: the venue's image follows.
     venue_path = venue.headers["Location"]
     form = {"csrf_token": editor.token, "venue": "Hall", "status": "publish"}
@@ -99,8 +99,10 @@ def test_a_contributor_chooses_among_their_own_images_and_keeps_another_users(cl
         path, data={"csrf_token": editor.token, "venue": "Barn", "image": str(theirs)}
     )
     page = contributor.get(path).get_data(as_text=True)
-    assert f'id="image-current" name="image" value="{theirs}" checked' in page
-    assert f'value="{own}"' in page and page.count('name="image"') == 3  # none, current, own
+    assert f'id="image-current" name="image_library" value="{theirs}" checked' in page
+    assert (
+        f'value="{own}"' in page and page.count('name="image_library"') == 3
+    )  # none, current, own
     kept = contributor.post(
         path,
         data={"csrf_token": contributor.token, "venue": "Big barn", "image": str(theirs)},

@@ -35,6 +35,7 @@ from flask import (
 from flask.sessions import SecureCookieSessionInterface
 from markupsafe import Markup
 from marshmallow import ValidationError
+from werkzeug.datastructures import ImmutableMultiDict
 
 from app.auth import (
     may,
@@ -150,6 +151,8 @@ def guard():
                 heading=_("The form has expired"),
                 message=_("Nothing was changed. Open the page again and send it once more."),
             )
+    if LIBRARY_CHOICE in request.form:
+        _read_library_choice()
     g.editor = signed_in()
     if g.editor is not None:
         g.viewer = g.editor  # what the API's helpers read as the caller, in this request only
@@ -163,6 +166,20 @@ def guard():
             return _sign_in_keeping(target, _posted_fields())
         return redirect(url_for("editor.signin", next=target), 303)
     return None
+
+
+# The image chosen from the library (the picker's radio buttons, app/templates/manage/
+# images.html): named apart from the upload's file input, which has the API's name alone,
+# so that each API field name is one control of the form.
+LIBRARY_CHOICE = "image_library"
+
+
+def _read_library_choice() -> None:
+    """The form as the rest of the editor reads it: the library's choice as the API's
+    ``image`` (a form value; an uploaded file is in ``request.files``)."""
+    form = request.form.copy()
+    form["image"] = form.pop(LIBRARY_CHOICE)
+    request.form = ImmutableMultiDict(form)
 
 
 # What a form sent when its session had ended carries into the sign-in page, to be sent

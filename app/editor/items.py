@@ -73,7 +73,7 @@ POST_FIELDS = (
     Field("status", N_("Status"), "status"),
     Field("date", N_("Publish on"), "datetime-local"),  # the API's publication date
     # The API's ``password`` (SPEC §4), as an event's form has it: never shown back, left
-    # empty it is unchanged, "Remove the password" clears it.
+    # empty it is unchanged, "Remove the protection" clears it.
     Field("password", N_("Password (empty: unchanged)"), "password"),
 )
 KINDS = {
