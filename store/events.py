@@ -157,11 +157,10 @@ def _filtered(
     query = Event.select()
     if tested_first is not None:
         query = query.where(tested_first)
-    query = query.where(
-        visible_clause(Event, viewer, filters.statuses, status, now=now, author=author)
-    )
+    visible = visible_clause(Event, viewer, filters.statuses, status, now=now, author=author)
     if not filters.with_hidden:
-        query = query.where(Event.hide_from_listings == False)  # noqa: E712
+        visible &= Event.hide_from_listings == False  # noqa: E712
+    query = query.where(visible)
     password = ref("password") if filters.password else None
     clear = unmasked_clause(Event, viewer, password, author=author)
 
