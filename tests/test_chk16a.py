@@ -1,8 +1,18 @@
 """chk16a: docs/architecture.md read against the code (layer boundaries, references)."""
 
+import os
+import pathlib
 import subprocess
 import sys
-import pathlib
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from app.config import SettingError, check_settings
+from tests.conftest import NS
+from tests.helpers import BIN, free_port, image_bytes
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -31,22 +41,14 @@ def test_schemas_import_no_flask_even_through_an_extension():
     "schemas/ never imports the app or Flask". schemas/media.py imports flask_smorest.fields,
     which loads Flask itself."""
     loaded = _loaded_after_importing(_modules("schemas"))
-    assert not loaded & {"flask", "flask_smorest", "app"}, sorted(loaded & {"flask", "flask_smorest", "app"})
-
+    assert not loaded & {"flask", "flask_smorest", "app"}, sorted(
+        loaded & {"flask", "flask_smorest", "app"}
+    )
 
 
 # README "Settings": "Every setting is checked at start ...: a value that cannot work (... a
 # number above 10^15 (or a setting's own bound) ...) stops the start with one line naming
 # the setting". Values below 10^15 that the start accepts must then work.
-
-import os  # noqa: E402
-import time  # noqa: E402
-import urllib.error  # noqa: E402
-import urllib.request  # noqa: E402
-
-from app.config import SettingError, check_settings  # noqa: E402
-from tests.conftest import NS  # noqa: E402
-from tests.helpers import BIN, free_port, image_bytes  # noqa: E402
 
 
 def test_a_read_timeout_the_start_accepts_serves_requests(tmp_path):
@@ -63,8 +65,13 @@ def test_a_read_timeout_the_start_accepts_serves_requests(tmp_path):
     args = [os.path.join(BIN, "gunicorn"), "--config", "gunicorn.conf.py"]
     args += ["--bind", f"127.0.0.1:{port}", "--workers", "1", "wsgi:app"]
     process = subprocess.Popen(
-        args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        start_new_session=True, text=True,
+        args,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        text=True,
     )
     try:
         status = None
@@ -106,15 +113,17 @@ def test_an_upload_limit_the_start_accepts_takes_a_small_image(app, client, admi
     assert answer.status_code == 201, (answer.status_code, answer.get_data()[:200])
 
 
-import pytest  # noqa: E402
-
-
-@pytest.mark.parametrize("post_type, create, field", [
-    ("tribe_venue", "venues", "venue"),
-    ("tribe_organizer", "organizers", "organizer"),
-])
+@pytest.mark.parametrize(
+    "post_type, create, field",
+    [
+        ("tribe_venue", "venues", "venue"),
+        ("tribe_organizer", "organizers", "organizer"),
+    ],
+)
 @pytest.mark.parametrize("method", ["PUT", "PATCH"])
-def test_wp_v2_linked_post_types_write_on_put_and_patch(client, admin, post_type, create, field, method):
+def test_wp_v2_linked_post_types_write_on_put_and_patch(
+    client, admin, post_type, create, field, method
+):
     """app/routes/wordpress_posts.py registers wp/v2/tribe_venue/{id} (and tribe_organizer) for
     GET, POST, PUT and PATCH (WordPress's EDITABLE), but linked_one writes only when the
     method is POST: a PUT or PATCH answers 200 with the item unchanged, the write dropped
@@ -122,7 +131,10 @@ def test_wp_v2_linked_post_types_write_on_put_and_patch(client, admin, post_type
     bodies, through our write paths")."""
     made = client.post(f"{NS}/{create}", json={field: "Old name"}, headers=admin).get_json()
     answer = client.open(
-        f"/wp-json/wp/v2/{post_type}/{made['id']}", method=method, json={"title": "New name"}, headers=admin
+        f"/wp-json/wp/v2/{post_type}/{made['id']}",
+        method=method,
+        json={"title": "New name"},
+        headers=admin,
     )
     assert answer.status_code == 200
     assert client.get(f"{NS}/{create}/{made['id']}").get_json()[field] == "New name"
@@ -130,7 +142,9 @@ def test_wp_v2_linked_post_types_write_on_put_and_patch(client, admin, post_type
 
 def test_wp_v2_venue_put_without_credentials_is_refused(client, admin):
     made = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
-    answer = client.open(f"/wp-json/wp/v2/tribe_venue/{made['id']}", method="PUT", json={"title": "Mine"})
+    answer = client.open(
+        f"/wp-json/wp/v2/tribe_venue/{made['id']}", method="PUT", json={"title": "Mine"}
+    )
     assert answer.status_code == 401, (answer.status_code, answer.get_json())
 
 
@@ -175,8 +189,15 @@ def test_migrating_a_schema_21_database_keeps_the_event_triggers(tmp_path):
         with upgraded.app_context(), db.connection_context():
             _user, password = create_user("ann", "administrator")
         client = upgraded.test_client()
-        body = {"title": "Zanzibar night", "start_date": "tomorrow 10am", "end_date": "tomorrow 11am"}
-        assert client.post(f"{NS}/events", json=body, headers=basic("ann", password)).status_code == 201
+        body = {
+            "title": "Zanzibar night",
+            "start_date": "tomorrow 10am",
+            "end_date": "tomorrow 11am",
+        }
+        assert (
+            client.post(f"{NS}/events", json=body, headers=basic("ann", password)).status_code
+            == 201
+        )
         assert client.get(f"{NS}/events?search=Zanzibar").get_json()["total"] == 1
     finally:
         upgraded.extensions["calendar.db"].close_all()
