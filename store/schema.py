@@ -48,13 +48,32 @@ def _add_columns(table: str, columns: dict[str, str]) -> None:
 
 
 def _add_fields(model, *names: str) -> None:
-    """Adds the fields ``names`` of ``model`` that its table lacks (playhouse.migrate)."""
+    """Adds the fields ``names`` of ``model`` that its table lacks (playhouse.migrate), the
+    table's triggers kept."""
     table = model._meta.table_name
     present = {column.name for column in database.get_columns(table)}
+    triggers = _sqlite_triggers(table)
     migrator = SchemaMigrator.from_database(database)
     run_migrations(
         *(migrator.add_column(table, n, getattr(model, n)) for n in names if n not in present)
     )
+    # A NOT NULL column rebuilds the table on SQLite, which drops its triggers (step 22 took
+    # the event table's search, stored-text and day-count ones): put back those it had.
+    kept = _sqlite_triggers(table)
+    for name, sql in triggers.items():
+        if name not in kept:
+            database.execute_sql(sql)
+
+
+def _sqlite_triggers(table: str) -> dict[str, str]:
+    """``table``'s triggers, each name with the statement that made it (none on PostgreSQL,
+    whose ALTER TABLE keeps them)."""
+    if is_postgres():
+        return {}
+    rows = database.execute_sql(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", [table]
+    )
+    return dict(rows.fetchall())
 
 
 def _v1_create_tables():
@@ -275,7 +294,6 @@ def _v25_event_dates():
     )
 
 
-# Each step runs once, in order; append new steps, never edit old ones.
 def _v26_trashed_from():
     for table in ("event", "venue", "organizer"):
         _add_columns(table, {"trashed_from": "VARCHAR(16) NOT NULL DEFAULT ''"})
@@ -283,6 +301,19 @@ def _v26_trashed_from():
 
 def _v27_media_original_name():
     _add_columns("media", {"original_name": "VARCHAR(255) NOT NULL DEFAULT ''"})
+
+
+def _v28_event_triggers_again():
+    """A SQLite calendar upgraded across step 22 lost the event table's triggers (its
+    rebuild dropped them; ``_add_fields`` now keeps them): they are made again, and what
+    they keep made afresh (the text index rebuilt, every stored text to be made, the day
+    counts recounted)."""
+    if is_postgres() or "event_search_ai" in _sqlite_triggers("event"):
+        return
+    _v6_event_text_index()
+    _v15_stored_event_texts()
+    database.execute_sql("UPDATE event_text SET body = NULL")
+    _v16_event_days()
 
 
 MIGRATIONS = [
@@ -313,6 +344,7 @@ MIGRATIONS = [
     _v25_event_dates,
     _v26_trashed_from,
     _v27_media_original_name,
+    _v28_event_triggers_again,
 ]
 
 

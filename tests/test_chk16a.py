@@ -148,61 +148,6 @@ def test_wp_v2_venue_put_without_credentials_is_refused(client, admin):
     assert answer.status_code == 401, (answer.status_code, answer.get_json())
 
 
-@pytest.mark.sqlite_file
-def test_migrating_a_schema_21_database_keeps_the_event_triggers(tmp_path):
-    """docs/architecture.md ("Pieces we kept"): playhouse.migrate's add_column "on SQLite ...
-    rebuilds the table, which drops its triggers" -- yet step 22 adds Event.ical_recurrence_id
-    through it (store/schema.py::_add_fields). A calendar deployed at schema 21 or earlier
-    loses, on upgrade, the event table's search, stored-text and day-count triggers: a new
-    event is then not found by ?search=, its stored text never made stale, window totals off."""
-    import sqlite3
-
-    from app import create_app
-    from store.db import database as db
-    from store.users import create_user
-    from tests.conftest import basic
-
-    path = str(tmp_path / "c.db")
-    settings = {"CALENDAR_DATABASE": path, "UPLOAD_FOLDER": str(tmp_path / "up")}
-    create_app(settings).extensions["calendar.db"].close_all()
-
-    def triggers():
-        with sqlite3.connect(path) as con:
-            rows = con.execute(
-                "SELECT name FROM sqlite_master WHERE type='trigger' AND tbl_name='event'"
-            ).fetchall()
-        return {name for (name,) in rows}
-
-    expected = triggers()
-    # The database as schema 21 left it: no ical_recurrence_id column (nor its index).
-    with sqlite3.connect(path) as con:
-        for (name,) in con.execute(
-            "SELECT name FROM sqlite_master WHERE type='index' AND tbl_name='event'"
-            " AND sql LIKE '%ical_recurrence_id%'"
-        ).fetchall():
-            con.execute(f'DROP INDEX "{name}"')
-        con.execute("ALTER TABLE event DROP COLUMN ical_recurrence_id")
-        con.execute("UPDATE setting SET value='21' WHERE key='schema_version'")
-    upgraded = create_app(settings)  # migrates 21 -> latest
-    try:
-        assert triggers() == expected, sorted(expected - triggers())
-        with upgraded.app_context(), db.connection_context():
-            _user, password = create_user("ann", "administrator")
-        client = upgraded.test_client()
-        body = {
-            "title": "Zanzibar night",
-            "start_date": "tomorrow 10am",
-            "end_date": "tomorrow 11am",
-        }
-        assert (
-            client.post(f"{NS}/events", json=body, headers=basic("ann", password)).status_code
-            == 201
-        )
-        assert client.get(f"{NS}/events?search=Zanzibar").get_json()["total"] == 1
-    finally:
-        upgraded.extensions["calendar.db"].close_all()
-
-
 def test_users_create_refuses_a_login_that_differs_only_in_case(app, client):
     """README "Users and authentication": HTTP Basic (and the editor's sign-in) takes "a user name
     (or the account's e-mail address, in any case)". `users create CHKADMIN` while `chkadmin`

@@ -715,6 +715,109 @@ def test_a_sqlite_calendar_keeps_no_statistics_gathered_while_it_was_empty(app):
         assert database.execute_sql(stats).fetchone()[0] == 0
 
 
+def _event_triggers(path):
+    import sqlite3
+
+    with sqlite3.connect(path) as con:
+        rows = con.execute(
+            "SELECT name FROM sqlite_master WHERE type='trigger' AND tbl_name='event'"
+        ).fetchall()
+    return {name for (name,) in rows}
+
+
+def _kept_by_the_event_triggers(upgraded, password):
+    """A new event is found by ?search=, counted on its days, and its stored text is made
+    stale by a write from any path (here raw SQL)."""
+    from store.models import EventDay, EventText
+
+    client = upgraded.test_client()
+    body = {"title": "Zanzibar night", "start_date": "tomorrow 10am", "end_date": "tomorrow 11am"}
+    made = client.post(f"{NS}/events", json=body, headers=basic("ann", password))
+    assert made.status_code == 201, made.get_json()
+    assert client.get(f"{NS}/events?search=Zanzibar").get_json()["total"] == 1
+    day = made.json["utc_start_date"][:10]
+    with upgraded.app_context(), database.connection_context():
+        counted = EventDay.select().where(EventDay.start_day == day, EventDay.status == "publish")
+        assert sum(row.n for row in counted) == 1
+        database.execute_sql("UPDATE event SET title = 'Mombasa' WHERE id = ?", [made.json["id"]])
+        assert EventText.get(EventText.event == made.json["id"]).body is None
+
+
+@pytest.mark.sqlite_file
+def test_migrating_a_schema_21_database_keeps_the_event_triggers(tmp_path):
+    """docs/architecture.md ("Pieces we kept"): playhouse.migrate's add_column on SQLite
+    rebuilds the table, which drops its triggers; step 22 adds Event.ical_recurrence_id
+    through it (store/schema.py::_add_fields), so a calendar deployed at schema 21 lost, on
+    upgrade, the event table's search, stored-text and day-count triggers."""
+    import sqlite3
+
+    from app import create_app
+
+    path = str(tmp_path / "c.db")
+    settings = {"CALENDAR_DATABASE": path, "UPLOAD_FOLDER": str(tmp_path / "up")}
+    create_app(settings).extensions["calendar.db"].close_all()
+    expected = _event_triggers(path)
+    # The database as schema 21 left it: no ical_recurrence_id column (nor its index).
+    with sqlite3.connect(path) as con:
+        for (name,) in con.execute(
+            "SELECT name FROM sqlite_master WHERE type='index' AND tbl_name='event'"
+            " AND sql LIKE '%ical_recurrence_id%'"
+        ).fetchall():
+            con.execute(f'DROP INDEX "{name}"')
+        con.execute("ALTER TABLE event DROP COLUMN ical_recurrence_id")
+        con.execute("UPDATE setting SET value='21' WHERE key='schema_version'")
+    upgraded = create_app(settings)  # migrates 21 -> latest
+    try:
+        assert _event_triggers(path) == expected, sorted(expected - _event_triggers(path))
+        with upgraded.app_context(), database.connection_context():
+            _user, password = create_user("ann", "administrator")
+        _kept_by_the_event_triggers(upgraded, password)
+    finally:
+        upgraded.extensions["calendar.db"].close_all()
+
+
+@pytest.mark.sqlite_file
+def test_a_calendar_that_lost_its_event_triggers_gets_them_back(tmp_path):
+    """A calendar upgraded across step 22 before the fix has no event triggers: step 28
+    makes them again, and the search index, stored texts and day counts afresh."""
+    import sqlite3
+
+    from app import create_app
+    from store.db import matching_ids
+    from store.models import Event, EventDay
+
+    path = str(tmp_path / "c.db")
+    settings = {"CALENDAR_DATABASE": path, "UPLOAD_FOLDER": str(tmp_path / "up")}
+    first = create_app(settings)
+    with first.app_context(), database.connection_context():
+        _user, password = create_user("ann", "administrator")
+    body = {"title": "Lamu", "start_date": "tomorrow 9am", "end_date": "tomorrow 10am"}
+    old = first.test_client().post(f"{NS}/events", json=body, headers=basic("ann", password))
+    first.extensions["calendar.db"].close_all()
+    expected = _event_triggers(path)
+    lost = {name for name in expected if not name.startswith("event_event_dates")}
+    with sqlite3.connect(path) as con:
+        for name in lost:
+            con.execute(f'DROP TRIGGER "{name}"')
+        # Written while they were missing: in no index, count nor mark.
+        con.execute("UPDATE event SET title = 'Lost in Kilwa', hide_from_listings = 1")
+        con.execute("UPDATE setting SET value='27' WHERE key='schema_version'")
+    upgraded = create_app(settings)
+    try:
+        assert _event_triggers(path) == expected
+        client = upgraded.test_client()
+        assert client.get(f"{NS}/events/{old.json['id']}").get_json()["title"] == "Lost in Kilwa"
+        with upgraded.app_context(), database.connection_context():
+            found = Event.select(Event.id).where(
+                Event.id.in_(matching_ids("event_search", ["Kilwa"]))
+            )
+            assert [row.id for row in found] == [old.json["id"]]
+            assert sum(row.n for row in EventDay.select()) == 0  # hidden: counted on no day
+        _kept_by_the_event_triggers(upgraded, password)
+    finally:
+        upgraded.extensions["calendar.db"].close_all()
+
+
 # --- the engines alike, found on PostgreSQL (fifteenth session) ------------------------
 
 
