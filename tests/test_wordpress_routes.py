@@ -4,6 +4,8 @@ permissions."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.urls import TEC_NAMESPACE
 from tests.helpers import image_bytes, uploaded
 
@@ -552,3 +554,34 @@ def test_method_named_twice_takes_the_last_as_php_reads_the_query(client, admin,
     event = make_event()
     answer = client.post(f"{NS}/events/{event['id']}?_method=DELETE&_method=GET", headers=admin)
     assert answer.status_code == 200 and answer.get_json()["status"] == "publish", answer.get_json()
+
+
+@pytest.mark.parametrize(
+    "post_type, create, field",
+    [
+        ("tribe_venue", "venues", "venue"),
+        ("tribe_organizer", "organizers", "organizer"),
+    ],
+)
+@pytest.mark.parametrize("method", ["PUT", "PATCH"])
+def test_wp_v2_linked_post_types_write_on_put_and_patch(
+    client, admin, post_type, create, field, method
+):
+    """wp/v2/tribe_venue/{id} (and tribe_organizer) take GET, POST, PUT and PATCH
+    (WordPress's EDITABLE): all three writes write, as tribe_events/{id} does (a PUT or
+    PATCH once answered 200 with the write dropped)."""
+    made = client.post(f"{NS}/{create}", json={field: "Old name"}, headers=admin).get_json()
+    answer = client.open(
+        f"{WP}/{post_type}/{made['id']}",
+        method=method,
+        json={"title": "New name"},
+        headers=admin,
+    )
+    assert answer.status_code == 200
+    assert client.get(f"{NS}/{create}/{made['id']}").get_json()[field] == "New name"
+
+
+def test_wp_v2_venue_put_without_credentials_is_refused(client, admin):
+    made = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    answer = client.open(f"{WP}/tribe_venue/{made['id']}", method="PUT", json={"title": "Mine"})
+    assert answer.status_code == 401, (answer.status_code, answer.get_json())

@@ -148,7 +148,7 @@ def linked_create(post_type: str):
 def linked_one(post_type: str, item_id: int):
     kind, routes, _create, update = KINDS[post_type]
     item = routes.by_id(item_id)
-    if request.method == "POST":
+    if request.method not in READS:  # WordPress's EDITABLE: POST, PUT and PATCH all write
         item = routes.write(wp_loaded(update(), _linked_body(kind, request_body(request))), item)
         data = routes.render(item, render_context(current_viewer(), single=True))
         return json_response(linked_post(kind, data))
