@@ -38,7 +38,7 @@ from app.pages import is_page_path, register_pages, wants_page
 from app.render import texts_maker
 from app.routes import blueprints
 from app.routes.index import register_index, route_description
-from app.routes.media import API_UPLOAD_ENDPOINTS, body_limit, register_uploads
+from app.routes.media import API_UPLOAD_ENDPOINTS, body_limit, read_at_most, register_uploads
 from app.routes.wordpress import register_wordpress
 from app.routes.wordpress_posts import register_wordpress_posts
 from app.smorest import Api
@@ -346,7 +346,7 @@ def _limit_body(req, limit: int) -> None:
     if not environ.get("wsgi.input_terminated"):
         return  # no length and no chunking: there is no body
     try:
-        body = environ["wsgi.input"].read(limit + 1)
+        body = read_at_most(environ["wsgi.input"], limit)
     except TimeoutError:
         raise  # a stalled client: app/errors.py answers 408
     except Exception as error:  # the server's own parse errors: bad chunk sizes, cut bodies

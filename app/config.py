@@ -92,6 +92,9 @@ LIMITS = {
     # Open-ended series are materialised to today + this: at most a century.
     "RECURRENCE_HORIZON_DAYS": 36500,
     "GUNICORN_THREADS": 1000,
+    # A socket's timeout stops near 9.2e9 s (time_t in nanoseconds): past it every request
+    # failed. A day of silence is more than any client needs.
+    "GUNICORN_READ_TIMEOUT": 86400,
 }
 
 # Above any bound a setting needs (a 401-digit number would not even convert to a float).

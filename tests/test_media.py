@@ -9,6 +9,7 @@ import zlib
 import pytest
 from PIL import Image, PngImagePlugin
 
+from app.config import check_settings
 from store.media import FILE_NAME
 from tests.conftest import NS, forget_listings
 from tests.helpers import image_bytes, upload, uploaded
@@ -288,6 +289,30 @@ def test_uploads_have_their_own_limit_above_the_general_one(client, admin, app):
     assert upload(client, admin, big, "big.png").status_code == 201
     response = client.post(f"{NS}/events", data=big, headers={**admin, "Content-Type": "x/y"})
     assert response.status_code == 413
+
+
+def test_an_upload_limit_the_start_accepts_takes_a_small_image(client, admin, app):
+    """MAX_UPLOAD_BYTES=10**14 passes the start's check; a small upload was then a 500
+    (MemoryError: ``read(limit + 1)`` allocated the limit before reading). Bodies are read
+    a chunk at a time: raw, multipart and chunked alike."""
+    app.config["MAX_UPLOAD_BYTES"] = 10**14
+    check_settings(app.config)
+    small = image_bytes("PNG", (8, 8))
+    headers = {
+        **admin,
+        "Content-Type": "image/png",
+        "Content-Disposition": 'attachment; filename="tiny.png"',
+    }
+    raw = client.post(f"{NS}/media", data=small, headers=headers)
+    assert raw.status_code == 201, (raw.status_code, raw.get_data()[:200])
+    assert upload(client, admin, small, "tiny.png").status_code == 201
+    chunked = client.post(
+        f"{NS}/media",
+        input_stream=io.BytesIO(small),
+        headers={**headers, "Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+    assert chunked.status_code == 201
 
 
 # --- metadata ------------------------------------------------------------------------------

@@ -5,6 +5,9 @@ reads it; values written as text in ``instance/config.py`` are read as the envir
 import os
 import subprocess
 import threading
+import time
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -55,6 +58,8 @@ BAD = [
     ("API_ROOT", "/<x>", "must name a path"),
     ("API_ROOT", "/wp-json?x=1", "must name a path"),
     ("API_ROOT", "/api#v1", "must name a path"),
+    # chk16a: 1e12 s passed, then every request was a 500 (a socket timeout stops near 9.2e9).
+    ("GUNICORN_READ_TIMEOUT", "1e12", "at most 86400"),
 ]
 
 # A test marked sqlite_file starts the app on a SQLite file of its own (or stops it before it
@@ -113,6 +118,36 @@ def test_gunicorn_stops_before_forking_on_a_bad_setting(tmp_path):
     assert done.returncode == 1
     assert "calendar: SITE_TIMEZONE: unknown timezone 'Mars/Phobos'" in done.stderr
     assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
+
+
+@sqlite_file
+def test_the_longest_read_timeout_the_start_accepts_serves_requests(tmp_path):
+    """README "Settings": a value the start accepts works. GUNICORN_READ_TIMEOUT=1e12 started,
+    then every request, /healthz too, was a 500 (app/arrival.py's ``settimeout`` raised
+    OverflowError past ~9.2e9 s); its bound, a day, serves."""
+    port = free_port()
+    args = [os.path.join(BIN, "gunicorn"), "--config", "gunicorn.conf.py"]
+    args += ["--bind", f"127.0.0.1:{port}", "--workers", "1", "wsgi:app"]
+    env = _env(tmp_path, GUNICORN_WARM_UP="0", GUNICORN_READ_TIMEOUT="86400")
+    process = subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        start_new_session=True, text=True,
+    )  # fmt: skip
+    try:
+        status, deadline = None, time.time() + 30
+        while time.time() < deadline and status is None and process.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                    status = r.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+            except OSError:
+                time.sleep(0.2)
+        assert status == 200, (status, process.poll())
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, 15)
+        process.wait(timeout=15)
 
 
 @sqlite_file

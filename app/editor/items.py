@@ -16,7 +16,7 @@ from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import N_, _, translate
 from app.render import media_out, render_context
 from app.routes.categories import categories as category_routes
-from app.routes.media import decode, deletion_refusal, too_large
+from app.routes.media import decode, deletion_refusal, read_at_most, too_large
 from app.routes.organizers import organizers as organizer_routes
 from app.routes.tags import tags as tag_routes
 from app.routes.venues import venues as venue_routes
@@ -447,7 +447,7 @@ def upload(viewer, param: str = "file"):
     storage = request.files.get(param)
     if storage is None or not storage.filename:
         raise invalid_params({param: _("Choose an image file.")})
-    data = storage.read(current_app.config["MAX_UPLOAD_BYTES"] + 1)
+    data = read_at_most(storage.stream, current_app.config["MAX_UPLOAD_BYTES"])
     if len(data) > current_app.config["MAX_UPLOAD_BYTES"]:  # the upload route's 413
         error = too_large()
         raise ApiError(error.code, error.message, 413, params={param: error.message})

@@ -61,17 +61,36 @@ def too_large() -> ApiError:
     return ApiError("rest_payload_too_large", _("The request body is larger than allowed."), 413)
 
 
+# Bytes read at a time from a body (read_at_most).
+READ_CHUNK = 64 * 1024
+
+
+def read_at_most(stream, limit: int) -> bytes:
+    """At most ``limit`` + 1 bytes of ``stream`` (the one more tells a body over the
+    limit), a chunk at a time: one ``read(limit + 1)`` allocates the whole limit before it
+    reads (Werkzeug's LimitedStream, io's buffered files), 10 MB for any upload, and a
+    MemoryError for a limit of 10**14."""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = stream.read(min(READ_CHUNK, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def uploaded_bytes(files) -> bytes:
     """The image's bytes, from the ``file`` part or the raw body, never more than the limit
     plus one byte read (the stream itself stops at the body limit, chunked bodies too)."""
     limit = current_app.config["MAX_UPLOAD_BYTES"]
     storage = files.get("file")
     if storage is not None and hasattr(storage, "stream"):
-        data = storage.stream.read(limit + 1)
+        data = read_at_most(storage.stream, limit)
     elif request.mimetype == "multipart/form-data":
         raise missing_params(["file"])
     else:
-        data = request.stream.read(limit + 1)
+        data = read_at_most(request.stream, limit)
     if len(data) > limit:
         raise too_large()
     if not data:
