@@ -1,6 +1,5 @@
 """Media: the upload body and the reference's image object."""
 
-from flask_smorest.fields import Upload
 from marshmallow import fields
 
 from rules import N_
@@ -8,13 +7,19 @@ from schemas.fields import BaseSchema, describe
 
 
 class MediaUpload(BaseSchema):
-    file = Upload(
-        metadata=describe(
-            N_(
-                "The image (JPEG, PNG, GIF or WebP). An image may also be sent as the raw body, "
-                "with Content-Disposition: attachment; filename=…"
-            )
-        )
+    # A plain field documented as flask-smorest's ``Upload`` is (a binary string): that one
+    # would load Flask into the schemas, which stay free of it (docs/architecture.md).
+    file = fields.Raw(
+        metadata={
+            **describe(
+                N_(
+                    "The image (JPEG, PNG, GIF or WebP). An image may also be sent as the raw "
+                    "body, with Content-Disposition: attachment; filename=…"
+                )
+            ),
+            "type": "string",
+            "format": "binary",
+        }
     )
 
 

@@ -212,41 +212,61 @@ def test_a_new_event_is_documented_as_not_all_day(client):
     assert "default" not in schemas["EventUpdate"]["properties"]["all_day"]
 
 
+# What each layer may not load, even through another package (flask_smorest loads Flask).
+FORBIDDEN = {
+    "rules": ("app", "store", "schemas", "flask", "peewee"),
+    "store": ("app", "schemas", "flask"),
+    "schemas": ("app", "flask"),
+}
+
+
+def _outside(name: str, layer: str) -> bool:
+    """``name`` is, or belongs to, a package ``layer`` may not import (``flask_smorest``
+    and ``flask_babel`` are Flask)."""
+    top = name.split(".")[0]
+    return any(top == banned or top.startswith(f"{banned}_") for banned in FORBIDDEN[layer])
+
+
+def _imports(root, package):
+    """Each import of the modules of ``package``: (path, node, the absolute name imported),
+    relative imports resolved against the module's own package."""
+    import ast
+
+    for path in sorted((root / package).rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = parts[: len(parts) - node.level] if node.level else []
+                if node.module:
+                    yield path, node, ".".join([*base, node.module])
+                else:  # from . import x: x is a module of the package
+                    for alias in node.names:
+                        yield path, node, ".".join([*base, alias.name])
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield path, node, alias.name
+
+
 def test_the_layers_import_one_way_as_docs_architecture_says():
     """rules/ imports no layer, no database and no Flask; store/ never imports Flask, the
     app or the schemas; schemas/ never imports the app or Flask, and reads the store for
     one constant only; and no module
     imports another inside a function to dodge a cycle between app/ modules."""
-    import ast
     import pathlib
 
     root = pathlib.Path(__file__).resolve().parent.parent
-
-    def imported(package):
-        for path in sorted((root / package).rglob("*.py")):
-            tree = ast.parse(path.read_text())
-            for node in ast.walk(tree):
-                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                    yield path, node, node.module
-                elif isinstance(node, ast.Import):
-                    for alias in node.names:
-                        yield path, node, alias.name
-
-    def top(name):
-        return name.split(".")[0]
-
-    for path, _node, name in imported("rules"):
-        assert top(name) not in ("app", "store", "schemas", "flask", "peewee"), (path, name)
-    for path, _node, name in imported("store"):
-        assert top(name) not in ("app", "schemas", "flask"), (path, name)
-    for path, node, name in imported("schemas"):
-        assert top(name) not in ("app", "flask"), (path, name)
-        if top(name) == "store":
+    for layer in FORBIDDEN:
+        for path, _node, name in _imports(root, layer):
+            assert not _outside(name, layer), (path, name)
+    for path, node, name in _imports(root, "schemas"):
+        if name.split(".")[0] == "store":
             assert name == "store.terms" and [a.name for a in node.names] == ["ORDERBY"], path
     nested = [
         (path.name, name)
-        for path, node, name in imported("app")
-        if top(name) == "app" and node.col_offset > 0 and path.name != "cli.py"
+        for path, node, name in _imports(root, "app")
+        if name.split(".")[0] == "app" and node.col_offset > 0 and path.name != "cli.py"
     ]
     assert nested == [], nested
 
@@ -260,3 +280,27 @@ def test_the_readme_says_which_setting_makes_the_cookie_secure_behind_a_proxy():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     row = next(line for line in readme.splitlines() if line.startswith("| `FORWARDED_ALLOW_IPS`"))
     assert "X-Forwarded-Proto" in row and "Secure" in row, row
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_a_layer_loads_nothing_it_may_not_import_even_through_another_package(layer):
+    """chk16a: schemas/media.py imported flask_smorest.fields, which loads Flask, and the
+    test above compared top-level names only. A fresh interpreter imports every module of
+    the layer; what it then holds must not include a package the layer may not import."""
+    import pathlib
+    import subprocess
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    modules = [
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        for path in sorted((root / layer).rglob("*.py"))
+    ]
+    code = "import importlib, sys\n"
+    code += "".join(f"importlib.import_module({m!r})\n" for m in modules)
+    code += "print(' '.join(sys.modules))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    loaded = {name for name in done.stdout.split() if _outside(name, layer)}
+    assert not loaded, sorted(loaded)
