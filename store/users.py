@@ -56,8 +56,13 @@ def create_user(login: str, role: str, email: str = "") -> tuple[User, str]:
     if len(email) > MAX_EMAIL or (email and not _EMAIL.fullmatch(email)):
         raise UserError(f"{email[:40]!r} is not an email address of at most {MAX_EMAIL} characters")
     with write_transaction():
-        if User.get_or_none(User.login == login):
-            raise UserError(f"user {login!r} already exists")
+        # Sign-in reads a login or an e-mail address in any case (``user_named``): a new
+        # user that one of those already names would make it name neither, as WordPress
+        # (MySQL's case-insensitive collation) refuses.
+        for name in filter(None, (login, email)):
+            taken = users_named(name)
+            if taken:
+                raise UserError(f"{name!r} already names user {taken[0].login!r}")
         # A random first generation of sessions: SQLite may give a deleted user's id to the
         # next user, whose sessions must not be the old user's cookies.
         user = User.create(
@@ -293,10 +298,15 @@ def user_named(name: str) -> User | None:
     user = User.get_or_none(User.login == name)
     if user is not None or not name:
         return user
+    found = users_named(name)
+    return found[0] if len(found) == 1 else None
+
+
+def users_named(name: str) -> list[User]:
+    """Every user ``name`` names (``names_user``), its login or e-mail in any case."""
     lowered = name.lower()
     query = User.select().where((folded(User.login) == lowered) | (folded(User.email) == lowered))
-    found = [user for user in query if names_user(user, name)]
-    return found[0] if len(found) == 1 else None
+    return [user for user in query if names_user(user, name)]
 
 
 def find_owner(login: str = "") -> User | None:

@@ -1,7 +1,7 @@
 """The operator's user commands (README "Users"): ``users role``, ``users delete
 [--reassign]``, and what ``users list`` shows. Checked through the API they govern."""
 
-from tests.conftest import NS
+from tests.conftest import NS, basic
 
 
 def run(app, *args):
@@ -102,3 +102,23 @@ def test_deleting_a_user_names_their_items_in_the_plural(app, as_role, make_even
     assert "cat is the author of 2 events;" in run(app, "delete", "cat").output
     done = run(app, "delete", "cat", "--reassign", "dan")
     assert done.output == "Deleted cat; 2 events now belong to dan.\n"
+
+
+def test_users_create_refuses_a_name_another_user_already_answers_to(app, client):
+    """README "Users and authentication": Basic and the editor's sign-in take "a user name (or
+    the account's e-mail address, in any case)". ``users create CARLA`` beside ``carla`` once
+    succeeded, after which "Carla" named neither and both shared one failure counter; as
+    WordPress (MySQL's case-insensitive collation), a login or e-mail address that already
+    names a user is refused."""
+    made = run(app, "create", "carla", "--role", "author", "--email", "carla@example.org")
+    assert made.exit_code == 0, made.output
+    for args in (
+        ("CARLA",),
+        ("Carla@Example.org",),  # her e-mail address, as a login
+        ("other", "--email", "CARLA@example.ORG"),
+    ):
+        refused = run(app, "create", *args, "--role", "author")
+        assert refused.exit_code != 0 and "Error:" in refused.output, (args, refused.output)
+    password = made.output.split()[-1]
+    answer = client.get(f"{NS}/events?status=draft", headers=basic("Carla", password))
+    assert answer.status_code == 200, answer.get_json()
