@@ -332,6 +332,42 @@ def test_venues_organizers_and_terms_through_the_api_pipeline(client, sign_in, p
     )
 
 
+@pytest.mark.parametrize(
+    "plural, name_field",
+    [("venues", "venue"), ("organizers", "organizer"), ("categories", "name"), ("tags", "name")],
+)
+def test_the_editor_removes_through_the_api_removal_path(sign_in, monkeypatch, plural, name_field):
+    """docs/architecture.md, a request's path: one removal path (and its permissions) per
+    kind. The editor trashed and deleted venues, organizers and terms with the store's
+    functions directly, repeating the API's permission checks; it now calls the routes'
+    ``discard``, as ``DELETE`` does."""
+    from app.editor.items import kind_of
+
+    routes = kind_of(plural).routes
+    calls = []
+    discard = routes.discard
+
+    def spy(item, *args, **kwargs):
+        calls.append(kwargs.get("force"))
+        return discard(item, *args, **kwargs)
+
+    monkeypatch.setattr(routes, "discard", spy)
+    editor = sign_in("editor", "gus")
+    made = editor.post(
+        f"/manage/{plural}/new",
+        data={"csrf_token": editor.token, name_field: "Blue Room", "status": "publish"},
+    )
+    delete = f"/manage/{plural}/{saved_id(made)}/delete"
+    confirmed = {"csrf_token": editor.token, "confirmed": "1"}
+    assert editor.post(delete, data=confirmed).status_code == 303
+    if plural in ("venues", "organizers"):  # to the trash, then deleted from there
+        assert editor.post(delete, data=confirmed).status_code == 303
+        assert calls == [False, True]
+    else:
+        assert calls == [None]
+    assert editor.get(f"/manage/{plural}/{saved_id(made)}").status_code == 404
+
+
 def test_an_author_may_not_manage_terms_nor_others_venues(client, sign_in, as_role):
     venue = client.post(
         f"{NS}/venues", json={"venue": "Theirs"}, headers=as_role("editor", "boss")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from flask import current_app, g, redirect, request, url_for
 from marshmallow import ValidationError
 
-from app.auth import may, may_read, require, require_force_delete
+from app.auth import may, may_read, require
 from app.editor.event_form import publication_input
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import N_, _, translate
@@ -23,7 +23,7 @@ from app.routes.venues import venues as venue_routes
 from rules.posts import effective_status
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
-from store.linked import LinkedFilters, delete_linked, get_linked, list_linked, trash_linked
+from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import (
     delete_media,
     get_media,
@@ -35,7 +35,6 @@ from store.media import (
 from store.terms import (
     TermFilters,
     categories_by_name,
-    delete_term,
     get_term,
     list_terms,
     term_names,
@@ -346,18 +345,12 @@ def restore(kind: Kind, item) -> None:
 
 
 def remove(kind: Kind, item) -> None:
-    """Terms are deleted (as the API does), venues and organizers go to the trash (or are
-    deleted when already there, for those who may)."""
-    viewer = g.editor
+    """Through the API's removal paths and their permissions: terms are deleted, venues
+    and organizers go to the trash, or are deleted (``force``) when already there."""
     if kind.is_term:
-        require(viewer, "manage_terms")
-        delete_term(item)
-    elif item.status == "trash":
-        require(viewer, "delete", item, effective_status(item))
-        require_force_delete(viewer)  # as the API's force=true: editors and up
-        delete_linked(kind.routes.kind, item)
+        kind.routes.discard(item)
     else:
-        trash_linked(kind.routes.kind, item)
+        kind.routes.discard(item, force=item.status == "trash")
 
 
 def parents(kind: Kind, item) -> list:

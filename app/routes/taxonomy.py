@@ -90,12 +90,17 @@ class TaxonomyRoutes:
         return self.one(term, 201, {"Location": location})
 
     def delete(self, term):
+        # Shown as it was before it goes (``discard`` refuses before anything is written).
+        body = term_out(term, render_context(current_viewer()), term_count(term.id))
+        self.discard(term)
+        return json_response(body)
+
+    def discard(self, term) -> None:
+        """The deletion of a term, for every face (the API, the editor)."""
         viewer = current_viewer()
         require(viewer, "create")
         require(viewer, "manage_terms")
-        body = term_out(term, render_context(viewer), term_count(term.id))
         delete_term(term)
-        return json_response(body)
 
     def listing(self, args):
         viewer = current_viewer()

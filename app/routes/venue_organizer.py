@@ -110,19 +110,27 @@ class VenueOrganizerRoutes:
 
     def remove(self, item, args):
         viewer = current_viewer()
+        # Shown as it was before it goes (``discard`` refuses before anything is written).
+        body = self.render(item, render_context(viewer)) if args["force"] else None
+        trashed = self.discard(item, args["force"])
+        return json_response(body) if trashed is None else self._one(trashed, viewer, single=False)
+
+    def discard(self, item, force: bool):
+        """The removal of a venue or organizer, for every face (the API, the editor):
+        permission → to the trash, or deleted with ``force`` (editors and up). Returns the
+        trashed item, None when deleted."""
+        viewer = current_viewer()
         require(viewer, "delete", item, effective_status(item))
-        if args["force"]:
+        if force:
             require_force_delete(viewer)
-            body = self.render(item, render_context(viewer))
             delete_linked(self.kind, item)
-            return json_response(body)
+            return None
         if item.status == "trash":
             raise ApiError(f"{self.kind}-is-in-trash", say(self.messages["in_trash"]), 410)
         try:
-            trashed = trash_linked(self.kind, item)
+            return trash_linked(self.kind, item)
         except Vanished:
             raise self.unknown(item.id) from None
-        return self._one(trashed, viewer, single=False)
 
     def listing(self, args):
         viewer = current_viewer()
