@@ -33,6 +33,7 @@ from app.ical_zones import FixedZone, fixed_zone, vtimezone
 from app.render import address_line
 from app.urls import asked_url
 from rules import dates
+from rules.posts import TERM_NAME_MAX
 from rules.recurrence import FeedRecurrence, exdate_line
 from rules.text import html_text, is_web_url, plain_text
 
@@ -901,7 +902,8 @@ def _categories(component) -> list[str]:
             restored(str(name).replace(ESCAPED_COMMA, ",")).strip().rstrip("\\").strip()
             for name in getattr(value, "cats", [value])
         )
-    return [name for name in names if name]
+    # A file's names are kept as far as a term's name goes (the API refuses a longer one).
+    return [name[:TERM_NAME_MAX] for name in names if name]
 
 
 def _incoming(component, default_zone: str) -> Incoming:

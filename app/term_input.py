@@ -6,8 +6,9 @@ input: the store only looks the terms up."""
 from __future__ import annotations
 
 from rules import N_
-from rules.posts import split_list
+from rules.posts import TERM_NAME_MAX, split_list
 from rules.text import plain_text
+from schemas.fields import TOO_LONG
 from store.errors import InvalidInput
 from store.terms import find_term
 
@@ -31,6 +32,8 @@ def parse_term_input(value, taxonomy: str, param: str) -> list:
             items.append(term.id)
         elif text.isdigit():
             raise InvalidInput({param: N_("Term %(value)s does not exist.")}, value=text)
+        elif len(text) > TERM_NAME_MAX:  # refused as POST /categories refuses it, not cut
+            raise InvalidInput({param: TOO_LONG})
         else:
-            items.append(("new", text[:200]))
+            items.append(("new", text))
     return items

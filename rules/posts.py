@@ -7,6 +7,8 @@ from rules.clock import utcnow_str
 # The longest slug: WordPress keeps post_name and a term's slug in a varchar(200), and
 # makes a slug of a long title 200 characters long (_truncate_post_slug).
 SLUG_MAX = 200
+# The longest term name: WordPress keeps a term's name in a varchar(200) too (wp_terms.name).
+TERM_NAME_MAX = 200
 
 STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
 

@@ -145,6 +145,10 @@ DESCRIPTION_MAX = 1_000_000
 TITLE_MAX = 65_535
 
 
+# The message of a text over its field's limit (an event's new terms say it too).
+TOO_LONG = N_("Is too long.")
+
+
 class Text(fields.String):
     """A string; ``non_empty`` rejects "" and whitespace, as the reference's validators do."""
 
@@ -162,7 +166,7 @@ class Text(fields.String):
         if self.non_empty and not value.strip():
             raise ValidationError(N_("Must not be empty."))
         if len(value) > self.max_length:
-            raise ValidationError(N_("Is too long."))
+            raise ValidationError(TOO_LONG)
         if "\x00" in value:
             raise ValidationError(N_("Must not contain NUL characters."))
         return value

@@ -3,7 +3,7 @@
 from marshmallow import ValidationError, fields
 
 from rules import N_
-from rules.posts import SLUG_MAX
+from rules.posts import SLUG_MAX, TERM_NAME_MAX
 from schemas.fields import (
     BaseSchema,
     Flag,
@@ -65,14 +65,14 @@ class CategoryQueryArgs(TagQueryArgs):
 
 
 class TagUpdate(BaseSchema):
-    name = PlainText(non_empty=True, max_length=200, metadata=describe(N_("Term name.")))
+    name = PlainText(non_empty=True, max_length=TERM_NAME_MAX, metadata=describe(N_("Term name.")))
     description = Text(non_empty=True, metadata=describe(N_("Term description.")))
     slug = Text(non_empty=True, max_length=SLUG_MAX, metadata=describe(N_("Term slug.")))
 
 
 class TagCreate(TagUpdate):
     name = PlainText(
-        non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name."))
+        non_empty=True, max_length=TERM_NAME_MAX, required=True, metadata=describe(N_("Term name."))
     )
 
 
@@ -82,7 +82,7 @@ class CategoryUpdate(TagUpdate):
 
 class CategoryCreate(CategoryUpdate):
     name = PlainText(
-        non_empty=True, max_length=200, required=True, metadata=describe(N_("Term name."))
+        non_empty=True, max_length=TERM_NAME_MAX, required=True, metadata=describe(N_("Term name."))
     )
 
 

@@ -1082,6 +1082,19 @@ def test_import_keeps_an_escaped_comma_inside_a_category_name(client, admin):
     assert sorted(names) == ["Jazz", "Rock, Pop"]
 
 
+def test_import_keeps_a_long_category_as_far_as_a_term_name_goes(client, admin):
+    """A file's category over a term name's 200 characters is cut, not the event refused
+    (the API refuses such a name: an importer keeps what it can of another app's file)."""
+    body = _ics14(
+        ["UID:longcat-1", "DTSTART:20290401T100000Z", "SUMMARY:Long", "CATEGORIES:" + "L" * 300]
+    )
+    response = client.post(f"{NS}/events/import", data=body, headers={**admin, **CT14})
+    assert response.status_code == 200, response.get_json()
+    event_id = response.get_json()["created"][0]["id"]
+    names = [c["name"] for c in client.get(f"{NS}/events/{event_id}").get_json()["categories"]]
+    assert names == ["L" * 200]
+
+
 def test_a_category_with_a_comma_survives_the_feed_round_trip(client, admin):
     """§11: feed then import of the same calendar keeps a category named "Rock, Pop"."""
     term = client.post(f"{NS}/categories", json={"name": "Rock, Pop"}, headers=admin).get_json()

@@ -888,3 +888,25 @@ def test_a_term_page_past_the_end_still_links_the_previous_page(client, as_role,
     assert body[kind] == [] and body["total"] == 3 and body["total_pages"] == 3
     assert "page=4" in body["previous_rest_url"]
     assert 'rel="prev"' in response.headers.get("Link", "")
+
+
+@pytest.mark.parametrize("key", ["categories", "tags"])
+def test_an_event_s_new_term_over_the_name_limit_is_refused_as_post_categories_does(
+    client, admin, key
+):
+    """chk16a: POST /categories refuses a 300-character name ("Is too long."), but an
+    event's categories cut it to 200 characters and made the term. A term name has one
+    limit (rules/posts.py::TERM_NAME_MAX, WordPress's varchar(200)) and one answer."""
+    long = "C" * 300
+    direct = client.post(f"{NS}/{key}", json={"name": long}, headers=admin)
+    assert direct.status_code == 400
+    body = {"title": "Long", "start_date": "tomorrow 10am", "end_date": "tomorrow 11am"}
+    refused = client.post(f"{NS}/events", json={**body, key: [long]}, headers=admin)
+    assert refused.status_code == 400, refused.get_json()
+    assert refused.get_json()["data"]["params"] == {
+        key: direct.get_json()["data"]["params"]["name"]
+    }
+    listed = client.get(f"{NS}/{key}", query_string={"hide_empty": 0}).get_json()[key]
+    assert listed == []
+    kept = client.post(f"{NS}/events", json={**body, key: ["C" * 200]}, headers=admin)
+    assert kept.status_code == 201 and kept.get_json()[key][0]["name"] == "C" * 200
