@@ -32,7 +32,7 @@ from app.ical_bounds import check as check_bounds
 from app.ical_zones import FixedZone, fixed_zone, vtimezone
 from app.render import address_line
 from app.urls import asked_url
-from rules import dates
+from rules import clock, dates
 from rules.posts import TERM_NAME_MAX
 from rules.recurrence import FeedRecurrence, exdate_line
 from rules.text import html_text, is_web_url, plain_text
@@ -681,7 +681,7 @@ def _zone_label(value: datetime) -> str | None:
 def _this_year() -> int:
     """The years a file's zone is matched over start here (once per zone, whatever the
     years of its events: rules are matched as they are now)."""
-    return datetime.now(UTC).year - 1
+    return clock.utcnow().year - 1
 
 
 def named_zone(tzid: str) -> str | None:

@@ -1,5 +1,7 @@
 """The current time, in one place: every timestamp is formatted the same way, and tests
-move the clock forward (``advance``) instead of sleeping, or stop it (``freeze``)."""
+move the clock forward (``advance``) instead of sleeping, or stop it (``freeze``). Waits and
+deadlines (a slow client, a source's Retry-After, the data version's lease) read the
+machine's clocks instead: a test's moved clock must not make them wait or expire."""
 
 import time
 from datetime import UTC, datetime

@@ -17,8 +17,8 @@ import sqlite3
 import tarfile
 import tempfile
 import zlib
-from datetime import UTC, datetime
 
+from rules import clock
 from store.copy import CopyError, copy_database
 from store.db import backup_to, is_url
 from store.schema import MIGRATIONS
@@ -56,7 +56,7 @@ def _write(path: str, setting: str, upload_folder: str) -> dict:
             raise BackupError(f"cannot back up to {path}: {error}") from None
         manifest = {
             "format": FORMAT,
-            "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "created": clock.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
             "schema": len(MIGRATIONS),
             "rows": _counts(copy),
             "files": 0,
@@ -185,7 +185,7 @@ def _archive_path(destination: str) -> str:
     if destination.endswith(("/", os.sep)) and not os.path.isdir(path):
         raise BackupError(f"cannot back up to {destination}: no folder {path}")
     if os.path.isdir(path):
-        folder, stamp = path, datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        folder, stamp = path, clock.utcnow().strftime("%Y%m%d-%H%M%S")
         path = os.path.join(folder, f"calendar-{stamp}.tar.gz")
         number = 1
         while os.path.lexists(path):  # two backups in one second: the second is -2

@@ -282,6 +282,42 @@ def test_the_readme_says_which_setting_makes_the_cookie_secure_behind_a_proxy():
     assert "X-Forwarded-Proto" in row and "Secure" in row, row
 
 
+# The machine's clocks outside rules/clock.py: waits and deadlines only (docs/architecture.md).
+REAL_CLOCKS = {
+    ("app/arrival.py", "time.monotonic"),
+    ("app/tec_source.py", "time.monotonic"),
+    ("app/tec_source.py", "time.time"),
+    ("store/db.py", "time.monotonic"),
+}
+
+
+def test_calendar_time_is_read_from_the_one_clock():
+    """docs/architecture.md: "rules/clock.py the one clock of calendar time". chk16a found
+    datetime.now in app/ical.py and store/backup.py and date.today (the machine's date, not
+    the site's) in app/pages/warming.py."""
+    import ast
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    reads = {"now", "utcnow", "today", "time", "monotonic", "perf_counter", "time_ns"}
+    found = set()
+    for layer in ("app", "store", "rules", "schemas"):
+        for path in sorted((root / layer).rglob("*.py")):
+            name = str(path.relative_to(root))
+            if name == "rules/clock.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in reads
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id in ("datetime", "date", "time")
+                ):
+                    found.add((name, f"{node.func.value.id}.{node.func.attr}"))
+    assert found == REAL_CLOCKS, sorted(found ^ REAL_CLOCKS)
+
+
 @pytest.mark.parametrize("layer", sorted(FORBIDDEN))
 def test_a_layer_loads_nothing_it_may_not_import_even_through_another_package(layer):
     """chk16a: schemas/media.py imported flask_smorest.fields, which loads Flask, and the

@@ -8,8 +8,10 @@ run's first requests 450–950 ms through gunicorn)."""
 from __future__ import annotations
 
 import logging
-from datetime import date, timedelta
+from datetime import timedelta
 from urllib.parse import urlsplit
+
+from app.pages.reading import site_today
 
 # The pages' templates, compiled by Jinja on their first use.
 TEMPLATES = (
@@ -38,7 +40,8 @@ def warm_up(app) -> None:
             app.jinja_env.get_template(name)
         client = app.test_client()
         client.get("/events/")
-        month = date.today().replace(day=1)
+        with app.app_context():  # the site's today, not the machine's
+            month = site_today().replace(day=1)
         for _n in range(MONTHS):
             client.get(f"/events/month/{month:%Y-%m}/")
             month = (month + timedelta(days=31)).replace(day=1)
