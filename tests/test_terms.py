@@ -4,7 +4,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.conftest import NS
+from tests.conftest import NS, event_form
 
 
 def test_create_read_update_delete_category(client, as_role, make_event):
@@ -910,3 +910,78 @@ def test_an_event_s_new_term_over_the_name_limit_is_refused_as_post_categories_d
     assert listed == []
     kept = client.post(f"{NS}/events", json={**body, key: ["C" * 200]}, headers=admin)
     assert kept.status_code == 201 and kept.get_json()[key][0]["name"] == "C" * 200
+
+
+# Found by an outside check: an event's categories and tags skipped the term routes' rules
+# (NUL, numbers that can be no id, a null named "None").
+TERM_DATES = {"start_date": "2027-01-01 10:00", "end_date": "2027-01-01 11:00"}
+
+
+def _all_terms(client, admin, kind):
+    answer = client.get(f"{NS}/{kind}?per_page=50&hide_empty=0", headers=admin)
+    return answer.get_json()[kind]
+
+
+def test_a_category_name_with_nul_is_refused_on_an_event_write_as_on_the_direct_route(
+    client, admin
+):
+    direct = client.post(f"{NS}/categories", json={"name": "c\x00d"}, headers=admin)
+    assert direct.status_code == 400
+    answer = client.post(
+        f"{NS}/events", json={"title": "t", **TERM_DATES, "categories": ["c\x00d"]}, headers=admin
+    )
+    assert answer.status_code == 400
+    assert _all_terms(client, admin, "categories") == []
+
+
+def test_the_editors_event_form_refuses_a_category_name_the_category_form_refuses(
+    client, admin, sign_in
+):
+    editor = sign_in("administrator")
+    name = "N" * 201
+    direct = editor.post("/manage/categories/new", data={"csrf_token": editor.token, "name": name})
+    assert direct.status_code == 400
+    answer = editor.post("/manage/events/new", data=event_form(editor, categories=name))
+    assert answer.status_code == 400
+    assert _all_terms(client, admin, "categories") == []
+
+
+def test_a_huge_numeric_category_id_is_refused_as_its_string_form_is(client, admin):
+    as_text = client.post(
+        f"{NS}/events",
+        json={"title": "t", **TERM_DATES, "categories": ["99999999999999999999999"]},
+        headers=admin,
+    )
+    assert as_text.status_code == 400
+    as_number = client.post(
+        f"{NS}/events",
+        data='{"title": "t", "start_date": "2027-01-01 10:00", "end_date": "2027-01-01 11:00",'
+        ' "categories": [99999999999999999999999]}',
+        headers={**admin, "Content-Type": "application/json"},
+    )
+    assert as_number.status_code == 400, [c["name"] for c in as_number.get_json()["categories"]]
+    assert "categories" in as_number.get_json()["data"]["params"]
+    assert _all_terms(client, admin, "categories") == []
+
+
+def test_negative_or_fractional_numbers_are_not_taken_as_tag_names(client, admin):
+    for number in (-1, 1.5):
+        answer = client.post(
+            f"{NS}/events", json={"title": "t", **TERM_DATES, "tags": [number]}, headers=admin
+        )
+        assert answer.status_code == 400, (number, [t["name"] for t in answer.get_json()["tags"]])
+    assert _all_terms(client, admin, "tags") == []
+
+
+def test_a_null_in_the_categories_list_does_not_create_a_category_named_none(client, admin):
+    answer = client.post(
+        f"{NS}/events",
+        json={"title": "t", **TERM_DATES, "categories": [None], "tags": [None]},
+        headers=admin,
+    )
+    assert answer.status_code in (201, 400)
+    names = [
+        t["name"]
+        for t in _all_terms(client, admin, "categories") + _all_terms(client, admin, "tags")
+    ]
+    assert "None" not in names, names
