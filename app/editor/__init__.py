@@ -52,7 +52,7 @@ from app.errors import ApiError, from_validation_error, invalid_params
 from app.event_input import change_event, create_event, prepare_event
 from app.headers import frame_headers
 from app.i18n import N_, _, current_language, ngettext
-from app.pages import formatting, page_response
+from app.pages import formatting, list_title, page_response
 from app.reading.texts import render_events
 from app.render import media_out, render_context
 from rules import recurrence
@@ -241,9 +241,34 @@ def _page(template: str, status: int = 200, **context) -> Response:
         status=status,
         editor=g.get("editor"),
         csrf_token=generate_csrf(),
+        nav_section=_nav_section(),
+        on_section_list=request.endpoint in SECTION_LISTS,
         **context,
     )
     return response
+
+
+# The pages of each of the editor's sections beside its list: its navigation marks the
+# section of the page shown (an event's form is in Events); a venue's, organizer's or
+# term's page names its section in its address (``plural``).
+SECTIONS = {
+    "editor.dashboard": "dashboard",
+    "editor.events": "events",
+    "editor.new_event": "events",
+    "editor.edit_event": "events",
+    "editor.media": "media",
+    "editor.new_media": "media",
+    "editor.media_item": "media",
+}
+# The sections' own pages (their lists), which the navigation marks as the page shown.
+SECTION_LISTS = {"editor.dashboard", "editor.events", "editor.list_items", "editor.media"}
+
+
+def _nav_section() -> str:
+    """The editor's section the page belongs to, which its navigation marks
+    (``aria-current``, as the public views mark theirs); "" outside them (signing in)."""
+    plural = (request.view_args or {}).get("plural")
+    return plural if items.kind_of(plural or "") else SECTIONS.get(request.endpoint or "", "")
 
 
 def _say(what: str, event_id: int | None = None) -> None:
@@ -256,7 +281,7 @@ def _say(what: str, event_id: int | None = None) -> None:
 
 def _notice() -> dict:
     """The status message a write asked for (``_say``), consumed by this page: "Saved.",
-    "Deleted for good.", or "Restored…" (a restored event is a draft, as WordPress makes
+    "Deleted for good.", "Moved to the trash…", or "Restored…" (a restored event is a draft, as WordPress makes
     it: off the site until it is published; on the dashboard, with a link to its form)."""
     said = get_flashed_messages(category_filter=["notice"])
     if not said:
@@ -266,6 +291,8 @@ def _notice() -> dict:
         return {"text": _("Saved.")}
     if what == "deleted":
         return {"text": _("Deleted for good.")}
+    if what == "trashed":  # said, as every other write: the user lands on another page
+        return {"text": _("Moved to the trash: it is off the site until it is restored.")}
     notice = {"text": _("Restored as a draft: publish it to show it on the site.")}
     restored = _event_for(g.editor, event_id) if event_id else None
     if restored is not None:
@@ -488,9 +515,11 @@ def events():
     pages = max(1, -(-total // PAGE_SIZE))
     approvable = {row.id for row in rows if review.may_approve(viewer, row)}
     query = {"search": search or None, "status": status or None, "past": 1 if past else None}
+    heading = _("Past events") if past else _("Events")
     return _page(
         "events.html",
-        heading=_("Past events") if past else _("Events"),
+        heading=heading,
+        page_title=_list_title(heading, number, search, status),
         may_create=may(viewer, "create"),
         events=_rendered(rows, viewer),
         approvable=approvable,  # the dashboard's one click, for those who may publish
@@ -512,6 +541,12 @@ def _pager(endpoint: str, query: dict, number: int, pages: int) -> dict:
         "previous": url_for(endpoint, **query, page=min(number - 1, pages)) if number > 1 else None,
         "next": url_for(endpoint, **query, page=number + 1) if number < pages else None,
     }
+
+
+def _list_title(heading: str, number: int, search: str, status: str = "") -> str:
+    """An editor's list's title (app/pages::list_title), with its status filter named."""
+    parts = [_(dict(listing.FILTER_LABELS)[status])] if status else []
+    return list_title(heading, number, search, parts)
 
 
 def page_number(raw: str) -> int:
@@ -582,8 +617,9 @@ def image_choices(viewer, chosen: str) -> items.ImageChoices:
     """The images a form offers, searched and paged as its image buttons asked (a search
     starts again at the first page)."""
     search = searched("image_search")
-    number = 1 if "image_search_go" in request.values else request.values.get("image_page", "")
-    return items.image_choices(viewer, chosen, search, page_number(str(number)))
+    number = 1 if items.searching_images(request.form) else request.values.get("image_page", "")
+    browsed = items.browsing_images(request.form)
+    return items.image_choices(viewer, chosen, search, page_number(str(number)), browsed)
 
 
 def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
@@ -784,7 +820,7 @@ def _saved(viewer, event, made: list[int]):
     typed = event_form.typed(request.form)
     context = _form_context(viewer, typed, errors, event)
     _place_recurrence_error(errors, typed, context["series"])
-    heading = _("Edit event") if event else _("New event")
+    heading = _event_heading(event)
     # A browser never fills a file input again: the form says the file must be chosen again.
     kept_not = upload is not None and bool(upload.filename)
     return _page("event_form.html", status, heading=heading, file_not_kept=kept_not, **context)
@@ -796,7 +832,7 @@ def _shown_again(viewer, event):
     context = _form_context(viewer, event_form.typed(request.form), {}, event)
     if "preview" in request.form:
         context["preview"] = Markup(sanitise_html(request.form.get("description", "")))  # nh3's
-    heading = _("Edit event") if event else _("New event")
+    heading = _event_heading(event)
     chosen = request.files.get("image")
     return _page(
         "event_form.html",
@@ -837,7 +873,17 @@ def new_event():
     if request.method == "POST":
         return _save(viewer)
     values = {"status": new_status(viewer), "timezone": current_app.config["SITE_TIMEZONE"]}
-    return _page("event_form.html", heading=_("New event"), **_form_context(viewer, values, {}))
+    return _page(
+        "event_form.html", heading=_event_heading(None), **_form_context(viewer, values, {})
+    )
+
+
+def _event_heading(event) -> str:
+    """An event form's heading and title: an edit names its event (WCAG 2.4.2: two tabs
+    of two events are told apart), by its title as saved, not as typed."""
+    if event is None:
+        return _("New event")
+    return _("Edit event: %(title)s", title=event.title or _("(no title)"))
 
 
 def _event_for(viewer, event_id: int, action: str = "edit"):
@@ -871,7 +917,7 @@ def edit_event(event_id):
         return _save(viewer, event)
     return _page(
         "event_form.html",
-        heading=_("Edit event"),
+        heading=_event_heading(event),
         notice=_notice(),
         public_link=url_for("pages.event_view", slug=event.slug),
         **_form_context(viewer, _event_values(viewer, event), {}, event),
@@ -894,7 +940,7 @@ def _edited_elsewhere(viewer, event, fields: list[str], now: dict):
     return _page(
         "event_form.html",
         409,
-        heading=_("Edit event"),
+        heading=_event_heading(event),
         file_not_kept=chosen is not None and bool(chosen.filename),
         **context,
     )
@@ -956,6 +1002,7 @@ def trash(event_id):
         return redirect(url_for("editor.dashboard"), 303)
     if trash_event(event) is None:  # removed since it was read
         return _not_yours()
+    _say("trashed")
     return redirect(url_for("editor.dashboard"), 303)
 
 
@@ -1073,6 +1120,7 @@ def media():
         "media.html",
         (413 if status == 413 else 400) if error else 200,
         heading=_("Images"),
+        page_title=_list_title(_("Images"), number, search),
         notice=_notice(),
         images=images,
         error=error,
@@ -1135,8 +1183,10 @@ def list_items(plural):
     return _page(
         "items.html",
         heading=labels["heading"],
+        page_title=_list_title(labels["heading"], number, search, status),
         notice=_notice(),
         kind=kind,
+        new_label=labels["new"],
         rows=rows,
         search=search,
         status_filter=status,
@@ -1157,7 +1207,7 @@ def _item_form(kind, values, errors, item=None, status=200, notice=None, edited_
         status,
         notice=notice or {},
         edited_from=edited_from,
-        heading=(_("Edit") if item else _("New")) + " · " + labels["singular"],
+        heading=items.heading(kind, item),
         kind=kind,
         item=item,
         values=values,
@@ -1253,8 +1303,7 @@ def delete_item(plural, item_id):
         title = item.name if kind.is_term else item.title
         return _confirm_deletion(title, url_for("editor.edit_item", plural=plural, item_id=item.id))
     items.remove(kind, item)
-    if for_good:
-        _say("deleted")
+    _say("deleted" if for_good else "trashed")
     return redirect(url_for("editor.list_items", plural=plural), 303)
 
 

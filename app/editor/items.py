@@ -57,7 +57,11 @@ class Field:
 @dataclass(frozen=True)
 class Kind:
     plural: str
-    singular: str  # marked for translation
+    # Marked for translation, whole: "New venue", "Edit venue: %(name)s" (a word for the
+    # kind put after "New" read "Nouveau · catégorie" in French, where the kind's gender
+    # decides the adjective).
+    new: str
+    edit: str
     heading: str  # marked for translation
     name_field: str
     fields: tuple[Field, ...]
@@ -78,7 +82,8 @@ POST_FIELDS = (
 KINDS = {
     "venues": Kind(
         "venues",
-        N_("venue"),
+        N_("New venue"),
+        N_("Edit venue: %(name)s"),
         N_("Venues"),
         "venue",
         (
@@ -101,7 +106,8 @@ KINDS = {
     ),
     "organizers": Kind(
         "organizers",
-        N_("organizer"),
+        N_("New organizer"),
+        N_("Edit organizer: %(name)s"),
         N_("Organizers"),
         "organizer",
         (
@@ -118,7 +124,8 @@ KINDS = {
     ),
     "categories": Kind(
         "categories",
-        N_("category"),
+        N_("New category"),
+        N_("Edit category: %(name)s"),
         N_("Categories"),
         "name",
         (
@@ -134,7 +141,8 @@ KINDS = {
     ),
     "tags": Kind(
         "tags",
-        N_("tag"),
+        N_("New tag"),
+        N_("Edit tag: %(name)s"),
         N_("Tags"),
         "name",
         (
@@ -359,10 +367,19 @@ def parents(kind: Kind, item) -> list:
     return [term for term in categories_by_name() if item is None or term.id != item.id]
 
 
+def heading(kind: Kind, item=None) -> str:
+    """The heading and title of an item's form: an edit names its item, as saved (two tabs
+    of two venues told apart: WCAG 2.4.2)."""
+    if item is None:
+        return translate(kind.new)
+    name = item.name if kind.is_term else item.title
+    return _(kind.edit, name=name or _("(no title)"))
+
+
 def labels(kind: Kind) -> dict:
     return {
         "heading": translate(kind.heading),
-        "singular": translate(kind.singular),
+        "new": translate(kind.new),
         "fields": [(f, translate(f.label)) for f in kind.fields],
     }
 
@@ -390,9 +407,14 @@ class ImageChoices:
     search: str  # what the images were searched for ("": the newest)
     page: int
     more: bool  # whether a next page holds more
+    # Whether the form came back for its image buttons (a search, another page): the
+    # images then take the focus, which would else be at the top of the page.
+    browsed: bool = False
 
 
-def image_choices(viewer, chosen: str, search: str = "", page: int = 1) -> ImageChoices:
+def image_choices(
+    viewer, chosen: str, search: str = "", page: int = 1, browsed: bool = False
+) -> ImageChoices:
     """What a form offers to choose an image from: a page of the images this user may
     use, newest first (with ``search``, as the library's search finds them), and the
     item's own image when the page lacks it (another user's, an older one: its object;
@@ -405,7 +427,7 @@ def image_choices(viewer, chosen: str, search: str = "", page: int = 1) -> Image
     if chosen and chosen not in {str(image["id"]) for image in offered}:
         found = get_media(chosen) if chosen.isascii() and chosen.isdigit() else None
         current = media_out(found, ctx) if found is not None else chosen
-    return ImageChoices(offered, current, search, page, more)
+    return ImageChoices(offered, current, search, page, more, browsed)
 
 
 def _choices_page(viewer, search: str, page: int) -> tuple[list, int]:
@@ -424,13 +446,21 @@ def _choices_page(viewer, search: str, page: int) -> tuple[list, int]:
     return rows, page
 
 
-# The form's buttons that show other images and save nothing (the form works without
-# JavaScript: they post the form, which comes back with what was typed).
-BROWSING_IMAGES = ("image_search_go", "image_page")
-
-
 def browsing_images(form) -> bool:
-    return any(name in form for name in BROWSING_IMAGES)
+    """Whether the form asks for other images, saving nothing: a search, or a page of them
+    (the form works without JavaScript: it comes back with what was typed)."""
+    return "image_page" in form or searching_images(form)
+
+
+def searching_images(form) -> bool:
+    """Whether the form asks for an image search: its Search button, or Enter with a search
+    typed that is not the one shown (``image_searched``). Without JavaScript, Enter in the
+    search box presses the form's default button (``by_enter``), which would save instead
+    (editor.js presses Search); Enter in another field with an unchanged search saves."""
+    if "image_search_go" in form:
+        return True
+    typed, shown = form.get("image_search", ""), form.get("image_searched", "")
+    return "by_enter" in form and typed.strip() != shown.strip()
 
 
 def upload(viewer, param: str = "file"):

@@ -380,17 +380,23 @@ def _list_title(heading: str, asked: reading.Filters, page: int, choices: dict) 
     """A list's title, which says where the visitor is (WCAG 2.4.2): the search and the
     filters asked, by name where the form offers them, then the heading with its page
     number after the first. A term's page says its term in its heading already."""
-    if page > 1:
-        heading = _("%(heading)s, page %(number)s", heading=heading, number=page)
     offered = {"categories": choices["categories"], "venue": choices["venues"]}
     chosen = []
     for name in reading.FILTERS[1:]:
         known = {v: c.name for c in offered.get(name, ()) for v in (c.slug, str(c.id))}
         chosen += [known.get(value, value) for value in getattr(asked, name)]
-    parts = [_("Search: %(words)s", words=asked.search)] if asked.search else []
-    if chosen:
-        parts.append(_("Filtered by %(names)s", names=", ".join(chosen)))
-    return " · ".join([*parts, heading])
+    parts = [_("Filtered by %(names)s", names=", ".join(chosen))] if chosen else []
+    return list_title(heading, page, asked.search, parts)
+
+
+def list_title(heading: str, page: int, search: str = "", parts: list | tuple = ()) -> str:
+    """The title of a list, public or the editor's: the search, then what else narrows it
+    (``parts``: filters, a status), then the heading with its page number after the
+    first, so that two pages of one list, or a list and its search, are told apart."""
+    if page > 1:
+        heading = _("%(heading)s, page %(number)s", heading=heading, number=page)
+    said = [_("Search: %(words)s", words=search)] if search else []
+    return " · ".join([*said, *parts, heading])
 
 
 def _list_start() -> tuple[datetime, dict]:
