@@ -53,6 +53,15 @@ def test_a_login_link_sets_the_password_once(app, as_role):
         "/" + path, data={"csrf_token": token, "password": "short", "password_again": "short"}
     )
     assert short.status_code == 400 and "10" in short.get_data(as_text=True)
+    # Both fields marked and described by the message, which takes the focus (chk16k D4).
+    said = short.get_data(as_text=True)
+    assert "<title>Error: Choose your password · " in said
+    for name in ("password", "password_again"):
+        field = re.search(rf'<input id="{name}"[^>]*>', said).group(0)
+        assert 'aria-invalid="true" aria-describedby="password-error"' in field, field
+    assert re.search(
+        r'<div class="error" role="alert" tabindex="-1" autofocus id="password-error">', said
+    )
     done = client.post(
         "/" + path, data={"csrf_token": token, "password": PASSWORD, "password_again": PASSWORD}
     )
@@ -2157,9 +2166,9 @@ def test_the_conflict_names_the_fields_by_their_labels(sign_in, root):
     answer = editor.post(f"{root}/manage/events/{event_id}", data=data)
     assert answer.status_code == 409
     page = answer.get_data(as_text=True)
-    alert = re.search(r'(?s)<div class="error" role="alert">(.*?)</div>', page).group(1)
+    alert = re.search(r'(?s)<div class="error" role="alert"[^>]*>(.*?)</div>', page).group(1)
     for field in ("title", "start_date"):
-        label = re.search(rf'<label for="{field}">([^<]*)</label>', page).group(1)
+        label = re.search(rf'<label for="{field}"[^>]*>([^<]*)</label>', page).group(1)
         assert field not in alert and html.unescape(label) in html.unescape(alert), alert
 
 
@@ -3157,7 +3166,7 @@ def test_only_the_organizer_field_is_labelled_organizer_and_the_library_has_its_
     buttons are image_library, which the editor reads as the API's image."""
     editor = sign_in("editor", "ora")
     page = editor.get("/manage/events/new").get_data(as_text=True)
-    labels = re.findall(r'<label for="([^"]+)">(.*?)</label>', page, re.S)
+    labels = re.findall(r'<label for="([^"]+)"[^>]*>(.*?)</label>', page, re.S)
     matching = [
         target for target, text in labels if "organizer" in re.sub("<[^>]+>", "", text).lower()
     ]
@@ -3169,3 +3178,51 @@ def test_only_the_organizer_field_is_labelled_organizer_and_the_library_has_its_
     )
     event = editor.get(made.headers["Location"]).get_data(as_text=True)
     assert f'id="image-{image_id}" name="image_library" value="{image_id}" checked' in event
+
+
+def test_the_editors_lists_are_titled_by_their_search_status_and_page(sign_in):
+    """An outside check (chk16k D11): every page of a list, searched or filtered, had the
+    title of its first page. The title says the search, the status and the page."""
+    editor = sign_in("editor", "tia")
+    page = editor.get("/manage/events/?search=choir&status=draft&page=2").get_data(as_text=True)
+    assert "<title>Search: choir · Drafts · Events, page 2 · Editor · " in page
+    page = editor.get("/fr/manage/venues/?status=trash").get_data(as_text=True)
+    assert "<title>Corbeille · Lieux · Éditeur · " in page
+    page = editor.get("/manage/media/?search=poster").get_data(as_text=True)
+    assert "<title>Search: poster · Images · Editor · " in page
+
+
+def test_enter_in_the_image_search_searches_and_enter_elsewhere_saves(sign_in):
+    """An outside check (chk16k D16): without JavaScript, Enter in the image search pressed
+    the form's default button, which saved the event. Enter (``by_enter``, the default
+    button's name) with a search typed that is not the one shown searches; with the
+    search shown unchanged, it saves."""
+    editor = sign_in("editor", "sol")
+    typed = event_form(editor, title="Searched", by_enter="1", image_search="poster")
+    searched = editor.post("/manage/events/new", data=typed)
+    assert searched.status_code == 200
+    page = searched.get_data(as_text=True)
+    assert '<input type="hidden" name="image_searched" value="poster">' in page
+    assert '<fieldset class="image-picker" tabindex="-1" autofocus>' in page
+    assert editor.get(f"{NS}/events", query_string={"search": "Searched"}).get_json()["total"] == 0
+    again = editor.post("/manage/events/new", data={**typed, "image_searched": "poster"})
+    assert again.status_code == 303
+    clicked = editor.post(
+        "/manage/venues/new",
+        data={"csrf_token": editor.token, "venue": "Hall", "image_search": "x"},
+    )
+    assert clicked.status_code == 303  # the visible Save, pressed: it saves
+
+
+def test_a_venue_moved_to_the_trash_says_so(sign_in):
+    """An outside check (chk16k D6): "Move to the trash" said nothing afterwards, where
+    every other write says what it did."""
+    editor = sign_in("editor", "ted")
+    made = editor.post("/manage/venues/new", data={"csrf_token": editor.token, "venue": "Old hall"})
+    venue_id = saved_id(made)
+    trashed = editor.post(f"/manage/venues/{venue_id}/delete", data={"csrf_token": editor.token})
+    assert trashed.status_code == 303
+    page = editor.get(trashed.headers["Location"]).get_data(as_text=True)
+    assert '<p class="notice" role="status">Moved to the trash' in page
+    form = editor.get(f"/manage/venues/{venue_id}").get_data(as_text=True)
+    assert "<title>Edit venue: Old hall · Editor · " in form

@@ -427,3 +427,274 @@ def test_each_field_is_found_by_its_label_and_its_name_alone(site, browser, tmp_
     assert named == dict.fromkeys(API_FIELDS, 1), named
     assert serious(page) == []
     page.context.close()
+
+
+# Keyboard and screen-reader use of the editor (an outside check, chk16k: SPEC §16
+# "Accessible and translated", read as WCAG 2.2 AA).
+
+
+def focused(page) -> str:
+    return page.evaluate("document.activeElement.tagName + '#' + document.activeElement.id")
+
+
+def test_focus_goes_to_the_errors_after_a_form_comes_back(site, browser):
+    """chk16k D1, D2: a form sent back with errors (400) left the focus on <body> (a
+    keyboard user started again at the top) and kept the blank form's title. The error
+    summary takes the focus as the page opens, without script; the title says "Error"."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("No dates")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.get_by_label("Title").press("Enter")
+    page.wait_for_load_state()
+    assert answer.value.status == 400
+    assert page.locator("[aria-invalid=true]").count() >= 1
+    on_errors = page.evaluate(
+        """() => { const e = document.activeElement;
+        return e !== document.body && (e.getAttribute('aria-invalid') === 'true'
+          || !!e.closest('.error,[role=alert]') || e.classList.contains('error')); }"""
+    )
+    assert on_errors, f"focus after the 400 form is on {focused(page)}"
+    assert page.title().startswith("Error: New event"), page.title()
+    page.goto(site["base"] + "/manage/venues/new")
+    blank = page.title()
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.get_by_role("button", name="Save").click()
+    page.wait_for_load_state()
+    assert answer.value.status == 400
+    assert page.title() != blank and "error" in page.title().lower(), page.title()
+    assert page.evaluate("document.activeElement.matches('div.error[role=alert]')")
+    page.context.close()
+
+
+@pytest.mark.parametrize("path", ["/manage/venues/new", "/manage/categories/new"])
+def test_required_names_are_marked_required(site, browser, path):
+    """chk16k D3: a name the save refuses when empty was not marked. It is, to screen
+    readers (aria-required) and on screen (a word after its label that its name lacks)."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + path)
+    name = page.get_by_label("Name", exact=True)
+    assert (
+        name.get_attribute("required") is not None or name.get_attribute("aria-required") == "true"
+    ), path
+    assert page.get_by_role("textbox", name="Name", exact=True).count() == 1
+    label = page.locator("label[for=name], label[for=venue]").first
+    shown = label.evaluate("label => getComputedStyle(label, '::after').content")
+    assert "required" in shown, shown
+    page.context.close()
+
+
+def test_event_start_and_end_are_marked_required(site, browser):
+    """chk16k D3: Start and End are refused when empty ("Must not be empty.") but were not
+    marked."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    for label in ("Start", "End"):
+        field = page.get_by_label(label, exact=True)
+        assert (
+            field.get_attribute("required") is not None
+            or field.get_attribute("aria-required") == "true"
+        ), label
+    page.context.close()
+
+
+def test_a_wrong_sign_in_marks_the_fields(site, browser):
+    """chk16k D4: the sign-in error was not tied to the password field."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site["base"] + "/manage/signin")
+    page.get_by_label("User name").fill("edna")
+    page.get_by_label("Password").fill("not the password at all")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state()
+    assert page.get_by_role("alert").count() == 1
+    field = page.get_by_label("Password")
+    assert field.get_attribute("aria-invalid") == "true"
+    described = field.get_attribute("aria-describedby")
+    assert described and page.locator(f"#{described}").inner_text() == (
+        "The user name or the password is not right."
+    )
+    assert page.evaluate("document.activeElement.id") == described
+    context.close()
+
+
+def test_moving_an_event_to_the_trash_says_so(site, browser):
+    """chk16k D6: every other write says what it did; the trash said nothing."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("To be trashed")
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_url("**/manage/events/*")
+    page.get_by_role("button", name="Move to the trash").click()
+    page.wait_for_url("**/manage/")
+    status = page.get_by_role("status")
+    assert status.count() >= 1 and "trash" in status.first.inner_text().lower()
+    page.context.close()
+
+
+def test_the_editor_navigation_marks_the_current_section(site, browser):
+    """chk16k D7: the public views mark the current view (aria-current); the editor's
+    sections did not. A section's list is the "page", its forms are in it ("true")."""
+    page = signed_in(site, browser, "edna")
+    for path, name, current in (
+        ("/manage/events/", "Events", "page"),
+        ("/manage/venues/", "Venues", "page"),
+        ("/manage/events/new", "Events", "true"),
+        ("/manage/categories/new", "Categories", "true"),
+    ):
+        page.goto(site["base"] + path)
+        nav = page.get_by_role("navigation", name="Editor")
+        link = nav.get_by_role("link", name=name, exact=True)
+        assert link.get_attribute("aria-current") == current, path
+        assert nav.locator("[aria-current]").count() == 1, path
+    page.context.close()
+
+
+def test_the_preview_is_focused_after_preview(site, browser):
+    """chk16k D1b, D10, D20: "Preview the description" reloaded the form with the focus on
+    <body> at the top of the page; it needed a title first (the browser's check of the
+    required Title); a description's h1 made a second h1. The preview takes the focus,
+    without a title, its headings below its own."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Description (HTML)").fill("<h1>Programme</h1><p>Hello</p>")
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.get_by_role("button", name="Preview the description").click()
+    page.wait_for_load_state()
+    assert page.locator("section.preview").count() == 1
+    inside = page.evaluate("!!document.activeElement.closest('section.preview')")
+    assert inside, f"focus after the preview is on {focused(page)}"
+    assert page.locator("h1").count() == 1
+    assert page.locator("section.preview h3").inner_text() == "Programme"
+    page.context.close()
+
+
+def test_the_image_buttons_take_the_focus_to_the_images(site, browser):
+    """chk16k D1b, D20: the image chooser's Search reloaded the form with the focus at the
+    top (some thirty fields above the images), and the browser refused it before a title
+    was typed. It posts unchecked, and the images take the focus."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Website").fill("not yet a URL")
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.locator("button[name=image_search_go]").click()
+    page.wait_for_load_state()
+    assert page.evaluate("document.activeElement.matches('fieldset.image-picker')")
+    assert page.get_by_label("Website").input_value() == "not yet a URL"
+    page.context.close()
+
+
+@pytest.mark.parametrize("kind", ["venues", "organizers"])
+def test_enter_in_a_venue_or_organizer_form_saves_it(site, browser, kind):
+    """chk16k D15: the first submit button of these forms was the image library's
+    "Search": Enter in the Name field searched images instead, and the form came back
+    (200) with nothing saved and nothing said. They have the event form's hidden Save."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + f"/manage/{kind}/new")
+    name = page.get_by_label("Name", exact=True)
+    name.fill(f"Entered {kind}")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        name.press("Enter")
+    page.wait_for_load_state()
+    assert answer.value.status == 303, answer.value.status
+    assert page.get_by_role("status").inner_text() == "Saved."
+    page.context.close()
+
+
+def test_enter_in_the_image_search_searches_without_javascript(site, browser):
+    """chk16k D16: with JavaScript off (SPEC §16: the editor works without it), Enter in
+    the event form's image search pressed the form's default button, Save: the event was
+    made instead of the images being searched."""
+    signed = signed_in(site, browser, "edna")
+    state = signed.context.storage_state()
+    signed.context.close()
+    context = browser.new_context(storage_state=state, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("Searched by Enter")
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
+    search = page.locator("#image_search")
+    search.fill("poster")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        search.press("Enter")
+    page.wait_for_load_state()
+    assert answer.value.status != 303 and page.url.endswith("/manage/events/new"), page.url
+    assert page.get_by_label("Title").input_value() == "Searched by Enter"
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.get_by_label("Title").press("Enter")  # the search shown unchanged: Enter saves
+    assert answer.value.status == 303
+    context.close()
+
+
+def test_the_image_library_links_show_their_focus(site, browser, tmp_path):
+    """chk16k D17: the Images page's links were inline <a> around a display:block
+    thumbnail: their computed outline was the 3px ring, but Chromium painted none (the
+    inline box is empty): a keyboard user saw no focus at all (WCAG 2.4.7)."""
+    page = signed_in(site, browser, "edna")
+    poster = tmp_path / "focus.png"
+    poster.write_bytes(image_bytes("PNG", (400, 300), colour="green"))
+    page.goto(site["base"] + "/manage/media/")
+    page.get_by_label("Upload an image").set_input_files(str(poster))
+    page.get_by_role("button", name="Upload", exact=True).click()
+    page.wait_for_url(re.compile(r"/manage/media/[0-9]+$"))
+    image_id = page.url.rsplit("/", 1)[1]
+    page.goto(site["base"] + "/manage/media/")
+    link = page.locator(f"main a[href$='/manage/media/{image_id}']")
+    box = link.locator("img").bounding_box()
+    clip = {
+        "x": box["x"] - 8,
+        "y": box["y"] - 8,
+        "width": box["width"] + 16,
+        "height": box["height"] + 16,
+    }
+    page.mouse.move(0, 0)
+    before = page.screenshot(clip=clip)
+    link.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.matches(':focus-visible')")
+    assert page.screenshot(clip=clip) != before, "no visible change as the link takes the focus"
+    page.context.close()
+
+
+def test_an_edit_page_title_names_what_it_edits(site, browser):
+    """chk16k D18: every venue's form was titled "Edit · venue · Editor · Events" (h1
+    "Edit · venue", read out with its middle dot), every event's "Edit event": two tabs
+    of two venues could not be told apart. The lists' "New" links name their kind."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/venues/new")
+    assert page.locator("h1").inner_text() == "New venue"
+    page.get_by_label("Name", exact=True).fill("Riverside Hall")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_url(re.compile(r"/manage/venues/[0-9]+$"))
+    assert page.title().startswith("Edit venue: Riverside Hall · "), page.title()
+    page.goto(site["base"] + "/fr/manage/categories/new")
+    assert page.locator("h1").inner_text() == "Nouvelle catégorie"
+    page.goto(site["base"] + "/manage/tags/")
+    assert page.get_by_role("link", name="New tag", exact=True).count() == 1
+    page.context.close()
+
+
+def test_a_trashed_events_form_does_not_take_typing_it_then_throws_away(site, browser):
+    """chk16k D19: a trashed event's form had every field editable and its Save button;
+    typing and pressing Save answered a 409 page with no form and what was typed lost.
+    Either the form cannot be saved (fields disabled, no Save) or the refusal keeps what
+    was typed."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Title").fill("Binned")
+    page.get_by_label("Start").fill(f"{DAY}T10:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T11:00")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_url("**/manage/events/*")
+    form = page.url
+    page.get_by_role("button", name="Move to the trash").click()
+    page.wait_for_url("**/manage/")
+    page.goto(form)
+    assert not page.get_by_label("Title").is_editable()
+    assert page.locator("form.event-form button:not([hidden]):not([name])").count() == 0
+    assert page.get_by_role("button", name="Restore").count() == 1
+    page.context.close()
