@@ -1,0 +1,120 @@
+"""Outside check chk16r: the JSON API against the reference (samples, reference-behaviour.md,
+interface.md) after the recent changes (WordPress globals, strtotime forms, e-mail sign-in,
+sanitize_title slugs, search_venues). Each test fails on the current code for its defect."""
+
+import re
+
+from tests.conftest import NS
+
+
+def _event(client, headers, **fields):
+    body = {"title": "E", "start_date": "2026-12-01 10:00:00", "end_date": "2026-12-01 12:00:00"}
+    body.update(fields)
+    response = client.post(f"{NS}/events", json=body, headers=headers)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+# D1 ------------------------------------------------------------------------------------
+
+
+def test_search_venues_finds_the_events_of_every_venue_named_not_only_fifty(client, admin):
+    """search_venues: "also the events at the venues whose name or city contains the
+    string" — all of them, and SPEC §3: total honours the search."""
+    for n in range(55):
+        venue = client.post(
+            f"{NS}/venues", json={"venue": f"Place {n}", "city": "Lyon"}, headers=admin
+        ).get_json()["id"]
+        day = n % 28 + 1
+        _event(
+            client,
+            admin,
+            title=f"Show {n}",
+            start_date=f"2027-01-{day:02d} 10:00:00",
+            end_date=f"2027-01-{day:02d} 12:00:00",
+            venue=venue,
+        )
+    body = client.get(f"{NS}/events?search=lyon&search_venues=1&per_page=50").get_json()
+    assert body["total"] == 55
+    assert body["total_pages"] == 2
+
+
+# D2 ------------------------------------------------------------------------------------
+
+
+def _args(index, route, method):
+    for endpoint in index["routes"][f"/calendar/events/v1{route}"]["endpoints"]:
+        if method in endpoint["methods"]:
+            return endpoint["args"]
+    raise AssertionError(f"{method} {route} not in the index")
+
+
+STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
+
+
+def test_the_index_shows_the_interface_defaults_of_start_date_and_end_date(client):
+    """interface.md 4.2.1: start_date's default is "a timestamp of the form YYYY-MM-DD
+    HH:MM:SS", end_date's "a timestamp of the same form, later than the start_date
+    default"; SPEC: everything interface.md states holds, and /doc shows every default."""
+    args = _args(client.get(NS).get_json(), "/events", "GET")
+    start, end = args["start_date"].get("default"), args["end_date"].get("default")
+    assert isinstance(start, str) and STAMP.match(start), args["start_date"]
+    assert isinstance(end, str) and STAMP.match(end), args["end_date"]
+    assert end > start
+    doc = client.get(f"{NS}/doc").get_json()
+    params = {p["name"]: p for p in doc["paths"]["/events"]["get"]["parameters"]}
+    assert STAMP.match(str(params["start_date"]["schema"].get("default", "")))
+
+
+def test_the_index_types_are_the_interfaces(client):
+    """interface.md: listing `status` is a string (4.2.1, 4.3.1), term listing `slug` a
+    string (4.5.1), venue `show_map`/`show_map_link` strings (2.2)."""
+    index = client.get(NS).get_json()
+    assert _args(index, "/events", "GET")["status"]["type"] == "string"
+    assert _args(index, "/venues", "GET")["status"]["type"] == "string"
+    assert _args(index, "/organizers", "GET")["status"]["type"] == "string"
+    assert _args(index, "/categories", "GET")["slug"]["type"] == "string"
+    venue_post = _args(index, "/venues", "POST")
+    assert venue_post["show_map"]["type"] == "string"
+    assert venue_post["show_map_link"]["type"] == "string"
+
+
+# D3 ------------------------------------------------------------------------------------
+
+
+def test_a_cost_with_european_separators_is_read_as_its_amount(client, admin):
+    """reference §2.1: cost_details.values are the price components as numeric strings;
+    "1.000,50 €" is one thousand euros fifty, not 1.0005."""
+    event = _event(client, admin, cost="1.000,50 €")
+    values = event["cost_details"]["values"]
+    assert len(values) == 1 and float(values[0]) == 1000.5, values
+    single = client.get(f"{NS}/events/{event['id']}").get_json()
+    assert float(single["json_ld"]["offers"]["price"]) == 1000.5
+
+
+# D4 ------------------------------------------------------------------------------------
+
+
+def test_a_given_slug_is_sanitised_as_a_title_made_one(client, admin):
+    """WordPress runs sanitize_title on a given post_name as on a title: punctuation
+    dropped (Tom's: toms), as our title-made slugs already do."""
+    from_title = _event(client, admin, title="Tom's")
+    assert from_title["slug"] == "toms"
+    given = _event(client, admin, title="Another", slug="Rock'n'Roll")
+    assert given["slug"] == "rocknroll"
+
+
+# D5 ------------------------------------------------------------------------------------
+
+
+def test_a_term_page_past_the_end_links_no_page_that_does_not_exist(client, admin):
+    """SPEC §3: a Link header with rel="prev" where that page exists; WordPress's terms
+    controller clamps the previous page to the last one."""
+    for name in ("Alpha", "Beta", "Gamma"):
+        assert client.post(f"{NS}/categories", json={"name": name}, headers=admin).status_code == 201
+    response = client.get(f"{NS}/categories?hide_empty=false&per_page=1&page=5")
+    assert response.status_code == 200
+    assert response.get_json()["total_pages"] == 3
+    for target in re.findall(r"<([^>]+)>", response.headers.get("Link", "")):
+        page = re.search(r"[?&]page=(\d+)", target)
+        assert page is None or int(page.group(1)) <= 3, response.headers["Link"]
