@@ -118,3 +118,24 @@ def test_a_term_page_past_the_end_links_no_page_that_does_not_exist(client, admi
     for target in re.findall(r"<([^>]+)>", response.headers.get("Link", "")):
         page = re.search(r"[?&]page=(\d+)", target)
         assert page is None or int(page.group(1)) <= 3, response.headers["Link"]
+
+
+# D6 ------------------------------------------------------------------------------------
+
+
+def _users(app, *args):
+    return app.test_cli_runner().invoke(args=["users", *args])
+
+
+def test_a_second_user_cannot_take_an_e_mail_or_login_that_signs_in_another(app, client):
+    """Sign-in reads a name as the login or, failing that, the e-mail address, in any case
+    (README, WordPress): WordPress refuses an e-mail already used (email_exists) and a
+    login already used in another case (username_exists, MySQL's collation). Accepting
+    them makes a name stand for two accounts."""
+    assert _users(app, "create", "alice", "--role", "editor", "--email", "Alice@Example.org").exit_code == 0
+    same_email = _users(app, "create", "bob", "--role", "author", "--email", "alice@example.org")
+    assert same_email.exit_code != 0, same_email.output
+    same_login = _users(app, "create", "ALICE", "--role", "author")
+    assert same_login.exit_code != 0, same_login.output
+    login_is_email = _users(app, "create", "alice@example.org", "--role", "author")
+    assert login_is_email.exit_code != 0, login_is_email.output
