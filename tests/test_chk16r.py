@@ -201,3 +201,20 @@ def test_search_reads_its_words_as_wordpress_does(client, admin):
     assert _titles(client, search="'foo bar'") == both
     assert _titles(client, search='"foo bar"') == ["foo bar"]
     assert _titles(client, search="foo -bar") == ["foo"]
+
+
+# D10 -----------------------------------------------------------------------------------
+
+
+def test_a_by_slug_route_finds_the_item_whatever_the_case_of_the_slug(client, admin):
+    """Slugs are stored in lower case; WordPress finds a post by slug through
+    sanitize_title_for_query (lower case) and MySQL's case-insensitive collation, so
+    /events/by-slug/Summer-Fest answers the event whose slug is summer-fest."""
+    event = _event(client, admin, title="Summer Fest")
+    assert event["slug"] == "summer-fest"
+    response = client.get(f"{NS}/events/by-slug/Summer-Fest")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["id"] == event["id"]
+    venue = client.post(f"{NS}/venues", json={"venue": "Big Hall"}, headers=admin).get_json()
+    assert client.get(f"{NS}/venues/by-slug/BIG-HALL").status_code == 200
+    assert venue["slug"] == "big-hall"
