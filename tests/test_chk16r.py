@@ -251,3 +251,19 @@ def test_users_me_slug_is_the_logins_nicename(client, as_role):
     me = client.get("/wp-json/wp/v2/users/me", headers=headers).get_json()
     assert me["name"] == "Alice"
     assert me["slug"] == "alice"
+
+
+# D13 -----------------------------------------------------------------------------------
+
+
+def test_an_empty_jsonp_parameter_is_no_jsonp(client, admin):
+    """WP_REST_Server::serve_request: `if ( $jsonp_callback )` — an empty `_jsonp` (PHP
+    falsy) asks no JSONP, so the answer is the plain JSON one; only a non-empty callback of
+    other characters is a 400 rest_callback_invalid."""
+    _event(client, admin)
+    plain = client.get(f"{NS}/events").get_json()
+    for query in ("_jsonp=", "_jsonp"):
+        response = client.get(f"{NS}/events?{query}")
+        assert response.status_code == 200, (query, response.get_json())
+        assert response.mimetype == "application/json"
+        assert response.get_json()["total"] == plain["total"] == 1
