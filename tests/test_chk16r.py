@@ -267,3 +267,16 @@ def test_an_empty_jsonp_parameter_is_no_jsonp(client, admin):
         assert response.status_code == 200, (query, response.get_json())
         assert response.mimetype == "application/json"
         assert response.get_json()["total"] == plain["total"] == 1
+
+
+# D14 -----------------------------------------------------------------------------------
+
+
+def test_json_ld_has_its_image_before_its_url_as_the_reference(client, admin):
+    """reference §2.1: json_ld is {"@context", "@type", name, description, image?, url,
+    startDate, endDate, …} (Tribe__JSON_LD__Abstract::get_data sets image before url);
+    samples/event-get.json keeps that order for the keys it has."""
+    event = _event(client, admin, image="https://cdn.example.org/i.jpg")
+    keys = list(client.get(f"{NS}/events/{event['id']}").get_json()["json_ld"])
+    assert keys.index("image") == keys.index("description") + 1
+    assert keys.index("image") < keys.index("url")
