@@ -280,3 +280,14 @@ def test_json_ld_has_its_image_before_its_url_as_the_reference(client, admin):
     keys = list(client.get(f"{NS}/events/{event['id']}").get_json()["json_ld"])
     assert keys.index("image") == keys.index("description") + 1
     assert keys.index("image") < keys.index("url")
+
+
+def test_a_term_filter_finds_a_slug_written_in_capitals(client, admin):
+    """D10 for listing filters: the reference validates `categories`/`tags` items with
+    term_exists (the slug through sanitize_title, lower case) and queries by slug through
+    sanitize_title_for_query, so categories=JAZZ-MUSIC is the category jazz-music (ours: 400
+    'JAZZ-MUSIC is not an existing term')."""
+    _event(client, admin, categories=["Jazz Music"])
+    response = client.get(f"{NS}/events?categories=JAZZ-MUSIC")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["total"] == 1
