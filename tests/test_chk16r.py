@@ -111,7 +111,9 @@ def test_a_term_page_past_the_end_links_no_page_that_does_not_exist(client, admi
     """SPEC §3: a Link header with rel="prev" where that page exists; WordPress's terms
     controller clamps the previous page to the last one."""
     for name in ("Alpha", "Beta", "Gamma"):
-        assert client.post(f"{NS}/categories", json={"name": name}, headers=admin).status_code == 201
+        assert (
+            client.post(f"{NS}/categories", json={"name": name}, headers=admin).status_code == 201
+        )
     response = client.get(f"{NS}/categories?hide_empty=false&per_page=1&page=5")
     assert response.status_code == 200
     assert response.get_json()["total_pages"] == 3
@@ -132,7 +134,10 @@ def test_a_second_user_cannot_take_an_e_mail_or_login_that_signs_in_another(app,
     (README, WordPress): WordPress refuses an e-mail already used (email_exists) and a
     login already used in another case (username_exists, MySQL's collation). Accepting
     them makes a name stand for two accounts."""
-    assert _users(app, "create", "alice", "--role", "editor", "--email", "Alice@Example.org").exit_code == 0
+    assert (
+        _users(app, "create", "alice", "--role", "editor", "--email", "Alice@Example.org").exit_code
+        == 0
+    )
     same_email = _users(app, "create", "bob", "--role", "author", "--email", "alice@example.org")
     assert same_email.exit_code != 0, same_email.output
     same_login = _users(app, "create", "ALICE", "--role", "author")
