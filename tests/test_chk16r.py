@@ -296,3 +296,20 @@ def test_a_term_filter_finds_a_slug_written_in_capitals(client, admin):
     response = client.get(f"{NS}/events?categories=JAZZ-MUSIC")
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["total"] == 1
+
+
+# D15 -----------------------------------------------------------------------------------
+
+
+def test_api_answers_carry_wordpress_allow_header(client, admin):
+    """reference §7: WordPress core adds `Allow: GET, POST, …` to every REST answer
+    (rest_send_allow_header: the route's methods this caller may use); SPEC: where the
+    contract is silent, behave like the reference."""
+    event = _event(client, admin)
+    anonymous = client.get(f"{NS}/events/{event['id']}")
+    assert "GET" in anonymous.headers.get("Allow", "")
+    assert "DELETE" not in anonymous.headers.get("Allow", "")
+    editor = client.get(f"{NS}/events/{event['id']}", headers=admin)
+    assert {"GET", "POST", "PUT", "PATCH", "DELETE"} <= {
+        m.strip() for m in editor.headers.get("Allow", "").split(",")
+    }
