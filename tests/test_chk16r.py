@@ -77,6 +77,11 @@ def test_the_index_types_are_the_interfaces(client):
     venue_post = _args(index, "/venues", "POST")
     assert venue_post["show_map"]["type"] == "string"
     assert venue_post["show_map_link"]["type"] == "string"
+    # interface 4.3/4.4: the by-slug update of a venue or organizer takes "slug (string,
+    # required), fields … optional" (only the event's by-slug update makes slug optional).
+    for kind in ("venues", "organizers"):
+        edit = _args(index, f"/{kind}/by-slug/(?P<slug>[^/]+)", "PUT")
+        assert edit["slug"]["required"] is True, kind
 
 
 # D3 ------------------------------------------------------------------------------------
