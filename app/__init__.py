@@ -254,7 +254,9 @@ def _register_fields(app: Flask) -> None:
         if "_jsonp" not in request.environ.get("QUERY_STRING", ""):
             return  # every other request: no parsing of its query here
         callback = request.args.get("_jsonp")
-        if callback is not None and request.path.startswith(api_prefix):
+        # WordPress enters JSONP only ``if ( $jsonp_callback )``: an empty one (PHP falsy)
+        # asks none, for the clients that always append the parameter.
+        if callback and request.path.startswith(api_prefix):
             if not is_jsonp_callback(callback):
                 message = _("Invalid JSONP callback function.")
                 raise ApiError("rest_callback_invalid", message, 400)

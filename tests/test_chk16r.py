@@ -87,16 +87,6 @@ def test_the_index_types_are_the_interfaces(client):
 # D3 ------------------------------------------------------------------------------------
 
 
-def test_a_cost_with_european_separators_is_read_as_its_amount(client, admin):
-    """reference §2.1: cost_details.values are the price components as numeric strings;
-    "1.000,50 €" is one thousand euros fifty, not 1.0005."""
-    event = _event(client, admin, cost="1.000,50 €")
-    values = event["cost_details"]["values"]
-    assert len(values) == 1 and float(values[0]) == 1000.5, values
-    single = client.get(f"{NS}/events/{event['id']}").get_json()
-    assert float(single["json_ld"]["offers"]["price"]) == 1000.5
-
-
 # D4 ------------------------------------------------------------------------------------
 
 
@@ -266,30 +256,7 @@ def test_users_me_slug_is_the_logins_nicename(client, as_role):
 # D13 -----------------------------------------------------------------------------------
 
 
-def test_an_empty_jsonp_parameter_is_no_jsonp(client, admin):
-    """WP_REST_Server::serve_request: `if ( $jsonp_callback )` — an empty `_jsonp` (PHP
-    falsy) asks no JSONP, so the answer is the plain JSON one; only a non-empty callback of
-    other characters is a 400 rest_callback_invalid."""
-    _event(client, admin)
-    plain = client.get(f"{NS}/events").get_json()
-    for query in ("_jsonp=", "_jsonp"):
-        response = client.get(f"{NS}/events?{query}")
-        assert response.status_code == 200, (query, response.get_json())
-        assert response.mimetype == "application/json"
-        assert response.get_json()["total"] == plain["total"] == 1
-
-
 # D14 -----------------------------------------------------------------------------------
-
-
-def test_json_ld_has_its_image_before_its_url_as_the_reference(client, admin):
-    """reference §2.1: json_ld is {"@context", "@type", name, description, image?, url,
-    startDate, endDate, …} (Tribe__JSON_LD__Abstract::get_data sets image before url);
-    samples/event-get.json keeps that order for the keys it has."""
-    event = _event(client, admin, image="https://cdn.example.org/i.jpg")
-    keys = list(client.get(f"{NS}/events/{event['id']}").get_json()["json_ld"])
-    assert keys.index("image") == keys.index("description") + 1
-    assert keys.index("image") < keys.index("url")
 
 
 def test_a_term_filter_finds_a_slug_written_in_capitals(client, admin):

@@ -847,3 +847,23 @@ def test_a_written_day_after_its_weekday_as_strtotime(client, admin):
     )
     assert answer.status_code == 201, answer.get_json()
     assert answer.get_json()["start_date"] == "2026-12-07 10:00:00"
+
+
+def test_a_cost_with_european_separators_is_read_as_its_amount(client, make_event):
+    """reference §2.1: cost_details.values are the price components as numeric strings;
+    "1.000,50 €" is one thousand euros fifty, not 1.0005."""
+    event = make_event(cost="1.000,50 €")
+    values = event["cost_details"]["values"]
+    assert len(values) == 1 and float(values[0]) == 1000.5, values
+    single = client.get(f"{NS}/events/{event['id']}").get_json()
+    assert float(single["json_ld"]["offers"]["price"]) == 1000.5
+
+
+def test_json_ld_has_its_image_before_its_url_as_the_reference(client, make_event):
+    """reference §2.1: json_ld is {"@context", "@type", name, description, image?, url,
+    startDate, endDate, …} (Tribe__JSON_LD__Abstract::get_data sets image before url);
+    samples/event-get.json keeps that order for the keys it has."""
+    event = make_event(image="https://cdn.example.org/i.jpg")
+    keys = list(client.get(f"{NS}/events/{event['id']}").get_json()["json_ld"])
+    assert keys.index("image") == keys.index("description") + 1
+    assert keys.index("image") < keys.index("url")

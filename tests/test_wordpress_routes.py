@@ -585,3 +585,16 @@ def test_wp_v2_venue_put_without_credentials_is_refused(client, admin):
     made = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
     answer = client.open(f"{WP}/tribe_venue/{made['id']}", method="PUT", json={"title": "Mine"})
     assert answer.status_code == 401, (answer.status_code, answer.get_json())
+
+
+def test_an_empty_jsonp_parameter_is_no_jsonp(client, make_event):
+    """WP_REST_Server::serve_request: `if ( $jsonp_callback )` — an empty `_jsonp` (PHP
+    falsy) asks no JSONP, so the answer is the plain JSON one; only a non-empty callback of
+    other characters is a 400 rest_callback_invalid."""
+    make_event()
+    plain = client.get(f"{NS}/events").get_json()
+    for query in ("_jsonp=", "_jsonp"):
+        response = client.get(f"{NS}/events?{query}")
+        assert response.status_code == 200, (query, response.get_json())
+        assert response.mimetype == "application/json"
+        assert response.get_json()["total"] == plain["total"] == 1
