@@ -90,15 +90,6 @@ def test_the_index_types_are_the_interfaces(client):
 # D4 ------------------------------------------------------------------------------------
 
 
-def test_a_given_slug_is_sanitised_as_a_title_made_one(client, admin):
-    """WordPress runs sanitize_title on a given post_name as on a title: punctuation
-    dropped (Tom's: toms), as our title-made slugs already do."""
-    from_title = _event(client, admin, title="Tom's")
-    assert from_title["slug"] == "toms"
-    given = _event(client, admin, title="Another", slug="Rock'n'Roll")
-    assert given["slug"] == "rocknroll"
-
-
 # D5 ------------------------------------------------------------------------------------
 
 
