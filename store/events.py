@@ -54,6 +54,7 @@ from store.posts import (
     publication_epoch,
     readable_clause,
     rows_by_id,
+    slug_asked,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -1202,7 +1203,7 @@ _EVENTS_BY_IDS = Statement(
 
 
 def get_event_by_slug(slug: str) -> Event | None:
-    found = _EVENT_BY_SLUG.instances(Event, slug, "trash", 1)
+    found = _EVENT_BY_SLUG.instances(Event, slug_asked(slug), "trash", 1)
     return found[0] if found else None
 
 

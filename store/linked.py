@@ -16,6 +16,7 @@ from store.models import Event, EventOrganizer, EventVenue, Node, Organizer, Ven
 from store.posts import (
     allocate_id,
     readable_clause,
+    slug_asked,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -72,7 +73,7 @@ def items_of_origin(origins: list[str]) -> list[tuple[str, object]]:
 
 def get_linked_by_slug(kind: str, slug: str):
     model = MODELS[kind]
-    return model.get_or_none((model.slug == slug) & (model.status != "trash"))
+    return model.get_or_none((model.slug == slug_asked(slug)) & (model.status != "trash"))
 
 
 def find_duplicate(kind: str, values: dict, viewer: Viewer):

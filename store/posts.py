@@ -84,6 +84,13 @@ def _slug_char(char: str) -> str:
     return char if unicodedata.category(char)[0] in "LNMS" else "-"
 
 
+def slug_asked(text: str) -> str:
+    """The slug an address or a filter names, as WordPress reads it
+    (``sanitize_title_for_query``): stored slugs are sanitised, so ``Summer-Fest`` asks for
+    ``summer-fest``."""
+    return slugify(text, letters=True)
+
+
 class _SlugTaken(dict):
     """Per model, whether another row holds a slug: compiled once (every create asks)."""
 

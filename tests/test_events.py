@@ -879,3 +879,28 @@ def test_a_given_slug_is_sanitised_as_a_title_made_one(make_event):
     assert given["slug"] == "rocknroll"
     # Curly quotes stripped as WordPress strips them; letters of any script kept (ours).
     assert make_event(title="Third", slug="Tom’s Café")["slug"] == "toms-café"
+
+
+def test_a_by_slug_route_finds_the_item_whatever_the_case_of_the_slug(client, admin, make_event):
+    """Slugs are stored in lower case; WordPress finds a post by slug through
+    sanitize_title_for_query (lower case) and MySQL's case-insensitive collation, so
+    /events/by-slug/Summer-Fest answers the event whose slug is summer-fest."""
+    event = make_event(title="Summer Fest")
+    assert event["slug"] == "summer-fest"
+    response = client.get(f"{NS}/events/by-slug/Summer-Fest")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["id"] == event["id"]
+    venue = client.post(f"{NS}/venues", json={"venue": "Big Hall"}, headers=admin).get_json()
+    assert client.get(f"{NS}/venues/by-slug/BIG-HALL").status_code == 200
+    assert venue["slug"] == "big-hall"
+
+
+def test_a_term_filter_finds_a_slug_written_in_capitals(client, make_event):
+    """D10 for listing filters: the reference validates `categories`/`tags` items with
+    term_exists (the slug through sanitize_title, lower case) and queries by slug through
+    sanitize_title_for_query, so categories=JAZZ-MUSIC is the category jazz-music (ours: 400
+    'JAZZ-MUSIC is not an existing term')."""
+    make_event(categories=["Jazz Music"])
+    response = client.get(f"{NS}/events?categories=JAZZ-MUSIC")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["total"] == 1
