@@ -220,16 +220,6 @@ def test_a_month_added_past_the_months_end_overflows_as_strtotime(client, admin)
 # D12 -----------------------------------------------------------------------------------
 
 
-def test_users_me_slug_is_the_logins_nicename(client, as_role):
-    """SPEC §17: GET wp/v2/users/me answers WordPress's shape; a user's `slug` there is
-    user_nicename, sanitize_title of the login (lower case, '@' and '.' not kept), as the
-    README's e-mail sign-in now invites logins such as 'Alice'."""
-    headers = as_role("editor", "Alice")
-    me = client.get("/wp-json/wp/v2/users/me", headers=headers).get_json()
-    assert me["name"] == "Alice"
-    assert me["slug"] == "alice"
-
-
 # D13 -----------------------------------------------------------------------------------
 
 

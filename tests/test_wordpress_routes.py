@@ -598,3 +598,13 @@ def test_an_empty_jsonp_parameter_is_no_jsonp(client, make_event):
         assert response.status_code == 200, (query, response.get_json())
         assert response.mimetype == "application/json"
         assert response.get_json()["total"] == plain["total"] == 1
+
+
+def test_users_me_slug_is_the_logins_nicename(client, as_role):
+    """SPEC §17: GET wp/v2/users/me answers WordPress's shape; a user's `slug` there is
+    user_nicename, sanitize_title of the login (lower case, '@' and '.' not kept), as the
+    README's e-mail sign-in now invites logins such as 'Alice'."""
+    headers = as_role("editor", "Alice")
+    me = client.get("/wp-json/wp/v2/users/me", headers=headers).get_json()
+    assert me["name"] == "Alice"
+    assert me["slug"] == "alice"

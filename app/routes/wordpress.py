@@ -27,6 +27,7 @@ from app.urls import api_root_url, site_url
 from schemas.terms import CategoryCreate, TagCreate
 from schemas.wordpress import WP_MAX_PER_PAGE, WpPagingArgs, WpTermQueryArgs
 from store.media import get_media, list_media, save_media
+from store.posts import slugify
 from store.terms import TermFilters, get_term, list_terms, term_count
 
 blp = Blueprint("wordpress", __name__)
@@ -274,7 +275,8 @@ def users_me():
             "url": "",
             "description": "",
             "link": f"{site_url()}/",
-            "slug": viewer.login,
+            # user_nicename: WordPress's sanitize_title of the login's first 50 characters
+            "slug": slugify(viewer.login[:50]),
             "avatar_urls": {},
             "meta": [],
             "_links": {"self": [{"href": wp_url("users/me")}]},
