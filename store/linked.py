@@ -186,7 +186,13 @@ def list_linked(
         counted = (
             link.select(link.event)
             .join(Event, on=(link.event == Event.id))
-            .where((column == model.id) & readable_clause(Event, viewer))
+            .where(
+                (column == model.id)
+                & readable_clause(Event, viewer)
+                # Drafts and pending events never count, whoever asks (the plugin's rule;
+                # reference §3.5), unlike only_with_upcoming's events, which are the caller's.
+                & Event.status.not_in(("draft", "pending"))
+            )
         )
         clause = fn.EXISTS(counted)
         query = query.where(clause if filters.has_events else ~clause)
