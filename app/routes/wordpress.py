@@ -73,7 +73,7 @@ def wp_collection(items: list, total: int, page: Page, path: str):
     def link(number: int, rel: str) -> str:
         return f'<{wp_url(path)}?{urlencode([*kept, ("page", number)])}>; rel="{rel}"'
 
-    following, preceding = page.neighbours(pages)
+    following, preceding = page.linked_neighbours(pages)
     links = []
     if preceding:
         links.append(link(preceding, "prev"))
