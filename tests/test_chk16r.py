@@ -120,23 +120,6 @@ def test_a_second_user_cannot_take_an_e_mail_or_login_that_signs_in_another(app,
 # D7 ------------------------------------------------------------------------------------
 
 
-def test_a_post_served_as_get_reads_its_json_body_as_wordpress_does(client, admin):
-    """WordPress's REST request reads JSON body parameters whatever the method
-    (WP_REST_Request::get_parameter_order puts 'JSON' first), so `POST ?_method=GET` with
-    a JSON body is a GET with those parameters: how a client sends a query too long for a
-    URL. Ours serves it as a GET without them (every event)."""
-    _event(client, admin, title="Alpha")
-    _event(client, admin, title="Beta")
-    response = client.post(
-        f"{NS}/events?_method=GET",
-        json={"search": "Alpha"},
-        headers=admin,
-        check_conformance=False,  # /doc lists no POST 200: it is served as GET
-    )
-    assert response.status_code == 200
-    assert [e["title"] for e in response.get_json()["events"]] == ["Alpha"]
-
-
 # D8 ------------------------------------------------------------------------------------
 
 
