@@ -25,7 +25,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from app import cache, errors
 from app.arrival import current as current_arrival
-from app.auth import authenticate_request, check_item_password
+from app.auth import authenticate_request, check_item_password, current_viewer, usable_methods
 from app.cli import register_cli
 from app.config import SettingError, load_settings
 from app.editor import EDITOR_PATH, register_editor
@@ -180,6 +180,7 @@ def _database_errors(setting: str):
 
 def _register_hooks(app: Flask) -> None:
     db = app.extensions["calendar.db"]
+    api_prefix = app.config["API_ROOT"] + "/"
 
     @app.before_request
     def open_connection():
@@ -236,6 +237,8 @@ def _register_hooks(app: Flask) -> None:
         elif "HTTP_AUTHORIZATION" in environ:
             headers["Cache-Control"] = _private(headers.get("Cache-Control", ""))
         _allow_origin(req, headers, allowed)
+        if req.url_rule is not None and req.path.startswith(api_prefix):
+            headers["Allow"] = usable_methods(current_viewer(), req.url_rule.methods, req.blueprint)
         return response
 
 

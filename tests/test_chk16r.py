@@ -179,17 +179,3 @@ def test_a_month_added_past_the_months_end_overflows_as_strtotime(client, admin)
 
 
 # D15 -----------------------------------------------------------------------------------
-
-
-def test_api_answers_carry_wordpress_allow_header(client, admin):
-    """reference §7: WordPress core adds `Allow: GET, POST, …` to every REST answer
-    (rest_send_allow_header: the route's methods this caller may use); SPEC: where the
-    contract is silent, behave like the reference."""
-    event = _event(client, admin)
-    anonymous = client.get(f"{NS}/events/{event['id']}")
-    assert "GET" in anonymous.headers.get("Allow", "")
-    assert "DELETE" not in anonymous.headers.get("Allow", "")
-    editor = client.get(f"{NS}/events/{event['id']}", headers=admin)
-    assert {"GET", "POST", "PUT", "PATCH", "DELETE"} <= {
-        m.strip() for m in editor.headers.get("Allow", "").split(",")
-    }
