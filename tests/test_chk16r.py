@@ -152,23 +152,6 @@ def test_search_reads_its_words_as_wordpress_does(client, admin):
 # D11 -----------------------------------------------------------------------------------
 
 
-def test_a_month_added_past_the_months_end_overflows_as_strtotime(client, admin):
-    """SPEC §4: dates accept "the relative forms that clients send to the reference" (PHP's
-    strtotime): '+1 month' on January 31 is March 3 there (the day overflows February),
-    not February 28. A client sending '+1 month' must get the reference's instant."""
-    from datetime import UTC, datetime
-
-    from rules import clock
-
-    clock.freeze()
-    target = datetime(2027, 1, 31, 10, 0, tzinfo=UTC).timestamp()
-    clock.advance(target - clock.timestamp())
-    event = _event(
-        client, admin, start_date="+1 month", end_date="2027-12-31 00:00:00", timezone="UTC"
-    )
-    assert event["start_date"] == "2027-03-03 10:00:00"
-
-
 # D12 -----------------------------------------------------------------------------------
 
 
