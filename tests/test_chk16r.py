@@ -126,26 +126,6 @@ def test_a_second_user_cannot_take_an_e_mail_or_login_that_signs_in_another(app,
 # D9 ------------------------------------------------------------------------------------
 
 
-def _titles(client, **query):
-    response = client.get(f"{NS}/events", query_string=query)
-    assert response.status_code == 200, response.get_json()
-    return sorted(e["title"] for e in response.get_json()["events"])
-
-
-def test_search_reads_its_words_as_wordpress_does(client, admin):
-    """reference §3.3: `search` is "WordPress keyword search" (WP_Query::parse_search): a
-    quoted phrase is one term, words are split at spaces, commas and '+', quotes are
-    trimmed, and a word starting with '-' excludes."""
-    for title in ("foo", "foo bar", "bar foo", "bar baz"):
-        _event(client, admin, title=title)
-    both = ["bar foo", "foo bar"]
-    assert _titles(client, search="foo bar") == both
-    assert _titles(client, search="foo,bar") == both
-    assert _titles(client, search="'foo bar'") == both
-    assert _titles(client, search='"foo bar"') == ["foo bar"]
-    assert _titles(client, search="foo -bar") == ["foo"]
-
-
 # D10 -----------------------------------------------------------------------------------
 
 

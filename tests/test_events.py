@@ -919,3 +919,27 @@ def test_a_month_added_past_the_months_end_overflows_as_strtotime(client, make_e
     clock.advance(target - clock.timestamp())
     event = make_event(start_date="+1 month", end_date="2027-12-31 00:00:00", timezone="UTC")
     assert event["start_date"] == "2027-03-03 10:00:00"
+
+
+def _searched_titles(client, **query):
+    response = client.get(f"{NS}/events", query_string=query)
+    assert response.status_code == 200, response.get_json()
+    return sorted(e["title"] for e in response.get_json()["events"])
+
+
+def test_search_reads_its_words_as_wordpress_does(client, make_event):
+    """reference §3.3: `search` is "WordPress keyword search" (WP_Query::parse_search): a
+    quoted phrase is one term, words are split at spaces, commas and '+', quotes are
+    trimmed, and a word starting with '-' excludes."""
+    for title in ("foo", "foo bar", "bar foo", "bar baz"):
+        make_event(title=title)
+    both = ["bar foo", "foo bar"]
+    assert _searched_titles(client, search="foo bar") == both
+    assert _searched_titles(client, search="foo,bar") == both
+    assert _searched_titles(client, search="'foo bar'") == both
+    assert _searched_titles(client, search='"foo bar"') == ["foo bar"]
+    assert _searched_titles(client, search="foo -bar") == ["foo"]
+    # Stopwords and single letters are dropped; a search of nothing else is the whole text.
+    assert _searched_titles(client, search="the foo") == ["bar foo", "foo", "foo bar"]
+    assert _searched_titles(client, search="baz the") == ["bar baz"]
+    assert _searched_titles(client, search="x fo") == ["bar foo", "foo", "foo bar"]
