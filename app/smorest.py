@@ -210,6 +210,17 @@ REFERENCE_NAMES = {
 }
 
 
+def interface_type(_converter, field, ret, **_kwargs) -> dict:
+    """The type interface.md gives a field whose class reads more (``wp_type``: a status
+    list read as a string, a venue's ``show_map`` as a string), as the namespace index
+    gives it too; fields the document leaves untyped stay so."""
+    stated = field.metadata.get("wp_type")
+    if not stated or "type" not in ret or ret["type"] == stated:
+        return {}
+    ret.pop("items", None)
+    return {"type": stated}
+
+
 def schema_name(schema) -> str:
     name = resolver(schema)
     return REFERENCE_NAMES.get(name, name)
@@ -226,6 +237,7 @@ class Api(BaseApi):
     def _init_spec(self, *, marshmallow_plugin=None, **options):
         plugin = marshmallow_plugin or MarshmallowPlugin(schema_name_resolver=schema_name)
         super()._init_spec(marshmallow_plugin=plugin, **options)
+        plugin.converter.add_attribute_function(interface_type)
         self._undocumented: list = []
         self._documenting = threading.Lock()
 

@@ -2,8 +2,6 @@
 interface.md) after the recent changes (WordPress globals, strtotime forms, e-mail sign-in,
 sanitize_title slugs, search_venues). Each test fails on the current code for its defect."""
 
-import re
-
 from tests.conftest import NS
 
 
@@ -40,48 +38,6 @@ def test_search_venues_finds_the_events_of_every_venue_named_not_only_fifty(clie
 
 
 # D2 ------------------------------------------------------------------------------------
-
-
-def _args(index, route, method):
-    for endpoint in index["routes"][f"/calendar/events/v1{route}"]["endpoints"]:
-        if method in endpoint["methods"]:
-            return endpoint["args"]
-    raise AssertionError(f"{method} {route} not in the index")
-
-
-STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
-
-
-def test_the_index_shows_the_interface_defaults_of_start_date_and_end_date(client):
-    """interface.md 4.2.1: start_date's default is "a timestamp of the form YYYY-MM-DD
-    HH:MM:SS", end_date's "a timestamp of the same form, later than the start_date
-    default"; SPEC: everything interface.md states holds, and /doc shows every default."""
-    args = _args(client.get(NS).get_json(), "/events", "GET")
-    start, end = args["start_date"].get("default"), args["end_date"].get("default")
-    assert isinstance(start, str) and STAMP.match(start), args["start_date"]
-    assert isinstance(end, str) and STAMP.match(end), args["end_date"]
-    assert end > start
-    doc = client.get(f"{NS}/doc").get_json()
-    params = {p["name"]: p for p in doc["paths"]["/events"]["get"]["parameters"]}
-    assert STAMP.match(str(params["start_date"]["schema"].get("default", "")))
-
-
-def test_the_index_types_are_the_interfaces(client):
-    """interface.md: listing `status` is a string (4.2.1, 4.3.1), term listing `slug` a
-    string (4.5.1), venue `show_map`/`show_map_link` strings (2.2)."""
-    index = client.get(NS).get_json()
-    assert _args(index, "/events", "GET")["status"]["type"] == "string"
-    assert _args(index, "/venues", "GET")["status"]["type"] == "string"
-    assert _args(index, "/organizers", "GET")["status"]["type"] == "string"
-    assert _args(index, "/categories", "GET")["slug"]["type"] == "string"
-    venue_post = _args(index, "/venues", "POST")
-    assert venue_post["show_map"]["type"] == "string"
-    assert venue_post["show_map_link"]["type"] == "string"
-    # interface 4.3/4.4: the by-slug update of a venue or organizer takes "slug (string,
-    # required), fields … optional" (only the event's by-slug update makes slug optional).
-    for kind in ("venues", "organizers"):
-        edit = _args(index, f"/{kind}/by-slug/(?P<slug>[^/]+)", "PUT")
-        assert edit["slug"]["required"] is True, kind
 
 
 # D3 ------------------------------------------------------------------------------------
