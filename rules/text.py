@@ -136,7 +136,9 @@ def search_terms(text: str) -> tuple[list[str], list[str]]:
     ``+`` and double quotes, a double-quoted phrase kept whole, quotes trimmed, stopwords and
     single letters dropped, a word starting with ``-`` excluded; none left, or more than
     nine, and the whole text is the one word."""
-    text = text.replace("\r", "").replace("\n", "")
+    # Line breaks and control characters as plain text stores them (a space), so that a
+    # title pasted with its line break finds itself (WordPress drops CR and LF).
+    text = _LINE_BREAKING.sub(" ", text)
     terms = []
     for match in _SEARCH_TERM.finditer(text):
         term = match.group(0)
