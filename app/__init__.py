@@ -114,6 +114,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     _register_drain(app)
     cache.register(app)
     _register_fields(app)  # after the cache's: cuts an answer before it is kept
+    _register_allow(app)
     _register_routes(app)
 
     register_cli(app)
@@ -180,7 +181,6 @@ def _database_errors(setting: str):
 
 def _register_hooks(app: Flask) -> None:
     db = app.extensions["calendar.db"]
-    api_prefix = app.config["API_ROOT"] + "/"
 
     @app.before_request
     def open_connection():
@@ -237,8 +237,6 @@ def _register_hooks(app: Flask) -> None:
         elif "HTTP_AUTHORIZATION" in environ:
             headers["Cache-Control"] = _private(headers.get("Cache-Control", ""))
         _allow_origin(req, headers, allowed)
-        if req.url_rule is not None and req.path.startswith(api_prefix):
-            headers["Allow"] = usable_methods(current_viewer(), req.url_rule.methods, req.blueprint)
         return response
 
 
@@ -283,6 +281,20 @@ def _register_fields(app: Flask) -> None:
             response = only_fields(response, asked)
         callback = req.args.get("_jsonp")
         return as_jsonp(response, callback) if is_jsonp_callback(callback or "") else response
+
+
+def _register_allow(app: Flask) -> None:
+    api_prefix = app.config["API_ROOT"] + "/"
+
+    @app.after_request
+    def allow_header(response):
+        """WordPress's ``Allow`` on every answer of an API route (``rest_send_allow_header``):
+        the route's methods this caller may use; a cached answer gets it here too."""
+        req = request._get_current_object()
+        if req.url_rule is not None and req.path.startswith(api_prefix):
+            methods = usable_methods(current_viewer(), req.url_rule.methods, req.blueprint)
+            response.headers["Allow"] = methods
+        return response
 
 
 def _allow_origin(req, headers, allowed: list[str]) -> None:
