@@ -25,7 +25,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from app import cache, errors
 from app.arrival import current as current_arrival
-from app.auth import authenticate_request, check_item_password
+from app.auth import authenticate_request, check_item_password, current_viewer, usable_methods
 from app.cli import register_cli
 from app.config import SettingError, load_settings
 from app.editor import EDITOR_PATH, register_editor
@@ -114,6 +114,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     _register_drain(app)
     cache.register(app)
     _register_fields(app)  # after the cache's: cuts an answer before it is kept
+    _register_allow(app)
     _register_routes(app)
 
     register_cli(app)
@@ -254,7 +255,9 @@ def _register_fields(app: Flask) -> None:
         if "_jsonp" not in request.environ.get("QUERY_STRING", ""):
             return  # every other request: no parsing of its query here
         callback = request.args.get("_jsonp")
-        if callback is not None and request.path.startswith(api_prefix):
+        # WordPress enters JSONP only ``if ( $jsonp_callback )``: an empty one (PHP falsy)
+        # asks none, for the clients that always append the parameter.
+        if callback and request.path.startswith(api_prefix):
             if not is_jsonp_callback(callback):
                 message = _("Invalid JSONP callback function.")
                 raise ApiError("rest_callback_invalid", message, 400)
@@ -278,6 +281,20 @@ def _register_fields(app: Flask) -> None:
             response = only_fields(response, asked)
         callback = req.args.get("_jsonp")
         return as_jsonp(response, callback) if is_jsonp_callback(callback or "") else response
+
+
+def _register_allow(app: Flask) -> None:
+    api_prefix = app.config["API_ROOT"] + "/"
+
+    @app.after_request
+    def allow_header(response):
+        """WordPress's ``Allow`` on every answer of an API route (``rest_send_allow_header``):
+        the route's methods this caller may use; a cached answer gets it here too."""
+        req = request._get_current_object()
+        if req.url_rule is not None and req.path.startswith(api_prefix):
+            methods = usable_methods(current_viewer(), req.url_rule.methods, req.blueprint)
+            response.headers["Allow"] = methods
+        return response
 
 
 def _allow_origin(req, headers, allowed: list[str]) -> None:

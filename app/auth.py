@@ -209,6 +209,30 @@ def current_viewer() -> Viewer:
     return g.get("viewer", ANONYMOUS)
 
 
+# The generic capability a route's writes ask, by blueprint (the posts': edit_posts).
+_WRITES_ASK = {"categories": "manage_terms", "tags": "manage_terms", "media": "upload_files"}
+# In the order WordPress registers a route's handlers: read, then edit, then delete.
+_METHOD_ORDER = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def usable_methods(viewer: Viewer, methods, blueprint: str | None) -> str:
+    """The ``Allow`` header of an API answer, as WordPress's ``rest_send_allow_header``: the
+    route's methods this caller may use. Reads are anyone's; a write is listed for a caller
+    with the generic capability it asks (WordPress runs each handler's permission check;
+    ours are per item, so an author sees PUT on another's event and is refused sending it)."""
+    writes = _WRITES_ASK.get(blueprint or "")
+    usable = [
+        method
+        for method in _METHOD_ORDER
+        if method in methods
+        and (
+            method == "GET"
+            or viewer.has(writes or ("delete_posts" if method == "DELETE" else "edit_posts"))
+        )
+    ]
+    return ", ".join(usable)
+
+
 # --- capabilities on one item ------------------------------------------------------------
 
 

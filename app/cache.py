@@ -119,6 +119,8 @@ def _is_cacheable() -> bool:
     req = request._get_current_object()
     if req.method not in READS or req.endpoint is None:
         return False
+    if req.content_length or "HTTP_TRANSFER_ENCODING" in req.environ:
+        return False  # a GET's JSON body is parameters (``POST ?_method=GET``): not in the key
     app = current_app._get_current_object()
     known = app.extensions["calendar.cacheable"]  # whether its view is marked, by endpoint
     cacheable = known.get(req.endpoint)

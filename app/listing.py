@@ -36,6 +36,13 @@ class Page:
         preceding = self.number - 1 if self.number > 1 else None
         return following, preceding
 
+    def linked_neighbours(self, total_pages: int) -> tuple[int | None, int | None]:
+        """The next and previous pages a ``Link`` header names: ``neighbours``, the previous
+        one no further than the last page (SPEC §3: pages that exist; WordPress's
+        controllers clamp it so), where a term listing's body names the page before."""
+        following, preceding = self.neighbours(total_pages)
+        return following, min(preceding, max(total_pages, 1)) if preceding else None
+
 
 def _pairs(args: dict) -> list[tuple[str, str]]:
     pairs = []
@@ -83,7 +90,8 @@ def _marked(pairs: list) -> list[tuple[str, str, bool]]:
 
 
 def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, echo_page: bool):
-    """(rest_url, next_rest_url or None, previous_rest_url or None).
+    """(rest_url, next_rest_url or None, previous_rest_url or None, the ``Link`` header's
+    previous page URL or None).
 
     ``args`` are the effective filters. With ``echo_page`` (events, venues, organizers)
     ``rest_url`` carries page and filters; otherwise (terms) it is the bare collection.
@@ -104,14 +112,15 @@ def page_urls(collection_url: str, args: dict, page: Page, total_pages: int, *, 
         return f"{base}?{others}&page={number}" if others else f"{base}?page={number}"
 
     following, preceding = page.neighbours(total_pages)
+    linked = page.linked_neighbours(total_pages)[1]
     next_url = at(following) if following else None
     previous_url = at(preceding) if preceding else None
-    return rest_url, next_url, previous_url
+    return rest_url, next_url, previous_url, at(linked) if linked else None
 
 
 def listing_response(key, items, total, page: Page, collection_url, args, *, terms=False):
     total_pages = page.total_pages(total)
-    rest_url, next_url, previous_url = page_urls(
+    rest_url, next_url, previous_url, linked_previous = page_urls(
         collection_url, args, page, total_pages, echo_page=not terms
     )
     links = {}
@@ -139,8 +148,8 @@ def listing_response(key, items, total, page: Page, collection_url, args, *, ter
     link_parts = []
     if next_url:
         link_parts.append(f'<{next_url}>; rel="next"')
-    if previous_url:
-        link_parts.append(f'<{previous_url}>; rel="prev"')
+    if linked_previous:
+        link_parts.append(f'<{linked_previous}>; rel="prev"')
     if link_parts:
         headers["Link"] = ", ".join(link_parts)
     return json_response(body, 200, headers)

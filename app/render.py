@@ -259,7 +259,10 @@ def _number_text(raw: str) -> str | None:
         return None
     text = match.group(0)
     if "," in text and "." in text:
-        text = text.replace(",", "")
+        # The last separator is the decimal one, as the plugin's Cost_Utils reads it: US
+        # "1,000.50" and European "1.000,50" are both a thousand and a half.
+        grouping = "," if text.rfind(",") < text.rfind(".") else "."
+        text = text.replace(grouping, "").replace(",", ".")
     elif "," in text:
         head, _sep, tail = text.rpartition(",")
         text = f"{head.replace(',', '')}.{tail}" if len(tail) != 3 else text.replace(",", "")
@@ -961,14 +964,16 @@ def event_ld(data: dict, tz) -> dict:
         "@type": "Event",
         "name": data["title"],
         "description": html_text(data["excerpt"] or data["description"]),
+    }
+    if data["image"]:  # before the url, as the plugin's JSON_LD Abstract sets it
+        ld["image"] = data["image"]["url"]
+    ld |= {
         "url": data["url"],
         "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
         "eventStatus": "https://schema.org/EventScheduled",
         "startDate": _iso(data["start_date"], tz),
         "endDate": _iso(data["end_date"], tz),
     }
-    if data["image"]:
-        ld["image"] = data["image"]["url"]
     venues = data["venue"] if isinstance(data["venue"], list) else [data["venue"]]
     if venues:
         ld["location"] = place_ld(venues[0])

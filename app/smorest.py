@@ -2,7 +2,7 @@
 
 - ``CalendarParser`` reads list parameters in all three forms (``x[]=a&x[]=b``,
   ``x=a&x=b``, ``x=a,b``), reads bodies as JSON or form data (merged over the query
-  string, as WordPress merges request parameters), and turns validation failures into
+  string, as WordPress merges request parameters; a GET's JSON body too), and turns validation failures into
   the project's ``ApiError`` instead of a 422.
 - ``Api`` leaves error handling to ``app.errors``.
 """
@@ -88,6 +88,15 @@ def multidict_to_body(source: MultiDict) -> dict:
 DELETE_BODY_TYPES = ("application/json", "application/x-www-form-urlencoded", "multipart/form-data")
 
 
+def _reads_body(req) -> bool:
+    """Whether the parameters of a request answered from its query are read from its body
+    too, over the query, as WordPress's ``get_parameter_order``: a DELETE's JSON or form
+    (``force``), a GET's JSON (``POST ?_method=GET``: a query too long for an address)."""
+    if req.method == "DELETE":
+        return req.mimetype in DELETE_BODY_TYPES
+    return req.method in ("GET", "HEAD") and req.mimetype == "application/json"
+
+
 class CalendarParser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
@@ -100,8 +109,7 @@ class CalendarParser(FlaskParser):
                 "archive-bad-search-string", _("The 'search' parameter must be a string"), 400
             )
         values = query_values(req.args, self._multiple_keys(schema))
-        if req.method == "DELETE" and req.mimetype in DELETE_BODY_TYPES:
-            # WordPress reads a DELETE's JSON or form body too, over its query (``force``).
+        if _reads_body(req):
             values.update(request_body(req))
         return values
 
@@ -202,6 +210,17 @@ REFERENCE_NAMES = {
 }
 
 
+def interface_type(_converter, field, ret, **_kwargs) -> dict:
+    """The type interface.md gives a field whose class reads more (``wp_type``: a status
+    list read as a string, a venue's ``show_map`` as a string), as the namespace index
+    gives it too; fields the document leaves untyped stay so."""
+    stated = field.metadata.get("wp_type")
+    if not stated or "type" not in ret or ret["type"] == stated:
+        return {}
+    ret.pop("items", None)
+    return {"type": stated}
+
+
 def schema_name(schema) -> str:
     name = resolver(schema)
     return REFERENCE_NAMES.get(name, name)
@@ -218,6 +237,7 @@ class Api(BaseApi):
     def _init_spec(self, *, marshmallow_plugin=None, **options):
         plugin = marshmallow_plugin or MarshmallowPlugin(schema_name_resolver=schema_name)
         super()._init_spec(marshmallow_plugin=plugin, **options)
+        plugin.converter.add_attribute_function(interface_type)
         self._undocumented: list = []
         self._documenting = threading.Lock()
 

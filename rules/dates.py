@@ -10,7 +10,6 @@ forms clients send to the reference (PHP ``strtotime``): ``now``, ``today``,
 
 from __future__ import annotations
 
-import calendar
 import re
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from functools import lru_cache
@@ -210,13 +209,16 @@ def day_after(day: date) -> date:
 
 
 def add_months(value: datetime, months: int) -> datetime:
+    """``value`` and ``months`` more, as PHP's strtotime adds them (``+1 month``, ``next
+    year``, the default window's ``+24 months``): a day the month lacks runs over into the
+    next (January 31 + 1 month is March 3, March 2 in a leap year), so that a relative date
+    a client sends means the reference's instant."""
     month_index = value.month - 1 + months
     year = value.year + month_index // 12
     month = month_index % 12 + 1
     if not 1 <= year <= 9999:
         raise DateError("date out of range")
-    day = min(value.day, calendar.monthrange(year, month)[1])
-    return value.replace(year=year, month=month, day=day)
+    return value.replace(year=year, month=month, day=1) + timedelta(days=value.day - 1)
 
 
 def _shift(value: datetime, amount: int, unit: str) -> datetime:

@@ -118,3 +118,37 @@ def search_words(words: list[str], text: str) -> list[str]:
     if len(words) > MAX_SEARCH_WORDS:
         return [text.strip()]
     return words
+
+
+# WP_Query::parse_search: a double-quoted phrase (to its closing quote or the end), or a run
+# of characters other than tab, space, double quote, comma and plus.
+_SEARCH_TERM = re.compile(r'".*?(?:"|$)|(?:(?<=[\t ",+])|^)[^\t ",+]+')
+# WordPress's English search stopwords (WP_Query::get_search_stopwords), dropped from a search.
+SEARCH_STOPWORDS = frozenset(
+    "about,an,are,as,at,be,by,com,for,from,how,in,is,it,of,on,or,that,the,this,to,was,what,"
+    "when,where,who,will,with,www".split(",")
+)
+
+
+def search_terms(text: str) -> tuple[list[str], list[str]]:
+    """(the words an event search looks for, the words it excludes), as WordPress's keyword
+    search reads ``search`` (WP_Query::parse_search): words split at spaces, tabs, commas,
+    ``+`` and double quotes, a double-quoted phrase kept whole, quotes trimmed, stopwords and
+    single letters dropped, a word starting with ``-`` excluded; none left, or more than
+    nine, and the whole text is the one word."""
+    # Line breaks and control characters as plain text stores them (a space), so that a
+    # title pasted with its line break finds itself (WordPress drops CR and LF).
+    text = _LINE_BREAKING.sub(" ", text)
+    terms = []
+    for match in _SEARCH_TERM.finditer(text):
+        term = match.group(0)
+        phrase = len(term) > 2 and term[0] == term[-1] == '"'
+        term = term.strip("\"'") if phrase else term.strip("\"' ")
+        if not term or (len(term) == 1 and (term == "-" or "a" <= term.lower() <= "z")):
+            continue
+        if term.lower() not in SEARCH_STOPWORDS:
+            terms.append(term)
+    if not terms or len(terms) > MAX_SEARCH_WORDS:
+        terms = [text]
+    words = [term for term in terms if not term.startswith("-")]
+    return words, [term[1:] for term in terms if term.startswith("-")]

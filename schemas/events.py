@@ -31,8 +31,14 @@ from schemas.terms import EventTermOut
 
 
 class EventQueryArgs(PagingArgs):
-    start_date = DateInput(metadata=describe(N_("Events that start on or after this date.")))
-    end_date = DateInput(metadata=describe(N_("Events that end on or before this date.")))
+    # Their defaults, the default window's bounds, move with the day: the namespace index
+    # and /doc write today's (app/reading/filters.py::site_window_defaults).
+    start_date = DateInput(
+        metadata={**describe(N_("Events that start on or after this date.")), "window": True}
+    )
+    end_date = DateInput(
+        metadata={**describe(N_("Events that end on or before this date.")), "window": True}
+    )
     starts_before = DateInput(metadata=describe(N_("Events that start before this date.")))
     starts_after = DateInput(metadata=describe(N_("Events that start after this date.")))
     ends_before = DateInput(metadata=describe(N_("Events that end before this date.")))
@@ -61,7 +67,7 @@ class EventQueryArgs(PagingArgs):
     featured = Flag(
         metadata=describe(N_("Only featured (true) or only non-featured (false) events."))
     )
-    status = StrList(metadata=describe(N_("Post statuses to include.")))
+    status = StrList(metadata={**describe(N_("Post statuses to include.")), "wp_type": "string"})
     geoloc = Flag(
         metadata=describe(N_("Events whose venue has (true) or lacks (false) coordinates."))
     )
@@ -143,7 +149,13 @@ class EventUpdate(BaseSchema):
     description = Text(
         max_length=DESCRIPTION_MAX, metadata=describe(N_("Event description (HTML)."))
     )
-    slug = Text(non_empty=True, max_length=SLUG_MAX, metadata=describe(N_("Event slug.")))
+    # interface.md 4.2: the event's by-slug update takes slug as optional (a new slug),
+    # unlike a venue's or an organizer's, whose path slug stays required.
+    slug = Text(
+        non_empty=True,
+        max_length=SLUG_MAX,
+        metadata={**describe(N_("Event slug.")), "optional_in_path": True},
+    )
     excerpt = Text(metadata=describe(N_("Summary (HTML).")))
     status = Status(metadata=describe(N_("Post status of the event.")))
     timezone = Text(max_length=64, metadata=describe(N_("Timezone of the event.")))

@@ -38,7 +38,7 @@ class LinkedQueryArgs(PagingArgs):
     only_with_upcoming = Flag(
         load_default=False, metadata=describe(N_("Only items linked to upcoming events."))
     )
-    status = StrList(metadata=describe(N_("Post statuses to include.")))
+    status = StrList(metadata={**describe(N_("Post statuses to include.")), "wp_type": "string"})
     password = Text(metadata=describe(N_("Password of password-protected items.")))
 
 
@@ -68,8 +68,16 @@ class _PostFields(BaseSchema):
 
 class VenueUpdate(_PostFields):
     venue = PlainText(non_empty=True, max_length=TITLE_MAX, metadata=describe(N_("Venue name.")))
-    show_map = Flag(metadata=describe(N_("Whether events at the venue show a map.")))
-    show_map_link = Flag(metadata=describe(N_("Whether events at the venue show a map link.")))
+    # interface.md 2.2 types them string ("1", "true"…), where an event's are boolean.
+    show_map = Flag(
+        metadata={**describe(N_("Whether events at the venue show a map.")), "wp_type": "string"}
+    )
+    show_map_link = Flag(
+        metadata={
+            **describe(N_("Whether events at the venue show a map link.")),
+            "wp_type": "string",
+        }
+    )
     address = PlainText(max_length=1000, metadata=describe(N_("Street address.")))
     city = PlainText(max_length=200, metadata=describe(N_("City.")))
     country = PlainText(max_length=200, metadata=describe(N_("Country.")))

@@ -55,7 +55,7 @@ class TagQueryArgs(PagingArgs):
     )
     post = PositiveInt(metadata=describe(N_("Terms assigned to this event id.")))
     event = PositiveInt(metadata=describe(N_("Terms assigned to this event id (wins over post).")))
-    slug = StrList(metadata=describe(N_("Terms with this slug.")))
+    slug = StrList(metadata={**describe(N_("Terms with this slug.")), "wp_type": "string"})
 
 
 class CategoryQueryArgs(TagQueryArgs):

@@ -19,7 +19,7 @@ from rules.clock import utcnow_str
 from rules.geo import bounding_box, distance_km
 from rules.ids import as_id
 from rules.recurrence import is_occurrence, is_series
-from rules.text import search_words
+from rules.text import search_terms
 from store.db import (
     TEXT_INDEX_MIN,
     contains_text,
@@ -54,6 +54,7 @@ from store.posts import (
     publication_epoch,
     readable_clause,
     rows_by_id,
+    slug_asked,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -106,28 +107,32 @@ class EventFilters:
 
 
 def _search_clause(text: str, id_column, ref):
-    """Every word must appear in the title, the description or the excerpt: the words
-    long enough for the trigram index in one lookup, shorter ones by a scan."""
-    words = search_words(text.split(), text)
+    """Every word of the search (``search_terms``) must appear in the title, the
+    description or the excerpt, and no excluded one in any: the words long enough for the
+    trigram index in one lookup, shorter ones and the excluded ones by a scan."""
+    words, excluded = search_terms(text)
     indexed = [word for word in words if len(word) >= TEXT_INDEX_MIN]
     clause = None
     if indexed:
         size = len(matching_params("event_search", indexed))
         placeholders = [ref.raw(f"match.{n}") for n in range(size)]
         clause = id_column.in_(matching_ids("event_search", indexed, placeholders))
-    for word in words:
-        if len(word) < TEXT_INDEX_MIN:
-            part = (
-                contains_text(Event.title, word, scan=True)
-                | contains_text(Event.description, word, scan=True)
-                | contains_text(Event.excerpt, word, scan=True)
-            )
-            clause = part if clause is None else clause & part
+    scanned = [_in_texts(word) for word in words if len(word) < TEXT_INDEX_MIN]
+    for part in scanned + [~_in_texts(word) for word in excluded]:
+        clause = part if clause is None else clause & part
     return clause
 
 
+def _in_texts(word: str):
+    return (
+        contains_text(Event.title, word, scan=True)
+        | contains_text(Event.description, word, scan=True)
+        | contains_text(Event.excerpt, word, scan=True)
+    )
+
+
 def _indexed_words(text: str) -> list[str]:
-    return [w for w in search_words(text.split(), text) if len(w) >= TEXT_INDEX_MIN]
+    return [w for w in search_terms(text)[0] if len(w) >= TEXT_INDEX_MIN]
 
 
 def _filtered(
@@ -409,15 +414,15 @@ def _listing_values(filters: EventFilters, viewer: Viewer, **extra) -> dict:
 def _shape(filters: EventFilters, viewer: Viewer) -> tuple | None:
     """What decides the text of ``_filtered``'s SQL: which filters are set, list lengths,
     flags, the viewer's role; ``None`` when the query is built afresh each time (a search
-    with words too short for the index, whose scan reads the words as literals, or one
-    that also reads venues' names: ``_at_venues_named``)."""
+    with words too short for the index or excluded, whose scan reads the words as
+    literals, or one that also reads venues' names: ``_at_venues_named``)."""
     if filters.search_venues:
         return None
     shape = [viewer.role if viewer.logged_in else None]
     for name, value in vars(filters).items():
         if name == "search" and value:
-            words = search_words(value.split(), value)
-            if any(len(word) < TEXT_INDEX_MIN for word in words):
+            words, excluded = search_terms(value)
+            if excluded or any(len(word) < TEXT_INDEX_MIN for word in words):
                 return None
             shape.append(len(matching_params("event_search", words)) if words else 0)
         elif name == "statuses":
@@ -1202,7 +1207,7 @@ _EVENTS_BY_IDS = Statement(
 
 
 def get_event_by_slug(slug: str) -> Event | None:
-    found = _EVENT_BY_SLUG.instances(Event, slug, "trash", 1)
+    found = _EVENT_BY_SLUG.instances(Event, slug_asked(slug), "trash", 1)
     return found[0] if found else None
 
 

@@ -16,6 +16,7 @@ from store.models import Event, EventOrganizer, EventVenue, Node, Organizer, Ven
 from store.posts import (
     allocate_id,
     readable_clause,
+    slug_asked,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -72,7 +73,7 @@ def items_of_origin(origins: list[str]) -> list[tuple[str, object]]:
 
 def get_linked_by_slug(kind: str, slug: str):
     model = MODELS[kind]
-    return model.get_or_none((model.slug == slug) & (model.status != "trash"))
+    return model.get_or_none((model.slug == slug_asked(slug)) & (model.status != "trash"))
 
 
 def find_duplicate(kind: str, values: dict, viewer: Viewer):
@@ -185,7 +186,13 @@ def list_linked(
         counted = (
             link.select(link.event)
             .join(Event, on=(link.event == Event.id))
-            .where((column == model.id) & readable_clause(Event, viewer))
+            .where(
+                (column == model.id)
+                & readable_clause(Event, viewer)
+                # Drafts and pending events never count, whoever asks (the plugin's rule;
+                # reference §3.5), unlike only_with_upcoming's events, which are the caller's.
+                & Event.status.not_in(("draft", "pending"))
+            )
         )
         clause = fn.EXISTS(counted)
         query = query.where(clause if filters.has_events else ~clause)

@@ -45,35 +45,50 @@ def node_kind(item_id: int) -> str | None:
 
 
 def slugify(text: str, letters: bool = False) -> str:
-    """``text`` as a slug, as WordPress's ``sanitize_title`` makes one of a title: lower case,
-    entities and punctuation dropped (``Tom's``: ``toms``, ``Bold &amp; Co``: ``bold-co``),
-    spaces and dots a ``-``; transliterated to ASCII first (``Café Olé``: ``cafe-ole``, as
-    WordPress's ``remove_accents``); a slug given as such (``letters``) keeps what WordPress keeps
-    (``sanitize_title_with_dashes``): its letters and digits of any script (``café-concert``,
-    ``日本``), ``_``, and symbols beyond ASCII (``★-stars``, an emoji), so that the
-    addresses a site moving here had answer."""
-    text = text or ""
+    """``text`` as a slug, as WordPress's ``sanitize_title`` makes one: lower case, entities
+    and punctuation dropped (``Tom's``: ``toms``, ``Bold &amp; Co``: ``bold-co``), spaces,
+    dots and slashes a ``-``; a title transliterated to ASCII first (``Café Olé``:
+    ``cafe-ole``, as WordPress's ``remove_accents``); a slug given as such (``letters``) goes
+    through the same rules (WordPress sanitizes a given ``post_name`` too) but keeps its
+    letters and digits of any script (``café-concert``, ``日本``) and symbols beyond ASCII
+    (``★-stars``, an emoji), so that the addresses a site moving here had answer."""
+    text = re.sub(r"&.+?;", "", text or "")  # an entity, as WordPress kills it
     if letters:  # letters, digits, the marks written on them (Devanagari, niqqud…), symbols
-        text = unicodedata.normalize("NFC", text).lower()
-        kept = "".join(c if _kept_in_slug(c) else "-" for c in text)
+        text = unicodedata.normalize("NFC", text).lower().replace("×", "x")
+        kept = "".join(_slug_char(c) for c in text)
         return re.sub(r"-{2,}", "-", kept).strip("-")[:SLUG_MAX]
-    text = re.sub(r"&.+?;", "", text)  # an entity of a stored title, as WordPress kills it
     if not text.isascii():
         # Imported here: its table takes 4.8 MB of every worker, and most titles are ASCII.
         from text_unidecode import unidecode
 
         text = unidecode(text)
-    # sanitize_title_with_dashes: a dot is a dash, other punctuation goes ("Tom's": toms),
-    # spaces and dashes are one dash.
-    text = re.sub(r"[^a-z0-9 _-]", "", text.lower().replace(".", "-"))
+    # sanitize_title_with_dashes: a dot or a slash is a dash, other punctuation goes ("Tom's":
+    # toms), spaces and dashes are one dash.
+    text = re.sub(r"[^a-z0-9 _-]", "", re.sub(r"[./]", "-", text.lower()))
     return re.sub(r"-+", "-", re.sub(r"\s+", "-", text)).strip("-")[:SLUG_MAX]
 
 
-def _kept_in_slug(char: str) -> bool:
-    """Whether a slug given as such keeps ``char`` (``slugify``)."""
+# What sanitize_title_with_dashes strips entirely when saving: soft hyphen, ¡ ¿, angle and
+# curly quotes, bullet, © ® ° … ™, the lone acute accents.
+_STRIPPED = frozenset("\u00ad¡¿«»‹›‘’‚‛“”„‟•©®°…™´ˊ")
+
+
+def _slug_char(char: str) -> str:
+    """What a slug given as such keeps of ``char`` (``slugify``): itself, a dash or nothing."""
     if char.isascii():
-        return char.isalnum() or char == "_"
-    return unicodedata.category(char)[0] in "LNMS"
+        if char.isalnum() or char == "_":
+            return char
+        return "-" if char in "-./" or char.isspace() else ""
+    if char in _STRIPPED:
+        return ""
+    return char if unicodedata.category(char)[0] in "LNMS" else "-"
+
+
+def slug_asked(text: str) -> str:
+    """The slug an address or a filter names, as WordPress reads it
+    (``sanitize_title_for_query``): stored slugs are sanitised, so ``Summer-Fest`` asks for
+    ``summer-fest``."""
+    return slugify(text, letters=True)
 
 
 class _SlugTaken(dict):

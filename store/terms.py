@@ -18,6 +18,7 @@ from store.posts import (
     publication_horizon,
     readable_clause,
     rows_by_id,
+    slug_asked,
     slugify,
     unique_slug,
 )
@@ -55,7 +56,7 @@ def find_term(value, taxonomy: str) -> Term | None:
     if as_id(text) is not None:
         rows = _TERM_BY_ID.rows(int(text), taxonomy)
     if not rows:
-        rows = _TERM_BY_SLUG.rows(taxonomy, text)
+        rows = _TERM_BY_SLUG.rows(taxonomy, slug_asked(text))
     if not rows:
         rows = _TERM_BY_NAME.rows(taxonomy, text.lower())
     return Term(**vars(rows[0])) if rows else None
@@ -72,7 +73,7 @@ def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[i
         text = str(value).strip()
         term_id = int(text) if as_id(text) is not None else None
         if term_id not in known:
-            term_id = by_slug.get(text)
+            term_id = by_slug.get(slug_asked(text))
         if term_id is None:  # by name, as the engine compares names
             term = find_term(value, taxonomy)
             if term is None:

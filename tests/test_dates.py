@@ -143,3 +143,20 @@ def test_repeated_wall_clock_means_the_earlier_instant():
     first, second = datetime(2016, 11, 6, 9, 0), datetime(2016, 11, 6, 10, 0)
     assert dates.utc_to_local(first, tz) == dates.utc_to_local(second, tz)
     assert dates.local_to_utc(dates.utc_to_local(second, tz), tz) == first
+
+
+@pytest.mark.parametrize(
+    ("text", "now", "expected"),
+    [
+        ("+1 month", datetime(2027, 1, 31, 10), "2027-03-03 10:00:00"),
+        ("+1 month", datetime(2028, 1, 31, 10), "2028-03-02 10:00:00"),
+        ("-1 month", datetime(2027, 3, 31, 10), "2027-03-03 10:00:00"),
+        ("next month", datetime(2027, 5, 31, 10), "2027-07-01 10:00:00"),
+        ("+1 year", datetime(2028, 2, 29, 10), "2029-03-01 10:00:00"),
+        ("+1 month", datetime(2027, 1, 15, 10), "2027-02-15 10:00:00"),
+    ],
+)
+def test_months_run_over_a_short_months_end_as_strtotime(text, now, expected):
+    """PHP's strtotime keeps the day and lets it run over into the next month."""
+    utc = dates.resolve_timezone("UTC")[0]
+    assert dates.fmt(dates.parse_datetime(text, utc, now)) == expected

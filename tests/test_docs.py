@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -340,3 +341,56 @@ def test_a_layer_loads_nothing_it_may_not_import_even_through_another_package(la
     )
     loaded = {name for name in done.stdout.split() if _outside(name, layer)}
     assert not loaded, sorted(loaded)
+
+
+def _index_args(index, route, method):
+    for endpoint in index["routes"][f"/calendar/events/v1{route}"]["endpoints"]:
+        if method in endpoint["methods"]:
+            return endpoint["args"]
+    raise AssertionError(f"{method} {route} not in the index")
+
+
+WP_STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
+
+
+def test_the_index_shows_the_interface_defaults_of_start_date_and_end_date(client):
+    """interface.md 4.2.1: start_date's default is "a timestamp of the form YYYY-MM-DD
+    HH:MM:SS", end_date's "a timestamp of the same form, later than the start_date
+    default"; SPEC: everything interface.md states holds, and /doc shows every default."""
+    args = _index_args(client.get(NS).get_json(), "/events", "GET")
+    # The default window's bounds (yesterday 00:00:00, two years ahead 23:59:59), as the
+    # listing reads them: sent back, they ask the same window, strict_dates or not.
+    assert args["start_date"]["default"].endswith(" 00:00:00")
+    assert args["end_date"]["default"].endswith(" 23:59:59")
+    start, end = args["start_date"].get("default"), args["end_date"].get("default")
+    assert isinstance(start, str) and WP_STAMP.match(start), args["start_date"]
+    assert isinstance(end, str) and WP_STAMP.match(end), args["end_date"]
+    assert end > start
+    doc = client.get(f"{NS}/doc").get_json()
+    params = {p["name"]: p for p in doc["paths"]["/events"]["get"]["parameters"]}
+    assert WP_STAMP.match(str(params["start_date"]["schema"].get("default", "")))
+    assert params["end_date"]["schema"]["default"] == end
+
+
+def test_the_index_types_are_the_interfaces(client):
+    """interface.md: listing `status` is a string (4.2.1, 4.3.1), term listing `slug` a
+    string (4.5.1), venue `show_map`/`show_map_link` strings (2.2)."""
+    index = client.get(NS).get_json()
+    assert _index_args(index, "/events", "GET")["status"]["type"] == "string"
+    assert _index_args(index, "/venues", "GET")["status"]["type"] == "string"
+    assert _index_args(index, "/organizers", "GET")["status"]["type"] == "string"
+    assert _index_args(index, "/categories", "GET")["slug"]["type"] == "string"
+    venue_post = _index_args(index, "/venues", "POST")
+    assert venue_post["show_map"]["type"] == "string"
+    assert venue_post["show_map_link"]["type"] == "string"
+    # /doc says the same of the listing's status (what the API accepts is unchanged).
+    doc = client.get(f"{NS}/doc").get_json()
+    params = {p["name"]: p for p in doc["paths"]["/events"]["get"]["parameters"]}
+    assert params["status"]["schema"]["type"] == "string"
+    # interface 4.3/4.4: the by-slug update of a venue or organizer takes "slug (string,
+    # required), fields … optional" (only the event's by-slug update makes slug optional).
+    for kind in ("venues", "organizers"):
+        edit = _index_args(index, f"/{kind}/by-slug/(?P<slug>[^/]+)", "PUT")
+        assert edit["slug"]["required"] is True, kind
+    event_edit = _index_args(index, "/events/by-slug/(?P<slug>[^/]+)", "PUT")
+    assert event_edit["slug"]["required"] is False

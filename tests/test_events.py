@@ -811,6 +811,7 @@ def test_localtime_is_not_a_timezone(client, admin):
         ("v2.0 launch", "v2-0-launch"),
         ("Café Olé", "cafe-ole"),
         ("C++ Night", "c-night"),
+        ("AC/DC tribute", "ac-dc-tribute"),  # a slash is a dash when WordPress saves
     ],
 )
 def test_a_slug_made_of_a_title_is_wordpresss(client, make_event, title, slug):
@@ -847,3 +848,98 @@ def test_a_written_day_after_its_weekday_as_strtotime(client, admin):
     )
     assert answer.status_code == 201, answer.get_json()
     assert answer.get_json()["start_date"] == "2026-12-07 10:00:00"
+
+
+def test_a_cost_with_european_separators_is_read_as_its_amount(client, make_event):
+    """reference §2.1: cost_details.values are the price components as numeric strings;
+    "1.000,50 €" is one thousand euros fifty, not 1.0005."""
+    event = make_event(cost="1.000,50 €")
+    values = event["cost_details"]["values"]
+    assert len(values) == 1 and float(values[0]) == 1000.5, values
+    single = client.get(f"{NS}/events/{event['id']}").get_json()
+    assert float(single["json_ld"]["offers"]["price"]) == 1000.5
+
+
+def test_json_ld_has_its_image_before_its_url_as_the_reference(client, make_event):
+    """reference §2.1: json_ld is {"@context", "@type", name, description, image?, url,
+    startDate, endDate, …} (Tribe__JSON_LD__Abstract::get_data sets image before url);
+    samples/event-get.json keeps that order for the keys it has."""
+    event = make_event(image="https://cdn.example.org/i.jpg")
+    keys = list(client.get(f"{NS}/events/{event['id']}").get_json()["json_ld"])
+    assert keys.index("image") == keys.index("description") + 1
+    assert keys.index("image") < keys.index("url")
+
+
+def test_a_given_slug_is_sanitised_as_a_title_made_one(make_event):
+    """WordPress runs sanitize_title on a given post_name as on a title: punctuation
+    dropped (Tom's: toms), as our title-made slugs already do."""
+    from_title = make_event(title="Tom's")
+    assert from_title["slug"] == "toms"
+    given = make_event(title="Another", slug="Rock'n'Roll")
+    assert given["slug"] == "rocknroll"
+    # Curly quotes stripped as WordPress strips them; letters of any script kept (ours).
+    assert make_event(title="Third", slug="Tom’s Café")["slug"] == "toms-café"
+
+
+def test_a_by_slug_route_finds_the_item_whatever_the_case_of_the_slug(client, admin, make_event):
+    """Slugs are stored in lower case; WordPress finds a post by slug through
+    sanitize_title_for_query (lower case) and MySQL's case-insensitive collation, so
+    /events/by-slug/Summer-Fest answers the event whose slug is summer-fest."""
+    event = make_event(title="Summer Fest")
+    assert event["slug"] == "summer-fest"
+    response = client.get(f"{NS}/events/by-slug/Summer-Fest")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["id"] == event["id"]
+    venue = client.post(f"{NS}/venues", json={"venue": "Big Hall"}, headers=admin).get_json()
+    assert client.get(f"{NS}/venues/by-slug/BIG-HALL").status_code == 200
+    assert venue["slug"] == "big-hall"
+
+
+def test_a_term_filter_finds_a_slug_written_in_capitals(client, make_event):
+    """D10 for listing filters: the reference validates `categories`/`tags` items with
+    term_exists (the slug through sanitize_title, lower case) and queries by slug through
+    sanitize_title_for_query, so categories=JAZZ-MUSIC is the category jazz-music (ours: 400
+    'JAZZ-MUSIC is not an existing term')."""
+    make_event(categories=["Jazz Music"])
+    response = client.get(f"{NS}/events?categories=JAZZ-MUSIC")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["total"] == 1
+
+
+def test_a_month_added_past_the_months_end_overflows_as_strtotime(client, make_event):
+    """SPEC §4: dates accept "the relative forms that clients send to the reference" (PHP's
+    strtotime): '+1 month' on January 31 is March 3 there (the day overflows February),
+    not February 28. A client sending '+1 month' must get the reference's instant."""
+    from datetime import UTC, datetime
+
+    from rules import clock
+
+    clock.freeze()
+    target = datetime(2027, 1, 31, 10, 0, tzinfo=UTC).timestamp()
+    clock.advance(target - clock.timestamp())
+    event = make_event(start_date="+1 month", end_date="2027-12-31 00:00:00", timezone="UTC")
+    assert event["start_date"] == "2027-03-03 10:00:00"
+
+
+def _searched_titles(client, **query):
+    response = client.get(f"{NS}/events", query_string=query)
+    assert response.status_code == 200, response.get_json()
+    return sorted(e["title"] for e in response.get_json()["events"])
+
+
+def test_search_reads_its_words_as_wordpress_does(client, make_event):
+    """reference §3.3: `search` is "WordPress keyword search" (WP_Query::parse_search): a
+    quoted phrase is one term, words are split at spaces, commas and '+', quotes are
+    trimmed, and a word starting with '-' excludes."""
+    for title in ("foo", "foo bar", "bar foo", "bar baz"):
+        make_event(title=title)
+    both = ["bar foo", "foo bar"]
+    assert _searched_titles(client, search="foo bar") == both
+    assert _searched_titles(client, search="foo,bar") == both
+    assert _searched_titles(client, search="'foo bar'") == both
+    assert _searched_titles(client, search='"foo bar"') == ["foo bar"]
+    assert _searched_titles(client, search="foo -bar") == ["foo"]
+    # Stopwords and single letters are dropped; a search of nothing else is the whole text.
+    assert _searched_titles(client, search="the foo") == ["bar foo", "foo", "foo bar"]
+    assert _searched_titles(client, search="baz the") == ["bar baz"]
+    assert _searched_titles(client, search="x fo") == ["bar foo", "foo", "foo bar"]

@@ -704,3 +704,21 @@ def test_a_refused_write_never_drops_a_connection_it_said_it_keeps(server, path,
     )
     assert status in (401, 403)
     assert connection == "close" or second == 200, (status, connection, second)
+
+
+def test_api_answers_carry_wordpress_allow_header(client, admin, make_event):
+    """reference §7: WordPress core adds `Allow: GET, POST, …` to every REST answer
+    (rest_send_allow_header: the route's methods this caller may use); SPEC: where the
+    contract is silent, behave like the reference."""
+    event = make_event()
+    anonymous = client.get(f"{NS}/events/{event['id']}")
+    assert "GET" in anonymous.headers.get("Allow", "")
+    assert "DELETE" not in anonymous.headers.get("Allow", "")
+    editor = client.get(f"{NS}/events/{event['id']}", headers=admin)
+    assert {"GET", "POST", "PUT", "PATCH", "DELETE"} <= {
+        m.strip() for m in editor.headers.get("Allow", "").split(",")
+    }
+    # In WordPress's order (read, edit, delete handlers); a listing's route has no PUT.
+    assert editor.headers["Allow"] == "GET, POST, PUT, PATCH, DELETE"
+    assert anonymous.headers["Allow"] == "GET"
+    assert client.get(f"{NS}/events", headers=admin).headers["Allow"] == "GET, POST"

@@ -1,5 +1,6 @@
 """Categories and tags."""
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -985,3 +986,22 @@ def test_a_null_in_the_categories_list_does_not_create_a_category_named_none(cli
         for t in _all_terms(client, admin, "categories") + _all_terms(client, admin, "tags")
     ]
     assert "None" not in names, names
+
+
+def test_a_term_page_past_the_end_links_no_page_that_does_not_exist(client, admin):
+    """SPEC §3: a Link header with rel="prev" where that page exists; WordPress's terms
+    controller clamps the previous page to the last one."""
+    for name in ("Alpha", "Beta", "Gamma"):
+        assert (
+            client.post(f"{NS}/categories", json={"name": name}, headers=admin).status_code == 201
+        )
+    response = client.get(f"{NS}/categories?hide_empty=false&per_page=1&page=5")
+    assert response.status_code == 200
+    assert response.get_json()["total_pages"] == 3
+    for target in re.findall(r"<([^>]+)>", response.headers.get("Link", "")):
+        page = re.search(r"[?&]page=(\d+)", target)
+        assert page is None or int(page.group(1)) <= 3, response.headers["Link"]
+    # The page before still names page 4 in the body, as the plugin's Term_Archive_Base.
+    assert "page=4" in response.get_json()["previous_rest_url"]
+    wordpress = client.get("/wp-json/wp/v2/tribe_events_cat?per_page=1&page=5")
+    assert 'page=3>; rel="prev"' in wordpress.headers["Link"]

@@ -266,3 +266,21 @@ def test_a_page_short_of_its_size_gives_the_total_without_a_count(client, venue,
     counted.clear()
     past_the_end = client.get(f"{NS}/venues?per_page=2&page=4")
     assert past_the_end.status_code == 404 and counted  # the count says there is no page 4
+
+
+def test_has_events_never_counts_draft_or_pending_events_even_for_an_editor(
+    client, as_role, make_event
+):
+    """reference §3.5: has_events "true → linked to at least one event whose status is not
+    draft/pending; false → linked to none of those" (checklist 134: "draft/pending events
+    don't count"); unlike only_with_upcoming, it does not depend on what the caller sees."""
+    editor = as_role("editor")
+    kept = client.post(f"{NS}/venues", json={"venue": "Published's"}, headers=editor).get_json()
+    drafted = client.post(f"{NS}/venues", json={"venue": "Draft's"}, headers=editor).get_json()
+    make_event(editor, title="On", venue=kept["id"])
+    make_event(editor, title="Draft", venue=drafted["id"], status="draft")
+    make_event(editor, title="Pending", venue=drafted["id"], status="pending")
+    with_events = client.get(f"{NS}/venues?has_events=true", headers=editor).get_json()
+    assert [v["venue"] for v in with_events["venues"]] == ["Published's"]
+    without = client.get(f"{NS}/venues?has_events=false", headers=editor).get_json()
+    assert [v["venue"] for v in without["venues"]] == ["Draft's"]

@@ -585,3 +585,56 @@ def test_wp_v2_venue_put_without_credentials_is_refused(client, admin):
     made = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
     answer = client.open(f"{WP}/tribe_venue/{made['id']}", method="PUT", json={"title": "Mine"})
     assert answer.status_code == 401, (answer.status_code, answer.get_json())
+
+
+def test_an_empty_jsonp_parameter_is_no_jsonp(client, make_event):
+    """WP_REST_Server::serve_request: `if ( $jsonp_callback )` — an empty `_jsonp` (PHP
+    falsy) asks no JSONP, so the answer is the plain JSON one; only a non-empty callback of
+    other characters is a 400 rest_callback_invalid."""
+    make_event()
+    plain = client.get(f"{NS}/events").get_json()
+    for query in ("_jsonp=", "_jsonp"):
+        response = client.get(f"{NS}/events?{query}")
+        assert response.status_code == 200, (query, response.get_json())
+        assert response.mimetype == "application/json"
+        assert response.get_json()["total"] == plain["total"] == 1
+
+
+def test_users_me_slug_is_the_logins_nicename(client, as_role):
+    """SPEC §17: GET wp/v2/users/me answers WordPress's shape; a user's `slug` there is
+    user_nicename, sanitize_title of the login (lower case, '@' and '.' not kept), as the
+    README's e-mail sign-in now invites logins such as 'Alice'."""
+    headers = as_role("editor", "Alice")
+    me = client.get("/wp-json/wp/v2/users/me", headers=headers).get_json()
+    assert me["name"] == "Alice"
+    assert me["slug"] == "alice"
+
+
+def test_a_post_served_as_get_reads_its_json_body_as_wordpress_does(client, admin, make_event):
+    """WordPress's REST request reads JSON body parameters whatever the method
+    (WP_REST_Request::get_parameter_order puts 'JSON' first), so `POST ?_method=GET` with
+    a JSON body is a GET with those parameters: how a client sends a query too long for a
+    URL. Ours serves it as a GET without them (every event)."""
+    make_event(title="Alpha")
+    make_event(title="Beta")
+    response = client.post(
+        f"{NS}/events?_method=GET",
+        json={"search": "Alpha"},
+        headers=admin,
+        check_conformance=False,  # /doc lists no POST 200: it is served as GET
+    )
+    assert response.status_code == 200
+    assert [e["title"] for e in response.get_json()["events"]] == ["Alpha"]
+
+
+def test_a_get_with_a_json_body_is_not_answered_from_the_cache_of_its_address(client, make_event):
+    """A GET's JSON body is parameters (above), which the response cache's key does not
+    hold: such a request is neither answered from it nor kept in it."""
+    make_event(title="Alpha")
+    make_event(title="Beta")
+    for search, titles in (("Alpha", ["Alpha"]), ("Beta", ["Beta"])):
+        answer = client.post(
+            f"{NS}/events?_method=GET", json={"search": search}, check_conformance=False
+        )
+        assert [e["title"] for e in answer.get_json()["events"]] == titles
+    assert client.get(f"{NS}/events?_method=GET").get_json()["total"] == 2

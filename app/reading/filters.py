@@ -45,6 +45,21 @@ def checked_statuses(requested, viewer, param="status"):
     return requested
 
 
+def default_window_texts(site_tz) -> tuple[str, str]:
+    """The default window's bounds in the site zone, whole days (yesterday 00:00:00, two
+    years ahead 23:59:59): what a listing without dates reads, and the ``start_date`` and
+    ``end_date`` defaults the namespace index and ``/doc`` show (interface.md 4.2.1)."""
+    now_local = dates.utc_to_local(utcnow().replace(tzinfo=None), site_tz)
+    start, end = dates.default_window(now_local)
+    return dates.fmt(dates.snap_to_day_start(start)), dates.fmt(dates.snap_to_day_end(end))
+
+
+def site_window_defaults() -> dict[str, str]:
+    """``default_window_texts`` by parameter name, in the configured site zone."""
+    site_tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
+    return dict(zip(("start_date", "end_date"), default_window_texts(site_tz), strict=True))
+
+
 def _window(args, site_tz):
     """UTC bounds for the date filters and the local values echoed in ``rest_url``.
 
@@ -56,10 +71,9 @@ def _window(args, site_tz):
     given = {p: args[p] for p in DATE_PARAMS if p in args}
     relative = any(p in given for p in DATE_PARAMS[2:])
     if not relative and ("start_date" not in given or "end_date" not in given):
-        now_local = dates.utc_to_local(utcnow().replace(tzinfo=None), site_tz)
-        window_start, window_end = dates.default_window(now_local)
-        given.setdefault("start_date", dates.fmt(window_start))
-        given.setdefault("end_date", dates.fmt(window_end))
+        window_start, window_end = default_window_texts(site_tz)
+        given.setdefault("start_date", window_start)
+        given.setdefault("end_date", window_end)
     bounds, echo = {}, {}
     for param, raw in given.items():
         try:

@@ -16,6 +16,7 @@ from app.i18n import _, current_language, translate
 from app.jsonresponse import json_response
 from app.openapi import NAMESPACE_ARGS, PATH_ARG_DESCRIPTIONS, complete, localise
 from app.pages import home_page, tec_home_address, wants_page
+from app.reading.filters import site_window_defaults
 from app.urls import TEC_NAMESPACE, api_root_url, asked_namespace, namespace_url, site_url
 from rules.clock import utcnow
 from rules.dates import resolve_timezone, utc_offset
@@ -93,6 +94,8 @@ def _schema_args(schema) -> dict:
             continue
         arg = {"type": wp_type(field), "required": bool(field.required)}
         default = field.metadata.get("default", field.load_default)  # as apispec reads it
+        if field.metadata.get("window"):
+            default = site_window_defaults()[field.data_key or name]
         if default is not ma_fields.missing_ and not callable(default):
             arg["default"] = default
         description = field.metadata.get("description")
@@ -117,8 +120,14 @@ def _endpoint_args(rule, view_func, method: str) -> dict:
             args[name]["description"] = translate(PATH_ARG_DESCRIPTIONS[name])
     view_class = getattr(view_func, "view_class", None)
     handler = getattr(view_class, method.lower(), None) if view_class else view_func
+    path_names = set(args)
     for schema in getattr(handler, "argument_schemas", ()):
-        args.update(_schema_args(schema))
+        schema = schema() if isinstance(schema, type) else schema
+        for name, arg in _schema_args(schema).items():
+            field = schema.fields.get(name)
+            if name in path_names and not (field and field.metadata.get("optional_in_path")):
+                continue  # a path parameter is required (interface.md 4.3, 4.4)
+            args[name] = arg
     return args
 
 
@@ -220,7 +229,27 @@ def openapi_document():
         documents[lang] = localise(neutral_document(), lang)
     document = dict(documents[lang])
     document["servers"] = [{"url": namespace_url() + "/"}]
+    document["paths"] = _with_window_defaults(document["paths"])
     return json_response(document)
+
+
+def _with_window_defaults(paths: dict) -> dict:
+    """The paths with today's defaults of the listing's ``start_date`` and ``end_date``
+    (SPEC §7: /doc shows every default): the document is made once, these move each day."""
+    defaults = site_window_defaults()
+    paths = dict(paths)
+    for path, item in paths.items():
+        reading = item.get("get", {})
+        if not any(p.get("name") in defaults for p in reading.get("parameters", ())):
+            continue
+        parameters = [
+            {**p, "schema": {**p["schema"], "default": defaults[p["name"]]}}
+            if p.get("in") == "query" and p.get("name") in defaults
+            else p
+            for p in reading["parameters"]
+        ]
+        paths[path] = {**item, "get": {**reading, "parameters": parameters}}
+    return paths
 
 
 def neutral_document() -> dict:

@@ -27,6 +27,7 @@ from app.urls import api_root_url, site_url
 from schemas.terms import CategoryCreate, TagCreate
 from schemas.wordpress import WP_MAX_PER_PAGE, WpPagingArgs, WpTermQueryArgs
 from store.media import get_media, list_media, save_media
+from store.posts import slugify
 from store.terms import TermFilters, get_term, list_terms, term_count
 
 blp = Blueprint("wordpress", __name__)
@@ -72,7 +73,7 @@ def wp_collection(items: list, total: int, page: Page, path: str):
     def link(number: int, rel: str) -> str:
         return f'<{wp_url(path)}?{urlencode([*kept, ("page", number)])}>; rel="{rel}"'
 
-    following, preceding = page.neighbours(pages)
+    following, preceding = page.linked_neighbours(pages)
     links = []
     if preceding:
         links.append(link(preceding, "prev"))
@@ -274,7 +275,8 @@ def users_me():
             "url": "",
             "description": "",
             "link": f"{site_url()}/",
-            "slug": viewer.login,
+            # user_nicename: WordPress's sanitize_title of the login's first 50 characters
+            "slug": slugify(viewer.login[:50]),
             "avatar_urls": {},
             "meta": [],
             "_links": {"self": [{"href": wp_url("users/me")}]},
