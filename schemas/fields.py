@@ -115,6 +115,7 @@ class PositiveInt(fields.Integer):
         kwargs.setdefault("allow_none", True)
         super().__init__(strict=False, **kwargs)
         self.minimum = minimum
+        self.metadata.setdefault("minimum", minimum)  # /doc states what is refused
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
@@ -157,6 +158,7 @@ class Text(fields.String):
         super().__init__(**kwargs)
         self.non_empty = non_empty
         self.max_length = max_length
+        self.metadata.setdefault("maxLength", max_length)  # /doc states what is refused
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, int | float) and not isinstance(value, bool):

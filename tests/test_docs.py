@@ -394,3 +394,40 @@ def test_the_index_types_are_the_interfaces(client):
         assert edit["slug"]["required"] is True, kind
     event_edit = _index_args(index, "/events/by-slug/(?P<slug>[^/]+)", "PUT")
     assert event_edit["slug"]["required"] is False
+
+
+# Found by an outside check: /doc stated none of the limits validation enforces.
+def _doc(client):
+    return client.get(f"{NS}/doc").get_json()
+
+
+def _body_schema(doc, path, method="post"):
+    schema = doc["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"]
+    if "$ref" in schema:
+        schema = doc["components"]["schemas"][schema["$ref"].split("/")[-1]]
+    return schema["properties"]
+
+
+def test_the_documented_search_parameter_states_the_length_validation_enforces(client):
+    # The API refuses a 201-character search ("Is too long."); the document must say so.
+    assert client.get(f"{NS}/events?search=" + "a" * 201).status_code == 400
+    doc = _doc(client)
+    search = next(p for p in doc["paths"]["/events"]["get"]["parameters"] if p["name"] == "search")
+    assert search["schema"].get("maxLength") == 200, search
+
+
+def test_the_documented_write_fields_state_their_length_limits(client, admin):
+    assert (
+        client.post(f"{NS}/categories", json={"name": "N" * 201}, headers=admin).status_code == 400
+    )
+    doc = _doc(client)
+    assert _body_schema(doc, "/categories")["name"].get("maxLength") == 200
+    assert _body_schema(doc, "/events")["password"].get("maxLength") == 255
+    assert _body_schema(doc, "/events")["website"].get("maxLength") == 2000
+
+
+def test_the_documented_page_parameter_states_its_minimum(client):
+    assert client.get(f"{NS}/events?page=0").status_code == 400
+    doc = _doc(client)
+    page = next(p for p in doc["paths"]["/events"]["get"]["parameters"] if p["name"] == "page")
+    assert page["schema"].get("minimum") == 1, page
