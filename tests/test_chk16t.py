@@ -33,3 +33,46 @@ def test_google_calendar_html_description_is_not_shown_as_raw_tags(client, admin
     assert 'href="https://example.org/talks"' in event["description"]
     page = client.get(f"/event/{event['slug']}/").get_data(as_text=True)
     assert "&lt;ul&gt;" not in page and "&lt;br&gt;" not in page, "the page shows the raw tags"
+
+
+def test_api_accepts_an_rdate_period_line_as_the_import_does(client, admin):
+    """D2: RDATE;VALUE=PERIOD is an RFC 5545 RDATE line (§3.8.5.2); SPEC §12 accepts RDATE lines
+    and refuses only invalid ones. The import already reads it (the period's own duration);
+    the API answered 400 "Must be RFC 5545 lines"."""
+    body = {
+        "title": "Periods",
+        "start_date": "2029-04-02 19:00",
+        "end_date": "2029-04-02 20:00",
+        "timezone": "Europe/Paris",
+        "recurrence": ["RDATE;VALUE=PERIOD:20290410T100000Z/PT3H"],
+    }
+    answer = client.post(f"{NS}/events", json=body, headers=admin)
+    assert answer.status_code == 201, answer.get_json()
+    series = answer.get_json()
+    listing = client.get(
+        f"{NS}/events",
+        query_string={"post_parent": series["id"], "start_date": "2029-01-01", "end_date": "2029-12-31"},
+    ).get_json()
+    assert [(e["utc_start_date"], e["utc_end_date"]) for e in listing["events"]] == [
+        ("2029-04-10 10:00:00", "2029-04-10 13:00:00")
+    ]
+
+
+def _recurrence_message(client, admin, lines):
+    body = {"title": "Msg", "start_date": "2029-04-02 19:00", "end_date": "2029-04-02 20:00", "recurrence": lines}
+    answer = client.post(f"{NS}/events", json=body, headers=admin)
+    assert answer.status_code == 400, answer.get_json()
+    return answer.get_json()["data"]["params"]["recurrence"]
+
+
+def test_a_refused_recurrence_says_what_is_wrong(client, admin):
+    """D3: SPEC §6, data.params gives "a message saying what is wrong". An unknown zone in an
+    EXDATE, and a valid rule that never occurs, both got "Must be RFC 5545 lines: RRULE, RDATE
+    or EXDATE." (the second is an RFC 5545 line); neither names the problem."""
+    zone = _recurrence_message(
+        client, admin, ["RRULE:FREQ=DAILY;COUNT=3", "EXDATE;TZID=Mars/Olympus:20290403T190000"]
+    )
+    assert "Mars/Olympus" in zone, zone
+    never = _recurrence_message(client, admin, ["RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30"])
+    assert never != "Must be RFC 5545 lines: RRULE, RDATE or EXDATE.", never
+    assert never != zone
