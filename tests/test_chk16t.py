@@ -76,3 +76,28 @@ def test_a_refused_recurrence_says_what_is_wrong(client, admin):
     never = _recurrence_message(client, admin, ["RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30"])
     assert never != "Must be RFC 5545 lines: RRULE, RDATE or EXDATE.", never
     assert never != zone
+
+
+OUTLOOK_ALL_DAY = (
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+    "PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN\r\n"
+    "BEGIN:VEVENT\r\nUID:olad@x\r\nDTSTAMP:20260101T000000Z\r\n"
+    "DTSTART;TZID=W. Europe Standard Time:20290111T000000\r\n"
+    "DTEND;TZID=W. Europe Standard Time:20290113T000000\r\n"
+    "X-MICROSOFT-CDO-ALLDAYEVENT:TRUE\r\n"
+    "SUMMARY:Conference (all day)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+)
+
+
+def test_outlook_all_day_flag_makes_an_all_day_event(client, admin):
+    """D4: Exchange/Outlook write an all-day event as midnight to midnight with
+    X-MICROSOFT-CDO-ALLDAYEVENT:TRUE; SPEC §11 reads Outlook's all-day events. It became a
+    timed 48-hour event (00:00 to 00:00)."""
+    answer = client.post(
+        f"{NS}/events/import", data=OUTLOOK_ALL_DAY, headers={**admin, "Content-Type": "text/calendar"}
+    )
+    assert answer.status_code == 200, answer.get_json()
+    event = client.get(f"{NS}/events/{answer.get_json()['created'][0]['id']}").get_json()
+    assert event["all_day"] is True, event
+    assert event["start_date"][:10] == "2029-01-11"
+    assert event["end_date"][:10] == "2029-01-12"
