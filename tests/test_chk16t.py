@@ -101,3 +101,32 @@ def test_outlook_all_day_flag_makes_an_all_day_event(client, admin):
     assert event["all_day"] is True, event
     assert event["start_date"][:10] == "2029-01-11"
     assert event["end_date"][:10] == "2029-01-12"
+
+
+def test_an_occurrence_restored_from_the_trash_follows_the_series_changes(client, admin):
+    """D5: SPEC §12 "Updating the series changes every occurrence that was not edited on its
+    own". An occurrence that was only trashed (never edited) and then restored (SPEC §4:
+    restoring is an update with a new status) came back with the title and excerpt the series
+    had before it was renamed, and the feed writes it as an edited occurrence (RECURRENCE-ID)
+    with the stale title, while its date did follow the series."""
+    body = {
+        "title": "Yoga",
+        "start_date": "2029-10-01 18:00",
+        "end_date": "2029-10-01 19:00",
+        "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=3"],
+    }
+    series = client.post(f"{NS}/events", json=body, headers=admin).get_json()
+    window = {"post_parent": series["id"], "start_date": "2029-01-01", "end_date": "2029-12-31"}
+    second = client.get(f"{NS}/events", query_string=window).get_json()["events"][0]
+    assert client.delete(f"{NS}/events/{second['id']}", headers=admin).status_code == 200
+    renamed = client.post(
+        f"{NS}/events/{series['id']}", json={"title": "Yoga (advanced)", "excerpt": "Bring a mat"}, headers=admin
+    )
+    assert renamed.status_code == 200, renamed.get_json()
+    restored = client.post(f"{NS}/events/{second['id']}", json={"status": "publish"}, headers=admin)
+    assert restored.status_code == 200, restored.get_json()
+    occurrence = client.get(f"{NS}/events/{second['id']}").get_json()
+    assert occurrence["title"] == "Yoga (advanced)", occurrence["title"]
+    assert occurrence["excerpt"] == "Bring a mat"
+    feed = client.get(f"{NS}/events/{series['id']}", query_string={"ical": "1"}).get_data(as_text=True)
+    assert "SUMMARY:Yoga\r\n" not in feed, feed
