@@ -130,3 +130,26 @@ def test_an_occurrence_restored_from_the_trash_follows_the_series_changes(client
     assert occurrence["excerpt"] == "Bring a mat"
     feed = client.get(f"{NS}/events/{series['id']}", query_string={"ical": "1"}).get_data(as_text=True)
     assert "SUMMARY:Yoga\r\n" not in feed, feed
+
+
+def _no_method_file(stamp: str, summary: str) -> str:
+    return (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Simple exporter//EN\r\n"
+        f"BEGIN:VEVENT\r\nUID:nover@x\r\nDTSTAMP:{stamp}\r\n"
+        "DTSTART:20290701T100000Z\r\nDTEND:20290701T110000Z\r\n"
+        f"SUMMARY:{summary}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
+
+
+def test_a_later_dtstamp_without_method_is_a_later_version(client, admin):
+    """D6: RFC 5545 §3.8.7.2 — without METHOD, DTSTAMP is the LAST-MODIFIED; SPEC §11 updates
+    an event whose LAST-MODIFIED is later. The second import was reported "unchanged" and the
+    event kept its old title."""
+    headers = {**admin, "Content-Type": "text/calendar"}
+    first = client.post(f"{NS}/events/import", data=_no_method_file("20260101T000000Z", "First"), headers=headers)
+    event_id = first.get_json()["created"][0]["id"]
+    again = client.post(
+        f"{NS}/events/import", data=_no_method_file("20260201T000000Z", "Second (moved)"), headers=headers
+    ).get_json()
+    assert [entry["id"] for entry in again["updated"]] == [event_id], again
+    assert client.get(f"{NS}/events/{event_id}").get_json()["title"] == "Second (moved)"
