@@ -177,3 +177,30 @@ def test_a_newer_import_updates_the_live_event_of_its_uid_not_a_trashed_copy(cli
     newer = client.post(f"{NS}/events/import", data=_uid_file(5, "New title"), headers={**editor, **calendar})
     assert newer.status_code == 200, newer.get_json()
     assert client.get(f"{NS}/events/{live_id}").get_json()["title"] == "New title", newer.get_json()
+
+
+def _jpeg(color=(3, 100, 7), size=(800, 600)) -> bytes:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", size, color).save(buffer, "JPEG")
+    return buffer.getvalue()
+
+
+def test_an_image_url_of_our_own_upload_is_that_image(client, admin):
+    """D8: the reference reuses an attachment whose URL is sent as ``image``; here the URL of
+    our own upload was kept as an outside URL, so the event lost the sizes, and after the
+    image was deleted (SPEC §13: its files removed, its events cleared) the event still
+    showed the dead URL."""
+    import io
+
+    media = client.post(
+        f"{NS}/media", data={"file": (io.BytesIO(_jpeg()), "p.jpg", "image/jpeg")}, headers=admin
+    ).get_json()
+    body = {"title": "Own URL", "start_date": "2027-12-24 10:00", "end_date": "2027-12-24 11:00", "image": media["url"]}
+    event = client.post(f"{NS}/events", json=body, headers=admin).get_json()
+    assert event["image"].get("id") == media["id"], event["image"]
+    assert client.delete(f"{NS}/media/{media['id']}", headers=admin).status_code in (200, 204)
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["image"] is False
