@@ -23,7 +23,9 @@ def test_google_calendar_html_description_is_not_shown_as_raw_tags(client, admin
     DESCRIPTION. SPEC §11 reads files as Google writes them, and descriptions are sanitised
     HTML (§2): the visitor must see a list and a link, not the text "<ul><li>…"."""
     answer = client.post(
-        f"{NS}/events/import", data=GOOGLE_WITH_HTML, headers={**admin, "Content-Type": "text/calendar"}
+        f"{NS}/events/import",
+        data=GOOGLE_WITH_HTML,
+        headers={**admin, "Content-Type": "text/calendar"},
     )
     assert answer.status_code == 200, answer.get_json()
     event_id = answer.get_json()["created"][0]["id"]
@@ -51,7 +53,11 @@ def test_api_accepts_an_rdate_period_line_as_the_import_does(client, admin):
     series = answer.get_json()
     listing = client.get(
         f"{NS}/events",
-        query_string={"post_parent": series["id"], "start_date": "2029-01-01", "end_date": "2029-12-31"},
+        query_string={
+            "post_parent": series["id"],
+            "start_date": "2029-01-01",
+            "end_date": "2029-12-31",
+        },
     ).get_json()
     assert [(e["utc_start_date"], e["utc_end_date"]) for e in listing["events"]] == [
         ("2029-04-10 10:00:00", "2029-04-10 13:00:00")
@@ -59,7 +65,12 @@ def test_api_accepts_an_rdate_period_line_as_the_import_does(client, admin):
 
 
 def _recurrence_message(client, admin, lines):
-    body = {"title": "Msg", "start_date": "2029-04-02 19:00", "end_date": "2029-04-02 20:00", "recurrence": lines}
+    body = {
+        "title": "Msg",
+        "start_date": "2029-04-02 19:00",
+        "end_date": "2029-04-02 20:00",
+        "recurrence": lines,
+    }
     answer = client.post(f"{NS}/events", json=body, headers=admin)
     assert answer.status_code == 400, answer.get_json()
     return answer.get_json()["data"]["params"]["recurrence"]
@@ -94,7 +105,9 @@ def test_outlook_all_day_flag_makes_an_all_day_event(client, admin):
     X-MICROSOFT-CDO-ALLDAYEVENT:TRUE; SPEC §11 reads Outlook's all-day events. It became a
     timed 48-hour event (00:00 to 00:00)."""
     answer = client.post(
-        f"{NS}/events/import", data=OUTLOOK_ALL_DAY, headers={**admin, "Content-Type": "text/calendar"}
+        f"{NS}/events/import",
+        data=OUTLOOK_ALL_DAY,
+        headers={**admin, "Content-Type": "text/calendar"},
     )
     assert answer.status_code == 200, answer.get_json()
     event = client.get(f"{NS}/events/{answer.get_json()['created'][0]['id']}").get_json()
@@ -120,7 +133,9 @@ def test_an_occurrence_restored_from_the_trash_follows_the_series_changes(client
     second = client.get(f"{NS}/events", query_string=window).get_json()["events"][0]
     assert client.delete(f"{NS}/events/{second['id']}", headers=admin).status_code == 200
     renamed = client.post(
-        f"{NS}/events/{series['id']}", json={"title": "Yoga (advanced)", "excerpt": "Bring a mat"}, headers=admin
+        f"{NS}/events/{series['id']}",
+        json={"title": "Yoga (advanced)", "excerpt": "Bring a mat"},
+        headers=admin,
     )
     assert renamed.status_code == 200, renamed.get_json()
     restored = client.post(f"{NS}/events/{second['id']}", json={"status": "publish"}, headers=admin)
@@ -128,7 +143,9 @@ def test_an_occurrence_restored_from_the_trash_follows_the_series_changes(client
     occurrence = client.get(f"{NS}/events/{second['id']}").get_json()
     assert occurrence["title"] == "Yoga (advanced)", occurrence["title"]
     assert occurrence["excerpt"] == "Bring a mat"
-    feed = client.get(f"{NS}/events/{series['id']}", query_string={"ical": "1"}).get_data(as_text=True)
+    feed = client.get(f"{NS}/events/{series['id']}", query_string={"ical": "1"}).get_data(
+        as_text=True
+    )
     assert "SUMMARY:Yoga\r\n" not in feed, feed
 
 
@@ -146,10 +163,14 @@ def test_a_later_dtstamp_without_method_is_a_later_version(client, admin):
     an event whose LAST-MODIFIED is later. The second import was reported "unchanged" and the
     event kept its old title."""
     headers = {**admin, "Content-Type": "text/calendar"}
-    first = client.post(f"{NS}/events/import", data=_no_method_file("20260101T000000Z", "First"), headers=headers)
+    first = client.post(
+        f"{NS}/events/import", data=_no_method_file("20260101T000000Z", "First"), headers=headers
+    )
     event_id = first.get_json()["created"][0]["id"]
     again = client.post(
-        f"{NS}/events/import", data=_no_method_file("20260201T000000Z", "Second (moved)"), headers=headers
+        f"{NS}/events/import",
+        data=_no_method_file("20260201T000000Z", "Second (moved)"),
+        headers=headers,
     ).get_json()
     assert [entry["id"] for entry in again["updated"]] == [event_id], again
     assert client.get(f"{NS}/events/{event_id}").get_json()["title"] == "Second (moved)"
@@ -169,12 +190,18 @@ def test_a_newer_import_updates_the_live_event_of_its_uid_not_a_trashed_copy(cli
     of that UID (re-imported by an author after the trashing) kept the old version."""
     editor, author = as_role("editor"), as_role("author")
     calendar = {"Content-Type": "text/calendar"}
-    first = client.post(f"{NS}/events/import", data=_uid_file(0, "Old title"), headers={**editor, **calendar})
+    first = client.post(
+        f"{NS}/events/import", data=_uid_file(0, "Old title"), headers={**editor, **calendar}
+    )
     trashed_id = first.get_json()["created"][0]["id"]
     assert client.delete(f"{NS}/events/{trashed_id}", headers=editor).status_code == 200
-    again = client.post(f"{NS}/events/import", data=_uid_file(0, "Old title"), headers={**author, **calendar})
+    again = client.post(
+        f"{NS}/events/import", data=_uid_file(0, "Old title"), headers={**author, **calendar}
+    )
     live_id = again.get_json()["created"][0]["id"]
-    newer = client.post(f"{NS}/events/import", data=_uid_file(5, "New title"), headers={**editor, **calendar})
+    newer = client.post(
+        f"{NS}/events/import", data=_uid_file(5, "New title"), headers={**editor, **calendar}
+    )
     assert newer.status_code == 200, newer.get_json()
     assert client.get(f"{NS}/events/{live_id}").get_json()["title"] == "New title", newer.get_json()
 
@@ -199,7 +226,12 @@ def test_an_image_url_of_our_own_upload_is_that_image(client, admin):
     media = client.post(
         f"{NS}/media", data={"file": (io.BytesIO(_jpeg()), "p.jpg", "image/jpeg")}, headers=admin
     ).get_json()
-    body = {"title": "Own URL", "start_date": "2027-12-24 10:00", "end_date": "2027-12-24 11:00", "image": media["url"]}
+    body = {
+        "title": "Own URL",
+        "start_date": "2027-12-24 10:00",
+        "end_date": "2027-12-24 11:00",
+        "image": media["url"],
+    }
     event = client.post(f"{NS}/events", json=body, headers=admin).get_json()
     assert event["image"].get("id") == media["id"], event["image"]
     assert client.delete(f"{NS}/media/{media['id']}", headers=admin).status_code in (200, 204)
