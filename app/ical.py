@@ -420,7 +420,7 @@ class Incoming:
 
     uid: str
     sequence: int = 0
-    modified: str = ""  # LAST-MODIFIED in UTC, "" when absent
+    modified: str = ""  # LAST-MODIFIED (or DTSTAMP without METHOD) in UTC, "" when absent
     body: dict = field(default_factory=dict)
     reason: str = ""
     # A VEVENT that changes one occurrence of the series with the same UID: the value of
@@ -527,8 +527,10 @@ def read_events(data: bytes | str, site_timezone: str, bounds: Bounds = Bounds()
             items = []
             for calendar in parse_calendar(data, bounds):
                 default_zone = _calendar_zone(calendar, site_timezone)
+                # RFC 5545 3.8.7.2: without METHOD, DTSTAMP is the LAST-MODIFIED.
+                stamped = "method" not in calendar
                 for component in calendar.walk("VEVENT"):
-                    item = _incoming(component, default_zone)
+                    item = _incoming(component, default_zone, stamped)
                     items += [item, *item.periods]
             return items
         finally:
@@ -836,9 +838,33 @@ def _utc_stamp(component, name: str) -> str:
     return dates.fmt(value.astimezone(UTC).replace(tzinfo=None))
 
 
-def _description_html(text: str) -> str:
-    """Plain text as the HTML that event descriptions hold (line breaks kept)."""
+def _description_html(component) -> str:
+    """The description as the HTML that event descriptions hold (sanitised by the write
+    path, as every description is): Outlook's X-ALT-DESC;FMTTYPE=text/html when there is
+    one; a DESCRIPTION that carries tags as HTML (Google Calendar writes what its editor
+    made so: ``Join us!<br><ul><li>…``), where escaping would show visitors the tags;
+    plain text with its line breaks kept."""
+    for value in _all(component, "x-alt-desc"):
+        if str(getattr(value, "params", {}).get("FMTTYPE", "")).lower() == "text/html":
+            html = restored(str(value))
+            body = _HTML_BODY.search(html)
+            html = (body.group(1) if body else html).strip()
+            if html_text(html):
+                return html
+    text = _text(component, "description")
+    if _HTML_TAG.search(text):
+        return text
     return "<br>\n".join(escape(line, quote=False) for line in text.split("\n"))
+
+
+# The tags a calendar's editor writes in a description (Google's: breaks, paragraphs,
+# lists, links, bold, italic, underline); a lone "<" or "a <b> c" in plain text without
+# a closing tag is not enough to make it HTML.
+_HTML_TAG = re.compile(
+    r"<br\s*/?>|</(?:p|div|span|ul|ol|li|a|b|i|u|strong|em|h[1-6])\s*>", re.IGNORECASE
+)
+# Outlook's X-ALT-DESC is a whole document: its body is the description.
+_HTML_BODY = re.compile(r"<body\b[^>]*>(.*?)(?:</body\s*>|$)", re.IGNORECASE | re.DOTALL)
 
 
 def _venue(component) -> dict | None:
@@ -906,7 +932,7 @@ def _categories(component) -> list[str]:
     return [name[:TERM_NAME_MAX] for name in names if name]
 
 
-def _incoming(component, default_zone: str) -> Incoming:
+def _incoming(component, default_zone: str, stamped: bool) -> Incoming:
     uid = _uid(component)
     try:
         sequence = int(_decoded(component, "sequence") or 0)
@@ -914,7 +940,7 @@ def _incoming(component, default_zone: str) -> Incoming:
         sequence = 0
     # A SEQUENCE is a small counter; beyond a 32-bit integer it is noise, not a version.
     sequence = min(max(sequence, 0), 2**31 - 1)
-    item = Incoming(uid=uid, sequence=sequence, modified=_safe_stamp(component))
+    item = Incoming(uid=uid, sequence=sequence, modified=_safe_stamp(component, stamped))
     cancelled = _text(component, "status").upper() == "CANCELLED"
     if "recurrence-id" in component:
         if not _read_recurrence_id(component, item) or cancelled:
@@ -932,9 +958,9 @@ def _incoming(component, default_zone: str) -> Incoming:
         item.reason = REASON_NO_START if "dtstart" not in component else REASON_BAD_DATES
         return item
     body["title"] = _text(component, "summary") or "(no title)"
-    description = _text(component, "description")
+    description = _description_html(component)
     if description:
-        body["description"] = _description_html(description)
+        body["description"] = description
     url = _text(component, "url")
     if is_web_url(url):
         body["website"] = url
@@ -1041,8 +1067,14 @@ def _own_periods(component, body: dict, series: Incoming) -> list[Incoming]:
     return found
 
 
-def _safe_stamp(component) -> str:
-    try:
-        return _utc_stamp(component, "last-modified")
-    except (ValueError, TypeError, KeyError, OverflowError):
-        return ""
+def _safe_stamp(component, stamped: bool) -> str:
+    """LAST-MODIFIED in UTC; in a file without METHOD, DTSTAMP when it has none (``stamped``:
+    RFC 5545 3.8.7.2 makes them the same there, and simple exporters write only DTSTAMP)."""
+    for name in ("last-modified", "dtstamp") if stamped else ("last-modified",):
+        try:
+            stamp = _utc_stamp(component, name)
+        except (ValueError, TypeError, KeyError, OverflowError):
+            stamp = ""
+        if stamp:
+            return stamp
+    return ""
