@@ -1243,9 +1243,11 @@ _EVENT_BY_SLUG = Statement(
 
 def find_imported_event(uid: str, author: int) -> Event | None:
     """The event imported from the VEVENT with this UID, never an occurrence (which carries
-    its series' UID). A UID names one event in the calendar, whoever imported it: the
-    author's own first (two importers made two events before UIDs were calendar-wide),
-    else the first made. The caller decides whether the importer may change it."""
+    its series' UID). A UID names one event in the calendar, whoever imported it: a live
+    one before a trashed copy (the importer's own trashed copy, when someone imported the
+    UID again since, is not what the calendar shows), then the author's own (two importers
+    made two events before UIDs were calendar-wide), else the first made. The caller
+    decides whether the importer may change it."""
     return find_lone_occurrence(uid, "", author)
 
 
@@ -1264,7 +1266,7 @@ def find_lone_occurrence(uid: str, recurrence_id: str, author: int) -> Event | N
             # public UID cannot block every other importer of it.
             & ((Event.author == author) | (Event.status != "trash"))
         )
-        .order_by((Event.author != author).asc(), Event.id)
+        .order_by((Event.status == "trash").asc(), (Event.author != author).asc(), Event.id)
         .first()
     )
 
