@@ -4,6 +4,8 @@ its image."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import current_app, g
 
 from app.auth import may, may_read_media
@@ -11,7 +13,9 @@ from app.errors import invalid_params
 from app.i18n import _
 from rules import dates
 from rules.text import is_web_url, sanitise_html
-from store.media import get_media
+from app.render import UPLOADS_PATH
+from app.urls import site_url
+from store.media import get_media, media_of_file
 from store.users import ANONYMOUS, user_exists
 
 VENUE_TEXT = (
@@ -54,9 +58,14 @@ def publication_columns(body: dict, existing, values: dict, errors: dict) -> Non
 def check_image(value, viewer, param: str = "image") -> str:
     """The stored ``image``: a media id (number, numeric string, or an image object with
     its ``id``, as clients send back what they read) kept as a numeric string, or an
-    absolute http(s) image URL; "", 0 and "0" clear it."""
+    absolute http(s) image URL; "", 0 and "0" clear it. The URL of one of our own uploads
+    is that upload, as the reference reuses an attachment its URL names: the event keeps
+    its sizes, and loses it when the image is deleted (SPEC §13)."""
     if isinstance(value, dict):
         value = value.get("id") or value.get("url")
+    upload = _own_upload(value)
+    if upload is not None:
+        value = upload.id
     if value in ("", None, False) or (isinstance(value, str) and value.strip() == "0"):
         return ""
     is_number = isinstance(value, int) and not isinstance(value, bool)
@@ -78,6 +87,18 @@ def check_image(value, viewer, param: str = "image") -> str:
     if not viewer.has("upload_files"):
         raise invalid_params({param: _("Sorry, you are not allowed to add images.")})
     return value.strip()
+
+
+def _own_upload(value):
+    """The media row an image URL of this site's upload folder names, else None."""
+    if not isinstance(value, str) or not is_web_url(value.strip()):
+        return None
+    parts, site = urlsplit(value.strip()), urlsplit(site_url())
+    folder, _slash, name = parts.path.rpartition("/")
+    same_site = (parts.scheme, parts.netloc.lower()) == (site.scheme, site.netloc.lower())
+    if not same_site or folder != site.path.rstrip("/") + UPLOADS_PATH or parts.query:
+        return None
+    return media_of_file(name)
 
 
 def linked_columns(kind: str, body: dict, existing) -> dict:

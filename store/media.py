@@ -136,6 +136,17 @@ def get_media(media_id) -> Media | None:
     return Media.get_or_none(Media.id == media_id)
 
 
+def media_of_file(name: str) -> Media | None:
+    """The media row whose file (full size, or one of its sizes: ``{token}-150x150.jpg``)
+    is ``name``; None for a name the upload folder never serves."""
+    if not FILE_NAME.fullmatch(name):
+        return None
+    return Media.get_or_none(Media.file == _SIZE_SUFFIX.sub("", name))
+
+
+_SIZE_SUFFIX = re.compile(r"-[0-9]+x[0-9]+(?=\.)")
+
+
 def _shown(condition):
     """SQL: the image of the ``Media`` row at hand is shown by an event, venue or organizer
     meeting ``condition(model)``."""
