@@ -779,6 +779,7 @@ def _dates(component, default_zone: str) -> dict:
     if not isinstance(start, date):
         raise ValueError("no start")
     end = _decoded(component, "dtend")
+    start, end = _outlook_all_day(component, start, end)
     duration = _decoded(component, "duration") if end is None and "duration" in component else None
     if not isinstance(start, datetime):  # all day: DTEND is the day after the last day
         last = end if isinstance(end, date) else None
@@ -827,6 +828,19 @@ def _dates(component, default_zone: str) -> dict:
         "start_date": _wall(start, tz),
         "end_date": _wall(end, tz),
     }
+
+
+def _outlook_all_day(component, start: date, end: date | None) -> tuple:
+    """Outlook and Exchange write an all-day event as midnight to midnight in a zone, with
+    X-MICROSOFT-CDO-ALLDAYEVENT:TRUE: its days, as a VALUE=DATE event would give them."""
+    flag = _text(component, "x-microsoft-cdo-alldayevent").upper() == "TRUE"
+    if not (flag and isinstance(start, datetime) and start.time() == time()):
+        return start, end
+    if isinstance(end, datetime):
+        if end.time() != time():
+            return start, end
+        end = end.date()
+    return start.date(), end
 
 
 def _utc_stamp(component, name: str) -> str:
