@@ -134,7 +134,9 @@ def first_message(messages) -> str:
         if not messages:
             return translate(N_("Invalid parameter."))
         messages = next(iter(messages.values())) if isinstance(messages, dict) else messages[0]
-    return translate(str(messages))
+    placeholders = getattr(messages, "placeholders", None)  # rules.Filled
+    text = translate(str(messages))
+    return text % placeholders if placeholders else text
 
 
 def from_validation_error(error: ValidationError, schema=None) -> ApiError:

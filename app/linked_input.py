@@ -11,10 +11,10 @@ from flask import current_app, g
 from app.auth import may, may_read_media
 from app.errors import invalid_params
 from app.i18n import _
-from rules import dates
-from rules.text import is_web_url, sanitise_html
 from app.render import UPLOADS_PATH
 from app.urls import site_url
+from rules import dates
+from rules.text import is_web_url, sanitise_html
 from store.media import get_media, media_of_file
 from store.users import ANONYMOUS, user_exists
 

@@ -8,3 +8,15 @@ def N_(message: str) -> str:
     """Marks ``message`` for the catalogs (``calendar i18n extract``); it is translated
     where it is shown, once a language is known. Every layer marks its messages with it."""
     return message
+
+
+class Filled(str):
+    """A marked message (untranslated) with the values of its ``%(name)s`` placeholders:
+    translated, then filled, where it is shown (``app/errors.py::first_message``)."""
+
+    placeholders: dict
+
+    def __new__(cls, message: str, **placeholders):
+        text = super().__new__(cls, message)
+        text.placeholders = placeholders
+        return text

@@ -48,17 +48,32 @@ MAX_LINE_LENGTH = 2000
 
 
 INVALID_LINE = N_("Must be RFC 5545 lines: RRULE, RDATE or EXDATE.")
+# Each refusal of a line names the line (``%(line)s``) and what is wrong with it (SPEC §6).
+NOT_A_LINE = N_('"%(line)s" is not an RFC 5545 line: RRULE, RDATE or EXDATE.')
+BAD_VALUE = N_('"%(line)s": a part or a date of this line cannot be read.')
+UNKNOWN_ZONE = N_('"%(line)s": %(zone)s is not a known timezone.')
+NOT_WITH_FREQUENCY = N_('"%(line)s": RFC 5545 does not allow these parts with this FREQ.')
+COUNT_AND_UNTIL = N_('"%(line)s": COUNT and UNTIL cannot be in the same rule.')
+NEVER_OCCURS = N_('"%(line)s": this rule never gives a date.')
+NO_PERIOD = N_('"%(line)s": RDATE;VALUE=PERIOD is not supported here, only dates and times.')
 TOO_MANY_LINES = N_("At most 200 lines, of at most 2000 characters each.")
 NO_EXRULE = N_("EXRULE is not supported: use EXDATE lines.")
 SUB_DAILY = N_("FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY.")
 
 
 class RecurrenceError(ValueError):
-    """An invalid recurrence; ``message`` is one of the constants above."""
+    """An invalid recurrence; ``message`` is one of the constants above (untranslated), and
+    ``values`` fill its placeholders: the line at fault, as sent (its start when long)."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, **values):
         super().__init__(message)
         self.message = message
+        self.values = values
+
+    def at(self, line: str) -> RecurrenceError:
+        """The error, naming ``line`` (its start, when long)."""
+        self.values["line"] = line[:80] + ("…" if len(line) > 80 else "")
+        return self
 
 
 class TooManyOccurrences(ValueError):
@@ -132,27 +147,36 @@ def parse(value) -> Recurrence:
         raise RecurrenceError(TOO_MANY_LINES)
     parsed = Recurrence(lines=lines)
     for line in lines:
-        match = _LINE.match(line)
-        if not match:
-            raise RecurrenceError(INVALID_LINE)
-        name, params_text, body = match.group(1).upper(), match.group(2), match.group(3).strip()
-        params = {}
-        for param in filter(None, params_text.split(";")):
-            key, _sep, val = param.partition("=")
-            params[key.upper()] = val.strip().strip('"')
-        if name == "EXRULE":
-            raise RecurrenceError(NO_EXRULE)
-        if name == "RRULE":
-            if params:
-                raise RecurrenceError(INVALID_LINE)
-            _check_rule(body)
-            parsed.rules.append(body)
-        elif name in ("RDATE", "EXDATE"):
-            moments = _moments(body, params)
-            (parsed.rdates if name == "RDATE" else parsed.exdates).extend(moments)
-        else:
-            raise RecurrenceError(INVALID_LINE)
+        try:
+            _parse_line(line, parsed)
+        except RecurrenceError as error:
+            raise error.at(line) from None
     return parsed
+
+
+def _parse_line(line: str, parsed: Recurrence) -> None:
+    """One line into ``parsed``; raises ``RecurrenceError`` (without the line: ``parse``
+    names it)."""
+    match = _LINE.match(line)
+    if not match:
+        raise RecurrenceError(NOT_A_LINE)
+    name, params_text, body = match.group(1).upper(), match.group(2), match.group(3).strip()
+    params = {}
+    for param in filter(None, params_text.split(";")):
+        key, _sep, val = param.partition("=")
+        params[key.upper()] = val.strip().strip('"')
+    if name == "EXRULE":
+        raise RecurrenceError(NO_EXRULE)
+    if name == "RRULE":
+        if params:
+            raise RecurrenceError(NOT_A_LINE)
+        _check_rule(body)
+        parsed.rules.append(body)
+    elif name in ("RDATE", "EXDATE"):
+        moments = _moments(body, params)
+        (parsed.rdates if name == "RDATE" else parsed.exdates).extend(moments)
+    else:
+        raise RecurrenceError(NOT_A_LINE)
 
 
 def _part(rule: str, name: str) -> str | None:
@@ -203,27 +227,27 @@ def _check_rule(rule: str) -> None:
         key, sep, value = item.partition("=")
         key = key.strip().upper()
         if not sep or not value.strip() or key not in RULE_PARTS:
-            raise RecurrenceError(INVALID_LINE)
+            raise RecurrenceError(BAD_VALUE)
         keys.append(key)
     if len(keys) != len(set(keys)) or "FREQ" not in keys:
-        raise RecurrenceError(INVALID_LINE)
+        raise RecurrenceError(BAD_VALUE)
     if (_part(rule, "FREQ") or "").upper() not in FREQUENCIES:
         raise RecurrenceError(SUB_DAILY)
     if "COUNT" in keys and "UNTIL" in keys:  # RFC 5545: MUST NOT occur in the same rule
-        raise RecurrenceError(INVALID_LINE)
+        raise RecurrenceError(COUNT_AND_UNTIL)
     for number in ("COUNT", "INTERVAL"):
         text = _part(rule, number)
         if text is not None and (not text.isdigit() or not 1 <= int(text) <= 100000):
-            raise RecurrenceError(INVALID_LINE)
+            raise RecurrenceError(BAD_VALUE)
     until = _part(rule, "UNTIL")
     if until is not None and not (_DATE.match(until) or _DATE_TIME.match(until)):
-        raise RecurrenceError(INVALID_LINE)
+        raise RecurrenceError(BAD_VALUE)
     for key in NONZERO_PARTS:  # RFC 5545: these lists never hold 0
         values = (_part(rule, key) or "").split(",")
         if any(value.strip().lstrip("+-") in ("0", "00") for value in values):
-            raise RecurrenceError(INVALID_LINE)
+            raise RecurrenceError(BAD_VALUE)
     if not _parts_fit_frequency(rule, keys):
-        raise RecurrenceError(INVALID_LINE)
+        raise RecurrenceError(NOT_WITH_FREQUENCY)
     try:
         unbounded = ";".join(
             part
@@ -235,22 +259,24 @@ def _check_rule(rule: str) -> None:
         # ordinals only then), and a rule with no date in PROBE_YEARS never has one
         # (BYMONTH=2;BYMONTHDAY=30): expanding it would search to the year 9999.
         first = probe.after(PROBE_START, inc=True)
-        if first is None or first > PROBE_END:
-            raise RecurrenceError(INVALID_LINE)
     except (ValueError, TypeError, KeyError, IndexError, OverflowError):
-        raise RecurrenceError(INVALID_LINE) from None
+        raise RecurrenceError(BAD_VALUE) from None
+    if first is None or first > PROBE_END:
+        raise RecurrenceError(NEVER_OCCURS)
 
 
 def _moments(body: str, params: dict) -> list[Moment]:
     kind = params.pop("VALUE", "DATE-TIME").upper()
     tzid = params.pop("TZID", None)
-    if params or kind not in ("DATE", "DATE-TIME"):  # PERIOD values are not supported
-        raise RecurrenceError(INVALID_LINE)
+    if kind == "PERIOD" and not params:
+        raise RecurrenceError(NO_PERIOD)
+    if params or kind not in ("DATE", "DATE-TIME"):
+        raise RecurrenceError(NOT_A_LINE)
     if tzid is not None:
         try:
             dates.resolve_timezone(tzid)
         except dates.DateError:
-            raise RecurrenceError(INVALID_LINE) from None
+            raise RecurrenceError(UNKNOWN_ZONE, zone=tzid) from None
     moments = []
     for text in body.split(","):
         text = text.strip()
@@ -273,7 +299,7 @@ def _moments(body: str, params: dict) -> list[Moment]:
             else:
                 moments.append(Moment("local", value, tzid))
         except ValueError:
-            raise RecurrenceError(INVALID_LINE) from None
+            raise RecurrenceError(BAD_VALUE) from None
     return moments
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, post_load, pre_load
 from marshmallow.utils import missing, set_value
 
-from rules import N_
+from rules import N_, Filled
 from rules.dates import DateError, parse_datetime, resolve_timezone
 from rules.ids import MAX_ID, as_id
 from rules.posts import STATUSES, split_list
@@ -253,7 +253,7 @@ class RecurrenceLines(fields.Raw):
         try:
             return parse(value).lines
         except RecurrenceError as error:
-            raise ValidationError(error.message) from None
+            raise ValidationError(Filled(error.message, **error.values)) from None
 
 
 class DateInput(Text):
