@@ -1432,3 +1432,60 @@ def test_a_feeds_304_carries_its_cache_control(client, make_event):
     again = client.get(f"{NS}/events?ical=1", headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304
     assert again.headers.get("Cache-Control") == "no-cache"
+
+
+def _no_method_file(stamp: str, summary: str) -> str:
+    return (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Simple exporter//EN\r\n"
+        f"BEGIN:VEVENT\r\nUID:nover@x\r\nDTSTAMP:{stamp}\r\n"
+        "DTSTART:20290701T100000Z\r\nDTEND:20290701T110000Z\r\n"
+        f"SUMMARY:{summary}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
+
+
+def test_a_later_dtstamp_without_method_is_a_later_version(client, admin):
+    """D6: RFC 5545 §3.8.7.2 — without METHOD, DTSTAMP is the LAST-MODIFIED; SPEC §11 updates
+    an event whose LAST-MODIFIED is later. The second import was reported "unchanged" and the
+    event kept its old title."""
+    headers = {**admin, "Content-Type": "text/calendar"}
+    first = client.post(
+        f"{NS}/events/import", data=_no_method_file("20260101T000000Z", "First"), headers=headers
+    )
+    event_id = first.get_json()["created"][0]["id"]
+    again = client.post(
+        f"{NS}/events/import",
+        data=_no_method_file("20260201T000000Z", "Second (moved)"),
+        headers=headers,
+    ).get_json()
+    assert [entry["id"] for entry in again["updated"]] == [event_id], again
+    assert client.get(f"{NS}/events/{event_id}").get_json()["title"] == "Second (moved)"
+
+
+def _uid_file(sequence: int, summary: str) -> str:
+    return (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nMETHOD:PUBLISH\r\n"
+        f"BEGIN:VEVENT\r\nUID:trashre@x\r\nDTSTAMP:20260101T000000Z\r\nSEQUENCE:{sequence}\r\n"
+        "DTSTART:20290701T100000Z\r\nDTEND:20290701T110000Z\r\n"
+        f"SUMMARY:{summary}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
+
+
+def test_a_newer_import_updates_the_live_event_of_its_uid_not_a_trashed_copy(client, as_role):
+    """D7: the editor's own trashed copy of a UID took the update while the published event
+    of that UID (re-imported by an author after the trashing) kept the old version."""
+    editor, author = as_role("editor"), as_role("author")
+    calendar = {"Content-Type": "text/calendar"}
+    first = client.post(
+        f"{NS}/events/import", data=_uid_file(0, "Old title"), headers={**editor, **calendar}
+    )
+    trashed_id = first.get_json()["created"][0]["id"]
+    assert client.delete(f"{NS}/events/{trashed_id}", headers=editor).status_code == 200
+    again = client.post(
+        f"{NS}/events/import", data=_uid_file(0, "Old title"), headers={**author, **calendar}
+    )
+    live_id = again.get_json()["created"][0]["id"]
+    newer = client.post(
+        f"{NS}/events/import", data=_uid_file(5, "New title"), headers={**editor, **calendar}
+    )
+    assert newer.status_code == 200, newer.get_json()
+    assert client.get(f"{NS}/events/{live_id}").get_json()["title"] == "New title", newer.get_json()

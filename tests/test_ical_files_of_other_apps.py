@@ -1153,3 +1153,64 @@ def test_a_timed_start_with_a_date_end_ends_at_that_days_midnight(client, admin)
     assert again["created"] == again["updated"] == again["rejected"] == [], again
     feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).data
     assert shown(feed) == listed_whole(client, admin)
+
+
+GOOGLE_WITH_HTML = (
+    "BEGIN:VCALENDAR\r\n"
+    "PRODID:-//Google Inc//Google Calendar 70.9054//EN\r\n"
+    "VERSION:2.0\r\nCALSCALE:GREGORIAN\r\nMETHOD:PUBLISH\r\n"
+    "X-WR-CALNAME:Club\r\nX-WR-TIMEZONE:Europe/Paris\r\n"
+    "BEGIN:VEVENT\r\n"
+    "DTSTART:20280901T170000Z\r\nDTEND:20280901T190000Z\r\nDTSTAMP:20261101T000000Z\r\n"
+    "UID:ghtml1@google.com\r\n"
+    "DESCRIPTION:Join us!<br><br>Agenda:<ul><li>Intro</li><li>Talks</li></ul><a hr\r\n"
+    ' ef="https://example.org/talks">Programme</a>\r\n'
+    "SEQUENCE:0\r\nSTATUS:CONFIRMED\r\nSUMMARY:Meetup\r\n"
+    "END:VEVENT\r\nEND:VCALENDAR\r\n"
+)
+
+
+def test_google_calendar_html_description_is_not_shown_as_raw_tags(client, admin):
+    """D1: Google Calendar exports the description written in its editor as HTML in
+    DESCRIPTION. SPEC §11 reads files as Google writes them, and descriptions are sanitised
+    HTML (§2): the visitor must see a list and a link, not the text "<ul><li>…"."""
+    answer = client.post(
+        f"{NS}/events/import",
+        data=GOOGLE_WITH_HTML,
+        headers={**admin, "Content-Type": "text/calendar"},
+    )
+    assert answer.status_code == 200, answer.get_json()
+    event_id = answer.get_json()["created"][0]["id"]
+    event = client.get(f"{NS}/events/{event_id}").get_json()
+    assert "&lt;" not in event["description"], event["description"]
+    assert "<li>Intro</li>" in event["description"]
+    assert 'href="https://example.org/talks"' in event["description"]
+    page = client.get(f"/event/{event['slug']}/").get_data(as_text=True)
+    assert "&lt;ul&gt;" not in page and "&lt;br&gt;" not in page, "the page shows the raw tags"
+
+
+OUTLOOK_ALL_DAY = (
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+    "PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN\r\n"
+    "BEGIN:VEVENT\r\nUID:olad@x\r\nDTSTAMP:20260101T000000Z\r\n"
+    "DTSTART;TZID=W. Europe Standard Time:20290111T000000\r\n"
+    "DTEND;TZID=W. Europe Standard Time:20290113T000000\r\n"
+    "X-MICROSOFT-CDO-ALLDAYEVENT:TRUE\r\n"
+    "SUMMARY:Conference (all day)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+)
+
+
+def test_outlook_all_day_flag_makes_an_all_day_event(client, admin):
+    """D4: Exchange/Outlook write an all-day event as midnight to midnight with
+    X-MICROSOFT-CDO-ALLDAYEVENT:TRUE; SPEC §11 reads Outlook's all-day events. It became a
+    timed 48-hour event (00:00 to 00:00)."""
+    answer = client.post(
+        f"{NS}/events/import",
+        data=OUTLOOK_ALL_DAY,
+        headers={**admin, "Content-Type": "text/calendar"},
+    )
+    assert answer.status_code == 200, answer.get_json()
+    event = client.get(f"{NS}/events/{answer.get_json()['created'][0]['id']}").get_json()
+    assert event["all_day"] is True, event
+    assert event["start_date"][:10] == "2029-01-11"
+    assert event["end_date"][:10] == "2029-01-12"

@@ -759,3 +759,31 @@ def test_an_image_the_caller_may_not_read_cannot_be_attached_by_id(
     assert answer.status_code == 400, answer.get_json()
     assert "image" in answer.get_json()["data"]["params"]
     assert client.get(f"{NS}/media/{hidden_image['id']}").status_code == 404
+
+
+def _plain_jpeg(color=(3, 100, 7), size=(800, 600)) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", size, color).save(buffer, "JPEG")
+    return buffer.getvalue()
+
+
+def test_an_image_url_of_our_own_upload_is_that_image(client, admin):
+    """D8: the reference reuses an attachment whose URL is sent as ``image``; here the URL of
+    our own upload was kept as an outside URL, so the event lost the sizes, and after the
+    image was deleted (SPEC §13: its files removed, its events cleared) the event still
+    showed the dead URL."""
+    media = client.post(
+        f"{NS}/media",
+        data={"file": (io.BytesIO(_plain_jpeg()), "p.jpg", "image/jpeg")},
+        headers=admin,
+    ).get_json()
+    body = {
+        "title": "Own URL",
+        "start_date": "2027-12-24 10:00",
+        "end_date": "2027-12-24 11:00",
+        "image": media["url"],
+    }
+    event = client.post(f"{NS}/events", json=body, headers=admin).get_json()
+    assert event["image"].get("id") == media["id"], event["image"]
+    assert client.delete(f"{NS}/media/{media['id']}", headers=admin).status_code in (200, 204)
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["image"] is False
