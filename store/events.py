@@ -1522,7 +1522,10 @@ def trash_event(event: Event) -> Event | None:
         changes = {"status": "trash", "trashed_from": event.status, "modified": now}
         changes["modified_utc"] = now
         if is_occurrence(event):
+            # Trashed on its own; one that followed its series follows it again when
+            # restored (store/recurrence.py::restore_occurrence).
             changes["detached"] = True
+            changes["trashed_following"] = not event.detached
             exclude_occurrence(event)
         elif is_series(event):
             trash_occurrences(event.id, now)

@@ -128,10 +128,13 @@ class Event(Post):
     ical_recurrence_id = CharField(default="")
     # Recurring events (store/recurrence.py): the series' RFC 5545 lines, on the series and
     # copied on each occurrence; an occurrence's own start in the series (its RECURRENCE-ID,
-    # "" for other events); and whether it was edited on its own.
+    # "" for other events); and whether it was edited on its own (or trashed on its own).
     recurrence = TextField(default="")
     occurrence = CharField(default="")
     detached = BooleanField(default=False)
+    # An occurrence in the trash that followed its series when it was trashed (never edited
+    # on its own): restored, it follows the series again (store/recurrence.py::rejoin).
+    trashed_following = BooleanField(default=False)
 
     class Meta:
         indexes = (

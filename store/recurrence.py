@@ -79,21 +79,26 @@ def _dates_changed(series_id: int, lines: list[str]) -> None:
     Event.update(modified=now, modified_utc=now).where(Event.id == series_id).execute()
 
 
-def _copy_links(series_id: int, tables, since: int | None = None) -> None:
+def _copy_links(series_id: int, tables, since: int | None = None, only: int | None = None) -> None:
     """Replaces the links of the following occurrences by copies of the series' links:
     two statements per table, whatever the number of occurrences. With ``since`` (the
-    first id of occurrences just added, which have none), gives those theirs only."""
+    first id of occurrences just added, which have none), gives those theirs only; with
+    ``only``, replaces the links of that one occurrence."""
 
+    low, high = (only, only) if only is not None else (since or 0, 2**63 - 1)
     for table, column in dict.fromkeys(tables):
         live = ", live" if table == "event_term" else ""
-        if since is None:
+        if only is not None:
+            run_sql(f"DELETE FROM {table} WHERE event_id = ?", (only,))
+        elif since is None:
             run_sql(f"DELETE FROM {table} WHERE event_id IN ({_FOLLOWERS})", (series_id,))
         run_sql(
             f"INSERT INTO {table} (event_id, {column}, position{live}) "
             f"SELECT o.id, l.{column}, l.position{live.replace(', ', ', l.')} "
             f"FROM event AS o JOIN {table} AS l ON l.event_id = ? "
-            f"WHERE o.post_parent = ? AND o.occurrence != '' AND NOT o.detached AND o.id >= ?",
-            (series_id, series_id, since or 0),
+            f"WHERE o.post_parent = ? AND o.occurrence != '' AND NOT o.detached "
+            f"AND o.id >= ? AND o.id <= ?",
+            (series_id, series_id, low, high),
         )
 
 
@@ -369,10 +374,13 @@ def after_series_write(saved, existing, changed: dict, link_keys, starts) -> Non
     """What a write of an event does to its series, inside the write's transaction.
     ``starts`` is the new expansion when the dates or the recurrence changed, else None."""
     if existing is not None and is_occurrence(existing):
+        only_status = changed.keys() <= _STATUS_WRITE
         if existing.status == "trash" and saved.status != "trash":
-            restore_occurrence(saved)
+            restore_occurrence(saved, rejoins=only_status)
         elif existing.status != "trash" and saved.status == "trash":  # trashed by an update
             exclude_occurrence(saved)
+            if only_status and not existing.detached:
+                Event.update(trashed_following=True).where(Event.id == saved.id).execute()
         return
     was_series = existing is not None and bool(existing.recurrence)
     if was_series and existing.status == "trash" and saved.status != "trash":
@@ -383,6 +391,11 @@ def after_series_write(saved, existing, changed: dict, link_keys, starts) -> Non
         rebuild(saved, starts, existing if was_series else None)
     elif saved.recurrence:
         propagate(saved, changed, link_keys)
+
+
+# What a write that changes only an occurrence's status (trash, restore) sets: it edits
+# nothing of the occurrence, which keeps following its series (store/events.py::save_event).
+_STATUS_WRITE = {"status", "modified", "modified_utc", "detached", "date", "date_utc"}
 
 
 def _exdate_for(occurrence, series) -> str:
@@ -402,9 +415,10 @@ def exclude_occurrence(occurrence) -> None:
         _dates_changed(series.id, [*lines, line])
 
 
-def restore_occurrence(occurrence) -> None:
+def restore_occurrence(occurrence, rejoins: bool = False) -> None:
     """An occurrence taken out of the trash: the EXDATE its trashing added goes (and any
-    other that excludes it)."""
+    other that excludes it). One that followed its series when it was trashed, restored
+    by a write of its status alone (``rejoins``), follows the series again (``_rejoin``)."""
 
     series = Event.get_or_none(Event.id == occurrence.post_parent)
     if series is None:
@@ -417,6 +431,35 @@ def restore_occurrence(occurrence) -> None:
     kept = rewrite_exdates(lines, lambda m: "" if not without_exdates([wall], [m], tz) else None)
     if kept != lines:
         _dates_changed(series.id, kept)
+    row = Event.get_or_none(Event.id == occurrence.id)
+    if rejoins and row is not None and row.trashed_following:
+        _rejoin(row, series)
+
+
+# Columns of a restored occurrence that are its own, not its series': the rest are copied.
+_KEPT_ON_REJOIN = OWN_COLUMNS | {"status", "trashed_from", "modified", "modified_utc"}
+
+
+def _rejoin(occurrence, series) -> None:
+    """SPEC §12: updating the series changes every occurrence not edited on its own, and
+    one only trashed was not: restored, it takes what the series is now (its fields, its
+    dates at the occurrence's place in the series, its links), as the occurrences that
+    never left have, and follows it again (no longer written as an edited occurrence)."""
+    columns = {
+        field.name: getattr(series, field.name)
+        for field in Event._meta.sorted_fields
+        if field.name not in _KEPT_ON_REJOIN
+    }
+    columns.update(
+        _schedule_at(series, dates.parse_stored(occurrence.occurrence)),
+        detached=False,
+        trashed_following=False,
+    )
+    Event.update(columns).where(Event.id == occurrence.id).execute()
+    _copy_links(series.id, LINK_TABLES.values(), only=occurrence.id)
+    EventTerm.update(live=live_value(occurrence.status, series.password)).where(
+        EventTerm.event == occurrence.id
+    ).execute()
 
 
 def trash_occurrences(series_id: int, now: str) -> None:

@@ -316,6 +316,12 @@ def _v28_event_triggers_again():
     _v16_event_days()
 
 
+def _v29_trashed_following():
+    """An occurrence trashed on its own remembers whether it followed its series: restored,
+    it takes the series' changes made while it was in the trash (SPEC §12)."""
+    _add_columns("event", {"trashed_following": flag_column()})
+
+
 MIGRATIONS = [
     _v1_create_tables,
     _v2_data_version,
@@ -345,6 +351,7 @@ MIGRATIONS = [
     _v26_trashed_from,
     _v27_media_original_name,
     _v28_event_triggers_again,
+    _v29_trashed_following,
 ]
 
 

@@ -967,10 +967,6 @@ def test_a_refused_recurrence_says_what_is_wrong(client, admin):
     assert never != zone
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="chk16t D5: trashing marks an occurrence detached, so it no longer follows its series",
-)
 def test_an_occurrence_restored_from_the_trash_follows_the_series_changes(client, admin):
     """D5: SPEC §12 "Updating the series changes every occurrence that was not edited on its
     own". An occurrence that was only trashed (never edited) and then restored (SPEC §4:
@@ -1002,3 +998,25 @@ def test_an_occurrence_restored_from_the_trash_follows_the_series_changes(client
         as_text=True
     )
     assert "SUMMARY:Yoga\r\n" not in feed, feed
+
+
+def test_an_occurrence_edited_then_trashed_comes_back_as_it_was_edited(client, admin):
+    """D5's other side: an occurrence edited on its own, trashed by an update of its status,
+    then restored, keeps its own title when the series was renamed meanwhile (SPEC §12: the
+    series' updates pass it by)."""
+    body = {
+        "title": "Choir",
+        "start_date": "2029-10-01 18:00",
+        "end_date": "2029-10-01 19:00",
+        "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=3"],
+    }
+    series = client.post(f"{NS}/events", json=body, headers=admin).get_json()
+    window = {"post_parent": series["id"], "start_date": "2029-01-01", "end_date": "2029-12-31"}
+    second = client.get(f"{NS}/events", query_string=window).get_json()["events"][0]
+    url = f"{NS}/events/{second['id']}"
+    assert client.post(url, json={"title": "Choir (solo)"}, headers=admin).status_code == 200
+    assert client.post(url, json={"status": "trash"}, headers=admin).status_code == 200
+    renamed = client.post(f"{NS}/events/{series['id']}", json={"title": "Choir II"}, headers=admin)
+    assert renamed.status_code == 200
+    assert client.post(url, json={"status": "publish"}, headers=admin).status_code == 200
+    assert client.get(url).get_json()["title"] == "Choir (solo)"
