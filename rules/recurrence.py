@@ -55,7 +55,7 @@ UNKNOWN_ZONE = N_('"%(line)s": %(zone)s is not a known timezone.')
 NOT_WITH_FREQUENCY = N_('"%(line)s": RFC 5545 does not allow these parts with this FREQ.')
 COUNT_AND_UNTIL = N_('"%(line)s": COUNT and UNTIL cannot be in the same rule.')
 NEVER_OCCURS = N_('"%(line)s": this rule never gives a date.')
-NO_PERIOD = N_('"%(line)s": RDATE;VALUE=PERIOD is not supported here, only dates and times.')
+NO_PERIOD = N_('"%(line)s": only RDATE values may be periods (VALUE=PERIOD).')
 TOO_MANY_LINES = N_("At most 200 lines, of at most 2000 characters each.")
 NO_EXRULE = N_("EXRULE is not supported: use EXDATE lines.")
 SUB_DAILY = N_("FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY.")
@@ -88,6 +88,8 @@ class Moment:
     kind: str  # "utc", "local" or "date"
     value: datetime | date
     tzid: str | None = None
+    # An RDATE;VALUE=PERIOD: its end, in the start's form (the occurrence keeps its own span).
+    end: datetime | None = None
 
     def local(self, tz: tzinfo, start_time: time) -> datetime:
         """This moment as a naive wall-clock time in ``tz``."""
@@ -99,6 +101,12 @@ class Moment:
             return self.value
         zone = dates.resolve_timezone(self.tzid)[0]
         return dates.utc_to_local(dates.local_to_utc(self.value, zone), tz)
+
+    def local_end(self, tz: tzinfo, start_time: time) -> datetime | None:
+        """A period's end as a naive wall-clock time in ``tz``; None for a date or time."""
+        if self.end is None:
+            return None
+        return Moment(self.kind, self.end, self.tzid).local(tz, start_time)
 
 
 @dataclass
@@ -173,7 +181,7 @@ def _parse_line(line: str, parsed: Recurrence) -> None:
         _check_rule(body)
         parsed.rules.append(body)
     elif name in ("RDATE", "EXDATE"):
-        moments = _moments(body, params)
+        moments = _moments(body, params, name)
         (parsed.rdates if name == "RDATE" else parsed.exdates).extend(moments)
     else:
         raise RecurrenceError(NOT_A_LINE)
@@ -265,12 +273,12 @@ def _check_rule(rule: str) -> None:
         raise RecurrenceError(NEVER_OCCURS)
 
 
-def _moments(body: str, params: dict) -> list[Moment]:
+def _moments(body: str, params: dict, name: str) -> list[Moment]:
     kind = params.pop("VALUE", "DATE-TIME").upper()
     tzid = params.pop("TZID", None)
-    if kind == "PERIOD" and not params:
+    if kind == "PERIOD" and name != "RDATE" and not params:
         raise RecurrenceError(NO_PERIOD)
-    if params or kind not in ("DATE", "DATE-TIME"):
+    if params or kind not in ("DATE", "DATE-TIME", "PERIOD"):
         raise RecurrenceError(NOT_A_LINE)
     if tzid is not None:
         try:
@@ -286,21 +294,49 @@ def _moments(body: str, params: dict) -> list[Moment]:
                     raise ValueError
                 moments.append(Moment("date", datetime.strptime(text, "%Y%m%d").date()))
                 continue
-            match = _DATE_TIME.match(text)
-            if not match:
-                raise ValueError
-            value = datetime.strptime(match.group(1) + match.group(2), "%Y%m%d%H%M%S")
-            if value.year < 1000:
-                raise ValueError
-            if match.group(3):
-                if tzid:
-                    raise ValueError
-                moments.append(Moment("utc", value))
-            else:
-                moments.append(Moment("local", value, tzid))
-        except ValueError:
+            first, _slash, second = text.partition("/") if kind == "PERIOD" else (text, "", "")
+            moment = _date_time(first, tzid)
+            if kind == "PERIOD":
+                moment = _period(moment, second, tzid)
+            moments.append(moment)
+        except (ValueError, OverflowError):
             raise RecurrenceError(BAD_VALUE) from None
     return moments
+
+
+def _date_time(text: str, tzid: str | None) -> Moment:
+    """A DATE-TIME value: a UTC instant (``Z``, never beside a TZID), or a wall time in
+    ``tzid`` (floating without one). Raises ValueError."""
+    match = _DATE_TIME.match(text)
+    if not match:
+        raise ValueError
+    value = datetime.strptime(match.group(1) + match.group(2), "%Y%m%d%H%M%S")
+    if value.year < 1000 or (match.group(3) and tzid):
+        raise ValueError
+    return Moment("utc", value) if match.group(3) else Moment("local", value, tzid)
+
+
+# RFC 5545 3.3.6: a positive duration, in weeks, or in days and time.
+_DURATION = re.compile(r"^\+?P(?:(\d+)W|(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?)$", re.I)
+
+
+def _period(start: Moment, text: str, tzid: str | None) -> Moment:
+    """An RDATE;VALUE=PERIOD value (RFC 5545 3.3.9): ``start`` with the end its second half
+    gives, an explicit end in the start's form or a positive duration. Raises ValueError."""
+    match = _DURATION.match(text)
+    # "PT" or "P1DT" (a T with no time after it) is no duration: RFC 5545 needs a part.
+    if match and not text.upper().endswith("T") and any(match.groups()):
+        weeks, days, hours, minutes, seconds = (int(part or 0) for part in match.groups())
+        span = timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes, seconds=seconds)
+        end = start.value + span
+    else:
+        end_moment = _date_time(text, tzid)
+        if end_moment.kind != start.kind:  # both UTC, or both in the same zone
+            raise ValueError
+        end = end_moment.value
+    if end <= start.value:
+        raise ValueError
+    return Moment(start.kind, start.value, start.tzid, end)
 
 
 def _floating_until(rule: str, tz: tzinfo) -> str:

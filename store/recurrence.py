@@ -7,7 +7,7 @@ and expansion are rules/recurrence.py's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from peewee import SQL, Case
 
@@ -158,10 +158,12 @@ def _occurrence_rows(series, starts: list[datetime]) -> list[dict]:
     return rows
 
 
-def _schedule_at(series, start: datetime) -> dict:
-    """The dates of the occurrence of ``series`` at the wall time ``start``."""
+def _schedule_at(series, start: datetime, duration: timedelta | None = None) -> dict:
+    """The dates of the occurrence of ``series`` at the wall time ``start``: the series'
+    duration (wall-clock), or ``duration`` (a period's own)."""
     tz = series_zone(series)[0]
-    duration = dates.parse_stored(series.end_date) - dates.parse_stored(series.start_date)
+    if duration is None:
+        duration = dates.parse_stored(series.end_date) - dates.parse_stored(series.start_date)
     utc_start = dates.local_to_utc(start, tz)
     utc_end = dates.local_to_utc(start + duration, tz)
     if utc_end < utc_start:  # a start in a DST gap stands at the later time the clock shows
@@ -186,7 +188,29 @@ def add_occurrences(series, starts: list[datetime]) -> int:
     # Ids are allocated in ascending order, after every existing one: the new rows are
     # those from the first of them, and only they lack links.
     _copy_links(series.id, LINK_TABLES.values(), since=min(row["id"] for row in rows))
+    _own_spans(series, rows)
     return len(rows)
+
+
+def _own_spans(series, rows: list[dict]) -> None:
+    """An RDATE;VALUE=PERIOD whose span is not the series' (RFC 5545 3.8.5.2): its
+    occurrence among ``rows`` (just added) keeps its own end, as an occurrence edited on
+    its own, which the feeds write as its own VEVENT: what the import makes of the same
+    line (app/ical.py::_own_periods). Whole-day series take the period's day only."""
+    if series.all_day or "PERIOD" not in series.recurrence.upper():
+        return
+    tz = series_zone(series)[0]
+    start = dates.parse_stored(series.start_date)
+    duration = dates.parse_stored(series.end_date) - start
+    added = {row["occurrence"]: row["id"] for row in rows}
+    for moment in parse(stored_lines(series.recurrence)).rdates:
+        local, end = moment.local(tz, start.time()), moment.local_end(tz, start.time())
+        event_id = added.get(dates.fmt(local))
+        if end is None or event_id is None or end - local == duration:
+            continue
+        Event.update(_schedule_at(series, local, end - local), detached=True).where(
+            Event.id == event_id
+        ).execute()
 
 
 def rebuild(series, starts: list[datetime], before=None) -> None:

@@ -5,7 +5,9 @@ import time as clock_time
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+import icalendar
 import pytest
+import recurring_ical_events
 from dateutil.rrule import rrulestr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -161,7 +163,7 @@ def test_form_bodies_take_one_string_of_lines(client, admin):
         ["RRULE;X=1:FREQ=WEEKLY"],
         ["RRULE:COUNT=3"],
         ["DTSTART:20270301T190000"],
-        ["RDATE;VALUE=PERIOD:20270301T190000Z/PT1H"],
+        ["EXDATE;VALUE=PERIOD:20270301T190000Z/PT1H"],  # periods are for RDATE only
         ["EXDATE;TZID=Mars/Olympus:20270301T190000"],
         ["EXDATE:2027-03-01"],
         ["not a line"],
@@ -186,6 +188,12 @@ def test_refusals_are_translated(client, admin):
         f"/fr{NS}/events", json={**body, "recurrence": ["RRULE:FREQ=HOURLY"]}, headers=admin
     )
     assert "DAILY, WEEKLY, MONTHLY ou YEARLY" in response.get_json()["data"]["params"]["recurrence"]
+    line = "EXDATE;TZID=Mars/Olympus:20270302T190000"
+    response = client.post(
+        f"/de{NS}/events", json={**body, "recurrence": ["RRULE:FREQ=DAILY", line]}, headers=admin
+    )
+    message = response.get_json()["data"]["params"]["recurrence"]
+    assert message == f"„{line}“: Mars/Olympus ist keine bekannte Zeitzone.", message
 
 
 def test_ordinary_events_carry_an_empty_recurrence(client, make_event):
@@ -912,23 +920,30 @@ def test_a_date_trashed_alone_whose_day_the_moved_series_no_longer_has_cannot_co
     assert status_of(kept["id"]) == "publish"
 
 
-@pytest.mark.xfail(
-    strict=True, reason="chk16t D2: RDATE;VALUE=PERIOD through the API is not supported yet"
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RDATE;VALUE=PERIOD:20290410T100000Z/PT3H",
+        "RDATE;VALUE=PERIOD:20290410T100000Z/20290410T130000Z",
+        "RDATE;VALUE=PERIOD;TZID=Europe/Paris:20290410T120000/20290410T150000",
+    ],
 )
-def test_api_accepts_an_rdate_period_line_as_the_import_does(client, admin):
+def test_api_accepts_an_rdate_period_line_as_the_import_does(client, admin, line):
     """D2: RDATE;VALUE=PERIOD is an RFC 5545 RDATE line (§3.8.5.2); SPEC §12 accepts RDATE lines
     and refuses only invalid ones. The import already reads it (the period's own duration);
-    the API answered 400 "Must be RFC 5545 lines"."""
+    the API answered 400 "Must be RFC 5545 lines". The feed gives calendar applications the
+    same span (the occurrence as its own VEVENT)."""
     body = {
         "title": "Periods",
         "start_date": "2029-04-02 19:00",
         "end_date": "2029-04-02 20:00",
         "timezone": "Europe/Paris",
-        "recurrence": ["RDATE;VALUE=PERIOD:20290410T100000Z/PT3H"],
+        "recurrence": [line],
     }
     answer = client.post(f"{NS}/events", json=body, headers=admin)
     assert answer.status_code == 201, answer.get_json()
     series = answer.get_json()
+    assert series["recurrence"] == [line]
     listing = client.get(
         f"{NS}/events",
         query_string={
@@ -940,6 +955,24 @@ def test_api_accepts_an_rdate_period_line_as_the_import_does(client, admin):
     assert [(e["utc_start_date"], e["utc_end_date"]) for e in listing["events"]] == [
         ("2029-04-10 10:00:00", "2029-04-10 13:00:00")
     ]
+    feed = client.get(f"{NS}/events/{series['id']}", query_string={"ical": "1"})
+    spans = [
+        (e["DTSTART"].dt.astimezone(ZoneInfo("UTC")), e["DTEND"].dt.astimezone(ZoneInfo("UTC")))
+        for e in recurring_ical_events.of(icalendar.Calendar.from_ical(feed.data)).between(
+            date(2029, 4, 9), date(2029, 4, 11)
+        )
+    ]
+    utc = ZoneInfo("UTC")
+    assert spans == [(datetime(2029, 4, 10, 10, tzinfo=utc), datetime(2029, 4, 10, 13, tzinfo=utc))]
+
+
+def test_a_period_that_cannot_be_read_is_named(client, admin):
+    """An RDATE;VALUE=PERIOD that ends before it starts, and a period in an EXDATE (RFC 5545
+    allows periods in RDATE only), are refused naming the line."""
+    backwards = "RDATE;VALUE=PERIOD:20290410T100000Z/20290410T090000Z"
+    assert backwards in _recurrence_message(client, admin, [backwards])
+    excluded = "EXDATE;VALUE=PERIOD:20290410T100000Z/PT3H"
+    assert "only RDATE" in _recurrence_message(client, admin, [excluded])
 
 
 def _recurrence_message(client, admin, lines):
