@@ -1,0 +1,75 @@
+"""chk16s: black-box acceptance checks of SPEC §1-§10 against a real gunicorn server."""
+
+import threading
+
+import requests
+
+from tests.helpers import Server
+
+NS = "/wp-json/calendar/events/v1"
+
+
+def _race_schedule_fields(server, admin_auth, other: dict, rounds: int = 20) -> list:
+    """Events whose end_date write, sent at the same moment as a write of ``other`` only,
+    did not survive: (id, stored end_date) for each."""
+    headers = {**admin_auth, "Content-Type": "application/json"}
+    lost = []
+    for n in range(rounds):
+        created = requests.post(
+            server.base + f"{NS}/events",
+            json={"title": f"Race {n}", "start_date": "2033-02-10 10:00", "end_date": "2033-02-10 12:00"},
+            headers=headers,
+            timeout=30,
+        )
+        assert created.status_code == 201, created.text
+        event_id = created.json()["id"]
+        barrier = threading.Barrier(2)
+        answers = []
+
+        def patch(body, event_id=event_id, barrier=barrier, answers=answers):
+            session = requests.Session()
+            barrier.wait()
+            answers.append(
+                session.patch(
+                    server.base + f"{NS}/events/{event_id}", json=body, headers=headers, timeout=30
+                ).status_code
+            )
+
+        threads = [
+            threading.Thread(target=patch, args=({"end_date": "2033-02-10 13:00"},)),
+            threading.Thread(target=patch, args=(other,)),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert answers == [200, 200], answers
+        stored = requests.get(server.base + f"{NS}/events/{event_id}", timeout=30).json()
+        if stored["end_date"] != "2033-02-10 13:00:00":
+            lost.append((event_id, stored["end_date"]))
+    return lost
+
+
+def test_concurrent_all_day_write_does_not_undo_an_end_date_write(database, admin_auth):
+    """SPEC §10: "A write changes only the fields it sends, even under concurrent writes to
+    the same item (no lost update)." A PATCH that sends only ``all_day: false`` (a value the
+    event already has) must not put back the end_date it read before a concurrent PATCH of
+    ``end_date`` was committed."""
+    server = Server(database, workers=2)
+    try:
+        lost = _race_schedule_fields(server, admin_auth, {"all_day": False})
+    finally:
+        server.stop()
+    assert lost == [], f"end_date writes lost (event id, stored end_date): {lost}"
+
+
+def test_concurrent_timezone_write_does_not_undo_an_end_date_write(database, admin_auth):
+    """SPEC §4: changing the timezone without sending dates keeps the local wall-clock
+    times; §10: no lost update. Whichever of the two PATCHes (``end_date`` / ``timezone``)
+    lands first, the event must end at 13:00 local in Europe/Berlin."""
+    server = Server(database, workers=2)
+    try:
+        lost = _race_schedule_fields(server, admin_auth, {"timezone": "Europe/Berlin"})
+    finally:
+        server.stop()
+    assert lost == [], f"end_date writes lost (event id, stored end_date): {lost}"
