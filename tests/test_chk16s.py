@@ -93,3 +93,16 @@ def test_post_parent_cannot_make_two_events_each_others_parent(client, admin):
     a = client.get(f"{NS}/events/{first['id']}").get_json()["post_parent"]
     b = client.get(f"{NS}/events/{second['id']}").get_json()["post_parent"]
     assert not (a == second["id"] and b == first["id"]), "a post_parent loop was stored"
+
+
+def test_search_in_quotes_finds_the_phrase(client, make_event):
+    """SPEC §3: listings filter "as reference-behaviour.md §3": `search` is WordPress's
+    keyword search (WP_Query::parse_search), where a quoted phrase is looked for as one
+    string, quotes removed ("alpha gamma" finds a title holding "Alpha gamma"). A user who
+    puts a phrase, or one word, in quotes must not get an empty list."""
+    make_event(title="Alpha gamma night")
+    make_event(title="Only gamma here")
+    phrase = client.get(f"{NS}/events", query_string={"search": '"alpha gamma"'}).get_json()
+    assert [e["title"] for e in phrase["events"]] == ["Alpha gamma night"], phrase
+    word = client.get(f"{NS}/events", query_string={"search": '"alpha"'}).get_json()
+    assert [e["title"] for e in word["events"]] == ["Alpha gamma night"], word
