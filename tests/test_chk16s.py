@@ -134,3 +134,47 @@ def test_a_venue_s_coordinates_can_be_removed_through_the_api(client, admin):
             break
     stored = client.get(f"{NS}/venues/{venue['id']}").get_json()
     assert cleared is not None and "geo_lat" not in stored and "geo_lng" not in stored, stored
+
+
+def test_concurrent_venue_address_writes_leave_a_consistent_stateprovince(database, admin_auth):
+    """SPEC §10 (no lost update): a venue in the US, state CA; one client moves it to Canada
+    (``country``), another sets ``province`` Ontario, at the same moment. In either order
+    the result is country Canada, province Ontario and (the reference's rule, which the
+    product applies when stateprovince is not sent) stateprovince "Ontario". A race must
+    not leave stateprovince "CA", which no order of the two writes gives."""
+    server = Server(database, workers=2)
+    headers = {**admin_auth, "Content-Type": "application/json"}
+    wrong = []
+    try:
+        for n in range(20):
+            venue = requests.post(
+                server.base + f"{NS}/venues",
+                json={"venue": f"Moving {n}", "country": "US", "state": "CA"},
+                headers=headers,
+                timeout=30,
+            ).json()
+            barrier = threading.Barrier(2)
+
+            def patch(body, venue_id=venue["id"], barrier=barrier):
+                session = requests.Session()
+                barrier.wait()
+                answer = session.patch(
+                    server.base + f"{NS}/venues/{venue_id}", json=body, headers=headers, timeout=30
+                )
+                assert answer.status_code == 200, answer.text
+
+            threads = [
+                threading.Thread(target=patch, args=(body,))
+                for body in ({"country": "Canada"}, {"province": "Ontario"})
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            stored = requests.get(server.base + f"{NS}/venues/{venue['id']}", timeout=30).json()
+            assert (stored["country"], stored["province"]) == ("Canada", "Ontario")
+            if stored.get("stateprovince") != "Ontario":
+                wrong.append((venue["id"], stored.get("stateprovince")))
+    finally:
+        server.stop()
+    assert wrong == [], f"stateprovince left from a stale read: {wrong}"
