@@ -178,3 +178,53 @@ def test_concurrent_venue_address_writes_leave_a_consistent_stateprovince(databa
     finally:
         server.stop()
     assert wrong == [], f"stateprovince left from a stale read: {wrong}"
+
+
+def test_concurrent_parent_writes_cannot_make_a_category_loop(database, admin_auth):
+    """The product refuses a category as its own ancestor ("A category cannot be its own
+    ancestor."), and WordPress never stores a term loop. Two editors who at the same moment
+    make A the parent of B and B the parent of A must not both succeed: the categories would
+    then have no root (neither is listed under ``parent=0``)."""
+    server = Server(database, workers=2)
+    headers = {**admin_auth, "Content-Type": "application/json"}
+    loops = []
+    try:
+        for n in range(15):
+            a, b = (
+                requests.post(
+                    server.base + f"{NS}/categories",
+                    json={"name": f"Loop {side} {n}"},
+                    headers=headers,
+                    timeout=30,
+                ).json()["id"]
+                for side in ("A", "B")
+            )
+            barrier = threading.Barrier(2)
+
+            def patch(child, parent, barrier=barrier):
+                session = requests.Session()
+                barrier.wait()
+                session.patch(
+                    server.base + f"{NS}/categories/{child}",
+                    json={"parent": parent},
+                    headers=headers,
+                    timeout=30,
+                )
+
+            threads = [
+                threading.Thread(target=patch, args=(a, b)),
+                threading.Thread(target=patch, args=(b, a)),
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            parents = [
+                requests.get(server.base + f"{NS}/categories/{term}", timeout=30).json()["parent"]
+                for term in (a, b)
+            ]
+            if parents == [b, a]:
+                loops.append((a, b))
+    finally:
+        server.stop()
+    assert loops == [], f"category parent loops stored: {loops}"
