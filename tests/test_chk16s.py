@@ -228,3 +228,49 @@ def test_concurrent_parent_writes_cannot_make_a_category_loop(database, admin_au
     finally:
         server.stop()
     assert loops == [], f"category parent loops stored: {loops}"
+
+
+def test_concurrent_date_writes_cannot_store_an_end_before_the_start(database, admin_auth):
+    """SPEC §4: "An end_date before start_date is a 400 ... with nothing stored". An event of
+    10:00-12:00; one client moves the start to 11:30, another the end to 11:00, at the same
+    moment. Each is valid alone against what it read, but in either order the second one
+    is a 400. Both must not succeed and leave an event that ends before it starts (its
+    iCalendar then has DTEND before DTSTART, which RFC 5545 forbids)."""
+    server = Server(database, workers=2)
+    headers = {**admin_auth, "Content-Type": "application/json"}
+    inverted = []
+    try:
+        for n in range(15):
+            event = requests.post(
+                server.base + f"{NS}/events",
+                json={
+                    "title": f"Inv {n}",
+                    "start_date": "2030-03-01 10:00",
+                    "end_date": "2030-03-01 12:00",
+                },
+                headers=headers,
+                timeout=30,
+            ).json()
+            barrier = threading.Barrier(2)
+
+            def patch(body, event_id=event["id"], barrier=barrier):
+                session = requests.Session()
+                barrier.wait()
+                session.patch(
+                    server.base + f"{NS}/events/{event_id}", json=body, headers=headers, timeout=30
+                )
+
+            threads = [
+                threading.Thread(target=patch, args=(body,))
+                for body in ({"start_date": "2030-03-01 11:30"}, {"end_date": "2030-03-01 11:00"})
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            stored = requests.get(server.base + f"{NS}/events/{event['id']}", timeout=30).json()
+            if stored["end_date"] < stored["start_date"]:
+                inverted.append((event["id"], stored["start_date"], stored["end_date"]))
+    finally:
+        server.stop()
+    assert inverted == [], f"events stored ending before they start: {inverted}"
