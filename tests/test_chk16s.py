@@ -274,3 +274,51 @@ def test_concurrent_date_writes_cannot_store_an_end_before_the_start(database, a
     finally:
         server.stop()
     assert inverted == [], f"events stored ending before they start: {inverted}"
+
+
+def test_an_event_write_racing_the_deletion_of_its_tag_is_never_a_500(database, admin_auth):
+    """SPEC §6/§9: no input yields a 5xx; §4: an unknown term id is a 400 naming it. An event
+    created with ``tags: [id]`` while an editor deletes that tag must answer 201 (linked
+    before the deletion, then unlinked by it) or 400 (the tag is gone), never the 500 that
+    the foreign key failure of the link insert gives today."""
+    server = Server(database, workers=2)
+    headers = {**admin_auth, "Content-Type": "application/json"}
+    answers = []
+    try:
+        for n in range(30):
+            tag = requests.post(
+                server.base + f"{NS}/tags", json={"name": f"Going {n}"}, headers=headers, timeout=30
+            ).json()["id"]
+            barrier = threading.Barrier(5)
+
+            def remove(tag=tag, barrier=barrier):
+                session = requests.Session()
+                barrier.wait()
+                session.delete(server.base + f"{NS}/tags/{tag}", headers=headers, timeout=30)
+
+            def create(tag=tag, barrier=barrier):
+                session = requests.Session()
+                barrier.wait()
+                answer = session.post(
+                    server.base + f"{NS}/events",
+                    json={
+                        "title": "Tagged",
+                        "start_date": "2030-04-01",
+                        "end_date": "2030-04-01",
+                        "tags": [tag],
+                    },
+                    headers=headers,
+                    timeout=30,
+                )
+                answers.append((answer.status_code, answer.text[:200]))
+
+            threads = [threading.Thread(target=remove)]
+            threads += [threading.Thread(target=create) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    finally:
+        server.stop()
+    errors = [answer for answer in answers if answer[0] >= 500]
+    assert errors == [], errors
