@@ -322,3 +322,53 @@ def test_an_event_write_racing_the_deletion_of_its_tag_is_never_a_500(database, 
         server.stop()
     errors = [answer for answer in answers if answer[0] >= 500]
     assert errors == [], errors
+
+
+def test_an_event_write_racing_the_deletion_of_its_venue_is_never_a_500(database, admin_auth):
+    """As above for linked posts: an event created with ``venue: id`` (or ``organizer: [id]``)
+    while an editor deletes that venue (``force=true``) must answer 201 or 400 ("is not the id
+    of an existing venue"), never a 500 from the link insert's foreign key."""
+    server = Server(database, workers=2)
+    headers = {**admin_auth, "Content-Type": "application/json"}
+    answers = []
+    try:
+        for n in range(12):
+            for kind, name in (("venues", "venue"), ("organizers", "organizer")):
+                item = requests.post(
+                    server.base + f"{NS}/{kind}",
+                    json={name: f"Gone {n}"},
+                    headers=headers,
+                    timeout=30,
+                ).json()["id"]
+                link = {"venue": item} if name == "venue" else {"organizer": [item]}
+                barrier = threading.Barrier(5)
+
+                def remove(path=f"{NS}/{kind}/{item}", barrier=barrier):
+                    session = requests.Session()
+                    barrier.wait()
+                    session.delete(
+                        server.base + path, params={"force": "true"}, headers=headers, timeout=30
+                    )
+
+                def create(link=link, barrier=barrier):
+                    session = requests.Session()
+                    barrier.wait()
+                    body = {"title": "Linked", "start_date": "2030-04-01", "end_date": "2030-04-01"}
+                    answer = session.post(
+                        server.base + f"{NS}/events",
+                        json={**body, **link},
+                        headers=headers,
+                        timeout=30,
+                    )
+                    answers.append((name, answer.status_code, answer.text[:120]))
+
+                threads = [threading.Thread(target=remove)]
+                threads += [threading.Thread(target=create) for _ in range(4)]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+    finally:
+        server.stop()
+    errors = [answer for answer in answers if answer[1] >= 500]
+    assert errors == [], errors
