@@ -350,7 +350,7 @@ def test_an_event_write_racing_the_deletion_of_its_venue_is_never_a_500(database
                         server.base + path, params={"force": "true"}, headers=headers, timeout=30
                     )
 
-                def create(link=link, barrier=barrier):
+                def create(link=link, barrier=barrier, name=name):
                     session = requests.Session()
                     barrier.wait()
                     body = {"title": "Linked", "start_date": "2030-04-01", "end_date": "2030-04-01"}
