@@ -372,3 +372,63 @@ def test_an_event_write_racing_the_deletion_of_its_venue_is_never_a_500(database
         server.stop()
     errors = [answer for answer in answers if answer[1] >= 500]
     assert errors == [], errors
+
+
+def test_a_category_made_under_a_parent_being_deleted_is_not_orphaned(database, admin_auth):
+    """Deleting a category moves its children to its own parent (as WordPress does; the
+    product does so for a sequential delete). A child created (or moved) under P at the
+    moment P is deleted must end under an existing category or at the root, never under the
+    deleted id: there its ``urls.up`` is a dead link, it is under no root (``parent=0`` does
+    not list it) and sending its own ``parent`` back is a 400."""
+    server = Server(database, workers=2)
+    headers = {**admin_auth, "Content-Type": "application/json"}
+    made = []
+    try:
+        for n in range(12):
+            parent = requests.post(
+                server.base + f"{NS}/categories",
+                json={"name": f"Parent {n}"},
+                headers=headers,
+                timeout=30,
+            ).json()["id"]
+            barrier = threading.Barrier(5)
+
+            def remove(parent=parent, barrier=barrier):
+                session = requests.Session()
+                barrier.wait()
+                session.delete(
+                    server.base + f"{NS}/categories/{parent}", headers=headers, timeout=30
+                )
+
+            def create(k, parent=parent, barrier=barrier, n=n):
+                session = requests.Session()
+                barrier.wait()
+                answer = session.post(
+                    server.base + f"{NS}/categories",
+                    json={"name": f"Child {n} {k}", "parent": parent},
+                    headers=headers,
+                    timeout=30,
+                )
+                if answer.status_code == 201:
+                    made.append(answer.json()["id"])
+
+            threads = [threading.Thread(target=remove)]
+            threads += [threading.Thread(target=create, args=(k,)) for k in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        orphans = []
+        for term in made:
+            parent = requests.get(server.base + f"{NS}/categories/{term}", timeout=30).json()[
+                "parent"
+            ]
+            if (
+                parent
+                and requests.get(server.base + f"{NS}/categories/{parent}", timeout=30).status_code
+                != 200
+            ):
+                orphans.append((term, parent))
+    finally:
+        server.stop()
+    assert orphans == [], f"categories left under a deleted parent: {orphans}"
