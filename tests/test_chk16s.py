@@ -1,10 +1,11 @@
 """chk16s: black-box acceptance checks of SPEC §1-§10 against a real gunicorn server."""
 
+import base64
 import threading
 
 import requests
 
-from tests.helpers import Server
+from tests.helpers import Server, flask_cli
 
 NS = "/wp-json/calendar/events/v1"
 
@@ -432,3 +433,70 @@ def test_a_category_made_under_a_parent_being_deleted_is_not_orphaned(database, 
     finally:
         server.stop()
     assert orphans == [], f"categories left under a deleted parent: {orphans}"
+
+
+def _user(database, name: str, role: str) -> dict:
+    password = flask_cli(database, "users", "create", name, "--role", role).split()[-1]
+    return {"Authorization": "Basic " + base64.b64encode(f"{name}:{password}".encode()).decode()}
+
+
+def test_a_contributor_edit_racing_an_approval_never_undoes_it(database):
+    """SPEC §5 (WordPress's capability rules: a contributor edits only their own unpublished
+    items, and their publish becomes pending) and §10 (no lost update). A contributor's
+    pending event; at the same moment an editor approves it (status publish) and the
+    contributor saves it again (status publish, scaled to pending). In one order the
+    contributor's save comes first and the approval stands; in the other the contributor
+    may no longer edit the published event (403). Both answering 200 and the event ending
+    ``pending`` is possible in neither order: the approval was undone by a write the
+    contributor was not allowed to make."""
+    editor = {**_user(database, "ed", "editor"), "Content-Type": "application/json"}
+    contributor = {**_user(database, "co", "contributor"), "Content-Type": "application/json"}
+    server = Server(database, workers=2)
+    undone = []
+    try:
+        for n in range(20):
+            event = requests.post(
+                server.base + f"{NS}/events",
+                json={
+                    "title": f"Submitted {n}",
+                    "start_date": "2033-09-01",
+                    "end_date": "2033-09-01",
+                    "status": "pending",
+                },
+                headers=contributor,
+                timeout=30,
+            ).json()
+            assert event["status"] == "pending"
+            barrier = threading.Barrier(2)
+            answers = {}
+
+            def patch(who, headers, body, event_id=event["id"], barrier=barrier, answers=answers):
+                session = requests.Session()
+                barrier.wait()
+                answers[who] = session.patch(
+                    server.base + f"{NS}/events/{event_id}", json=body, headers=headers, timeout=30
+                ).status_code
+
+            threads = [
+                threading.Thread(target=patch, args=("editor", editor, {"status": "publish"})),
+                threading.Thread(
+                    target=patch,
+                    args=(
+                        "contributor",
+                        contributor,
+                        {"status": "publish", "title": f"Edited {n}"},
+                    ),
+                ),
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            stored = requests.get(
+                server.base + f"{NS}/events/{event['id']}", headers=editor, timeout=30
+            ).json()
+            if answers == {"editor": 200, "contributor": 200} and stored["status"] != "publish":
+                undone.append((event["id"], stored["status"]))
+    finally:
+        server.stop()
+    assert undone == [], f"approvals undone by a contributor's concurrent save: {undone}"
