@@ -28,9 +28,9 @@ from rules.clock import utcnow
 from rules.posts import effective_status, split_list
 from rules.text import plain_text, sanitise_html
 from schemas.linked import OrganizerCreate, VenueCreate
-from store.db import write_transaction
+from store.db import write_decided
 from store.errors import InvalidInput, Vanished
-from store.events import get_event, save_event
+from store.events import get_event, post_ancestors, save_event
 from store.imported import is_floating, note_floating
 from store.linked import get_linked
 from store.posts import node_kind
@@ -246,8 +246,9 @@ def _event_links(body: dict, existing, viewer) -> dict:
 
 def _parent_error(parent_id: int, existing, viewer) -> str | None:
     """Why ``parent_id`` cannot become the event's ``post_parent``: it must be another
-    event that the writer may edit, and not a recurring series (its occurrences are made
-    from its ``recurrence`` alone, so an event placed under it would pass for one)."""
+    event that the writer may edit, not one of its descendants, and not a recurring series
+    (its occurrences are made from its ``recurrence`` alone, so an event placed under it
+    would pass for one)."""
     parent = get_event(parent_id)
     if (
         parent is None
@@ -255,6 +256,10 @@ def _parent_error(parent_id: int, existing, viewer) -> str | None:
         or not may(viewer, "edit", parent, effective_status(parent))
     ):
         return _("%(id)s is not the id of another event you may edit.", id=parent_id)
+    if existing is not None and existing.id in post_ancestors(parent_id):
+        # WordPress never stores a parent loop (wp_check_post_hierarchy_for_loops); nor does
+        # a category take one of its descendants as its parent.
+        return _("An event cannot be its own ancestor.")
     if parent.recurrence:
         return _(
             "%(id)s is a recurring series: its occurrences come from its recurrence.", id=parent_id
@@ -357,27 +362,47 @@ def create_event(body: dict, viewer, stamp: dict | None = None):
     """The write pipeline of a new event, for every face (the API, the editor, the
     importers): a body the schema has loaded → columns and links → permission → write rules
     → series plan → save. ``stamp``: columns only an importer sets (the origin's UID)."""
-    values, links = prepare_event(body, None, viewer)
-    require(viewer, "create")
-    apply_write_rules(values, viewer, None)
-    occurrences = plan_occurrences(values, None)
-    values.update(stamp or {})
-    return save_event(values, links, viewer=viewer, occurrences=occurrences)
+
+    def decide():
+        values, links = prepare_event(body, None, viewer)
+        require(viewer, "create")
+        apply_write_rules(values, viewer, None)
+        occurrences = plan_occurrences(values, None)
+        values.update(stamp or {})
+        return values, links, occurrences
+
+    def write(decision):
+        values, links, occurrences = decision
+        return save_event(values, links, viewer=viewer, occurrences=occurrences)
+
+    return write_decided(decide, write)
 
 
 def change_event(event, body: dict, viewer, stamp: dict | None = None):
-    """The write pipeline of an update (only the fields ``body`` sends), as ``create_event``."""
-    values, links = prepare_event(body, event, viewer)
-    require(viewer, "edit", event, effective_status(event))
-    apply_write_rules(values, viewer, event)
-    floating = _dated_on_publishing(values, event)
-    occurrences = plan_occurrences(values, event)
-    values.update(stamp or {})
-    with write_transaction():
-        saved = write_event(values, links, event, viewer, occurrences)
+    """The write pipeline of an update (only the fields ``body`` sends), as ``create_event``;
+    decided from the event as it is when written (``write_decided``), not as the caller
+    read it."""
+
+    def decide():
+        current = get_event(event.id)
+        if current is None:  # deleted, or re-created with its series, since it was read
+            raise not_an_event(event.id)
+        values, links = prepare_event(body, current, viewer)
+        require(viewer, "edit", current, effective_status(current))
+        apply_write_rules(values, viewer, current)
+        floating = _dated_on_publishing(values, current)
+        occurrences = plan_occurrences(values, current)
+        values.update(stamp or {})
+        return current, values, links, occurrences, floating
+
+    def write(decision):
+        current, values, links, occurrences, floating = decision
+        saved = write_event(values, links, current, viewer, occurrences)
         if floating:
-            note_floating(event.id, False)
-    return saved
+            note_floating(current.id, False)
+        return saved
+
+    return write_decided(decide, write)
 
 
 def _dated_on_publishing(values: dict, event) -> bool:

@@ -126,14 +126,14 @@ def linked_columns(kind: str, body: dict, existing) -> dict:
         for key in ("show_map", "show_map_link"):
             if key in body:
                 values[key] = body[key]
-        if ("geo_lat" in body) != ("geo_lng" in body):
-            if existing is None or existing.geo_lat is None:
-                errors["geo_lat" if "geo_lat" not in body else "geo_lng"] = _(
-                    "geo_lat and geo_lng must be given together."
-                )
         for key in ("geo_lat", "geo_lng"):
-            if key in body:
-                values[key] = body[key]
+            if key in body:  # "": removed
+                values[key] = None if body[key] == "" else body[key]
+        lat, lng = (values.get(k, getattr(existing, k, None)) for k in ("geo_lat", "geo_lng"))
+        if (lat is None) != (lng is None):  # both or neither, as the venue is saved
+            errors["geo_lat" if lat is None else "geo_lng"] = _(
+                "geo_lat and geo_lng must be given together."
+            )
         if "stateprovince" not in body and any(k in body for k in ("state", "province", "country")):
             merged = {k: getattr(existing, k, "") for k in ("state", "province", "country")}
             merged.update({k: values[k] for k in ("state", "province", "country") if k in values})

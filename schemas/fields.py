@@ -284,12 +284,18 @@ class Status(Text):
 
 
 class Coordinate(fields.Float):
-    def __init__(self, limit: float, **kwargs):
+    """A latitude (``limit`` 90) or longitude (180). A ``clearable`` one loads "" (or
+    blanks) as "": the coordinate removed (None would be dropped as "not sent")."""
+
+    def __init__(self, limit: float, clearable: bool = False, **kwargs):
         kwargs.setdefault("allow_none", True)
         super().__init__(allow_nan=False, **kwargs)
         self.limit = limit
+        self.clearable = clearable
 
     def _deserialize(self, value, attr, data, **kwargs):
+        if self.clearable and isinstance(value, str) and not value.strip():
+            return ""
         if isinstance(value, bool):
             raise ValidationError(N_("Must be a number."))
         try:

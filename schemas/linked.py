@@ -87,8 +87,17 @@ class VenueUpdate(_PostFields):
     phone = PlainText(max_length=100, metadata=describe(N_("Telephone number.")))
     stateprovince = PlainText(max_length=200, metadata=describe(N_("State or province.")))
     website = Url(max_length=2000, metadata=describe(N_("Website URL.")))
-    geo_lat = Coordinate(90, metadata=describe(N_("Latitude, with geo_lng.")))
-    geo_lng = Coordinate(180, metadata=describe(N_("Longitude, with geo_lat.")))
+    # "" removes them, as it clears the other venue fields (null is "not sent" here).
+    geo_lat = Coordinate(
+        90,
+        clearable=True,
+        metadata=describe(N_('Latitude, with geo_lng; "" in both removes them.')),
+    )
+    geo_lng = Coordinate(
+        180,
+        clearable=True,
+        metadata=describe(N_('Longitude, with geo_lat; "" in both removes them.')),
+    )
 
     @pre_load
     def camel_case(self, data, **_kwargs):

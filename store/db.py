@@ -592,6 +592,37 @@ def write_transaction(changes_data: bool = True):
             _acknowledge_after(time.monotonic() + VERSION_LEASE)
 
 
+def write_decided(decide, write):
+    """A write whose decision (the row it changes, the permission, the write rules, the
+    values derived from the row, the existence of what it links to) is made from what
+    ``decide`` reads, then saved by ``write(decision)`` in one write transaction. The
+    decision is made first outside the transaction, which stays short; when another write
+    was committed since it began reading, it is made again inside, under the writer lock,
+    from a fresh read: a rule checked or a value derived from a row that changed in between
+    would undo or bypass that write (SPEC §10). ``decide`` reads everything it decides from
+    itself, and may raise (a 400, 403 or 404) inside: nothing is written then."""
+    seen = committed_version()
+    decision = decide()
+    with write_transaction():
+        if _version_in_transaction() != seen:
+            decision = decide()
+        return write(decision)
+
+
+def committed_version() -> int:
+    """The data version committed by now: not the one the request pinned, which may have
+    been read after what the caller read before (``write_decided``)."""
+    row = execute_prepared(READ_VERSION, ()).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _version_in_transaction() -> int:
+    """The data version inside a write transaction: every write committed before the
+    writer lock was granted. PostgreSQL's ``BEGIN`` read it with the lock."""
+    known = getattr(_lock_at_begin, "version", None)
+    return known if known is not None else committed_version()
+
+
 READ_VERSION = "SELECT value FROM setting WHERE key = 'data_version'"
 BUMP_VERSION = (
     "UPDATE setting SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) WHERE key = 'data_version'"

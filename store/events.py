@@ -1177,6 +1177,18 @@ def get_event(event_id: int) -> Event | None:
     return found[0] if found else None
 
 
+def post_ancestors(event_id: int) -> list[int]:
+    """The ids up the ``post_parent`` chain from the event (its parent first)."""
+    seen: list[int] = []
+    current = event_id
+    while True:
+        row = Event.select(Event.post_parent).where(Event.id == current).first()
+        if row is None or not row.post_parent or row.post_parent in seen:
+            return seen
+        current = row.post_parent
+        seen.append(current)
+
+
 def get_events(ids: list[int]) -> list[Event]:
     """The events with these ids (any status), in id order."""
     if not ids:

@@ -14,6 +14,7 @@ from app.render import render_context, term_out
 from app.smorest import request_body
 from app.urls import namespace_url
 from rules.text import sanitise_html
+from store.db import write_decided
 from store.errors import Conflict, Vanished
 from store.events import event_exists
 from store.terms import (
@@ -66,23 +67,39 @@ class TaxonomyRoutes:
                 raise invalid_params({"parent": _("A category cannot be its own ancestor.")})
 
     def save(self, body, existing):
-        self._check_parent(body, existing)
+        """The write pipeline of a term, for every face (the API, the editor, import-tec):
+        the parent rule → permission → save, decided from the term and its parent chain as
+        they are when written (``write_decided``)."""
         viewer = current_viewer()
-        require(viewer, "create")
-        require(viewer, "manage_terms")
+        values = self._columns(body)  # the same whatever is read: made once, outside
+
+        def decide():
+            current = None if existing is None else self.by_id(existing.id)
+            self._check_parent(body, current)
+            require(viewer, "create")
+            require(viewer, "manage_terms")
+            return current
+
+        def write(current):
+            try:
+                return save_term(self.taxonomy, values, current)
+            except Conflict as conflict:
+                error = ApiError(conflict.code, _(conflict.message), 400, **conflict.data)
+                error.param = conflict.param  # for the editor to show it beside the field
+                raise error from None
+            except Vanished:  # deleted by a concurrent request: as a read after it answers
+                raise unknown_term(existing.id) from None
+
+        return write_decided(decide, write)
+
+    @staticmethod
+    def _columns(body) -> dict:
         values = {k: body[k] for k in ("name", "description", "slug", "parent") if k in body}
         if "name" in values:
             values["name"] = values["name"].strip()
         if "description" in values:  # HTML, sanitised like event descriptions
             values["description"] = sanitise_html(values["description"])
-        try:
-            return save_term(self.taxonomy, values, existing)
-        except Conflict as conflict:
-            error = ApiError(conflict.code, _(conflict.message), 400, **conflict.data)
-            error.param = conflict.param  # for the editor to show it beside the field
-            raise error from None
-        except Vanished:  # deleted by a concurrent request: as a read after it answers
-            raise unknown_term(existing.id) from None
+        return values
 
     def create(self, body):
         term = self.save(body, None)

@@ -16,6 +16,7 @@ from app.reading.filters import checked_statuses
 from app.render import organizer_out, preload_images, render_context, venue_out
 from app.urls import namespace_url
 from rules.posts import effective_status
+from store.db import write_decided
 from store.errors import Vanished
 from store.events import event_exists
 from store.linked import (
@@ -89,18 +90,33 @@ class VenueOrganizerRoutes:
         (a new one de-duplicated, unless ``dedupe`` is false: an importer's items are known
         by their origin). ``stamp``: columns only an importer sets (the origin)."""
         viewer = current_viewer()
-        values = linked_columns(self.kind, body, item)
-        if item is None:
-            require(viewer, "create")
-        else:
-            require(viewer, "edit", item, effective_status(item))
-        apply_write_rules(values, viewer, item)
-        values.update(stamp or {})
-        try:
-            saved, _created = save_linked(self.kind, values, viewer, item, dedupe=dedupe)
-        except Vanished:  # deleted by a concurrent request: as a read after it answers
-            raise self.unknown(item.id) from None
-        return saved
+
+        def decide():  # from the item as it is when written (``write_decided``)
+            current = None if item is None else self.fresh(item)
+            values = linked_columns(self.kind, body, current)
+            if current is None:
+                require(viewer, "create")
+            else:
+                require(viewer, "edit", current, effective_status(current))
+            apply_write_rules(values, viewer, current)
+            values.update(stamp or {})
+            return values, current
+
+        def write(decision):
+            values, current = decision
+            try:
+                return save_linked(self.kind, values, viewer, current, dedupe=dedupe)[0]
+            except Vanished:  # deleted by a concurrent request: as a read after it answers
+                raise self.unknown(item.id) from None
+
+        return write_decided(decide, write)
+
+    def fresh(self, item):
+        """The item as stored now; deleted since it was read, as a read after it answers."""
+        current = get_linked(self.kind, item.id)
+        if current is None:
+            raise self.unknown(item.id)
+        return current
 
     def create(self, body):
         return self._one(self.write(body), current_viewer(), 201, single=False)
