@@ -559,6 +559,8 @@ def _postgres_writer_lock(changes_data: bool):
 # called after the commit with the data version the write made (what the hook read last
 # in the transaction is the data at that version).
 BEFORE_COMMIT: list = []
+# The write transactions the thread is in, and whether one of them changes data.
+_writes = threading.local()
 
 
 @contextmanager
@@ -573,12 +575,21 @@ def write_transaction(changes_data: bool = True):
     postgres = is_postgres()
     transaction = _postgres_writer_lock(changes_data) if postgres else _sqlite_writer_transaction()
     bumped, committed = None, []
-    with transaction as txn:
-        yield txn
-        if changes_data and database.transaction_depth() == 1:
-            committed = [hook() for hook in BEFORE_COMMIT]
-            bumped = _bump_version()
-            _forget_pinned_version()
+    # The outermost write transaction of the thread commits (peewee's savepoints leave
+    # ``transaction_depth`` at 1): it runs the hooks and bumps the version, once, if it or
+    # one nested in it (``write_decided`` around a store's save) changed data.
+    outermost = not getattr(_writes, "depth", 0)
+    _writes.depth = getattr(_writes, "depth", 0) + 1
+    _writes.changes = changes_data or (not outermost and _writes.changes)
+    try:
+        with transaction as txn:
+            yield txn
+            if outermost and _writes.changes:
+                committed = [hook() for hook in BEFORE_COMMIT]
+                bumped = _bump_version()
+                _forget_pinned_version()
+    finally:
+        _writes.depth -= 1
     if bumped is not None:  # committed: the data is at this version until the next write
         _known_version(bumped, time.monotonic())
         for then in committed:
