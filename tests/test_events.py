@@ -943,3 +943,23 @@ def test_search_reads_its_words_as_wordpress_does(client, make_event):
     assert _searched_titles(client, search="the foo") == ["bar foo", "foo", "foo bar"]
     assert _searched_titles(client, search="baz the") == ["bar baz"]
     assert _searched_titles(client, search="x fo") == ["bar foo", "foo", "foo bar"]
+
+
+def test_post_parent_cannot_make_two_events_each_others_parent(client, admin):
+    """SPEC §2: ``post_parent`` is the "id of another event"; the product refuses an event as
+    its own parent and a category as its own ancestor, and WordPress (the reference)
+    never stores a parent loop (``wp_check_post_hierarchy_for_loops``). Making A the parent
+    of B and then B the parent of A must not leave both pointing at each other."""
+    body = {"title": "Loop", "start_date": "2030-03-01 10:00", "end_date": "2030-03-01 11:00"}
+    first = client.post(f"{NS}/events", json=body, headers=admin).get_json()
+    second = client.post(
+        f"{NS}/events", json={**body, "post_parent": first["id"]}, headers=admin
+    ).get_json()
+    assert second["post_parent"] == first["id"]
+    answer = client.post(
+        f"{NS}/events/{first['id']}", json={"post_parent": second["id"]}, headers=admin
+    )
+    assert answer.status_code in (200, 400), answer.get_json()
+    a = client.get(f"{NS}/events/{first['id']}").get_json()["post_parent"]
+    b = client.get(f"{NS}/events/{second['id']}").get_json()["post_parent"]
+    assert not (a == second["id"] and b == first["id"]), "a post_parent loop was stored"

@@ -284,3 +284,29 @@ def test_has_events_never_counts_draft_or_pending_events_even_for_an_editor(
     assert [v["venue"] for v in with_events["venues"]] == ["Published's"]
     without = client.get(f"{NS}/venues?has_events=false", headers=editor).get_json()
     assert [v["venue"] for v in without["venues"]] == ["Draft's"]
+
+
+def test_a_venue_s_coordinates_can_be_removed_through_the_api(client, admin):
+    """SPEC §2: "Venues carry writable geo_lat and geo_lng (numbers, both or neither)"; §4:
+    an update changes what it sends, and the reference clears a venue's optional fields sent
+    empty. A venue geocoded by mistake must be able to go back to "neither" through the API
+    (the editor can: an emptied number becomes None there). Today "" is a 400 "Must be a
+    number." and null (read as "not sent") answers 200 and keeps the coordinates, so no API
+    request removes them. Either form may be the one that clears."""
+    venue = client.post(
+        f"{NS}/venues",
+        json={"venue": "Misplaced", "geo_lat": 48.85, "geo_lng": 2.35},
+        headers=admin,
+    ).get_json()
+    assert venue["geo_lat"] == 48.85
+    cleared = None
+    for empty in ("", None):
+        answer = client.post(
+            f"{NS}/venues/{venue['id']}", json={"geo_lat": empty, "geo_lng": empty}, headers=admin
+        )
+        assert answer.status_code in (200, 400), answer.get_json()
+        if answer.status_code == 200 and "geo_lat" not in answer.get_json():
+            cleared = empty
+            break
+    stored = client.get(f"{NS}/venues/{venue['id']}").get_json()
+    assert cleared is not None and "geo_lat" not in stored and "geo_lng" not in stored, stored
