@@ -656,7 +656,7 @@ def _bump_version() -> int | None:
 @contextmanager
 def _sqlite_writer_transaction():
     with _writer_lock(), database.atomic("IMMEDIATE") as txn:
-        if database.transaction_depth() == 1:
+        if _writes.depth == 1:  # the outermost (write_transaction counts them)
             # Reads a table first, so that this connection takes up a schema another
             # process changed (``flask seed``, ``flask migrate``) before it writes:
             # SQLite 3.40 fails a ``DELETE FROM event`` that meets the change itself (its
