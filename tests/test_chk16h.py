@@ -1,0 +1,132 @@
+"""chk16h: SPEC §6 and §10 read across faces (API, editor, import): the same rule answers
+the same way everywhere, and bad input gets a clear error that changes nothing."""
+
+import unicodedata
+
+from tests.conftest import NS, event_form
+
+DATES = {"start_date": "2027-01-01 10:00", "end_date": "2027-01-01 11:00"}
+
+
+def _terms(client, admin, kind):
+    answer = client.get(f"{NS}/{kind}?per_page=50&hide_empty=0", headers=admin)
+    return answer.get_json()[kind]
+
+
+# --- D1: term names created through an event write skip the term rules ------------------
+
+
+def test_a_category_name_too_long_for_the_direct_route_is_refused_on_an_event_write(
+    client, admin
+):
+    name = "N" * 201
+    direct = client.post(f"{NS}/categories", json={"name": name}, headers=admin)
+    assert direct.status_code == 400
+    answer = client.post(
+        f"{NS}/events", json={"title": "t", **DATES, "categories": [name]}, headers=admin
+    )
+    assert answer.status_code == 400, [len(c["name"]) for c in answer.get_json()["categories"]]
+    assert "categories" in answer.get_json()["data"]["params"]
+    assert _terms(client, admin, "categories") == []
+
+
+def test_a_tag_name_too_long_for_the_direct_route_is_refused_on_an_event_write(client, admin):
+    name = "T" * 201
+    assert client.post(f"{NS}/tags", json={"name": name}, headers=admin).status_code == 400
+    answer = client.post(f"{NS}/events", json={"title": "t", **DATES, "tags": [name]}, headers=admin)
+    assert answer.status_code == 400
+    assert "tags" in answer.get_json()["data"]["params"]
+    assert _terms(client, admin, "tags") == []
+
+
+def test_a_category_name_with_nul_is_refused_on_an_event_write_as_on_the_direct_route(
+    client, admin
+):
+    direct = client.post(f"{NS}/categories", json={"name": "c\x00d"}, headers=admin)
+    assert direct.status_code == 400
+    answer = client.post(
+        f"{NS}/events", json={"title": "t", **DATES, "categories": ["c\x00d"]}, headers=admin
+    )
+    assert answer.status_code == 400
+    assert _terms(client, admin, "categories") == []
+
+
+def test_the_editors_event_form_refuses_a_category_name_the_category_form_refuses(
+    client, admin, sign_in
+):
+    editor = sign_in("administrator")
+    name = "N" * 201
+    direct = editor.post("/manage/categories/new", data={"csrf_token": editor.token, "name": name})
+    assert direct.status_code == 400
+    answer = editor.post("/manage/events/new", data=event_form(editor, categories=name))
+    assert answer.status_code == 400
+    assert _terms(client, admin, "categories") == []
+
+
+# --- D2: a form body that is not UTF-8 is read as an empty form --------------------------
+
+LATIN1_FORM = b"title=Caf\xe9&start_date=2027-01-01+10:00&end_date=2027-01-01+11:00"
+
+
+def test_a_form_body_that_is_not_utf8_is_not_said_to_miss_the_fields_it_sent(client, admin):
+    answer = client.post(
+        f"{NS}/events",
+        data=LATIN1_FORM,
+        headers={**admin, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 400
+    body = answer.get_json()
+    # start_date and end_date were sent, valid; they are not missing.
+    assert body["code"] != "rest_missing_callback_param", body
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
+
+
+def test_a_term_form_that_is_not_utf8_is_not_said_to_miss_its_name(client, admin):
+    answer = client.post(
+        "/wp-json/wp/v2/tags",
+        data=b"name=Caf\xe9",
+        headers={**admin, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 400
+    assert answer.get_json()["code"] != "rest_missing_callback_param", answer.get_json()
+
+
+def test_the_editor_does_not_call_a_form_with_a_latin1_byte_expired(client, admin, sign_in):
+    editor = sign_in("administrator")
+    body = (
+        b"csrf_token=" + editor.token.encode() + b"&title=Caf\xe9&start_date=2027-01-01T10:00"
+        b"&end_date=2027-01-01T11:00&timezone=UTC&status=draft"
+    )
+    answer = editor.post(
+        "/manage/events/new",
+        data=body,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert "expired" not in page.lower(), "a form that could not be read is said to have expired"
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
+
+
+# --- D3: URL fields take control characters -------------------------------------------
+
+
+def test_an_event_website_with_control_characters_is_refused(client, admin):
+    for url in ("http://ex.com/a\x01b", "http://ex.com/a\x7fb", "http://ex.com/a\x1bb"):
+        answer = client.post(f"{NS}/events", json={"title": "u", **DATES, "website": url}, headers=admin)
+        assert answer.status_code == 400, (url, answer.get_json().get("website"))
+        assert "website" in answer.get_json()["data"]["params"]
+
+
+def test_an_image_url_with_control_characters_is_refused(client, admin):
+    answer = client.post(
+        f"{NS}/events", json={"title": "u", **DATES, "image": "http://ex.com/i\x01.png"}, headers=admin
+    )
+    assert answer.status_code == 400, answer.get_json().get("image")
+
+
+def test_a_venue_website_with_a_port_past_65535_is_refused(client, admin):
+    answer = client.post(
+        f"{NS}/venues", json={"venue": "Hall", "website": "http://ex.com:99999/"}, headers=admin
+    )
+    assert answer.status_code == 400, answer.get_json().get("website")
