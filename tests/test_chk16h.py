@@ -130,3 +130,69 @@ def test_a_venue_website_with_a_port_past_65535_is_refused(client, admin):
         f"{NS}/venues", json={"venue": "Hall", "website": "http://ex.com:99999/"}, headers=admin
     )
     assert answer.status_code == 400, answer.get_json().get("website")
+
+
+# --- D4: term names are compared without Unicode normalisation ---------------------------
+
+NFC = "Café"
+NFD = unicodedata.normalize("NFD", NFC)
+
+
+def test_a_category_named_as_an_existing_one_in_decomposed_form_is_a_duplicate(client, admin):
+    assert client.post(f"{NS}/categories", json={"name": NFC}, headers=admin).status_code == 201
+    answer = client.post(f"{NS}/categories", json={"name": NFD}, headers=admin)
+    assert answer.status_code == 400, answer.get_json()
+    assert answer.get_json()["code"] == "term_exists"
+    assert len(_terms(client, admin, "categories")) == 1
+
+
+def test_an_event_write_naming_a_category_in_decomposed_form_links_the_existing_one(
+    client, admin
+):
+    made = client.post(f"{NS}/categories", json={"name": NFC}, headers=admin).get_json()
+    answer = client.post(
+        f"{NS}/events", json={"title": "t", **DATES, "categories": [NFD]}, headers=admin
+    )
+    assert answer.status_code == 201
+    assert [c["id"] for c in answer.get_json()["categories"]] == [made["id"]]
+    assert len(_terms(client, admin, "categories")) == 1
+
+
+# --- D5: /doc does not state the limits that validation enforces --------------------------
+
+
+def _doc(client):
+    return client.get(f"{NS}/doc").get_json()
+
+
+def _body_schema(doc, path, method="post"):
+    schema = doc["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"]
+    if "$ref" in schema:
+        schema = doc["components"]["schemas"][schema["$ref"].split("/")[-1]]
+    return schema["properties"]
+
+
+def test_the_documented_search_parameter_states_the_length_validation_enforces(client):
+    # The API refuses a 201-character search ("Is too long."); the document must say so.
+    assert client.get(f"{NS}/events?search=" + "a" * 201).status_code == 400
+    doc = _doc(client)
+    search = next(p for p in doc["paths"]["/events"]["get"]["parameters"] if p["name"] == "search")
+    assert search["schema"].get("maxLength") == 200, search
+
+
+def test_the_documented_write_fields_state_their_length_limits(client, admin):
+    assert (
+        client.post(f"{NS}/categories", json={"name": "N" * 201}, headers=admin).status_code
+        == 400
+    )
+    doc = _doc(client)
+    assert _body_schema(doc, "/categories")["name"].get("maxLength") == 200
+    assert _body_schema(doc, "/events")["password"].get("maxLength") == 255
+    assert _body_schema(doc, "/events")["website"].get("maxLength") == 2000
+
+
+def test_the_documented_page_parameter_states_its_minimum(client):
+    assert client.get(f"{NS}/events?page=0").status_code == 400
+    doc = _doc(client)
+    page = next(p for p in doc["paths"]["/events"]["get"]["parameters"] if p["name"] == "page")
+    assert page["schema"].get("minimum") == 1, page
