@@ -196,3 +196,39 @@ def test_the_documented_page_parameter_states_its_minimum(client):
     doc = _doc(client)
     page = next(p for p in doc["paths"]["/events"]["get"]["parameters"] if p["name"] == "page")
     assert page["schema"].get("minimum") == 1, page
+
+
+# --- D6: a slug made unique past the slug limit ----------------------------------------
+
+LONGEST_SLUG = "s" * 200
+
+
+def test_a_slug_made_unique_stays_within_the_slug_limit(client, admin):
+    first = client.post(f"{NS}/events", json={"title": "a", **DATES, "slug": LONGEST_SLUG}, headers=admin)
+    second = client.post(f"{NS}/events", json={"title": "b", **DATES, "slug": LONGEST_SLUG}, headers=admin)
+    assert first.status_code == second.status_code == 201
+    slug = second.get_json()["slug"]
+    assert slug != LONGEST_SLUG
+    assert len(slug) <= 200, len(slug)
+
+
+def test_an_event_sent_back_with_its_own_slug_is_accepted(client, admin):
+    client.post(f"{NS}/events", json={"title": "a", **DATES, "slug": LONGEST_SLUG}, headers=admin)
+    made = client.post(
+        f"{NS}/events", json={"title": "b", **DATES, "slug": LONGEST_SLUG}, headers=admin
+    ).get_json()
+    again = client.post(f"{NS}/events/{made['id']}", json={"slug": made["slug"]}, headers=admin)
+    assert again.status_code == 200, again.get_json()
+
+
+def test_a_venue_slug_made_unique_stays_within_the_slug_limit(client, admin):
+    client.post(f"{NS}/venues", json={"venue": "v0", "slug": LONGEST_SLUG}, headers=admin)
+    second = client.post(f"{NS}/venues", json={"venue": "v1", "slug": LONGEST_SLUG}, headers=admin)
+    assert second.status_code == 201
+    assert len(second.get_json()["slug"]) <= 200, second.get_json()["slug"][-6:]
+
+
+def test_a_long_title_twice_gives_slugs_within_the_limit(client, admin):
+    client.post(f"{NS}/events", json={"title": "é" * 300, **DATES}, headers=admin)
+    second = client.post(f"{NS}/events", json={"title": "é" * 300, **DATES}, headers=admin)
+    assert len(second.get_json()["slug"]) <= 200, len(second.get_json()["slug"])
