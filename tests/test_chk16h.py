@@ -232,3 +232,31 @@ def test_a_long_title_twice_gives_slugs_within_the_limit(client, admin):
     client.post(f"{NS}/events", json={"title": "é" * 300, **DATES}, headers=admin)
     second = client.post(f"{NS}/events", json={"title": "é" * 300, **DATES}, headers=admin)
     assert len(second.get_json()["slug"]) <= 200, len(second.get_json()["slug"])
+
+
+def test_a_term_slug_made_unique_stays_within_the_slug_limit(client, admin):
+    client.post(f"{NS}/categories", json={"name": "a" * 199 + "!"}, headers=admin)
+    second = client.post(f"{NS}/categories", json={"name": "a" * 199 + "?"}, headers=admin)
+    assert second.status_code == 201
+    made = second.get_json()
+    assert len(made["slug"]) <= 200, made["slug"][-6:]
+    again = client.post(f"{NS}/categories/{made['id']}", json={"slug": made["slug"]}, headers=admin)
+    assert again.status_code == 200, again.get_json()
+
+
+def test_the_occurrences_of_a_series_with_the_longest_slug_can_be_sent_back(client, admin):
+    client.post(
+        f"{NS}/events",
+        json={
+            "title": "t",
+            "start_date": "2027-01-04 10:00",
+            "end_date": "2027-01-04 11:00",
+            "slug": "r" * 200,
+            "recurrence": "RRULE:FREQ=WEEKLY;COUNT=3",
+        },
+        headers=admin,
+    )
+    listed = client.get(f"{NS}/events?start_date=2027-01-01", headers=admin).get_json()["events"]
+    assert len(listed) == 3
+    for event in listed:
+        assert len(event["slug"]) <= 200, (event["id"], len(event["slug"]))
