@@ -260,3 +260,33 @@ def test_the_occurrences_of_a_series_with_the_longest_slug_can_be_sent_back(clie
     assert len(listed) == 3
     for event in listed:
         assert len(event["slug"]) <= 200, (event["id"], len(event["slug"]))
+
+
+# --- D7: numbers in categories/tags that are no ids become term names ----------------------
+
+
+def test_a_huge_numeric_category_id_is_refused_as_its_string_form_is(client, admin):
+    as_text = client.post(
+        f"{NS}/events",
+        json={"title": "t", **DATES, "categories": ["99999999999999999999999"]},
+        headers=admin,
+    )
+    assert as_text.status_code == 400
+    as_number = client.post(
+        f"{NS}/events",
+        data='{"title": "t", "start_date": "2027-01-01 10:00", "end_date": "2027-01-01 11:00",'
+        ' "categories": [99999999999999999999999]}',
+        headers={**admin, "Content-Type": "application/json"},
+    )
+    assert as_number.status_code == 400, [c["name"] for c in as_number.get_json()["categories"]]
+    assert "categories" in as_number.get_json()["data"]["params"]
+    assert _terms(client, admin, "categories") == []
+
+
+def test_negative_or_fractional_numbers_are_not_taken_as_tag_names(client, admin):
+    for number in (-1, 1.5):
+        answer = client.post(
+            f"{NS}/events", json={"title": "t", **DATES, "tags": [number]}, headers=admin
+        )
+        assert answer.status_code == 400, (number, [t["name"] for t in answer.get_json()["tags"]])
+    assert _terms(client, admin, "tags") == []
