@@ -290,3 +290,12 @@ def test_negative_or_fractional_numbers_are_not_taken_as_tag_names(client, admin
         )
         assert answer.status_code == 400, (number, [t["name"] for t in answer.get_json()["tags"]])
     assert _terms(client, admin, "tags") == []
+
+
+def test_a_null_in_the_categories_list_does_not_create_a_category_named_none(client, admin):
+    answer = client.post(
+        f"{NS}/events", json={"title": "t", **DATES, "categories": [None], "tags": [None]}, headers=admin
+    )
+    assert answer.status_code in (201, 400)
+    names = [t["name"] for t in _terms(client, admin, "categories") + _terms(client, admin, "tags")]
+    assert "None" not in names, names
