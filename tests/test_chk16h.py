@@ -315,3 +315,13 @@ def test_the_day_and_month_of_an_event_the_api_accepts_have_pages(client, admin)
         assert client.get(f"/event/{made.get_json()['slug']}/").status_code == 200
         assert client.get(f"/events/{day}/").status_code == 200, day
         assert client.get(f"/events/month/{day[:7]}/").status_code == 200, day
+
+
+def test_a_form_labelled_latin1_is_not_said_to_miss_the_fields_it_sent(client, admin):
+    answer = client.post(
+        f"{NS}/events",
+        data=LATIN1_FORM,
+        headers={**admin, "Content-Type": "application/x-www-form-urlencoded; charset=ISO-8859-1"},
+    )
+    body = answer.get_json()
+    assert body.get("code") != "rest_missing_callback_param", body
