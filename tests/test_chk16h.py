@@ -325,3 +325,25 @@ def test_a_form_labelled_latin1_is_not_said_to_miss_the_fields_it_sent(client, a
     )
     body = answer.get_json()
     assert body.get("code") != "rest_missing_callback_param", body
+
+
+# --- D9: the editor says "no such item" where the API says 403 ----------------------------
+
+
+def test_an_author_editing_anothers_published_event_in_the_editor_is_forbidden_not_missing(
+    client, admin, sign_in, make_event
+):
+    event = make_event(title="Admin's")
+    author = sign_in("author")
+    assert client.get(f"/event/{event['slug']}/").status_code == 200  # anyone can see it exists
+    answer = author.post(f"/manage/events/{event['id']}", data=event_form(author, title="hack"))
+    assert answer.status_code == 403, answer.status_code
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["title"] == "Admin's"
+
+
+def test_an_author_opening_a_category_form_is_forbidden_as_on_the_api(client, admin, sign_in, as_role):
+    category = client.post(f"{NS}/categories", json={"name": "Jazz"}, headers=admin).get_json()
+    api = client.post(f"{NS}/categories/{category['id']}", json={"name": "x"}, headers=as_role("author"))
+    assert api.status_code == 403
+    author = sign_in("author")
+    assert author.get(f"/manage/categories/{category['id']}").status_code == 403
