@@ -367,3 +367,17 @@ def test_a_wp_v2_term_write_with_broken_json_is_rest_invalid_json_when_anonymous
     )
     assert answer.status_code == 400, answer.get_json()
     assert answer.get_json()["code"] == "rest_invalid_json"
+
+
+def test_a_multipart_field_that_is_not_utf8_is_not_stored_with_replacement_characters(
+    client, admin
+):
+    parts = [(b"title", b"Caf\xe9"), (b"start_date", b"2027-01-01 10:00"), (b"end_date", b"2027-01-01 11:00")]
+    body = b"".join(
+        b'--x\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n' % part for part in parts
+    ) + b"--x--\r\n"
+    answer = client.post(
+        f"{NS}/events", data=body, headers={**admin, "Content-Type": "multipart/form-data; boundary=x"}
+    )
+    assert answer.status_code == 400, answer.get_json().get("title")
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
