@@ -394,3 +394,22 @@ def test_whole_number_parameters_take_the_same_digits_as_id_lists(client, admin)
     assert client.get(f"{NS}/events?per_page={fullwidth_five}").status_code == 400
     assert client.get(f"{NS}/events?page={arabic_indic_three}").status_code == 400
     assert client.get(f"/wp-json/wp/v2/tags?per_page={arabic_indic_three}").status_code == 400
+
+
+# --- D12 (minor): a repeated scalar field is answered differently by face ------------------
+
+
+def test_a_repeated_title_in_a_form_is_read_by_the_api_as_the_editor_reads_it(
+    client, admin, sign_in
+):
+    editor = sign_in("administrator")
+    form = event_form(editor)
+    form["title"] = ["first", "second"]
+    saved = editor.post("/manage/events/new", data=form)
+    assert saved.status_code == 303  # the editor takes one of them
+    answer = client.post(
+        f"{NS}/events",
+        data="title=first&title=second&start_date=2027-01-01+10:00&end_date=2027-01-01+11:00",
+        headers={**admin, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 201, answer.get_json()  # not "title: Must be a string."
