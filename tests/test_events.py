@@ -943,3 +943,39 @@ def test_search_reads_its_words_as_wordpress_does(client, make_event):
     assert _searched_titles(client, search="the foo") == ["bar foo", "foo", "foo bar"]
     assert _searched_titles(client, search="baz the") == ["bar baz"]
     assert _searched_titles(client, search="x fo") == ["bar foo", "foo", "foo bar"]
+
+
+# SPEC §4: a slug made unique with -2, -3 stays within the limit the same API enforces on a
+# write (WordPress cuts the base, wp_unique_post_slug), so an item can be sent back as read.
+LONGEST_SLUG = "s" * 200
+ONE_HOUR = {"start_date": "2027-01-01 10:00", "end_date": "2027-01-01 11:00"}
+
+
+def test_a_slug_made_unique_stays_within_the_slug_limit(client, admin):
+    first = client.post(
+        f"{NS}/events", json={"title": "a", **ONE_HOUR, "slug": LONGEST_SLUG}, headers=admin
+    )
+    second = client.post(
+        f"{NS}/events", json={"title": "b", **ONE_HOUR, "slug": LONGEST_SLUG}, headers=admin
+    )
+    assert first.status_code == second.status_code == 201
+    slug = second.get_json()["slug"]
+    assert slug != LONGEST_SLUG
+    assert len(slug) <= 200, len(slug)
+
+
+def test_an_event_sent_back_with_its_own_slug_is_accepted(client, admin):
+    client.post(
+        f"{NS}/events", json={"title": "a", **ONE_HOUR, "slug": LONGEST_SLUG}, headers=admin
+    )
+    made = client.post(
+        f"{NS}/events", json={"title": "b", **ONE_HOUR, "slug": LONGEST_SLUG}, headers=admin
+    ).get_json()
+    again = client.post(f"{NS}/events/{made['id']}", json={"slug": made["slug"]}, headers=admin)
+    assert again.status_code == 200, again.get_json()
+
+
+def test_a_long_title_twice_gives_slugs_within_the_limit(client, admin):
+    client.post(f"{NS}/events", json={"title": "é" * 300, **ONE_HOUR}, headers=admin)
+    second = client.post(f"{NS}/events", json={"title": "é" * 300, **ONE_HOUR}, headers=admin)
+    assert len(second.get_json()["slug"]) <= 200, len(second.get_json()["slug"])

@@ -1005,3 +1005,13 @@ def test_a_term_page_past_the_end_links_no_page_that_does_not_exist(client, admi
     assert "page=4" in response.get_json()["previous_rest_url"]
     wordpress = client.get("/wp-json/wp/v2/tribe_events_cat?per_page=1&page=5")
     assert 'page=3>; rel="prev"' in wordpress.headers["Link"]
+
+
+def test_a_term_slug_made_unique_stays_within_the_slug_limit(client, admin):
+    client.post(f"{NS}/categories", json={"name": "a" * 199 + "!"}, headers=admin)
+    second = client.post(f"{NS}/categories", json={"name": "a" * 199 + "?"}, headers=admin)
+    assert second.status_code == 201
+    made = second.get_json()
+    assert len(made["slug"]) <= 200, made["slug"][-6:]
+    again = client.post(f"{NS}/categories/{made['id']}", json={"slug": made["slug"]}, headers=admin)
+    assert again.status_code == 200, again.get_json()

@@ -284,3 +284,14 @@ def test_has_events_never_counts_draft_or_pending_events_even_for_an_editor(
     assert [v["venue"] for v in with_events["venues"]] == ["Published's"]
     without = client.get(f"{NS}/venues?has_events=false", headers=editor).get_json()
     assert [v["venue"] for v in without["venues"]] == ["Draft's"]
+
+
+def test_a_venue_slug_made_unique_stays_within_the_slug_limit(client, admin):
+    longest = "s" * 200  # SPEC §4: the -2 suffix fits in the limit a write enforces
+    client.post(f"{NS}/venues", json={"venue": "v0", "slug": longest}, headers=admin)
+    second = client.post(f"{NS}/venues", json={"venue": "v1", "slug": longest}, headers=admin)
+    assert second.status_code == 201
+    made = second.get_json()
+    assert made["slug"] == "s" * 198 + "-2"
+    again = client.post(f"{NS}/venues/{made['id']}", json={"slug": made["slug"]}, headers=admin)
+    assert again.status_code == 200, again.get_json()
