@@ -300,23 +300,6 @@ def test_an_author_opening_a_category_form_is_forbidden_as_on_the_api(
 # --- D10: wp/v2 term writes authorise before they validate ---------------------------------
 
 
-def test_a_malformed_wp_v2_term_write_is_a_400_even_when_anonymous(client):
-    for route in ("/wp-json/wp/v2/tags", "/wp-json/wp/v2/tribe_events_cat"):
-        tribe = client.post(f"{NS}/categories", json={"name": ["x"]})
-        assert tribe.status_code == 400  # our own namespace validates first
-        answer = client.post(route, json={"name": ["x"]})
-        assert answer.status_code == 400, (route, answer.get_json())
-        assert answer.get_json()["code"] == "rest_invalid_param"
-
-
-def test_a_wp_v2_term_write_with_broken_json_is_rest_invalid_json_when_anonymous(client):
-    answer = client.post(
-        "/wp-json/wp/v2/tags", data="{", headers={"Content-Type": "application/json"}
-    )
-    assert answer.status_code == 400, answer.get_json()
-    assert answer.get_json()["code"] == "rest_invalid_json"
-
-
 def test_a_multipart_field_that_is_not_utf8_is_not_stored_with_replacement_characters(
     client, admin
 ):
