@@ -3226,3 +3226,12 @@ def test_a_venue_moved_to_the_trash_says_so(sign_in):
     assert '<p class="notice" role="status">Moved to the trash' in page
     form = editor.get(f"/manage/venues/{venue_id}").get_data(as_text=True)
     assert "<title>Edit venue: Old hall · Editor · " in form
+
+
+def test_the_editor_refuses_a_website_with_control_characters_or_a_bad_port(sign_in):
+    """SPEC §10: the URL rule of the API (rules/text.py::is_web_url) on the editor's form."""
+    editor = sign_in("administrator")
+    for url in ("http://ex.com/a\x01b", "http://ex.com:99999/"):
+        answer = editor.post("/manage/events/new", data=event_form(editor, website=url))
+        assert answer.status_code == 400, url
+        assert 'id="website-error"' in answer.get_data(as_text=True)

@@ -979,3 +979,25 @@ def test_a_long_title_twice_gives_slugs_within_the_limit(client, admin):
     client.post(f"{NS}/events", json={"title": "é" * 300, **ONE_HOUR}, headers=admin)
     second = client.post(f"{NS}/events", json={"title": "é" * 300, **ONE_HOUR}, headers=admin)
     assert len(second.get_json()["slug"]) <= 200, len(second.get_json()["slug"])
+
+
+def test_an_event_website_with_control_characters_is_refused(client, admin):
+    """SPEC §10: a URL with control characters (or a port past 65535) is no absolute URL."""
+    for url in ("http://ex.com/a\x01b", "http://ex.com/a\x7fb", "http://ex.com/a\x1bb"):
+        answer = client.post(
+            f"{NS}/events", json={"title": "u", **ONE_HOUR, "website": url}, headers=admin
+        )
+        assert answer.status_code == 400, (url, answer.get_json().get("website"))
+        assert "website" in answer.get_json()["data"]["params"]
+        assert answer.get_json()["data"]["params"]["website"] == (
+            "Must be an absolute http or https URL."
+        )
+
+
+def test_an_image_url_with_control_characters_is_refused(client, admin):
+    answer = client.post(
+        f"{NS}/events",
+        json={"title": "u", **ONE_HOUR, "image": "http://ex.com/i\x01.png"},
+        headers=admin,
+    )
+    assert answer.status_code == 400, answer.get_json().get("image")

@@ -295,3 +295,10 @@ def test_a_venue_slug_made_unique_stays_within_the_slug_limit(client, admin):
     assert made["slug"] == "s" * 198 + "-2"
     again = client.post(f"{NS}/venues/{made['id']}", json={"slug": made["slug"]}, headers=admin)
     assert again.status_code == 200, again.get_json()
+
+
+def test_a_venue_website_with_a_port_past_65535_is_refused(client, admin):
+    answer = client.post(
+        f"{NS}/venues", json={"venue": "Hall", "website": "http://ex.com:99999/"}, headers=admin
+    )
+    assert answer.status_code == 400, answer.get_json().get("website")
