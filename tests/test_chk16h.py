@@ -117,24 +117,6 @@ NFC = "Café"
 NFD = unicodedata.normalize("NFD", NFC)
 
 
-def test_a_category_named_as_an_existing_one_in_decomposed_form_is_a_duplicate(client, admin):
-    assert client.post(f"{NS}/categories", json={"name": NFC}, headers=admin).status_code == 201
-    answer = client.post(f"{NS}/categories", json={"name": NFD}, headers=admin)
-    assert answer.status_code == 400, answer.get_json()
-    assert answer.get_json()["code"] == "term_exists"
-    assert len(_terms(client, admin, "categories")) == 1
-
-
-def test_an_event_write_naming_a_category_in_decomposed_form_links_the_existing_one(client, admin):
-    made = client.post(f"{NS}/categories", json={"name": NFC}, headers=admin).get_json()
-    answer = client.post(
-        f"{NS}/events", json={"title": "t", **DATES, "categories": [NFD]}, headers=admin
-    )
-    assert answer.status_code == 201
-    assert [c["id"] for c in answer.get_json()["categories"]] == [made["id"]]
-    assert len(_terms(client, admin, "categories")) == 1
-
-
 # --- D5: /doc does not state the limits that validation enforces --------------------------
 
 

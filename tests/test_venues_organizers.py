@@ -302,3 +302,21 @@ def test_a_venue_website_with_a_port_past_65535_is_refused(client, admin):
         f"{NS}/venues", json={"venue": "Hall", "website": "http://ex.com:99999/"}, headers=admin
     )
     assert answer.status_code == 400, answer.get_json().get("website")
+
+
+def test_an_inline_venue_named_in_decomposed_form_is_the_existing_one(client, admin):
+    """SPEC §4 de-duplication: "Zoé Hall" typed with a combining accent (macOS) is the venue
+    "Zoé Hall" already there (store/db.py::fold), not a second one that looks the same."""
+    made = client.post(f"{NS}/venues", json={"venue": "Zoé Hall"}, headers=admin).get_json()
+    answer = client.post(
+        f"{NS}/events",
+        json={
+            "title": "t",
+            "start_date": "2027-01-01 10:00",
+            "end_date": "2027-01-01 11:00",
+            "venue": {"venue": "Zoe\u0301 Hall"},
+        },
+        headers=admin,
+    )
+    assert answer.status_code == 201
+    assert answer.get_json()["venue"]["id"] == made["id"]

@@ -659,3 +659,13 @@ def test_a_wp_v2_term_write_with_broken_json_is_rest_invalid_json_when_anonymous
     answer = client.post(f"{WP}/tags", data="{", headers={"Content-Type": "application/json"})
     assert answer.status_code == 400, answer.get_json()
     assert answer.get_json()["code"] == "rest_invalid_json"
+
+
+def test_a_wp_v2_category_named_in_decomposed_form_is_a_duplicate(client, admin):
+    """As on our routes (tests/test_terms.py): NFC and NFD spellings are one name."""
+    assert (
+        client.post(f"{WP}/tribe_events_cat", json={"name": "Zoé"}, headers=admin).status_code
+        == 201
+    )
+    again = client.post(f"{WP}/tribe_events_cat", json={"name": "Zoe\u0301"}, headers=admin)
+    assert again.status_code == 400 and again.get_json()["code"] == "term_exists"
