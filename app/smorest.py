@@ -23,6 +23,7 @@ from werkzeug.datastructures import MultiDict
 from app.errors import ApiError, from_validation_error
 from app.i18n import _
 from app.openapi import ERROR_DESCRIPTIONS, ERRORS_BY_METHOD
+from rules.ids import is_digits
 from schemas.errors import Error
 
 
@@ -50,7 +51,7 @@ def _lists_from_indexes(value):
     """``{"0": a, "1": b}`` (from ``x[0]=a&x[1]=b``) as ``[a, b]``, recursively."""
     if isinstance(value, dict):
         value = {k: _lists_from_indexes(v) for k, v in value.items()}
-        if value and all(k.isascii() and k.isdigit() for k in value):
+        if value and all(is_digits(k) for k in value):
             return [value[k] for k in sorted(value, key=int)]
     return value
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from rules import clock
+from rules.ids import has_other_digits
 
 FORMAT = "%Y-%m-%d %H:%M:%S"
 
@@ -345,6 +346,8 @@ def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datet
     text = value.strip()
     if not text:
         raise DateError("empty date")
+    if has_other_digits(text):  # "٢٠٢٧-٠١-٠١": the regular expressions' \d would read them
+        raise DateError("not a date")
     plain = _plain_form(text)
     if plain is not None:
         return plain

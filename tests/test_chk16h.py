@@ -284,16 +284,6 @@ def test_a_multipart_field_that_is_not_utf8_is_not_stored_with_replacement_chara
 # --- D11 (minor): whole numbers written in non-ASCII digits ---------------------------------
 
 
-def test_whole_number_parameters_take_the_same_digits_as_id_lists(client, admin):
-    fullwidth_five = "\uff15"
-    arabic_indic_three = "\u0663"
-    assert client.get(f"{NS}/events?include={fullwidth_five}").status_code == 400
-    assert client.get(f"/events/?page={arabic_indic_three}").status_code == 400
-    assert client.get(f"{NS}/events?per_page={fullwidth_five}").status_code == 400
-    assert client.get(f"{NS}/events?page={arabic_indic_three}").status_code == 400
-    assert client.get(f"/wp-json/wp/v2/tags?per_page={arabic_indic_three}").status_code == 400
-
-
 # --- D12 (minor): a repeated scalar field is answered differently by face ------------------
 
 

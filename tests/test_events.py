@@ -1001,3 +1001,35 @@ def test_an_image_url_with_control_characters_is_refused(client, admin):
         headers=admin,
     )
     assert answer.status_code == 400, answer.get_json().get("image")
+
+
+def test_whole_number_parameters_take_the_same_digits_as_id_lists(client, admin):
+    fullwidth_five = "\uff15"
+    arabic_indic_three = "\u0663"
+    assert client.get(f"{NS}/events?include={fullwidth_five}").status_code == 400
+    assert client.get(f"/events/?page={arabic_indic_three}").status_code == 400
+    per_page = client.get(f"{NS}/events?per_page={fullwidth_five}")
+    assert per_page.status_code == 400
+    assert per_page.get_json()["data"]["params"]["per_page"] == "Must be a whole number."
+    assert client.get(f"{NS}/events?page={arabic_indic_three}").status_code == 400
+    assert client.get(f"/wp-json/wp/v2/tags?per_page={arabic_indic_three}").status_code == 400
+
+
+def test_numbers_and_dates_in_other_scripts_digits_are_refused(client, admin):
+    """One rule for digits (rules/ids.py::is_digits): 0 to 9 only, as PHP's is_numeric."""
+    fullwidth = client.post(
+        f"{NS}/venues",
+        json={"venue": "v", "geo_lat": "\uff14\uff15", "geo_lng": "1"},
+        headers=admin,
+    )
+    assert fullwidth.status_code == 400
+    assert fullwidth.get_json()["data"]["params"]["geo_lat"] == "Must be a number."
+    arabic_indic = "\u0662\u0660\u0662\u0667-\u0660\u0661-\u0660\u0661 10:00"
+    answer = client.post(
+        f"{NS}/events",
+        json={"title": "t", "start_date": arabic_indic, "end_date": "2027-01-01 11:00"},
+        headers=admin,
+    )
+    assert answer.status_code == 400 and "start_date" in answer.get_json()["data"]["params"]
+    assert client.get(f"{NS}/events?geoloc_lat=\uff14\uff15&geoloc_lng=1").status_code == 400
+    assert client.get(f"{NS}/events?geoloc_radius=\u0665").status_code == 400

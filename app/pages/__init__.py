@@ -44,7 +44,7 @@ from app.render import address_line, url_slug
 from app.routes.media import UPLOAD_ENDPOINTS
 from app.urls import namespace_url, site_url
 from rules import dates, recurrence
-from rules.ids import as_id
+from rules.ids import as_id, is_digits
 from rules.text import demote_headings, html_text
 from store.sitemap import count_public, public_pages
 
@@ -170,7 +170,7 @@ def _page_number() -> int:
     """The page asked: not a number (or 0) names no page (400); one past ``MOST_PAGES`` is
     past the last page (404), as one past the listing's end is, and as the API answers."""
     raw = request.args.get("page") or request.args.get("tribe_paged") or "1"
-    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+    if not is_digits(raw) or int(raw) < 1:
         raise reading.BadRequest("page")
     if len(raw) > 9 or int(raw) > MOST_PAGES:
         raise reading.NotFound("page")

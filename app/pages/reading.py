@@ -32,6 +32,7 @@ from app.reading.texts import (
 from app.render import SCHEMA_ORG, is_masked, organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
+from rules.ids import is_digits
 from store.events import Span, events_of_slug_on_day, get_event, get_event_by_slug, list_events
 from store.events import events_by_day as store_events_by_day
 from store.events import neighbours as store_neighbours
@@ -135,7 +136,7 @@ class Filters:
 
 
 def _linked_id(kind: str, value: str) -> int:
-    if value.isascii() and value.isdigit():
+    if is_digits(value):
         return int(value)
     item = get_linked_by_slug(kind, value)
     if item is None or not may_read(ANONYMOUS, item):
@@ -487,7 +488,7 @@ def _read_choices() -> tuple[list[Choice], list[Choice]]:
 
 
 def _choice(slug: str, ident: int, name: str) -> Choice:
-    value = str(ident) if slug.isascii() and slug.isdigit() else slug  # as _linked_id reads it
+    value = str(ident) if is_digits(slug) else slug  # as _linked_id reads it
     return Choice(slug, ident, name, (str(escape(value)), str(ident), str(escape(name))))
 
 
