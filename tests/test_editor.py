@@ -3235,3 +3235,21 @@ def test_the_editor_refuses_a_website_with_control_characters_or_a_bad_port(sign
         answer = editor.post("/manage/events/new", data=event_form(editor, website=url))
         assert answer.status_code == 400, url
         assert 'id="website-error"' in answer.get_data(as_text=True)
+
+
+def test_the_editor_does_not_call_a_form_with_a_latin1_byte_expired(client, admin, sign_in):
+    editor = sign_in("administrator")
+    body = (
+        b"csrf_token=" + editor.token.encode() + b"&title=Caf\xe9&start_date=2027-01-01T10:00"
+        b"&end_date=2027-01-01T11:00&timezone=UTC&status=draft"
+    )
+    answer = editor.post(
+        "/manage/events/new",
+        data=body,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert "expired" not in page.lower(), "a form that could not be read is said to have expired"
+    assert "The form could not be read: title must be UTF-8 text." in page
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0

@@ -2282,3 +2282,15 @@ def test_a_lists_title_says_its_page_search_and_filters(client, make_event):
     assert french.startswith("Recherche\u00a0: busy · Évènements à venir, page numéro 2")
     # A term's page says its term in its heading already.
     assert _title_of(page(client, "/events/category/music/")) == "Music · Events"
+
+
+def test_a_filter_given_twice_is_read_by_its_last_value_as_the_api_reads_it(client, make_event):
+    """One rule for a repeated name on every face (app/forms.py): PHP's, its last value."""
+    event(make_event, title="Harp recital")
+    html = page(client, "/events/?search=zither&search=harp")
+    assert "Harp recital" in html
+    titles = [
+        e["title"]
+        for e in client.get(f"{NS}/events?search=zither&search=harp").get_json()["events"]
+    ]
+    assert titles == ["Harp recital"]

@@ -669,3 +669,13 @@ def test_a_wp_v2_category_named_in_decomposed_form_is_a_duplicate(client, admin)
     )
     again = client.post(f"{WP}/tribe_events_cat", json={"name": "Zoe\u0301"}, headers=admin)
     assert again.status_code == 400 and again.get_json()["code"] == "term_exists"
+
+
+def test_a_term_form_that_is_not_utf8_is_not_said_to_miss_its_name(client, admin):
+    answer = client.post(
+        "/wp-json/wp/v2/tags",
+        data=b"name=Caf\xe9",
+        headers={**admin, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 400
+    assert answer.get_json()["code"] != "rest_missing_callback_param", answer.get_json()

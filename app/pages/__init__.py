@@ -1188,6 +1188,8 @@ def error_page(
     }
     if status == 413 and editor:
         message = _too_large_form()
+    if code == "rest_invalid_param" and request.method == "POST":  # a body's (app/forms.py)
+        titles[400] = _("The form could not be read")
     try:
         response = page_response(
             "manage/message.html" if editor else "error.html",
