@@ -97,6 +97,23 @@ def utc_to_local(utc: datetime, tz: tzinfo) -> datetime:
         raise DateError("date out of range") from None
 
 
+# The days a stored date may fall on: years of four digits (``_four_digit_year``), to the
+# last day Python has. The pages show each of them (app/pages).
+FIRST_DAY = date(1000, 1, 1)
+LAST_DAY = date.max
+# Texts that sort before and after every stored date and time (``YYYY-MM-DD HH:MM:SS``): the
+# bounds of a day whose start lies past either end, which the pages reach (the days around
+# those they show, or the start in UTC of 1000-01-01 east of Greenwich).
+BEFORE_ALL = "1000-01-01 00:00:00"
+AFTER_ALL = "9999-12-31~"
+
+
+def nth_day(first: date, n: int) -> str:
+    """The ISO date ``n`` days after ``first``, or ``AFTER_ALL`` past ``LAST_DAY``."""
+    ordinal = first.toordinal() + n
+    return AFTER_ALL if ordinal > LAST_DAY.toordinal() else date.fromordinal(ordinal).isoformat()
+
+
 def _four_digit_year(value: datetime) -> datetime:
     """Stored dates are ``YYYY-MM-DD HH:MM:SS``: years before 1000 cannot be written so
     (strftime gives ``999-…``), so they are refused on input rather than broken on read."""
