@@ -103,9 +103,11 @@ FIRST_DAY = date(1000, 1, 1)
 LAST_DAY = date.max
 # Texts that sort before and after every stored date and time (``YYYY-MM-DD HH:MM:SS``): the
 # bounds of a day whose start lies past either end, which the pages reach (the days around
-# those they show, or the start in UTC of 1000-01-01 east of Greenwich).
+# those they show, or the start in UTC of 1000-01-01 east of Greenwich). Of the stored
+# shape, digits where they are, so that any collation sorts them so (PostgreSQL's en_US
+# passes over punctuation).
 BEFORE_ALL = "1000-01-01 00:00:00"
-AFTER_ALL = "9999-12-31~"
+AFTER_ALL = "9999-12-31 24:00:00"
 
 
 def nth_day(first: date, n: int) -> str:

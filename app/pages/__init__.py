@@ -681,9 +681,10 @@ def _clocks_on(spans: list, day: date, begin: str, end: str, lang: str) -> dict[
     compared, one subtraction: no time zone arithmetic per event)."""
     if not spans:
         return {}
-    edge = {begin, end} & {dates.BEFORE_ALL, dates.AFTER_ALL}  # the first or last day stored
+    if {begin, end} & {dates.BEFORE_ALL, dates.AFTER_ALL}:  # the first or last day stored
+        return _clocks_in_zone(spans, day, lang)
     midnight = datetime.fromisoformat(begin)
-    if edge or datetime.fromisoformat(end) - midnight != timedelta(days=1):  # clocks change
+    if datetime.fromisoformat(end) - midnight != timedelta(days=1):  # the clocks change
         return _clocks_in_zone(spans, day, lang)
     clocks = {}
     for span in spans:
