@@ -1545,18 +1545,20 @@ def test_an_image_without_alt_is_stored_with_an_empty_alt(client, admin, make_ev
 def test_no_link_leads_outside_the_dates_a_page_has(client):
     """Found by a tester: the last month's "next" and the first day's "previous" linked
     pages that are 400s; every link a month or day page writes answers."""
+    # The first and last days stored (1000-01-01, 9999-12-31: chk16h D8).
     for path in (
-        "/events/month/9998-12/",
-        "/events/month/1001-01/",
-        "/events/1001-01-01/",
-        "/events/9998-12-31/",
+        "/events/month/9999-12/",
+        "/events/month/1000-01/",
+        "/events/1000-01-01/",
+        "/events/9999-12-31/",
     ):
         html = page(client, path)
         for link in set(re.findall(r'href="(/events/[^"?]*)', html)):
             assert client.get(link, headers=HTML).status_code in (200, 301), (path, link)
-    assert 'rel="next"' not in page(client, "/events/month/9998-12/")
-    assert 'rel="prev"' in page(client, "/events/month/9998-12/")
-    assert 'rel="prev"' not in page(client, "/events/1001-01-01/")
+    assert 'rel="next"' not in page(client, "/events/month/9999-12/")
+    assert 'rel="prev"' in page(client, "/events/month/9999-12/")
+    assert 'rel="prev"' not in page(client, "/events/1000-01-01/")
+    assert 'rel="next"' not in page(client, "/events/9999-12-31/")
 
 
 def test_a_page_past_the_last_is_a_404_however_far(client, make_event):
