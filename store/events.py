@@ -1226,7 +1226,7 @@ def events_of_slug_on_day(slug: str, day: date) -> list[Event]:
     # within the UTC days either side of it (a LIKE on slugs alone read every event).
     query = Event.select().where(
         (Event.utc_start >= f"{day - timedelta(days=1)}")
-        & (Event.utc_start < f"{day + timedelta(days=2)}")
+        & (Event.utc_start < nth_day(day, 2))  # past 9999-12-31, after every date
         & ((Event.slug == slug) | Event.slug.startswith(f"{slug}-"))
         & Event.start_date.startswith(f"{day}")
         & (Event.status != "trash")
