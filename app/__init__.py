@@ -30,6 +30,7 @@ from app.cli import register_cli
 from app.config import SettingError, load_settings
 from app.editor import EDITOR_PATH, register_editor
 from app.errors import ApiError
+from app.forms import CalendarRequest
 from app.headers import StandardHeaders
 from app.i18n import N_, LanguageRoots, _, load_catalogs
 from app.jsonresponse import as_jsonp, is_jsonp_callback, only_fields
@@ -72,6 +73,8 @@ NO_DATABASE = {"health", "home", "doc_ui", "doc_ui_asset", "uploads"}
 class CalendarFlask(Flask):
     """Flask, asking once per function whether it is a coroutine function: ``ensure_sync``
     asks it of every hook and view on every request (eleven ``inspect`` calls a read)."""
+
+    request_class = CalendarRequest  # PHP's reading of forms and queries (app/forms.py)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

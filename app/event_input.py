@@ -25,6 +25,7 @@ from app.linked_input import check_image, linked_columns, publication_columns
 from app.term_input import parse_term_input
 from rules import dates, recurrence
 from rules.clock import utcnow
+from rules.ids import is_digits
 from rules.posts import effective_status, split_list
 from rules.text import plain_text, sanitise_html
 from schemas.linked import OrganizerCreate, VenueCreate
@@ -95,9 +96,7 @@ def _linked_item(item, kind: str, viewer, event_status: str):
     name_field = kind
     if isinstance(item, bool):
         raise invalid_params({kind: _("Must be ids or objects describing the item.")})
-    if isinstance(item, int) or (
-        isinstance(item, str) and item.strip().isascii() and item.strip().isdigit()
-    ):
+    if isinstance(item, int) or (isinstance(item, str) and is_digits(item.strip())):
         item_id = int(item)
         if item_id == 0:
             return None

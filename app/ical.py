@@ -33,6 +33,7 @@ from app.ical_zones import FixedZone, fixed_zone, vtimezone
 from app.render import address_line
 from app.urls import asked_url
 from rules import clock, dates
+from rules.ids import is_digits
 from rules.posts import TERM_NAME_MAX
 from rules.recurrence import FeedRecurrence, exdate_line
 from rules.text import html_text, is_web_url, plain_text
@@ -647,7 +648,7 @@ def _without_null_count(rule: str) -> str:
     def kept(part: str) -> bool:
         key, _sep, value = part.partition("=")
         value = value.strip()
-        return key.strip().upper() != "COUNT" or (value.isdigit() and int(value) > 0)
+        return key.strip().upper() != "COUNT" or (is_digits(value) and int(value) > 0)
 
     parts = rule.split(";")
     return ";".join(part for part in parts if kept(part))

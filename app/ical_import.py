@@ -37,6 +37,7 @@ from app.ical_bounds import Bounds, OverBound
 from app.urls import site_host, site_url
 from rules import dates, recurrence
 from rules.clock import utcnow
+from rules.ids import is_digits
 from rules.posts import effective_status
 from schemas.events import EventCreate, EventUpdate
 from store import recurrence as series_rows
@@ -710,7 +711,7 @@ def own_event(item: Incoming):
     path: its UIDs are written as ours are)."""
     number, _at, host = item.uid.partition("@")
     site = _our_site()
-    if not (number.isascii() and number.isdigit() and host and site) or host != site_host(site):
+    if not (is_digits(number) and host and site) or host != site_host(site):
         return None
     url = item.body.get("website", "")
     if url and urlsplit(url).netloc.lower() != urlsplit(site).netloc.lower():

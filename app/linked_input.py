@@ -14,6 +14,7 @@ from app.i18n import _
 from app.render import UPLOADS_PATH
 from app.urls import site_url
 from rules import dates
+from rules.ids import is_digits
 from rules.text import is_web_url, sanitise_html
 from store.media import get_media, media_of_file
 from store.users import ANONYMOUS, user_exists
@@ -69,9 +70,7 @@ def check_image(value, viewer, param: str = "image") -> str:
     if value in ("", None, False) or (isinstance(value, str) and value.strip() == "0"):
         return ""
     is_number = isinstance(value, int) and not isinstance(value, bool)
-    if is_number or (
-        isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
-    ):
+    if is_number or (isinstance(value, str) and is_digits(value.strip())):
         media = get_media(value)
         # One the caller may not read (shown only by another's draft) is no image to it:
         # attaching it would show it to everyone.

@@ -17,19 +17,21 @@ import orjson
 from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from flask_smorest import Api as BaseApi
 from flask_smorest import Blueprint as BaseBlueprint
+from marshmallow import fields as ma_fields
 from webargs.flaskparser import FlaskParser
 from werkzeug.datastructures import MultiDict
 
 from app.errors import ApiError, from_validation_error
 from app.i18n import _
 from app.openapi import ERROR_DESCRIPTIONS, ERRORS_BY_METHOD
+from rules.ids import is_digits
 from schemas.errors import Error
 
 
 def query_values(source: MultiDict, multiple: frozenset) -> dict:
     """The query string as a plain dict for a schema: ``x[]`` keys folded into ``x``
     (PHP-style arrays, values kept in order); a name in ``multiple`` (a list field) keeps
-    all its values, any other its first, as webargs' own proxy would give them."""
+    all its values, any other its last, as PHP reads a repeated name (app/forms.py)."""
     lists: dict[str, list] = {}
     for key, values in source.lists():
         name = key[:-2] if key.endswith("[]") else key
@@ -37,7 +39,7 @@ def query_values(source: MultiDict, multiple: frozenset) -> dict:
             lists[name] = lists[name] + values
         else:
             lists[name] = values
-    return {name: values if name in multiple else values[0] for name, values in lists.items()}
+    return {name: values if name in multiple else values[-1] for name, values in lists.items()}
 
 
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]")
@@ -50,15 +52,30 @@ def _lists_from_indexes(value):
     """``{"0": a, "1": b}`` (from ``x[0]=a&x[1]=b``) as ``[a, b]``, recursively."""
     if isinstance(value, dict):
         value = {k: _lists_from_indexes(v) for k, v in value.items()}
-        if value and all(k.isascii() and k.isdigit() for k in value):
+        if value and all(is_digits(k) for k in value):
             return [value[k] for k in sorted(value, key=int)]
     return value
 
 
-def multidict_to_body(source: MultiDict) -> dict:
-    """Form fields as a body, PHP-style as WordPress clients send them: repeated or ``[]``
-    keys become lists, ``venue[city]=X`` a nested object, ``organizer[0][organizer]=Y`` a
-    list of objects."""
+def list_keys(schema) -> frozenset:
+    """The names (as sent) of a schema's fields that take several values: lists, and the
+    raw values the store reads (ids, objects or lists of them). Worked out once per schema
+    object."""
+    keys = schema.__dict__.get("_calendar_list_keys")
+    if keys is None:
+        keys = schema._calendar_list_keys = frozenset(
+            field.data_key or name
+            for name, field in schema.fields.items()
+            if isinstance(field, ma_fields.List | ma_fields.Raw | ma_fields.Dict)
+        )
+    return keys
+
+
+def multidict_to_body(source: MultiDict, lists: frozenset | None = None) -> dict:
+    """Form fields as a body, PHP-style as WordPress clients send them: ``[]`` keys become
+    lists, ``venue[city]=X`` a nested object, ``organizer[0][organizer]=Y`` a list of
+    objects. A plain name given twice is a list when it is one of ``lists`` (SPEC §3:
+    ``x=a&x=b``; all of them when ``lists`` is None), else its last value, as PHP's."""
     body: dict = {}
     for key, values in source.lists():
         name, _sep, rest = key.partition("[")
@@ -79,8 +96,10 @@ def multidict_to_body(source: MultiDict) -> dict:
         if appending:
             existing = target.get(leaf)
             target[leaf] = (existing if isinstance(existing, list) else []) + values
+        elif len(values) > 1 and not path and (lists is None or name in lists):
+            target[leaf] = values
         else:
-            target[leaf] = values if len(values) > 1 else values[0]
+            target[leaf] = values[-1]
     return {key: _lists_from_indexes(value) for key, value in body.items()}
 
 
@@ -101,16 +120,15 @@ class CalendarParser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
     def load_querystring(self, req, schema):
-        if "search" in schema.fields and (
-            "search[]" in req.args or ("search" in req.args and len(req.args.getlist("search")) > 1)
-        ):
-            # An array where a string is expected: the reference's own answer.
+        if "search" in schema.fields and "search[]" in req.args:
+            # An array where a string is expected: the reference's own answer (a repeated
+            # plain ``search`` is its last value there, as any other name's).
             raise ApiError(
                 "archive-bad-search-string", _("The 'search' parameter must be a string"), 400
             )
         values = query_values(req.args, self._multiple_keys(schema))
         if _reads_body(req):
-            values.update(request_body(req))
+            values.update(request_body(req, list_keys(schema)))
         return values
 
     def _multiple_keys(self, schema) -> frozenset:
@@ -123,8 +141,9 @@ class CalendarParser(FlaskParser):
         return keys
 
     def load_json(self, req, schema):
-        body = request_body(req)
-        merged = multidict_to_body(req.args)
+        lists = list_keys(schema)
+        body = request_body(req, lists)
+        merged = multidict_to_body(req.args, lists)
         merged.update(body)
         return merged
 
@@ -132,10 +151,11 @@ class CalendarParser(FlaskParser):
         raise from_validation_error(error, schema)
 
 
-def request_body(req) -> dict:
-    """The body as a dict, from JSON or a form; ``{}`` when there is none."""
+def request_body(req, lists: frozenset | None = None) -> dict:
+    """The body as a dict, from JSON or a form (``lists``: as ``multidict_to_body``);
+    ``{}`` when there is none."""
     if req.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
-        return multidict_to_body(req.form)
+        return multidict_to_body(req.form, lists)
     raw = req.get_data(cache=True)
     if not raw.strip():
         return {}

@@ -16,6 +16,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from rules import clock
+from rules.ids import has_other_digits
 
 FORMAT = "%Y-%m-%d %H:%M:%S"
 
@@ -94,6 +95,25 @@ def utc_to_local(utc: datetime, tz: tzinfo) -> datetime:
         return _four_digit_year(utc.replace(tzinfo=UTC).astimezone(tz).replace(tzinfo=None))
     except OverflowError:
         raise DateError("date out of range") from None
+
+
+# The days a stored date may fall on: years of four digits (``_four_digit_year``), to the
+# last day Python has. The pages show each of them (app/pages).
+FIRST_DAY = date(1000, 1, 1)
+LAST_DAY = date.max
+# Texts that sort before and after every stored date and time (``YYYY-MM-DD HH:MM:SS``): the
+# bounds of a day whose start lies past either end, which the pages reach (the days around
+# those they show, or the start in UTC of 1000-01-01 east of Greenwich). Of the stored
+# shape, digits where they are, so that any collation sorts them so (PostgreSQL's en_US
+# passes over punctuation).
+BEFORE_ALL = "1000-01-01 00:00:00"
+AFTER_ALL = "9999-12-31 24:00:00"
+
+
+def nth_day(first: date, n: int) -> str:
+    """The ISO date ``n`` days after ``first``, or ``AFTER_ALL`` past ``LAST_DAY``."""
+    ordinal = first.toordinal() + n
+    return AFTER_ALL if ordinal > LAST_DAY.toordinal() else date.fromordinal(ordinal).isoformat()
 
 
 def _four_digit_year(value: datetime) -> datetime:
@@ -345,6 +365,8 @@ def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datet
     text = value.strip()
     if not text:
         raise DateError("empty date")
+    if has_other_digits(text):  # "٢٠٢٧-٠١-٠١": the regular expressions' \d would read them
+        raise DateError("not a date")
     plain = _plain_form(text)
     if plain is not None:
         return plain

@@ -10,6 +10,16 @@ SLUG_MAX = 200
 # The longest term name: WordPress keeps a term's name in a varchar(200) too (wp_terms.name).
 TERM_NAME_MAX = 200
 
+
+def suffixed_slug(base: str, suffix: str) -> str:
+    """``base`` followed by ``suffix`` (``-2``, ``-2027-01-11``) within ``SLUG_MAX``: the base
+    is cut to make room, as WordPress's ``wp_unique_post_slug`` cuts it, so that a slug made
+    unique is one the same API takes back on a write."""
+    if len(base) + len(suffix) <= SLUG_MAX:
+        return base + suffix
+    return base[: SLUG_MAX - len(suffix)].rstrip("-") + suffix
+
+
 STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
 
 

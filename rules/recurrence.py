@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo
 from dateutil.rrule import rrulestr
 
 from rules import N_, dates
+from rules.ids import is_digits
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 # RFC 5545 rule parts; dateutil also reads BYEASTER, which is not part of the standard.
@@ -245,7 +246,7 @@ def _check_rule(rule: str) -> None:
         raise RecurrenceError(COUNT_AND_UNTIL)
     for number in ("COUNT", "INTERVAL"):
         text = _part(rule, number)
-        if text is not None and (not text.isdigit() or not 1 <= int(text) <= 100000):
+        if text is not None and (not is_digits(text) or not 1 <= int(text) <= 100000):
             raise RecurrenceError(BAD_VALUE)
     until = _part(rule, "UNTIL")
     if until is not None and not (_DATE.match(until) or _DATE_TIME.match(until)):

@@ -95,15 +95,19 @@ def demote_headings(html: str, top: int = 2) -> str:
     return _HEADING.sub(lambda tag: f"<{tag[1]}h{min(int(tag[2]) + shift, 6)}", html)
 
 
-_UNSAFE_IN_URL = re.compile(r"[\s\"'<>`\\]")
+# Besides what could break out of an HTML attribute: control characters (C0, DEL, C1),
+# which no URL holds (RFC 3986) and which a page would otherwise emit raw in href and src.
+_UNSAFE_IN_URL = re.compile(r"[\s\"'<>`\\\x00-\x1f\x7f-\x9f]")
 
 
 def is_web_url(value: str) -> bool:
-    """An absolute http(s) URL with nothing that could break out of an HTML attribute."""
+    """An absolute http(s) URL with nothing that could break out of an HTML attribute and
+    a port, when it has one, in range: the one URL rule of every face."""
     if _UNSAFE_IN_URL.search(value):
         return False
     try:
         parsed = urlparse(value)
+        parsed.port  # noqa: B018 -- urllib refuses a port past 65535 when it is read
     except ValueError:
         return False
     return parsed.scheme in ("http", "https") and bool(parsed.netloc)

@@ -13,6 +13,7 @@ from schemas.fields import (
     Flag,
     IdList,
     ListingOut,
+    Number,
     OutSchema,
     PagingArgs,
     PlainText,
@@ -75,7 +76,7 @@ class EventQueryArgs(PagingArgs):
     geoloc_lng = Coordinate(
         180, metadata=describe(N_("Longitude of the centre of a radius search."))
     )
-    geoloc_radius = fields.Float(
+    geoloc_radius = Number(
         allow_none=True,
         allow_nan=False,
         validate=validate.Range(

@@ -9,7 +9,7 @@ from marshmallow.utils import missing, set_value
 
 from rules import N_, Filled
 from rules.dates import DateError, parse_datetime, resolve_timezone
-from rules.ids import MAX_ID, as_id
+from rules.ids import MAX_ID, as_id, has_other_digits, is_digits
 from rules.posts import STATUSES, split_list
 from rules.recurrence import RecurrenceError, parse
 from rules.text import is_web_url, plain_text
@@ -122,7 +122,7 @@ class PositiveInt(fields.Integer):
             raise ValidationError(N_("Must be a whole number."))
         if isinstance(value, str):
             value = value.strip()
-            if not value.lstrip("-").isdigit():
+            if not is_digits(value.lstrip("-")):
                 raise ValidationError(N_("Must be a whole number."))
         try:
             number = int(value)
@@ -283,7 +283,17 @@ class Status(Text):
         return value
 
 
-class Coordinate(fields.Float):
+class Number(fields.Float):
+    """A number, finite; a text gives one only in digits 0 to 9 (rules/ids.py::is_digits),
+    though Python's ``float`` reads any script's."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and has_other_digits(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Coordinate(Number):
     """A latitude (``limit`` 90) or longitude (180). A ``clearable`` one loads "" (or
     blanks) as "": the coordinate removed (None would be dropped as "not sent")."""
 

@@ -17,6 +17,7 @@ import re
 import sqlite3
 import threading
 import time
+import unicodedata
 import weakref
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -353,15 +354,24 @@ def open_database(setting: str, connections: int = POOL_SIZE) -> Database:
 
 
 def _lower(value):
-    return value.lower() if isinstance(value, str) else value
+    return fold(value) if isinstance(value, str) else value
+
+
+def fold(text: str) -> str:
+    """``text`` as ``folded`` reads a column, to compare with one: in lower case and
+    canonically composed (NFC), so that "Café" typed on macOS (an ``e`` and a combining
+    accent) meets the "Café" of another keyboard, as in the reference's MySQL collation."""
+    return unicodedata.normalize("NFC", text.lower())
 
 
 def folded(column):
-    """``column`` in lower case as Python's ``.lower()`` writes it, to compare with a text
-    so lowered: PostgreSQL's ``LOWER``; on SQLite, whose own folds A to Z only ("Été"
+    """``column`` as ``fold`` writes a text, to compare with a text so folded: PostgreSQL's
+    ``LOWER`` then ``NORMALIZE``; on SQLite, whose own ``lower`` folds A to Z only ("Été"
     would never meet "été": a term, a venue, a user's e-mail), Python's, registered as
     ``unicode_lower`` (a call per row: for the few rows a name's statement reads)."""
-    return fn.LOWER(column) if is_postgres() else fn.unicode_lower(column)
+    if is_postgres():
+        return fn.NORMALIZE(fn.LOWER(column), SQL("NFC"))
+    return fn.unicode_lower(column)
 
 
 def _postgres_parameters(url: str) -> dict:
@@ -787,8 +797,9 @@ def contains_text(column, text: str, scan: bool = False):
     short for the index), where SQLite's own A-to-Z ``lower`` costs half as much."""
     if is_postgres():
         return Expression(column, "ILIKE", Value(_like_pattern(text)))
-    lowered = fn.lower(column) if scan else folded(column)
-    return fn.instr(lowered, text.lower()) > 0
+    if scan:
+        return fn.instr(fn.lower(column), text.lower()) > 0
+    return fn.instr(folded(column), fold(text)) > 0
 
 
 def create_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:

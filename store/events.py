@@ -16,6 +16,7 @@ from cachetools import LRUCache
 from peewee import JOIN, SQL, NodeList, Select, ValuesList, fn
 
 from rules.clock import utcnow_str
+from rules.dates import nth_day
 from rules.geo import bounding_box, distance_km
 from rules.ids import as_id
 from rules.recurrence import is_occurrence, is_series
@@ -618,7 +619,7 @@ def _counted_by_dates(
     day). Any other grid counts each day's index range (``_day_counts``)."""
     if base != EventFilters() or viewer.has("edit_posts"):
         return False
-    return all(bounds[n + 1] == f"{first + timedelta(days=n)} 00:00:00" for n in range(count + 1))
+    return all(bounds[n + 1] == f"{nth_day(first, n)} 00:00:00" for n in range(count + 1))
 
 
 def _grid_counts(
@@ -688,7 +689,7 @@ _ON_DATES = Statement(_on_dates)
 
 def _day_values(first: date, bounds: list[str], starts: list, count: int) -> dict:
     """The values of each day's placeholders (``_on_day``)."""
-    days = [(first + timedelta(days=n)).isoformat() for n in range(count + 1)]
+    days = [nth_day(first, n) for n in range(count + 1)]  # past 9999-12-31: AFTER_ALL
     values = {}
     for n, names in enumerate(_day_names(count)):
         values.update(
@@ -1237,7 +1238,7 @@ def events_of_slug_on_day(slug: str, day: date) -> list[Event]:
     # within the UTC days either side of it (a LIKE on slugs alone read every event).
     query = Event.select().where(
         (Event.utc_start >= f"{day - timedelta(days=1)}")
-        & (Event.utc_start < f"{day + timedelta(days=2)}")
+        & (Event.utc_start < nth_day(day, 2))  # past 9999-12-31, after every date
         & ((Event.slug == slug) | Event.slug.startswith(f"{slug}-"))
         & Event.start_date.startswith(f"{day}")
         & (Event.status != "trash")

@@ -10,7 +10,7 @@ from peewee import Case, fn
 from rules.clock import utcnow_str
 from rules.ids import as_id
 from rules.text import search_words
-from store.db import contains_text, folded, write_transaction
+from store.db import contains_text, fold, folded, write_transaction
 from store.errors import Vanished
 from store.models import Event, EventOrganizer, EventVenue, Node, Organizer, Venue
 from store.posts import (
@@ -82,13 +82,13 @@ def find_duplicate(kind: str, values: dict, viewer: Viewer):
     full: a duplicate found elsewhere would reveal what the caller may not see."""
     model = MODELS[kind]
     query = model.select().where(
-        (folded(model.title) == values["title"].strip().lower())
+        (folded(model.title) == fold(values["title"].strip()))
         & (model.status != "trash")
         & readable_clause(model, viewer)
     )
     for field in DEDUP_FIELDS[kind]:
         if values.get(field):
-            query = query.where(folded(getattr(model, field)) == values[field].strip().lower())
+            query = query.where(folded(getattr(model, field)) == fold(values[field].strip()))
     return query.order_by(model.id).first()
 
 

@@ -18,7 +18,7 @@ import orjson
 from peewee import Cast, fn
 
 from rules.clock import utcnow_str
-from rules.ids import as_id
+from rules.ids import as_id, is_digits
 from store.db import insert_row, write_transaction
 from store.images import Processed
 from store.models import Event, Media, Organizer, Venue
@@ -32,7 +32,7 @@ FILE_NAME = re.compile(r"[0-9a-f]{32}(?:-[0-9]+x[0-9]+)?\.(?:jpg|png|gif|webp)")
 
 def is_media_id(value) -> bool:
     """A stored ``image`` value that names a media row rather than a URL."""
-    return isinstance(value, str) and value.isascii() and value.isdigit()
+    return isinstance(value, str) and is_digits(value)
 
 
 def _write(folder: str, name: str, data: bytes) -> None:

@@ -12,7 +12,7 @@ from peewee import SQL, fn
 from rules import dates
 from rules.clock import utcnow, utcnow_str
 from rules.ids import as_id
-from rules.posts import SLUG_MAX, STATUSES, is_published
+from rules.posts import SLUG_MAX, STATUSES, is_published, suffixed_slug
 from store.db import insert_row, insert_rows, insert_under_new_id
 from store.memo import MEMO, current_version
 from store.models import Event, Node, Organizer, Term, Venue
@@ -119,15 +119,18 @@ def unique_slug(
         and not model.select(model.id).where(others & (model.slug == base)).exists()
     ):
         return base
-    # An index range rather than LIKE, which SQLite cannot serve from the slug index.
+    # An index range rather than LIKE, which SQLite cannot serve from the slug index. A base
+    # too long for a suffix is cut (suffixed_slug): every candidate then starts with its
+    # first SLUG_MAX - 9 characters (room for "-9999999" and the dash the cut may drop).
+    start = base + "-" if len(base) <= SLUG_MAX - 9 else base[: SLUG_MAX - 9]
     query = model.select(model.slug).where(
-        others & (model.slug >= base + "-") & (model.slug < base + "-\uffff")
+        others & (model.slug >= start) & (model.slug < start + "\uffff")
     )
     taken = {slug for (slug,) in query.tuples()}
     number = 2
-    while f"{base}-{number}" in taken:
+    while suffixed_slug(base, f"-{number}") in taken:
         number += 1
-    return f"{base}-{number}"
+    return suffixed_slug(base, f"-{number}")
 
 
 def publication_horizon(now: str | None = None) -> str:

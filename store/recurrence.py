@@ -13,6 +13,7 @@ from peewee import SQL, Case
 
 from rules import dates
 from rules.clock import utcnow_str
+from rules.posts import suffixed_slug
 from rules.recurrence import (
     RecurrenceError,
     TooManyOccurrences,
@@ -117,7 +118,9 @@ def _occurrence_slugs(base: str, starts: list[datetime]) -> list[str]:
     for start in starts:
         per_day[start.date()] = per_day.get(start.date(), 0) + 1
     wanted = [
-        f"{base}-{start:%Y-%m-%d}" + (f"-{start:%H%M}" if per_day[start.date()] > 1 else "")
+        suffixed_slug(
+            base, f"-{start:%Y-%m-%d}" + (f"-{start:%H%M}" if per_day[start.date()] > 1 else "")
+        )
         for start in starts
     ]
     taken: set[str] = set()

@@ -9,7 +9,15 @@ from peewee import JOIN, SQL, Case, Select, fn
 from rules import N_
 from rules.clock import utcnow_str
 from rules.ids import as_id
-from store.db import contains_text, database, folded, never_reused_id, unindexed, write_transaction
+from store.db import (
+    contains_text,
+    database,
+    fold,
+    folded,
+    never_reused_id,
+    unindexed,
+    write_transaction,
+)
 from store.errors import Conflict, InvalidInput, Vanished
 from store.memo import MEMO, current_version
 from store.models import Event, EventTerm, Term
@@ -58,7 +66,7 @@ def find_term(value, taxonomy: str) -> Term | None:
     if not rows:
         rows = _TERM_BY_SLUG.rows(taxonomy, slug_asked(text))
     if not rows:
-        rows = _TERM_BY_NAME.rows(taxonomy, text.lower())
+        rows = _TERM_BY_NAME.rows(taxonomy, fold(text))
     return Term(**vars(rows[0])) if rows else None
 
 
@@ -382,7 +390,7 @@ def term_count(term_id: int) -> int:
 def name_taken(taxonomy: str, name: str, parent: int, exclude_id: int | None = None):
     query = Term.select().where(
         (Term.taxonomy == taxonomy)
-        & (folded(Term.name) == name.strip().lower())
+        & (folded(Term.name) == fold(name.strip()))
         & (Term.parent == parent)
     )
     if exclude_id is not None:

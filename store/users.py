@@ -19,7 +19,7 @@ from peewee import SQL
 from rules import clock
 from rules.clock import utcnow_str
 from rules.ids import as_id
-from store.db import folded, upsert, write_transaction
+from store.db import fold, folded, upsert, write_transaction
 from store.models import AppPassword, AuthFailure, Event, Media, Organizer, User, Venue
 from store.sql import Statement, in_list, param
 
@@ -304,7 +304,7 @@ def user_named(name: str) -> User | None:
 
 def users_named(name: str) -> list[User]:
     """Every user ``name`` names (``names_user``), its login or e-mail in any case."""
-    lowered = name.lower()
+    lowered = fold(name)
     query = User.select().where((folded(User.login) == lowered) | (folded(User.email) == lowered))
     return [user for user in query if names_user(user, name)]
 

@@ -3226,3 +3226,30 @@ def test_a_venue_moved_to_the_trash_says_so(sign_in):
     assert '<p class="notice" role="status">Moved to the trash' in page
     form = editor.get(f"/manage/venues/{venue_id}").get_data(as_text=True)
     assert "<title>Edit venue: Old hall · Editor · " in form
+
+
+def test_the_editor_refuses_a_website_with_control_characters_or_a_bad_port(sign_in):
+    """SPEC §10: the URL rule of the API (rules/text.py::is_web_url) on the editor's form."""
+    editor = sign_in("administrator")
+    for url in ("http://ex.com/a\x01b", "http://ex.com:99999/"):
+        answer = editor.post("/manage/events/new", data=event_form(editor, website=url))
+        assert answer.status_code == 400, url
+        assert 'id="website-error"' in answer.get_data(as_text=True)
+
+
+def test_the_editor_does_not_call_a_form_with_a_latin1_byte_expired(client, admin, sign_in):
+    editor = sign_in("administrator")
+    body = (
+        b"csrf_token=" + editor.token.encode() + b"&title=Caf\xe9&start_date=2027-01-01T10:00"
+        b"&end_date=2027-01-01T11:00&timezone=UTC&status=draft"
+    )
+    answer = editor.post(
+        "/manage/events/new",
+        data=body,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert "expired" not in page.lower(), "a form that could not be read is said to have expired"
+    assert "The form could not be read: title must be UTF-8 text." in page
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0

@@ -8,7 +8,7 @@ import pytest
 
 from store.db import database
 from store.models import Event
-from tests.conftest import NS, forget_listings
+from tests.conftest import NS, event_form, forget_listings, saved_id
 
 
 def stored(event_id):
@@ -963,3 +963,179 @@ def test_post_parent_cannot_make_two_events_each_others_parent(client, admin):
     a = client.get(f"{NS}/events/{first['id']}").get_json()["post_parent"]
     b = client.get(f"{NS}/events/{second['id']}").get_json()["post_parent"]
     assert not (a == second["id"] and b == first["id"]), "a post_parent loop was stored"
+
+
+# SPEC §4: a slug made unique with -2, -3 stays within the limit the same API enforces on a
+# write (WordPress cuts the base, wp_unique_post_slug), so an item can be sent back as read.
+LONGEST_SLUG = "s" * 200
+ONE_HOUR = {"start_date": "2027-01-01 10:00", "end_date": "2027-01-01 11:00"}
+
+
+def test_a_slug_made_unique_stays_within_the_slug_limit(client, admin):
+    first = client.post(
+        f"{NS}/events", json={"title": "a", **ONE_HOUR, "slug": LONGEST_SLUG}, headers=admin
+    )
+    second = client.post(
+        f"{NS}/events", json={"title": "b", **ONE_HOUR, "slug": LONGEST_SLUG}, headers=admin
+    )
+    assert first.status_code == second.status_code == 201
+    slug = second.get_json()["slug"]
+    assert slug != LONGEST_SLUG
+    assert len(slug) <= 200, len(slug)
+
+
+def test_an_event_sent_back_with_its_own_slug_is_accepted(client, admin):
+    client.post(
+        f"{NS}/events", json={"title": "a", **ONE_HOUR, "slug": LONGEST_SLUG}, headers=admin
+    )
+    made = client.post(
+        f"{NS}/events", json={"title": "b", **ONE_HOUR, "slug": LONGEST_SLUG}, headers=admin
+    ).get_json()
+    again = client.post(f"{NS}/events/{made['id']}", json={"slug": made["slug"]}, headers=admin)
+    assert again.status_code == 200, again.get_json()
+
+
+def test_a_long_title_twice_gives_slugs_within_the_limit(client, admin):
+    client.post(f"{NS}/events", json={"title": "é" * 300, **ONE_HOUR}, headers=admin)
+    second = client.post(f"{NS}/events", json={"title": "é" * 300, **ONE_HOUR}, headers=admin)
+    assert len(second.get_json()["slug"]) <= 200, len(second.get_json()["slug"])
+
+
+def test_an_event_website_with_control_characters_is_refused(client, admin):
+    """SPEC §10: a URL with control characters (or a port past 65535) is no absolute URL."""
+    for url in ("http://ex.com/a\x01b", "http://ex.com/a\x7fb", "http://ex.com/a\x1bb"):
+        answer = client.post(
+            f"{NS}/events", json={"title": "u", **ONE_HOUR, "website": url}, headers=admin
+        )
+        assert answer.status_code == 400, (url, answer.get_json().get("website"))
+        assert "website" in answer.get_json()["data"]["params"]
+        assert answer.get_json()["data"]["params"]["website"] == (
+            "Must be an absolute http or https URL."
+        )
+
+
+def test_an_image_url_with_control_characters_is_refused(client, admin):
+    answer = client.post(
+        f"{NS}/events",
+        json={"title": "u", **ONE_HOUR, "image": "http://ex.com/i\x01.png"},
+        headers=admin,
+    )
+    assert answer.status_code == 400, answer.get_json().get("image")
+
+
+def test_whole_number_parameters_take_the_same_digits_as_id_lists(client, admin):
+    fullwidth_five = "\uff15"
+    arabic_indic_three = "\u0663"
+    assert client.get(f"{NS}/events?include={fullwidth_five}").status_code == 400
+    assert client.get(f"/events/?page={arabic_indic_three}").status_code == 400
+    per_page = client.get(f"{NS}/events?per_page={fullwidth_five}")
+    assert per_page.status_code == 400
+    assert per_page.get_json()["data"]["params"]["per_page"] == "Must be a whole number."
+    assert client.get(f"{NS}/events?page={arabic_indic_three}").status_code == 400
+    assert client.get(f"/wp-json/wp/v2/tags?per_page={arabic_indic_three}").status_code == 400
+
+
+def test_numbers_and_dates_in_other_scripts_digits_are_refused(client, admin):
+    """One rule for digits (rules/ids.py::is_digits): 0 to 9 only, as PHP's is_numeric."""
+    fullwidth = client.post(
+        f"{NS}/venues",
+        json={"venue": "v", "geo_lat": "\uff14\uff15", "geo_lng": "1"},
+        headers=admin,
+    )
+    assert fullwidth.status_code == 400
+    assert fullwidth.get_json()["data"]["params"]["geo_lat"] == "Must be a number."
+    arabic_indic = "\u0662\u0660\u0662\u0667-\u0660\u0661-\u0660\u0661 10:00"
+    answer = client.post(
+        f"{NS}/events",
+        json={"title": "t", "start_date": arabic_indic, "end_date": "2027-01-01 11:00"},
+        headers=admin,
+    )
+    assert answer.status_code == 400 and "start_date" in answer.get_json()["data"]["params"]
+    assert client.get(f"{NS}/events?geoloc_lat=\uff14\uff15&geoloc_lng=1").status_code == 400
+    assert client.get(f"{NS}/events?geoloc_radius=\u0665").status_code == 400
+
+
+# A form body that is not UTF-8 is a 400 naming the field (app/forms.py), as a JSON body that is
+# not JSON is one: never "Missing parameter(s)" of the fields it sent, nor U+FFFD stored.
+LATIN1_FORM = b"title=Caf\xe9&start_date=2027-01-01+10:00&end_date=2027-01-01+11:00"
+
+
+def test_a_form_body_that_is_not_utf8_is_not_said_to_miss_the_fields_it_sent(client, admin):
+    answer = client.post(
+        f"{NS}/events",
+        data=LATIN1_FORM,
+        headers={**admin, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 400
+    body = answer.get_json()
+    # start_date and end_date were sent, valid; they are not missing.
+    assert body["code"] == "rest_invalid_param", body
+    assert body["data"]["params"] == {"title": "Must be UTF-8 text."}
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
+    percent_encoded = LATIN1_FORM.replace(b"\xe9", b"%E9")  # not stored as the text "%E9"
+    answer = client.post(
+        f"{NS}/events",
+        data=percent_encoded,
+        headers={**admin, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.get_json()["data"]["params"] == {"title": "Must be UTF-8 text."}
+
+
+def test_a_form_labelled_latin1_is_not_said_to_miss_the_fields_it_sent(client, admin):
+    answer = client.post(
+        f"{NS}/events",
+        data=LATIN1_FORM,
+        headers={**admin, "Content-Type": "application/x-www-form-urlencoded; charset=ISO-8859-1"},
+    )
+    assert answer.status_code == 201, answer.get_json()  # a charset Werkzeug reads
+    assert answer.get_json()["title"] == "Café"
+
+
+def test_a_multipart_field_that_is_not_utf8_is_not_stored_with_replacement_characters(
+    client, admin
+):
+    parts = [
+        (b"title", b"Caf\xe9"),
+        (b"start_date", b"2027-01-01 10:00"),
+        (b"end_date", b"2027-01-01 11:00"),
+    ]
+    body = (
+        b"".join(
+            b'--x\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n' % part
+            for part in parts
+        )
+        + b"--x--\r\n"
+    )
+    answer = client.post(
+        f"{NS}/events",
+        data=body,
+        headers={**admin, "Content-Type": "multipart/form-data; boundary=x"},
+    )
+    assert answer.status_code == 400, answer.get_json().get("title")
+    assert answer.get_json()["data"]["params"] == {"title": "Must be UTF-8 text."}
+    assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
+
+
+def test_a_repeated_title_in_a_form_is_read_by_the_api_as_the_editor_reads_it(
+    client, admin, sign_in
+):
+    """PHP's rule on every face (app/forms.py): a name given twice holds its last value."""
+    editor = sign_in("administrator")
+    form = event_form(editor)
+    form["title"] = ["first", "second"]
+    saved = editor.post("/manage/events/new", data=form)
+    assert saved.status_code == 303
+    assert client.get(f"{NS}/events/{saved_id(saved)}", headers=admin).get_json()["title"] == (
+        "second"
+    )
+    answer = client.post(
+        f"{NS}/events",
+        data="title=first&title=second&start_date=2027-01-01+10:00&end_date=2027-01-01+11:00"
+        "&categories=Jazz&categories=Folk",  # a list parameter keeps them all (SPEC §3)
+        headers={**admin, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 201, answer.get_json()  # not "title: Must be a string."
+    assert answer.get_json()["title"] == "second"
+    assert {c["name"] for c in answer.get_json()["categories"]} == {"Jazz", "Folk"}
+    listed = client.get(f"{NS}/events?per_page=3&per_page=1", headers=admin).get_json()
+    assert len(listed["events"]) == 1

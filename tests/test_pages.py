@@ -821,7 +821,8 @@ def test_found_by_review_odd_addresses_are_pages_not_500s(client, make_event, ad
         assert '<link rel="canonical" href="http://localhost/events/">' in html, query
     page(client, f"/events/{DAY:%Y-%m-%d}/?day=x")
     page(client, "/events/?page=%C2%B2", 400)
-    page(client, "/events/month/1000-01/", 400)
+    page(client, "/events/month/1000-01/")  # the first month stored: a page (chk16h D8)
+    page(client, "/events/month/0999-12/", 400)
     page(client, "/events/0999-12-31/", 400)
     missing = client.get("/manage/events/abc", headers=HTML)
     assert missing.status_code == 404 and "<h1>" in missing.get_data(as_text=True)
@@ -1544,18 +1545,20 @@ def test_an_image_without_alt_is_stored_with_an_empty_alt(client, admin, make_ev
 def test_no_link_leads_outside_the_dates_a_page_has(client):
     """Found by a tester: the last month's "next" and the first day's "previous" linked
     pages that are 400s; every link a month or day page writes answers."""
+    # The first and last days stored (1000-01-01, 9999-12-31: chk16h D8).
     for path in (
-        "/events/month/9998-12/",
-        "/events/month/1001-01/",
-        "/events/1001-01-01/",
-        "/events/9998-12-31/",
+        "/events/month/9999-12/",
+        "/events/month/1000-01/",
+        "/events/1000-01-01/",
+        "/events/9999-12-31/",
     ):
         html = page(client, path)
         for link in set(re.findall(r'href="(/events/[^"?]*)', html)):
             assert client.get(link, headers=HTML).status_code in (200, 301), (path, link)
-    assert 'rel="next"' not in page(client, "/events/month/9998-12/")
-    assert 'rel="prev"' in page(client, "/events/month/9998-12/")
-    assert 'rel="prev"' not in page(client, "/events/1001-01-01/")
+    assert 'rel="next"' not in page(client, "/events/month/9999-12/")
+    assert 'rel="prev"' in page(client, "/events/month/9999-12/")
+    assert 'rel="prev"' not in page(client, "/events/1000-01-01/")
+    assert 'rel="next"' not in page(client, "/events/9999-12-31/")
 
 
 def test_a_page_past_the_last_is_a_404_however_far(client, make_event):
@@ -2282,3 +2285,66 @@ def test_a_lists_title_says_its_page_search_and_filters(client, make_event):
     assert french.startswith("Recherche\u00a0: busy · Évènements à venir, page numéro 2")
     # A term's page says its term in its heading already.
     assert _title_of(page(client, "/events/category/music/")) == "Music · Events"
+
+
+def test_a_filter_given_twice_is_read_by_its_last_value_as_the_api_reads_it(client, make_event):
+    """One rule for a repeated name on every face (app/forms.py): PHP's, its last value."""
+    event(make_event, title="Harp recital")
+    html = page(client, "/events/?search=zither&search=harp")
+    assert "Harp recital" in html
+    titles = [
+        e["title"]
+        for e in client.get(f"{NS}/events?search=zither&search=harp").get_json()["events"]
+    ]
+    assert titles == ["Harp recital"]
+
+
+def test_the_day_and_month_of_an_event_the_api_accepts_have_pages(client, admin):
+    """One date rule on every face: the pages show every day a stored date may fall on."""
+    for day in ("9999-12-30", "1000-01-02"):
+        made = client.post(
+            f"{NS}/events",
+            json={"title": f"edge {day}", "start_date": f"{day} 10:00", "end_date": f"{day} 11:00"},
+            headers=admin,
+        )
+        assert made.status_code == 201
+        assert client.get(f"/event/{made.get_json()['slug']}/").status_code == 200
+        assert client.get(f"/events/{day}/").status_code == 200, day
+        assert client.get(f"/events/month/{day[:7]}/").status_code == 200, day
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago"])
+def test_the_first_and_last_days_stored_have_pages_that_link_within_them(
+    app, client, make_event, zone
+):
+    """The grid stops at 9999-12-31; no link leads before 1000-01-01 or after 9999-12-31,
+    whatever the site's zone (the days around those shown lie past the years stored)."""
+    app.config["SITE_TIMEZONE"] = zone
+    utc = {"timezone": "UTC"}
+    make_event(
+        title="Last light", start_date="9999-12-31 10:00", end_date="9999-12-31 11:00", **utc
+    )
+    make_event(
+        title="First light", start_date="1000-01-01 12:00", end_date="1000-01-01 13:00", **utc
+    )
+    last_month, last_day = (
+        page(client, "/events/month/9999-12/"),
+        page(client, "/events/9999-12-31/"),
+    )
+    first_month, first_day = (
+        page(client, "/events/month/1000-01/"),
+        page(client, "/events/1000-01-01/"),
+    )
+    assert 'rel="next"' not in last_month and 'rel="next"' not in last_day
+    assert 'rel="prev"' not in first_month and 'rel="prev"' not in first_day
+    assert 'href="/events/9999-12-31/' in last_month and "/events/1000-01-01/" in first_month
+    for html in (last_month, last_day, first_month, first_day):
+        assert not re.search(r"/events/(month/)?(0\d{3}|\d{5})", html)
+    # Local 0999-12-31 in Pago Pago: on no day shown, though the grid reaches that day.
+    make_event(title="Eve", start_date="1000-01-01 05:00", end_date="1000-01-01 06:00", **utc)
+    assert page(client, "/events/month/1000-01/?search=eve")
+    if zone == "UTC":
+        assert "Last light" in last_month and "Last light" in last_day
+        assert "First light" in first_month and "First light" in first_day
+    page(client, "/events/10000-01-01/", 400)
+    page(client, "/events/0999-12-31/", 400)

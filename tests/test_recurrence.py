@@ -1060,3 +1060,26 @@ def test_an_occurrence_edited_then_trashed_comes_back_as_it_was_edited(client, a
     assert renamed.status_code == 200
     assert client.post(url, json={"status": "publish"}, headers=admin).status_code == 200
     assert client.get(url).get_json()["title"] == "Choir (solo)"
+
+
+def test_the_occurrences_of_a_series_with_the_longest_slug_can_be_sent_back(client, admin):
+    client.post(
+        f"{NS}/events",
+        json={
+            "title": "t",
+            "start_date": "2027-01-04 10:00",
+            "end_date": "2027-01-04 11:00",
+            "slug": "r" * 200,
+            "recurrence": "RRULE:FREQ=WEEKLY;COUNT=3",
+        },
+        headers=admin,
+    )
+    listed = client.get(f"{NS}/events?start_date=2027-01-01", headers=admin).get_json()["events"]
+    assert len(listed) == 3
+    for event in listed:
+        assert len(event["slug"]) <= 200, (event["id"], len(event["slug"]))
+    occurrence = next(event for event in listed if event["slug"].endswith("-2027-01-11"))
+    again = client.post(
+        f"{NS}/events/{occurrence['id']}", json={"slug": occurrence["slug"]}, headers=admin
+    )
+    assert again.status_code == 200, again.get_json()

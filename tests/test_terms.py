@@ -1,6 +1,7 @@
 """Categories and tags."""
 
 import re
+import unicodedata
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -1005,3 +1006,45 @@ def test_a_term_page_past_the_end_links_no_page_that_does_not_exist(client, admi
     assert "page=4" in response.get_json()["previous_rest_url"]
     wordpress = client.get("/wp-json/wp/v2/tribe_events_cat?per_page=1&page=5")
     assert 'page=3>; rel="prev"' in wordpress.headers["Link"]
+
+
+def test_a_term_slug_made_unique_stays_within_the_slug_limit(client, admin):
+    client.post(f"{NS}/categories", json={"name": "a" * 199 + "!"}, headers=admin)
+    second = client.post(f"{NS}/categories", json={"name": "a" * 199 + "?"}, headers=admin)
+    assert second.status_code == 201
+    made = second.get_json()
+    assert len(made["slug"]) <= 200, made["slug"][-6:]
+    again = client.post(f"{NS}/categories/{made['id']}", json={"slug": made["slug"]}, headers=admin)
+    assert again.status_code == 200, again.get_json()
+
+
+# SPEC §4: canonically equivalent names (NFC "Café", NFD "Cafe" + U+0301 as macOS input gives
+# it) are one name, as in the reference's MySQL collation (store/db.py::fold).
+NFC_NAME = "Café"
+NFD_NAME = unicodedata.normalize("NFD", NFC_NAME)
+ONE_HOUR = {"start_date": "2027-01-01 10:00", "end_date": "2027-01-01 11:00"}
+
+
+def _term_list(client, admin, kind):
+    answer = client.get(f"{NS}/{kind}?per_page=50&hide_empty=0", headers=admin)
+    return answer.get_json()[kind]
+
+
+def test_a_category_named_as_an_existing_one_in_decomposed_form_is_a_duplicate(client, admin):
+    assert (
+        client.post(f"{NS}/categories", json={"name": NFC_NAME}, headers=admin).status_code == 201
+    )
+    answer = client.post(f"{NS}/categories", json={"name": NFD_NAME}, headers=admin)
+    assert answer.status_code == 400, answer.get_json()
+    assert answer.get_json()["code"] == "term_exists"
+    assert len(_term_list(client, admin, "categories")) == 1
+
+
+def test_an_event_write_naming_a_category_in_decomposed_form_links_the_existing_one(client, admin):
+    made = client.post(f"{NS}/categories", json={"name": NFC_NAME}, headers=admin).get_json()
+    answer = client.post(
+        f"{NS}/events", json={"title": "t", **ONE_HOUR, "categories": [NFD_NAME]}, headers=admin
+    )
+    assert answer.status_code == 201
+    assert [c["id"] for c in answer.get_json()["categories"]] == [made["id"]]
+    assert len(_term_list(client, admin, "categories")) == 1

@@ -310,3 +310,39 @@ def test_a_venue_s_coordinates_can_be_removed_through_the_api(client, admin):
             break
     stored = client.get(f"{NS}/venues/{venue['id']}").get_json()
     assert cleared is not None and "geo_lat" not in stored and "geo_lng" not in stored, stored
+
+
+def test_a_venue_slug_made_unique_stays_within_the_slug_limit(client, admin):
+    longest = "s" * 200  # SPEC §4: the -2 suffix fits in the limit a write enforces
+    client.post(f"{NS}/venues", json={"venue": "v0", "slug": longest}, headers=admin)
+    second = client.post(f"{NS}/venues", json={"venue": "v1", "slug": longest}, headers=admin)
+    assert second.status_code == 201
+    made = second.get_json()
+    assert made["slug"] == "s" * 198 + "-2"
+    again = client.post(f"{NS}/venues/{made['id']}", json={"slug": made["slug"]}, headers=admin)
+    assert again.status_code == 200, again.get_json()
+
+
+def test_a_venue_website_with_a_port_past_65535_is_refused(client, admin):
+    answer = client.post(
+        f"{NS}/venues", json={"venue": "Hall", "website": "http://ex.com:99999/"}, headers=admin
+    )
+    assert answer.status_code == 400, answer.get_json().get("website")
+
+
+def test_an_inline_venue_named_in_decomposed_form_is_the_existing_one(client, admin):
+    """SPEC §4 de-duplication: "Zoé Hall" typed with a combining accent (macOS) is the venue
+    "Zoé Hall" already there (store/db.py::fold), not a second one that looks the same."""
+    made = client.post(f"{NS}/venues", json={"venue": "Zoé Hall"}, headers=admin).get_json()
+    answer = client.post(
+        f"{NS}/events",
+        json={
+            "title": "t",
+            "start_date": "2027-01-01 10:00",
+            "end_date": "2027-01-01 11:00",
+            "venue": {"venue": "Zoe\u0301 Hall"},
+        },
+        headers=admin,
+    )
+    assert answer.status_code == 201
+    assert answer.get_json()["venue"]["id"] == made["id"]

@@ -357,7 +357,7 @@ def test_term_and_media_writes_are_refused_in_wordpress_words(client, as_role):
     for path, body, headers, status, message in (
         ("tags", {"name": "x"}, {}, 401, terms),
         ("tags", {"name": "x"}, author, 403, terms),
-        ("tribe_events_cat", {}, {}, 401, terms),  # refused before the body is read
+        ("tribe_events_cat", {"name": "x"}, {}, 401, terms),
         ("tribe_events_cat", {"name": "x"}, author, 403, terms),
         ("media", None, {}, 401, posts),
         ("media", None, subscriber, 403, posts),
@@ -366,6 +366,11 @@ def test_term_and_media_writes_are_refused_in_wordpress_words(client, as_role):
         assert answer.status_code == status, (path, headers)
         assert answer.get_json()["code"] == "rest_cannot_create"
         assert answer.get_json()["message"] == message
+    # A term write without its name is refused as malformed first (SPEC §5; WordPress checks
+    # required args before the permission callback): a 400, even when anonymous.
+    missing = client.post(f"{WP}/tribe_events_cat", json={})
+    assert missing.status_code == 400
+    assert missing.get_json()["code"] == "rest_missing_callback_param"
 
 
 def test_what_is_not_there_is_answered_in_wordpress_words(client, admin):
@@ -638,3 +643,39 @@ def test_a_get_with_a_json_body_is_not_answered_from_the_cache_of_its_address(cl
         )
         assert [e["title"] for e in answer.get_json()["events"]] == titles
     assert client.get(f"{NS}/events?_method=GET").get_json()["total"] == 2
+
+
+def test_a_malformed_wp_v2_term_write_is_a_400_even_when_anonymous(client):
+    """SPEC §5: validation before authorisation, on WordPress's routes as on ours."""
+    for route in (f"{WP}/tags", f"{WP}/tribe_events_cat"):
+        tribe = client.post(f"{NS}/categories", json={"name": ["x"]})
+        assert tribe.status_code == 400  # our own namespace validates first
+        answer = client.post(route, json={"name": ["x"]})
+        assert answer.status_code == 400, (route, answer.get_json())
+        assert answer.get_json()["code"] == "rest_invalid_param"
+
+
+def test_a_wp_v2_term_write_with_broken_json_is_rest_invalid_json_when_anonymous(client):
+    answer = client.post(f"{WP}/tags", data="{", headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400, answer.get_json()
+    assert answer.get_json()["code"] == "rest_invalid_json"
+
+
+def test_a_wp_v2_category_named_in_decomposed_form_is_a_duplicate(client, admin):
+    """As on our routes (tests/test_terms.py): NFC and NFD spellings are one name."""
+    assert (
+        client.post(f"{WP}/tribe_events_cat", json={"name": "Zoé"}, headers=admin).status_code
+        == 201
+    )
+    again = client.post(f"{WP}/tribe_events_cat", json={"name": "Zoe\u0301"}, headers=admin)
+    assert again.status_code == 400 and again.get_json()["code"] == "term_exists"
+
+
+def test_a_term_form_that_is_not_utf8_is_not_said_to_miss_its_name(client, admin):
+    answer = client.post(
+        "/wp-json/wp/v2/tags",
+        data=b"name=Caf\xe9",
+        headers={**admin, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 400
+    assert answer.get_json()["code"] != "rest_missing_callback_param", answer.get_json()

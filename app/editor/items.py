@@ -20,6 +20,7 @@ from app.routes.media import decode, deletion_refusal, read_at_most, too_large
 from app.routes.organizers import organizers as organizer_routes
 from app.routes.tags import tags as tag_routes
 from app.routes.venues import venues as venue_routes
+from rules.ids import is_digits
 from rules.posts import effective_status
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
@@ -288,7 +289,7 @@ def body_of(kind: Kind, form, item=None) -> dict:
             # optional field left empty (``_emptied`` says what an edit's clears)
             continue
         if field.type == "parent":  # none, or an id (anything else the schema refuses)
-            value = int(value) if value.isascii() and value.isdigit() else (value or 0)
+            value = int(value) if is_digits(value) else (value or 0)
         body[field.name] = value
     return body
 
@@ -425,7 +426,7 @@ def image_choices(
     more = len(rows) > LIBRARY_CHOICES
     current: dict | str = ""
     if chosen and chosen not in {str(image["id"]) for image in offered}:
-        found = get_media(chosen) if chosen.isascii() and chosen.isdigit() else None
+        found = get_media(chosen) if is_digits(chosen) else None
         current = media_out(found, ctx) if found is not None else chosen
     return ImageChoices(offered, current, search, page, more, browsed)
 

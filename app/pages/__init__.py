@@ -44,7 +44,7 @@ from app.render import address_line, url_slug
 from app.routes.media import UPLOAD_ENDPOINTS
 from app.urls import namespace_url, site_url
 from rules import dates, recurrence
-from rules.ids import as_id
+from rules.ids import as_id, is_digits
 from rules.text import demote_headings, html_text
 from store.sitemap import count_public, public_pages
 
@@ -170,7 +170,7 @@ def _page_number() -> int:
     """The page asked: not a number (or 0) names no page (400); one past ``MOST_PAGES`` is
     past the last page (404), as one past the listing's end is, and as the API answers."""
     raw = request.args.get("page") or request.args.get("tribe_paged") or "1"
-    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+    if not is_digits(raw) or int(raw) < 1:
         raise reading.BadRequest("page")
     if len(raw) > 9 or int(raw) > MOST_PAGES:
         raise reading.NotFound("page")
@@ -405,8 +405,7 @@ def _list_start() -> tuple[datetime, dict]:
     picked = _date_argument(TEC_DATE)
     if picked is None:
         return reading.to_utc(reading.site_now()), UPCOMING_FEED
-    day = _parse_day(picked)
-    start = reading.to_utc(datetime.combine(day, datetime.min.time()))
+    start = reading.day_start(_parse_day(picked))
     return start, {"ends_after": f"{start:%Y-%m-%dT%H:%M:%S}Z", **STRICT}
 
 
@@ -502,7 +501,7 @@ def _parse_month(text: str | None) -> date:
         month = datetime.strptime(text, "%Y-%m").date()
     except ValueError:
         raise reading.BadRequest("month") from None
-    if not _in_range(month):  # the grid may reach into the years around it
+    if not _in_range(month):
         raise reading.BadRequest("month")
     return month
 
@@ -522,9 +521,10 @@ def _dated(segment: str) -> str:
 
 
 def _in_range(day: date) -> bool:
-    """Whether a day (or a month, by its first day) has a page: the grid and a day's
-    listing reach into the days around it, which must be dates too."""
-    return 1001 <= day.year <= 9998
+    """Whether a day (or a month, by its first day) has a page: every day a stored date may
+    fall on, as the API takes them (the days around it that the grid and a day's listing
+    reach are bounded by ``reading.day_starts``)."""
+    return dates.FIRST_DAY <= day <= dates.LAST_DAY
 
 
 def _placed(spans: list, first: date, last: date) -> list[list]:
@@ -533,10 +533,7 @@ def _placed(spans: list, first: date, last: date) -> list[list]:
     count = (last - first).days + 1
     # Where each day begins, in UTC, as stored dates are written (their text sorts as
     # their time): an event is on the days between those around its start and its end.
-    starts = [
-        dates.fmt(reading.to_utc(datetime.combine(first + timedelta(days=n), datetime.min.time())))
-        for n in range(count + 1)
-    ]
+    starts = reading.day_starts(first, count + 1)
     days: list[list] = [[] for _n in range(count)]
     for span in spans:
         if span.all_day:
@@ -567,7 +564,9 @@ def month_view(month=None):
     grid_first = first_of_month - timedelta(days=(first_of_month.weekday() - start_weekday) % 7)
     days_in_month = month_math.monthrange(first_of_month.year, first_of_month.month)[1]
     last_of_month = first_of_month.replace(day=days_in_month)
-    grid_last = last_of_month + timedelta(days=(start_weekday - 1 - last_of_month.weekday()) % 7)
+    after = (start_weekday - 1 - last_of_month.weekday()) % 7
+    # The grid's last week stops at the last day there is (9999-12-31).
+    grid_last = date.fromordinal(min(last_of_month.toordinal() + after, dates.LAST_DAY.toordinal()))
     filters = reading.Filters.from_query(request.args)
     # The grid shows three events a day (their titles and links, from their spans) and how
     # many more each day has.
@@ -576,7 +575,7 @@ def month_view(month=None):
     today, query = reading.site_today(), filters.query()
     weeks = _weeks(by_day, grid_first, first_of_month.month, today, lang, query)
     previous = (first_of_month - timedelta(days=1)).replace(day=1)
-    following = last_of_month + timedelta(days=1)
+    following = dates.day_after(last_of_month)
     return page_response(
         "month.html",
         heading=formatting.month_title(first_of_month, lang),
@@ -599,7 +598,7 @@ def month_view(month=None):
 
 
 def _month_link(month: date, query: dict) -> str | None:
-    if not _in_range(month):
+    if not _in_range(month) or month.day != 1:  # none before 1000-01 or after 9999-12
         return None
     return page_address("pages.month_view", {"month": f"{month:%Y-%m}"}, **query)
 
@@ -659,9 +658,7 @@ def _spans_around(filters: reading.Filters, first: date, last: date) -> list:
     """The spans of the events that may be on the site's days [first, last]: a day more on
     each side, for an all-day event of a far zone (on its own dates, whatever their UTC
     times); ``_placed`` keeps each to its days."""
-    start = reading.to_utc(datetime.combine(first - timedelta(days=1), datetime.min.time()))
-    end = reading.to_utc(datetime.combine(last + timedelta(days=2), datetime.min.time()))
-    return reading.spans_between(filters, start, end)
+    return reading.spans_between(filters, reading.day_start(first, -1), reading.day_start(last, 2))
 
 
 def _start_clocks(by_day: list[tuple], first: date, lang: str) -> list[dict[int, str]]:
@@ -684,18 +681,32 @@ def _clocks_on(spans: list, day: date, begin: str, end: str, lang: str) -> dict[
     compared, one subtraction: no time zone arithmetic per event)."""
     if not spans:
         return {}
+    if {begin, end} & {dates.BEFORE_ALL, dates.AFTER_ALL}:  # the first or last day stored
+        return _clocks_in_zone(spans, day, lang)
     midnight = datetime.fromisoformat(begin)
     if datetime.fromisoformat(end) - midnight != timedelta(days=1):  # the clocks change
-        site_tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
-        moments = {
-            s.id: dates.utc_to_local(dates.parse_stored(s.utc_start), site_tz) for s in spans
-        }
-        return {n: formatting.clock(m, lang) for n, m in moments.items() if m.date() == day}
+        return _clocks_in_zone(spans, day, lang)
     clocks = {}
     for span in spans:
         if begin <= span.utc_start < end:
             minutes = (datetime.fromisoformat(span.utc_start) - midnight).seconds // 60
             clocks[span.id] = formatting.clock_text(f"{minutes // 60:02}:{minutes % 60:02}", lang)
+    return clocks
+
+
+def _clocks_in_zone(spans: list, day: date, lang: str) -> dict[int, str]:
+    """``_clocks_on`` by the site's zone, event by event: a day the clocks change on, or
+    the first or last day stored (an event starting before 1000-01-01 there, or after
+    9999-12-31, starts on no day a page shows)."""
+    site_tz = dates.resolve_timezone(current_app.config["SITE_TIMEZONE"])[0]
+    clocks = {}
+    for span in spans:
+        try:
+            moment = dates.utc_to_local(dates.parse_stored(span.utc_start), site_tz)
+        except dates.DateError:
+            continue
+        if moment.date() == day:
+            clocks[span.id] = formatting.clock(moment, lang)
     return clocks
 
 
@@ -759,7 +770,7 @@ def _day_page(day: date):
         heading=formatting.as_heading(formatting.day_title(day, lang)),
         events=events,
         previous=_day_link(day - timedelta(days=1), filters.query()),
-        next=_day_link(day + timedelta(days=1), filters.query()),
+        next=_day_link(day + timedelta(days=1), filters.query()) if day < dates.LAST_DAY else None,
         filters=filters,
         views=_view_links(filters, day),
         feeds=_feeds(filters),
@@ -1188,6 +1199,8 @@ def error_page(
     }
     if status == 413 and editor:
         message = _too_large_form()
+    if code == "rest_invalid_param" and request.method == "POST":  # a body's (app/forms.py)
+        titles[400] = _("The form could not be read")
     try:
         response = page_response(
             "manage/message.html" if editor else "error.html",

@@ -32,6 +32,7 @@ from app.reading.texts import (
 from app.render import SCHEMA_ORG, is_masked, organizer_out, render_context, venue_out
 from rules import dates
 from rules.clock import utcnow
+from rules.ids import is_digits
 from store.events import Span, events_of_slug_on_day, get_event, get_event_by_slug, list_events
 from store.events import events_by_day as store_events_by_day
 from store.events import neighbours as store_neighbours
@@ -135,7 +136,7 @@ class Filters:
 
 
 def _linked_id(kind: str, value: str) -> int:
-    if value.isascii() and value.isdigit():
+    if is_digits(value):
         return int(value)
     item = get_linked_by_slug(kind, value)
     if item is None or not may_read(ANONYMOUS, item):
@@ -263,37 +264,66 @@ def events_by_day(filters: Filters, first: date, last: date, most: int):
     """For each of the site's days [first, last], how many events are on it and the first
     ``most`` of them (``Span``s), as ``spans_between`` places them, counted by the store
     without reading the others (a month of a large calendar holds thousands)."""
-    api_args = _between_args(
-        filters, _day_start(first - timedelta(days=1)), _day_start(last + timedelta(days=2))
-    )
-    bounds = day_starts(first - timedelta(days=1), (last - first).days + 4)
+    api_args = _between_args(filters, day_start(first, -1), day_start(last, 2))
+    bounds = day_starts(first, (last - first).days + 4, -1)
     return store_events_by_day(_filters(api_args, most), ANONYMOUS, first, bounds, most)
 
 
-def day_starts(first: date, count: int) -> list[str]:
-    """Where each of the ``count`` site's days from ``first`` begins, in UTC as stored
-    dates are written (their text sorts as their time)."""
+def day_starts(first: date, count: int, offset: int = 0) -> list[str]:
+    """Where each of the ``count`` site's days from ``offset`` days after ``first`` begins,
+    in UTC as stored dates are written (their text sorts as their time)."""
     zone = current_app.config["SITE_TIMEZONE"]
-    return [_day_start_text(first + timedelta(days=n), zone) for n in range(count)]
+    ordinal = first.toordinal() + offset
+    return [_day_start_text(ordinal + n, zone) for n in range(count)]
 
 
-def _day_start(day: date) -> datetime:
-    """Where the site's ``day`` begins, in UTC."""
-    return to_utc(datetime.combine(day, datetime.min.time()))
+def day_start(first: date, offset: int = 0) -> datetime:
+    """Where the site's day ``offset`` days after ``first`` begins, in UTC, within the
+    moments a page can show (``_moments_shown``): a bound of the listings around the first
+    and last days stored."""
+    zone = current_app.config["SITE_TIMEZONE"]
+    text = _day_start_text(first.toordinal() + offset, zone)
+    low, high = _moments_shown(zone)
+    return high if text == dates.AFTER_ALL else min(max(dates.parse_stored(text), low), high)
+
+
+@lru_cache(maxsize=64)
+def _moments_shown(zone: str) -> tuple[datetime, datetime]:
+    """The first and last UTC moments whose time in ``zone`` has a year of four digits, as
+    a stored date has in UTC too: a listing's bounds past them could not be read in the
+    site's zone (an event beyond them is on no day the pages show there)."""
+    tz = dates.resolve_timezone(zone)[0]
+    first = datetime.combine(dates.FIRST_DAY, datetime.min.time())
+    last = datetime.combine(dates.LAST_DAY, datetime.max.time()).replace(microsecond=0)
+    bounds = []
+    for moment, fallback, pick in ((first, first, max), (last, last, min)):
+        try:
+            bounds.append(pick(fallback, dates.local_to_utc(moment, tz)))
+        except (dates.DateError, OverflowError, ValueError):  # that side of UTC: UTC's own
+            bounds.append(fallback)
+    return bounds[0], bounds[1]
 
 
 @lru_cache(maxsize=4096)
-def _day_start_text(day: date, zone: str) -> str:
-    """Where ``day`` begins in ``zone`` (the site's), in UTC as stored dates are written:
-    a grid asks for 38 to 45 of them (a pure function of few values)."""
+def _day_start_text(ordinal: int, zone: str) -> str:
+    """Where the day ``ordinal`` (``date.toordinal``) begins in ``zone`` (the site's), in
+    UTC as stored dates are written: a grid asks for 38 to 45 of them (a pure function of
+    few values). A day (or its start in UTC) past the years stored is bounded by the text
+    before or after them all (``dates.BEFORE_ALL``, ``AFTER_ALL``): the pages show the
+    first and last days stored, and reach a day or two around them."""
+    if ordinal > dates.LAST_DAY.toordinal() + 1:
+        return dates.AFTER_ALL
+    if ordinal < dates.FIRST_DAY.toordinal():
+        return dates.BEFORE_ALL
+    day = date.fromordinal(min(ordinal, dates.LAST_DAY.toordinal()))
+    past_the_last = ordinal > dates.LAST_DAY.toordinal()  # no date, but perhaps a UTC moment
     try:
-        return dates.fmt(
-            dates.local_to_utc(
-                datetime.combine(day, datetime.min.time()), dates.resolve_timezone(zone)[0]
-            )
+        start = dates.local_to_utc(
+            datetime.combine(day, datetime.min.time()), dates.resolve_timezone(zone)[0]
         )
+        return dates.fmt(start + timedelta(days=1) if past_the_last else start)
     except (dates.DateError, OverflowError, ValueError):
-        raise BadRequest("date") from None
+        return dates.BEFORE_ALL if day.year == dates.FIRST_DAY.year else dates.AFTER_ALL
 
 
 def _between_args(filters: Filters, first: datetime, last: datetime) -> dict:
@@ -487,7 +517,7 @@ def _read_choices() -> tuple[list[Choice], list[Choice]]:
 
 
 def _choice(slug: str, ident: int, name: str) -> Choice:
-    value = str(ident) if slug.isascii() and slug.isdigit() else slug  # as _linked_id reads it
+    value = str(ident) if is_digits(slug) else slug  # as _linked_id reads it
     return Choice(slug, ident, name, (str(escape(value)), str(ident), str(escape(name))))
 
 

@@ -40,8 +40,8 @@ TAXONOMIES = {
 
 
 def cannot_create(viewer, message: str) -> ApiError:
-    """WordPress's refusal of a write before it reads the request: 401 when nobody is
-    logged in, 403 when the user lacks the right."""
+    """WordPress's refusal of a write: 401 when nobody is logged in, 403 when the user lacks
+    the right."""
     return ApiError("rest_cannot_create", message, 403 if viewer.logged_in else 401)
 
 
@@ -129,12 +129,14 @@ def term_listing(path: str):
 
 def term_create(path: str):
     routes, schema = TAXONOMIES[path]
+    # Validated first, as our own namespaces and WordPress core (its args and JSON before the
+    # permission callback): a malformed write is a 400 even when anonymous (SPEC §5).
+    body = wp_loaded(schema(), request_body(request))
     viewer = current_viewer()
     if not (may(viewer, "create") and may(viewer, "manage_terms")):  # our routes' rule
         raise cannot_create(
             viewer, _("Sorry, you are not allowed to create terms in this taxonomy.")
         )
-    body = wp_loaded(schema(), request_body(request))
     term = routes.save(body, None)
     return wp_created(wp_term(term, term_count(term.id), path), f"{path}/{term.id}")
 
