@@ -1,0 +1,58 @@
+"""chk16w: the write pipeline (store/db.py::write_decided / write_transaction) attacked from
+outside with concurrent writes against a real gunicorn (SQLite file, or PostgreSQL under
+``make test-postgres``)."""
+
+import threading
+
+import requests
+
+from tests.databases import query
+from tests.helpers import Server, flask_cli  # noqa: F401
+
+NS = "/wp-json/calendar/events/v1"
+
+
+def _race(functions):
+    barrier = threading.Barrier(len(functions))
+    answers = [None] * len(functions)
+
+    def run(k):
+        session = requests.Session()
+        barrier.wait()
+        answers[k] = functions[k](session)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(len(functions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def test_concurrent_deletes_of_one_event_trash_it_once(database, admin_auth):
+    """reference-behaviour §8: DELETE trashes, a second delete is 410 ``event-is-in-trash``.
+    Three DELETEs sent at once must give one 200 and two 410s, and the trashed event keeps
+    the status it came from (``trashed_from``), not "trash"."""
+    server = Server(database, workers=2)
+    headers = {**admin_auth, "Content-Type": "application/json"}
+    failures = []
+    try:
+        for n in range(12):
+            created = requests.post(
+                server.base + f"{NS}/events",
+                json={"title": f"D{n}", "start_date": "2031-07-01 10:00", "end_date": "2031-07-01 11:00"},
+                headers=headers,
+                timeout=30,
+            )
+            assert created.status_code == 201, created.text
+            event_id = created.json()["id"]
+            url = server.base + f"{NS}/events/{event_id}"
+            answers = _race(
+                [lambda s, url=url: s.delete(url, headers=headers, timeout=30).status_code] * 3
+            )
+            stored = query(str(database), f"SELECT trashed_from FROM event WHERE id = {event_id}")
+            if sorted(answers) != [200, 410, 410] or stored[0][0] != "publish":
+                failures.append((event_id, answers, stored))
+    finally:
+        server.stop()
+    assert not failures, failures
