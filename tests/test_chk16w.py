@@ -56,3 +56,47 @@ def test_concurrent_deletes_of_one_event_trash_it_once(database, admin_auth):
     finally:
         server.stop()
     assert not failures, failures
+
+
+def _basic(database, name, role):
+    import base64
+
+    password = flask_cli(database, "users", "create", name, "--role", role).split()[-1]
+    return {"Authorization": "Basic " + base64.b64encode(f"{name}:{password}".encode()).decode()}
+
+
+def test_contributor_delete_racing_publish_never_trashes_a_published_event(database, admin_auth):
+    """reference-behaviour §5: a contributor deletes their own drafts/pending events, never a
+    published one (delete_published_posts is author+). A contributor's DELETE sent at the
+    same moment as an editor's publish must either come first (the publish then wins) or be
+    refused: the event must never end trashed from "publish" by the contributor."""
+    contributor = _basic(database, "co", "contributor")
+    server = Server(database, workers=2)
+    bad = []
+    try:
+        for n in range(40):
+            created = requests.post(
+                server.base + f"{NS}/events",
+                json={"title": f"C{n}", "start_date": "2031-07-02 10:00", "end_date": "2031-07-02 11:00"},
+                headers={**contributor, "Content-Type": "application/json"},
+                timeout=30,
+            )
+            assert created.status_code == 201, created.text
+            event_id = created.json()["id"]
+            url = server.base + f"{NS}/events/{event_id}"
+            answers = _race(
+                [
+                    lambda s, url=url: s.patch(
+                        url, json={"status": "publish"}, headers=admin_auth, timeout=30
+                    ).status_code,
+                    lambda s, url=url: s.delete(url, headers=contributor, timeout=30).status_code,
+                ]
+            )
+            stored = query(
+                str(database), f"SELECT status, trashed_from FROM event WHERE id = {event_id}"
+            )
+            if stored[0] == ("trash", "publish"):
+                bad.append((event_id, answers, stored))
+    finally:
+        server.stop()
+    assert not bad, bad
