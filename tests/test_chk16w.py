@@ -100,3 +100,30 @@ def test_contributor_delete_racing_publish_never_trashes_a_published_event(datab
     finally:
         server.stop()
     assert not bad, bad
+
+
+def test_concurrent_deletes_of_a_venue_or_term_succeed_once(database, admin_auth):
+    """reference-behaviour §8: a second DELETE of a venue/organizer is 410; of a category/tag
+    (deleted for good) a 400 as for any missing term. Three DELETEs sent at once: one 200."""
+    server = Server(database, workers=2)
+    bad = []
+    try:
+        for kind, field in (("venues", "venue"), ("organizers", "organizer"), ("categories", "name")):
+            for n in range(12):
+                created = requests.post(
+                    server.base + f"{NS}/{kind}",
+                    json={field: f"Item {kind} {n}"},
+                    headers=admin_auth,
+                    timeout=30,
+                )
+                assert created.status_code == 201, created.text
+                url = server.base + f"{NS}/{kind}/{created.json()['id']}"
+                answers = _race(
+                    [lambda s, url=url: s.delete(url, headers=admin_auth, timeout=30).status_code]
+                    * 3
+                )
+                if sorted(answers).count(200) != 1:
+                    bad.append((kind, n, answers))
+    finally:
+        server.stop()
+    assert not bad, bad
