@@ -127,3 +127,48 @@ def test_concurrent_deletes_of_a_venue_or_term_succeed_once(database, admin_auth
     finally:
         server.stop()
     assert not bad, bad
+
+
+def test_concurrent_deletes_of_one_occurrence_trash_it_once(database, admin_auth):
+    """SPEC §12 / reference §8: trashing an occurrence excludes its date, and a second DELETE
+    is 410. Three DELETEs of one occurrence at once: one 200, and the trashed occurrence still
+    records that it followed its series and was published (what restoring it puts back;
+    store/events.py::trash_event), not "trash" / not-following as a second pass leaves it."""
+    server = Server(database, workers=2)
+    bad = []
+    try:
+        for n in range(10):
+            series = requests.post(
+                server.base + f"{NS}/events",
+                json={
+                    "title": f"Series {n}",
+                    "start_date": "2031-03-02 10:00",
+                    "end_date": "2031-03-02 12:00",
+                    "recurrence": "RRULE:FREQ=WEEKLY;COUNT=4",
+                },
+                headers=admin_auth,
+                timeout=30,
+            )
+            assert series.status_code == 201, series.text
+            series_id = series.json()["id"]
+            rows = query(
+                str(database),
+                f"SELECT id FROM event WHERE post_parent = {series_id} ORDER BY id",
+            )
+            occurrence = rows[1][0]
+            url = server.base + f"{NS}/events/{occurrence}"
+            answers = _race(
+                [lambda s, url=url: s.delete(url, headers=admin_auth, timeout=30).status_code] * 3
+            )
+            stored = query(
+                str(database),
+                f"SELECT trashed_from, trashed_following FROM event WHERE id = {occurrence}",
+            )
+            if sorted(answers) != [200, 410, 410] or tuple(stored[0]) not in (
+                ("publish", 1),
+                ("publish", True),
+            ):
+                bad.append((occurrence, answers, stored))
+    finally:
+        server.stop()
+    assert not bad, bad
