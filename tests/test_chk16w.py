@@ -40,7 +40,11 @@ def test_concurrent_deletes_of_one_event_trash_it_once(database, admin_auth):
         for n in range(12):
             created = requests.post(
                 server.base + f"{NS}/events",
-                json={"title": f"D{n}", "start_date": "2031-07-01 10:00", "end_date": "2031-07-01 11:00"},
+                json={
+                    "title": f"D{n}",
+                    "start_date": "2031-07-01 10:00",
+                    "end_date": "2031-07-01 11:00",
+                },
                 headers=headers,
                 timeout=30,
             )
@@ -77,7 +81,11 @@ def test_contributor_delete_racing_publish_never_trashes_a_published_event(datab
         for n in range(40):
             created = requests.post(
                 server.base + f"{NS}/events",
-                json={"title": f"C{n}", "start_date": "2031-07-02 10:00", "end_date": "2031-07-02 11:00"},
+                json={
+                    "title": f"C{n}",
+                    "start_date": "2031-07-02 10:00",
+                    "end_date": "2031-07-02 11:00",
+                },
                 headers={**contributor, "Content-Type": "application/json"},
                 timeout=30,
             )
@@ -86,9 +94,11 @@ def test_contributor_delete_racing_publish_never_trashes_a_published_event(datab
             url = server.base + f"{NS}/events/{event_id}"
             answers = _race(
                 [
-                    lambda s, url=url: s.patch(
-                        url, json={"status": "publish"}, headers=admin_auth, timeout=30
-                    ).status_code,
+                    lambda s, url=url: (
+                        s.patch(
+                            url, json={"status": "publish"}, headers=admin_auth, timeout=30
+                        ).status_code
+                    ),
                     lambda s, url=url: s.delete(url, headers=contributor, timeout=30).status_code,
                 ]
             )
@@ -108,7 +118,11 @@ def test_concurrent_deletes_of_a_venue_or_term_succeed_once(database, admin_auth
     server = Server(database, workers=2)
     bad = []
     try:
-        for kind, field in (("venues", "venue"), ("organizers", "organizer"), ("categories", "name")):
+        for kind, field in (
+            ("venues", "venue"),
+            ("organizers", "organizer"),
+            ("categories", "name"),
+        ):
             for n in range(12):
                 created = requests.post(
                     server.base + f"{NS}/{kind}",
@@ -169,6 +183,77 @@ def test_concurrent_deletes_of_one_occurrence_trash_it_once(database, admin_auth
                 ("publish", True),
             ):
                 bad.append((occurrence, answers, stored))
+    finally:
+        server.stop()
+    assert not bad, bad
+
+
+def test_editor_delete_for_good_racing_a_publish_never_deletes_a_published_event(
+    database, admin_auth
+):
+    """SPEC §16: the editor deletes for good only what is in the trash (its delete route
+    refuses any other event). An editor's "delete permanently" sent at the same moment as an
+    API PATCH that publishes the trashed event must not destroy the event the PATCH has just
+    published (answered 200): either the delete comes first (the PATCH is then 404) or it
+    is refused."""
+    import re
+
+    flask_cli(database, "users", "create", "ed", "--role", "editor")
+    link = flask_cli(database, "users", "login-link", "ed").split()[-1]
+    path = "/manage/" + link.split("/manage/", 1)[1]
+    server = Server(database, workers=2)
+    bad = []
+    try:
+
+        def token(html):
+            return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+        editor = requests.Session()
+        form = editor.get(server.base + path, timeout=30).text
+        secret = "Correct-Horse-Battery-9"
+        answer = editor.post(
+            server.base + path,
+            data={"csrf_token": token(form), "password": secret, "password_again": secret},
+            allow_redirects=False,
+            timeout=30,
+        )
+        assert answer.status_code == 303, answer.text
+        csrf_token = token(editor.get(server.base + "/manage/", timeout=30).text)
+        for n in range(20):
+            created = requests.post(
+                server.base + f"{NS}/events",
+                json={
+                    "title": f"E{n}",
+                    "start_date": "2031-04-02 10:00",
+                    "end_date": "2031-04-02 12:00",
+                },
+                headers=admin_auth,
+                timeout=30,
+            )
+            assert created.status_code == 201, created.text
+            event_id = created.json()["id"]
+            api = server.base + f"{NS}/events/{event_id}"
+            assert requests.delete(api, headers=admin_auth, timeout=30).status_code == 200
+            answers = _race(
+                [
+                    lambda s, event_id=event_id: (
+                        editor.post(
+                            server.base + f"/manage/events/{event_id}/delete",
+                            data={"csrf_token": csrf_token, "confirmed": "1"},
+                            allow_redirects=False,
+                            timeout=30,
+                        ).status_code
+                    ),
+                    lambda s, api=api: (
+                        s.patch(
+                            api, json={"status": "publish"}, headers=admin_auth, timeout=30
+                        ).status_code
+                    ),
+                ]
+            )
+            after = requests.get(api, headers=admin_auth, timeout=30).status_code
+            if answers[1] == 200 and after == 404:
+                bad.append((event_id, answers, after))
     finally:
         server.stop()
     assert not bad, bad
