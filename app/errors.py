@@ -98,6 +98,19 @@ def forbidden(logged_in: bool) -> ApiError:
     )
 
 
+class NotInTrash(Exception):
+    """What the editor restores or deletes for good was taken out of the trash by another
+    write since the user's page was read: refused (the editor answers as for an item that is
+    not the user's), never a restore or deletion of the item as it is now."""
+
+
+def require_in_trash(item) -> None:
+    """The one check of the editor's restore and delete for good, made in the write
+    (``write_decided``) from the item as it is then."""
+    if item.status != "trash":
+        raise NotInTrash(item.id)
+
+
 def no_route() -> ApiError:
     return ApiError(
         "rest_no_route", _("No route was found matching the URL and request method."), 404

@@ -17,9 +17,10 @@ from app.auth import (
     may,
     may_read,
     require,
+    require_force_delete,
     written_status,
 )
-from app.errors import ApiError, first_message, invalid_params
+from app.errors import ApiError, first_message, invalid_params, require_in_trash
 from app.i18n import N_, _, labelled, ngettext, translate
 from app.linked_input import check_image, linked_columns, publication_columns
 from app.term_input import parse_term_input
@@ -31,7 +32,7 @@ from rules.text import plain_text, sanitise_html
 from schemas.linked import OrganizerCreate, VenueCreate
 from store.db import write_decided
 from store.errors import InvalidInput, Vanished
-from store.events import get_event, post_ancestors, save_event
+from store.events import delete_event, get_event, post_ancestors, save_event, trash_event
 from store.imported import is_floating, note_floating
 from store.linked import get_linked
 from store.posts import node_kind
@@ -377,15 +378,15 @@ def create_event(body: dict, viewer, stamp: dict | None = None):
     return write_decided(decide, write)
 
 
-def change_event(event, body: dict, viewer, stamp: dict | None = None):
+def change_event(event, body: dict, viewer, stamp: dict | None = None, from_trash: bool = False):
     """The write pipeline of an update (only the fields ``body`` sends), as ``create_event``;
     decided from the event as it is when written (``write_decided``), not as the caller
-    read it."""
+    read it. ``from_trash``: the editor's restore, of an event still in the trash only."""
 
     def decide():
-        current = get_event(event.id)
-        if current is None:  # deleted, or re-created with its series, since it was read
-            raise not_an_event(event.id)
+        current = current_event(event.id)
+        if from_trash:
+            require_in_trash(current)
         values, links = prepare_event(body, current, viewer)
         require(viewer, "edit", current, effective_status(current))
         apply_write_rules(values, viewer, current)
@@ -402,6 +403,41 @@ def change_event(event, body: dict, viewer, stamp: dict | None = None):
         return saved
 
     return write_decided(decide, write)
+
+
+def discard_event(event, viewer, force: bool = False, from_trash: bool = False):
+    """The removal pipeline of an event, for every face (the API's DELETE, the editor's
+    trash and delete for good): permission → to the trash (a 410 when it is there already),
+    or deleted with ``force`` (editors and up; ``from_trash``: the editor's, of an event
+    still in the trash only). Decided from the event as it is when written
+    (``write_decided``): removals at once trash it once, and a publish written in between
+    is neither trashed by one who may not trash it nor deleted for good from the trash.
+    Returns the trashed event, None when deleted."""
+
+    def decide():
+        current = current_event(event.id)
+        require(viewer, "delete", current, effective_status(current))
+        if force:
+            require_force_delete(viewer)
+            if from_trash:
+                require_in_trash(current)
+        elif current.status == "trash":
+            raise ApiError("event-is-in-trash", _("The event is already trashed"), 410)
+        return current
+
+    def write(current):
+        return delete_event(current) if force else trash_event(current)
+
+    return write_decided(decide, write)
+
+
+def current_event(event_id: int):
+    """The event as stored now; deleted (or re-created with its series) since the caller
+    read it, as a read after that answers."""
+    current = get_event(event_id)
+    if current is None:
+        raise not_an_event(event_id)
+    return current
 
 
 def _dated_on_publishing(values: dict, event) -> bool:

@@ -48,8 +48,8 @@ from app.auth import (
 from app.cache import READS
 from app.editor import event_form, items, listing, review
 from app.editor.event_form import WEEKDAYS
-from app.errors import ApiError, from_validation_error, invalid_params
-from app.event_input import change_event, create_event, prepare_event
+from app.errors import ApiError, NotInTrash, from_validation_error, invalid_params
+from app.event_input import change_event, create_event, discard_event, prepare_event
 from app.headers import frame_headers
 from app.i18n import N_, _, current_language, ngettext
 from app.pages import formatting, list_title, page_response
@@ -73,7 +73,7 @@ from store.editor import (
     linked_awaiting_review,
     settle_form,
 )
-from store.events import delete_event, get_event, trash_event
+from store.events import get_event
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
 from store.recurrence import count_occurrences, overrides_of
@@ -998,10 +998,12 @@ def trash(event_id):
     event = _event_for(viewer, event_id, "delete")
     if event is None:
         return _not_yours(viewer, event_id)
-    if event.status == "trash":  # trashed already (another tab)
-        return redirect(url_for("editor.dashboard"), 303)
-    if trash_event(event) is None:  # removed since it was read
-        return _not_yours()
+    try:
+        discard_event(event, viewer)
+    except ApiError as error:
+        if error.status == 410:  # trashed already (another tab)
+            return redirect(url_for("editor.dashboard"), 303)
+        return _not_yours(viewer, event_id)  # removed, or no longer the user's to trash
     _say("trashed")
     return redirect(url_for("editor.dashboard"), 303)
 
@@ -1012,9 +1014,10 @@ def restore(event_id):
     event = _event_for(viewer, event_id, "delete")
     if event is None:
         return _not_yours(viewer, event_id)
-    if event.status != "trash":
+    try:  # as WordPress, as a draft; if still in the trash when written
+        change_event(event, EventUpdate().load({"status": "draft"}), viewer, from_trash=True)
+    except NotInTrash:
         return _not_yours()
-    change_event(event, EventUpdate().load({"status": "draft"}), viewer)  # as WordPress
     if request.form.get("back") == "dashboard":  # its button there: the user stays there
         _say("restored", event_id)
         return redirect(url_for("editor.dashboard"), 303)
@@ -1045,7 +1048,12 @@ def delete(event_id):
             if dates
             else "",
         )
-    delete_event(event)
+    try:  # only if still in the trash when written: not one published since the page
+        discard_event(event, viewer, force=True, from_trash=True)
+    except NotInTrash:
+        return _not_yours()
+    except ApiError:  # removed, or no longer the user's to delete
+        return _not_yours(viewer, event_id)
     _say("deleted")
     return redirect(url_for("editor.dashboard"), 303)
 
@@ -1271,7 +1279,10 @@ def restore_item(plural, item_id):
         return _item_refused(kind, item_id)
     if not items.in_trash(kind, item):
         return _not_found()
-    items.restore(kind, item)
+    try:
+        items.restore(kind, item)
+    except NotInTrash:  # restored, or published, since the page was read
+        return _not_found()
     _say("restored")
     return items.back_to(plural, item.id)
 
@@ -1302,7 +1313,13 @@ def delete_item(plural, item_id):
     if for_good and request.form.get("confirmed") != "1":  # one click asks
         title = item.name if kind.is_term else item.title
         return _confirm_deletion(title, url_for("editor.edit_item", plural=plural, item_id=item.id))
-    items.remove(kind, item)
+    try:
+        items.remove(kind, item)
+    except NotInTrash:  # restored since the page was read: not deleted for good
+        return _not_found()
+    except ApiError as error:
+        if error.status != 410:  # 410: trashed already (another tab)
+            return _item_refused(kind, item_id)  # removed, or no longer the user's
     _say("deleted" if for_good else "trashed")
     return redirect(url_for("editor.list_items", plural=plural), 303)
 

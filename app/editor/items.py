@@ -349,17 +349,20 @@ def in_trash(kind: Kind, item) -> bool:
 
 
 def restore(kind: Kind, item) -> None:
-    """A venue or organizer out of the trash as a draft, through its write pipeline."""
-    kind.routes.write(kind.update_schema().load({"status": "draft"}), item)
+    """A venue or organizer out of the trash as a draft, through its write pipeline, if
+    still in the trash when written (else ``NotInTrash``)."""
+    kind.routes.write(kind.update_schema().load({"status": "draft"}), item, from_trash=True)
 
 
 def remove(kind: Kind, item) -> None:
-    """Through the API's removal paths and their permissions: terms are deleted, venues
-    and organizers go to the trash, or are deleted (``force``) when already there."""
+    """Through the API's removal paths and their permissions, which decide from the item as
+    it is when written: terms are deleted, venues and organizers go to the trash, or are
+    deleted (``force``) when still there (else ``NotInTrash``)."""
     if kind.is_term:
         kind.routes.discard(item)
     else:
-        kind.routes.discard(item, force=item.status == "trash")
+        trashed = in_trash(kind, item)
+        kind.routes.discard(item, force=trashed, from_trash=trashed)
 
 
 def parents(kind: Kind, item) -> list:

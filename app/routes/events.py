@@ -5,16 +5,13 @@ from __future__ import annotations
 from flask import current_app, request
 from flask.views import MethodView
 
-from app.auth import (
-    current_viewer,
-    require,
-    require_force_delete,
-)
+from app.auth import current_viewer, require
 from app.cache import cached
 from app.errors import ApiError, forbidden, invalid_params
 from app.event_input import (
     change_event,
     create_event,
+    discard_event,
     not_an_event,
     prepare_event,
 )
@@ -29,7 +26,6 @@ from app.reading.texts import event_texts, listed_texts, render_events, single_r
 from app.smorest import Blueprint
 from app.urls import namespace_url
 from rules.ids import as_id
-from rules.posts import effective_status
 from schemas.events import (
     EventCreate,
     EventDeleteArgs,
@@ -41,13 +37,7 @@ from schemas.events import (
     EventUpdate,
     ImportReportOut,
 )
-from store.events import (
-    delete_event,
-    events_by_id,
-    get_event,
-    get_event_by_slug,
-    trash_event,
-)
+from store.events import events_by_id, get_event, get_event_by_slug
 
 blp = Blueprint("events", __name__, description="Events: create, read, update, delete and list.")
 
@@ -93,18 +83,10 @@ def update_event(event, body, viewer):
 
 
 def remove_event(event, args, viewer):
-    require(viewer, "delete", event, effective_status(event))
-    if args["force"]:
-        require_force_delete(viewer)
-        body = render_events([event], viewer)[0]
-        delete_event(event)
-        return json_response(body)
-    if event.status == "trash":
-        raise ApiError("event-is-in-trash", _("The event is already trashed"), 410)
-    trashed = trash_event(event)
-    if trashed is None:  # removed by a concurrent write since it was read
-        raise not_an_event(event.id)
-    return json_response(render_events([trashed], viewer)[0])
+    # Shown as it was before it goes (``discard_event`` refuses before anything is written).
+    body = render_events([event], viewer)[0] if args["force"] else None
+    trashed = discard_event(event, viewer, args["force"])
+    return json_response(body if trashed is None else render_events([trashed], viewer)[0])
 
 
 # With ``ical`` (or Accept: text/calendar) the same routes answer iCalendar (SPEC §11).

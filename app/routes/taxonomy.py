@@ -113,11 +113,18 @@ class TaxonomyRoutes:
         return json_response(body)
 
     def discard(self, term) -> None:
-        """The deletion of a term, for every face (the API, the editor)."""
+        """The deletion of a term, for every face (the API, the editor), decided from the
+        term as it is when written (``write_decided``): of deletions at once, one deletes
+        it, the others answer as a deletion of a missing term does."""
         viewer = current_viewer()
-        require(viewer, "create")
-        require(viewer, "manage_terms")
-        delete_term(term)
+
+        def decide():
+            current = self.by_id(term.id)
+            require(viewer, "create")
+            require(viewer, "manage_terms")
+            return current
+
+        write_decided(decide, delete_term)
 
     def listing(self, args):
         viewer = current_viewer()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import current_app
 
 from app.auth import apply_write_rules, current_viewer, may_read, require, require_force_delete
-from app.errors import ApiError, invalid_params
+from app.errors import ApiError, invalid_params, require_in_trash
 from app.i18n import N_, _
 from app.i18n import _ as say  # for messages chosen at run time (marked with N_ below)
 from app.jsonresponse import json_response
@@ -84,15 +84,18 @@ class VenueOrganizerRoutes:
             raise ApiError(f"{self.kind}-not-accessible", say(self.messages["not_accessible"]), 403)
         return self._one(item, viewer)
 
-    def write(self, body, item=None, stamp: dict | None = None, dedupe: bool = True):
+    def write(self, body, item=None, stamp=None, dedupe: bool = True, from_trash: bool = False):
         """The write pipeline of a venue or organizer, for every face (the API, the editor,
         import-tec): columns from the loaded body → permission → write rules → save
         (a new one de-duplicated, unless ``dedupe`` is false: an importer's items are known
-        by their origin). ``stamp``: columns only an importer sets (the origin)."""
+        by their origin). ``stamp``: columns only an importer sets (the origin);
+        ``from_trash``: the editor's restore, of an item still in the trash only."""
         viewer = current_viewer()
 
         def decide():  # from the item as it is when written (``write_decided``)
             current = None if item is None else self.fresh(item)
+            if from_trash:
+                require_in_trash(current)
             values = linked_columns(self.kind, body, current)
             if current is None:
                 require(viewer, "create")
@@ -131,22 +134,31 @@ class VenueOrganizerRoutes:
         trashed = self.discard(item, args["force"])
         return json_response(body) if trashed is None else self._one(trashed, viewer, single=False)
 
-    def discard(self, item, force: bool):
+    def discard(self, item, force: bool, from_trash: bool = False):
         """The removal of a venue or organizer, for every face (the API, the editor):
-        permission → to the trash, or deleted with ``force`` (editors and up). Returns the
-        trashed item, None when deleted."""
+        permission → to the trash (a 410 when it is there already), or deleted with
+        ``force`` (editors and up; ``from_trash``: the editor's, of one still in the trash
+        only), decided from the item as it is when written (``write_decided``). Returns
+        the trashed item, None when deleted."""
         viewer = current_viewer()
-        require(viewer, "delete", item, effective_status(item))
-        if force:
-            require_force_delete(viewer)
-            delete_linked(self.kind, item)
-            return None
-        if item.status == "trash":
-            raise ApiError(f"{self.kind}-is-in-trash", say(self.messages["in_trash"]), 410)
-        try:
-            return trash_linked(self.kind, item)
-        except Vanished:
-            raise self.unknown(item.id) from None
+
+        def decide():
+            current = self.fresh(item)
+            require(viewer, "delete", current, effective_status(current))
+            if force:
+                require_force_delete(viewer)
+                if from_trash:
+                    require_in_trash(current)
+            elif current.status == "trash":
+                raise ApiError(f"{self.kind}-is-in-trash", say(self.messages["in_trash"]), 410)
+            return current
+
+        def write(current):
+            if force:
+                return delete_linked(self.kind, current)
+            return trash_linked(self.kind, current)
+
+        return write_decided(decide, write)
 
     def listing(self, args):
         viewer = current_viewer()
