@@ -426,7 +426,12 @@ def discard_event(event, viewer, force: bool = False, from_trash: bool = False):
         return current
 
     def write(current):
-        return delete_event(current) if force else trash_event(current)
+        if force:
+            return delete_event(current)
+        trashed = trash_event(current)
+        if trashed is None:  # removed by a concurrent request: as a read after it answers
+            raise not_an_event(event.id)
+        return trashed
 
     return write_decided(decide, write)
 

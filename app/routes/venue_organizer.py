@@ -156,7 +156,10 @@ class VenueOrganizerRoutes:
         def write(current):
             if force:
                 return delete_linked(self.kind, current)
-            return trash_linked(self.kind, current)
+            try:
+                return trash_linked(self.kind, current)
+            except Vanished:  # deleted by a concurrent request: as a read after it answers
+                raise self.unknown(item.id) from None
 
         return write_decided(decide, write)
 
