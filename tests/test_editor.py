@@ -15,10 +15,11 @@ import pytest
 from PIL import Image
 from werkzeug.datastructures import MultiDict
 
+import app.editor as editor_routes
 from app import create_app
 from rules import clock
 from store import accounts
-from store.db import bind_database, database
+from store.db import bind_database, database, write_transaction
 from store.models import Event, Media, Organizer, Venue
 from store.users import create_user
 from tests.conftest import FORM_DAY, NS, PASSWORD, csrf, event_form, saved_id
@@ -574,6 +575,33 @@ def test_a_trashed_event_is_deleted_for_good_by_editors_only(app, client, sign_i
     assert "Deleted for good." not in editor.get("/manage/").get_data(as_text=True)
     with app.app_context(), database.connection_context():
         assert Event.get_or_none(Event.id == event_id) is None
+
+
+@pytest.mark.parametrize("action", ["restore", "delete"])
+def test_an_event_published_under_a_restore_or_delete_for_good_stays_published(
+    app, sign_in, monkeypatch, action
+):
+    """The editor restores or deletes for good only what is still in the trash when it
+    writes (chk16w): an event another request published after the editor read it in the
+    trash is neither made a draft again nor deleted, and the editor answers 404."""
+    editor = sign_in("editor", "ida")
+    event_id = saved_id(editor.post("/manage/events/new", data=event_form(editor, title="Back")))
+    editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
+    read = editor_routes._event_for
+
+    def published_after_the_read(*args, **kwargs):
+        event = read(*args, **kwargs)
+        with write_transaction():
+            Event.update(status="publish").where(Event.id == event_id).execute()
+        return event
+
+    monkeypatch.setattr(editor_routes, "_event_for", published_after_the_read)
+    answer = editor.post(
+        f"/manage/events/{event_id}/{action}", data={"csrf_token": editor.token, "confirmed": "1"}
+    )
+    assert answer.status_code == 404
+    with app.app_context(), database.connection_context():
+        assert Event.get_by_id(event_id).status == "publish"
 
 
 def test_deleting_a_series_for_good_says_its_dates_go_with_it(app, sign_in):
