@@ -882,6 +882,27 @@ def test_concurrent_deletes_of_one_occurrence_trash_it_once(database, admin_auth
     assert not bad, bad
 
 
+def _csrf_token(html: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def _signed_in_by_link(server, link: str) -> tuple[requests.Session, str]:
+    """An editor's session signed in through ``users login-link`` (the set-password form),
+    and its CSRF token."""
+    path = "/manage/" + link.split("/manage/", 1)[1]
+    editor = requests.Session()
+    form = editor.get(server.base + path, timeout=30).text
+    secret = "Correct-Horse-Battery-9"
+    answer = editor.post(
+        server.base + path,
+        data={"csrf_token": _csrf_token(form), "password": secret, "password_again": secret},
+        allow_redirects=False,
+        timeout=30,
+    )
+    assert answer.status_code == 303, answer.text
+    return editor, _csrf_token(editor.get(server.base + "/manage/", timeout=30).text)
+
+
 def test_editor_delete_for_good_racing_a_publish_never_deletes_a_published_event(
     database, admin_auth
 ):
@@ -892,25 +913,10 @@ def test_editor_delete_for_good_racing_a_publish_never_deletes_a_published_event
     is refused."""
     flask_cli(database, "users", "create", "ed", "--role", "editor")
     link = flask_cli(database, "users", "login-link", "ed").split()[-1]
-    path = "/manage/" + link.split("/manage/", 1)[1]
     server = Server(database, workers=2)
     bad = []
     try:
-
-        def token(html):
-            return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
-
-        editor = requests.Session()
-        form = editor.get(server.base + path, timeout=30).text
-        secret = "Correct-Horse-Battery-9"
-        answer = editor.post(
-            server.base + path,
-            data={"csrf_token": token(form), "password": secret, "password_again": secret},
-            allow_redirects=False,
-            timeout=30,
-        )
-        assert answer.status_code == 303, answer.text
-        csrf_token = token(editor.get(server.base + "/manage/", timeout=30).text)
+        editor, csrf_token = _signed_in_by_link(server, link)
         for n in range(20):
             created = requests.post(
                 server.base + f"{NS}/events",
