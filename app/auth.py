@@ -12,7 +12,7 @@ import ipaddress
 
 from flask import current_app, g, request
 
-from app.errors import ApiError, forbidden
+from app.errors import ApiError, forbidden, require_in_trash
 from app.i18n import _
 from app.smorest import query_values
 from rules.posts import effective_status
@@ -395,3 +395,17 @@ def require_force_delete(viewer: Viewer) -> None:
     """Deleting permanently (``force=true``) is for editors and up, whoever owns the item."""
     if not viewer.has("delete_others_posts"):
         raise forbidden(viewer.logged_in)
+
+
+def require_removal(viewer: Viewer, item, force: bool, from_trash: bool, in_trash) -> None:
+    """The decision of every removal (an event, a venue, an organizer), made from ``item``
+    as it is when written: may the viewer delete it; deleted for good (``force``) by
+    editors and up only, and (``from_trash``, the editor's) only while it is still in the
+    trash; else trashed, unless it is there already (``in_trash()``: the 410 to raise)."""
+    require(viewer, "delete", item, effective_status(item))
+    if force:
+        require_force_delete(viewer)
+        if from_trash:
+            require_in_trash(item)
+    elif item.status == "trash":
+        raise in_trash()

@@ -17,7 +17,7 @@ from app.auth import (
     may,
     may_read,
     require,
-    require_force_delete,
+    require_removal,
     written_status,
 )
 from app.errors import ApiError, first_message, invalid_params, require_in_trash
@@ -405,6 +405,10 @@ def change_event(event, body: dict, viewer, stamp: dict | None = None, from_tras
     return write_decided(decide, write)
 
 
+def _already_trashed() -> ApiError:
+    return ApiError("event-is-in-trash", _("The event is already trashed"), 410)
+
+
 def discard_event(event, viewer, force: bool = False, from_trash: bool = False):
     """The removal pipeline of an event, for every face (the API's DELETE, the editor's
     trash and delete for good): permission → to the trash (a 410 when it is there already),
@@ -416,13 +420,7 @@ def discard_event(event, viewer, force: bool = False, from_trash: bool = False):
 
     def decide():
         current = current_event(event.id)
-        require(viewer, "delete", current, effective_status(current))
-        if force:
-            require_force_delete(viewer)
-            if from_trash:
-                require_in_trash(current)
-        elif current.status == "trash":
-            raise ApiError("event-is-in-trash", _("The event is already trashed"), 410)
+        require_removal(viewer, current, force, from_trash, in_trash=_already_trashed)
         return current
 
     def write(current):

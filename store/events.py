@@ -184,11 +184,7 @@ def _filtered(
         query = _within_dates(query, filters, ref)
     if filters.search:
         # As WordPress: a search does not look inside events the caller may not read.
-        id_column = unindexed(Event.id) if search_in_order else Event.id
-        found = present(_search_clause(filters.search, id_column, ref))
-        if filters.search_venues:
-            found |= present(_at_venues_named(filters.search, viewer, ref))
-        query = query.where(found)
+        query = query.where(present(_found(filters, viewer, ref, search_in_order)))
     query = _masked_flags(query, filters, viewer, ref, present, absent)
     if filters.post_parent is not None:
         query = query.where(Event.post_parent == ref("post_parent"))
@@ -198,6 +194,16 @@ def _filtered(
     if filters.last_of_series:
         query = query.where(~_earlier_in_series(filters, viewer, ref, later=True))
     return query
+
+
+def _found(filters: EventFilters, viewer: Viewer, ref, in_order: bool):
+    """The events a search finds: by their own text (``in_order``: tested on each event
+    met in start order), and with ``search_venues`` at the venues it names."""
+    id_column = unindexed(Event.id) if in_order else Event.id
+    found = _search_clause(filters.search, id_column, ref)
+    if filters.search_venues:
+        found |= _at_venues_named(filters.search, viewer, ref)
+    return found
 
 
 def _at_venues_named(text: str, viewer: Viewer, ref):

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.auth import apply_write_rules, current_viewer, may_read, require, require_force_delete
+from app.auth import (
+    apply_write_rules,
+    current_viewer,
+    may_read,
+    require,
+    require_removal,
+)
 from app.errors import ApiError, invalid_params, require_in_trash
 from app.i18n import N_, _
 from app.i18n import _ as say  # for messages chosen at run time (marked with N_ below)
@@ -142,15 +148,12 @@ class VenueOrganizerRoutes:
         the trashed item, None when deleted."""
         viewer = current_viewer()
 
+        def in_trash():
+            return ApiError(f"{self.kind}-is-in-trash", say(self.messages["in_trash"]), 410)
+
         def decide():
             current = self.fresh(item)
-            require(viewer, "delete", current, effective_status(current))
-            if force:
-                require_force_delete(viewer)
-                if from_trash:
-                    require_in_trash(current)
-            elif current.status == "trash":
-                raise ApiError(f"{self.kind}-is-in-trash", say(self.messages["in_trash"]), 410)
+            require_removal(viewer, current, force, from_trash, in_trash)
             return current
 
         def write(current):
