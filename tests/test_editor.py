@@ -3281,3 +3281,19 @@ def test_the_editor_does_not_call_a_form_with_a_latin1_byte_expired(client, admi
     assert "expired" not in page.lower(), "a form that could not be read is said to have expired"
     assert "The form could not be read: title must be UTF-8 text." in page
     assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == 0
+
+
+def test_a_forged_post_without_the_session_cookie_sets_no_cookie(app, sign_in):
+    """Found by an outside check in Chromium: a cross-site form post arrives without the
+    SameSite=Lax session cookie; its 400 carried a new session's cookie, which replaced the
+    editor's and signed them out. It changes nothing, the browser's cookie included."""
+    editor = sign_in("administrator")
+    forged = app.test_client().post(
+        "/manage/events/new", data={"title": "Forged", "start_date": "2027-01-01 10:00"}
+    )
+    assert forged.status_code == 400 and "Set-Cookie" not in forged.headers
+    assert editor.get("/manage/").status_code == 200
+    # A refused post that came with the session keeps it as it was.
+    refused = editor.post("/manage/events/new", data={"csrf_token": "stale", "title": "x"})
+    assert refused.status_code == 400
+    assert editor.get("/manage/").status_code == 200

@@ -98,6 +98,14 @@ class EditorSessions(SecureCookieSessionInterface):
             return self.session_class()
         return super().open_session(app, request)
 
+    def save_session(self, app, session, response) -> None:
+        # A refused form that came without the session's cookie (a cross-site post: the
+        # browser keeps a SameSite=Lax cookie from it) sets none: a new session's cookie
+        # would replace the one the browser holds and sign its user out (guard()).
+        if g.get("refused_without_session"):
+            return
+        super().save_session(app, session, response)
+
 
 def secret_key(instance_path: str) -> str:
     """The key generated into instance/ at the first start (kept there, readable by its
@@ -145,6 +153,8 @@ def guard():
         try:
             validate_csrf(request.form.get("csrf_token", ""))
         except (TokenError, CSRFError):
+            session_cookie = current_app.config["SESSION_COOKIE_NAME"]
+            g.refused_without_session = session_cookie not in request.cookies
             return _page(
                 "message.html",
                 400,
