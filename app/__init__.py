@@ -43,7 +43,7 @@ from app.routes.media import API_UPLOAD_ENDPOINTS, body_limit, read_at_most, reg
 from app.routes.wordpress import register_wordpress
 from app.routes.wordpress_posts import register_wordpress_posts
 from app.smorest import Api
-from app.urls import CheckedHost, MethodOverride, NamespaceAlias, RestRoute
+from app.urls import AsciiInt, CheckedHost, MethodOverride, NamespaceAlias, RestRoute
 from store import texts
 from store.db import (
     UnsupportedDatabase,
@@ -104,6 +104,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     app.url_map.strict_slashes = False
     app.url_map.merge_slashes = False  # `//x` is no route (JSON 404), not an HTML redirect
+    app.url_map.converters["int"] = AsciiInt
 
     app.extensions["calendar.db"], migrated_from = _opened(
         app.config["CALENDAR_DATABASE"], app.config["GUNICORN_THREADS"]

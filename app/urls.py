@@ -3,6 +3,7 @@
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import current_app, request
+from werkzeug.routing import IntegerConverter
 from werkzeug.sansio.utils import get_host
 
 from app.errors import REFUSED
@@ -188,3 +189,10 @@ def site_host(site: str | None = None) -> str:
     ``example.org?id=12``."""
     parts = urlsplit(site or site_url())
     return (parts.hostname or "") + parts.path.rstrip("/")
+
+
+class AsciiInt(IntegerConverter):
+    """An id in a path: digits 0 to 9, as WordPress's ``\\d+`` reads them (PHP's PCRE), not
+    Python's ``\\d``, which takes any script's (``/events/١`` read event 1)."""
+
+    regex = r"[0-9]+"

@@ -983,3 +983,15 @@ def test_websites_of_every_shape_are_spliced_as_rendered(app, client, make_event
         expected = f"{base}/event/{made['slug']}/" if website is None else website
         assert shown["website"] == expected
         _single_equals_listed(client, data["events"], base_url=base, root=root)
+
+
+@pytest.mark.parametrize("zero", [0x0660, 0xFF10, 0x1D7CE, 0x07C0])
+def test_an_id_in_a_path_is_ascii_digits_only(client, admin, make_event, zero):
+    """Found by an outside check: ``/events/١`` read, edited and trashed event 1 (Python's
+    ``\\d`` takes any script's digits; WordPress's routes take 0 to 9)."""
+    event = make_event(title="One")
+    written = "".join(chr(zero + int(digit)) for digit in str(event["id"]))
+    for path in (f"{NS}/events/{written}", f"/wp-json/tribe/events/v1/events/{written}"):
+        assert client.get(path).status_code == 404
+        assert client.delete(path, headers=admin).status_code == 404
+    assert client.get(f"{NS}/events/{event['id']}").get_json()["status"] == "publish"
