@@ -28,7 +28,9 @@ def test_a_write_to_an_id_spelt_in_other_digits_changes_nothing(client, admin, m
     assert event["id"] == 1
     client.post(f"{TEC}/events/\u0661", json={"title": "Changed"}, headers=admin)
     client.delete(f"{NS}/events/\u0661", headers=admin)
-    after = client.get(f"{NS}/events/1").get_json()
+    answer = client.get(f"{NS}/events/1", headers=admin)
+    assert answer.status_code == 200, answer.get_json()  # not trashed by DELETE /events/١
+    after = answer.get_json()
     assert after["title"] == "Kept" and after["status"] == "publish"
 
 
