@@ -149,3 +149,24 @@ def test_a_wp_v2_post_served_as_get_reads_its_json_body(client, admin, route, ma
         found = client.post(f"{WP}/{route}?_method=GET", json=asked)
         assert found.status_code == 200
         assert [item["slug"] for item in found.get_json()] == ["jazz"], (asked, found.get_json())
+
+
+NFC, NFD = "Caf\u00e9", "Cafe\u0301"  # the same text, composed and decomposed
+
+
+@pytest.mark.parametrize("query", [NFC, NFD])
+def test_search_finds_canonically_equal_text_in_either_form(client, admin, make_event, query):
+    """Names are NFC-normalised now, and a term search finds "Café" typed either way; but an
+    event whose title was sent decomposed is missed by a composed search (and the reverse),
+    and a decomposed search finds no venue or organizer at all (a composed one finds both)."""
+    make_event(title=f"{NFC} night")
+    make_event(title=f"{NFD} day")
+    for name in (f"{NFC} Bleu", f"{NFD} Rouge"):
+        client.post(f"{TEC}/venues", json={"venue": name}, headers=admin)
+        client.post(f"{TEC}/organizers", json={"organizer": name}, headers=admin)
+    events = client.get(f"{TEC}/events", query_string={"search": query}).get_json()["events"]
+    assert len(events) == 2, [e["title"] for e in events]
+    venues = client.get(f"{TEC}/venues", query_string={"search": query}).get_json()
+    assert len(venues.get("venues", [])) == 2, venues
+    organizers = client.get(f"{TEC}/organizers", query_string={"search": query}).get_json()
+    assert len(organizers.get("organizers", [])) == 2, organizers
