@@ -170,3 +170,19 @@ def test_search_finds_canonically_equal_text_in_either_form(client, admin, make_
     assert len(venues.get("venues", [])) == 2, venues
     organizers = client.get(f"{TEC}/organizers", query_string={"search": query}).get_json()
     assert len(organizers.get("organizers", [])) == 2, organizers
+
+
+def test_term_pages_and_term_slug_filters_find_a_slug_whatever_its_case(client, admin, make_event):
+    """The slug look-ups were made case-insensitive: /event/E/, /organizer/ANCHOR-ORG/,
+    /events?categories=MUSIC-X and /organizers/by-slug/ANCHOR-ORG all find their item (as
+    WordPress does: sanitize_title on every slug asked, case-insensitive collation). The term
+    pages and the plugin's own term listing `slug` filter do not: 404 and an empty list. SPEC
+    §17 wants "the term pages keep their addresses" for a site moved from WordPress."""
+    category = client.post(f"{TEC}/categories", json={"name": "Music X"}, headers=admin).get_json()
+    tag = client.post(f"{TEC}/tags", json={"name": "Jazz"}, headers=admin).get_json()
+    make_event(title="E", categories=[category["id"]], tags=[tag["id"]])
+    html = {"Accept": "text/html"}
+    assert client.get("/events/category/MUSIC-X/", headers=html).status_code == 200
+    assert client.get("/events/tag/JAZZ/", headers=html).status_code == 200
+    listed = client.get(f"{TEC}/categories", query_string={"slug": "MUSIC-X"}).get_json()
+    assert [c["id"] for c in listed["categories"]] == [category["id"]]
