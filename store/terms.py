@@ -315,7 +315,9 @@ def _term_values(taxonomy: str, filters: TermFilters, parents: list[int], **extr
     """The values ``_terms_query`` reads through its ``ref``, by name (a list's items as
     ``name.0``, ``name.1``…)."""
     values = {"taxonomy": taxonomy, "now": utcnow_str(), "parent": filters.parent, **extra}
-    named = {"include": filters.include, "exclude": filters.exclude, "slug": filters.slug}
+    # A slug asked is sanitised as a stored one was (WP_Term_Query's sanitize_title): `BIG-MUSIC`.
+    slugs = [slug_asked(slug) for slug in filters.slug or ()]
+    named = {"include": filters.include, "exclude": filters.exclude, "slug": slugs}
     for name, items in {**named, "parents": parents}.items():
         values.update({f"{name}.{n}": item for n, item in enumerate(items or ())})
     return values

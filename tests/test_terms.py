@@ -1048,3 +1048,24 @@ def test_an_event_write_naming_a_category_in_decomposed_form_links_the_existing_
     assert answer.status_code == 201
     assert [c["id"] for c in answer.get_json()["categories"]] == [made["id"]]
     assert len(_term_list(client, admin, "categories")) == 1
+
+
+def test_term_pages_and_term_slug_filters_find_a_slug_whatever_its_case(client, admin, make_event):
+    """A term page and the plugin's term `slug` filter read a slug as WordPress does
+    (sanitize_title): `/events/category/MUSIC-X/` is the page of `music-x`, as an event's or
+    a venue's page is, so a site moved from WordPress keeps its term pages' addresses (SPEC
+    §17)."""
+    category = client.post(
+        "/wp-json/tribe/events/v1/categories", json={"name": "Music X"}, headers=admin
+    ).get_json()
+    tag = client.post(
+        "/wp-json/tribe/events/v1/tags", json={"name": "Jazz"}, headers=admin
+    ).get_json()
+    make_event(title="E", categories=[category["id"]], tags=[tag["id"]])
+    html = {"Accept": "text/html"}
+    assert client.get("/events/category/MUSIC-X/", headers=html).status_code == 200
+    assert client.get("/events/tag/JAZZ/", headers=html).status_code == 200
+    listed = client.get(
+        "/wp-json/tribe/events/v1/categories", query_string={"slug": "MUSIC-X"}
+    ).get_json()
+    assert [c["id"] for c in listed["categories"]] == [category["id"]]

@@ -679,3 +679,14 @@ def test_a_term_form_that_is_not_utf8_is_not_said_to_miss_its_name(client, admin
     )
     assert answer.status_code == 400
     assert answer.get_json()["code"] != "rest_missing_callback_param", answer.get_json()
+
+
+@pytest.mark.parametrize("taxonomy", ["tags", "tribe_events_cat"])
+@pytest.mark.parametrize("asked", ["BIG-MUSIC", "Big Music"])
+def test_wp_v2_term_slug_filter_is_sanitised_like_wordpress(client, admin, taxonomy, asked):
+    """WP_Term_Query runs every `slug` through sanitize_title(), so `?slug=BIG-MUSIC` or
+    `?slug=Big Music` finds the term `big-music`, as `?slug=HALL` finds the venue `hall`."""
+    made = client.post(f"{WP}/{taxonomy}", json={"name": "Big Music"}, headers=admin).get_json()
+    assert made["slug"] == "big-music"
+    found = client.get(f"{WP}/{taxonomy}", query_string={"slug": asked}).get_json()
+    assert [t["id"] for t in found] == [made["id"]]

@@ -39,6 +39,7 @@ from store.events import neighbours as store_neighbours
 from store.imported import former_slug_owner
 from store.linked import LinkedFilters, get_linked, get_linked_by_slug, items_of_origin, list_linked
 from store.memo import MEMO, current_version
+from store.posts import slug_asked
 from store.recurrence import has_overrides
 from store.terms import categories_by_name, find_term
 from store.users import ANONYMOUS
@@ -424,7 +425,9 @@ def renamed_linked_slug(kind: str, slug: str) -> str:
 
 def term_page(taxonomy: str, slug: str):
     term = find_term(slug, taxonomy)
-    if term is None or term.slug != slug:
+    # By its slug only (not its id or name), whatever the case of the address, as an
+    # event's or a venue's page.
+    if term is None or term.slug != slug_asked(slug):
         raise NotFound(slug)
     return term
 
