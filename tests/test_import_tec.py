@@ -1815,3 +1815,25 @@ def test_an_event_with_a_slug_and_title_as_long_as_wordpress_allows_is_brought(
     assert result.exit_code == 0, result.output
     assert _status(client, f"/event/{slug}/") == (200, None)
     assert _status(client, "/event/long-title/") == (200, None)
+
+
+def test_a_rerun_clears_coordinates_removed_at_the_source(app, client, admin, site):
+    """SPEC §17: "Running it again updates what changed". The plugin leaves empty fields out
+    of a venue (array_filter), so a venue whose map pin was removed there comes without
+    geo_lat/geo_lng: the re-run clears ours, or the event would keep matching geoloc=true and
+    a geofence around the old place."""
+    event = site.events[0]
+    source_venue = next(v for v in site.lists["venues"] if v["id"] == event["venue"]["id"])
+    for venue in (source_venue, event["venue"]):
+        venue["geo_lat"], venue["geo_lng"] = 1.5, 2.5
+    assert run(app, site.base).exit_code == 0
+    ours = client.get(f"{NS}/events").get_json()["events"][0]["venue"]
+    assert (ours["geo_lat"], ours["geo_lng"]) == (1.5, 2.5)
+    for venue in (source_venue, event["venue"]):
+        del venue["geo_lat"], venue["geo_lng"]
+        venue["modified_utc"] = "2026-11-27 08:00:00"
+    event["modified_utc"] = "2026-11-27 08:00:00"
+    again = run(app, site.base)
+    assert again.exit_code == 0, again.output
+    ours = client.get(f"{NS}/venues/{ours['id']}").get_json()
+    assert "geo_lat" not in ours and "geo_lng" not in ours, ours
