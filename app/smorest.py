@@ -116,6 +116,16 @@ def _reads_body(req) -> bool:
     return req.method in ("GET", "HEAD") and req.mimetype == "application/json"
 
 
+def query_parameters(req, schema, multiple: frozenset) -> dict:
+    """The parameters of a request answered from its query (``multiple``: as
+    ``query_values``), and from its body where WordPress reads one too (``_reads_body``):
+    every route's, ours through the parser and wp/v2's, reads them alike."""
+    values = query_values(req.args, multiple)
+    if _reads_body(req):
+        values.update(request_body(req, list_keys(schema)))
+    return values
+
+
 class CalendarParser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
@@ -126,10 +136,7 @@ class CalendarParser(FlaskParser):
             raise ApiError(
                 "archive-bad-search-string", _("The 'search' parameter must be a string"), 400
             )
-        values = query_values(req.args, self._multiple_keys(schema))
-        if _reads_body(req):
-            values.update(request_body(req, list_keys(schema)))
-        return values
+        return query_parameters(req, schema, self._multiple_keys(schema))
 
     def _multiple_keys(self, schema) -> frozenset:
         """The names of the schema's list fields, worked out once per schema object (the

@@ -22,7 +22,7 @@ from app.render import media_out, render_context, term_out
 from app.routes.categories import categories
 from app.routes.media import decode, upload_folder, uploaded_bytes, uploaded_name
 from app.routes.tags import tags
-from app.smorest import query_values, request_body
+from app.smorest import query_parameters, request_body
 from app.urls import api_root_url, site_url
 from schemas.terms import CategoryCreate, TagCreate
 from schemas.wordpress import WP_MAX_PER_PAGE, WpPagingArgs, WpTermQueryArgs
@@ -110,7 +110,7 @@ def term_listing(path: str):
     routes, _schema = TAXONOMIES[path]
     schema = WpTermQueryArgs()
     lists = frozenset(name for name, f in schema.fields.items() if isinstance(f, ma_fields.List))
-    args = wp_loaded(schema, query_values(request.args, lists))  # x[]=1&x[]=2, x=1&x=2, x=1,2
+    args = wp_loaded(schema, query_parameters(request, schema, lists))  # x[]=1&x[]=2, x=1,2…
     filters = TermFilters(
         search=args.get("search") or None,
         order=args["order"],
@@ -226,7 +226,8 @@ def wp_media(row) -> dict:
 
 @blp.get("/media")
 def media_listing():
-    args = wp_loaded(WpPagingArgs(), query_values(request.args, frozenset()))
+    schema = WpPagingArgs()
+    args = wp_loaded(schema, query_parameters(request, schema, frozenset()))
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
     rows, total = list_media(current_viewer(), page.offset, page.size)
     if not rows and page.number > 1 and total:

@@ -24,7 +24,7 @@ from app.routes.events import event_for_write, read_event
 from app.routes.organizers import organizers
 from app.routes.venues import venues
 from app.routes.wordpress import wp_collection, wp_created, wp_loaded, wp_url
-from app.smorest import query_values, request_body
+from app.smorest import query_parameters, query_values, request_body
 from schemas.events import EventUpdate
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.wordpress import WP_MAX_PER_PAGE, WpPostQueryArgs
@@ -120,7 +120,8 @@ def _linked_body(kind: str, post: dict) -> dict:
 
 def linked_listing(post_type: str):
     kind, routes, _create, _update = KINDS[post_type]
-    args = wp_loaded(WpPostQueryArgs(), query_values(request.args, frozenset({"slug", "status"})))
+    schema = WpPostQueryArgs()
+    args = wp_loaded(schema, query_parameters(request, schema, frozenset({"slug", "status"})))
     viewer = current_viewer()
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
     if "slug" in args:  # each slug's item, when the caller may read it
