@@ -289,6 +289,17 @@ def _register_fields(app: Flask) -> None:
 
 def _register_allow(app: Flask) -> None:
     api_prefix = app.config["API_ROOT"] + "/"
+    # A WordPress route is its pattern, whatever views serve it (wp/v2's collections have one
+    # view a method): pattern → the methods of all its rules, read once the map is complete.
+    route_methods: dict[str, frozenset] = {}
+
+    def methods_of_route(rule) -> frozenset:
+        if not route_methods:  # filled in one step: a worker's other threads see all or none
+            built: dict[str, frozenset] = {}
+            for each in app.url_map.iter_rules():
+                built[each.rule] = built.get(each.rule, frozenset()) | frozenset(each.methods or ())
+            route_methods.update(built)
+        return route_methods.get(rule.rule) or frozenset(rule.methods or ())
 
     @app.after_request
     def allow_header(response):
@@ -296,8 +307,8 @@ def _register_allow(app: Flask) -> None:
         the route's methods this caller may use; a cached answer gets it here too."""
         req = request._get_current_object()
         if req.url_rule is not None and req.path.startswith(api_prefix):
-            methods = usable_methods(current_viewer(), req.url_rule.methods, req.blueprint)
-            response.headers["Allow"] = methods
+            methods = methods_of_route(req.url_rule)
+            response.headers["Allow"] = usable_methods(current_viewer(), methods, req.blueprint)
         return response
 
 

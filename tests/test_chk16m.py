@@ -74,20 +74,6 @@ def test_a_category_named_with_a_non_ascii_digit_is_a_name_not_an_id(client, adm
 
 
 @pytest.mark.parametrize(
-    "route", ["tags", "tribe_events_cat", "media", "tribe_venue", "tribe_organizer"]
-)
-def test_wp_v2_collections_allow_every_method_the_caller_may_use(client, admin, route):
-    """WordPress's rest_send_allow_header lists every method of the matched route whose
-    permission check passes (the wp/v2 index itself lists GET and POST for these routes):
-    an administrator's GET says "GET, POST", and an anonymous POST says "GET". Here the
-    header names only the method of the request, and is sent empty when that one is refused."""
-    assert client.get(f"/wp-json/wp/v2/{route}", headers=admin).headers.get("Allow") == "GET, POST"
-    refused = client.post(f"/wp-json/wp/v2/{route}", json={"name": "x", "title": "x"})
-    assert refused.status_code in (400, 401)
-    assert refused.headers.get("Allow") == "GET"
-
-
-@pytest.mark.parametrize(
     "kind,field,wp",
     [("venues", "venue", "tribe_venue"), ("organizers", "organizer", "tribe_organizer")],
 )

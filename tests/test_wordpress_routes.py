@@ -712,3 +712,17 @@ def test_a_wp_v2_post_served_as_get_reads_its_json_body(client, admin, route, ma
         found = client.post(f"{WP}/{route}?_method=GET", json=asked)
         assert found.status_code == 200
         assert [item["slug"] for item in found.get_json()] == ["jazz"], (asked, found.get_json())
+
+
+@pytest.mark.parametrize(
+    "route", ["tags", "tribe_events_cat", "media", "tribe_venue", "tribe_organizer"]
+)
+def test_wp_v2_collections_allow_every_method_the_caller_may_use(client, admin, route):
+    """WordPress's rest_send_allow_header lists every method of the matched route whose
+    permission check passes (the wp/v2 index itself lists GET and POST for these routes):
+    an administrator's GET says "GET, POST", and an anonymous POST says "GET", though our
+    views serve each method of these routes apart."""
+    assert client.get(f"/wp-json/wp/v2/{route}", headers=admin).headers.get("Allow") == "GET, POST"
+    refused = client.post(f"/wp-json/wp/v2/{route}", json={"name": "x", "title": "x"})
+    assert refused.status_code in (400, 401)
+    assert refused.headers.get("Allow") == "GET"
