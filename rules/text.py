@@ -116,14 +116,6 @@ def is_web_url(value: str) -> bool:
 MAX_SEARCH_WORDS = 9
 
 
-def search_words(words: list[str], text: str) -> list[str]:
-    """The words a search looks for; past nine, the whole text is one phrase, as
-    WordPress's WP_Query does, so a long query costs no more than a short one."""
-    if len(words) > MAX_SEARCH_WORDS:
-        return [text.strip()]
-    return words
-
-
 # WP_Query::parse_search: a double-quoted phrase (to its closing quote or the end), or a run
 # of characters other than tab, space, double quote, comma and plus.
 _SEARCH_TERM = re.compile(r'".*?(?:"|$)|(?:(?<=[\t ",+])|^)[^\t ",+]+')

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import re
+import operator
 from dataclasses import dataclass
+from functools import reduce
 
 from peewee import Case, fn
 
 from rules.clock import utcnow_str
 from rules.ids import as_id
-from rules.text import search_words
+from rules.text import search_terms
 from store.db import contains_text, fold, folded, write_transaction
 from store.errors import Vanished
 from store.models import Event, EventOrganizer, EventVenue, Node, Organizer, Venue
@@ -140,11 +141,6 @@ SEARCH_FIELDS = {
     ),
     "organizer": ("title", "description", "excerpt", "phone", "email", "website"),
 }
-_TOKEN_SPLIT = re.compile(r"[^\w-]+", re.UNICODE)
-
-
-def search_tokens(text: str) -> list[str]:
-    return search_words([t for t in _TOKEN_SPLIT.split(text) if t and t != "_"], text)
 
 
 @dataclass
@@ -165,9 +161,9 @@ def list_linked(
     model = MODELS[kind]
     link, column = LINKS[kind]
     query = model.select().where(visible_clause(model, viewer, filters.statuses))
-    tokens = search_tokens(filters.search) if filters.search else []
-    if tokens:
-        query = query.where(_matching(kind, tokens, viewer, filters.password))
+    if filters.search:  # read as an event search is: quotes, -exclusion, stopwords
+        words, excluded = search_terms(filters.search)
+        query = query.where(_matching(kind, words, excluded, viewer, filters.password))
     # Links count only through events this viewer may read in full: a draft's or a
     # protected event's venue is not the caller's to know.
     if filters.event is not None:
@@ -214,22 +210,29 @@ def list_linked(
     return rows, query.count() if total is None else total
 
 
-def _matching(kind: str, tokens: list, viewer: Viewer, password):
-    """A venue or organizer one of whose fields contains every word of a search; the fields
-    a password masks are searched only where this viewer may read them."""
+def _matching(kind: str, words: list, excluded: list, viewer: Viewer, password):
+    """A venue or organizer one of whose fields contains every word of a search, and none
+    of whose fields contains an excluded word; the fields a password masks are searched
+    only where this viewer may read them (a masked field neither finds nor excludes)."""
     model = MODELS[kind]
     clear = unmasked_clause(model, viewer, password)
-    any_field = None
+    found, excluding = [], []
     for name in SEARCH_FIELDS[kind]:
         field = getattr(model, name)
-        all_tokens = None
-        for token in tokens:
-            part = contains_text(field, token)
-            all_tokens = part if all_tokens is None else all_tokens & part
-        if name != "title":
-            all_tokens = all_tokens & clear
-        any_field = all_tokens if any_field is None else any_field | all_tokens
-    return any_field
+        guard = None if name == "title" else clear
+        if words:
+            every = reduce(operator.and_, (contains_text(field, word) for word in words))
+            found.append(_guarded(every, guard))
+        excluding += [_guarded(contains_text(field, word), guard) for word in excluded]
+    clause = reduce(operator.or_, found) if found else None
+    if excluding:  # COALESCE: an empty (NULL) field excludes nothing
+        kept = ~fn.COALESCE(reduce(operator.or_, excluding), False)
+        clause = kept if clause is None else clause & kept
+    return clause
+
+
+def _guarded(part, guard):
+    return part if guard is None else part & guard
 
 
 def trash_linked(kind: str, item):

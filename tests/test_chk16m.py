@@ -73,33 +73,6 @@ def test_a_category_named_with_a_non_ascii_digit_is_a_name_not_an_id(client, adm
     assert [t["name"] for t in body["tags"]] == [name]
 
 
-@pytest.mark.parametrize(
-    "kind,field,wp",
-    [("venues", "venue", "tribe_venue"), ("organizers", "organizer", "tribe_organizer")],
-)
-@pytest.mark.parametrize(
-    "search,found",
-    [
-        ("hall -room", {"Hall", "Hall2"}),  # -word excludes
-        ("-hall2", {"Hall", "Big Room"}),
-        ("the hall", {"Hall", "Hall2"}),  # "the" is one of WordPress's stopwords
-    ],
-)
-def test_venue_and_organizer_search_words_are_read_as_wordpress_parse_search(
-    client, admin, kind, field, wp, search, found
-):
-    """Venues and organizers are posts: both the plugin's archive and wp/v2's post-type route
-    search through WP_Query's parse_search (quotes, -exclusion, stopwords), as our events
-    search now does (`/events?search=jazz -night` works). Here "hall -room" and "the hall"
-    find nothing on venues and organizers."""
-    for name in ("Hall", "Hall2", "Big Room"):
-        assert client.post(f"{TEC}/{kind}", json={field: name}, headers=admin).status_code == 201
-    ours = client.get(f"{TEC}/{kind}", query_string={"search": search}).get_json()
-    assert {item[field] for item in ours.get(kind, [])} == found, ours
-    posts = client.get(f"{WP}/{wp}", query_string={"search": search}).get_json()
-    assert {post["title"]["rendered"] for post in posts} == found, posts
-
-
 NFC, NFD = "Caf\u00e9", "Cafe\u0301"  # the same text, composed and decomposed
 
 

@@ -4,6 +4,9 @@ import pytest
 
 from tests.conftest import NS
 
+TEC = "/wp-json/tribe/events/v1"
+WP = "/wp-json/wp/v2"
+
 
 @pytest.fixture
 def venue(client, admin):
@@ -346,3 +349,29 @@ def test_an_inline_venue_named_in_decomposed_form_is_the_existing_one(client, ad
     )
     assert answer.status_code == 201
     assert answer.get_json()["venue"]["id"] == made["id"]
+
+
+@pytest.mark.parametrize(
+    "kind,field,wp",
+    [("venues", "venue", "tribe_venue"), ("organizers", "organizer", "tribe_organizer")],
+)
+@pytest.mark.parametrize(
+    "search,found",
+    [
+        ("hall -room", {"Hall", "Hall2"}),  # -word excludes
+        ("-hall2", {"Hall", "Big Room"}),
+        ("the hall", {"Hall", "Hall2"}),  # "the" is one of WordPress's stopwords
+    ],
+)
+def test_venue_and_organizer_search_words_are_read_as_wordpress_parse_search(
+    client, admin, kind, field, wp, search, found
+):
+    """Venues and organizers are posts: both the plugin's archive and wp/v2's post-type route
+    search through WP_Query's parse_search (quotes, -exclusion, stopwords), as an events
+    search does (rules/text.py::search_terms)."""
+    for name in ("Hall", "Hall2", "Big Room"):
+        assert client.post(f"{TEC}/{kind}", json={field: name}, headers=admin).status_code == 201
+    ours = client.get(f"{TEC}/{kind}", query_string={"search": search}).get_json()
+    assert {item[field] for item in ours.get(kind, [])} == found, ours
+    posts = client.get(f"{WP}/{wp}", query_string={"search": search}).get_json()
+    assert {post["title"]["rendered"] for post in posts} == found, posts
