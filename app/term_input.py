@@ -8,6 +8,7 @@ from __future__ import annotations
 from marshmallow import ValidationError
 
 from rules import N_
+from rules.ids import is_digits
 from rules.posts import split_list
 from schemas.terms import TagUpdate
 from store.errors import InvalidInput
@@ -39,7 +40,7 @@ def parse_term_input(value, taxonomy: str, param: str) -> list:
         term = find_term(text, taxonomy)
         if term is not None:
             items.append(term.id)
-        elif isinstance(item, int) or text.isdigit():
+        elif isinstance(item, int) or is_digits(text):  # "١", "²" are names, as in PHP
             raise InvalidInput({param: N_("Term %(value)s does not exist.")}, value=text)
         else:
             items.append(("new", text))

@@ -995,3 +995,21 @@ def test_an_id_in_a_path_is_ascii_digits_only(client, admin, make_event, zero):
         assert client.get(path).status_code == 404
         assert client.delete(path, headers=admin).status_code == 404
     assert client.get(f"{NS}/events/{event['id']}").get_json()["status"] == "publish"
+
+
+# Found by an outside check: every id route takes digits 0 to 9 only.
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/wp/v2/tags/{t}",
+        "/tribe/events/v1/tags/{t}",
+        "/wp/v2/tribe_venue/{v}",
+        "/calendar/events/v1/venues/{v}",
+    ],
+)
+def test_other_id_routes_match_ascii_digits_only(client, admin, path):
+    tag = client.post("/wp-json/wp/v2/tags", json={"name": "Jazz"}, headers=admin).get_json()
+    venue = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    url = "/wp-json" + path.format(t=chr(0x660 + tag["id"]), v=chr(0x660 + venue["id"]))
+    answer = client.get(url)
+    assert answer.status_code == 404, (url, answer.get_json())

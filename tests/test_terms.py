@@ -1069,3 +1069,25 @@ def test_term_pages_and_term_slug_filters_find_a_slug_whatever_its_case(client, 
         "/wp-json/tribe/events/v1/categories", query_string={"slug": "MUSIC-X"}
     ).get_json()
     assert [c["id"] for c in listed["categories"]] == [category["id"]]
+
+
+@pytest.mark.parametrize("name", ["\u0661", "\u00b2", "\u2460"])
+def test_a_category_named_with_a_non_ascii_digit_is_a_name_not_an_id(client, admin, name):
+    """reference-behaviour §8: each item "numeric -> existing term id; string -> existing term
+    by slug or name, otherwise created". PHP's is_numeric() is ASCII-only, so "١", "²", "①"
+    are names and the term is created; here they are taken as ids and refused."""
+    answer = client.post(
+        "/wp-json/tribe/events/v1/events",
+        json={
+            "title": "Numbered",
+            "start_date": "tomorrow 9am",
+            "end_date": "tomorrow 10am",
+            "categories": [name],
+            "tags": [name],
+        },
+        headers=admin,
+    )
+    assert answer.status_code == 201, answer.get_json()
+    body = answer.get_json()
+    assert [c["name"] for c in body["categories"]] == [name]
+    assert [t["name"] for t in body["tags"]] == [name]
