@@ -235,7 +235,8 @@ def _counted_ancestors() -> list[int]:
 
 def categories_by_name(most: int | None = None) -> list[Term]:
     """The categories by name (the first ``most`` of them): what a form offers to choose."""
-    query = Term.select().where(Term.taxonomy == "category").order_by(Term.name)
+    # Names may repeat under different parents: the id orders those, on either engine.
+    query = Term.select().where(Term.taxonomy == "category").order_by(Term.name, Term.id)
     return list(query.limit(most) if most is not None else query)
 
 
