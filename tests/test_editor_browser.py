@@ -418,7 +418,7 @@ def test_each_field_is_found_by_its_label_and_its_name_alone(site, browser, tmp_
     poster = tmp_path / "label.png"
     poster.write_bytes(image_bytes())
     page.goto(site["base"] + "/manage/media/")
-    page.get_by_label("Upload an image").set_input_files(str(poster))
+    page.get_by_label("Image file").set_input_files(str(poster))
     page.get_by_role("button", name="Upload", exact=True).click()
     page.goto(site["base"] + "/manage/events/new")
     found = {label: page.get_by_label(label).count() for label in FIELD_LABELS}
@@ -637,7 +637,7 @@ def test_the_image_library_links_show_their_focus(site, browser, tmp_path):
     poster = tmp_path / "focus.png"
     poster.write_bytes(image_bytes("PNG", (400, 300), colour="green"))
     page.goto(site["base"] + "/manage/media/")
-    page.get_by_label("Upload an image").set_input_files(str(poster))
+    page.get_by_label("Image file").set_input_files(str(poster))
     page.get_by_role("button", name="Upload", exact=True).click()
     page.wait_for_url(re.compile(r"/manage/media/[0-9]+$"))
     image_id = page.url.rsplit("/", 1)[1]
