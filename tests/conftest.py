@@ -173,10 +173,12 @@ def make_event(client, admin):
 
 
 def forget_listings(app) -> None:
-    """The response cache and the listings' kept totals and first ids emptied: the next
-    listing is read as if asked for the first time."""
-    from store import events
+    """The response cache and the listings' kept totals and first ids emptied, and the
+    worker's lease of the data version ended (PostgreSQL: store/db.py::_leased_version):
+    the next listing is read as if asked for the first time, whatever the time between."""
+    from store import db, events
 
+    db._lease = (None, None, 0.0)
     app.extensions["calendar.cache"].clear()
     events._totals.entries.clear()
     events._first_ids.entries.clear()
