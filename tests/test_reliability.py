@@ -727,6 +727,13 @@ def _at_once(functions):
     return answers
 
 
+def _event_made(server, headers: dict, body: dict) -> dict:
+    """An event made through a live server's API (201), as the race tests begin."""
+    made = requests.post(server.base + f"{NS}/events", json=body, headers=headers, timeout=30)
+    assert made.status_code == 201, made.text
+    return made.json()
+
+
 def test_concurrent_deletes_of_one_event_trash_it_once(database, admin_auth):
     """reference-behaviour §8: DELETE trashes, a second delete is 410 ``event-is-in-trash``.
     Three DELETEs sent at once must give one 200 and two 410s, and the trashed event keeps
@@ -736,18 +743,15 @@ def test_concurrent_deletes_of_one_event_trash_it_once(database, admin_auth):
     failures = []
     try:
         for n in range(12):
-            created = requests.post(
-                server.base + f"{NS}/events",
-                json={
+            event_id = _event_made(
+                server,
+                headers,
+                {
                     "title": f"D{n}",
                     "start_date": "2031-07-01 10:00",
                     "end_date": "2031-07-01 11:00",
                 },
-                headers=headers,
-                timeout=30,
-            )
-            assert created.status_code == 201, created.text
-            event_id = created.json()["id"]
+            )["id"]
             url = server.base + f"{NS}/events/{event_id}"
             answers = _at_once(
                 [lambda s, url=url: s.delete(url, headers=headers, timeout=30).status_code] * 3
@@ -770,18 +774,15 @@ def test_contributor_delete_racing_publish_never_trashes_a_published_event(datab
     bad = []
     try:
         for n in range(40):
-            created = requests.post(
-                server.base + f"{NS}/events",
-                json={
+            event_id = _event_made(
+                server,
+                {**contributor, "Content-Type": "application/json"},
+                {
                     "title": f"C{n}",
                     "start_date": "2031-07-02 10:00",
                     "end_date": "2031-07-02 11:00",
                 },
-                headers={**contributor, "Content-Type": "application/json"},
-                timeout=30,
-            )
-            assert created.status_code == 201, created.text
-            event_id = created.json()["id"]
+            )["id"]
             url = server.base + f"{NS}/events/{event_id}"
             answers = _at_once(
                 [
@@ -846,19 +847,16 @@ def test_concurrent_deletes_of_one_occurrence_trash_it_once(database, admin_auth
     bad = []
     try:
         for n in range(10):
-            series = requests.post(
-                server.base + f"{NS}/events",
-                json={
+            series_id = _event_made(
+                server,
+                admin_auth,
+                {
                     "title": f"Series {n}",
                     "start_date": "2031-03-02 10:00",
                     "end_date": "2031-03-02 12:00",
                     "recurrence": "RRULE:FREQ=WEEKLY;COUNT=4",
                 },
-                headers=admin_auth,
-                timeout=30,
-            )
-            assert series.status_code == 201, series.text
-            series_id = series.json()["id"]
+            )["id"]
             rows = query(
                 str(database),
                 f"SELECT id FROM event WHERE post_parent = {series_id} ORDER BY id",
@@ -918,18 +916,15 @@ def test_editor_delete_for_good_racing_a_publish_never_deletes_a_published_event
     try:
         editor, csrf_token = _signed_in_by_link(server, link)
         for n in range(20):
-            created = requests.post(
-                server.base + f"{NS}/events",
-                json={
+            event_id = _event_made(
+                server,
+                admin_auth,
+                {
                     "title": f"E{n}",
                     "start_date": "2031-04-02 10:00",
                     "end_date": "2031-04-02 12:00",
                 },
-                headers=admin_auth,
-                timeout=30,
-            )
-            assert created.status_code == 201, created.text
-            event_id = created.json()["id"]
+            )["id"]
             api = server.base + f"{NS}/events/{event_id}"
             assert requests.delete(api, headers=admin_auth, timeout=30).status_code == 200
             answers = _at_once(
