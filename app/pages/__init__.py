@@ -383,8 +383,10 @@ def _list_title(heading: str, asked: reading.Filters, page: int, choices: dict) 
     offered = {"categories": choices["categories"], "venue": choices["venues"]}
     chosen = []
     for name in reading.FILTERS[1:]:
-        known = {v: c.name for c in offered.get(name, ()) for v in (c.slug, str(c.id))}
-        chosen += [known.get(value, value) for value in getattr(asked, name)]
+        values = getattr(asked, name)
+        if values:  # most lists: none asked, nothing to look up among 500 venues
+            known = {v: c.name for c in offered.get(name, ()) for v in (c.slug, str(c.id))}
+            chosen += [known.get(value, value) for value in values]
     parts = [_("Filtered by %(names)s", names=", ".join(chosen))] if chosen else []
     return list_title(heading, page, asked.search, parts)
 
