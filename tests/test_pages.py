@@ -2348,3 +2348,15 @@ def test_the_first_and_last_days_stored_have_pages_that_link_within_them(
         assert "First light" in first_month and "First light" in first_day
     page(client, "/events/10000-01-01/", 400)
     page(client, "/events/0999-12-31/", 400)
+
+
+def test_every_page_names_its_default_language_address_for_other_languages(client):
+    """A search engine sends a visitor whose language the site does not speak to the
+    ``hreflang="x-default"`` alternate: the page in the default language, at the site's
+    root, under every language root and with the query the page keeps."""
+    for path in ("/events/", "/fr/events/month/2026-03/", "/de/events/?search=jazz"):
+        html = page(client, path)
+        links = _head_links(html)
+        bare = path.split("/", 2)[2] if path.startswith(("/fr/", "/de/")) else path[1:]
+        assert links["x-default"] == "http://localhost/" + bare, (path, links)
+        assert links["x-default"] == links["en"], links

@@ -137,6 +137,8 @@ def _frame() -> dict:
         # root (``/en/events/`` is ``/events/``), as its hreflang alternate says.
         "canonical": dict(alternates).get(lang, site_url() + address),
         "alternates": alternates,
+        # For a visitor whose language the site does not speak: the default language's.
+        "x_default": site_url() + path,
         "site_css": os.path.exists(os.path.join(current_app.instance_path, "static", "site.css")),
         "today_iso": reading.site_today().isoformat(),
         "here": here,
