@@ -32,3 +32,45 @@ def test_venue_search_in_either_unicode_form(client, admin, make_event):
     for query in ("café", nfd("CAFÉ"), "zoë", nfd("zoë")):
         body = client.get(f"{NS}/venues?search={query}", headers=admin).get_json()
         assert body["total"] == 2, (ascii(query), body["total"])
+
+
+GREEK = "ΘΕΑΤΡΟ ΚΗΠΟΣ"  # capital sigma at a word's end: Python lowers it to ς, PostgreSQL to σ
+
+
+def _event(client, admin, **fields):
+    body = {"title": "An event", "start_date": "tomorrow 10am", "end_date": "tomorrow 12pm"}
+    body.update(fields)
+    response = client.post(f"{NS}/events", json=body, headers=admin)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def test_a_term_named_with_a_final_capital_sigma_is_found_again_by_name(client, admin):
+    """Terms by name are matched case-insensitively (SPEC §4): the same name sent twice
+    must reuse the term, and creating it again is a 400 term_exists. On PostgreSQL,
+    NORMALIZE(LOWER(name)) (σ) never equals Python's fold of the name sent (ς)."""
+    first = _event(client, admin, categories=[GREEK], tags=["İstanbul"])
+    second = _event(client, admin, categories=[GREEK], tags=["İstanbul"])
+    assert second["categories"][0]["id"] == first["categories"][0]["id"]
+    assert second["tags"][0]["id"] == first["tags"][0]["id"]
+    again = client.post(f"{NS}/categories", json={"name": GREEK}, headers=admin)
+    assert again.status_code == 400 and again.get_json()["code"] == "term_exists"
+    names = [c["name"] for c in client.get(f"{NS}/categories", headers=admin).get_json()["categories"]]
+    assert names == [GREEK]
+
+
+def test_inline_venue_and_organizer_with_a_final_capital_sigma_are_deduplicated(client, admin):
+    first = _event(client, admin, venue={"venue": GREEK}, organizer=[{"organizer": GREEK}])
+    second = _event(client, admin, venue={"venue": GREEK}, organizer=[{"organizer": GREEK}])
+    assert second["venue"]["id"] == first["venue"]["id"]
+    assert second["organizer"][0]["id"] == first["organizer"][0]["id"]
+    assert client.get(f"{NS}/venues", headers=admin).get_json()["total"] == 1
+
+
+def test_search_in_lower_case_finds_a_greek_name_in_capitals(client, admin):
+    """"θεατρο κηπος" is "ΘΕΑΤΡΟ ΚΗΠΟΣ" in lower case: SQLite finds it, PostgreSQL's ILIKE
+    (σ against ς) did not."""
+    _event(client, admin, title="Play", venue={"venue": GREEK})
+    lower = GREEK.lower()
+    assert client.get(f"{NS}/venues?search={lower}", headers=admin).get_json()["total"] == 1
+    assert _titles(client, admin, f"search={lower}&search_venues=1") == ["Play"]
