@@ -74,3 +74,29 @@ def test_search_in_lower_case_finds_a_greek_name_in_capitals(client, admin):
     lower = GREEK.lower()
     assert client.get(f"{NS}/venues?search={lower}", headers=admin).get_json()["total"] == 1
     assert _titles(client, admin, f"search={lower}&search_venues=1") == ["Play"]
+
+
+def test_terms_of_one_name_are_offered_in_the_same_order_on_either_engine(client, admin):
+    """Two categories may share a name under different parents (SPEC §4 forbids it under the
+    same parent only). The pages' category menu lists them by name; SQLite breaks the tie by
+    id (the order they were made), PostgreSQL left it to the plan (seen: import-ete-19,
+    import-ete-40, import-ete-39, ... on a copied calendar)."""
+    parents = []
+    for n in range(6):
+        made = client.post(f"{NS}/categories", json={"name": f"Parent {n}"}, headers=admin).get_json()
+        parents.append(made["id"])
+    slugs, ids = [], []
+    for parent in parents:
+        made = client.post(f"{NS}/categories", json={"name": "Rock", "parent": parent}, headers=admin)
+        assert made.status_code in (200, 201), made.get_json()
+        slugs.append(made.get_json()["slug"])
+        _event(client, admin, title=f"Show {parent}", categories=[made.get_json()["id"]])
+        ids.append(made.get_json()["id"])
+    for term in ids[:3]:  # an editor adds a description to the first ones
+        edited = client.post(f"{NS}/categories/{term}", json={"description": "Loud"}, headers=admin)
+        assert edited.status_code == 200, edited.get_json()
+    page = client.get("/events/list/").get_data(as_text=True)
+    offered = [s for s in __import__("re").findall(r'<option value="([^"]+)">Rock</option>', page)]
+    assert offered == slugs
+    listed = client.get(f"{NS}/categories?search=rock&per_page=50", headers=admin).get_json()["categories"]
+    assert [c["slug"] for c in listed] == slugs
