@@ -100,3 +100,18 @@ def test_terms_of_one_name_are_offered_in_the_same_order_on_either_engine(client
     assert offered == slugs
     listed = client.get(f"{NS}/categories?search=rock&per_page=50", headers=admin).get_json()["categories"]
     assert [c["slug"] for c in listed] == slugs
+
+
+def test_a_greek_login_signs_in_in_lower_case(app, client):
+    """Basic credentials name the user by login "in any case" (store/users.py names_user,
+    as WordPress's collation): "νικος" for "ΝΙΚΟΣ" works on SQLite; PostgreSQL's LOWER gives
+    "νικοσ", which never equals the name folded in Python."""
+    from store.db import database
+    from store.users import create_user
+    from tests.conftest import basic
+
+    with database.connection_context():
+        _user, password = create_user("ΝΙΚΟΣ", "editor")
+    assert client.get(f"{NS}/events?status=draft", headers=basic("ΝΙΚΟΣ", password)).status_code == 200
+    answer = client.get(f"{NS}/events?status=draft", headers=basic("νικος", password))
+    assert answer.status_code == 200, answer.get_json()
