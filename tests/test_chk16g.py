@@ -124,3 +124,15 @@ def test_event_search_reads_a_decomposed_word_as_its_composed_form(client, admin
     assert _titles(client, admin, "search=crème") == ["Crème brûlée night"]
     assert _titles(client, admin, "search=CRÈME") == ["Crème brûlée night"]
     assert _titles(client, admin, "search=" + nfd("crème")) == ["Crème brûlée night"]
+
+
+def test_a_term_slug_filter_is_read_as_wordpress_sanitizes_it(client, admin):
+    """WP_Term_Query passes each `slug` through sanitize_title (lower case, accents removed):
+    /categories?slug=JAZZ and ?slug=été-musique find "jazz" and "ete-musique" on the
+    reference; both found nothing here (SQLite and PostgreSQL alike)."""
+    _event(client, admin, categories=["Jazz", "Été Musique"])
+    for asked, slug in (("JAZZ", "jazz"), ("été-musique", "ete-musique")):
+        body = client.get(f"{NS}/categories?slug={asked}", headers=admin).get_json()
+        assert [c["slug"] for c in body["categories"]] == [slug], asked
+        wp = client.get(f"/wp-json/wp/v2/tribe_events_cat?slug={asked}", headers=admin).get_json()
+        assert [c["slug"] for c in wp] == [slug], asked
