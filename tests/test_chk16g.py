@@ -157,3 +157,12 @@ def test_the_editors_lists_find_a_greek_name_in_lower_case(client, admin, sign_i
     for plural, name in (("venues", "Café ΚΗΠΟΣ"), ("organizers", "Ærø ΚΗΠΟΣ"), ("categories", "Öko ΚΗΠΟΣ")):
         listing = editor.get(f"/manage/{plural}/", query_string={"search": "κηπος"}).get_data(as_text=True)
         assert name in listing, plural
+
+
+def test_users_create_refuses_a_login_that_names_a_user_in_another_case(app):
+    """`users create νικος` when ΝΙΚΟΣ exists: SQLite refuses ("'νικος' already names user
+    'ΝΙΚΟΣ'"), PostgreSQL made a second user whom the same sign-in name then names too."""
+    cli = app.test_cli_runner()
+    assert cli.invoke(args=["users", "create", "ΝΙΚΟΣ", "--role", "author"]).exit_code == 0
+    second = cli.invoke(args=["users", "create", "νικος", "--role", "author"])
+    assert second.exit_code != 0 and "already names user" in second.output
