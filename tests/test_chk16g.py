@@ -166,3 +166,11 @@ def test_users_create_refuses_a_login_that_names_a_user_in_another_case(app):
     assert cli.invoke(args=["users", "create", "ΝΙΚΟΣ", "--role", "author"]).exit_code == 0
     second = cli.invoke(args=["users", "create", "νικος", "--role", "author"])
     assert second.exit_code != 0 and "already names user" in second.output
+
+
+def test_event_search_in_lower_case_finds_a_greek_title_in_capitals(client, admin):
+    """/events?search=δρομος and the list page's search find "ΑΓΩΝΑΣ ΔΡΟΜΟΣ night" on SQLite,
+    nothing on PostgreSQL (seen on live servers of both engines)."""
+    _event(client, admin, title="ΑΓΩΝΑΣ ΔΡΟΜΟΣ night")
+    assert _titles(client, admin, "search=δρομος") == ["ΑΓΩΝΑΣ ΔΡΟΜΟΣ night"]
+    assert "ΑΓΩΝΑΣ ΔΡΟΜΟΣ night" in client.get("/events/list/?search=δρομος").get_data(as_text=True)
