@@ -16,6 +16,7 @@ from app.errors import ApiError, forbidden, require_in_trash
 from app.i18n import _
 from app.smorest import query_values
 from rules.posts import effective_status
+from rules.text import fold
 from store import users
 from store.media import is_visible_to, shown_by_others
 from store.posts import password_in_use
@@ -134,7 +135,7 @@ class SignInAttempt:
         # Per user, not per spelling: a name counts in any case, and a failure counts
         # under every name of the user it names (users.names_of).
         self.keys = [
-            (f"{address} {login.casefold()}", config["AUTH_FAILURE_LIMIT"]),
+            (f"{address} {fold(login)}", config["AUTH_FAILURE_LIMIT"]),
             (address, config["AUTH_FAILURE_LIMIT"] * 10),
         ]
 

@@ -7,6 +7,7 @@ so no route can store text that another route would refuse.
 from __future__ import annotations
 
 import re
+import unicodedata
 from html import unescape
 from urllib.parse import urlparse
 
@@ -113,6 +114,19 @@ def is_web_url(value: str) -> bool:
     return parsed.scheme in ("http", "https") and bool(parsed.netloc)
 
 
+def fold(text: str) -> str:
+    """``text`` as names and searched words are compared, in any case and Unicode form:
+    canonically composed (NFC), so that "Café" typed on macOS (an ``e`` and a combining
+    accent) meets the "Café" of another keyboard, then lowered a character at a time, as
+    PostgreSQL's ``LOWER`` does (``store/db.py::folded`` computes the same in SQL on either
+    engine). Python's own ``lower`` is not that: it gives a capital sigma at a word's end
+    ``ς`` and ``İ`` two characters, where PostgreSQL gives ``σ`` and ``i``; so ``İ`` is
+    lowered as one character, and the two small sigmas are one letter, as in the
+    reference's MySQL collation ("ΚΗΠΟΣ" meets "κηπος", "İstanbul" meets "istanbul")."""
+    text = unicodedata.normalize("NFC", text)
+    return text.replace("İ", "i").lower().replace("ς", "σ")
+
+
 MAX_SEARCH_WORDS = 9
 
 
@@ -133,8 +147,9 @@ def search_terms(text: str) -> tuple[list[str], list[str]]:
     single letters dropped, a word starting with ``-`` excluded; none left, or more than
     nine, and the whole text is the one word."""
     # Line breaks and control characters as plain text stores them (a space), so that a
-    # title pasted with its line break finds itself (WordPress drops CR and LF).
-    text = _LINE_BREAKING.sub(" ", text)
+    # title pasted with its line break finds itself (WordPress drops CR and LF); composed
+    # (NFC), so that a word typed decomposed (macOS) is the word typed elsewhere.
+    text = unicodedata.normalize("NFC", _LINE_BREAKING.sub(" ", text))
     terms = []
     for match in _SEARCH_TERM.finditer(text):
         term = match.group(0)

@@ -37,6 +37,7 @@ from peewee import (
     ForeignKeyField,
     IntegerField,
     InterfaceError,
+    NodeList,
     OperationalError,
     PostgresqlDatabase,
     TextField,
@@ -45,6 +46,8 @@ from peewee import (
     fn,
 )
 from playhouse.pool import MaxConnectionsExceeded, PooledPostgresqlDatabase, PooledSqliteDatabase
+
+from rules.text import fold
 
 # Every model binds to this proxy; ``bind_database`` points it at the app's database.
 database = DatabaseProxy()
@@ -349,29 +352,28 @@ def open_database(setting: str, connections: int = POOL_SIZE) -> Database:
         check_same_thread=False,
         cached_statements=SQLITE_STATEMENTS,
     )
-    db.register_function(_lower, "unicode_lower", 1, deterministic=True)
+    db.register_function(_folded_value, "unicode_fold", 1, deterministic=True)
     return db
 
 
-def _lower(value):
+def _folded_value(value):
     return fold(value) if isinstance(value, str) else value
 
 
-def fold(text: str) -> str:
-    """``text`` as ``folded`` reads a column, to compare with one: in lower case and
-    canonically composed (NFC), so that "Café" typed on macOS (an ``e`` and a combining
-    accent) meets the "Café" of another keyboard, as in the reference's MySQL collation."""
-    return unicodedata.normalize("NFC", text.lower())
+# rules/text.py::fold in PostgreSQL's SQL, ``{}`` the column: composed, lowered a character
+# at a time (``LOWER``), the two small sigmas made one. Immutable, so an index may hold it.
+_FOLD_SQL = "TRANSLATE(LOWER(NORMALIZE({}, NFC)), 'ς', 'σ')"
 
 
 def folded(column):
-    """``column`` as ``fold`` writes a text, to compare with a text so folded: PostgreSQL's
-    ``LOWER`` then ``NORMALIZE``; on SQLite, whose own ``lower`` folds A to Z only ("Été"
-    would never meet "été": a term, a venue, a user's e-mail), Python's, registered as
-    ``unicode_lower`` (a call per row: for the few rows a name's statement reads)."""
+    """``column`` as ``fold`` writes a text, to compare with a text so folded. PostgreSQL:
+    ``_FOLD_SQL``; SQLite, whose own ``lower`` folds A to Z only ("Été" would never meet
+    "été": a term, a venue, a user's e-mail): ``fold`` itself, registered as
+    ``unicode_fold`` (a call per row: for the few rows a name's statement reads)."""
     if is_postgres():
-        return fn.NORMALIZE(fn.LOWER(column), SQL("NFC"))
-    return fn.unicode_lower(column)
+        before, after = _FOLD_SQL.split("{}")
+        return NodeList((SQL(before), column, SQL(after)), glue="")
+    return fn.unicode_fold(column)
 
 
 def _postgres_parameters(url: str) -> dict:
@@ -785,18 +787,21 @@ def _forget_pinned_version() -> None:
 
 
 def _like_pattern(text: str) -> str:
-    """``%text%`` for ``ILIKE``, with the text's own wildcards taken literally."""
+    """``%text%`` for ``LIKE`` and ``ILIKE``, with the text's own wildcards taken literally."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
 
 
 def contains_text(column, text: str, scan: bool = False):
-    """Case-insensitive substring test. On PostgreSQL an ``ILIKE`` that the trigram index
-    of ``create_text_index`` answers without scanning the table. On SQLite every letter
-    is folded (``folded``), but for a ``scan`` of a whole table of events (a word too
-    short for the index), where SQLite's own A-to-Z ``lower`` costs half as much."""
+    """Substring test in any case and Unicode form: the column and the text folded alike
+    (``folded``, ``fold``), on either engine. But for a ``scan`` of a whole table of events
+    (a word too short for the text index), which keeps each engine's own case-insensitive
+    test, the quickest it has: SQLite's A-to-Z ``lower`` costs half what Python's fold
+    does per row, and PostgreSQL's ``ILIKE`` lowers without composing."""
     if is_postgres():
-        return Expression(column, "ILIKE", Value(_like_pattern(text)))
+        if scan:
+            return Expression(column, "ILIKE", Value(_like_pattern(text)))
+        return Expression(folded(column), "LIKE", Value(_like_pattern(fold(text))))
     if scan:
         return fn.instr(fn.lower(column), text.lower()) > 0
     return fn.instr(folded(column), fold(text)) > 0
@@ -807,10 +812,12 @@ def create_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
     rows containing a word without scanning the table.
 
     SQLite: an FTS5 table with the trigram tokenizer, kept in sync by triggers; it
-    matches any substring of three characters or more, case-insensitively: the semantics
-    of ``contains_text``. PostgreSQL: a ``pg_trgm`` GIN index over the columns and a SQL
-    function named after the index that returns the ids of the rows whose columns
-    contain a word (``ILIKE``, answered from the index; inlined by the planner).
+    matches any substring of three characters or more, case-insensitively, and a word is
+    asked in either Unicode form (``_match_expression``): the semantics of
+    ``contains_text``. PostgreSQL: a ``pg_trgm`` GIN index over the columns folded and a
+    SQL function named after the index that returns the ids of the rows whose folded
+    columns contain a folded word (``LIKE``, answered from the index; inlined by the
+    planner).
     """
     if is_postgres():
         _create_postgres_text_index(index, table, columns)
@@ -1105,10 +1112,13 @@ TEXT_INDEX_MIN = 3  # trigrams: shorter words fall back to a scan
 
 
 def _create_postgres_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
+    """The columns are indexed folded (``_FOLD_SQL``), and a pattern is a folded word, so
+    that the index finds what ``contains_text`` finds: "ΔΡΟΜΟΣ" by "δρομος", a text
+    stored decomposed by the word typed composed."""
     database.execute_sql("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-    operators = ", ".join(f"{c} gin_trgm_ops" for c in columns)
+    operators = ", ".join(f"({_FOLD_SQL.format(c)}) gin_trgm_ops" for c in columns)
     database.execute_sql(f"CREATE INDEX IF NOT EXISTS {index} ON {table} USING gin ({operators})")
-    matches = " OR ".join(f"{c} ILIKE pattern" for c in columns)
+    matches = " OR ".join(f"{_FOLD_SQL.format(c)} LIKE pattern" for c in columns)
     database.execute_sql(
         f"CREATE OR REPLACE FUNCTION {index}(pattern text) RETURNS SETOF bigint "
         f"LANGUAGE sql STABLE AS $$ SELECT id FROM {table} WHERE {matches} $$"
@@ -1116,16 +1126,26 @@ def _create_postgres_text_index(index: str, table: str, columns: tuple[str, ...]
 
 
 def _match_expression(words: list[str]) -> str:
-    return " AND ".join('"' + word.replace('"', '""') + '"' for word in words)
+    """FTS5's query for every one of ``words``, each in either Unicode form: the index holds
+    the texts as written, and a text written decomposed (macOS, an Apple .ics) must be found
+    by the word typed composed, as PostgreSQL's folded index finds it."""
+    return " AND ".join(_either_form(word) for word in words)
+
+
+def _either_form(word: str) -> str:
+    forms = dict.fromkeys(unicodedata.normalize(form, word) for form in ("NFC", "NFD"))
+    phrases = ['"' + form.replace('"', '""') + '"' for form in forms]
+    return phrases[0] if len(phrases) == 1 else f"({' OR '.join(phrases)})"
 
 
 def _matching_sql(index: str, words: list[str]) -> tuple[str, list]:
     """The ids of rows whose indexed text contains every one of ``words``. SQLite: one
     FTS5 MATCH (the index intersects the words' lists itself); PostgreSQL: the index's
-    function per word (an ``ILIKE`` the ``pg_trgm`` index answers), intersected."""
+    function per word (a ``LIKE`` of the folded word that the ``pg_trgm`` index answers),
+    intersected."""
     if is_postgres():
         sql = " INTERSECT ".join(f"SELECT * FROM {index}(%s)" for _ in words)
-        return sql, [_like_pattern(word) for word in words]
+        return sql, [_like_pattern(fold(word)) for word in words]
     return f"SELECT rowid FROM {index} WHERE {index} MATCH ?", [_match_expression(words)]
 
 

@@ -10,8 +10,8 @@ from peewee import Case, fn
 
 from rules.clock import utcnow_str
 from rules.ids import as_id
-from rules.text import search_terms
-from store.db import contains_text, fold, folded, write_transaction
+from rules.text import fold, search_terms
+from store.db import contains_text, folded, write_transaction
 from store.errors import Vanished
 from store.models import Event, EventOrganizer, EventVenue, Node, Organizer, Venue
 from store.posts import (

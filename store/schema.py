@@ -322,6 +322,15 @@ def _v29_trashed_following():
     _add_columns("event", {"trashed_following": flag_column()})
 
 
+def _v30_folded_text_index():
+    """PostgreSQL's text index of events holds the texts folded (store/db.py::folded), as
+    a search compares them: made again. SQLite's FTS5 index is unchanged (a word is asked
+    there in either Unicode form)."""
+    if is_postgres():
+        database.execute_sql("DROP INDEX IF EXISTS event_search")
+        _v6_event_text_index()
+
+
 MIGRATIONS = [
     _v1_create_tables,
     _v2_data_version,
@@ -352,6 +361,7 @@ MIGRATIONS = [
     _v27_media_original_name,
     _v28_event_triggers_again,
     _v29_trashed_following,
+    _v30_folded_text_index,
 ]
 
 

@@ -9,10 +9,10 @@ from peewee import JOIN, SQL, Case, Select, fn
 from rules import N_
 from rules.clock import utcnow_str
 from rules.ids import as_id
+from rules.text import fold
 from store.db import (
     contains_text,
     database,
-    fold,
     folded,
     never_reused_id,
     unindexed,

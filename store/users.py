@@ -19,7 +19,8 @@ from peewee import SQL
 from rules import clock
 from rules.clock import utcnow_str
 from rules.ids import as_id
-from store.db import fold, folded, upsert, write_transaction
+from rules.text import fold
+from store.db import folded, upsert, write_transaction
 from store.models import AppPassword, AuthFailure, Event, Media, Organizer, User, Venue
 from store.sql import Statement, in_list, param
 
@@ -283,11 +284,11 @@ def signed_in(owner: tuple, login: str) -> User | None:
 
 def names_user(user: User, name: str) -> bool:
     """Whether ``name`` names ``user`` as WordPress reads a sign-in's name: the login or,
-    failing that, the e-mail address, in any case (MySQL's collation); compared in
-    constant time."""
-    given = name.casefold().encode()
-    by_login = hmac.compare_digest(user.login.casefold().encode(), given)
-    by_email = hmac.compare_digest((user.email or "\0").casefold().encode(), given)
+    failing that, the e-mail address, in any case and Unicode form (MySQL's collation; as
+    ``users_named`` finds the user: ``fold``); compared in constant time."""
+    given = fold(name).encode()
+    by_login = hmac.compare_digest(fold(user.login).encode(), given)
+    by_email = hmac.compare_digest(fold(user.email or "\0").encode(), given)
     return by_login | by_email
 
 
@@ -343,12 +344,12 @@ def throttled_for(found: tuple[int, float] | None, limit: int, window: int) -> i
 
 def names_of(name: str) -> list[str]:
     """Every name a sign-in may give for the user ``name`` names (its login and e-mail
-    address, case-folded), for counting failures per user; ``name`` folded when it names
-    no one."""
+    address, folded as ``names_user`` compares them), for counting failures per user;
+    ``name`` folded when it names no one."""
     user = user_named(name)
     if user is None:
-        return [name.casefold()]
-    return list(dict.fromkeys(n.casefold() for n in (user.login, user.email) if n))
+        return [fold(name)]
+    return list(dict.fromkeys(fold(n) for n in (user.login, user.email) if n))
 
 
 def record_failure(client: str, window: int) -> None:
