@@ -91,6 +91,14 @@ def slug_asked(text: str) -> str:
     return slugify(text, letters=True)
 
 
+def term_slugs_asked(text: str) -> tuple[str, str]:
+    """The two slugs a term's slug filter names: as written (``slug_asked``: a slug kept in
+    its own letters, ``café-concert``, is found as such), and as WP_Term_Query reads it
+    (``sanitize_title``, whose ``remove_accents`` asks ``ete-musique`` for ``été-musique``),
+    which is the slug a name becomes (``slugify``); the same twice when they agree."""
+    return slug_asked(text), slugify(text)
+
+
 class _SlugTaken(dict):
     """Per model, whether another row holds a slug: compiled once (every create asks)."""
 

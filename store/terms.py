@@ -26,8 +26,8 @@ from store.posts import (
     publication_horizon,
     readable_clause,
     rows_by_id,
-    slug_asked,
     slugify,
+    term_slugs_asked,
     unique_slug,
 )
 from store.sql import Shaped, Statement, in_list, last_page_total, param, rows_of
@@ -63,8 +63,8 @@ def find_term(value, taxonomy: str) -> Term | None:
     rows = []
     if as_id(text) is not None:
         rows = _TERM_BY_ID.rows(int(text), taxonomy)
-    if not rows:
-        rows = _TERM_BY_SLUG.rows(taxonomy, slug_asked(text))
+    for slug in dict.fromkeys(term_slugs_asked(text)):
+        rows = rows or _TERM_BY_SLUG.rows(taxonomy, slug)
     if not rows:
         rows = _TERM_BY_NAME.rows(taxonomy, fold(text))
     return Term(**vars(rows[0])) if rows else None
@@ -81,7 +81,8 @@ def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[i
         text = str(value).strip()
         term_id = int(text) if as_id(text) is not None else None
         if term_id not in known:
-            term_id = by_slug.get(slug_asked(text))
+            asked = (by_slug.get(slug) for slug in term_slugs_asked(text))
+            term_id = next((found for found in asked if found is not None), None)
         if term_id is None:  # by name, as the engine compares names
             term = find_term(value, taxonomy)
             if term is None:
@@ -316,8 +317,9 @@ def _term_values(taxonomy: str, filters: TermFilters, parents: list[int], **extr
     """The values ``_terms_query`` reads through its ``ref``, by name (a list's items as
     ``name.0``, ``name.1``…)."""
     values = {"taxonomy": taxonomy, "now": utcnow_str(), "parent": filters.parent, **extra}
-    # A slug asked is sanitised as a stored one was (WP_Term_Query's sanitize_title): `BIG-MUSIC`.
-    slugs = [slug_asked(slug) for slug in filters.slug or ()]
+    # A slug asked is sanitised as a stored one was (WP_Term_Query's sanitize_title): `BIG-MUSIC`,
+    # `été-musique`; two slugs each (term_slugs_asked).
+    slugs = [asked for slug in filters.slug or () for asked in term_slugs_asked(slug)]
     named = {"include": filters.include, "exclude": filters.exclude, "slug": slugs}
     for name, items in {**named, "parents": parents}.items():
         values.update({f"{name}.{n}": item for n, item in enumerate(items or ())})
@@ -344,7 +346,7 @@ def _terms_query(taxonomy: str, filters: TermFilters, viewer: Viewer, parents: i
     if filters.parent is not None:
         query = query.where(Term.parent == ref("parent"))
     if filters.slug:
-        query = query.where(Term.slug.in_(ref.list("slug", len(filters.slug))))
+        query = query.where(Term.slug.in_(ref.list("slug", 2 * len(filters.slug))))
     if filters.event is not None:
         query = query.where(
             fn.EXISTS(
