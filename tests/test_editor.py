@@ -3297,3 +3297,21 @@ def test_a_forged_post_without_the_session_cookie_sets_no_cookie(app, sign_in):
     refused = editor.post("/manage/events/new", data={"csrf_token": "stale", "title": "x"})
     assert refused.status_code == 400
     assert editor.get("/manage/").status_code == 200
+
+
+def test_the_editors_lists_find_a_greek_name_in_lower_case(sign_in, make_event):
+    """/manage/{venues,organizers,categories}/?search=κηπος finds "... ΚΗΠΟΣ" on either
+    engine (chk16g: PostgreSQL lowered the capital to σ, the word typed has ς)."""
+    make_event(
+        venue={"venue": "Café ΚΗΠΟΣ"},
+        organizer=[{"organizer": "Ærø ΚΗΠΟΣ"}],
+        categories=["Öko ΚΗΠΟΣ"],
+    )
+    editor = sign_in("editor")
+    for plural, name in (
+        ("venues", "Café ΚΗΠΟΣ"),
+        ("organizers", "Ærø ΚΗΠΟΣ"),
+        ("categories", "Öko ΚΗΠΟΣ"),
+    ):
+        listing = editor.get(f"/manage/{plural}/", query_string={"search": "κηπος"})
+        assert name in listing.get_data(as_text=True), plural

@@ -1,5 +1,6 @@
 """Events: representation, writes, reads, permissions, trash, listing filters."""
 
+import unicodedata
 from datetime import datetime
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 from zoneinfo import ZoneInfo
@@ -1139,3 +1140,46 @@ def test_a_repeated_title_in_a_form_is_read_by_the_api_as_the_editor_reads_it(
     assert {c["name"] for c in answer.get_json()["categories"]} == {"Jazz", "Folk"}
     listed = client.get(f"{NS}/events?per_page=3&per_page=1", headers=admin).get_json()
     assert len(listed["events"]) == 1
+
+
+# --- chk16g: the search in any case and Unicode form, alike on either engine (SPEC §14) ------
+
+
+def _decomposed(text):
+    return unicodedata.normalize("NFD", text)
+
+
+def test_search_venues_finds_a_venue_name_typed_decomposed(client, make_event):
+    """A venue named on macOS (NFD "CAFÉ ZOË") is found by "café" and "zoë" typed elsewhere,
+    by the API's ``search_venues`` and the list page's search."""
+    make_event(title="Delta", venue={"venue": _decomposed("CAFÉ ZOË"), "city": "Gent"})
+    assert _searched_titles(client, search="café", search_venues=1) == ["Delta"]
+    assert _searched_titles(client, search="zoë", search_venues=1) == ["Delta"]
+    assert "Delta" in client.get("/events/list/?search=café").get_data(as_text=True)
+
+
+def test_event_search_reads_a_decomposed_word_as_its_composed_form(client, make_event):
+    """ "crème" typed decomposed (e + U+0300, as macOS may send it) finds "Crème brûlée
+    night" as the composed "crème" does (rules/text.py::search_terms composes the words)."""
+    make_event(title="Crème brûlée night")
+    for word in ("crème", "CRÈME", _decomposed("crème"), "é"):
+        assert _searched_titles(client, search=word) == ["Crème brûlée night"], ascii(word)
+
+
+def test_an_event_written_decomposed_is_found_by_the_composed_word(client, make_event):
+    """A title typed or imported decomposed (NFD, as macOS and Apple's .ics write it) is found
+    by "crème" typed composed, in the API's search and the list page's."""
+    title = _decomposed("Crème brûlée night")
+    make_event(title=title)
+    assert _searched_titles(client, search="crème") == [title]
+    assert _searched_titles(client, search="BRÛLÉE night") == [title]
+    assert title in client.get("/events/list/?search=crème").get_data(as_text=True)
+
+
+def test_event_search_in_lower_case_finds_a_greek_title_in_capitals(client, make_event):
+    """/events?search=δρομος and the list page's search find "ΑΓΩΝΑΣ ΔΡΟΜΟΣ night" (the
+    capital Σ lowered σ where the word typed has ς) on either engine."""
+    make_event(title="ΑΓΩΝΑΣ ΔΡΟΜΟΣ night")
+    assert _searched_titles(client, search="δρομος") == ["ΑΓΩΝΑΣ ΔΡΟΜΟΣ night"]
+    page = client.get("/events/list/?search=δρομος").get_data(as_text=True)
+    assert "ΑΓΩΝΑΣ ΔΡΟΜΟΣ night" in page

@@ -970,3 +970,37 @@ def test_an_inline_venues_mistake_names_the_apis_field(client, admin, lang):
     assert answer.status_code == 400
     message = answer.get_json()["data"]["params"]["venue"]
     assert message.startswith("website\u00a0: " if lang == "fr" else "website: "), message
+
+
+# Names a fold must meet in any case and Unicode form: a capital sigma at a word's end, a
+# dotted capital I, decomposed accents, a sharp s, a ligature, Cyrillic.
+FOLD_SAMPLES = (
+    "ΘΕΑΤΡΟ ΚΗΠΟΣ",
+    "θεατρο κηπος",
+    "ΑΓΩΝΑΣ ΔΡΟΜΟΣ",
+    "İstanbul Hall",
+    "istanbul",
+    "CAFÉ ZOË",
+    "CAFE\u0301 ZOE\u0308",
+    "Straße",
+    "Ærø Œuvre",
+    "МОСКВА",
+    "I\u0307stanbul",
+)
+
+
+def test_the_fold_of_names_is_the_same_in_python_and_in_either_engines_sql(app):
+    """SPEC §14: one fold of names (rules/text.py::fold), computed by the engine where it
+    reads a column (store/db.py::folded): both give the same text for every sample, so a
+    name found on SQLite is found on PostgreSQL."""
+    from peewee import Select, Value
+
+    from rules.text import fold
+    from store.db import folded
+
+    with database.connection_context():
+        for sample in FOLD_SAMPLES:
+            (in_sql,) = database.execute(Select(columns=[folded(Value(sample))])).fetchone()
+            assert in_sql == fold(sample), (ascii(sample), ascii(in_sql), ascii(fold(sample)))
+    assert fold("ΘΕΑΤΡΟ ΚΗΠΟΣ") == fold("θεατρο κηπος")
+    assert fold("İstanbul") == fold("I\u0307STANBUL") == "istanbul"

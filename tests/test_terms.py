@@ -1019,7 +1019,7 @@ def test_a_term_slug_made_unique_stays_within_the_slug_limit(client, admin):
 
 
 # SPEC §4: canonically equivalent names (NFC "Café", NFD "Cafe" + U+0301 as macOS input gives
-# it) are one name, as in the reference's MySQL collation (store/db.py::fold).
+# it) are one name, as in the reference's MySQL collation (rules/text.py::fold).
 NFC_NAME = "Café"
 NFD_NAME = unicodedata.normalize("NFD", NFC_NAME)
 ONE_HOUR = {"start_date": "2027-01-01 10:00", "end_date": "2027-01-01 11:00"}
@@ -1131,3 +1131,65 @@ def test_terms_of_one_name_are_offered_in_the_same_order_on_either_engine(client
         "categories"
     ]
     assert [c["slug"] for c in listed] == slugs
+
+
+# --- chk16g: names in any case and Unicode form, the same on either engine (SPEC §14) ---------
+
+GREEK_NAME = "ΘΕΑΤΡΟ ΚΗΠΟΣ"  # a capital sigma at a word's end: Python lowers it ς, PostgreSQL σ
+
+
+def test_terms_of_one_name_are_offered_in_the_same_order_after_edits(client, admin, make_event):
+    """Two categories may share a name under different parents (SPEC §4 forbids it under the
+    same parent only). The pages' category menu and ``/categories`` list them by name, the
+    tie by id (the order they were made) on either engine, also after updates have moved
+    their rows (PostgreSQL left the tie to the plan: import-ete-19, import-ete-40, ...)."""
+    parents = [
+        client.post(f"{NS}/categories", json={"name": f"Parent {n}"}, headers=admin).get_json()
+        for n in range(6)
+    ]
+    slugs, ids = [], []
+    for parent in parents:
+        made = client.post(
+            f"{NS}/categories", json={"name": "Rock", "parent": parent["id"]}, headers=admin
+        )
+        assert made.status_code == 201, made.get_json()
+        slugs.append(made.get_json()["slug"])
+        ids.append(made.get_json()["id"])
+        make_event(title=f"Show {parent['id']}", categories=[ids[-1]])
+    for rounds in range(3):  # an editor describes them, the last made first, and again
+        for term in reversed(ids[: len(ids) - rounds]):
+            edited = client.post(
+                f"{NS}/categories/{term}", json={"description": f"Loud {rounds}"}, headers=admin
+            )
+            assert edited.status_code == 200, edited.get_json()
+    page = client.get("/events/list/").get_data(as_text=True)
+    assert re.findall(r'<option value="([^"]+)">Rock</option>', page) == slugs
+    listed = client.get(f"{NS}/categories?search=rock&per_page=50", headers=admin).get_json()
+    assert [c["slug"] for c in listed["categories"]] == slugs
+
+
+def test_a_term_named_with_a_final_capital_sigma_is_found_again_by_name(client, admin, make_event):
+    """Terms by name are matched case-insensitively (SPEC §4): the same name sent twice
+    reuses the term, and creating it again is a 400 term_exists. On PostgreSQL the name
+    folded in SQL (σ, i) never equalled Python's ``lower`` of the name sent (ς, i + U+0307)."""
+    first = make_event(categories=[GREEK_NAME], tags=["İstanbul"])
+    second = make_event(categories=[GREEK_NAME], tags=["İstanbul"])
+    assert second["categories"][0]["id"] == first["categories"][0]["id"]
+    assert second["tags"][0]["id"] == first["tags"][0]["id"]
+    again = client.post(f"{NS}/categories", json={"name": GREEK_NAME}, headers=admin)
+    assert again.status_code == 400 and again.get_json()["code"] == "term_exists"
+    assert [c["name"] for c in _term_list(client, admin, "categories")] == [GREEK_NAME]
+
+
+def test_a_term_slug_filter_is_read_as_wordpress_sanitizes_it(client, admin, make_event):
+    """WP_Term_Query passes each `slug` through sanitize_title (lower case, accents removed):
+    ?slug=JAZZ and ?slug=été-musique find "jazz" and "ete-musique" on the reference, in the
+    API's listing, WordPress's route and an event listing's term filter."""
+    make_event(title="Summer", categories=["Jazz", "Été Musique"])
+    for asked, slug in (("JAZZ", "jazz"), ("été-musique", "ete-musique")):
+        body = client.get(f"{NS}/categories?slug={asked}", headers=admin).get_json()
+        assert [c["slug"] for c in body["categories"]] == [slug], asked
+        wp = client.get(f"/wp-json/wp/v2/tribe_events_cat?slug={asked}", headers=admin).get_json()
+        assert [c["slug"] for c in wp] == [slug], asked
+        events = client.get(f"{NS}/events?categories={asked}", headers=admin)
+        assert [e["title"] for e in events.get_json()["events"]] == ["Summer"], asked

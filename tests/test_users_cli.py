@@ -122,3 +122,12 @@ def test_users_create_refuses_a_name_another_user_already_answers_to(app, client
     password = made.output.split()[-1]
     answer = client.get(f"{NS}/events?status=draft", headers=basic("Carla", password))
     assert answer.status_code == 200, answer.get_json()
+
+
+def test_users_create_refuses_a_login_that_names_a_user_in_another_case(app):
+    """`users create νικος` when ΝΙΚΟΣ exists is refused on either engine (chk16g: on
+    PostgreSQL the login folded in SQL, νικοσ, never met Python's lower of the name, νικος,
+    and a second user was made whom the same sign-in name then named too)."""
+    assert run(app, "create", "ΝΙΚΟΣ", "--role", "author").exit_code == 0
+    second = run(app, "create", "νικος", "--role", "author")
+    assert second.exit_code != 0 and "already names user" in second.output

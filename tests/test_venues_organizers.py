@@ -1,5 +1,7 @@
 """Venues and organizers: writes, de-duplication, reads, listings, trash."""
 
+import unicodedata
+
 import pytest
 
 from tests.conftest import NS
@@ -335,7 +337,7 @@ def test_a_venue_website_with_a_port_past_65535_is_refused(client, admin):
 
 def test_an_inline_venue_named_in_decomposed_form_is_the_existing_one(client, admin):
     """SPEC §4 de-duplication: "Zoé Hall" typed with a combining accent (macOS) is the venue
-    "Zoé Hall" already there (store/db.py::fold), not a second one that looks the same."""
+    "Zoé Hall" already there (rules/text.py::fold), not a second one that looks the same."""
     made = client.post(f"{NS}/venues", json={"venue": "Zoé Hall"}, headers=admin).get_json()
     answer = client.post(
         f"{NS}/events",
@@ -375,3 +377,53 @@ def test_venue_and_organizer_search_words_are_read_as_wordpress_parse_search(
     assert {item[field] for item in ours.get(kind, [])} == found, ours
     posts = client.get(f"{WP}/{wp}", query_string={"search": search}).get_json()
     assert {post["title"]["rendered"] for post in posts} == found, posts
+
+
+# --- chk16g: names and searches in any case and Unicode form, alike on either engine (SPEC §14)
+
+GREEK_NAME = "ΘΕΑΤΡΟ ΚΗΠΟΣ"  # a capital sigma at a word's end: Python lowers it ς, PostgreSQL σ
+
+
+def _decomposed(text):
+    return unicodedata.normalize("NFD", text)
+
+
+def test_venue_search_in_either_unicode_form(client, admin, make_event):
+    """/venues?search=café (NFC) and the same word decomposed (NFD, as macOS sends it) find
+    both venues, the one named composed and the one named decomposed in capitals."""
+    make_event(title="Gamma", venue={"venue": "Café Zoë", "city": "Zürich"})
+    make_event(title="Delta", venue={"venue": _decomposed("CAFÉ ZOË"), "city": "Gent"})
+    for query in ("café", _decomposed("CAFÉ"), "zoë", _decomposed("zoë")):
+        body = client.get(f"{NS}/venues", query_string={"search": query}, headers=admin)
+        assert body.get_json()["total"] == 2, (ascii(query), body.get_json()["total"])
+
+
+def test_inline_venue_and_organizer_with_a_final_capital_sigma_are_deduplicated(client, make_event):
+    first = make_event(venue={"venue": GREEK_NAME}, organizer=[{"organizer": GREEK_NAME}])
+    second = make_event(venue={"venue": GREEK_NAME}, organizer=[{"organizer": GREEK_NAME}])
+    assert second["venue"]["id"] == first["venue"]["id"]
+    assert second["organizer"][0]["id"] == first["organizer"][0]["id"]
+    assert client.get(f"{NS}/venues").get_json()["total"] == 1
+
+
+def test_search_in_lower_case_finds_a_greek_name_in_capitals(client, admin, make_event):
+    """ "θεατρο κηπος" is "ΘΕΑΤΡΟ ΚΗΠΟΣ" in lower case (ς where the capital gives σ): found
+    in /venues and by the events' search of venues, on either engine."""
+    make_event(title="Play", venue={"venue": GREEK_NAME})
+    lower = GREEK_NAME.lower()
+    answer = client.get(f"{NS}/venues", query_string={"search": lower}, headers=admin)
+    assert answer.get_json()["total"] == 1
+    events = client.get(f"{NS}/events", query_string={"search": lower, "search_venues": 1})
+    assert [e["title"] for e in events.get_json()["events"]] == ["Play"]
+
+
+def test_istanbul_finds_a_name_spelt_with_a_dotted_capital_i(client, admin, make_event):
+    """ "istanbul" finds "İstanbul Hall" (the reference's MySQL collation equates İ and i;
+    PostgreSQL's LOWER gives i) in /venues and the events' search of venues as in
+    /categories: Python's ``lower`` gives i + U+0307, and SQLite missed it."""
+    make_event(title="Bosphorus", venue={"venue": "İstanbul Hall"}, categories=["İstanbul Hall"])
+    for kind in ("categories", "venues"):
+        answer = client.get(f"{NS}/{kind}?search=istanbul", headers=admin)
+        assert answer.get_json()["total"] == 1, kind
+    events = client.get(f"{NS}/events?search=istanbul&search_venues=1").get_json()["events"]
+    assert [e["title"] for e in events] == ["Bosphorus"]
