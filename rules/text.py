@@ -118,11 +118,13 @@ def fold(text: str) -> str:
     """``text`` as names and searched words are compared, in any case and Unicode form:
     canonically composed (NFC), so that "Café" typed on macOS (an ``e`` and a combining
     accent) meets the "Café" of another keyboard, then lowered a character at a time, as
-    PostgreSQL's ``LOWER`` does (``store/db.py::folded`` computes the same in SQL on either
-    engine). Python's own ``lower`` is not that: it gives a capital sigma at a word's end
-    ``ς`` and ``İ`` two characters, where PostgreSQL gives ``σ`` and ``i``; so ``İ`` is
-    lowered as one character, and the two small sigmas are one letter, as in the
-    reference's MySQL collation ("ΚΗΠΟΣ" meets "κηπος", "İstanbul" meets "istanbul")."""
+    PostgreSQL's ``LOWER`` does (in a ``C.UTF-8`` database, docs/deploy.md), so that
+    ``store/db.py::folded``, its twin where a column is read, gives the same text in SQL
+    (this function itself on SQLite). Python's own ``lower`` is not that: it gives a
+    capital sigma at a word's end ``ς`` and ``İ`` two characters, where PostgreSQL gives
+    ``σ`` and ``i``; so ``İ`` is lowered as one character, and the two small sigmas are one
+    letter, as in the reference's MySQL collation ("ΚΗΠΟΣ" meets "κηπος", "İstanbul" meets
+    "istanbul")."""
     text = unicodedata.normalize("NFC", text)
     return text.replace("İ", "i").lower().replace("ς", "σ")
 
