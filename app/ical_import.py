@@ -805,15 +805,7 @@ def _recent_part(body: dict, budget: dict) -> dict:
             break
     else:
         return body
-    # COUNT counts the rule's dates before any EXDATE: the ones before the new start.
-    skipped = len(starts) - len(kept)
-    try:
-        only_rules = recurrence.parse([f"RRULE:{rule}" for rule in rules.rules])
-        every = recurrence.occurrence_starts(only_rules, start, tz, kept[0], len(starts) + 2 * most)
-        skipped = 1 + sum(1 for moment in every if moment < kept[0])
-    except (recurrence.RecurrenceError, recurrence.TooManyOccurrences, ValueError, OverflowError):
-        pass
-    return _started_at(body, start, kept[0], skipped)
+    return _started_at(body, start, kept[0])
 
 
 def _first_not_excluded(body: dict, budget: dict) -> dict:
@@ -866,39 +858,30 @@ def _next_start(body: dict, rules, start: datetime, later: list, every: list) ->
     if rules.rules:
         on_rules = [moment for moment in later if moment in set(every)]
         if on_rules:
-            return _started_at(body, start, on_rules[0], 1 + every.index(on_rules[0]))
+            return _started_at(body, start, on_rules[0])
         if rules.open_ended:
             return body
         body = {**body, "recurrence": [x for x in body["recurrence"] if not _is_rule(x)]}
     moments = rules.rdates + rules.exdates
     if later[0].time() != start.time() and any(m.kind == "date" for m in moments):
         return body  # its dates without a time would take the new start's
-    return _started_at(body, start, later[0], 1)
+    return _started_at(body, start, later[0])
 
 
 def _is_rule(line: str) -> bool:
     return line.upper().startswith("RRULE")
 
 
-def _started_at(body: dict, start: datetime, new_start: datetime, skipped: int) -> dict:
-    """The series of ``body`` from ``new_start`` on (same duration), the ``skipped`` dates
-    before it taken from its COUNT."""
+def _started_at(body: dict, start: datetime, new_start: datetime) -> dict:
+    """The series of ``body`` from ``new_start`` on (same duration), the dates its rules
+    gave before it taken from their COUNT (``recurrence.lines_from``)."""
     end = dates.parse_stored(body["end_date"])
     return {
         **body,
         "start_date": dates.fmt(new_start),
         "end_date": dates.fmt(new_start + (end - start)),
-        "recurrence": [_fewer(line, skipped) for line in body["recurrence"]],
+        "recurrence": recurrence.lines_from(body["recurrence"], start, new_start),
     }
-
-
-def _fewer(line: str, skipped: int) -> str:
-    """An RRULE's COUNT less the occurrences before the new start."""
-    if not _is_rule(line):
-        return line
-    return re.sub(
-        r"(?i)(COUNT=)(\d+)", lambda m: f"{m.group(1)}{max(int(m.group(2)) - skipped, 1)}", line
-    )
 
 
 def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[str, dict]:

@@ -19,6 +19,7 @@ import re
 import warnings
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, tzinfo
+from itertools import takewhile
 from zoneinfo import ZoneInfo
 
 from dateutil.rrule import rrulestr
@@ -407,6 +408,30 @@ def rule_gives(recurrence: Recurrence, start: datetime, tz: tzinfo, moment: date
         if rule.after(moment, inc=True) == moment:
             return True
     return False
+
+
+def lines_from(lines: list[str], start: datetime, new_start: datetime) -> list[str]:
+    """The lines of a series that starts at the wall time ``start``, for the same series
+    started at ``new_start``, one of its later dates: each RRULE's COUNT less the dates that
+    rule gave before ``new_start`` (a rule with none left is dropped). COUNT counts the
+    rule's own dates, as expansion reads it: the series' start spends one only when the rule
+    gives it (a Sunday start of BYDAY=MO;COUNT=3 has three Mondays after it)."""
+    found = []
+    for line in lines:
+        name, _sep, rule_text = line.partition(":")
+        count = _part(rule_text, "COUNT") if name.strip().upper() == "RRULE" else None
+        if count is None:
+            found.append(line)
+            continue
+        rule = rrulestr(rule_text, dtstart=start)
+        left = int(count) - sum(1 for _moment in takewhile(lambda m: m < new_start, rule))
+        if left > 0:
+            parts = [
+                f"COUNT={left}" if part.partition("=")[0].strip().upper() == "COUNT" else part
+                for part in rule_text.split(";")
+            ]
+            found.append(f"{name}:{';'.join(parts)}")
+    return found
 
 
 def without_exdates(starts, exdates: list[Moment], tz: tzinfo) -> list[datetime]:

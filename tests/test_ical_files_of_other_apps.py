@@ -346,6 +346,40 @@ def test_a_series_whose_first_date_is_deleted_starts_at_the_next(client, admin):
         assert again["created"] == [] and again["rejected"] == []
 
 
+def test_a_series_started_off_its_rule_keeps_every_date_when_it_starts_later(client, admin):
+    """A Sunday start of BYDAY=MO with a COUNT has the Sunday and COUNT Mondays (dateutil's
+    reading and calendar applications', and the API's): when the import starts such a series
+    at a later date (its first date deleted or edited, or years ago), the COUNT left counts
+    only the Mondays before it, never the Sunday the rule does not give."""
+    head = "DTSTAMP:20260101T000000Z\nDTSTART:20270307T190000Z\nDTEND:20270307T200000Z\n"
+    deleted = ics(
+        f"UID:off-deleted\nSUMMARY:Deleted\n{head}RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3\n"
+        "EXDATE:20270307T190000Z"
+    )
+    edited = ics(
+        f"UID:off-edited\nSUMMARY:Edited\n{head}RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3",
+        "UID:off-edited\nSUMMARY:Edited first\nDTSTAMP:20260101T000000Z\n"
+        "RECURRENCE-ID:20270307T190000Z\nDTSTART:20270307T180000Z\nDTEND:20270307T200000Z",
+    )
+    # 2012-01-01 is a Sunday: Mondays and Tuesdays from then to March 2029, more than a
+    # series may have, so it is imported from a year ago.
+    years = ics(
+        "UID:off-years\nSUMMARY:Years\nDTSTAMP:20260101T000000Z\n"
+        "DTSTART:20120101T090000Z\nDTEND:20120101T091500Z\n"
+        "RRULE:FREQ=WEEKLY;BYDAY=MO,TU;COUNT=1800"
+    )
+    for data, title, count in ((deleted, "Deleted", 3), (edited, "Edited", 4)):
+        report = imported(client, admin, data)
+        assert len(report["created"]) == 1 and report["rejected"] == [], report
+        assert listed(client, admin, search=title) == expanded(data)
+        assert len(expanded(data)) == count
+    report = imported(client, admin, years)
+    assert len(report["created"]) == 1 and report["rejected"] == [], report
+    ours, theirs = listed(client, admin, search="Years"), expanded(years)
+    assert ours[-1] == theirs[-1] and len(ours) < 1000
+    assert ours == [moment for moment in theirs if moment >= ours[0]]
+
+
 def test_an_edited_first_occurrence_is_kept_as_the_file_shows_it(client, admin):
     """Outlook and Thunderbird edit a series' first occurrence with a VEVENT whose
     RECURRENCE-ID is the series' DTSTART: the series starts at its next date and keeps the

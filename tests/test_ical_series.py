@@ -633,6 +633,31 @@ def test_a_series_exported_and_imported_gives_the_same_occurrences(client, admin
     assert imported(client, admin, text)["updated"] == []
 
 
+def test_a_series_started_off_its_rule_comes_back_through_its_feed_with_every_date(client, admin):
+    """Found by the property test below: a Sunday start of BYDAY=MO;COUNT=3 is four dates
+    (the series, then the rule's three Mondays: COUNT counts the rule's dates, as dateutil and
+    calendar applications read it). Its first date holds the night the clocks go back, so the
+    feed writes it as an occurrence of its own, and the import starts the series at its next
+    Monday: the COUNT left must not count the Sunday, which the rule never gave."""
+    series = create_series(
+        client,
+        admin,
+        start_date="2027-04-04 00:30",
+        end_date="2027-04-04 03:00",
+        timezone="Australia/Sydney",
+        recurrence=["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3"],
+    )
+    (first_monday, *_rest) = occurrences(client, series["id"])
+    client.delete(f"{NS}/events/{first_monday['id']}", headers=admin)
+    calendar = calendar_of(client, **WIDE)
+    before = listed(client)
+    assert len(before) == 3 and expanded(calendar) == before
+    client.delete(f"{NS}/events/{series['id']}?force=true", headers=admin)
+    report = imported(client, admin, calendar.to_ical())
+    assert report["rejected"] == [] and len(report["created"]) == 1
+    assert listed(client) == before
+
+
 def test_an_all_day_series_writes_its_dates_as_dates(client, admin):
     """RDATE and EXDATE values of an all-day series are dates, and RFC 5545 makes DATE-TIME
     their default type: each such line says VALUE=DATE (the first feed wrote
