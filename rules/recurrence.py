@@ -716,6 +716,7 @@ def feed_recurrence(lines: list[str], start: datetime, tz: tzinfo, all_day: bool
     parsed = parse(lines)
     rules = []
     for rule in parsed.rules:
+        rule = _until_for_count(rule, start)
         match = _UNTIL.search(rule)
         if match:
             local = datetime.strptime(_part(_floating_until(rule, tz), "UNTIL"), "%Y%m%dT%H%M%S")
@@ -737,3 +738,22 @@ def feed_recurrence(lines: list[str], start: datetime, tz: tzinfo, all_day: bool
         return found
 
     return FeedRecurrence(rules, values(parsed.rdates, True), values(parsed.exdates, False))
+
+
+def _until_for_count(rule: str, start: datetime) -> str:
+    """``rule``, or when it has a COUNT and does not give the series' ``start``, the same
+    rule ending at its last date (a wall-clock UNTIL). Readers differ on such a COUNT: RFC
+    5545 counts DTSTART as the first of it (a reader that follows it shows one date fewer),
+    dateutil, ``recurring_ical_events`` and this service count the rule's own dates (a
+    Sunday start of BYDAY=MO;COUNT=3 is four dates); an UNTIL reads alike in both."""
+    if _part(rule, "COUNT") is None:
+        return rule
+    expanded = rrulestr(rule, dtstart=start)
+    first = expanded.after(start, inc=True)
+    if first is None or first == start:
+        return rule
+    last = list(expanded)[-1]  # expanded only then: a series' COUNT gives at most its dates
+    return ";".join(
+        f"UNTIL={last:%Y%m%dT%H%M%S}" if part.partition("=")[0].strip().upper() == "COUNT" else part
+        for part in rule.split(";")
+    )

@@ -658,6 +658,45 @@ def test_a_series_started_off_its_rule_comes_back_through_its_feed_with_every_da
     assert listed(client) == before
 
 
+def test_a_count_beside_a_start_off_its_rule_is_written_as_the_rules_last_date(client, admin):
+    """RFC 5545 counts DTSTART as the first date of a COUNT; dateutil, recurring_ical_events
+    and this service count the rule's own dates, so a Sunday start of BYDAY=MO;COUNT=3 is the
+    Sunday and three Mondays here and one Monday fewer in a reader that follows the RFC. The
+    feed writes such a rule with an UNTIL, which both read alike; a start the rule gives
+    keeps its COUNT."""
+    create_series(
+        client,
+        admin,
+        start_date="2027-03-07 19:00",
+        end_date="2027-03-07 20:00",
+        recurrence=["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3"],
+    )
+    create_series(
+        client,
+        admin,
+        title="Market",
+        all_day=True,
+        start_date="2027-03-07",
+        end_date="2027-03-07",
+        recurrence=["RRULE:FREQ=WEEKLY;BYDAY=SA;COUNT=2"],
+    )
+    create_series(
+        client,
+        admin,
+        title="On its days",
+        start_date="2027-03-08 10:00",
+        end_date="2027-03-08 11:00",
+    )
+    calendar = calendar_of(client, **WIDE)
+    rule_of = {str(e["SUMMARY"]): e["RRULE"] for e in vevents(calendar)}
+    assert rule_of["Weekly class"]["UNTIL"] == [datetime(2027, 3, 22, 18, tzinfo=UTC)]
+    assert rule_of["Market"]["UNTIL"] == [date(2027, 3, 20)]
+    assert "COUNT" not in rule_of["Weekly class"] and "COUNT" not in rule_of["Market"]
+    assert rule_of["On its days"]["COUNT"] == [5]
+    assert len(listed(client)) == 4 + 3 + 5
+    assert expanded(calendar) == listed(client)
+
+
 def test_an_all_day_series_writes_its_dates_as_dates(client, admin):
     """RDATE and EXDATE values of an all-day series are dates, and RFC 5545 makes DATE-TIME
     their default type: each such line says VALUE=DATE (the first feed wrote

@@ -798,6 +798,42 @@ def test_a_whole_series_shifted_has_every_date_shifted(lines, shift):
 
 
 @pytest.mark.parametrize(
+    "lines, later, expected",
+    [
+        # The Sunday start is not a Monday: of COUNT=3, only the first Monday is spent.
+        (["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3"], 15, ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=2"]),
+        # A start the rule gives is one of its COUNT.
+        (["RRULE:FREQ=WEEKLY;COUNT=4"], 14, ["RRULE:FREQ=WEEKLY;COUNT=3"]),
+        # A rule with no date left is dropped (one left would give a date of its own).
+        (
+            [
+                "RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3",
+                "RRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=1",
+                "RDATE;TZID=Europe/Paris:20270401T190000",
+            ],
+            15,
+            ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=2", "RDATE;TZID=Europe/Paris:20270401T190000"],
+        ),
+    ],
+)
+def test_a_series_started_at_a_later_date_keeps_its_dates_from_there(lines, later, expected):
+    """An import starts a series at a later date (its first deleted or edited, or a long
+    past cut): its COUNT loses the dates its rule gave before, counted as expansion counts
+    them (a Sunday start of BYDAY=MO spends none)."""
+    tz = dates.resolve_timezone("Europe/Paris")[0]
+    start, new_start, horizon = (
+        datetime(2027, 3, 7, 19),
+        datetime(2027, 3, later, 19),
+        datetime(2028, 1, 1),
+    )
+    moved = recurrence.lines_from(lines, start, new_start)
+    assert moved == expected
+    before = [start, *recurrence.occurrence_starts(recurrence.parse(lines), start, tz, horizon, 99)]
+    after = recurrence.occurrence_starts(recurrence.parse(moved), new_start, tz, horizon, 99)
+    assert [new_start, *after] == [moment for moment in before if moment >= new_start]
+
+
+@pytest.mark.parametrize(
     "rule, shift",
     [
         ("FREQ=WEEKLY;BYDAY=MO", timedelta(days=1)),
