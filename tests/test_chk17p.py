@@ -1,0 +1,41 @@
+"""Outside checks of SPEC §15 (public pages), branch chk17p."""
+
+import re
+from datetime import date, timedelta
+
+from tests.conftest import NS
+
+HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+
+
+def page(client, path, status=200):
+    response = client.get(path, headers=HTML)
+    assert response.status_code == status, (path, response.status_code)
+    assert response.mimetype == "text/html"
+    return response.get_data(as_text=True)
+
+
+def upcoming(make_event, count, **fields):
+    start = date.today() + timedelta(days=2)
+    return [
+        make_event(
+            title=f"Talk {i:02d}",
+            start_date=f"{start + timedelta(days=i)} 19:00:00",
+            end_date=f"{start + timedelta(days=i)} 20:00:00",
+            **fields,
+        )
+        for i in range(count)
+    ]
+
+
+def test_the_embedded_list_links_back_to_the_previous_page(client, make_event):
+    """SPEC §15: /events/embed/ is the list view without the site's frame; the list view
+    pages both ways, so must the framed one (a frame has no back button of its own)."""
+    upcoming(make_event, 25)
+    listed = page(client, "/events/?page=2")
+    assert re.search(r'rel="prev" href="/events/\?page=1"', listed)
+    framed = page(client, "/events/embed/?page=2")
+    assert 'rel="next" href="/events/embed/?page=3"' in framed
+    assert re.search(r'rel="prev" href="/events/embed/(\?page=1)?"', framed), "no previous-page link"
+    last = page(client, "/events/embed/?page=3")
+    assert re.search(r'rel="prev" href="/events/embed/\?page=2"', last), "no previous-page link"
