@@ -39,3 +39,26 @@ def test_the_embedded_list_links_back_to_the_previous_page(client, make_event):
     assert re.search(r'rel="prev" href="/events/embed/(\?page=1)?"', framed), "no previous-page link"
     last = page(client, "/events/embed/?page=3")
     assert re.search(r'rel="prev" href="/events/embed/\?page=2"', last), "no previous-page link"
+
+
+def test_the_filter_form_of_the_past_list_searches_past_events(client, make_event):
+    """SPEC §15: the list view takes `search` (and the other filters) and offers them as a
+    form; on the past list (?past=1) a visitor who types a word and presses "Find events"
+    must get the past events that match, not the upcoming list."""
+    day = date.today() - timedelta(days=5)
+    make_event(
+        title="Forgotten Lecture",
+        start_date=f"{day} 19:00:00",
+        end_date=f"{day} 20:00:00",
+    )
+    html = page(client, "/events/?past=1")
+    form = re.search(r'<form class="filters"[^>]*action="([^"]*)"[^>]*>(.*?)</form>', html, re.S)
+    assert form, "no filter form on the past list"
+    action, inner = form.group(1), form.group(2)
+    # What the browser sends when the visitor types "Lecture" and submits the form: the
+    # form's action, its hidden fields and the search box (no JavaScript on these pages).
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', inner))
+    query = "&".join(f"{k}={v}" for k, v in {**hidden, "search": "Lecture"}.items())
+    separator = "&" if "?" in action else "?"
+    answer = page(client, f"{action}{separator}{query}")
+    assert "Forgotten Lecture" in answer, (action, hidden)
