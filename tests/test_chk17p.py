@@ -62,3 +62,16 @@ def test_the_filter_form_of_the_past_list_searches_past_events(client, make_even
     separator = "&" if "?" in action else "?"
     answer = page(client, f"{action}{separator}{query}")
     assert "Forgotten Lecture" in answer, (action, hidden)
+
+
+def test_the_first_page_of_the_list_names_one_canonical_address(client, make_event):
+    """SPEC §15 head: a canonical URL. /events/?page=1 (where "Previous page" of page 2
+    leads) is the same page as /events/, so it names /events/ as its canonical address, as
+    /events/list/ does; otherwise a crawler holds two copies of the first page."""
+    upcoming(make_event, 12)
+    second = page(client, "/events/?page=2")
+    previous = re.search(r'rel="prev" href="([^"]+)"', second).group(1)
+    canonical = re.compile(r'<link rel="canonical" href="([^"]+)"')
+    first = canonical.search(page(client, "/events/")).group(1)
+    assert canonical.search(page(client, "/events/list/")).group(1) == first
+    assert canonical.search(page(client, previous)).group(1) == first, previous
