@@ -75,3 +75,24 @@ def test_the_first_page_of_the_list_names_one_canonical_address(client, make_eve
     first = canonical.search(page(client, "/events/")).group(1)
     assert canonical.search(page(client, "/events/list/")).group(1) == first
     assert canonical.search(page(client, previous)).group(1) == first, previous
+
+
+def test_the_title_of_a_filtered_list_names_the_tag_and_organizer(client, admin, make_event):
+    """SPEC §15 head: a `<title>`; the list names a category or venue filter by its name
+    ("Filtered by Jazzy Things"), and must do the same for tags and organizers, which the
+    views' own links carry (a tag page's Month/List links keep `tags=`): "Filtered by 39" or
+    "Filtered by orga-kappa" tells a visitor (and a screen reader, WCAG 2.4.2) nothing."""
+    tag = client.post(f"{NS}/tags", json={"name": "Open Air"}, headers=admin).get_json()
+    organizer = client.post(
+        f"{NS}/organizers", json={"organizer": "Kappa Productions"}, headers=admin
+    ).get_json()
+    upcoming(make_event, 1, tags=[tag["id"]], organizer=[organizer["id"]])
+    title = re.compile(r"<title>([^<]*)</title>")
+    for query, name in (
+        (f"tags={tag['id']}", "Open Air"),
+        (f"tags={tag['slug']}", "Open Air"),
+        (f"organizer={organizer['id']}", "Kappa Productions"),
+        (f"organizer={organizer['slug']}", "Kappa Productions"),
+    ):
+        shown = title.search(page(client, f"/events/?{query}")).group(1)
+        assert name in shown, (query, shown)
