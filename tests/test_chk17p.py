@@ -96,3 +96,16 @@ def test_the_title_of_a_filtered_list_names_the_tag_and_organizer(client, admin,
     ):
         shown = title.search(page(client, f"/events/?{query}")).group(1)
         assert name in shown, (query, shown)
+
+
+def test_the_day_view_link_of_the_current_month_opens_today(client, make_event):
+    """From the current month (/events/month/, the calendar's default address), the "Day"
+    view link leads to the first day of the month, which is in the past from the second of
+    the month on: a visitor switching to the day view expects today (The Events Calendar's
+    view switch keeps the date the visitor is at, today in the current month)."""
+    upcoming(make_event, 1)
+    html = page(client, "/events/month/")
+    views = re.search(r'<nav class="views".*?</nav>', html, re.S).group(0)
+    day = re.search(r'<a href="([^"]*)">Day</a>', views).group(1)
+    today = date.today()
+    assert day in ("/events/today/", f"/events/{today.isoformat()}/"), day
