@@ -109,3 +109,22 @@ def test_the_day_view_link_of_the_current_month_opens_today(client, make_event):
     day = re.search(r'<a href="([^"]*)">Day</a>', views).group(1)
     today = date.today()
     assert day in ("/events/today/", f"/events/{today.isoformat()}/"), day
+
+
+def test_the_time_element_of_an_all_day_event_names_its_day(client, make_event):
+    """SPEC §15: an event page shows "all-day and multi-day forms". The machine-readable
+    `<time datetime>` of an all-day event on 5 December (event zone Europe/Paris) says
+    `2026-12-04T23:00:00Z`, a moment of 4 December: a reader of the markup (search engines,
+    browser extensions, screen-reader date tools) takes the wrong day. A valid date string
+    (`YYYY-MM-DD`) or at least a moment of that day is expected."""
+    day = date.today() + timedelta(days=6)
+    made = make_event(
+        title="Fair all day",
+        start_date=f"{day} 00:00:00",
+        end_date=f"{day} 23:59:59",
+        all_day=True,
+        timezone="Europe/Paris",
+    )
+    html = page(client, f"/event/{made['slug']}/")
+    when = re.search(r'<p class="when"><time datetime="([^"]+)"', html).group(1)
+    assert when.startswith(day.isoformat()), when
