@@ -128,3 +128,45 @@ def test_the_time_element_of_an_all_day_event_names_its_day(client, make_event):
     html = page(client, f"/event/{made['slug']}/")
     when = re.search(r'<p class="when"><time datetime="([^"]+)"', html).group(1)
     assert when.startswith(day.isoformat()), when
+
+
+def test_a_venue_and_an_organizer_page_show_their_image(client, admin):
+    """SPEC §15: `/venue/{slug}/`, `/organizer/{slug}/` show "the item" (§2: a venue's and
+    an organizer's representation carries its `image`). The page already names the image as
+    its `og:image`, but a visitor never sees it: no `<img>` on the page."""
+    from tests.helpers import image_bytes, uploaded
+
+    image = uploaded(client, admin, image_bytes())
+    venue = client.post(
+        f"{NS}/venues", json={"venue": "Pictured Hall", "city": "Caen", "image": image["id"]},
+        headers=admin,
+    ).get_json()
+    organizer = client.post(
+        f"{NS}/organizers",
+        json={"organizer": "Pictured Org", "image": "https://images.example.org/org.png"},
+        headers=admin,
+    ).get_json()
+    for path, url in (
+        (f"/venue/{venue['slug']}/", image["url"]),
+        (f"/organizer/{organizer['slug']}/", "https://images.example.org/org.png"),
+    ):
+        html = page(client, path)
+        assert f'<meta property="og:image" content="{url}">' in html
+        main = html.split("<main", 1)[1].split("</main>", 1)[0]
+        assert re.search(r"<img[^>]+src=\"" + re.escape(url), main), path
+
+
+def test_a_venue_page_is_described_by_its_own_text(client, admin):
+    """SPEC §15 head: a meta description; an event page's is its text ("Hello world"), a
+    venue's or organizer's is only its name although it has a description of its own
+    (README: "the public pages describe themselves: each page's heading or its item's
+    text")."""
+    venue = client.post(
+        f"{NS}/venues",
+        json={"venue": "Described Hall", "description": "<p>An old tram depot by the river</p>"},
+        headers=admin,
+    ).get_json()
+    html = page(client, f"/venue/{venue['slug']}/")
+    assert "An old tram depot by the river" in html.split("<main", 1)[1]
+    described = re.search(r'<meta name="description" content="([^"]*)"', html).group(1)
+    assert "tram depot" in described, described
