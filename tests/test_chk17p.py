@@ -170,3 +170,36 @@ def test_a_venue_page_is_described_by_its_own_text(client, admin):
     assert "An old tram depot by the river" in html.split("<main", 1)[1]
     described = re.search(r'<meta name="description" content="([^"]*)"', html).group(1)
     assert "tram depot" in described, described
+
+
+def follow(client, path):
+    """The page an address ends at (redirects followed), with its status."""
+    for _ in range(5):
+        response = client.get(path, headers=HTML)
+        if response.status_code not in (301, 302, 303, 307, 308):
+            return response
+        path = response.headers["Location"]
+    return response
+
+
+def test_the_events_calendar_month_day_and_ical_addresses_keep_working(client, admin):
+    """SPEC §15: the addresses are The Events Calendar's "so a site that moves here keeps its
+    links". TEC's rewrite rules (src/Tribe/Rewrite.php, generate_core_rules) also serve
+    `/events/YYYY-MM/` (month), a term's `/YYYY-MM/`, `/YYYY-MM-DD/`, `/today/` and
+    `/day/YYYY-MM-DD/`, and `ical/` after an event's or the archive's address. Here
+    `/events/2026-12/` is a 400 "bad date" page and the others are 404 pages."""
+    client.post(f"{NS}/categories", json={"name": "Jazzy", "slug": "jazzy"}, headers=admin)
+    month = follow(client, "/events/2026-12/")
+    assert month.status_code == 200, month.status_code
+    assert "December 2026" in month.get_data(as_text=True)
+    for path in (
+        "/events/category/jazzy/2026-12/",
+        "/events/category/jazzy/2026-12-08/",
+        "/events/category/jazzy/today/",
+        "/events/category/jazzy/day/2026-12-08/",
+    ):
+        answer = follow(client, path)
+        assert answer.status_code == 200, (path, answer.status_code)
+        assert "categories=jazzy" in answer.get_data(as_text=True) or "Jazzy" in answer.get_data(
+            as_text=True
+        ), path
