@@ -203,3 +203,16 @@ def test_the_events_calendar_month_day_and_ical_addresses_keep_working(client, a
         assert "categories=jazzy" in answer.get_data(as_text=True) or "Jazzy" in answer.get_data(
             as_text=True
         ), path
+
+
+def test_the_events_calendar_plain_permalink_views_keep_their_date(client):
+    """TEC without pretty permalinks links its views as
+    `/?post_type=tribe_events&eventDisplay=month&eventDate=YYYY-MM` and
+    `...&eventDisplay=day&eventDate=YYYY-MM-DD`. Here the first moves to /events/month/ and
+    shows the current month (the date is dropped), the second shows the upcoming list."""
+    month = follow(client, "/?post_type=tribe_events&eventDisplay=month&eventDate=2027-03")
+    assert month.status_code == 200
+    assert "<h1>March 2027</h1>" in month.get_data(as_text=True)
+    day = follow(client, "/?post_type=tribe_events&eventDisplay=day&eventDate=2027-03-05")
+    assert day.status_code == 200
+    assert "March 5, 2027" in re.search(r"<h1>([^<]*)</h1>", day.get_data(as_text=True)).group(1)
