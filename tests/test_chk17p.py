@@ -216,3 +216,13 @@ def test_the_events_calendar_plain_permalink_views_keep_their_date(client):
     day = follow(client, "/?post_type=tribe_events&eventDisplay=day&eventDate=2027-03-05")
     assert day.status_code == 200
     assert "March 5, 2027" in re.search(r"<h1>([^<]*)</h1>", day.get_data(as_text=True)).group(1)
+
+
+def test_the_day_view_takes_the_events_calendar_bar_date(client):
+    """README: `?tribe-bar-date=YYYY-MM-DD` lists from that day and moves the month view to
+    that month; The Events Calendar's day view takes it too (its bar's date picker), but
+    /events/today/?tribe-bar-date=2027-03-05 shows today."""
+    answer = follow(client, "/events/today/?tribe-bar-date=2027-03-05")
+    assert answer.status_code == 200
+    heading = re.search(r"<h1>([^<]*)</h1>", answer.get_data(as_text=True)).group(1)
+    assert "March 5, 2027" in heading, heading
