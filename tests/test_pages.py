@@ -1248,7 +1248,8 @@ def test_venue_and_organizer_pages_are_paged_as_the_list(client, admin, make_eve
         assert f'rel="next" href="{base}?page=2"' in first and 'rel="prev"' not in first
         second = page(client, f"{base}?page=2")
         assert re.findall(r">Gig (\d\d)</a>", second) == ["10", "11", "12"]
-        assert f'rel="prev" href="{base}?page=1"' in second and 'rel="next"' not in second
+        # the first page at its own address, the one its canonical names
+        assert f'rel="prev" href="{base}"' in second and 'rel="next"' not in second
         page(client, f"{base}?page=3", 404)
         page(client, f"{base}?page=x", 400)
 
@@ -2360,3 +2361,298 @@ def test_every_page_names_its_default_language_address_for_other_languages(clien
         bare = path.split("/", 2)[2] if path.startswith(("/fr/", "/de/")) else path[1:]
         assert links["x-default"] == "http://localhost/" + bare, (path, links)
         assert links["x-default"] == links["en"], links
+
+
+# --- an outside check of SPEC §15 (chk17p) ------------------------------------------------
+
+
+def _talks(make_event, count, **fields):
+    """``count`` upcoming talks, one a day from the day after tomorrow."""
+    start = date.today() + timedelta(days=2)
+    return [
+        make_event(
+            title=f"Talk {i:02d}",
+            start_date=f"{start + timedelta(days=i)} 19:00:00",
+            end_date=f"{start + timedelta(days=i)} 20:00:00",
+            **fields,
+        )
+        for i in range(count)
+    ]
+
+
+def _followed(client, path):
+    """The page an address ends at (redirects followed), with its status."""
+    for _n in range(5):
+        response = client.get(path, headers=HTML)
+        if response.status_code not in (301, 302, 303, 307, 308):
+            return response
+        path = response.headers["Location"]
+    return response
+
+
+def test_the_embedded_list_links_back_to_the_previous_page(client, make_event):
+    """SPEC §15: /events/embed/ is the list view without the site's frame; the list view
+    pages both ways, so must the framed one (a frame has no back button of its own)."""
+    _talks(make_event, 25)
+    listed = page(client, "/events/?page=2")
+    assert 'rel="prev" href="/events/"' in listed  # page 1: the list's own address
+    framed = page(client, "/events/embed/?page=2")
+    assert 'rel="next" href="/events/embed/?page=3"' in framed
+    assert 'rel="prev" href="/events/embed/"' in framed, "no previous-page link"
+    last = page(client, "/events/embed/?page=3")
+    assert 'rel="prev" href="/events/embed/?page=2"' in last, "no previous-page link"
+    assert 'target="_top">Previous page' not in last  # the pager stays in the frame
+
+
+def test_the_filter_form_of_the_past_list_searches_past_events(client, make_event):
+    """SPEC §15: the list view takes `search` (and the other filters) and offers them as a
+    form; on the past list (?past=1) a visitor who types a word and presses "Find events"
+    gets the past events that match, not the upcoming list; its "List" view link is the
+    past list it is."""
+    day = date.today() - timedelta(days=5)
+    make_event(title="Forgotten Lecture", start_date=f"{day} 19:00:00", end_date=f"{day} 20:00:00")
+    for path in ("/events/?past=1", "/events/?eventDisplay=past"):
+        html = page(client, path)
+        form = re.search(
+            r'<form class="filters"[^>]*action="([^"]*)"[^>]*>(.*?)</form>', html, re.S
+        )
+        action, inner = form.group(1), form.group(2)
+        # What the browser sends: the form's action, its hidden fields and the search box
+        # (no JavaScript on these pages).
+        hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', inner))
+        query = urlencode({**hidden, "search": "Lecture"})
+        answer = page(client, f"{action}{'&' if '?' in action else '?'}{query}")
+        assert "Forgotten Lecture" in answer, (action, hidden)
+        views = re.search(r'<nav class="views".*?</nav>', html, re.S).group(0)
+        assert re.search(r'<a href="/events/\?past=1"[^>]*>List</a>', views), views
+    upcoming = re.search(r'<nav class="views".*?</nav>', page(client, "/events/"), re.S)
+    assert '<a href="/events/"' in upcoming.group(0)
+
+
+def test_the_first_page_of_the_list_names_one_canonical_address(app, client, make_event):
+    """SPEC §15 head: a canonical URL, one address per page. /events/?page=1, /events/list/
+    and ``GET /`` (the default view) name /events/, as The Events Calendar's
+    ``eventDisplay=past`` names ``?past=1``; an error page names no address of its own."""
+    _talks(make_event, 12)
+    second = page(client, "/events/?page=2")
+    previous = re.search(r'rel="prev" href="([^"]+)"', second).group(1)
+    canonical = re.compile(r'<link rel="canonical" href="([^"]+)"')
+    first = canonical.search(page(client, "/events/")).group(1)
+    assert first.endswith("/events/")
+    for path in (previous, "/events/list/", "/events/?page=1", "/events/?tribe_paged=1", "/"):
+        assert canonical.search(page(client, path)).group(1) == first, path
+    past = canonical.search(page(client, "/events/?past=1")).group(1)
+    assert past.endswith("/events/?past=1")
+    assert canonical.search(page(client, "/events/?eventDisplay=past")).group(1) == past
+    app.config["HOME_VIEW"] = "month"
+    month = canonical.search(page(client, "/")).group(1)
+    assert month == canonical.search(page(client, "/events/month/")).group(1)
+    assert month.endswith("/events/month/")
+    missing = page(client, "/event/no-such-thing/", 404)
+    assert 'rel="canonical"' not in missing and "hreflang=" not in missing.split("</head>")[0]
+
+
+def test_the_title_of_a_filtered_list_names_the_tag_and_organizer(client, admin, make_event):
+    """SPEC §15 head: a `<title>`; the list names a category or venue filter by its name,
+    and does the same for tags and organizers, which the views' own links carry (a tag
+    page's Month/List links keep `tags=`): "Filtered by 39" tells a visitor (and a screen
+    reader, WCAG 2.4.2) nothing."""
+    tag = client.post(f"{NS}/tags", json={"name": "Open Air"}, headers=admin).get_json()
+    organizer = client.post(
+        f"{NS}/organizers", json={"organizer": "Kappa Productions"}, headers=admin
+    ).get_json()
+    _talks(make_event, 1, tags=[tag["id"]], organizer=[organizer["id"]])
+    title = re.compile(r"<title>([^<]*)</title>")
+    for query, name in (
+        (f"tags={tag['id']}", "Open Air"),
+        (f"tags={tag['slug']}", "Open Air"),
+        (f"organizer={organizer['id']}", "Kappa Productions"),
+        (f"organizer={organizer['slug']}", "Kappa Productions"),
+    ):
+        shown = title.search(page(client, f"/events/?{query}")).group(1)
+        assert name in shown, (query, shown)
+    both = title.search(page(client, f"/fr/events/?tags={tag['id']}&organizer={organizer['id']}"))
+    assert "Open Air, Kappa Productions" in both.group(1)
+
+
+def test_the_day_view_link_of_the_current_month_opens_today(client, make_event):
+    """From the current month (/events/month/, the calendar's default address), the "Day"
+    view link opens today, as The Events Calendar's view switch does; from another month
+    it opens that month's first day."""
+    _talks(make_event, 1)
+    today = date.today()
+
+    def day_link(path):
+        views = re.search(r'<nav class="views".*?</nav>', page(client, path), re.S).group(0)
+        return re.search(r'<a href="([^"]*)">Day</a>', views).group(1)
+
+    assert day_link("/events/month/") in ("/events/today/", f"/events/{today.isoformat()}/")
+    later = (today.replace(day=1) + timedelta(days=40)).replace(day=1)
+    assert day_link(f"/events/month/{later:%Y-%m}/") == f"/events/{later.isoformat()}/"
+
+
+def test_the_time_element_of_an_all_day_event_names_its_day(client, make_event):
+    """SPEC §15: an event page shows "all-day and multi-day forms". The machine-readable
+    `<time datetime>` of an all-day event is its day (`YYYY-MM-DD`), not its midnight in
+    UTC (for Europe/Paris a moment of the day before), on its page and in the views."""
+    day = date.today() + timedelta(days=6)
+    made = make_event(
+        title="Fair all day",
+        start_date=f"{day} 00:00:00",
+        end_date=f"{day} 23:59:59",
+        all_day=True,
+        timezone="Europe/Paris",
+    )
+    timed = make_event(title="Timed", start_date=f"{day} 10:00:00", end_date=f"{day} 11:00:00")
+    html = page(client, f"/event/{made['slug']}/")
+    assert f'<p class="when"><time datetime="{day.isoformat()}">' in html
+    listed = page(client, "/events/")
+    assert f'<time datetime="{day.isoformat()}">' in listed
+    assert f'<time datetime="{timed["utc_start_date"].replace(" ", "T")}Z">' in listed
+
+
+def test_a_venue_and_an_organizer_page_show_their_image(client, admin):
+    """SPEC §15: `/venue/{slug}/`, `/organizer/{slug}/` show "the item" (§2: its
+    representation carries its `image`), the image its `og:image` names, sized with
+    `srcset` as an event's."""
+    from tests.helpers import image_bytes, uploaded
+
+    image = uploaded(client, admin, image_bytes())
+    venue = client.post(
+        f"{NS}/venues",
+        json={"venue": "Pictured Hall", "city": "Caen", "image": image["id"]},
+        headers=admin,
+    ).get_json()
+    organizer = client.post(
+        f"{NS}/organizers",
+        json={"organizer": "Pictured Org", "image": "https://images.example.org/org.png"},
+        headers=admin,
+    ).get_json()
+    for path, url in (
+        (f"/venue/{venue['slug']}/", image["url"]),
+        (f"/organizer/{organizer['slug']}/", "https://images.example.org/org.png"),
+    ):
+        html = page(client, path)
+        assert f'<meta property="og:image" content="{url}">' in html
+        main = html.split("<main", 1)[1].split("</main>", 1)[0]
+        assert re.search(r"<img[^>]+src=\"" + re.escape(url), main), path
+    main = page(client, f"/venue/{venue['slug']}/").split("<main", 1)[1]
+    assert re.search(r'<img class="item-image"[^>]+srcset="[^"]+ \d+w', main)
+
+
+def test_a_venue_page_is_described_by_its_own_text(client, admin):
+    """SPEC §15 head: a meta description; an event page's is its text, so are a venue's,
+    an organizer's and a term's (README: "each page's heading or its item's text")."""
+    venue = client.post(
+        f"{NS}/venues",
+        json={"venue": "Described Hall", "description": "<p>An old tram depot by the river</p>"},
+        headers=admin,
+    ).get_json()
+    client.post(
+        f"{NS}/categories",
+        json={"name": "Chamber", "slug": "chamber", "description": "Evenings in small rooms"},
+        headers=admin,
+    )
+    plain = client.post(f"{NS}/organizers", json={"organizer": "Quiet Org"}, headers=admin)
+    described = re.compile(r'<meta name="description" content="([^"]*)"')
+    html = page(client, f"/venue/{venue['slug']}/")
+    assert "An old tram depot by the river" in html.split("<main", 1)[1]
+    assert described.search(html).group(1) == "An old tram depot by the river"
+    term = described.search(page(client, "/events/category/chamber/")).group(1)
+    assert term == "Evenings in small rooms"
+    organizer = page(client, f"/organizer/{plain.get_json()['slug']}/")
+    assert described.search(organizer).group(1) == "Quiet Org"  # no text: its name
+
+
+def test_the_events_calendar_month_day_and_ical_addresses_keep_working(client, admin, make_event):
+    """SPEC §15: the addresses are The Events Calendar's "so a site that moves here keeps its
+    links". Its rewrite rules (src/Tribe/Rewrite.php, generate_core_rules) also serve
+    `/events/YYYY-MM/` (month), `/events/day/YYYY-MM-DD/`, a term's `/YYYY-MM/`,
+    `/YYYY-MM-DD/`, `/today/` and `/day/YYYY-MM-DD/`, `ical/` after an event's, a day's, a
+    term's or the archive's address, and `/events/featured/`: moved to our pages (301),
+    under every language root; a bad date stays a 400 page."""
+    client.post(f"{NS}/categories", json={"name": "Jazzy", "slug": "jazzy"}, headers=admin)
+    tag = client.post(f"{NS}/tags", json={"name": "Outdoorsy"}, headers=admin).get_json()
+    for old, new in (
+        ("/events/2026-12/", "/events/month/2026-12/"),
+        ("/fr/events/2026-12/?search=a", "/fr/events/month/2026-12/?search=a"),
+        ("/events/day/2026-12-08/", "/events/2026-12-08/"),
+        ("/events/category/jazzy/2026-12/", "/events/month/2026-12/?categories=jazzy"),
+        ("/events/category/jazzy/2026-12-08/", "/events/2026-12-08/?categories=jazzy"),
+        ("/events/category/jazzy/today/", "/events/today/?categories=jazzy"),
+        ("/events/category/jazzy/day/2026-12-08/", "/events/2026-12-08/?categories=jazzy"),
+        ("/de/events/tag/outdoorsy/2026-12/", "/de/events/month/2026-12/?tags=outdoorsy"),
+        ("/events/tag/outdoorsy/today/", "/events/today/?tags=outdoorsy"),
+        ("/events/ical/", "/events/?ical=1"),
+        ("/events/2026-12-08/ical/", "/events/2026-12-08/?ical=1"),
+        ("/events/category/jazzy/ical/", "/events/category/jazzy/?ical=1"),
+        ("/events/featured/", "/events/?featured=1"),
+        ("/es/events/featured/", "/es/events/?featured=1"),
+    ):
+        moved = client.get(old, headers=HTML)
+        assert (moved.status_code, moved.headers.get("Location")) == (301, new), old
+    month = _followed(client, "/events/2026-12/").get_data(as_text=True)
+    assert "<h1>December 2026</h1>" in month
+    for path in ("/events/category/jazzy/2026-12/", "/events/tag/outdoorsy/today/"):
+        assert _followed(client, path).status_code == 200, path
+    page(client, "/events/2026-13/", 400)
+    page(client, "/events/category/jazzy/2026-02-30/", 400)
+    page(client, "/events/category/jazzy/someday/", 404)
+    page(client, "/fr/events/2026-13/ical/", 400)
+    # the export addresses end at the feed of their page
+    made = _talks(make_event, 1, categories=["jazzy"], tags=[tag["id"]])[0]
+    for path in ("/events/ical/", f"/event/{made['slug']}/ical/", "/events/category/jazzy/ical/"):
+        feed = _followed(client, path)
+        assert feed.mimetype == "text/calendar" and "Talk 00" in feed.get_data(as_text=True)
+
+
+def test_the_events_calendar_featured_list_lists_featured_events(client, make_event):
+    """The Events Calendar's `/events/featured/`: the upcoming featured events, with a
+    heading of their own; its filter form, pages and feed keep to them."""
+    _talks(make_event, 1)
+    make_event(title="Star night", featured=True, **WHEN)
+    html = _followed(client, "/events/featured/").get_data(as_text=True)
+    assert "Star night" in html and "Talk 00" not in html
+    assert "<h1>Featured events</h1>" in html
+    assert '<input type="hidden" name="featured" value="1">' in html
+    feed = re.search(r'<link rel="alternate" type="text/calendar"[^>]*href="([^"]+)"', html)
+    assert "featured=true" in feed.group(1)
+    french = _followed(client, "/fr/events/featured/").get_data(as_text=True)
+    assert "<h1>Évènements à la une</h1>" in french
+
+
+def test_the_events_calendar_plain_permalink_views_keep_their_date(client, admin):
+    """The Events Calendar without pretty permalinks links its views as
+    `/?post_type=tribe_events&eventDisplay=month&eventDate=YYYY-MM`,
+    `...&eventDisplay=day&eventDate=YYYY-MM-DD`, and on its list's address
+    `/events/?eventDisplay=month` and `/events/?tribe_events_cat=slug`: each moves to our
+    page of that view, date or category."""
+    client.post(f"{NS}/categories", json={"name": "Jazzy", "slug": "jazzy"}, headers=admin)
+    month = _followed(client, "/?post_type=tribe_events&eventDisplay=month&eventDate=2027-03")
+    assert "<h1>March 2027</h1>" in month.get_data(as_text=True)
+    day = _followed(client, "/?post_type=tribe_events&eventDisplay=day&eventDate=2027-03-05")
+    assert "March 5, 2027" in re.search(r"<h1>([^<]*)</h1>", day.get_data(as_text=True)).group(1)
+    for old, new in (
+        ("/events/?eventDisplay=month", "/events/month/"),
+        ("/events/?eventDisplay=month&eventDate=2027-03", "/events/month/2027-03/"),
+        ("/events/?eventDisplay=day", "/events/today/"),
+        ("/fr/events/?eventDisplay=day&eventDate=2027-03-05", "/fr/events/2027-03-05/"),
+        ("/events/?tribe_events_cat=jazzy", "/events/category/jazzy/"),
+        ("/events/?eventDate=2027-03-05", "/events/?tribe-bar-date=2027-03-05"),
+        ("/events/month/?eventDate=2027-02", "/events/month/2027-02/"),
+        ("/?post_type=tribe_events&eventDisplay=list", "/events/?eventDisplay=list"),
+    ):
+        moved = client.get(old, headers=HTML)
+        assert (moved.status_code, moved.headers.get("Location")) == (301, new), old
+    page(client, "/events/?eventDisplay=month&eventDate=2027-13", 400)
+    assert "Past events" in page(client, "/events/?eventDisplay=past&eventDate=2027-03-05")
+
+
+def test_the_day_view_takes_the_events_calendar_bar_date(client):
+    """README: `?tribe-bar-date=YYYY-MM-DD` lists from that day and moves the month view to
+    that month; The Events Calendar's day view takes it too (its bar's date picker)."""
+    moved = client.get("/events/today/?tribe-bar-date=2027-03-05&search=x", headers=HTML)
+    assert moved.headers["Location"] == "/events/2027-03-05/?search=x"
+    heading = re.search(r"<h1>([^<]*)</h1>", _followed(client, moved.headers["Location"]).text)
+    assert "March 5, 2027" in heading.group(1)
+    page(client, "/events/today/?tribe-bar-date=2027-02-30", 400)

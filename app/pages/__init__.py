@@ -77,6 +77,7 @@ PAGE_QUERY = (
     TEC_DATE,
     "tribe-bar-search",
     *reading.FILTERS,
+    "featured",
 )
 # What an editor's page keeps in its language links: its list's tab and page, and where
 # signing in leads (a user who switches language there still lands on what they opened).
@@ -120,10 +121,12 @@ def _frame() -> dict:
     # The page's own address (the first of its rules, so /events/list/ is /events/), with
     # the query parameters it reads, under each language root.
     here = request.script_root + request.path  # an error's: the path under its language root
-    if request.endpoint:
-        here = page_address(request.endpoint, request.view_args)
-    kept = EDITOR_QUERY if request.path.startswith("/manage") else PAGE_QUERY
-    query = {k: v for k, v in request.args.items() if k in kept}
+    if request.endpoint:  # ``GET /`` shows a view (``home_page``): that view's address
+        here = page_address(g.get("home_view") or request.endpoint, request.view_args)
+    if request.path.startswith("/manage"):
+        query = {k: v for k, v in request.args.items() if k in EDITOR_QUERY}
+    else:
+        query = _own_query(request.args)
     address = here + (f"?{urlencode(query)}" if query else "")
     path = address[len(request.script_root) :]
     alternates = [
@@ -146,6 +149,23 @@ def _frame() -> dict:
     }
 
 
+def _own_query(args) -> dict:
+    """What a page's own address keeps of its query (``PAGE_QUERY``), in our names and
+    order, so that a page has one address (its canonical): The Events Calendar's
+    ``tribe_paged``, ``eventDisplay=past`` and ``tribe-bar-search`` as ours, and the first
+    page as no page number (the address its "Previous page" links)."""
+    query = {k: v for k, v in args.items() if k in PAGE_QUERY}
+    paged = query.pop("tribe_paged", None)
+    query["page"] = query.get("page") or paged
+    past = query.pop("eventDisplay", None) == "past" or query.get("past") == "1"
+    query["past"] = "1" if past else None
+    query["search"] = query.get("search") or query.pop("tribe-bar-search", None)
+    query.pop("tribe-bar-search", None)
+    if query["page"] == "1":
+        query["page"] = None
+    return {k: query[k] for k in PAGE_QUERY if query.get(k)}
+
+
 def _nav() -> dict[str, str]:
     """The addresses the frame of every page links, built by the router once per language
     root (``SCRIPT_NAME``): a page asked for five."""
@@ -166,6 +186,12 @@ def _nav() -> dict[str, str]:
 # Most pages a list reads (its offset is read through): a page number past it is past the
 # last page, as one past the listing's end.
 MOST_PAGES = 10_000
+
+
+def _paged(number: int) -> int | None:
+    """A page number as a link writes it: none for the first page, whose address is the
+    list's own (one address, one canonical, as WordPress links its first page)."""
+    return number if number > 1 else None
 
 
 def _page_number() -> int:
@@ -195,10 +221,18 @@ def _feeds(filters: reading.Filters, window: dict | None = None) -> dict:
     organizer by id, lists as comma-separated values), and the list's ``window``."""
     args = {**filters.api_args(), **(window or {})}
     query = {"ical": 1}
-    query.update((k, ",".join(map(str, v)) if isinstance(v, list) else v) for k, v in args.items())
+    query.update((k, _as_query_value(v)) for k, v in args.items())
     https = f"{namespace_url()}/events?{urlencode(query)}"
     webcal = "webcal://" + https.split("://", 1)[1]
     return {"https": https, "webcal": webcal, "google": formatting.google_subscribe_link(webcal)}
+
+
+def _as_query_value(value) -> str:
+    """An API argument as the API's query writes it: a list comma-separated, a flag as
+    ``true`` (Python's ``True`` reads as a flag too, but is no address to show)."""
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else value
 
 
 def _view_links(filters: reading.Filters, day: date) -> dict:
@@ -230,6 +264,13 @@ def _decorate(events: list[dict]) -> list[dict]:
     for event in events:
         event["_link"] = link_of(event["slug"])
         event["_when"] = formatting.when(event, lang, site_tz)
+        # ``<time datetime>``: an all-day event's day (its midnight in UTC is another
+        # day's moment west or east of Greenwich), else its start in UTC.
+        event["_datetime"] = (
+            event["start_date"][:10]
+            if event.get("all_day")
+            else event["utc_start_date"].replace(" ", "T") + "Z"
+        )
         venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
         event["_venues"] = venues
         event.setdefault("_repeats", False)  # set by _one_per_series
@@ -351,11 +392,14 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
     query = {**asked.query(), **({"past": 1} if is_past else since)}
 
     def page_link(number):
-        return page_address(request.endpoint, request.view_args, **query, page=number)
+        return page_address(request.endpoint, request.view_args, **query, page=_paged(number))
 
     shown = _decorate(_one_per_series(events))
-    heading = heading or (_("Past events") if is_past else _("Upcoming events"))
+    heading = heading or _list_heading(is_past, asked.featured)
     choices = _choices(filters)
+    views = _view_links(filters, reading.site_today())
+    if is_past:  # the view this page is: the list, of the past
+        views["list"] = page_address("pages.list_view", **filters.query(), past=1)
     return page_response(
         template,
         embed=embed,
@@ -369,7 +413,7 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         upcoming_link=page_address(request.endpoint, request.view_args, **asked.query()),
         is_past=is_past,
         filters=filters,
-        views=_view_links(filters, reading.site_today()),
+        views=views,
         feeds=_feeds(filters, window),
         json_ld=reading.events_ld([event["id"] for event in shown]),
         **choices,
@@ -378,17 +422,26 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
     )
 
 
+def _list_heading(is_past: bool, featured: bool) -> str:
+    if is_past:
+        return _("Past events")
+    return _("Featured events") if featured else _("Upcoming events")
+
+
 def _list_title(heading: str, asked: reading.Filters, page: int, choices: dict) -> str:
     """A list's title, which says where the visitor is (WCAG 2.4.2): the search and the
-    filters asked, by name where the form offers them, then the heading with its page
-    number after the first. A term's page says its term in its heading already."""
+    filters asked, by name (those the form offers from its choices, a tag or an organizer
+    looked up), then the heading with its page number after the first. A term's page says
+    its term in its heading already."""
     offered = {"categories": choices["categories"], "venue": choices["venues"]}
     chosen = []
     for name in reading.FILTERS[1:]:
         values = getattr(asked, name)
-        if values:  # most lists: none asked, nothing to look up among 500 venues
-            known = {v: c.name for c in offered.get(name, ()) for v in (c.slug, str(c.id))}
+        if values and name in offered:  # most lists: none asked, nothing to look up
+            known = {v: c.name for c in offered[name] for v in (c.slug, str(c.id))}
             chosen += [known.get(value, value) for value in values]
+        elif values:
+            chosen += [reading.filter_name(name, value) for value in values]
     parts = [_("Filtered by %(names)s", names=", ".join(chosen))] if chosen else []
     return list_title(heading, page, asked.search, parts)
 
@@ -417,7 +470,8 @@ def _list_start() -> tuple[datetime, dict]:
 @bp.route("/events/", endpoint="list_view")  # registered first: the address links use
 @cached
 def list_view():
-    return _list_page()
+    moved = _tec_view_moved()
+    return _list_page() if moved is None else moved
 
 
 @bp.route("/events/embed/")
@@ -430,26 +484,26 @@ def embed_view():
 @cached
 def category_view(slug):
     term = reading.term_page("category", slug)
-    return _list_page(heading=term.name, term=term)
+    return _list_page(heading=term.name, term=term, meta_description=_described(term.description))
 
 
 @bp.route("/events/tag/<slug>/")
 @cached
 def tag_view(slug):
     term = reading.term_page("tag", slug)
-    return _list_page(heading=term.name, term=term)
+    return _list_page(heading=term.name, term=term, meta_description=_described(term.description))
 
 
 # --- The Events Calendar's other address forms, moved to ours (SPEC §15) ------------------
 
 
-def _moved_to(endpoint: str, view_args: dict | None = None, drop: str = "", **query):
-    """A moved permanently to our address of a page, the request's query kept (less
-    ``drop``, and with ``query`` set)."""
+def _moved_to(endpoint: str, view_args: dict | None = None, drop: tuple = (), **query):
+    """A moved permanently to our address of a page, the request's query kept (less the
+    names in ``drop``, and with ``query`` set)."""
     kept = [
         (name, value)
         for name, value in request.args.items(multi=True)
-        if name != drop and name not in query
+        if name not in drop and name not in query
     ]
     text = urlencode(kept + list(query.items()))
     return redirect(url_for(endpoint, **(view_args or {})) + (f"?{text}" if text else ""), 301)
@@ -476,6 +530,61 @@ def tec_term_month(taxonomy, slug):
     return _moved_to("pages.month_view", **{TERM_FILTERS[taxonomy]: slug})
 
 
+@bp.route("/events/<any(category, tag):taxonomy>/<slug>/<dated>/")
+@bp.route("/events/<any(category, tag):taxonomy>/<slug>/day/<dated>/")
+def tec_term_dated(taxonomy, slug, dated):
+    """A term's month (``YYYY-MM``), day (``YYYY-MM-DD``, ``day/YYYY-MM-DD``, ``today``)
+    and export (``ical``) as the plugin's rewrite rules name them: our month or day view
+    filtered by the term, or the feed of the term's page."""
+    if dated == "ical":
+        return _moved_to(f"pages.{taxonomy}_view", {"slug": slug}, ical=1)
+    return _moved_to_segment(dated, **{TERM_FILTERS[taxonomy]: slug})
+
+
+def _moved_to_date(text: str | None, view: str = "", drop: tuple = (), **query):
+    """Our page of the month (``YYYY-MM``) or the day (``YYYY-MM-DD``) ``text`` names, moved
+    (301): a dated address of The Events Calendar's, or its ``eventDate`` and
+    ``tribe-bar-date``; ``view`` says which when the text alone does not (None: today or the
+    current month). A date that is none is a 400, as on our own addresses."""
+    view = view or ("month" if text is not None and text.count("-") == 1 else "day")
+    if view == "month":
+        month = {} if text is None else {"month": f"{_parse_month(text[:7]):%Y-%m}"}
+        return _moved_to("pages.month_view", month, drop=drop, **query)
+    if text is None:
+        return _moved_to("pages.today_view", drop=drop, **query)
+    return _moved_to("pages.day_view", {"day": f"{_parse_day(text):%Y-%m-%d}"}, drop=drop, **query)
+
+
+# The plugin's names of a view's date in a query: its bar's date picker, and its views'
+# own links (``eventDate``, a site without pretty permalinks).
+TEC_DATES = (TEC_DATE, "eventDate")
+# What a view of the plugin named by query (``eventDisplay``) leaves behind when moved to ours.
+TEC_VIEW_QUERY = ("post_type", "eventDisplay", "eventDate")
+
+
+def _is_segment(slug: str | None) -> bool:
+    """Whether a slug of a query is one path segment, as slugs are (an address to move to)."""
+    return bool(slug) and "/" not in slug and slug.strip(".") != ""
+
+
+def _tec_view_moved():
+    """Our page of a view The Events Calendar names by its query, on its list's address or
+    the site's root (a site without pretty permalinks): ``eventDisplay=month`` or ``day``
+    at its ``eventDate``, a category (``tribe_events_cat``), a list from ``eventDate``;
+    moved (301), or None when the list (upcoming or past) is what was asked."""
+    display = request.args.get("eventDisplay")
+    picked = _date_argument("eventDate")
+    if display in ("month", "day"):
+        return _moved_to_date(picked, display, drop=TEC_VIEW_QUERY)
+    slug = request.args.get("tribe_events_cat", "")
+    if _is_segment(slug):
+        drop = (*TEC_VIEW_QUERY, "tribe_events_cat")
+        return _moved_to("pages.category_view", {"slug": slug}, drop=drop)
+    if picked is not None and display != "past":
+        return _moved_to("pages.list_view", drop=TEC_VIEW_QUERY, **{TEC_DATE: picked})
+    return None
+
+
 @bp.route("/events/<any(week, photo, map, summary):view>/")
 @bp.route("/events/<any(week, photo, map, summary):view>/<day>/")
 def tec_pro_view(view, day=None):
@@ -486,12 +595,42 @@ def tec_pro_view(view, day=None):
     return _moved_to("pages.list_view", **{TEC_DATE: f"{_parse_day(_dated(day)):%Y-%m-%d}"})
 
 
+@bp.route("/events/day/<dated>/")
+def tec_day(dated):
+    return _moved_to_segment(dated)
+
+
+@bp.route("/events/ical/")
+@bp.route("/events/<dated>/ical/")
+def tec_export(dated=None):
+    """The plugin's export of its list (``/events/ical/``) and of a month's or a day's
+    (``/events/{date}/ical/``): the feed of our page of it (``?ical=1``, ``page_response``)."""
+    if dated is None:
+        return _moved_to("pages.list_view", ical=1)
+    return _moved_to_segment(dated, ical=1)
+
+
+def _moved_to_segment(segment: str, **query):
+    """A dated segment of the plugin's addresses (``today``, a month, a day) moved to our
+    view of it; a word that is none names no page (404)."""
+    if segment == "today":
+        return _moved_to("pages.today_view", **query)
+    return _moved_to_date(_dated(segment), **query)
+
+
+@bp.route("/events/featured/")
+def tec_featured():
+    return _moved_to("pages.list_view", featured=1)
+
+
 @bp.route("/event/<slug>/<day>/")
 def tec_occurrence(slug, day):
     """Events Calendar Pro's address of one date of a series (``/event/{slug}/{day}/``)
     and of all its dates (``/event/{slug}/all/``), moved to our event pages."""
     if day == "all":
         return _moved_to("pages.event_view", {"slug": slug})
+    if day == "ical":  # the plugin's export of the event: its feed (``page_response``)
+        return _moved_to("pages.event_view", {"slug": slug}, ical=1)
     if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", day):  # a date as the plugin writes it
         raise reading.NotFound(day)
     parsed = _parse_day(day)  # a date that is none, or out of the pages' range: 400
@@ -556,10 +695,9 @@ def _placed(spans: list, first: date, last: date) -> list[list]:
 @bp.route("/events/month/<month>/", endpoint="month_view")
 @cached
 def month_view(month=None):
-    picked = _date_argument(TEC_DATE)
+    picked = _tec_date()
     if month is None and picked is not None:  # The Events Calendar's month of a date
-        day = _parse_month(picked[:7])
-        return _moved_to("pages.month_view", {"month": f"{day:%Y-%m}"}, drop=TEC_DATE)
+        return _moved_to_date(picked, "month", drop=TEC_DATES)
     first_of_month = _parse_month(month)
     if month is not None and month != f"{first_of_month:%Y-%m}":  # 2026-1: to 2026-01
         return _to_canonical(month=f"{first_of_month:%Y-%m}")
@@ -580,6 +718,8 @@ def month_view(month=None):
     weeks = _weeks(by_day, grid_first, first_of_month.month, today, lang, query)
     previous = (first_of_month - timedelta(days=1)).replace(day=1)
     following = dates.day_after(last_of_month)
+    # The day the month's day link and date picker open: today in the current month.
+    shown_day = today if today.replace(day=1) == first_of_month else first_of_month
     return page_response(
         "month.html",
         heading=formatting.month_title(first_of_month, lang),
@@ -589,14 +729,12 @@ def month_view(month=None):
         previous=_month_link(previous, query),
         next=_month_link(following, query),
         filters=filters,
-        views=_view_links(filters, first_of_month),
+        views=_view_links(filters, shown_day),
         feeds=_feeds(filters),
         json_ld=reading.events_ld(list(shown)),
         most_per_day=MOST_PER_DAY,
         zone_note=formatting.zone_note(current_app.config["SITE_TIMEZONE"], grid_first, grid_last),
-        shown_day_iso=(
-            today if today.replace(day=1) == first_of_month else first_of_month
-        ).isoformat(),
+        shown_day_iso=shown_day.isoformat(),
         **_choices(filters),
     )
 
@@ -721,6 +859,12 @@ def _date_argument(name: str) -> str | None:
     return request.args.get(name, "").strip() or None
 
 
+def _tec_date() -> str | None:
+    """The date The Events Calendar's query names for a view (``tribe-bar-date``,
+    ``eventDate``), or None."""
+    return _date_argument(TEC_DATE) or _date_argument("eventDate")
+
+
 def _parse_day(text: str) -> date:
     try:
         day = datetime.strptime(text, "%Y-%m-%d").date()
@@ -744,13 +888,18 @@ def today_view():
         if day is None:
             return redirect(url_for("pages.today_view", **query), 303)
         return redirect(url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query), 303)
+    picked = _tec_date()
+    if picked is not None:  # The Events Calendar's day view of a date
+        return _moved_to_date(picked, "day", drop=TEC_DATES)
     return _day_page(reading.site_today())
 
 
 @bp.route("/events/<day>/", endpoint="day_view")
 @cached
 def day_view(day):
-    parsed = _parse_day(_dated(day))
+    if _dated(day).count("-") == 1:  # The Events Calendar's address of a month
+        return _moved_to_date(day, "month")
+    parsed = _parse_day(day)
     if day != f"{parsed:%Y-%m-%d}":  # 2026-1-5: to 2026-01-05
         return _to_canonical(day=f"{parsed:%Y-%m-%d}")
     return _day_page(parsed)
@@ -842,9 +991,7 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
         previous=_span_link(neighbours[0]),
         next=_span_link(neighbours[1]),
         json_ld=[] if locked else reading.ld_script(event.get("json_ld")),
-        meta_description=(formatting_plain(event["excerpt"]) if event.get("excerpt") else plain)[
-            :160
-        ],
+        meta_description=_described(event.get("excerpt"), plain),
         og_image=event["image"]["url"] if event.get("image") else None,
         lang_of_dates=lang,
     )
@@ -916,6 +1063,13 @@ def formatting_plain(html: str) -> str:
     return " ".join(html_text(html).split())
 
 
+def _described(html: str | None, fallback: str = "") -> str:
+    """A page's meta description: its item's text (HTML: an excerpt, a description) as
+    plain text, else ``fallback`` (plain text already read), cut where search engines cut;
+    "" (the page's heading then) when the item says nothing."""
+    return (formatting_plain(html or "") or fallback)[:160]
+
+
 def _linked_view(kind: str, slug: str):
     """A venue or an organizer with its upcoming events, paged as the list view; an address
     an imported one had before the source renamed it moves to its page (301)."""
@@ -932,7 +1086,7 @@ def _linked_view(kind: str, slug: str):
         raise reading.NotFound("page")
 
     def page_link(number):
-        return page_address(request.endpoint, {"slug": slug}, page=number)
+        return page_address(request.endpoint, {"slug": slug}, page=_paged(number))
 
     return page_response(
         "linked.html",
@@ -947,6 +1101,8 @@ def _linked_view(kind: str, slug: str):
         feeds=_feeds(filters, UPCOMING_FEED),
         json_ld=reading.ld_script(item.get("json_ld")),
         og_image=item["image"]["url"] if item.get("image") else None,
+        srcset=formatting.srcset(item["image"]) if item.get("image") else "",
+        meta_description=_described(item.get("description")),
     )
 
 
@@ -969,7 +1125,8 @@ def wants_page(req) -> bool:
 
 
 def home_page(view: str):
-    """``GET /`` in a browser: the default view."""
+    """``GET /`` in a browser: the default view, whose own address is its canonical."""
+    g.home_view = f"pages.{view}_view"
     return month_view() if view == "month" else list_view()
 
 
@@ -991,15 +1148,15 @@ def tec_home_address():
     page; and WordPress's shortlink of an imported item (``/?p=ID``) to its page."""
     for name, endpoint in TEC_ROOT_ITEMS.items():
         slug = request.args.get(name)
-        if slug and "/" not in slug and slug.strip(".") != "":  # one path segment, as slugs are
+        if _is_segment(slug):
             return redirect(url_for(endpoint, slug=slug), 301)
     shortlink = _shortlink_target(request.args.get("p", ""))
     if shortlink is not None:
         return redirect(shortlink, 301)
     if request.args.get("post_type") != "tribe_events":
         return None
-    view = "month" if request.args.get("eventDisplay") == "month" else "list"
-    return _moved_to(f"pages.{view}_view", drop="post_type")
+    moved = _tec_view_moved()
+    return _moved_to("pages.list_view", drop=("post_type",)) if moved is None else moved
 
 
 def _shortlink_target(post_id: str) -> str | None:

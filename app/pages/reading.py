@@ -84,6 +84,8 @@ class Filters:
     tags: list[str] = field(default_factory=list)
     venue: list[str] = field(default_factory=list)
     organizer: list[str] = field(default_factory=list)
+    # The Events Calendar's featured events list (``/events/featured/``), the API's ``featured``.
+    featured: bool = False
 
     @classmethod
     def from_query(cls, query) -> Filters:
@@ -107,6 +109,7 @@ class Filters:
             tags=values("tags"),
             venue=values("venue"),
             organizer=values("organizer"),
+            featured=query.get("featured") in ("1", "true"),
         )
 
     def query(self) -> dict:
@@ -117,6 +120,8 @@ class Filters:
         for name in FILTERS[1:]:
             if getattr(self, name):
                 out[name] = ",".join(getattr(self, name))
+        if self.featured:
+            out["featured"] = 1
         return out
 
     def api_args(self) -> dict:
@@ -129,6 +134,8 @@ class Filters:
             args["categories"] = self.categories
         if self.tags:
             args["tags"] = self.tags
+        if self.featured:
+            args["featured"] = True
         for kind in ("venue", "organizer"):
             ids = [_linked_id(kind, value) for value in getattr(self, kind)]
             if ids:
@@ -143,6 +150,18 @@ def _linked_id(kind: str, value: str) -> int:
     if item is None or not may_read(ANONYMOUS, item):
         raise UnknownFilter(kind, value)
     return item.id
+
+
+def filter_name(kind: str, value: str) -> str:
+    """What a list's title calls the tag or the organizer (``kind``) it is filtered by: its
+    name, by id or slug, one look-up for a filter a visitor asked (the form offers neither,
+    so no list of names is at hand); the value itself when it names nothing an anonymous
+    caller may read (the list answers that filter's 400)."""
+    if kind == "tags":
+        term = find_term(value, "tag")
+        return term.name if term is not None else value
+    item = get_linked(kind, int(value)) if is_digits(value) else get_linked_by_slug(kind, value)
+    return item.title if item is not None and may_read(ANONYMOUS, item) else value
 
 
 def _utc(moment: datetime) -> str:
