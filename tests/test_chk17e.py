@@ -1,0 +1,54 @@
+"""chk17e: an outside checker's findings on the editor (SPEC §16), each a test that fails
+on the code as it was found and passes once the defect is fixed."""
+
+from datetime import date, timedelta
+
+from tests.conftest import NS, event_form
+
+START = date.today() + timedelta(days=30)
+
+
+def test_repeat_builder_refuses_both_until_and_count(client, sign_in, admin):
+    """The builder offers "Until" and "Or a number of times"; a user who fills both must be
+    told to choose one (the API refuses COUNT with UNTIL), not have the date silently
+    dropped."""
+    editor = sign_in("editor")
+    before = client.get(f"{NS}/events?status=publish,draft&per_page=1", headers=admin).headers["X-WP-Total"]
+    answer = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, repeat_freq="WEEKLY", repeat_count="3", repeat_until="2099-03-01"),
+    )
+    assert answer.status_code == 400, answer.headers.get("Location")
+    after = client.get(f"{NS}/events?status=publish,draft&per_page=1", headers=admin).headers["X-WP-Total"]
+    assert before == after
+
+
+def test_ending_a_series_does_not_claim_its_edited_date_was_deleted(client, sign_in, admin):
+    """SPEC §12: ending the recurrence deletes the occurrences "except individually edited
+    ones, which become ordinary events". The API keeps the edited date (post_parent 0);
+    the editor's confirmation must not tell the user it was deleted."""
+    from tests.test_editor import untouched
+
+    editor = sign_in("editor")
+    series = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Weekly class",
+            "start_date": f"{START} 10:00",
+            "end_date": f"{START} 11:00",
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"],
+        },
+        headers=admin,
+    ).get_json()
+    dates = client.get(f"{NS}/events?post_parent={series['id']}&start_date={START}", headers=admin)
+    third = dates.get_json()["events"][1]["id"]
+    assert client.post(f"{NS}/events/{third}", json={"title": "Class moved"}, headers=admin).status_code == 200
+
+    path = f"/manage/events/{series['id']}"
+    answer = editor.post(path, data=untouched(editor, path, repeat_freq="", recurrence=""))
+    assert answer.status_code == 303
+    page = editor.get(answer.headers["Location"]).get_data(as_text=True)
+
+    kept = client.get(f"{NS}/events/{third}", headers=admin)
+    assert kept.status_code == 200 and kept.get_json()["post_parent"] == 0  # as SPEC §12 says
+    assert "Class moved" not in page or "deleted" not in page, page[page.find("<main"):][:1500]
