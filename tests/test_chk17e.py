@@ -3,7 +3,10 @@ on the code as it was found and passes once the defect is fixed."""
 
 from datetime import date, timedelta
 
+import pytest
+
 from tests.conftest import NS, event_form
+from tests.test_editor_browser import browser, signed_in, site  # noqa: F401 (fixtures)
 
 START = date.today() + timedelta(days=30)
 
@@ -52,3 +55,40 @@ def test_ending_a_series_does_not_claim_its_edited_date_was_deleted(client, sign
     kept = client.get(f"{NS}/events/{third}", headers=admin)
     assert kept.status_code == 200 and kept.get_json()["post_parent"] == 0  # as SPEC §12 says
     assert "Class moved" not in page or "deleted" not in page, page[page.find("<main"):][:1500]
+
+
+def test_two_venues_of_one_name_can_be_told_apart_in_the_event_form(client, sign_in, admin):
+    """SPEC §16: the event form lets the user choose a venue. Two venues named alike
+    (a "Town Hall" in two cities; organizers with one name and different emails) are
+    offered as identical choices, so the user cannot tell which one they pick."""
+    import re
+
+    for city in ("Lyon", "Paris"):
+        made = client.post(f"{NS}/venues", json={"venue": "Town Hall", "city": city}, headers=admin)
+        assert made.status_code == 201, made.get_json()
+    editor = sign_in("editor")
+    page = editor.get("/manage/events/new").get_data(as_text=True)
+    select = page[page.find('name="venue"') :]
+    select = select[: select.find("</select>")]
+    labels = [text.strip() for value, text in re.findall(r'<option value="(\d+)"[^>]*>([^<]*)', select)]
+    town_halls = [label for label in labels if label.startswith("Town Hall")]
+    assert len(town_halls) == 2
+    assert town_halls[0] != town_halls[1], town_halls
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("kind", ["venues", "organizers"])
+def test_the_name_field_is_found_by_its_label_alone(site, browser, kind):  # noqa: F811
+    """SPEC §16: "every field has a visible label". A test (or a screen-reader user's "go to
+    field Name") finds the venue's or organizer's name by its label "Name"; the image
+    search's label "Search the library: a file name, or the name of what shows it" also
+    answers to "Name", so `get_by_label("Name")` meets two fields and cannot fill the form."""
+    page = signed_in(site, browser, "edna")
+    try:
+        page.goto(site["base"] + f"/manage/{kind}/new")
+        assert page.get_by_label("Name").count() == 1
+        page.get_by_label("Name").fill("Riverside Hall")
+        page.get_by_role("button", name="Save").click()
+        assert "/new" not in page.url
+    finally:
+        page.context.close()
