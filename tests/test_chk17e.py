@@ -16,13 +16,17 @@ def test_repeat_builder_refuses_both_until_and_count(client, sign_in, admin):
     told to choose one (the API refuses COUNT with UNTIL), not have the date silently
     dropped."""
     editor = sign_in("editor")
-    before = client.get(f"{NS}/events?status=publish,draft&per_page=1", headers=admin).headers["X-WP-Total"]
+    before = client.get(f"{NS}/events?status=publish,draft&per_page=1", headers=admin).headers[
+        "X-WP-Total"
+    ]
     answer = editor.post(
         "/manage/events/new",
         data=event_form(editor, repeat_freq="WEEKLY", repeat_count="3", repeat_until="2099-03-01"),
     )
     assert answer.status_code == 400, answer.headers.get("Location")
-    after = client.get(f"{NS}/events?status=publish,draft&per_page=1", headers=admin).headers["X-WP-Total"]
+    after = client.get(f"{NS}/events?status=publish,draft&per_page=1", headers=admin).headers[
+        "X-WP-Total"
+    ]
     assert before == after
 
 
@@ -45,7 +49,12 @@ def test_ending_a_series_does_not_claim_its_edited_date_was_deleted(client, sign
     ).get_json()
     dates = client.get(f"{NS}/events?post_parent={series['id']}&start_date={START}", headers=admin)
     third = dates.get_json()["events"][1]["id"]
-    assert client.post(f"{NS}/events/{third}", json={"title": "Class moved"}, headers=admin).status_code == 200
+    assert (
+        client.post(
+            f"{NS}/events/{third}", json={"title": "Class moved"}, headers=admin
+        ).status_code
+        == 200
+    )
 
     path = f"/manage/events/{series['id']}"
     answer = editor.post(path, data=untouched(editor, path, repeat_freq="", recurrence=""))
@@ -54,7 +63,7 @@ def test_ending_a_series_does_not_claim_its_edited_date_was_deleted(client, sign
 
     kept = client.get(f"{NS}/events/{third}", headers=admin)
     assert kept.status_code == 200 and kept.get_json()["post_parent"] == 0  # as SPEC §12 says
-    assert "Class moved" not in page or "deleted" not in page, page[page.find("<main"):][:1500]
+    assert "Class moved" not in page or "deleted" not in page, page[page.find("<main") :][:1500]
 
 
 def test_two_venues_of_one_name_can_be_told_apart_in_the_event_form(client, sign_in, admin):
@@ -70,7 +79,9 @@ def test_two_venues_of_one_name_can_be_told_apart_in_the_event_form(client, sign
     page = editor.get("/manage/events/new").get_data(as_text=True)
     select = page[page.find('name="venue"') :]
     select = select[: select.find("</select>")]
-    labels = [text.strip() for value, text in re.findall(r'<option value="(\d+)"[^>]*>([^<]*)', select)]
+    labels = [
+        text.strip() for value, text in re.findall(r'<option value="(\d+)"[^>]*>([^<]*)', select)
+    ]
     town_halls = [label for label in labels if label.startswith("Town Hall")]
     assert len(town_halls) == 2
     assert town_halls[0] != town_halls[1], town_halls
@@ -92,3 +103,34 @@ def test_the_name_field_is_found_by_its_label_alone(site, browser, kind):  # noq
         assert "/new" not in page.url
     finally:
         page.context.close()
+
+
+def test_remove_the_protection_with_a_new_password_typed_is_not_silently_ignored(
+    client, sign_in, admin
+):
+    """The event form has "Password (empty: unchanged)" and "Remove the protection". A user
+    who ticks "Remove the protection" (and left text in the password box) is told "Saved."
+    while the event stays protected: the tick is dropped without a word. Either the two
+    are refused together (400, nothing changed) or the protection goes."""
+    from tests.test_editor import untouched
+
+    editor = sign_in("editor")
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Members night",
+            "start_date": f"{START} 19:00",
+            "end_date": f"{START} 21:00",
+            "password": "first-pass",
+        },
+        headers=admin,
+    ).get_json()
+    path = f"/manage/events/{made['id']}"
+    answer = editor.post(
+        path, data=untouched(editor, path, password="second-pass", clear_password="on")
+    )
+    anonymous = client.get(f"{NS}/events/{made['id']}")
+    if answer.status_code == 400:
+        assert client.get(f"{NS}/events/{made['id']}?password=first-pass").status_code == 200
+    else:
+        assert anonymous.status_code == 200, (answer.status_code, anonymous.get_json())
