@@ -134,3 +134,39 @@ def test_remove_the_protection_with_a_new_password_typed_is_not_silently_ignored
         assert client.get(f"{NS}/events/{made['id']}?password=first-pass").status_code == 200
     else:
         assert anonymous.status_code == 200, (answer.status_code, anonymous.get_json())
+
+
+def test_a_contributor_whose_event_was_approved_meanwhile_gets_back_all_they_typed(
+    client, sign_in, as_role, admin
+):
+    """README/SPEC §16: "A contributor whose event an editor approved meanwhile is told so, with
+    what they typed." The page shows the title and the description only: a new cost, website,
+    tags or dates typed into the form are lost."""
+    from tests.test_editor import untouched
+
+    contributor = sign_in("contributor")
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Race day",
+            "start_date": f"{START} 10:00",
+            "end_date": f"{START} 11:00",
+            "status": "pending",
+        },
+        headers=as_role("contributor"),
+    ).get_json()
+    path = f"/manage/events/{made['id']}"
+    form = untouched(
+        contributor, path, cost="77", website="https://mine.example/typed", tags="kids-corner"
+    )
+    assert (
+        client.post(
+            f"{NS}/events/{made['id']}", json={"status": "publish"}, headers=admin
+        ).status_code
+        == 200
+    )
+    answer = contributor.post(path, data=form)
+    page = answer.get_data(as_text=True)
+    assert "was published" in page or answer.status_code in (403, 409)
+    for typed in ("77", "https://mine.example/typed", "kids-corner"):
+        assert typed in page, (typed, page[page.find("<main") :][:800])
