@@ -170,3 +170,24 @@ def test_a_contributor_whose_event_was_approved_meanwhile_gets_back_all_they_typ
     assert "was published" in page or answer.status_code in (403, 409)
     for typed in ("77", "https://mine.example/typed", "kids-corner"):
         assert typed in page, (typed, page[page.find("<main") :][:800])
+
+
+@pytest.mark.parametrize(
+    "typed", [{"repeat_until": "2099-06-01"}, {"repeat_count": "3"}, {"repeat_days": "TU"}]
+)
+def test_a_repeat_end_typed_without_a_frequency_is_not_silently_dropped(
+    client, sign_in, admin, typed
+):
+    """The builder's "Until" and "Or a number of times" are shown (with and without
+    script) while "Repeats" says "Does not repeat". A user who fills them but forgets the
+    frequency is told "Saved." and gets an event that does not repeat; the form should say
+    what is missing (400) rather than drop what was typed."""
+    editor = sign_in("editor")
+    answer = editor.post("/manage/events/new", data=event_form(editor, repeat_freq="", **typed))
+    if answer.status_code == 303:
+        made = client.get(
+            f"{NS}/events/{answer.headers['Location'].rstrip('/').split('/')[-1]}", headers=admin
+        )
+        assert made.get_json()["recurrence"], "the typed repeat was dropped without a word"
+    else:
+        assert answer.status_code == 400
