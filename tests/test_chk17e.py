@@ -189,3 +189,45 @@ def test_a_repeat_end_typed_without_a_frequency_is_not_silently_dropped(
         assert made.get_json()["recurrence"], "the typed repeat was dropped without a word"
     else:
         assert answer.status_code == 400
+
+
+@pytest.mark.browser
+def test_a_small_image_is_not_blown_up_on_the_event_page(site, browser):  # noqa: F811
+    """SPEC §15: the event page shows "the image (sized with srcset from the image's sizes)".
+    A 400 × 300 upload is given `sizes="… 800px"` with candidates of 300w and 400w, so the
+    browser takes the 400w file at density 0.5: the image is drawn twice its pixel size
+    (768 px wide on a desktop), blurred, and its naturalWidth reads 800, not the file's 400."""
+    import requests
+
+    from tests.helpers import flask_cli, image_bytes
+
+    password = flask_cli(site["database"], "users", "create", "imgadmin", "--role", "administrator")
+    auth = ("imgadmin", password.strip().splitlines()[-1])
+    base = site["base"]
+    media = requests.post(
+        f"{base}{NS}/media",
+        auth=auth,
+        files={"file": ("small.png", image_bytes("PNG", (400, 300)), "image/png")},
+    ).json()
+    event = requests.post(
+        f"{base}{NS}/events",
+        auth=auth,
+        json={
+            "title": "Small picture",
+            "start_date": f"{START} 19:00",
+            "end_date": f"{START} 20:00",
+            "image": media["id"],
+        },
+    ).json()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(base + "/" + event["url"].split("/", 3)[3])
+        image = page.locator("main img").first
+        image.wait_for()
+        page.wait_for_function("document.querySelector('main img').complete")
+        natural, shown = image.evaluate("i => [i.naturalWidth, i.getBoundingClientRect().width]")
+        assert natural == 400, natural
+        assert shown <= 400, shown
+    finally:
+        context.close()
