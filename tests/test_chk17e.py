@@ -231,3 +231,39 @@ def test_a_small_image_is_not_blown_up_on_the_event_page(site, browser):  # noqa
         assert shown <= 400, shown
     finally:
         context.close()
+
+
+def test_an_editor_post_that_omits_the_venue_keeps_it(client, sign_in, admin):
+    """SPEC §16: the form's fields carry the API's names and go through the same write path;
+    SPEC §4: an update is partial, "an omitted field is unchanged". A post to an event's
+    edit address with only the field being changed (as a script or a test would send it,
+    without the form's hidden `shown` state) keeps the cost, categories and description
+    but silently removes the venue and the organizers (and unsets featured / sticky /
+    hide_from_listings)."""
+    venue = client.post(f"{NS}/venues", json={"venue": "Riverside Hall"}, headers=admin).get_json()[
+        "id"
+    ]
+    organizer = client.post(
+        f"{NS}/organizers", json={"organizer": "Friends of Jazz"}, headers=admin
+    ).get_json()["id"]
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Quartet",
+            "start_date": f"{START} 19:00",
+            "end_date": f"{START} 21:00",
+            "venue": venue,
+            "organizer": [organizer],
+            "cost": "5",
+        },
+        headers=admin,
+    ).get_json()
+    editor = sign_in("editor")
+    answer = editor.post(
+        f"/manage/events/{made['id']}", data={"csrf_token": editor.token, "title": "Quartet live"}
+    )
+    assert answer.status_code == 303
+    event = client.get(f"{NS}/events/{made['id']}", headers=admin).get_json()
+    assert event["title"] == "Quartet live" and event["cost"] == made["cost"]
+    assert isinstance(event["venue"], dict) and event["venue"]["id"] == venue, event["venue"]
+    assert [o["id"] for o in event["organizer"]] == [organizer]
