@@ -1197,6 +1197,39 @@ def test_a_series_form_warns_of_its_edited_dates_and_says_which_a_move_deleted(
     assert "as the series no longer has their day" not in again  # said once
 
 
+def test_ending_a_series_says_its_edited_date_is_now_an_event_of_its_own(client, sign_in, admin):
+    """Found by an outside check: SPEC §12, ending the recurrence deletes the occurrences
+    "except individually edited ones, which become ordinary events"; the API kept the
+    edited date (post_parent 0, on the site) while the editor said it was deleted."""
+    editor = sign_in("editor")
+    start = date.today() + timedelta(days=30)
+    series = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Weekly class",
+            "start_date": f"{start} 10:00",
+            "end_date": f"{start} 11:00",
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"],
+        },
+        headers=admin,
+    ).get_json()
+    dates = client.get(f"{NS}/events?post_parent={series['id']}&start_date={start}", headers=admin)
+    second = dates.get_json()["events"][1]["id"]
+    moved = client.post(f"{NS}/events/{second}", json={"title": "Class moved"}, headers=admin)
+    assert moved.status_code == 200
+
+    path = f"/manage/events/{series['id']}"
+    answer = editor.post(path, data=untouched(editor, path, repeat_freq="", recurrence=""))
+    assert answer.status_code == 303
+    page = editor.get(answer.headers["Location"]).get_data(as_text=True)
+
+    kept = client.get(f"{NS}/events/{second}", headers=admin)
+    assert kept.status_code == 200 and kept.get_json()["post_parent"] == 0  # as SPEC §12 says
+    assert "was deleted with this change" not in page
+    assert "A date edited on its own is now an event of its own" in page
+    assert f'href="/manage/events/{second}"' in page and "Class moved" in page
+
+
 def test_a_photo_larger_than_other_bodies_is_taken_and_one_too_large_says_so(client, sign_in):
     """Found by an outside check: the event form and the library took bodies of 1 MB at
     most (every body but an upload's), so a phone's photo was a 413 that lost the form."""

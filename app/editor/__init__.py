@@ -73,7 +73,7 @@ from store.editor import (
     linked_awaiting_review,
     settle_form,
 )
-from store.events import get_event
+from store.events import get_event, get_events
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
 from store.recurrence import count_occurrences, overrides_of
@@ -820,10 +820,7 @@ def _saved(viewer, event, made: list[int]):
         status = 413 if error.status == 413 else 400  # an image over the limit, as the API
     else:
         made.append(saved.id)
-        kept = {row.id for row in _edited_dates(saved)} if edited else set()
-        gone = [(row.start_date[:16], row.title) for row in edited if row.id not in kept]
-        if gone:  # the series' new dates lack their day; the first 20 named (a cookie's room)
-            flash({"count": len(gone), "shown": gone[:20]}, "edited dates deleted")
+        _say_what_became_of(edited, saved)
         _say("saved")
         return redirect(url_for("editor.edit_event", event_id=saved.id), 303)
     items.discard(stored)
@@ -834,6 +831,23 @@ def _saved(viewer, event, made: list[int]):
     # A browser never fills a file input again: the form says the file must be chosen again.
     kept_not = upload is not None and bool(upload.filename)
     return _page("event_form.html", status, heading=heading, file_not_kept=kept_not, **context)
+
+
+def _say_what_became_of(edited: list, saved) -> None:
+    """Asks the saved series' form to name its dates edited on their own that a change of
+    its dates or rule took out of it: deleted (the series no longer has their day), or,
+    the recurrence ended, kept as events of their own (SPEC §12). The first 20 of each
+    are named (a cookie's room)."""
+    kept = {row.id for row in _edited_dates(saved)} if edited else set()
+    out = [row for row in edited if row.id not in kept]
+    alone = {row.id for row in get_events([row.id for row in out])}  # the others: deleted
+    for category, rows in (
+        ("edited dates deleted", [row for row in out if row.id not in alone]),
+        ("edited dates alone", [row for row in out if row.id in alone]),
+    ):
+        if rows:
+            named = [(row.start_date[:16], row.title, row.id) for row in rows[:20]]
+            flash({"count": len(rows), "shown": named}, category)
 
 
 def _shown_again(viewer, event):
