@@ -850,6 +850,43 @@ def _same_event(before: dict, after: dict) -> None:
     }
 
 
+def test_an_editor_post_that_omits_the_venue_keeps_it(client, sign_in, admin):
+    """Found by an outside check (chk17e D9): SPEC §16, the form's fields carry the API's
+    names and go through its write path; SPEC §4, "an omitted field is unchanged". A post
+    with only the title (a script's, without the form's ``shown`` state) removed the venue
+    and the organizers and unset featured, sticky and hide_from_listings."""
+    venue = client.post(f"{NS}/venues", json={"venue": "Riverside Hall"}, headers=admin)
+    organizer = client.post(
+        f"{NS}/organizers", json={"organizer": "Friends of Jazz"}, headers=admin
+    )
+    venue, organizer = venue.get_json()["id"], organizer.get_json()["id"]
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Quartet",
+            "start_date": f"{DAY} 19:00",
+            "end_date": f"{DAY} 21:00",
+            "venue": venue,
+            "organizer": [organizer],
+            "cost": "5",
+            "featured": True,
+            "sticky": True,
+            "hide_from_listings": True,
+        },
+        headers=admin,
+    ).get_json()
+    editor = sign_in("editor")
+    answer = editor.post(
+        f"/manage/events/{made['id']}", data={"csrf_token": editor.token, "title": "Quartet live"}
+    )
+    assert answer.status_code == 303
+    event = client.get(f"{NS}/events/{made['id']}", headers=admin).get_json()
+    assert event["title"] == "Quartet live" and event["cost"] == made["cost"]
+    assert isinstance(event["venue"], dict) and event["venue"]["id"] == venue, event["venue"]
+    assert [o["id"] for o in event["organizer"]] == [organizer]
+    assert event["featured"] and event["sticky"] and event["hide_from_listings"]
+
+
 def test_an_event_saved_untouched_keeps_what_the_form_cannot_show(client, sign_in, as_role):
     """Found by an outside check: opening an event whose image is an outside URL was a 500,
     and saving an event untouched dropped its second venue, split a category named with a
@@ -2253,6 +2290,42 @@ def test_a_contributors_edit_after_approval_keeps_what_was_typed(sign_in):
     answer = contributor.post(path, data=edit)
     assert answer.status_code != 404
     assert typed in answer.get_data(as_text=True)
+
+
+def test_a_contributor_whose_event_was_approved_meanwhile_gets_back_all_they_typed(
+    client, sign_in, as_role, admin
+):
+    """Found by an outside check (chk17e D6): README and SPEC §16, "a contributor whose
+    event an editor approved meanwhile is told so, with what they typed"; the page gave back
+    the title and the description alone, and a new cost, website or tags were lost. Each
+    field changed comes back by its label; the unchanged ones and the password do not."""
+    contributor = sign_in("contributor")
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Race day",
+            "start_date": f"{DAY} 10:00",
+            "end_date": f"{DAY} 11:00",
+            "status": "pending",
+        },
+        headers=as_role("contributor"),
+    ).get_json()
+    path = f"/manage/events/{made['id']}"
+    changes = {"cost": "77", "website": "https://mine.example/typed", "tags": "kids-corner"}
+    form = untouched(contributor, path, password="typed-secret", featured="on", **changes)
+    published = client.post(f"{NS}/events/{made['id']}", json={"status": "publish"}, headers=admin)
+    assert published.status_code == 200
+    answer = contributor.post(path, data=form)
+    assert answer.status_code == 409
+    typed = page_text(answer)  # each field's label, then what was typed in it
+    for label, value in (
+        ("Cost", "77"),
+        ("Website", changes["website"]),
+        ("Tags (names, separated by commas)", "kids-corner"),
+    ):
+        assert f"{label} {value}" in typed, (label, typed)
+    assert "Featured Ticked" in typed and "typed-secret" not in typed
+    assert "Race day" not in typed.split("Nothing was saved.", 1)[1]  # the title: unchanged
 
 
 @pytest.mark.parametrize("second", [{"password": "beta-secret"}, {"clear_password": "on"}])

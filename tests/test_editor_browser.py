@@ -12,6 +12,7 @@ import threading
 from datetime import date, timedelta
 
 import pytest
+import requests
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.conftest import NS
@@ -427,6 +428,58 @@ def test_each_field_is_found_by_its_label_and_its_name_alone(site, browser, tmp_
     assert named == dict.fromkeys(API_FIELDS, 1), named
     assert serious(page) == []
     page.context.close()
+
+
+@pytest.mark.parametrize("kind", ["venues", "organizers"])
+def test_the_name_field_is_found_by_its_label_alone(site, browser, kind):
+    """Found by an outside check (chk17e D4): SPEC §16 "every field has a visible label";
+    the image search's label ("a file name, or the name of what shows it") also answered
+    to "Name", so get_by_label("Name") met two fields and could not fill the form."""
+    page = signed_in(site, browser, "edna")
+    try:
+        page.goto(site["base"] + f"/manage/{kind}/new")
+        assert page.get_by_label("Name").count() == 1
+        page.get_by_label("Name").fill("Riverside Hall")
+        page.get_by_role("button", name="Save").click()
+        assert "/new" not in page.url
+    finally:
+        page.context.close()
+
+
+def test_a_small_image_is_not_blown_up_on_the_event_page(site, browser):
+    """Found by an outside check (chk17e D8): SPEC §15, the event page's image is "sized
+    with srcset from the image's sizes". A fixed ``sizes`` of 800px made the browser take
+    a 400 px file at half density: drawn twice its size, blurred, naturalWidth 800."""
+    password = flask_cli(site["database"], "users", "create", "imgadmin", "--role", "administrator")
+    auth = ("imgadmin", password.strip().splitlines()[-1])
+    base = site["base"]
+    media = requests.post(
+        f"{base}{NS}/media",
+        auth=auth,
+        files={"file": ("small.png", image_bytes("PNG", (400, 300)), "image/png")},
+    ).json()
+    event = requests.post(
+        f"{base}{NS}/events",
+        auth=auth,
+        json={
+            "title": "Small picture",
+            "start_date": f"{DAY} 19:00",
+            "end_date": f"{DAY} 20:00",
+            "image": media["id"],
+        },
+    ).json()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(base + "/" + event["url"].split("/", 3)[3])
+        image = page.locator("main img").first
+        image.wait_for()
+        page.wait_for_function("document.querySelector('main img').complete")
+        natural, shown = image.evaluate("i => [i.naturalWidth, i.getBoundingClientRect().width]")
+        assert natural == 400, natural
+        assert shown <= 400, shown
+    finally:
+        context.close()
 
 
 # Keyboard and screen-reader use of the editor (an outside check, chk16k: SPEC §16

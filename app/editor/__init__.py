@@ -990,11 +990,10 @@ def _no_longer_yours():
     )
 
 
-def _typed() -> list[str]:
-    """The texts of an event's form that nothing saved (a page opened before the event was
-    published or trashed), shown to be copied."""
-    typed = [request.form.get(name, "").strip() for name in ("title", "description")]
-    return [text for text in typed if text]
+def _typed() -> list[tuple[str, str]]:
+    """What the user changed in an event's form that nothing saved (a page opened before
+    the event was published or trashed), by field, shown to be copied."""
+    return event_form.typed_texts(request.form, request.files, g.editor)
 
 
 NO_LONGER_YOURS = N_(

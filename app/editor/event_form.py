@@ -11,9 +11,10 @@ from datetime import date, datetime
 
 from flask import current_app
 
-from app.auth import password_mark
+from app.auth import may_read, password_mark
 from app.errors import ApiError, invalid_params
 from app.i18n import N_, _, labelled, number, translate
+from store.linked import get_linked
 from store.terms import find_term
 
 FLAGS = ("all_day", "featured", "sticky", "hide_from_listings")
@@ -336,6 +337,37 @@ def typed(form) -> dict:
     return with_start_weekday(values)
 
 
+def typed_texts(form, files, viewer) -> list[tuple[str, str]]:
+    """What the user changed in a form that nothing saved (all it carries, of a post
+    without the form's state), each field by its label with its value as text, to be
+    copied: venues and organizers by their names, never the password (never shown back)."""
+    same = unchanged(form, files)
+    if not _shown(form):
+        same |= {flag for flag in FLAGS if flag not in form}
+    texts = []
+    for field, label in LABELS.items():
+        if field in same or field == "password":
+            continue
+        if field in FLAGS:
+            value = _("Ticked") if field in form else _("Not ticked")
+        elif field in ("venue", "organizer"):
+            value = ", ".join(_linked_name(field, item, viewer) for item in form.getlist(field))
+        else:
+            value = ", ".join(item.strip() for item in form.getlist(field) if item.strip())
+        if value:
+            texts.append((translate(label), value))
+    for key, label in NEW_VENUE_LABELS.items():
+        if form.get(f"venue[{key}]", "").strip():
+            texts.append((translate(label), form[f"venue[{key}]"].strip()))
+    return texts
+
+
+def _linked_name(kind: str, item_id: str, viewer) -> str:
+    """A venue's or organizer's name as the form offered it, else the id as sent."""
+    row = get_linked(kind, item_id) if DIGITS.fullmatch(item_id) else None
+    return row.title if row is not None and may_read(viewer, row) else item_id
+
+
 def _recurrence(form, same: set[str]) -> str | None:
     """The raw lines; or, when the "repeats" builder was changed (on a new form: chosen)
     and the raw lines were left empty or as the form showed them, the rule it writes, with
@@ -455,8 +487,14 @@ def body(form, files, viewer, builder_errors: dict) -> dict:
     form, the fields the user changed (``unchanged``). An uploaded image is not in it:
     the editor stores it once the rest is valid. The recurrence builder's mistakes go into
     ``builder_errors`` (by field), the body then without a recurrence, so that the rest of
-    the form is checked too: all of its mistakes are shown at once."""
+    the form is checked too: all of its mistakes are shown at once.
+
+    A post without the form's state (``shown``: a script's, or a new event's form) is
+    read as the API reads a body: a checkbox or a list it does not carry is left as it is
+    (SPEC §4), not emptied; the editor's own form says with its state that it has them."""
     same = unchanged(form, files)
+    if not _shown(form):
+        same |= {field for field in ("venue", "organizer", *FLAGS) if field not in form}
     body: dict = {key: form[key] for key in BODY_FIELDS if key in form and key not in same}
     for key in LIST_FIELDS:  # repeated, as the API takes a form-encoded list: each one whole
         if key in body and len(values := form.getlist(key)) > 1:

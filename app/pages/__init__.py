@@ -1449,6 +1449,7 @@ def register_pages(app) -> None:
         venue_map=formatting.map_link,
         labelled=labelled,
         cost_text=formatting.cost,
+        image_sizes=formatting.image_sizes,
     )
     # ``tojson`` (the pages' JSON-LD) by orjson: Flask's sorts the keys of each of a month's
     # hundred events.

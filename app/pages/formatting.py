@@ -284,6 +284,19 @@ def thumbnail_srcset(image: dict) -> str:
     return ", ".join(entries)
 
 
+# The widest an event's, venue's or organizer's page draws its image (calendar.css:
+# 48rem, with room to spare).
+IMAGE_SLOT = 800
+
+
+def image_sizes(image: dict) -> str:
+    """A page's image's ``sizes`` (templates/macros.html::item_image): its slot, never
+    wider than the image itself. A browser picks the ``srcset`` candidate for the slot's width: an image narrower than
+    a fixed 800 px slot was taken at half density, drawn twice its size, blurred."""
+    slot = min(image.get("width") or IMAGE_SLOT, IMAGE_SLOT)
+    return f"(max-width: {slot}px) 100vw, {slot}px"
+
+
 def srcset(image: dict) -> str:
     """The image's sizes for ``srcset`` (each "URL WIDTHw"), the original last."""
     sizes = image.get("sizes") or {}
