@@ -1829,6 +1829,10 @@ def test_a_venue_or_organizer_form_sets_keeps_and_removes_the_password_as_the_ap
     assert "s3cret" not in form and 'id="password-hint"' in form
     kept = editor.post(f"/manage/{plural}/{item_id}", data={**fields, "password": ""})
     assert kept.status_code == 303 and stored() == "s3cret"
+    both = {**fields, "password": "other-one", "clear_password": "on"}  # chk17e D5
+    refused = editor.post(f"/manage/{plural}/{item_id}", data=both)
+    assert refused.status_code == 400 and stored() == "s3cret"
+    assert "not both" in refused.get_data(as_text=True)
     removed = editor.post(
         f"/manage/{plural}/{item_id}", data={**fields, "password": "", "clear_password": "on"}
     )
@@ -2643,6 +2647,107 @@ def test_a_recurrence_builder_mistake_does_not_hide_the_other_fields_errors(sign
     assert answer.status_code == 400
     shown = _field_errors(answer.get_data(as_text=True))
     assert {"title-error", "website-error", "repeat_count-error"} <= set(shown)
+
+
+def _events_total(client, admin) -> str:
+    listed = client.get(f"{NS}/events?status=publish,draft&per_page=1", headers=admin)
+    return listed.headers["X-WP-Total"]
+
+
+@pytest.mark.parametrize(
+    "builder, field",
+    [
+        ({"repeat_freq": "WEEKLY", "repeat_count": "3", "repeat_until": "2099-03-01"}, "count"),
+        ({"repeat_freq": "MONTHLY", "repeat_monthly": "bogus"}, "monthly"),
+        ({"repeat_until": "2099-06-01"}, "freq"),
+        ({"repeat_count": "3"}, "freq"),
+    ],
+)
+def test_the_repeats_builder_refuses_what_it_cannot_save_as_typed(
+    client, sign_in, admin, builder, field
+):
+    """Found by an outside check (chk17e D1, D7): "Until" with "Or a number of times"
+    (the API refuses COUNT with UNTIL), a forged "monthly on", or an end typed while
+    "Repeats" says "Does not repeat" were saved without a word, the end dropped. The form
+    comes back (400) with the error beside the builder, nothing made."""
+    editor = sign_in("editor")
+    before = _events_total(client, admin)
+    answer = editor.post("/manage/events/new", data=event_form(editor, **builder))
+    assert answer.status_code == 400, answer.headers.get("Location")
+    page = answer.get_data(as_text=True)
+    if field == "monthly":  # a forged form's: said at the top of the form
+        assert "Choose one of the choices offered." in page
+    else:
+        assert f"repeat_{field}-error" in _field_errors(page), _field_errors(page)
+    assert _events_total(client, admin) == before
+
+
+def test_ending_a_series_with_its_end_left_as_shown_is_no_mistake(client, sign_in, admin):
+    """The end of a series' repeats left as the form showed it, "Repeats" set to "Does not
+    repeat": the series ends (the D7 refusal is for an end typed, not one shown)."""
+    editor = sign_in("editor")
+    made = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, repeat_freq="WEEKLY", repeat_count="3", repeat_days="MO"),
+    )
+    path = f"/manage/events/{saved_id(made)}"
+    answer = editor.post(path, data=untouched(editor, path, repeat_freq="", recurrence=""))
+    assert answer.status_code == 303
+    assert client.get(f"{NS}/events/{saved_id(made)}", headers=admin).get_json()["recurrence"] == []
+
+
+def test_removing_the_protection_with_a_new_password_typed_is_refused(client, sign_in, admin):
+    """Found by an outside check (chk17e D5): a password typed in "Password (empty:
+    unchanged)" with "Remove the protection" ticked saved the new password, the tick
+    dropped, and said "Saved.". The form says to choose (400) and nothing changes."""
+    editor = sign_in("editor")
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Members night",
+            "start_date": f"{DAY} 19:00",
+            "end_date": f"{DAY} 21:00",
+            "password": "first-pass",
+        },
+        headers=admin,
+    ).get_json()
+    path = f"/manage/events/{made['id']}"
+    both = untouched(editor, path, password="second-pass", clear_password="on")
+    answer = editor.post(path, data=both)
+    assert answer.status_code == 400
+    assert "not both" in _field_errors(answer.get_data(as_text=True))["password-error"]
+    assert client.get(f"{NS}/events/{made['id']}").status_code == 403  # still protected
+    assert client.get(f"{NS}/events/{made['id']}?password=first-pass").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "plural, name_field, detail, first, second, other",
+    [
+        ("venues", "venue", "city", "Lyon", "Paris", "address"),
+        ("organizers", "organizer", "email", "a@lyon.example", "b@paris.example", "phone"),
+    ],
+)
+def test_two_venues_or_organizers_of_one_name_are_told_apart_in_the_event_form(
+    client, sign_in, admin, plural, name_field, detail, first, second, other
+):
+    """Found by an outside check (chk17e D3): two venues named "Town Hall" in two cities
+    (two organizers "o" of two e-mails) were two identical choices of the event form.
+    Each of one name is followed by its city or e-mail, and by its id when that is not
+    enough (two in one city, told apart by what the list cannot show)."""
+    ids = []
+    for value, more in ((first, ""), (second, ""), (first, "1")):
+        body = {name_field: "Town Hall", detail: value, other: more}
+        made = client.post(f"{NS}/{plural}", json=body, headers=admin)
+        assert made.status_code == 201, made.get_json()
+        ids.append(made.get_json()["id"])
+    editor = sign_in("editor")
+    page = editor.get("/manage/events/new").get_data(as_text=True)
+    select = page[page.find(f'name="{name_field}"') :]
+    select = select[: select.find("</select>")]
+    labels = dict(re.findall(r'<option value="(\d+)"[^>]*>([^<]*)', select))
+    assert labels[str(ids[0])] == f"Town Hall ({first}) #{ids[0]}"
+    assert labels[str(ids[1])] == f"Town Hall ({second})"
+    assert labels[str(ids[2])] == f"Town Hall ({first}) #{ids[2]}"
 
 
 def test_signing_in_again_after_the_session_ended_sends_what_was_typed(app, sign_in):

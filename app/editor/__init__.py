@@ -17,6 +17,7 @@ import os
 import re
 import secrets
 import time
+from collections import Counter
 from urllib.parse import urlsplit
 
 import orjson
@@ -609,10 +610,10 @@ def _statuses(viewer) -> list[str]:
     return ["draft", "pending"]
 
 
-def _choices(kind: str, viewer, chosen: list) -> list:
-    """The venues or organizers a form offers, by name: the first 200 the user may read,
-    and those the event links to (a trashed one, one past the first 200) when not among
-    them."""
+def _choices(kind: str, viewer, chosen: list) -> list[tuple[int, str]]:
+    """The venues or organizers a form offers, (id, label): the first 200 the user may
+    read, and those the event links to (a trashed one, one past the first 200) when not
+    among them."""
     rows, _total = list_linked(kind, LinkedFilters(), viewer, 0, 200)
     offered = {str(row.id) for row in rows}
     for item_id in chosen:
@@ -620,7 +621,26 @@ def _choices(kind: str, viewer, chosen: list) -> list:
             row = get_linked(kind, as_id(item_id)) if as_id(item_id) is not None else None
             if row is not None and may_read(viewer, row):
                 rows.append(row)
-    return sorted(rows, key=lambda row: row.title.lower())
+    return _told_apart(sorted(rows, key=lambda row: row.title.lower()))
+
+
+def _told_apart(rows: list) -> list[tuple[int, str]]:
+    """Each venue or organizer by its name; of two or more of one name, each followed by
+    its city (a venue) or its e-mail (an organizer), and by its id when that is not enough:
+    the user must see which one they choose."""
+    named = Counter(row.title.strip().lower() for row in rows)
+    labels = []
+    for row in rows:
+        label = row.title
+        if named[row.title.strip().lower()] > 1:
+            detail = (getattr(row, "city", "") or getattr(row, "email", "") or "").strip()
+            label = f"{row.title} ({detail})" if detail else row.title
+        labels.append(label)
+    again = Counter(label.lower() for label in labels)
+    return [
+        (row.id, f"{label} #{row.id}" if again[label.lower()] > 1 else label)
+        for row, label in zip(rows, labels, strict=True)
+    ]
 
 
 def image_choices(viewer, chosen: str) -> items.ImageChoices:
@@ -797,12 +817,12 @@ def _saved(viewer, event, made: list[int]):
     fails."""
     schema = EventUpdate() if event is not None else EventCreate()
     upload = request.files.get("image")
-    stored, builder, status = None, {}, 400
+    stored, form_errors, status = None, {}, 400
     try:
-        body = event_form.body(request.form, request.files, viewer, builder)
+        body = event_form.body(request.form, request.files, viewer, form_errors)
         loaded = schema.load(body)
-        if builder:  # the builder's mistakes beside what the write rules say of the rest
-            raise invalid_params({**_write_rule_errors(loaded, viewer, event), **builder})
+        if form_errors:  # the form's own mistakes beside what the write rules say of the rest
+            raise invalid_params({**_write_rule_errors(loaded, viewer, event), **form_errors})
         if upload is not None and upload.filename:
             stored = items.upload(viewer, "image")
             loaded = schema.load({**body, "image": stored.id})
@@ -811,7 +831,7 @@ def _saved(viewer, event, made: list[int]):
     except ValidationError as error:
         errors = items.field_errors(from_validation_error(error, schema))
         errors = {**_write_rule_errors(error.valid_data or {}, viewer, event), **errors}
-        errors.update(builder)
+        errors.update(form_errors)
     except ApiError as error:
         if error.status in (401, 403):
             items.discard(stored)

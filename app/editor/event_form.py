@@ -368,6 +368,12 @@ def _linked_name(kind: str, item_id: str, viewer) -> str:
     return row.title if row is not None and may_read(viewer, row) else item_id
 
 
+# An end of the repeats typed with "Does not repeat" (both fields are shown, with or
+# without the script): said, rather than dropped. One left as the form showed it is the
+# end of a series whose repeats the user ends, and goes with them.
+NO_FREQUENCY = N_("Choose how it repeats, or leave “Until” and “Or a number of times” empty.")
+
+
 def _recurrence(form, same: set[str]) -> str | None:
     """The raw lines; or, when the "repeats" builder was changed (on a new form: chosen)
     and the raw lines were left empty or as the form showed them, the rule it writes, with
@@ -378,6 +384,11 @@ def _recurrence(form, same: set[str]) -> str | None:
         raise invalid_params({"repeat_freq": _("Choose daily, weekly, monthly or yearly.")})
     if not set(form.getlist("repeat_days")) <= set(WEEKDAYS):  # only a forged form sends one
         raise invalid_params({"repeat_days": _("Choose days of the week among those offered.")})
+    if form.get("repeat_monthly", "day") not in ("day", "weekday"):  # a forged form too
+        raise invalid_params({"repeat_monthly": _("Choose one of the choices offered.")})
+    ends = [field for field in ("repeat_until", "repeat_count") if form.get(field, "").strip()]
+    if not frequency and set(ends) - same:  # an end typed, not one left as the form showed it
+        raise invalid_params({"repeat_freq": _(NO_FREQUENCY)})
     moved = _moved_weekday(form, same)
     builder_used = bool(frequency) and (
         not set(BUILDER) <= same or moved is not None or _monthly_moved(form, same)
@@ -443,6 +454,10 @@ def _builder_rule(
     if frequency == "MONTHLY" and form.get("repeat_monthly") == "weekday":
         rule += ";BYDAY=" + _weekday_of_month(form.get("start_date", ""))
     count, until = form.get("repeat_count", "").strip(), form.get("repeat_until", "").strip()
+    if count and until:  # as the API refuses COUNT with UNTIL: the user chooses, not the form
+        raise invalid_params(
+            {"repeat_count": _("Give an end date or a number of times, not both.")}
+        )
     most = current_app.config["RECURRENCE_MAX"]
     if count:
         if not DIGITS.fullmatch(count) or not 1 <= int(count) <= most:
@@ -472,7 +487,6 @@ BODY_FIELDS = (
     "website",
     "status",
     "date",
-    "password",
     "categories",
     "tags",
 )
@@ -482,12 +496,13 @@ BODY_FIELDS = (
 LIST_FIELDS = ("categories", "tags")
 
 
-def body(form, files, viewer, builder_errors: dict) -> dict:
+def body(form, files, viewer, form_errors: dict) -> dict:
     """The form as an API body (the same field names), for the schema to load; of an edit
     form, the fields the user changed (``unchanged``). An uploaded image is not in it:
-    the editor stores it once the rest is valid. The recurrence builder's mistakes go into
-    ``builder_errors`` (by field), the body then without a recurrence, so that the rest of
-    the form is checked too: all of its mistakes are shown at once.
+    the editor stores it once the rest is valid. The mistakes of the form's own fields (the
+    recurrence builder, the password's two ways) go into ``form_errors`` (by field), the
+    body then without that field, so that the rest of the form is checked too: all of its
+    mistakes are shown at once.
 
     A post without the form's state (``shown``: a script's, or a new event's form) is
     read as the API reads a body: a checkbox or a list it does not carry is left as it is
@@ -499,8 +514,13 @@ def body(form, files, viewer, builder_errors: dict) -> dict:
     for key in LIST_FIELDS:  # repeated, as the API takes a form-encoded list: each one whole
         if key in body and len(values := form.getlist(key)) > 1:
             body[key] = values
-    if "password" in body and not body["password"] and "clear_password" not in form:
-        del body["password"]  # an empty field keeps the password (it is never shown)
+    try:
+        password = password_asked(form)
+    except ApiError as error:
+        form_errors.update(error.data["params"])
+        password = None
+    if password is not None:
+        body["password"] = password
     if "date" in body and not body["date"].strip():
         del body["date"]  # no publication date: now for a new event, else unchanged
     body.update({flag: flag in form for flag in FLAGS if flag not in same})
@@ -515,7 +535,7 @@ def body(form, files, viewer, builder_errors: dict) -> dict:
     try:
         recurrence = _recurrence(form, same)
     except ApiError as error:
-        builder_errors.update(error.data.get("params") or {"recurrence": error.message})
+        form_errors.update(error.data.get("params") or {"recurrence": error.message})
         recurrence = None
     if recurrence is not None and (
         "recurrence" not in same or recurrence != form.get("recurrence", "").strip()
@@ -524,6 +544,22 @@ def body(form, files, viewer, builder_errors: dict) -> dict:
     if "image" in form and "image" not in same:
         body["image"] = form["image"] or ""
     return body
+
+
+BOTH_PASSWORD_WAYS = N_("Type a new password or tick “Remove the protection”, not both.")
+
+
+def password_asked(form) -> str | None:
+    """The password an event's, venue's or organizer's form asks for: the one typed, ""
+    when "Remove the protection" is ticked, None to keep it (the field left empty: it is
+    never shown). A password typed with the box ticked is refused: either choice would
+    drop the other without a word."""
+    typed, removed = form.get("password", ""), "clear_password" in form
+    if typed and removed:
+        raise invalid_params({"password": _(BOTH_PASSWORD_WAYS)})
+    if removed:
+        return ""
+    return typed or None
 
 
 def _weekday_of_month(start: str) -> str:

@@ -11,7 +11,7 @@ from flask import current_app, g, redirect, request, url_for
 from marshmallow import ValidationError
 
 from app.auth import may, may_read, require
-from app.editor.event_form import publication_input
+from app.editor.event_form import password_asked, publication_input
 from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import N_, _, translate
 from app.render import media_out, render_context
@@ -281,8 +281,8 @@ def body_of(kind: Kind, form, item=None) -> dict:
                 body["image"] = value
             continue
         if field.type == "password":  # empty: unchanged, unless its removal is asked
-            if value or "clear_password" in form:
-                body["password"] = value
+            if (password := password_asked(form)) is not None:
+                body["password"] = password
             continue
         if (field.type in ("number", "datetime-local") or field.optional) and not value.strip():
             # no number; no publication date (now for a new item, else unchanged); an
