@@ -621,7 +621,7 @@ def _choices(kind: str, viewer, chosen: list) -> list[tuple[int, str]]:
             row = get_linked(kind, as_id(item_id)) if as_id(item_id) is not None else None
             if row is not None and may_read(viewer, row):
                 rows.append(row)
-    return _told_apart(sorted(rows, key=lambda row: row.title.lower()))
+    return sorted(_told_apart(rows), key=lambda choice: choice[1].lower())
 
 
 def _told_apart(rows: list) -> list[tuple[int, str]]:
