@@ -4,6 +4,8 @@ code it was written against, for the defect it names)."""
 import calendar
 from datetime import datetime, timezone
 
+import pytest
+
 from tests.conftest import NS
 
 
@@ -27,3 +29,42 @@ def test_last_day_of_next_month_is_php_meaning_or_refused(client, admin):
     assert answer.status_code == 201
     day, year, month = _last_day_of_next_month(now)
     assert answer.get_json()["start_date"][:10] == f"{year:04d}-{month:02d}-{day:02d}"
+
+
+_BASE = {"title": "x", "start_date": "2041-01-01 10:00", "end_date": "2041-01-01 11:00"}
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"timezone": "Mars/Phobos", "website": "foo"},
+        {"venue": 999999, "organizer": [999999]},
+        {"categories": [999999], "tags": [999999]},
+        {"author": 99999, "website": "foo"},
+    ],
+)
+def test_every_bad_body_parameter_is_named_at_once(client, admin, extra):
+    """SPEC §6: rest_invalid_param's data.params maps each bad parameter to a message
+    (the reference validates every argument before answering: `Invalid parameter(s): a, b`).
+    The product answered only the first stage's failures (one of the two here)."""
+    answer = client.post(f"{NS}/events", json={**_BASE, **extra}, headers=admin)
+    assert answer.status_code == 400
+    body = answer.get_json()
+    assert body["code"] == "rest_invalid_param"
+    assert set(body["data"]["params"]) == set(extra), body
+
+
+@pytest.mark.parametrize(
+    "query, bad",
+    [
+        ("venue=999999&organizer=999999", {"venue", "organizer"}),
+        ("categories=nope&tags=nope", {"categories", "tags"}),
+        ("venue=999999&per_page=0", {"venue", "per_page"}),
+    ],
+)
+def test_every_bad_listing_parameter_is_named_at_once(client, query, bad):
+    answer = client.get(f"{NS}/events?{query}")
+    assert answer.status_code == 400
+    body = answer.get_json()
+    assert body["code"] == "rest_invalid_param"
+    assert set(body["data"]["params"]) == bad, body
