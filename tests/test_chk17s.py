@@ -68,3 +68,51 @@ def test_every_bad_listing_parameter_is_named_at_once(client, query, bad):
     body = answer.get_json()
     assert body["code"] == "rest_invalid_param"
     assert set(body["data"]["params"]) == bad, body
+
+
+def test_anonymous_update_is_no_oracle_for_a_drafts_dates(client, as_role):
+    """SPEC §9 Security: no draft content reaches a caller who may not see it, by any
+    route; §10: unreadable items leak nothing. An anonymous PATCH of a draft answered 400
+    ('end date must not be before the start date', checked against the stored start)
+    or 401 depending on the draft's stored start_date: bisecting end_date reads the
+    draft's start to the second (and start_date its end)."""
+    editor = as_role("editor")
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Secret draft",
+            "start_date": "2043-07-15 18:30:00",
+            "end_date": "2043-07-15 20:00:00",
+            "status": "draft",
+        },
+        headers=editor,
+    ).get_json()
+    assert client.get(f"{NS}/events/{made['id']}").status_code == 403
+    before = client.patch(f"{NS}/events/{made['id']}", json={"end_date": "2043-07-15 18:29:59"})
+    after = client.patch(f"{NS}/events/{made['id']}", json={"end_date": "2043-07-15 18:30:00"})
+    assert before.status_code == after.status_code, (before.get_json(), after.get_json())
+    subscriber = as_role("subscriber")
+    early = client.patch(
+        f"{NS}/events/{made['id']}", json={"start_date": "2043-07-15 19:59:59"}, headers=subscriber
+    )
+    late = client.patch(
+        f"{NS}/events/{made['id']}", json={"start_date": "2043-07-15 20:00:01"}, headers=subscriber
+    )
+    assert early.status_code == late.status_code, (early.get_json(), late.get_json())
+
+
+def test_anonymous_update_is_no_oracle_for_a_draft_venues_coordinates(client, as_role):
+    """The same for a draft venue: `geo_lat` alone answered 400 (given together) when the
+    draft venue has no stored coordinates and 401 when it has some."""
+    editor = as_role("editor")
+    with_geo = client.post(
+        f"{NS}/venues",
+        json={"venue": "Draft with geo", "status": "draft", "geo_lat": 1, "geo_lng": 2},
+        headers=editor,
+    ).get_json()
+    without = client.post(
+        f"{NS}/venues", json={"venue": "Draft without geo", "status": "draft"}, headers=editor
+    ).get_json()
+    a = client.patch(f"{NS}/venues/{with_geo['id']}", json={"geo_lat": 5})
+    b = client.patch(f"{NS}/venues/{without['id']}", json={"geo_lat": 5})
+    assert a.status_code == b.status_code, (a.get_json(), b.get_json())
