@@ -116,3 +116,38 @@ def test_anonymous_update_is_no_oracle_for_a_draft_venues_coordinates(client, as
     a = client.patch(f"{NS}/venues/{with_geo['id']}", json={"geo_lat": 5})
     b = client.patch(f"{NS}/venues/{without['id']}", json={"geo_lat": 5})
     assert a.status_code == b.status_code, (a.get_json(), b.get_json())
+
+
+def test_four_connections_stalled_mid_headers_do_not_stop_a_worker(tmp_path):
+    """SPEC §10 'Slow clients' (with the `make run` defaults: 2 workers). Two stalled
+    clients are fine, but four connections stalled mid-headers (one browser's worth)
+    held every thread of a worker: the requests that worker accepted waited for the read
+    timeout (about 10 s) instead of being answered."""
+    import socket
+    import time
+
+    from tests.helpers import Server, flask_cli
+    from tests.databases import drop_database, fresh_database
+
+    database = fresh_database(tmp_path)
+    flask_cli(database, "migrate")
+    server = Server(database, workers=2)
+    stalled = []
+    try:
+        for _ in range(4):
+            sock = socket.create_connection(("127.0.0.1", server.port))
+            sock.sendall(b"GET /wp-json/ HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            stalled.append(sock)
+        time.sleep(0.3)
+        slowest = 0.0
+        for n in range(12):
+            started = time.monotonic()
+            status, _body = server.request("GET", f"{NS}/events?per_page={n % 5 + 1}")
+            slowest = max(slowest, time.monotonic() - started)
+            assert status == 200
+        assert slowest < 1, slowest
+    finally:
+        for sock in stalled:
+            sock.close()
+        server.stop()
+        drop_database(database)
