@@ -151,3 +151,36 @@ def test_four_connections_stalled_mid_headers_do_not_stop_a_worker(tmp_path):
             sock.close()
         server.stop()
         drop_database(database)
+
+
+def test_anonymous_update_does_not_tell_a_draft_occurrence_from_a_draft(client, as_role):
+    """Same root as the dates oracle: an anonymous PATCH with `recurrence` of an
+    occurrence of a draft series answered 400 naming the series' id ('change the
+    recurrence on event N'), where a plain draft answers 401."""
+    editor = as_role("editor")
+    series = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Draft series",
+            "start_date": "2044-05-01 10:00",
+            "end_date": "2044-05-01 11:00",
+            "status": "draft",
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=3"],
+        },
+        headers=editor,
+    ).get_json()
+    listed = client.get(
+        f"{NS}/events?post_parent={series['id']}&start_date=2044-05-01&end_date=2044-06-01",
+        headers=editor,
+    ).get_json()
+    occurrence = listed["events"][0]["id"]
+    plain = client.post(
+        f"{NS}/events",
+        json={"title": "Plain", "start_date": "2044-05-01 10:00", "end_date": "2044-05-01 11:00",
+              "status": "draft"},
+        headers=editor,
+    ).get_json()
+    a = client.patch(f"{NS}/events/{occurrence}", json={"recurrence": []})
+    b = client.patch(f"{NS}/events/{plain['id']}", json={"recurrence": []})
+    assert a.status_code == b.status_code, (a.get_json(), b.get_json())
+    assert str(series["id"]) not in a.get_data(as_text=True)
