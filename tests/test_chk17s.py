@@ -2,7 +2,7 @@
 code it was written against, for the defect it names)."""
 
 import calendar
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -18,7 +18,7 @@ def test_last_day_of_next_month_is_php_meaning_or_refused(client, admin):
     """SPEC §4: forms PHP's strtotime reads may be accepted, text that is not a date is a
     400. 'last day of next month' must not be accepted as some other date (it was read as
     'next month' minus one day)."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     answer = client.post(
         f"{NS}/events",
         json={"title": "D", "start_date": "last day of next month", "end_date": "2045-01-01"},
@@ -126,8 +126,8 @@ def test_four_connections_stalled_mid_headers_do_not_stop_a_worker(tmp_path):
     import socket
     import time
 
-    from tests.helpers import Server, flask_cli
     from tests.databases import drop_database, fresh_database
+    from tests.helpers import Server, flask_cli
 
     database = fresh_database(tmp_path)
     flask_cli(database, "migrate")
@@ -176,8 +176,12 @@ def test_anonymous_update_does_not_tell_a_draft_occurrence_from_a_draft(client, 
     occurrence = listed["events"][0]["id"]
     plain = client.post(
         f"{NS}/events",
-        json={"title": "Plain", "start_date": "2044-05-01 10:00", "end_date": "2044-05-01 11:00",
-              "status": "draft"},
+        json={
+            "title": "Plain",
+            "start_date": "2044-05-01 10:00",
+            "end_date": "2044-05-01 11:00",
+            "status": "draft",
+        },
         headers=editor,
     ).get_json()
     a = client.patch(f"{NS}/events/{occurrence}", json={"recurrence": []})
