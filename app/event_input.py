@@ -1,7 +1,9 @@
-"""From a validated event body to the columns and links the store saves.
+"""From a validated event body to the columns and links the store saves, and the write
+pipelines that save them.
 
-Everything here runs before authorisation (the reference validates first): it raises
-400s for input that cannot be stored, and never writes.
+``check_event_body`` runs before authorisation (the reference validates first): the body
+alone, never compared with a stored event. ``prepare_event`` against the stored event runs
+after it (``require_edit``): its checks are write rules. Neither writes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from app.auth import (
     may,
     may_read,
     require,
+    require_edit,
     require_removal,
     written_status,
 )
@@ -142,8 +145,17 @@ def _timezone(name: str) -> tuple:
         ) from None
 
 
+def check_event_body(body: dict, viewer) -> None:
+    """The 400s of ``body`` read alone, as a new event: what a caller who may not edit
+    the event it names (or a write to no event) is answered before its refusal."""
+    prepare_event(body, None, viewer)  # reads only: nothing is made before the save
+
+
 def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
-    """(columns, links) for ``save_event``; raises 400s for anything invalid."""
+    """(columns, links) for ``save_event``; raises 400s for anything invalid. With an
+    ``existing`` event, only after the caller may edit it (``require_edit``): the body is
+    checked against what is stored (an end before the stored start, a recurrence sent to
+    an occurrence)."""
     site_tz = current_app.config["SITE_TIMEZONE"]
     values: dict = {}
     errors: dict[str, str] = {}
@@ -379,7 +391,8 @@ def create_event(body: dict, viewer, stamp: dict | None = None):
 
 
 def change_event(event, body: dict, viewer, stamp: dict | None = None, from_trash: bool = False):
-    """The write pipeline of an update (only the fields ``body`` sends), as ``create_event``;
+    """The write pipeline of an update (only the fields ``body`` sends), as ``create_event``
+    with the body's checks against the event after permission (``require_edit``);
     decided from the event as it is when written (``write_decided``), not as the caller
     read it. ``from_trash``: the editor's restore, of an event still in the trash only."""
 
@@ -387,8 +400,8 @@ def change_event(event, body: dict, viewer, stamp: dict | None = None, from_tras
         current = current_event(event.id)
         if from_trash:
             require_in_trash(current)
+        require_edit(viewer, current, lambda: check_event_body(body, viewer))
         values, links = prepare_event(body, current, viewer)
-        require(viewer, "edit", current, effective_status(current))
         apply_write_rules(values, viewer, current)
         floating = _dated_on_publishing(values, current)
         occurrences = plan_occurrences(values, current)

@@ -10,10 +10,10 @@ from app.cache import cached
 from app.errors import ApiError, forbidden, invalid_params
 from app.event_input import (
     change_event,
+    check_event_body,
     create_event,
     discard_event,
     not_an_event,
-    prepare_event,
 )
 from app.i18n import N_, _
 from app.ical import wants_calendar
@@ -72,7 +72,7 @@ def _missing(viewer, action: str, body: dict | None) -> None:
     is a 400 even anonymous, as the reference validates arguments before it asks for any
     right), then the generic capability (401/403)."""
     if body is not None:
-        prepare_event(body, None, viewer)  # reads only: nothing is made before the save
+        check_event_body(body, viewer)
     if not viewer.has(WRITE_CAPABILITY[action]):
         raise forbidden(viewer.logged_in)
 
