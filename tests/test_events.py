@@ -922,6 +922,22 @@ def test_a_month_added_past_the_months_end_overflows_as_strtotime(client, make_e
     assert event["start_date"] == "2027-03-03 10:00:00"
 
 
+def test_last_day_of_next_month_is_what_strtotime_gives(client, admin):
+    """Outside check chk17s: 'last day of next month' was stored as next month minus one
+    day (2026-12-28 on 2026-11-29, where PHP gives 2026-12-31): a wrong date, silently."""
+    from datetime import UTC, datetime
+
+    from rules import clock
+
+    clock.freeze()
+    target = datetime(2026, 11, 29, 4, 15, 38, tzinfo=UTC).timestamp()
+    clock.advance(target - clock.timestamp())
+    body = {"title": "D", "start_date": "last day of next month", "end_date": "2045-01-01"}
+    answer = client.post(f"{NS}/events", json={**body, "timezone": "UTC"}, headers=admin)
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["start_date"] == "2026-12-31 04:15:38"
+
+
 def _searched_titles(client, **query):
     response = client.get(f"{NS}/events", query_string=query)
     assert response.status_code == 200, response.get_json()
