@@ -23,7 +23,7 @@ from app.auth import (
     require_removal,
     written_status,
 )
-from app.errors import ApiError, first_message, invalid_params, require_in_trash
+from app.errors import ApiError, ParamErrors, first_message, invalid_params, require_in_trash
 from app.i18n import N_, _, labelled, ngettext, translate
 from app.linked_input import check_image, linked_columns, publication_columns
 from app.term_input import parse_term_input
@@ -158,18 +158,21 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
     an occurrence)."""
     site_tz = current_app.config["SITE_TIMEZONE"]
     values: dict = {}
-    errors: dict[str, str] = {}
-    _event_dates(body, existing, site_tz, values, errors)
+    found = ParamErrors()
+    errors = found.params
+    with found.check():  # a timezone that is none: no date can be read
+        _event_dates(body, existing, site_tz, values, errors)
     publication_columns(body, existing, values, errors)
     if body.get("post_parent") and body["post_parent"] != getattr(existing, "post_parent", 0):
         error = _parent_error(body["post_parent"], existing, viewer)
         if error:
             errors["post_parent"] = error
     errors.update(_recurrence_input(body, existing, values))
-    if errors:
-        raise invalid_params(errors)
-    _plain_columns(body, values, viewer)
-    return values, _event_links(body, existing, viewer)
+    with found.check():
+        _plain_columns(body, values, viewer)
+    links = _event_links(body, existing, viewer, found)
+    found.raise_any()
+    return values, links
 
 
 def _event_dates(body: dict, existing, site_tz: str, values: dict, errors: dict) -> None:
@@ -239,21 +242,28 @@ def _plain_columns(body: dict, values: dict, viewer) -> None:
         values["image"] = check_image(body["image"], viewer)
 
 
-def _event_links(body: dict, existing, viewer) -> dict:
-    """The venues, organizers and terms the body names, as ``save_event`` takes them."""
+def _event_links(body: dict, existing, viewer, found: ParamErrors) -> dict:
+    """The venues, organizers and terms the body names, as ``save_event`` takes them;
+    what is wrong with each, into ``found``."""
     links: dict = {}
     status = written_status(body.get("status"), viewer, existing)
-    if "venue" in body:
-        links["venue"] = parse_linked_input(body["venue"], "venue", viewer, status)
-    if "organizer" in body:
-        links["organizer"] = parse_linked_input(body["organizer"], "organizer", viewer, status)
+    for kind in ("venue", "organizer"):
+        if kind in body:
+            with found.check():
+                links[kind] = parse_linked_input(body[kind], kind, viewer, status)
+    for key, taxonomy in (("categories", "category"), ("tags", "tag")):
+        if key in body:
+            with found.check():
+                links[key] = terms_input(body[key], taxonomy, key)
+    return links
+
+
+def terms_input(value, taxonomy: str, param: str) -> list:
+    """``parse_term_input``, its refusal a 400 naming ``param``."""
     try:
-        for key, taxonomy in (("categories", "category"), ("tags", "tag")):
-            if key in body:
-                links[key] = parse_term_input(body[key], taxonomy, key)
+        return parse_term_input(value, taxonomy, param)
     except InvalidInput as error:
         raise_invalid(error)
-    return links
 
 
 def _parent_error(parent_id: int, existing, viewer) -> str | None:

@@ -122,6 +122,10 @@ class VenueOrganizerRoutes:
 
         return write_decided(decide, write)
 
+    def check_body(self, body) -> None:
+        """What the write pipeline says of a body alone (``Blueprint.arguments``' checks)."""
+        check_linked_body(self.kind, body)
+
     def fresh(self, item):
         """The item as stored now; deleted since it was read, as a read after it answers."""
         current = get_linked(self.kind, item.id)
