@@ -87,11 +87,14 @@ class ParamErrors:
     """The bad parameters of one request, from checks run one after another (the schema's,
     then those that read the database), answered together: ``data.params`` names every
     bad parameter at once (SPEC §6), as the reference runs every argument's validator
-    before it answers. A parameter keeps the first message found for it."""
+    before it answers. A parameter keeps the first message found for it; a check's other
+    refusal (an inline venue's ``author`` the caller may not set: 403) is answered only
+    when no parameter is bad, as validation comes before permission (SPEC §5)."""
 
     def __init__(self, params: dict[str, str] | None = None):
         self.params: dict[str, str] = dict(params or {})
         self.inline = None  # a new venue's own field at fault, for the editor (event_input)
+        self.refusal: ApiError | None = None
 
     @contextmanager
     def check(self):
@@ -100,7 +103,8 @@ class ParamErrors:
             yield
         except ApiError as error:
             if error.code != "rest_invalid_param":
-                raise
+                self.refusal = self.refusal or error
+                return
             for name, message in error.data["params"].items():
                 self.params.setdefault(name, message)
             self.inline = self.inline or getattr(error, "inline", None)
@@ -111,6 +115,8 @@ class ParamErrors:
             if self.inline is not None:
                 error.inline = self.inline
             raise error
+        if self.refusal is not None:
+            raise self.refusal
 
 
 def missing_params(names: list[str]) -> ApiError:

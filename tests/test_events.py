@@ -1250,3 +1250,17 @@ def test_every_bad_listing_parameter_is_named_at_once(client, query, bad):
     body = answer.get_json()
     assert body["code"] == "rest_invalid_param"
     assert set(body["data"]["params"]) == bad, body
+
+
+def test_bad_parameters_are_answered_before_an_inline_items_refusal(client, as_role, admin):
+    """Gathering every bad parameter runs the later checks even when an earlier one
+    failed: an inline venue whose `author` a contributor may not set (403) must not win
+    over a bad parameter (validation before permission, SPEC §5)."""
+    contributor = as_role("contributor")
+    author_id = as_role.user_id("administrator")  # made by the ``admin`` fixture
+    venue = {"venue": "Someone else's hall", "author": author_id}
+    refused = client.post(f"{NS}/events", json={**_DATED, "venue": venue}, headers=contributor)
+    assert refused.status_code == 403, refused.get_json()
+    both = {**_DATED, "venue": venue, "timezone": "Mars/Phobos"}
+    answer = client.post(f"{NS}/events", json=both, headers=contributor)
+    assert answer.status_code == 400 and set(answer.get_json()["data"]["params"]) == {"timezone"}
