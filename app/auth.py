@@ -322,6 +322,20 @@ def require(viewer: Viewer, action: str, item=None, status: str | None = None) -
         raise forbidden(viewer.logged_in)
 
 
+def require_edit(viewer: Viewer, item, check_body) -> None:
+    """The permission step of an update's write pipeline (validate → permit → write rules),
+    for a body whose checks against the stored ``item`` have not run yet. A caller who may
+    not edit ``item`` gets the answer a write to no item gets: what ``check_body()`` raises
+    for the body alone (a malformed request is a 400 even anonymous, SPEC §5), else 401/403.
+    Never an answer that compares the body with the stored item (an end before its stored
+    start, coordinates paired with stored ones): that would read a draft to whoever asks
+    (SPEC §9, §10)."""
+    if may(viewer, "edit", item, effective_status(item)):
+        return
+    check_body()
+    raise forbidden(viewer.logged_in)
+
+
 def may_read_media(viewer: Viewer, media) -> bool:
     """An image is public like the items that show it: its owner and editors always read
     it; others unless every event, venue or organizer showing it is hidden from them."""

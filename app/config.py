@@ -72,11 +72,12 @@ DEFAULTS = {
     "RECURRENCE_HORIZON_DAYS": 730,
     "RECURRENCE_MAX": 1000,
     # The server's own (gunicorn.conf.py, app/server.py): threads per worker, and seconds a
-    # client may stay silent mid-request before its connection is closed. Four threads, not
-    # eight: each holds its own SQLite connection (page cache, statements), and the four
-    # more took a worker over the 80 MB of SPEC §9 (docs/performance.md, eighth session);
-    # a stalled client is cut off after GUNICORN_READ_TIMEOUT (SPEC §10 asks for two).
-    "GUNICORN_THREADS": 4,
+    # client may stay silent mid-request before its connection is closed. A client stalled
+    # mid-headers holds a thread until GUNICORN_READ_TIMEOUT: sixteen, so that a browser's
+    # worth of stalled connections (six, eight) leaves threads to the others (SPEC §10).
+    # Only four of them run the app at once (app/server.py APP_THREADS): each of those holds
+    # a database connection, and more took a worker over the 80 MB of SPEC §9.
+    "GUNICORN_THREADS": 16,
     "GUNICORN_READ_TIMEOUT": 10.0,
     # Each worker renders a list, three months and an event page before it serves
     # (app/pages/warming.py): its first visitors do not pay for compiling templates and

@@ -8,6 +8,7 @@ the same shape here, so no failure can produce an HTML page or a stack trace.
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 
 from flask import has_request_context, request
 from flask.globals import request_ctx
@@ -80,6 +81,42 @@ def invalid_params(params: dict[str, str]) -> ApiError:
         params=params,
         details={},
     )
+
+
+class ParamErrors:
+    """The bad parameters of one request, from checks run one after another (the schema's,
+    then those that read the database), answered together: ``data.params`` names every
+    bad parameter at once (SPEC §6), as the reference runs every argument's validator
+    before it answers. A parameter keeps the first message found for it; a check's other
+    refusal (an inline venue's ``author`` the caller may not set: 403) is answered only
+    when no parameter is bad, as validation comes before permission (SPEC §5)."""
+
+    def __init__(self, params: dict[str, str] | None = None):
+        self.params: dict[str, str] = dict(params or {})
+        self.inline = None  # a new venue's own field at fault, for the editor (event_input)
+        self.refusal: ApiError | None = None
+
+    @contextmanager
+    def check(self):
+        """Runs a check that raises ``rest_invalid_param``: its parameters are kept here."""
+        try:
+            yield
+        except ApiError as error:
+            if error.code != "rest_invalid_param":
+                self.refusal = self.refusal or error
+                return
+            for name, message in error.data["params"].items():
+                self.params.setdefault(name, message)
+            self.inline = self.inline or getattr(error, "inline", None)
+
+    def raise_any(self) -> None:
+        if self.params:
+            error = invalid_params(self.params)
+            if self.inline is not None:
+                error.inline = self.inline
+            raise error
+        if self.refusal is not None:
+            raise self.refusal
 
 
 def missing_params(names: list[str]) -> ApiError:

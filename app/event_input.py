@@ -1,7 +1,9 @@
-"""From a validated event body to the columns and links the store saves.
+"""From a validated event body to the columns and links the store saves, and the write
+pipelines that save them.
 
-Everything here runs before authorisation (the reference validates first): it raises
-400s for input that cannot be stored, and never writes.
+``check_event_body`` runs before authorisation (the reference validates first): the body
+alone, never compared with a stored event. ``prepare_event`` against the stored event runs
+after it (``require_edit``): its checks are write rules. Neither writes.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from app.auth import (
     may,
     may_read,
     require,
+    require_edit,
     require_removal,
     written_status,
 )
-from app.errors import ApiError, first_message, invalid_params, require_in_trash
+from app.errors import ApiError, ParamErrors, first_message, invalid_params, require_in_trash
 from app.i18n import N_, _, labelled, ngettext, translate
 from app.linked_input import check_image, linked_columns, publication_columns
 from app.term_input import parse_term_input
@@ -142,22 +145,34 @@ def _timezone(name: str) -> tuple:
         ) from None
 
 
+def check_event_body(body: dict, viewer) -> None:
+    """The 400s of ``body`` read alone, as a new event: what a caller who may not edit
+    the event it names (or a write to no event) is answered before its refusal."""
+    prepare_event(body, None, viewer)  # reads only: nothing is made before the save
+
+
 def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
-    """(columns, links) for ``save_event``; raises 400s for anything invalid."""
+    """(columns, links) for ``save_event``; raises 400s for anything invalid. With an
+    ``existing`` event, only after the caller may edit it (``require_edit``): the body is
+    checked against what is stored (an end before the stored start, a recurrence sent to
+    an occurrence)."""
     site_tz = current_app.config["SITE_TIMEZONE"]
     values: dict = {}
-    errors: dict[str, str] = {}
-    _event_dates(body, existing, site_tz, values, errors)
+    found = ParamErrors()
+    errors = found.params
+    with found.check():  # a timezone that is none: no date can be read
+        _event_dates(body, existing, site_tz, values, errors)
     publication_columns(body, existing, values, errors)
     if body.get("post_parent") and body["post_parent"] != getattr(existing, "post_parent", 0):
         error = _parent_error(body["post_parent"], existing, viewer)
         if error:
             errors["post_parent"] = error
     errors.update(_recurrence_input(body, existing, values))
-    if errors:
-        raise invalid_params(errors)
-    _plain_columns(body, values, viewer)
-    return values, _event_links(body, existing, viewer)
+    with found.check():
+        _plain_columns(body, values, viewer)
+    links = _event_links(body, existing, viewer, found)
+    found.raise_any()
+    return values, links
 
 
 def _event_dates(body: dict, existing, site_tz: str, values: dict, errors: dict) -> None:
@@ -227,21 +242,28 @@ def _plain_columns(body: dict, values: dict, viewer) -> None:
         values["image"] = check_image(body["image"], viewer)
 
 
-def _event_links(body: dict, existing, viewer) -> dict:
-    """The venues, organizers and terms the body names, as ``save_event`` takes them."""
+def _event_links(body: dict, existing, viewer, found: ParamErrors) -> dict:
+    """The venues, organizers and terms the body names, as ``save_event`` takes them;
+    what is wrong with each, into ``found``."""
     links: dict = {}
     status = written_status(body.get("status"), viewer, existing)
-    if "venue" in body:
-        links["venue"] = parse_linked_input(body["venue"], "venue", viewer, status)
-    if "organizer" in body:
-        links["organizer"] = parse_linked_input(body["organizer"], "organizer", viewer, status)
+    for kind in ("venue", "organizer"):
+        if kind in body:
+            with found.check():
+                links[kind] = parse_linked_input(body[kind], kind, viewer, status)
+    for key, taxonomy in (("categories", "category"), ("tags", "tag")):
+        if key in body:
+            with found.check():
+                links[key] = terms_input(body[key], taxonomy, key)
+    return links
+
+
+def terms_input(value, taxonomy: str, param: str) -> list:
+    """``parse_term_input``, its refusal a 400 naming ``param``."""
     try:
-        for key, taxonomy in (("categories", "category"), ("tags", "tag")):
-            if key in body:
-                links[key] = parse_term_input(body[key], taxonomy, key)
+        return parse_term_input(value, taxonomy, param)
     except InvalidInput as error:
         raise_invalid(error)
-    return links
 
 
 def _parent_error(parent_id: int, existing, viewer) -> str | None:
@@ -379,7 +401,8 @@ def create_event(body: dict, viewer, stamp: dict | None = None):
 
 
 def change_event(event, body: dict, viewer, stamp: dict | None = None, from_trash: bool = False):
-    """The write pipeline of an update (only the fields ``body`` sends), as ``create_event``;
+    """The write pipeline of an update (only the fields ``body`` sends), as ``create_event``
+    with the body's checks against the event after permission (``require_edit``);
     decided from the event as it is when written (``write_decided``), not as the caller
     read it. ``from_trash``: the editor's restore, of an event still in the trash only."""
 
@@ -387,8 +410,8 @@ def change_event(event, body: dict, viewer, stamp: dict | None = None, from_tras
         current = current_event(event.id)
         if from_trash:
             require_in_trash(current)
+        require_edit(viewer, current, lambda: check_event_body(body, viewer))
         values, links = prepare_event(body, current, viewer)
-        require(viewer, "edit", current, effective_status(current))
         apply_write_rules(values, viewer, current)
         floating = _dated_on_publishing(values, current)
         occurrences = plan_occurrences(values, current)

@@ -31,6 +31,7 @@ VENUE_TEXT = (
     "stateprovince",
 )
 ORGANIZER_TEXT = ("phone", "website", "email")
+GEO = ("geo_lat", "geo_lng")
 
 
 def derive_stateprovince(values: dict) -> str:
@@ -100,6 +101,13 @@ def _own_upload(value):
     return media_of_file(name)
 
 
+def check_linked_body(kind: str, body: dict) -> None:
+    """The 400s of an update's ``body`` read alone, for a caller who may not edit the item
+    (``require_edit``): its coordinates are paired with the stored ones (a lone ``geo_lat``
+    is fine beside a stored ``geo_lng``) only for one who may."""
+    linked_columns(kind, {k: v for k, v in body.items() if k not in GEO}, None)
+
+
 def linked_columns(kind: str, body: dict, existing) -> dict:
     """Columns for a venue or organizer from its validated body (create or update)."""
     viewer = g.get("viewer", ANONYMOUS)
@@ -125,10 +133,10 @@ def linked_columns(kind: str, body: dict, existing) -> dict:
         for key in ("show_map", "show_map_link"):
             if key in body:
                 values[key] = body[key]
-        for key in ("geo_lat", "geo_lng"):
+        for key in GEO:
             if key in body:  # "": removed
                 values[key] = None if body[key] == "" else body[key]
-        lat, lng = (values.get(k, getattr(existing, k, None)) for k in ("geo_lat", "geo_lng"))
+        lat, lng = (values.get(k, getattr(existing, k, None)) for k in GEO)
         if (lat is None) != (lng is None):  # both or neither, as the venue is saved
             errors["geo_lat" if lat is None else "geo_lng"] = _(
                 "geo_lat and geo_lng must be given together."

@@ -20,6 +20,7 @@ import io
 import logging
 import socket
 import sys
+import threading
 from urllib.parse import unquote_to_bytes
 
 import orjson
@@ -225,9 +226,26 @@ class TimedConn(gthread.TConn):
             util.close(sock)
 
 
+# Threads of a worker that run the app at once. A thread that runs it holds a database
+# connection (SQLite's page cache and prepared statements: 1 to 2 MB each), and more than
+# four of them took a worker over the 80 MB of SPEC §9 (docs/performance.md); the other
+# threads (GUNICORN_THREADS) read request heads, so that clients stalled mid-headers hold
+# those and not the app (SPEC §10), and wait here for their turn.
+APP_THREADS = 4
+
+
 class CalendarWorker(gthread.ThreadWorker):
     """gunicorn's gthread worker, each request's arrival clock started when the request is
-    queued for a thread (the worker class of gunicorn.conf.py)."""
+    queued for a thread, and at most ``APP_THREADS`` of its threads in the app at once
+    (the worker class of gunicorn.conf.py)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.in_app = threading.BoundedSemaphore(min(self.cfg.threads, APP_THREADS))
+
+    def handle_request(self, req, conn):
+        with self.in_app:
+            return super().handle_request(req, conn)
 
     def load_wsgi(self):
         super().load_wsgi()

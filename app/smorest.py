@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import threading
 
@@ -18,10 +19,11 @@ from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from flask_smorest import Api as BaseApi
 from flask_smorest import Blueprint as BaseBlueprint
 from marshmallow import fields as ma_fields
+from marshmallow.utils import missing
 from webargs.flaskparser import FlaskParser
 from werkzeug.datastructures import MultiDict
 
-from app.errors import ApiError, from_validation_error
+from app.errors import ApiError, ParamErrors, from_validation_error
 from app.i18n import _
 from app.openapi import ERROR_DESCRIPTIONS, ERRORS_BY_METHOD
 from rules.ids import is_digits
@@ -155,7 +157,20 @@ class CalendarParser(FlaskParser):
         return merged
 
     def handle_error(self, error, req, schema, *, error_status_code, error_headers):
-        raise from_validation_error(error, schema)
+        answer = from_validation_error(error, schema)
+        if answer.code == "rest_invalid_param":  # joined by the view's checks (``Blueprint``)
+            answer.schema = schema
+            answer.loaded = {**_defaults(schema), **(error.valid_data or {})}
+        raise answer
+
+
+def _defaults(schema) -> dict:
+    """The values a schema gives the fields a request lacks (or sent wrong)."""
+    return {
+        name: field.load_default() if callable(field.load_default) else field.load_default
+        for name, field in schema.fields.items()
+        if field.load_default is not missing
+    }
 
 
 def request_body(req, lists: frozenset | None = None) -> dict:
@@ -184,11 +199,13 @@ class Blueprint(BaseBlueprint):
         # BEMServer's extensions do: runs after its own argument and response callbacks.
         self._prepare_doc_cbks.append(document_conventions)
 
-    def arguments(self, schema, *args, **kwargs):
+    def arguments(self, schema, *args, checks=None, **kwargs):
         """flask-smorest's decorator, which also records the schema on the view as
         ``argument_schemas`` (outermost first) for the namespace index. A schema class is
         instantiated once here, not by webargs on every request (marshmallow 4 schemas
-        keep no state between loads)."""
+        keep no state between loads). ``checks(arguments)``: the view's own checks of its
+        arguments (those that read the database), also run on what the schema loaded when
+        it refused the rest, so that one answer names every bad parameter (SPEC §6)."""
         if isinstance(schema, type):
             schema = schema()
         decorator = super().arguments(schema, *args, **kwargs)
@@ -196,10 +213,31 @@ class Blueprint(BaseBlueprint):
         def record(func):
             inner = list(getattr(func, "argument_schemas", ()))
             wrapper = decorator(func)
+            if checks is not None:
+                wrapper = _also_checked(wrapper, schema, checks)
             wrapper.argument_schemas = [schema, *inner]
             return wrapper
 
         return record
+
+
+def _also_checked(view, schema, checks):
+    """``view``, its ``schema``'s refusal joined by what ``checks`` says of the rest."""
+
+    @functools.wraps(view)
+    def checked(*args, **kwargs):
+        try:
+            return view(*args, **kwargs)
+        except ApiError as error:
+            if getattr(error, "schema", None) is not schema:
+                raise
+            found = ParamErrors(error.data["params"])
+            with found.check():  # refused otherwise (a 403): the parameters' answer stands
+                checks(error.loaded)
+            found.raise_any()
+            raise
+
+    return checked
 
 
 def document_conventions(doc: dict, _doc_info: dict, *, method: str, **_kwargs) -> dict:

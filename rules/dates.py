@@ -5,7 +5,8 @@ ISO 8601 with ``T`` and an optional offset or ``Z``, a Unix timestamp, and the r
 forms clients send to the reference (PHP ``strtotime``): ``now``, ``today``,
 ``tomorrow``, ``yesterday``, ``+N unit``, ``-N unit``, ``N unit ago``,
 ``next|last <weekday|unit>``, each optionally with a time (``9am``, ``4:30pm``,
-``16:00``). Results are naive wall-clock datetimes in the zone asked for.
+``16:00``); and ``first|last day of`` with months or years moved (``last day of next
+month``). Results are naive wall-clock datetimes in the zone asked for.
 """
 
 from __future__ import annotations
@@ -268,12 +269,47 @@ def _clock(hour: int, minute: int, second: int, ampm: str | None) -> time:
     return time(hour, minute, second)
 
 
+# PHP's "first day of" / "last day of" (``last day of next month``), with what may follow
+# it here: months or years moved, a time of day. strtotime adds what else follows (days, a
+# weekday) to the day and then overrules the day: refused rather than guessed.
+_DAY_OF = re.compile(r"^\s*(?P<which>first|last)\s+day\s+of\b(?P<rest>.*)$", re.DOTALL)
+_DAY_OF_REST = re.compile(
+    r"""^(?:\s*(?:
+      (?:next|last|previous|this)\s+(?:month|year)
+    | [+-]?\s*\d+\s*(?:months?|years?)(?:\s+ago)?
+    | \d{1,2}(?::\d{2}){1,2}\s*(?:am|pm)?
+    | \d{1,2}\s*(?:am|pm)
+    | noon | midnight | now
+    ))*\s*$""",
+    re.VERBOSE,
+)
+
+
+def _day_of_month(which: str, rest: str, now: datetime) -> datetime:
+    """``first day of`` / ``last day of`` then ``rest``: the first or last day of the month
+    ``rest`` moves to (``this month`` when it moves none), at the time of day ``now`` has
+    or ``rest`` sets, as strtotime: the months move from the first of the month, so
+    ``last day of next month`` on January 31 is February's last day, not March's."""
+    if not _DAY_OF_REST.match(rest):
+        raise DateError("unrecognised date")
+    rest = re.sub(r"\bthis\s+(?:month|year)\b", " ", rest)
+    value = now.replace(day=1)
+    if rest.strip():
+        value = _relative(rest, value)
+    if which == "first":
+        return value
+    return add_months(value, 1) - timedelta(days=1)
+
+
 def _relative(text: str, now: datetime) -> datetime:
     value = now
     position = 0
     pending: str | None = None  # "next" / "last" waiting for its weekday or unit
     matched_any = False
     text = text.strip().lower()
+    day_of = _DAY_OF.match(text)
+    if day_of:
+        return _day_of_month(day_of["which"], day_of["rest"], now)
     while position < len(text):
         match = _TOKEN.match(text, position)
         if not match or match.end() == position:

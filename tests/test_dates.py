@@ -168,3 +168,34 @@ def test_months_run_over_a_short_months_end_as_strtotime(text, now, expected):
     """PHP's strtotime keeps the day and lets it run over into the next month."""
     utc = dates.resolve_timezone("UTC")[0]
     assert dates.fmt(dates.parse_datetime(text, utc, now)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "now", "expected"),
+    [
+        ("last day of next month", datetime(2026, 11, 29, 5, 15, 38), "2026-12-31 05:15:38"),
+        ("last day of next month", datetime(2027, 1, 31, 10), "2027-02-28 10:00:00"),
+        ("last day of next month", datetime(2027, 12, 30, 10), "2028-01-31 10:00:00"),
+        ("first day of next month", datetime(2027, 1, 31, 10), "2027-02-01 10:00:00"),
+        ("last day of this month", datetime(2028, 2, 3, 10), "2028-02-29 10:00:00"),
+        ("first day of last month 9am", datetime(2027, 3, 31, 10), "2027-02-01 09:00:00"),
+        ("last day of +3 months", datetime(2026, 11, 29, 10), "2027-02-28 10:00:00"),
+        ("first day of next month midnight", datetime(2026, 11, 29, 10), "2026-12-01 00:00:00"),
+    ],
+)
+def test_first_and_last_day_of_a_month_as_strtotime(text, now, expected):
+    """Outside check chk17s: 'last day of next month' was read as 'next month' minus one
+    day (December 28 on November 29). strtotime moves the months from the first of the
+    month, then takes its first or last day, at the time of day it had."""
+    utc = dates.resolve_timezone("UTC")[0]
+    assert dates.fmt(dates.parse_datetime(text, utc, now)) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["last day of tomorrow", "first day of next monday", "last day of +2 days"]
+)
+def test_first_and_last_day_of_with_days_is_refused(text):
+    """What strtotime does with days after 'first/last day of' (adds them, then overrules
+    the day) is refused rather than guessed: never a wrong date."""
+    with pytest.raises(dates.DateError):
+        dates.parse_datetime(text, dates.resolve_timezone("UTC")[0], NOW)

@@ -922,6 +922,22 @@ def test_a_month_added_past_the_months_end_overflows_as_strtotime(client, make_e
     assert event["start_date"] == "2027-03-03 10:00:00"
 
 
+def test_last_day_of_next_month_is_what_strtotime_gives(client, admin):
+    """Outside check chk17s: 'last day of next month' was stored as next month minus one
+    day (2026-12-28 on 2026-11-29, where PHP gives 2026-12-31): a wrong date, silently."""
+    from datetime import UTC, datetime
+
+    from rules import clock
+
+    clock.freeze()
+    target = datetime(2026, 11, 29, 4, 15, 38, tzinfo=UTC).timestamp()
+    clock.advance(target - clock.timestamp())
+    body = {"title": "D", "start_date": "last day of next month", "end_date": "2045-01-01"}
+    answer = client.post(f"{NS}/events", json={**body, "timezone": "UTC"}, headers=admin)
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["start_date"] == "2026-12-31 04:15:38"
+
+
 def _searched_titles(client, **query):
     response = client.get(f"{NS}/events", query_string=query)
     assert response.status_code == 200, response.get_json()
@@ -1183,3 +1199,68 @@ def test_event_search_in_lower_case_finds_a_greek_title_in_capitals(client, make
     assert _searched_titles(client, search="δρομος") == ["ΑΓΩΝΑΣ ΔΡΟΜΟΣ night"]
     page = client.get("/events/list/?search=δρομος").get_data(as_text=True)
     assert "ΑΓΩΝΑΣ ΔΡΟΜΟΣ night" in page
+
+
+# --- several bad parameters named at once (outside check chk17s) ---------------------------
+
+_DATED = {"title": "x", "start_date": "2041-01-01 10:00", "end_date": "2041-01-01 11:00"}
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"timezone": "Mars/Phobos", "website": "foo"},
+        {"venue": 999999, "organizer": [999999]},
+        {"categories": [999999], "tags": [999999]},
+        {"author": 99999, "website": "foo"},
+        {"venue": 999999, "website": "foo", "tags": [999999]},
+    ],
+)
+def test_every_bad_body_parameter_is_named_at_once(client, admin, make_event, extra):
+    """SPEC §6: rest_invalid_param's data.params maps each bad parameter to a message (the
+    reference validates every argument before answering: `Invalid parameter(s): a, b`).
+    Only the first stage's failures were named (the schema's, then the timezone, then the
+    venue, then the organizer...), each with the message it has alone; on create and on
+    update."""
+    alone = {}
+    for name, value in extra.items():
+        answer = client.post(f"{NS}/events", json={**_DATED, name: value}, headers=admin)
+        alone[name] = answer.get_json()["data"]["params"][name]
+    event = make_event()
+    for path in (f"{NS}/events", f"{NS}/events/{event['id']}"):
+        answer = client.post(path, json={**_DATED, **extra}, headers=admin)
+        assert answer.status_code == 400
+        body = answer.get_json()
+        assert body["code"] == "rest_invalid_param"
+        assert body["data"]["params"] == alone, body
+
+
+@pytest.mark.parametrize(
+    "query, bad",
+    [
+        ("venue=999999&organizer=999999", {"venue", "organizer"}),
+        ("categories=nope&tags=nope", {"categories", "tags"}),
+        ("venue=999999&per_page=0", {"venue", "per_page"}),
+        ("start_date=nope&ends_before=nope&status=nope", {"start_date", "ends_before", "status"}),
+    ],
+)
+def test_every_bad_listing_parameter_is_named_at_once(client, query, bad):
+    answer = client.get(f"{NS}/events?{query}")
+    assert answer.status_code == 400
+    body = answer.get_json()
+    assert body["code"] == "rest_invalid_param"
+    assert set(body["data"]["params"]) == bad, body
+
+
+def test_bad_parameters_are_answered_before_an_inline_items_refusal(client, as_role, admin):
+    """Gathering every bad parameter runs the later checks even when an earlier one
+    failed: an inline venue whose `author` a contributor may not set (403) must not win
+    over a bad parameter (validation before permission, SPEC §5)."""
+    contributor = as_role("contributor")
+    author_id = as_role.user_id("administrator")  # made by the ``admin`` fixture
+    venue = {"venue": "Someone else's hall", "author": author_id}
+    refused = client.post(f"{NS}/events", json={**_DATED, "venue": venue}, headers=contributor)
+    assert refused.status_code == 403, refused.get_json()
+    both = {**_DATED, "venue": venue, "timezone": "Mars/Phobos"}
+    answer = client.post(f"{NS}/events", json=both, headers=contributor)
+    assert answer.status_code == 400 and set(answer.get_json()["data"]["params"]) == {"timezone"}

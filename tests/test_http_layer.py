@@ -283,6 +283,34 @@ def test_two_stalled_clients_do_not_delay_others(server):
             sock.close()
 
 
+@pytest.mark.slow
+def test_a_browsers_worth_of_connections_stalled_mid_headers_do_not_stop_a_worker(tmp_path):
+    """Outside check chk17s (SPEC §10, with the `make run` defaults: 2 workers, the read
+    timeout of 10 s): two stalled clients were fine, but four connections stalled
+    mid-headers (one browser's worth) held every thread of a worker, and the requests that
+    worker took waited for the read timeout. Eight now, all of them perhaps on one worker:
+    a stalled head holds one of GUNICORN_THREADS (16), not one of the four that run the app
+    (app/server.py APP_THREADS). About 12 s: its own server, stalls kept until the end."""
+    from tests.helpers import flask_cli
+
+    database = fresh_database(tmp_path)
+    flask_cli(database, "migrate")
+    server = Server(database, workers=2)
+    stalled = []
+    try:
+        for _n in range(8):
+            sock = socket.create_connection(("127.0.0.1", server.port))
+            sock.sendall(b"GET /wp-json/ HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            stalled.append(sock)
+        time.sleep(0.3)
+        assert slowest_answer(server, [f"{NS}/events?per_page={n % 5 + 1}" for n in range(16)]) < 1
+    finally:
+        for sock in stalled:
+            sock.close()
+        server.stop()
+        drop_database(database)
+
+
 def test_a_client_silent_mid_request_is_cut_off(server):
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(b"GET /wp-json/ HTTP/1.1\r\nHost: x\r\nX-Slow: ")

@@ -249,3 +249,117 @@ def test_a_contributor_still_edits_their_draft_once_it_is_trashed(client, as_rol
         f"{NS}/events/{item['id']}", json={"status": "draft"}, headers=contributor
     )
     assert restored.status_code == 200 and restored.get_json()["status"] == "draft"
+
+
+# --- an update is no oracle for what is stored (outside check chk17s) ---------------------
+
+# Who may not edit an editor's draft: nobody, a subscriber, a contributor and an author.
+NOT_EDITORS = ["anonymous", "subscriber", "contributor", "author"]
+
+
+def _answer(response) -> tuple:
+    return response.status_code, response.get_data(as_text=True)
+
+
+def _item_paths(item: dict, kind: str) -> list[str]:
+    return [f"{NS}/{kind}/{item['id']}", f"{NS}/{kind}/by-slug/{item['slug']}"]
+
+
+@pytest.mark.parametrize("status", ["draft", "private", "pending", "trash"])
+@pytest.mark.parametrize("role", NOT_EDITORS)
+def test_an_update_is_no_oracle_for_an_unreadable_events_dates(
+    client, as_role, headers_for, role, status
+):
+    """SPEC §9/§10: the end checked against the stored start (and the start against the
+    stored end) before the permission check answered 400 or 401/403 by the draft's dates:
+    bisecting them read the draft's start and end to the second. One who may not edit the
+    event gets the refusal whatever the dates say, by id and by slug, for every method."""
+    editor = as_role("editor")
+    body = {"title": "Secret draft", "start_date": "2043-07-15 18:30:00"}
+    body.update(end_date="2043-07-15 20:00:00", status="draft" if status == "trash" else status)
+    made = client.post(f"{NS}/events", json=body, headers=editor).get_json()
+    if status == "trash":
+        assert client.delete(f"{NS}/events/{made['id']}", headers=editor).status_code == 200
+    headers = headers_for(role)
+    refused = 401 if role == "anonymous" else 403
+    for path in _item_paths(made, "events")[: 1 if status == "trash" else 2]:
+        for method in ("post", "put", "patch"):
+            send = getattr(client, method)
+            answers = {
+                _answer(send(path, json={"end_date": end}, headers=headers))
+                for end in ("2043-07-15 18:29:59", "2043-07-15 18:30:00")
+            } | {
+                _answer(send(path, json={"start_date": start}, headers=headers))
+                for start in ("2043-07-15 19:59:59", "2043-07-15 20:00:01")
+            }
+            assert len(answers) == 1 and answers.pop()[0] == refused, (path, method)
+
+
+@pytest.mark.parametrize("role", NOT_EDITORS)
+def test_an_update_does_not_tell_a_draft_occurrence_from_a_draft(
+    client, as_role, headers_for, role
+):
+    """The recurrence sent to an occurrence answered 400 naming its (draft) series' id
+    ('change the recurrence on event N') where a plain draft answered 401/403."""
+    editor = as_role("editor")
+    dated = {"start_date": "2044-05-01 10:00", "end_date": "2044-05-01 11:00", "status": "draft"}
+    series = client.post(
+        f"{NS}/events",
+        json={"title": "Draft series", **dated, "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=3"]},
+        headers=editor,
+    ).get_json()
+    listed = client.get(
+        f"{NS}/events?post_parent={series['id']}&start_date=2044-05-01&end_date=2044-06-01",
+        headers=editor,
+    ).get_json()
+    occurrence = next(row for row in listed["events"] if row["id"] != series["id"])
+    plain = client.post(f"{NS}/events", json={"title": "Plain", **dated}, headers=editor)
+    headers = headers_for(role)
+    for paths in zip(
+        _item_paths(occurrence, "events"), _item_paths(plain.get_json(), "events"), strict=True
+    ):
+        a, b = (client.patch(path, json={"recurrence": []}, headers=headers) for path in paths)
+        assert _answer(a) == _answer(b), paths
+        assert a.status_code == (401 if role == "anonymous" else 403)
+
+
+@pytest.mark.parametrize("role", NOT_EDITORS)
+def test_an_update_is_no_oracle_for_a_draft_venues_coordinates(client, as_role, headers_for, role):
+    """`geo_lat` alone answered 400 ('given together') when the draft venue had no stored
+    coordinates and 401/403 when it had some: now the refusal, whatever is stored."""
+    editor = as_role("editor")
+    with_geo = client.post(
+        f"{NS}/venues",
+        json={"venue": "Draft with geo", "status": "draft", "geo_lat": 1, "geo_lng": 2},
+        headers=editor,
+    ).get_json()
+    without = client.post(
+        f"{NS}/venues", json={"venue": "Draft without geo", "status": "draft"}, headers=editor
+    ).get_json()
+    headers = headers_for(role)
+    for paths in zip(_item_paths(with_geo, "venues"), _item_paths(without, "venues"), strict=True):
+        for body in ({"geo_lat": 5}, {"geo_lng": 5}, {"geo_lat": ""}):
+            a, b = (client.patch(path, json=body, headers=headers) for path in paths)
+            assert _answer(a) == _answer(b), (paths, body)
+        assert a.status_code == (401 if role == "anonymous" else 403)
+
+
+def test_one_who_may_edit_still_gets_the_checks_against_the_stored_item(client, as_role):
+    """The checks moved after permission still run for one who may edit."""
+    editor = as_role("editor")
+    made = client.post(
+        f"{NS}/events",
+        json={"title": "D", "start_date": "2043-07-15 18:30", "end_date": "2043-07-15 20:00"},
+        headers=editor,
+    ).get_json()
+    early = client.patch(
+        f"{NS}/events/{made['id']}", json={"end_date": "2043-07-15 18:29"}, headers=editor
+    )
+    assert early.status_code == 400 and set(early.get_json()["data"]["params"]) == {"end_date"}
+    venue = client.post(
+        f"{NS}/venues", json={"venue": "V", "geo_lat": 1, "geo_lng": 2}, headers=editor
+    )
+    paired = client.patch(
+        f"{NS}/venues/{venue.get_json()['id']}", json={"geo_lat": 5}, headers=editor
+    )
+    assert paired.status_code == 200 and paired.get_json()["geo_lat"] == 5

@@ -427,3 +427,15 @@ def test_istanbul_finds_a_name_spelt_with_a_dotted_capital_i(client, admin, make
         assert answer.get_json()["total"] == 1, kind
     events = client.get(f"{NS}/events?search=istanbul&search_venues=1").get_json()["events"]
     assert [e["title"] for e in events] == ["Bosphorus"]
+
+
+@pytest.mark.parametrize("kind", ["venues", "organizers"])
+def test_every_bad_parameter_of_a_venue_or_organizer_is_named_at_once(client, admin, kind):
+    """Outside check chk17s (SPEC §6): the schema's refusal (a website that is no URL) and
+    the author who does not exist, named together."""
+    name = kind[:-1]
+    answer = client.post(
+        f"{NS}/{kind}", json={name: "Both wrong", "website": "foo", "author": 99999}, headers=admin
+    )
+    assert answer.status_code == 400
+    assert set(answer.get_json()["data"]["params"]) == {"website", "author"}, answer.get_json()

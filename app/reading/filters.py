@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.errors import invalid_params
+from app.errors import ParamErrors, invalid_params
 from app.event_input import raise_invalid, unknown_linked
 from app.i18n import _
 from rules import dates
@@ -74,7 +74,7 @@ def _window(args, site_tz):
         window_start, window_end = default_window_texts(site_tz)
         given.setdefault("start_date", window_start)
         given.setdefault("end_date", window_end)
-    bounds, echo = {}, {}
+    bounds, echo, errors = {}, {}, {}
     for param, raw in given.items():
         try:
             local = dates.parse_datetime(raw, site_tz)
@@ -87,10 +87,11 @@ def _window(args, site_tz):
                 )
             bounds[param] = dates.fmt(dates.local_to_utc(local, site_tz))
         except dates.DateError:
-            raise invalid_params(
-                {param: _("Must be a date such as 2025-06-01 18:30:00.")}
-            ) from None
+            errors[param] = _("Must be a date such as 2025-06-01 18:30:00.")
+            continue
         echo[param] = dates.fmt(local)
+    if errors:
+        raise invalid_params(errors)
     return bounds, echo
 
 
@@ -108,46 +109,33 @@ def event_filters(args, viewer):
     site_tz = dates.resolve_timezone(config["SITE_TIMEZONE"])[0]
     filters = EventFilters()
     echo: dict = {"per_page": min(args["per_page"], config["MAX_PER_PAGE"])}
-    filters.statuses = checked_statuses(args.get("status"), viewer)
+    found = ParamErrors()  # every bad argument named at once (SPEC §6)
+    with found.check():
+        filters.statuses = checked_statuses(args.get("status"), viewer)
     filters.password = args.get("password")
     if "include" in args:
         filters.include = args["include"]
     else:
-        bounds, dates_echo = _window(args, site_tz)
-        filters.start_min = bounds.get("start_date")
-        filters.end_max = bounds.get("end_date")
-        filters.starts_before = bounds.get("starts_before")
-        filters.starts_after = bounds.get("starts_after")
-        filters.ends_before = bounds.get("ends_before")
-        filters.ends_after = bounds.get("ends_after")
-        echo.update(dates_echo)
+        with found.check():
+            bounds, dates_echo = _window(args, site_tz)
+            filters.start_min = bounds.get("start_date")
+            filters.end_max = bounds.get("end_date")
+            filters.starts_before = bounds.get("starts_before")
+            filters.starts_after = bounds.get("starts_after")
+            filters.ends_before = bounds.get("ends_before")
+            filters.ends_after = bounds.get("ends_after")
+            echo.update(dates_echo)
     if args.get("strict_dates"):
         echo["strict_dates"] = True
-    try:
-        if "categories" in args:
-            filters.category_ids = resolve_filter_terms(
-                args["categories"], "category", "categories"
-            )
-        if "tags" in args:
-            filters.tag_ids = resolve_filter_terms(args["tags"], "tag", "tags")
-    except InvalidInput as error:
-        raise_invalid(error)
-    if "venue" in args:
-        filters.venue_ids = _linked_ids(args["venue"], "venue", "venue")
-    if "organizer" in args:
-        filters.organizer_ids = _linked_ids(args["organizer"], "organizer", "organizer")
-    if "post_parent" in args:
-        if not event_exists(args["post_parent"]):
-            raise invalid_params(
-                {"post_parent": _("%(id)s is not the id of an event.", id=args["post_parent"])}
-            )
-        filters.post_parent = args["post_parent"]
+    _linked_filters(args, filters, found)
     for key in ("search", "featured", "ticketed"):
         if key in args:
             setattr(filters, key, args[key])
     if args.get("search_venues") and filters.search and filters.venue_ids is None:
         filters.search_venues = True
-    _geo_filters(args, filters, config)
+    with found.check():
+        _geo_filters(args, filters, config)
+    found.raise_any()
     for key in ECHOED:
         if key in args:
             echo[key] = args[key]
@@ -155,6 +143,35 @@ def event_filters(args, viewer):
         args["status"] if "status" in args else (None if viewer.has("edit_posts") else "publish")
     )
     return filters, echo
+
+
+TERM_FILTERS = (("categories", "category", "category_ids"), ("tags", "tag", "tag_ids"))
+
+
+def _linked_filters(args, filters, found: ParamErrors) -> None:
+    """The term, venue, organizer and parent filters: ids that exist (or term names);
+    what is wrong with each, into ``found``."""
+    for param, taxonomy, column in TERM_FILTERS:
+        if param in args:
+            with found.check():
+                setattr(filters, column, _filter_terms(args[param], taxonomy, param))
+    for kind, column in (("venue", "venue_ids"), ("organizer", "organizer_ids")):
+        if kind in args:
+            with found.check():
+                setattr(filters, column, _linked_ids(args[kind], kind, kind))
+    if "post_parent" in args:
+        if not event_exists(args["post_parent"]):
+            found.params.setdefault(
+                "post_parent", _("%(id)s is not the id of an event.", id=args["post_parent"])
+            )
+        filters.post_parent = args["post_parent"]
+
+
+def _filter_terms(values, taxonomy: str, param: str) -> list[int]:
+    try:
+        return resolve_filter_terms(values, taxonomy, param)
+    except InvalidInput as error:
+        raise_invalid(error)
 
 
 def _geo_filters(args, filters, config) -> None:

@@ -10,10 +10,10 @@ from app.cache import cached
 from app.errors import ApiError, forbidden, invalid_params
 from app.event_input import (
     change_event,
+    check_event_body,
     create_event,
     discard_event,
     not_an_event,
-    prepare_event,
 )
 from app.i18n import N_, _
 from app.ical import wants_calendar
@@ -72,9 +72,19 @@ def _missing(viewer, action: str, body: dict | None) -> None:
     is a 400 even anonymous, as the reference validates arguments before it asks for any
     right), then the generic capability (401/403)."""
     if body is not None:
-        prepare_event(body, None, viewer)  # reads only: nothing is made before the save
+        check_event_body(body, viewer)
     if not viewer.has(WRITE_CAPABILITY[action]):
         raise forbidden(viewer.logged_in)
+
+
+def _body_checks(body) -> None:
+    """What the write pipeline says of a body alone (``Blueprint.arguments``' checks)."""
+    check_event_body(body, current_viewer())
+
+
+def _listing_checks(args) -> None:
+    """What a listing's reading says of its arguments (``Blueprint.arguments``' checks)."""
+    event_filters(args, current_viewer())
 
 
 def update_event(event, body, viewer):
@@ -112,7 +122,7 @@ IMPORT_BODY_DOC = {
 @blp.route("/events")
 @cached
 class Events(MethodView):
-    @blp.arguments(EventQueryArgs, location="query")
+    @blp.arguments(EventQueryArgs, location="query", checks=_listing_checks)
     @blp.response(200, EventListOut)
     @blp.doc(responses=CALENDAR_DOC)
     def get(self, args):
@@ -135,7 +145,7 @@ class Events(MethodView):
             total = max(total - (len(ids) - len(items)), page.offset + len(items))
         return listing_response("events", items, total, page, f"{namespace_url()}/events", echo)
 
-    @blp.arguments(EventCreate, location="json")
+    @blp.arguments(EventCreate, location="json", checks=_body_checks)
     @blp.response(201, EventOut)
     def post(self, body):
         """Create an event."""
@@ -179,7 +189,7 @@ class EventById(MethodView):
             raise not_an_event(id)
         return read_event(event, current_viewer(), args.get("password"), wants_calendar(args))
 
-    @blp.arguments(EventUpdate, location="json")
+    @blp.arguments(EventUpdate, location="json", checks=_body_checks)
     @blp.response(200, EventOut)
     def post(self, body, id):
         """Update an event: omitted fields are left as they are."""
@@ -209,7 +219,7 @@ class EventBySlug(MethodView):
             event_by_slug(slug), current_viewer(), args.get("password"), wants_calendar(args)
         )
 
-    @blp.arguments(EventUpdate, location="json")
+    @blp.arguments(EventUpdate, location="json", checks=_body_checks)
     @blp.response(200, EventOut)
     def post(self, body, slug):
         """Update an event found by its slug."""

@@ -29,7 +29,7 @@ class Organizers(MethodView):
         """List items, newest first."""
         return organizers.listing(args)
 
-    @blp.arguments(OrganizerCreate, location="json")
+    @blp.arguments(OrganizerCreate, location="json", checks=organizers.check_body)
     @blp.response(201, OrganizerOut)
     def post(self, body):
         """Create an item, or return the identical one that already exists."""
@@ -44,7 +44,7 @@ class OrganizerById(MethodView):
         """Read an item."""
         return organizers.read(organizers.by_id(id))
 
-    @blp.arguments(OrganizerUpdate, location="json")
+    @blp.arguments(OrganizerUpdate, location="json", checks=organizers.check_body)
     @blp.response(200, OrganizerOut)
     def post(self, body, id):
         """Update an item: omitted fields are left as they are."""
@@ -68,7 +68,7 @@ class OrganizerBySlug(MethodView):
         """Read an item by its slug."""
         return organizers.read(organizers.by_slug(slug))
 
-    @blp.arguments(OrganizerUpdate, location="json")
+    @blp.arguments(OrganizerUpdate, location="json", checks=organizers.check_body)
     @blp.response(200, OrganizerOut)
     def post(self, body, slug):
         """Update an item found by its slug."""

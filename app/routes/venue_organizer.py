@@ -10,18 +10,18 @@ from app.auth import (
     current_viewer,
     may_read,
     require,
+    require_edit,
     require_removal,
 )
 from app.errors import ApiError, invalid_params, require_in_trash
 from app.i18n import N_, _
 from app.i18n import _ as say  # for messages chosen at run time (marked with N_ below)
 from app.jsonresponse import json_response
-from app.linked_input import linked_columns
+from app.linked_input import check_linked_body, linked_columns
 from app.listing import Page, listing_response
 from app.reading.filters import checked_statuses
 from app.render import organizer_out, preload_images, render_context, venue_out
 from app.urls import namespace_url
-from rules.posts import effective_status
 from store.db import write_decided
 from store.errors import Vanished
 from store.events import event_exists
@@ -92,7 +92,8 @@ class VenueOrganizerRoutes:
 
     def write(self, body, item=None, stamp=None, dedupe: bool = True, from_trash: bool = False):
         """The write pipeline of a venue or organizer, for every face (the API, the editor,
-        import-tec): columns from the loaded body → permission → write rules → save
+        import-tec): columns from the loaded body → permission (``require_edit``: the body
+        alone for one who may not edit the item) → write rules → save
         (a new one de-duplicated, unless ``dedupe`` is false: an importer's items are known
         by their origin). ``stamp``: columns only an importer sets (the origin);
         ``from_trash``: the editor's restore, of an item still in the trash only."""
@@ -102,11 +103,12 @@ class VenueOrganizerRoutes:
             current = None if item is None else self.fresh(item)
             if from_trash:
                 require_in_trash(current)
-            values = linked_columns(self.kind, body, current)
             if current is None:
+                values = linked_columns(self.kind, body, None)
                 require(viewer, "create")
-            else:
-                require(viewer, "edit", current, effective_status(current))
+            else:  # the body against the stored item (its coordinates) only once it may
+                require_edit(viewer, current, lambda: check_linked_body(self.kind, body))
+                values = linked_columns(self.kind, body, current)
             apply_write_rules(values, viewer, current)
             values.update(stamp or {})
             return values, current
@@ -119,6 +121,10 @@ class VenueOrganizerRoutes:
                 raise self.unknown(item.id) from None
 
         return write_decided(decide, write)
+
+    def check_body(self, body) -> None:
+        """What the write pipeline says of a body alone (``Blueprint.arguments``' checks)."""
+        check_linked_body(self.kind, body)
 
     def fresh(self, item):
         """The item as stored now; deleted since it was read, as a read after it answers."""

@@ -27,7 +27,7 @@ class Venues(MethodView):
         """List items, newest first."""
         return venues.listing(args)
 
-    @blp.arguments(VenueCreate, location="json")
+    @blp.arguments(VenueCreate, location="json", checks=venues.check_body)
     @blp.response(201, VenueOut)
     def post(self, body):
         """Create an item, or return the identical one that already exists."""
@@ -42,7 +42,7 @@ class VenueById(MethodView):
         """Read an item."""
         return venues.read(venues.by_id(id))
 
-    @blp.arguments(VenueUpdate, location="json")
+    @blp.arguments(VenueUpdate, location="json", checks=venues.check_body)
     @blp.response(200, VenueOut)
     def post(self, body, id):
         """Update an item: omitted fields are left as they are."""
@@ -66,7 +66,7 @@ class VenueBySlug(MethodView):
         """Read an item by its slug."""
         return venues.read(venues.by_slug(slug))
 
-    @blp.arguments(VenueUpdate, location="json")
+    @blp.arguments(VenueUpdate, location="json", checks=venues.check_body)
     @blp.response(200, VenueOut)
     def post(self, body, slug):
         """Update an item found by its slug."""
