@@ -20,7 +20,7 @@ import time
 import unicodedata
 import weakref
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar, Token
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
@@ -541,13 +541,14 @@ _lock_at_begin = threading.local()
 
 
 @contextmanager
-def _postgres_writer_lock(changes_data: bool):
+def _postgres_writer_lock(changes_data: bool, held: bool):
     """Writers of every host queue on one advisory lock taken as the transaction's first
     statement, released by its commit or rollback: one writer at a time, as on SQLite, so
     the checks a write makes before it writes (unique slugs, names) hold; and in READ
     COMMITTED each later statement sees every write committed before the lock was granted.
     A transaction that begins here sends the lock with its ``BEGIN``; one nested in another
-    takes it on its own (the outer one may not be a write).
+    takes it on its own (the outer one may not be a write), unless the thread ``held`` it
+    already (an outer write transaction took it: asking again was a round trip for nothing).
     """
     outermost = not database.in_transaction()
     _lock_at_begin.on = outermost
@@ -555,7 +556,7 @@ def _postgres_writer_lock(changes_data: bool):
     try:
         with database.atomic() as txn:
             _lock_at_begin.on = False
-            if not outermost:
+            if not outermost and not held:
                 database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (WRITER_LOCK_KEY,))
             yield txn
     finally:
@@ -583,12 +584,17 @@ def write_transaction(changes_data: bool = True):
     which invalidates cached responses in every worker (and every host) at once.
     """
     postgres = is_postgres()
-    transaction = _postgres_writer_lock(changes_data) if postgres else _sqlite_writer_transaction()
-    bumped, committed = None, []
     # The outermost write transaction of the thread commits (peewee's savepoints leave
     # ``transaction_depth`` at 1): it runs the hooks and bumps the version, once, if it or
     # one nested in it (``write_decided`` around a store's save) changed data.
     outermost = not getattr(_writes, "depth", 0)
+    if not outermost and getattr(_writes, "joined", False):
+        transaction = nullcontext()  # part of the write that holds the lock (write_decided)
+    elif postgres:
+        transaction = _postgres_writer_lock(changes_data, held=not outermost)
+    else:
+        transaction = _sqlite_writer_transaction()
+    bumped, committed = None, []
     _writes.depth = getattr(_writes, "depth", 0) + 1
     _writes.changes = changes_data or (not outermost and _writes.changes)
     try:
@@ -627,7 +633,16 @@ def write_decided(decide, write):
     with write_transaction():
         if _version_in_transaction() != seen:
             decision = decide()
-        return write(decision)
+        # The write transactions of ``write`` join this one, without a savepoint each: a
+        # failure of any of them leaves ``write`` and rolls this whole transaction back, so
+        # there is nothing to roll back to (a savepoint and its release were two round
+        # trips of every write on PostgreSQL, both under the writer lock).
+        joined = getattr(_writes, "joined", False)
+        _writes.joined = True
+        try:
+            return write(decision)
+        finally:
+            _writes.joined = joined
 
 
 def committed_version() -> int:
