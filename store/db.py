@@ -106,7 +106,40 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
     def _execute_once(self, sql, params=None):
         if params and any(isinstance(p, str) and "\x00" in p for p in params):
             params = [p.replace("\x00", "\ufffd") if isinstance(p, str) else p for p in params]
+        unsent = _take_unsent()
+        if unsent:  # sent first, in the same round trip (``send_later``)
+            with __exception_wrapper__:
+                statement = super().cursor().mogrify(sql, params or ())
+            # The whole text goes through the driver's formatting again (peewee passes
+            # ``()``): its own percent signs are doubled.
+            sql, params = b"; ".join((*unsent, statement)).replace(b"%", b"%%"), ()
         return super().execute_sql(sql, params)
+
+    def cursor(self, named_cursor=None):
+        """A cursor; statements left to send (``send_later``) are sent first, so that one
+        run on a cursor of its own (a bulk insert's pages) comes after them, as written."""
+        unsent = _take_unsent()
+        if unsent:
+            with __exception_wrapper__:
+                super().cursor().execute(b"; ".join(unsent))
+        return super().cursor(named_cursor)
+
+    def send_later(self, sql: str, params) -> None:
+        """A statement whose answer no one reads (an insert without ``RETURNING``, an
+        update), sent with the next statement or the ``COMMIT`` of the transaction, in one
+        round trip with it: in order, so every later statement sees what it did; its
+        failure fails that statement, and the transaction is rolled back all the same.
+        Outside a transaction it is sent at once."""
+        if not self.in_transaction():
+            self.execute_sql(sql, params)
+            return
+        with __exception_wrapper__:
+            statement = super().cursor().mogrify(sql, params)
+        _unsent_statements().append(statement)
+
+    def rollback(self):
+        _take_unsent()  # the transaction's, never sent: nothing of them to undo
+        return super().rollback()
 
     def _retrying(self, run, sql, params):
         for attempt in range(REPLACED_CONNECTIONS + 1):
@@ -167,14 +200,18 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         _lock_at_begin.version = int(row[0]) if row else None
 
     def commit(self):
-        """``COMMIT``, after the statement a write left to send with it (``_bump_version``)
-        in the same round trip: the writer lock is held one round trip less."""
+        """``COMMIT``, after the statements a write left to send with it (``send_later``,
+        then ``_bump_version``'s) in the same round trip: the writer lock is held that many
+        round trips less."""
         before = getattr(_lock_at_begin, "commit_with", None)
-        if before is None or self.is_closed():
+        unsent = _take_unsent()
+        if before is not None:
+            unsent.append(before.encode())
+            _lock_at_begin.commit_with = None
+        if not unsent or self.is_closed():
             return super().commit()
-        _lock_at_begin.commit_with = None
         with __exception_wrapper__:
-            self.cursor().execute(f"{before}; COMMIT")
+            self.cursor().execute(b"; ".join((*unsent, b"COMMIT")))
 
     def execute_prepared(self, sql: str, params, generic: bool = False):
         run = self._execute_generic if generic else self._execute_prepared
@@ -228,6 +265,35 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         if guarded:
             cursor.execute("RELEASE SAVEPOINT calendar_prepare")
         return True
+
+
+# Per thread (a connection's), the statements ``send_later`` keeps for the next round trip.
+_unsent = threading.local()
+
+
+def _unsent_statements() -> list:
+    statements = getattr(_unsent, "statements", None)
+    if statements is None:
+        statements = _unsent.statements = []
+    return statements
+
+
+def _take_unsent() -> list:
+    statements = getattr(_unsent, "statements", None)
+    if not statements:
+        return []
+    _unsent.statements = []
+    return statements
+
+
+def send_later(sql: str, params) -> None:
+    """``sql`` sent with the transaction's next statement on PostgreSQL
+    (``CalendarPostgresqlDatabase.send_later``), at once on SQLite (no round trip to save)."""
+    db = database.obj
+    if isinstance(db, CalendarPostgresqlDatabase):
+        db.send_later(sql, params)
+    else:
+        database.execute_sql(sql, params)
 
 
 def _plan_mode(connection, generic: bool) -> str:
@@ -1189,20 +1255,34 @@ def update_rows(table: str, key: str, columns: tuple[str, ...], rows: list) -> N
     if not rows:
         return
     if is_postgres():
-        from psycopg2.extras import execute_values
-
         names = ", ".join((*columns, key))
         assigned = ", ".join(f"{column} = v.{column}" for column in columns)
-        execute_values(
-            database.cursor(),
+        _values_pages(
             f"UPDATE {table} AS t SET {assigned} FROM (VALUES %s) AS v ({names}) "
             f"WHERE t.{key} = v.{key}",
             rows,
-            page_size=POSTGRES_PAGE,
         )
         return
     assigned = ", ".join(f"{column} = ?" for column in columns)
     database.cursor().executemany(f"UPDATE {table} SET {assigned} WHERE {key} = ?", rows)
+
+
+def _values_pages(template: str, rows: list) -> None:
+    """``template``'s ``VALUES %s`` filled with ``rows`` (multi-row ``VALUES`` pages,
+    PostgreSQL): a write's few rows are sent with its next statement (``send_later``: the
+    links of a new event, its stored text, a series' occurrences), more in pages at once
+    (``execute_values``: a bulk load's)."""
+    if len(rows) > POSTGRES_PAGE:
+        from psycopg2.extras import execute_values
+
+        execute_values(database.cursor(), template, rows, page_size=POSTGRES_PAGE)
+        return
+    marks = "(" + ", ".join(["%s"] * len(rows[0])) + ")"
+    send_later(template.replace("%s", ", ".join([marks] * len(rows)), 1), _flat(rows))
+
+
+def _flat(rows: list) -> list:
+    return [value for row in rows for value in row]
 
 
 def upsert(model, **values):
@@ -1423,12 +1503,15 @@ def insert_rows(model, rows: list[dict], returning: bool = False) -> list[int] |
         from psycopg2.extras import execute_values
 
         head, _, _ = sql.partition(" VALUES ")
+        if not returning:
+            _values_pages(head + " VALUES %s", params)
+            return None
         key = model._meta.primary_key.column_name
-        template = head + " VALUES %s" + (f' RETURNING "{key}"' if returning else "")
+        template = f'{head} VALUES %s RETURNING "{key}"'
         found = execute_values(
-            database.cursor(), template, params, page_size=POSTGRES_PAGE, fetch=returning
+            database.cursor(), template, params, page_size=POSTGRES_PAGE, fetch=True
         )
-        return [row[0] for row in found] if returning else None
+        return [row[0] for row in found]
     first = 0
     if returning:
         table = model._meta.table_name
