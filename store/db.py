@@ -5,7 +5,8 @@ SPEC §14). Everything engine-specific lives here behind named helpers (``open_d
 ``write_transaction``, ``data_version``, ``backup_to``, ``contains_text``,
 ``create_text_index``, ``bulk_text_index``, ``matching_ids``, ``count_matching``,
 ``create_link_counter``, ``flag_column``, ``upsert``, ``insert_row``, ``insert_rows``,
-``run_sql``, ``reset_sequences``), so the queries elsewhere are the same Peewee on both.
+``run_sql``, ``send_later``, ``reset_sequences``), so the queries elsewhere are the same
+Peewee on both.
 """
 
 from __future__ import annotations
@@ -1449,32 +1450,55 @@ def continue_ids_after(last: dict[str, int]) -> None:
             )
 
 
-def insert_under_new_id(counter, counter_values: dict, model, values: dict) -> int:
+def insert_under_new_id(counter, counter_values: dict, model, values: dict, unless_held=""):
     """A row of ``counter`` (whose automatic id is the new id: store/models.py ``Node``),
     and ``values`` inserted into ``model`` under that id, which ``values["id"]`` is set to
     and which is returned. PostgreSQL: one prepared statement (the counter's insert in its
-    ``WITH``), a round trip fewer on every create; SQLite: ``insert_row`` twice."""
-    if not is_postgres():
-        values["id"] = insert_row(counter, counter_values)
-        insert_row(model, values)
-        return values["id"]
+    ``WITH``), a round trip fewer on every create; SQLite: two statements.
+
+    ``unless_held``: a column of a unique index (a slug), whose value another row may hold:
+    then nothing is inserted into ``model`` (``ON CONFLICT DO NOTHING``) and None is
+    returned, the counter's id given to nothing (as a deleted post's); the insert so says
+    what a look-up before it would have, which on PostgreSQL was one more round trip under
+    the writer lock."""
     counter_fields, counter_sql = _insert_statement(counter)
-    fields, sql = _INSERT_UNDER_NEW_ID.get((counter, model), (None, None))
+    postgres = is_postgres()
+    key = (counter, model, unless_held, postgres)
+    fields, sql = _INSERT_UNDER_NEW_ID.get(key, (None, None))
     if sql is None:
-        key = model._meta.primary_key
-        fields = tuple(c for c in _insert_statement(model)[0] if c.field is not key)
-        columns = ", ".join(f'"{f.column_name}"' for f in (key, *(c.field for c in fields)))
-        marks = ", ".join(["%s"] * len(fields))
-        sql = (
-            f"WITH new_id AS ({counter_sql}) "
-            f'INSERT INTO "{model._meta.table_name}" ({columns}) '
-            f"VALUES ((SELECT * FROM new_id), {marks}) "
-            f'RETURNING "{key.column_name}"'
-        )
-        _INSERT_UNDER_NEW_ID[(counter, model)] = (fields, sql)
+        fields, sql = _INSERT_UNDER_NEW_ID[key] = _under_new_id(counter_sql, model, unless_held)
+    if not postgres:
+        values["id"] = insert_row(counter, counter_values)
+        inserted = execute_prepared(sql, [values["id"], *_params(fields, values)]).rowcount
+        return values["id"] if inserted else None
     params = _params(counter_fields, counter_values) + _params(fields, values)
-    values["id"] = execute_prepared(sql, params).fetchone()[0]
+    row = execute_prepared(sql, params).fetchone()
+    if row is None:
+        return None
+    values["id"] = row[0]
     return values["id"]
+
+
+def _under_new_id(counter_sql: str, model, unless_held: str) -> tuple:
+    """(the columns after the key, the SQL) of ``insert_under_new_id``'s insert into
+    ``model``: on PostgreSQL with the counter's insert, on SQLite with the key given."""
+    key = model._meta.primary_key
+    fields = tuple(c for c in _insert_statement(model)[0] if c.field is not key)
+    columns = ", ".join(f'"{f.column_name}"' for f in (key, *(c.field for c in fields)))
+    marks = ", ".join([database.obj.param] * len(fields))
+    table = model._meta.table_name
+    held = ""
+    if unless_held:
+        held = f' ON CONFLICT ("{getattr(model, unless_held).column_name}") DO NOTHING'
+    if not is_postgres():
+        return fields, f'INSERT INTO "{table}" ({columns}) VALUES (?, {marks}){held}'
+    sql = (
+        f"WITH new_id AS ({counter_sql}) "
+        f'INSERT INTO "{table}" ({columns}) '
+        f"VALUES ((SELECT * FROM new_id), {marks}){held} "
+        f'RETURNING "{key.column_name}"'
+    )
+    return fields, sql
 
 
 _INSERT_UNDER_NEW_ID: dict = {}
