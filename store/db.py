@@ -187,6 +187,7 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         """``BEGIN``; for a write transaction (``_postgres_writer_lock``), with the writer
         lock and a read of the data version in the same round trip (statements of one
         simple query, run in order; the answer is the last one's)."""
+        _take_unsent()  # of a transaction given up unended (a dropped connection): never sent
         if not getattr(_lock_at_begin, "on", False) or isolation_level:
             return super().begin(isolation_level)
         _lock_at_begin.on = False
