@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 
+from peewee import PostgresqlDatabase
 from run import series_body
 
 NS = "/wp-json/calendar/events/v1"
@@ -44,12 +45,16 @@ def bodies(kind: str, count: int, category: str) -> list[str]:
 
 def counting_statements(database) -> list[int]:
     """A one-item list counting the statements sent from now on: on SQLite those of
-    ``execute_sql``, on PostgreSQL each one run (prepared or not); neither counts the bulk
-    inserts' own cursors, ``BEGIN`` or ``COMMIT`` (``strace -c -e trace=sendto`` counts a
-    PostgreSQL write's round trips). Not SQLite's trace callback: it also reports every
-    statement of a trigger and of FTS5, and made a series ten times slower."""
+    ``execute_sql``, not the bulk inserts' own cursors, ``BEGIN`` or ``COMMIT``; on
+    PostgreSQL the round trips to the server, each a statement or several sent as one
+    (``BEGIN`` with the writer lock, a write's inserts with its next statement, its last
+    update with the ``COMMIT``: store/db.py::send_later), ``BEGIN`` and ``COMMIT``
+    included. Not SQLite's trace callback: it also reports every statement of a trigger
+    and of FTS5, and made a series ten times slower."""
     count = [0]
-    name = "_execute_once" if hasattr(database, "_execute_once") else "execute_sql"
+    if isinstance(database, PostgresqlDatabase):
+        return counting_round_trips(database, count)
+    name = "execute_sql"
     execute = getattr(database, name)
 
     def counted(sql, params=None, *args, **kwargs):
@@ -57,6 +62,30 @@ def counting_statements(database) -> list[int]:
         return execute(sql, params, *args, **kwargs)
 
     setattr(database, name, counted)
+    return count
+
+
+def counting_round_trips(database, count: list[int]) -> list[int]:
+    """``count`` counting each ``execute`` of the database's cursors: a round trip."""
+    cursor = database.cursor
+
+    class Counted:
+        __slots__ = ("real",)
+
+        def __init__(self, real):
+            self.real = real
+
+        def execute(self, sql, params=None):
+            count[0] += 1
+            return self.real.execute(sql, params)
+
+        def __iter__(self):
+            return iter(self.real)
+
+        def __getattr__(self, name):
+            return getattr(self.real, name)
+
+    database.cursor = lambda *args, **kwargs: Counted(cursor(*args, **kwargs))
     return count
 
 
@@ -113,7 +142,9 @@ def main() -> int:
     print(
         f"{kind}: {options.requests} requests, CPU p50 {statistics.median(cpu) * 1000:.2f} ms, "
         f"wall p50 {statistics.median(wall) * 1000:.2f} ms, "
-        f"{statements[0] / options.requests:.1f} statements each"
+        f"{statements[0] / options.requests:.1f} "
+        + ("round trips" if isinstance(database.obj, PostgresqlDatabase) else "statements")
+        + " each"
     )
     return 0
 

@@ -50,7 +50,7 @@ from store.models import (
     live_value,
 )
 from store.posts import (
-    insert_post,
+    insert_named_post,
     listed_statuses,
     publication_epoch,
     readable_clause,
@@ -1468,8 +1468,7 @@ def save_event(
         if existing is not None and is_occurrence(existing):
             row["detached"] = True  # edited on its own: updates of the series pass it by
         if existing is None:
-            row["slug"] = unique_slug(Event, row.get("slug"), "event", title=row["title"])
-            event_id = insert_post(Event, "event", row)
+            event_id = insert_named_post(Event, "event", row, row.get("slug"))
             saved = Event(**row)  # the defaults fill the rest, as the insert did
         else:
             event_id = existing.id

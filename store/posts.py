@@ -24,10 +24,18 @@ def allocate_id(kind: str) -> int:
     return insert_row(Node, {"kind": kind})
 
 
-def insert_post(model, kind: str, values: dict) -> int:
-    """``values`` inserted into ``model`` (an event, a venue, an organizer) under a new id
-    of ``kind``, which ``values["id"]`` is set to and which is returned."""
-    return insert_under_new_id(Node, {"kind": kind}, model, values)
+def insert_named_post(model, kind: str, values: dict, wanted: str | None) -> int:
+    """``values`` inserted into ``model`` (an event) under a new id of ``kind`` (returned,
+    and set as ``values["id"]``) and under the slug ``unique_slug`` gives it (``wanted``,
+    else one of the title; set as ``values["slug"]``). The slug asked is tried first: the
+    insert itself says whether another post holds it (``insert_under_new_id``), where a
+    look-up before it was one more round trip under the writer lock on PostgreSQL."""
+    values["slug"] = _slug_base(wanted, kind, values["title"])
+    post_id = insert_under_new_id(Node, {"kind": kind}, model, values, unless_held="slug")
+    if post_id is None:  # held: the name a look-up first would have given
+        values["slug"] = unique_slug(model, values["slug"], kind)
+        post_id = insert_under_new_id(Node, {"kind": kind}, model, values)
+    return post_id
 
 
 def allocate_ids(kind: str, count: int) -> list[int]:
@@ -112,13 +120,19 @@ class _SlugTaken(dict):
 _SLUG_TAKEN = _SlugTaken()
 
 
+def _slug_base(wanted: str | None, fallback: str, title: str) -> str:
+    """The slug ``unique_slug`` starts from: ``wanted`` (its letters kept), else one made of
+    ``title``, else ``fallback``."""
+    return (slugify(wanted, letters=True) if wanted else slugify(title)) or fallback
+
+
 def unique_slug(
     model, wanted: str | None, fallback: str, exclude_id=None, scope=True, title: str = ""
 ) -> str:
     """The slug ``wanted`` (its letters kept), else one made of ``title``, made unique in
     ``model`` (within ``scope``, e.g. one taxonomy) with ``-2``, ``-3`` suffixes: the one
     slug rule of every resource."""
-    base = (slugify(wanted, letters=True) if wanted else slugify(title)) or fallback
+    base = _slug_base(wanted, fallback, title)
     others = scope & (model.id != (exclude_id or 0))
     if scope is True and not _SLUG_TAKEN[model].first(base, exclude_id or 0):
         return base

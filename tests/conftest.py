@@ -13,6 +13,7 @@ import pytest
 from app import create_app
 from rules import clock
 from store import accounts
+from store import db as store_db
 from store.db import bind_database, database, write_transaction
 from store.models import ALL_TABLES, EventDates, EventDay, Setting
 from store.sql import Shaped
@@ -109,6 +110,7 @@ def app(shared_app, tmp_path):
     bind_database(app.extensions["calendar.db"])  # the CLI and the store use what is bound
     yield app
     clock.reset()
+    store_db._contended = False  # the next test's writes decide first (write_decided)
     if not database.is_closed():
         database.close()
     bind_database(app.extensions["calendar.db"])

@@ -168,6 +168,22 @@ def test_read_only_fields_are_ignored(make_event):
 def test_unique_slugs(make_event):
     assert make_event(title="Same")["slug"] == "same"
     assert make_event(title="Same")["slug"] == "same-2"
+
+
+def test_a_slug_held_is_found_by_the_insert_and_suffixed_as_a_look_up_would(
+    client, admin, make_event
+):
+    """The slug asked is inserted first (store/posts.py::insert_named_post): one another
+    event holds, even from the trash or asked as such, gets the suffix a look-up first
+    gave, and the event is written whole under it."""
+    first = make_event(title="Held")
+    assert client.delete(f"{NS}/events/{first['id']}", headers=admin).status_code == 200
+    second = make_event(title="Other", slug="held", categories=["Music"])
+    assert second["slug"] == "held-2"
+    assert make_event(title="Held")["slug"] == "held-3"
+    read = client.get(f"{NS}/events/by-slug/held-2").get_json()
+    assert read["id"] == second["id"] and read["title"] == "Other"
+    assert [c["name"] for c in read["categories"]] == ["Music"]
     assert make_event(title="Café Olé")["slug"] == "cafe-ole"
 
 

@@ -277,6 +277,33 @@ def test_a_database_that_cannot_answer_now_is_a_503_to_retry(
 # (store/db.py::write_decided), never from a read before another write committed.
 
 
+def test_contended_writes_decide_under_the_writer_lock_only(app):
+    """A write that finds another committed between its first decision and the writer lock
+    decides again under it; the process's next write then decides under the lock only (no
+    decision made twice), until one finds no other write in between (store/db.py::
+    write_decided)."""
+    from store import db
+
+    inside = []
+
+    def decide(interrupted=False):
+        inside.append(db.database.in_transaction())
+        if interrupted and len(inside) == 1:
+            with db.write_transaction():  # another write, committed in between
+                pass
+        return len(inside)
+
+    with db.database.connection_context():
+        assert db.write_decided(lambda: decide(interrupted=True), lambda made: made) == 2
+        assert inside == [False, True]
+        inside.clear()
+        assert db.write_decided(decide, lambda made: made) == 1
+        assert inside == [True]  # under the lock only: and no write came in between
+        inside.clear()
+        assert db.write_decided(decide, lambda made: made) == 1
+        assert inside == [False]  # first, outside the transaction, again
+
+
 def _race_schedule_fields(server, admin_auth, other: dict, rounds: int = 20) -> list:
     """Events whose end_date write, sent at the same moment as three writes of ``other``
     only, did not survive: (id, stored end_date) for each."""
