@@ -1,0 +1,168 @@
+"""chk17o: an operator following README.md and docs/ on a fresh clone (settings, CLI,
+upgrade). Each test fails on the current code for the defect named in /tmp/w/chk17o.md."""
+
+import base64
+import os
+import sqlite3
+import subprocess
+import urllib.request
+
+import pytest
+
+from tests.helpers import BIN, ROOT, Server, flask_cli
+
+# A release of 2026-11-25 (schema version 16): a site that installed it and upgrades now.
+OLD_RELEASE = "38cf6cb"
+LINK_TABLES = ("event_venue", "event_organizer", "event_term", "app_password")
+
+
+def _counts(path):
+    with sqlite3.connect(path) as db:
+        return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in LINK_TABLES}
+
+
+def _old_cli(code, env, *args):
+    return subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
+        cwd=code,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+
+
+@pytest.mark.sqlite_file
+def test_upgrade_from_schema_16_keeps_links_and_passwords(tmp_path):
+    """README "An upgrade" (docs/deploy.md): git pull, make install, restart (migrate). The
+    migration must keep the calendar: links of events and the users' application passwords."""
+    code = tmp_path / "old"
+    code.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", ROOT, "archive", OLD_RELEASE], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
+    database = tmp_path / "site.db"
+    env = {
+        **os.environ,
+        "CALENDAR_DATABASE": str(database),
+        "UPLOAD_FOLDER": str(tmp_path / "uploads"),
+        "GUNICORN_WARM_UP": "0",
+    }
+    _old_cli(code, env, "migrate")
+    password = _old_cli(code, env, "users", "create", "olduser", "--role", "administrator")
+    password = password.split()[-1]
+    _old_cli(code, env, "seed", "--events", "5")
+    before = _counts(database)
+    assert all(before[t] > 0 for t in LINK_TABLES), before
+
+    out = flask_cli(database, "migrate", UPLOAD_FOLDER=str(tmp_path / "uploads"))
+    assert "to 29" in out or "schema version" in out
+    after = _counts(database)
+    assert after == before, f"links lost by the migration: {before} -> {after}"
+
+    server = Server(database, workers=1, UPLOAD_FOLDER=str(tmp_path / "uploads"))
+    try:
+        token = base64.b64encode(f"olduser:{password}".encode()).decode()
+        status, me = server.request(
+            "GET", "/wp-json/wp/v2/users/me", headers={"Authorization": f"Basic {token}"}
+        )
+        assert status == 200, me
+        status, listing = server.request("GET", "/wp-json/calendar/events/v1/events?per_page=50")
+        assert status == 200
+        assert any(e.get("venue") for e in listing["events"]), "no event has its venue any more"
+        assert any(e["categories"] or e["tags"] for e in listing["events"])
+    finally:
+        server.stop()
+
+
+def test_seed_counts_say_one_in_the_singular(app, admin):
+    """README: "A message that counts something is said with ngettext ... its forms for one
+    and for many"."""
+    runner = app.test_cli_runner()
+    added = runner.invoke(args=["seed", "--events", "1"])
+    assert added.exit_code == 0, added.output
+    line = [x for x in added.output.splitlines() if x.startswith("Added")][0]
+    assert "1 demo events" not in line and "1 organizers" not in line, line
+    removed = runner.invoke(args=["seed", "--remove"])
+    line = [x for x in removed.output.splitlines() if x.startswith("Removed")][0]
+    assert "1 demo events" not in line and "1 organizers" not in line, line
+
+
+def _instance(tmp_path, config: str):
+    folder = tmp_path / "instance"
+    folder.mkdir()
+    (folder / "config.py").write_text(config)
+    return folder
+
+
+def _start(tmp_path, folder):
+    env = {
+        **os.environ,
+        "CALENDAR_INSTANCE": str(folder),
+        "CALENDAR_DATABASE": str(tmp_path / "calendar.db"),
+        "UPLOAD_FOLDER": str(tmp_path / "uploads"),
+    }
+    return subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.sqlite_file
+def test_session_cookie_secure_written_as_text_false_is_not_secure(tmp_path):
+    """README: flags "may be written as Python values or as text ("10", "false")", and a
+    value of another type stops the start. `SESSION_COOKIE_SECURE = "false"` must not give
+    a cookie a browser treats as Secure (over http the editor cannot sign in)."""
+    folder = _instance(tmp_path, 'SESSION_COOKIE_SECURE = "false"\n')
+    started = _start(tmp_path, folder)
+    if started.returncode != 0:
+        # Refusing it with one line naming the setting is fine too.
+        assert "SESSION_COOKIE_SECURE" in started.stderr + started.stdout
+        assert "Traceback" not in started.stderr
+        return
+    database = tmp_path / "calendar.db"
+    server = Server(
+        database,
+        workers=1,
+        CALENDAR_INSTANCE=str(folder),
+        UPLOAD_FOLDER=str(tmp_path / "uploads"),
+    )
+    try:
+        with urllib.request.urlopen(server.base + "/manage/signin", timeout=30) as answer:
+            cookies = answer.headers.get_all("Set-Cookie") or []
+        assert cookies
+        for cookie in cookies:
+            attributes = [a.strip().split("=")[0].lower() for a in cookie.split(";")[1:]]
+            assert "secure" not in attributes, cookie
+    finally:
+        server.stop()
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize("value", ["https://partner.example.com:99999"])
+def test_embed_origins_entry_that_is_no_origin_stops_the_start(tmp_path, value):
+    """README: "an EMBED_ORIGINS entry that is not an origin ... stops the start with one
+    line naming the setting"."""
+    env = {
+        **os.environ,
+        "EMBED_ORIGINS": value,
+        "CALENDAR_DATABASE": str(tmp_path / "calendar.db"),
+        "UPLOAD_FOLDER": str(tmp_path / "uploads"),
+    }
+    done = subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0, done.stdout
+    assert "EMBED_ORIGINS" in done.stderr
+
