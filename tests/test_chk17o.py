@@ -165,4 +165,3 @@ def test_embed_origins_entry_that_is_no_origin_stops_the_start(tmp_path, value):
     )
     assert done.returncode != 0, done.stdout
     assert "EMBED_ORIGINS" in done.stderr
-
