@@ -165,3 +165,86 @@ def test_embed_origins_entry_that_is_no_origin_stops_the_start(tmp_path, value):
     )
     assert done.returncode != 0, done.stdout
     assert "EMBED_ORIGINS" in done.stderr
+
+
+def _read_only(path):
+    """Makes ``path`` read-only for this process: chattr +i as root (who ignores modes)."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(path)], check=True)
+    else:
+        os.chmod(path, 0o444)
+
+
+def _writable(path):
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "-i", str(path)], check=False)
+    else:
+        os.chmod(path, 0o644)
+
+
+@pytest.mark.sqlite_file
+def test_cli_on_a_read_only_database_says_one_error_line(tmp_path):
+    """README: "A command given something it cannot do ... says so in one Error: line and
+    exits non-zero" (a database file the command cannot write: never a traceback)."""
+    database = tmp_path / "calendar.db"
+    flask_cli(database, "migrate", UPLOAD_FOLDER=str(tmp_path / "uploads"))
+    flask_cli(database, "users", "create", "ann", "--role", "administrator")
+    _read_only(database)
+    try:
+        env = {
+            **os.environ,
+            "CALENDAR_DATABASE": str(database),
+            "UPLOAD_FOLDER": str(tmp_path / "uploads"),
+        }
+        done = subprocess.run(
+            [
+                os.path.join(BIN, "flask"),
+                "--app",
+                "wsgi",
+                "users",
+                "create",
+                "zed",
+                "--role",
+                "author",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        _writable(database)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr, done.stderr[-400:]
+    lines = [x for x in done.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1, done.stderr[-400:]
+
+
+@pytest.mark.sqlite_file
+def test_server_on_a_read_only_database_refuses_to_start_or_answers_writes_clearly(tmp_path):
+    """README: a database that cannot be opened stops the start with one line naming the
+    setting; a write must never be a 500 (a 503 that says why would do)."""
+    database = tmp_path / "calendar.db"
+    flask_cli(database, "migrate", UPLOAD_FOLDER=str(tmp_path / "uploads"))
+    password = flask_cli(database, "users", "create", "ann", "--role", "administrator")
+    password = password.split()[-1]
+    _read_only(database)
+    try:
+        try:
+            server = Server(database, workers=1, UPLOAD_FOLDER=str(tmp_path / "uploads"))
+        except RuntimeError:
+            return  # refused to start: fine
+        try:
+            token = base64.b64encode(f"ann:{password}".encode()).decode()
+            status, body = server.request(
+                "POST",
+                "/wp-json/calendar/events/v1/events",
+                {"title": "RO", "start_date": "tomorrow 8pm", "end_date": "tomorrow 9pm"},
+                headers={"Authorization": f"Basic {token}"},
+            )
+            assert status != 500, body
+        finally:
+            server.stop()
+    finally:
+        _writable(database)
