@@ -282,3 +282,37 @@ def test_feed_source_is_on_site_url(app, client, make_event):
         assert "URL:https://events.example.org/event/" in text
         source = [x for x in text.splitlines() if x.startswith("SOURCE")]
         assert source and "https://events.example.org/" in source[0], source
+
+
+@pytest.mark.sqlite_file
+def test_restore_of_an_older_archive_keeps_links_and_passwords(tmp_path):
+    """docs/deploy.md "Restoring onto a new machine": an archive of an earlier release
+    (9534ad6, 2026-11-27, schema 18) restored by this one keeps the links and passwords."""
+    code = tmp_path / "old"
+    code.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", ROOT, "archive", "9534ad6"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
+    (code / "instance").mkdir(exist_ok=True)
+    env = {**os.environ, "CALENDAR_INSTANCE": str(code / "instance")}
+    _old_cli(code, env, "migrate")
+    _old_cli(code, env, "users", "create", "olduser", "--role", "administrator")
+    _old_cli(code, env, "seed", "--events", "3")
+    before = _counts(code / "instance" / "calendar.db")
+    assert all(before[t] > 0 for t in LINK_TABLES), before
+    _old_cli(code, env, "backup", str(tmp_path / "old.tar.gz"))
+
+    site = tmp_path / "site"
+    site.mkdir()
+    done = subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "restore", str(tmp_path / "old.tar.gz")],
+        cwd=ROOT,
+        env={**os.environ, "CALENDAR_INSTANCE": str(site)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    after = _counts(site / "calendar.db")
+    assert after == before, f"links lost by the restore: {before} -> {after}"
