@@ -316,3 +316,23 @@ def test_restore_of_an_older_archive_keeps_links_and_passwords(tmp_path):
     assert done.returncode == 0, done.stderr
     after = _counts(site / "calendar.db")
     assert after == before, f"links lost by the restore: {before} -> {after}"
+
+
+@pytest.mark.sqlite_file
+def test_make_run_with_a_port_out_of_range_says_one_line(tmp_path):
+    """README: `make run` serves on HOST:PORT; a value that cannot work stops the start with
+    one line naming the setting (the Makefile does so for WEB_CONCURRENCY), never a
+    traceback."""
+    env = {
+        **os.environ,
+        "PORT": "99999",
+        "CALENDAR_DATABASE": str(tmp_path / "calendar.db"),
+        "UPLOAD_FOLDER": str(tmp_path / "uploads"),
+        "GUNICORN_WARM_UP": "0",
+    }
+    done = subprocess.run(
+        ["make", "-s", "run"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr, done.stderr[-300:]
+    assert "PORT" in done.stderr or "port" in done.stderr
