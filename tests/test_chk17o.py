@@ -336,3 +336,30 @@ def test_make_run_with_a_port_out_of_range_says_one_line(tmp_path):
     assert done.returncode != 0
     assert "Traceback" not in done.stderr, done.stderr[-300:]
     assert "PORT" in done.stderr or "port" in done.stderr
+
+
+@pytest.mark.sqlite_file
+def test_copy_database_to_an_impossible_folder_says_one_line(tmp_path):
+    """README: a command given something it cannot do says so in one Error: line."""
+    source = tmp_path / "calendar.db"
+    flask_cli(source, "migrate", UPLOAD_FOLDER=str(tmp_path / "uploads"))
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    done = subprocess.run(
+        [
+            os.path.join(BIN, "flask"),
+            "--app",
+            "wsgi",
+            "copy-database",
+            str(source),
+            str(blocker / "sub" / "target.db"),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "CALENDAR_DATABASE": str(source)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr, done.stderr[-300:]
+    assert done.stderr.strip().startswith("Error:"), done.stderr[-300:]
