@@ -363,3 +363,29 @@ def test_copy_database_to_an_impossible_folder_says_one_line(tmp_path):
     assert done.returncode != 0
     assert "Traceback" not in done.stderr, done.stderr[-300:]
     assert done.stderr.strip().startswith("Error:"), done.stderr[-300:]
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://calendar:secret@db.internal:notaport/calendar",
+        "postgresql://calendar:secret@127.0.0.1:99999/calendar",
+        "postgresql://calendar:secret@[::1/calendar",
+    ],
+)
+def test_malformed_postgresql_url_says_one_line(url):
+    """README: a database that cannot be opened stops the start with one line naming the
+    setting (SPEC §14: a clear error at start)."""
+    done = subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"],
+        cwd=ROOT,
+        env={**os.environ, "CALENDAR_DATABASE": url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr, done.stderr[-300:]
+    assert "CALENDAR_DATABASE" in done.stderr
+    assert "secret" not in done.stderr  # the password stays out of the log
