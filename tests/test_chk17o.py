@@ -437,3 +437,50 @@ def test_database_and_backup_holding_the_secret_key_are_not_world_readable(tmp_p
     for path in [folder / "calendar.db", *backups.iterdir()]:
         mode = os.stat(path).st_mode
         assert not mode & stat.S_IROTH, f"{path.name} is world-readable ({oct(mode & 0o777)})"
+
+
+@pytest.mark.sqlite_file
+def test_make_run_on_an_ipv6_host(tmp_path):
+    """README: make run serves on HOST:PORT. HOST=::1 serves on [::1] (or is refused with
+    one line naming HOST), never gunicorn's "'' is not a valid port number"."""
+    import signal
+    import time
+
+    from tests.helpers import free_port
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "HOST": "::1",
+        "PORT": str(port),
+        "CALENDAR_DATABASE": str(tmp_path / "calendar.db"),
+        "UPLOAD_FOLDER": str(tmp_path / "uploads"),
+        "GUNICORN_WARM_UP": "0",
+        "WEB_CONCURRENCY": "1",
+    }
+    process = subprocess.Popen(
+        ["make", "-s", "run"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    served = False
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and process.poll() is None:
+            try:
+                urllib.request.urlopen(f"http://[::1]:{port}/healthz", timeout=1).read()
+                served = True
+                break
+            except OSError:
+                time.sleep(0.2)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+        _, errors = process.communicate(timeout=30)
+    if not served:
+        assert "is not a valid port number" not in errors, errors[-300:]
+        assert "HOST" in errors, errors[-300:]
