@@ -484,3 +484,18 @@ def test_make_run_on_an_ipv6_host(tmp_path):
     if not served:
         assert "is not a valid port number" not in errors, errors[-300:]
         assert "HOST" in errors, errors[-300:]
+
+
+def test_user_name_with_surrounding_spaces(app, client):
+    """README (Users): a user signs in with the user name the command made. A name typed
+    with surrounding spaces is trimmed (as WordPress's sanitize_user) or refused; the
+    account made must be reachable by the name shown without them."""
+    runner = app.test_cli_runner()
+    made = runner.invoke(args=["users", "create", " spaced ", "--role", "author"])
+    if made.exit_code != 0:
+        assert "Error:" in made.output
+        return
+    password = made.output.strip().splitlines()[-1]
+    token = base64.b64encode(f"spaced:{password}".encode()).decode()
+    answer = client.get("/wp-json/wp/v2/users/me", headers={"Authorization": f"Basic {token}"})
+    assert answer.status_code == 200, answer.get_json()
