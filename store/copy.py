@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
+import sqlite3
+import tempfile
+from contextlib import closing, contextmanager
+from urllib.parse import quote
 
 from peewee import DatabaseError, PostgresqlDatabase
 
@@ -25,7 +28,7 @@ from store.db import (
     write_transaction,
 )
 from store.models import ALL_TABLES, Setting, Term
-from store.schema import migrate
+from store.schema import MIGRATIONS, migrate
 
 BATCH = 500
 # Tables copied row for row, parents before the rows that refer to them. ``setting`` is
@@ -60,6 +63,32 @@ def copy_database(
         raise CopyError("the source and the target are the same database")
     if not is_url(source_setting) and not os.path.isfile(source_setting):
         raise CopyError(f"no database at {source_setting}")  # and nothing is created
+    with tempfile.TemporaryDirectory() as work:
+        source_setting = _at_current_schema(source_setting, work)
+        return _copy(source_setting, target_setting, replace)
+
+
+def _at_current_schema(setting: str, work: str) -> str:
+    """The source as it may be migrated: a SQLite file of an older schema is copied into
+    ``work`` first (read through a read-only connection), so the copy, never the source, is
+    migrated (its rebuilt tables once lost their links: store/db.py::schema_transaction).
+    A PostgreSQL source is migrated where it is, as any host of it would at its start."""
+    if is_url(setting):
+        return setting
+    try:
+        with closing(sqlite3.connect(f"file:{quote(setting)}?mode=ro", uri=True)) as db:
+            row = db.execute("SELECT value FROM setting WHERE key = 'schema_version'").fetchone()
+            if row and int(row[0]) >= len(MIGRATIONS):
+                return setting
+            scratch = os.path.join(work, "source.db")
+            with closing(sqlite3.connect(scratch)) as copy:
+                db.backup(copy)
+    except (sqlite3.Error, ValueError):
+        return setting  # said as before, with the source named, by ``_copy``
+    return scratch
+
+
+def _copy(source_setting: str, target_setting: str, replace: bool) -> dict[str, int]:
     source, target = open_database(source_setting), open_database(target_setting)
     previous = database.obj  # bound again at the end: a backup runs inside the app's context
     try:

@@ -31,6 +31,7 @@ from peewee import (
     BooleanField,
     CharField,
     Database,
+    DatabaseError,
     DatabaseProxy,
     Expression,
     Field,
@@ -687,6 +688,40 @@ def write_transaction(changes_data: bool = True):
             # this commit has run out, no request that follows the acknowledgement can be
             # answered from the data before it.
             _acknowledge_after(time.monotonic() + VERSION_LEASE)
+
+
+@contextmanager
+def schema_transaction():
+    """The write transaction of a migration. Some steps rebuild a SQLite table
+    (playhouse.migrate: create a new one, copy, drop the old, rename): with foreign keys on,
+    the drop deletes every row that refers to the old table (ON DELETE CASCADE), so an
+    upgrade once emptied the event's links and the users' application passwords. As
+    SQLite's "Making Other Kinds Of Table Schema Changes" says: foreign keys off outside
+    the transaction (the pragma is a no-op inside one), the steps, then
+    ``foreign_key_check`` before the commit: a step that leaves a row referring to nothing
+    is rolled back. PostgreSQL alters its tables in place."""
+    if is_postgres():
+        with write_transaction(changes_data=False) as txn:
+            yield txn
+        return
+    database.execute_sql("PRAGMA foreign_keys = OFF")
+    try:
+        with write_transaction(changes_data=False) as txn:
+            broken = _foreign_key_violations()
+            yield txn
+            made = _foreign_key_violations() - broken
+            if made:
+                raise DatabaseError(f"a migration left rows that refer to nothing: {made}")
+    finally:
+        database.execute_sql("PRAGMA foreign_keys = ON")
+
+
+def _foreign_key_violations() -> set[tuple]:
+    """SQLite's ``foreign_key_check``, table by table: (child table, parent table, rows)."""
+    rows = database.execute_sql(
+        'SELECT "table", parent, count(*) FROM pragma_foreign_key_check GROUP BY 1, 2'
+    )
+    return set(rows.fetchall())
 
 
 def write_decided(decide, write):

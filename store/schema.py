@@ -13,8 +13,8 @@ from store.db import (
     dates_key,
     flag_column,
     is_postgres,
+    schema_transaction,
     upsert,
-    write_transaction,
 )
 from store.models import (
     ALL_TABLES,
@@ -374,7 +374,9 @@ def schema_version() -> int:
 
 def migrate() -> int:
     """Bring the database to the latest schema; returns the version reached."""
-    with write_transaction(changes_data=False):
+    if schema_version() >= len(MIGRATIONS):
+        return len(MIGRATIONS)
+    with schema_transaction():
         if not Setting.table_exists():
             database.create_tables([Setting])
         current = schema_version()

@@ -10,6 +10,7 @@ import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -173,6 +174,41 @@ def migrated_database(folder):
     setting = copy_database(_MIGRATED[0], folder)
     yield setting
     drop_database(setting)
+
+
+# The rows a migration of SQLite once lost (a table rebuilt with foreign keys on).
+LINK_TABLES = ("event_venue", "event_organizer", "event_term", "app_password")
+
+
+def link_counts(path) -> dict[str, int]:
+    """The rows of each of LINK_TABLES in the SQLite file ``path``."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in LINK_TABLES}
+
+
+def old_release(commit: str, folder) -> Path:
+    """The code of an earlier ``commit`` (git archive), in ``folder``/old: what a site
+    that installed that release runs before it upgrades."""
+    code = Path(folder) / "old"
+    code.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", ROOT, "archive", commit], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
+    return code
+
+
+def old_cli(code, env, *args) -> str:
+    """A command of the release in ``code`` (old_release), run with this venv."""
+    return subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
+        cwd=code,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
 
 
 def new_admin(database) -> dict:

@@ -13,7 +13,16 @@ from PIL import Image
 
 from tests.conftest import NS
 from tests.databases import drop_database, fresh_database
-from tests.helpers import ROOT, Server, flask_cli, new_admin
+from tests.helpers import (
+    LINK_TABLES,
+    ROOT,
+    Server,
+    flask_cli,
+    link_counts,
+    new_admin,
+    old_cli,
+    old_release,
+)
 
 
 def _png(color) -> bytes:
@@ -333,3 +342,37 @@ def test_backups_never_overwrite_and_name_themselves_in_a_folder(database, tmp_p
         assert done.returncode == 1 and said in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
     assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.sqlite_file
+def test_restore_of_an_older_archive_keeps_links_and_passwords(tmp_path):
+    """docs/deploy.md "Restoring onto a new machine": an archive of an earlier release
+    (9534ad6, 2026-11-27, schema 18) restored by this one keeps the links and passwords
+    (its database is migrated on the way: store/db.py::schema_transaction)."""
+    import os
+
+    from tests.helpers import BIN
+
+    code = old_release("9534ad6", tmp_path)
+    (code / "instance").mkdir(exist_ok=True)
+    env = {**os.environ, "CALENDAR_INSTANCE": str(code / "instance")}
+    old_cli(code, env, "migrate")
+    old_cli(code, env, "users", "create", "olduser", "--role", "administrator")
+    old_cli(code, env, "seed", "--events", "3")
+    before = link_counts(code / "instance" / "calendar.db")
+    assert all(before[t] > 0 for t in LINK_TABLES), before
+    old_cli(code, env, "backup", str(tmp_path / "old.tar.gz"))
+
+    site = tmp_path / "site"
+    site.mkdir()
+    done = subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "restore", str(tmp_path / "old.tar.gz")],
+        cwd=ROOT,
+        env={**os.environ, "CALENDAR_INSTANCE": str(site)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    after = link_counts(site / "calendar.db")
+    assert after == before, f"links lost by the restore: {before} -> {after}"

@@ -34,50 +34,6 @@ def _old_cli(code, env, *args):
     ).stdout
 
 
-@pytest.mark.sqlite_file
-def test_upgrade_from_schema_16_keeps_links_and_passwords(tmp_path):
-    """README "An upgrade" (docs/deploy.md): git pull, make install, restart (migrate). The
-    migration must keep the calendar: links of events and the users' application passwords."""
-    code = tmp_path / "old"
-    code.mkdir()
-    archive = subprocess.run(
-        ["git", "-C", ROOT, "archive", OLD_RELEASE], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
-    database = tmp_path / "site.db"
-    env = {
-        **os.environ,
-        "CALENDAR_DATABASE": str(database),
-        "UPLOAD_FOLDER": str(tmp_path / "uploads"),
-        "GUNICORN_WARM_UP": "0",
-    }
-    _old_cli(code, env, "migrate")
-    password = _old_cli(code, env, "users", "create", "olduser", "--role", "administrator")
-    password = password.split()[-1]
-    _old_cli(code, env, "seed", "--events", "5")
-    before = _counts(database)
-    assert all(before[t] > 0 for t in LINK_TABLES), before
-
-    out = flask_cli(database, "migrate", UPLOAD_FOLDER=str(tmp_path / "uploads"))
-    assert "to 29" in out or "schema version" in out
-    after = _counts(database)
-    assert after == before, f"links lost by the migration: {before} -> {after}"
-
-    server = Server(database, workers=1, UPLOAD_FOLDER=str(tmp_path / "uploads"))
-    try:
-        token = base64.b64encode(f"olduser:{password}".encode()).decode()
-        status, me = server.request(
-            "GET", "/wp-json/wp/v2/users/me", headers={"Authorization": f"Basic {token}"}
-        )
-        assert status == 200, me
-        status, listing = server.request("GET", "/wp-json/calendar/events/v1/events?per_page=50")
-        assert status == 200
-        assert any(e.get("venue") for e in listing["events"]), "no event has its venue any more"
-        assert any(e["categories"] or e["tags"] for e in listing["events"])
-    finally:
-        server.stop()
-
-
 def test_seed_counts_say_one_in_the_singular(app, admin):
     """README: "A message that counts something is said with ngettext ... its forms for one
     and for many"."""
@@ -282,40 +238,6 @@ def test_feed_source_is_on_site_url(app, client, make_event):
         assert "URL:https://events.example.org/event/" in text
         source = [x for x in text.splitlines() if x.startswith("SOURCE")]
         assert source and "https://events.example.org/" in source[0], source
-
-
-@pytest.mark.sqlite_file
-def test_restore_of_an_older_archive_keeps_links_and_passwords(tmp_path):
-    """docs/deploy.md "Restoring onto a new machine": an archive of an earlier release
-    (9534ad6, 2026-11-27, schema 18) restored by this one keeps the links and passwords."""
-    code = tmp_path / "old"
-    code.mkdir()
-    archive = subprocess.run(
-        ["git", "-C", ROOT, "archive", "9534ad6"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
-    (code / "instance").mkdir(exist_ok=True)
-    env = {**os.environ, "CALENDAR_INSTANCE": str(code / "instance")}
-    _old_cli(code, env, "migrate")
-    _old_cli(code, env, "users", "create", "olduser", "--role", "administrator")
-    _old_cli(code, env, "seed", "--events", "3")
-    before = _counts(code / "instance" / "calendar.db")
-    assert all(before[t] > 0 for t in LINK_TABLES), before
-    _old_cli(code, env, "backup", str(tmp_path / "old.tar.gz"))
-
-    site = tmp_path / "site"
-    site.mkdir()
-    done = subprocess.run(
-        [os.path.join(BIN, "flask"), "--app", "wsgi", "restore", str(tmp_path / "old.tar.gz")],
-        cwd=ROOT,
-        env={**os.environ, "CALENDAR_INSTANCE": str(site)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    after = _counts(site / "calendar.db")
-    assert after == before, f"links lost by the restore: {before} -> {after}"
 
 
 @pytest.mark.sqlite_file

@@ -9,7 +9,7 @@ from app import create_app
 from app.config import SettingError
 from tests.conftest import NS
 from tests.databases import drop_database, fresh_database
-from tests.helpers import image_bytes, uploaded
+from tests.helpers import flask_cli, image_bytes, link_counts, old_cli, old_release, uploaded
 
 ROUTES = [
     "/events?per_page=50",
@@ -129,3 +129,25 @@ def test_a_copy_never_gives_a_deleted_terms_id_again(app, client, admin, tmp_pat
             copy.extensions["calendar.db"].close_all()
     finally:
         drop_database(target)
+
+
+@pytest.mark.sqlite_file
+def test_copy_from_an_older_file_leaves_the_source_as_it_was(tmp_path):
+    """copy-database reads its SOURCE: an older release's file (schema 18, 9534ad6) is
+    migrated in a scratch copy, never in place, and the target keeps its links."""
+    import hashlib
+    import os
+
+    code = old_release("9534ad6", tmp_path)
+    source = tmp_path / "old.db"
+    env = {**os.environ, "CALENDAR_DATABASE": str(source), "UPLOAD_FOLDER": str(tmp_path / "u")}
+    old_cli(code, env, "migrate")
+    old_cli(code, env, "users", "create", "olduser", "--role", "administrator")
+    old_cli(code, env, "seed", "--events", "3")
+    before = link_counts(source)
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+
+    target = tmp_path / "new.db"
+    flask_cli(tmp_path / "unused.db", "copy-database", str(source), str(target))
+    assert hashlib.sha256(source.read_bytes()).hexdigest() == digest, "the source was changed"
+    assert link_counts(target) == before

@@ -10,7 +10,15 @@ from store.db import database
 from store.users import create_user
 from tests.conftest import NS, basic, event_form, saved_id
 from tests.databases import ON_POSTGRES, query
-from tests.helpers import INFORMAL
+from tests.helpers import (
+    INFORMAL,
+    LINK_TABLES,
+    Server,
+    flask_cli,
+    link_counts,
+    old_cli,
+    old_release,
+)
 
 
 def test_healthz_answers_without_database(client, app):
@@ -1004,3 +1012,50 @@ def test_the_fold_of_names_is_the_same_in_python_and_in_either_engines_sql(app):
             assert in_sql == fold(sample), (ascii(sample), ascii(in_sql), ascii(fold(sample)))
     assert fold("ΘΕΑΤΡΟ ΚΗΠΟΣ") == fold("θεατρο κηπος")
     assert fold("İstanbul") == fold("I\u0307STANBUL") == "istanbul"
+
+
+# A release of 2026-11-25 (schema version 16): a site that installed it and upgrades now.
+SCHEMA_16_RELEASE = "38cf6cb"
+
+
+@pytest.mark.sqlite_file
+def test_upgrade_from_schema_16_keeps_links_and_passwords(tmp_path):
+    """README "An upgrade" (docs/deploy.md): git pull, make install, restart (migrate). The
+    migration keeps the calendar: the links of events and the users' application passwords
+    (steps 18 to 22 rebuild the user, venue, organizer and event tables on SQLite; with
+    foreign keys on, each drop of the old table cascaded into the rows referring to it)."""
+    import base64
+
+    code = old_release(SCHEMA_16_RELEASE, tmp_path)
+    database_file = tmp_path / "site.db"
+    env = {
+        **os.environ,
+        "CALENDAR_DATABASE": str(database_file),
+        "UPLOAD_FOLDER": str(tmp_path / "uploads"),
+        "GUNICORN_WARM_UP": "0",
+    }
+    old_cli(code, env, "migrate")
+    password = old_cli(code, env, "users", "create", "olduser", "--role", "administrator")
+    password = password.split()[-1]
+    old_cli(code, env, "seed", "--events", "5")
+    before = link_counts(database_file)
+    assert all(before[t] > 0 for t in LINK_TABLES), before
+
+    out = flask_cli(database_file, "migrate", UPLOAD_FOLDER=str(tmp_path / "uploads"))
+    assert "Migrated the database from schema version 16" in out
+    after = link_counts(database_file)
+    assert after == before, f"links lost by the migration: {before} -> {after}"
+
+    server = Server(database_file, workers=1, UPLOAD_FOLDER=str(tmp_path / "uploads"))
+    try:
+        token = base64.b64encode(f"olduser:{password}".encode()).decode()
+        status, me = server.request(
+            "GET", "/wp-json/wp/v2/users/me", headers={"Authorization": f"Basic {token}"}
+        )
+        assert status == 200, me
+        status, listing = server.request("GET", f"{NS}/events?per_page=50")
+        assert status == 200
+        assert any(e.get("venue") for e in listing["events"]), "no event has its venue any more"
+        assert any(e["categories"] or e["tags"] for e in listing["events"])
+    finally:
+        server.stop()
