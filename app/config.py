@@ -120,8 +120,11 @@ SITE_ROOTS = (
 )
 # What EMBED_ORIGINS may list: CSP sources naming origins, never another directive.
 EMBED_SOURCE = re.compile(
-    r"\*|'self'|'none'|https?:|(https?://)?(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:(\d+|\*))?"
+    r"\*|'self'|'none'|https?:"
+    r"|(https?://)?(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:(?P<port>\d{1,5}|\*))?"
 )
+# CSP's keywords are quoted: written bare, none or self would name a host of that name.
+BARE_KEYWORDS = ("none", "self")
 
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
@@ -232,6 +235,11 @@ def load_settings(root: str, test_config: dict | None = None) -> dict:
         settings.update(test_config)
     for key, default in DEFAULTS.items():
         settings[key] = _coerce(key, default, settings[key])
+    # Flask's flags too: Werkzeug writes any true value of SESSION_COOKIE_SECURE, "false"
+    # included, as the cookie's Secure attribute, and a browser then drops the cookie on http.
+    for key, default in Flask.default_config.items():
+        if isinstance(default, bool) and key in settings:
+            settings[key] = _coerce(key, default, settings[key])
     # The defaults are files of the instance folder; other relative paths are taken from the
     # project root.
     for key, name in (("CALENDAR_DATABASE", "calendar.db"), ("UPLOAD_FOLDER", "uploads")):
@@ -329,13 +337,23 @@ def _check_lists(settings) -> None:
                 f"FORWARDED_ALLOW_IPS: {item!r} is not an IP address or network (or *)"
             ) from None
     for item in settings["EMBED_ORIGINS"]:
-        if not EMBED_SOURCE.fullmatch(item):
+        if not _is_embed_source(item):
             raise SettingError(
                 f"EMBED_ORIGINS: {item!r} is not an origin (such as https://example.org, or *)"
             )
     for code in settings["LANGUAGES"]:
         if not has_catalog(code):
             raise SettingError(f"LANGUAGES: {code!r} has no catalog in app/translations")
+
+
+def _is_embed_source(item: str) -> bool:
+    """Whether ``item`` names origins as CSP's frame-ancestors reads them (a port of 1 to
+    65535, a keyword in quotes)."""
+    match = EMBED_SOURCE.fullmatch(item)
+    if not match or item.lower() in BARE_KEYWORDS:
+        return False
+    port = match.group("port")
+    return port in (None, "*") or 0 < int(port) < 65536
 
 
 def _check_roots(settings) -> None:

@@ -60,6 +60,9 @@ BAD = [
     ("API_ROOT", "/api#v1", "must name a path"),
     # chk16a: 1e12 s passed, then every request was a 500 (a socket timeout stops near 9.2e9).
     ("GUNICORN_READ_TIMEOUT", "1e12", "at most 86400"),
+    # chk17o D4: a port out of range, a keyword without its quotes (a host named none).
+    ("EMBED_ORIGINS", "https://partner.example.com:99999", "is not an origin"),
+    ("EMBED_ORIGINS", "none", "is not an origin"),
 ]
 
 # A test marked sqlite_file starts the app on a SQLite file of its own (or stops it before it
@@ -476,3 +479,38 @@ def test_a_database_url_is_printed_without_a_password_given_as_a_parameter(tmp_p
         create_app({"CALENDAR_DATABASE": url, "UPLOAD_FOLDER": str(tmp_path)})
     assert str(raised.value).startswith("CALENDAR_DATABASE: cannot use postgresql://")
     assert "s3cretq" not in str(raised.value)
+
+
+@sqlite_file
+@pytest.mark.parametrize("written", ['"false"', '"0"', '"no"', "False"])
+def test_flask_flags_written_as_text_false_are_false(tmp_path, monkeypatch, written):
+    """README: flags "may be written as Python values or as text" (chk17o D2). Werkzeug
+    writes any true value, "false" included, as the cookie's Secure attribute, which a
+    browser honours: on http by a name the editor's cookie was dropped, no sign-in."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text(f"SESSION_COOKIE_SECURE = {written}\n")
+    monkeypatch.setenv("CALENDAR_INSTANCE", str(folder))
+    app = create_app({"CALENDAR_DATABASE": str(tmp_path / "c.db"), "TESTING": True})
+    try:
+        assert app.config["SESSION_COOKIE_SECURE"] is False
+        answer = app.test_client().get("/manage/signin")
+        cookies = answer.headers.getlist("Set-Cookie")
+        assert cookies
+        for cookie in cookies:
+            attributes = [a.strip().split("=")[0].lower() for a in cookie.split(";")[1:]]
+            assert "secure" not in attributes, cookie
+    finally:
+        app.extensions["calendar.db"].close_all()
+
+
+@sqlite_file
+def test_a_flask_flag_that_is_no_flag_stops_the_start(tmp_path):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text('SESSION_COOKIE_SECURE = "maybe"\n')
+    env = {**_env(tmp_path), "CALENDAR_INSTANCE": str(folder)}
+    done = _run([os.path.join(BIN, "flask"), "--app", "wsgi", "migrate"], env)
+    assert done.returncode != 0
+    assert "SESSION_COOKIE_SECURE: 'maybe' is not true or false" in done.stderr
+    assert "Traceback" not in done.stderr
