@@ -52,6 +52,7 @@ from store.db import (
     failure_reason,
     open_database,
     pin_data_version,
+    refuse_read_only,
     shown_database,
     unpin_data_version,
 )
@@ -143,6 +144,7 @@ def _opened(setting: str, threads: int):
     None; logged, and said by `calendar migrate`); a SettingError saying why it cannot be
     (an engine it does not speak, a file that is not a database, a server that refuses)."""
     with _database_errors(setting):
+        refuse_read_only(setting)
         db = open_database(setting, connections=threads)
         bind_database(db)
         with db.connection_context():
@@ -162,6 +164,7 @@ def check_database(setting: str) -> None:
     worker starts (gunicorn.conf.py): a worker failing on it would be started again for
     ever. A PostgreSQL server that is down stops the start too (systemd starts it again)."""
     with _database_errors(setting):
+        refuse_read_only(setting)
         db = open_database(setting, connections=1)
         bind_database(db)
         try:

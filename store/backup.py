@@ -71,6 +71,9 @@ def _write(path: str, setting: str, upload_folder: str) -> dict:
                     continue
                 manifest["files"] += 1
             _add_bytes(archive, MANIFEST, json.dumps(manifest, indent=1).encode())
+        # Readable by its owner only, as the database and instance/secret_key: the archive
+        # holds the key that signs the editor's sessions.
+        os.chmod(partial, 0o600)
         try:  # a hard link appears whole, and never replaces a file of the same name
             os.link(partial, path)
         except FileExistsError:

@@ -89,7 +89,10 @@ def _at_current_schema(setting: str, work: str) -> str:
 
 
 def _copy(source_setting: str, target_setting: str, replace: bool) -> dict[str, int]:
-    source, target = open_database(source_setting), open_database(target_setting)
+    with _said(source_setting):
+        source = open_database(source_setting)
+    with _said(target_setting):  # a folder that cannot be made, a URL that cannot be read
+        target = open_database(target_setting)
     previous = database.obj  # bound again at the end: a backup runs inside the app's context
     try:
         with _said(source_setting), source.connection_context():

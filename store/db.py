@@ -366,7 +366,8 @@ def execute_prepared(sql: str, params, generic: bool = False):
 
 
 class UnsupportedDatabase(ValueError):
-    """``CALENDAR_DATABASE`` names a URL of an engine this service does not speak."""
+    """``CALENDAR_DATABASE`` names a URL of an engine this service does not speak, or a
+    PostgreSQL URL it cannot read."""
 
 
 def failure_reason(error: Exception) -> str:
@@ -379,10 +380,14 @@ def shown_database(setting: str) -> str:
     """The database setting as it may be printed: a URL without its password."""
     if not is_url(setting):
         return setting
-    parts = urlsplit(setting)
+    try:
+        password = urlsplit(setting).password
+    except ValueError:  # a URL that cannot be read (an unclosed [): masked by its form
+        password = None
+        setting = re.sub(r"(://[^/@:]*:)[^@]*@", r"\1***@", setting, count=1)
     shown = setting
-    if parts.password is not None:
-        shown = shown.replace(f":{parts.password}@", ":***@", 1)
+    if password is not None:
+        shown = shown.replace(f":{password}@", ":***@", 1)
     # libpq takes the password as a parameter of the query too.
     return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", shown)
 
@@ -412,6 +417,7 @@ def open_database(setting: str, connections: int = POOL_SIZE) -> Database:
     if setting != ":memory:":
         directory = os.path.dirname(os.path.abspath(setting))
         os.makedirs(directory, exist_ok=True)
+        _made_private(setting)
     db = PooledSqliteDatabase(
         setting,
         pragmas=PRAGMAS,
@@ -423,6 +429,29 @@ def open_database(setting: str, connections: int = POOL_SIZE) -> Database:
     )
     db.register_function(_folded_value, "unicode_fold", 1, deterministic=True)
     return db
+
+
+def refuse_read_only(setting: str) -> None:
+    """An OSError when ``setting`` is a SQLite file (or its -wal, -shm) this process cannot
+    write: one made by root, or made immutable. SQLite opens it and reads, and every write
+    would fail (a 500, a traceback from a command), so the start says it at once."""
+    if is_url(setting) or setting == ":memory:":
+        return
+    for path in (setting, f"{setting}-wal", f"{setting}-shm"):
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            raise OSError(f"{path} is read-only for this user")
+
+
+def _made_private(path: str) -> None:
+    """A new database file is made readable by its owner only (SQLite gives its -wal and
+    -shm the same mode): it holds the key that signs the editor's sessions (SECRET_KEY, as
+    instance/secret_key, 0600), which anyone who reads it could sign one with."""
+    if os.path.lexists(path):
+        return
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:  # made meanwhile, by another process
+        pass
 
 
 def _folded_value(value):
@@ -452,11 +481,17 @@ def _postgres_parameters(url: str) -> dict:
             f"CALENDAR_DATABASE: unsupported scheme {scheme}:// (a SQLite file path or a "
             "postgresql://user:password@host:port/name URL)"
         )
-    parts = urlsplit(url)
+    try:  # a port that is no number or out of range, an unclosed [ of an IPv6 address
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        raise UnsupportedDatabase(
+            f"CALENDAR_DATABASE: the PostgreSQL URL cannot be read ({error})"
+        ) from None
     name = unquote(parts.path.lstrip("/"))
     if not name:
         raise UnsupportedDatabase("CALENDAR_DATABASE: the PostgreSQL URL names no database")
-    parameters = {"database": name, "host": parts.hostname or None, "port": parts.port}
+    parameters = {"database": name, "host": parts.hostname or None, "port": port}
     if parts.username:
         parameters["user"] = unquote(parts.username)
     if parts.password:

@@ -376,3 +376,55 @@ def test_restore_of_an_older_archive_keeps_links_and_passwords(tmp_path):
     assert done.returncode == 0, done.stderr
     after = link_counts(site / "calendar.db")
     assert after == before, f"links lost by the restore: {before} -> {after}"
+
+
+@pytest.mark.sqlite_file
+def test_database_and_backup_holding_the_secret_key_are_not_world_readable(tmp_path):
+    """chk17o D11. README: SECRET_KEY "is generated into instance/secret_key at the first start and kept
+    in the database too"; the key file is 0600, so the copies of the key (the database and
+    the backup archive) must not be readable by every local account either."""
+    import os
+    import sqlite3
+    import stat
+
+    from tests.helpers import BIN as BIN_FOLDER
+
+    folder = tmp_path / "instance"
+    folder.mkdir()
+    env = {
+        **os.environ,
+        "CALENDAR_INSTANCE": str(folder),
+        "CALENDAR_DATABASE": str(folder / "calendar.db"),
+        "UPLOAD_FOLDER": str(folder / "uploads"),
+    }
+    env.pop("SECRET_KEY", None)
+
+    def run(*args):
+        return subprocess.run(
+            [os.path.join(BIN_FOLDER, "flask"), "--app", "wsgi", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+            preexec_fn=lambda: os.umask(0o022),
+        )
+
+    run("migrate")
+    run("users", "create", "ann", "--role", "administrator")
+    server = Server(
+        folder / "calendar.db",
+        workers=1,
+        **{"CALENDAR_INSTANCE": str(folder), "UPLOAD_FOLDER": str(folder / "uploads")},
+    )
+    server.stop()
+    with sqlite3.connect(folder / "calendar.db") as db:
+        stored = db.execute("SELECT value FROM setting WHERE key LIKE '%secret%'").fetchall()
+    assert stored, "the key is not in the database (then this test has nothing to check)"
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    run("backup", str(backups))
+    for path in [folder / "calendar.db", *backups.iterdir()]:
+        mode = os.stat(path).st_mode
+        assert not mode & stat.S_IROTH, f"{path.name} is world-readable ({oct(mode & 0o777)})"

@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 
 from tests.conftest import NS
-from tests.helpers import BIN, ROOT, Server, flask_cli
+from tests.helpers import BIN, ROOT
 
 # A release of 2026-11-25 (schema version 16): a site that installed it and upgrades now.
 OLD_RELEASE = "38cf6cb"
@@ -86,74 +86,6 @@ def _writable(path):
         os.chmod(path, 0o644)
 
 
-@pytest.mark.sqlite_file
-def test_cli_on_a_read_only_database_says_one_error_line(tmp_path):
-    """README: "A command given something it cannot do ... says so in one Error: line and
-    exits non-zero" (a database file the command cannot write: never a traceback)."""
-    database = tmp_path / "calendar.db"
-    flask_cli(database, "migrate", UPLOAD_FOLDER=str(tmp_path / "uploads"))
-    flask_cli(database, "users", "create", "ann", "--role", "administrator")
-    _read_only(database)
-    try:
-        env = {
-            **os.environ,
-            "CALENDAR_DATABASE": str(database),
-            "UPLOAD_FOLDER": str(tmp_path / "uploads"),
-        }
-        done = subprocess.run(
-            [
-                os.path.join(BIN, "flask"),
-                "--app",
-                "wsgi",
-                "users",
-                "create",
-                "zed",
-                "--role",
-                "author",
-            ],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-    finally:
-        _writable(database)
-    assert done.returncode != 0
-    assert "Traceback" not in done.stderr, done.stderr[-400:]
-    lines = [x for x in done.stderr.splitlines() if x.strip()]
-    assert len(lines) == 1, done.stderr[-400:]
-
-
-@pytest.mark.sqlite_file
-def test_server_on_a_read_only_database_refuses_to_start_or_answers_writes_clearly(tmp_path):
-    """README: a database that cannot be opened stops the start with one line naming the
-    setting; a write must never be a 500 (a 503 that says why would do)."""
-    database = tmp_path / "calendar.db"
-    flask_cli(database, "migrate", UPLOAD_FOLDER=str(tmp_path / "uploads"))
-    password = flask_cli(database, "users", "create", "ann", "--role", "administrator")
-    password = password.split()[-1]
-    _read_only(database)
-    try:
-        try:
-            server = Server(database, workers=1, UPLOAD_FOLDER=str(tmp_path / "uploads"))
-        except RuntimeError:
-            return  # refused to start: fine
-        try:
-            token = base64.b64encode(f"ann:{password}".encode()).decode()
-            status, body = server.request(
-                "POST",
-                "/wp-json/calendar/events/v1/events",
-                {"title": "RO", "start_date": "tomorrow 8pm", "end_date": "tomorrow 9pm"},
-                headers={"Authorization": f"Basic {token}"},
-            )
-            assert status != 500, body
-        finally:
-            server.stop()
-    finally:
-        _writable(database)
-
-
 def test_i18n_update_merges_every_catalog(app, tmp_path, monkeypatch):
     """README: "calendar i18n update # merge it into the fr/de/es catalogs" (its help: "every
     language's .po"), whatever languages one site offers (LANGUAGES)."""
@@ -205,107 +137,6 @@ def test_make_run_with_a_port_out_of_range_says_one_line(tmp_path):
     assert done.returncode != 0
     assert "Traceback" not in done.stderr, done.stderr[-300:]
     assert "PORT" in done.stderr or "port" in done.stderr
-
-
-@pytest.mark.sqlite_file
-def test_copy_database_to_an_impossible_folder_says_one_line(tmp_path):
-    """README: a command given something it cannot do says so in one Error: line."""
-    source = tmp_path / "calendar.db"
-    flask_cli(source, "migrate", UPLOAD_FOLDER=str(tmp_path / "uploads"))
-    blocker = tmp_path / "file"
-    blocker.write_text("not a folder")
-    done = subprocess.run(
-        [
-            os.path.join(BIN, "flask"),
-            "--app",
-            "wsgi",
-            "copy-database",
-            str(source),
-            str(blocker / "sub" / "target.db"),
-        ],
-        cwd=ROOT,
-        env={**os.environ, "CALENDAR_DATABASE": str(source)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode != 0
-    assert "Traceback" not in done.stderr, done.stderr[-300:]
-    assert done.stderr.strip().startswith("Error:"), done.stderr[-300:]
-
-
-@pytest.mark.sqlite_file
-@pytest.mark.parametrize(
-    "url",
-    [
-        "postgresql://calendar:secret@db.internal:notaport/calendar",
-        "postgresql://calendar:secret@127.0.0.1:99999/calendar",
-        "postgresql://calendar:secret@[::1/calendar",
-    ],
-)
-def test_malformed_postgresql_url_says_one_line(url):
-    """README: a database that cannot be opened stops the start with one line naming the
-    setting (SPEC §14: a clear error at start)."""
-    done = subprocess.run(
-        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"],
-        cwd=ROOT,
-        env={**os.environ, "CALENDAR_DATABASE": url},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode != 0
-    assert "Traceback" not in done.stderr, done.stderr[-300:]
-    assert "CALENDAR_DATABASE" in done.stderr
-    assert "secret" not in done.stderr  # the password stays out of the log
-
-
-@pytest.mark.sqlite_file
-def test_database_and_backup_holding_the_secret_key_are_not_world_readable(tmp_path):
-    """README: SECRET_KEY "is generated into instance/secret_key at the first start and kept
-    in the database too"; the key file is 0600, so the copies of the key (the database and
-    the backup archive) must not be readable by every local account either."""
-    import stat
-
-    folder = tmp_path / "instance"
-    folder.mkdir()
-    env = {
-        **os.environ,
-        "CALENDAR_INSTANCE": str(folder),
-        "CALENDAR_DATABASE": str(folder / "calendar.db"),
-        "UPLOAD_FOLDER": str(folder / "uploads"),
-    }
-    env.pop("SECRET_KEY", None)
-
-    def run(*args):
-        return subprocess.run(
-            [os.path.join(BIN, "flask"), "--app", "wsgi", *args],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-            preexec_fn=lambda: os.umask(0o022),
-        )
-
-    run("migrate")
-    run("users", "create", "ann", "--role", "administrator")
-    server = Server(
-        folder / "calendar.db",
-        workers=1,
-        **{"CALENDAR_INSTANCE": str(folder), "UPLOAD_FOLDER": str(folder / "uploads")},
-    )
-    server.stop()
-    with sqlite3.connect(folder / "calendar.db") as db:
-        stored = db.execute("SELECT value FROM setting WHERE key LIKE '%secret%'").fetchall()
-    assert stored, "the key is not in the database (then this test has nothing to check)"
-    backups = tmp_path / "backups"
-    backups.mkdir()
-    run("backup", str(backups))
-    for path in [folder / "calendar.db", *backups.iterdir()]:
-        mode = os.stat(path).st_mode
-        assert not mode & stat.S_IROTH, f"{path.name} is world-readable ({oct(mode & 0o777)})"
 
 
 @pytest.mark.sqlite_file

@@ -21,6 +21,7 @@ from tests.helpers import (
     flask_cli,
     migrated_database,
     new_admin,
+    read_only,
 )
 
 # A test marked sqlite_file uses only SQLite files (the `calendar` fixture, copies' sources
@@ -181,3 +182,26 @@ def test_copying_from_a_database_that_is_no_calendar_leaves_it_alone(tmp_path):
         tables = [name for (name,) in other.execute("SELECT name FROM sqlite_master")]
     assert tables == ["notes"], tables  # the source was only read
     assert result.returncode != 0 and "Traceback" not in result.stderr, result.stdout
+
+
+@sqlite_file
+def test_a_command_on_a_read_only_database_says_one_error_line(calendar):
+    """A database file the command cannot write (made by root, or immutable) was a Python
+    traceback at its first write (chk17o D5): one line naming CALENDAR_DATABASE now."""
+    flask_cli(calendar, "users", "create", "ann", "--role", "administrator")
+    with read_only(calendar):
+        result = cli(calendar, "users", "create", "zed", "--role", "author")
+    assert refused(result, "CALENDAR_DATABASE"), result.stderr[-400:]
+    assert "read-only" in result.stderr
+    assert len([x for x in result.stderr.splitlines() if x.strip()]) == 1, result.stderr
+
+
+@sqlite_file
+def test_copying_to_a_folder_that_cannot_be_made_says_one_line(calendar, tmp_path):
+    """A TARGET under a file (or in /proc) was a traceback from makedirs (chk17o D9)."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    target = blocker / "sub" / "target.db"
+    result = cli(calendar, "copy-database", str(calendar), str(target))
+    assert refused(result, "Error: cannot copy with"), result.stderr[-300:]
+    assert result.stderr.strip().startswith("Error:")

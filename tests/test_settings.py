@@ -14,7 +14,7 @@ import pytest
 from app import ROOT, create_app
 from app.config import SITE_ROOTS, SettingError, load_settings
 from tests.conftest import NS, basic
-from tests.helpers import BIN, free_port
+from tests.helpers import BIN, free_port, read_only
 
 BAD = [
     ("SITE_TIMEZONE", "Mars/Phobos", "unknown timezone 'Mars/Phobos'"),
@@ -514,3 +514,39 @@ def test_a_flask_flag_that_is_no_flag_stops_the_start(tmp_path):
     assert done.returncode != 0
     assert "SESSION_COOKIE_SECURE: 'maybe' is not true or false" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@sqlite_file
+def test_the_server_on_a_read_only_database_refuses_to_start(tmp_path):
+    """A database the service can read but not write started, then answered every write
+    with a 500 (chk17o D5): the start stops with one line, as for a read-only folder."""
+    database_file = tmp_path / "calendar.db"
+    env = _env(tmp_path)
+    _run([os.path.join(BIN, "flask"), "--app", "wsgi", "migrate"], env)
+    with read_only(database_file):
+        done = _gunicorn(tmp_path)
+    assert done.returncode != 0
+    assert "CALENDAR_DATABASE" in done.stderr and "is read-only" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@sqlite_file
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://calendar:secret@db.internal:notaport/calendar",
+        "postgresql://calendar:secret@127.0.0.1:99999/calendar",
+        "postgresql://calendar:secret@[::1/calendar",
+    ],
+)
+def test_a_postgresql_url_that_cannot_be_read_says_one_line(tmp_path, url):
+    """A typo in the URL's port, an unclosed [ (chk17o D10): one line naming the setting,
+    without the password, never a traceback."""
+    done = _run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"],
+        _env(tmp_path, CALENDAR_DATABASE=url),
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr, done.stderr[-300:]
+    assert "CALENDAR_DATABASE: the PostgreSQL URL cannot be read" in done.stderr
+    assert "secret" not in done.stderr
