@@ -31,7 +31,7 @@ from app.ical_bounds import Bounds
 from app.ical_bounds import check as check_bounds
 from app.ical_zones import FixedZone, fixed_zone, vtimezone
 from app.render import address_line
-from app.urls import asked_url
+from app.urls import asked_url, site_url
 from rules import clock, dates
 from rules.ids import is_digits
 from rules.posts import TERM_NAME_MAX
@@ -66,15 +66,16 @@ def accepts_calendar() -> bool:
 
 
 def _source() -> str:
-    """Where the feed lives (``SOURCE``): the address asked, without a ``password`` (SPEC §2:
-    a password is never part of any response; a subscriber keeps its own address)."""
-    url = asked_url()
-    if "password" in url:
-        parts = urlsplit(url)
-        query = [
-            (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "password"
-        ]
-        url = urlunsplit(parts._replace(query=urlencode(query)))
+    """Where the feed lives (``SOURCE``): the address asked, on ``SITE_URL`` as every other
+    link (behind a proxy the request's host is the loopback address, which a subscriber
+    cannot reach), without a ``password`` (SPEC §2: a password is never part of any
+    response; a subscriber keeps its own address)."""
+    parts = urlsplit(asked_url())
+    query = parts.query
+    if "password" in query:
+        kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != "password"]
+        query = urlencode(kept)
+    url = site_url() + urlunsplit(("", "", parts.path, query, ""))
     return _uri(iri_to_uri(url))
 
 

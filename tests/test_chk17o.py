@@ -9,7 +9,6 @@ import urllib.request
 
 import pytest
 
-from tests.conftest import NS
 from tests.helpers import BIN, ROOT
 
 # A release of 2026-11-25 (schema version 16): a site that installed it and upgrades now.
@@ -101,22 +100,6 @@ def test_i18n_update_merges_every_catalog(app, tmp_path, monkeypatch):
     assert done.exit_code == 0, done.output
     for lang in ("fr", "de", "es"):
         assert f"{lang}: " in done.output, done.output
-
-
-def test_feed_source_is_on_site_url(app, client, make_event):
-    """README: SITE_URL is the "base of absolute links"; "The calendar carries ... its own
-    address as SOURCE" and subscribers are told to "use SITE_URL's host". A feed asked
-    through the loopback address (nginx in front) must name SITE_URL in SOURCE, as it does
-    in every URL, UID, ATTACH and IMAGE."""
-    app.config["SITE_URL"] = "https://events.example.org"
-    event = make_event(title="Feed source")
-    for path in (f"{NS}/events?ical=1", f"{NS}/events/{event['id']}?ical=1"):
-        answer = client.get(path, base_url="http://127.0.0.1:8000")
-        assert answer.status_code == 200
-        text = answer.get_data(as_text=True).replace("\r\n ", "")
-        assert "URL:https://events.example.org/event/" in text
-        source = [x for x in text.splitlines() if x.startswith("SOURCE")]
-        assert source and "https://events.example.org/" in source[0], source
 
 
 @pytest.mark.sqlite_file

@@ -1489,3 +1489,19 @@ def test_a_newer_import_updates_the_live_event_of_its_uid_not_a_trashed_copy(cli
     )
     assert newer.status_code == 200, newer.get_json()
     assert client.get(f"{NS}/events/{live_id}").get_json()["title"] == "New title", newer.get_json()
+
+
+def test_feed_source_is_on_site_url(app, client, make_event):
+    """chk17o D7. README: SITE_URL is the "base of absolute links"; "The calendar carries ... its own
+    address as SOURCE" and subscribers are told to "use SITE_URL's host". A feed asked
+    through the loopback address (nginx in front) must name SITE_URL in SOURCE, as it does
+    in every URL, UID, ATTACH and IMAGE."""
+    app.config["SITE_URL"] = "https://events.example.org"
+    event = make_event(title="Feed source")
+    for path in (f"{NS}/events?ical=1", f"{NS}/events/{event['id']}?ical=1"):
+        answer = client.get(path, base_url="http://127.0.0.1:8000")
+        assert answer.status_code == 200
+        text = answer.get_data(as_text=True).replace("\r\n ", "")
+        assert "URL:https://events.example.org/event/" in text
+        source = [x for x in text.splitlines() if x.startswith("SOURCE")]
+        assert source and "https://events.example.org/" in source[0], source
