@@ -64,8 +64,13 @@ migrate: install
 run: migrate
 	@case "$(WEB_CONCURRENCY)" in ''|*[!0-9]*) \
 		echo "calendar: WEB_CONCURRENCY: '$(WEB_CONCURRENCY)' is not a whole number" >&2; exit 1;; esac
-	exec $(BIN)/gunicorn --config gunicorn.conf.py --bind $(HOST):$(PORT) --workers $(WEB_CONCURRENCY) \
-		--access-logfile - wsgi:app
+	@case "$(PORT)" in ''|*[!0-9]*|??????*) false;; esac && [ "$(PORT)" -ge 1 ] && \
+		[ "$(PORT)" -le 65535 ] || { \
+		echo "calendar: PORT: '$(PORT)' is not a port number (1 to 65535)" >&2; exit 1; }
+	@# An IPv6 address is bound in brackets ([::1]:8000), as gunicorn reads it.
+	case "$(HOST)" in \[*) bind="$(HOST)";; *:*) bind="[$(HOST)]";; *) bind="$(HOST)";; esac; \
+	exec $(BIN)/gunicorn --config gunicorn.conf.py --bind "$$bind:$(PORT)" \
+		--workers $(WEB_CONCURRENCY) --access-logfile - wsgi:app
 
 lint: install-dev
 	$(BIN)/ruff check .

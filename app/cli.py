@@ -153,11 +153,10 @@ def login_link(name):
             token = accounts.login_link_token(name)
         except accounts.AccountError as error:
             raise click.ClickException(str(error)) from None
-    config = current_app.config
-    base = (
-        config["SITE_URL"]
-        or f"http://{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
-    )
+    host = os.environ.get("HOST", "127.0.0.1")
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"  # an IPv6 address, in brackets in a URL (as `make run` binds it)
+    base = current_app.config["SITE_URL"] or f"http://{host}:{os.environ.get('PORT', '8000')}"
     click.echo(f"One-time link for {name} (valid {accounts.LINK_HOURS} hours):")
     click.echo(f"{base.rstrip('/')}/manage/set-password/{token}")
 

@@ -5,9 +5,6 @@ import base64
 import os
 import sqlite3
 import subprocess
-import urllib.request
-
-import pytest
 
 from tests.helpers import BIN, ROOT
 
@@ -100,73 +97,6 @@ def test_i18n_update_merges_every_catalog(app, tmp_path, monkeypatch):
     assert done.exit_code == 0, done.output
     for lang in ("fr", "de", "es"):
         assert f"{lang}: " in done.output, done.output
-
-
-@pytest.mark.sqlite_file
-def test_make_run_with_a_port_out_of_range_says_one_line(tmp_path):
-    """README: `make run` serves on HOST:PORT; a value that cannot work stops the start with
-    one line naming the setting (the Makefile does so for WEB_CONCURRENCY), never a
-    traceback."""
-    env = {
-        **os.environ,
-        "PORT": "99999",
-        "CALENDAR_DATABASE": str(tmp_path / "calendar.db"),
-        "UPLOAD_FOLDER": str(tmp_path / "uploads"),
-        "GUNICORN_WARM_UP": "0",
-    }
-    done = subprocess.run(
-        ["make", "-s", "run"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode != 0
-    assert "Traceback" not in done.stderr, done.stderr[-300:]
-    assert "PORT" in done.stderr or "port" in done.stderr
-
-
-@pytest.mark.sqlite_file
-def test_make_run_on_an_ipv6_host(tmp_path):
-    """README: make run serves on HOST:PORT. HOST=::1 serves on [::1] (or is refused with
-    one line naming HOST), never gunicorn's "'' is not a valid port number"."""
-    import signal
-    import time
-
-    from tests.helpers import free_port
-
-    port = free_port()
-    env = {
-        **os.environ,
-        "HOST": "::1",
-        "PORT": str(port),
-        "CALENDAR_DATABASE": str(tmp_path / "calendar.db"),
-        "UPLOAD_FOLDER": str(tmp_path / "uploads"),
-        "GUNICORN_WARM_UP": "0",
-        "WEB_CONCURRENCY": "1",
-    }
-    process = subprocess.Popen(
-        ["make", "-s", "run"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    served = False
-    try:
-        deadline = time.time() + 60
-        while time.time() < deadline and process.poll() is None:
-            try:
-                urllib.request.urlopen(f"http://[::1]:{port}/healthz", timeout=1).read()
-                served = True
-                break
-            except OSError:
-                time.sleep(0.2)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-        _, errors = process.communicate(timeout=30)
-    if not served:
-        assert "is not a valid port number" not in errors, errors[-300:]
-        assert "HOST" in errors, errors[-300:]
 
 
 def test_user_name_with_surrounding_spaces(app, client):

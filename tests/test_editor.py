@@ -39,6 +39,18 @@ def upload(editor, size: tuple[int, int], colour: str, name: str):
     )
 
 
+def test_a_login_link_on_an_ipv6_host_has_it_in_brackets(app, as_role, monkeypatch):
+    """Without SITE_URL the link is on http://HOST:PORT; HOST=::1 made http://::1:8000/,
+    no URL a browser opens (chk17o D12)."""
+    as_role("editor", "eve")
+    monkeypatch.setenv("HOST", "::1")
+    monkeypatch.setenv("PORT", "8992")
+    app.config["SITE_URL"] = ""
+    result = app.test_cli_runner().invoke(args=["users", "login-link", "eve"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().splitlines()[-1].startswith("http://[::1]:8992/manage/")
+
+
 def test_a_login_link_sets_the_password_once(app, as_role):
     as_role("editor", "eve")
     result = app.test_cli_runner().invoke(args=["users", "login-link", "eve"])

@@ -191,6 +191,49 @@ def test_make_run_refuses_a_worker_count_that_is_not_a_number(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+@sqlite_file
+@pytest.mark.parametrize("port", ["99999", "0"])
+def test_make_run_refuses_a_port_out_of_range_in_one_line(tmp_path, port):
+    """gunicorn's answer to PORT=99999 was a traceback (OverflowError; chk17o D8)."""
+    done = _run(["make", "--no-print-directory", "run"], _env(tmp_path, PORT=port))
+    assert done.returncode != 0
+    assert f"calendar: PORT: '{port}' is not a port number (1 to 65535)" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@sqlite_file
+def test_make_run_serves_on_an_ipv6_host(tmp_path):
+    """HOST=::1 was bound as "::1:PORT", which gunicorn read as a host with an empty port
+    (chk17o D12): it is bound in brackets."""
+    import signal
+
+    port = free_port()
+    env = _env(tmp_path, HOST="::1", PORT=str(port), GUNICORN_WARM_UP="0", WEB_CONCURRENCY="1")
+    process = subprocess.Popen(
+        ["make", "-s", "run"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    served = False
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and process.poll() is None and not served:
+            try:
+                urllib.request.urlopen(f"http://[::1]:{port}/healthz", timeout=1).read()
+                served = True
+            except OSError:
+                time.sleep(0.2)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+        _, errors = process.communicate(timeout=30)
+    assert served, errors[-300:]
+
+
 # --- instance/config.py holds Python values, sometimes text: read like the environment's ----
 
 
