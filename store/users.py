@@ -49,6 +49,9 @@ _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 def create_user(login: str, role: str, email: str = "") -> tuple[User, str]:
     if role not in ROLES:
         raise UserError(f"unknown role {role!r}; choose one of {', '.join(ROLES)}")
+    # Trimmed, as WordPress's sanitize_user does: the editor's sign-in form trims what is
+    # typed, so " ann " would name an account no one could open there.
+    login, email = login.strip(), email.strip()
     if not login or ":" in login:
         raise UserError("a user name must be non-empty and must not contain ':'")
     # WordPress's limits (user_login, user_email), within both engines' columns.

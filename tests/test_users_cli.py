@@ -131,3 +131,15 @@ def test_users_create_refuses_a_login_that_names_a_user_in_another_case(app):
     assert run(app, "create", "ΝΙΚΟΣ", "--role", "author").exit_code == 0
     second = run(app, "create", "νικος", "--role", "author")
     assert second.exit_code != 0 and "already names user" in second.output
+
+
+def test_a_user_name_with_surrounding_spaces_is_trimmed(app, client):
+    """As WordPress's sanitize_user: `users create " spaced "` made an account the editor's
+    sign-in (which trims what is typed) could never open (chk17o D13)."""
+    made = run(app, "create", " spaced ", "--role", "author")
+    assert made.exit_code == 0, made.output
+    assert "Created author spaced (id" in made.output
+    password = made.output.strip().splitlines()[-1]
+    answer = client.get("/wp-json/wp/v2/users/me", headers=basic("spaced", password))
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["slug"] == "spaced"
