@@ -495,18 +495,15 @@ def extract():
 def update():
     """Merge the template into every language's .po (new strings left to translate)."""
     catalog = template()
-    for lang in current_app.config["LANGUAGES"]:
-        if lang == "en":
-            continue
+    # Every catalog of the code, not only the LANGUAGES one site offers.
+    for lang in sorted(os.listdir(TRANSLATIONS)):
         path = os.path.join(TRANSLATIONS, lang, "LC_MESSAGES", "messages.po")
-        if os.path.exists(path):
-            with open(path, "rb") as handle:
-                current = read_po(handle, locale=lang)
-        else:
-            current = Catalog(locale=lang, project="calendar-events", fuzzy=False)
+        if not os.path.isfile(path):
+            continue
+        with open(path, "rb") as handle:
+            current = read_po(handle, locale=lang)
         current.update(catalog, no_fuzzy_matching=True)
         current.fuzzy = False
-        os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as handle:
             write_po(handle, current, no_location=True, width=100, ignore_obsolete=True)
         missing = sum(1 for m in current if m.id and not m.string)

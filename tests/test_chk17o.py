@@ -79,20 +79,3 @@ def _writable(path):
         subprocess.run(["chattr", "-i", str(path)], check=False)
     else:
         os.chmod(path, 0o644)
-
-
-def test_i18n_update_merges_every_catalog(app, tmp_path, monkeypatch):
-    """README: "calendar i18n update # merge it into the fr/de/es catalogs" (its help: "every
-    language's .po"), whatever languages one site offers (LANGUAGES)."""
-    import shutil
-
-    import app.cli as cli
-
-    folder = tmp_path / "translations"
-    shutil.copytree(os.path.join(ROOT, "app", "translations"), folder)
-    monkeypatch.setattr(cli, "TRANSLATIONS", str(folder))
-    app.config["LANGUAGES"] = ["en", "fr"]
-    done = app.test_cli_runner().invoke(args=["i18n", "update"])
-    assert done.exit_code == 0, done.output
-    for lang in ("fr", "de", "es"):
-        assert f"{lang}: " in done.output, done.output

@@ -431,3 +431,20 @@ def test_the_documented_page_parameter_states_its_minimum(client):
     doc = _doc(client)
     page = next(p for p in doc["paths"]["/events"]["get"]["parameters"] if p["name"] == "page")
     assert page["schema"].get("minimum") == 1, page
+
+
+def test_i18n_update_merges_every_catalog(app, tmp_path, monkeypatch):
+    """README: "calendar i18n update # merge it into the fr/de/es catalogs" (its help:
+    "every language's .po"), whatever languages one site offers (LANGUAGES; chk17o D6)."""
+    import shutil
+
+    import app.cli as cli
+
+    folder = tmp_path / "translations"
+    shutil.copytree(TRANSLATIONS, folder)
+    monkeypatch.setattr(cli, "TRANSLATIONS", str(folder))
+    app.config["LANGUAGES"] = ["en", "fr"]
+    done = app.test_cli_runner().invoke(args=["i18n", "update"])
+    assert done.exit_code == 0, done.output
+    for lang in ("fr", "de", "es"):
+        assert f"{lang}: " in done.output, done.output
