@@ -32,6 +32,7 @@ from app.routes.index import neutral_document
 from app.tec_import import Importer
 from app.tec_source import Source, SourceError, printable
 from rules.clock import utcnow
+from rules.text import counted
 from schemas.events import IMPORT_STATUSES
 from store import accounts, texts, users
 from store.backup import BackupError, restore_backup, write_backup
@@ -137,7 +138,8 @@ def revoke(name):
         except users.UserError as error:
             raise click.ClickException(str(error)) from None
     click.echo(
-        f"Revoked {count} application password(s) of {name}, the editor password and its "
+        f"Revoked {counted(count, 'application password', 'application passwords')} of "
+        f"{name}, the editor password and its "
         "sessions; `users login-link` gives access again."
     )
 
@@ -180,7 +182,7 @@ def migrate_command():
         click.echo(f"Migrated the database from schema version {before} to {version}.")
     click.echo(f"Database at schema version {version}.")
     if made:
-        click.echo(f"Made the stored texts of {made} events.")
+        click.echo(f"Made the stored texts of {counted(made, 'event', 'events')}.")
 
 
 @click.command("seed")
@@ -223,8 +225,10 @@ def seed_command(count, author, force, remove):
                 site_timezone=current_app.config["SITE_TIMEZONE"],
             )
     click.echo(
-        f"Added {counts['events']} demo events, {counts['venues']} venues, "
-        f"{counts['organizers']} organizers, {counts['images']} images, owned by "
+        f"Added {counted(counts['events'], 'demo event', 'demo events')}, "
+        f"{counted(counts['venues'], 'venue', 'venues')}, "
+        f"{counted(counts['organizers'], 'organizer', 'organizers')}, "
+        f"{counted(counts['images'], 'image', 'images')}, owned by "
         + (
             f"{owner.login}."
             if owner
@@ -241,15 +245,22 @@ def _remove_demo() -> None:
         raise click.ClickException("no demo data to remove (nothing was seeded)")
     removed = remove_demo(current_app.config["UPLOAD_FOLDER"])
     click.echo(
-        f"Removed {removed['event']} demo events, {removed['venue']} venues, "
-        f"{removed['organizer']} organizers, {removed['term']} categories and tags and "
-        f"{removed['media']} images."
+        f"Removed {counted(removed['event'], 'demo event', 'demo events')}, "
+        f"{counted(removed['venue'], 'venue', 'venues')}, "
+        f"{counted(removed['organizer'], 'organizer', 'organizers')}, "
+        f"{counted(removed['term'], 'category or tag', 'categories and tags')} and "
+        f"{counted(removed['media'], 'image', 'images')}."
         + (
-            f" Kept {removed['edited']} demo events edited since (they are the site's own now)."
+            f" Kept {counted(removed['edited'], 'demo event', 'demo events')} edited since "
+            "(they are the site's own now)."
             if removed["edited"]
             else ""
         )
-        + (f" Kept {removed['kept']} demo items your own events use." if removed["kept"] else "")
+        + (
+            f" Kept {counted(removed['kept'], 'demo item', 'demo items')} your own events use."
+            if removed["kept"]
+            else ""
+        )
     )
 
 
@@ -420,8 +431,11 @@ def _contents(manifest: dict) -> str:
     """What an archive holds, as ``backup`` and ``restore`` say it."""
     rows = manifest["rows"]
     return (
-        f"{rows['event']} events, {rows['venue']} venues, {rows['organizer']} organizers, "
-        f"{rows['term']} terms, {rows['user']} users and {manifest['files']} image files"
+        f"{counted(rows['event'], 'event', 'events')}, "
+        f"{counted(rows['venue'], 'venue', 'venues')}, "
+        f"{counted(rows['organizer'], 'organizer', 'organizers')}, "
+        f"{counted(rows['term'], 'term', 'terms')}, {counted(rows['user'], 'user', 'users')} "
+        f"and {counted(manifest['files'], 'image file', 'image files')}"
     )
 
 

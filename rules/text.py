@@ -165,3 +165,9 @@ def search_terms(text: str) -> tuple[list[str], list[str]]:
         terms = [text]
     words = [term for term in terms if not term.startswith("-")]
     return words, [term[1:] for term in terms if term.startswith("-")]
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """``n`` things in English, "1 venue" or "2 venues": the commands' own lines, which are
+    not translated (the catalogs' messages count with ngettext, app/i18n.py)."""
+    return f"{n} {one if n == 1 else many}"

@@ -19,7 +19,7 @@ from peewee import SQL
 from rules import clock
 from rules.clock import utcnow_str
 from rules.ids import as_id
-from rules.text import fold
+from rules.text import counted, fold
 from store.db import folded, upsert, write_transaction
 from store.models import AppPassword, AuthFailure, Event, Media, Organizer, User, Venue
 from store.sql import Statement, in_list, param
@@ -148,8 +148,9 @@ _ITEM_WORDS = {
 
 def counted_items(owned: dict[str, int]) -> str:
     """``_owned``'s counts said in words: "3 events, 1 venue"."""
-    words = ((n, _ITEM_WORDS.get(table, (table, table))[n != 1]) for table, n in owned.items() if n)
-    return ", ".join(f"{n} {word}" for n, word in words)
+    return ", ".join(
+        counted(n, *_ITEM_WORDS.get(table, (table, table))) for table, n in owned.items() if n
+    )
 
 
 def _other_administrators(user: User) -> bool:

@@ -355,7 +355,9 @@ def test_cli_users_create_password_list_revoke(app, client):
     assert client.get(f"{NS}/events", headers=basic("alice", second)).status_code == 200
     listing = runner.invoke(args=["users", "list"]).output
     assert "alice" in listing and "editor" in listing
-    assert runner.invoke(args=["users", "revoke", "alice"]).exit_code == 0
+    revoked = runner.invoke(args=["users", "revoke", "alice"])
+    assert revoked.exit_code == 0
+    assert revoked.output.startswith("Revoked 2 application passwords of alice,")
     assert client.get(f"{NS}/events", headers=basic("alice", second)).status_code == 401
     duplicate = runner.invoke(args=["users", "create", "alice", "--role", "editor"])
     assert duplicate.exit_code != 0
@@ -434,6 +436,19 @@ def test_huge_ids_in_filters_are_400(client):
     assert client.get(f"{NS}/events?categories=99999999999999999999").status_code == 400
 
 
+def test_seed_counts_say_one_in_the_singular(app, admin):
+    """README: "A message that counts something is said with ngettext ... its forms for one
+    and for many"; the commands' English lines too: "1 demo event, 1 venue" (chk17o D1)."""
+    runner = app.test_cli_runner()
+    added = runner.invoke(args=["seed", "--events", "1"])
+    assert added.exit_code == 0, added.output
+    line = [x for x in added.output.splitlines() if x.startswith("Added")][0]
+    assert line.startswith("Added 1 demo event, 1 venue, 1 organizer, "), line
+    removed = runner.invoke(args=["seed", "--remove"])
+    line = [x for x in removed.output.splitlines() if x.startswith("Removed")][0]
+    assert line.startswith("Removed 1 demo event, 1 venue, 1 organizer, "), line
+
+
 def test_seed_command_fills_a_demo_calendar(app, client):
     runner = app.test_cli_runner()
     runner.invoke(args=["users", "create", "owner", "--role", "administrator"])
@@ -505,7 +520,7 @@ def test_seed_remove_keeps_demo_events_the_site_edited(app, client, admin):
     edited = client.post(f"{NS}/events/{plain['id']}", json={"title": "Ours now"}, headers=admin)
     assert edited.status_code == 200
     done = runner.invoke(args=["seed", "--remove"])
-    assert "Kept 1 demo events edited since (they are the site's own now)." in done.output
+    assert "Kept 1 demo event edited since (they are the site's own now)." in done.output
     assert client.get(f"{NS}/events/{plain['id']}").get_json()["title"] == "Ours now"
 
 
