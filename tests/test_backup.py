@@ -123,7 +123,7 @@ def test_a_backup_restores_into_an_empty_site_answering_alike(database, tmp_path
         _fill(server, auth)
         archive = tmp_path / "site.tar.gz"
         said = flask_cli(database, "backup", str(archive), UPLOAD_FOLDER=uploads)
-        assert said.startswith("Backed up 8 events") and "1 users" in said
+        assert said.startswith("Backed up 8 events") and "1 user and" in said
         before = _answers(server, auth)
     finally:
         server.stop()
@@ -188,7 +188,7 @@ def test_restore_refuses_a_site_that_holds_a_calendar_unless_forced(database, tm
     assert "already holds a calendar (table" in refused.stderr and "--force" in refused.stderr
     forced = _cli(database, "restore", "--force", str(archive), UPLOAD_FOLDER=tmp_path / "up")
     assert forced.returncode == 0, forced.stderr
-    assert "1 users" in forced.stdout
+    assert "1 user and" in forced.stdout
 
 
 @pytest.mark.parametrize(
