@@ -97,3 +97,28 @@ def test_right_after_a_seed_an_event_search_is_answered_from_the_text_index(clie
     text = " ".join(str(row) for row in plan)
     assert "Seq Scan" not in text, text
     assert "Index" in text or "INDEX" in text, text
+
+
+def test_a_search_of_venues_never_matches_a_password_protected_venue_s_masked_city(client, admin, make_event):
+    """SPEC §10: 'Password-protected and unreadable items leak nothing: no ... search, total
+    ... reveals a field that the caller's own read of the item would mask ... Searches and
+    filters treat masked fields as absent for callers who may not read them.' An anonymous
+    read of the venue masks its city (''), and /venues?search= does not find it by the city,
+    but the events' search of venues (search_venues, which the pages' search box and the
+    widget use) matches Venue.city unmasked: guessing the city finds the event."""
+    venue = client.post(
+        f"{NS}/venues",
+        json={"venue": "Plainname Hall", "city": "Secretcity", "password": "pw"},
+        headers=admin,
+    ).get_json()
+    make_event(title="Show", venue=venue["id"], start_date="2030-01-05 10:00", end_date="2030-01-05 11:00")
+    assert client.get(f"{NS}/venues/{venue['id']}").get_json()["city"] == ""
+    assert client.get(f"{NS}/venues", query_string={"search": "secretcity"}).get_json()["total"] == 0
+    found = client.get(
+        f"{NS}/events",
+        query_string={"search": "secretcity", "search_venues": 1, "start_date": "2000-01-01", "end_date": "2100-01-01"},
+    ).get_json()
+    assert found["total"] == 0, found
+    page = client.get("/events/list/", query_string={"search": "secretcity", "tribe-bar-date": "2030-01-01"})
+    assert page.status_code == 200
+    assert ">Show<" not in page.get_data(as_text=True) and "/event/show/" not in page.get_data(as_text=True)
