@@ -8,14 +8,21 @@ from tests.conftest import NS
 def _titles(client, search, **extra):
     answer = client.get(
         f"{NS}/events",
-        query_string={"search": search, "start_date": "2000-01-01", "end_date": "2100-01-01", **extra},
+        query_string={
+            "search": search,
+            "start_date": "2000-01-01",
+            "end_date": "2100-01-01",
+            **extra,
+        },
     )
     assert answer.status_code == 200, answer.get_json()
     return sorted(e["title"] for e in answer.get_json()["events"])
 
 
 @pytest.mark.parametrize("title", ["İSTANBUL gece", "İstanbul Hall"])
-def test_an_event_search_for_istanbul_finds_a_title_with_a_dotted_capital_i(client, make_event, title):
+def test_an_event_search_for_istanbul_finds_a_title_with_a_dotted_capital_i(
+    client, make_event, title
+):
     """README: 'A word is found in any case and either Unicode form, the same on SQLite and
     PostgreSQL: ... "istanbul" finds "İstanbul"'. PostgreSQL's folded index finds it; SQLite's
     FTS5 index (its own case folding, not rules/text.py::fold) did not."""
@@ -28,12 +35,17 @@ def test_an_event_search_for_istanbul_finds_a_title_with_a_dotted_capital_i(clie
 @pytest.mark.parametrize(
     "title,search",
     [
-        ("\u1c97\u1c91\u1c98\u1c9a\u1c98\u1ca1\u1c98 festival", "\u10d7\u10d1\u10d8\u10da\u10d8\u10e1\u10d8"),
+        (
+            "\u1c97\u1c91\u1c98\u1c9a\u1c98\u1ca1\u1c98 festival",
+            "\u10d7\u10d1\u10d8\u10da\u10d8\u10e1\u10d8",
+        ),
         ("\u1fbb\u0398\u0397\u039d\u0391 concert", "\u03ac\u03b8\u03b7\u03bd\u03b1"),
     ],
     ids=["georgian-mtavruli", "greek-oxia"],
 )
-def test_an_event_search_in_lower_case_finds_capitals_beyond_latin(client, make_event, title, search):
+def test_an_event_search_in_lower_case_finds_capitals_beyond_latin(
+    client, make_event, title, search
+):
     """The same rule as above (README: any case, the same on both engines): a Georgian title in
     Mtavruli capitals ("ᲗᲑᲘᲚᲘᲡᲘ") is found by "თბილისი", and a Greek capital written with
     oxia (U+1FBB, canonically Ά) by "άθηνα", on PostgreSQL (fold) but not on SQLite, whose
@@ -60,15 +72,21 @@ def test_a_two_letter_search_is_case_insensitive_beyond_a_to_z(client, make_even
     ["Fête Été", "Fête " + "E\u0301te\u0301", "Fête İstanbul", "Fête ΚΗΠΟΣ"],
     ids=["accented-capital", "decomposed", "dotted-capital-i", "greek-capitals"],
 )
-def test_an_excluded_word_excludes_it_in_any_case_and_unicode_form(client, make_event, excluded_title):
+def test_an_excluded_word_excludes_it_in_any_case_and_unicode_form(
+    client, make_event, excluded_title
+):
     """README: '-word excluded ... A word is found in any case and either Unicode form, the
     same on SQLite and PostgreSQL'. The excluded words are tested by each engine's scan
     (SQLite: lower() A-Z; PostgreSQL: ILIKE without composing), not by the fold, so
     '-été' keeps "Fête Été" (SQLite) and a decomposed "Été" (both engines)."""
     make_event(title=excluded_title, start_date="2030-01-05 10:00", end_date="2030-01-05 11:00")
     make_event(title="Fête hiver", start_date="2030-01-06 10:00", end_date="2030-01-06 11:00")
-    lowered = {"Fête Été": "été", "Fête " + "E\u0301te\u0301": "été", "Fête İstanbul": "istanbul",
-               "Fête ΚΗΠΟΣ": "κηπος"}[excluded_title]
+    lowered = {
+        "Fête Été": "été",
+        "Fête " + "E\u0301te\u0301": "été",
+        "Fête İstanbul": "istanbul",
+        "Fête ΚΗΠΟΣ": "κηπος",
+    }[excluded_title]
     assert _titles(client, f"fête -{lowered}") == ["Fête hiver"]
 
 
@@ -99,7 +117,9 @@ def test_right_after_a_seed_an_event_search_is_answered_from_the_text_index(clie
     assert "Index" in text or "INDEX" in text, text
 
 
-def test_a_search_of_venues_never_matches_a_password_protected_venue_s_masked_city(client, admin, make_event):
+def test_a_search_of_venues_never_matches_a_password_protected_venue_s_masked_city(
+    client, admin, make_event
+):
     """SPEC §10: 'Password-protected and unreadable items leak nothing: no ... search, total
     ... reveals a field that the caller's own read of the item would mask ... Searches and
     filters treat masked fields as absent for callers who may not read them.' An anonymous
@@ -111,14 +131,27 @@ def test_a_search_of_venues_never_matches_a_password_protected_venue_s_masked_ci
         json={"venue": "Plainname Hall", "city": "Secretcity", "password": "pw"},
         headers=admin,
     ).get_json()
-    make_event(title="Show", venue=venue["id"], start_date="2030-01-05 10:00", end_date="2030-01-05 11:00")
+    make_event(
+        title="Show", venue=venue["id"], start_date="2030-01-05 10:00", end_date="2030-01-05 11:00"
+    )
     assert client.get(f"{NS}/venues/{venue['id']}").get_json()["city"] == ""
-    assert client.get(f"{NS}/venues", query_string={"search": "secretcity"}).get_json()["total"] == 0
+    assert (
+        client.get(f"{NS}/venues", query_string={"search": "secretcity"}).get_json()["total"] == 0
+    )
     found = client.get(
         f"{NS}/events",
-        query_string={"search": "secretcity", "search_venues": 1, "start_date": "2000-01-01", "end_date": "2100-01-01"},
+        query_string={
+            "search": "secretcity",
+            "search_venues": 1,
+            "start_date": "2000-01-01",
+            "end_date": "2100-01-01",
+        },
     ).get_json()
     assert found["total"] == 0, found
-    page = client.get("/events/list/", query_string={"search": "secretcity", "tribe-bar-date": "2030-01-01"})
+    page = client.get(
+        "/events/list/", query_string={"search": "secretcity", "tribe-bar-date": "2030-01-01"}
+    )
     assert page.status_code == 200
-    assert ">Show<" not in page.get_data(as_text=True) and "/event/show/" not in page.get_data(as_text=True)
+    assert ">Show<" not in page.get_data(as_text=True) and "/event/show/" not in page.get_data(
+        as_text=True
+    )
