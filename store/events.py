@@ -202,18 +202,21 @@ def _found(filters: EventFilters, viewer: Viewer, ref, in_order: bool):
     id_column = unindexed(Event.id) if in_order else Event.id
     found = _search_clause(filters.search, id_column, ref)
     if filters.search_venues:
-        found |= _at_venues_named(filters.search, viewer, ref)
+        found |= _at_venues_named(filters, viewer, ref)
     return found
 
 
-def _at_venues_named(text: str, viewer: Viewer, ref):
-    """Events at a venue whose name or city holds ``text``, one that their representation
-    shows this viewer (not trashed, readable: as a venue filter counts it). The text is
-    written into the statement, which is then built for its request alone (``_shape``)."""
-    named = contains_text(Venue.title, text) | contains_text(Venue.city, text)
-    shown = (Venue.status != "trash") & visible_clause(
-        Venue, viewer, now=ref("now"), author=ref("viewer")
-    )
+def _at_venues_named(filters: EventFilters, viewer: Viewer, ref):
+    """Events at a venue whose name or city holds the search, one that their representation
+    shows this viewer (not trashed, readable: as a venue filter counts it). A password masks
+    the city: it is searched only where this viewer may read it (SPEC §10), as the venues'
+    own search does (store/linked.py). The text is written into the statement, which is
+    then built for its request alone (``_shape``)."""
+    text, author = filters.search, ref("viewer")
+    password = ref("password") if filters.password else None
+    clear = unmasked_clause(Venue, viewer, password, author=author)
+    named = contains_text(Venue.title, text) | (contains_text(Venue.city, text) & clear)
+    shown = (Venue.status != "trash") & visible_clause(Venue, viewer, now=ref("now"), author=author)
     links = EventVenue.select(SQL("1")).join(Venue, on=(EventVenue.venue == Venue.id))
     return fn.EXISTS(links.where((EventVenue.event == Event.id) & named & shown))
 
