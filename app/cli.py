@@ -37,7 +37,8 @@ from schemas.events import IMPORT_STATUSES
 from store import accounts, texts, users
 from store.backup import BackupError, restore_backup, write_backup
 from store.copy import CopyError, copy_database
-from store.db import UnsupportedDatabase, database, one_run_at_a_time
+from store.db import UnsupportedDatabase, database, one_run_at_a_time, settle_text_index
+from store.models import EVENT_TEXT_INDEX
 from store.recurrence import extend_series, open_ended_series
 from store.schema import migrate, schema_version
 from store.seed import has_demo, holds_events, remove_demo, seed
@@ -298,6 +299,7 @@ def import_ics_command(source, author, status):
         with click.progressbar(length=len(items), label="Importing events") as bar:
             report = import_events(items, Viewer(owner), status, progress=bar.update)
         texts.make_all()  # each write made its first 500
+        settle_text_index(*EVENT_TEXT_INDEX)
     click.echo(
         ", ".join(f"{len(report[k])} {k}" for k in ("created", "updated", "unchanged", "rejected"))
     )
@@ -341,6 +343,7 @@ def import_tec_command(site_url, user, password, author, no_images):
                 )
             report, site = _import_tec(site_url, user, password, viewer, not no_images)
         texts.make_all()
+        settle_text_index(*EVENT_TEXT_INDEX)
     _print_report(site, report, "Imported")
     if report.failures:
         raise SystemExit(1)
@@ -547,6 +550,7 @@ def extend(days):
             for series_id in bar:
                 added += extend_series(series_id, horizon, config["RECURRENCE_MAX"])
         texts.make_all()  # each write made its first 500
+        settle_text_index(*EVENT_TEXT_INDEX)
     click.echo(
         f"Added {added} occurrences to {len(series_ids)} open-ended series (horizon {days} days)."
     )
