@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import itertools
+import math
 import os
 import re
 import sqlite3
@@ -23,6 +25,7 @@ import weakref
 from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar, Token
+from functools import cache
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
@@ -568,8 +571,8 @@ def after_bulk_load(make_texts: Callable[[], object]) -> None:
 
 
 def settle_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
-    """After an import of many rows into ``table`` (``import-ics``, ``import-tec``), outside
-    its transactions: on PostgreSQL, the rows that its GIN text index took into its pending
+    """After an import of many rows into ``table`` (``import-ics``, ``import-tec``,
+    ``recurrence extend``), outside its transactions: on PostgreSQL, the rows that its GIN text index took into its pending
     list merged into the index and the statistics gathered (``VACUUM (ANALYZE)``, 0.2 s at
     10,000 events), for the reason ``after_bulk_load`` gives. SQLite's FTS5 index took each
     row as it came: nothing to do."""
@@ -983,17 +986,34 @@ def _like_pattern(text: str) -> str:
 
 def contains_text(column, text: str, scan: bool = False):
     """Substring test in any case and Unicode form: the column and the text folded alike
-    (``folded``, ``fold``), on either engine. But for a ``scan`` of a whole table of events
-    (a word too short for the text index), which keeps each engine's own case-insensitive
-    test, the quickest it has: SQLite's A-to-Z ``lower`` costs half what Python's fold
-    does per row, and PostgreSQL's ``ILIKE`` lowers without composing."""
+    (``folded``, ``fold``), on either engine. But a ``scan`` of a whole table of events (a
+    word too short for the text index) of an ASCII word keeps each engine's quicker test,
+    the same on both: PostgreSQL's ``ILIKE``, which lowers "İ" and the Kelvin sign into
+    ASCII as ``fold`` does (it does not compose: a decomposed "é" holds an "e" there, and
+    on SQLite too); SQLite's ``lower``, A to Z, and those two capitals (``_ascii_lowered``).
+    Python's fold costs SQLite half as much again per row, and PostgreSQL's ``NORMALIZE``
+    four times ``ILIKE``'s: at 10,000 demo events ``search=ab`` takes 14 ms on SQLite,
+    ``search=ét`` 22 ms (docs/performance.md)."""
+    quick = scan and text.isascii()
     if is_postgres():
-        if scan:
+        if quick:
             return Expression(column, "ILIKE", Value(_like_pattern(text)))
         return Expression(folded(column), "LIKE", Value(_like_pattern(fold(text))))
-    if scan:
-        return fn.instr(fn.lower(column), text.lower()) > 0
+    if quick:
+        return _ascii_lowered(column, text.lower())
     return fn.instr(folded(column), fold(text)) > 0
+
+
+def _ascii_lowered(column, word: str):
+    """SQLite: ``column`` holds the ASCII ``word`` once lowered A to Z, or once "İ" and the
+    Kelvin sign are lowered too ("i", "k"), in the rare rows that hold one (two ``instr``
+    cost less than ``replace`` copying every text)."""
+    found = fn.instr(fn.lower(column), word) > 0
+    if not {"i", "k"} & set(word):
+        return found
+    rare = (fn.instr(column, "İ") > 0) | (fn.instr(column, "\u212a") > 0)
+    lowered = fn.lower(fn.replace(fn.replace(column, "İ", "i"), "\u212a", "k"))
+    return found | (rare & (fn.instr(lowered, word) > 0))
 
 
 def create_text_index(index: str, table: str, columns: tuple[str, ...]) -> None:
@@ -1318,16 +1338,70 @@ def _create_postgres_text_index(index: str, table: str, columns: tuple[str, ...]
 
 
 def _match_expression(words: list[str]) -> str:
-    """FTS5's query for every one of ``words``, each in either Unicode form: the index holds
-    the texts as written, and a text written decomposed (macOS, an Apple .ics) must be found
-    by the word typed composed, as PostgreSQL's folded index finds it."""
-    return " AND ".join(_either_form(word) for word in words)
+    """FTS5's query for every one of ``words``, each in the forms the index holds it in
+    (``_fts_forms``)."""
+    return " AND ".join(_any_of(_fts_forms(word) or [fold(word)]) for word in words)
 
 
-def _either_form(word: str) -> str:
-    forms = dict.fromkeys(unicodedata.normalize(form, word) for form in ("NFC", "NFD"))
+def _any_of(forms: list[str]) -> str:
     phrases = ['"' + form.replace('"', '""') + '"' for form in forms]
     return phrases[0] if len(phrases) == 1 else f"({' OR '.join(phrases)})"
+
+
+FTS_FORMS_MAX = 16  # phrases asked for one word; a word of more is scanned (``text_indexed``)
+
+
+def _fts_forms(word: str) -> list[str] | None:
+    """The texts FTS5's index must be asked for to find what ``contains_text`` finds of
+    ``word``, or ``None`` when there would be more than ``FTS_FORMS_MAX``. The index holds
+    the texts as written and folds their case with its own, older table (``_fts_misfolds``):
+    so the word folded, with each of its letters also as every character the index does not
+    fold to it ("istanbul" also as "İstanbul"), and decomposed, as a text written on macOS
+    or in an Apple .ics is (PostgreSQL's index holds the texts folded: one form there)."""
+    folded_word = fold(word)
+    misfolds = _fts_misfolds()
+    choices = [letter + misfolds.get(letter, "") for letter in folded_word]
+    if math.prod(len(choice) for choice in choices) > FTS_FORMS_MAX:
+        return None
+    forms = ["".join(form) for form in itertools.product(*choices)]
+    return list(dict.fromkeys([*forms, unicodedata.normalize("NFD", folded_word)]))
+
+
+@cache
+def _fts_misfolds() -> dict[str, str]:
+    """Each letter that ``fold`` makes of characters that FTS5's trigram tokenizer folds to
+    something else (its case table is Unicode 6.1's: "İ", the final sigma, Georgian
+    Mtavruli, Cherokee, Osage, a few hundred in all), and those characters. Asked of an
+    FTS5 table in memory, once per process (0.1 s), so that it is the table of the SQLite
+    the calendar runs on."""
+    pairs = []
+    for code in range(1, 0x30000):
+        char = chr(code)
+        if not 0xD800 <= code < 0xE000 and len(fold(char)) == 1 and fold(char) != char:
+            pairs.append((char, fold(char)))
+    probe = sqlite3.connect(":memory:")
+    try:
+        probe.execute("CREATE VIRTUAL TABLE probe USING fts5(x, tokenize='trigram')")
+        probe.executemany(
+            "INSERT INTO probe (rowid, x) VALUES (?, ?)",
+            [(n, f"a{char}b") for n, (char, _) in enumerate(pairs)],
+        )
+        misfolds: dict[str, str] = {}
+        for n, (char, letter) in enumerate(pairs):
+            query = "SELECT 1 FROM probe WHERE probe MATCH ? AND rowid = ?"
+            if not probe.execute(query, [f'"a{letter}b"', n]).fetchone():
+                misfolds[letter] = misfolds.get(letter, "") + char
+        return misfolds
+    finally:
+        probe.close()
+
+
+def text_indexed(word: str) -> bool:
+    """Whether the text index finds ``word`` as ``contains_text`` finds it: 3 characters
+    or more, and on SQLite in at most ``FTS_FORMS_MAX`` forms; the others are scanned."""
+    if len(word) < TEXT_INDEX_MIN:
+        return False
+    return is_postgres() or _fts_forms(word) is not None
 
 
 def _matching_sql(index: str, words: list[str]) -> tuple[str, list]:
