@@ -159,3 +159,23 @@ def test_rule_ending_before_its_start_is_shown_by_the_feed_as_by_the_listing(cli
     listed = client.get(f"{NS}/events", query_string={"search": "Until before start", "start_date": "2027-01-01"})
     assert listed.get_json()["total"] == 1
     assert served(client, {}, event_id) == {("2027-06-01 10:00", "2027-06-01 11:00", "Until before start")}
+
+
+def test_source_of_a_negotiated_feed_refreshes_as_a_calendar(client, as_role):
+    """D4: the feed names its own address as SOURCE (RFC 7986 §5.8: "a URI where calendar
+    data can be refreshed from"). A feed asked with ``Accept: text/calendar`` names the URL
+    without ``ical=1``, which a calendar application fetching it gets as JSON."""
+    editor = as_role("editor")
+    response = client.post(
+        f"{NS}/events",
+        json={"title": "Source", "start_date": "2027-05-03 20:00", "end_date": "2027-05-03 21:00"},
+        headers=editor,
+    )
+    assert response.status_code == 201
+    feed = client.get(f"{NS}/events", query_string={"start_date": "2027-05-01"}, headers={"Accept": "text/calendar"})
+    assert feed.headers["Content-Type"].startswith("text/calendar")
+    source = str(icalendar.Calendar.from_ical(feed.get_data(as_text=True))["SOURCE"])
+    path = source.split("://", 1)[1].split("/", 1)[1]
+    again = client.get("/" + path)
+    assert again.status_code == 200
+    assert again.headers["Content-Type"].startswith("text/calendar"), (source, again.headers["Content-Type"])
