@@ -217,3 +217,28 @@ def test_cli_import_accepts_the_webcal_links_the_pages_offer(app, client):
     result = app.test_cli_runner().invoke(args=["import-ics", "webcal://127.0.0.1:9/wp-json/calendar/events/v1/events?ical=1"])
     # Port 9 answers nothing: a connection error is fine here; a refusal of the scheme is not.
     assert "only files and http(s) URLs" not in result.output, result.output
+
+
+CANCEL = """BEGIN:VEVENT
+UID:cancel-single@chk17t
+DTSTAMP:20261101T000000Z
+SEQUENCE:{seq}
+DTSTART:20280301T100000Z
+DTEND:20280301T110000Z
+SUMMARY:Will be cancelled
+{extra}END:VEVENT
+"""
+
+
+def test_newer_cancelled_version_of_an_imported_event_takes_it_off_the_calendar(client, as_role):
+    """D7: SPEC §11 "a changed event (higher SEQUENCE ...) updates it in place". The source
+    cancelled the event (SEQUENCE:1, STATUS:CANCELLED, as Nextcloud/Apple keep it in their
+    exports, or an Outlook METHOD:CANCEL): it must no longer be shown to the public."""
+    editor = as_role("editor")
+    first = do_import(client, editor, ics(CANCEL.format(seq=0, extra="")))
+    event_id = first["created"][0]["id"]
+    do_import(client, editor, ics(CANCEL.format(seq=1, extra="STATUS:CANCELLED\n")))
+    shown = client.get(f"{NS}/events/{event_id}")
+    listed = client.get(f"{NS}/events", query_string={"start_date": "2028-03-01", "end_date": "2028-03-02"})
+    assert shown.status_code != 200 or shown.get_json()["status"] != "publish", shown.get_json()["status"]
+    assert all(e["id"] != event_id for e in listed.get_json()["events"])
