@@ -242,3 +242,21 @@ def test_newer_cancelled_version_of_an_imported_event_takes_it_off_the_calendar(
     listed = client.get(f"{NS}/events", query_string={"start_date": "2028-03-01", "end_date": "2028-03-02"})
     assert shown.status_code != 200 or shown.get_json()["status"] != "publish", shown.get_json()["status"]
     assert all(e["id"] != event_id for e in listed.get_json()["events"])
+
+
+def test_an_rrule_that_cannot_be_read_rejects_the_vevent_instead_of_flattening_it(client, as_role):
+    """D8: SPEC §11 "a VEVENT that cannot become an event ... is rejected"; README "a rule that
+    cannot be read rejects the VEVENT with a reason" (as it does for FREQ=FORTNIGHTLY). A rule
+    without any NAME=VALUE part (vCalendar 1.0's "W1 MO #10", or "WEEKLY") is silently dropped
+    and the VEVENT becomes a single event: nine of the ten Mondays vanish without a word."""
+    editor = as_role("editor")
+    report = do_import(
+        client,
+        editor,
+        ics(
+            "BEGIN:VEVENT\nUID:badrule@chk17t\nDTSTAMP:20261101T000000Z\nDTSTART:20280103T100000Z\n"
+            "DTEND:20280103T110000Z\nRRULE:W1 MO #10\nSUMMARY:Ten Mondays\nEND:VEVENT\n"
+        ),
+    )
+    assert report["created"] == [], report
+    assert [x["uid"] for x in report["rejected"]] == ["badrule@chk17t"], report
