@@ -260,3 +260,24 @@ def test_an_rrule_that_cannot_be_read_rejects_the_vevent_instead_of_flattening_i
     )
     assert report["created"] == [], report
     assert [x["uid"] for x in report["rejected"]] == ["badrule@chk17t"], report
+
+
+def test_an_exdate_line_with_an_unreadable_value_does_not_bring_back_the_excluded_date(client, as_role):
+    """D8 (same cause): "EXDATE:20280303T100000Z,garbage" is dropped whole, so the date the source
+    cancelled (3 March) is shown; the API refuses such a line (400). Either reject the VEVENT with
+    a reason, or keep the exclusion that can be read."""
+    editor = as_role("editor")
+    report = do_import(
+        client,
+        editor,
+        ics(
+            "BEGIN:VEVENT\nUID:badex@chk17t\nDTSTAMP:20261101T000000Z\nDTSTART:20280301T100000Z\n"
+            "DTEND:20280301T110000Z\nRRULE:FREQ=DAILY;COUNT=5\nEXDATE:20280303T100000Z,garbage\n"
+            "SUMMARY:Five days but the third\nEND:VEVENT\n"
+        ),
+    )
+    if report["rejected"] and not report["created"]:
+        return
+    series_id = report["created"][0]["id"]
+    got = served(client, editor, series_id)
+    assert ("2028-03-03 10:00", "2028-03-03 11:00", "Five days but the third") not in got, sorted(got)
