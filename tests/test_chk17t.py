@@ -281,3 +281,30 @@ def test_an_exdate_line_with_an_unreadable_value_does_not_bring_back_the_exclude
     series_id = report["created"][0]["id"]
     got = served(client, editor, series_id)
     assert ("2028-03-03 10:00", "2028-03-03 11:00", "Five days but the third") not in got, sorted(got)
+
+
+def test_an_override_with_an_unreadable_recurrence_id_does_not_replace_its_series(client, as_role):
+    """D9: a VEVENT with the series' UID and a RECURRENCE-ID that cannot be read (here the ISO
+    form with dashes that some generators write) is taken for another version of the series
+    (RECURRENCE-ID treated as absent), and, with its higher SEQUENCE, replaces the whole daily
+    series by one event. SPEC §11: a VEVENT that cannot become an event is rejected while the
+    others are imported: the series must keep its dates."""
+    editor = as_role("editor")
+    report = do_import(
+        client,
+        editor,
+        ics(
+            "BEGIN:VEVENT\nUID:badrid@chk17t\nDTSTAMP:20261101T000000Z\nDTSTART:20280301T100000Z\n"
+            "DTEND:20280301T110000Z\nRRULE:FREQ=DAILY;COUNT=5\nSUMMARY:Series\nEND:VEVENT\n"
+            "BEGIN:VEVENT\nUID:badrid@chk17t\nDTSTAMP:20261101T000000Z\nSEQUENCE:1\n"
+            "RECURRENCE-ID:2028-03-03T10:00:00Z\nDTSTART:20280303T150000Z\nDTEND:20280303T160000Z\n"
+            "SUMMARY:Override\nEND:VEVENT\n"
+        ),
+    )
+    ids = {x["id"] for x in report["created"] + report["updated"] if x.get("id")}
+    assert ids, report
+    starts = set()
+    for event_id in ids:
+        starts |= {start for start, _end, _title in served(client, editor, event_id)}
+    for day in ("01", "02", "04", "05"):
+        assert f"2028-03-{day} 10:00" in starts, (sorted(starts), report)
