@@ -308,3 +308,22 @@ def test_an_override_with_an_unreadable_recurrence_id_does_not_replace_its_serie
         starts |= {start for start, _end, _title in served(client, editor, event_id)}
     for day in ("01", "02", "04", "05"):
         assert f"2028-03-{day} 10:00" in starts, (sorted(starts), report)
+
+
+def test_a_long_description_with_many_escaped_commas_is_imported(client, as_role):
+    """D10: DESCRIPTION is one TEXT value; "\\," is a comma of its text (RFC 5545 §3.3.11). A file
+    whose description holds 1,200 commas (8 KB: a line-up, a list of sponsors) is refused whole with
+    413 "A property has more than 1,000 values" (the bound meant for EXDATE/CATEGORIES lists counts
+    the commas of any line)."""
+    editor = as_role("editor")
+    text = "Artist\\, " * 1200
+    response = client.post(
+        f"{NS}/events/import",
+        data=ics(
+            "BEGIN:VEVENT\nUID:commas@chk17t\nDTSTAMP:20261101T000000Z\nDTSTART:20280501T100000Z\n"
+            f"DTEND:20280501T110000Z\nSUMMARY:Line-up\nDESCRIPTION:{text}\nEND:VEVENT\n"
+        ),
+        headers={**editor, "Content-Type": "text/calendar"},
+    )
+    assert response.status_code == 200, response.get_json()
+    assert [x["uid"] for x in response.get_json()["created"]] == ["commas@chk17t"]
