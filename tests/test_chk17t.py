@@ -327,3 +327,43 @@ def test_a_long_description_with_many_escaped_commas_is_imported(client, as_role
     )
     assert response.status_code == 200, response.get_json()
     assert [x["uid"] for x in response.get_json()["created"]] == ["commas@chk17t"]
+
+
+OUTLOOK_ZONES_SIX = [
+    ("W. Europe Standard Time", "+0100", "+0200", "-1SU", "3", "-1SU", "10"),
+    ("GMT Standard Time", "+0000", "+0100", "-1SU", "3", "-1SU", "10"),
+    ("Eastern Standard Time", "-0500", "-0400", "2SU", "3", "1SU", "11"),
+    ("Pacific Standard Time", "-0800", "-0700", "2SU", "3", "1SU", "11"),
+    ("Central Standard Time", "-0600", "-0500", "2SU", "3", "1SU", "11"),
+    ("AUS Eastern Standard Time", "+1000", "+1100", "1SU", "10", "1SU", "4"),
+]
+
+
+def test_an_outlook_export_with_six_time_zones_is_imported(client, as_role):
+    """D11: Outlook writes each zone as a VTIMEZONE from 1601 with two yearly rules (about 875
+    transitions to 2038 each). A calendar with meetings in six such zones (or six "Customized Time
+    Zone N" blocks, one per invitation) is refused whole: 413 "The time zones (VTIMEZONE) have more
+    than 5,000 transitions". SPEC §11 import reads files as Outlook writes them."""
+    editor = as_role("editor")
+    zones, events = "", ""
+    for n, (name, std, dst, dday, dmon, sday, smon) in enumerate(OUTLOOK_ZONES_SIX):
+        zones += (
+            f"BEGIN:VTIMEZONE\nTZID:{name}\nBEGIN:STANDARD\nDTSTART:16010101T030000\nTZOFFSETFROM:{dst}\n"
+            f"TZOFFSETTO:{std}\nRRULE:FREQ=YEARLY;BYDAY={sday};BYMONTH={smon}\nEND:STANDARD\nBEGIN:DAYLIGHT\n"
+            f"DTSTART:16010101T020000\nTZOFFSETFROM:{std}\nTZOFFSETTO:{dst}\n"
+            f"RRULE:FREQ=YEARLY;BYDAY={dday};BYMONTH={dmon}\nEND:DAYLIGHT\nEND:VTIMEZONE\n"
+        )
+        events += (
+            f"BEGIN:VEVENT\nUID:olz-{n}@chk17t\nDTSTAMP:20261101T000000Z\n"
+            f'DTSTART;TZID="{name}":20280601T100000\nDTEND;TZID="{name}":20280601T110000\n'
+            f"SUMMARY:Meeting {n}\nEND:VEVENT\n"
+        )
+    text = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN\n"
+    text += zones + events + "END:VCALENDAR\n"
+    response = client.post(
+        f"{NS}/events/import",
+        data=text.replace("\n", "\r\n").encode(),
+        headers={**editor, "Content-Type": "text/calendar"},
+    )
+    assert response.status_code == 200, response.get_json()
+    assert len(response.get_json()["created"]) == 6
