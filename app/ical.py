@@ -440,10 +440,23 @@ class Incoming:
     periods: list = field(default_factory=list)
 
 
+# The name a rule line the parser would misread takes (``_rule_as_read``).
+UNREADABLE_RULE = "X-CALENDAR-UNREADABLE-RULE"
 REASON_NO_START = N_("The VEVENT has no valid start (DTSTART).")
 REASON_CANCELLED = N_("The VEVENT is cancelled.")
 REASON_BAD_DATES = N_("The dates of the VEVENT cannot be read.")
 REASON_BAD_RULE = N_("The recurrence rule (RRULE) of the VEVENT cannot be read.")
+REASON_BAD_EXDATE = N_("The excluded dates (EXDATE) of the VEVENT cannot be read.")
+REASON_BAD_RDATE = N_("The added dates (RDATE) of the VEVENT cannot be read.")
+REASON_BAD_RECURRENCE_ID = N_("The occurrence the VEVENT changes (RECURRENCE-ID) cannot be read.")
+# The reason a line the parser could not read gives its VEVENT: a series is never read as
+# one event, nor an excluded date shown, because one of its lines was dropped.
+_UNREADABLE = {
+    "RRULE": REASON_BAD_RULE,
+    "EXRULE": REASON_BAD_RULE,
+    "EXDATE": REASON_BAD_EXDATE,
+    "RDATE": REASON_BAD_RDATE,
+}
 
 
 def parse_calendar(data: bytes | str, bounds: Bounds = Bounds()) -> list[icalendar.Calendar]:
@@ -488,8 +501,20 @@ def _as_the_parser_reads(text: str) -> str:
     if "RULE" not in upper and "CATEGORIES" not in upper and "\\\\" not in text:
         return text
     text = _FOLD.sub("", text).replace("\\\\", ESCAPED_BACKSLASH)
-    text = _RULE_LINE.sub(lambda m: re.sub(r"[ \t]+", "", m.group(1)), text)
+    text = _RULE_LINE.sub(lambda m: _rule_as_read(m.group(1)), text)
     return _CATEGORIES_LINE.sub(lambda m: _ESCAPED_COMMA.sub(_kept_comma, m.group(1)), text)
+
+
+def _rule_as_read(line: str) -> str:
+    """A rule line without its spaces; one with a part that is no ``NAME=VALUE`` pair
+    (vCalendar 1.0's ``W1 MO #10``, ``FREQ:WEEKLY``), which the parser would read as an
+    empty rule, and so as none (a series become one event), renamed ``UNREADABLE_RULE``:
+    its VEVENT is rejected with a reason. An empty ``RRULE:`` says nothing and stays."""
+    line = re.sub(r"[ \t]+", "", line)
+    value = line.partition(":")[2]
+    if any(part and "=" not in part for part in value.split(";")):
+        return f"{UNREADABLE_RULE}:{value}"
+    return line
 
 
 # An escaped comma (backslash, comma) after an even run of backslashes: two backslashes and
@@ -531,8 +556,9 @@ def read_events(data: bytes | str, site_timezone: str, bounds: Bounds = Bounds()
                 default_zone = _calendar_zone(calendar, site_timezone)
                 # RFC 5545 3.8.7.2: without METHOD, DTSTAMP is the LAST-MODIFIED.
                 stamped = "method" not in calendar
+                cancels = str(calendar.get("method", "")).strip().upper() == "CANCEL"
                 for component in calendar.walk("VEVENT"):
-                    item = _incoming(component, default_zone, stamped)
+                    item = _incoming(component, default_zone, stamped, cancels)
                     items += [item, *item.periods]
             return items
         finally:
@@ -948,7 +974,9 @@ def _categories(component) -> list[str]:
     return [name[:TERM_NAME_MAX] for name in names if name]
 
 
-def _incoming(component, default_zone: str, stamped: bool) -> Incoming:
+def _incoming(component, default_zone: str, stamped: bool, cancels: bool) -> Incoming:
+    """The VEVENT ``component`` as an event body, or the reason it cannot be one;
+    ``cancels``: its calendar's METHOD is CANCEL (Outlook's cancellation)."""
     uid = _uid(component)
     try:
         sequence = int(_decoded(component, "sequence") or 0)
@@ -957,8 +985,8 @@ def _incoming(component, default_zone: str, stamped: bool) -> Incoming:
     # A SEQUENCE is a small counter; beyond a 32-bit integer it is noise, not a version.
     sequence = min(max(sequence, 0), 2**31 - 1)
     item = Incoming(uid=uid, sequence=sequence, modified=_safe_stamp(component, stamped))
-    cancelled = _text(component, "status").upper() == "CANCELLED"
-    if "recurrence-id" in component:
+    cancelled = cancels or _text(component, "status").upper() == "CANCELLED"
+    if "recurrence-id" in component or _dropped(component, "RECURRENCE-ID"):
         if not _read_recurrence_id(component, item) or cancelled:
             item.cancelled = cancelled and not item.reason  # excluded from its series
             return item
@@ -989,8 +1017,9 @@ def _incoming(component, default_zone: str, stamped: bool) -> Incoming:
     categories = _categories(component)
     if categories:
         body["categories"] = categories
-    if any(str(name or "").upper() in ("RRULE", "EXRULE") for name, _error in component.errors):
-        item.reason = REASON_BAD_RULE  # not silently one event instead of a series
+    unreadable = _unreadable_line(component)
+    if unreadable:
+        item.reason = unreadable
         return item
     if item.recurrence_id is None and any(
         name in component for name in ("rrule", "exrule", "rdate", "exdate")
@@ -1005,6 +1034,23 @@ def _incoming(component, default_zone: str, stamped: bool) -> Incoming:
     return item
 
 
+def _dropped(component, name: str) -> bool:
+    """Whether the parser dropped a ``name`` line of ``component`` it could not read."""
+    return any(str(dropped or "").upper() == name for dropped, _error in component.errors)
+
+
+def _unreadable_line(component) -> str:
+    """The reason for the first recurrence line of ``component`` that cannot be read (the
+    parser drops it, or ``_rule_as_read`` renamed it), as the API refuses such a line;
+    "" when every one can."""
+    if UNREADABLE_RULE.lower() in component:
+        return REASON_BAD_RULE
+    for name, reason in _UNREADABLE.items():
+        if _dropped(component, name):
+            return reason
+    return ""
+
+
 def _read_recurrence_id(component, item: Incoming) -> bool:
     """The occurrence a VEVENT changes (its RECURRENCE-ID and RANGE) into ``item``; False,
     with the reason, when it cannot be read."""
@@ -1015,7 +1061,7 @@ def _read_recurrence_id(component, item: Incoming) -> bool:
         item.recurrence_id = None
     if not isinstance(item.recurrence_id, date):
         item.recurrence_id = None
-        item.reason = REASON_BAD_DATES
+        item.reason = REASON_BAD_RECURRENCE_ID  # never taken for another version of its series
         return False
     item.recurrence_key = recurrence_key(item.recurrence_id)
     prop = component["recurrence-id"]

@@ -21,7 +21,7 @@ from marshmallow import ValidationError
 
 from app.auth import may, may_read, require
 from app.errors import ApiError, from_validation_error, invalid_params
-from app.event_input import change_event, create_event
+from app.event_input import change_event, create_event, discard_event
 from app.i18n import N_, _, translate
 from app.ical import (
     REASON_BAD_DATES,
@@ -177,8 +177,8 @@ def _import_group(group: list[Incoming], viewer: Viewer, status: str | None, bud
     written = False
     if masters:
         outcome, entry = results[-1]
-        if outcome == "rejected":
-            reason = entry["reason"]
+        if outcome == "rejected" or plan.item.reason == REASON_CANCELLED:
+            reason = entry.get("reason") or translate(REASON_CANCELLED)
             return results + [("rejected", _entry(item, reason=reason)) for item in changes]
         written = outcome in ("created", "updated")
         # The changes the series' body says itself were written (or found) with it.
@@ -232,10 +232,34 @@ def _nothing_left(item: Incoming, viewer: Viewer) -> tuple[str, dict]:
     existing = event_of_uid(item, viewer)
     if existing is None or existing.status == "trash":
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
+    return _taken_off(item, existing, viewer)
+
+
+def _cancelled(item: Incoming, viewer: Viewer) -> tuple[str, dict]:
+    """A VEVENT that says its event is cancelled (STATUS:CANCELLED, or METHOD:CANCEL): a
+    newer version of an event imported before (SPEC §11, updated in place) takes it, or
+    its whole series, off the calendar, to the trash as the API's DELETE moves it, and the
+    answer says so; one already there is unchanged. Any other is rejected with its reason
+    (a cancelled event is nothing to create)."""
+    existing = event_of_uid(item, viewer)
+    if existing is None or not (existing.status == "trash" or _is_newer(item, existing)):
+        return "rejected", {"uid": item.uid, "reason": translate(REASON_CANCELLED)}
+    note = {"note": translate(REASON_CANCELLED)}
+    if existing.status == "trash":
+        return "unchanged", {"uid": item.uid, "id": existing.id, **note}
+    return _taken_off(item, existing, viewer, **note)
+
+
+def _taken_off(item: Incoming, existing, viewer: Viewer, **noted) -> tuple[str, dict]:
+    """``existing`` moved to the trash through the removal pipeline (``discard_event``),
+    when the importer may delete it."""
     if not may(viewer, "delete", existing, effective_status(existing)):
         return "rejected", {"uid": item.uid, "reason": translate(REASON_OTHER_USER)}
-    trash_event(existing)
-    return "updated", {"uid": item.uid, "id": existing.id}
+    try:
+        discard_event(existing, viewer)
+    except ApiError as error:  # trashed meanwhile (another import of the file): as it says
+        return "rejected", {"uid": item.uid, "reason": _reason(error)}
+    return "updated", {"uid": item.uid, "id": existing.id, **noted}
 
 
 def _import_alone(item: Incoming, viewer: Viewer, status: str | None) -> tuple[str, dict]:
@@ -889,6 +913,8 @@ def _import_one(plan: SeriesPlan, viewer: Viewer, status: str | None) -> tuple[s
     item = plan.item  # with the body updates write too (``_update`` reads it)
     if item.reason == REASON_NO_DATE_LEFT:
         return _nothing_left(item, viewer)
+    if item.reason == REASON_CANCELLED:
+        return _cancelled(item, viewer)
     if item.reason:
         return "rejected", {"uid": item.uid, "reason": translate(item.reason)}
     existing = _imported_before(item, viewer)
@@ -954,4 +980,17 @@ def _create_or_update(
     if not _changes(plan, existing):
         return "unchanged", {"uid": item.uid, "id": existing.id}
     saved = _update(item, existing, viewer, status, CLEARED_ON_UPDATE)
+    if recurrence.is_series(saved):
+        _forget_dropped_edits(saved, plan.changes)
     return "updated", {"uid": item.uid, "id": saved.id, **noted}
+
+
+def _forget_dropped_edits(series, changes: list[Incoming]) -> None:
+    """A newer version of a series is the whole of it: its occurrences an earlier version
+    edited, and none of the file's ``changes`` edits now (the source reverted them), follow
+    the series again, at the rule's time with its fields; those the changes name are
+    written by them next."""
+    own, ranges = _named_by_file(changes, series)
+    series_rows.rejoin_edited(
+        series.id, lambda local: local in own or any(r <= local for r in ranges)
+    )

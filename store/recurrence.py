@@ -489,6 +489,18 @@ def _rejoin(occurrence, series) -> None:
     ).execute()
 
 
+def rejoin_edited(series_id: int, kept) -> None:
+    """The occurrences of the series edited on their own, but those at the wall times
+    ``kept`` says (a predicate), follow it again (``_rejoin``): a newer version of an
+    imported series that no longer edits them shows them as its rule does."""
+    series = Event.get_or_none(Event.id == series_id)
+    if series is None:
+        return
+    for row in Event.select().where(_edited(_members(series_id))):
+        if not kept(dates.parse_stored(row.occurrence)):
+            _rejoin(row, series)
+
+
 def trash_occurrences(series_id: int, now: str) -> None:
     run_sql(
         "UPDATE event_term SET live = 0 WHERE event_id IN "
