@@ -496,6 +496,43 @@ def test_higher_sequence_or_later_last_modified_updates_in_place(client, admin):
     assert client.get(f"{NS}/events").get_json()["total"] == 1
 
 
+@pytest.mark.parametrize(
+    "cancel",
+    ["STATUS:CANCELLED", "METHOD:CANCEL"],
+    ids=["status-cancelled", "outlook-method-cancel"],
+)
+def test_a_newer_cancelled_version_takes_the_event_off_the_calendar(client, admin, cancel):
+    """chk17t D7: SPEC §11 a changed event updates it in place, and the change is the
+    cancellation (how Nextcloud and Apple keep an organizer-cancelled event in their exports,
+    or an Outlook METHOD:CANCEL): the event, or the whole series, goes to the trash, as the
+    API's DELETE moves it, and the answer says so. An older cancelled version changes
+    nothing; the same file again is unchanged."""
+    single = (
+        f"UID:cancel-1\nSEQUENCE:{{seq}}\nDTSTART:{DAY}T100000Z\nDTEND:{DAY}T110000Z\nSUMMARY:Gig"
+    )
+    series = (
+        f"UID:cancel-2\nSEQUENCE:{{seq}}\nDTSTART:{DAY}T140000Z\nDTEND:{DAY}T150000Z\n"
+        "RRULE:FREQ=DAILY;COUNT=3\nSUMMARY:Course"
+    )
+    first = imported(client, admin, ics(single.format(seq=1), series.format(seq=1)))
+    ids = [e["id"] for e in first["created"]]
+    status, method = (cancel, "") if cancel.startswith("STATUS") else ("", cancel)
+    older = ics(*(v.format(seq=0) + f"\n{status}" for v in (single, series)), extra=method)
+    assert {e["uid"] for e in imported(client, admin, older)["rejected"]} == {
+        "cancel-1",
+        "cancel-2",
+    }
+    assert client.get(f"{NS}/events", query_string=WIDE15).get_json()["total"] == 4
+    newer = ics(*(v.format(seq=2) + f"\n{status}" for v in (single, series)), extra=method)
+    report = imported(client, admin, newer)
+    assert [e["id"] for e in report["updated"]] == ids
+    assert all(e["note"] == "The VEVENT is cancelled." for e in report["updated"])
+    assert client.get(f"{NS}/events", query_string=WIDE15).get_json()["total"] == 0
+    trash = client.get(f"{NS}/events", query_string={**WIDE15, "status": "trash"}, headers=admin)
+    assert trash.get_json()["total"] == 4
+    assert [e["id"] for e in imported(client, admin, newer)["unchanged"]] == ids
+
+
 def test_venues_and_organizers_are_deduplicated_as_on_direct_writes(client, admin):
     existing = client.post(
         f"{NS}/venues", json={"venue": "Town Hall", "address": "1 Main St"}, headers=admin

@@ -175,3 +175,73 @@ def test_a_zone_one_file_defines_does_not_reach_another_file(client, admin):
     assert read(first)["timezone"] == "UTC+5"
     assert read(second)["timezone"] == "UTC-3"
     assert read(second)["utc_start_date"].endswith("13:00:00")
+
+
+# A zone whose yearly rule changes the offset 336 times a year: from 1601, 140,000
+# transitions, and 1.5 s to read a time in it (2026-11-29).
+BUSY = zone(
+    "Busy",
+    (
+        "16010101T000000",
+        "FREQ=YEARLY;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12;BYMONTHDAY="
+        + ",".join(str(d) for d in range(1, 29)),
+    ),
+)
+
+
+def test_a_zone_the_events_use_is_bounded_by_its_transitions(client, admin):
+    """A zone is worked out from its rules' start when a time in it is read: the bound counts
+    the transitions of each zone the events use, and a zone no event uses costs nothing."""
+    used = EVENT.replace("ok-1", "busy-1").replace(
+        f"DTSTART:{DAY}T100000Z\nDTEND:{DAY}T110000Z",
+        f"DTSTART;TZID=Busy:{DAY}T100000\nDTEND;TZID=Busy:{DAY}T110000",
+    )
+    response = do_import(client, admin, ics(used, zones=BUSY))
+    assert response.status_code == 413
+    assert "transitions" in response.get_json()["data"]["params"]["body"]
+    assert events_total(client, admin) == 0
+    assert len(imported(client, admin, ics(EVENT, zones=BUSY))["created"]) == 1
+
+
+OUTLOOK_ZONES_SIX = [
+    ("W. Europe Standard Time", "+0100", "+0200", "-1SU", "3", "-1SU", "10"),
+    ("GMT Standard Time", "+0000", "+0100", "-1SU", "3", "-1SU", "10"),
+    ("Eastern Standard Time", "-0500", "-0400", "2SU", "3", "1SU", "11"),
+    ("Pacific Standard Time", "-0800", "-0700", "2SU", "3", "1SU", "11"),
+    ("Central Standard Time", "-0600", "-0500", "2SU", "3", "1SU", "11"),
+    ("AUS Eastern Standard Time", "+1000", "+1100", "1SU", "10", "1SU", "4"),
+]
+
+
+def test_an_outlook_export_with_six_time_zones_is_imported(client, admin):
+    """chk17t D11: Outlook writes each zone as a VTIMEZONE from 1601 with two yearly rules
+    (about 860 transitions to 2030 each). A calendar with meetings in six such zones (or six
+    "Customized Time Zone N" blocks, one per invitation) was refused whole by a bound on the
+    transitions of all the file's zones together; SPEC §11 import reads files as Outlook
+    writes them."""
+    zones, events = [], []
+    for n, (name, std, dst, dday, dmon, sday, smon) in enumerate(OUTLOOK_ZONES_SIX):
+        zones.append(
+            f"BEGIN:VTIMEZONE\nTZID:{name}\nBEGIN:STANDARD\nDTSTART:16010101T030000\n"
+            f"TZOFFSETFROM:{dst}\nTZOFFSETTO:{std}\nRRULE:FREQ=YEARLY;BYDAY={sday};BYMONTH={smon}\n"
+            f"END:STANDARD\nBEGIN:DAYLIGHT\nDTSTART:16010101T020000\nTZOFFSETFROM:{std}\n"
+            f"TZOFFSETTO:{dst}\nRRULE:FREQ=YEARLY;BYDAY={dday};BYMONTH={dmon}\nEND:DAYLIGHT\n"
+            "END:VTIMEZONE"
+        )
+        events.append(
+            f"UID:olz-{n}@chk17t\nDTSTAMP:20261101T000000Z\n"
+            f'DTSTART;TZID="{name}":20280601T100000\nDTEND;TZID="{name}":20280601T110000\n'
+            f"SUMMARY:Meeting {n}"
+        )
+    report = imported(client, admin, ics(*events, zones="\n".join(zones)))
+    assert len(report["created"]) == 6, report
+
+
+def test_a_long_description_with_many_escaped_commas_is_imported(client, admin):
+    """chk17t D10: DESCRIPTION is one TEXT value; "\\," is a comma of its text (RFC 5545
+    §3.3.11). A description of 1,200 commas (a line-up, a list of sponsors), escaped or not,
+    was refused whole by the bound meant for the values of list-valued properties."""
+    for uid, text in (("commas-1", "Artist\\, " * 1200), ("commas-2", "Artist, " * 1200)):
+        body = EVENT.replace("ok-1", uid) + f"\nDESCRIPTION:{text}"
+        report = imported(client, admin, ics(body))
+        assert [x["uid"] for x in report["created"]] == [uid]

@@ -558,6 +558,86 @@ def test_what_the_write_path_refuses_is_rejected_never_flattened(client, admin):
     assert reasons["first"] != rejected[("first", "2027-03-01 10:00:00")]
 
 
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("RRULE:W1 MO #10", "RRULE"),  # vCalendar 1.0, as old phones and Lotus Notes export
+        ("RRULE:FREQ:WEEKLY", "RRULE"),
+        ("RRULE:FREQ=DAILY;COUNT=5\nEXDATE:20280303T100000Z,garbage", "EXDATE"),
+        ("RRULE:FREQ=DAILY;COUNT=5\nRDATE:2028-03-10T10:00:00Z", "RDATE"),
+    ],
+    ids=["vcalendar-1", "no-name-value", "exdate", "rdate-iso"],
+)
+def test_a_recurrence_line_that_cannot_be_read_rejects_its_vevent(client, admin, line, words):
+    """chk17t D8: the parser drops such a line (or reads an empty rule), and the VEVENT was
+    imported without it: a series became one event, or a date the source excluded was
+    shown. Rejected with a reason naming the line, as the API's 400 names ``recurrence``."""
+    body = f"UID:unread\nDTSTART:20280301T100000Z\nDTEND:20280301T110000Z\n{line}\nSUMMARY:S"
+    report = imported(client, admin, ics(body))
+    assert report["created"] == [] and [e["uid"] for e in report["rejected"]] == ["unread"]
+    assert words in report["rejected"][0]["reason"]
+
+
+@pytest.mark.parametrize("value", ["2028-03-03T10:00:00Z", "notadate", ""])
+def test_an_override_whose_recurrence_id_cannot_be_read_leaves_its_series(client, admin, value):
+    """chk17t D9: read as a VEVENT without RECURRENCE-ID, the override was another version of
+    its series and, with its higher SEQUENCE, replaced five days by one event."""
+    report = imported(
+        client,
+        admin,
+        ics(
+            "UID:badrid\nDTSTART:20280301T100000Z\nDTEND:20280301T110000Z\n"
+            "RRULE:FREQ=DAILY;COUNT=5\nSUMMARY:Series",
+            f"UID:badrid\nSEQUENCE:1\nRECURRENCE-ID:{value}\nDTSTART:20280303T150000Z\n"
+            "DTEND:20280303T160000Z\nSUMMARY:Override",
+        ),
+    )
+    (created,) = report["created"]
+    assert report["updated"] == []
+    (rejected,) = report["rejected"]
+    assert "RECURRENCE-ID" in rejected["reason"]
+    shown = expanded(calendar_of(client, f"/events/{created['id']}"))
+    assert [start for start, _end, _title in shown] == [
+        f"2028-03-0{day} 10:00:00" for day in range(1, 6)
+    ]
+
+
+def _paris_series(uid: str, sequence: int, title: str, extra: str = "") -> str:
+    return (
+        f"UID:{uid}\nDTSTAMP:20261101T000000Z\nSEQUENCE:{sequence}\n"
+        "DTSTART;TZID=Europe/Paris:20270301T190000\nDTEND;TZID=Europe/Paris:20270301T200000\n"
+        f"RRULE:FREQ=DAILY;COUNT=5\nSUMMARY:{title}{extra}"
+    )
+
+
+def test_a_newer_series_without_its_old_overrides_drops_them(client, admin):
+    """chk17t D1: SPEC §11 a changed event updates it in place: after the newer file the
+    calendar shows what that file says. An occurrence an earlier version edited (one by one
+    or from a date on, RANGE=THISANDFUTURE) and the newer one no longer edits follows the
+    series again, and importing that file again leaves it so."""
+    early = (
+        "UID:revert\nDTSTAMP:20261101T000000Z\nSEQUENCE:0\n"
+        "RECURRENCE-ID;TZID=Europe/Paris:20270303T190000\n"
+        "DTSTART;TZID=Europe/Paris:20270303T170000\nDTEND;TZID=Europe/Paris:20270303T180000\n"
+        "SUMMARY:Yoga (early)"
+    )
+    later = (
+        "UID:revert\nDTSTAMP:20261101T000000Z\nSEQUENCE:1\n"
+        "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Paris:20270304T190000\n"
+        "DTSTART;TZID=Europe/Paris:20270304T170000\nDTEND;TZID=Europe/Paris:20270304T180000\n"
+        "SUMMARY:Yoga (later part)"
+    )
+    first = ics(_paris_series("revert", 0, "Yoga"), early, later, zones=PARIS_ZONE)
+    series_id = imported(client, admin, first)["created"][0]["id"]
+    newer = ics(_paris_series("revert", 2, "Yoga (new title)"), zones=PARIS_ZONE)
+    want = expanded(icalendar.Calendar.from_ical(newer))
+    report = imported(client, admin, newer)
+    assert [e["id"] for e in report["updated"]] == [series_id]
+    assert expanded(calendar_of(client, f"/events/{series_id}")) == want
+    assert [e["id"] for e in imported(client, admin, newer)["unchanged"]] == [series_id]
+    assert expanded(calendar_of(client, f"/events/{series_id}")) == want
+
+
 def test_an_override_beyond_the_materialised_occurrences_becomes_an_exdate(app, client, admin):
     data = ics(
         "UID:far\nDTSTART:20270301T100000Z\nDTEND:20270301T110000Z\n"
