@@ -355,6 +355,9 @@ def plan_occurrences(values: dict, existing) -> list | None:
         rules = recurrence.parse(recurrence.stored_lines(lines_text))
         if not recurrence.without_exdates([start], rules.exdates, tz):
             raise invalid_params({"recurrence": _(EXCLUDED_START)})
+        ended = recurrence.ended_before(rules, start, tz)
+        if ended is not None:
+            raise invalid_params({"recurrence": _(ended.message, **ended.values)})
         starts = recurrence.occurrence_starts(
             rules,
             start,

@@ -396,6 +396,19 @@ def occurrence_starts(
     return sorted(found)
 
 
+def ended_before(recurrence: Recurrence, start: datetime, tz: tzinfo) -> RecurrenceError | None:
+    """NEVER_OCCURS, naming the rule, for an RRULE whose UNTIL is before the series'
+    ``start``: calendar applications (recurring-ical-events, dateutil) give such a rule's
+    VEVENT no date at all, its start included, while the series would be listed."""
+    for rule_text in recurrence.rules:
+        if not _part(rule_text, "UNTIL"):
+            continue
+        until = _part(_floating_until(rule_text, tz), "UNTIL")
+        if datetime.strptime(until, "%Y%m%dT%H%M%S") < start:
+            return RecurrenceError(NEVER_OCCURS).at(f"RRULE:{rule_text}")
+    return None
+
+
 def rule_gives(recurrence: Recurrence, start: datetime, tz: tzinfo, moment: datetime) -> bool:
     """Whether the series' RRULEs and RDATEs, its EXDATEs aside, give the wall time
     ``moment`` (its own ``start`` included): a date trashed on its own stays while they do."""

@@ -723,6 +723,30 @@ def test_recurrences_that_break_the_calendar_or_never_occur_are_400(client, admi
     )
 
 
+def test_a_rule_ending_before_its_start_is_refused_by_the_api_and_the_import(client, admin):
+    """chk17t D3: SPEC §11 a feed shows what the listing shows. A rule whose UNTIL is before
+    the series' start was stored and listed (one event), while the feed's RRULE gives
+    calendar applications no date at all: refused with the rule named, as a rule that never
+    gives a date is, and an imported VEVENT of that rule rejected with the same reason. An
+    UNTIL on the start's day (a date, or that very time) still gives the start."""
+    late = "RRULE:FREQ=WEEKLY;UNTIL=20260101T000000Z"
+    response = _series(client, admin, late)
+    assert response.status_code == 400
+    said = response.get_json()["data"]["params"]["recurrence"]
+    assert late in said and "never gives a date" in said
+    data = (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\n"
+        "UID:late@t\r\nDTSTART:20270101T100000Z\r\nDTEND:20270101T110000Z\r\n"
+        f"{late}\r\nSUMMARY:Late\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
+    report = client.post(
+        f"{NS}/events/import", data=data, headers={**admin, "Content-Type": "text/calendar"}
+    ).get_json()
+    assert report["created"] == [] and said in report["rejected"][0]["reason"]
+    for until in ("UNTIL=20270101", "UNTIL=20270101T100000Z"):
+        assert _series(client, admin, f"RRULE:FREQ=WEEKLY;{until}").status_code == 201
+
+
 def test_an_occurrence_published_alone_does_not_show_its_draft_series_lines(client, as_role):
     author = as_role("author")
     series = client.post(
