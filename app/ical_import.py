@@ -34,6 +34,7 @@ from app.ical import (
     series_wall_time,
 )
 from app.ical_bounds import Bounds, OverBound
+from app.render import event_path
 from app.urls import site_host, site_url
 from rules import dates, recurrence
 from rules.clock import utcnow
@@ -735,13 +736,18 @@ def own_event(item: Incoming):
     path: its UIDs are written as ours are)."""
     number, _at, host = item.uid.partition("@")
     site = _our_site()
-    if not (is_digits(number) and host and site) or host != site_host(site):
+    if not (is_digits(number) and host) or (site and host != site_host(site)):
+        return None
+    event = get_event(int(number))
+    if event is None or event.occurrence:
+        return None
+    site = site or _site_of_page(item, event)
+    if not site or host != site_host(site):
         return None
     url = item.body.get("website", "")
     if url and urlsplit(url).netloc.lower() != urlsplit(site).netloc.lower():
         return None
-    event = get_event(int(number))
-    return event if event is not None and not event.occurrence else None
+    return event
 
 
 def _our_site() -> str:
@@ -749,6 +755,15 @@ def _our_site() -> str:
     if has_request_context():
         return site_url()
     return current_app.config.get("SITE_URL") or ""
+
+
+def _site_of_page(item: Incoming, event) -> str:
+    """Where no site URL is known (``flask import-ics`` without SITE_URL, as ``make run``
+    leaves it), the site the VEVENT's URL names when that URL is the page of ``event``, the
+    event its UID names, as our feeds write both: its site is ours. Empty otherwise."""
+    url = item.body.get("website", "")
+    page = event_path(event.slug)
+    return url.removesuffix(page) if url.endswith(page) else ""
 
 
 def _reason(error: ApiError) -> str:

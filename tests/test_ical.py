@@ -740,6 +740,42 @@ def test_cli_import_from_a_file(app, client, as_role, tmp_path):
     assert client.get(f"{NS}/events").get_json()["total"] == 2
 
 
+def test_cli_import_of_this_calendars_own_feed_makes_no_copy(app, client, as_role, tmp_path):
+    """chk17t D5: SPEC §11 import is idempotent by UID and "never makes a copy". Without
+    SITE_URL (as ``make run`` leaves it) the command knew no site, so it never recognised
+    the ``{id}@{host}`` UIDs of our own feed, as the HTTP import does: the VEVENT's URL, the
+    page of the event its UID names, tells the site. A URL of another page is another
+    site's event."""
+    editor = as_role("editor", "owner")
+    as_role("author", "writer")
+    response = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Own feed",
+            "start_date": "2027-12-24 18:00",
+            "end_date": "2027-12-24 20:00",
+        },
+        headers=editor,
+    )
+    assert response.status_code == 201
+    feed = client.get(f"{NS}/events/{response.get_json()['id']}", query_string={"ical": "1"})
+    own = tmp_path / "own.ics"
+    own.write_bytes(feed.get_data())
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["import-ics", str(own), "--author", "writer"])
+    assert result.exit_code == 0, result.output
+    assert "0 created, 0 updated, 0 unchanged, 1 rejected" in result.output
+    result = runner.invoke(args=["import-ics", str(own), "--author", "owner"])
+    assert "0 created, 0 updated, 1 unchanged" in result.output
+    window = {"search": "Own feed", "start_date": "2027-01-01"}
+    assert client.get(f"{NS}/events", query_string=window).get_json()["total"] == 1
+    other = tmp_path / "other.ics"
+    other.write_bytes(re.sub(rb"/event/[^/]+/", b"/event/another-one/", feed.get_data()))
+    result = runner.invoke(args=["import-ics", str(other), "--author", "owner"])
+    assert "1 created" in result.output
+    assert client.get(f"{NS}/events", query_string=window).get_json()["total"] == 2
+
+
 def test_cli_refuses_other_schemes_and_bad_files(app, as_role, tmp_path):
     as_role("administrator")
     runner = app.test_cli_runner()
