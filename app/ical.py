@@ -69,11 +69,16 @@ def _source() -> str:
     """Where the feed lives (``SOURCE``): the address asked, on ``SITE_URL`` as every other
     link (behind a proxy the request's host is the loopback address, which a subscriber
     cannot reach), without a ``password`` (SPEC §2: a password is never part of any
-    response; a subscriber keeps its own address)."""
+    response; a subscriber keeps its own address), with ``ical=1`` when ``Accept:
+    text/calendar`` asked for it: a calendar application refreshing from SOURCE sends no
+    such header, and would get JSON."""
     parts = urlsplit(asked_url())
     query = parts.query
-    if "password" in query:
-        kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != "password"]
+    pairs = parse_qsl(query, keep_blank_values=True)
+    kept = [(k, v) for k, v in pairs if k != "password"]
+    if not any(k == "ical" for k, _v in kept):
+        kept.append(("ical", "1"))
+    if kept != pairs:
         query = urlencode(kept)
     url = site_url() + urlunsplit(("", "", parts.path, query, ""))
     return _uri(iri_to_uri(url))

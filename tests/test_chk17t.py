@@ -102,33 +102,6 @@ def test_feed_last_modified_does_not_go_back_when_an_event_leaves(client, as_rol
     ), (before.headers["Last-Modified"], after.headers["Last-Modified"])
 
 
-def test_source_of_a_negotiated_feed_refreshes_as_a_calendar(client, as_role):
-    """D4: the feed names its own address as SOURCE (RFC 7986 §5.8: "a URI where calendar
-    data can be refreshed from"). A feed asked with ``Accept: text/calendar`` names the URL
-    without ``ical=1``, which a calendar application fetching it gets as JSON."""
-    editor = as_role("editor")
-    response = client.post(
-        f"{NS}/events",
-        json={"title": "Source", "start_date": "2027-05-03 20:00", "end_date": "2027-05-03 21:00"},
-        headers=editor,
-    )
-    assert response.status_code == 201
-    feed = client.get(
-        f"{NS}/events",
-        query_string={"start_date": "2027-05-01"},
-        headers={"Accept": "text/calendar"},
-    )
-    assert feed.headers["Content-Type"].startswith("text/calendar")
-    source = str(icalendar.Calendar.from_ical(feed.get_data(as_text=True))["SOURCE"])
-    path = source.split("://", 1)[1].split("/", 1)[1]
-    again = client.get("/" + path)
-    assert again.status_code == 200
-    assert again.headers["Content-Type"].startswith("text/calendar"), (
-        source,
-        again.headers["Content-Type"],
-    )
-
-
 def test_cli_import_accepts_the_webcal_links_the_pages_offer(app, client):
     """D6: §15 pages offer every feed as ``webcal://…``; §11 ``import-ics FILE_OR_URL`` should
     read such a URL as the http one it names, not refuse its scheme."""

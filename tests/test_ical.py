@@ -137,6 +137,24 @@ def test_accept_header_negotiates_and_is_cached_apart(client, make_event):
     assert single.mimetype == "text/calendar"
 
 
+def test_the_source_of_a_negotiated_feed_refreshes_as_a_calendar(client, make_event):
+    """chk17t D4: the feed names its own address as SOURCE (RFC 7986 §5.8: "a URI where
+    calendar data can be refreshed from"). Asked with ``Accept: text/calendar``, it named
+    the address without ``ical=1``, which a calendar application refreshing from it (no such
+    header) got as JSON; ``ical=1`` is added, a subscriber's own ``ical=…`` kept."""
+    made = make_event()
+    for path, query in (
+        (f"{NS}/events", {"start_date": "2000-01-01"}),
+        (f"{NS}/events/{made['id']}", {}),
+    ):
+        asked = client.get(path, query_string=query, headers={"Accept": "text/calendar"})
+        source = str(icalendar.Calendar.from_ical(asked.get_data())["SOURCE"])
+        again = client.get("/" + source.split("://", 1)[1].split("/", 1)[1])
+        assert again.mimetype == "text/calendar", source
+    subscribed = client.get(f"{NS}/events", query_string={"ical": "true"})
+    assert str(icalendar.Calendar.from_ical(subscribed.get_data())["SOURCE"]).endswith("?ical=true")
+
+
 def test_one_event_by_id_and_by_slug(client, make_event):
     made = make_event(title="Solo")
     make_event(title="Other")
