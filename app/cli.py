@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from datetime import timedelta
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import click
 from babel.messages.catalog import Catalog
@@ -456,22 +456,36 @@ def copy_database_command(source, target):
 
 
 def _read_source(source: str) -> bytes:
-    """The bytes of a file, or of an http(s) URL (no other scheme is fetched)."""
-    scheme = urlsplit(source).scheme.lower()
-    if scheme in ("http", "https"):
-        request = urllib.request.Request(source, headers={"Accept": "text/calendar"})
+    """The bytes of a file, or of an http(s) URL (no other scheme is fetched). A webcal://
+    URL, as every page offers its feed to calendar applications, is read as they read it:
+    over https, else over http when that fails (``make run`` serves the pages on http)."""
+    parts = urlsplit(source)
+    scheme = parts.scheme.lower()
+    if scheme == "webcal":
         try:
-            with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 (http(s) only)
-                return response.read()
-        except (urllib.error.URLError, OSError, ValueError) as error:
-            raise click.ClickException(f"cannot fetch {source}: {error}") from None
+            return _fetched(urlunsplit(parts._replace(scheme="https")))
+        except click.ClickException:
+            return _fetched(urlunsplit(parts._replace(scheme="http")))
+    if scheme in ("http", "https"):
+        return _fetched(source)
     if scheme and len(scheme) > 1:  # not a Windows drive letter
-        raise click.ClickException(f"only files and http(s) URLs can be imported: {source}")
+        raise click.ClickException(
+            f"only files and http(s) or webcal URLs can be imported: {source}"
+        )
     try:
         with open(source, "rb") as handle:
             return handle.read()
     except OSError as error:
         raise click.ClickException(f"cannot read {source}: {error.strerror}") from None
+
+
+def _fetched(url: str) -> bytes:
+    request = urllib.request.Request(url, headers={"Accept": "text/calendar"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 (http(s) only)
+            return response.read()
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        raise click.ClickException(f"cannot fetch {url}: {error}") from None
 
 
 # ``flask i18n extract`` / ``flask i18n update``: keep the catalogs complete.

@@ -100,16 +100,3 @@ def test_feed_last_modified_does_not_go_back_when_an_event_leaves(client, as_rol
     assert parsedate_to_datetime(after.headers["Last-Modified"]) >= parsedate_to_datetime(
         before.headers["Last-Modified"]
     ), (before.headers["Last-Modified"], after.headers["Last-Modified"])
-
-
-def test_cli_import_accepts_the_webcal_links_the_pages_offer(app, client):
-    """D6: §15 pages offer every feed as ``webcal://…``; §11 ``import-ics FILE_OR_URL`` should
-    read such a URL as the http one it names, not refuse its scheme."""
-    page = client.get("/events/")
-    assert page.status_code == 200
-    assert "webcal://" in page.get_data(as_text=True)
-    result = app.test_cli_runner().invoke(
-        args=["import-ics", "webcal://127.0.0.1:9/wp-json/calendar/events/v1/events?ical=1"]
-    )
-    # Port 9 answers nothing: a connection error is fine here; a refusal of the scheme is not.
-    assert "only files and http(s) URLs" not in result.output, result.output

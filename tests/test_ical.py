@@ -832,6 +832,42 @@ def test_cli_fetches_http_urls(app, client, as_role, monkeypatch):
     assert client.get(f"{NS}/events").get_json()["total"] == 2
 
 
+def test_cli_reads_the_webcal_links_the_pages_offer(app, client, as_role, monkeypatch):
+    """chk17t D6: SPEC §15 pages offer every feed as ``webcal://…``, the link users copy; the
+    command read it as an unknown scheme. It is read as calendar applications read it:
+    https, else http (a site served as ``make run`` serves it)."""
+    import urllib.error
+    import urllib.request
+
+    as_role("administrator")
+    page = client.get("/events/")
+    assert "webcal://" in page.get_data(as_text=True)
+    asked = []
+
+    class Answer:
+        def __init__(self, request, timeout):
+            asked.append(request.full_url)
+            if request.full_url.startswith("https:"):
+                raise urllib.error.URLError("connection refused")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return GOOGLE
+
+    monkeypatch.setattr(urllib.request, "urlopen", Answer)
+    result = app.test_cli_runner().invoke(
+        args=["import-ics", "webcal://calendar.example.org/c.ics"]
+    )
+    assert result.exit_code == 0, result.output
+    assert asked == ["https://calendar.example.org/c.ics", "http://calendar.example.org/c.ics"]
+    assert client.get(f"{NS}/events").get_json()["total"] == 2
+
+
 @pytest.mark.parametrize(
     "vevent",
     [
