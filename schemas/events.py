@@ -9,6 +9,7 @@ from schemas.fields import (
     TITLE_MAX,
     BaseSchema,
     Coordinate,
+    Cost,
     DateInput,
     Flag,
     IdList,
@@ -167,7 +168,7 @@ class EventUpdate(BaseSchema):
             "wp_type": "string",
         }
     )
-    cost = Untyped(metadata=describe(N_("Cost of the event: a string or a list of strings.")))
+    cost = Cost(metadata=describe(N_("Cost of the event: a string or a list of strings.")))
     website = Url(max_length=2000, metadata=describe(N_("Event website URL.")))
     show_map = Flag(metadata=describe(N_("Whether to show a map.")))
     show_map_link = Flag(metadata=describe(N_("Whether to show a map link.")))

@@ -241,6 +241,26 @@ class Untyped(fields.Raw):
         super().__init__(**kwargs)
 
 
+class Cost(fields.Raw):
+    """An event's cost: a string (a number read as its text), or a list of them, each
+    held to a text's rules (``Text``: no NUL, not too long); "", [] or null: none."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, bool) or not isinstance(item, str | int | float):
+                raise ValidationError(N_("Must be a string or a list of strings."))
+            _COST_TEXT._deserialize(item, attr, data, **kwargs)
+        return value
+
+
+_COST_TEXT = Text()
+
+
 class RecurrenceLines(fields.Raw):
     """RFC 5545 lines (``RRULE:…``, ``RDATE…``, ``EXDATE…``) as a list, or one string with a
     line per row (form bodies); ``[]`` or ``""`` gives no lines. Loads as the list of lines."""

@@ -1394,3 +1394,24 @@ def test_bad_parameters_are_answered_before_an_inline_items_refusal(client, as_r
     both = {**_DATED, "venue": venue, "timezone": "Mars/Phobos"}
     answer = client.post(f"{NS}/events", json=both, headers=contributor)
     assert answer.status_code == 400 and set(answer.get_json()["data"]["params"]) == {"timezone"}
+
+
+# --- "bad input gets a clear error and changes nothing": a cost holds text's rules ---
+
+NUL_COST = {
+    "title": "Nul cost",
+    "start_date": "2027-05-01 10:00:00",
+    "end_date": "2027-05-01 11:00:00",
+}
+
+
+@pytest.mark.parametrize("cost", ["a\x00b", ["5", "a\x00b"]])
+def test_a_cost_holding_a_nul_is_refused_as_every_other_text(client, admin, cost):
+    """Found by an outside check: `cost` took "a\\x00b" and stored "a b" (201) where every
+    other text field of the write refuses a NUL with a 400 naming it."""
+    answer = client.post(f"{NS}/events", json={**NUL_COST, "cost": cost}, headers=admin)
+    assert answer.status_code == 400, answer.get_json()
+    body = answer.get_json()
+    assert body["code"] == "rest_invalid_param" and "cost" in body["data"]["params"]
+    listed = client.get(f"{NS}/events?search=Nul+cost&start_date=2027-01-01", headers=admin)
+    assert listed.get_json()["total"] == 0
