@@ -1,0 +1,94 @@
+"""chk17x: a regression walk of the session's public pages and editor changes (The Events
+Calendar's query views and featured addresses, the library thumbnails' alt text)."""
+
+from datetime import date, timedelta
+
+from tests.conftest import NS, csrf, event_form
+
+HTML = {"Accept": "text/html"}
+DAY = date.today() + timedelta(days=40)
+MONTH = f"{DAY:%Y-%m}"
+
+
+def _followed(client, path):
+    for _n in range(5):
+        response = client.get(path, headers=HTML)
+        if response.status_code not in (301, 302, 303, 307, 308):
+            return response
+        path = response.headers["Location"]
+    return response
+
+
+def _two_events(client, admin, make_event):
+    """One event in category "Arts", one in none, both on DAY."""
+    when = {"start_date": f"{DAY} 19:00:00", "end_date": f"{DAY} 20:00:00"}
+    make_event(title="Painted walls", categories=["Arts"], **when)
+    make_event(title="Brass band", **when)
+
+
+def test_a_category_month_or_day_query_view_stays_filtered(client, admin, make_event):
+    """README: The Events Calendar's views named by their query (eventDisplay=month or day
+    with eventDate, tribe_events_cat, on the list's address) move to ours. The month or day
+    of a category must list that category's events only, as a term's /YYYY-MM/ does."""
+    _two_events(client, admin, make_event)
+    for path in (
+        f"/events/?eventDisplay=month&tribe_events_cat=arts&eventDate={MONTH}",
+        f"/events/?eventDisplay=day&tribe_events_cat=arts&eventDate={DAY}",
+        f"/events/category/arts/{MONTH}/",  # the path form, for comparison
+    ):
+        answer = _followed(client, path)
+        assert answer.status_code == 200, path
+        body = answer.get_data(as_text=True)
+        assert "Painted walls" in body, path
+        assert "Brass band" not in body, (path, "the category was dropped")
+
+
+def test_a_category_query_view_on_the_site_root_keeps_its_view_and_date(client, admin, make_event):
+    """README: without pretty permalinks, the site's root with post_type=tribe_events names
+    the same views: month or day with eventDate and tribe_events_cat move to our month or
+    day view (of that category), not to the category's upcoming list."""
+    _two_events(client, admin, make_event)
+    month = client.get(
+        f"/?post_type=tribe_events&eventDisplay=month&eventDate={MONTH}&tribe_events_cat=arts",
+        headers=HTML,
+    )
+    assert month.status_code == 301
+    assert f"/events/month/{MONTH}/" in month.headers["Location"], month.headers["Location"]
+    day = client.get(
+        f"/?post_type=tribe_events&eventDisplay=day&eventDate={DAY}&tribe_events_cat=arts",
+        headers=HTML,
+    )
+    assert day.status_code == 301
+    assert f"/events/{DAY}/" in day.headers["Location"], day.headers["Location"]
+
+
+def test_the_events_calendars_featured_address_forms_keep_working(client, admin, make_event):
+    """README: The Events Calendar's other address forms keep working, /events/featured/
+    among them. TEC registers the featured view's pager and its featured forms of every view
+    (Tribe__Events__Rewrite::generate_core_rules): /events/featured/page/N/, /events/list/
+    featured/, /events/month/featured/, /events/YYYY-MM/featured/, /events/featured/ical/,
+    a category's /featured/. Each must lead somewhere, not to a 404."""
+    for n in range(12):
+        make_event(
+            title=f"Star {n}", featured=True, start_date=f"{DAY} 10:00", end_date=f"{DAY} 11:00"
+        )
+    for path in (
+        "/events/featured/page/2/",
+        "/events/list/featured/",
+        "/events/month/featured/",
+        f"/events/{MONTH}/featured/",
+        "/events/featured/ical/",
+    ):
+        answer = _followed(client, path)
+        assert answer.status_code == 200, (path, answer.status_code)
+
+
+def test_library_thumbnails_alt_text_is_as_the_readme_says(client, admin, sign_in):
+    """README (editor): the thumbnails' alt text is "Image #id (width × height)"."""
+    from tests.helpers import image_bytes, uploaded
+
+    image = uploaded(client, admin, image_bytes())
+    editor = sign_in("administrator", "boss")
+    body = editor.get("/manage/events/new").get_data(as_text=True)
+    assert f"Picture #{image['id']} (" in body or f"Image #{image['id']} (" in body  # shown at all
+    assert f'alt="Image #{image["id"]} (' in body
