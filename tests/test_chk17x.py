@@ -92,3 +92,20 @@ def test_library_thumbnails_alt_text_is_as_the_readme_says(client, admin, sign_i
     body = editor.get("/manage/events/new").get_data(as_text=True)
     assert f"Picture #{image['id']} (" in body or f"Image #{image['id']} (" in body  # shown at all
     assert f'alt="Image #{image["id"]} (' in body
+
+
+def test_the_past_featured_list_says_it_is_featured(client, make_event):
+    """The upcoming featured list is titled "Featured events"; its "Past events" link
+    (/events/?featured=1&past=1) lists past featured events only, and must not carry the
+    same title and heading as the whole past list (WCAG 2.4.2: a title says where one is)."""
+    make_event(
+        title="Old star", featured=True, start_date="2020-01-05 10:00", end_date="2020-01-05 11:00"
+    )
+    upcoming = client.get("/events/?featured=1", headers=HTML).get_data(as_text=True)
+    assert 'href="/events/?featured=1&amp;past=1"' in upcoming
+    body = client.get("/events/?featured=1&past=1", headers=HTML).get_data(as_text=True)
+    whole = client.get("/events/?past=1", headers=HTML).get_data(as_text=True)
+    title = body[body.index("<title>") : body.index("</title>")]
+    heading = body[body.index("<h1") : body.index("</h1>")]
+    assert "featured" in title.lower(), title
+    assert heading != whole[whole.index("<h1") : whole.index("</h1>")], heading
