@@ -109,3 +109,22 @@ def test_the_past_featured_list_says_it_is_featured(client, make_event):
     heading = body[body.index("<h1") : body.index("</h1>")]
     assert "featured" in title.lower(), title
     assert heading != whole[whole.index("<h1") : whole.index("</h1>")], heading
+
+
+def test_the_public_venue_filter_tells_same_named_venues_apart(client, admin, make_event):
+    """The editor tells two venues of one name apart by their city (README); the list's
+    filter form offers the same choice to visitors and must not show two identical labels."""
+    import re
+
+    for city in ("Paris", "Lyon"):
+        venue = client.post(
+            f"{NS}/venues", json={"venue": "Town Hall", "city": city}, headers=admin
+        )
+        assert venue.status_code == 201
+        make_event(title=f"Meeting in {city}", venue=venue.get_json()["id"])
+    body = client.get("/events/", headers=HTML).get_data(as_text=True)
+    select = body[body.index('name="venue"') :]
+    select = select[: select.index("</select>")]
+    labels = re.findall(r"<option value=\"[^\"]+\"[^>]*>([^<]*Town Hall[^<]*)</option>", select)
+    assert len(labels) == 2, select
+    assert len(set(labels)) == 2, labels
