@@ -128,3 +128,27 @@ def test_the_public_venue_filter_tells_same_named_venues_apart(client, admin, ma
     labels = re.findall(r"<option value=\"[^\"]+\"[^>]*>([^<]*Town Hall[^<]*)</option>", select)
     assert len(labels) == 2, select
     assert len(set(labels)) == 2, labels
+
+
+def _canonical(body: str) -> str:
+    import re
+
+    return re.search(r'<link rel="canonical" href="([^"]*)"', body).group(1).replace("&amp;", "&")
+
+
+def test_a_featured_value_the_list_does_not_honour_is_not_its_canonical(client, make_event):
+    """README: each page names one canonical address. /events/?featured=maybe (and =0, =false)
+    lists exactly what /events/ lists, yet named itself as canonical; the API refuses
+    featured=maybe (400) and reads featured=false as "only non-featured"."""
+    when = {"start_date": f"{DAY} 10:00", "end_date": f"{DAY} 11:00"}
+    make_event(title="Star turn", featured=True, **when)
+    make_event(title="Plain turn", **when)
+    bad = client.get("/events/?featured=maybe", headers=HTML)
+    assert bad.status_code == 400 or "featured" not in _canonical(bad.get_data(as_text=True)), (
+        bad.status_code,
+        _canonical(bad.get_data(as_text=True)),
+    )
+    for value in ("0", "false"):
+        body = client.get(f"/events/?featured={value}", headers=HTML).get_data(as_text=True)
+        honoured = "Star turn" not in body and "Plain turn" in body
+        assert honoured or "featured" not in _canonical(body), (value, _canonical(body))
