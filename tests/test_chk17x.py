@@ -152,3 +152,15 @@ def test_a_featured_value_the_list_does_not_honour_is_not_its_canonical(client, 
         body = client.get(f"/events/?featured={value}", headers=HTML).get_data(as_text=True)
         honoured = "Star turn" not in body and "Plain turn" in body
         assert honoured or "featured" not in _canonical(body), (value, _canonical(body))
+
+
+def test_the_month_view_refuses_a_day_that_does_not_exist(client):
+    """README: a date that is none stays a 400 page; the list and day views refuse
+    tribe-bar-date=2026-02-30, the month view moved to February instead."""
+    assert client.get("/events/?tribe-bar-date=2026-02-30", headers=HTML).status_code == 400
+    for path in (
+        "/events/month/?tribe-bar-date=2026-02-30",
+        "/events/month/?eventDate=2026-02-30",
+        "/events/?eventDisplay=month&eventDate=2026-02-30",
+    ):
+        assert client.get(path, headers=HTML).status_code == 400, path
