@@ -164,3 +164,31 @@ def test_the_month_view_refuses_a_day_that_does_not_exist(client):
         "/events/?eventDisplay=month&eventDate=2026-02-30",
     ):
         assert client.get(path, headers=HTML).status_code == 400, path
+
+
+def test_does_not_repeat_chosen_on_a_series_ends_it_or_says_why_not(client, sign_in, admin):
+    """README: the builder wins when it is used and the lines are left as shown. A user who
+    ends a series picks "Does not repeat" and saves, the lines as the form shows them: the
+    answer was "Saved." with the series repeating as before."""
+    from tests.test_editor import untouched
+
+    editor = sign_in("editor")
+    series = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Tango",
+            "start_date": f"{DAY} 08:00",
+            "end_date": f"{DAY} 09:00",
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"],
+        },
+        headers=admin,
+    ).get_json()
+    path = f"/manage/events/{series['id']}"
+    form = untouched(editor, path)
+    assert form.get("repeat_freq") == "WEEKLY" and "COUNT=4" in form.get("recurrence", "")
+    answer = editor.post(path, data=untouched(editor, path, repeat_freq=""))
+    lines = client.get(f"{NS}/events/{series['id']}", headers=admin).get_json()["recurrence"]
+    if answer.status_code == 303:
+        assert lines == [], ("Saved., yet the series still repeats", lines)
+    else:
+        assert answer.status_code == 400 and lines == ["RRULE:FREQ=WEEKLY;COUNT=4"]
