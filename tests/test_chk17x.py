@@ -192,3 +192,30 @@ def test_does_not_repeat_chosen_on_a_series_ends_it_or_says_why_not(client, sign
         assert lines == [], ("Saved., yet the series still repeats", lines)
     else:
         assert answer.status_code == 400 and lines == ["RRULE:FREQ=WEEKLY;COUNT=4"]
+
+
+def test_a_terms_past_list_says_it_is_past(client, make_event):
+    """/events/category/arts/?past=1 (its list's "Past events" link) carried the title and
+    heading of the category's upcoming list: nothing said its events are past."""
+    make_event(
+        title="Old mural",
+        categories=["Arts"],
+        start_date="2020-01-05 10:00",
+        end_date="2020-01-05 11:00",
+    )
+    make_event(
+        title="New mural", categories=["Arts"], start_date=f"{DAY} 10:00", end_date=f"{DAY} 11:00"
+    )
+    upcoming = client.get("/events/category/arts/", headers=HTML).get_data(as_text=True)
+    assert 'href="/events/category/arts/?past=1"' in upcoming
+    past = client.get("/events/category/arts/?past=1", headers=HTML).get_data(as_text=True)
+    assert "Old mural" in past and "New mural" not in past
+
+    def title(body):
+        return body[body.index("<title>") : body.index("</title>")]
+
+    def heading(body):
+        return body[body.index("<h1") : body.index("</h1>")]
+
+    assert title(past) != title(upcoming), title(past)
+    assert heading(past) != heading(upcoming), heading(past)
