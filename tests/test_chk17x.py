@@ -26,46 +26,6 @@ def _two_events(client, admin, make_event):
     make_event(title="Brass band", **when)
 
 
-def test_a_category_month_or_day_query_view_stays_filtered(client, admin, make_event):
-    """README: The Events Calendar's views named by their query (eventDisplay=month or day
-    with eventDate, tribe_events_cat, on the list's address) move to ours. The month or day
-    of a category must list that category's events only, as a term's /YYYY-MM/ does."""
-    _two_events(client, admin, make_event)
-    for path in (
-        f"/events/?eventDisplay=month&tribe_events_cat=arts&eventDate={MONTH}",
-        f"/events/?eventDisplay=day&tribe_events_cat=arts&eventDate={DAY}",
-        f"/events/category/arts/{MONTH}/",  # the path form, for comparison
-    ):
-        answer = _followed(client, path)
-        assert answer.status_code == 200, path
-        body = answer.get_data(as_text=True)
-        assert "Painted walls" in body, path
-        assert "Brass band" not in body, (path, "the category was dropped")
-
-
-def test_a_category_query_view_on_the_site_root_keeps_its_view_and_date(client, admin, make_event):
-    """README: without pretty permalinks, the site's root with post_type=tribe_events names
-    the same views: month or day with eventDate and tribe_events_cat move to our month or
-    day view (of that category), not to the category's upcoming list."""
-    _two_events(client, admin, make_event)
-    for path, view in (
-        (
-            f"/?post_type=tribe_events&eventDisplay=month&eventDate={MONTH}&tribe_events_cat=arts",
-            f"{DAY:%B %Y}",
-        ),
-        (
-            f"/?post_type=tribe_events&eventDisplay=day&eventDate={DAY}&tribe_events_cat=arts",
-            f"{DAY:%B} {DAY.day}, {DAY.year}",
-        ),
-    ):
-        answer = _followed(client, path)
-        assert answer.status_code == 200, path
-        body = answer.get_data(as_text=True)
-        title = body[body.index("<title>") : body.index("</title>")]
-        assert view in title, (path, title)
-        assert "Painted walls" in body and "Brass band" not in body, path
-
-
 def test_the_events_calendars_featured_address_forms_keep_working(client, admin, make_event):
     """README: The Events Calendar's other address forms keep working, /events/featured/
     among them. TEC registers the featured view's pager and its featured forms of every view
@@ -156,18 +116,6 @@ def test_a_featured_value_the_list_does_not_honour_is_not_its_canonical(client, 
         body = client.get(f"/events/?featured={value}", headers=HTML).get_data(as_text=True)
         honoured = "Star turn" not in body and "Plain turn" in body
         assert honoured or "featured" not in _canonical(body), (value, _canonical(body))
-
-
-def test_the_month_view_refuses_a_day_that_does_not_exist(client):
-    """README: a date that is none stays a 400 page; the list and day views refuse
-    tribe-bar-date=2026-02-30, the month view moved to February instead."""
-    assert client.get("/events/?tribe-bar-date=2026-02-30", headers=HTML).status_code == 400
-    for path in (
-        "/events/month/?tribe-bar-date=2026-02-30",
-        "/events/month/?eventDate=2026-02-30",
-        "/events/?eventDisplay=month&eventDate=2026-02-30",
-    ):
-        assert client.get(path, headers=HTML).status_code == 400, path
 
 
 def test_does_not_repeat_chosen_on_a_series_ends_it_or_says_why_not(client, sign_in, admin):

@@ -2656,3 +2656,74 @@ def test_the_day_view_takes_the_events_calendar_bar_date(client):
     heading = re.search(r"<h1>([^<]*)</h1>", _followed(client, moved.headers["Location"]).text)
     assert "March 5, 2027" in heading.group(1)
     page(client, "/events/today/?tribe-bar-date=2027-02-30", 400)
+
+
+LATER = date.today() + timedelta(days=40)
+
+
+def _arts_and_plain_events(make_event):
+    """One event in category "Arts", one in none, both on LATER."""
+    when = {"start_date": f"{LATER} 19:00:00", "end_date": f"{LATER} 20:00:00"}
+    make_event(title="Painted walls", categories=["Arts"], **when)
+    make_event(title="Brass band", **when)
+
+
+def test_a_category_month_or_day_query_view_stays_filtered(client, admin, make_event):
+    """README: The Events Calendar's views named by their query (eventDisplay=month or day
+    with eventDate, tribe_events_cat, on the list's address) move to ours. The month or day
+    of a category lists that category's events only, as a term's /YYYY-MM/ does: the move
+    names the category as our filter form does (``categories``)."""
+    _arts_and_plain_events(make_event)
+    moved = client.get(
+        f"/events/?eventDisplay=month&tribe_events_cat=arts&eventDate={LATER:%Y-%m}", headers=HTML
+    )
+    assert moved.headers["Location"] == f"/events/month/{LATER:%Y-%m}/?categories=arts"
+    for path in (
+        f"/events/?eventDisplay=month&tribe_events_cat=arts&eventDate={LATER:%Y-%m}",
+        f"/events/?eventDisplay=day&tribe_events_cat=arts&eventDate={LATER}",
+        f"/events/category/arts/{LATER:%Y-%m}/",  # the path form, for comparison
+    ):
+        answer = _followed(client, path)
+        assert answer.status_code == 200, path
+        body = answer.get_data(as_text=True)
+        assert "Painted walls" in body, path
+        assert "Brass band" not in body, (path, "the category was dropped")
+    past = client.get("/events/?eventDisplay=past&tribe_events_cat=arts", headers=HTML)
+    assert past.headers["Location"] == "/events/category/arts/?past=1"
+
+
+def test_a_category_query_view_on_the_site_root_keeps_its_view_and_date(client, admin, make_event):
+    """README: without pretty permalinks, the site's root with post_type=tribe_events names
+    the same views: month or day with eventDate and tribe_events_cat move to our month or
+    day view (of that category), not to the category's upcoming list."""
+    _arts_and_plain_events(make_event)
+    for path, view in (
+        (
+            f"/?post_type=tribe_events&eventDisplay=month&eventDate={LATER:%Y-%m}"
+            "&tribe_events_cat=arts",
+            f"{LATER:%B %Y}",
+        ),
+        (
+            f"/?post_type=tribe_events&eventDisplay=day&eventDate={LATER}&tribe_events_cat=arts",
+            f"{LATER:%B} {LATER.day}, {LATER.year}",
+        ),
+    ):
+        answer = _followed(client, path)
+        assert answer.status_code == 200, path
+        body = answer.get_data(as_text=True)
+        assert view in _title_of(body), (path, _title_of(body))
+        assert "Painted walls" in body and "Brass band" not in body, path
+    past = client.get("/?post_type=tribe_events&eventDisplay=past&tribe_events_cat=arts")
+    assert past.headers["Location"] == "/events/category/arts/?past=1"
+
+
+def test_the_month_view_refuses_a_day_that_does_not_exist(client):
+    """README: a date that is none stays a 400 page; the list and day views refuse
+    tribe-bar-date=2026-02-30, and so does the month view (it moved to February)."""
+    assert client.get("/events/?tribe-bar-date=2026-02-30", headers=HTML).status_code == 400
+    for path in (
+        "/events/month/?tribe-bar-date=2026-02-30",
+        "/events/month/?eventDate=2026-02-30",
+        "/events/?eventDisplay=month&eventDate=2026-02-30",
+    ):
+        assert client.get(path, headers=HTML).status_code == 400, path

@@ -548,6 +548,8 @@ def _moved_to_date(text: str | None, view: str = "", drop: tuple = (), **query):
     current month). A date that is none is a 400, as on our own addresses."""
     view = view or ("month" if text is not None and text.count("-") == 1 else "day")
     if view == "month":
+        if text is not None and text.count("-") > 1:  # a day's month: a day that is none, 400
+            text = f"{_parse_day(text):%Y-%m}"
         month = {} if text is None else {"month": f"{_parse_month(text[:7]):%Y-%m}"}
         return _moved_to("pages.month_view", month, drop=drop, **query)
     if text is None:
@@ -570,18 +572,23 @@ def _is_segment(slug: str | None) -> bool:
 def _tec_view_moved():
     """Our page of a view The Events Calendar names by its query, on its list's address or
     the site's root (a site without pretty permalinks): ``eventDisplay=month`` or ``day``
-    at its ``eventDate``, a category (``tribe_events_cat``), a list from ``eventDate``;
-    moved (301), or None when the list (upcoming or past) is what was asked."""
+    at its ``eventDate``, a list from ``eventDate``, the past list, each of a category
+    (``tribe_events_cat``) when one is named: our view filtered by it (``categories``, the
+    filter form's name; a category's list is its own page). Moved (301), or None when the
+    list (upcoming or past) is what was asked."""
     display = request.args.get("eventDisplay")
     picked = _date_argument("eventDate")
-    if display in ("month", "day"):
-        return _moved_to_date(picked, display, drop=TEC_VIEW_QUERY)
     slug = request.args.get("tribe_events_cat", "")
-    if _is_segment(slug):
-        drop = (*TEC_VIEW_QUERY, "tribe_events_cat")
-        return _moved_to("pages.category_view", {"slug": slug}, drop=drop)
-    if picked is not None and display != "past":
-        return _moved_to("pages.list_view", drop=TEC_VIEW_QUERY, **{TEC_DATE: picked})
+    category = {"categories": slug} if _is_segment(slug) else {}
+    drop = (*TEC_VIEW_QUERY, "tribe_events_cat") if category else TEC_VIEW_QUERY
+    if display in ("month", "day"):
+        return _moved_to_date(picked, display, drop=drop, **category)
+    past = {"past": 1} if display == "past" else {}
+    since = {TEC_DATE: picked} if picked is not None and not past else {}
+    if category:
+        return _moved_to("pages.category_view", {"slug": slug}, drop=drop, **past, **since)
+    if since:
+        return _moved_to("pages.list_view", drop=drop, **since)
     return None
 
 
@@ -1136,7 +1143,6 @@ TEC_ROOT_ITEMS = {
     "tribe_events": "pages.event_view",
     "tribe_venue": "pages.venue_view",
     "tribe_organizer": "pages.organizer_view",
-    "tribe_events_cat": "pages.category_view",
 }
 
 
@@ -1144,8 +1150,10 @@ def tec_home_address():
     """``GET /`` at an address of The Events Calendar's, moved (301), else None: its views at
     the site's root (``/?post_type=tribe_events…``; its "Subscribe to calendar" links add
     ``ical=1&eventDisplay=list``) to our list or month view, which moves ``ical=1`` to its
-    feed in turn; ``/?tribe_events=slug`` (a site without pretty permalinks) to the item's
-    page; and WordPress's shortlink of an imported item (``/?p=ID``) to its page."""
+    feed in turn; a category's (``/?tribe_events_cat=slug``, with or without the views'
+    query) to its page or our view filtered by it, keeping the view and date asked;
+    ``/?tribe_events=slug`` (a site without pretty permalinks) to the item's page; and
+    WordPress's shortlink of an imported item (``/?p=ID``) to its page."""
     for name, endpoint in TEC_ROOT_ITEMS.items():
         slug = request.args.get(name)
         if _is_segment(slug):
@@ -1153,7 +1161,8 @@ def tec_home_address():
     shortlink = _shortlink_target(request.args.get("p", ""))
     if shortlink is not None:
         return redirect(shortlink, 301)
-    if request.args.get("post_type") != "tribe_events":
+    a_view = request.args.get("post_type") == "tribe_events"
+    if not a_view and not _is_segment(request.args.get("tribe_events_cat")):
         return None
     moved = _tec_view_moved()
     return _moved_to("pages.list_view", drop=("post_type",)) if moved is None else moved
