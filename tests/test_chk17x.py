@@ -118,32 +118,6 @@ def test_a_featured_value_the_list_does_not_honour_is_not_its_canonical(client, 
         assert honoured or "featured" not in _canonical(body), (value, _canonical(body))
 
 
-def test_does_not_repeat_chosen_on_a_series_ends_it_or_says_why_not(client, sign_in, admin):
-    """README: the builder wins when it is used and the lines are left as shown. A user who
-    ends a series picks "Does not repeat" and saves, the lines as the form shows them: the
-    answer was "Saved." with the series repeating as before."""
-    from tests.test_editor import untouched
-
-    editor = sign_in("editor")
-    series = client.post(
-        f"{NS}/events",
-        json={
-            "title": "Tango",
-            "start_date": f"{DAY} 08:00",
-            "end_date": f"{DAY} 09:00",
-            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"],
-        },
-        headers=admin,
-    ).get_json()
-    path = f"/manage/events/{series['id']}"
-    form = untouched(editor, path)
-    assert form.get("repeat_freq") == "WEEKLY" and "COUNT=4" in form.get("recurrence", "")
-    answer = editor.post(path, data=untouched(editor, path, repeat_freq=""))
-    lines = client.get(f"{NS}/events/{series['id']}", headers=admin).get_json()["recurrence"]
-    if answer.status_code == 303:
-        assert lines == [], ("Saved., yet the series still repeats", lines)
-    else:
-        assert answer.status_code == 400 and lines == ["RRULE:FREQ=WEEKLY;COUNT=4"]
 
 
 def test_a_terms_past_list_says_it_is_past(client, make_event):

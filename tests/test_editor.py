@@ -3540,3 +3540,38 @@ def test_the_editors_lists_find_a_greek_name_in_lower_case(sign_in, make_event):
     ):
         listing = editor.get(f"/manage/{plural}/", query_string={"search": "κηπος"})
         assert name in listing.get_data(as_text=True), plural
+
+
+def test_does_not_repeat_chosen_on_a_series_ends_it(client, sign_in, admin):
+    """chk17x D9, README: the builder wins when it is used and the lines are left as shown.
+    A user who ends a series picks "Does not repeat" and saves, the lines as the form shows
+    them: the answer was "Saved." with the series repeating as before. A builder change
+    beside lines changed to another rule is said beside the builder, not dropped."""
+    editor = sign_in("editor")
+    series = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Tango",
+            "start_date": f"{DAY} 08:00",
+            "end_date": f"{DAY} 09:00",
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"],
+        },
+        headers=admin,
+    ).get_json()
+    path = f"/manage/events/{series['id']}"
+
+    def lines():
+        return client.get(f"{NS}/events/{series['id']}", headers=admin).get_json()["recurrence"]
+
+    form = untouched(editor, path)
+    assert form.get("repeat_freq") == "WEEKLY" and "COUNT=4" in form.get("recurrence", "")
+    both = untouched(editor, path, repeat_freq="DAILY", recurrence="RRULE:FREQ=WEEKLY;COUNT=6")
+    refused = editor.post(path, data=both)
+    assert refused.status_code == 400 and 'id="repeat_freq-error"' in refused.text
+    assert lines() == ["RRULE:FREQ=WEEKLY;COUNT=4"]
+    agreeing = untouched(editor, path, repeat_freq="DAILY", recurrence="RRULE:FREQ=DAILY;COUNT=4")
+    assert editor.post(path, data=agreeing).status_code == 303
+    assert lines() == ["RRULE:FREQ=DAILY;COUNT=4"]
+    answer = editor.post(path, data=untouched(editor, path, repeat_freq=""))
+    assert answer.status_code == 303
+    assert lines() == []

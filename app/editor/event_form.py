@@ -389,6 +389,8 @@ def _recurrence(form, same: set[str]) -> str | None:
     ends = [field for field in ("repeat_until", "repeat_count") if form.get(field, "").strip()]
     if not frequency and set(ends) - same:  # an end typed, not one left as the form showed it
         raise invalid_params({"repeat_freq": _(NO_FREQUENCY)})
+    if _builder_ends_or_clashes(form, same, frequency, lines):
+        return ""
     moved = _moved_weekday(form, same)
     builder_used = bool(frequency) and (
         not set(BUILDER) <= same or moved is not None or _monthly_moved(form, same)
@@ -401,6 +403,30 @@ def _recurrence(form, same: set[str]) -> str | None:
     # a rule that named none as it was: the same dates (RFC 5545: the start's weekday).
     dayless = "repeat_days" in same and bool(rules) and all("BYDAY=" not in r for r in rules)
     return "\n".join([_builder_rule(form, frequency, moved, dayless), *kept])
+
+
+# The builder and the lines both changed and saying different repeats: which one the user
+# meant is not ours to guess, and dropping either change without a word loses it.
+BOTH_CHANGED = N_(
+    "“Repeats” and the lines below say different things: change one of them and leave"
+    " the other as it was."
+)
+
+
+def _builder_ends_or_clashes(form, same: set[str], frequency: str, lines: str) -> bool:
+    """Whether the user ended the series: "Does not repeat" chosen over the rule the builder
+    showed, the lines left as shown (README: the builder wins when it is used and the
+    lines are left as shown). A builder change beside changed lines that name another rule
+    is refused (400, beside the builder) rather than dropped. A form without them (an
+    occurrence's, a post of some fields) changes neither."""
+    if "recurrence" not in form or "repeat_freq" not in form or set(BUILDER) <= same:
+        return False
+    if lines and "recurrence" not in same:
+        rules = [line.strip().upper() for line in lines.splitlines() if _is_rule(line)]
+        if rules != ([_builder_rule(form, frequency)] if frequency else []):
+            raise invalid_params({"repeat_freq": _(BOTH_CHANGED)})
+        return False
+    return not frequency and "repeat_freq" not in same
 
 
 def _moved_starts(form, same: set[str]) -> tuple[date, date] | None:
