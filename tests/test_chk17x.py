@@ -26,25 +26,6 @@ def _two_events(client, admin, make_event):
     make_event(title="Brass band", **when)
 
 
-def test_the_events_calendars_featured_address_forms_keep_working(client, admin, make_event):
-    """README: The Events Calendar's other address forms keep working, /events/featured/
-    among them. TEC registers the featured view's pager and its featured forms of every view
-    (Tribe__Events__Rewrite::generate_core_rules): /events/featured/page/N/, /events/list/
-    featured/, /events/month/featured/, /events/YYYY-MM/featured/, /events/featured/ical/,
-    a category's /featured/. Each must lead somewhere, not to a 404."""
-    for n in range(12):
-        make_event(
-            title=f"Star {n}", featured=True, start_date=f"{DAY} 10:00", end_date=f"{DAY} 11:00"
-        )
-    for path in (
-        "/events/featured/page/2/",
-        "/events/list/featured/",
-        "/events/month/featured/",
-        f"/events/{MONTH}/featured/",
-        "/events/featured/ical/",
-    ):
-        answer = _followed(client, path)
-        assert answer.status_code == 200, (path, answer.status_code)
 
 
 def test_library_thumbnails_alt_text_is_as_the_readme_says(client, admin, sign_in):
@@ -98,24 +79,6 @@ def _canonical(body: str) -> str:
     import re
 
     return re.search(r'<link rel="canonical" href="([^"]*)"', body).group(1).replace("&amp;", "&")
-
-
-def test_a_featured_value_the_list_does_not_honour_is_not_its_canonical(client, make_event):
-    """README: each page names one canonical address. /events/?featured=maybe (and =0, =false)
-    lists exactly what /events/ lists, yet named itself as canonical; the API refuses
-    featured=maybe (400) and reads featured=false as "only non-featured"."""
-    when = {"start_date": f"{DAY} 10:00", "end_date": f"{DAY} 11:00"}
-    make_event(title="Star turn", featured=True, **when)
-    make_event(title="Plain turn", **when)
-    bad = client.get("/events/?featured=maybe", headers=HTML)
-    assert bad.status_code == 400 or "featured" not in _canonical(bad.get_data(as_text=True)), (
-        bad.status_code,
-        _canonical(bad.get_data(as_text=True)),
-    )
-    for value in ("0", "false"):
-        body = client.get(f"/events/?featured={value}", headers=HTML).get_data(as_text=True)
-        honoured = "Star turn" not in body and "Plain turn" in body
-        assert honoured or "featured" not in _canonical(body), (value, _canonical(body))
 
 
 

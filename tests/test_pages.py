@@ -2727,3 +2727,52 @@ def test_the_month_view_refuses_a_day_that_does_not_exist(client):
         "/events/?eventDisplay=month&eventDate=2026-02-30",
     ):
         assert client.get(path, headers=HTML).status_code == 400, path
+
+
+def test_the_events_calendars_featured_address_forms_keep_working(client, make_event):
+    """chk17x D4, README: The Events Calendar's other address forms keep working,
+    /events/featured/ among them. The plugin registers the featured view's pager and the
+    featured form of every view (Tribe__Events__Rewrite): each moves to our page of it,
+    featured events only; they were 404 pages (the featured list's own pager among them)."""
+    for n in range(12):
+        make_event(
+            title=f"Star {n}", featured=True, start_date=f"{LATER} 10:00", end_date=f"{LATER} 11:00"
+        )
+    for old, new in (
+        ("/events/featured/page/2/", "/events/?featured=1&page=2"),
+        ("/events/list/featured/", "/events/?featured=1"),
+        ("/events/month/featured/", "/events/month/?featured=1"),
+        (f"/events/{LATER:%Y-%m}/featured/", f"/events/month/{LATER:%Y-%m}/?featured=1"),
+        ("/events/today/featured/", "/events/today/?featured=1"),
+        (f"/events/{LATER}/featured/", f"/events/{LATER}/?featured=1"),
+        ("/events/featured/ical/", "/events/?featured=1&ical=1"),
+        ("/events/category/arts/featured/", "/events/category/arts/?featured=1"),
+        ("/events/tag/charity/featured/page/2/", "/events/tag/charity/?featured=1&page=2"),
+        ("/events/category/arts/month/featured/", "/events/month/?featured=1&categories=arts"),
+        ("/fr/events/featured/page/2/", "/fr/events/?featured=1&page=2"),
+    ):
+        moved = client.get(old, headers=HTML)
+        assert (moved.status_code, moved.headers.get("Location")) == (301, new), old
+    for path in ("/events/featured/page/2/", "/events/month/featured/", "/events/featured/ical/"):
+        assert _followed(client, path).status_code == 200, path
+    assert "Star 11" in _followed(client, "/events/featured/page/2/").text
+    assert client.get("/events/word/featured/", headers=HTML).status_code == 404
+
+
+def test_a_featured_value_reads_as_the_apis(client, make_event):
+    """chk17x D7: /events/?featured=maybe (and =0, =false) listed what /events/ lists, each
+    naming itself as canonical. The API's reading: true, false, 1 or 0, false listing the
+    events not featured, one canonical for each; any other value is a 400 page."""
+    when = {"start_date": f"{LATER} 10:00", "end_date": f"{LATER} 11:00"}
+    make_event(title="Star turn", featured=True, **when)
+    make_event(title="Plain turn", **when)
+    bad = page(client, "/events/?featured=maybe", 400)
+    assert "featured" in bad and 'rel="canonical"' not in bad
+    for value in ("0", "false"):
+        body = page(client, f"/events/?featured={value}")
+        assert "Star turn" not in body and "Plain turn" in body, value
+        assert 'rel="canonical" href="http://localhost/events/?featured=0"' in body, value
+        assert '<input type="hidden" name="featured" value="0">' in body
+    starred = page(client, "/events/?featured=true")
+    assert "Star turn" in starred and "Plain turn" not in starred
+    assert 'rel="canonical" href="http://localhost/events/?featured=1"' in starred

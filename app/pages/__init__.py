@@ -13,6 +13,7 @@ import hmac
 import os
 import re
 from bisect import bisect_left, bisect_right
+from contextlib import suppress
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
@@ -161,6 +162,9 @@ def _own_query(args) -> dict:
     query["past"] = "1" if past else None
     query["search"] = query.get("search") or query.pop("tribe-bar-search", None)
     query.pop("tribe-bar-search", None)
+    with suppress(reading.BadFlag):  # a bad one is an error page's, whose links keep it
+        flag = reading.flag_of("featured", query.get("featured"))
+        query["featured"] = None if flag is None else str(int(flag))  # true as 1, false as 0
     if query["page"] == "1":
         query["page"] = None
     return {k: query[k] for k in PAGE_QUERY if query.get(k)}
@@ -625,9 +629,46 @@ def _moved_to_segment(segment: str, **query):
     return _moved_to_date(_dated(segment), **query)
 
 
+# The Events Calendar's featured forms of its views (``Tribe__Events__Rewrite``): each view's
+# address with ``featured/`` after it, of the archive or of a category's or tag's.
+TERM_ROOT = "/events/<any(category, tag):taxonomy>/<slug>"
+
+
 @bp.route("/events/featured/")
-def tec_featured():
-    return _moved_to("pages.list_view", featured=1)
+@bp.route("/events/featured/page/<int:number>/")
+@bp.route("/events/list/featured/")
+@bp.route("/events/list/featured/page/<int:number>/")
+@bp.route(f"{TERM_ROOT}/featured/")
+@bp.route(f"{TERM_ROOT}/featured/page/<int:number>/")
+@bp.route(f"{TERM_ROOT}/list/featured/")
+def tec_featured(taxonomy=None, slug=None, number=None):
+    """The featured list and its pages: our list of featured events (``?featured=1``), the
+    term's page for a term's."""
+    page = {"page": number} if number is not None else {}
+    if taxonomy is None:
+        return _moved_to("pages.list_view", featured=1, **page)
+    return _moved_to(f"pages.{taxonomy}_view", {"slug": slug}, featured=1, **page)
+
+
+@bp.route("/events/featured/ical/", defaults={"dated": "ical"})
+@bp.route("/events/month/featured/", defaults={"dated": "month"})
+@bp.route("/events/<dated>/featured/")
+@bp.route("/events/day/<dated>/featured/")
+@bp.route(f"{TERM_ROOT}/featured/ical/", defaults={"dated": "ical"})
+@bp.route(f"{TERM_ROOT}/month/featured/", defaults={"dated": "month"})
+@bp.route(f"{TERM_ROOT}/<dated>/featured/")
+@bp.route(f"{TERM_ROOT}/day/<dated>/featured/")
+def tec_featured_view(dated, taxonomy=None, slug=None):
+    """The featured month, day (``today``, a date) and export: our view of it filtered to
+    featured events (of the term, by our filter's name, as ``tec_term_dated`` moves them);
+    the export, the feed of the featured list."""
+    if dated == "ical":
+        endpoint, view = ("list", {}) if taxonomy is None else (taxonomy, {"slug": slug})
+        return _moved_to(f"pages.{endpoint}_view", view, featured=1, ical=1)
+    term = {TERM_FILTERS[taxonomy]: slug} if taxonomy else {}
+    if dated == "month":
+        return _moved_to("pages.month_view", featured=1, **term)
+    return _moved_to_segment(dated, featured=1, **term)
 
 
 @bp.route("/event/<slug>/<day>/")
@@ -1408,6 +1449,8 @@ def _not_found(_error):
 def _bad_request(error):
     if isinstance(error, reading.UnknownFilter):
         return _unknown_filter(error)
+    if isinstance(error, reading.BadFlag):
+        return error_page(400, _("Check “%(name)s” in the address: 1 or 0.", name=str(error)))
     return error_page(400, _("Check the date or page number in the address."))
 
 

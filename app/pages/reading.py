@@ -17,6 +17,7 @@ from functools import lru_cache
 import orjson
 from flask import current_app
 from markupsafe import Markup, escape
+from marshmallow import ValidationError
 
 from app.auth import may_read
 from app.errors import ApiError
@@ -33,6 +34,7 @@ from app.render import SCHEMA_ORG, is_masked, organizer_out, render_context, ven
 from rules import dates
 from rules.clock import utcnow
 from rules.ids import is_digits
+from schemas.fields import Flag
 from store.events import Span, events_of_slug_on_day, get_event, get_event_by_slug, list_events
 from store.events import events_by_day as store_events_by_day
 from store.events import neighbours as store_neighbours
@@ -75,6 +77,22 @@ class UnknownFilter(BadRequest):
         self.value = value
 
 
+class BadFlag(BadRequest):
+    """A yes-or-no of the address (``featured``) that is neither (the API refuses it too)."""
+
+
+def flag_of(name: str, raw: str | None) -> bool | None:
+    """A yes-or-no of a page's query as the API reads it (``schemas.fields.Flag``: true,
+    false, 1 or 0, so that ``featured=0`` lists what the API lists); None when absent or
+    left empty."""
+    if raw is None or not raw.strip():
+        return None
+    try:
+        return Flag().deserialize(raw)
+    except ValidationError:
+        raise BadFlag(name) from None
+
+
 @dataclass
 class Filters:
     """A visitor's filters, as the form and the query string name them."""
@@ -84,8 +102,9 @@ class Filters:
     tags: list[str] = field(default_factory=list)
     venue: list[str] = field(default_factory=list)
     organizer: list[str] = field(default_factory=list)
-    # The Events Calendar's featured events list (``/events/featured/``), the API's ``featured``.
-    featured: bool = False
+    # The Events Calendar's featured events list (``/events/featured/``), the API's
+    # ``featured``: True, only featured events; False, only the others; None, all.
+    featured: bool | None = None
 
     @classmethod
     def from_query(cls, query) -> Filters:
@@ -109,7 +128,7 @@ class Filters:
             tags=values("tags"),
             venue=values("venue"),
             organizer=values("organizer"),
-            featured=query.get("featured") in ("1", "true"),
+            featured=flag_of("featured", query.get("featured")),
         )
 
     def query(self) -> dict:
@@ -120,8 +139,8 @@ class Filters:
         for name in FILTERS[1:]:
             if getattr(self, name):
                 out[name] = ",".join(getattr(self, name))
-        if self.featured:
-            out["featured"] = 1
+        if self.featured is not None:
+            out["featured"] = int(self.featured)
         return out
 
     def api_args(self) -> dict:
@@ -134,8 +153,8 @@ class Filters:
             args["categories"] = self.categories
         if self.tags:
             args["tags"] = self.tags
-        if self.featured:
-            args["featured"] = True
+        if self.featured is not None:
+            args["featured"] = self.featured
         for kind in ("venue", "organizer"):
             ids = [_linked_id(kind, value) for value in getattr(self, kind)]
             if ids:
