@@ -17,7 +17,6 @@ import os
 import re
 import secrets
 import time
-from collections import Counter
 from urllib.parse import urlsplit
 
 import orjson
@@ -621,26 +620,7 @@ def _choices(kind: str, viewer, chosen: list) -> list[tuple[int, str]]:
             row = get_linked(kind, as_id(item_id)) if as_id(item_id) is not None else None
             if row is not None and may_read(viewer, row):
                 rows.append(row)
-    return sorted(_told_apart(rows), key=lambda choice: choice[1].lower())
-
-
-def _told_apart(rows: list) -> list[tuple[int, str]]:
-    """Each venue or organizer by its name; of two or more of one name, each followed by
-    its city (a venue) or its e-mail (an organizer), and by its id when that is not enough:
-    the user must see which one they choose."""
-    named = Counter(row.title.strip().lower() for row in rows)
-    labels = []
-    for row in rows:
-        label = row.title
-        if named[row.title.strip().lower()] > 1:
-            detail = (getattr(row, "city", "") or getattr(row, "email", "") or "").strip()
-            label = f"{row.title} ({detail})" if detail else row.title
-        labels.append(label)
-    again = Counter(label.lower() for label in labels)
-    return [
-        (row.id, f"{label} #{row.id}" if again[label.lower()] > 1 else label)
-        for row, label in zip(rows, labels, strict=True)
-    ]
+    return sorted(formatting.told_apart(rows), key=lambda choice: choice[1].lower())
 
 
 def image_choices(viewer, chosen: str) -> items.ImageChoices:

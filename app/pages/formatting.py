@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import date, datetime, time
 from decimal import Decimal
 from functools import lru_cache
@@ -308,3 +309,28 @@ def srcset(image: dict) -> str:
     if image.get("width"):
         entries.append(f"{image['url']} {image['width']}w")
     return ", ".join(entries)
+
+
+def told_apart(rows: list, detail=None) -> list[tuple[int, str]]:
+    """Each venue or organizer (``rows``) by its name; of two or more of one name, each
+    followed by ``detail(row)`` (by default its city, a venue's, or its e-mail, an
+    organizer's), and by its id when that is not enough: whoever chooses one (the editor's
+    form, the visitors' filter form) must see which one it is."""
+    detail = detail or _own_detail
+    named = Counter(row.title.strip().lower() for row in rows)
+    labels = []
+    for row in rows:
+        label = row.title
+        if named[row.title.strip().lower()] > 1:
+            shown = detail(row)
+            label = f"{row.title} ({shown})" if shown else row.title
+        labels.append(label)
+    again = Counter(label.lower() for label in labels)
+    return [
+        (row.id, f"{label} #{row.id}" if again[label.lower()] > 1 else label)
+        for row, label in zip(rows, labels, strict=True)
+    ]
+
+
+def _own_detail(row) -> str:
+    return (getattr(row, "city", "") or getattr(row, "email", "") or "").strip()

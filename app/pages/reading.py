@@ -21,6 +21,7 @@ from marshmallow import ValidationError
 
 from app.auth import may_read
 from app.errors import ApiError
+from app.pages.formatting import told_apart
 from app.reading import feed
 from app.reading.filters import event_filters
 from app.reading.texts import (
@@ -553,7 +554,12 @@ def form_choices() -> tuple[list[Choice], list[Choice]]:
 def _read_choices() -> tuple[list[Choice], list[Choice]]:
     categories = [_choice(t.slug, t.id, t.name) for t in categories_by_name(MOST_CHOICES)]
     rows, _total = list_linked("venue", LinkedFilters(), ANONYMOUS, 0, MOST_CHOICES, count=False)
-    venues = [_choice(row.slug, row.id, row.title) for row in rows]
+    # Two venues of one name told apart as the editor's form does, by a city an anonymous
+    # visitor may read (a protected venue's is masked: by its id then).
+    labels = told_apart(rows, lambda row: "" if row.password else row.city.strip())
+    venues = [
+        _choice(row.slug, row.id, label) for row, (_id, label) in zip(rows, labels, strict=True)
+    ]
     return categories, sorted(venues, key=lambda choice: choice.name.lower())
 
 
