@@ -148,3 +148,20 @@ def test_an_image_is_found_by_the_name_of_the_file_uploaded(client, admin, sign_
     found = editor.get("/manage/media/?search=autumn-fair").get_data(as_text=True)
     assert f'href="/manage/media/{raw.get_json()["id"]}"' in found
     assert "Nothing here." in editor.get("/manage/media/?search=winter").text
+
+
+def test_library_thumbnails_alt_text_is_as_the_readme_says(client, admin, sign_in):
+    """chk17x D1: README said the thumbnails' alt text is "Image #id (width × height)"; it
+    is "Picture #id (...)" since the fields' labels stopped sharing words (chk16e D11: the
+    "Image" field's label is its own). README now says what the alt text is; this keeps
+    the two together."""
+    import os
+
+    from tests.helpers import image_bytes, uploaded
+
+    image = uploaded(client, admin, image_bytes())
+    body = sign_in("administrator", "boss").get("/manage/events/new").get_data(as_text=True)
+    assert f'alt="Picture #{image["id"]} (' in body
+    readme = os.path.join(os.path.dirname(__file__), "..", "README.md")
+    with open(readme, encoding="utf-8") as text:
+        assert '"Picture #id (width × height)"' in " ".join(text.read().split())

@@ -2776,3 +2776,50 @@ def test_a_featured_value_reads_as_the_apis(client, make_event):
     starred = page(client, "/events/?featured=true")
     assert "Star turn" in starred and "Plain turn" not in starred
     assert 'rel="canonical" href="http://localhost/events/?featured=1"' in starred
+
+
+def test_a_past_featured_or_term_list_says_what_it_holds(client, make_event):
+    """chk17x D5: the featured list's "Past events" link (/events/?featured=1&past=1) and a
+    term's (/events/category/arts/?past=1) carried the whole past list's title and heading,
+    or the term's upcoming list's: nothing said which events they hold (WCAG 2.4.2)."""
+    old = {"start_date": "2020-01-05 10:00", "end_date": "2020-01-05 11:00"}
+    make_event(title="Old star", featured=True, **old)
+    make_event(title="Old mural", categories=["Arts"], **old)
+    make_event(title="New mural", categories=["Arts"], **WHEN)
+    upcoming = page(client, "/events/?featured=1")
+    assert 'href="/events/?featured=1&amp;past=1"' in upcoming
+    past = page(client, "/events/?featured=1&past=1")
+    assert "<h1>Past featured events</h1>" in past
+    assert _title_of(past).startswith("Past featured events")
+    assert "<h1>Past events</h1>" in page(client, "/events/?past=1")
+    term = page(client, "/events/category/arts/")
+    assert 'href="/events/category/arts/?past=1"' in term and "<h1>Arts</h1>" in term
+    term_past = page(client, "/events/category/arts/?past=1")
+    assert "Old mural" in term_past and "New mural" not in term_past
+    assert "<h1>Arts: past events</h1>" in term_past
+    assert _title_of(term_past).startswith("Arts: past events")
+    assert "<h1>Arts : évènements passés</h1>" in page(client, "/fr/events/category/arts/?past=1")
+    assert "Vergangene hervorgehobene" in page(client, "/de/events/?featured=1&past=1")
+
+
+def test_the_public_venue_filter_tells_same_named_venues_apart(client, admin, make_event):
+    """chk17x D6: the editor tells two venues of one name apart by their city, then by id
+    (README); the list's filter form offered visitors four identical "Town Hall" choices.
+    Its labels follow the editor's rule, with a city a visitor may read (a protected
+    venue's is not shown)."""
+    for fields in (
+        {"city": "Paris"},
+        {"city": "Lyon"},
+        {"city": "Lyon", "address": "2 rue Neuve"},
+        {"city": "Nice", "password": "secret"},
+    ):
+        venue = client.post(f"{NS}/venues", json={"venue": "Town Hall", **fields}, headers=admin)
+        assert venue.status_code == 201
+        make_event(title=f"Meeting {venue.get_json()['id']}", venue=venue.get_json()["id"])
+    for path in ("/events/", "/fr/events/month/"):
+        body = page(client, path)
+        select = body[body.index('name="venue"') :]
+        select = select[: select.index("</select>")]
+        labels = re.findall(r"<option value=\"[^\"]+\"[^>]*>([^<]*Town Hall[^<]*)</option>", select)
+        assert len(labels) == 4 and len(set(labels)) == 4, labels
+        assert "Town Hall (Paris)" in labels and "Nice" not in select, labels

@@ -371,7 +371,7 @@ def _one_per_series(events: list[dict]) -> list[dict]:
 # --- list, month and day views -----------------------------------------------------------
 
 
-def _list_page(template="list.html", embed=False, heading=None, term=None, **context):
+def _list_page(template="list.html", embed=False, term=None, **context):
     """A list of events: upcoming, or past (``?past=1``). A term's page (``term``) lists its
     events as the list view filtered by it does, and its view links, form and feeds keep it."""
     asked = reading.Filters.from_query(request.args)
@@ -399,7 +399,7 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
         return page_address(request.endpoint, request.view_args, **query, page=_paged(number))
 
     shown = _decorate(_one_per_series(events))
-    heading = heading or _list_heading(is_past, asked.featured)
+    heading = _list_heading(is_past, asked.featured, term)
     choices = _choices(filters)
     views = _view_links(filters, reading.site_today())
     if is_past:  # the view this page is: the list, of the past
@@ -426,9 +426,13 @@ def _list_page(template="list.html", embed=False, heading=None, term=None, **con
     )
 
 
-def _list_heading(is_past: bool, featured: bool) -> str:
+def _list_heading(is_past: bool, featured: bool | None, term=None) -> str:
+    """What a list holds, said by its heading and title (WCAG 2.4.2): a term's events, the
+    featured ones, upcoming or past, so that a list and its past one are told apart."""
+    if term is not None:
+        return _("%(term)s: past events", term=term.name) if is_past else term.name
     if is_past:
-        return _("Past events")
+        return _("Past featured events") if featured else _("Past events")
     return _("Featured events") if featured else _("Upcoming events")
 
 
@@ -488,14 +492,14 @@ def embed_view():
 @cached
 def category_view(slug):
     term = reading.term_page("category", slug)
-    return _list_page(heading=term.name, term=term, meta_description=_described(term.description))
+    return _list_page(term=term, meta_description=_described(term.description))
 
 
 @bp.route("/events/tag/<slug>/")
 @cached
 def tag_view(slug):
     term = reading.term_page("tag", slug)
-    return _list_page(heading=term.name, term=term, meta_description=_described(term.description))
+    return _list_page(term=term, meta_description=_described(term.description))
 
 
 # --- The Events Calendar's other address forms, moved to ours (SPEC §15) ------------------
