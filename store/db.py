@@ -14,10 +14,13 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import itertools
+import json
 import math
 import os
 import re
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 import unicodedata
@@ -53,6 +56,7 @@ from peewee import (
 from playhouse.pool import MaxConnectionsExceeded, PooledPostgresqlDatabase, PooledSqliteDatabase
 
 from rules.text import fold
+from store import fts_case
 
 # Every model binds to this proxy; ``bind_database`` points it at the app's database.
 database = DatabaseProxy()
@@ -1370,30 +1374,22 @@ def _fts_forms(word: str) -> list[str] | None:
 @cache
 def _fts_misfolds() -> dict[str, str]:
     """Each letter that ``fold`` makes of characters that FTS5's trigram tokenizer folds to
-    something else (its case table is Unicode 6.1's: "İ", the final sigma, Georgian
-    Mtavruli, Cherokee, Osage, a few hundred in all), and those characters. Asked of an
-    FTS5 table in memory, once per process (0.1 s), so that it is the table of the SQLite
-    the calendar runs on."""
-    pairs = []
-    for code in range(1, 0x30000):
-        char = chr(code)
-        if not 0xD800 <= code < 0xE000 and len(fold(char)) == 1 and fold(char) != char:
-            pairs.append((char, fold(char)))
-    probe = sqlite3.connect(":memory:")
+    something else, and those characters (``store/fts_case.py``): worked out once per
+    process, in a Python of its own (0.2 s), so that the 2 MB its probe leaves behind (the
+    fold of every character, an FTS5 table in memory) stay out of a worker's memory (SPEC
+    §9: under 80 MB); in this process if that Python cannot be run."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
-        probe.execute("CREATE VIRTUAL TABLE probe USING fts5(x, tokenize='trigram')")
-        probe.executemany(
-            "INSERT INTO probe (rowid, x) VALUES (?, ?)",
-            [(n, f"a{char}b") for n, (char, _) in enumerate(pairs)],
+        found = subprocess.run(
+            [sys.executable, "-m", "store.fts_case"],
+            cwd=root,
+            capture_output=True,
+            check=True,
+            timeout=60,
         )
-        misfolds: dict[str, str] = {}
-        for n, (char, letter) in enumerate(pairs):
-            query = "SELECT 1 FROM probe WHERE probe MATCH ? AND rowid = ?"
-            if not probe.execute(query, [f'"a{letter}b"', n]).fetchone():
-                misfolds[letter] = misfolds.get(letter, "") + char
-        return misfolds
-    finally:
-        probe.close()
+        return json.loads(found.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return fts_case.misfolds()
 
 
 def text_indexed(word: str) -> bool:

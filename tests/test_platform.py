@@ -1074,3 +1074,16 @@ def test_upgrade_from_schema_16_keeps_links_and_passwords(tmp_path):
         assert any(e["categories"] or e["tags"] for e in listing["events"])
     finally:
         server.stop()
+
+
+def test_the_text_indexs_case_table_is_worked_out_apart_and_alike():
+    """store/db.py works out which letters SQLite's FTS5 index folds otherwise in a Python
+    of its own (its probing's memory stays out of the worker): the same table as the probe
+    run here, "İ" among the forms of "i"."""
+    from store import fts_case
+    from store.db import _fts_misfolds
+
+    _fts_misfolds.cache_clear()
+    apart = _fts_misfolds()
+    assert apart == fts_case.misfolds()
+    assert "İ" in apart["i"]

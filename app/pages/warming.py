@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 def warm_up(app) -> None:
     """Asks the app, as a visitor would, for the list view, this month and the next two,
     the first listed event's page, and a search (on SQLite its first reads which letters
-    the text index folds otherwise: store/db.py::_fts_misfolds, 0.1 s). Never stops a
+    the text index folds otherwise: store/db.py::_fts_misfolds, 0.2 s). Never stops a
     worker: a failure is logged."""
     try:
         for name in TEMPLATES:
