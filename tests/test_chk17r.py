@@ -76,3 +76,18 @@ def test_venue_lone_coordinate_named_beside_other_bad_params(client, admin):
     assert r.status_code == 400
     params = r.get_json()["data"]["params"]
     assert "website" in params and ({"geo_lat", "geo_lng"} & set(params)), r.get_json()
+
+
+def test_category_cycle_refused_only_to_those_who_may_edit(client, admin, as_role):
+    # the loop check reads the stored hierarchy (the reference: wp_update_term, in the handler,
+    # after permission_callback): a caller who may not edit terms gets 401/403, as for a
+    # duplicate name (term_exists) on the same route
+    a = client.post(f"{NS}/categories", json={"name": "A"}, headers=admin).get_json()["id"]
+    b = client.post(f"{NS}/categories", json={"name": "B", "parent": a}, headers=admin).get_json()["id"]
+    r = client.post(f"{NS}/categories/{a}", json={"parent": b})
+    assert r.status_code == 401, r.get_json()
+    assert r.get_json()["code"] == "rest_forbidden"
+    r = client.post(f"{NS}/categories/{a}", json={"parent": b}, headers=as_role("contributor"))
+    assert r.status_code == 403, r.get_json()
+    r = client.post(f"{NS}/categories/{a}", json={"parent": b}, headers=admin)
+    assert r.status_code == 400 and r.get_json()["code"] == "rest_invalid_param"
