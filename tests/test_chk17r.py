@@ -100,3 +100,20 @@ def test_category_cycle_refused_only_to_those_who_may_edit(client, admin, as_rol
     assert r.status_code == 403, r.get_json()
     r = client.post(f"{NS}/categories/{a}", json={"parent": b}, headers=admin)
     assert r.status_code == 400 and r.get_json()["code"] == "rest_invalid_param"
+
+
+def test_term_list_exclude_and_include_named_beside_other_bad_params(client):
+    # reference-behaviour §3.6: exclude/include ids must exist (else 400), an arg validator like order's
+    r = client.get(f"{NS}/categories?exclude=2389&order=")
+    assert r.status_code == 400
+    assert set(r.get_json()["data"]["params"]) == {"exclude", "order"}, r.get_json()
+    r = client.get(f"{NS}/tags?include=2389&order=")
+    assert set(r.get_json()["data"]["params"]) == {"include", "order"}, r.get_json()
+
+
+def test_venue_and_organizer_lists_name_status_beside_other_bad_params(client):
+    # as GET /events?status=draft&page=0 does ("page, status")
+    for route in ("venues", "organizers"):
+        r = client.get(f"{NS}/{route}?status=draft&page=0")
+        assert r.status_code == 400
+        assert set(r.get_json()["data"]["params"]) == {"page", "status"}, (route, r.get_json())
