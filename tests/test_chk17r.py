@@ -117,3 +117,19 @@ def test_venue_and_organizer_lists_name_status_beside_other_bad_params(client):
         r = client.get(f"{NS}/{route}?status=draft&page=0")
         assert r.status_code == 400
         assert set(r.get_json()["data"]["params"]) == {"page", "status"}, (route, r.get_json())
+
+
+def test_list_event_and_parent_ids_named_beside_other_bad_params(client):
+    # reference-behaviour §3.5/§3.6: `event`/`post` must be an existing event, `parent` an existing
+    # category (else 400): arg validators, collected with page/order
+    cases = [
+        ("/venues?event=99999&page=0", {"event", "page"}),
+        ("/organizers?event=99999&page=0", {"event", "page"}),
+        ("/categories?post=99999&order=", {"post", "order"}),
+        ("/tags?event=99999&order=", {"event", "order"}),
+        ("/categories?parent=9999&order=", {"parent", "order"}),
+    ]
+    for url, names in cases:
+        r = client.get(NS + url)
+        assert r.status_code == 400
+        assert set(r.get_json()["data"]["params"]) == names, (url, r.get_json())
