@@ -165,6 +165,9 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
         if error:
             errors["post_parent"] = error
     errors.update(_recurrence_input(body, existing, values))
+    if not errors.keys() & {"recurrence", "start_date", "timezone"}:
+        with found.check():
+            _check_series_start(values, existing)
     with found.check():
         _plain_columns(body, values, viewer)
     links = _event_links(body, existing, viewer, found)
@@ -325,11 +328,9 @@ EXCLUDED_START = N_(
 )
 
 
-def plan_occurrences(values: dict, existing) -> list | None:
-    """The wall-clock starts of a series' occurrences when a write creates the series or
-    changes its dates or recurrence (None when it does not). Runs after authorisation
-    (expanding costs time) and before anything is written: a series that would have more
-    than ``RECURRENCE_MAX`` occurrences is a 400."""
+def _series_lines(values: dict, existing) -> str | None:
+    """The recurrence of a series that a write creates or whose dates or recurrence it
+    changes; None when it does not (its occurrences stay as they are)."""
     if existing is not None and recurrence.is_occurrence(existing):
         return None
     lines_text = values.get("recurrence", existing.recurrence if existing is not None else "")
@@ -339,6 +340,42 @@ def plan_occurrences(values: dict, existing) -> list | None:
         key in values and _stored(values[key]) != _stored(getattr(existing, key))
         for key in SCHEDULE_KEYS
     ):  # sent as they are (an editor's form sends all_day always): nothing to re-create
+        return None
+    return lines_text
+
+
+def _check_series_start(values: dict, existing) -> None:
+    """The recurrence's refusals of its own start, judged without expanding it: with the
+    body's other checks, so that a new event's (the request alone) is a 400 before
+    authorisation and named beside every other bad parameter (SPEC §5, §6)."""
+    lines_text = _series_lines(values, existing)
+    if lines_text is None or (existing is None and "start_date" not in values):
+        return
+
+    def current(column):
+        return values[column] if column in values else getattr(existing, column)
+
+    try:
+        tz = dates.resolve_timezone(current("timezone") or current_app.config["SITE_TIMEZONE"])[0]
+        start = dates.parse_stored(current("start_date"))
+        rules = recurrence.parse(recurrence.stored_lines(lines_text))
+    except (dates.DateError, ValueError, OverflowError, IndexError):
+        raise invalid_params({"recurrence": translate(recurrence.INVALID_LINE)}) from None
+    if not recurrence.without_exdates([start], rules.exdates, tz):
+        raise invalid_params({"recurrence": _(EXCLUDED_START)})
+    ended = recurrence.ended_before(rules, start, tz)
+    if ended is not None:
+        raise invalid_params({"recurrence": _(ended.message, **ended.values)})
+
+
+def plan_occurrences(values: dict, existing) -> list | None:
+    """The wall-clock starts of a series' occurrences when a write creates the series or
+    changes its dates or recurrence (None when it does not). Runs after authorisation
+    (expanding costs time) and before anything is written: a series that would have more
+    than ``RECURRENCE_MAX`` occurrences is a 400. The refusals that need no expansion
+    came before, with the body's checks (``_check_series_start``)."""
+    lines_text = _series_lines(values, existing)
+    if lines_text is None:
         return None
     config = current_app.config
 
@@ -350,11 +387,6 @@ def plan_occurrences(values: dict, existing) -> list | None:
     try:
         start = dates.parse_stored(current("start_date"))
         rules = recurrence.parse(recurrence.stored_lines(lines_text))
-        if not recurrence.without_exdates([start], rules.exdates, tz):
-            raise invalid_params({"recurrence": _(EXCLUDED_START)})
-        ended = recurrence.ended_before(rules, start, tz)
-        if ended is not None:
-            raise invalid_params({"recurrence": _(ended.message, **ended.values)})
         starts = recurrence.occurrence_starts(
             rules,
             start,
