@@ -22,13 +22,13 @@ categories = TaxonomyRoutes("category", "categories")
 @blp.route("/categories")
 @cached
 class CategoryList(MethodView):
-    @blp.arguments(CategoryQueryArgs, location="query")
+    @blp.arguments(CategoryQueryArgs, location="query", checks=categories.check_list_args)
     @blp.response(200, CategoryListOut)
     def get(self, args):
         """List terms."""
         return categories.listing(args)
 
-    @blp.arguments(CategoryCreate, location="json")
+    @blp.arguments(CategoryCreate, location="json", checks=categories.check_body)
     @blp.response(201, TermOut)
     def post(self, body):
         """Create a term (editors and administrators)."""
@@ -43,7 +43,7 @@ class CategoryById(MethodView):
         """Read a term."""
         return categories.one(categories.by_id(id))
 
-    @blp.arguments(CategoryUpdate, location="json")
+    @blp.arguments(CategoryUpdate, location="json", checks=categories.check_body)
     @blp.response(200, TermOut)
     def post(self, body, id):
         """Update a term (editors and administrators)."""

@@ -14,13 +14,13 @@ tags = TaxonomyRoutes("tag", "tags")
 @blp.route("/tags")
 @cached
 class TagList(MethodView):
-    @blp.arguments(TagQueryArgs, location="query")
+    @blp.arguments(TagQueryArgs, location="query", checks=tags.check_list_args)
     @blp.response(200, TagListOut)
     def get(self, args):
         """List terms."""
         return tags.listing(args)
 
-    @blp.arguments(TagCreate, location="json")
+    @blp.arguments(TagCreate, location="json", checks=tags.check_body)
     @blp.response(201, TermOut)
     def post(self, body):
         """Create a term (editors and administrators)."""
@@ -35,7 +35,7 @@ class TagById(MethodView):
         """Read a term."""
         return tags.one(tags.by_id(id))
 
-    @blp.arguments(TagUpdate, location="json")
+    @blp.arguments(TagUpdate, location="json", checks=tags.check_body)
     @blp.response(200, TermOut)
     def post(self, body, id):
         """Update a term (editors and administrators)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import current_app, request
 
 from app.auth import current_viewer, require
-from app.errors import ApiError, invalid_params
+from app.errors import ApiError, ParamErrors, invalid_params
 from app.i18n import _
 from app.jsonresponse import json_response
 from app.listing import Page, listing_response
@@ -42,16 +42,14 @@ class TaxonomyRoutes:
             raise unknown_term(term_id, param)
         return term
 
-    def _existing_ids(self, ids, param):
-        for term_id in ids:
-            self.by_id(term_id, param)
-        return ids
-
     def one(self, term, status=200, headers=None):
         ctx = render_context(current_viewer())
         return json_response(term_out(term, ctx, term_count(term.id)), status, headers)
 
-    def _check_parent(self, body, existing):
+    def check_body(self, body) -> None:
+        """What the write pipeline says of a body alone, before permission: a parent must
+        be an existing category (an argument's validator in the reference, so a 400 for
+        anyone, named beside the schema's refusals: ``Blueprint.arguments``' checks)."""
         if not self.hierarchical:
             if "parent" in body or "parent" in request_body(request) or "parent" in request.args:
                 raise ApiError(
@@ -60,24 +58,32 @@ class TaxonomyRoutes:
                     400,
                 )
             return
+        if body.get("parent"):
+            self.by_id(body["parent"], "parent")
+
+    @staticmethod
+    def _check_loop(body, existing) -> None:
+        """A category never takes itself or one of its descendants as its parent: read from
+        the stored hierarchy, so after permission (the reference's wp_update_term, in the
+        handler), as a duplicate name is."""
         parent = body.get("parent")
-        if parent:
-            self.by_id(parent, "parent")
-            if existing is not None and (parent == existing.id or existing.id in ancestors(parent)):
+        if parent and existing is not None:
+            if parent == existing.id or existing.id in ancestors(parent):
                 raise invalid_params({"parent": _("A category cannot be its own ancestor.")})
 
     def save(self, body, existing):
         """The write pipeline of a term, for every face (the API, the editor, import-tec):
-        the parent rule → permission → save, decided from the term and its parent chain as
+        the body's checks → permission → the parent loop → save, decided from the term and its parent chain as
         they are when written (``write_decided``)."""
         viewer = current_viewer()
         values = self._columns(body)  # the same whatever is read: made once, outside
 
         def decide():
             current = None if existing is None else self.by_id(existing.id)
-            self._check_parent(body, current)
+            self.check_body(body)
             require(viewer, "create")
             require(viewer, "manage_terms")
+            self._check_loop(body, current)
             return current
 
         def write(current):
@@ -126,6 +132,23 @@ class TaxonomyRoutes:
 
         write_decided(decide, delete_term)
 
+    def check_list_args(self, args) -> None:
+        """The list filters that name stored items must name existing ones (reference-
+        behaviour §3.6: arguments' validators), every bad one named at once, also beside
+        the schema's refusals (``Blueprint.arguments``' checks)."""
+        found = ParamErrors()
+        for param in ("include", "exclude"):
+            for term_id in args.get(param, ()):
+                with found.check():
+                    self.by_id(term_id, param)
+        if args.get("parent"):
+            with found.check():
+                self.by_id(args["parent"], "parent")
+        for param in ("post", "event"):
+            if param in args and not event_exists(args[param]):
+                found.params[param] = _("%(id)s is not the id of an event.", id=args[param])
+        found.raise_any()
+
     def listing(self, args):
         viewer = current_viewer()
         filters = TermFilters(
@@ -135,20 +158,12 @@ class TaxonomyRoutes:
             hide_empty=args["hide_empty"],
             slug=args.get("slug"),
         )
-        if "include" in args:
-            filters.include = self._existing_ids(args["include"], "include")
-        if "exclude" in args:
-            filters.exclude = self._existing_ids(args["exclude"], "exclude")
-        if "parent" in args:
-            if args["parent"]:
-                self.by_id(args["parent"], "parent")
-            filters.parent = args["parent"]
+        self.check_list_args(args)
+        for param in ("include", "exclude", "parent"):
+            if param in args:
+                setattr(filters, param, args[param])
         for param in ("post", "event"):  # event wins: it is applied last
             if param in args:
-                if not event_exists(args[param]):
-                    raise invalid_params(
-                        {param: _("%(id)s is not the id of an event.", id=args[param])}
-                    )
                 filters.event = args[param]
         page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
         rows, total = list_terms(self.taxonomy, filters, viewer, page.offset, page.size)
