@@ -439,3 +439,20 @@ def test_every_bad_parameter_of_a_venue_or_organizer_is_named_at_once(client, ad
     )
     assert answer.status_code == 400
     assert set(answer.get_json()["data"]["params"]) == {"website", "author"}, answer.get_json()
+
+
+def test_venue_and_organizer_lists_name_status_beside_other_bad_params(client):
+    # as GET /events?status=draft&page=0 does ("page, status")
+    for route in ("venues", "organizers"):
+        r = client.get(f"{NS}/{route}?status=draft&page=0")
+        assert r.status_code == 400
+        assert set(r.get_json()["data"]["params"]) == {"page", "status"}, (route, r.get_json())
+
+
+def test_venue_and_organizer_list_event_id_named_beside_other_bad_params(client):
+    # reference-behaviour §3.5: `event` must be an existing event (else 400): an argument's
+    # validator, collected with page's
+    for url in ("/venues?event=99999&page=0", "/organizers?event=99999&page=0"):
+        r = client.get(NS + url)
+        assert r.status_code == 400
+        assert set(r.get_json()["data"]["params"]) == {"event", "page"}, (url, r.get_json())

@@ -23,7 +23,7 @@ organizers = VenueOrganizerRoutes("organizer", "organizers")
 @blp.route("/organizers")
 @cached
 class Organizers(MethodView):
-    @blp.arguments(LinkedQueryArgs, location="query")
+    @blp.arguments(LinkedQueryArgs, location="query", checks=organizers.check_list_args)
     @blp.response(200, OrganizerListOut)
     def get(self, args):
         """List items, newest first."""

@@ -13,7 +13,7 @@ from app.auth import (
     require_edit,
     require_removal,
 )
-from app.errors import ApiError, invalid_params, require_in_trash
+from app.errors import ApiError, ParamErrors, invalid_params, require_in_trash
 from app.i18n import N_, _
 from app.i18n import _ as say  # for messages chosen at run time (marked with N_ below)
 from app.jsonresponse import json_response
@@ -172,21 +172,32 @@ class VenueOrganizerRoutes:
 
         return write_decided(decide, write)
 
-    def listing(self, args):
-        viewer = current_viewer()
+    @staticmethod
+    def list_filters(args, viewer) -> LinkedFilters:
+        """The store's filters of a list; every bad argument named at once, also beside
+        the schema's refusals (``check_list_args``: ``Blueprint.arguments``' checks)."""
         filters = LinkedFilters(
-            statuses=checked_statuses(args.get("status"), viewer),
             search=args.get("search"),
             has_events=args.get("has_events"),
-            only_with_upcoming=args["only_with_upcoming"],
+            only_with_upcoming=args.get("only_with_upcoming", False),
             password=args.get("password"),
         )
+        found = ParamErrors()
+        with found.check():
+            filters.statuses = checked_statuses(args.get("status"), viewer)
         if "event" in args:
             if not event_exists(args["event"]):
-                raise invalid_params(
-                    {"event": _("%(id)s is not the id of an event.", id=args["event"])}
-                )
+                found.params["event"] = _("%(id)s is not the id of an event.", id=args["event"])
             filters.event = args["event"]
+        found.raise_any()
+        return filters
+
+    def check_list_args(self, args) -> None:
+        self.list_filters(args, current_viewer())
+
+    def listing(self, args):
+        viewer = current_viewer()
+        filters = self.list_filters(args, viewer)
         page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
         rows, total = list_linked(self.kind, filters, viewer, page.offset, page.size)
         if not rows and page.number > 1:

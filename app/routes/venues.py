@@ -21,7 +21,7 @@ venues = VenueOrganizerRoutes("venue", "venues")
 @blp.route("/venues")
 @cached
 class Venues(MethodView):
-    @blp.arguments(LinkedQueryArgs, location="query")
+    @blp.arguments(LinkedQueryArgs, location="query", checks=venues.check_list_args)
     @blp.response(200, VenueListOut)
     def get(self, args):
         """List items, newest first."""
