@@ -93,6 +93,14 @@ def unknown_linked(kind: str, item_id: int) -> str:
     return _(UNKNOWN_LINKED[kind], id=item_id)
 
 
+def _inline_error(kind: str, field: str, message: str) -> ApiError:
+    """A new item's mistake, named by the event's parameter (``kind``) and the field the
+    client sent, under every root; the editor names it by its form's label (``inline``)."""
+    error = invalid_params({kind: f"{labelled(field)} {message}"})
+    error.inline = (field, message)
+    return error
+
+
 def _linked_item(item, kind: str, viewer, event_status: str):
     name_field = kind
     if isinstance(item, bool):
@@ -117,17 +125,17 @@ def _linked_item(item, kind: str, viewer, event_status: str):
         schema = VenueCreate() if kind == "venue" else OrganizerCreate()
         errors = schema.validate(item)
         if errors:  # what is wrong with the new item, by its field
-            # Named by the API's own key, the field the client sent, under every root; the
-            # editor names it by its form's label (``inline``).
             field, messages = next(iter(errors.items()))
-            message = first_message(messages)
-            error = invalid_params({kind: f"{labelled(field)} {message}"})
-            error.inline = (field, message)
-            raise error
+            raise _inline_error(kind, field, first_message(messages))
         if not str(item.get(name_field, "")).strip():
             raise invalid_params({kind: _(NEEDS_A_NAME[kind], field=name_field)})
         # The direct routes' rules: status scaling, who may set the author.
-        values = linked_columns(kind, schema.load(item), None)
+        try:
+            values = linked_columns(kind, schema.load(item), None)
+        except ApiError as error:  # a lone coordinate: the event has no such parameter
+            if error.code != "rest_invalid_param":
+                raise
+            raise _inline_error(kind, *next(iter(error.data["params"].items()))) from None
         apply_inline_write_rules(values, viewer, event_status)
         return values
     raise invalid_params({kind: _("Must be ids or objects describing the item.")})

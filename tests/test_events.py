@@ -1415,3 +1415,28 @@ def test_a_cost_holding_a_nul_is_refused_as_every_other_text(client, admin, cost
     assert body["code"] == "rest_invalid_param" and "cost" in body["data"]["params"]
     listed = client.get(f"{NS}/events?search=Nul+cost&start_date=2027-01-01", headers=admin)
     assert listed.get_json()["total"] == 0
+
+
+TOMORROW_HOUR = {"title": "x", "start_date": "tomorrow 10am", "end_date": "tomorrow 11am"}
+
+
+def test_inline_venue_lone_coordinate_is_named_venue(client, admin):
+    # an event has no geo_lat/geo_lng parameter: the inline venue's mistakes are named "venue"
+    # (as the same body with geo_lat 500 is: {"venue": "geo_lat: Must be between -90 and 90."})
+    r = client.post(
+        f"{NS}/events", json={**TOMORROW_HOUR, "venue": {"venue": "Q", "geo_lat": 5}}, headers=admin
+    )
+    assert r.status_code == 400
+    body = r.get_json()
+    assert body["code"] == "rest_invalid_param"
+    assert list(body["data"]["params"]) == ["venue"], body
+    assert body["message"] == "Invalid parameter(s): venue"
+
+
+def test_inline_venue_lone_coordinate_on_update_is_named_venue(client, admin, make_event):
+    eid = make_event()["id"]
+    r = client.post(
+        f"{NS}/events/{eid}", json={"venue": {"venue": "Q", "geo_lng": 5}}, headers=admin
+    )
+    assert r.status_code == 400
+    assert list(r.get_json()["data"]["params"]) == ["venue"], r.get_json()

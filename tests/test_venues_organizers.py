@@ -456,3 +456,12 @@ def test_venue_and_organizer_list_event_id_named_beside_other_bad_params(client)
         r = client.get(NS + url)
         assert r.status_code == 400
         assert set(r.get_json()["data"]["params"]) == {"event", "page"}, (url, r.get_json())
+
+
+def test_venue_lone_coordinate_named_beside_other_bad_params(client, admin):
+    r = client.post(
+        f"{NS}/venues", json={"venue": "Q", "geo_lat": 5, "website": "nope"}, headers=admin
+    )
+    assert r.status_code == 400
+    params = r.get_json()["data"]["params"]
+    assert "website" in params and ({"geo_lat", "geo_lng"} & set(params)), r.get_json()

@@ -29,7 +29,7 @@ class Organizers(MethodView):
         """List items, newest first."""
         return organizers.listing(args)
 
-    @blp.arguments(OrganizerCreate, location="json", checks=organizers.check_body)
+    @blp.arguments(OrganizerCreate, location="json", checks=organizers.check_new_body)
     @blp.response(201, OrganizerOut)
     def post(self, body):
         """Create an item, or return the identical one that already exists."""

@@ -123,8 +123,14 @@ class VenueOrganizerRoutes:
         return write_decided(decide, write)
 
     def check_body(self, body) -> None:
-        """What the write pipeline says of a body alone (``Blueprint.arguments``' checks)."""
+        """What the write pipeline says of an update's body alone (``Blueprint.arguments``'
+        checks)."""
         check_linked_body(self.kind, body)
+
+    def check_new_body(self, body) -> None:
+        """What the write pipeline says of a new item's body: all of it, a lone coordinate
+        too (there are no stored ones to pair it with)."""
+        linked_columns(self.kind, body, None)
 
     def fresh(self, item):
         """The item as stored now; deleted since it was read, as a read after it answers."""

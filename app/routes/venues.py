@@ -27,7 +27,7 @@ class Venues(MethodView):
         """List items, newest first."""
         return venues.listing(args)
 
-    @blp.arguments(VenueCreate, location="json", checks=venues.check_body)
+    @blp.arguments(VenueCreate, location="json", checks=venues.check_new_body)
     @blp.response(201, VenueOut)
     def post(self, body):
         """Create an item, or return the identical one that already exists."""
