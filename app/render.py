@@ -40,7 +40,7 @@ from rules.dates import (
     utc_offset,
     utc_to_local,
 )
-from rules.posts import effective_status
+from rules.posts import ORGANIZER_MASK, VENUE_MASK, effective_status
 from rules.text import html_text
 from store import media as media_store
 from store import posts as posts_module
@@ -388,23 +388,6 @@ def _drop_empty(data: dict) -> dict:
     return {k: v for k, v in data.items() if v not in ("", None, False, [], "0", {})}
 
 
-VENUE_MASK = {
-    "description": "",
-    "excerpt": "",
-    "image": False,
-    "address": "",
-    "city": "",
-    "country": "",
-    "province": "",
-    "zip": "",
-    "phone": "",
-    "stateprovince": "",
-    "website": "",
-    "geo_lat": 0,
-    "geo_lng": 0,
-}
-
-
 def venue_out(venue, ctx: RenderContext, single: bool | None = None) -> dict:
     data = _post_head(venue, ctx, "venue")
     data.update(
@@ -437,16 +420,6 @@ def venue_out(venue, ctx: RenderContext, single: bool | None = None) -> dict:
     data["show_map_link"] = None if protected else bool(venue.show_map_link)
     data.update(_global(venue.id, ctx, getattr(venue, "origin", "")))
     return data
-
-
-ORGANIZER_MASK = {
-    "description": "",
-    "excerpt": "",
-    "image": False,
-    "phone": "",
-    "website": "",
-    "email": "",
-}
 
 
 def organizer_out(organizer, ctx: RenderContext, single: bool | None = None) -> dict:

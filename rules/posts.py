@@ -51,3 +51,36 @@ def split_list(value) -> list:
     if isinstance(value, str):
         return [part.strip() for part in value.split(",") if part.strip()]
     return [value]
+
+
+# What a password hides of a venue or organizer, and the value shown instead: the
+# representation masks these keys (app/render.py), a search reads them only where the
+# viewer may (store/linked.py). `state` is not among them, as in the reference.
+VENUE_MASK = {
+    "description": "",
+    "excerpt": "",
+    "image": False,
+    "address": "",
+    "city": "",
+    "country": "",
+    "province": "",
+    "zip": "",
+    "phone": "",
+    "stateprovince": "",
+    "website": "",
+    "geo_lat": 0,
+    "geo_lng": 0,
+}
+
+
+ORGANIZER_MASK = {
+    "description": "",
+    "excerpt": "",
+    "image": False,
+    "phone": "",
+    "website": "",
+    "email": "",
+}
+
+
+MASKS = {"venue": VENUE_MASK, "organizer": ORGANIZER_MASK}

@@ -10,6 +10,7 @@ from peewee import Case, fn
 
 from rules.clock import utcnow_str
 from rules.ids import as_id
+from rules.posts import MASKS
 from rules.text import fold, search_terms
 from store.db import contains_text, folded, write_transaction
 from store.errors import Vanished
@@ -219,7 +220,7 @@ def _matching(kind: str, words: list, excluded: list, viewer: Viewer, password):
     found, excluding = [], []
     for name in SEARCH_FIELDS[kind]:
         field = getattr(model, name)
-        guard = None if name == "title" else clear
+        guard = clear if name in MASKS[kind] else None  # shown to all: found by all
         if words:
             every = reduce(operator.and_, (contains_text(field, word) for word in words))
             found.append(_guarded(every, guard))

@@ -465,3 +465,18 @@ def test_venue_lone_coordinate_named_beside_other_bad_params(client, admin):
     assert r.status_code == 400
     params = r.get_json()["data"]["params"]
     assert "website" in params and ({"geo_lat", "geo_lng"} & set(params)), r.get_json()
+
+
+def test_protected_venue_found_by_the_state_it_shows(client, admin):
+    # a protected venue shows `state` to everyone (reference-behaviour §2.7: state is not masked);
+    # SPEC §10 leaves out of searches only the fields that are masked, and the reference's venue
+    # search reads _VenueState (§3.5)
+    client.post(
+        f"{NS}/venues",
+        json={"venue": "Hall Q", "state": "Stateword", "password": "pw"},
+        headers=admin,
+    )
+    shown = client.get(f"{NS}/venues").get_json()["venues"][0]
+    assert shown["state"] == "Stateword"
+    found = client.get(f"{NS}/venues?search=Stateword").get_json()
+    assert found["total"] == 1, found
