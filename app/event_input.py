@@ -150,17 +150,22 @@ def _timezone(name: str) -> tuple:
         ) from None
 
 
-def check_event_body(body: dict, viewer) -> None:
+def check_event_body(body: dict, viewer, new: bool = False) -> None:
     """The 400s of ``body`` read alone, as a new event: what a caller who may not edit
-    the event it names (or a write to no event) is answered before its refusal."""
-    prepare_event(body, None, viewer)  # reads only: nothing is made before the save
+    the event it names (or a write to no event) is answered before its refusal. A
+    recurrence is judged against the body's start only when the body decides where that
+    start falls (``new``, or its timezone and all_day sent): an update's otherwise
+    depends on the stored event's, read after permission."""
+    alone = new or {"timezone", "all_day"} <= body.keys()
+    prepare_event(body, None, viewer, series_start=alone)  # reads only: nothing is made
 
 
-def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
+def prepare_event(body: dict, existing, viewer, series_start: bool = True) -> tuple[dict, dict]:
     """(columns, links) for ``save_event``; raises 400s for anything invalid. With an
     ``existing`` event, only after the caller may edit it (``require_edit``): the body is
     checked against what is stored (an end before the stored start, a recurrence sent to
-    an occurrence)."""
+    an occurrence). ``series_start``: whether a recurrence is judged against the start
+    (``_check_series_start``)."""
     site_tz = current_app.config["SITE_TIMEZONE"]
     values: dict = {}
     found = ParamErrors()
@@ -173,7 +178,7 @@ def prepare_event(body: dict, existing, viewer) -> tuple[dict, dict]:
         if error:
             errors["post_parent"] = error
     errors.update(_recurrence_input(body, existing, values))
-    if not errors.keys() & {"recurrence", "start_date", "timezone"}:
+    if series_start and not errors.keys() & {"recurrence", "start_date", "timezone"}:
         with found.check():
             _check_series_start(values, existing)
     with found.check():

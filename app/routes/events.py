@@ -78,8 +78,14 @@ def _missing(viewer, action: str, body: dict | None) -> None:
 
 
 def _body_checks(body) -> None:
-    """What the write pipeline says of a body alone (``Blueprint.arguments``' checks)."""
+    """What the write pipeline says of an update's body alone (``Blueprint.arguments``'
+    checks)."""
     check_event_body(body, current_viewer())
+
+
+def _new_body_checks(body) -> None:
+    """What the write pipeline says of a new event's body (``Blueprint.arguments``' checks)."""
+    check_event_body(body, current_viewer(), new=True)
 
 
 def _listing_checks(args) -> None:
@@ -145,7 +151,7 @@ class Events(MethodView):
             total = max(total - (len(ids) - len(items)), page.offset + len(items))
         return listing_response("events", items, total, page, f"{namespace_url()}/events", echo)
 
-    @blp.arguments(EventCreate, location="json", checks=_body_checks)
+    @blp.arguments(EventCreate, location="json", checks=_new_body_checks)
     @blp.response(201, EventOut)
     def post(self, body):
         """Create an event."""
