@@ -341,6 +341,11 @@ EXCLUDED_START = N_(
 )
 
 
+def _written(values: dict, existing, column: str):
+    """A column as the write leaves it: the write's value, else the stored one."""
+    return values[column] if column in values else getattr(existing, column)
+
+
 def _series_lines(values: dict, existing) -> str | None:
     """The recurrence of a series that a write creates or whose dates or recurrence it
     changes; None when it does not (its occurrences stay as they are)."""
@@ -365,12 +370,11 @@ def _check_series_start(values: dict, existing) -> None:
     if lines_text is None or (existing is None and "start_date" not in values):
         return
 
-    def current(column):
-        return values[column] if column in values else getattr(existing, column)
-
     try:
-        tz = dates.resolve_timezone(current("timezone") or current_app.config["SITE_TIMEZONE"])[0]
-        start = dates.parse_stored(current("start_date"))
+        tz = dates.resolve_timezone(
+            _written(values, existing, "timezone") or current_app.config["SITE_TIMEZONE"]
+        )[0]
+        start = dates.parse_stored(_written(values, existing, "start_date"))
         rules = recurrence.parse(recurrence.stored_lines(lines_text))
     except (dates.DateError, ValueError, OverflowError, IndexError):
         raise invalid_params({"recurrence": translate(recurrence.INVALID_LINE)}) from None
@@ -392,13 +396,12 @@ def plan_occurrences(values: dict, existing) -> list | None:
         return None
     config = current_app.config
 
-    def current(column):
-        return values[column] if column in values else getattr(existing, column)
-
-    tz = dates.resolve_timezone(current("timezone") or config["SITE_TIMEZONE"])[0]
+    tz = dates.resolve_timezone(_written(values, existing, "timezone") or config["SITE_TIMEZONE"])[
+        0
+    ]
     horizon = utcnow().replace(tzinfo=None) + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
     try:
-        start = dates.parse_stored(current("start_date"))
+        start = dates.parse_stored(_written(values, existing, "start_date"))
         rules = recurrence.parse(recurrence.stored_lines(lines_text))
         starts = recurrence.occurrence_starts(
             rules,
@@ -408,7 +411,7 @@ def plan_occurrences(values: dict, existing) -> list | None:
             config["RECURRENCE_MAX"],
         )
         if starts:  # the last occurrence must end within the calendar (year 9999 at most)
-            duration = dates.parse_stored(current("end_date")) - start
+            duration = dates.parse_stored(_written(values, existing, "end_date")) - start
             dates.local_to_utc(max(starts) + duration, tz)
         return starts
     except recurrence.TooManyOccurrences:
