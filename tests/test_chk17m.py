@@ -37,3 +37,29 @@ def test_an_update_names_an_until_before_the_stored_start_beside_another_bad_par
     )
     assert answer.status_code == 400
     assert set(answer.get_json()["data"]["params"]) == {"recurrence", "featured"}
+
+
+WP = "/wp-json/wp/v2"
+NS = "/wp-json/calendar/events/v1"
+# "İstanbul".lower() in Python, ICU, JavaScript: i + U+0307 COMBINING DOT ABOVE.
+LOWER_DOTTED = "İstanbul".lower()
+
+
+def test_a_name_in_its_own_lower_case_is_the_same_name(client, admin):
+    """README/SPEC: names compared in any case and Unicode form. "İnci" and "inci" are one
+    name here, but the lower case of "İnci" (i + U+0307) made a second category."""
+    assert client.post(f"{NS}/categories", json={"name": "İnci"}, headers=admin).status_code == 201
+    assert client.post(f"{NS}/categories", json={"name": "inci"}, headers=admin).status_code == 400
+    again = client.post(f"{NS}/categories", json={"name": "İnci".lower()}, headers=admin)
+    assert again.status_code == 400
+    assert again.get_json()["code"] == "term_exists"
+
+
+def test_a_search_in_the_lower_case_of_a_dotted_capital_i_finds_it(client, admin, make_event):
+    client.post(f"{WP}/tags", json={"name": "İstanbul"}, headers=admin)
+    make_event(title="İstanbul nights")
+    assert [t["name"] for t in client.get(f"{WP}/tags?search=istanbul").get_json()] == ["İstanbul"]
+    found = client.get(f"{WP}/tags", query_string={"search": LOWER_DOTTED}).get_json()
+    assert [t["name"] for t in found] == ["İstanbul"]
+    events = client.get(f"{NS}/events", query_string={"search": LOWER_DOTTED}).get_json()
+    assert [e["title"] for e in events["events"]] == ["İstanbul nights"]
