@@ -98,3 +98,13 @@ def test_the_post_type_route_names_every_bad_parameter_at_once(client, admin, ma
     )
     assert theirs.status_code == 400
     assert len(theirs.get_json()["data"]["params"]) == 3, theirs.get_json()
+
+
+def test_the_post_type_routes_name_the_field_the_client_sent(client, admin):
+    """wp/v2/tribe_venue takes WordPress's post shape (``title``); an empty title was
+    answered as data.params.venue, a field the client never sent (SPEC §6: data.params maps
+    each bad parameter)."""
+    for route in ("tribe_venue", "tribe_organizer"):
+        answer = client.post(f"{WP}/{route}", json={"title": "", "status": "publish"}, headers=admin)
+        assert answer.status_code == 400
+        assert set(answer.get_json()["data"]["params"]) == {"title"}, answer.get_json()
