@@ -108,3 +108,21 @@ def test_the_post_type_routes_name_the_field_the_client_sent(client, admin):
         answer = client.post(f"{WP}/{route}", json={"title": "", "status": "publish"}, headers=admin)
         assert answer.status_code == 400
         assert set(answer.get_json()["data"]["params"]) == {"title"}, answer.get_json()
+
+
+def test_a_term_update_is_refused_before_its_place_in_the_tree_is_checked(client, admin, as_role):
+    """This session's order (fff5707): an update checks the body against the stored item only
+    after permission. Events do (an end before the stored start is a 401 to anonymous); a
+    category's "own ancestor" check, which reads the stored tree, answered 400 first."""
+    arts = client.post(f"{TEC}/categories", json={"name": "Arts"}, headers=admin).get_json()
+    child = client.post(
+        f"{TEC}/categories", json={"name": "Theatre", "parent": arts["id"]}, headers=admin
+    ).get_json()
+    subscriber = as_role("subscriber", "sub-17m")
+    for headers, status in (({}, 401), (subscriber, 403)):
+        for parent in (child["id"], arts["id"]):
+            answer = client.patch(
+                f"{TEC}/categories/{arts['id']}", json={"parent": parent}, headers=headers
+            )
+            assert answer.status_code == status, (parent, answer.get_json())
+    assert client.get(f"{TEC}/categories/{arts['id']}").get_json()["parent"] == 0
