@@ -126,3 +126,34 @@ def test_a_term_update_is_refused_before_its_place_in_the_tree_is_checked(client
             )
             assert answer.status_code == status, (parent, answer.get_json())
     assert client.get(f"{TEC}/categories/{arts['id']}").get_json()["parent"] == 0
+
+
+def test_import_tec_finds_its_author_in_any_case_as_sign_in_does(app, client, as_role):
+    """User names are one name in any case (README: `users create` refuses CARLA beside
+    carla; signing in as ELODIE works, as WordPress's login does). `import-tec --author`
+    said "no user" for the same name in another case."""
+    from tests.test_import_tec import RecordedSite, run
+
+    headers = as_role("editor", "elodie")
+    login, password = "ELODIE", _password_of(headers)
+    signed_in = client.get(f"{WP}/users/me", headers=_basic(login, password))
+    assert signed_in.status_code == 200  # the same user, in capitals
+    site = RecordedSite()
+    try:
+        result = run(app, site.base, "--author", "ELODIE")
+    finally:
+        site.close()
+    assert result.exit_code == 0, result.output
+    assert "no user" not in result.output
+
+
+def _password_of(headers: dict) -> str:
+    import base64
+
+    return base64.b64decode(headers["Authorization"].split()[1]).decode().split(":", 1)[1]
+
+
+def _basic(login: str, password: str) -> dict:
+    import base64
+
+    return {"Authorization": "Basic " + base64.b64encode(f"{login}:{password}".encode()).decode()}
