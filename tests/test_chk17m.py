@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 TEC = "/wp-json/tribe/events/v1"
 
 
@@ -157,3 +159,20 @@ def _basic(login: str, password: str) -> dict:
     import base64
 
     return {"Authorization": "Basic " + base64.b64encode(f"{login}:{password}".encode()).decode()}
+
+
+@pytest.mark.parametrize(
+    "path, named",
+    [
+        ("venues?status=zz&per_page=0", {"status", "per_page"}),
+        ("organizers?status=zz&per_page=0", {"status", "per_page"}),
+        ("venues?event=99999&per_page=0", {"event", "per_page"}),
+        ("categories?parent=99999&per_page=0", {"parent", "per_page"}),
+    ],
+)
+def test_listings_name_every_bad_parameter_at_once(client, path, named):
+    """Each of these alone is a 400 naming it; beside a bad per_page only per_page was named
+    (the events' listing names status beside per_page)."""
+    answer = client.get(f"{TEC}/{path}")
+    assert answer.status_code == 400
+    assert set(answer.get_json()["data"]["params"]) == named, answer.get_json()
