@@ -189,3 +189,16 @@ def test_wordpress_term_routes_filter_by_post_as_the_plugins_own(client, admin, 
     assert [t["name"] for t in client.get(f"{WP}/tags?post={event_id}").get_json()] == ["Jazz"]
     cats = client.get(f"{WP}/tribe_events_cat?post={event_id}").get_json()
     assert [t["name"] for t in cats] == ["Music"]
+
+
+def test_the_post_type_routes_honour_include_as_the_term_routes_do(client, admin):
+    """wp/v2/tags?include= keeps the ids asked; wp/v2/tribe_venue and tribe_organizer
+    (WordPress's posts controller, which takes ``include``) answered every item."""
+    first = client.post(f"{NS}/organizers", json={"organizer": "First"}, headers=admin).get_json()
+    client.post(f"{NS}/organizers", json={"organizer": "Second"}, headers=admin)
+    hall = client.post(f"{NS}/venues", json={"venue": "Hall A"}, headers=admin).get_json()
+    client.post(f"{NS}/venues", json={"venue": "Hall B"}, headers=admin)
+    organizers = client.get(f"{WP}/tribe_organizer?include={first['id']}").get_json()
+    assert [o["id"] for o in organizers] == [first["id"]]
+    venues = client.get(f"{WP}/tribe_venue?include={hall['id']}").get_json()
+    assert [v["id"] for v in venues] == [hall["id"]]
