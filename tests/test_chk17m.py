@@ -75,7 +75,9 @@ def test_a_child_categorys_address_on_the_old_site_still_answers(client, admin, 
     arts = client.post(f"{NS}/categories", json={"name": "Arts"}, headers=admin).get_json()
     client.post(f"{NS}/categories", json={"name": "Theatre", "parent": arts["id"]}, headers=admin)
     make_event(title="Play", categories=["Theatre"])
-    assert client.get("/events/category/theatre/", headers={"Accept": "text/html"}).status_code == 200
+    assert (
+        client.get("/events/category/theatre/", headers={"Accept": "text/html"}).status_code == 200
+    )
     old = client.get(
         "/events/category/arts/theatre/", headers={"Accept": "text/html"}, follow_redirects=True
     )
@@ -107,7 +109,9 @@ def test_the_post_type_routes_name_the_field_the_client_sent(client, admin):
     answered as data.params.venue, a field the client never sent (SPEC §6: data.params maps
     each bad parameter)."""
     for route in ("tribe_venue", "tribe_organizer"):
-        answer = client.post(f"{WP}/{route}", json={"title": "", "status": "publish"}, headers=admin)
+        answer = client.post(
+            f"{WP}/{route}", json={"title": "", "status": "publish"}, headers=admin
+        )
         assert answer.status_code == 400
         assert set(answer.get_json()["data"]["params"]) == {"title"}, answer.get_json()
 
