@@ -206,3 +206,14 @@ def test_the_post_type_routes_honour_include_as_the_term_routes_do(client, admin
     assert [o["id"] for o in organizers] == [first["id"]]
     venues = client.get(f"{WP}/tribe_venue?include={hall['id']}").get_json()
     assert [v["id"] for v in venues] == [hall["id"]]
+
+
+def test_a_term_write_names_a_missing_parent_beside_an_empty_name(client, admin):
+    """Alone, a parent that is no term is a 400 naming parent; beside an empty name only the
+    name was named."""
+    alone = client.post(f"{TEC}/categories", json={"name": "X", "parent": 99999}, headers=admin)
+    assert set(alone.get_json()["data"]["params"]) == {"parent"}
+    for path in (f"{TEC}/categories", f"{WP}/tribe_events_cat"):
+        both = client.post(path, json={"name": "", "parent": 99999}, headers=admin)
+        assert both.status_code == 400
+        assert set(both.get_json()["data"]["params"]) == {"name", "parent"}, (path, both.get_json())
