@@ -67,24 +67,6 @@ def test_a_search_in_the_lower_case_of_a_dotted_capital_i_finds_it(client, admin
     assert [e["title"] for e in events["events"]] == ["İstanbul nights"]
 
 
-def test_a_child_categorys_address_on_the_old_site_still_answers(client, admin, make_event):
-    """The Events Calendar registers tribe_events_cat with a hierarchical rewrite
-    ('rewrite' => ['slug' => 'events/category', 'hierarchical' => true]): a child
-    category's page, and its REST ``url``, is /events/category/{parent}/{child}/. SPEC §17:
-    the term pages keep their addresses, "break no link"."""
-    arts = client.post(f"{NS}/categories", json={"name": "Arts"}, headers=admin).get_json()
-    client.post(f"{NS}/categories", json={"name": "Theatre", "parent": arts["id"]}, headers=admin)
-    make_event(title="Play", categories=["Theatre"])
-    assert (
-        client.get("/events/category/theatre/", headers={"Accept": "text/html"}).status_code == 200
-    )
-    old = client.get(
-        "/events/category/arts/theatre/", headers={"Accept": "text/html"}, follow_redirects=True
-    )
-    assert old.status_code == 200
-    assert "Play" in old.get_data(as_text=True)
-
-
 def test_the_post_type_route_names_every_bad_parameter_at_once(client, admin, make_event):
     """Our own route names title, image and categories in one answer; WordPress's route of
     the post type (same rules, SPEC §17) named only the body's own faults."""

@@ -1461,6 +1461,50 @@ def test_the_events_calendars_other_addresses_keep_working(client, make_event):
     page(client, "/events/week/2026-02-30/", 400)
 
 
+def test_a_child_categorys_address_on_the_old_site_still_answers(client, admin, make_event):
+    """The Events Calendar registers tribe_events_cat with a hierarchical rewrite
+    ('rewrite' => ['slug' => 'events/category', 'hierarchical' => true]): a child
+    category's page, and its REST ``url``, is /events/category/{parent}/{child}/. SPEC §17:
+    the term pages keep their addresses, "break no link": each form moves (301) in one step
+    to the child's own, its query kept; a path off the tree names no page."""
+    arts = client.post(f"{NS}/categories", json={"name": "Arts"}, headers=admin).get_json()
+    made = {"name": "Theatre", "parent": arts["id"]}
+    theatre = client.post(f"{NS}/categories", json=made, headers=admin).get_json()
+    made = {"name": "Mime", "parent": theatre["id"]}
+    client.post(f"{NS}/categories", json=made, headers=admin)
+    client.post(f"{NS}/categories", json={"name": "Music"}, headers=admin)
+    make_event(title="Play", categories=["Theatre"])
+    assert "Play" in page(client, "/events/category/theatre/")
+    old = client.get("/events/category/arts/theatre/", headers=HTML, follow_redirects=True)
+    assert old.status_code == 200
+    assert "Play" in old.get_data(as_text=True)
+    root = "/events/category/arts/theatre"
+    for old, new in (
+        (f"{root}/", "/events/category/theatre/"),
+        (f"{root}/?ical=1", "/events/category/theatre/?ical=1"),
+        (f"{root}/list/", "/events/category/theatre/"),
+        (f"{root}/month/", "/events/month/?categories=theatre"),
+        (f"{root}/2027-01/", "/events/month/2027-01/?categories=theatre"),
+        (f"{root}/page/2/", "/events/category/theatre/?page=2"),
+        (f"{root}/ical/", "/events/category/theatre/?ical=1"),
+        (f"{root}/featured/", "/events/category/theatre/?featured=1"),
+        (f"{root}/mime/", "/events/category/mime/"),
+        (f"{root}/mime/month/", "/events/month/?categories=mime"),
+        (f"/fr{root}/", "/fr/events/category/theatre/"),
+        ("/events/category/arts/2027-01/", "/events/month/2027-01/?categories=arts"),
+    ):
+        moved = client.get(old, headers=HTML)
+        assert moved.status_code == 301 and moved.headers["Location"] == new, (old, moved)
+    for off_the_tree in (
+        "/events/category/music/theatre/",
+        "/events/category/arts/zz/",
+        f"{root}/zz/",
+        f"{root}/mime/zz/yy/",
+        "/events/tag/arts/theatre/",
+    ):
+        page(client, off_the_tree, 404)
+
+
 def test_a_series_date_at_the_events_calendar_pros_address_moves_to_its_page(client, make_event):
     """SPEC §15 (a site that moves here keeps its links): Events Calendar Pro's address of
     one date of a series, ``/event/{slug}/{day}/``, moves (301) to that date's page here."""

@@ -546,7 +546,52 @@ def tec_term_dated(taxonomy, slug, dated):
     filtered by the term, or the feed of the term's page."""
     if dated == "ical":
         return _moved_to(f"pages.{taxonomy}_view", {"slug": slug}, ical=1)
+    if _child_word(taxonomy, dated):  # /events/category/{parent}/{child}/
+        return tec_child_category(slug, dated)
     return _moved_to_segment(dated, **{TERM_FILTERS[taxonomy]: slug})
+
+
+# Under the term forms' own root, so that their words (list, month, page…) are tried first.
+@bp.route("/events/<any(category, tag):taxonomy>/<slug>/<child>/<path:trail>/")
+def tec_child_category(slug, child, trail="", taxonomy="category"):
+    """A child category's address as The Events Calendar writes it (its rewrite of
+    ``tribe_events_cat`` is hierarchical: /events/category/{parent}/{child}/, and its
+    ``/list/``, ``/month/``, dated and ``ical/`` forms after it): the child's own address
+    of that form, moved (301) in one step. The path must follow the tree, as on the old
+    site; any other names no page (a tag's too: tags have no children)."""
+    if taxonomy != "category":
+        raise reading.NotFound(child)
+    parent = term = reading.term_page("category", slug)
+    rest = [child, *trail.split("/")] if trail else [child]
+    while rest and (below := _child_of(term, rest[0])) is not None:
+        term, rest = below, rest[1:]
+    if term is parent:  # no child named: not a hierarchical address
+        raise reading.NotFound(child)
+    if not rest:
+        return _moved_to("pages.category_view", {"slug": term.slug})
+    adapter = current_app.create_url_adapter(request)
+    endpoint, args = adapter.match(f"/events/category/{term.slug}/{'/'.join(rest)}/")
+    if endpoint == "pages.tec_child_category":  # a tail no form of a term's page names
+        raise reading.NotFound(trail)
+    return current_app.view_functions[endpoint](**args)
+
+
+def _child_word(taxonomy: str | None, word: str) -> bool:
+    """Whether a word after a category's address, where a term's dated forms sit, is
+    no date, ``today``, ``month`` or ``ical``: a child category's slug (the hierarchical form)."""
+    return (
+        taxonomy == "category"
+        and word not in {"today", "month", "ical"}
+        and not _DATE_SHAPE.fullmatch(word)
+    )
+
+
+def _child_of(term, slug: str):
+    """The category of ``slug`` when it sits right under ``term`` (None otherwise)."""
+    with suppress(reading.NotFound):
+        child = reading.term_page("category", slug)
+        return child if child.parent == term.id else None
+    return None
 
 
 def _moved_to_date(text: str | None, view: str = "", drop: tuple = (), **query):
@@ -669,6 +714,8 @@ def tec_featured_view(dated, taxonomy=None, slug=None):
     if dated == "ical":
         endpoint, view = ("list", {}) if taxonomy is None else (taxonomy, {"slug": slug})
         return _moved_to(f"pages.{endpoint}_view", view, featured=1, ical=1)
+    if _child_word(taxonomy, dated):  # /events/category/{parent}/{child}/featured/
+        return tec_child_category(slug, dated, "featured")
     term = {TERM_FILTERS[taxonomy]: slug} if taxonomy else {}
     if dated == "month":
         return _moved_to("pages.month_view", featured=1, **term)
