@@ -39,6 +39,7 @@ class WpTermQueryArgs(WpPagingArgs):
     hide_empty = Flag(
         load_default=False, metadata=describe(N_("Hide terms not assigned to any published event."))
     )
+    post = PositiveInt(metadata=describe(N_("Terms assigned to this event id.")))
 
 
 class WpPostQueryArgs(WpPagingArgs):

@@ -164,19 +164,6 @@ def test_listings_name_every_bad_parameter_at_once(client, path, named):
     assert set(answer.get_json()["data"]["params"]) == named, answer.get_json()
 
 
-def test_wordpress_term_routes_filter_by_post_as_the_plugins_own(client, admin, make_event):
-    """WordPress's terms controller takes ``post`` (the terms of that post; the block editor
-    reads an event's terms so); the plugin's own /tags?post= does here, wp/v2 listed every term."""
-    made = make_event(title="Tagged", tags=["Jazz"], categories=["Music"])
-    event_id = made["id"] if isinstance(made, dict) else made.get_json()["id"]
-    make_event(title="Other", tags=["Rock"], categories=["Dance"])
-    ours = client.get(f"{TEC}/tags?post={event_id}").get_json()["tags"]
-    assert [t["name"] for t in ours] == ["Jazz"]
-    assert [t["name"] for t in client.get(f"{WP}/tags?post={event_id}").get_json()] == ["Jazz"]
-    cats = client.get(f"{WP}/tribe_events_cat?post={event_id}").get_json()
-    assert [t["name"] for t in cats] == ["Music"]
-
-
 def test_the_post_type_routes_honour_include_as_the_term_routes_do(client, admin):
     """wp/v2/tags?include= keeps the ids asked; wp/v2/tribe_venue and tribe_organizer
     (WordPress's posts controller, which takes ``include``) answered every item."""

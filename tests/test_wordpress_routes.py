@@ -350,6 +350,22 @@ def test_a_protected_event_is_masked_on_its_post_type_route_too(client, admin, m
 # --- what an outside tester found (2026-12) -----------------------------------------------
 
 
+def test_wordpress_term_routes_filter_by_post_as_the_plugins_own(client, admin, make_event):
+    """WordPress's terms controller takes ``post`` (the terms of that post; the block editor
+    reads an event's terms so); the plugin's own /tags?post= does, and wp/v2 with the same filter (it listed every term)."""
+    made = make_event(title="Tagged", tags=["Jazz"], categories=["Music"])
+    event_id = made["id"] if isinstance(made, dict) else made.get_json()["id"]
+    make_event(title="Other", tags=["Rock"], categories=["Dance"])
+    ours = client.get(f"{TEC}/tags?post={event_id}").get_json()["tags"]
+    assert [t["name"] for t in ours] == ["Jazz"]
+    assert [t["name"] for t in client.get(f"{WP}/tags?post={event_id}").get_json()] == ["Jazz"]
+    cats = client.get(f"{WP}/tribe_events_cat?post={event_id}").get_json()
+    assert [t["name"] for t in cats] == ["Music"]
+    for path in ("tags", "tribe_events_cat"):  # an id of no event, as on our route
+        refused = client.get(f"{WP}/{path}?post=99999")
+        assert refused.status_code == 400 and "post" in refused.get_json()["data"]["params"]
+
+
 def test_term_and_media_writes_are_refused_in_wordpress_words(client, as_role):
     terms = "Sorry, you are not allowed to create terms in this taxonomy."
     posts = "Sorry, you are not allowed to create posts as this user."

@@ -144,9 +144,7 @@ class TaxonomyRoutes:
         if args.get("parent"):
             with found.check():
                 self.by_id(args["parent"], "parent")
-        for param in ("post", "event"):
-            if param in args and not event_exists(args[param]):
-                found.params[param] = _("%(id)s is not the id of an event.", id=args[param])
+        found.params.update(event_filter_errors(args))
         found.raise_any()
 
     def listing(self, args):
@@ -162,9 +160,7 @@ class TaxonomyRoutes:
         for param in ("include", "exclude", "parent"):
             if param in args:
                 setattr(filters, param, args[param])
-        for param in ("post", "event"):  # event wins: it is applied last
-            if param in args:
-                filters.event = args[param]
+        filters.event = event_filter(args)
         page = Page(args["page"], args["per_page"], current_app.config["MAX_PER_PAGE"])
         rows, total = list_terms(self.taxonomy, filters, viewer, page.offset, page.size)
         ctx = render_context(viewer)
@@ -176,6 +172,22 @@ class TaxonomyRoutes:
             echo["per_page"] = page.size
         url = f"{namespace_url()}/{self.plural}"
         return listing_response(self.plural, items, total, page, url, echo, terms=True)
+
+
+def event_filter_errors(args: dict) -> dict:
+    """``post`` (WordPress's name) and ``event`` must name an event: on our listings and on
+    WordPress's term routes alike."""
+    return {
+        param: _("%(id)s is not the id of an event.", id=args[param])
+        for param in ("post", "event")
+        if param in args and not event_exists(args[param])
+    }
+
+
+def event_filter(args: dict) -> int | None:
+    """The event whose terms a listing asks (``event_filter_errors`` checked it): ``event``
+    wins over ``post``."""
+    return args.get("event", args.get("post"))
 
 
 def unknown_term(term_id: int, param: str = "id") -> ApiError:

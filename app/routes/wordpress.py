@@ -14,7 +14,7 @@ from marshmallow import ValidationError
 from marshmallow import fields as ma_fields
 
 from app.auth import current_viewer, may, may_read_media
-from app.errors import ApiError, from_validation_error
+from app.errors import ApiError, from_validation_error, invalid_params
 from app.i18n import _
 from app.jsonresponse import json_response
 from app.listing import Page
@@ -22,6 +22,7 @@ from app.render import media_out, render_context, term_out
 from app.routes.categories import categories
 from app.routes.media import decode, upload_folder, uploaded_bytes, uploaded_name
 from app.routes.tags import tags
+from app.routes.taxonomy import event_filter, event_filter_errors
 from app.smorest import query_parameters, request_body
 from app.urls import api_root_url, site_url
 from schemas.terms import CategoryCreate, TagCreate
@@ -119,7 +120,10 @@ def term_listing(path: str):
         slug=args.get("slug"),
         include=args.get("include"),
         exclude=args.get("exclude"),
+        event=event_filter(args),  # the terms of one event, as our /tags?post= (SPEC §17)
     )
+    if errors := event_filter_errors(args):
+        raise invalid_params(errors)
     if routes.hierarchical and "parent" in args:  # WordPress's tags take no parent
         filters.parent = args["parent"]
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
