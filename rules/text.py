@@ -114,6 +114,9 @@ def is_web_url(value: str) -> bool:
     return parsed.scheme in ("http", "https") and bool(parsed.netloc)
 
 
+DOTTED_SMALL_I = "i\u0307"  # "İ".lower() in Python, JavaScript and ICU
+
+
 def fold(text: str) -> str:
     """``text`` as names and searched words are compared, in any case and Unicode form:
     canonically composed (NFC), so that "Café" typed on macOS (an ``e`` and a combining
@@ -124,9 +127,11 @@ def fold(text: str) -> str:
     capital sigma at a word's end ``ς`` and ``İ`` two characters, where PostgreSQL gives
     ``σ`` and ``i``; so ``İ`` is lowered as one character, and the two small sigmas are one
     letter, as in the reference's MySQL collation ("ΚΗΠΟΣ" meets "κηπος", "İstanbul" meets
-    "istanbul")."""
+    "istanbul"). ``İ``'s own lower case elsewhere (Python's, JavaScript's: an ``i`` and a
+    combining dot, which no composed letter holds) is that ``i`` too, as that collation
+    ignores the dot: "i̇nci" is "İnci" and "inci", one name."""
     text = unicodedata.normalize("NFC", text)
-    return text.replace("İ", "i").lower().replace("ς", "σ")
+    return text.replace("İ", "i").lower().replace(DOTTED_SMALL_I, "i").replace("ς", "σ")
 
 
 MAX_SEARCH_WORDS = 9

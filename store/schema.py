@@ -331,6 +331,13 @@ def _v30_folded_text_index():
         _v6_event_text_index()
 
 
+def _v31_text_index_folds_dotted_i():
+    """The fold of names and searches makes the decomposed lower dotted i ("i̇", the lower
+    case of "İ" outside PostgreSQL) an "i" (rules/text.py::fold): PostgreSQL's text index
+    of events, made over the fold, made again with it."""
+    _v30_folded_text_index()
+
+
 MIGRATIONS = [
     _v1_create_tables,
     _v2_data_version,
@@ -362,6 +369,7 @@ MIGRATIONS = [
     _v28_event_triggers_again,
     _v29_trashed_following,
     _v30_folded_text_index,
+    _v31_text_index_folds_dotted_i,
 ]
 
 

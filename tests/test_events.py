@@ -1264,6 +1264,13 @@ def test_an_event_search_for_istanbul_finds_a_title_with_a_dotted_capital_i(
     assert _titles_found(client, "ISTANBUL") == sorted([title, "ISTANBUL plain"])
 
 
+def test_an_event_search_in_the_lower_case_of_a_dotted_capital_i_finds_it(client, make_event):
+    """ "İstanbul".lower() in Python and JavaScript is an i and a combining dot: the one fold
+    (rules/text.py::fold) reads it as "istanbul", on either engine (chk17m D2)."""
+    make_event(title="İstanbul nights", start_date="2030-01-05 10:00", end_date="2030-01-05 11:00")
+    assert _titles_found(client, "İstanbul".lower()) == ["İstanbul nights"]
+
+
 @pytest.mark.parametrize(
     "title,search",
     [

@@ -996,7 +996,8 @@ def test_an_inline_venues_mistake_names_the_apis_field(client, admin, lang):
 
 
 # Names a fold must meet in any case and Unicode form: a capital sigma at a word's end, a
-# dotted capital I, decomposed accents, a sharp s, a ligature, Cyrillic.
+# dotted capital I and its lower case elsewhere (i and a combining dot), decomposed accents, a
+# sharp s, a ligature, Cyrillic.
 FOLD_SAMPLES = (
     "ΘΕΑΤΡΟ ΚΗΠΟΣ",
     "θεατρο κηπος",
@@ -1009,6 +1010,9 @@ FOLD_SAMPLES = (
     "Ærø Œuvre",
     "МОСКВА",
     "I\u0307stanbul",
+    "i\u0307stanbul",
+    "İnci i\u0307nci",
+    "i\u0301\u0307",
 )
 
 
@@ -1027,6 +1031,7 @@ def test_the_fold_of_names_is_the_same_in_python_and_in_either_engines_sql(app):
             assert in_sql == fold(sample), (ascii(sample), ascii(in_sql), ascii(fold(sample)))
     assert fold("ΘΕΑΤΡΟ ΚΗΠΟΣ") == fold("θεατρο κηπος")
     assert fold("İstanbul") == fold("I\u0307STANBUL") == "istanbul"
+    assert fold("İnci".lower()) == fold("İnci") == "inci"  # i and a combining dot: chk17m D2
 
 
 # A release of 2026-11-25 (schema version 16): a site that installed it and upgrades now.

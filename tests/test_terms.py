@@ -1181,6 +1181,29 @@ def test_a_term_named_with_a_final_capital_sigma_is_found_again_by_name(client, 
     assert [c["name"] for c in _term_list(client, admin, "categories")] == [GREEK_NAME]
 
 
+def test_a_name_in_its_own_lower_case_is_the_same_name(client, admin):
+    """README/SPEC: names compared in any case and Unicode form, as the reference's MySQL
+    collation, which ignores a combining dot. "İnci" and "inci" were one name here, but the
+    lower case of "İnci" elsewhere (Python's, JavaScript's: i + U+0307) made a second
+    category (chk17m D2)."""
+    assert client.post(f"{NS}/categories", json={"name": "İnci"}, headers=admin).status_code == 201
+    assert client.post(f"{NS}/categories", json={"name": "inci"}, headers=admin).status_code == 400
+    again = client.post(f"{NS}/categories", json={"name": "İnci".lower()}, headers=admin)
+    assert again.status_code == 400
+    assert again.get_json()["code"] == "term_exists"
+
+
+def test_a_tag_search_in_the_lower_case_of_a_dotted_capital_i_finds_it(client, admin):
+    """The search of terms folds as their names (chk17m D2): "İstanbul".lower() finds it."""
+    client.post("/wp-json/wp/v2/tags", json={"name": "İstanbul"}, headers=admin)
+    for search in ("istanbul", "İstanbul".lower()):
+        found = client.get("/wp-json/wp/v2/tags", query_string={"search": search}).get_json()
+        assert [t["name"] for t in found] == ["İstanbul"], ascii(search)
+        asked = {"search": search, "hide_empty": "false"}
+        ours = client.get(f"{NS}/tags", query_string=asked).get_json()
+        assert [t["name"] for t in ours["tags"]] == ["İstanbul"], ascii(search)
+
+
 def test_a_term_slug_filter_is_read_as_wordpress_sanitizes_it(client, admin, make_event):
     """WP_Term_Query passes each `slug` through sanitize_title (lower case, accents removed):
     ?slug=JAZZ and ?slug=été-musique find "jazz" and "ete-musique" on the reference, in the
