@@ -13,7 +13,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from rules.clock import utcnow, utcnow_str
 from store.db import write_transaction
 from store.models import LoginLink, Setting, User
-from store.users import note_sign_in, user_named
+from store.users import find_owner, note_sign_in, user_named
 
 LINK_HOURS = 24
 MIN_PASSWORD = 10
@@ -43,7 +43,7 @@ def login_link_token(login: str) -> str:
     token = secrets.token_urlsafe(32)
     expires = (utcnow() + timedelta(hours=LINK_HOURS)).strftime("%Y-%m-%d %H:%M:%S")
     with write_transaction(changes_data=False):
-        user = User.get_or_none(User.login == login)
+        user = find_owner(login) if login else None  # named as every user command names one
         if user is None:
             raise AccountError(f"no user {login!r}")
         LoginLink.create(user=user, digest=_digest(token), expires=expires)
@@ -93,7 +93,7 @@ def revoke_browser_access(login: str) -> None:
     """``users revoke``: the editor password is cleared, every unused login link and every
     session of ``login`` ends (a new login link gives access again)."""
     with write_transaction(changes_data=False):
-        user = User.get_or_none(User.login == login)
+        user = find_owner(login) if login else None  # as ``revoke_passwords`` found it
         if user is None:
             return
         LoginLink.update(used=True).where(LoginLink.user == user.id).execute()

@@ -88,17 +88,12 @@ def _issue(user: User) -> str:
 
 def issue_password(login: str) -> str:
     with write_transaction():
-        user = User.get_or_none(User.login == login)
-        if user is None:
-            raise UserError(f"no user {login!r}")
-        return _issue(user)
+        return _issue(_user(login))
 
 
 def revoke_passwords(login: str) -> int:
     with write_transaction():
-        user = User.get_or_none(User.login == login)
-        if user is None:
-            raise UserError(f"no user {login!r}")
+        user = _user(login)
         return (
             AppPassword.update(revoked=True)
             .where((AppPassword.user == user) & (AppPassword.revoked == False))  # noqa: E712
@@ -158,7 +153,8 @@ def _other_administrators(user: User) -> bool:
 
 
 def _user(login: str) -> User:
-    user = User.get_or_none(User.login == login)
+    """The user a command names (``find_owner``); none is an error."""
+    user = find_owner(login) if login else None
     if user is None:
         raise UserError(f"no user {login!r}")
     return user
@@ -315,9 +311,11 @@ def users_named(name: str) -> list[User]:
 
 
 def find_owner(login: str = "") -> User | None:
-    """The user named ``login``, or (without a name) the first administrator."""
+    """The user a command names (``login``), or (without a name) the first administrator.
+    Named as sign-in names one (``user_named``: in any case and Unicode form, or by e-mail
+    address), trimmed as ``create_user`` trims: "BOSS" is the "boss" who signs in so."""
     if login:
-        return User.get_or_none(User.login == login)
+        return user_named(login.strip())
     return User.select().where(User.role == "administrator").order_by(User.id).first()
 
 

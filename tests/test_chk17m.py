@@ -43,28 +43,6 @@ def test_an_update_names_an_until_before_the_stored_start_beside_another_bad_par
 
 WP = "/wp-json/wp/v2"
 NS = "/wp-json/calendar/events/v1"
-# "İstanbul".lower() in Python, ICU, JavaScript: i + U+0307 COMBINING DOT ABOVE.
-LOWER_DOTTED = "İstanbul".lower()
-
-
-def test_a_name_in_its_own_lower_case_is_the_same_name(client, admin):
-    """README/SPEC: names compared in any case and Unicode form. "İnci" and "inci" are one
-    name here, but the lower case of "İnci" (i + U+0307) made a second category."""
-    assert client.post(f"{NS}/categories", json={"name": "İnci"}, headers=admin).status_code == 201
-    assert client.post(f"{NS}/categories", json={"name": "inci"}, headers=admin).status_code == 400
-    again = client.post(f"{NS}/categories", json={"name": "İnci".lower()}, headers=admin)
-    assert again.status_code == 400
-    assert again.get_json()["code"] == "term_exists"
-
-
-def test_a_search_in_the_lower_case_of_a_dotted_capital_i_finds_it(client, admin, make_event):
-    client.post(f"{WP}/tags", json={"name": "İstanbul"}, headers=admin)
-    make_event(title="İstanbul nights")
-    assert [t["name"] for t in client.get(f"{WP}/tags?search=istanbul").get_json()] == ["İstanbul"]
-    found = client.get(f"{WP}/tags", query_string={"search": LOWER_DOTTED}).get_json()
-    assert [t["name"] for t in found] == ["İstanbul"]
-    events = client.get(f"{NS}/events", query_string={"search": LOWER_DOTTED}).get_json()
-    assert [e["title"] for e in events["events"]] == ["İstanbul nights"]
 
 
 def test_the_post_type_route_names_every_bad_parameter_at_once(client, admin, make_event):
@@ -114,37 +92,6 @@ def test_a_term_update_is_refused_before_its_place_in_the_tree_is_checked(client
             )
             assert answer.status_code == status, (parent, answer.get_json())
     assert client.get(f"{TEC}/categories/{arts['id']}").get_json()["parent"] == 0
-
-
-def test_import_tec_finds_its_author_in_any_case_as_sign_in_does(app, client, as_role):
-    """User names are one name in any case (README: `users create` refuses CARLA beside
-    carla; signing in as ELODIE works, as WordPress's login does). `import-tec --author`
-    said "no user" for the same name in another case."""
-    from tests.test_import_tec import RecordedSite, run
-
-    headers = as_role("editor", "elodie")
-    login, password = "ELODIE", _password_of(headers)
-    signed_in = client.get(f"{WP}/users/me", headers=_basic(login, password))
-    assert signed_in.status_code == 200  # the same user, in capitals
-    site = RecordedSite()
-    try:
-        result = run(app, site.base, "--author", "ELODIE")
-    finally:
-        site.close()
-    assert result.exit_code == 0, result.output
-    assert "no user" not in result.output
-
-
-def _password_of(headers: dict) -> str:
-    import base64
-
-    return base64.b64decode(headers["Authorization"].split()[1]).decode().split(":", 1)[1]
-
-
-def _basic(login: str, password: str) -> dict:
-    import base64
-
-    return {"Authorization": "Basic " + base64.b64encode(f"{login}:{password}".encode()).decode()}
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from app import tec_source
 from rules import clock
 from store.db import database
 from store.models import Event, Imported, Media, Organizer, Term, Venue
-from tests.conftest import NS
+from tests.conftest import NS, basic
 from tests.helpers import BIN, ROOT, Server, flask_cli, image_bytes
 
 # The plugin's recorded answers (copied from the SPEC's samples, so a clone has them).
@@ -736,6 +736,23 @@ def test_an_image_of_an_item_that_fails_is_not_left_in_the_library(app, client, 
     assert _row(result.output, "events") == [0, 0, 0, 1]
     assert _counts()[4] == 0
     assert client.get("/wp-json/wp/v2/media").get_json() == []
+
+
+def test_import_tec_finds_its_author_in_any_case_as_sign_in_does(app, client, as_role, site):
+    """User names are one name in any case (README: `users create` refuses CARLA beside
+    carla; signing in as ELODIE works, as WordPress's login does). `import-tec --author`
+    said "no user" for the same name in another case, or with spaces around it (chk17m
+    D7): it names the user as sign-in does (store/users.py::find_owner)."""
+    import base64
+
+    headers = as_role("editor", "elodie")
+    password = base64.b64decode(headers["Authorization"].split()[1]).decode().split(":", 1)[1]
+    signed_in = client.get("/wp-json/wp/v2/users/me", headers=basic("ELODIE", password))
+    assert signed_in.status_code == 200  # the same user, in capitals
+    for name in ("ELODIE", " elodie "):
+        result = run(app, site.base, "--author", name)
+        assert result.exit_code == 0, result.output
+        assert "no user" not in result.output
 
 
 def test_an_author_who_would_lose_statuses_or_terms_is_refused_up_front(app, admin, as_role, site):

@@ -143,3 +143,19 @@ def test_a_user_name_with_surrounding_spaces_is_trimmed(app, client):
     answer = client.get("/wp-json/wp/v2/users/me", headers=basic("spaced", password))
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["slug"] == "spaced"
+
+
+def test_the_user_commands_name_a_user_as_sign_in_does(app, client, as_role):
+    """`users role BOSS …` said "no user" for the "boss" who signs in as BOSS (chk17m D7):
+    every command naming a user finds it in any case and Unicode form, trimmed."""
+    as_role("author", "Élodie")
+    done = run(app, "role", "ÉLODIE", "editor")
+    assert done.exit_code == 0, done.output
+    decomposed = " e\u0301lodie "
+    assert run(app, "role", decomposed, "author").exit_code == 0
+    assert "no user 'nobody'" in run(app, "role", "nobody", "author").output
+    boss = as_role("editor", "boss")
+    assert client.get("/wp-json/wp/v2/users/me", headers=boss).status_code == 200
+    assert run(app, "login-link", "BOSS").exit_code == 0
+    assert run(app, "revoke", "BOSS").exit_code == 0  # every password and session of boss
+    assert client.get("/wp-json/wp/v2/users/me", headers=boss).status_code == 401
