@@ -42,7 +42,11 @@ class WpTermQueryArgs(WpPagingArgs):
     post = PositiveInt(metadata=describe(N_("Terms assigned to this event id.")))
 
 
-class WpPostQueryArgs(WpPagingArgs):
+class WpMediaQueryArgs(WpPagingArgs):
     search = Text(max_length=200, metadata=describe(N_("Items whose name contains the string.")))
+    include = IdList(metadata=describe(N_("Only these item ids.")))
+
+
+class WpPostQueryArgs(WpMediaQueryArgs):
     slug = StrList(metadata=describe(N_("Items with this slug.")))
     status = StrList(metadata=describe(N_("Post statuses to include.")))

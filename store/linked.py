@@ -152,6 +152,7 @@ class LinkedFilters:
     has_events: bool | None = None
     only_with_upcoming: bool = False
     password: str | None = None  # the listing's access password for protected items
+    include: list[int] | None = None  # only these ids (WordPress's ``include``)
 
 
 def list_linked(
@@ -162,6 +163,8 @@ def list_linked(
     model = MODELS[kind]
     link, column = LINKS[kind]
     query = model.select().where(visible_clause(model, viewer, filters.statuses))
+    if filters.include:
+        query = query.where(model.id.in_(filters.include))
     if filters.search:  # read as an event search is: quotes, -exclusion, stopwords
         words, excluded = search_terms(filters.search)
         query = query.where(_matching(kind, words, excluded, viewer, filters.password))

@@ -187,10 +187,17 @@ def readable_media(viewer: Viewer):
     return query
 
 
-def list_media(viewer: Viewer, offset: int, limit: int) -> tuple[list[Media], int]:
+def list_media(
+    viewer: Viewer, offset: int, limit: int, include: list | None = None, search: str | None = None
+) -> tuple[list[Media], int]:
     """(a page of the media ``viewer`` may read, newest first; how many there are): the rule
-    of app/auth.py::may_read_media (editors, the owner, else ``_visible``) as one query."""
+    of app/auth.py::may_read_media (editors, the owner, else ``_visible``) as one query;
+    only the ids ``include`` names, and those ``images_matching`` a ``search``, when given."""
     query = readable_media(viewer)
+    if include:
+        query = query.where(Media.id.in_(include))
+    if search:
+        query = query.where(images_matching(search, viewer))
     total = query.count()
     rows = list(query.order_by(Media.date_utc.desc(), Media.id.desc()).offset(offset).limit(limit))
     return rows, total

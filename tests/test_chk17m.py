@@ -111,19 +111,6 @@ def test_listings_name_every_bad_parameter_at_once(client, path, named):
     assert set(answer.get_json()["data"]["params"]) == named, answer.get_json()
 
 
-def test_the_post_type_routes_honour_include_as_the_term_routes_do(client, admin):
-    """wp/v2/tags?include= keeps the ids asked; wp/v2/tribe_venue and tribe_organizer
-    (WordPress's posts controller, which takes ``include``) answered every item."""
-    first = client.post(f"{NS}/organizers", json={"organizer": "First"}, headers=admin).get_json()
-    client.post(f"{NS}/organizers", json={"organizer": "Second"}, headers=admin)
-    hall = client.post(f"{NS}/venues", json={"venue": "Hall A"}, headers=admin).get_json()
-    client.post(f"{NS}/venues", json={"venue": "Hall B"}, headers=admin)
-    organizers = client.get(f"{WP}/tribe_organizer?include={first['id']}").get_json()
-    assert [o["id"] for o in organizers] == [first["id"]]
-    venues = client.get(f"{WP}/tribe_venue?include={hall['id']}").get_json()
-    assert [v["id"] for v in venues] == [hall["id"]]
-
-
 def test_a_term_write_names_a_missing_parent_beside_an_empty_name(client, admin):
     """Alone, a parent that is no term is a 400 naming parent; beside an empty name only the
     name was named."""

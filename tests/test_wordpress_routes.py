@@ -219,6 +219,31 @@ def test_media_rules_are_our_own(client, admin, as_role, make_event):
     assert client.get(f"{WP}/media/99999").status_code == 404
 
 
+def test_the_post_type_routes_and_media_honour_include_as_the_term_routes_do(client, admin):
+    """wp/v2/tags?include= keeps the ids asked; wp/v2/tribe_venue and tribe_organizer
+    (WordPress's posts controller, which takes ``include``) answered every item, and
+    wp/v2/media every image, its ``search`` ignored too (chk17m D10)."""
+    first = client.post(f"{NS}/organizers", json={"organizer": "First"}, headers=admin).get_json()
+    client.post(f"{NS}/organizers", json={"organizer": "Second"}, headers=admin)
+    hall = client.post(f"{NS}/venues", json={"venue": "Hall A"}, headers=admin).get_json()
+    other = client.post(f"{NS}/venues", json={"venue": "Hall B"}, headers=admin).get_json()
+    organizers = client.get(f"{WP}/tribe_organizer?include={first['id']}").get_json()
+    assert [o["id"] for o in organizers] == [first["id"]]
+    venues = client.get(f"{WP}/tribe_venue?include={hall['id']}").get_json()
+    assert [v["id"] for v in venues] == [hall["id"]]
+    both = client.get(f"{WP}/tribe_venue?include[]={hall['id']}&include[]={other['id']}")
+    assert sorted(v["id"] for v in both.get_json()) == sorted([hall["id"], other["id"]])
+    by_slug = client.get(f"{WP}/tribe_venue?slug=hall-a&include={other['id']}").get_json()
+    assert by_slug == []  # the slug's item, and among the ids asked
+    kept = uploaded(client, admin, image_bytes(), name="poster.jpg")
+    uploaded(client, admin, image_bytes(colour=(1, 2, 3)), name="banner.jpg")
+    assert [
+        m["id"] for m in client.get(f"{WP}/media?include={kept['id']}", headers=admin).get_json()
+    ] == [kept["id"]]
+    found = client.get(f"{WP}/media?search=poster", headers=admin).get_json()
+    assert [m["id"] for m in found] == [kept["id"]]
+
+
 # --- wp/v2 users --------------------------------------------------------------------------
 
 

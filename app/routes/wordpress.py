@@ -26,7 +26,7 @@ from app.routes.taxonomy import event_filter, event_filter_errors
 from app.smorest import query_parameters, request_body
 from app.urls import api_root_url, site_url
 from schemas.terms import CategoryCreate, TagCreate
-from schemas.wordpress import WP_MAX_PER_PAGE, WpPagingArgs, WpTermQueryArgs
+from schemas.wordpress import WP_MAX_PER_PAGE, WpMediaQueryArgs, WpTermQueryArgs
 from store.media import get_media, list_media, save_media
 from store.posts import slugify
 from store.terms import TermFilters, get_term, list_terms, term_count
@@ -230,10 +230,11 @@ def wp_media(row) -> dict:
 
 @blp.get("/media")
 def media_listing():
-    schema = WpPagingArgs()
-    args = wp_loaded(schema, query_parameters(request, schema, frozenset()))
+    schema = WpMediaQueryArgs()
+    args = wp_loaded(schema, query_parameters(request, schema, frozenset({"include"})))
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
-    rows, total = list_media(current_viewer(), page.offset, page.size)
+    found = {"include": args.get("include"), "search": args.get("search")}
+    rows, total = list_media(current_viewer(), page.offset, page.size, **found)
     if not rows and page.number > 1 and total:
         raise ApiError(
             "rest_post_invalid_page_number",

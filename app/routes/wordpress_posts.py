@@ -121,16 +121,20 @@ def _linked_body(kind: str, post: dict) -> dict:
 def linked_listing(post_type: str):
     kind, routes, _create, _update = KINDS[post_type]
     schema = WpPostQueryArgs()
-    args = wp_loaded(schema, query_parameters(request, schema, frozenset({"slug", "status"})))
+    lists = frozenset({"slug", "status", "include"})
+    args = wp_loaded(schema, query_parameters(request, schema, lists))
     viewer = current_viewer()
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
     if "slug" in args:  # each slug's item, when the caller may read it
         found = (get_linked_by_slug(kind, slug) for slug in dict.fromkeys(args["slug"]))
-        rows = [r for r in found if r and may_read(viewer, r)]
+        chosen = set(args.get("include") or ())  # and among the ids asked, as WordPress
+        rows = [r for r in found if r and may_read(viewer, r) and (not chosen or r.id in chosen)]
         total, rows = len(rows), rows[page.offset : page.offset + page.size]
     else:
         filters = LinkedFilters(
-            statuses=checked_statuses(args.get("status"), viewer), search=args.get("search")
+            statuses=checked_statuses(args.get("status"), viewer),
+            search=args.get("search"),
+            include=args.get("include"),
         )
         rows, total = list_linked(kind, filters, viewer, page.offset, page.size)
     ctx = render_context(viewer)
