@@ -34,3 +34,23 @@ def test_d1_a_refused_monthly_choice_is_shown_beside_its_field_not_by_code_name(
     assert "repeat_monthly:" not in _main_text(html)  # a code name, not the field's label
     select = re.search(r'<select id="repeat_monthly"[^>]*>', html).group(0)
     assert 'aria-invalid="true"' in select and "aria-describedby" in select
+
+
+@pytest.mark.parametrize("lang,label,shown", [("fr", "Se répète", "Chaque semaine"), ("de", "Wiederholt sich", "Wöchentlich"), ("es", "Se repite", "Cada semana")])
+def test_d2_the_refused_save_page_names_the_chosen_repeat_by_its_label(client, sign_in, as_role, admin, lang, label, shown):
+    from tests.test_editor import DAY, page_text, untouched
+
+    contributor = sign_in("contributor")
+    made = client.post(
+        f"{NS}/events",
+        json={"title": "Race day", "start_date": f"{DAY} 10:00", "end_date": f"{DAY} 11:00", "status": "pending"},
+        headers=as_role("contributor"),
+    ).get_json()
+    path = f"/{lang}/manage/events/{made['id']}"
+    form = untouched(contributor, path, repeat_freq="WEEKLY", repeat_count="3")
+    assert client.post(f"{NS}/events/{made['id']}", json={"status": "publish"}, headers=admin).status_code == 200
+    answer = contributor.post(path, data=form)
+    assert answer.status_code == 409
+    typed = page_text(answer)
+    assert "WEEKLY" not in typed
+    assert f"{label} {shown}" in typed
