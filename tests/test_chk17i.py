@@ -54,3 +54,11 @@ def test_d2_the_refused_save_page_names_the_chosen_repeat_by_its_label(client, s
     typed = page_text(answer)
     assert "WEEKLY" not in typed
     assert f"{label} {shown}" in typed
+
+
+def test_d3_a_list_page_400_names_every_bad_parameter_at_once(client):
+    answer = client.get("/fr/events/?featured=maybe&page=x", headers=HTML)
+    assert answer.status_code == 400
+    text = _main_text(answer.get_data(as_text=True))
+    assert "« featured »" in text
+    assert "numéro de page" in text, text
