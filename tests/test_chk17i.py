@@ -70,3 +70,16 @@ def test_d4_spanish_status_error_is_formal(client):
     said = answer.get_json()["data"]["params"]["status"]
     assert "puedas" not in said, said
     assert "pueda leer" in said
+
+
+def test_d5_french_names_featured_events_one_way_and_spells_evenement_one_way(client, sign_in):
+    from babel.messages.pofile import read_po
+
+    with open("app/translations/fr/LC_MESSAGES/messages.po", encoding="utf-8") as po:
+        catalog = read_po(po)
+    zone = catalog.get("A time zone (VTIMEZONE) the events use has more than %(num)s transition.")
+    assert all("événement" not in form for form in zone.string), zone.string
+    heading = re.search(r"<h1>(.*?)</h1>", client.get("/fr/events/?featured=1", headers=HTML).text).group(1)
+    form = sign_in("administrator").get("/fr/manage/events/new").text
+    checkbox = re.search(r'<label for="featured">(.*?)</label>', form).group(1)
+    assert checkbox.lower() in heading.lower(), (checkbox, heading)
