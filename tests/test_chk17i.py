@@ -83,3 +83,16 @@ def test_d5_french_names_featured_events_one_way_and_spells_evenement_one_way(cl
     form = sign_in("administrator").get("/fr/manage/events/new").text
     checkbox = re.search(r'<label for="featured">(.*?)</label>', form).group(1)
     assert checkbox.lower() in heading.lower(), (checkbox, heading)
+
+
+def test_d6_the_not_featured_list_says_what_it_holds(client, make_event):
+    from datetime import date, timedelta
+
+    day = date.today() + timedelta(days=9)
+    when = {"start_date": f"{day} 10:00", "end_date": f"{day} 11:00"}
+    make_event(title="Star turn", featured=True, **when)
+    make_event(title="Plain turn", **when)
+    h1 = lambda html: re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S).group(1)  # noqa: E731
+    others = client.get("/fr/events/?featured=0", headers=HTML).text
+    assert "Plain turn" in others and "Star turn" not in others
+    assert h1(others) != h1(client.get("/fr/events/", headers=HTML).text)
