@@ -132,3 +132,23 @@ def test_d7_builder_with_an_exdate_line_is_not_a_clash(sign_in, client, admin, l
     recurrence = client.get(f"{NS}/events/{made}", headers=admin).get_json()["recurrence"]
     assert any(line.startswith("RRULE:FREQ=WEEKLY") and "COUNT=4" in line for line in recurrence), recurrence
     assert f"EXDATE:{second:%Y%m%d}T190000Z" in recurrence
+
+
+def test_d2_the_refused_save_page_names_every_choice_as_the_form_showed_it(client, sign_in, as_role, admin):
+    from tests.test_editor import DAY, page_text, untouched
+
+    contributor = sign_in("contributor")
+    made = client.post(
+        f"{NS}/events",
+        json={"title": "Race day", "start_date": f"{DAY} 10:00", "end_date": f"{DAY} 11:00", "status": "pending"},
+        headers=as_role("contributor"),
+    ).get_json()
+    path = f"/fr/manage/events/{made['id']}"
+    form = untouched(contributor, path, repeat_freq="WEEKLY", repeat_days=["MO", "TU"], status="draft")
+    assert client.post(f"{NS}/events/{made['id']}", json={"status": "publish"}, headers=admin).status_code == 200
+    answer = contributor.post(path, data=form)
+    assert answer.status_code == 409
+    typed = page_text(answer).split("pour le copier.", 1)[1]
+    for code in ("WEEKLY", "MO, TU", "draft"):
+        assert code not in typed, (code, typed)
+    assert "lundi" in typed and "mardi" in typed
