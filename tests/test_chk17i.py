@@ -113,27 +113,6 @@ def test_d6_a_terms_featured_list_says_what_it_holds(client, make_event):
     assert h1(starred) != h1(client.get("/fr/events/category/arts/", headers=HTML).text)
 
 
-@pytest.mark.parametrize("lang", ["", "/fr"])
-def test_d7_builder_with_an_exdate_line_is_not_a_clash(sign_in, client, admin, lang):
-    from datetime import timedelta
-
-    from tests.conftest import FORM_DAY
-
-    editor = sign_in("administrator")
-    second = FORM_DAY + timedelta(days=7)
-    answer = editor.post(
-        f"{lang}/manage/events/new",
-        data=event_form(
-            editor, repeat_freq="WEEKLY", repeat_count="4", recurrence=f"EXDATE:{second:%Y%m%d}T190000Z"
-        ),
-    )
-    assert answer.status_code == 303, re.findall(r'id="repeat_freq-error"[^>]*>(.*?)</', answer.text)
-    made = int(answer.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
-    recurrence = client.get(f"{NS}/events/{made}", headers=admin).get_json()["recurrence"]
-    assert any(line.startswith("RRULE:FREQ=WEEKLY") and "COUNT=4" in line for line in recurrence), recurrence
-    assert f"EXDATE:{second:%Y%m%d}T190000Z" in recurrence
-
-
 def test_d2_the_refused_save_page_names_every_choice_as_the_form_showed_it(client, sign_in, as_role, admin):
     from tests.test_editor import DAY, page_text, untouched
 

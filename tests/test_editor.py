@@ -2710,6 +2710,32 @@ def test_ending_a_series_with_its_end_left_as_shown_is_no_mistake(client, sign_i
     assert client.get(f"{NS}/events/{saved_id(made)}", headers=admin).get_json()["recurrence"] == []
 
 
+@pytest.mark.parametrize("lang", ["", "/fr"])
+def test_dates_typed_below_a_builder_rule_join_it(sign_in, client, admin, lang):
+    """Found by an outside check (chk17i D7): "Weekly, 4 times" with an EXDATE line typed
+    below was refused as "saying different things"; an EXDATE (or RDATE) line names no
+    rule, so it joins the builder's, as the same typed all as lines is saved."""
+    editor = sign_in("administrator")
+    second = FORM_DAY + timedelta(days=7)
+    answer = editor.post(
+        f"{lang}/manage/events/new",
+        data=event_form(
+            editor,
+            repeat_freq="WEEKLY",
+            repeat_count="4",
+            recurrence=f"EXDATE:{second:%Y%m%d}T190000Z",
+        ),
+    )
+    assert answer.status_code == 303, _field_errors(answer.get_data(as_text=True))
+    recurrence = client.get(f"{NS}/events/{saved_id(answer)}", headers=admin).get_json()[
+        "recurrence"
+    ]
+    assert any(line.startswith("RRULE:FREQ=WEEKLY") and "COUNT=4" in line for line in recurrence), (
+        recurrence
+    )
+    assert f"EXDATE:{second:%Y%m%d}T190000Z" in recurrence
+
+
 def test_removing_the_protection_with_a_new_password_typed_is_refused(client, sign_in, admin):
     """Found by an outside check (chk17e D5): a password typed in "Password (empty:
     unchanged)" with "Remove the protection" ticked saved the new password, the tick

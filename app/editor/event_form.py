@@ -395,7 +395,10 @@ def _recurrence(form, same: set[str]) -> str | None:
     builder_used = bool(frequency) and (
         not set(BUILDER) <= same or moved is not None or _monthly_moved(form, same)
     )
-    if (lines and "recurrence" not in same) or not builder_used:
+    # Changed lines that name a rule are the user's rule (one the builder's, else refused
+    # above); changed lines of dates alone (EXDATE, RDATE) join the builder's rule.
+    own_rule = "recurrence" not in same and any(_is_rule(line) for line in lines.splitlines())
+    if own_rule or not builder_used:
         return lines if "recurrence" in form else None
     kept = [line for line in lines.splitlines() if line.strip() and not _is_rule(line)]
     rules = [line.upper() for line in lines.splitlines() if _is_rule(line)]
@@ -417,13 +420,14 @@ def _builder_ends_or_clashes(form, same: set[str], frequency: str, lines: str) -
     """Whether the user ended the series: "Does not repeat" chosen over the rule the builder
     showed, the lines left as shown (README: the builder wins when it is used and the
     lines are left as shown). A builder change beside changed lines that name another rule
-    is refused (400, beside the builder) rather than dropped. A form without them (an
+    is refused (400, beside the builder) rather than dropped; lines of dates alone
+    (EXDATE, RDATE) name no rule and join the builder's. A form without them (an
     occurrence's, a post of some fields) changes neither."""
     if "recurrence" not in form or "repeat_freq" not in form or set(BUILDER) <= same:
         return False
     if lines and "recurrence" not in same:
         rules = [line.strip().upper() for line in lines.splitlines() if _is_rule(line)]
-        if rules != ([_builder_rule(form, frequency)] if frequency else []):
+        if rules and rules != ([_builder_rule(form, frequency)] if frequency else []):
             raise invalid_params({"repeat_freq": _(BOTH_CHANGED)})
         return False
     return not frequency and "repeat_freq" not in same
