@@ -2344,6 +2344,66 @@ def test_a_contributor_whose_event_was_approved_meanwhile_gets_back_all_they_typ
     assert "Race day" not in typed.split("Nothing was saved.", 1)[1]  # the title: unchanged
 
 
+def _refused_save_typed(client, contributor, as_role, admin, lang: str, **changes) -> str:
+    """The 409 page's list of what a contributor typed in a pending event's form (in
+    ``lang``), an editor having published the event meanwhile."""
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Race day",
+            "start_date": f"{DAY} 10:00",
+            "end_date": f"{DAY} 11:00",
+            "status": "pending",
+        },
+        headers=as_role("contributor"),
+    ).get_json()
+    path = f"/{lang}/manage/events/{made['id']}"
+    form = untouched(contributor, path, **changes)
+    assert (
+        client.post(
+            f"{NS}/events/{made['id']}", json={"status": "publish"}, headers=admin
+        ).status_code
+        == 200
+    )
+    answer = contributor.post(path, data=form)
+    assert answer.status_code == 409
+    return page_text(answer)
+
+
+@pytest.mark.parametrize(
+    "lang,label,shown",
+    [
+        ("fr", "Se répète", "Chaque semaine"),
+        ("de", "Wiederholt sich", "Wöchentlich"),
+        ("es", "Se repite", "Cada semana"),
+    ],
+)
+def test_the_refused_save_page_names_the_chosen_repeat_by_its_label(
+    client, sign_in, as_role, admin, lang, label, shown
+):
+    """Found by an outside check (chk17i D2): the 409 page listed the chosen repeat as its
+    code ("Se répète WEEKLY"); it is given as the form showed it."""
+    contributor = sign_in("contributor")
+    typed = _refused_save_typed(
+        client, contributor, as_role, admin, lang, repeat_freq="WEEKLY", repeat_count="3"
+    )
+    assert "WEEKLY" not in typed
+    assert f"{label} {shown}" in typed
+
+
+def test_the_refused_save_page_names_every_choice_as_the_form_showed_it(
+    client, sign_in, as_role, admin
+):
+    """chk17i D2 too: the days ticked ("MO, TU") and the status ("draft") came back as codes."""
+    contributor = sign_in("contributor")
+    changes = {"repeat_freq": "WEEKLY", "repeat_days": ["MO", "TU"], "status": "draft"}
+    typed = _refused_save_typed(client, contributor, as_role, admin, "fr", **changes)
+    typed = typed.split("pour le copier.", 1)[1]
+    for code in ("WEEKLY", "MO, TU", "draft"):
+        assert code not in typed, (code, typed)
+    assert "lundi" in typed and "mardi" in typed and "Brouillon" in typed
+
+
 @pytest.mark.parametrize("second", [{"password": "beta-secret"}, {"clear_password": "on"}])
 def test_the_password_changed_in_two_tabs_is_a_conflict(client, sign_in, second):
     """Tab A protects the event with a password; tab B, opened before, sets another one or

@@ -337,10 +337,21 @@ def typed(form) -> dict:
     return with_start_weekday(values)
 
 
-def typed_texts(form, files, viewer) -> list[tuple[str, str]]:
+# The "Repeats" choices, by the RFC 5545 frequency each writes: the form's options and
+# the words a refused save shows the chosen one by.
+FREQUENCIES = {
+    "DAILY": N_("Daily"),
+    "WEEKLY": N_("Weekly"),
+    "MONTHLY": N_("Monthly"),
+    "YEARLY": N_("Yearly"),
+}
+
+
+def typed_texts(form, files, viewer, choices: dict[str, dict[str, str]]) -> list[tuple[str, str]]:
     """What the user changed in a form that nothing saved (all it carries, of a post
     without the form's state), each field by its label with its value as text, to be
-    copied: venues and organizers by their names, never the password (never shown back)."""
+    copied: venues and organizers by their names, a choice by the words the form showed
+    it by (``choices``: field, then code to words), never the password (never shown back)."""
     same = unchanged(form, files)
     if not _shown(form):
         same |= {flag for flag in FLAGS if flag not in form}
@@ -352,6 +363,9 @@ def typed_texts(form, files, viewer) -> list[tuple[str, str]]:
             value = _("Ticked") if field in form else _("Not ticked")
         elif field in ("venue", "organizer"):
             value = ", ".join(_linked_name(field, item, viewer) for item in form.getlist(field))
+        elif field in choices:
+            chosen = [item for item in form.getlist(field) if item.strip()]
+            value = ", ".join(choices[field].get(item, item) for item in chosen)
         else:
             value = ", ".join(item.strip() for item in form.getlist(field) if item.strip())
         if value:
@@ -380,7 +394,7 @@ def _recurrence(form, same: set[str]) -> str | None:
     the raw lines' other than RRULE (the dates trashed out of the series stay out)."""
     lines = form.get("recurrence", "").strip()
     frequency = form.get("repeat_freq", "")
-    if frequency and frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
+    if frequency and frequency not in FREQUENCIES:
         raise invalid_params({"repeat_freq": _("Choose daily, weekly, monthly or yearly.")})
     if not set(form.getlist("repeat_days")) <= set(WEEKDAYS):  # only a forged form sends one
         raise invalid_params({"repeat_days": _("Choose days of the week among those offered.")})
