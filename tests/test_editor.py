@@ -2743,17 +2743,39 @@ def test_the_repeats_builder_refuses_what_it_cannot_save_as_typed(
     """Found by an outside check (chk17e D1, D7): "Until" with "Or a number of times"
     (the API refuses COUNT with UNTIL), a forged "monthly on", or an end typed while
     "Repeats" says "Does not repeat" were saved without a word, the end dropped. The form
-    comes back (400) with the error beside the builder, nothing made."""
+    comes back (400) with the error beside the builder's field, nothing made."""
     editor = sign_in("editor")
     before = _events_total(client, admin)
     answer = editor.post("/manage/events/new", data=event_form(editor, **builder))
     assert answer.status_code == 400, answer.headers.get("Location")
     page = answer.get_data(as_text=True)
-    if field == "monthly":  # a forged form's: said at the top of the form
-        assert "Choose one of the choices offered." in page
-    else:
-        assert f"repeat_{field}-error" in _field_errors(page), _field_errors(page)
+    assert f"repeat_{field}-error" in _field_errors(page), _field_errors(page)
     assert _events_total(client, admin) == before
+
+
+@pytest.mark.parametrize(
+    "lang,message",
+    [
+        ("fr", "Choisissez l’un des choix proposés."),
+        ("de", "Wählen Sie eine der angebotenen Möglichkeiten."),
+        ("es", "Elija una de las opciones ofrecidas."),
+    ],
+)
+def test_a_refused_monthly_choice_is_shown_beside_its_field(sign_in, lang, message):
+    """Found by an outside check (chk17i D1): a "Monthly on" value the select does not
+    offer was said at the top of the form by its code name ("repeat_monthly: …"), tied to
+    no field. It is said beside its select, which is marked invalid, as every builder error."""
+    editor = sign_in("administrator")
+    answer = editor.post(
+        f"/{lang}/manage/events/new",
+        data=event_form(editor, repeat_freq="MONTHLY", repeat_monthly="zzz"),
+    )
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert _field_errors(page).get("repeat_monthly-error") == message
+    assert "repeat_monthly:" not in page_text(answer)
+    select = re.search(r'<select id="repeat_monthly"[^>]*>', page).group(0)
+    assert 'aria-invalid="true"' in select and "repeat_monthly-error" in select
 
 
 def test_ending_a_series_with_its_end_left_as_shown_is_no_mistake(client, sign_in, admin):

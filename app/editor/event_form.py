@@ -80,7 +80,14 @@ MARKED = (
     "status",
 )
 SCHEDULING = ("date",)
-REPEATS = ("repeat_freq", "repeat_days", "repeat_count", "repeat_until", "recurrence")
+REPEATS = (
+    "repeat_freq",
+    "repeat_monthly",
+    "repeat_days",
+    "repeat_count",
+    "repeat_until",
+    "recurrence",
+)
 
 
 def form_fields(statuses: list[str], occurrence: bool) -> tuple[str, ...]:
