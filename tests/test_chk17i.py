@@ -1,8 +1,6 @@
 """chk17i: languages and accessibility of the session's additions (outside check)."""
 import re
 
-from tests.conftest import NS
-
 HTML = {"Accept": "text/html"}
 
 
@@ -18,14 +16,6 @@ def test_d3_a_list_page_400_names_every_bad_parameter_at_once(client):
     text = _main_text(answer.get_data(as_text=True))
     assert "« featured »" in text
     assert "numéro de page" in text, text
-
-
-def test_d4_spanish_status_error_is_formal(client):
-    answer = client.get(f"/es{NS}/events?status=bogus")
-    assert answer.status_code == 400
-    said = answer.get_json()["data"]["params"]["status"]
-    assert "puedas" not in said, said
-    assert "pueda leer" in said
 
 
 def test_d5_french_names_featured_events_one_way_and_spells_evenement_one_way(client, sign_in):
