@@ -18,19 +18,6 @@ def test_d3_a_list_page_400_names_every_bad_parameter_at_once(client):
     assert "numéro de page" in text, text
 
 
-def test_d5_french_names_featured_events_one_way_and_spells_evenement_one_way(client, sign_in):
-    from babel.messages.pofile import read_po
-
-    with open("app/translations/fr/LC_MESSAGES/messages.po", encoding="utf-8") as po:
-        catalog = read_po(po)
-    zone = catalog.get("A time zone (VTIMEZONE) the events use has more than %(num)s transition.")
-    assert all("événement" not in form for form in zone.string), zone.string
-    heading = re.search(r"<h1>(.*?)</h1>", client.get("/fr/events/?featured=1", headers=HTML).text).group(1)
-    form = sign_in("administrator").get("/fr/manage/events/new").text
-    checkbox = re.search(r'<label for="featured">(.*?)</label>', form).group(1)
-    assert checkbox.lower() in heading.lower(), (checkbox, heading)
-
-
 def test_d6_the_not_featured_list_says_what_it_holds(client, make_event):
     from datetime import date, timedelta
 
