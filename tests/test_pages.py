@@ -2802,6 +2802,36 @@ def test_a_past_featured_or_term_list_says_what_it_holds(client, make_event):
     assert "Vergangene hervorgehobene" in page(client, "/de/events/?featured=1&past=1")
 
 
+def test_the_not_featured_and_a_terms_featured_lists_say_what_they_hold(client, make_event):
+    """Found by an outside check (chk17i D6): /events/?featured=0 (only the events not
+    featured) was headed like the whole list, "Upcoming events"; a term's featured list
+    (?featured=1, where …/featured/ leads) like the term's whole list, "Arts", and its past
+    one like the term's whole past list (WCAG 2.4.2)."""
+    make_event(title="Star mural", featured=True, categories=["Arts"], **WHEN)
+    make_event(title="Plain mural", categories=["Arts"], **WHEN)
+    others = page(client, "/events/?featured=0")
+    assert "Plain mural" in others and "Star mural" not in others
+    assert "<h1>Upcoming events not featured</h1>" in others
+    assert _title_of(others).startswith("Upcoming events not featured")
+    assert "<h1>Past events not featured</h1>" in page(client, "/events/?featured=0&past=1")
+    assert client.get("/fr/events/category/arts/featured/", headers=HTML).headers["Location"] == (
+        "/fr/events/category/arts/?featured=1"
+    )
+    starred = page(client, "/events/category/arts/?featured=1")
+    assert "Star mural" in starred and "Plain mural" not in starred
+    assert "<h1>Arts: featured events</h1>" in starred
+    assert "<h1>Arts: past featured events</h1>" in page(
+        client, "/events/category/arts/?featured=1&past=1"
+    )
+    assert "<h1>Arts: upcoming events not featured</h1>" in page(
+        client, "/events/category/arts/?featured=0"
+    )
+    assert "<h1>Arts : évènements à la une</h1>" in page(
+        client, "/fr/events/category/arts/?featured=1"
+    )
+    assert "Kommende, nicht hervorgehobene" in page(client, "/de/events/?featured=0")
+
+
 def test_the_public_venue_filter_tells_same_named_venues_apart(client, admin, make_event):
     """chk17x D6: the editor tells two venues of one name apart by their city, then by id
     (README); the list's filter form offered visitors four identical "Town Hall" choices.

@@ -426,14 +426,32 @@ def _list_page(template="list.html", embed=False, term=None, **context):
     )
 
 
+# What a list holds, by (past, featured: True the featured ones, False the others, None all).
+LIST_HEADINGS = {
+    (False, None): N_("Upcoming events"),
+    (False, True): N_("Featured events"),
+    (False, False): N_("Upcoming events not featured"),
+    (True, None): N_("Past events"),
+    (True, True): N_("Past featured events"),
+    (True, False): N_("Past events not featured"),
+}
+# A term's lists likewise; its whole upcoming list is headed by the term's name alone.
+TERM_HEADINGS = {
+    (False, True): N_("%(term)s: featured events"),
+    (False, False): N_("%(term)s: upcoming events not featured"),
+    (True, None): N_("%(term)s: past events"),
+    (True, True): N_("%(term)s: past featured events"),
+    (True, False): N_("%(term)s: past events not featured"),
+}
+
+
 def _list_heading(is_past: bool, featured: bool | None, term=None) -> str:
     """What a list holds, said by its heading and title (WCAG 2.4.2): a term's events, the
-    featured ones, upcoming or past, so that a list and its past one are told apart."""
-    if term is not None:
-        return _("%(term)s: past events", term=term.name) if is_past else term.name
-    if is_past:
-        return _("Past featured events") if featured else _("Past events")
-    return _("Featured events") if featured else _("Upcoming events")
+    featured ones or the others, upcoming or past, so that no two lists share a heading."""
+    if term is None:
+        return _(LIST_HEADINGS[is_past, featured])
+    held = TERM_HEADINGS.get((is_past, featured))
+    return _(held, term=term.name) if held else term.name
 
 
 def _list_title(heading: str, asked: reading.Filters, page: int, choices: dict) -> str:
