@@ -2778,6 +2778,19 @@ def test_a_featured_value_reads_as_the_apis(client, make_event):
     assert 'rel="canonical" href="http://localhost/events/?featured=1"' in starred
 
 
+@pytest.mark.parametrize(
+    "query", ["featured=maybe&page=x", "featured=maybe&tribe-bar-date=2026-02-30"]
+)
+def test_a_list_pages_400_names_every_bad_parameter_at_once(client, query):
+    """Found by an outside check (chk17i D3): a bad ``featured`` beside a bad page number
+    (or date) was said alone, the page number refused only once ``featured`` was
+    fixed; the API names every bad parameter at once, and so does the page."""
+    bad = page(client, f"/fr/events/?{query}", 400)
+    assert "« featured »" in bad and "numéro de page" in bad
+    alone = page(client, "/events/?featured=maybe", 400)
+    assert "featured" in alone and "page number" not in alone
+
+
 def test_a_past_featured_or_term_list_says_what_it_holds(client, make_event):
     """chk17x D5: the featured list's "Past events" link (/events/?featured=1&past=1) and a
     term's (/events/category/arts/?past=1) carried the whole past list's title and heading,
