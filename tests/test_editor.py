@@ -2792,6 +2792,17 @@ def test_ending_a_series_with_its_end_left_as_shown_is_no_mistake(client, sign_i
     assert client.get(f"{NS}/events/{saved_id(made)}", headers=admin).get_json()["recurrence"] == []
 
 
+def test_an_error_said_at_the_top_of_the_form_names_its_field_by_its_label(sign_in):
+    """Found while fixing chk17i D1: an error of a field the form does not mark (a
+    contributor's "Publish on", which the form does not offer) was said by the field's
+    code name ("date: …"); it is said by the field's label, with the language's colon."""
+    contributor = sign_in("contributor")
+    answer = contributor.post("/fr/manage/events/new", data=event_form(contributor, date="garbage"))
+    assert answer.status_code == 400
+    summary = re.search(r'<div class="error"[^>]*>(.*?)</div>', answer.get_data(as_text=True), re.S)
+    assert "<p>Publier le\u00a0: " in summary.group(1) and "date:" not in summary.group(1)
+
+
 @pytest.mark.parametrize("lang", ["", "/fr"])
 def test_dates_typed_below_a_builder_rule_join_it(sign_in, client, admin, lang):
     """Found by an outside check (chk17i D7): "Weekly, 4 times" with an EXDATE line typed

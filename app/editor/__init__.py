@@ -585,6 +585,13 @@ def status_label(status: str) -> str:
 
 
 @bp.app_template_global()
+def field_label(name: str) -> str:
+    """An event form field's label, in the page's language: an error said at the top of
+    the form names its field as the form shows it, never by its code name."""
+    return _(event_form.LABELS[name]) if name in event_form.LABELS else name
+
+
+@bp.app_template_global()
 def start_shown(event: dict) -> str:
     """An event's start as the editor's lists show it: its day and time, followed by the
     zone when it is not the site's (the pages' rule, ``formatting.zone_named``); an
