@@ -2040,20 +2040,20 @@ def test_an_error_of_a_field_the_roles_form_lacks_is_said_at_the_top(client, sig
     assert answer.status_code == 400
     alert = shown.split('role="alert"')[1].split("</div>")[0]
     assert "marked below" not in alert and "The event was not saved." in alert
-    assert "date: Must be a date" in alert
+    assert "Publish on: Must be a date" in alert  # by its label (chk17i), not "date:"
     assert 'value="Kept"' in shown and Event.select().count() == before
     api = client.post(
         f"{NS}/events",
         json={"title": "T", "start_date": f"{DAY} 10:00", "end_date": f"{DAY} 11:00", "date": "x"},
         headers=as_role("contributor", "cora"),
     )
-    said = html.unescape(alert.split("date: ")[1].split("</p>")[0])
+    said = html.unescape(alert.split("Publish on: ")[1].split("</p>")[0])
     assert api.status_code == 400 and api.get_json()["data"]["params"] == {"date": said}
     both = contributor.post(
         "/manage/events/new", data=event_form(contributor, title="", date="x")
     ).get_data(as_text=True)
     alert = both.split('role="alert"')[1].split("</div>")[0]
-    assert "see the fields marked below" in alert and "date: Must be a date" in alert
+    assert "see the fields marked below" in alert and "Publish on: Must be a date" in alert
     assert 'id="title-error"' in both
     saved = contributor.post(
         "/manage/events/new", data=event_form(contributor, date="2031-01-01T10:00")
