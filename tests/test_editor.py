@@ -2792,6 +2792,30 @@ def test_ending_a_series_with_its_end_left_as_shown_is_no_mistake(client, sign_i
     assert client.get(f"{NS}/events/{saved_id(made)}", headers=admin).get_json()["recurrence"] == []
 
 
+def test_a_date_typed_below_a_series_rule_kept_as_shown_joins_the_builders_change(client, sign_in):
+    """chk17i D7 on a series' form: "Or a number of times" changed from 4 to 5, and an
+    EXDATE line typed below the rule line left as shown. The lines' rule is the one they
+    showed, not another: the date joins the builder's new rule. A rule line changed to
+    another rule beside the builder's change is still refused."""
+    editor = sign_in("editor")
+    made = editor.post(
+        "/manage/events/new", data=event_form(editor, repeat_freq="WEEKLY", repeat_count="4")
+    )
+    path = f"/manage/events/{saved_id(made)}"
+    shown = untouched(editor, path)["recurrence"].strip()
+    third = FORM_DAY + timedelta(days=14)
+    exdate = f"EXDATE:{third:%Y%m%d}T190000Z"
+    both = untouched(editor, path, repeat_count="5", recurrence=f"{shown}\n{exdate}")
+    assert editor.post(path, data=both).status_code == 303
+    lines = client.get(f"{NS}/events/{saved_id(made)}").get_json()["recurrence"]
+    assert lines[0] == "RRULE:FREQ=WEEKLY;COUNT=5" and exdate in lines, lines
+    other = untouched(editor, path, repeat_count="6", recurrence="RRULE:FREQ=DAILY;COUNT=2")
+    answer = editor.post(path, data=other)
+    assert answer.status_code == 400 and "repeat_freq-error" in _field_errors(
+        answer.get_data(as_text=True)
+    )
+
+
 def test_an_error_said_at_the_top_of_the_form_names_its_field_by_its_label(sign_in):
     """Found while fixing chk17i D1: an error of a field the form does not mark (a
     contributor's "Publish on", which the form does not offer) was said by the field's

@@ -416,10 +416,9 @@ def _recurrence(form, same: set[str]) -> str | None:
     builder_used = bool(frequency) and (
         not set(BUILDER) <= same or moved is not None or _monthly_moved(form, same)
     )
-    # Changed lines that name a rule are the user's rule (one the builder's, else refused
-    # above); changed lines of dates alone (EXDATE, RDATE) join the builder's rule.
-    own_rule = "recurrence" not in same and any(_is_rule(line) for line in lines.splitlines())
-    if own_rule or not builder_used:
+    # Lines changed to a rule of their own are the user's rule (the builder's, else refused
+    # above); lines whose dates alone changed (EXDATE, RDATE) join the builder's rule.
+    if ("recurrence" not in same and _rule_changed(form, lines)) or not builder_used:
         return lines if "recurrence" in form else None
     kept = [line for line in lines.splitlines() if line.strip() and not _is_rule(line)]
     rules = [line.upper() for line in lines.splitlines() if _is_rule(line)]
@@ -447,8 +446,10 @@ def _builder_ends_or_clashes(form, same: set[str], frequency: str, lines: str) -
     if "recurrence" not in form or "repeat_freq" not in form or set(BUILDER) <= same:
         return False
     if lines and "recurrence" not in same:
-        rules = [line.strip().upper() for line in lines.splitlines() if _is_rule(line)]
-        if rules and rules != ([_builder_rule(form, frequency)] if frequency else []):
+        rules = _rules_of(lines)
+        # "Does not repeat" beside a rule kept in the lines: the user's meaning is unclear.
+        own = _rule_changed(form, lines) or (bool(rules) and not frequency)
+        if own and rules != ([_builder_rule(form, frequency)] if frequency else []):
             raise invalid_params({"repeat_freq": _(BOTH_CHANGED)})
         return False
     return not frequency and "repeat_freq" not in same
@@ -485,6 +486,17 @@ def _monthly_moved(form, same: set[str]) -> bool:
     return form.get("repeat_monthly") == "weekday" and (
         weekday_of_month(before) != weekday_of_month(after)
     )
+
+
+def _rules_of(lines: str) -> list[str]:
+    return [line.strip().upper() for line in lines.splitlines() if _is_rule(line)]
+
+
+def _rule_changed(form, lines: str) -> bool:
+    """Whether the lines name a rule other than the one they showed (README: "lines changed
+    to another rule"); lines of dates alone, or whose rule is as shown, name none."""
+    rules = _rules_of(lines)
+    return bool(rules) and rules != _rules_of(str(_shown(form).get("recurrence", "")))
 
 
 def _is_rule(line: str) -> bool:
