@@ -308,5 +308,5 @@ def page_text(answer) -> str:
 # say Sie and usted.
 INFORMAL = {
     "de": re.compile(r"\b(du|Du|dir|dich|dein\w*|darfst|bist)\b"),
-    "es": re.compile(r"\b(tienes|puedes|has iniciado|estás|tu|tus)\b"),
+    "es": re.compile(r"\b(tienes|puedes|puedas|has iniciado|estás|tu|tus)\b"),
 }

@@ -188,6 +188,20 @@ def test_translations_are_not_copies_of_the_english(lang):
     assert copies == []
 
 
+def test_french_spells_evenement_one_way_and_names_featured_one_way(client, sign_in):
+    """Found by an outside check (chk17i D5): two messages spelled "événements" where the
+    catalog says "évènement(s)" everywhere else, and the editor's checkbox that makes an
+    event featured said "Mis en avant" while the public list is "Évènements à la une"."""
+    texts = _catalog("fr").values()
+    forms = [form for text in texts for form in (text if isinstance(text, tuple) else (text,))]
+    assert not [form for form in forms if "événement" in form.lower()]
+    html = {"Accept": "text/html"}
+    heading = re.search(r"<h1>(.*?)</h1>", client.get("/fr/events/?featured=1", headers=html).text)
+    form = sign_in("administrator").get("/fr/manage/events/new").text
+    checkbox = re.search(r'<label for="featured">(.*?)</label>', form).group(1)
+    assert checkbox.lower() in heading.group(1).lower(), (checkbox, heading.group(1))
+
+
 def test_published_response_schemas_are_strict(client):
     """The *Out schemas describe what is sent, and nothing else would pass them; every
     JSON answer of the suite is checked against them (tests/conformance.py)."""

@@ -2040,20 +2040,20 @@ def test_an_error_of_a_field_the_roles_form_lacks_is_said_at_the_top(client, sig
     assert answer.status_code == 400
     alert = shown.split('role="alert"')[1].split("</div>")[0]
     assert "marked below" not in alert and "The event was not saved." in alert
-    assert "date: Must be a date" in alert
+    assert "Publish on: Must be a date" in alert  # by its label (chk17i), not "date:"
     assert 'value="Kept"' in shown and Event.select().count() == before
     api = client.post(
         f"{NS}/events",
         json={"title": "T", "start_date": f"{DAY} 10:00", "end_date": f"{DAY} 11:00", "date": "x"},
         headers=as_role("contributor", "cora"),
     )
-    said = html.unescape(alert.split("date: ")[1].split("</p>")[0])
+    said = html.unescape(alert.split("Publish on: ")[1].split("</p>")[0])
     assert api.status_code == 400 and api.get_json()["data"]["params"] == {"date": said}
     both = contributor.post(
         "/manage/events/new", data=event_form(contributor, title="", date="x")
     ).get_data(as_text=True)
     alert = both.split('role="alert"')[1].split("</div>")[0]
-    assert "see the fields marked below" in alert and "date: Must be a date" in alert
+    assert "see the fields marked below" in alert and "Publish on: Must be a date" in alert
     assert 'id="title-error"' in both
     saved = contributor.post(
         "/manage/events/new", data=event_form(contributor, date="2031-01-01T10:00")
@@ -2342,6 +2342,66 @@ def test_a_contributor_whose_event_was_approved_meanwhile_gets_back_all_they_typ
         assert f"{label} {value}" in typed, (label, typed)
     assert "Featured Ticked" in typed and "typed-secret" not in typed
     assert "Race day" not in typed.split("Nothing was saved.", 1)[1]  # the title: unchanged
+
+
+def _refused_save_typed(client, contributor, as_role, admin, lang: str, **changes) -> str:
+    """The 409 page's list of what a contributor typed in a pending event's form (in
+    ``lang``), an editor having published the event meanwhile."""
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Race day",
+            "start_date": f"{DAY} 10:00",
+            "end_date": f"{DAY} 11:00",
+            "status": "pending",
+        },
+        headers=as_role("contributor"),
+    ).get_json()
+    path = f"/{lang}/manage/events/{made['id']}"
+    form = untouched(contributor, path, **changes)
+    assert (
+        client.post(
+            f"{NS}/events/{made['id']}", json={"status": "publish"}, headers=admin
+        ).status_code
+        == 200
+    )
+    answer = contributor.post(path, data=form)
+    assert answer.status_code == 409
+    return page_text(answer)
+
+
+@pytest.mark.parametrize(
+    "lang,label,shown",
+    [
+        ("fr", "Se répète", "Chaque semaine"),
+        ("de", "Wiederholt sich", "Wöchentlich"),
+        ("es", "Se repite", "Cada semana"),
+    ],
+)
+def test_the_refused_save_page_names_the_chosen_repeat_by_its_label(
+    client, sign_in, as_role, admin, lang, label, shown
+):
+    """Found by an outside check (chk17i D2): the 409 page listed the chosen repeat as its
+    code ("Se répète WEEKLY"); it is given as the form showed it."""
+    contributor = sign_in("contributor")
+    typed = _refused_save_typed(
+        client, contributor, as_role, admin, lang, repeat_freq="WEEKLY", repeat_count="3"
+    )
+    assert "WEEKLY" not in typed
+    assert f"{label} {shown}" in typed
+
+
+def test_the_refused_save_page_names_every_choice_as_the_form_showed_it(
+    client, sign_in, as_role, admin
+):
+    """chk17i D2 too: the days ticked ("MO, TU") and the status ("draft") came back as codes."""
+    contributor = sign_in("contributor")
+    changes = {"repeat_freq": "WEEKLY", "repeat_days": ["MO", "TU"], "status": "draft"}
+    typed = _refused_save_typed(client, contributor, as_role, admin, "fr", **changes)
+    typed = typed.split("pour le copier.", 1)[1]
+    for code in ("WEEKLY", "MO, TU", "draft"):
+        assert code not in typed, (code, typed)
+    assert "lundi" in typed and "mardi" in typed and "Brouillon" in typed
 
 
 @pytest.mark.parametrize("second", [{"password": "beta-secret"}, {"clear_password": "on"}])
@@ -2683,17 +2743,39 @@ def test_the_repeats_builder_refuses_what_it_cannot_save_as_typed(
     """Found by an outside check (chk17e D1, D7): "Until" with "Or a number of times"
     (the API refuses COUNT with UNTIL), a forged "monthly on", or an end typed while
     "Repeats" says "Does not repeat" were saved without a word, the end dropped. The form
-    comes back (400) with the error beside the builder, nothing made."""
+    comes back (400) with the error beside the builder's field, nothing made."""
     editor = sign_in("editor")
     before = _events_total(client, admin)
     answer = editor.post("/manage/events/new", data=event_form(editor, **builder))
     assert answer.status_code == 400, answer.headers.get("Location")
     page = answer.get_data(as_text=True)
-    if field == "monthly":  # a forged form's: said at the top of the form
-        assert "Choose one of the choices offered." in page
-    else:
-        assert f"repeat_{field}-error" in _field_errors(page), _field_errors(page)
+    assert f"repeat_{field}-error" in _field_errors(page), _field_errors(page)
     assert _events_total(client, admin) == before
+
+
+@pytest.mark.parametrize(
+    "lang,message",
+    [
+        ("fr", "Choisissez l’un des choix proposés."),
+        ("de", "Wählen Sie eine der angebotenen Möglichkeiten."),
+        ("es", "Elija una de las opciones ofrecidas."),
+    ],
+)
+def test_a_refused_monthly_choice_is_shown_beside_its_field(sign_in, lang, message):
+    """Found by an outside check (chk17i D1): a "Monthly on" value the select does not
+    offer was said at the top of the form by its code name ("repeat_monthly: …"), tied to
+    no field. It is said beside its select, which is marked invalid, as every builder error."""
+    editor = sign_in("administrator")
+    answer = editor.post(
+        f"/{lang}/manage/events/new",
+        data=event_form(editor, repeat_freq="MONTHLY", repeat_monthly="zzz"),
+    )
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert _field_errors(page).get("repeat_monthly-error") == message
+    assert "repeat_monthly:" not in page_text(answer)
+    select = re.search(r'<select id="repeat_monthly"[^>]*>', page).group(0)
+    assert 'aria-invalid="true"' in select and "repeat_monthly-error" in select
 
 
 def test_ending_a_series_with_its_end_left_as_shown_is_no_mistake(client, sign_in, admin):
@@ -2708,6 +2790,67 @@ def test_ending_a_series_with_its_end_left_as_shown_is_no_mistake(client, sign_i
     answer = editor.post(path, data=untouched(editor, path, repeat_freq="", recurrence=""))
     assert answer.status_code == 303
     assert client.get(f"{NS}/events/{saved_id(made)}", headers=admin).get_json()["recurrence"] == []
+
+
+def test_a_date_typed_below_a_series_rule_kept_as_shown_joins_the_builders_change(client, sign_in):
+    """chk17i D7 on a series' form: "Or a number of times" changed from 4 to 5, and an
+    EXDATE line typed below the rule line left as shown. The lines' rule is the one they
+    showed, not another: the date joins the builder's new rule. A rule line changed to
+    another rule beside the builder's change is still refused."""
+    editor = sign_in("editor")
+    made = editor.post(
+        "/manage/events/new", data=event_form(editor, repeat_freq="WEEKLY", repeat_count="4")
+    )
+    path = f"/manage/events/{saved_id(made)}"
+    shown = untouched(editor, path)["recurrence"].strip()
+    third = FORM_DAY + timedelta(days=14)
+    exdate = f"EXDATE:{third:%Y%m%d}T190000Z"
+    both = untouched(editor, path, repeat_count="5", recurrence=f"{shown}\n{exdate}")
+    assert editor.post(path, data=both).status_code == 303
+    lines = client.get(f"{NS}/events/{saved_id(made)}").get_json()["recurrence"]
+    assert lines[0] == "RRULE:FREQ=WEEKLY;COUNT=5" and exdate in lines, lines
+    other = untouched(editor, path, repeat_count="6", recurrence="RRULE:FREQ=DAILY;COUNT=2")
+    answer = editor.post(path, data=other)
+    assert answer.status_code == 400 and "repeat_freq-error" in _field_errors(
+        answer.get_data(as_text=True)
+    )
+
+
+def test_an_error_said_at_the_top_of_the_form_names_its_field_by_its_label(sign_in):
+    """Found while fixing chk17i D1: an error of a field the form does not mark (a
+    contributor's "Publish on", which the form does not offer) was said by the field's
+    code name ("date: …"); it is said by the field's label, with the language's colon."""
+    contributor = sign_in("contributor")
+    answer = contributor.post("/fr/manage/events/new", data=event_form(contributor, date="garbage"))
+    assert answer.status_code == 400
+    summary = re.search(r'<div class="error"[^>]*>(.*?)</div>', answer.get_data(as_text=True), re.S)
+    assert "<p>Publier le\u00a0: " in summary.group(1) and "date:" not in summary.group(1)
+
+
+@pytest.mark.parametrize("lang", ["", "/fr"])
+def test_dates_typed_below_a_builder_rule_join_it(sign_in, client, admin, lang):
+    """Found by an outside check (chk17i D7): "Weekly, 4 times" with an EXDATE line typed
+    below was refused as "saying different things"; an EXDATE (or RDATE) line names no
+    rule, so it joins the builder's, as the same typed all as lines is saved."""
+    editor = sign_in("administrator")
+    second = FORM_DAY + timedelta(days=7)
+    answer = editor.post(
+        f"{lang}/manage/events/new",
+        data=event_form(
+            editor,
+            repeat_freq="WEEKLY",
+            repeat_count="4",
+            recurrence=f"EXDATE:{second:%Y%m%d}T190000Z",
+        ),
+    )
+    assert answer.status_code == 303, _field_errors(answer.get_data(as_text=True))
+    recurrence = client.get(f"{NS}/events/{saved_id(answer)}", headers=admin).get_json()[
+        "recurrence"
+    ]
+    assert any(line.startswith("RRULE:FREQ=WEEKLY") and "COUNT=4" in line for line in recurrence), (
+        recurrence
+    )
+    assert f"EXDATE:{second:%Y%m%d}T190000Z" in recurrence
 
 
 def test_removing_the_protection_with_a_new_password_typed_is_refused(client, sign_in, admin):

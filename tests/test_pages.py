@@ -2822,6 +2822,19 @@ def test_a_featured_value_reads_as_the_apis(client, make_event):
     assert 'rel="canonical" href="http://localhost/events/?featured=1"' in starred
 
 
+@pytest.mark.parametrize(
+    "query", ["featured=maybe&page=x", "featured=maybe&tribe-bar-date=2026-02-30"]
+)
+def test_a_list_pages_400_names_every_bad_parameter_at_once(client, query):
+    """Found by an outside check (chk17i D3): a bad ``featured`` beside a bad page number
+    (or date) was said alone, the page number refused only once ``featured`` was
+    fixed; the API names every bad parameter at once, and so does the page."""
+    bad = page(client, f"/fr/events/?{query}", 400)
+    assert "« featured »" in bad and "numéro de page" in bad
+    alone = page(client, "/events/?featured=maybe", 400)
+    assert "featured" in alone and "page number" not in alone
+
+
 def test_a_past_featured_or_term_list_says_what_it_holds(client, make_event):
     """chk17x D5: the featured list's "Past events" link (/events/?featured=1&past=1) and a
     term's (/events/category/arts/?past=1) carried the whole past list's title and heading,
@@ -2844,6 +2857,36 @@ def test_a_past_featured_or_term_list_says_what_it_holds(client, make_event):
     assert _title_of(term_past).startswith("Arts: past events")
     assert "<h1>Arts : évènements passés</h1>" in page(client, "/fr/events/category/arts/?past=1")
     assert "Vergangene hervorgehobene" in page(client, "/de/events/?featured=1&past=1")
+
+
+def test_the_not_featured_and_a_terms_featured_lists_say_what_they_hold(client, make_event):
+    """Found by an outside check (chk17i D6): /events/?featured=0 (only the events not
+    featured) was headed like the whole list, "Upcoming events"; a term's featured list
+    (?featured=1, where …/featured/ leads) like the term's whole list, "Arts", and its past
+    one like the term's whole past list (WCAG 2.4.2)."""
+    make_event(title="Star mural", featured=True, categories=["Arts"], **WHEN)
+    make_event(title="Plain mural", categories=["Arts"], **WHEN)
+    others = page(client, "/events/?featured=0")
+    assert "Plain mural" in others and "Star mural" not in others
+    assert "<h1>Upcoming events not featured</h1>" in others
+    assert _title_of(others).startswith("Upcoming events not featured")
+    assert "<h1>Past events not featured</h1>" in page(client, "/events/?featured=0&past=1")
+    assert client.get("/fr/events/category/arts/featured/", headers=HTML).headers["Location"] == (
+        "/fr/events/category/arts/?featured=1"
+    )
+    starred = page(client, "/events/category/arts/?featured=1")
+    assert "Star mural" in starred and "Plain mural" not in starred
+    assert "<h1>Arts: featured events</h1>" in starred
+    assert "<h1>Arts: past featured events</h1>" in page(
+        client, "/events/category/arts/?featured=1&past=1"
+    )
+    assert "<h1>Arts: upcoming events not featured</h1>" in page(
+        client, "/events/category/arts/?featured=0"
+    )
+    assert "<h1>Arts : évènements à la une</h1>" in page(
+        client, "/fr/events/category/arts/?featured=1"
+    )
+    assert "Kommende, nicht hervorgehobene" in page(client, "/de/events/?featured=0")
 
 
 def test_the_public_venue_filter_tells_same_named_venues_apart(client, admin, make_event):

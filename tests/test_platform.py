@@ -960,6 +960,15 @@ def test_api_messages_address_the_reader_formally_in_german_and_spanish(client, 
         assert not INFORMAL[lang].search(message), message
 
 
+def test_the_spanish_status_error_is_formal(client):
+    """Found by an outside check (chk17i D4): a bad ``status`` under /es/ said "que puedas
+    leer" (tú), the subjunctive the pattern above did not know; usted's is "pueda"."""
+    answer = client.get(f"/es{NS}/events?status=bogus")
+    assert answer.status_code == 400
+    said = answer.get_json()["data"]["params"]["status"]
+    assert "pueda leer" in said and not INFORMAL["es"].search(said), said
+
+
 @pytest.mark.parametrize("lang", ["fr", "es"])
 @pytest.mark.parametrize("kind", ["venue", "organizer"])
 def test_an_unknown_venue_or_organizer_is_named_in_a_grammatical_sentence(client, lang, kind):

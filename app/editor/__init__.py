@@ -585,6 +585,13 @@ def status_label(status: str) -> str:
 
 
 @bp.app_template_global()
+def field_label(name: str) -> str:
+    """An event form field's label, in the page's language: an error said at the top of
+    the form names its field as the form shows it, never by its code name."""
+    return _(event_form.LABELS[name]) if name in event_form.LABELS else name
+
+
+@bp.app_template_global()
 def start_shown(event: dict) -> str:
     """An event's start as the editor's lists show it: its day and time, followed by the
     zone when it is not the site's (the pages' rule, ``formatting.zone_named``); an
@@ -659,6 +666,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
             name: event_form.date_input(values.get(name) or "", bool(values.get("all_day")))
             for name in ("start_date", "end_date")
         },
+        "frequencies": _frequency_labels(),
         "weekdays": weekdays,
         "monthly": event_form.monthly_labels(
             values.get("start_date") or "", [name for _code, name in weekdays]
@@ -729,6 +737,11 @@ def _linked_number(message: str, number: int, link: str) -> Markup:
         return Markup.escape(message)
     anchor = Markup('<a href="{}">{}</a>').format(link, number)
     return Markup(re.sub(rf"\b{number}\b", lambda _match: anchor, str(Markup.escape(message))))
+
+
+def _frequency_labels() -> list[tuple[str, str]]:
+    """(RFC 5545 frequency, the language's words) of each "Repeats" choice."""
+    return [(code, _(label)) for code, label in event_form.FREQUENCIES.items()]
 
 
 def _weekday_labels() -> list[tuple[str, str]]:
@@ -993,7 +1006,17 @@ def _no_longer_yours():
 def _typed() -> list[tuple[str, str]]:
     """What the user changed in an event's form that nothing saved (a page opened before
     the event was published or trashed), by field, shown to be copied."""
-    return event_form.typed_texts(request.form, request.files, g.editor)
+    weekdays = _weekday_labels()
+    monthly = event_form.monthly_labels(
+        request.form.get("start_date", ""), [name for _code, name in weekdays]
+    )
+    choices = {  # the words the form shows its choices by
+        "repeat_freq": dict(_frequency_labels()),
+        "repeat_monthly": {"day": monthly["day"], "weekday": monthly["weekday"]},
+        "repeat_days": dict(weekdays),
+        "status": {status: status_label(status) for status in STATUS_LABELS},
+    }
+    return event_form.typed_texts(request.form, request.files, g.editor, choices)
 
 
 NO_LONGER_YOURS = N_(

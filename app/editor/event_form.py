@@ -80,7 +80,14 @@ MARKED = (
     "status",
 )
 SCHEDULING = ("date",)
-REPEATS = ("repeat_freq", "repeat_days", "repeat_count", "repeat_until", "recurrence")
+REPEATS = (
+    "repeat_freq",
+    "repeat_monthly",
+    "repeat_days",
+    "repeat_count",
+    "repeat_until",
+    "recurrence",
+)
 
 
 def form_fields(statuses: list[str], occurrence: bool) -> tuple[str, ...]:
@@ -337,10 +344,21 @@ def typed(form) -> dict:
     return with_start_weekday(values)
 
 
-def typed_texts(form, files, viewer) -> list[tuple[str, str]]:
+# The "Repeats" choices, by the RFC 5545 frequency each writes: the form's options and
+# the words a refused save shows the chosen one by.
+FREQUENCIES = {
+    "DAILY": N_("Daily"),
+    "WEEKLY": N_("Weekly"),
+    "MONTHLY": N_("Monthly"),
+    "YEARLY": N_("Yearly"),
+}
+
+
+def typed_texts(form, files, viewer, choices: dict[str, dict[str, str]]) -> list[tuple[str, str]]:
     """What the user changed in a form that nothing saved (all it carries, of a post
     without the form's state), each field by its label with its value as text, to be
-    copied: venues and organizers by their names, never the password (never shown back)."""
+    copied: venues and organizers by their names, a choice by the words the form showed
+    it by (``choices``: field, then code to words), never the password (never shown back)."""
     same = unchanged(form, files)
     if not _shown(form):
         same |= {flag for flag in FLAGS if flag not in form}
@@ -352,6 +370,9 @@ def typed_texts(form, files, viewer) -> list[tuple[str, str]]:
             value = _("Ticked") if field in form else _("Not ticked")
         elif field in ("venue", "organizer"):
             value = ", ".join(_linked_name(field, item, viewer) for item in form.getlist(field))
+        elif field in choices:
+            chosen = [item for item in form.getlist(field) if item.strip()]
+            value = ", ".join(choices[field].get(item, item) for item in chosen)
         else:
             value = ", ".join(item.strip() for item in form.getlist(field) if item.strip())
         if value:
@@ -380,7 +401,7 @@ def _recurrence(form, same: set[str]) -> str | None:
     the raw lines' other than RRULE (the dates trashed out of the series stay out)."""
     lines = form.get("recurrence", "").strip()
     frequency = form.get("repeat_freq", "")
-    if frequency and frequency not in ("DAILY", "WEEKLY", "MONTHLY", "YEARLY"):
+    if frequency and frequency not in FREQUENCIES:
         raise invalid_params({"repeat_freq": _("Choose daily, weekly, monthly or yearly.")})
     if not set(form.getlist("repeat_days")) <= set(WEEKDAYS):  # only a forged form sends one
         raise invalid_params({"repeat_days": _("Choose days of the week among those offered.")})
@@ -395,7 +416,9 @@ def _recurrence(form, same: set[str]) -> str | None:
     builder_used = bool(frequency) and (
         not set(BUILDER) <= same or moved is not None or _monthly_moved(form, same)
     )
-    if (lines and "recurrence" not in same) or not builder_used:
+    # Lines changed to a rule of their own are the user's rule (the builder's, else refused
+    # above); lines whose dates alone changed (EXDATE, RDATE) join the builder's rule.
+    if ("recurrence" not in same and _rule_changed(form, lines)) or not builder_used:
         return lines if "recurrence" in form else None
     kept = [line for line in lines.splitlines() if line.strip() and not _is_rule(line)]
     rules = [line.upper() for line in lines.splitlines() if _is_rule(line)]
@@ -417,13 +440,16 @@ def _builder_ends_or_clashes(form, same: set[str], frequency: str, lines: str) -
     """Whether the user ended the series: "Does not repeat" chosen over the rule the builder
     showed, the lines left as shown (README: the builder wins when it is used and the
     lines are left as shown). A builder change beside changed lines that name another rule
-    is refused (400, beside the builder) rather than dropped. A form without them (an
+    is refused (400, beside the builder) rather than dropped; lines of dates alone
+    (EXDATE, RDATE) name no rule and join the builder's. A form without them (an
     occurrence's, a post of some fields) changes neither."""
     if "recurrence" not in form or "repeat_freq" not in form or set(BUILDER) <= same:
         return False
     if lines and "recurrence" not in same:
-        rules = [line.strip().upper() for line in lines.splitlines() if _is_rule(line)]
-        if rules != ([_builder_rule(form, frequency)] if frequency else []):
+        rules = _rules_of(lines)
+        # "Does not repeat" beside a rule kept in the lines: the user's meaning is unclear.
+        own = _rule_changed(form, lines) or (bool(rules) and not frequency)
+        if own and rules != ([_builder_rule(form, frequency)] if frequency else []):
             raise invalid_params({"repeat_freq": _(BOTH_CHANGED)})
         return False
     return not frequency and "repeat_freq" not in same
@@ -460,6 +486,17 @@ def _monthly_moved(form, same: set[str]) -> bool:
     return form.get("repeat_monthly") == "weekday" and (
         weekday_of_month(before) != weekday_of_month(after)
     )
+
+
+def _rules_of(lines: str) -> list[str]:
+    return [line.strip().upper() for line in lines.splitlines() if _is_rule(line)]
+
+
+def _rule_changed(form, lines: str) -> bool:
+    """Whether the lines name a rule other than the one they showed (README: "lines changed
+    to another rule"); lines of dates alone, or whose rule is as shown, name none."""
+    rules = _rules_of(lines)
+    return bool(rules) and rules != _rules_of(str(_shown(form).get("recurrence", "")))
 
 
 def _is_rule(line: str) -> bool:

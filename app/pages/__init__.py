@@ -371,10 +371,31 @@ def _one_per_series(events: list[dict]) -> list[dict]:
 # --- list, month and day views -----------------------------------------------------------
 
 
+def _asked_filters(*readers) -> reading.Filters:
+    """The address's filters. A yes-or-no among them that is neither is refused with word
+    of whether the view's other readers of the address (its page, its date) refuse theirs
+    too, so that the 400 page names every mistake at once, as the API does."""
+    try:
+        return reading.Filters.from_query(request.args)
+    except reading.BadFlag as refused:
+        refused.others_bad = any(_refuses(read) for read in readers)
+        raise
+
+
+def _refuses(read) -> bool:
+    try:
+        read()
+    except reading.BadRequest:
+        return True
+    except reading.NotFound:  # a page past the last: no mistake of the address
+        return False
+    return False
+
+
 def _list_page(template="list.html", embed=False, term=None, **context):
     """A list of events: upcoming, or past (``?past=1``). A term's page (``term``) lists its
     events as the list view filtered by it does, and its view links, form and feeds keep it."""
-    asked = reading.Filters.from_query(request.args)
+    asked = _asked_filters(_page_number, _list_start)
     filters = asked
     if term is not None:
         key = "categories" if term.taxonomy == "category" else "tags"
@@ -426,14 +447,32 @@ def _list_page(template="list.html", embed=False, term=None, **context):
     )
 
 
+# What a list holds, by (past, featured: True the featured ones, False the others, None all).
+LIST_HEADINGS = {
+    (False, None): N_("Upcoming events"),
+    (False, True): N_("Featured events"),
+    (False, False): N_("Upcoming events not featured"),
+    (True, None): N_("Past events"),
+    (True, True): N_("Past featured events"),
+    (True, False): N_("Past events not featured"),
+}
+# A term's lists likewise; its whole upcoming list is headed by the term's name alone.
+TERM_HEADINGS = {
+    (False, True): N_("%(term)s: featured events"),
+    (False, False): N_("%(term)s: upcoming events not featured"),
+    (True, None): N_("%(term)s: past events"),
+    (True, True): N_("%(term)s: past featured events"),
+    (True, False): N_("%(term)s: past events not featured"),
+}
+
+
 def _list_heading(is_past: bool, featured: bool | None, term=None) -> str:
     """What a list holds, said by its heading and title (WCAG 2.4.2): a term's events, the
-    featured ones, upcoming or past, so that a list and its past one are told apart."""
-    if term is not None:
-        return _("%(term)s: past events", term=term.name) if is_past else term.name
-    if is_past:
-        return _("Past featured events") if featured else _("Past events")
-    return _("Featured events") if featured else _("Upcoming events")
+    featured ones or the others, upcoming or past, so that no two lists share a heading."""
+    if term is None:
+        return _(LIST_HEADINGS[is_past, featured])
+    held = TERM_HEADINGS.get((is_past, featured))
+    return _(held, term=term.name) if held else term.name
 
 
 def _list_title(heading: str, asked: reading.Filters, page: int, choices: dict) -> str:
@@ -1500,9 +1539,11 @@ def _not_found(_error):
 def _bad_request(error):
     if isinstance(error, reading.UnknownFilter):
         return _unknown_filter(error)
+    said = [_("Check the date or page number in the address.")]
     if isinstance(error, reading.BadFlag):
-        return error_page(400, _("Check “%(name)s” in the address: 1 or 0.", name=str(error)))
-    return error_page(400, _("Check the date or page number in the address."))
+        flag = _("Check “%(name)s” in the address: 1 or 0.", name=str(error))
+        said = [flag, *said] if getattr(error, "others_bad", False) else [flag]
+    return error_page(400, " ".join(said))
 
 
 # What a page says of a filter naming nothing (a category deleted since the link was made).
