@@ -2308,42 +2308,6 @@ def test_a_contributors_edit_after_approval_keeps_what_was_typed(sign_in):
     assert typed in answer.get_data(as_text=True)
 
 
-def test_a_contributor_whose_event_was_approved_meanwhile_gets_back_all_they_typed(
-    client, sign_in, as_role, admin
-):
-    """Found by an outside check (chk17e D6): README and SPEC §16, "a contributor whose
-    event an editor approved meanwhile is told so, with what they typed"; the page gave back
-    the title and the description alone, and a new cost, website or tags were lost. Each
-    field changed comes back by its label; the unchanged ones and the password do not."""
-    contributor = sign_in("contributor")
-    made = client.post(
-        f"{NS}/events",
-        json={
-            "title": "Race day",
-            "start_date": f"{DAY} 10:00",
-            "end_date": f"{DAY} 11:00",
-            "status": "pending",
-        },
-        headers=as_role("contributor"),
-    ).get_json()
-    path = f"/manage/events/{made['id']}"
-    changes = {"cost": "77", "website": "https://mine.example/typed", "tags": "kids-corner"}
-    form = untouched(contributor, path, password="typed-secret", featured="on", **changes)
-    published = client.post(f"{NS}/events/{made['id']}", json={"status": "publish"}, headers=admin)
-    assert published.status_code == 200
-    answer = contributor.post(path, data=form)
-    assert answer.status_code == 409
-    typed = page_text(answer)  # each field's label, then what was typed in it
-    for label, value in (
-        ("Cost", "77"),
-        ("Website", changes["website"]),
-        ("Tags (names, separated by commas)", "kids-corner"),
-    ):
-        assert f"{label} {value}" in typed, (label, typed)
-    assert "Featured Ticked" in typed and "typed-secret" not in typed
-    assert "Race day" not in typed.split("Nothing was saved.", 1)[1]  # the title: unchanged
-
-
 def _refused_save_typed(client, contributor, as_role, admin, lang: str, **changes) -> str:
     """The 409 page's list of what a contributor typed in a pending event's form (in
     ``lang``), an editor having published the event meanwhile."""
@@ -2357,7 +2321,7 @@ def _refused_save_typed(client, contributor, as_role, admin, lang: str, **change
         },
         headers=as_role("contributor"),
     ).get_json()
-    path = f"/{lang}/manage/events/{made['id']}"
+    path = f"{'/' + lang if lang else ''}/manage/events/{made['id']}"
     form = untouched(contributor, path, **changes)
     assert (
         client.post(
@@ -2368,6 +2332,28 @@ def _refused_save_typed(client, contributor, as_role, admin, lang: str, **change
     answer = contributor.post(path, data=form)
     assert answer.status_code == 409
     return page_text(answer)
+
+
+def test_a_contributor_whose_event_was_approved_meanwhile_gets_back_all_they_typed(
+    client, sign_in, as_role, admin
+):
+    """Found by an outside check (chk17e D6): README and SPEC §16, "a contributor whose
+    event an editor approved meanwhile is told so, with what they typed"; the page gave back
+    the title and the description alone, and a new cost, website or tags were lost. Each
+    field changed comes back by its label; the unchanged ones and the password do not."""
+    contributor = sign_in("contributor")
+    changes = {"cost": "77", "website": "https://mine.example/typed", "tags": "kids-corner"}
+    typed = _refused_save_typed(  # each field's label, then what was typed in it
+        client, contributor, as_role, admin, "", password="typed-secret", featured="on", **changes
+    )
+    for label, value in (
+        ("Cost", "77"),
+        ("Website", changes["website"]),
+        ("Tags (names, separated by commas)", "kids-corner"),
+    ):
+        assert f"{label} {value}" in typed, (label, typed)
+    assert "Featured Ticked" in typed and "typed-secret" not in typed
+    assert "Race day" not in typed.split("Nothing was saved.", 1)[1]  # the title: unchanged
 
 
 @pytest.mark.parametrize(

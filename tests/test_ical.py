@@ -806,14 +806,17 @@ def test_cli_refuses_other_schemes_and_bad_files(app, as_role, tmp_path):
     assert runner.invoke(args=["import-ics", str(tmp_path / "missing.ics")]).exit_code != 0
 
 
-def test_cli_fetches_http_urls(app, client, as_role, monkeypatch):
-    import urllib.request
-
-    as_role("administrator")
+def _served_feed(asked: list, refuse_https: bool = False):
+    """``urllib.request.urlopen`` for the CLI's import: each URL asked goes into ``asked``;
+    the answer is the Google export (``GOOGLE``), or, with ``refuse_https``, a refused
+    connection for an https URL."""
+    import urllib.error
 
     class Answer:
         def __init__(self, request, timeout):
-            assert request.full_url == "https://calendar.example.org/club.ics"
+            asked.append(request.full_url)
+            if refuse_https and request.full_url.startswith("https:"):
+                raise urllib.error.URLError("connection refused")
 
         def __enter__(self):
             return self
@@ -824,11 +827,21 @@ def test_cli_fetches_http_urls(app, client, as_role, monkeypatch):
         def read(self):
             return GOOGLE
 
-    monkeypatch.setattr(urllib.request, "urlopen", Answer)
+    return Answer
+
+
+def test_cli_fetches_http_urls(app, client, as_role, monkeypatch):
+    import urllib.request
+
+    as_role("administrator")
+
+    asked = []
+    monkeypatch.setattr(urllib.request, "urlopen", _served_feed(asked))
     result = app.test_cli_runner().invoke(
         args=["import-ics", "https://calendar.example.org/club.ics"]
     )
     assert result.exit_code == 0, result.output
+    assert asked == ["https://calendar.example.org/club.ics"]
     assert client.get(f"{NS}/events").get_json()["total"] == 2
 
 
@@ -843,23 +856,7 @@ def test_cli_reads_the_webcal_links_the_pages_offer(app, client, as_role, monkey
     page = client.get("/events/")
     assert "webcal://" in page.get_data(as_text=True)
     asked = []
-
-    class Answer:
-        def __init__(self, request, timeout):
-            asked.append(request.full_url)
-            if request.full_url.startswith("https:"):
-                raise urllib.error.URLError("connection refused")
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-        def read(self):
-            return GOOGLE
-
-    monkeypatch.setattr(urllib.request, "urlopen", Answer)
+    monkeypatch.setattr(urllib.request, "urlopen", _served_feed(asked, refuse_https=True))
     result = app.test_cli_runner().invoke(
         args=["import-ics", "webcal://calendar.example.org/c.ics"]
     )
