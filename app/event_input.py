@@ -3,7 +3,8 @@ pipelines that save them.
 
 ``check_event_body`` runs before authorisation (the reference validates first): the body
 alone, never compared with a stored event. ``prepare_event`` against the stored event runs
-after it (``require_edit``): its checks are write rules. Neither writes.
+after it (``require_edit``): its checks are write rules, also run beside the schema's
+refusals for one who may edit the event (``check_event_update``). Neither writes.
 """
 
 from __future__ import annotations
@@ -158,6 +159,25 @@ def check_event_body(body: dict, viewer, new: bool = False) -> None:
     depends on the stored event's, read after permission."""
     alone = new or {"timezone", "all_day"} <= body.keys()
     prepare_event(body, None, viewer, series_start=alone)  # reads only: nothing is made
+
+
+def validated_update(body: dict, event, viewer) -> tuple[dict, dict]:
+    """Validate → permit of an update: ``body`` checked against the stored ``event``
+    (``prepare_event``) once the caller may edit it; anyone else is answered for the body
+    alone, then refused (``require_edit``)."""
+    require_edit(viewer, event, lambda: check_event_body(body, viewer))
+    return prepare_event(body, event, viewer)
+
+
+def check_event_update(body: dict, event, viewer) -> None:
+    """What an update's validate step says of ``body`` when its schema refused the rest
+    (``Blueprint.arguments``' checks): the same checks as the pipeline's, against the stored
+    ``event`` for one who may edit it, so that an end before the stored start is named
+    beside a bad website in one answer (SPEC §6); the body alone when no event answers."""
+    if event is None:
+        check_event_body(body, viewer)
+    else:
+        validated_update(body, event, viewer)
 
 
 def prepare_event(body: dict, existing, viewer, series_start: bool = True) -> tuple[dict, dict]:
@@ -458,8 +478,7 @@ def change_event(event, body: dict, viewer, stamp: dict | None = None, from_tras
         current = current_event(event.id)
         if from_trash:
             require_in_trash(current)
-        require_edit(viewer, current, lambda: check_event_body(body, viewer))
-        values, links = prepare_event(body, current, viewer)
+        values, links = validated_update(body, current, viewer)
         apply_write_rules(values, viewer, current)
         floating = _dated_on_publishing(values, current)
         occurrences = plan_occurrences(values, current)

@@ -13,6 +13,7 @@ import copy
 import functools
 import re
 import threading
+from typing import NoReturn
 
 import orjson
 from apispec.ext.marshmallow import MarshmallowPlugin, resolver
@@ -160,8 +161,25 @@ class CalendarParser(FlaskParser):
         answer = from_validation_error(error, schema)
         if answer.code == "rest_invalid_param":  # joined by the view's checks (``Blueprint``)
             answer.schema = schema
-            answer.loaded = {**_defaults(schema), **(error.valid_data or {})}
+            answer.loaded = loaded_part(schema, error)
         raise answer
+
+
+def loaded_part(schema, error) -> dict:
+    """What ``schema`` loaded of a request it refused (``error``, its ValidationError): the
+    parameters it took, and the defaults of those it lacks or refused."""
+    return {**_defaults(schema), **(error.valid_data or {})}
+
+
+def raise_joined(answer: ApiError, loaded: dict, checks) -> NoReturn:
+    """A schema's refusal (``answer``, a ``rest_invalid_param``) joined by what ``checks``
+    says of the parameters it ``loaded``, so that one answer names every bad parameter
+    (SPEC §6); a check's other refusal (a 403) does not replace the parameters' answer."""
+    found = ParamErrors(answer.data["params"])
+    with found.check():
+        checks(loaded)
+    found.raise_any()
+    raise answer
 
 
 def _defaults(schema) -> dict:
@@ -231,11 +249,7 @@ def _also_checked(view, schema, checks):
         except ApiError as error:
             if getattr(error, "schema", None) is not schema:
                 raise
-            found = ParamErrors(error.data["params"])
-            with found.check():  # refused otherwise (a 403): the parameters' answer stands
-                checks(error.loaded)
-            found.raise_any()
-            raise
+            raise_joined(error, error.loaded, checks)
 
     return checked
 

@@ -1447,3 +1447,30 @@ def test_inline_venue_lone_coordinate_on_update_is_named_venue(client, admin, ma
     )
     assert r.status_code == 400
     assert list(r.get_json()["data"]["params"]) == ["venue"], r.get_json()
+
+
+@pytest.mark.parametrize("namespace", [NS, "/wp-json/tribe/events/v1"])
+@pytest.mark.parametrize(
+    "sent, named",
+    [
+        ({"end_date": "2027-01-01 09:00:00", "website": "ftp://x"}, {"end_date", "website"}),
+        (
+            {"recurrence": ["RRULE:FREQ=DAILY;UNTIL=20260101T000000Z"], "featured": "maybe"},
+            {"recurrence", "featured"},
+        ),
+    ],
+)
+def test_an_update_names_what_the_stored_event_makes_bad_beside_the_bodys_mistakes(
+    client, admin, make_event, namespace, sent, named
+):
+    """Outside check chk17m D1 (SPEC §6): alone, an end before the stored start (or an
+    UNTIL before it) is a 400 naming it; beside a parameter the schema refuses it was
+    dropped from the answer. To one who may not edit the event, the body alone is still
+    answered: nothing of the stored event is told (SPEC §9)."""
+    event_id = make_event(start_date="2027-01-05 10:00:00", end_date="2027-01-05 12:00:00")["id"]
+    answer = client.patch(f"{namespace}/events/{event_id}", json=sent, headers=admin)
+    assert answer.status_code == 400
+    assert set(answer.get_json()["data"]["params"]) == named, answer.get_json()
+    anonymous = client.patch(f"{namespace}/events/{event_id}", json=sent)
+    assert anonymous.status_code == 400
+    assert set(anonymous.get_json()["data"]["params"]) == named - {"end_date", "recurrence"}

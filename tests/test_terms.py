@@ -1266,3 +1266,19 @@ def test_term_list_event_and_parent_ids_named_beside_other_bad_params(client):
         r = client.get(NS + url)
         assert r.status_code == 400
         assert set(r.get_json()["data"]["params"]) == names, (url, r.get_json())
+
+
+@pytest.mark.parametrize(
+    "path",
+    [f"{NS}/categories", "/wp-json/tribe/events/v1/categories", "/wp-json/wp/v2/tribe_events_cat"],
+)
+def test_a_term_write_names_a_missing_parent_beside_an_empty_name(client, admin, path):
+    """Outside check chk17m D8 (SPEC §6): alone, a parent that is no term is a 400 naming
+    parent; beside an empty name only the name was named (WordPress's route of the
+    taxonomy ran none of our routes' checks when its schema refused the body)."""
+    alone = client.post(path, json={"name": "X", "parent": 99999}, headers=admin)
+    assert alone.status_code == 400
+    assert set(alone.get_json()["data"]["params"]) == {"parent"}, alone.get_json()
+    both = client.post(path, json={"name": "", "parent": 99999}, headers=admin)
+    assert both.status_code == 400
+    assert set(both.get_json()["data"]["params"]) == {"name", "parent"}, both.get_json()

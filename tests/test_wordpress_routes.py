@@ -767,3 +767,61 @@ def test_wp_v2_collections_allow_every_method_the_caller_may_use(client, admin, 
     refused = client.post(f"/wp-json/wp/v2/{route}", json={"name": "x", "title": "x"})
     assert refused.status_code in (400, 401)
     assert refused.headers.get("Allow") == "GET"
+
+
+@pytest.mark.parametrize(
+    "sent, named",
+    [
+        (
+            {"title": "", "tribe_events_cat": [99999], "featured_media": 99997},
+            {"title", "tribe_events_cat", "featured_media"},
+        ),
+        ({"status": "zz", "featured_media": 99997}, {"status", "featured_media"}),
+    ],
+)
+def test_the_event_post_type_route_names_every_bad_parameter_as_sent(
+    client, admin, make_event, sent, named
+):
+    """Outside check chk17m D4 (SPEC §6, §17): our own route names the title, categories and
+    image in one answer; WordPress's route of the post type named only the body's own
+    faults, and by our fields' names, not those the client sent."""
+    event_id = make_event(title="E")["id"]
+    ours = client.post(
+        f"{NS}/events/{event_id}",
+        json={"title": "", "categories": [99999], "image": 99997},
+        headers=admin,
+    )
+    assert set(ours.get_json()["data"]["params"]) == {"title", "categories", "image"}
+    theirs = client.post(f"{WP}/tribe_events/{event_id}", json=sent, headers=admin)
+    assert theirs.status_code == 400
+    assert set(theirs.get_json()["data"]["params"]) == named, theirs.get_json()
+
+
+@pytest.mark.parametrize(
+    "post_type, create, field, url_key",
+    [
+        ("tribe_venue", "venues", "venue", "_VenueURL"),
+        ("tribe_organizer", "organizers", "organizer", "_OrganizerWebsite"),
+    ],
+)
+def test_the_linked_post_type_routes_name_the_parameters_the_client_sent(
+    client, admin, post_type, create, field, url_key
+):
+    """Outside check chk17m D5 (SPEC §6, §17): an empty title was answered as
+    data.params.venue (or organizer), a bad meta URL as website: fields the client never
+    sent. A meta key is named as WordPress writes it, meta[key]."""
+    made = client.post(f"{NS}/{create}", json={field: "Hall"}, headers=admin).get_json()
+    for path in (f"{WP}/{post_type}", f"{WP}/{post_type}/{made['id']}"):
+        answer = client.post(path, json={"title": "", "status": "publish"}, headers=admin)
+        assert answer.status_code == 400
+        assert set(answer.get_json()["data"]["params"]) == {"title"}, answer.get_json()
+        answer = client.post(
+            path,
+            json={"title": "", "meta": {url_key: "nope"}, "featured_media": 99997},
+            headers=admin,
+        )
+        assert answer.status_code == 400
+        named = set(answer.get_json()["data"]["params"])
+        assert named == {"title", f"meta[{url_key}]", "featured_media"}, answer.get_json()
+    missing = client.post(f"{WP}/{post_type}", json={"status": "publish"}, headers=admin)
+    assert missing.get_json()["data"]["params"] == ["title"], missing.get_json()

@@ -11,6 +11,7 @@ from app.errors import ApiError, forbidden, invalid_params
 from app.event_input import (
     change_event,
     check_event_body,
+    check_event_update,
     create_event,
     discard_event,
     not_an_event,
@@ -78,9 +79,11 @@ def _missing(viewer, action: str, body: dict | None) -> None:
 
 
 def _body_checks(body) -> None:
-    """What the write pipeline says of an update's body alone (``Blueprint.arguments``'
-    checks)."""
-    check_event_body(body, current_viewer())
+    """What the write pipeline says of an update's body (``Blueprint.arguments``' checks),
+    of the event its address names (by id or slug)."""
+    address = request.view_args
+    event = get_event(address["id"]) if "id" in address else get_event_by_slug(address["slug"])
+    check_event_update(body, event, current_viewer())
 
 
 def _new_body_checks(body) -> None:

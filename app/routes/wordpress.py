@@ -23,7 +23,7 @@ from app.routes.categories import categories
 from app.routes.media import decode, upload_folder, uploaded_bytes, uploaded_name
 from app.routes.tags import tags
 from app.routes.taxonomy import event_filter, event_filter_errors
-from app.smorest import query_parameters, request_body
+from app.smorest import loaded_part, query_parameters, raise_joined, request_body
 from app.urls import api_root_url, site_url
 from schemas.terms import CategoryCreate, TagCreate
 from schemas.wordpress import WP_MAX_PER_PAGE, WpMediaQueryArgs, WpTermQueryArgs
@@ -46,11 +46,16 @@ def cannot_create(viewer, message: str) -> ApiError:
     return ApiError("rest_cannot_create", message, 403 if viewer.logged_in else 401)
 
 
-def wp_loaded(schema, data):
+def wp_loaded(schema, data, checks=None):
+    """``data`` loaded by ``schema``; its refusal joined by what ``checks`` says of the rest,
+    as our own routes' (``Blueprint.arguments``)."""
     try:
         return schema.load(data)
     except ValidationError as error:
-        raise from_validation_error(error, schema) from None
+        answer = from_validation_error(error, schema)
+        if checks is not None and answer.code == "rest_invalid_param":
+            raise_joined(answer, loaded_part(schema, error), checks)
+        raise answer from None
 
 
 def wp_url(path: str) -> str:
@@ -135,7 +140,7 @@ def term_create(path: str):
     routes, schema = TAXONOMIES[path]
     # Validated first, as our own namespaces and WordPress core (its args and JSON before the
     # permission callback): a malformed write is a 400 even when anonymous (SPEC §5).
-    body = wp_loaded(schema(), request_body(request))
+    body = wp_loaded(schema(), request_body(request), routes.check_body)
     viewer = current_viewer()
     if not (may(viewer, "create") and may(viewer, "manage_terms")):  # our routes' rule
         raise cannot_create(

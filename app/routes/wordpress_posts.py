@@ -8,13 +8,15 @@ they answer is our own representation (masked as ours is) in WordPress's shape."
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from html import escape
 
 from flask import Blueprint, request
 
 from app.auth import current_viewer, may_read
 from app.cache import READS
-from app.event_input import change_event, not_an_event
+from app.errors import ApiError, invalid_params, missing_params
+from app.event_input import change_event, check_event_update, not_an_event
 from app.jsonresponse import json_response
 from app.listing import Page
 from app.reading.filters import checked_statuses
@@ -60,9 +62,48 @@ KINDS = {
 }
 
 
+# Our fields and the parameters of WordPress's post they are read from, by which a refusal
+# names them: a client finds the field it sent (SPEC §6), a meta key as WordPress writes it.
+POST_FIELDS = {
+    "description": "content",
+    "excerpt": "excerpt",
+    "status": "status",
+    "slug": "slug",
+    "image": "featured_media",
+}
+EVENT_FIELDS = {"title": "title", **POST_FIELDS, "tags": "tags", "categories": "tribe_events_cat"}
+RAW = ("title", "content", "excerpt")  # WordPress takes these as a string or {"raw": …}
+
+
+def linked_fields(kind: str) -> dict:
+    meta = {field: f"meta[{key}]" for key, field in META[kind].items()}
+    return {kind: "title", **POST_FIELDS, **meta}
+
+
 def _raw(value):
-    """WordPress takes ``title``/``content`` as a string or ``{"raw": …}``."""
     return value.get("raw") if isinstance(value, dict) else value
+
+
+def _our_body(post: dict, fields: dict) -> dict:
+    """Our body from the post's top-level parameters that ``fields`` reads."""
+    body = {ours: post.get(theirs) for ours, theirs in fields.items() if "[" not in theirs}
+    body = {ours: _raw(body[ours]) if fields[ours] in RAW else body[ours] for ours in body}
+    return {name: value for name, value in body.items() if value is not None}
+
+
+@contextmanager
+def named_as_sent(fields: dict):
+    """A refusal of bad or missing parameters named by the post's parameters (``fields``:
+    ours → theirs), not by our fields, which the client never sent."""
+    try:
+        yield
+    except ApiError as error:
+        if error.code == "rest_invalid_param":
+            params = error.data["params"]
+            raise invalid_params({fields.get(n, n): m for n, m in params.items()}) from None
+        if error.code == "rest_missing_callback_param":
+            raise missing_params([fields.get(n, n) for n in error.data["params"]]) from None
+        raise
 
 
 def _image_id(image) -> int:
@@ -103,19 +144,12 @@ def linked_post(kind: str, data: dict) -> dict:
 
 
 def _linked_body(kind: str, post: dict) -> dict:
-    body = {
-        kind: _raw(post.get("title")),
-        "description": _raw(post.get("content")),
-        "excerpt": _raw(post.get("excerpt")),
-        "status": post.get("status"),
-        "slug": post.get("slug"),
-        "image": post.get("featured_media"),
-    }
+    body = _our_body(post, linked_fields(kind))
     meta = post.get("meta")
     for key, field in META[kind].items():
-        if isinstance(meta, dict) and key in meta:
+        if isinstance(meta, dict) and meta.get(key) is not None:
             body[field] = meta[key]
-    return {name: value for name, value in body.items() if value is not None}
+    return body
 
 
 def linked_listing(post_type: str):
@@ -145,7 +179,9 @@ def linked_listing(post_type: str):
 
 def linked_create(post_type: str):
     kind, routes, create, _update = KINDS[post_type]
-    saved = routes.write(wp_loaded(create(), _linked_body(kind, request_body(request))))
+    with named_as_sent(linked_fields(kind)):
+        body = wp_loaded(create(), _linked_body(kind, request_body(request)), routes.check_new_body)
+        saved = routes.write(body)
     data = routes.render(saved, render_context(current_viewer(), single=True))
     return wp_created(linked_post(kind, data), f"{post_type}/{saved.id}")
 
@@ -154,7 +190,9 @@ def linked_one(post_type: str, item_id: int):
     kind, routes, _create, update = KINDS[post_type]
     item = routes.by_id(item_id)
     if request.method not in READS:  # WordPress's EDITABLE: POST, PUT and PATCH all write
-        item = routes.write(wp_loaded(update(), _linked_body(kind, request_body(request))), item)
+        with named_as_sent(linked_fields(kind)):
+            body = wp_loaded(update(), _linked_body(kind, request_body(request)), routes.check_body)
+            item = routes.write(body, item)
         data = routes.render(item, render_context(current_viewer(), single=True))
         return json_response(linked_post(kind, data))
     response = routes.read(item)
@@ -182,20 +220,6 @@ def event_post(data: dict) -> dict:
     return _post(data, "tribe_events", data.get("title", ""), extra)
 
 
-def _event_body(post: dict) -> dict:
-    body = {
-        "title": _raw(post.get("title")),
-        "description": _raw(post.get("content")),
-        "excerpt": _raw(post.get("excerpt")),
-        "status": post.get("status"),
-        "slug": post.get("slug"),
-        "image": post.get("featured_media"),
-        "tags": post.get("tags"),
-        "categories": post.get("tribe_events_cat"),
-    }
-    return {name: value for name, value in body.items() if value is not None}
-
-
 @blp.route("/tribe_events/<int:event_id>", methods=["GET", "POST", "PUT", "PATCH"])
 def event_one(event_id: int):
     viewer = current_viewer()
@@ -205,9 +229,14 @@ def event_one(event_id: int):
             raise not_an_event(event_id)
         password = query_values(request.args, frozenset()).get("password")
         return json_response(event_post(read_event(event, viewer, password).get_json()))
-    body = wp_loaded(EventUpdate(), _event_body(request_body(request)))
-    event = event_for_write(event_id, viewer, "edit", body)
-    saved = change_event(event, body, viewer)
+    with named_as_sent(EVENT_FIELDS):  # our update route's checks, all at once (SPEC §6)
+        body = wp_loaded(
+            EventUpdate(),
+            _our_body(request_body(request), EVENT_FIELDS),
+            lambda loaded: check_event_update(loaded, get_event(event_id), viewer),
+        )
+        event = event_for_write(event_id, viewer, "edit", body)
+        saved = change_event(event, body, viewer)
     return json_response(event_post(render_events([saved], viewer)[0]))
 
 
