@@ -2835,6 +2835,26 @@ def test_a_list_pages_400_names_every_bad_parameter_at_once(client, query):
     assert "featured" in alone and "page number" not in alone
 
 
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/fr/events/month/2026-13/?featured=maybe",
+        "/fr/events/month/?featured=maybe&tribe-bar-date=2026-02-30",
+        "/fr/events/2026-02-30/?featured=maybe",
+        "/fr/events/today/?featured=maybe&date=2026-02-30",
+        "/fr/events/today/?featured=maybe&tribe-bar-date=2026-02-30",
+    ],
+)
+def test_a_month_or_day_pages_400_names_every_bad_parameter_at_once(client, address):
+    """A bad ``featured`` beside a month or day that is none was said alone (or the date
+    alone), the other mistake refused only once the first was fixed: the month and day
+    views name both, as the list view does."""
+    bad = page(client, address, 400)
+    assert "« featured »" in bad and "date ou le numéro de page" in bad, bad
+    alone = page(client, "/events/month/2026-01/?featured=maybe", 400)
+    assert "featured" in alone and "date or page number" not in alone
+
+
 def test_a_past_featured_or_term_list_says_what_it_holds(client, make_event):
     """chk17x D5: the featured list's "Past events" link (/events/?featured=1&past=1) and a
     term's (/events/category/arts/?past=1) carried the whole past list's title and heading,

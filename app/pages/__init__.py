@@ -834,9 +834,15 @@ def _placed(spans: list, first: date, last: date) -> list[list]:
 @cached
 def month_view(month=None):
     picked = _tec_date()
-    if month is None and picked is not None:  # The Events Calendar's month of a date
-        return _moved_to_date(picked, "month", drop=TEC_DATES)
-    first_of_month = _parse_month(month)
+    moving = month is None and picked is not None  # The Events Calendar's month of a date
+
+    def dated():
+        return _moved_to_date(picked, "month", drop=TEC_DATES) if moving else _parse_month(month)
+
+    filters = _asked_filters(dated)
+    if moving:
+        return dated()
+    first_of_month = dated()
     if month is not None and month != f"{first_of_month:%Y-%m}":  # 2026-1: to 2026-01
         return _to_canonical(month=f"{first_of_month:%Y-%m}")
     lang = current_language()
@@ -847,7 +853,6 @@ def month_view(month=None):
     after = (start_weekday - 1 - last_of_month.weekday()) % 7
     # The grid's last week stops at the last day there is (9999-12-31).
     grid_last = date.fromordinal(min(last_of_month.toordinal() + after, dates.LAST_DAY.toordinal()))
-    filters = reading.Filters.from_query(request.args)
     # The grid shows three events a day (their titles and links, from their spans) and how
     # many more each day has.
     by_day = reading.events_by_day(filters, grid_first, grid_last, MOST_PER_DAY)
@@ -1018,8 +1023,8 @@ def _parse_day(text: str) -> date:
 def today_view():
     if "date" in request.args:  # the date picker's form: to that day's (or month's) address
         picked = _date_argument("date")
+        query = _asked_filters(lambda: picked and _parse_day(picked)).query()
         day = _parse_day(picked) if picked is not None else None  # none: today, this month
-        query = reading.Filters.from_query(request.args).query()
         if request.args.get("view") == "month":  # the month view's picker
             month = {"month": f"{day:%Y-%m}"} if day is not None else {}
             return redirect(url_for("pages.month_view", **month, **query), 303)
@@ -1027,20 +1032,29 @@ def today_view():
             return redirect(url_for("pages.today_view", **query), 303)
         return redirect(url_for("pages.day_view", day=f"{day:%Y-%m-%d}", **query), 303)
     picked = _tec_date()
-    if picked is not None:  # The Events Calendar's day view of a date
+
+    def moved():  # The Events Calendar's day view of a date
         return _moved_to_date(picked, "day", drop=TEC_DATES)
-    return _day_page(reading.site_today())
+
+    filters = _asked_filters(lambda: picked and moved())
+    return _day_page(reading.site_today(), filters) if picked is None else moved()
 
 
 @bp.route("/events/<day>/", endpoint="day_view")
 @cached
 def day_view(day):
-    if _dated(day).count("-") == 1:  # The Events Calendar's address of a month
-        return _moved_to_date(day, "month")
-    parsed = _parse_day(day)
+    moving = _dated(day).count("-") == 1  # The Events Calendar's address of a month
+
+    def dated():
+        return _moved_to_date(day, "month") if moving else _parse_day(day)
+
+    filters = _asked_filters(dated)
+    if moving:
+        return dated()
+    parsed = dated()
     if day != f"{parsed:%Y-%m-%d}":  # 2026-1-5: to 2026-01-05
         return _to_canonical(day=f"{parsed:%Y-%m-%d}")
-    return _day_page(parsed)
+    return _day_page(parsed, filters)
 
 
 def _to_canonical(**view_args):
@@ -1050,9 +1064,8 @@ def _to_canonical(**view_args):
     return redirect(url_for(request.endpoint, **view_args) + (f"?{query}" if query else ""), 301)
 
 
-def _day_page(day: date):
+def _day_page(day: date, filters: reading.Filters):
     lang = current_language()
-    filters = reading.Filters.from_query(request.args)
     # The events the month grid places on this day, by the same rule (``_placed``).
     spans = _placed(_spans_around(filters, day, day), day, day)[0]
     events = _decorate(reading.representations([s.id for s in spans[: reading.MOST_IN_A_VIEW]]))
