@@ -2390,6 +2390,26 @@ def test_the_refused_save_page_names_every_choice_as_the_form_showed_it(
     assert "lundi" in typed and "mardi" in typed and "Brouillon" in typed
 
 
+def test_the_refused_save_page_writes_the_dates_typed_in_the_pages_language(
+    client, sign_in, as_role, admin
+):
+    """The 409 page wrote the dates typed as the inputs send them ("2027-03-02T09:30");
+    the rest of the editor, like the pages, writes a date for the page's language."""
+    contributor = sign_in("contributor")
+    changes = {
+        "start_date": "2027-03-02T09:30",
+        "end_date": "2027-03-02T18:45:30",
+        "repeat_freq": "WEEKLY",
+        "repeat_until": "2027-04-06",
+    }
+    typed = _refused_save_typed(client, contributor, as_role, admin, "fr", **changes)
+    typed = typed.split("pour le copier.", 1)[1]
+    assert "2027-03-02" not in typed and "2027-04-06" not in typed, typed
+    assert "Début mar. 2 mars 2027, 09:30" in typed, typed
+    assert "Fin mar. 2 mars 2027, 18:45:30" in typed, typed
+    assert "6 avr. 2027" in typed, typed
+
+
 @pytest.mark.parametrize("second", [{"password": "beta-secret"}, {"clear_password": "on"}])
 def test_the_password_changed_in_two_tabs_is_a_conflict(client, sign_in, second):
     """Tab A protects the event with a password; tab B, opened before, sets another one or

@@ -13,7 +13,8 @@ from flask import current_app
 
 from app.auth import may_read, password_mark
 from app.errors import ApiError, invalid_params
-from app.i18n import N_, _, labelled, number, translate
+from app.i18n import N_, _, current_language, labelled, number, translate
+from app.pages import formatting
 from store.linked import get_linked
 from store.terms import find_term
 
@@ -354,6 +355,9 @@ FREQUENCIES = {
 }
 
 
+DATE_FIELDS = ("start_date", "end_date", "repeat_until", "date")
+
+
 def typed_texts(form, files, viewer, choices: dict[str, dict[str, str]]) -> list[tuple[str, str]]:
     """What the user changed in a form that nothing saved (all it carries, of a post
     without the form's state), each field by its label with its value as text, to be
@@ -370,6 +374,8 @@ def typed_texts(form, files, viewer, choices: dict[str, dict[str, str]]) -> list
             value = _("Ticked") if field in form else _("Not ticked")
         elif field in ("venue", "organizer"):
             value = ", ".join(_linked_name(field, item, viewer) for item in form.getlist(field))
+        elif field in DATE_FIELDS:  # as the page's language writes a date, not ISO
+            value = formatting.typed_date(form.get(field, "").strip(), current_language())
         elif field in choices:
             chosen = [item for item in form.getlist(field) if item.strip()]
             value = ", ".join(choices[field].get(item, item) for item in chosen)

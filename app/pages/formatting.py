@@ -143,6 +143,21 @@ def _short_date(day: date, lang: str) -> str:
     return format_skeleton("yMMMEd", day, locale=lang)
 
 
+def typed_date(text: str, lang: str) -> str:
+    """A day, or a day and time, as a form's date inputs send it (``2026-06-01``,
+    ``2026-06-01T18:30``) written as ``lang`` writes it, seconds kept when there are any
+    (a refused save shows what was typed, to be copied); any other text as it is."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    if len(text) <= 10:
+        return _short_date(moment.date(), lang)
+    if moment.second:
+        return f"{_short_date(moment.date(), lang)}, {format_time(moment, 'medium', locale=lang)}"
+    return _day_and_time(moment, lang)
+
+
 def clock(moment: datetime, lang: str) -> str:
     """The time of day of ``moment`` as ``lang`` writes it (the month grid's times)."""
     return clock_text(f"{moment:%H:%M}", lang)
