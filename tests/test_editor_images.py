@@ -165,3 +165,19 @@ def test_library_thumbnails_alt_text_is_as_the_readme_says(client, admin, sign_i
     readme = os.path.join(os.path.dirname(__file__), "..", "README.md")
     with open(readme, encoding="utf-8") as text:
         assert '"Picture #id (width × height)"' in " ".join(text.read().split())
+
+
+def test_the_thumbnails_alt_text_has_its_own_word_in_every_language(sign_in):
+    """The German and Spanish alt text ("Bild #id", "Imagen #id") reused the "Image"
+    field's legend's word, so a label search for that word found the library's radios
+    (whose labels are the thumbnails) beside the field, as "Picture" and "Image" were
+    kept apart in English and French (chk16e D11)."""
+    editor = sign_in("editor", "ida")
+    image_id = _uploaded(editor)
+    for lang in ("fr", "de", "es"):
+        page = editor.get(f"/{lang}/manage/events/new").get_data(as_text=True)
+        legend = re.search(r'<legend>([^<]+)</legend>\s*<label for="image-file">', page)
+        alt = re.search(rf'<img class="thumbnail"[^>]* alt="([^"]*) #{image_id}\b', page)
+        assert legend and alt, page[-3000:]
+        word, said = legend.group(1).strip().lower(), alt.group(1).lower()
+        assert word not in said and said not in word, (lang, word, said)
