@@ -480,3 +480,18 @@ def test_protected_venue_found_by_the_state_it_shows(client, admin):
     assert shown["state"] == "Stateword"
     found = client.get(f"{NS}/venues?search=Stateword").get_json()
     assert found["total"] == 1, found
+
+
+def test_a_venue_update_names_a_lone_coordinate_beside_the_schemas_refusals(client, admin):
+    """As an event's end before its stored start (chk17m D1, SPEC §6): a coordinate that
+    the stored venue leaves alone is named beside a website the schema refuses, to one who
+    may edit the venue; to anyone else the body alone is answered (nothing of the stored
+    venue is told)."""
+    made = client.post(f"{NS}/venues", json={"venue": "Lone Hall"}, headers=admin).get_json()
+    sent = {"geo_lat": 5, "website": "nope"}
+    for path in (f"{NS}/venues/{made['id']}", f"{NS}/venues/by-slug/{made['slug']}"):
+        answer = client.patch(path, json=sent, headers=admin)
+        assert answer.status_code == 400
+        assert set(answer.get_json()["data"]["params"]) == {"geo_lng", "website"}, answer.get_json()
+        anonymous = client.patch(path, json=sent)
+        assert set(anonymous.get_json()["data"]["params"]) == {"website"}, anonymous.get_json()

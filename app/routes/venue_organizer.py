@@ -3,7 +3,7 @@ writes. ``app/routes/venues.py`` and ``organizers.py`` declare the routes themse
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, request
 
 from app.auth import (
     apply_write_rules,
@@ -107,8 +107,7 @@ class VenueOrganizerRoutes:
                 values = linked_columns(self.kind, body, None)
                 require(viewer, "create")
             else:  # the body against the stored item (its coordinates) only once it may
-                require_edit(viewer, current, lambda: check_linked_body(self.kind, body))
-                values = linked_columns(self.kind, body, current)
+                values = self._validated_update(body, current, viewer)
             apply_write_rules(values, viewer, current)
             values.update(stamp or {})
             return values, current
@@ -122,10 +121,31 @@ class VenueOrganizerRoutes:
 
         return write_decided(decide, write)
 
-    def check_body(self, body) -> None:
-        """What the write pipeline says of an update's body alone (``Blueprint.arguments``'
-        checks)."""
-        check_linked_body(self.kind, body)
+    def _validated_update(self, body, item, viewer) -> dict:
+        """Validate → permit of an update: the columns of ``body`` checked against the
+        stored ``item`` (its coordinates) once the caller may edit it; anyone else is
+        answered for the body alone, then refused (``require_edit``)."""
+        require_edit(viewer, item, lambda: check_linked_body(self.kind, body))
+        return linked_columns(self.kind, body, item)
+
+    def check_body(self, body, item=None) -> None:
+        """What the write pipeline says of an update's body (``Blueprint.arguments``'
+        checks), of ``item`` or the one its address names (by id or slug): as its validate
+        step, so that a lone coordinate paired with the stored one is named beside the
+        schema's refusals (SPEC §6); the body alone when none answers."""
+        item = item or self._addressed()
+        if item is None:
+            check_linked_body(self.kind, body)
+        else:
+            self._validated_update(body, item, current_viewer())
+
+    def _addressed(self):
+        """The item the request's address names by id or slug, or None."""
+        address = request.view_args or {}
+        if "id" in address:
+            found = address["id"]
+            return get_linked(self.kind, found) if node_kind(found) == self.kind else None
+        return get_linked_by_slug(self.kind, address["slug"]) if "slug" in address else None
 
     def check_new_body(self, body) -> None:
         """What the write pipeline says of a new item's body: all of it, a lone coordinate

@@ -191,7 +191,8 @@ def linked_one(post_type: str, item_id: int):
     item = routes.by_id(item_id)
     if request.method not in READS:  # WordPress's EDITABLE: POST, PUT and PATCH all write
         with named_as_sent(linked_fields(kind)):
-            body = wp_loaded(update(), _linked_body(kind, request_body(request)), routes.check_body)
+            sent = _linked_body(kind, request_body(request))
+            body = wp_loaded(update(), sent, lambda loaded: routes.check_body(loaded, item))
             item = routes.write(body, item)
         data = routes.render(item, render_context(current_viewer(), single=True))
         return json_response(linked_post(kind, data))
