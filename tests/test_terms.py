@@ -1282,3 +1282,20 @@ def test_a_term_write_names_a_missing_parent_beside_an_empty_name(client, admin,
     both = client.post(path, json={"name": "", "parent": 99999}, headers=admin)
     assert both.status_code == 400
     assert set(both.get_json()["data"]["params"]) == {"name", "parent"}, both.get_json()
+
+
+def test_a_category_update_names_a_parent_loop_beside_the_schemas_refusals(client, admin, as_role):
+    """As an event's end before its stored start (chk17m D1, SPEC §6): a parent that is
+    the category's own child is named beside an empty name, to one who may manage terms;
+    to anyone else the body alone is answered (the tree is not told, chk17m D6)."""
+    arts = client.post(f"{NS}/categories", json={"name": "Arts"}, headers=admin).get_json()
+    child = client.post(
+        f"{NS}/categories", json={"name": "Theatre", "parent": arts["id"]}, headers=admin
+    ).get_json()
+    sent = {"name": "", "parent": child["id"]}
+    answer = client.patch(f"{NS}/categories/{arts['id']}", json=sent, headers=admin)
+    assert answer.status_code == 400
+    assert set(answer.get_json()["data"]["params"]) == {"name", "parent"}, answer.get_json()
+    for headers in ({}, as_role("subscriber", "sub-loop")):
+        refused = client.patch(f"{NS}/categories/{arts['id']}", json=sent, headers=headers)
+        assert set(refused.get_json()["data"]["params"]) == {"name"}, refused.get_json()

@@ -47,9 +47,25 @@ class TaxonomyRoutes:
         return json_response(term_out(term, ctx, term_count(term.id)), status, headers)
 
     def check_body(self, body) -> None:
+        """What the write pipeline's validate → permit says of a body (``Blueprint.arguments``'
+        checks), for the term the address names (none: a new one): a missing parent is
+        named beside the schema's refusals for anyone, a parent loop to one who may manage
+        terms (SPEC §6)."""
+        address = request.view_args or {}
+        term = get_term(address["id"], self.taxonomy) if "id" in address else None
+        self._validated(body, term, current_viewer())
+
+    def _validated(self, body, existing, viewer) -> None:
+        """The body's checks → permission → the parent loop (``existing``: the stored term)."""
+        self._check_alone(body)
+        require(viewer, "create")
+        require(viewer, "manage_terms")
+        self._check_loop(body, existing)
+
+    def _check_alone(self, body) -> None:
         """What the write pipeline says of a body alone, before permission: a parent must
         be an existing category (an argument's validator in the reference, so a 400 for
-        anyone, named beside the schema's refusals: ``Blueprint.arguments``' checks)."""
+        anyone)."""
         if not self.hierarchical:
             if "parent" in body or "parent" in request_body(request) or "parent" in request.args:
                 raise ApiError(
@@ -73,17 +89,14 @@ class TaxonomyRoutes:
 
     def save(self, body, existing):
         """The write pipeline of a term, for every face (the API, the editor, import-tec):
-        the body's checks → permission → the parent loop → save, decided from the term and its parent chain as
-        they are when written (``write_decided``)."""
+        the body's checks → permission → the parent loop (``_validated``) → save, decided
+        from the term and its parent chain as they are when written (``write_decided``)."""
         viewer = current_viewer()
         values = self._columns(body)  # the same whatever is read: made once, outside
 
         def decide():
             current = None if existing is None else self.by_id(existing.id)
-            self.check_body(body)
-            require(viewer, "create")
-            require(viewer, "manage_terms")
-            self._check_loop(body, current)
+            self._validated(body, current, viewer)
             return current
 
         def write(current):
