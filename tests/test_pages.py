@@ -1899,6 +1899,32 @@ def test_add_to_google_calendar_adds_a_whole_series_google_can_take(client, make
     assert link["recur"] == "RRULE:FREQ=MONTHLY;COUNT=3" and "ctz" not in link
 
 
+def test_google_link_quotes_its_values_as_urlencode_did():
+    """The link's query is written by a table of bytes (formatting._quoted), not by
+    ``urlencode``: the same text for any title, details and place, of any script."""
+    from app.pages.formatting import google_event_link
+
+    texts = ["Fête & Co: 10% <off> 'today' +1 ~ a/b?c=d#e", "日本 🎉 \u00a0 tab\tend", "-_.~"]
+    texts.append("".join(map(chr, range(1, 0x250))))
+    event = {
+        "title": "",
+        "utc_start_date": "2031-01-02 10:00:00",
+        "utc_end_date": "2031-01-02 11:00:00",
+    }
+    for text in texts:
+        query = {
+            "action": "TEMPLATE",
+            "text": text,
+            "dates": "20310102T100000Z/20310102T110000Z",
+            "details": text[:800],
+            "location": text,
+        }
+        expected = "https://calendar.google.com/calendar/render?" + urlencode(
+            query, quote_via=quote
+        )
+        assert google_event_link({**event, "title": text}, text, text) == expected
+
+
 def _adds_one_date(client, made: dict) -> None:
     link = google_link(page(client, f"/event/{made['slug']}/"))
     assert "recur" not in link and "ctz" not in link, made["title"]
