@@ -939,6 +939,21 @@ def test_a_by_slug_route_finds_the_item_whatever_the_case_of_the_slug(client, ad
     assert venue["slug"] == "big-hall"
 
 
+def test_a_slug_asked_as_stored_is_read_as_slugify_reads_it():
+    """``slug_asked`` takes a slug written as stored ASCII slugs are as it is, without
+    ``slugify``'s walk over its characters: the same slug for any text, of any length."""
+    from random import Random
+
+    from store.posts import SLUG_MAX, slug_asked, slugify
+
+    rng = Random(18)
+    letters = "abz09_-AZ.&;é/ \t×"
+    texts = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 12))) for _ in range(5000)]
+    texts += ["a" * (SLUG_MAX + 1), "a-" * SLUG_MAX, "summer-show-6987", "x\n", "-a", "a--b"]
+    for text in texts:
+        assert slug_asked(text) == slugify(text, letters=True), text
+
+
 def test_a_term_filter_finds_a_slug_written_in_capitals(client, make_event):
     """D10 for listing filters: the reference validates `categories`/`tags` items with
     term_exists (the slug through sanitize_title, lower case) and queries by slug through
