@@ -208,6 +208,34 @@ def test_single_read_has_json_ld(client, make_event):
     assert client.get(f"{NS}/events/by-slug/{event['slug']}").get_json()["id"] == event["id"]
 
 
+def test_a_single_reads_json_ld_places_its_venue_and_organizer_as_they_are_shown(
+    client, admin, make_event
+):
+    """The event's ``json_ld`` takes its venue's and organizer's own ``json_ld`` (made of
+    the same members): what ``place_ld`` and ``person_ld`` make of them as the read shows
+    them, masked ones (their own ``json_ld`` empty) too."""
+    from app.render import person_ld, place_ld
+
+    def made(kind, **fields):
+        response = client.post(f"{NS}/{kind}s", json=fields, headers=admin)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()["id"]
+
+    hall = made(
+        "venue", venue="Hall", city="Lyon", address="1 <b>rue</b>", geo_lat=45.7, geo_lng=4.8
+    )
+    locked = made("venue", venue="Locked", city="Nice", password="pw")
+    choir = made("organizer", organizer="Choir", email="a&b@example.org", phone="+33 1")
+    hidden = made("organizer", organizer="Hidden", email="x@example.org", password="pw")
+    for venue, organizer in ((hall, choir), (locked, hidden)):
+        event = make_event(venue=venue, organizer=[organizer])
+        body = client.get(f"{NS}/events/{event['id']}").get_json()
+        shown_venue, shown_organizer = body["venue"], body["organizer"][0]
+        assert body["json_ld"]["location"] == place_ld(shown_venue), venue
+        assert body["json_ld"]["organizer"] == person_ld(shown_organizer), organizer
+        assert bool(shown_venue["json_ld"]) == (venue == hall)
+
+
 def test_json_ld_offer_is_valid_from_the_publication_day(client, admin, make_event):
     """samples/event-get.json: published 2026-11-22 07:14:39, ``validFrom``
     2026-11-22T00:00:00+00:00 (the day, not the time)."""
