@@ -953,10 +953,14 @@ def event_ld(data: dict, tz) -> dict:
         "endDate": _iso(data["end_date"], tz),
     }
     venues = data["venue"] if isinstance(data["venue"], list) else [data["venue"]]
+    # A single read's venue and organizer carry their own ``json_ld``, made of the same
+    # members (``venue_out``, ``organizer_out``): taken as they are; {} (masked) or none
+    # (a listing's) made here.
     if venues:
-        ld["location"] = place_ld(venues[0])
+        ld["location"] = venues[0].get("json_ld") or place_ld(venues[0])
     if data["organizer"]:
-        ld["organizer"] = person_ld(data["organizer"][0])
+        organizer = data["organizer"][0]
+        ld["organizer"] = organizer.get("json_ld") or person_ld(organizer)
     values = data["cost_details"]["values"]
     if values:
         ld["offers"] = {

@@ -815,15 +815,31 @@ def neighbours(
     statement, each side read from the start index and stopping at its first row (an
     event page's previous and next links took four listings). The listing's bounds on
     starts give way to that place."""
-    base = replace(filters, starts_before=None, starts_after=None)
-    values = _listing_values(base, viewer, **{"place.start": utc_start, "place.id": event_id})
-    shape = _shape(base, viewer)
-    if shape is not None:
-        shape = (*shape, "neighbours")
+    base, shape, kept_values = _neighbours_plan(filters, viewer)
+    values = {**kept_values, "now": utcnow_str(), "place.start": utc_start, "place.id": event_id}
     found: list[Span | None] = [None, None]
     for row in _LISTINGS.execute(shape, partial(_neighbours, base, viewer), values, generic=True):
         found[row[0]] = Span._make(row[1:])
     return found[0], found[1]
+
+
+def _neighbours_plan(filters: EventFilters, viewer: Viewer) -> tuple:
+    """``neighbours``' listing without its bounds on starts, its shape and its values but
+    the clock's, kept for the last listing asked: every event page asks the same one
+    (app/pages/reading.py::_any_dates, never changed), whose plan was a fifth of the
+    call."""
+    global _last_plan
+    asked, by, plan = _last_plan
+    if asked is filters and by is viewer:
+        return plan
+    base = replace(filters, starts_before=None, starts_after=None)
+    shape = _shape(base, viewer)
+    plan = (base, None if shape is None else (*shape, "neighbours"), _listing_values(base, viewer))
+    _last_plan = (filters, viewer, plan)
+    return plan
+
+
+_last_plan: tuple = (None, None, None)  # (filters, viewer, plan), replaced as one
 
 
 def _neighbours(base: EventFilters, viewer: Viewer, ref):

@@ -95,8 +95,16 @@ def _slug_char(char: str) -> str:
 def slug_asked(text: str) -> str:
     """The slug an address or a filter names, as WordPress reads it
     (``sanitize_title_for_query``): stored slugs are sanitised, so ``Summer-Fest`` asks for
-    ``summer-fest``."""
+    ``summer-fest``. One written as ``slugify`` writes an ASCII slug (most addresses: the
+    links a calendar gives) is itself, without ``slugify``'s walk over its characters."""
+    if len(text) <= SLUG_MAX and _ASCII_SLUG.fullmatch(text):
+        return text
     return slugify(text, letters=True)
+
+
+# What ``slugify(text, letters=True)`` leaves as it is, of ASCII: small letters, digits
+# and ``_`` in runs joined by single dashes.
+_ASCII_SLUG = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")
 
 
 def term_slugs_asked(text: str) -> tuple[str, str]:

@@ -208,6 +208,34 @@ def test_single_read_has_json_ld(client, make_event):
     assert client.get(f"{NS}/events/by-slug/{event['slug']}").get_json()["id"] == event["id"]
 
 
+def test_a_single_reads_json_ld_places_its_venue_and_organizer_as_they_are_shown(
+    client, admin, make_event
+):
+    """The event's ``json_ld`` takes its venue's and organizer's own ``json_ld`` (made of
+    the same members): what ``place_ld`` and ``person_ld`` make of them as the read shows
+    them, masked ones (their own ``json_ld`` empty) too."""
+    from app.render import person_ld, place_ld
+
+    def made(kind, **fields):
+        response = client.post(f"{NS}/{kind}s", json=fields, headers=admin)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()["id"]
+
+    hall = made(
+        "venue", venue="Hall", city="Lyon", address="1 <b>rue</b>", geo_lat=45.7, geo_lng=4.8
+    )
+    locked = made("venue", venue="Locked", city="Nice", password="pw")
+    choir = made("organizer", organizer="Choir", email="a&b@example.org", phone="+33 1")
+    hidden = made("organizer", organizer="Hidden", email="x@example.org", password="pw")
+    for venue, organizer in ((hall, choir), (locked, hidden)):
+        event = make_event(venue=venue, organizer=[organizer])
+        body = client.get(f"{NS}/events/{event['id']}").get_json()
+        shown_venue, shown_organizer = body["venue"], body["organizer"][0]
+        assert body["json_ld"]["location"] == place_ld(shown_venue), venue
+        assert body["json_ld"]["organizer"] == person_ld(shown_organizer), organizer
+        assert bool(shown_venue["json_ld"]) == (venue == hall)
+
+
 def test_json_ld_offer_is_valid_from_the_publication_day(client, admin, make_event):
     """samples/event-get.json: published 2026-11-22 07:14:39, ``validFrom``
     2026-11-22T00:00:00+00:00 (the day, not the time)."""
@@ -937,6 +965,21 @@ def test_a_by_slug_route_finds_the_item_whatever_the_case_of_the_slug(client, ad
     venue = client.post(f"{NS}/venues", json={"venue": "Big Hall"}, headers=admin).get_json()
     assert client.get(f"{NS}/venues/by-slug/BIG-HALL").status_code == 200
     assert venue["slug"] == "big-hall"
+
+
+def test_a_slug_asked_as_stored_is_read_as_slugify_reads_it():
+    """``slug_asked`` takes a slug written as stored ASCII slugs are as it is, without
+    ``slugify``'s walk over its characters: the same slug for any text, of any length."""
+    from random import Random
+
+    from store.posts import SLUG_MAX, slug_asked, slugify
+
+    rng = Random(18)
+    letters = "abz09_-AZ.&;é/ \t×"
+    texts = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 12))) for _ in range(5000)]
+    texts += ["a" * (SLUG_MAX + 1), "a-" * SLUG_MAX, "summer-show-6987", "x\n", "-a", "a--b"]
+    for text in texts:
+        assert slug_asked(text) == slugify(text, letters=True), text
 
 
 def test_a_term_filter_finds_a_slug_written_in_capitals(client, make_event):

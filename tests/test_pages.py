@@ -972,6 +972,26 @@ def test_previous_and_next_events_that_start_at_the_same_time(client, make_event
         ), made["title"]
 
 
+def test_previous_and_next_events_by_the_clock_of_each_page(client, make_event):
+    """The neighbours' statement is planned once for every page (store/events.py::
+    ``_neighbours_plan``), its clock read at each: a scheduled event between two others is
+    linked once its date has passed, not before."""
+    from rules import clock
+    from tests.helpers import soon
+
+    first = event(make_event, title="First", start_date=f"{DAY} 18:00:00")
+    make_event(title="Scheduled", status="future", date_utc=soon(5), **WHEN)
+    event(make_event, title="Last", start_date=f"{DAY} 22:00:00", end_date=f"{DAY} 23:00:00")
+
+    def following(query: str) -> str:
+        html = page(client, f"/event/{first['slug']}/?{query}")
+        return re.search(r'rel="next"[^>]*>[^:]*: ([^<]*)<', html).group(1)
+
+    assert following("_=1") == "Last"
+    clock.advance(10)
+    assert following("_=2") == "Scheduled"
+
+
 def test_the_page_of_an_event_at_the_edge_of_the_calendars_dates_opens(client, make_event):
     """The API takes years 1000 to 9999; the page of an event on their first day answered
     400 (its previous event was looked for from a week before, in year 999)."""
@@ -1897,6 +1917,53 @@ def test_add_to_google_calendar_adds_a_whole_series_google_can_take(client, make
     link = google_link(page(client, f"/event/{fair['slug']}/"))
     assert link["dates"] == f"{DAY:%Y%m%d}/{DAY + timedelta(days=1):%Y%m%d}"
     assert link["recur"] == "RRULE:FREQ=MONTHLY;COUNT=3" and "ctz" not in link
+
+
+def test_google_link_quotes_its_values_as_urlencode_did():
+    """The link's query is written by a table of bytes (formatting._quoted), not by
+    ``urlencode``: the same text for any title, details and place, of any script."""
+    from app.pages.formatting import google_event_link
+
+    texts = ["Fête & Co: 10% <off> 'today' +1 ~ a/b?c=d#e", "日本 🎉 \u00a0 tab\tend", "-_.~"]
+    texts.append("".join(map(chr, range(1, 0x250))))
+    event = {
+        "title": "",
+        "utc_start_date": "2031-01-02 10:00:00",
+        "utc_end_date": "2031-01-02 11:00:00",
+    }
+    for text in texts:
+        query = {
+            "action": "TEMPLATE",
+            "text": text,
+            "dates": "20310102T100000Z/20310102T110000Z",
+            "details": text[:800],
+            "location": text,
+        }
+        expected = "https://calendar.google.com/calendar/render?" + urlencode(
+            query, quote_via=quote
+        )
+        assert google_event_link({**event, "title": text}, text, text) == expected
+
+
+def test_a_series_google_link_is_worked_out_once_and_given_afresh():
+    """``google_recurrence`` is kept per zone, dates and lines (every occurrence's page
+    links its series alike): each caller gets its own dict, and other lines their own."""
+    from app.pages.formatting import google_recurrence
+
+    series = {"timezone": "Europe/Paris", "start_date": "2031-01-02 19:00:00",
+              "end_date": "2031-01-02 21:00:00", "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"]}  # fmt: skip
+    first = google_recurrence(series)
+    first["recur"] = "changed by its caller"
+    again = google_recurrence(dict(series))
+    assert again == {"dates": "20310102T190000/20310102T210000", "ctz": "Europe/Paris",
+                     "recur": "RRULE:FREQ=WEEKLY;COUNT=4"}  # fmt: skip
+    assert google_recurrence({**series, "recurrence": ["RRULE:FREQ=DAILY;COUNT=2"]})["recur"] == (
+        "RRULE:FREQ=DAILY;COUNT=2"
+    )
+    assert (
+        google_recurrence({**series, "recurrence": ["RRULE:FREQ=DAILY", "EXDATE:20310103T190000"]})
+        is None
+    )
 
 
 def _adds_one_date(client, made: dict) -> None:
