@@ -169,11 +169,14 @@ def _not_modified(etag: str, headers=()) -> Response | None:
     or, sent without it (§13.1.3: it wins), its ``If-Modified-Since`` is not older than
     the answer's ``Last-Modified`` (``_unchanged_since``)."""
     environ = request.environ
-    headers = list(headers)  # read twice
     if "HTTP_IF_NONE_MATCH" in environ:
         if not (etag and request.if_none_match.contains_weak(etag.strip('"'))):
             return None
-    elif "HTTP_IF_MODIFIED_SINCE" not in environ or not _unchanged_since(headers):
+    elif "HTTP_IF_MODIFIED_SINCE" in environ:
+        headers = list(headers)  # read twice: its date, then what the 304 keeps
+        if not _unchanged_since(headers):
+            return None
+    else:
         return None
     response = Response(status=304)
     response.headers["ETag"] = etag

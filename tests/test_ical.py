@@ -273,6 +273,27 @@ def test_if_modified_since_is_answered_by_the_feeds_date(client, admin, make_eve
     assert client.get(path, headers=sent).status_code == 304
 
 
+def test_a_scheduled_event_coming_out_moves_the_feed_s_last_modified(client, make_event):
+    """chk17t D2: a scheduled event comes out at its date with no write, and the feed then
+    holds it: its `Last-Modified` moves to that moment, so a subscriber sending back the
+    date it had gets the new feed, not a 304 that would keep the event from it."""
+    clock.advance(2)
+    make_event(title="Out already")
+    soon = clock.utcnow().replace(tzinfo=None) + timedelta(seconds=30)
+    clock.advance(2)
+    make_event(title="Out soon", status="future", date_utc=soon.strftime("%Y-%m-%d %H:%M:%S"))
+    clock.advance(2)
+    path = f"{NS}/events?ical=1"
+    before = client.get(path)
+    assert "Out soon" not in before.get_data(as_text=True)
+    since = {"If-Modified-Since": before.headers["Last-Modified"]}
+    assert client.get(path, headers=since).status_code == 304
+    clock.advance(60)
+    after = client.get(path, headers=since)
+    assert after.status_code == 200 and "SUMMARY:Out soon" in after.get_data(as_text=True)
+    assert parsedate_to_datetime(after.headers["Last-Modified"]) == soon.replace(tzinfo=UTC)
+
+
 def update_title(client, event_id, headers, title):
     return client.post(f"{NS}/events/{event_id}", json={"title": title}, headers=headers)
 
