@@ -10,17 +10,20 @@ timezone (when the default date window moves).
 
 A JSON answer is kept from the second time its URL is asked (``ResponseCache.admit``), an
 iCalendar feed from the first. Every JSON and iCalendar GET response carries an ``ETag``;
-``If-None-Match`` gets a 304.
+``If-None-Match`` gets a 304, and so does ``If-Modified-Since`` sent alone to an answer
+dated by ``Last-Modified`` (a feed) that has not changed since.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+from datetime import UTC, datetime
 from operator import itemgetter
 
 from cachetools import LRUCache
 from flask import Response, current_app, g, request
+from werkzeug.http import http_date, parse_date
 
 from app.auth import current_viewer
 from app.ical import MIMETYPE as CALENDAR
@@ -28,8 +31,8 @@ from app.ical import accepts_calendar
 from app.jsonresponse import kept
 from app.urls import ASKED_NAMESPACE
 from rules import clock
-from store.db import data_version
-from store.posts import seconds_until_clock_change
+from store.db import data_version, written_times
+from store.posts import last_clock_change, seconds_until_clock_change
 
 TTL = 30.0
 MAX_BYTES = 8 * 1024 * 1024  # per worker: pages asked again and again (a cold URL is not kept)
@@ -162,23 +165,73 @@ def etag_of(body: bytes) -> str:
 
 
 def _not_modified(etag: str, headers=()) -> Response | None:
-    """A 304 when the client's ``If-None-Match`` names the answer's ETag (RFC 9110 §13.1.2).
-    ``If-Modified-Since`` is not answered (§13.1.3 lets a server ignore it): a feed's
-    ``Last-Modified`` is the latest change among the events it holds, and does not move
-    when an event leaves it (trashed, or out of its category), so a 304 by that date
-    would keep a removed event in a subscriber's calendar."""
-    if "HTTP_IF_NONE_MATCH" not in request.environ:
-        return None
-    if not (etag and request.if_none_match.contains_weak(etag.strip('"'))):
+    """A 304 when the client's ``If-None-Match`` names the answer's ETag (RFC 9110 §13.1.2),
+    or, sent without it (§13.1.3: it wins), its ``If-Modified-Since`` is not older than
+    the answer's ``Last-Modified`` (``_unchanged_since``)."""
+    environ = request.environ
+    if "HTTP_IF_NONE_MATCH" in environ:
+        if not (etag and request.if_none_match.contains_weak(etag.strip('"'))):
+            return None
+    elif "HTTP_IF_MODIFIED_SINCE" in environ:
+        headers = list(headers)  # read twice: its date, then what the 304 keeps
+        if not _unchanged_since(headers):
+            return None
+    else:
         return None
     response = Response(status=304)
     response.headers["ETag"] = etag
-    # What the 200 would say of caching it (RFC 9110 §15.4.5): a feed's Last-Modified,
-    # with which it says no-cache (app/__init__.py::standard_headers).
+    # What the 200 would say of caching it (RFC 9110 §15.4.5): a feed's no-cache, said
+    # because of its Last-Modified (app/__init__.py::standard_headers), which Werkzeug
+    # then leaves out of a 304 (§15.4.5 does not ask for it).
     for name, value in headers:
         if name in ("Last-Modified", "Cache-Control"):
             response.headers[name] = value
     return response
+
+
+def _unchanged_since(headers) -> bool:
+    """Whether the answer's ``Last-Modified`` is not after ``If-Modified-Since``, a date
+    that is not in the future (one a clock set ahead sent would keep every later change
+    out), and the data changed at most once in that second: two changes in one second (two
+    writes, or a write and an event's start) date two answers the same, and the client
+    may hold the first (§8.8.2.2: a date is a strong validator only if so known)."""
+    stamp = next((value for name, value in headers if name == "Last-Modified"), None)
+    since = request.if_modified_since
+    if stamp is None or since is None or since.timestamp() > clock.timestamp():
+        return False
+    last = parse_date(stamp)
+    if last is None or last > since:
+        return False
+    start = last.timestamp()
+    written, clocked = _changes()
+    moments = [moment for _version, moment in written] + [clocked]
+    return sum(start <= moment < start + 1 for moment in moments) < 2
+
+
+def _changes() -> tuple[list[tuple[int, float]], float]:
+    """The last writes (data version, time) and the last moment the clock changed what a
+    listing shows, in seconds since the epoch."""
+    moment = last_clock_change(current_app.config["SITE_TIMEZONE"])
+    return written_times(), moment.replace(tzinfo=UTC).timestamp()
+
+
+def _dated_after_changes(headers) -> None:
+    """An answer's ``Last-Modified`` (a feed's: the latest change among its events) moved
+    to the write that made the data version it was read at, or the clock's last change,
+    when later: an event that left the feed (trashed, moved out of its dates or
+    categories) left no change among those it holds, and the date must not go back
+    (RFC 9110 §8.8.2). Read after the answer: a write made since cannot be told apart
+    from the data it read, so with neither of the last two versions to date it by, the
+    date is left out (rare: two writes during one answer)."""
+    written, clocked = _changes()
+    version = data_version()
+    made = [moment for number, moment in written if number == version]
+    if written and not made:
+        del headers["Last-Modified"]
+        return
+    own = parse_date(headers["Last-Modified"]).timestamp()
+    latest = max(own, clocked, *made)
+    headers["Last-Modified"] = http_date(datetime.fromtimestamp(int(latest), UTC))
 
 
 def _lifetime(version: int, memo: dict) -> float:
@@ -239,6 +292,8 @@ def register(app) -> None:
             return response
         body = response.get_data()
         headers = response.headers
+        if "Last-Modified" in headers:
+            _dated_after_changes(headers)
         etag = headers.get("ETag") or etag_of(body)
         headers["ETag"] = etag
         # Set by cached_response, for a GET of a view marked @cached only.

@@ -102,7 +102,8 @@ def wants_calendar(args: dict) -> bool:
 
 def calendar_response(items: Iterable[FeedEvent], *, name: str, site_timezone: str) -> Response:
     """``text/calendar`` with ``Last-Modified`` (the latest change among the events, noted
-    as they are written); the ``ETag`` is added, and ``If-None-Match`` answered, by
+    as they are written; ``app/cache.py`` moves it to a later write or clock change that
+    may have taken an event out); the ``ETag`` is added, and the conditions answered, by
     ``app/cache.py``."""
     modified = []
 

@@ -423,6 +423,41 @@ def rule_gives(recurrence: Recurrence, start: datetime, tz: tzinfo, moment: date
     return False
 
 
+def names_a_date(recurrence: Recurrence, start: datetime, tz: tzinfo, moment: Moment) -> bool:
+    """Whether the EXDATE value ``moment`` names a date the series' RRULEs and RDATEs give
+    (``rule_gives``), or for a whole day (``VALUE=DATE``) one on that day, as
+    ``without_exdates`` reads it."""
+    if moment.kind != "date":
+        return rule_gives(recurrence, start, tz, moment.local(tz, start.time()))
+    day = moment.value
+    given = [start, *(m.local(tz, start.time()) for m in recurrence.rdates)]
+    if any(when.date() == day for when in given):
+        return True
+    for rule_text in recurrence.rules:
+        rule = rrulestr(_floating_until(rule_text, tz), dtstart=start)
+        found = rule.after(datetime.combine(day, time()), inc=True)
+        if found is not None and found.date() == day:
+            return True
+    return False
+
+
+def without_stale_exdates(lines: list[str], start: datetime, tz: tzinfo, before) -> list[str]:
+    """The lines of a series whose dates a write changed (it starts at the wall time
+    ``start`` in ``tz`` now), less the EXDATE values that named a date of the series as it
+    was (``before``: its Recurrence, start and zone) and name none of it now: they exclude
+    nothing any more, and a calendar application would keep them as exceptions of dates
+    the series does not have. A value that named nothing before is the writer's own."""
+    now = parse(lines)
+    was, was_start, was_tz = before
+
+    def stale(moment: Moment) -> str | None:
+        if names_a_date(now, start, tz, moment) or not names_a_date(was, was_start, was_tz, moment):
+            return None
+        return ""
+
+    return rewrite_exdates(lines, stale)
+
+
 def lines_from(lines: list[str], start: datetime, new_start: datetime) -> list[str]:
     """The lines of a series that starts at the wall time ``start``, for the same series
     started at ``new_start``, one of its later dates: each RRULE's COUNT less the dates that

@@ -55,6 +55,7 @@ from peewee import (
 )
 from playhouse.pool import MaxConnectionsExceeded, PooledPostgresqlDatabase, PooledSqliteDatabase
 
+from rules import clock
 from rules.text import fold
 from store import fts_case
 
@@ -850,17 +851,44 @@ BUMP_VERSION = (
 )
 
 
+# The last two data versions and when the writes that made them were made (seconds since
+# the epoch, by rules/clock.py), moved with every bump: a feed that an event left changed
+# then, though no event it still holds did (app/cache.py, ``written_times``).
+_WRITTEN_BEFORE = (
+    "INSERT INTO setting (key, value) SELECT 'data_written_before', value FROM setting"
+    " WHERE key = 'data_written' ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+_WRITTEN = (
+    "INSERT INTO setting (key, value) VALUES ('data_written', '{} {:.6f}')"
+    " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+READ_WRITTEN = "SELECT key, value FROM setting WHERE key IN ('data_written_before', 'data_written')"
+
+
 def _bump_version() -> int | None:
-    """The data version the write transaction makes. On PostgreSQL its ``BEGIN`` read the
-    version under the writer lock, which every bump is made under, so nothing moves it
-    before the commit: the bump is sent with the ``COMMIT`` (``commit`` above), one round
-    trip fewer while the lock is held."""
+    """The data version the write transaction makes, and the time of the write noted. On
+    PostgreSQL its ``BEGIN`` read the version under the writer lock, which every bump is
+    made under, so nothing moves it before the commit: the bump is sent with the
+    ``COMMIT`` (``commit`` above), one round trip fewer while the lock is held."""
     known = getattr(_lock_at_begin, "version", None)
     if known is not None:
-        _lock_at_begin.commit_with = BUMP_VERSION
+        written = _WRITTEN.format(known + 1, clock.timestamp())  # numbers: nothing to quote
+        _lock_at_begin.commit_with = f"{BUMP_VERSION}; {_WRITTEN_BEFORE}; {written}"
         return known + 1
     row = database.execute_sql(f"{BUMP_VERSION} RETURNING value").fetchone()
-    return int(row[0]) if row else None
+    if row is None:
+        return None
+    database.execute_sql(_WRITTEN_BEFORE)
+    database.execute_sql(_WRITTEN.format(int(row[0]), clock.timestamp()))
+    return int(row[0])
+
+
+def written_times() -> list[tuple[int, float]]:
+    """(data version, when its write was made) of the last two writes that changed data
+    (fewer before the first ones since this was noted), as committed by now."""
+    rows = execute_prepared(READ_WRITTEN, ()).fetchall()
+    pairs = (value.split() for _key, value in rows)
+    return sorted((int(version), float(moment)) for version, moment in pairs)
 
 
 @contextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from peewee import SQL, fn
 
@@ -331,10 +331,7 @@ def seconds_until_clock_change(site_timezone: str) -> float:
     list of what has not yet ended, of what has, a series' next dates), or the next
     midnight in the site zone (the default event window starts at yesterday 00:00)."""
     now = utcnow().replace(tzinfo=None)
-    tz = dates.resolve_timezone(site_timezone)[0]
-    local = dates.utc_to_local(now, tz)
-    midnight = dates.local_to_utc(dates.snap_to_day_start(local) + timedelta(days=1), tz)
-    horizon = midnight
+    horizon = _midnight(now, site_timezone) + timedelta(days=1)
     moments = [_next(scheduled_dates()[1], dates.fmt(now))]
     moments += [moment for (moment,) in _NEXT_START_OR_END.execute(dates.fmt(now)).fetchall()]
     for moment in moments:
@@ -343,10 +340,38 @@ def seconds_until_clock_change(site_timezone: str) -> float:
     return max(0.0, (horizon - now).total_seconds())
 
 
+def last_clock_change(site_timezone: str) -> datetime:
+    """The last moment (UTC) at which what a listing shows may have changed with no write:
+    the moments of ``seconds_until_clock_change`` that have passed (a feed's
+    ``Last-Modified`` is never older, so a scheduled event that came out is fetched)."""
+    now = utcnow().replace(tzinfo=None)
+    latest = _midnight(now, site_timezone)
+    scheduled = scheduled_dates()[1]
+    passed = bisect_right(scheduled, dates.fmt(now))
+    moments = [scheduled[passed - 1] if passed else ""]
+    moments += [moment for (moment,) in _LAST_START_OR_END.execute(dates.fmt(now)).fetchall()]
+    for moment in moments:
+        if moment:
+            latest = max(latest, dates.parse_stored(moment))
+    return min(latest, now)
+
+
+def _midnight(now: datetime, site_timezone: str) -> datetime:
+    """The start of ``now``'s day in the site zone, in UTC."""
+    tz = dates.resolve_timezone(site_timezone)[0]
+    return dates.local_to_utc(dates.snap_to_day_start(dates.utc_to_local(now, tz)), tz)
+
+
 def _next_of(column):
     return Event.select(fn.MIN(column)).where(column > param(0))
 
 
+def _last_of(column):
+    return Event.select(fn.MAX(column)).where(column <= param(0))
+
+
 # The first event start and the first event end after a moment (each its index's first
-# entry past it; any status: a bound sooner than needed only shortens a cached answer).
+# entry past it; any status: a bound sooner than needed only shortens a cached answer),
+# and the last ones by then (a moment later than needed only makes a feed look newer).
 _NEXT_START_OR_END = Statement(lambda: _next_of(Event.utc_start).union_all(_next_of(Event.utc_end)))
+_LAST_START_OR_END = Statement(lambda: _last_of(Event.utc_start).union_all(_last_of(Event.utc_end)))

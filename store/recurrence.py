@@ -28,6 +28,7 @@ from rules.recurrence import (
     series_zone,
     stored_lines,
     without_exdates,
+    without_stale_exdates,
 )
 from store.db import insert_rows, run_sql, write_transaction
 from store.models import Event, EventTerm, live_value
@@ -224,14 +225,8 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
     them. ``before``: the series before the write, whose excluded days stay excluded when
     its time of day, timezone or all-day flag changed (``_exdates_follow_their_day``)."""
 
-    lines = stored_lines(series.recurrence)
     follow = _follower(before, series, starts) if before is not None else None
-    if follow is not None:
-        moved = _exdates_follow_their_day(lines, before, series, follow)
-        if moved != lines:
-            lines = moved
-            series.recurrence = join_lines(lines)  # the occurrences copy it below
-            _set_lines(series.id, lines)
+    lines = _lines_after_change(series, before, follow)
     tz = series_zone(series)[0]
     recurrence = parse(lines)
     exdates = recurrence.exdates
@@ -261,6 +256,29 @@ def rebuild(series, starts: list[datetime], before=None) -> None:
                 Event.id == row.id
             ).execute()
     add_occurrences(series, [start for start in starts if start not in kept])
+
+
+def _lines_after_change(series, before, follow) -> list[str]:
+    """The series' lines once a write changed its dates: its excluded days moved with its
+    time of day (``_exdates_follow_their_day``), then without the EXDATEs that name none of
+    its dates any more (``without_stale_exdates``), saved when they differ."""
+    lines = stored_lines(series.recurrence)
+    if before is None or not is_series(before):
+        return lines
+    changed = lines
+    if follow is not None:
+        changed = _exdates_follow_their_day(changed, before, series, follow)
+    was = (
+        parse(stored_lines(before.recurrence)),
+        dates.parse_stored(before.start_date),
+        series_zone(before)[0],
+    )
+    start = dates.parse_stored(series.start_date)
+    changed = without_stale_exdates(changed, start, series_zone(series)[0], was)
+    if changed != lines:
+        series.recurrence = join_lines(changed)  # the occurrences copy it
+        _set_lines(series.id, changed)
+    return changed
 
 
 def _move_trashed(row, series, follow, recurrence, tz) -> None:

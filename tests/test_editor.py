@@ -1279,6 +1279,45 @@ def test_ending_a_series_says_its_edited_date_is_now_an_event_of_its_own(client,
     assert f'href="/manage/events/{second}"' in page and "Class moved" in page
 
 
+def test_a_series_form_s_warning_says_what_ending_the_series_does_to_its_edited_dates(
+    client, sign_in, admin
+):
+    """fix18t: the series form warned that an edited date "is deleted if the series no
+    longer has its day", which is not so when the series is ended (SPEC §12: edited dates
+    become ordinary events). The warning says both, in every language, and ending the
+    series does what it says."""
+    editor = sign_in("editor")
+    start = date.today() + timedelta(days=30)
+    series = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Weekly choir",
+            "start_date": f"{start} 10:00",
+            "end_date": f"{start} 11:00",
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"],
+        },
+        headers=admin,
+    ).get_json()
+    dates = client.get(f"{NS}/events?post_parent={series['id']}&start_date={start}", headers=admin)
+    second = dates.get_json()["events"][1]["id"]
+    moved = client.post(f"{NS}/events/{second}", json={"title": "Choir moved"}, headers=admin)
+    assert moved.status_code == 200
+    path = f"/manage/events/{series['id']}"
+    said = {
+        "": "if the series no longer repeats, it becomes an event of its own.",
+        "/fr": "si la série ne se répète plus, elle devient un évènement à part entière.",
+        "/de": "wiederholt sich die Serie nicht mehr, wird er eine eigene Veranstaltung.",
+        "/es": "si la serie ya no se repite, pasa a ser un evento propio.",
+    }
+    for root, words in said.items():
+        form = editor.get(f"{root}{path}").get_data(as_text=True)
+        assert words in html.unescape(form), root
+    answer = editor.post(path, data=untouched(editor, path, repeat_freq="", recurrence=""))
+    assert answer.status_code == 303
+    kept = client.get(f"{NS}/events/{second}", headers=admin).get_json()
+    assert kept["post_parent"] == 0 and kept["title"] == "Choir moved"  # as the form said
+
+
 def test_a_photo_larger_than_other_bodies_is_taken_and_one_too_large_says_so(client, sign_in):
     """Found by an outside check: the event form and the library took bodies of 1 MB at
     most (every body but an upload's), so a phone's photo was a 413 that lost the form."""

@@ -163,6 +163,9 @@ def test_one_event_by_id_and_by_slug(client, make_event):
 
 
 def test_etag_not_modified_and_last_modified(client, admin, make_event):
+    # Stopped: the write's version is dated a moment after the event's `modified` (the
+    # feed's date is the later one), which a second may have begun in between.
+    clock.freeze()
     made = make_event()
     first = client.get(f"{NS}/events?ical=1")
     etag = first.headers["ETag"]
@@ -177,11 +180,11 @@ def test_etag_not_modified_and_last_modified(client, admin, make_event):
 
 
 def test_an_event_leaving_a_feed_leaves_the_subscribers_copy(client, admin, make_event):
-    """A feed's `Last-Modified` is the latest change among the events it holds: trashing one
-    does not move it forward. So a subscriber sending back that date (`If-Modified-Since`)
-    gets the feed again, without the trashed event, never a 304 that would keep it in its
-    calendar (the twelfth session answered it with 304; found by the thirteenth's docs
-    check). `If-None-Match` is answered."""
+    """A feed's `Last-Modified` moves forward when an event leaves it (to the write that
+    trashed it), so a subscriber sending back that date (`If-Modified-Since`) gets the feed
+    again, without the trashed event, never a 304 that would keep it in its calendar (the
+    twelfth session answered by the latest change among the events; found by the
+    thirteenth's docs check). A feed unchanged since the date it was sent with gets a 304."""
     kept = make_event(title="Kept", categories=["Imsfeed"])
     clock.advance(5)
     gone = make_event(title="Trashed later", categories=["Imsfeed"])
@@ -199,7 +202,103 @@ def test_an_event_leaving_a_feed_leaves_the_subscribers_copy(client, admin, make
     for path in ("/events", f"/events/{kept['id']}", f"/events/by-slug/{kept['slug']}"):
         first = client.get(f"{NS}{path}?ical=1")
         since = {"If-Modified-Since": first.headers["Last-Modified"]}
-        assert client.get(f"{NS}{path}?ical=1", headers=since).status_code == 200, path
+        again = client.get(f"{NS}{path}?ical=1", headers=since)
+        assert again.status_code == 304, path
+        assert again.headers["ETag"] == first.headers["ETag"], path
+
+
+def test_a_feed_s_last_modified_does_not_go_back_when_an_event_leaves(client, as_role):
+    """chk17t D2: SPEC §11 "subscribable by calendar applications (stable URL, ETag,
+    Last-Modified)": Last-Modified is when the feed last changed (RFC 9110 §8.8.2);
+    trashing an event changes the feed, so its Last-Modified cannot become older than the
+    one served before (it was the latest change among the events left)."""
+    editor = as_role("editor")
+    window = {"ical": "1", "start_date": "2027-07-01", "end_date": "2027-07-02"}
+    for title, hour in (("Stays", "10"), ("Leaves", "12")):
+        response = client.post(
+            f"{NS}/events",
+            json={
+                "title": title,
+                "start_date": f"2027-07-01 {hour}:00",
+                "end_date": f"2027-07-01 {hour}:30",
+            },
+            headers=editor,
+        )
+        assert response.status_code == 201
+        leaving = response.get_json()["id"]
+        clock.advance(1.1)
+    before = client.get(f"{NS}/events", query_string=window)
+    assert before.get_data(as_text=True).count("BEGIN:VEVENT") == 2
+    clock.advance(1.1)
+    assert client.delete(f"{NS}/events/{leaving}", headers=editor).status_code == 200
+    after = client.get(f"{NS}/events", query_string=window)
+    assert after.get_data(as_text=True).count("BEGIN:VEVENT") == 1
+    assert after.headers["ETag"] != before.headers["ETag"]
+    assert parsedate_to_datetime(after.headers["Last-Modified"]) > parsedate_to_datetime(
+        before.headers["Last-Modified"]
+    ), (before.headers["Last-Modified"], after.headers["Last-Modified"])
+
+
+def test_if_modified_since_is_answered_by_the_feeds_date(client, admin, make_event):
+    """chk17t D2: `If-Modified-Since` gets a 304 when the feed has not changed since (RFC
+    9110 §13.1.3), but not when `If-None-Match` is sent too (it wins), when the date is in
+    the future (a client whose clock runs ahead would keep every later change out), or
+    when two writes fell in the feed's second (either may be the copy the client holds)."""
+    clock.advance(2)  # the users the fixtures made were written a second of their own
+    made = make_event(title="Dated")
+    clock.advance(2)
+    path = f"{NS}/events/{made['id']}?ical=1"
+    first = client.get(path)
+    since = first.headers["Last-Modified"]
+    assert client.get(path, headers={"If-Modified-Since": since}).status_code == 304
+    later = "Fri, 01 Jan 2100 00:00:00 GMT"
+    assert client.get(path, headers={"If-Modified-Since": later}).status_code == 200
+    both = {"If-Modified-Since": since, "If-None-Match": '"other"'}
+    assert client.get(path, headers=both).status_code == 200
+    head = client.head(path, headers={"If-Modified-Since": since})
+    assert head.status_code == 304
+    clock.freeze()
+    clock.advance(2)
+    for title in ("Once", "Twice"):  # two writes in one second
+        answer = client.post(f"{NS}/events/{made['id']}", json={"title": title}, headers=admin)
+        assert answer.status_code == 200
+        if title == "Once":
+            held = client.get(path)  # the copy between the two writes
+    now = client.get(path)
+    assert "SUMMARY:Twice" in now.get_data(as_text=True)
+    assert now.headers["Last-Modified"] == held.headers["Last-Modified"]
+    sent = {"If-Modified-Since": held.headers["Last-Modified"]}
+    assert client.get(path, headers=sent).status_code == 200
+    clock.advance(2)
+    assert update_title(client, made["id"], admin, "Thrice").status_code == 200
+    newest = client.get(path)
+    sent = {"If-Modified-Since": newest.headers["Last-Modified"]}
+    assert client.get(path, headers=sent).status_code == 304
+
+
+def test_a_scheduled_event_coming_out_moves_the_feed_s_last_modified(client, make_event):
+    """chk17t D2: a scheduled event comes out at its date with no write, and the feed then
+    holds it: its `Last-Modified` moves to that moment, so a subscriber sending back the
+    date it had gets the new feed, not a 304 that would keep the event from it."""
+    clock.advance(2)
+    make_event(title="Out already")
+    soon = clock.utcnow().replace(tzinfo=None) + timedelta(seconds=30)
+    clock.advance(2)
+    make_event(title="Out soon", status="future", date_utc=soon.strftime("%Y-%m-%d %H:%M:%S"))
+    clock.advance(2)
+    path = f"{NS}/events?ical=1"
+    before = client.get(path)
+    assert "Out soon" not in before.get_data(as_text=True)
+    since = {"If-Modified-Since": before.headers["Last-Modified"]}
+    assert client.get(path, headers=since).status_code == 304
+    clock.advance(60)
+    after = client.get(path, headers=since)
+    assert after.status_code == 200 and "SUMMARY:Out soon" in after.get_data(as_text=True)
+    assert parsedate_to_datetime(after.headers["Last-Modified"]) == soon.replace(tzinfo=UTC)
+
+
+def update_title(client, event_id, headers, title):
+    return client.post(f"{NS}/events/{event_id}", json={"title": title}, headers=headers)
 
 
 def test_a_line_break_written_with_its_own_line_end_is_one_line_end(client, make_event):

@@ -866,6 +866,51 @@ def test_days_taken_out_of_a_series_stay_out_when_it_moves(client, admin, move):
     assert len([line for line in lines if line.startswith("EXDATE")]) == 2, lines
 
 
+def test_an_exdate_whose_date_the_moved_series_no_longer_has_is_dropped(client, admin):
+    """fix18t: a series whose dates moved kept an EXDATE for a date its rule no longer has:
+    it excluded nothing, and the API and the feed still showed it (a calendar application
+    keeps it as an exception of no date). A write that changes the series' dates drops
+    such values; one that still names a date stays, and so does one the write itself
+    brings that named nothing before (the writer's own)."""
+    series = create_series(
+        client,
+        admin,
+        recurrence=[
+            "RRULE:FREQ=WEEKLY;COUNT=5",
+            "EXDATE;TZID=Europe/Paris:20270315T190000,20270322T190000",
+        ],
+    )
+    path = f"{NS}/events/{series['id']}"
+
+    def exdates():
+        lines = client.get(path).get_json()["recurrence"]
+        head = next(e for e in vevents(calendar_of(client, f"/events/{series['id']}")))
+        written = head.get("EXDATE", [])
+        written = written if isinstance(written, list) else [written]
+        in_feed = sorted(f"{d.dt:%Y%m%dT%H%M}" for line in written for d in line.dts)
+        return [line for line in lines if line.startswith("EXDATE")], in_feed
+
+    longer = ["RRULE:FREQ=WEEKLY;COUNT=6", "EXDATE;TZID=Europe/Paris:20270315T190000"]
+    assert update(client, series["id"], admin, recurrence=longer).status_code == 200
+    assert exdates() == (["EXDATE;TZID=Europe/Paris:20270315T190000"], ["20270315T1900"])
+    # A day later: Tuesdays, 16 March is not a date of the series any more.
+    moved = update(
+        client, series["id"], admin, start_date="2027-03-02 19:00", end_date="2027-03-02 21:00"
+    )
+    assert moved.status_code == 200
+    assert [line for line in moved.get_json()["recurrence"] if "EXDATE" in line] == []
+    assert exdates() == ([], [])
+    assert [day[:10] for day in _days(client, series["id"])][:3] == [
+        "2027-03-02",
+        "2027-03-09",
+        "2027-03-16",
+    ]
+    assert expanded(calendar_of(client, **WIDE)) == listed(client)
+    own = ["RRULE:FREQ=WEEKLY;COUNT=6", "EXDATE;TZID=Europe/Paris:20270317T190000"]
+    assert update(client, series["id"], admin, recurrence=own).status_code == 200
+    assert exdates()[0] == ["EXDATE;TZID=Europe/Paris:20270317T190000"]
+
+
 def test_moving_a_series_zone_keeps_a_dst_gap_exdate_in_the_feed_as_in_the_listing(client, admin):
     """eed6d41: moving a series' zone rewrites its EXDATEs "so the feed excludes what the
     listing excludes". A daily 02:30 Europe/Paris series: its 2027-03-28 occurrence falls

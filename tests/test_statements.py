@@ -166,7 +166,9 @@ def test_a_write_reads_the_data_version_with_its_begin_and_bumps_it_with_its_com
         monkeypatch.undo()
         assert len(sent) == 3
         assert sent[0].startswith("BEGIN;") and sent[0].endswith(db.READ_VERSION)
-        assert sent[2] == f"{db.BUMP_VERSION}; COMMIT"
+        # The bump and the write's time (app/cache.py dates feeds by it), sent with COMMIT.
+        assert sent[2].startswith(f"{db.BUMP_VERSION}; {db._WRITTEN_BEFORE}; INSERT")
+        assert sent[2].endswith("ON CONFLICT (key) DO UPDATE SET value = excluded.value; COMMIT")
         assert stored_version() == before + 1 == db._lease[1]
         with pytest.raises(LookupError), db.write_transaction():
             database.execute_sql("UPDATE setting SET value = value WHERE key = 'data_version'")
