@@ -1,0 +1,104 @@
+"""chk18b: moving from The Events Calendar (SPEC §17, §15) — an outside check.
+
+The old addresses a site of The Events Calendar links must keep working after the move.
+Each test fails on the current code for the reason its docstring gives."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import NS
+
+
+def _titles(html: str) -> list[str]:
+    """The event titles a list page shows, in order (each linked to /event/{slug}/)."""
+    seen: list[str] = []
+    for slug in re.findall(r'href="[^"]*/event/([^/"]+)/"', html):
+        if slug not in seen:
+            seen.append(slug)
+    return seen
+
+
+@pytest.fixture
+def many(make_event, client, admin):
+    """14 upcoming events in category "talks" (tag "outdoor"): two list pages of 10."""
+    made = []
+    for n in range(14):
+        made.append(
+            make_event(
+                title=f"Talk {n:02d}",
+                slug=f"talk-{n:02d}",
+                start_date=f"+{n + 2} days 10am",
+                end_date=f"+{n + 2} days 11am",
+                categories=["talks"],
+                tags=["outdoor"],
+            )
+        )
+    return made
+
+
+def _follow(client, path: str, hops: int = 5):
+    answer = client.get(path)
+    while answer.status_code in (301, 302, 303, 307, 308) and hops:
+        location = answer.headers["Location"]
+        location = re.sub(r"^https?://[^/]+", "", location)
+        answer = client.get(location)
+        hops -= 1
+    return answer
+
+
+# D1 ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "old",
+    [
+        "/events/category/talks/list/page/2/",
+        "/events/tag/outdoor/list/page/2/",
+        "/events/category/talks/list/featured/page/2/",
+    ],
+)
+def test_tec_term_list_page_addresses_answer(client, many, old):
+    """The plugin's rewrite rules have `{events}/category/{slug}/list/page/N/` (and for tags,
+    and featured): the "next page" of a term's list view. SPEC §17: break no link."""
+    answer = client.get(old)
+    assert answer.status_code in (200, 301, 308), (old, answer.status_code)
+    if "featured" not in old:
+        page = _follow(client, old)
+        assert page.status_code == 200
+        # page 2 of the term's list: the 11th to 14th talks
+        assert _titles(page.get_data(as_text=True))[:1] == ["talk-10"]
+
+
+# D2 ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "old",
+    [
+        "/?post_type=tribe_events&eventDisplay=list&paged=2",
+        "/events/list/?paged=2",
+        "/events/?paged=2",
+    ],
+)
+def test_tec_paged_parameter_gives_that_page(client, many, old):
+    """The plugin's views write the page number as `paged` (View::$page_key); on a site
+    without pretty permalinks every "Next events" link is `?post_type=tribe_events&
+    eventDisplay=list&paged=2`. It must show page 2, as `/events/?page=2` does."""
+    second = _follow(client, "/events/?page=2")
+    assert second.status_code == 200
+    expected = _titles(second.get_data(as_text=True))
+    assert expected and expected[0] == "talk-10"
+    page = _follow(client, old)
+    assert page.status_code == 200
+    assert _titles(page.get_data(as_text=True)) == expected
+
+
+# D3 ---------------------------------------------------------------------------------
+def test_tec_plain_permalink_tag_archive_keeps_the_tag(client, make_event):
+    """`/?post_type=tribe_events&tag=SLUG` is the plugin's tag view without pretty
+    permalinks (its rewrite maps `/events/tag/SLUG/` to exactly that query). It must lead
+    to the tag's page, as `tribe_events_cat=SLUG` leads to the category's."""
+    make_event(title="Tagged one", slug="tagged-one", tags=["outdoor"])
+    make_event(title="Other one", slug="other-one", tags=["indoor"])
+    page = _follow(client, "/?post_type=tribe_events&tag=outdoor")
+    assert page.status_code == 200
+    assert _titles(page.get_data(as_text=True)) == ["tagged-one"]
