@@ -102,3 +102,54 @@ def test_tec_plain_permalink_tag_archive_keeps_the_tag(client, make_event):
     page = _follow(client, "/?post_type=tribe_events&tag=outdoor")
     assert page.status_code == 200
     assert _titles(page.get_data(as_text=True)) == ["tagged-one"]
+
+
+# The import itself, against a fake site of the plugin (tests/chk18b_fake.py) -------------
+import os  # noqa: E402
+import subprocess  # noqa: E402
+
+from tests.chk18b_fake import FakeTEC  # noqa: E402
+from tests.helpers import BIN, ROOT  # noqa: E402
+
+
+@pytest.fixture
+def fake_tec():
+    site = FakeTEC().start()
+    yield site
+    site.stop()
+
+
+@pytest.fixture
+def fresh_db(tmp_path):
+    db = tmp_path / "moved.db"
+    env = {**os.environ, "CALENDAR_DATABASE": str(db), "UPLOAD_FOLDER": str(tmp_path / "up")}
+    subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "create", "boss", "--role", "administrator"],
+        cwd=ROOT, env=env, check=True, capture_output=True, text=True, timeout=120,
+    )
+    return env
+
+
+def import_tec(env, *args):
+    return subprocess.run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "import-tec", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )
+
+
+def _row(stdout: str, kind: str) -> list[int]:
+    line = next(line for line in stdout.splitlines() if line.split()[:1] == [kind])
+    return [int(n) for n in line.split()[1:]]
+
+
+# D4 ---------------------------------------------------------------------------------
+def test_images_on_the_sites_own_address_are_downloaded(fake_tec, fresh_db):
+    """SITE_URL `http://localhost:PORT`; the plugin gives image URLs on `127.0.0.1:PORT`,
+    the very address (same IP, same port) the import reads the site at. SPEC §17: "Images
+    are downloaded (http(s) only, the upload limits and decoding of §13) and become our own
+    media." They are refused as "on an internal address" instead."""
+    site = f"http://localhost:{fake_tec.port}"
+    run = import_tec(fresh_db, site)
+    assert "internal address" not in run.stdout, run.stdout
+    assert _row(run.stdout, "images") == [2, 0, 0, 0], run.stdout
+    assert run.returncode == 0, run.stdout + run.stderr
