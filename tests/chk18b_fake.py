@@ -231,6 +231,10 @@ class FakeTEC:
             if page > pages:
                 return 400, {}, {"code": "rest_post_invalid_page_number", "message": "bad page", "data": {"status": 400}}
             return 200, {"X-WP-Total": str(len(evs)), "X-WP-TotalPages": str(pages)}, [{"id": e["id"]} for e in evs[(page-1)*per: page*per]]
+        if p == TEC:
+            routes = {f"/tribe/events/v1/{k}": {"namespace": "tribe/events/v1", "methods": ["GET"]}
+                      for k in ("categories", "tags", "venues", "organizers", "events")}
+            return 200, {}, {"namespace": "tribe/events/v1", "routes": routes}
         if p == TEC + "/categories":
             return self.listing("categories", sorted(self.cats.values(), key=lambda t: t["name"]), q, path)
         if p == TEC + "/tags":

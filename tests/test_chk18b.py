@@ -153,3 +153,56 @@ def test_images_on_the_sites_own_address_are_downloaded(fake_tec, fresh_db):
     assert "internal address" not in run.stdout, run.stdout
     assert _row(run.stdout, "images") == [2, 0, 0, 0], run.stdout
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def _only(site, allowed):
+    """The fake site answering only the addresses under ``allowed`` (others: 404)."""
+    served = site.answer
+
+    def answer(path, headers):
+        if any(path.startswith(prefix) for prefix in allowed):
+            return served(path, headers)
+        return 404, {"Content-Type": "text/html"}, b"<h1>Not Found</h1>"
+
+    site.answer = answer
+
+
+# D5 ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("suffix", ["", "/wp-json/tribe/events/v1"])
+def test_a_site_whose_rest_index_is_hidden_is_still_imported(fake_tec, fresh_db, suffix):
+    """SPEC §17: import-tec "reads a live site through its REST API
+    (`{SITE_URL}/wp-json/tribe/events/v1`: categories ..., tags, venues, organizers, then
+    events ...)". A site that serves the plugin's routes (and its namespace index) but not
+    WordPress's root index `/wp-json/` (a security plugin's setting, or a test double that
+    serves what the SPEC names) is refused: "is not a WordPress site (no REST API at
+    /wp-json/)"."""
+    _only(fake_tec, ["/wp-json/tribe/events/v1", "/wp-content/"])
+    run = import_tec(fresh_db, fake_tec.base + suffix)
+    assert "not a WordPress site" not in run.stdout + run.stderr
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert _row(run.stdout, "events")[0] == 12, run.stdout
+
+
+# D6 ---------------------------------------------------------------------------------
+def test_credentials_are_not_refused_because_users_me_is_missing(fake_tec, fresh_db):
+    """With `--user/--password` the plugin's routes accept the application password (they
+    answer 401 to a wrong one and show the account's drafts to the right one). A site
+    without WordPress's `wp/v2/users/me` route (404 rest_no_route) is stopped with "the site
+    refused the user name and application password": a 404 is no refusal, and SPEC §17 asks
+    only for "with credentials also what the account may read beyond published items"."""
+    from tests.chk18b_fake import APP_PW, USER
+
+    served = fake_tec.answer
+
+    def answer(path, headers):  # the REST index and the plugin are there; wp/v2 is not
+        if path.startswith("/wp-json/wp/v2/"):
+            return 404, {}, {"code": "rest_no_route", "data": {"status": 404},
+                             "message": "No route was found matching the URL and request method."}
+        return served(path, headers)
+
+    fake_tec.answer = answer
+    run = import_tec(fresh_db, fake_tec.base, "--user", USER, "--password", APP_PW)
+    assert "refused the user name" not in run.stdout + run.stderr, run.stderr
+    assert run.returncode == 0, run.stdout + run.stderr
+    # the draft and the private event come too
+    assert _row(run.stdout, "events")[0] == 14, run.stdout
