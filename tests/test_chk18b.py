@@ -206,3 +206,37 @@ def test_credentials_are_not_refused_because_users_me_is_missing(fake_tec, fresh
     assert run.returncode == 0, run.stdout + run.stderr
     # the draft and the private event come too
     assert _row(run.stdout, "events")[0] == 14, run.stdout
+
+
+# D7 ---------------------------------------------------------------------------------
+def test_a_rerun_brings_changes_that_did_not_move_modified(fake_tec, fresh_db, tmp_path):
+    """SPEC §17: "Running it again updates what changed (matched by source global_id)".
+    In WordPress a meta-only change (`wp post meta update 51 _EventCost 15`, a plugin that
+    flips `_tribe_featured`) or a deleted category (wp_delete_term unlinks it from every
+    event) changes what the plugin answers for an event without moving its `modified_utc`.
+    The import compares `modified_utc` only, counts such events "unchanged" and keeps the
+    stale values."""
+    first = import_tec(fresh_db, fake_tec.base, "--no-images")
+    assert first.returncode == 0, first.stdout + first.stderr
+    concert = fake_tec.events[0]
+    concert["cost"] = "$15"
+    concert["cost_details"]["values"] = ["15"]
+    concert["featured"] = False
+    lecture = fake_tec.events[1]
+    assert lecture["slug"] == "old-lecture"
+    del fake_tec.cats["talks"]  # the category deleted at the source
+    for event in fake_tec.events:
+        event["categories"] = [c for c in event["categories"] if c["slug"] != "talks"]
+    second = import_tec(fresh_db, fake_tec.base, "--no-images")
+    assert second.returncode == 0, second.stdout + second.stderr
+
+    probe = subprocess.run(
+        [os.path.join(BIN, "python"), "-c",
+         "import json\nfrom wsgi import app\nc = app.test_client()\n"
+         f"a = c.get('{NS}/events/by-slug/spring-concert').get_json()\n"
+         f"b = c.get('{NS}/events/by-slug/old-lecture').get_json()\n"
+         "print(json.dumps([a['cost'], a['featured'], [x['slug'] for x in b['categories']]]))"],
+        cwd=ROOT, env=fresh_db, capture_output=True, text=True, timeout=120,
+    )
+    cost, featured, categories = __import__("json").loads(probe.stdout.strip().splitlines()[-1])
+    assert (cost, featured, categories) == ("$15", False, []), second.stdout
