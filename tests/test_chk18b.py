@@ -240,3 +240,38 @@ def test_a_rerun_brings_changes_that_did_not_move_modified(fake_tec, fresh_db, t
     )
     cost, featured, categories = __import__("json").loads(probe.stdout.strip().splitlines()[-1])
     assert (cost, featured, categories) == ("$15", False, []), second.stdout
+
+
+# D8 ---------------------------------------------------------------------------------
+def test_wp_v2_terms_honour_orderby(client, make_event):
+    """WordPress's term routes order by `orderby` (`count`, `id`, `slug`, `name`, ...) as
+    clients such as a "popular tags" widget ask; SPEC §17 promises WordPress's shapes for
+    `wp/v2/tags`. `orderby` is ignored (always by name), while our own `/tags` honours it."""
+    make_event(title="A", tags=["zulu", "alpha"])
+    make_event(title="B", tags=["zulu", "alpha"])
+    make_event(title="C", tags=["alpha", "mike"])
+    # counts: alpha 3, zulu 2, mike 1 (by name: alpha, mike, zulu)
+    ours = client.get(f"{NS}/tags?orderby=count&order=desc&hide_empty=false").get_json()["tags"]
+    assert [t["slug"] for t in ours] == ["alpha", "zulu", "mike"]
+    theirs = client.get("/wp-json/wp/v2/tags?orderby=count&order=desc").get_json()
+    assert [t["slug"] for t in theirs] == ["alpha", "zulu", "mike"]
+    by_id = client.get("/wp-json/wp/v2/tags?orderby=id&order=asc").get_json()
+    ids = [t["id"] for t in by_id]
+    assert ids == sorted(ids)
+    assert [t["slug"] for t in by_id] == ["zulu", "alpha", "mike"]  # created in that order
+
+
+# D9 ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "path", ["/index.php?rest_route=/", "/index.php?rest_route=/tribe/events/v1/events"]
+)
+def test_wordpress_plain_permalink_rest_address_with_index_php(client, make_event, path):
+    """Without pretty permalinks WordPress's own rest_url() is `{home}/index.php?rest_route=…`
+    (get_rest_url() adds `index.php` so that nginx need not redirect), and that is the
+    address the plugin's `rest_url`s and the `Link: rel="https://api.w.org/"` header give
+    there. `/?rest_route=` is served; `/index.php?rest_route=` is a 404. SPEC §17: "a client
+    written for the plugin works by changing only the host"."""
+    make_event(title="Listed")
+    answer = client.get(path)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json() == client.get(path.replace("/index.php", "/")).get_json()
