@@ -275,3 +275,19 @@ def test_wordpress_plain_permalink_rest_address_with_index_php(client, make_even
     answer = client.get(path)
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json() == client.get(path.replace("/index.php", "/")).get_json()
+
+
+# D10 --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "old", ["/events/feed/", "/events/category/talks/feed/", "/events/tag/outdoor/feed/"]
+)
+def test_tec_event_feeds_keep_answering(client, many, old):
+    """The plugin's rewrite rules serve the events' RSS feed at `{events}/feed/` (also
+    `rdf|rss|rss2|atom`), `{events}/category/{slug}/feed/` and `{events}/tag/{slug}/feed/`,
+    and WordPress links it from every events page (`<link rel="alternate"
+    type="application/rss+xml">`), so feed readers are subscribed to it. SPEC §17: moving
+    must "break no link and no client". They answer 404."""
+    answer = _follow(client, old)
+    assert answer.status_code == 200, (old, answer.status_code)
+    assert re.search(r"rss|atom|xml", answer.headers.get("Content-Type", ""))
+    assert "Talk 00" in answer.get_data(as_text=True)
