@@ -291,3 +291,23 @@ def test_tec_event_feeds_keep_answering(client, many, old):
     assert answer.status_code == 200, (old, answer.status_code)
     assert re.search(r"rss|atom|xml", answer.headers.get("Content-Type", ""))
     assert "Talk 00" in answer.get_data(as_text=True)
+
+
+# D11 --------------------------------------------------------------------------------
+def test_a_category_renamed_at_the_source_is_not_duplicated(fake_tec, fresh_db):
+    """SPEC §17: "Running it again updates what changed ... and creates what is new;
+    nothing is duplicated." A category whose slug (and name) was edited in WordPress
+    (`talks` → `lectures`, same term id 14) is matched by slug only, so the rerun creates
+    a second category and leaves the first, now empty, beside it: one source term, two
+    categories here (and the term's id changes under every client)."""
+    first = import_tec(fresh_db, fake_tec.base, "--no-images")
+    assert first.returncode == 0, first.stdout + first.stderr
+    talks = fake_tec.cats["talks"]
+    talks.update(slug="lectures", name="Lectures", url=fake_tec.base + "/events/category/lectures/")
+    for event in fake_tec.events:
+        for term in event["categories"]:
+            if term["id"] == talks["id"]:
+                term.update(slug="lectures", name="Lectures")
+    second = import_tec(fresh_db, fake_tec.base, "--no-images")
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert _row(second.stdout, "categories") == [0, 1, 3, 0], second.stdout
