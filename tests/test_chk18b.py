@@ -351,3 +351,22 @@ def test_wordpress_shortlink_of_an_imported_event_under_another_host_name(
         ".headers.get('Location'))",
     )
     assert other.endswith("/event/spring-concert/"), other
+
+
+# D13 --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "page",
+    ["/event/talk-00/", "/events/list/", "/events/category/talks/", "/events/tag/outdoor/",
+     "/events/month/"],
+)
+def test_tec_outlook_ical_export_links_give_the_calendar_file(client, many, page):
+    """The plugin's "Export Outlook .ics file" link (beside "Export .ics file", on single
+    events and on every view: e.g. `/events/tag/talks/day/2025-02-03/?outlook-ical=1`)
+    is the page's address with `?outlook-ical=1`. `?ical=1` moves to our feed; the
+    Outlook form answers the HTML page instead of a calendar file. SPEC §17: break no link."""
+    plain = _follow(client, page + "?ical=1")
+    assert plain.status_code == 200 and plain.mimetype == "text/calendar"
+    answer = _follow(client, page + "?outlook-ical=1")
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/calendar", answer.mimetype
+    assert "BEGIN:VCALENDAR" in answer.get_data(as_text=True)
