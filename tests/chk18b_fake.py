@@ -1,4 +1,5 @@
 """A fake site running The Events Calendar (chk18b), shapes as the SPEC's samples."""
+
 from __future__ import annotations
 
 import base64
@@ -7,7 +8,7 @@ import io
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit, urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from PIL import Image
 
@@ -38,8 +39,14 @@ class FakeTEC:
         self.fail_once: dict[str, tuple] = {}  # path prefix -> (status, headers) served once
         self.per_page_default = 10
         self.images = {
-            "/wp-content/uploads/2026/01/poster.jpg": ("image/jpeg", img_bytes("JPEG", (1200, 900))),
-            "/wp-content/uploads/2026/01/hall.png": ("image/png", img_bytes("PNG", (640, 480), (10, 100, 200))),
+            "/wp-content/uploads/2026/01/poster.jpg": (
+                "image/jpeg",
+                img_bytes("JPEG", (1200, 900)),
+            ),
+            "/wp-content/uploads/2026/01/hall.png": (
+                "image/png",
+                img_bytes("PNG", (640, 480), (10, 100, 200)),
+            ),
         }
         self.build()
 
@@ -49,31 +56,64 @@ class FakeTEC:
 
     def term(self, i, name, slug, tax, parent=0, count=1, description=""):
         kind = "categories" if tax == "tribe_events_cat" else "tags"
-        t = {"id": i, "count": count, "description": description, "name": name, "slug": slug,
-             "taxonomy": tax, "parent": parent, "meta": [],
-             "url": f"{self.base}/events/{'category' if kind == 'categories' else 'tag'}/{slug}/",
-             "urls": {"self": f"{self.base}{TEC}/{kind}/{i}", "collection": f"{self.base}{TEC}/{kind}"}}
+        t = {
+            "id": i,
+            "count": count,
+            "description": description,
+            "name": name,
+            "slug": slug,
+            "taxonomy": tax,
+            "parent": parent,
+            "meta": [],
+            "url": f"{self.base}/events/{'category' if kind == 'categories' else 'tag'}/{slug}/",
+            "urls": {
+                "self": f"{self.base}{TEC}/{kind}/{i}",
+                "collection": f"{self.base}{TEC}/{kind}",
+            },
+        }
         if tax == "post_tag":
             t.pop("parent")
         return t
 
     def venue(self, i, name, slug, status="publish", image=None, **extra):
-        v = {"id": i, "author": "1", "status": status, "date": "2026-01-02 10:00:00",
-             "date_utc": "2026-01-02 10:00:00", "modified": "2026-01-02 10:00:00",
-             "modified_utc": "2026-01-02 10:00:00", "url": f"{self.base}/venue/{slug}/",
-             "venue": name, "slug": slug}
+        v = {
+            "id": i,
+            "author": "1",
+            "status": status,
+            "date": "2026-01-02 10:00:00",
+            "date_utc": "2026-01-02 10:00:00",
+            "modified": "2026-01-02 10:00:00",
+            "modified_utc": "2026-01-02 10:00:00",
+            "url": f"{self.base}/venue/{slug}/",
+            "venue": name,
+            "slug": slug,
+        }
         v.update(extra)
         if image:
             v["image"] = self.image_obj(image)
-        v.update({"show_map": True, "show_map_link": True, "global_id": self.gid(i),
-                  "global_id_lineage": [self.gid(i)]})
+        v.update(
+            {
+                "show_map": True,
+                "show_map_link": True,
+                "global_id": self.gid(i),
+                "global_id_lineage": [self.gid(i)],
+            }
+        )
         return v
 
     def organizer(self, i, name, slug, status="publish", **extra):
-        o = {"id": i, "author": "1", "status": status, "date": "2026-01-02 10:00:00",
-             "date_utc": "2026-01-02 10:00:00", "modified": "2026-01-02 10:00:00",
-             "modified_utc": "2026-01-02 10:00:00", "url": f"{self.base}/organizer/{slug}/",
-             "organizer": name, "slug": slug}
+        o = {
+            "id": i,
+            "author": "1",
+            "status": status,
+            "date": "2026-01-02 10:00:00",
+            "date_utc": "2026-01-02 10:00:00",
+            "modified": "2026-01-02 10:00:00",
+            "modified_utc": "2026-01-02 10:00:00",
+            "url": f"{self.base}/organizer/{slug}/",
+            "organizer": name,
+            "slug": slug,
+        }
         o.update(extra)
         o.update({"global_id": self.gid(i), "global_id_lineage": [self.gid(i)]})
         return o
@@ -81,39 +121,108 @@ class FakeTEC:
     def image_obj(self, path):
         ct, data = self.images[path]
         im = Image.open(io.BytesIO(data))
-        return {"url": self.base + path, "id": 900 + len(path), "extension": path.rsplit(".", 1)[1],
-                "width": im.width, "height": im.height, "filesize": len(data), "sizes": {}}
+        return {
+            "url": self.base + path,
+            "id": 900 + len(path),
+            "extension": path.rsplit(".", 1)[1],
+            "width": im.width,
+            "height": im.height,
+            "filesize": len(data),
+            "sizes": {},
+        }
 
-    def event(self, i, title, slug, start, end, tz="UTC", utc_start=None, utc_end=None, status="publish",
-              all_day=False, cats=(), tags=(), venue=None, orgs=(), cost="", values=(), symbol="",
-              position="", featured=False, sticky=False, hide=False, image=None, website=None,
-              modified="2026-01-03 10:00:00", description="<p>Desc</p>", excerpt=""):
-        e = {"id": i, "global_id": self.gid(i), "global_id_lineage": [self.gid(i)], "author": "1",
-             "status": status, "date": "2026-01-03 10:00:00", "date_utc": "2026-01-03 10:00:00",
-             "modified": modified, "modified_utc": modified, "url": f"{self.base}/event/{slug}/",
-             "rest_url": f"{self.base}{TEC}/events/{i}", "title": title, "description": description,
-             "excerpt": excerpt, "slug": slug, "image": self.image_obj(image) if image else False,
-             "all_day": all_day, "start_date": start, "start_date_details": details(start),
-             "end_date": end, "end_date_details": details(end),
-             "utc_start_date": utc_start or start, "utc_start_date_details": details(utc_start or start),
-             "utc_end_date": utc_end or end, "utc_end_date_details": details(utc_end or end),
-             "timezone": tz, "timezone_abbr": tz, "cost": cost,
-             "cost_details": {"currency_symbol": symbol, "currency_code": "", "currency_position": position,
-                              "values": list(values)},
-             "website": website if website is not None else f"{self.base}/event/{slug}/",
-             "show_map": True, "show_map_link": False, "hide_from_listings": hide, "sticky": sticky,
-             "featured": featured,
-             "categories": [self._embedded(self.cats[c]) for c in cats],
-             "tags": [self._embedded(self.tags[t]) for t in tags],
-             "venue": copy.deepcopy(self.venues[venue]) if venue else [],
-             "organizer": [copy.deepcopy(self.orgs[o]) for o in orgs],
-             "custom_fields": []}
+    def event(
+        self,
+        i,
+        title,
+        slug,
+        start,
+        end,
+        tz="UTC",
+        utc_start=None,
+        utc_end=None,
+        status="publish",
+        all_day=False,
+        cats=(),
+        tags=(),
+        venue=None,
+        orgs=(),
+        cost="",
+        values=(),
+        symbol="",
+        position="",
+        featured=False,
+        sticky=False,
+        hide=False,
+        image=None,
+        website=None,
+        modified="2026-01-03 10:00:00",
+        description="<p>Desc</p>",
+        excerpt="",
+    ):
+        e = {
+            "id": i,
+            "global_id": self.gid(i),
+            "global_id_lineage": [self.gid(i)],
+            "author": "1",
+            "status": status,
+            "date": "2026-01-03 10:00:00",
+            "date_utc": "2026-01-03 10:00:00",
+            "modified": modified,
+            "modified_utc": modified,
+            "url": f"{self.base}/event/{slug}/",
+            "rest_url": f"{self.base}{TEC}/events/{i}",
+            "title": title,
+            "description": description,
+            "excerpt": excerpt,
+            "slug": slug,
+            "image": self.image_obj(image) if image else False,
+            "all_day": all_day,
+            "start_date": start,
+            "start_date_details": details(start),
+            "end_date": end,
+            "end_date_details": details(end),
+            "utc_start_date": utc_start or start,
+            "utc_start_date_details": details(utc_start or start),
+            "utc_end_date": utc_end or end,
+            "utc_end_date_details": details(utc_end or end),
+            "timezone": tz,
+            "timezone_abbr": tz,
+            "cost": cost,
+            "cost_details": {
+                "currency_symbol": symbol,
+                "currency_code": "",
+                "currency_position": position,
+                "values": list(values),
+            },
+            "website": website if website is not None else f"{self.base}/event/{slug}/",
+            "show_map": True,
+            "show_map_link": False,
+            "hide_from_listings": hide,
+            "sticky": sticky,
+            "featured": featured,
+            "categories": [self._embedded(self.cats[c]) for c in cats],
+            "tags": [self._embedded(self.tags[t]) for t in tags],
+            "venue": copy.deepcopy(self.venues[venue]) if venue else [],
+            "organizer": [copy.deepcopy(self.orgs[o]) for o in orgs],
+            "custom_fields": [],
+        }
         return e
 
     def _embedded(self, t):
-        e = {"name": t["name"], "slug": t["slug"], "term_group": 0, "term_taxonomy_id": t["id"],
-             "taxonomy": t["taxonomy"], "description": t["description"], "parent": t.get("parent", 0),
-             "count": t["count"], "filter": "raw", "id": t["id"], "urls": t["urls"]}
+        e = {
+            "name": t["name"],
+            "slug": t["slug"],
+            "term_group": 0,
+            "term_taxonomy_id": t["id"],
+            "taxonomy": t["taxonomy"],
+            "description": t["description"],
+            "parent": t.get("parent", 0),
+            "count": t["count"],
+            "filter": "raw",
+            "id": t["id"],
+            "urls": t["urls"],
+        }
         return e
 
     def build(self):
@@ -121,46 +230,134 @@ class FakeTEC:
             "music": self.term(11, "Music", "music", "tribe_events_cat"),
             "jazz": self.term(12, "Jazz", "jazz", "tribe_events_cat", parent=11),
             "bebop": self.term(13, "Bebop", "bebop", "tribe_events_cat", parent=12),
-            "talks": self.term(14, "Talks", "talks", "tribe_events_cat", description="<p>Lectures</p>"),
+            "talks": self.term(
+                14, "Talks", "talks", "tribe_events_cat", description="<p>Lectures</p>"
+            ),
         }
         self.tags = {
             "outdoor": self.term(21, "Outdoor", "outdoor", "post_tag"),
             "family": self.term(22, "Family friendly", "family-friendly", "post_tag"),
         }
         self.venues = {
-            "hall": self.venue(31, "Old Town Hall", "old-town-hall", address="1 Main St", city="Springfield",
-                               zip="12345", country="United States", phone="555-1234",
-                               website="https://hall.example.org/", image="/wp-content/uploads/2026/01/hall.png"),
+            "hall": self.venue(
+                31,
+                "Old Town Hall",
+                "old-town-hall",
+                address="1 Main St",
+                city="Springfield",
+                zip="12345",
+                country="United States",
+                phone="555-1234",
+                website="https://hall.example.org/",
+                image="/wp-content/uploads/2026/01/hall.png",
+            ),
             "park": self.venue(32, "River Park", "river-park", city="Shelbyville"),
         }
         self.orgs = {
-            "club": self.organizer(41, "Jazz Club", "jazz-club", email="club@example.org", phone="555-9999",
-                                   website="https://club.example.org/"),
+            "club": self.organizer(
+                41,
+                "Jazz Club",
+                "jazz-club",
+                email="club@example.org",
+                phone="555-9999",
+                website="https://club.example.org/",
+            ),
             "uni": self.organizer(42, "City University", "city-university"),
         }
         ev = []
-        ev.append(self.event(51, "Spring Concert", "spring-concert", "2027-04-10 19:30:00", "2027-04-10 22:00:00",
-                             tz="America/New_York", utc_start="2027-04-10 23:30:00", utc_end="2027-04-11 02:00:00",
-                             cats=["jazz", "music"], tags=["outdoor"], venue="hall", orgs=["club", "uni"],
-                             cost="$10 – $20", values=["10", "20"], symbol="$", position="prefix",
-                             featured=True, image="/wp-content/uploads/2026/01/poster.jpg",
-                             website="https://tickets.example.org/spring"))
-        ev.append(self.event(52, "Old Lecture", "old-lecture", "2020-03-01 10:00:00", "2020-03-01 11:00:00",
-                             cats=["talks"], venue="park", orgs=["uni"], cost="Free", values=["0"]))
-        ev.append(self.event(53, "Far Future Fair", "far-future-fair", "2031-06-01 09:00:00",
-                             "2031-06-03 17:00:00", tz="Europe/Paris", utc_start="2031-06-01 07:00:00",
-                             utc_end="2031-06-03 15:00:00", tags=["family"], sticky=True))
-        ev.append(self.event(54, "All Day Market", "all-day-market", "2027-05-01 00:00:00", "2027-05-01 23:59:59",
-                             all_day=True, cats=["bebop"], venue="park"))
+        ev.append(
+            self.event(
+                51,
+                "Spring Concert",
+                "spring-concert",
+                "2027-04-10 19:30:00",
+                "2027-04-10 22:00:00",
+                tz="America/New_York",
+                utc_start="2027-04-10 23:30:00",
+                utc_end="2027-04-11 02:00:00",
+                cats=["jazz", "music"],
+                tags=["outdoor"],
+                venue="hall",
+                orgs=["club", "uni"],
+                cost="$10 – $20",
+                values=["10", "20"],
+                symbol="$",
+                position="prefix",
+                featured=True,
+                image="/wp-content/uploads/2026/01/poster.jpg",
+                website="https://tickets.example.org/spring",
+            )
+        )
+        ev.append(
+            self.event(
+                52,
+                "Old Lecture",
+                "old-lecture",
+                "2020-03-01 10:00:00",
+                "2020-03-01 11:00:00",
+                cats=["talks"],
+                venue="park",
+                orgs=["uni"],
+                cost="Free",
+                values=["0"],
+            )
+        )
+        ev.append(
+            self.event(
+                53,
+                "Far Future Fair",
+                "far-future-fair",
+                "2031-06-01 09:00:00",
+                "2031-06-03 17:00:00",
+                tz="Europe/Paris",
+                utc_start="2031-06-01 07:00:00",
+                utc_end="2031-06-03 15:00:00",
+                tags=["family"],
+                sticky=True,
+            )
+        )
+        ev.append(
+            self.event(
+                54,
+                "All Day Market",
+                "all-day-market",
+                "2027-05-01 00:00:00",
+                "2027-05-01 23:59:59",
+                all_day=True,
+                cats=["bebop"],
+                venue="park",
+            )
+        )
         for k in range(5, 13):
-            ev.append(self.event(50 + k + 0, f"Weekly Talk {k}", f"weekly-talk-{k}",
-                                 f"2027-01-{k:02d} 18:00:00", f"2027-01-{k:02d} 19:00:00", cats=["talks"]))
+            ev.append(
+                self.event(
+                    50 + k + 0,
+                    f"Weekly Talk {k}",
+                    f"weekly-talk-{k}",
+                    f"2027-01-{k:02d} 18:00:00",
+                    f"2027-01-{k:02d} 19:00:00",
+                    cats=["talks"],
+                )
+            )
         # private items (only with credentials)
         self.private_events = [
-            self.event(70, "Draft Party", "draft-party", "2027-02-01 20:00:00", "2027-02-01 23:00:00",
-                       status="draft", cats=["music"]),
-            self.event(71, "Private Dinner", "private-dinner", "2027-02-02 20:00:00", "2027-02-02 23:00:00",
-                       status="private"),
+            self.event(
+                70,
+                "Draft Party",
+                "draft-party",
+                "2027-02-01 20:00:00",
+                "2027-02-01 23:00:00",
+                status="draft",
+                cats=["music"],
+            ),
+            self.event(
+                71,
+                "Private Dinner",
+                "private-dinner",
+                "2027-02-02 20:00:00",
+                "2027-02-02 23:00:00",
+                status="private",
+            ),
         ]
         self.events = ev
 
@@ -180,15 +377,27 @@ class FakeTEC:
         per = min(int(q.get("per_page", [str(self.per_page_default)])[0]), 50)
         total = len(items)
         pages = -(-total // per) if total else 0
-        chunk = items[(page - 1) * per: page * per]
+        chunk = items[(page - 1) * per : page * per]
         if page > 1 and not chunk and kind in ("events", "venues", "organizers"):
-            return 404, {}, {"code": f"{kind[:-1]}-archive-page-not-found",
-                             "message": "The requested archive page does not exist", "data": {"status": 404}}
+            return (
+                404,
+                {},
+                {
+                    "code": f"{kind[:-1]}-archive-page-not-found",
+                    "message": "The requested archive page does not exist",
+                    "data": {"status": 404},
+                },
+            )
         args = {k: v[0] for k, v in q.items()}
         args["page"] = str(page)
         body = {}
         if kind in ("categories", "tags"):
-            body = {"rest_url": f"{self.base}{TEC}/{kind}/", "total": total, "total_pages": pages, kind: chunk}
+            body = {
+                "rest_url": f"{self.base}{TEC}/{kind}/",
+                "total": total,
+                "total_pages": pages,
+                kind: chunk,
+            }
             if page < pages:
                 body["next_rest_url"] = f"{self.base}{TEC}/{kind}/?page={page + 1}"
         else:
@@ -197,7 +406,9 @@ class FakeTEC:
                 n = dict(args, page=str(page + 1))
                 body["next_rest_url"] = f"{self.base}{TEC}/{kind}/?" + urlencode(n)
             if page > 1:
-                body["previous_rest_url"] = f"{self.base}{TEC}/{kind}/?" + urlencode(dict(args, page=str(page - 1)))
+                body["previous_rest_url"] = f"{self.base}{TEC}/{kind}/?" + urlencode(
+                    dict(args, page=str(page - 1))
+                )
             body["total"] = total
             body["total_pages"] = pages
         return 200, {"X-TEC-Total": str(total), "X-TEC-TotalPages": str(pages)}, body
@@ -212,33 +423,79 @@ class FakeTEC:
                 return st, hd, {"code": "busy", "message": "busy", "data": {"status": st}}
         auth = self.authed(headers)
         if auth is False:
-            return 401, {}, {"code": "incorrect_password", "message": "The provided password is an invalid application password.", "data": {"status": 401}}
+            return (
+                401,
+                {},
+                {
+                    "code": "incorrect_password",
+                    "message": "The provided password is an invalid application password.",
+                    "data": {"status": 401},
+                },
+            )
         if p in self.images_paths():
             ct, data = self.images[p]
             return 200, {"Content-Type": ct}, data
         if p == "/wp-json":
-            return 200, {}, {"name": "Old Site", "description": "", "url": self.base, "home": self.base,
-                             "gmt_offset": "0", "timezone_string": "UTC",
-                             "namespaces": ["oembed/1.0", "tribe/events/v1", "wp/v2"], "routes": {}}
+            return (
+                200,
+                {},
+                {
+                    "name": "Old Site",
+                    "description": "",
+                    "url": self.base,
+                    "home": self.base,
+                    "gmt_offset": "0",
+                    "timezone_string": "UTC",
+                    "namespaces": ["oembed/1.0", "tribe/events/v1", "wp/v2"],
+                    "routes": {},
+                },
+            )
         if p == "/wp-json/wp/v2/users/me":
             if not auth:
-                return 401, {}, {"code": "rest_not_logged_in", "message": "You are not currently logged in.", "data": {"status": 401}}
+                return (
+                    401,
+                    {},
+                    {
+                        "code": "rest_not_logged_in",
+                        "message": "You are not currently logged in.",
+                        "data": {"status": 401},
+                    },
+                )
             return 200, {}, {"id": 1, "name": USER, "slug": USER}
         if p == "/wp-json/wp/v2/tribe_events":
             evs = self.events + (self.private_events if auth else [])
-            per = int(q.get("per_page", ["10"])[0]); page = int(q.get("page", ["1"])[0])
+            per = int(q.get("per_page", ["10"])[0])
+            page = int(q.get("page", ["1"])[0])
             pages = max(1, -(-len(evs) // per))
             if page > pages:
-                return 400, {}, {"code": "rest_post_invalid_page_number", "message": "bad page", "data": {"status": 400}}
-            return 200, {"X-WP-Total": str(len(evs)), "X-WP-TotalPages": str(pages)}, [{"id": e["id"]} for e in evs[(page-1)*per: page*per]]
+                return (
+                    400,
+                    {},
+                    {
+                        "code": "rest_post_invalid_page_number",
+                        "message": "bad page",
+                        "data": {"status": 400},
+                    },
+                )
+            return (
+                200,
+                {"X-WP-Total": str(len(evs)), "X-WP-TotalPages": str(pages)},
+                [{"id": e["id"]} for e in evs[(page - 1) * per : page * per]],
+            )
         if p == TEC:
-            routes = {f"/tribe/events/v1/{k}": {"namespace": "tribe/events/v1", "methods": ["GET"]}
-                      for k in ("categories", "tags", "venues", "organizers", "events")}
+            routes = {
+                f"/tribe/events/v1/{k}": {"namespace": "tribe/events/v1", "methods": ["GET"]}
+                for k in ("categories", "tags", "venues", "organizers", "events")
+            }
             return 200, {}, {"namespace": "tribe/events/v1", "routes": routes}
         if p == TEC + "/categories":
-            return self.listing("categories", sorted(self.cats.values(), key=lambda t: t["name"]), q, path)
+            return self.listing(
+                "categories", sorted(self.cats.values(), key=lambda t: t["name"]), q, path
+            )
         if p == TEC + "/tags":
-            return self.listing("tags", sorted(self.tags.values(), key=lambda t: t["name"]), q, path)
+            return self.listing(
+                "tags", sorted(self.tags.values(), key=lambda t: t["name"]), q, path
+            )
         if p == TEC + "/venues":
             return self.listing("venues", list(self.venues.values()), q, path)
         if p == TEC + "/organizers":
@@ -261,8 +518,20 @@ class FakeTEC:
             for e in self.events + (self.private_events if auth else []):
                 if e["id"] == i:
                     return 200, {}, e
-            return 404, {}, {"code": "rest-event-not-found", "message": "nope", "data": {"status": 404}}
-        return 404, {}, {"code": "rest_no_route", "message": "No route was found matching the URL and request method.", "data": {"status": 404}}
+            return (
+                404,
+                {},
+                {"code": "rest-event-not-found", "message": "nope", "data": {"status": 404}},
+            )
+        return (
+            404,
+            {},
+            {
+                "code": "rest_no_route",
+                "message": "No route was found matching the URL and request method.",
+                "data": {"status": 404},
+            },
+        )
 
     def images_paths(self):
         return set(self.images)
@@ -302,6 +571,7 @@ class FakeTEC:
 if __name__ == "__main__":
     import sys
     import time
+
     f = FakeTEC()
     f.server.server_close()
     f.server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), f._handler())

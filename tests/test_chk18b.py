@@ -124,8 +124,22 @@ def fresh_db(tmp_path):
     db = tmp_path / "moved.db"
     env = {**os.environ, "CALENDAR_DATABASE": str(db), "UPLOAD_FOLDER": str(tmp_path / "up")}
     subprocess.run(
-        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "create", "boss", "--role", "administrator"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True, timeout=120,
+        [
+            os.path.join(BIN, "flask"),
+            "--app",
+            "wsgi",
+            "users",
+            "create",
+            "boss",
+            "--role",
+            "administrator",
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     return env
 
@@ -133,7 +147,11 @@ def fresh_db(tmp_path):
 def import_tec(env, *args):
     return subprocess.run(
         [os.path.join(BIN, "flask"), "--app", "wsgi", "import-tec", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -196,8 +214,15 @@ def test_credentials_are_not_refused_because_users_me_is_missing(fake_tec, fresh
 
     def answer(path, headers):  # the REST index and the plugin are there; wp/v2 is not
         if path.startswith("/wp-json/wp/v2/"):
-            return 404, {}, {"code": "rest_no_route", "data": {"status": 404},
-                             "message": "No route was found matching the URL and request method."}
+            return (
+                404,
+                {},
+                {
+                    "code": "rest_no_route",
+                    "data": {"status": 404},
+                    "message": "No route was found matching the URL and request method.",
+                },
+            )
         return served(path, headers)
 
     fake_tec.answer = answer
@@ -231,12 +256,19 @@ def test_a_rerun_brings_changes_that_did_not_move_modified(fake_tec, fresh_db, t
     assert second.returncode == 0, second.stdout + second.stderr
 
     probe = subprocess.run(
-        [os.path.join(BIN, "python"), "-c",
-         "import json\nfrom wsgi import app\nc = app.test_client()\n"
-         f"a = c.get('{NS}/events/by-slug/spring-concert').get_json()\n"
-         f"b = c.get('{NS}/events/by-slug/old-lecture').get_json()\n"
-         "print(json.dumps([a['cost'], a['featured'], [x['slug'] for x in b['categories']]]))"],
-        cwd=ROOT, env=fresh_db, capture_output=True, text=True, timeout=120,
+        [
+            os.path.join(BIN, "python"),
+            "-c",
+            "import json\nfrom wsgi import app\nc = app.test_client()\n"
+            f"a = c.get('{NS}/events/by-slug/spring-concert').get_json()\n"
+            f"b = c.get('{NS}/events/by-slug/old-lecture').get_json()\n"
+            "print(json.dumps([a['cost'], a['featured'], [x['slug'] for x in b['categories']]]))",
+        ],
+        cwd=ROOT,
+        env=fresh_db,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     cost, featured, categories = __import__("json").loads(probe.stdout.strip().splitlines()[-1])
     assert (cost, featured, categories) == ("$15", False, []), second.stdout
@@ -315,17 +347,32 @@ def test_a_category_renamed_at_the_source_is_not_duplicated(fake_tec, fresh_db):
 
 def _probe(env, code: str) -> str:
     """Run ``code`` against the database of ``env`` (``c`` is a test client of it)."""
-    return subprocess.run(
-        [os.path.join(BIN, "python"), "-c",
-         "from wsgi import app\nc = app.test_client()\n" + code],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    ).stdout.strip().splitlines()[-1]
+    return (
+        subprocess.run(
+            [
+                os.path.join(BIN, "python"),
+                "-c",
+                "from wsgi import app\nc = app.test_client()\n" + code,
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
 
 
 # D12 --------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "source_host, asked_host",
-    [("127.0.0.1", "localhost"), ("example.org", "www.example.org"), ("www.example.org", "example.org")],
+    [
+        ("127.0.0.1", "localhost"),
+        ("example.org", "www.example.org"),
+        ("www.example.org", "example.org"),
+    ],
 )
 def test_wordpress_shortlink_of_an_imported_event_under_another_host_name(
     fake_tec, fresh_db, source_host, asked_host
@@ -356,8 +403,13 @@ def test_wordpress_shortlink_of_an_imported_event_under_another_host_name(
 # D13 --------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "page",
-    ["/event/talk-00/", "/events/list/", "/events/category/talks/", "/events/tag/outdoor/",
-     "/events/month/"],
+    [
+        "/event/talk-00/",
+        "/events/list/",
+        "/events/category/talks/",
+        "/events/tag/outdoor/",
+        "/events/month/",
+    ],
 )
 def test_tec_outlook_ical_export_links_give_the_calendar_file(client, many, page):
     """The plugin's "Export Outlook .ics file" link (beside "Export .ics file", on single
