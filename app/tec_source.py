@@ -101,27 +101,49 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
         return new
 
 
-def _internal_address(infos: list) -> str | None:
+def _internal_address(infos: list, own: frozenset[str] = frozenset()) -> str | None:
     """An address of ``socket.getaddrinfo``'s answer that is internal (loopback, private,
-    link-local, reserved: of the network the import runs in), or None when every one is
-    global."""
+    link-local, reserved: of the network the import runs in) and not one of ``own`` (the
+    site's own addresses), or None when every one is global or the site's."""
     for info in infos:
-        address = info[4][0]
-        if not ipaddress.ip_address(address.split("%", 1)[0]).is_global:
+        address = info[4][0].split("%", 1)[0]
+        if address not in own and not ipaddress.ip_address(address).is_global:
             return address
     return None
 
 
-def _checked_connection(site_host: str, address, timeout=None, source_address=None):
+class _SiteHost:
+    """The host the site is read at, and the addresses its name finds: an image on a host
+    of another name at one of those (``127.0.0.1`` for a site read as ``localhost``, the
+    IP address of an intranet WordPress read by its name) is on the site itself, not
+    inside the network. Looked up once, when first asked."""
+
+    def __init__(self, host: str):
+        self.host = host
+        self._addresses: frozenset[str] | None = None
+
+    @property
+    def addresses(self) -> frozenset[str]:
+        if self._addresses is None:
+            try:
+                infos = socket.getaddrinfo(self.host, None, type=socket.SOCK_STREAM)
+            except (OSError, UnicodeError):
+                infos = []
+            self._addresses = frozenset(info[4][0].split("%", 1)[0] for info in infos)
+        return self._addresses
+
+
+def _checked_connection(site: _SiteHost, address, timeout=None, source_address=None):
     """``socket.create_connection``, to a host other than the site's only at an address
-    the same lookup found global: the host's name is looked up once, and the connection
-    goes where that lookup was checked (a name that answered a global address to
-    ``image_url_error`` and an internal one a moment later is not followed inside)."""
+    the same lookup found global or the site's own: the host's name is looked up once, and
+    the connection goes where that lookup was checked (a name that answered a global
+    address to ``image_url_error`` and an internal one a moment later is not followed
+    inside)."""
     host, port = address
-    if host.lower() == site_host:
+    if host.lower() == site.host:
         return socket.create_connection(address, timeout, source_address)
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    if _internal_address(infos):
+    if _internal_address(infos, site.addresses):
         raise OSError(f"{host} is on an internal address")
     error: OSError = OSError(f"cannot find the host {host}")
     for family, kind, proto, _name, sockaddr in infos:
@@ -138,22 +160,22 @@ def _checked_connection(site_host: str, address, timeout=None, source_address=No
     raise error
 
 
-def _checked(connection_class, site_host: str, host: str, **kwargs):
+def _checked(connection_class, site: _SiteHost, host: str, **kwargs):
     """A connection of ``connection_class`` that connects by ``_checked_connection``."""
     connection = connection_class(host, **kwargs)
-    connection._create_connection = partial(_checked_connection, site_host)
+    connection._create_connection = partial(_checked_connection, site)
     return connection
 
 
 class _CheckedConnections:
     """A urllib handler whose connections connect by ``_checked_connection``."""
 
-    def __init__(self, site_host: str):
+    def __init__(self, site: _SiteHost):
         super().__init__()
-        self.site_host = site_host
+        self.site = site
 
     def _connection(self, connection_class):
-        return partial(_checked, connection_class, self.site_host)
+        return partial(_checked, connection_class, self.site)
 
 
 class _CheckedHTTP(_CheckedConnections, urllib.request.HTTPHandler):
@@ -186,9 +208,10 @@ class Source:
         self.host = urlsplit(site).netloc
         self.api_root = f"{site}/wp-json"
         self.site_host = (urlsplit(site).hostname or "").lower()  # images from it: any address
+        self.own = _SiteHost(self.site_host)
         # A guarded fetch (an image's) also connects only where its check allows.
         self.guarded_opener = urllib.request.build_opener(
-            _Redirects(), _CheckedHTTP(self.site_host), _CheckedHTTPS(self.site_host)
+            _Redirects(), _CheckedHTTP(self.own), _CheckedHTTPS(self.own)
         )
 
     def without_credentials(self) -> Source:
@@ -445,9 +468,9 @@ class Source:
 
     def image_url_error(self, url) -> str | None:
         """Why an image address is not fetched, or None: http(s) only, of a sane length,
-        and, away from the site's own host, never an internal address (a loopback,
-        private, link-local or reserved one): the import must not reach into the network
-        it runs in."""
+        and, away from the site's own host and the addresses its name finds, never an
+        internal address (a loopback, private, link-local or reserved one): the import must
+        not reach into the network it runs in."""
         try:
             parts = urlsplit(url)
             host = parts.hostname
@@ -461,9 +484,10 @@ class Source:
         if host.lower() == self.site_host:
             return None
         try:
-            internal = _internal_address(socket.getaddrinfo(host, None, type=socket.SOCK_STREAM))
+            infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
         except (OSError, UnicodeError):
             return f"cannot find the host of {url}"
+        internal = _internal_address(infos, self.own.addresses)
         return f"{url} is on an internal address" if internal else None
 
 

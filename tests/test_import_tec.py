@@ -39,9 +39,11 @@ def _sample(name: str) -> dict:
 
 class RecordedSite:
     """The recorded answers of a site running the plugin, at a local address, paged as the
-    plugin pages; ``routes`` may replace any answer (a status, headers and a body)."""
+    plugin pages; ``routes`` may replace any answer (a status, headers and a body). ``host``:
+    the loopback address it listens on (``127.0.0.2`` is a service of the network the
+    import runs in, on an address other than the site's)."""
 
-    def __init__(self):
+    def __init__(self, host: str = "127.0.0.1"):
         self.events = _sample("event-list.json")["events"]
         self.lists = {
             "categories": _sample("categories.json")["categories"],
@@ -78,8 +80,8 @@ class RecordedSite:
             def log_message(self, *_args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.server.server_port}"
+        self.server = ThreadingHTTPServer((host, 0), Handler)
+        self.base = f"http://{host}:{self.server.server_port}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
@@ -827,18 +829,35 @@ def test_credentials_never_go_to_another_origin(app, admin, site):
 
 
 def test_an_image_on_an_internal_address_is_not_fetched(app, admin, site):
-    site.events[0]["image"] = {"url": f"http://localhost:{site.server.server_port}/p.jpg"}
-    result = run(app, site.base)
+    inside = RecordedSite("127.0.0.2")  # a service of the network the import runs in
+    inside.routes["/p.jpg"] = lambda parts, headers: (200, {}, image_bytes())
+    site.events[0]["image"] = {"url": f"{inside.base}/p.jpg"}
+    try:
+        result = run(app, site.base)
+    finally:
+        inside.close()
     assert "is on an internal address" in result.output
-    assert not any(path == "/p.jpg" for path in site.asked)
+    assert inside.asked == []
+
+
+def test_an_image_on_the_sites_own_address_under_another_name_is_fetched(app, client, admin, site):
+    """The site read as ``localhost``, its images given on ``127.0.0.1`` (or an intranet
+    WordPress read by its name, its media by its IP address): the address the site's name
+    finds is the site itself, not a service inside the network."""
+    site.routes["/p.jpg"] = lambda parts, headers: (200, {}, image_bytes())
+    site.events[0]["image"] = {"url": f"{site.base}/p.jpg"}
+    result = run(app, f"http://localhost:{site.server.server_port}")
+    assert "internal address" not in result.output, result.output
+    assert _row(result.output, "images") == [1, 0, 0, 0], result.output
+    assert "/p.jpg" in site.asked
 
 
 def test_an_image_that_redirects_to_an_internal_address_is_not_fetched(app, admin, site):
     """A redirect is asked for by the source: its target passes the same check as the
     address the source gave (the image at the site's own host was followed anywhere)."""
-    inside = RecordedSite()  # a service of the network the import runs in
+    inside = RecordedSite("127.0.0.2")  # a service of the network the import runs in
     inside.routes["/p.jpg"] = lambda parts, headers: (200, {}, image_bytes())
-    moved = f"http://localhost:{inside.server.server_port}/p.jpg"
+    moved = f"{inside.base}/p.jpg"
     site.routes["/moved.jpg"] = (302, {"Location": moved}, b"")
     site.events[0]["image"] = {"url": f"{site.base}/moved.jpg"}
     try:
@@ -857,7 +876,7 @@ def test_an_image_host_that_turns_internal_after_its_check_is_not_followed(
     connection goes to the address that was checked, or nowhere)."""
     import socket
 
-    inside = RecordedSite()  # a service of the network the import runs in
+    inside = RecordedSite("127.0.0.2")  # a service of the network the import runs in
     inside.routes["/p.jpg"] = lambda parts, headers: (200, {}, image_bytes())
     real = socket.getaddrinfo
     looked_up = []
@@ -866,7 +885,7 @@ def test_an_image_host_that_turns_internal_after_its_check_is_not_followed(
         if host != "images.rebind.test":
             return real(host, port, *args, **kwargs)
         looked_up.append(host)
-        address = "93.184.216.34" if len(looked_up) == 1 else "127.0.0.1"
+        address = "93.184.216.34" if len(looked_up) == 1 else "127.0.0.2"
         return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port or 80))]
 
     monkeypatch.setattr(socket, "getaddrinfo", rebinding)
