@@ -303,51 +303,86 @@ class Source:
             ) from None
 
     def check(self) -> None:
-        """The site is WordPress, runs the plugin's REST API, and takes the credentials."""
+        """The site is WordPress, runs the plugin's REST API, and takes the credentials.
+        WordPress's root index (``/wp-json/``) names the plugin's namespace; a site that
+        hides that index (a security plugin's setting) or serves one without
+        ``namespaces`` is read all the same when the plugin's own namespace answers: SPEC
+        §17 reads the plugin's routes, not the index."""
         index = self._index()
         namespaces = index.get("namespaces") if isinstance(index, dict) else None
-        if not isinstance(namespaces, list):
-            raise SourceError(f"{self.site} is not a WordPress site (no REST API index)")
-        if NAMESPACE not in namespaces:
-            raise SourceError(
-                f"{self.site} runs WordPress but not The Events Calendar's REST API "
-                f"(no {NAMESPACE} among its namespaces)"
-            )
-        zone = index.get("timezone_string")
-        self.timezone = zone if isinstance(zone, str) and len(zone) <= 64 else ""
-        if self.auth:
-            me = self.url("/wp/v2/users/me")
-            status, _headers, body = self.fetch(me)
-            if status != 200:
+        if isinstance(namespaces, list):
+            if NAMESPACE not in namespaces:
                 raise SourceError(
-                    f"{me} answered {status}{_said(body)}: the site refused the user name "
+                    f"{self.site} runs WordPress but not The Events Calendar's REST API "
+                    f"(no {NAMESPACE} among its namespaces)"
+                )
+            zone = index.get("timezone_string")
+            self.timezone = zone if isinstance(zone, str) and len(zone) <= 64 else ""
+        elif not self._namespace_answers():
+            where = "no REST API index" if index is not None else "no REST API at /wp-json/"
+            raise SourceError(f"{self.site} is not a WordPress site ({where})")
+        if self.auth:
+            self._check_credentials()
+
+    def _check_credentials(self) -> None:
+        """WordPress's ``users/me`` says whether the account is signed in (a site that
+        ignores the credentials, application passwords being off, answers it 401). A site
+        without that route (a 404 ``rest_no_route``: a security plugin removed the users'
+        routes) refuses credentials as WordPress does on every route, 401 or 403: the
+        plugin's own listing is asked then, and only those mean refused."""
+        for url in (self.url("/wp/v2/users/me"), self.url(f"/{NAMESPACE}/events", {"per_page": 1})):
+            status, _headers, body = self.fetch(url)
+            if status in (401, 403):
+                raise SourceError(
+                    f"{url} answered {status}{_said(body)}: the site refused the user name "
                     "and application password"
                 )
+            if status == 200:
+                return
 
     def _index(self):
+        """WordPress's REST index (``/wp-json/``, or ``?rest_route=/`` without pretty
+        permalinks), or None when neither answers JSON."""
+        return self._answer_at("/", lambda answer: True)
+
+    def _namespace_answers(self) -> bool:
+        """Whether the plugin's namespace index (``/wp-json/tribe/events/v1``) answers as
+        WordPress's index of a namespace does."""
+        found = self._answer_at(
+            f"/{NAMESPACE}",
+            lambda answer: isinstance(answer, dict) and answer.get("namespace") == NAMESPACE,
+        )
+        return found is not None
+
+    def _answer_at(self, route: str, fits):
+        """The JSON answer of ``route`` that ``fits``, read pretty (``/wp-json/…``) or
+        plain (``?rest_route=``), whichever answers: the site is read that way from then
+        on. None when neither does; a refusal of the caller stops the run."""
         for pretty in (True, False):  # plain permalinks: the API is at ?rest_route=
             self.pretty = pretty
-            status, _headers, body = self.fetch(self.url("/"))
+            url = self.url(route)
+            status, _headers, body = self.fetch(url)
             if status in (401, 403) and self.auth:
                 raise SourceError(
-                    f"{self.url('/')} answered {status}{_said(body)}: the site refused the "
+                    f"{url} answered {status}{_said(body)}: the site refused the "
                     "user name and application password"
                 )
             if status in (401, 403) and _wordpress_error(body):
                 raise SourceError(
-                    f"{self.url('/')} answered {status}{_said(body)}: the site's REST API "
+                    f"{url} answered {status}{_said(body)}: the site's REST API "
                     "answers signed-in callers only; run again with --user and --password "
                     "(an application password)"
                 )
             if status != 200:
                 continue
             try:
-                index = loads(body)
+                answer = loads(body)
             except orjson.JSONDecodeError:
                 continue
-            self._follow_canonical(self.final_url)
-            return index
-        raise SourceError(f"{self.site} is not a WordPress site (no REST API at /wp-json/)")
+            if fits(answer):
+                self._follow_canonical(self.final_url)
+                return answer
+        return None
 
     def _follow_canonical(self, final_url: str) -> None:
         """A site that redirects to its own canonical address (``www.``, https) is read
