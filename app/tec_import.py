@@ -7,14 +7,15 @@ status, dates and timezone, links, flags and cost; the source's ``global_id`` is
 decoding of our own uploads) into our media.
 
 Running it again updates what changed at the source and creates what is new: an item is
-found by the source site and its id there (the ``imported`` table), a term by its slug; what
-the source did not change since the last run (its ``modified_utc``) is left alone, and
-what was trashed here stays in the trash. Each item is written with its record in one
+found by the source site and its id there (the ``imported`` table), a term by its id there,
+else by its slug; what the source answers as it did when last written (``_digest``) is left
+alone, and what was trashed here stays in the trash. Each item is written with its record in one
 transaction, so a run stopped halfway is finished by the next one.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 from collections.abc import Callable
@@ -49,6 +50,7 @@ from store.imported import (
     note_former_slug,
     note_imported,
     term_by_slug,
+    term_imported,
 )
 from store.linked import get_linked
 from store.media import delete_media, get_media, save_media, shown_anywhere
@@ -256,20 +258,25 @@ class Importer:
         if kind == "categories":
             body["parent"] = self.ids[kind].get(_id(item.get("parent")), 0)
         what = _what(body["name"], item)
-        # Found again as our rules stored it (a later run, a link of an edited event).
-        existing = term_by_slug(routes.taxonomy, slugify(slug, letters=True)) if slug else None
+        key = f"{kind}:{self.site_key}?id={item['id']}"
+        # By its id at the source (a slug edited there is the same term), else as our rules
+        # stored its slug (a first run, a term an earlier version recorded by slug only).
+        stored = slugify(slug, letters=True) if slug else ""
+        existing = term_imported(key, routes.taxonomy) or (
+            term_by_slug(routes.taxonomy, stored) if stored else None
+        )
         try:
-            if existing is None:
-                term = routes.save(_loaded(create(), body), None)
-                outcome = "created"
-            else:
-                term = existing
-                loaded = _loaded(update(), {k: v for k, v in body.items() if k != "slug"})
-                if _same_term(existing, loaded):
-                    outcome = "unchanged"
+            with write_transaction():
+                if existing is None:
+                    term = routes.save(_loaded(create(), body), None)
+                    outcome = "created"
                 else:
-                    routes.save(loaded, existing)
-                    outcome = "updated"
+                    term, outcome = existing, "unchanged"
+                    renamed = stored and stored != existing.slug
+                    loaded = _loaded(update(), {**body, "slug": body["slug"] if renamed else None})
+                    if renamed or not _same_term(existing, loaded):
+                        term, outcome = routes.save(loaded, existing), "updated"
+                note_imported(key, term.id)
         except ApiError as error:
             self.failed[kind].add(item["id"])
             self.report.fail(kind, what, _reason(error))
@@ -292,7 +299,7 @@ class Importer:
 
     def _linked(self, kind: str, item: dict) -> int | None:
         routes, create, update, name_field = LINKED_KINDS[kind]
-        keys, modified = self._keys(kind, item), _text(item.get("modified_utc"))
+        keys, modified = self._keys(kind, item), _digest(item)
         existing, record = self._found(kind, keys)
         if existing is not None and existing.status == "trash":
             self.report.count(kind, "unchanged")  # trashed here: it stays there, unlinked
@@ -300,7 +307,7 @@ class Importer:
         if _text(item.get("status")) == "trash":
             # In the source's trash (an event still names it): not brought, not linked.
             return None
-        unchanged = record is not None and modified and record.modified == modified
+        unchanged = record is not None and record.modified == modified
         if (
             existing is not None
             and unchanged
@@ -420,13 +427,14 @@ class Importer:
 
     def _event(self, kind: str, item: dict) -> None:
         self.listed.add(item["id"])
-        keys, modified = self._keys(kind, item), _text(item.get("modified_utc"))
+        password = self.protected.get(item["id"])
+        keys, modified = self._keys(kind, item), _digest(item, password)
         what = _what(_unescaped(item.get("title")), item)
         existing, record = self._found(kind, keys)
         if existing is not None and existing.status == "trash":
             self.report.count(kind, "unchanged")  # trashed here: it stays there
             return
-        unchanged = record is not None and modified and record.modified == modified
+        unchanged = record is not None and record.modified == modified
         if (
             existing is not None
             and unchanged
@@ -436,7 +444,6 @@ class Importer:
             self._slug_kept(existing, item)  # a run that gave it a suffix is mended
             self.report.count(kind, "unchanged")
             return
-        password = self.protected.get(item["id"])
         if _masked(item) or password == "":
             # Its content is not ours to read, or would arrive without its password: public.
             self.report.fail(kind, what, MASKED)
@@ -688,6 +695,16 @@ def _global_id(item: dict) -> str | None:
         if match and int(match.group(1)) == item["id"]:
             return value
     return None
+
+
+def _digest(item: dict, *also) -> str:
+    """What an item's record keeps of the source's answer last written (with ``also``,
+    what else was written from the source: an event's password): a digest of it whole.
+    WordPress moves an item's ``modified_utc`` only when the post itself is saved, not when
+    its meta (a cost, a flag) or its terms (one deleted) change; comparing the whole answer
+    brings every change, and leaves what did not change alone (local edits included)."""
+    whole = orjson.dumps([item, *also], option=orjson.OPT_SORT_KEYS)
+    return "sha256:" + hashlib.sha256(whole).hexdigest()
 
 
 def _same_term(existing, loaded: dict) -> bool:

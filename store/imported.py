@@ -1,5 +1,6 @@
 """What ``import-tec`` brought (app/tec_import.py): each source item's local id and the
-source's ``modified`` when it was last written; terms by slug."""
+digest of the source's answer when it was last written; terms by their id there, or by
+slug."""
 
 from __future__ import annotations
 
@@ -46,3 +47,12 @@ def is_floating(local: int) -> bool:
 
 def term_by_slug(taxonomy: str, slug: str) -> Term | None:
     return Term.get_or_none((Term.taxonomy == taxonomy) & (Term.slug == slug))
+
+
+def term_imported(source: str, taxonomy: str) -> Term | None:
+    """The term of ``taxonomy`` recorded for a source term (``categories:host/path?id=14``),
+    when it is still there."""
+    record = imported(source)
+    if record is None:
+        return None
+    return Term.get_or_none((Term.id == record.local) & (Term.taxonomy == taxonomy))

@@ -372,8 +372,8 @@ class EventDates(BaseModel):
 class Imported(BaseModel):
     """What ``import-tec`` brought, by the source's own key (``event:site?id=6``,
     ``image:URL``, ``category:slug``, ``slug:event:old-slug`` for an address the source
-    renamed): the local id it became and the source's ``modified``
-    when last written, so that a second run updates what changed and nothing twice."""
+    renamed): the local id it became and a digest of the source's answer when last
+    written, so that a second run updates what changed and nothing twice."""
 
     source = TextField(primary_key=True)
     local = IntegerField()
