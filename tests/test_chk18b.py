@@ -104,12 +104,12 @@ def test_tec_plain_permalink_tag_archive_keeps_the_tag(client, make_event):
     assert _titles(page.get_data(as_text=True)) == ["tagged-one"]
 
 
-# The import itself, against a fake site of the plugin (tests/chk18b_fake.py) -------------
+# The import itself, against a fake site of the plugin (tests/tec_fake.py) -------------
 import os  # noqa: E402
 import subprocess  # noqa: E402
 
-from tests.chk18b_fake import FakeTEC  # noqa: E402
 from tests.helpers import BIN, ROOT  # noqa: E402
+from tests.tec_fake import FakeTEC  # noqa: E402
 
 
 @pytest.fixture
@@ -153,125 +153,6 @@ def import_tec(env, *args):
         text=True,
         timeout=300,
     )
-
-
-def _row(stdout: str, kind: str) -> list[int]:
-    line = next(line for line in stdout.splitlines() if line.split()[:1] == [kind])
-    return [int(n) for n in line.split()[1:]]
-
-
-# D4 ---------------------------------------------------------------------------------
-def test_images_on_the_sites_own_address_are_downloaded(fake_tec, fresh_db):
-    """SITE_URL `http://localhost:PORT`; the plugin gives image URLs on `127.0.0.1:PORT`,
-    the very address (same IP, same port) the import reads the site at. SPEC §17: "Images
-    are downloaded (http(s) only, the upload limits and decoding of §13) and become our own
-    media." They are refused as "on an internal address" instead."""
-    site = f"http://localhost:{fake_tec.port}"
-    run = import_tec(fresh_db, site)
-    assert "internal address" not in run.stdout, run.stdout
-    assert _row(run.stdout, "images") == [2, 0, 0, 0], run.stdout
-    assert run.returncode == 0, run.stdout + run.stderr
-
-
-def _only(site, allowed):
-    """The fake site answering only the addresses under ``allowed`` (others: 404)."""
-    served = site.answer
-
-    def answer(path, headers):
-        if any(path.startswith(prefix) for prefix in allowed):
-            return served(path, headers)
-        return 404, {"Content-Type": "text/html"}, b"<h1>Not Found</h1>"
-
-    site.answer = answer
-
-
-# D5 ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("suffix", ["", "/wp-json/tribe/events/v1"])
-def test_a_site_whose_rest_index_is_hidden_is_still_imported(fake_tec, fresh_db, suffix):
-    """SPEC §17: import-tec "reads a live site through its REST API
-    (`{SITE_URL}/wp-json/tribe/events/v1`: categories ..., tags, venues, organizers, then
-    events ...)". A site that serves the plugin's routes (and its namespace index) but not
-    WordPress's root index `/wp-json/` (a security plugin's setting, or a test double that
-    serves what the SPEC names) is refused: "is not a WordPress site (no REST API at
-    /wp-json/)"."""
-    _only(fake_tec, ["/wp-json/tribe/events/v1", "/wp-content/"])
-    run = import_tec(fresh_db, fake_tec.base + suffix)
-    assert "not a WordPress site" not in run.stdout + run.stderr
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert _row(run.stdout, "events")[0] == 12, run.stdout
-
-
-# D6 ---------------------------------------------------------------------------------
-def test_credentials_are_not_refused_because_users_me_is_missing(fake_tec, fresh_db):
-    """With `--user/--password` the plugin's routes accept the application password (they
-    answer 401 to a wrong one and show the account's drafts to the right one). A site
-    without WordPress's `wp/v2/users/me` route (404 rest_no_route) is stopped with "the site
-    refused the user name and application password": a 404 is no refusal, and SPEC §17 asks
-    only for "with credentials also what the account may read beyond published items"."""
-    from tests.chk18b_fake import APP_PW, USER
-
-    served = fake_tec.answer
-
-    def answer(path, headers):  # the REST index and the plugin are there; wp/v2 is not
-        if path.startswith("/wp-json/wp/v2/"):
-            return (
-                404,
-                {},
-                {
-                    "code": "rest_no_route",
-                    "data": {"status": 404},
-                    "message": "No route was found matching the URL and request method.",
-                },
-            )
-        return served(path, headers)
-
-    fake_tec.answer = answer
-    run = import_tec(fresh_db, fake_tec.base, "--user", USER, "--password", APP_PW)
-    assert "refused the user name" not in run.stdout + run.stderr, run.stderr
-    assert run.returncode == 0, run.stdout + run.stderr
-    # the draft and the private event come too
-    assert _row(run.stdout, "events")[0] == 14, run.stdout
-
-
-# D7 ---------------------------------------------------------------------------------
-def test_a_rerun_brings_changes_that_did_not_move_modified(fake_tec, fresh_db, tmp_path):
-    """SPEC §17: "Running it again updates what changed (matched by source global_id)".
-    In WordPress a meta-only change (`wp post meta update 51 _EventCost 15`, a plugin that
-    flips `_tribe_featured`) or a deleted category (wp_delete_term unlinks it from every
-    event) changes what the plugin answers for an event without moving its `modified_utc`.
-    The import compares `modified_utc` only, counts such events "unchanged" and keeps the
-    stale values."""
-    first = import_tec(fresh_db, fake_tec.base, "--no-images")
-    assert first.returncode == 0, first.stdout + first.stderr
-    concert = fake_tec.events[0]
-    concert["cost"] = "$15"
-    concert["cost_details"]["values"] = ["15"]
-    concert["featured"] = False
-    lecture = fake_tec.events[1]
-    assert lecture["slug"] == "old-lecture"
-    del fake_tec.cats["talks"]  # the category deleted at the source
-    for event in fake_tec.events:
-        event["categories"] = [c for c in event["categories"] if c["slug"] != "talks"]
-    second = import_tec(fresh_db, fake_tec.base, "--no-images")
-    assert second.returncode == 0, second.stdout + second.stderr
-
-    probe = subprocess.run(
-        [
-            os.path.join(BIN, "python"),
-            "-c",
-            "import json\nfrom wsgi import app\nc = app.test_client()\n"
-            f"a = c.get('{NS}/events/by-slug/spring-concert').get_json()\n"
-            f"b = c.get('{NS}/events/by-slug/old-lecture').get_json()\n"
-            "print(json.dumps([a['cost'], a['featured'], [x['slug'] for x in b['categories']]]))",
-        ],
-        cwd=ROOT,
-        env=fresh_db,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    cost, featured, categories = __import__("json").loads(probe.stdout.strip().splitlines()[-1])
-    assert (cost, featured, categories) == ("$15", False, []), second.stdout
 
 
 # D8 ---------------------------------------------------------------------------------
@@ -323,26 +204,6 @@ def test_tec_event_feeds_keep_answering(client, many, old):
     assert answer.status_code == 200, (old, answer.status_code)
     assert re.search(r"rss|atom|xml", answer.headers.get("Content-Type", ""))
     assert "Talk 00" in answer.get_data(as_text=True)
-
-
-# D11 --------------------------------------------------------------------------------
-def test_a_category_renamed_at_the_source_is_not_duplicated(fake_tec, fresh_db):
-    """SPEC §17: "Running it again updates what changed ... and creates what is new;
-    nothing is duplicated." A category whose slug (and name) was edited in WordPress
-    (`talks` → `lectures`, same term id 14) is matched by slug only, so the rerun creates
-    a second category and leaves the first, now empty, beside it: one source term, two
-    categories here (and the term's id changes under every client)."""
-    first = import_tec(fresh_db, fake_tec.base, "--no-images")
-    assert first.returncode == 0, first.stdout + first.stderr
-    talks = fake_tec.cats["talks"]
-    talks.update(slug="lectures", name="Lectures", url=fake_tec.base + "/events/category/lectures/")
-    for event in fake_tec.events:
-        for term in event["categories"]:
-            if term["id"] == talks["id"]:
-                term.update(slug="lectures", name="Lectures")
-    second = import_tec(fresh_db, fake_tec.base, "--no-images")
-    assert second.returncode == 0, second.stdout + second.stderr
-    assert _row(second.stdout, "categories") == [0, 1, 3, 0], second.stdout
 
 
 def _probe(env, code: str) -> str:

@@ -25,6 +25,7 @@ from store.db import database
 from store.models import Event, Imported, Media, Organizer, Term, Venue
 from tests.conftest import NS, basic
 from tests.helpers import BIN, ROOT, Server, flask_cli, image_bytes
+from tests.tec_fake import APP_PW, USER, FakeTEC
 
 # The plugin's recorded answers (copied from the SPEC's samples, so a clone has them).
 SAMPLES = os.path.join(ROOT, "tests", "tec_samples")
@@ -838,18 +839,6 @@ def test_an_image_on_an_internal_address_is_not_fetched(app, admin, site):
         inside.close()
     assert "is on an internal address" in result.output
     assert inside.asked == []
-
-
-def test_an_image_on_the_sites_own_address_under_another_name_is_fetched(app, client, admin, site):
-    """The site read as ``localhost``, its images given on ``127.0.0.1`` (or an intranet
-    WordPress read by its name, its media by its IP address): the address the site's name
-    finds is the site itself, not a service inside the network."""
-    site.routes["/p.jpg"] = lambda parts, headers: (200, {}, image_bytes())
-    site.events[0]["image"] = {"url": f"{site.base}/p.jpg"}
-    result = run(app, f"http://localhost:{site.server.server_port}")
-    assert "internal address" not in result.output, result.output
-    assert _row(result.output, "images") == [1, 0, 0, 0], result.output
-    assert "/p.jpg" in site.asked
 
 
 def test_an_image_that_redirects_to_an_internal_address_is_not_fetched(app, admin, site):
@@ -1873,3 +1862,126 @@ def test_a_rerun_clears_coordinates_removed_at_the_source(app, client, admin, si
     assert again.exit_code == 0, again.output
     ours = client.get(f"{NS}/venues/{ours['id']}").get_json()
     assert "geo_lat" not in ours and "geo_lng" not in ours, ours
+
+
+# Against a fuller fake site of the plugin (tests/tec_fake.py: drafts behind Basic auth,
+# images, three levels of categories), first written by an outside check (chk18b).
+
+
+@pytest.fixture
+def tec_site():
+    fake = FakeTEC().start()
+    yield fake
+    fake.stop()
+
+
+def _serving_only(fake, prefixes: list[str]) -> None:
+    """``fake`` answering the addresses under ``prefixes`` only (others: an HTML 404)."""
+    served = fake.answer
+
+    def answer(path, headers):
+        if any(path.startswith(prefix) for prefix in prefixes):
+            return served(path, headers)
+        return 404, {"Content-Type": "text/html"}, b"<h1>Not Found</h1>"
+
+    fake.answer = answer
+
+
+def test_images_on_the_sites_own_address_under_another_name_are_downloaded(app, admin, tec_site):
+    """SITE_URL ``http://localhost:PORT``, the plugin's image URLs on ``127.0.0.1:PORT``:
+    the address the site's name finds is the site itself, not a service inside the network
+    (an intranet WordPress read by its name gives its media by its IP address so)."""
+    result = run(app, f"http://localhost:{tec_site.port}")
+    assert "internal address" not in result.output, result.output
+    assert _row(result.output, "images") == [2, 0, 0, 0], result.output
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("suffix", ["", TEC])
+@pytest.mark.parametrize("index", ["hidden", "without namespaces"])
+def test_a_site_whose_rest_index_is_hidden_is_read_through_the_plugins_namespace(
+    app, admin, tec_site, suffix, index
+):
+    """SPEC §17 reads ``{SITE_URL}/wp-json/tribe/events/v1``, not WordPress's root index: a
+    site that blocks ``/wp-json/`` (a security plugin's setting) or answers it without
+    ``namespaces`` is read when the plugin's namespace index answers (SITE_URL given as
+    the site or as that namespace)."""
+    _serving_only(tec_site, [TEC, "/wp-content/"])
+    if index == "without namespaces":
+        hidden = tec_site.answer
+        tec_site.answer = lambda path, headers: (
+            (200, {}, {"name": "Fake"}) if path == "/wp-json/" else hidden(path, headers)
+        )
+    result = run(app, tec_site.base + suffix)
+    assert "not a WordPress site" not in result.output
+    assert result.exit_code == 0, result.output
+    assert _row(result.output, "events")[0] == 12, result.output
+
+
+def test_credentials_are_not_refused_because_users_me_is_missing(app, admin, tec_site):
+    """A site without WordPress's ``wp/v2`` routes (404 ``rest_no_route``) is no refusal
+    of the credentials: the plugin's own routes take them (a wrong password is their 401),
+    and the draft and the private event come too (SPEC §17)."""
+    served = tec_site.answer
+    no_route = {"code": "rest_no_route", "data": {"status": 404}, "message": "No route."}
+
+    def answer(path, headers):
+        if path.startswith("/wp-json/wp/v2/"):
+            return 404, {}, no_route
+        return served(path, headers)
+
+    tec_site.answer = answer
+    refused = run(app, tec_site.base, "--user", USER, "--password", "wrong")
+    assert refused.exit_code == 1 and "refused the user name" in refused.output
+    result = run(app, tec_site.base, "--user", USER, "--password", APP_PW)
+    assert "refused the user name" not in result.output, result.output
+    assert result.exit_code == 0, result.output
+    assert _row(result.output, "events")[0] == 14, result.output
+
+
+def test_a_rerun_brings_changes_that_did_not_move_modified(app, client, admin, tec_site):
+    """SPEC §17: "Running it again updates what changed". WordPress moves no
+    ``modified_utc`` for a change of an event's meta (``_EventCost``, ``_tribe_featured``)
+    or for a category deleted (wp_delete_term unlinks it from every event): what the
+    plugin answers is compared, not its ``modified_utc``."""
+    assert run(app, tec_site.base, "--no-images").exit_code == 0
+    concert, lecture = tec_site.events[0], tec_site.events[1]
+    assert (concert["slug"], lecture["slug"]) == ("spring-concert", "old-lecture")
+    concert["cost"] = "$15"
+    concert["cost_details"]["values"] = ["15"]
+    concert["featured"] = False
+    del tec_site.cats["talks"]
+    for event in tec_site.events:
+        event["categories"] = [c for c in event["categories"] if c["slug"] != "talks"]
+    again = run(app, tec_site.base, "--no-images")
+    assert again.exit_code == 0, again.output
+    ours = client.get(f"{NS}/events/by-slug/spring-concert").get_json()
+    assert (ours["cost"], ours["featured"]) == ("$15", False)
+    lecture = client.get(f"{NS}/events/by-slug/old-lecture").get_json()
+    assert lecture["categories"] == []
+    third = run(app, tec_site.base, "--no-images")
+    assert _row(third.output, "events") == [0, 0, 12, 0], third.output
+
+
+def test_a_category_renamed_at_the_source_is_not_duplicated(app, client, admin, tec_site):
+    """SPEC §17: "nothing is duplicated". A category whose slug and name were edited in
+    WordPress (``talks`` to ``lectures``, the same term id 14) is found by its id there and
+    updated in place, keeping its id here."""
+    assert run(app, tec_site.base, "--no-images").exit_code == 0
+
+    def ids(slug: str) -> list[int]:
+        answer = client.get(f"{NS}/categories?slug={slug}&hide_empty=false").get_json()
+        return [term["id"] for term in answer["categories"]]
+
+    before = ids("talks")
+    assert len(before) == 1
+    talks = tec_site.cats["talks"]
+    talks.update(slug="lectures", name="Lectures", url=tec_site.base + "/events/category/lectures/")
+    for event in tec_site.events:
+        for term in event["categories"]:
+            if term["id"] == talks["id"]:
+                term.update(slug="lectures", name="Lectures")
+    again = run(app, tec_site.base, "--no-images")
+    assert again.exit_code == 0, again.output
+    assert _row(again.output, "categories") == [0, 1, 3, 0], again.output
+    assert (ids("lectures"), ids("talks")) == (before, [])

@@ -1,4 +1,6 @@
-"""A fake site running The Events Calendar (chk18b), shapes as the SPEC's samples."""
+"""A fake site running The Events Calendar (an outside check's, chk18b), its answers shaped as
+the SPEC's samples: a fuller site than ``test_import_tec.RecordedSite`` (drafts and private
+events behind Basic auth, images, three levels of categories, 429 and 503 once)."""
 
 from __future__ import annotations
 
