@@ -188,6 +188,23 @@ def test_translations_are_not_copies_of_the_english(lang):
     assert copies == []
 
 
+# A quoted line continues the keyword line (or quoted line) just above it; after a blank
+# line or a comment it is the leftover of an entry whose keyword lines were removed, which
+# PO syntax (and ``msgfmt --check``) accepts by gluing it onto the entry before.
+STRAY_CONTINUATION = re.compile(r'^(?:#.*|)\n"', re.M)
+
+
+@pytest.mark.parametrize("lang", [*LANGS, None])
+def test_no_catalog_keeps_a_string_whose_entry_was_removed(lang):
+    """Found by an outside check (chk18a D1): the German "Move to the trash" read "In den
+    PapierkorbEin Bild finden …", a removed entry's translation glued onto it."""
+    parts = (lang, "LC_MESSAGES", "messages.po") if lang else ("messages.pot",)
+    with open(os.path.join(TRANSLATIONS, *parts), encoding="utf-8") as handle:
+        text = handle.read()
+    strays = [text.count("\n", 0, m.start()) + 2 for m in STRAY_CONTINUATION.finditer(text)]
+    assert strays == []
+
+
 def test_french_spells_evenement_one_way_and_names_featured_one_way(client, sign_in):
     """Found by an outside check (chk17i D5): two messages spelled "événements" where the
     catalog says "évènement(s)" everywhere else, and the editor's checkbox that makes an

@@ -3243,6 +3243,22 @@ def test_the_german_event_form_calls_a_status_status(sign_in):
     assert label and label.group(1).strip() == "Status", label
 
 
+def test_the_german_trash_button_says_only_in_den_papierkorb(sign_in):
+    """Found by an outside check (chk18a D1): the de catalog glued a removed entry's
+    translation onto "Move to the trash": the button read "In den PapierkorbEin Bild finden
+    nach dem, …" (tests/test_docs.py keeps every catalog free of such leftovers)."""
+    editor = sign_in("editor")
+    answer = editor.post("/manage/events/new", data=event_form(editor))
+    assert answer.status_code == 303
+    page = editor.get(f"/de/manage/events/{saved_id(answer)}").get_data(as_text=True)
+    buttons = [
+        re.sub(r"\s+", " ", button).strip()
+        for button in re.findall(r"<button[^>]*>(.*?)</button>", page, re.S)
+    ]
+    assert "In den Papierkorb" in buttons, buttons
+    assert not any("Ein Bild finden" in button for button in buttons), buttons
+
+
 @pytest.mark.parametrize("path", ["/fr/manage/nope", "/fr/manage/events/99999"])
 def test_the_french_not_found_pages_use_the_subjunctive(sign_in, path):
     """Not "rien … que vous pouvez modifier": a relative after a negative takes the
