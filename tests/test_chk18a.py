@@ -18,33 +18,6 @@ def test_editor_list_refuses_a_page_that_is_no_number(sign_in):
         assert answer.mimetype == "text/html"
 
 
-def test_weekly_builder_n_times_gives_n_dates_when_the_start_is_not_a_chosen_day(sign_in, client):
-    """D4: "Repeats: weekly on Monday, Friday; 4 times" for an event starting on a Thursday
-    makes 5 dates (the Thursday, then 4 Mondays/Fridays). RFC 5545 (which SPEC §12 cites):
-    "The DTSTART property value always counts as the first occurrence", so COUNT=4 is 4
-    dates; and "4 times" in the form means 4 dates."""
-    from tests.conftest import NS
-
-    editor = sign_in("editor")
-    day = date.today() + timedelta(days=10)
-    thursday = day + timedelta(days=(3 - day.weekday()) % 7)
-    form = event_form(
-        editor,
-        day=thursday,
-        repeat_freq="WEEKLY",
-        repeat_days=["MO", "FR"],
-        repeat_count="4",
-    )
-    answer = editor.post("/manage/events/new", data=form)
-    assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
-    series = saved_id(answer)
-    others = client.get(
-        f"{NS}/events", query_string={"post_parent": series, "per_page": 50}
-    ).get_json()["events"]
-    dates = [thursday.isoformat()] + [e["start_date"][:10] for e in others]
-    assert len(dates) == 4, dates
-
-
 # --- in the real browser -------------------------------------------------------------
 
 import os  # noqa: E402

@@ -1192,10 +1192,12 @@ def test_the_repeats_day_follows_a_moved_start_when_left_as_shown(client, sign_i
 
     weekly = series(repeat_freq="WEEKLY", repeat_days="TU")
     assert moved(weekly) == ["RRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=3"]
+    # The user's days stay; "3 times" stays the series' 3 dates: the Wednesday start, off
+    # those days, and two of the rule's (chk18a D4: COUNT counts the rule's own dates).
     chosen = series(repeat_freq="WEEKLY", repeat_days=["TU", "FR"])
-    assert moved(chosen) == ["RRULE:FREQ=WEEKLY;BYDAY=TU,FR;COUNT=3"]  # the user's days
+    assert moved(chosen) == ["RRULE:FREQ=WEEKLY;BYDAY=TU,FR;COUNT=2"]
     kept = series(repeat_freq="WEEKLY", repeat_days="TU")
-    assert moved(kept, repeat_days=["TU", "SA"]) == ["RRULE:FREQ=WEEKLY;BYDAY=TU,SA;COUNT=3"]
+    assert moved(kept, repeat_days=["TU", "SA"]) == ["RRULE:FREQ=WEEKLY;BYDAY=TU,SA;COUNT=2"]
     monthly = series(repeat_freq="MONTHLY", repeat_monthly="weekday")
     assert moved(monthly) == ["RRULE:FREQ=MONTHLY;BYDAY=4WE;COUNT=3"]
 
@@ -1404,6 +1406,44 @@ def test_the_repeats_builder_shows_a_series_rule_and_keeps_its_excluded_dates(cl
     assert (
         second["start_date"] not in starts and len(starts) == 4
     )  # six less the first and the trashed
+
+
+def test_weekly_on_days_without_the_start_n_times_is_n_dates(client, sign_in):
+    """Found by an outside check (chk18a D4): "weekly on Monday, Friday; 4 times" from a
+    Thursday start made 5 dates (the Thursday, then 4 Mondays and Fridays): the API counts
+    the rule's own dates in a COUNT (README, *Recurring events*), and the start is a date
+    of the series besides. "4 times" is 4 dates: the builder writes COUNT=3, and shows the
+    series as 4 times again; saved unchanged, it stays 4 dates."""
+    editor = sign_in("editor")
+    day = date.today() + timedelta(days=10)
+    thursday = day + timedelta(days=(3 - day.weekday()) % 7)
+    form = event_form(
+        editor, day=thursday, repeat_freq="WEEKLY", repeat_days=["MO", "FR"], repeat_count="4"
+    )
+    answer = editor.post("/manage/events/new", data=form)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+    series, path = saved_id(answer), f"/manage/events/{saved_id(answer)}"
+
+    def dates() -> list[str]:
+        listing = {"post_parent": series, "per_page": 50}
+        others = client.get(f"{NS}/events", query_string=listing).get_json()["events"]
+        return [thursday.isoformat()] + [e["start_date"][:10] for e in others]
+
+    friday, monday = thursday + timedelta(days=1), thursday + timedelta(days=4)
+    expected = [str(d) for d in (thursday, friday, monday, friday + timedelta(days=7))]
+    assert dates() == expected
+    stored = client.get(f"{NS}/events/{series}").get_json()["recurrence"]
+    assert stored == ["RRULE:FREQ=WEEKLY;BYDAY=MO,FR;COUNT=3"]
+    page = editor.get(path).get_data(as_text=True)
+    assert re.search(r'id="repeat_count"[^>]* value="4"', page), page
+    assert editor.post(path, data=untouched(editor, path)).status_code == 303
+    assert dates() == expected
+    once = event_form(
+        editor, day=thursday, repeat_freq="WEEKLY", repeat_days=["MO"], repeat_count="1"
+    )
+    refused = editor.post("/manage/events/new", data=once)
+    assert refused.status_code == 400
+    assert 'id="repeat_count-error"' in refused.get_data(as_text=True)
 
 
 def test_what_the_form_cannot_do_is_said_not_dropped(client, sign_in):
@@ -2266,7 +2306,9 @@ def test_the_repeat_builder_changed_in_two_tabs_is_a_conflict(client, sign_in, a
     second = _edit(editor, event_id, shown, "Builder twice", **friday)
     assert second.status_code == 409
     stored = client.get(f"{NS}/events/{event_id}", headers=admin).get_json()
-    assert stored["recurrence"] == ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=5"]
+    # Five dates, the start among them: the rule's own are one fewer when DAY is no Monday.
+    mondays = 5 - (DAY.weekday() != 0)
+    assert stored["recurrence"] == [f"RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT={mondays}"]
 
 
 def test_a_new_event_form_open_two_days_sent_twice_makes_one_event(client, sign_in, as_role):

@@ -46,7 +46,7 @@ def values_of(event: dict) -> dict:
         "image": str(image["id"]) if image.get("id") else image.get("url", ""),
     }
     values.update({flag: bool(event.get(flag)) for flag in FLAGS})
-    values.update(_builder_of(event.get("recurrence") or []))
+    values.update(_builder_of(event.get("recurrence") or [], values["start_date"]))
     return with_start_weekday(values)
 
 
@@ -103,10 +103,10 @@ _RULE_PART = re.compile(r"^(FREQ|BYDAY|COUNT|UNTIL|INTERVAL)=([^;]*)$")
 _NTH_WEEKDAY = re.compile(r"^-?[1-5](MO|TU|WE|TH|FR|SA|SU)$")
 
 
-def _builder_of(lines: list[str]) -> dict:
+def _builder_of(lines: list[str], start: str) -> dict:
     """The builder's fields for a series whose one rule it could have written (weekly on
-    days, monthly on a day or a weekday, until a day or a number of times); empty (the
-    rule stays in the raw lines alone) for any other."""
+    days, monthly on a day or a weekday, until a day or a number of times: the series'
+    dates, ``times_of_count``); empty (the rule stays in the raw lines alone) for any other."""
     shown = {"repeat_freq": "", "repeat_days": [], "repeat_count": "", "repeat_until": ""}
     shown["repeat_monthly"] = "day"
     rules = [line[6:] for line in lines if line.upper().startswith("RRULE:")]
@@ -130,15 +130,31 @@ def _builder_of(lines: list[str]) -> dict:
         return shown
     if frequency in ("DAILY", "YEARLY") and days:
         return shown
-    until = parts.get("UNTIL", "")
+    until, weekly_days = parts.get("UNTIL", ""), days if frequency == "WEEKLY" else []
     shown.update(
         repeat_freq=frequency,
-        repeat_days=days if frequency == "WEEKLY" else [],
-        repeat_count=parts.get("COUNT", ""),
+        repeat_days=weekly_days,
+        repeat_count=times_of_count(parts.get("COUNT", ""), weekly_days, start),
         repeat_until=f"{until[:4]}-{until[4:6]}-{until[6:8]}" if len(until) >= 8 else "",
         repeat_monthly="weekday" if frequency == "MONTHLY" and days else "day",
     )
     return shown
+
+
+def start_outside(days: list[str], start: str) -> bool:
+    """Whether a weekly rule on ``days`` leaves out the series' ``start`` (a Thursday start
+    of "Monday, Friday"). The series then has one date more than the rule's COUNT: the
+    start is always a date of the series and the COUNT counts the rule's own dates, as
+    dateutil reads it (README, *Recurring events*)."""
+    weekday = start_weekday(start)
+    return bool(days) and weekday is not None and weekday not in days
+
+
+def times_of_count(count: str, days: list[str], start: str) -> str:
+    """The builder's "number of times" for a weekly rule's COUNT: the series' dates."""
+    if not DIGITS.fullmatch(count) or not start_outside(days, start):
+        return count
+    return str(int(count) + 1)
 
 
 def _term_names(terms: list[dict], taxonomy: str) -> str:
@@ -420,7 +436,10 @@ def _recurrence(form, same: set[str]) -> str | None:
         return ""
     moved = _moved_weekday(form, same)
     builder_used = bool(frequency) and (
-        not set(BUILDER) <= same or moved is not None or _monthly_moved(form, same)
+        not set(BUILDER) <= same
+        or moved is not None
+        or _monthly_moved(form, same)
+        or _count_moved(form, same)
     )
     # Lines changed to a rule of their own are the user's rule (the builder's, else refused
     # above); lines whose dates alone changed (EXDATE, RDATE) join the builder's rule.
@@ -494,6 +513,17 @@ def _monthly_moved(form, same: set[str]) -> bool:
     )
 
 
+def _count_moved(form, same: set[str]) -> bool:
+    """Whether a weekly rule's COUNT must be written again for its "number of times" to
+    stay the series' dates: the start moved onto one of its days, or off them."""
+    moved = _moved_starts(form, same)
+    if moved is None or form.get("repeat_freq") != "WEEKLY" or not form.get("repeat_count"):
+        return False
+    days = form.getlist("repeat_days")
+    before, after = (start_outside(days, day.isoformat()) for day in moved)
+    return before != after
+
+
 def _rules_of(lines: str) -> list[str]:
     return [line.strip().upper() for line in lines.splitlines() if _is_rule(line)]
 
@@ -518,10 +548,17 @@ def _builder_rule(
     start's weekday, the day the form then shows ticked (``with_start_weekday``)."""
     rule = f"RRULE:FREQ={frequency}"
     days = [moved_weekday] if moved_weekday else form.getlist("repeat_days")  # checked: _recurrence
-    if frequency == "WEEKLY" and days and not (dayless and not moved_weekday):
+    named = frequency == "WEEKLY" and bool(days) and not (dayless and not moved_weekday)
+    if named:
         rule += ";BYDAY=" + ",".join(days)
     if frequency == "MONTHLY" and form.get("repeat_monthly") == "weekday":
         rule += ";BYDAY=" + _weekday_of_month(form.get("start_date", ""))
+    return rule + _builder_end(form, days if named else [])
+
+
+def _builder_end(form, days: list[str]) -> str:
+    """The rule's end the builder's fields say: ``;COUNT=…`` for a number of times (of a
+    weekly rule on ``days``), ``;UNTIL=…`` for a last date, or nothing."""
     count, until = form.get("repeat_count", "").strip(), form.get("repeat_until", "").strip()
     if count and until:  # as the API refuses COUNT with UNTIL: the user chooses, not the form
         raise invalid_params(
@@ -533,8 +570,12 @@ def _builder_rule(
             raise invalid_params(
                 {"repeat_count": _("Must be a whole number from 1 to %(most)s.", most=number(most))}
             )
-        rule += f";COUNT={int(count)}"
-    elif until:
+        # "N times" is the series' N dates: a start the days leave out is one of them.
+        rule_dates = int(count) - start_outside(days, form.get("start_date", ""))
+        if rule_dates < 1:
+            raise invalid_params({"repeat_count": _(START_ALONE)})
+        return f";COUNT={rule_dates}"
+    if until:
         try:
             day = datetime.strptime(until, "%Y-%m-%d")
         except ValueError:
@@ -542,8 +583,15 @@ def _builder_rule(
         if until < form.get("start_date", "")[:10]:  # both as the date inputs send them
             raise invalid_params({"repeat_until": _("The last date must not be before the start.")})
         # A date: the whole of that day in the event's zone (rules/recurrence.py).
-        rule += ";UNTIL=" + day.strftime("%Y%m%d")
-    return rule
+        return ";UNTIL=" + day.strftime("%Y%m%d")
+    return ""
+
+
+# Once, on days that leave out the start, is the start alone: a rule would add a date.
+START_ALONE = N_(
+    "Once is the start alone (it is on none of the days ticked): choose “Does not repeat”,"
+    " or 2 or more."
+)
 
 
 BODY_FIELDS = (
