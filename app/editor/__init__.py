@@ -52,7 +52,7 @@ from app.errors import ApiError, NotInTrash, from_validation_error, invalid_para
 from app.event_input import change_event, create_event, discard_event, prepare_event
 from app.headers import frame_headers
 from app.i18n import N_, _, current_language, ngettext
-from app.pages import formatting, list_title, page_response
+from app.pages import formatting, list_title, page_number, page_response
 from app.reading.texts import render_events
 from app.render import media_out, render_context
 from rules import recurrence
@@ -518,7 +518,7 @@ def events():
     and paged."""
     viewer = g.editor
     search = searched()
-    number = page_number(request.args.get("page", "1"))
+    number = page_number(request.args.get("page") or "1")
     status = listing.status_filter(request.args.get("status", ""))
     past = request.args.get("past") == "1"
     rows, total = listing.editor_events(viewer, status, past, search, number, PAGE_SIZE)
@@ -557,11 +557,6 @@ def _list_title(heading: str, number: int, search: str, status: str = "") -> str
     """An editor's list's title (app/pages::list_title), with its status filter named."""
     parts = [_(dict(listing.FILTER_LABELS)[status])] if status else []
     return list_title(heading, number, search, parts)
-
-
-def page_number(raw: str) -> int:
-    """A page number of the query (ASCII digits: ``int`` refuses "²"), else the first."""
-    return int(raw) if event_form.DIGITS.fullmatch(raw) and int(raw) > 0 else 1
 
 
 # What the editor calls each status (the API's names are WordPress's).
@@ -634,9 +629,12 @@ def image_choices(viewer, chosen: str) -> items.ImageChoices:
     """The images a form offers, searched and paged as its image buttons asked (a search
     starts again at the first page)."""
     search = searched("image_search")
-    number = 1 if items.searching_images(request.form) else request.values.get("image_page", "")
+    raw = "1" if items.searching_images(request.form) else request.values.get("image_page", "")
+    # The form's own buttons send a page number; anything else shows the first page rather
+    # than losing what the form holds to an error page (a list's address is refused).
+    number = int(raw) if event_form.DIGITS.fullmatch(raw) and int(raw) > 0 else 1
     browsed = items.browsing_images(request.form)
-    return items.image_choices(viewer, chosen, search, page_number(str(number)), browsed)
+    return items.image_choices(viewer, chosen, search, number, browsed)
 
 
 def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
@@ -1166,7 +1164,7 @@ def media():
         else:
             _say("saved")
             return redirect(url_for("editor.media_item", media_id=made.id), 303)
-    number = page_number(request.args.get("page", "1"))
+    number = page_number(request.args.get("page") or "1")
     search = searched()
     images, total = items.library(viewer, number, search)
     pages = max(1, -(-total // items.PAGE_SIZE))
@@ -1228,7 +1226,7 @@ def list_items(plural):
     if kind is None:
         return _not_found()
     search = searched()
-    number = page_number(request.args.get("page", "1"))
+    number = page_number(request.args.get("page") or "1")
     status = "" if kind.is_term else listing.status_filter(request.args.get("status", ""))
     rows, total = items.listing(kind, search, number, status)
     pages = max(1, -(-total // items.PAGE_SIZE))

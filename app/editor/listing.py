@@ -6,6 +6,7 @@ visibility rule) for the signed-in user."""
 from __future__ import annotations
 
 from app.i18n import N_
+from app.pages.reading import BadChoice
 from app.reading.filters import event_filters
 from rules.clock import utcnow
 from store.events import list_events
@@ -29,8 +30,11 @@ FILTER_LABELS = (
 
 
 def status_filter(raw: str) -> str:
-    """The status filter of a query (an unknown one: all)."""
-    return raw if raw in STATUS_FILTERS else ""
+    """The status filter of a query; an unknown one is a 400 page naming it, as the public
+    lists answer a bad filter, rather than every status shown as if it were asked."""
+    if raw not in STATUS_FILTERS:
+        raise BadChoice("status")
+    return raw
 
 
 def editor_events(viewer, status: str, past: bool, search: str, number: int, size: int):

@@ -199,9 +199,14 @@ def _paged(number: int) -> int | None:
 
 
 def _page_number() -> int:
-    """The page asked: not a number (or 0) names no page (400); one past ``MOST_PAGES`` is
-    past the last page (404), as one past the listing's end is, and as the API answers."""
-    raw = request.args.get("page") or request.args.get("tribe_paged") or "1"
+    """The page asked (``page_number``), in our name or The Events Calendar's."""
+    return page_number(request.args.get("page") or request.args.get("tribe_paged") or "1")
+
+
+def page_number(raw: str) -> int:
+    """A list's page number of its address (the editor's lists' too): not a number (or 0)
+    names no page (400); one past ``MOST_PAGES`` is past the last page (404), as one past
+    the listing's end is, and as the API answers."""
     if not is_digits(raw) or int(raw) < 1:
         raise reading.BadRequest("page")
     if len(raw) > 9 or int(raw) > MOST_PAGES:
@@ -1549,9 +1554,14 @@ def _not_found(_error):
     return error_page(404, translate(VISITOR_MESSAGES["rest_no_route"]))
 
 
+BAD_CHOICE = N_("Check “%(name)s” in the address: one of the choices the page offers.")
+
+
 def _bad_request(error):
     if isinstance(error, reading.UnknownFilter):
         return _unknown_filter(error)
+    if isinstance(error, reading.BadChoice):
+        return error_page(400, _(BAD_CHOICE, name=str(error)))
     said = [_("Check the date or page number in the address.")]
     if isinstance(error, reading.BadFlag):
         flag = _("Check “%(name)s” in the address: 1 or 0.", name=str(error))

@@ -82,6 +82,11 @@ class BadFlag(BadRequest):
     """A yes-or-no of the address (``featured``) that is neither (the API refuses it too)."""
 
 
+class BadChoice(BadRequest):
+    """A choice of the address (an editor's list's ``status``) that is none of those its
+    page offers: named, as a bad yes-or-no is, rather than shown as no choice at all."""
+
+
 def flag_of(name: str, raw: str | None) -> bool | None:
     """A yes-or-no of a page's query as the API reads it (``schemas.fields.Flag``: true,
     false, 1 or 0, so that ``featured=0`` lists what the API lists); None when absent or
