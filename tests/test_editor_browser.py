@@ -551,6 +551,22 @@ def test_event_start_and_end_are_marked_required(site, browser):
     page.context.close()
 
 
+def test_all_day_checked_then_unchecked_keeps_the_typed_times(site, browser):
+    """Found by an outside check (chk18a D2): editor.js says the all-day box switches the
+    inputs "keeping what was typed", but a 19:00-21:00 event whose box was checked and
+    unchecked came back 00:00-00:00: the typed times lost (and saved as midnight)."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    page.get_by_label("Start").fill(f"{DAY}T19:00")
+    page.get_by_label("End", exact=True).fill(f"{DAY}T21:00")
+    page.get_by_label("All day").check()
+    assert page.get_by_label("Start").input_value() == str(DAY)
+    page.get_by_label("All day").uncheck()
+    assert page.get_by_label("Start").input_value() == f"{DAY}T19:00"
+    assert page.get_by_label("End", exact=True).input_value() == f"{DAY}T21:00"
+    page.context.close()
+
+
 def test_a_wrong_sign_in_marks_the_fields(site, browser):
     """chk16k D4: the sign-in error was not tied to the password field."""
     context = browser.new_context()

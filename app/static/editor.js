@@ -2,7 +2,9 @@
 (function () {
   "use strict";
   /* The all-day box switches the start and end inputs between date and date-and-time,
-     keeping what was typed. */
+     keeping what was typed: the time a date input cannot hold is kept aside and comes
+     back when the box is unticked (a box ticked by mistake must not make a midnight
+     event); a day's input that never had one starts at 00:00. */
   var allDay = document.getElementById("all_day");
   if (!allDay) return;
   function switchInputs() {
@@ -11,11 +13,12 @@
       if (!input || input.type === "text") return; /* a date as typed: kept as it is */
       var value = input.value;
       if (allDay.checked && input.type !== "date") {
+        if (value.length > 10) input.dataset.time = value.slice(11, 16);
         input.type = "date";
         input.value = value.slice(0, 10);
       } else if (!allDay.checked && input.type !== "datetime-local") {
         input.type = "datetime-local";
-        input.value = value ? value.slice(0, 10) + "T" + (value.length > 10 ? value.slice(11, 16) : "00:00") : "";
+        input.value = value ? value.slice(0, 10) + "T" + (input.dataset.time || "00:00") : "";
       }
     });
   }
