@@ -49,61 +49,6 @@ def _follow(client, path: str, hops: int = 5):
     return answer
 
 
-# D1 ---------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "old",
-    [
-        "/events/category/talks/list/page/2/",
-        "/events/tag/outdoor/list/page/2/",
-        "/events/category/talks/list/featured/page/2/",
-    ],
-)
-def test_tec_term_list_page_addresses_answer(client, many, old):
-    """The plugin's rewrite rules have `{events}/category/{slug}/list/page/N/` (and for tags,
-    and featured): the "next page" of a term's list view. SPEC §17: break no link."""
-    answer = client.get(old)
-    assert answer.status_code in (200, 301, 308), (old, answer.status_code)
-    if "featured" not in old:
-        page = _follow(client, old)
-        assert page.status_code == 200
-        # page 2 of the term's list: the 11th to 14th talks
-        assert _titles(page.get_data(as_text=True))[:1] == ["talk-10"]
-
-
-# D2 ---------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "old",
-    [
-        "/?post_type=tribe_events&eventDisplay=list&paged=2",
-        "/events/list/?paged=2",
-        "/events/?paged=2",
-    ],
-)
-def test_tec_paged_parameter_gives_that_page(client, many, old):
-    """The plugin's views write the page number as `paged` (View::$page_key); on a site
-    without pretty permalinks every "Next events" link is `?post_type=tribe_events&
-    eventDisplay=list&paged=2`. It must show page 2, as `/events/?page=2` does."""
-    second = _follow(client, "/events/?page=2")
-    assert second.status_code == 200
-    expected = _titles(second.get_data(as_text=True))
-    assert expected and expected[0] == "talk-10"
-    page = _follow(client, old)
-    assert page.status_code == 200
-    assert _titles(page.get_data(as_text=True)) == expected
-
-
-# D3 ---------------------------------------------------------------------------------
-def test_tec_plain_permalink_tag_archive_keeps_the_tag(client, make_event):
-    """`/?post_type=tribe_events&tag=SLUG` is the plugin's tag view without pretty
-    permalinks (its rewrite maps `/events/tag/SLUG/` to exactly that query). It must lead
-    to the tag's page, as `tribe_events_cat=SLUG` leads to the category's."""
-    make_event(title="Tagged one", slug="tagged-one", tags=["outdoor"])
-    make_event(title="Other one", slug="other-one", tags=["indoor"])
-    page = _follow(client, "/?post_type=tribe_events&tag=outdoor")
-    assert page.status_code == 200
-    assert _titles(page.get_data(as_text=True)) == ["tagged-one"]
-
-
 # The import itself, against a fake site of the plugin (tests/tec_fake.py) -------------
 import os  # noqa: E402
 import subprocess  # noqa: E402
@@ -259,27 +204,3 @@ def test_wordpress_shortlink_of_an_imported_event_under_another_host_name(
         ".headers.get('Location'))",
     )
     assert other.endswith("/event/spring-concert/"), other
-
-
-# D13 --------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "page",
-    [
-        "/event/talk-00/",
-        "/events/list/",
-        "/events/category/talks/",
-        "/events/tag/outdoor/",
-        "/events/month/",
-    ],
-)
-def test_tec_outlook_ical_export_links_give_the_calendar_file(client, many, page):
-    """The plugin's "Export Outlook .ics file" link (beside "Export .ics file", on single
-    events and on every view: e.g. `/events/tag/talks/day/2025-02-03/?outlook-ical=1`)
-    is the page's address with `?outlook-ical=1`. `?ical=1` moves to our feed; the
-    Outlook form answers the HTML page instead of a calendar file. SPEC §17: break no link."""
-    plain = _follow(client, page + "?ical=1")
-    assert plain.status_code == 200 and plain.mimetype == "text/calendar"
-    answer = _follow(client, page + "?outlook-ical=1")
-    assert answer.status_code == 200
-    assert answer.mimetype == "text/calendar", answer.mimetype
-    assert "BEGIN:VCALENDAR" in answer.get_data(as_text=True)

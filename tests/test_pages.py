@@ -2997,3 +2997,115 @@ def test_the_public_venue_filter_tells_same_named_venues_apart(client, admin, ma
         labels = re.findall(r"<option value=\"[^\"]+\"[^>]*>([^<]*Town Hall[^<]*)</option>", select)
         assert len(labels) == 4 and len(set(labels)) == 4, labels
         assert "Town Hall (Paris)" in labels and "Nice" not in select, labels
+
+
+# --- The Events Calendar's list addresses of a term, its page parameter, its exports ---
+
+
+def _linked_slugs(html: str) -> list[str]:
+    """The slugs of the events a list page links (``/event/{slug}/``), in order, once each."""
+    seen: list[str] = []
+    for slug in re.findall(r'href="[^"]*/event/([^/"]+)/"', html):
+        if slug not in seen:
+            seen.append(slug)
+    return seen
+
+
+@pytest.fixture
+def two_pages_of_talks(make_event, admin):
+    """14 upcoming events in category "talks" (tag "outdoor"): two list pages of 10."""
+    return [
+        make_event(
+            title=f"Talk {n:02d}",
+            slug=f"talk-{n:02d}",
+            start_date=f"+{n + 2} days 10am",
+            end_date=f"+{n + 2} days 11am",
+            categories=["talks"],
+            tags=["outdoor"],
+        )
+        for n in range(14)
+    ]
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "/events/category/talks/list/page/2/",
+        "/events/tag/outdoor/list/page/2/",
+        "/events/category/talks/list/featured/page/2/",
+    ],
+)
+def test_tec_term_list_page_addresses_answer(client, two_pages_of_talks, old):
+    """chk18b D1: the plugin's rewrite rules have `{events}/category/{slug}/list/page/N/`
+    (and for tags, and featured): the "next page" of a term's list view. SPEC §17: break
+    no link. They were a 404."""
+    answer = client.get(old)
+    assert answer.status_code == 301, (old, answer.status_code)
+    if "featured" in old:
+        assert answer.headers["Location"].endswith("/events/category/talks/?featured=1&page=2")
+    else:
+        shown = _followed(client, old)
+        assert shown.status_code == 200
+        # page 2 of the term's list: the 11th to 14th talks
+        assert _linked_slugs(shown.get_data(as_text=True))[:1] == ["talk-10"]
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "/?post_type=tribe_events&eventDisplay=list&paged=2",
+        "/events/list/?paged=2",
+        "/events/?paged=2",
+    ],
+)
+def test_tec_paged_parameter_gives_that_page(client, two_pages_of_talks, old):
+    """chk18b D2: the plugin's views write the page number as `paged` (View::$page_key); on
+    a site without pretty permalinks every "Next events" link is `?post_type=tribe_events&
+    eventDisplay=list&paged=2`. It must show page 2, as `/events/?page=2` does (it showed
+    page 1), and name that page as its canonical address."""
+    second = _followed(client, "/events/?page=2")
+    assert second.status_code == 200
+    expected = _linked_slugs(second.get_data(as_text=True))
+    assert expected and expected[0] == "talk-10"
+    shown = _followed(client, old)
+    assert shown.status_code == 200
+    assert _linked_slugs(shown.get_data(as_text=True)) == expected
+    assert 'rel="canonical" href="http://localhost/events/?page=2"' in shown.get_data(as_text=True)
+
+
+def test_tec_plain_permalink_tag_archive_keeps_the_tag(client, make_event):
+    """chk18b D3: `/?post_type=tribe_events&tag=SLUG` is the plugin's tag view without
+    pretty permalinks (its rewrite maps `/events/tag/SLUG/` to exactly that query). It leads
+    to the tag's page, as `tribe_events_cat=SLUG` leads to the category's (it listed every
+    event); with the views' query, to our view filtered by the tag."""
+    make_event(title="Tagged one", slug="tagged-one", tags=["outdoor"])
+    make_event(title="Other one", slug="other-one", tags=["indoor"])
+    shown = _followed(client, "/?post_type=tribe_events&tag=outdoor")
+    assert shown.status_code == 200
+    assert _linked_slugs(shown.get_data(as_text=True)) == ["tagged-one"]
+    month = client.get("/?post_type=tribe_events&eventDisplay=month&tag=outdoor", headers=HTML)
+    assert month.status_code == 301
+    assert month.headers["Location"].endswith("/events/month/?tags=outdoor")
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "/event/talk-00/",
+        "/events/list/",
+        "/events/category/talks/",
+        "/events/tag/outdoor/",
+        "/events/month/",
+    ],
+)
+def test_tec_outlook_ical_export_links_give_the_calendar_file(client, two_pages_of_talks, shown):
+    """chk18b D13: the plugin's "Export Outlook .ics file" link (beside "Export .ics file",
+    on single events and on every view: e.g. `/events/tag/talks/day/2025-02-03/?outlook-ical=1`)
+    is the page's address with `?outlook-ical=1`. `?ical=1` moves to our feed; the Outlook
+    form answered the HTML page instead of a calendar file. SPEC §17: break no link."""
+    plain = _followed(client, shown + "?ical=1")
+    assert plain.status_code == 200 and plain.mimetype == "text/calendar"
+    answer = _followed(client, shown + "?outlook-ical=1")
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/calendar", answer.mimetype
+    assert answer.get_data() == plain.get_data()

@@ -68,11 +68,14 @@ PAGE_PREFIXES = (
 # The Events Calendar's "from this date" (its bar's date picker): a list from that day, the
 # month of that day.
 TEC_DATE = "tribe-bar-date"
+# The plugin's names of a list's page: its views' own (``View::$page_key``, what their "Next
+# events" links write) and the older ``tribe_paged``; ours, ``page``, comes first.
+TEC_PAGES = ("paged", "tribe_paged")
 # What a page's own address keeps (canonical, alternates, language links): its page and
-# filters, in the plugin's names too (README: ``tribe-bar-search``, ``tribe_paged``).
+# filters, in the plugin's names too (README: ``tribe-bar-search``, ``paged``).
 PAGE_QUERY = (
     "page",
-    "tribe_paged",
+    *TEC_PAGES,
     "past",
     "eventDisplay",
     TEC_DATE,
@@ -107,11 +110,19 @@ def page_response(template: str, status: int = 200, embed: bool = False, **conte
     return response
 
 
+# The Events Calendar's export of a page: the page's address with ``?ical=1`` ("Export .ics
+# file", "Subscribe to calendar") or ``?outlook-ical=1`` ("Export Outlook .ics file").
+TEC_EXPORTS = ("ical", "outlook-ical")
+
+
 def _exported_feed(status: int, context: dict) -> str | None:
     """The feed a page links (its filters', or an event's own), when the page was asked with
-    The Events Calendar's ``?ical=1``: the plugin's export address of that page, which
-    calendars subscribed before the move keep asking (SPEC §17: break no link, no client)."""
-    if status != 200 or request.method == "POST" or "ical" not in request.args:
+    The Events Calendar's export query (``TEC_EXPORTS``): the plugin's export address of that
+    page, which calendars subscribed before the move keep asking (SPEC §17: break no link,
+    no client)."""
+    if status != 200 or request.method == "POST":
+        return None
+    if not any(name in request.args for name in TEC_EXPORTS):
         return None
     return context["ics"] if "ics" in context else context.get("feeds", {}).get("https")
 
@@ -153,11 +164,12 @@ def _frame() -> dict:
 def _own_query(args) -> dict:
     """What a page's own address keeps of its query (``PAGE_QUERY``), in our names and
     order, so that a page has one address (its canonical): The Events Calendar's
-    ``tribe_paged``, ``eventDisplay=past`` and ``tribe-bar-search`` as ours, and the first
+    ``paged``, ``eventDisplay=past`` and ``tribe-bar-search`` as ours, and the first
     page as no page number (the address its "Previous page" links)."""
     query = {k: v for k, v in args.items() if k in PAGE_QUERY}
-    paged = query.pop("tribe_paged", None)
-    query["page"] = query.get("page") or paged
+    query["page"] = _asked_page(query)
+    for name in TEC_PAGES:
+        query.pop(name, None)
     past = query.pop("eventDisplay", None) == "past" or query.get("past") == "1"
     query["past"] = "1" if past else None
     query["search"] = query.get("search") or query.pop("tribe-bar-search", None)
@@ -198,9 +210,14 @@ def _paged(number: int) -> int | None:
     return number if number > 1 else None
 
 
+def _asked_page(args) -> str | None:
+    """The page number a query names, in our name or the plugin's (``TEC_PAGES``)."""
+    return next((args[name] for name in ("page", *TEC_PAGES) if args.get(name)), None)
+
+
 def _page_number() -> int:
-    """The page asked (``page_number``), in our name or The Events Calendar's."""
-    return page_number(request.args.get("page") or request.args.get("tribe_paged") or "1")
+    """The page asked (``page_number``), in our name or The Events Calendar's (``TEC_PAGES``)."""
+    return page_number(_asked_page(request.args) or "1")
 
 
 def page_number(raw: str) -> int:
@@ -572,6 +589,7 @@ TERM_FILTERS = {"category": "categories", "tag": "tags"}
 
 @bp.route("/events/<any(category, tag):taxonomy>/<slug>/list/")
 @bp.route("/events/<any(category, tag):taxonomy>/<slug>/page/<int:number>/")
+@bp.route("/events/<any(category, tag):taxonomy>/<slug>/list/page/<int:number>/")
 def tec_term_list(taxonomy, slug, number=None):
     page = {"page": number} if number is not None else {}
     return _moved_to(f"pages.{taxonomy}_view", {"slug": slug}, **page)
@@ -670,23 +688,38 @@ def _tec_view_moved():
     """Our page of a view The Events Calendar names by its query, on its list's address or
     the site's root (a site without pretty permalinks): ``eventDisplay=month`` or ``day``
     at its ``eventDate``, a list from ``eventDate``, the past list, each of a category
-    (``tribe_events_cat``) when one is named: our view filtered by it (``categories``, the
-    filter form's name; a category's list is its own page). Moved (301), or None when the
-    list (upcoming or past) is what was asked."""
+    (``tribe_events_cat``) or a tag (``tag``) when one is named: our view filtered by it
+    (``categories`` or ``tags``, the filter form's names; a term's list is its own page).
+    Moved (301), or None when the list (upcoming or past) is what was asked."""
     display = request.args.get("eventDisplay")
     picked = _date_argument("eventDate")
-    slug = request.args.get("tribe_events_cat", "")
-    category = {"categories": slug} if _is_segment(slug) else {}
-    drop = (*TEC_VIEW_QUERY, "tribe_events_cat") if category else TEC_VIEW_QUERY
+    name, taxonomy, slug = _queried_term()
+    term = {TERM_FILTERS[taxonomy]: slug} if taxonomy else {}
+    drop = (*TEC_VIEW_QUERY, name) if taxonomy else TEC_VIEW_QUERY
     if display in ("month", "day"):
-        return _moved_to_date(picked, display, drop=drop, **category)
+        return _moved_to_date(picked, display, drop=drop, **term)
     past = {"past": 1} if display == "past" else {}
     since = {TEC_DATE: picked} if picked is not None and not past else {}
-    if category:
-        return _moved_to("pages.category_view", {"slug": slug}, drop=drop, **past, **since)
+    if taxonomy:
+        return _moved_to(f"pages.{taxonomy}_view", {"slug": slug}, drop=drop, **past, **since)
     if since:
         return _moved_to("pages.list_view", drop=drop, **since)
     return None
+
+
+# The plugin's query names of its terms' views (its rewrite maps ``/events/tag/{slug}/`` to
+# ``post_type=tribe_events&tag={slug}``): the name, our taxonomy.
+TEC_QUERY_TERMS = {"tribe_events_cat": "category", "tag": "tag"}
+
+
+def _queried_term() -> tuple[str, str | None, str]:
+    """The query name, taxonomy and slug of the term a view of the plugin's query names
+    (the first of ``TEC_QUERY_TERMS`` that is a slug), or ("", None, "") when none is."""
+    for name, taxonomy in TEC_QUERY_TERMS.items():
+        slug = request.args.get(name, "")
+        if _is_segment(slug):
+            return name, taxonomy, slug
+    return "", None, ""
 
 
 @bp.route("/events/<any(week, photo, map, summary):view>/")
@@ -734,6 +767,7 @@ TERM_ROOT = "/events/<any(category, tag):taxonomy>/<slug>"
 @bp.route(f"{TERM_ROOT}/featured/")
 @bp.route(f"{TERM_ROOT}/featured/page/<int:number>/")
 @bp.route(f"{TERM_ROOT}/list/featured/")
+@bp.route(f"{TERM_ROOT}/list/featured/page/<int:number>/")
 def tec_featured(taxonomy=None, slug=None, number=None):
     """The featured list and its pages: our list of featured events (``?featured=1``), the
     term's page for a term's."""
