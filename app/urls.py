@@ -68,10 +68,16 @@ class NamespaceAlias:
         return self.wsgi_app(environ, start_response)
 
 
+# The addresses of WordPress's front controller: the site's root, and ``index.php`` named.
+ROOTS = ("", "/", "/index.php")
+
+
 class RestRoute:
     """WSGI middleware: WordPress's address of the REST API without pretty permalinks,
     ``/?rest_route=/tribe/events/v1/events&page=2``, is served as
-    ``{api_root}/tribe/events/v1/events?page=2``. Runs after ``LanguageRoots``, before
+    ``{api_root}/tribe/events/v1/events?page=2``; at ``/index.php?rest_route=…`` too, the
+    form WordPress's own ``get_rest_url()`` writes there (its ``Link`` header and the
+    plugin's ``rest_url`` values: what clients kept). Runs after ``LanguageRoots``, before
     ``NamespaceAlias``."""
 
     def __init__(self, wsgi_app, api_root: str):
@@ -80,7 +86,7 @@ class RestRoute:
 
     def __call__(self, environ, start_response):
         query = environ.get("QUERY_STRING", "")
-        if environ.get("PATH_INFO", "") in ("", "/") and "rest_route=" in query:
+        if environ.get("PATH_INFO", "") in ROOTS and "rest_route=" in query:
             # WSGI's strings are latin-1 of the bytes: kept so, the route as a PATH_INFO.
             pairs = parse_qsl(query, keep_blank_values=True, encoding="latin-1")
             route = next((value for name, value in pairs if name == "rest_route"), None)

