@@ -6,7 +6,7 @@ from marshmallow import validate
 
 from rules import N_
 from schemas.fields import BaseSchema, Flag, IdList, PositiveInt, StrList, Text, describe
-from schemas.terms import Order
+from schemas.terms import Order, OrderBy
 
 # WordPress's own bound of ``per_page`` on its core routes.
 WP_MAX_PER_PAGE = 100
@@ -36,6 +36,7 @@ class WpTermQueryArgs(WpPagingArgs):
         minimum=0, metadata=describe(N_("Terms whose parent is this category id."))
     )
     order = Order(load_default="asc", metadata=describe(N_("Sort direction: asc or desc.")))
+    orderby = OrderBy(load_default="name", metadata=describe(N_("Term attribute to sort by.")))
     hide_empty = Flag(
         load_default=False, metadata=describe(N_("Hide terms not assigned to any published event."))
     )

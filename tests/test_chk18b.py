@@ -100,25 +100,6 @@ def import_tec(env, *args):
     )
 
 
-# D8 ---------------------------------------------------------------------------------
-def test_wp_v2_terms_honour_orderby(client, make_event):
-    """WordPress's term routes order by `orderby` (`count`, `id`, `slug`, `name`, ...) as
-    clients such as a "popular tags" widget ask; SPEC §17 promises WordPress's shapes for
-    `wp/v2/tags`. `orderby` is ignored (always by name), while our own `/tags` honours it."""
-    make_event(title="A", tags=["zulu", "alpha"])
-    make_event(title="B", tags=["zulu", "alpha"])
-    make_event(title="C", tags=["alpha", "mike"])
-    # counts: alpha 3, zulu 2, mike 1 (by name: alpha, mike, zulu)
-    ours = client.get(f"{NS}/tags?orderby=count&order=desc&hide_empty=false").get_json()["tags"]
-    assert [t["slug"] for t in ours] == ["alpha", "zulu", "mike"]
-    theirs = client.get("/wp-json/wp/v2/tags?orderby=count&order=desc").get_json()
-    assert [t["slug"] for t in theirs] == ["alpha", "zulu", "mike"]
-    by_id = client.get("/wp-json/wp/v2/tags?orderby=id&order=asc").get_json()
-    ids = [t["id"] for t in by_id]
-    assert ids == sorted(ids)
-    assert [t["slug"] for t in by_id] == ["zulu", "alpha", "mike"]  # created in that order
-
-
 # D10 --------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "old", ["/events/feed/", "/events/category/talks/feed/", "/events/tag/outdoor/feed/"]

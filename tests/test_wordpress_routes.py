@@ -840,3 +840,34 @@ def test_the_linked_post_type_routes_name_the_parameters_the_client_sent(
         assert named == {"title", f"meta[{url_key}]", "featured_media"}, answer.get_json()
     missing = client.post(f"{WP}/{post_type}", json={"status": "publish"}, headers=admin)
     assert missing.get_json()["data"]["params"] == ["title"], missing.get_json()
+
+
+@pytest.mark.parametrize("route", ["tags", "tribe_events_cat"])
+def test_wp_v2_terms_honour_orderby(client, make_event, route):
+    """chk18b D8: WordPress's term routes order by `orderby` (`count`, `id`, `slug`, `name`,
+    `include`, ...) as clients such as a "popular tags" widget ask, and refuse a name they do
+    not know (400 `rest_invalid_param` naming `orderby`); SPEC §17 promises WordPress's
+    shapes for `wp/v2/tags`. `orderby` was ignored (always by name), while our own `/tags`
+    honours it."""
+    field = "tags" if route == "tags" else "categories"
+    make_event(title="A", **{field: ["zulu", "alpha"]})
+    make_event(title="B", **{field: ["zulu", "alpha"]})
+    make_event(title="C", **{field: ["alpha", "mike"]})
+    # counts: alpha 3, zulu 2, mike 1 (by name: alpha, mike, zulu)
+    ours = client.get(f"{NS}/{field}?orderby=count&order=desc&hide_empty=false").get_json()
+    assert [t["slug"] for t in ours[field]] == ["alpha", "zulu", "mike"]
+    theirs = client.get(f"{WP}/{route}?orderby=count&order=desc").get_json()
+    assert [t["slug"] for t in theirs] == ["alpha", "zulu", "mike"]
+    by_id = client.get(f"{WP}/{route}?orderby=id&order=asc").get_json()
+    assert [t["slug"] for t in by_id] == ["zulu", "alpha", "mike"]  # created in that order
+    assert [t["id"] for t in by_id] == sorted(t["id"] for t in by_id)
+    by_slug = client.get(f"{WP}/{route}?orderby=slug&order=desc").get_json()
+    assert [t["slug"] for t in by_slug] == ["zulu", "mike", "alpha"]
+    ids = {t["slug"]: t["id"] for t in by_id}
+    asked = f"{ids['mike']},{ids['zulu']},{ids['alpha']}"
+    included = client.get(f"{WP}/{route}?orderby=include&include={asked}").get_json()
+    assert [t["slug"] for t in included] == ["mike", "zulu", "alpha"]
+    unknown = client.get(f"{WP}/{route}?orderby=foo")
+    assert unknown.status_code == 400
+    assert unknown.get_json()["code"] == "rest_invalid_param"
+    assert "orderby" in unknown.get_json()["data"]["params"]

@@ -120,7 +120,7 @@ def term_listing(path: str):
     filters = TermFilters(
         search=args.get("search") or None,
         order=args["order"],
-        orderby="name",
+        orderby=args["orderby"],  # WordPress's names are ours (``store.terms.ORDERBY``)
         hide_empty=args["hide_empty"],
         slug=args.get("slug"),
         include=args.get("include"),
