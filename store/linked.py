@@ -73,6 +73,23 @@ def items_of_origin(origins: list[str]) -> list[tuple[str, object]]:
     return found
 
 
+def origins_of_post(number: int) -> set[str]:
+    """The origins (``host?id=N``) of the items not in the trash that an import keeps as
+    post ``number`` of a moved site, whatever the site's host: one when a single moved site
+    had that post (a scan, asked only when ``items_of_origin`` found nothing at the host)."""
+    suffix = f"?id={number}"
+    events = Event.select(Event.ical_uid.alias("origin")).where(
+        Event.ical_uid.endswith(suffix) & (Event.status != "trash")
+    )
+    found = {row.origin for row in events}
+    for model in (Venue, Organizer):
+        rows = model.select(model.origin).where(
+            model.origin.endswith(suffix) & (model.status != "trash")
+        )
+        found |= {row.origin for row in rows}
+    return found
+
+
 def get_linked_by_slug(kind: str, slug: str):
     model = MODELS[kind]
     return model.get_or_none((model.slug == slug_asked(slug)) & (model.status != "trash"))

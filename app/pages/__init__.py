@@ -1353,8 +1353,9 @@ def tec_home_address():
 
 def _shortlink_target(post_id: str) -> str | None:
     """The page of the item the moved site knew as post ``post_id``: the import keeps its
-    ``global_id`` (``host?id=ID``, the site's host as this service is reached or as
-    ``SITE_URL`` names it); None when no item an anonymous visitor may read has it."""
+    ``global_id`` (``host?id=ID``), looked up at the site's host as this service is reached
+    or as ``SITE_URL`` names it, else under any host when the id names one site's post
+    (``reading.readable_of_post``); None when no item an anonymous visitor may read has it."""
     number = as_id(post_id)
     if number is None:
         return None
@@ -1362,7 +1363,7 @@ def _shortlink_target(post_id: str) -> str | None:
     configured = urlsplit(current_app.config["SITE_URL"] or "")
     if configured.hostname:
         places |= {configured.hostname, f"{configured.hostname}{configured.path.rstrip('/')}"}
-    found = reading.readable_of_origin([f"{place}?id={number}" for place in places])
+    found = reading.readable_of_post(number, places)
     if found is None:
         return None
     kind, slug = found

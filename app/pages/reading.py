@@ -40,7 +40,14 @@ from store.events import Span, events_of_slug_on_day, get_event, get_event_by_sl
 from store.events import events_by_day as store_events_by_day
 from store.events import neighbours as store_neighbours
 from store.imported import former_slug_owner
-from store.linked import LinkedFilters, get_linked, get_linked_by_slug, items_of_origin, list_linked
+from store.linked import (
+    LinkedFilters,
+    get_linked,
+    get_linked_by_slug,
+    items_of_origin,
+    list_linked,
+    origins_of_post,
+)
 from store.memo import MEMO, current_version
 from store.posts import slug_asked
 from store.recurrence import has_overrides
@@ -446,6 +453,20 @@ def readable_of_origin(origins: list[str]) -> tuple[str, str] | None:
         if readable:
             return kind, item.slug
     return None
+
+
+def readable_of_post(number: int, hosts: set[str]) -> tuple[str, str] | None:
+    """(kind, slug) of the item a moved site knew as post ``number``, as
+    ``readable_of_origin`` finds it: at one of ``hosts`` (where this service is reached), else
+    at any host when a single moved site had that post, so that a shortlink still leads to
+    the item when it arrives under the old name's twin (``www.`` or not, ``localhost`` for
+    ``127.0.0.1``), as the import takes them for one site; None when two sites had it."""
+    found = readable_of_origin([f"{host}?id={number}" for host in hosts])
+    if found is None:
+        origins = origins_of_post(number)
+        if len(origins) == 1:
+            found = readable_of_origin(list(origins))
+    return found
 
 
 def linked_page(kind: str, slug: str) -> dict:
