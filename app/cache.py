@@ -265,8 +265,9 @@ def cached_response() -> Response | None:
     return response
 
 
-# The answers tagged (ETag, 304) and kept: JSON, feeds, pages and sitemaps.
-TAGGED = ("application/json", CALENDAR, "text/html", "application/xml")
+# The answers tagged (ETag, 304) and kept: JSON, feeds (iCalendar, the plugin's RSS), pages
+# and sitemaps.
+TAGGED = ("application/json", CALENDAR, "text/html", "application/xml", "application/rss+xml")
 # What an entry keeps of the view's own headers.
 _KEPT_HEADERS = ("X-", "Link", "Content-", "Last-Modified")
 

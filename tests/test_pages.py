@@ -5,8 +5,10 @@ import json
 import os
 import re
 from datetime import date, datetime, timedelta
+from email.utils import parsedate_to_datetime
 from random import Random
 from urllib.parse import quote, urlencode
+from xml.etree import ElementTree
 
 import pytest
 
@@ -3109,3 +3111,34 @@ def test_tec_outlook_ical_export_links_give_the_calendar_file(client, two_pages_
     assert answer.status_code == 200
     assert answer.mimetype == "text/calendar", answer.mimetype
     assert answer.get_data() == plain.get_data()
+
+
+@pytest.mark.parametrize(
+    "old, first, count",
+    [
+        ("/events/feed/", "Elsewhere", 10),
+        ("/events/rss2/", "Elsewhere", 10),
+        ("/events/category/talks/feed/", "Talk 00", 10),
+        ("/events/tag/outdoor/feed/", "Talk 00", 10),
+        ("/events/category/talks/feed/?paged=2", "Talk 10", 4),
+    ],
+)
+def test_tec_event_feeds_keep_answering(client, two_pages_of_talks, make_event, old, first, count):
+    """chk18b D10: the plugin's rewrite rules serve the events' RSS feed at `{events}/feed/`
+    (also `rdf|rss|rss2|atom`), `{events}/category/{slug}/feed/` and
+    `{events}/tag/{slug}/feed/`, and WordPress links it from every events page, so feed
+    readers are subscribed to it. SPEC §17: moving must "break no link and no client". They
+    answered 404; now an RSS 2.0 feed of the list that page was (README)."""
+    make_event(title="Elsewhere", slug="elsewhere", start_date="+1 day 9am", end_date="+1 day 10am")
+    answer = client.get(old)
+    assert answer.status_code == 200, (old, answer.status_code)
+    assert answer.mimetype == "application/rss+xml"
+    feed = ElementTree.fromstring(answer.get_data())
+    assert feed.tag == "rss" and feed.get("version") == "2.0"
+    items = feed.findall("channel/item")
+    assert [item.findtext("title") for item in items][:1] == [first]
+    assert len(items) == count
+    slug = first.lower().replace(" ", "-")
+    assert items[0].findtext("link") == f"http://localhost/event/{slug}/"
+    assert parsedate_to_datetime(items[0].findtext("pubDate")).utcoffset() == timedelta(0)
+    assert client.get("/events/category/nope/feed/").status_code == 404

@@ -600,6 +600,28 @@ def tec_term_month(taxonomy, slug):
     return _moved_to("pages.month_view", **{TERM_FILTERS[taxonomy]: slug})
 
 
+# The plugin's feeds of its list and of a term's (WordPress's feed words; each page of the
+# old site advertised one). Before a term's dated forms: the router tries it first.
+TEC_FEEDS = "<any(feed, rdf, rss, rss2, atom):feed>"
+RSS = "application/rss+xml"
+
+
+@bp.route(f"/events/{TEC_FEEDS}/")
+@bp.route(f"/events/<any(category, tag):taxonomy>/<slug>/{TEC_FEEDS}/")
+@cached
+def tec_feed(feed, taxonomy=None, slug=None):
+    """The plugin's RSS feeds (``/events/feed/``, a category's or tag's ``feed/``): an RSS
+    2.0 feed of the page it was the feed of (the upcoming list, or the term's), read as
+    that page is (``_list_page``), so the readers subscribed before the move keep
+    reading; ``?ical=1`` there is that page's calendar feed, as on the page."""
+    term = reading.term_page(taxonomy, slug) if taxonomy else None
+    listed = page_address(f"pages.{taxonomy}_view", {"slug": slug}) if term else _nav()["list"]
+    response = _list_page("rss.xml", term=term, root=site_url(), listed=listed)
+    if response.status_code == 200:
+        response.mimetype = RSS
+    return response
+
+
 @bp.route("/events/<any(category, tag):taxonomy>/<slug>/<dated>/")
 @bp.route("/events/<any(category, tag):taxonomy>/<slug>/day/<dated>/")
 def tec_term_dated(taxonomy, slug, dated):
@@ -1652,6 +1674,7 @@ def register_pages(app) -> None:
         labelled=labelled,
         cost_text=formatting.cost,
         image_sizes=formatting.image_sizes,
+        rss_date=formatting.rss_date,
     )
     # ``tojson`` (the pages' JSON-LD) by orjson: Flask's sorts the keys of each of a month's
     # hundred events.

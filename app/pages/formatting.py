@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from datetime import date, datetime, time
+from datetime import UTC, date, datetime, time
 from decimal import Decimal
+from email.utils import format_datetime as rfc822_datetime
 from functools import lru_cache
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
@@ -106,6 +107,12 @@ def when(event: dict, lang: str, site_tz: str) -> str:
         text = f"{_day_and_time(start, lang)} – {_day_and_time(end, lang)}"
     named = zone_named(event, site_tz)
     return f"{text} ({named})" if named else text
+
+
+def rss_date(utc: str) -> str:
+    """An RSS item's ``pubDate`` (RFC 822, as RSS 2.0 asks) of a stored UTC moment
+    (``YYYY-MM-DD HH:MM:SS``): the event's start, as the plugin's feed dates its items."""
+    return rfc822_datetime(datetime.fromisoformat(utc).replace(tzinfo=UTC))
 
 
 def zone_named(event: dict, site_tz: str) -> str:
