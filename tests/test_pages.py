@@ -2187,12 +2187,13 @@ def test_the_json_ld_of_venue_and_organizer_pages_names_its_context(client, admi
 
 @pytest.mark.parametrize(
     "address",
-    ["/events/feed/", "/events/upcoming/", "/events/category/", "/events/week/x/"],
+    ["/events/comments/feed/", "/events/upcoming/", "/events/category/", "/events/week/x/"],
 )
 def test_an_address_that_names_no_page_is_a_404_not_a_400(client, address):
     """Found by the twelfth session's audit: these addresses name no page (the answer's
     own heading said "This address names no page") but answered 400, which SPEC §15 keeps
-    for a bad date or page; /events/feed/ is where a WordPress site's feed was."""
+    for a bad date or page. (/events/feed/, the plugin's feed, was one: it is an RSS feed
+    since chk18b D10, ``test_tec_event_feeds_keep_answering``.)"""
     response = client.get(address, headers=HTML)
     assert response.status_code == 404 and response.mimetype == "text/html"
     for bad_date in ("/events/2026-02-30/", "/events/month/x/", "/events/?tribe-bar-date=x"):
