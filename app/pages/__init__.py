@@ -106,6 +106,22 @@ def page_response(template: str, status: int = 200, embed: bool = False, **conte
     return response
 
 
+def ld_scripts(json_ld) -> Markup:
+    """The template global ``ld_scripts``: a page's JSON-LD texts (made safe for a script
+    element once per data version: reading.py::events_ld, ld_script), each in its
+    ``<script>`` element, written at once (base.html's loop over a month's hundred was a
+    tenth of its rendering). A text not marked safe is escaped, as the loop did."""
+    return Markup(
+        "\n  ".join(
+            [
+                f'<script type="application/ld+json">{item if isinstance(item, Markup) else escape(item)}</script>'
+                for item in json_ld or ()
+                if item
+            ]
+        )
+    )
+
+
 def _exported_feed(status: int, context: dict) -> str | None:
     """The feed a page links (its filters', or an event's own), when the page was asked with
     The Events Calendar's ``?ical=1``: the plugin's export address of that page, which
@@ -900,7 +916,7 @@ def _grid(by_day, first: date, month: int, today: date, lang: str, query: dict):
     month's own days show none. Written here a cell at a time, escaping only what varies
     (titles, links): month.html's loops over the days and their events escaped 630 values
     and were two fifths of a month page's time."""
-    link_of, day_links = _event_links(), _day_links(first, len(by_day), query)
+    item_of, day_links = _grid_items(_event_links()), _day_links(first, len(by_day), query)
     clocks = _start_clocks(by_day, first, lang)
     more_on, more_text = translate("%(count)s more on %(day)s"), {}
     rows, cells, empty = [], [], True
@@ -916,7 +932,7 @@ def _grid(by_day, first: date, month: int, today: date, lang: str, query: dict):
             _grid_cell(
                 classes + ("" if spans else " no-events"),
                 _day_number(day.day, escape(label), link, day == today),
-                _grid_events(spans, clocks[n], link_of),
+                _grid_events(spans, clocks[n], item_of),
                 more
                 and _more_link(
                     link, escape(more_on % {"count": more, "day": label}), more_text[more]
@@ -943,19 +959,28 @@ def _day_number(number: int, label: str, link: str | None, today: bool) -> str:
     return f'<a class="day-number" href="{link}"{current}>{inner}</a>'
 
 
-def _grid_events(spans: list, starting: dict[int, str], link_of) -> str:
-    """A grid day's events: each title linked to its page, after its start time when it
-    starts that day."""
+def _grid_events(spans: list, starting: dict[int, str], item_of) -> str:
+    """A grid day's events (``item_of``: each one's list item), after its start time when
+    it starts that day."""
     if not spans:
         return ""
-    items = []
-    for span in spans:
-        time = starting.get(span.id)
-        shown = f'<span class="time">{escape(time)}</span> ' if time else ""
-        items.append(
-            f'<li><a href="{escape(link_of(span.slug))}">{shown}{escape(span.title)}</a></li>'
-        )
-    return f"<ul>{''.join(items)}</ul>"
+    return f"<ul>{''.join([item_of(span, starting.get(span.id, '')) for span in spans])}</ul>"
+
+
+def _grid_items(link_of):
+    """(span, start time) → the list item of that event in the grid: its title linked to
+    its page, made once a page (an event of several days is on each)."""
+    made: dict[tuple[int, str], str] = {}
+
+    def item_of(span, time: str) -> str:
+        text = made.get((span.id, time))
+        if text is None:
+            shown = f'<span class="time">{escape(time)}</span> ' if time else ""
+            link, title = escape(link_of(span.slug)), escape(span.title)
+            text = made[span.id, time] = f'<li><a href="{link}">{shown}{title}</a></li>'
+        return text
+
+    return item_of
 
 
 def _more_link(link: str, label: str, text: str) -> str:
@@ -1633,6 +1658,7 @@ def register_pages(app) -> None:
         address_line=address_line,
         venue_map=formatting.map_link,
         labelled=labelled,
+        ld_scripts=ld_scripts,
         cost_text=formatting.cost,
         image_sizes=formatting.image_sizes,
     )
