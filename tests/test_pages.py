@@ -2296,6 +2296,29 @@ def test_more_links_of_the_month_grid_are_named_for_their_day(client, make_event
         assert all(name.startswith(text) and text == visible for _h, name, text in links)
 
 
+def test_the_month_grid_escapes_what_it_writes_as_the_templates_do(client, make_event):
+    """The grid's cells are written in Python (app/pages::_grid), not by month.html's
+    loops: a title, a link keeping several filters and a day's "N more" name come out
+    escaped as Jinja's autoescape writes them (markupsafe), never as markup."""
+    from markupsafe import escape
+
+    title = "Fish & chips \"night\" 'n' 1 < 2 > 0"
+    for n in range(5):
+        event(
+            make_event,
+            title=f"{title} {n}",
+            start_date=f"{DAY} 1{n}:00:00",
+            end_date=f"{DAY} 1{n}:30:00",
+        )
+    html = page(client, f"/events/month/{DAY:%Y-%m}/?search=chips&featured=0")
+    cell = re.search(rf"/events/{DAY:%Y-%m-%d}/\?.*?</td>", html, re.S).group(0)
+    assert str(escape(f"{title} 0")) in cell and '"night"' not in cell
+    assert f'href="/events/{DAY:%Y-%m-%d}/?search=chips&amp;featured=0"' in html
+    more = re.search(r'<a class="more" href="([^"]+)" aria-label="([^"]+)">2 more</a>', cell)
+    assert more and more.group(1).endswith("?search=chips&amp;featured=0"), cell
+    assert cell.count("<li>") == 3
+
+
 def test_a_descriptions_headings_stay_below_the_pages_own(client, admin, make_event):
     """chk16k D10: a description's <h1> (WordPress content carries them, and the sanitiser
     keeps them) made a second h1 on the event's page, and its h4 skipped levels (SPEC §15
