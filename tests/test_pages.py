@@ -504,6 +504,28 @@ def test_the_date_picker_starts_at_the_day_shown(client):
     assert f'name="date" value="{date.today()}"' in page(client, "/events/")
 
 
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Paris", "America/St_Johns", "Asia/Kathmandu"])
+def test_the_grids_start_times_read_from_the_stored_texts_are_the_zones(app, zone):
+    """app/pages::_clocks_on reads a start time from the stored text (the time since the
+    site's day began), never parsing an event's date: the same times as the site's zone
+    gives event by event (``_clocks_in_zone``), across a change of the clocks too."""
+    from app.pages import _clocks_in_zone, _clocks_on, reading
+    from store.events import Span
+
+    rng = Random(zone)
+    app.config["SITE_TIMEZONE"] = zone
+    with app.test_request_context("/events/month/2027-03/"):
+        for day in (date(2027, 3, 1) + timedelta(days=n) for n in range(0, 240, 3)):
+            begin, end = reading.day_starts(day, 2)
+            midnight = datetime.fromisoformat(begin)
+            starts = [midnight + timedelta(seconds=rng.randrange(-7200, 93600)) for _n in range(30)]
+            spans = [
+                Span(n, False, "", "", f"{start:%Y-%m-%d %H:%M:%S}", "", "title", "slug")
+                for n, start in enumerate(starts)
+            ]
+            assert _clocks_on(spans, day, begin, end, "en") == _clocks_in_zone(spans, day, "en")
+
+
 def test_a_month_or_day_written_short_moves_to_its_own_address(client):
     moved = client.get("/events/month/2031-3/?categories=music", headers=HTML)
     assert moved.status_code == 301

@@ -1034,8 +1034,9 @@ def _start_clocks(by_day: list[tuple], first: date, lang: str) -> list[dict[int,
 
 def _clocks_on(spans: list, day: date, begin: str, end: str, lang: str) -> dict[int, str]:
     """The start times of ``spans`` that start on the site's ``day`` (from ``begin`` to
-    ``end``, UTC): on a day of 24 hours, its time is the time since the day began (text
-    compared, one subtraction: no time zone arithmetic per event)."""
+    ``end``, UTC): on a day of 24 hours, its time is the time since the day began, read
+    from the stored texts (``YYYY-MM-DD HH:MM:SS``: no date parsed, no time zone
+    arithmetic per event; a start on that day is on ``begin``'s UTC date or the next)."""
     if not spans:
         return {}
     if {begin, end} & {dates.BEFORE_ALL, dates.AFTER_ALL}:  # the first or last day stored
@@ -1043,12 +1044,20 @@ def _clocks_on(spans: list, day: date, begin: str, end: str, lang: str) -> dict[
     midnight = datetime.fromisoformat(begin)
     if datetime.fromisoformat(end) - midnight != timedelta(days=1):  # the clocks change
         return _clocks_in_zone(spans, day, lang)
+    first_date, began = begin[:10], _seconds_of(begin)
     clocks = {}
     for span in spans:
-        if begin <= span.utc_start < end:
-            minutes = (datetime.fromisoformat(span.utc_start) - midnight).seconds // 60
+        start = span.utc_start
+        if begin <= start < end:
+            seconds = _seconds_of(start) - began + (0 if start[:10] == first_date else 86400)
+            minutes = seconds // 60
             clocks[span.id] = formatting.clock_text(f"{minutes // 60:02}:{minutes % 60:02}", lang)
     return clocks
+
+
+def _seconds_of(stored: str) -> int:
+    """The time of day of a stored date (``YYYY-MM-DD HH:MM:SS``), in seconds."""
+    return int(stored[11:13]) * 3600 + int(stored[14:16]) * 60 + int(stored[17:19])
 
 
 def _clocks_in_zone(spans: list, day: date, lang: str) -> dict[int, str]:
