@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from enum import IntEnum
 from functools import lru_cache, partial
 from itertools import accumulate
+from operator import itemgetter
 from typing import NamedTuple
 
 from cachetools import LRUCache
@@ -604,12 +605,13 @@ def events_by_day(
     base = replace(filters, ends_after=None, starts_before=None)
     values = _listing_values(base, viewer, most=most)
     starts = _earliest_running_starts([b[:10] for b in bounds[: count + 1]], bounds[-1][:10])
+    days = [nth_day(first, n) for n in range(count + 1)]  # past 9999-12-31: AFTER_ALL
     counted = None
-    if _counted_by_dates(base, viewer, first, bounds, count):
-        counted = _grid_counts(first, count, starts[0])
+    if _counted_by_dates(base, viewer, days, bounds, count):
+        counted = _grid_counts(first, days, starts[0])
     if counted is not None:
         totals, starts = counted
-    values.update(_day_values(first, bounds, starts, count))
+    values.update(_day_values(days, bounds, starts, count))
     shape = _shape(base, viewer)
     if shape is not None:
         shape = (*shape, "days", count)
@@ -618,15 +620,19 @@ def events_by_day(
         counts = partial(_day_counts, base, viewer, count)
         for n, total in _LISTINGS.execute(shape and (*shape, "count"), counts, values):
             totals[n] = int(total)
-    days: list[tuple[int, list[Span]]] = [(total, []) for total in totals]
+    grid: list[tuple[int, list[Span]]] = [(total, []) for total in totals]
     shown = partial(_days_shown, base, viewer, count)
-    for row in _LISTINGS.execute(shape and (*shape, "shown", most), shown, values):
-        days[row[0]][1].append(Span._make(row[1:]))
-    return days
+    for n, *span in _LISTINGS.execute(shape and (*shape, "shown", most), shown, values):
+        grid[n][1].append(_span(span))
+    return grid
+
+
+# A ``Span`` of a row's values: ``Span._make`` without its length check (a hundred a grid).
+_span = partial(tuple.__new__, Span)
 
 
 def _counted_by_dates(
-    base: EventFilters, viewer: Viewer, first: date, bounds: list[str], count: int
+    base: EventFilters, viewer: Viewer, days: list[str], bounds: list[str], count: int
 ) -> bool:
     """Whether a grid's day counts can come from ``event_dates`` (``_grid_counts``): the
     listing filters nothing (its rule is then ``visible_clause``'s published events, which
@@ -635,19 +641,21 @@ def _counted_by_dates(
     day). Any other grid counts each day's index range (``_day_counts``)."""
     if base != EventFilters() or viewer.has("edit_posts"):
         return False
-    return all(bounds[n + 1] == f"{nth_day(first, n)} 00:00:00" for n in range(count + 1))
+    return all(bounds[n + 1] == f"{days[n]} 00:00:00" for n in range(count + 1))
 
 
 def _grid_counts(
-    first: date, count: int, earliest: str | None
+    first: date, days: list[str], earliest: str | None
 ) -> tuple[list[int], list[str | None]] | None:
-    """How many published, listed events each of ``count`` UTC days from ``first`` has,
+    """How many published, listed events each UTC day of ``days`` (from ``first``, and the
+    day after the last) has,
     and where in start order its first one may be (``_spread``), from ``event_dates``' rows
     (a few a day, whatever the events: a grid of 100,000 events counted 30,000 index
     entries), read from ``earliest``, the first UTC day an event running on the day before
     ``first`` starts (``_earliest_running_starts``: an all-day one's first date may be a
     day earlier). None when a scheduled event is among them: whether it shows depends on
     the clock (its publication date), which the rows do not keep."""
+    count = len(days) - 1
     if earliest is None:  # no listed event runs on the grid's days or after
         return [0] * count, [None] * count
     lowest = (date.fromisoformat(earliest) - timedelta(days=1)).isoformat()
@@ -655,28 +663,37 @@ def _grid_counts(
     rows = _ON_DATES.execute(lowest, f"{last}", f"{first}").fetchall()
     if any(status != "publish" for _first, _last, status, _all_day, _n in rows):
         return None
-    return _spread(rows, first, count)
+    return _spread(rows, first, days[:count])
 
 
-def _spread(rows: list, first: date, count: int) -> tuple[list[int], list[str | None]]:
+def _spread(rows: list, first: date, days: list[str]) -> tuple[list[int], list[str | None]]:
     """Each day's count from ``rows`` of ``event_dates`` (events on the days from
     ``first_day`` to ``last_day``), and the earliest a day's events may start, as stored
     dates are written: a timed event at its first UTC day, an all-day one a day before its
     first date (its zone's midnight, within a day of UTC's). The first events of a day are
     then read from there (``_days_shown``), not from the start of the earliest event still
-    running the day before (a day or two more of index entries a day)."""
+    running the day before (a day or two more of index entries a day). ``days``: the
+    grid's, from ``first``, as ISO dates; a row's day among them is found by its text."""
+    count = len(days)
+    index = {day: n for n, day in enumerate(days)}
+    origin = first.toordinal()
     changes = [0] * (count + 1)
     earliest: list[str | None] = [None] * count
     for first_day, last_day, _status, all_day, n in rows:
-        begin = max((date.fromisoformat(first_day) - first).days, 0)
-        end = min((date.fromisoformat(last_day) - first).days, count - 1)
+        begin = index.get(first_day)
+        if begin is None:  # before the grid (or after it)
+            begin = max(date.fromisoformat(first_day).toordinal() - origin, 0)
+        end = index.get(last_day)
+        if end is None:
+            end = min(date.fromisoformat(last_day).toordinal() - origin, count - 1)
         if begin > end:
             continue
         changes[begin] += n
         changes[end + 1] -= n
         start = f"{date.fromisoformat(first_day) - timedelta(days=1)}" if all_day else first_day
         for day in range(begin, end + 1):
-            if earliest[day] is None or start < earliest[day]:
+            known = earliest[day]
+            if known is None or start < known:
                 earliest[day] = start
     return list(accumulate(changes[:count])), earliest
 
@@ -703,9 +720,9 @@ def _on_dates():
 _ON_DATES = Statement(_on_dates)
 
 
-def _day_values(first: date, bounds: list[str], starts: list, count: int) -> dict:
-    """The values of each day's placeholders (``_on_day``)."""
-    days = [nth_day(first, n) for n in range(count + 1)]  # past 9999-12-31: AFTER_ALL
+def _day_values(days: list[str], bounds: list[str], starts: list, count: int) -> dict:
+    """The values of each day's placeholders (``_on_day``); ``days``: the grid's, and the
+    day after its last, as ISO dates."""
     values = {}
     for n, names in enumerate(_day_names(count)):
         values.update(
@@ -875,7 +892,7 @@ def _neighbours(base: EventFilters, viewer: Viewer, ref):
 def _earliest_running_starts(days: list[str], last: str) -> list[str | None]:
     """For each of ``days`` (UTC ``YYYY-MM-DD``, ascending), the earliest day a listed event
     that ends that day or later, and starts by ``last``, starts; None when there is none."""
-    rows = sorted(_RUNNING.execute(last, days[0]).fetchall(), key=lambda row: row[1])
+    rows = sorted(_RUNNING.execute(last, days[0]).fetchall(), key=itemgetter(1))  # by end
     ends = [end for _start, end in rows]
     earliest: list[str | None] = [None] * (len(rows) + 1)
     for index in range(len(rows) - 1, -1, -1):

@@ -506,6 +506,28 @@ def test_the_date_picker_starts_at_the_day_shown(client):
     assert f'name="date" value="{date.today()}"' in page(client, "/events/")
 
 
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Paris", "America/St_Johns", "Asia/Kathmandu"])
+def test_the_grids_start_times_read_from_the_stored_texts_are_the_zones(app, zone):
+    """app/pages::_clocks_on reads a start time from the stored text (the time since the
+    site's day began), never parsing an event's date: the same times as the site's zone
+    gives event by event (``_clocks_in_zone``), across a change of the clocks too."""
+    from app.pages import _clocks_in_zone, _clocks_on, reading
+    from store.events import Span
+
+    rng = Random(zone)
+    app.config["SITE_TIMEZONE"] = zone
+    with app.test_request_context("/events/month/2027-03/"):
+        for day in (date(2027, 3, 1) + timedelta(days=n) for n in range(0, 240, 3)):
+            begin, end = reading.day_starts(day, 2)
+            midnight = datetime.fromisoformat(begin)
+            starts = [midnight + timedelta(seconds=rng.randrange(-7200, 93600)) for _n in range(30)]
+            spans = [
+                Span(n, False, "", "", f"{start:%Y-%m-%d %H:%M:%S}", "", "title", "slug")
+                for n, start in enumerate(starts)
+            ]
+            assert _clocks_on(spans, day, begin, end, "en") == _clocks_in_zone(spans, day, "en")
+
+
 def test_a_month_or_day_written_short_moves_to_its_own_address(client):
     moved = client.get("/events/month/2031-3/?categories=music", headers=HTML)
     assert moved.status_code == 301
@@ -2364,6 +2386,29 @@ def test_more_links_of_the_month_grid_are_named_for_their_day(client, make_event
         links = re.findall(r'<a class="more" href="([^"]+)" aria-label="([^"]+)">([^<]+)</a>', html)
         assert len(links) == 2 and len({name for _href, name, _text in links}) == 2, links
         assert all(name.startswith(text) and text == visible for _h, name, text in links)
+
+
+def test_the_month_grid_escapes_what_it_writes_as_the_templates_do(client, make_event):
+    """The grid's cells are written in Python (app/pages::_grid), not by month.html's
+    loops: a title, a link keeping several filters and a day's "N more" name come out
+    escaped as Jinja's autoescape writes them (markupsafe), never as markup."""
+    from markupsafe import escape
+
+    title = "Fish & chips \"night\" 'n' 1 < 2 > 0"
+    for n in range(5):
+        event(
+            make_event,
+            title=f"{title} {n}",
+            start_date=f"{DAY} 1{n}:00:00",
+            end_date=f"{DAY} 1{n}:30:00",
+        )
+    html = page(client, f"/events/month/{DAY:%Y-%m}/?search=chips&featured=0")
+    cell = re.search(rf"/events/{DAY:%Y-%m-%d}/\?.*?</td>", html, re.S).group(0)
+    assert str(escape(f"{title} 0")) in cell and '"night"' not in cell
+    assert f'href="/events/{DAY:%Y-%m-%d}/?search=chips&amp;featured=0"' in html
+    more = re.search(r'<a class="more" href="([^"]+)" aria-label="([^"]+)">2 more</a>', cell)
+    assert more and more.group(1).endswith("?search=chips&amp;featured=0"), cell
+    assert cell.count("<li>") == 3
 
 
 def test_a_descriptions_headings_stay_below_the_pages_own(client, admin, make_event):
