@@ -254,6 +254,22 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         mode = "" if not count or self.in_transaction() else _plan_mode(connection, generic)
         return self._execute_once(f"{mode}EXECUTE {name}{arguments}", params)
 
+    def constants_written(self, sql: str, params: list, constant: list[bool]) -> str:
+        """``sql`` with the parameters marked ``constant`` written into its text as the
+        literals the driver would send for them (``mogrify``: the text of a plain query)."""
+        cursor = super().cursor()
+        parts = sql.split("%s")
+        text = [parts[0]]
+        for value, fixed, part in zip(params, constant, parts[1:], strict=True):
+            if fixed:
+                with __exception_wrapper__:
+                    literal = cursor.mogrify("%s", (value,)).decode()
+                text.append(literal.replace("%", "%%"))
+            else:
+                text.append("%s")
+            text.append(part)
+        return "".join(text)
+
     def _prepare(self, connection, name: str, text: str) -> bool:
         """``PREPARE`` on the driver's cursor (a connection's setup, not one of its
         queries); whether the server took it. Inside a transaction (a write's statements)
@@ -370,6 +386,20 @@ def execute_prepared(sql: str, params, generic: bool = False):
     if isinstance(db, CalendarPostgresqlDatabase):
         return db.execute_prepared(sql, params, generic)
     return database.execute_sql(sql, params)
+
+
+def constants_written(sql: str, params: list, constant: list[bool]) -> tuple[str, list[bool]]:
+    """(the text to send, which of ``params`` go with it) of a statement whose parameters
+    marked ``constant`` are the same at every run (a shape's literals, store/sql.py).
+    PostgreSQL: those written into the text, so that its plans know them: a parameter is
+    planned as any value, and the generic plan of a listing took "future", a status few
+    events have, for one most have (the terms' listing: its custom plan, made at every
+    run, was three quarters of its time on the server; docs/performance.md, eighteenth
+    session). SQLite, whose plans do not weigh values: as it is."""
+    db = database.obj
+    if not isinstance(db, CalendarPostgresqlDatabase):
+        return sql, [True] * len(params)
+    return db.constants_written(sql, params, constant), [not fixed for fixed in constant]
 
 
 class UnsupportedDatabase(ValueError):

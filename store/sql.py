@@ -24,7 +24,7 @@ from peewee import (
     Value,
 )
 
-from store.db import database, execute_prepared
+from store.db import constants_written, database, execute_prepared
 
 
 class Param:
@@ -196,18 +196,22 @@ class Shaped:
             return database.execute_sql(sql, params)
         key = (type(database.obj), shape)
         try:
-            sql, order = self.compiled[key]
+            sql, order, sent, sent_order = self.compiled[key]
         except KeyError:
             sql, params = build(Names()).sql()
             order = [p.index if isinstance(p, Param) else _Constant(p) for p in params]
+            constant = [type(p) is _Constant for p in order]
+            sent, kept = constants_written(sql, params, constant)
+            sent_order = [p for p, sent_with in zip(order, kept, strict=True) if sent_with]
             with self.lock:
-                self.compiled[key] = (sql, order)
-        args = [p.value if type(p) is _Constant else values[p] for p in order]
+                self.compiled[key] = (sql, order, sent, sent_order)
         if Shaped.CHECK:
+            args = [p.value if type(p) is _Constant else values[p] for p in order]
             literal = build(Literals(values)).sql()
             if literal != (sql, args):
                 raise AssertionError(f"shape {shape} compiled {sql} {args}, built {literal}")
-        return execute_prepared(sql, args, generic)
+        args = [p.value if type(p) is _Constant else values[p] for p in sent_order]
+        return execute_prepared(sent, args, generic)
 
 
 def in_list(first: int, size: int) -> list[Value]:
