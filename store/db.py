@@ -538,7 +538,17 @@ def _postgres_parameters(url: str) -> dict:
     for item in filter(None, parts.query.split("&")):  # e.g. ?sslmode=require
         key, _, value = item.partition("=")
         parameters[key] = unquote(value)
+    # Before the URL's own ``options``, which may set them otherwise (the last one holds).
+    parameters["options"] = " ".join(filter(None, (SESSION_OPTIONS, parameters.get("options"))))
     return {k: v for k, v in parameters.items() if v is not None}
+
+
+# Settings of every connection's session, sent with its start (no round trip). No JIT
+# compilation: a plan the planner costs above ``jit_above_cost`` (a visitor's search of
+# the list page, a category's page at 100,000 events) was compiled at each run, 100 ms
+# of a 110 ms statement at 10,000 events and 1.6 s at 100,000, for statements that read
+# a few hundred rows (docs/performance.md, eighteenth session).
+SESSION_OPTIONS = "-c jit=off"
 
 
 def unavailable(error: Exception) -> bool:

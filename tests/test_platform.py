@@ -634,6 +634,31 @@ def test_a_prepared_statement_survives_its_connection(app, client, make_event):
         assert database.connection().get_backend_pid() != pid
 
 
+@pytest.mark.skipif(not ON_POSTGRES, reason="PostgreSQL's JIT compilation")
+def test_postgresql_sessions_run_without_jit_unless_the_url_says_otherwise(app):
+    """Every connection starts with JIT compilation off (store/db.py::SESSION_OPTIONS): a
+    visitor's search of the list page was compiled at each run, 100 ms of its 110 ms at
+    10,000 events. A URL's own ``options`` come after it, and may set it again."""
+    from store.db import open_database
+
+    with database.connection_context():
+        assert database.execute_sql("SHOW jit").fetchone()[0] == "off"
+    setting = app.config["CALENDAR_DATABASE"]
+    joiner = "&" if "?" in setting else "?"
+    for options, jit, memory in (
+        ("-c%20jit%3Don", "on", None),
+        ("-c%20work_mem%3D8MB", "off", "8MB"),
+    ):
+        db = open_database(f"{setting}{joiner}options={options}")
+        try:
+            with db.connection_context():
+                assert db.execute_sql("SHOW jit").fetchone()[0] == jit
+                if memory:
+                    assert db.execute_sql("SHOW work_mem").fetchone()[0] == memory
+        finally:
+            db.close_all()
+
+
 @pytest.mark.skipif(not ON_POSTGRES, reason="SQLite's plans are made without statistics")
 def test_a_seeded_postgresql_calendar_has_statistics_for_its_plans(app, client):
     """After `flask seed` the planner knows the tables (ANALYZE, not a minute later by
