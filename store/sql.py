@@ -178,9 +178,11 @@ class Shaped:
 
     ``build(ref)`` must take every value that varies within a shape through ``ref``
     (``ref("name")``, ``ref.list("name", size)``); literals it leaves in the query are kept
-    as constants of the shape. With ``CHECK`` (the tests) every run also builds the query
-    from the values themselves and fails when the text or parameters differ: a value that
-    escaped ``ref`` would otherwise be served to the next request of the same shape."""
+    as constants of the shape (on PostgreSQL written into the statement's text, for its
+    plans to know them: ``constants_written``). With ``CHECK`` (the tests) every run also
+    builds the query from the values themselves and fails when the text or parameters
+    differ: a value that escaped ``ref`` would otherwise be served to the next request of
+    the same shape."""
 
     CHECK = False
 
@@ -202,7 +204,9 @@ class Shaped:
             order = [p.index if isinstance(p, Param) else _Constant(p) for p in params]
             constant = [type(p) is _Constant for p in order]
             sent, kept = constants_written(sql, params, constant)
-            sent_order = [p for p, sent_with in zip(order, kept, strict=True) if sent_with]
+            sent_order = order
+            if not all(kept):  # PostgreSQL's: the constants are in the text
+                sent_order = [p for p, sent_with in zip(order, kept, strict=True) if sent_with]
             with self.lock:
                 self.compiled[key] = (sql, order, sent, sent_order)
         if Shaped.CHECK:
