@@ -5,8 +5,8 @@ SPEC §14). Everything engine-specific lives here behind named helpers (``open_d
 ``write_transaction``, ``data_version``, ``backup_to``, ``contains_text``,
 ``create_text_index``, ``bulk_text_index``, ``matching_ids``, ``count_matching``,
 ``create_link_counter``, ``flag_column``, ``upsert``, ``insert_row``, ``insert_rows``,
-``run_sql``, ``send_later``, ``reset_sequences``), so the queries elsewhere are the same
-Peewee on both.
+``run_sql``, ``send_later``, ``constants_written``, ``reset_sequences``), so the queries
+elsewhere are the same Peewee on both.
 """
 
 from __future__ import annotations
