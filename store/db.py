@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar, Token
-from functools import cache
+from functools import cache, partial
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
@@ -226,14 +226,10 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         with __exception_wrapper__:
             self.cursor().execute(b"; ".join((*unsent, b"COMMIT")))
 
-    def execute_prepared(self, sql: str, params, generic: bool = False):
-        run = self._execute_generic if generic else self._execute_prepared
-        return self._retrying(run, sql, params)
+    def execute_prepared(self, sql: str, params, plan: str = "auto"):
+        return self._retrying(partial(self._execute_prepared, plan=plan), sql, params)
 
-    def _execute_generic(self, sql: str, params):
-        return self._execute_prepared(sql, params, generic=True)
-
-    def _execute_prepared(self, sql: str, params, generic: bool = False):
+    def _execute_prepared(self, sql: str, params, plan: str = "auto"):
         """``sql`` (psycopg2's ``%s`` placeholders) as a server-side prepared statement of
         the connection: parsed and planned once per connection, where a plain query is
         planned anew each time (planning was half of a listing query's time on the server,
@@ -251,7 +247,7 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
             prepared.add(name)
         arguments = f" ({', '.join(['%s'] * count)})" if count else ""
         # Without parameters a statement has one plan, whatever the mode.
-        mode = "" if not count or self.in_transaction() else _plan_mode(connection, generic)
+        mode = "" if not count or self.in_transaction() else _plan_mode(connection, plan)
         return self._execute_once(f"{mode}EXECUTE {name}{arguments}", params)
 
     def constants_written(self, sql: str, params: list, constant: list[bool]) -> str:
@@ -325,26 +321,35 @@ def send_later(sql: str, params) -> None:
         database.execute_sql(sql, params)
 
 
-def _plan_mode(connection, generic: bool) -> str:
+def _plan_mode(connection, plan: str) -> str:
     """What must precede an ``EXECUTE`` on ``connection`` (in the same round trip) for it
-    to run by its generic plan (``generic``) or by PostgreSQL's own choice: nothing when
-    the connection is set so already. PostgreSQL plans each of a prepared statement's
+    to run as ``plan`` says (``PLAN_MODES``): nothing when the connection is set so
+    already. PostgreSQL plans each of a prepared statement's
     first five runs for their values, and goes on doing so when it judges the generic
     plan costlier. For a statement whose plan does not depend on its values that
     judgement is wrong: an event page's previous/next was planned at every run, to run no
     faster (server CPU of a cold event page 2.5–2.9 → 0.8–1.1 ms at 100,000 events,
     docs/performance.md). A listing between dates or of a category is not one: its
     generic plan ran up to twice as long; nor the terms' listing, whose generic plan
-    (a status as a parameter) took 14 ms at 100,000 events where its own took 1.7.
+    (a status as a parameter) took 14 ms at 100,000 events where its own took 1.7. And
+    the other way: a search's first ids, whose generic plan (the word's pattern unknown)
+    PostgreSQL kept after five runs, took 70–180 ms at 10,000 events where a plan for the
+    word took 2.4 ("custom", docs/performance.md, eighteenth session).
     Set outside transactions only (in autocommit: a rollback would undo it), so the mode
     known is the connection's; a transaction runs its statements in that mode."""
-    if _PLAN_MODES.get(connection, False) == generic:
+    if _PLAN_MODES.get(connection, "auto") == plan:
         return ""
-    _PLAN_MODES[connection] = generic
-    return f"SET plan_cache_mode = {'force_generic_plan' if generic else 'auto'}; "
+    _PLAN_MODES[connection] = plan
+    return f"SET plan_cache_mode = {PLAN_MODES[plan]}; "
 
 
-# Per connection, whether it is set to run prepared statements by their generic plan.
+# How a prepared statement is planned (``plan_cache_mode``): by PostgreSQL's choice, by
+# its generic plan (one whose plan does not depend on its values), or for its values at
+# every run (one whose generic plan PostgreSQL misjudges).
+PLAN_MODES = {"auto": "auto", "generic": "force_generic_plan", "custom": "force_custom_plan"}
+
+
+# Per connection, the plan mode (``PLAN_MODES``) it is set to.
 _PLAN_MODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # How many dropped connections one statement replaces before its failure is the request's.
 REPLACED_CONNECTIONS = 3
@@ -377,14 +382,14 @@ def _prepared_form(sql: str) -> tuple[str, str | None, int]:
     return form
 
 
-def execute_prepared(sql: str, params, generic: bool = False):
+def execute_prepared(sql: str, params, plan: str = "auto"):
     """The hot paths' compiled statements (store/sql.py): prepared on PostgreSQL
-    (``CalendarPostgresqlDatabase.execute_prepared``; ``generic``: always by the plan made
-    without the values, ``_plan_mode``), run as they are on SQLite (whose Python driver
-    keeps its own cache of prepared statements)."""
+    (``CalendarPostgresqlDatabase.execute_prepared``; ``plan``: how it is planned,
+    ``_plan_mode``), run as they are on SQLite (whose Python driver keeps its own cache of
+    prepared statements)."""
     db = database.obj
     if isinstance(db, CalendarPostgresqlDatabase):
-        return db.execute_prepared(sql, params, generic)
+        return db.execute_prepared(sql, params, plan)
     return database.execute_sql(sql, params)
 
 

@@ -190,9 +190,9 @@ class Shaped:
         self.compiled = FIFOCache(maxsize=size)  # read without the lock: a read moves nothing
         self.lock = threading.Lock()
 
-    def execute(self, shape: tuple | None, build: Callable, values: dict, generic=False):
+    def execute(self, shape: tuple | None, build: Callable, values: dict, plan="auto"):
         """Runs the query of ``shape`` with ``values``; ``shape`` None: built afresh.
-        ``generic``: a query whose plan does not depend on its values (``execute_prepared``)."""
+        ``plan``: how PostgreSQL plans it (``store/db.py::PLAN_MODES``)."""
         if shape is None:
             sql, params = build(Literals(values)).sql()
             return database.execute_sql(sql, params)
@@ -215,7 +215,7 @@ class Shaped:
             if literal != (sql, args):
                 raise AssertionError(f"shape {shape} compiled {sql} {args}, built {literal}")
         args = [p.value if type(p) is _Constant else values[p] for p in sent_order]
-        return execute_prepared(sent, args, generic)
+        return execute_prepared(sent, args, plan)
 
 
 def in_list(first: int, size: int) -> list[Value]:
