@@ -616,11 +616,15 @@ def events_by_day(
     if counted is None:
         totals = [0] * count
         counts = partial(_day_counts, base, viewer, count)
-        for n, total in _LISTINGS.execute(shape and (*shape, "count"), counts, values):
+        counted_days = _LISTINGS.execute(
+            shape and (*shape, "count"), counts, values, plan=_plan(base)
+        )
+        for n, total in counted_days:
             totals[n] = int(total)
     days: list[tuple[int, list[Span]]] = [(total, []) for total in totals]
     shown = partial(_days_shown, base, viewer, count)
-    for row in _LISTINGS.execute(shape and (*shape, "shown", most), shown, values):
+    shape = shape and (*shape, "shown", most)
+    for row in _LISTINGS.execute(shape, shown, values, plan=_plan(base)):
         days[row[0]][1].append(Span._make(row[1:]))
     return days
 
@@ -997,10 +1001,10 @@ def _count(filters, viewer, bound) -> int:
 
 
 def _plan(filters: EventFilters) -> str:
-    """How PostgreSQL plans a listing's page and count (``store/db.py::PLAN_MODES``): for
-    its values at every run when it searches words, whose pattern the generic plan cannot
-    see (a search's first ids took 70–180 ms by it at 10,000 events, 2.4 ms by a plan for
-    the word); else by PostgreSQL's own choice."""
+    """How PostgreSQL plans a listing's page, count and days (``store/db.py::
+    PLAN_MODES``): for its values at every run when it searches words, whose pattern the
+    generic plan cannot see (a search's first ids took 70–180 ms by it at 10,000 events,
+    2.4 ms by a plan for the word); else by PostgreSQL's own choice."""
     return "custom" if filters.search else "auto"
 
 
