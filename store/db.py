@@ -324,9 +324,8 @@ def send_later(sql: str, params) -> None:
 def _plan_mode(connection, plan: str) -> str:
     """What must precede an ``EXECUTE`` on ``connection`` (in the same round trip) for it
     to run as ``plan`` says (``PLAN_MODES``): nothing when the connection is set so
-    already. PostgreSQL plans each of a prepared statement's
-    first five runs for their values, and goes on doing so when it judges the generic
-    plan costlier. For a statement whose plan does not depend on its values that
+    already. PostgreSQL plans each of a prepared statement's first five runs for their
+    values, and goes on doing so when it judges the generic plan costlier. For a statement whose plan does not depend on its values that
     judgement is wrong: an event page's previous/next was planned at every run, to run no
     faster (server CPU of a cold event page 2.5–2.9 → 0.8–1.1 ms at 100,000 events,
     docs/performance.md). A listing between dates or of a category is not one: its
@@ -399,7 +398,7 @@ def constants_written(sql: str, params: list, constant: list[bool]) -> tuple[str
     PostgreSQL: those written into the text, so that its plans know them: a parameter is
     planned as any value, and the generic plan of a listing took "future", a status few
     events have, for one most have (the terms' listing: its custom plan, made at every
-    run, was three quarters of its time on the server; docs/performance.md, eighteenth
+    run, was four fifths of its time on the server; docs/performance.md, eighteenth
     session). SQLite, whose plans do not weigh values: as it is."""
     db = database.obj
     if not isinstance(db, CalendarPostgresqlDatabase):
@@ -551,7 +550,7 @@ def _postgres_parameters(url: str) -> dict:
 # Settings of every connection's session, sent with its start (no round trip). No JIT
 # compilation: a plan the planner costs above ``jit_above_cost`` (a visitor's search of
 # the list page, a category's page at 100,000 events) was compiled at each run, 100 ms
-# of a 110 ms statement at 10,000 events and 1.6 s at 100,000, for statements that read
+# of a 110 ms statement at 10,000 events and 2.2 s at 100,000, for statements that read
 # a few hundred rows (docs/performance.md, eighteenth session).
 SESSION_OPTIONS = "-c jit=off"
 
