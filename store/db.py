@@ -5,8 +5,8 @@ SPEC §14). Everything engine-specific lives here behind named helpers (``open_d
 ``write_transaction``, ``data_version``, ``backup_to``, ``contains_text``,
 ``create_text_index``, ``bulk_text_index``, ``matching_ids``, ``count_matching``,
 ``create_link_counter``, ``flag_column``, ``upsert``, ``insert_row``, ``insert_rows``,
-``run_sql``, ``send_later``, ``reset_sequences``), so the queries elsewhere are the same
-Peewee on both.
+``run_sql``, ``send_later``, ``constants_written``, ``reset_sequences``), so the queries
+elsewhere are the same Peewee on both.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar, Token
-from functools import cache
+from functools import cache, partial
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
@@ -227,14 +227,10 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
         with __exception_wrapper__:
             self.cursor().execute(b"; ".join((*unsent, b"COMMIT")))
 
-    def execute_prepared(self, sql: str, params, generic: bool = False):
-        run = self._execute_generic if generic else self._execute_prepared
-        return self._retrying(run, sql, params)
+    def execute_prepared(self, sql: str, params, plan: str = "auto"):
+        return self._retrying(partial(self._execute_prepared, plan=plan), sql, params)
 
-    def _execute_generic(self, sql: str, params):
-        return self._execute_prepared(sql, params, generic=True)
-
-    def _execute_prepared(self, sql: str, params, generic: bool = False):
+    def _execute_prepared(self, sql: str, params, plan: str = "auto"):
         """``sql`` (psycopg2's ``%s`` placeholders) as a server-side prepared statement of
         the connection: parsed and planned once per connection, where a plain query is
         planned anew each time (planning was half of a listing query's time on the server,
@@ -252,8 +248,24 @@ class CalendarPostgresqlDatabase(PooledPostgresqlDatabase):
             prepared.add(name)
         arguments = f" ({', '.join(['%s'] * count)})" if count else ""
         # Without parameters a statement has one plan, whatever the mode.
-        mode = "" if not count or self.in_transaction() else _plan_mode(connection, generic)
+        mode = "" if not count or self.in_transaction() else _plan_mode(connection, plan)
         return self._execute_once(f"{mode}EXECUTE {name}{arguments}", params)
+
+    def constants_written(self, sql: str, params: list, constant: list[bool]) -> str:
+        """``sql`` with the parameters marked ``constant`` written into its text as the
+        literals the driver would send for them (``mogrify``: the text of a plain query)."""
+        cursor = super().cursor()
+        parts = sql.split("%s")
+        text = [parts[0]]
+        for value, fixed, part in zip(params, constant, parts[1:], strict=True):
+            if fixed:
+                with __exception_wrapper__:
+                    literal = cursor.mogrify("%s", (value,)).decode()
+                text.append(literal.replace("%", "%%"))
+            else:
+                text.append("%s")
+            text.append(part)
+        return "".join(text)
 
     def _prepare(self, connection, name: str, text: str) -> bool:
         """``PREPARE`` on the driver's cursor (a connection's setup, not one of its
@@ -310,26 +322,34 @@ def send_later(sql: str, params) -> None:
         database.execute_sql(sql, params)
 
 
-def _plan_mode(connection, generic: bool) -> str:
+def _plan_mode(connection, plan: str) -> str:
     """What must precede an ``EXECUTE`` on ``connection`` (in the same round trip) for it
-    to run by its generic plan (``generic``) or by PostgreSQL's own choice: nothing when
-    the connection is set so already. PostgreSQL plans each of a prepared statement's
-    first five runs for their values, and goes on doing so when it judges the generic
-    plan costlier. For a statement whose plan does not depend on its values that
+    to run as ``plan`` says (``PLAN_MODES``): nothing when the connection is set so
+    already. PostgreSQL plans each of a prepared statement's first five runs for their
+    values, and goes on doing so when it judges the generic plan costlier. For a statement whose plan does not depend on its values that
     judgement is wrong: an event page's previous/next was planned at every run, to run no
     faster (server CPU of a cold event page 2.5–2.9 → 0.8–1.1 ms at 100,000 events,
     docs/performance.md). A listing between dates or of a category is not one: its
     generic plan ran up to twice as long; nor the terms' listing, whose generic plan
-    (a status as a parameter) took 14 ms at 100,000 events where its own took 1.7.
+    (a status as a parameter) took 14 ms at 100,000 events where its own took 1.7. And
+    the other way: a search's first ids, whose generic plan (the word's pattern unknown)
+    PostgreSQL kept after five runs, took 70–180 ms at 10,000 events where a plan for the
+    word took 2.4 ("custom", docs/performance.md, eighteenth session).
     Set outside transactions only (in autocommit: a rollback would undo it), so the mode
     known is the connection's; a transaction runs its statements in that mode."""
-    if _PLAN_MODES.get(connection, False) == generic:
+    if _PLAN_MODES.get(connection, "auto") == plan:
         return ""
-    _PLAN_MODES[connection] = generic
-    return f"SET plan_cache_mode = {'force_generic_plan' if generic else 'auto'}; "
+    _PLAN_MODES[connection] = plan
+    return f"SET plan_cache_mode = {PLAN_MODES[plan]}; "
 
 
-# Per connection, whether it is set to run prepared statements by their generic plan.
+# How a prepared statement is planned (``plan_cache_mode``): by PostgreSQL's choice, by
+# its generic plan (one whose plan does not depend on its values), or for its values at
+# every run (one whose generic plan PostgreSQL misjudges).
+PLAN_MODES = {"auto": "auto", "generic": "force_generic_plan", "custom": "force_custom_plan"}
+
+
+# Per connection, the plan mode (``PLAN_MODES``) it is set to.
 _PLAN_MODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # How many dropped connections one statement replaces before its failure is the request's.
 REPLACED_CONNECTIONS = 3
@@ -362,15 +382,29 @@ def _prepared_form(sql: str) -> tuple[str, str | None, int]:
     return form
 
 
-def execute_prepared(sql: str, params, generic: bool = False):
+def execute_prepared(sql: str, params, plan: str = "auto"):
     """The hot paths' compiled statements (store/sql.py): prepared on PostgreSQL
-    (``CalendarPostgresqlDatabase.execute_prepared``; ``generic``: always by the plan made
-    without the values, ``_plan_mode``), run as they are on SQLite (whose Python driver
-    keeps its own cache of prepared statements)."""
+    (``CalendarPostgresqlDatabase.execute_prepared``; ``plan``: how it is planned,
+    ``_plan_mode``), run as they are on SQLite (whose Python driver keeps its own cache of
+    prepared statements)."""
     db = database.obj
     if isinstance(db, CalendarPostgresqlDatabase):
-        return db.execute_prepared(sql, params, generic)
+        return db.execute_prepared(sql, params, plan)
     return database.execute_sql(sql, params)
+
+
+def constants_written(sql: str, params: list, constant: list[bool]) -> tuple[str, list[bool]]:
+    """(the text to send, which of ``params`` go with it) of a statement whose parameters
+    marked ``constant`` are the same at every run (a shape's literals, store/sql.py).
+    PostgreSQL: those written into the text, so that its plans know them: a parameter is
+    planned as any value, and the generic plan of a listing took "future", a status few
+    events have, for one most have (the terms' listing: its custom plan, made at every
+    run, was four fifths of its time on the server; docs/performance.md, eighteenth
+    session). SQLite, whose plans do not weigh values: as it is."""
+    db = database.obj
+    if not isinstance(db, CalendarPostgresqlDatabase):
+        return sql, [True] * len(params)
+    return db.constants_written(sql, params, constant), [not fixed for fixed in constant]
 
 
 class UnsupportedDatabase(ValueError):
@@ -509,7 +543,17 @@ def _postgres_parameters(url: str) -> dict:
     for item in filter(None, parts.query.split("&")):  # e.g. ?sslmode=require
         key, _, value = item.partition("=")
         parameters[key] = unquote(value)
+    # Before the URL's own ``options``, which may set them otherwise (the last one holds).
+    parameters["options"] = " ".join(filter(None, (SESSION_OPTIONS, parameters.get("options"))))
     return {k: v for k, v in parameters.items() if v is not None}
+
+
+# Settings of every connection's session, sent with its start (no round trip). No JIT
+# compilation: a plan the planner costs above ``jit_above_cost`` (a visitor's search of
+# the list page, a category's page at 100,000 events) was compiled at each run, 100 ms
+# of a 110 ms statement at 10,000 events and 2.2 s at 100,000, for statements that read
+# a few hundred rows (docs/performance.md, eighteenth session).
+SESSION_OPTIONS = "-c jit=off"
 
 
 def unavailable(error: Exception) -> bool:

@@ -24,7 +24,7 @@ from peewee import (
     Value,
 )
 
-from store.db import database, execute_prepared
+from store.db import constants_written, database, execute_prepared
 
 
 class Param:
@@ -178,9 +178,11 @@ class Shaped:
 
     ``build(ref)`` must take every value that varies within a shape through ``ref``
     (``ref("name")``, ``ref.list("name", size)``); literals it leaves in the query are kept
-    as constants of the shape. With ``CHECK`` (the tests) every run also builds the query
-    from the values themselves and fails when the text or parameters differ: a value that
-    escaped ``ref`` would otherwise be served to the next request of the same shape."""
+    as constants of the shape (on PostgreSQL written into the statement's text, for its
+    plans to know them: ``constants_written``). With ``CHECK`` (the tests) every run also
+    builds the query from the values themselves and fails when the text or parameters
+    differ: a value that escaped ``ref`` would otherwise be served to the next request of
+    the same shape."""
 
     CHECK = False
 
@@ -188,26 +190,32 @@ class Shaped:
         self.compiled = FIFOCache(maxsize=size)  # read without the lock: a read moves nothing
         self.lock = threading.Lock()
 
-    def execute(self, shape: tuple | None, build: Callable, values: dict, generic=False):
+    def execute(self, shape: tuple | None, build: Callable, values: dict, plan="auto"):
         """Runs the query of ``shape`` with ``values``; ``shape`` None: built afresh.
-        ``generic``: a query whose plan does not depend on its values (``execute_prepared``)."""
+        ``plan``: how PostgreSQL plans it (``store/db.py::PLAN_MODES``)."""
         if shape is None:
             sql, params = build(Literals(values)).sql()
             return database.execute_sql(sql, params)
         key = (type(database.obj), shape)
         try:
-            sql, order = self.compiled[key]
+            sql, order, sent, sent_order = self.compiled[key]
         except KeyError:
             sql, params = build(Names()).sql()
             order = [p.index if isinstance(p, Param) else _Constant(p) for p in params]
+            constant = [type(p) is _Constant for p in order]
+            sent, kept = constants_written(sql, params, constant)
+            sent_order = order
+            if not all(kept):  # PostgreSQL's: the constants are in the text
+                sent_order = [p for p, sent_with in zip(order, kept, strict=True) if sent_with]
             with self.lock:
-                self.compiled[key] = (sql, order)
-        args = [p.value if type(p) is _Constant else values[p] for p in order]
+                self.compiled[key] = (sql, order, sent, sent_order)
         if Shaped.CHECK:
+            args = [p.value if type(p) is _Constant else values[p] for p in order]
             literal = build(Literals(values)).sql()
             if literal != (sql, args):
                 raise AssertionError(f"shape {shape} compiled {sql} {args}, built {literal}")
-        return execute_prepared(sql, args, generic)
+        args = [p.value if type(p) is _Constant else values[p] for p in sent_order]
+        return execute_prepared(sent, args, plan)
 
 
 def in_list(first: int, size: int) -> list[Value]:

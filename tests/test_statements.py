@@ -121,6 +121,37 @@ def test_a_writes_statements_are_prepared_and_a_refused_one_leaves_the_write_usa
         assert untyped in db._UNPREPARABLE
 
 
+def test_a_shapes_constants_are_written_into_the_statement_postgresql_plans(client, make_event):
+    """A shape's literals (store/sql.py ``Shaped``) reach PostgreSQL as literals of the
+    prepared text, so its plans know them (a generic plan took the status "future" for
+    any status), quoted as the driver quotes a plain query's values (a quote, a percent
+    sign); its values stay parameters. SQLite runs the compiled text as it is."""
+    from store.models import Event
+    from store.sql import Shaped
+
+    odd = make_event(title="It's 100% jazz")
+    make_event(title="Plain")
+    shaped = Shaped()
+
+    def build(ref):
+        return Event.select(Event.id).where(
+            (Event.title == "It's 100% jazz") & (Event.id > ref("id"))
+        )
+
+    with database.connection_context():
+        for low in (0, 0, odd["id"]):
+            rows = shaped.execute(("odd title",), build, {"id": low}).fetchall()
+            assert [row[0] for row in rows] == ([] if low else [odd["id"]])
+        if not ON_POSTGRES:
+            return
+        prepared = database.execute_sql(
+            "SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s",
+            ("%It''s 100%%",),
+        ).fetchall()
+    assert len(prepared) == 1, prepared
+    assert "= 'It''s 100% jazz'" in prepared[0][0] and "> $1" in prepared[0][0], prepared
+
+
 def _recording_round_trips(monkeypatch) -> list:
     """The texts the database's cursors are given from now on: on PostgreSQL each a round
     trip to the server."""

@@ -7,6 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tests.conftest import NS, event_form
+from tests.databases import ON_POSTGRES
 
 
 def test_create_read_update_delete_category(client, as_role, make_event):
@@ -133,6 +134,39 @@ def test_a_page_short_of_its_size_gives_the_total_without_a_count(client, as_rol
         assert ("build_count" in asked) is counted, query
         assert body["total"] == total, query
         assert "".join(t["name"] for t in body["categories"]) == names, query
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="PostgreSQL's prepared statements")
+def test_the_terms_listing_runs_by_its_generic_plan_on_postgresql(client, as_role):
+    """Cold ``GET /categories`` was planned anew at every run: the status "future" of its
+    due counts was a parameter, and the generic plan, taking it for any status, looked
+    costlier than a plan made for the values. Written into the statement (a shape's
+    constant, store/db.py::constants_written), PostgreSQL keeps the generic plan after
+    its first five runs, and the listing stays right."""
+    from store.db import database
+
+    def plans():
+        with database.connection_context():
+            rows = database.execute_sql(
+                "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements"
+            ).fetchall()
+        return {text: (g, c) for text, g, c in rows}
+
+    editor = as_role("editor")
+    for name in ("a", "b", "c"):
+        client.post(f"{NS}/categories", json={"name": name}, headers=editor)
+    before = plans()
+    for serial in range(8):  # one thread: each request takes the pool's one connection
+        body = client.get(f"{NS}/categories?hide_empty=0&_={serial}").get_json()
+        assert [term["name"] for term in body["categories"]] == ["a", "b", "c"]
+    rows = plans()
+    ran = {  # the runs of each statement during the requests: (generic, custom)
+        text: (g - before.get(text, (0, 0))[0], c - before.get(text, (0, 0))[1])
+        for text, (g, c) in rows.items()
+    }
+    listing = [(g, c) for text, (g, c) in ran.items() if g + c == 8 and '"due"' in text]
+    assert listing and all(g >= 3 and c <= 5 for g, c in listing), ran
+    assert all("'future'" in text for text in rows if '"due"' in text), rows
 
 
 def test_counts_follow_status_changes(client, admin, make_event):
