@@ -138,7 +138,7 @@ def _key(context):
     the language root, scheme and host (links in the answers are absolute), path and query."""
     key = context.get("cache_key")
     if key is None:
-        environ = request.environ
+        environ = request._get_current_object().environ
         key = context.cache_key = (
             environ.get("SCRIPT_NAME", ""),
             environ.get("wsgi.url_scheme", ""),
@@ -167,9 +167,10 @@ def _not_modified(etag: str, headers=()) -> Response | None:
     ``Last-Modified`` is the latest change among the events it holds, and does not move
     when an event leaves it (trashed, or out of its category), so a 304 by that date
     would keep a removed event in a subscriber's calendar."""
-    if "HTTP_IF_NONE_MATCH" not in request.environ:
+    req = request._get_current_object()
+    if "HTTP_IF_NONE_MATCH" not in req.environ:
         return None
-    if not (etag and request.if_none_match.contains_weak(etag.strip('"'))):
+    if not (etag and req.if_none_match.contains_weak(etag.strip('"'))):
         return None
     response = Response(status=304)
     response.headers["ETag"] = etag
@@ -232,7 +233,7 @@ def register(app) -> None:
         if response.status_code != 200 or response.direct_passthrough:
             return response
         mimetype = response.mimetype
-        if request.method not in READS or mimetype not in TAGGED:
+        if request._get_current_object().method not in READS or mimetype not in TAGGED:
             return response
         context = g._get_current_object()
         if context.get("cache_hit"):
