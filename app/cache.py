@@ -23,6 +23,7 @@ from cachetools import LRUCache
 from flask import Response, current_app, g, request
 
 from app.auth import current_viewer
+from app.headers import first_value
 from app.ical import MIMETYPE as CALENDAR
 from app.ical import accepts_calendar
 from app.jsonresponse import kept
@@ -240,7 +241,7 @@ def register(app) -> None:
             return response
         body = response.get_data()
         headers = response.headers
-        etag = headers.get("ETag") or etag_of(body)
+        etag = first_value(headers, "ETag") or etag_of(body)
         headers["ETag"] = etag
         # Set by cached_response, for a GET of a view marked @cached only.
         version = context.get("cache_version")

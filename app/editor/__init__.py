@@ -99,6 +99,8 @@ class EditorSessions(SecureCookieSessionInterface):
         return super().open_session(app, request)
 
     def save_session(self, app, session, response) -> None:
+        if not (session or session.modified or session.accessed):
+            return  # never touched (every API request): Flask's would only read settings
         # A refused form that came without the session's cookie (a cross-site post: the
         # browser keeps a SameSite=Lax cookie from it) sets none: a new session's cookie
         # would replace the one the browser holds and sign its user out (guard()).
