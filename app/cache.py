@@ -70,9 +70,9 @@ class ResponseCache:
     def get(self, key, version: int):
         """(version, expires, status, headers, body, etag, size) of ``key`` at ``version``."""
         with self.lock:
-            try:
-                entry = self.entries[key]
-            except KeyError:
+            # ``get``, not ``[]``: a miss (every cold URL) raised KeyError through three frames.
+            entry = self.entries.get(key)
+            if entry is None:
                 return None
             if entry[0] != version or entry[1] < clock.monotonic():
                 del self.entries[key]
