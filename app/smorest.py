@@ -289,6 +289,17 @@ class Blueprint(BaseBlueprint):
         # BEMServer's extensions do: runs after its own argument and response callbacks.
         self._prepare_doc_cbks.append(document_conventions)
 
+    def doc(self, **kwargs):
+        """flask-smorest's decorator, its documentation kept on the view itself: its wrapper
+        only called the view (through the app's proxy, ``ensure_sync``) at every request."""
+        document = super().doc(**kwargs)
+
+        def record(func):
+            func._apidoc = document(func)._apidoc
+            return func
+
+        return record
+
     def arguments(self, schema, *args, checks=None, **kwargs):
         """flask-smorest's decorator, which also records the schema on the view as
         ``argument_schemas`` (outermost first) for the namespace index. A schema class is
