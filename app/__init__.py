@@ -31,7 +31,7 @@ from app.config import SettingError, load_settings
 from app.editor import EDITOR_PATH, register_editor
 from app.errors import ApiError
 from app.forms import CalendarRequest
-from app.headers import StandardHeaders
+from app.headers import StandardHeaders, first_value
 from app.i18n import N_, LanguageRoots, _, load_catalogs
 from app.jsonresponse import as_jsonp, is_jsonp_callback, only_fields
 from app.openapi import BASIC_AUTH
@@ -231,11 +231,15 @@ def _register_hooks(app: Flask) -> None:
         # no route serves a page or JSON by it (app/pages: wants_page).
         by_accept = req.blueprint == "events" or req.endpoint == "home" or req.url_rule is None
         vary = "Authorization, Accept" if by_accept else "Authorization"
-        if "Vary" in headers:  # a view's own first
-            headers["Vary"] = f"{headers['Vary']}, {vary}{vary_by_origin}"
+        own = first_value(headers, "Vary")
+        if own is not None:  # a view's own first
+            headers["Vary"] = f"{own}, {vary}{vary_by_origin}"
         else:
             headers.add("Vary", vary + vary_by_origin)
-        if "Last-Modified" in headers and "Cache-Control" not in headers:
+        if (
+            first_value(headers, "Last-Modified") is not None
+            and first_value(headers, "Cache-Control") is None
+        ):
             # A feed: without it, a cache may reuse it unasked for a tenth of its age (RFC
             # 9111 §4.2.2), and a subscriber would miss a write.
             headers["Cache-Control"] = "no-cache"

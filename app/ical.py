@@ -56,11 +56,12 @@ STATUS = {
 
 def accepts_calendar() -> bool:
     """``Accept: text/calendar`` preferred to JSON (``*/*`` keeps JSON)."""
-    accept = request.environ.get("HTTP_ACCEPT", "").lower()
+    req = request._get_current_object()  # not the proxy at each attribute
+    accept = req.environ.get("HTTP_ACCEPT", "").lower()
     if "text" not in accept and "application" not in accept and "json" not in accept:
         # Only */* can match either: it matches both alike, and JSON is listed first.
         return False
-    ranges = request.accept_mimetypes if ";" not in accept else _without_parameters(accept)
+    ranges = req.accept_mimetypes if ";" not in accept else _without_parameters(accept)
     best = ranges.best_match(["application/json", MIMETYPE])
     return best == MIMETYPE and ranges[MIMETYPE] > 0
 

@@ -150,8 +150,13 @@ def asked_namespace() -> str:
     return request.environ.get(ASKED_NAMESPACE) or current_app.config["NAMESPACE"]
 
 
+# The links of an answer read the request through ``request._get_current_object()``, once
+# a function: each attribute read through Flask's proxy looks the context up again (and on
+# Python 3.11 makes an AttributeError before the proxy's ``__getattr__`` answers).
+
+
 def site_url() -> str:
-    environ = request.environ
+    environ = request._get_current_object().environ
     found = environ.get(_SITE)
     if found is None:
         found = environ[_SITE] = _site_url(environ)
@@ -171,7 +176,8 @@ def _site_url(environ) -> str:
     found = _HOST_URLS.get(key)
     if found is None:
         # The host as it was sent (``host_url`` writes a punycode name in Unicode: no URI)
-        found = f"{request.scheme}://{request.host.lower()}"
+        req = request._get_current_object()
+        found = f"{req.scheme}://{req.host.lower()}"
         if len(_HOST_URLS) < _HOST_URLS_MAX:
             _HOST_URLS[key] = found
     return found
@@ -179,11 +185,12 @@ def _site_url(environ) -> str:
 
 def api_root_url() -> str:
     """The API root under the language root the client used (``…/fr/wp-json``)."""
-    return site_url() + request.script_root + current_app.config["API_ROOT"]
+    req = request._get_current_object()
+    return site_url() + req.root_path + current_app.config["API_ROOT"]
 
 
 def namespace_url() -> str:
-    environ = request.environ
+    environ = request._get_current_object().environ
     found = environ.get(_NAMESPACE)
     if found is None:
         found = environ[_NAMESPACE] = f"{api_root_url()}/{asked_namespace()}"

@@ -92,6 +92,26 @@ def test_vary_origin_wherever_the_cors_answer_depends_on_it(client, app):
         assert response.headers["Access-Control-Allow-Origin"] == expected
 
 
+def test_first_value_reads_a_header_as_get_does_without_raising():
+    from werkzeug.datastructures import Headers
+
+    from app.headers import first_value
+
+    headers = Headers([("Vary", "Accept"), ("vary", "Cookie"), ("X-Empty", "")])
+    for name in ("Vary", "VARY", "X-Empty", "ETag"):
+        assert first_value(headers, name) == headers.get(name)
+
+
+def test_an_api_read_varies_by_credentials_and_accept_and_sets_no_session(client, make_event):
+    make_event()
+    response = client.get(f"{NS}/events/by-slug/none")  # the events' JSON or iCalendar
+    assert response.headers.getlist("Vary") == ["Authorization, Accept"]
+    assert "Set-Cookie" not in response.headers
+    feed = client.get(f"{NS}/events", headers={"Accept": "text/calendar"})
+    assert feed.headers["Last-Modified"]  # with no policy of its own: revalidated
+    assert feed.headers["Cache-Control"] == "no-cache"
+
+
 def test_doc_ui_has_a_content_security_policy_and_no_inline_script(client):
     response = client.get(f"{NS}/doc/ui")
     policy = response.headers["Content-Security-Policy"]

@@ -94,11 +94,16 @@ class EditorSessions(SecureCookieSessionInterface):
     def open_session(self, app, request):
         # No cookie (every API request): the empty session Flask gives then, without
         # building the signer first (50 us, a tenth of an answer from the response cache).
-        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+        if app.secret_key and (
+            "HTTP_COOKIE" not in request.environ  # no cookies to parse
+            or not request.cookies.get(self.get_cookie_name(app))
+        ):
             return self.session_class()
         return super().open_session(app, request)
 
     def save_session(self, app, session, response) -> None:
+        if not (session or session.modified or session.accessed):
+            return  # never touched (every API request): Flask's would only read settings
         # A refused form that came without the session's cookie (a cross-site post: the
         # browser keeps a SameSite=Lax cookie from it) sets none: a new session's cookie
         # would replace the one the browser holds and sign its user out (guard()).
