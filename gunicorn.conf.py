@@ -7,7 +7,7 @@ import app.arrival
 import app.server  # gunicorn's own error answers become JSON
 from app import ROOT, check_database
 from app.config import SettingError, load_settings
-from app.server_memory import limit_arenas
+from app.server_memory import limit_arenas, trim_now_and_then
 
 # The same settings as the app's (defaults, instance/config.py, environment), checked before
 # any worker starts: a setting that cannot work stops the server with one line.
@@ -59,6 +59,12 @@ def on_starting(server):
             file=sys.stderr,
         )
         sys.exit(1)
+
+
+def post_request(worker, req, environ, resp):
+    """The heap's free pages given back now and then (app/server_memory.py): the 80 MB of
+    SPEC §9 after cold traffic."""
+    trim_now_and_then()
 
 
 def post_worker_init(worker):

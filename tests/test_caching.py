@@ -327,6 +327,20 @@ def test_a_json_answer_is_kept_from_its_second_ask_a_feed_from_its_first(app, cl
     assert feed.mimetype == "text/calendar" and len(cache.entries) == 2
 
 
+def test_urls_asked_once_are_remembered_between_half_and_all_of_the_notes_kept():
+    """The notes of URLs asked once (``AskedOnce``): a URL asked again within the last
+    half of the notes is admitted, once; older notes are let go, a bounded memory."""
+    from app.cache import AskedOnce
+
+    notes = AskedOnce(8)
+    assert [notes.again(mark) for mark in range(4)] == [False] * 4
+    assert notes.again(0) and not notes.again(0)  # a note is used up when it admits
+    assert [notes.again(mark) for mark in range(10, 20)] == [False] * 10
+    assert len(notes) <= 8
+    assert not notes.again(1)  # noted 12 notes ago: let go, noted again
+    assert notes.again(19) and notes.again(17)  # among the last four: remembered
+
+
 def test_a_write_is_acknowledged_once_the_version_lease_ran_out_with_the_answer_made_meanwhile(
     app, client, admin, monkeypatch
 ):

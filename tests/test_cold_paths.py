@@ -323,6 +323,21 @@ def test_a_memo_bounded_in_bytes_drops_its_oldest_entries_to_stay_under():
     assert memo.used == 1 and memo.lookup(("db", 1), "g") == (False, None)
 
 
+def test_the_event_texts_count_what_an_entry_takes_beyond_its_text():
+    """``EVENT_TEXTS``'s bound in bytes is what its entries take of the worker: the text
+    and the entry's own key, tuples and slot (an absent event's entry too)."""
+    from app.render import ENTRY_OVERHEAD, EventTexts
+
+    texts = EventTexts()
+    texts.MAX_BYTES = 3 * ENTRY_OVERHEAD + 300
+    for event_id in range(3):
+        texts.put(("db", 1), ("event", event_id), ((b"x" * 100,), 100))
+    assert texts.used == 3 * ENTRY_OVERHEAD + 300
+    texts.put(("db", 1), ("event", 3), None)  # no such event: its entry counts too
+    assert texts.used == 3 * ENTRY_OVERHEAD + 200
+    assert list(texts.state[1]) == [("event", 1), ("event", 2), ("event", 3)]
+
+
 def test_geoloc_two_authors_own_draft_venues(app, client, as_role, make_event):
     app.config["GEOLOCATION"] = True
     a, b = as_role("author", "ga"), as_role("author", "gb")

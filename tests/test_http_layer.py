@@ -450,6 +450,22 @@ def _worker_rss_mb(server) -> list[float]:
     return sizes
 
 
+def test_free_pages_are_given_back_after_an_answer_once_a_second_at_most(monkeypatch):
+    """gunicorn.conf.py's ``post_request`` returns the heap's free pages
+    (``malloc_trim``) now and then, not after every answer."""
+    import app.server_memory as memory
+
+    trims, now = [], [1000.0]
+    monkeypatch.setattr(memory, "_TRIM", trims.append)
+    monkeypatch.setattr(memory, "_TRIMMED", [0.0])
+    monkeypatch.setattr(memory.time, "monotonic", lambda: now[0])
+    assert memory.trim_now_and_then() and trims == [0]
+    now[0] += memory.TRIM_EVERY / 2
+    assert not memory.trim_now_and_then() and trims == [0]
+    now[0] += memory.TRIM_EVERY / 2
+    assert memory.trim_now_and_then() and trims == [0, 0]
+
+
 def test_a_large_image_leaves_the_worker_small(server, tmp_path):
     """36-megapixel PNGs are decoded in a child process: the workers that took the uploads
     stay under 150 MB (they reached gigabytes when they decoded such images themselves)."""
