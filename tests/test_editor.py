@@ -1275,16 +1275,14 @@ def test_a_series_form_warns_of_its_edited_dates_and_says_which_a_move_deleted(
     assert "as the series no longer has their day" not in again  # said once
 
 
-def test_ending_a_series_says_its_edited_date_is_now_an_event_of_its_own(client, sign_in, admin):
-    """Found by an outside check: SPEC §12, ending the recurrence deletes the occurrences
-    "except individually edited ones, which become ordinary events"; the API kept the
-    edited date (post_parent 0, on the site) while the editor said it was deleted."""
-    editor = sign_in("editor")
+def _weekly_with_an_edited_date(client, admin, title: str, edited: str) -> tuple[dict, int]:
+    """A weekly series of four dates from a month ahead, its second date edited on its own
+    (retitled ``edited``): the series and that date's id."""
     start = date.today() + timedelta(days=30)
     series = client.post(
         f"{NS}/events",
         json={
-            "title": "Weekly class",
+            "title": title,
             "start_date": f"{start} 10:00",
             "end_date": f"{start} 11:00",
             "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"],
@@ -1293,8 +1291,17 @@ def test_ending_a_series_says_its_edited_date_is_now_an_event_of_its_own(client,
     ).get_json()
     dates = client.get(f"{NS}/events?post_parent={series['id']}&start_date={start}", headers=admin)
     second = dates.get_json()["events"][1]["id"]
-    moved = client.post(f"{NS}/events/{second}", json={"title": "Class moved"}, headers=admin)
+    moved = client.post(f"{NS}/events/{second}", json={"title": edited}, headers=admin)
     assert moved.status_code == 200
+    return series, second
+
+
+def test_ending_a_series_says_its_edited_date_is_now_an_event_of_its_own(client, sign_in, admin):
+    """Found by an outside check: SPEC §12, ending the recurrence deletes the occurrences
+    "except individually edited ones, which become ordinary events"; the API kept the
+    edited date (post_parent 0, on the site) while the editor said it was deleted."""
+    editor = sign_in("editor")
+    series, second = _weekly_with_an_edited_date(client, admin, "Weekly class", "Class moved")
 
     path = f"/manage/events/{series['id']}"
     answer = editor.post(path, data=untouched(editor, path, repeat_freq="", recurrence=""))
@@ -1311,26 +1318,12 @@ def test_ending_a_series_says_its_edited_date_is_now_an_event_of_its_own(client,
 def test_a_series_form_s_warning_says_what_ending_the_series_does_to_its_edited_dates(
     client, sign_in, admin
 ):
-    """fix18t: the series form warned that an edited date "is deleted if the series no
+    """Found by an outside check: the series form warned that an edited date "is deleted if the series no
     longer has its day", which is not so when the series is ended (SPEC §12: edited dates
     become ordinary events). The warning says both, in every language, and ending the
     series does what it says."""
     editor = sign_in("editor")
-    start = date.today() + timedelta(days=30)
-    series = client.post(
-        f"{NS}/events",
-        json={
-            "title": "Weekly choir",
-            "start_date": f"{start} 10:00",
-            "end_date": f"{start} 11:00",
-            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"],
-        },
-        headers=admin,
-    ).get_json()
-    dates = client.get(f"{NS}/events?post_parent={series['id']}&start_date={start}", headers=admin)
-    second = dates.get_json()["events"][1]["id"]
-    moved = client.post(f"{NS}/events/{second}", json={"title": "Choir moved"}, headers=admin)
-    assert moved.status_code == 200
+    series, second = _weekly_with_an_edited_date(client, admin, "Weekly choir", "Choir moved")
     path = f"/manage/events/{series['id']}"
     said = {
         "": "if the series no longer repeats, it becomes an event of its own.",
