@@ -1,0 +1,43 @@
+"""chk18s: an outside check of the eighteenth session's changes (304s, json_ld, checks)."""
+
+from datetime import timedelta
+
+from rules import clock
+from tests.conftest import NS, forget_all
+
+
+def test_ims_304_keeps_a_relative_window_feed_stale(client, admin, make_event):
+    """A feed whose window is relative to now (`starts_before=+1 hour&strict_dates=1`) takes in an event when
+    the clock brings it inside, with no write and at no event's start or end: a subscriber
+    sending back the date it had must get the new feed, not a 304 (SPEC §9: no 304 that
+    keeps a client on content that changed)."""
+    clock.freeze()
+    clock.advance(2)
+    now = clock.utcnow().replace(tzinfo=None)
+    make_event(
+        title="Under way",
+        start_date=(now - timedelta(hours=2)).strftime("%Y-%m-%d %H:%M:%S"),
+        end_date=(now + timedelta(hours=5)).strftime("%Y-%m-%d %H:%M:%S"),
+        timezone="UTC",
+    )
+    clock.advance(2)
+    start = clock.utcnow().replace(tzinfo=None) + timedelta(minutes=90)
+    end = start + timedelta(minutes=30)
+    make_event(
+        title="Comes into the hour",
+        start_date=start.strftime("%Y-%m-%d %H:%M:%S"),
+        end_date=end.strftime("%Y-%m-%d %H:%M:%S"),
+        timezone="UTC",
+    )
+    clock.advance(2)
+    path = f"{NS}/events?ical=1&starts_before=%2B1%20hour&strict_dates=1"
+    first = client.get(path)
+    assert first.status_code == 200
+    assert "Under way" in first.get_data(as_text=True)
+    assert "Comes into the hour" not in first.get_data(as_text=True)
+    clock.advance(45 * 60)  # now the event starts within the hour
+    forget_all(client.application)
+    fresh = client.get(path)
+    assert "Comes into the hour" in fresh.get_data(as_text=True)
+    again = client.get(path, headers={"If-Modified-Since": first.headers["Last-Modified"]})
+    assert again.status_code == 200, (first.headers["Last-Modified"], fresh.headers.get("Last-Modified"))
