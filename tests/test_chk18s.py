@@ -41,3 +41,19 @@ def test_ims_304_keeps_a_relative_window_feed_stale(client, admin, make_event):
     assert "Comes into the hour" in fresh.get_data(as_text=True)
     again = client.get(path, headers={"If-Modified-Since": first.headers["Last-Modified"]})
     assert again.status_code == 200, (first.headers["Last-Modified"], fresh.headers.get("Last-Modified"))
+
+
+def test_a_feed_emptied_by_a_trash_still_carries_last_modified(client, admin, make_event):
+    """SPEC §11: the feed is subscribable by calendar applications (stable URL, `ETag`,
+    `Last-Modified`). A category's feed whose last event was trashed changed at that write;
+    it answers no `Last-Modified` at all (app/ical.py dates a feed only by its events)."""
+    made = make_event(title="Only one", categories=["Emptied"])
+    feed = f"{NS}/events?ical=1&categories={made['categories'][0]['id']}"
+    first = client.get(feed)
+    assert "Last-Modified" in first.headers
+    clock.advance(2)
+    assert client.delete(f"{NS}/events/{made['id']}", headers=admin).status_code == 200
+    after = client.get(feed)
+    assert after.status_code == 200
+    assert "Only one" not in after.get_data(as_text=True)
+    assert "Last-Modified" in after.headers
