@@ -57,3 +57,25 @@ def test_a_feed_emptied_by_a_trash_still_carries_last_modified(client, admin, ma
     assert after.status_code == 200
     assert "Only one" not in after.get_data(as_text=True)
     assert "Last-Modified" in after.headers
+
+
+def test_too_many_occurrences_is_named_beside_a_bad_website(client, as_role, make_event):
+    """SPEC §6: `rest_invalid_param`'s `data.params` maps each bad parameter. A recurrence
+    over `RECURRENCE_MAX` is named alone (400 `recurrence`), but beside a bad `website` the
+    answer names the website only: a client fixes it and is refused again for the other."""
+    editor = as_role("editor")
+    too_many = ["RRULE:FREQ=DAILY;COUNT=5000"]
+    new = {"title": "Long", "start_date": "tomorrow 10am", "end_date": "tomorrow 11am"}
+    alone = client.post(f"{NS}/events", json={**new, "recurrence": too_many}, headers=editor)
+    assert alone.status_code == 400 and "recurrence" in alone.get_json()["data"]["params"]
+    both = client.post(
+        f"{NS}/events", json={**new, "recurrence": too_many, "website": "bad"}, headers=editor
+    )
+    assert both.status_code == 400
+    assert set(both.get_json()["data"]["params"]) == {"website", "recurrence"}, both.get_json()
+    made = make_event(title="Updated")
+    update = client.post(
+        f"{NS}/events/{made['id']}", json={"recurrence": too_many, "website": "bad"}, headers=editor
+    )
+    assert update.status_code == 400
+    assert set(update.get_json()["data"]["params"]) == {"website", "recurrence"}, update.get_json()
