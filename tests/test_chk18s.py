@@ -40,7 +40,10 @@ def test_ims_304_keeps_a_relative_window_feed_stale(client, admin, make_event):
     fresh = client.get(path)
     assert "Comes into the hour" in fresh.get_data(as_text=True)
     again = client.get(path, headers={"If-Modified-Since": first.headers["Last-Modified"]})
-    assert again.status_code == 200, (first.headers["Last-Modified"], fresh.headers.get("Last-Modified"))
+    assert again.status_code == 200, (
+        first.headers["Last-Modified"],
+        fresh.headers.get("Last-Modified"),
+    )
 
 
 def test_a_feed_emptied_by_a_trash_still_carries_last_modified(client, admin, make_event):
