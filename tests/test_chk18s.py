@@ -82,3 +82,43 @@ def test_too_many_occurrences_is_named_beside_a_bad_website(client, as_role, mak
     )
     assert update.status_code == 400
     assert set(update.get_json()["data"]["params"]) == {"website", "recurrence"}, update.get_json()
+
+
+def test_a_rerun_after_the_digest_change_leaves_unchanged_events_alone(app, client, admin):
+    """import-tec's records now keep a digest of the source's answer where they kept its
+    `modified_utc`. A site imported by the earlier version (records holding `modified_utc`)
+    and run again after the upgrade, the source unchanged: every event is "updated" and
+    an edit made here since the import is overwritten (SPEC §17: "Running it again updates
+    what changed"; the module's own rule: what the source did not change is left alone,
+    local edits included)."""
+    from store.db import database
+    from store.models import Imported
+    from tests.tec_fake import FakeTEC
+    from tests.test_import_tec import _row, run
+
+    fake = FakeTEC().start()
+    try:
+        assert run(app, fake.base, "--no-images").exit_code == 0
+        modified = {str(item["id"]): item["modified_utc"] for item in fake.events}
+        changed = []
+        with database.connection_context():  # the records as the earlier version wrote them
+            for record in Imported.select().where(Imported.source.startswith("events:")):
+                source_id = record.source.rsplit("id=", 1)[-1]
+                if source_id in modified and record.modified.startswith("sha256:"):
+                    record.modified = modified[source_id]
+                    record.save()
+                    changed.append(record.source)
+        listing = client.get(f"{NS}/events?per_page=1&start_date=2000-01-01&end_date=2100-01-01")
+        local = listing.get_json()["events"][0]
+        edited = client.post(
+            f"{NS}/events/{local['id']}", json={"title": "Edited here"}, headers=admin
+        )
+        assert edited.status_code == 200
+        assert changed
+        again = run(app, fake.base, "--no-images")
+        assert again.exit_code == 0, again.output
+        assert client.get(f"{NS}/events/{local['id']}").get_json()["title"] == "Edited here"
+        assert _row(again.output, "events")[1] == 0, again.output  # none updated
+
+    finally:
+        fake.stop()
