@@ -11,7 +11,9 @@ timezone (when the default date window moves).
 A JSON answer is kept from the second time its URL is asked (``ResponseCache.admit``), an
 iCalendar feed from the first. Every JSON and iCalendar GET response carries an ``ETag``;
 ``If-None-Match`` gets a 304, and so does ``If-Modified-Since`` sent alone to an answer
-dated by ``Last-Modified`` (a feed) that has not changed since.
+dated by ``Last-Modified`` (a feed) that has not changed since. A feed whose window is
+relative to now (``starts_before=+1 hour``) changes at moments no date marks: it is sent
+no ``Last-Modified`` (``leave_undated``).
 """
 
 from __future__ import annotations
@@ -239,21 +241,32 @@ def _changes() -> tuple[list[tuple[int, float]], float]:
     return written_times(), moment.replace(tzinfo=UTC).timestamp()
 
 
+def leave_undated() -> None:
+    """Marks the current answer as having no modification date: its content changes with
+    the clock at moments ``last_clock_change`` does not mark (a window relative to now,
+    ``rules.dates.moves_untracked``), so a ``Last-Modified`` would keep a subscriber on a
+    feed that changed. It is sent none, and its ``If-Modified-Since`` is ignored (RFC 9110
+    §13.1.3: a resource without a modification date); its ETag still answers."""
+    g.undated = True
+
+
 def _dated_after_changes(headers) -> None:
-    """An answer's ``Last-Modified`` (a feed's: the latest change among its events) moved
-    to the write that made the data version it was read at, or the clock's last change,
-    when later: an event that left the feed (trashed, moved out of its dates or
-    categories) left no change among those it holds, and the date must not go back
-    (RFC 9110 §8.8.2). Read after the answer: a write made since cannot be told apart
+    """A feed's ``Last-Modified`` (the latest change among its events, none when it has
+    none) moved to the write that made the data version it was read at, or the clock's
+    last change, when later: an event that left the feed (trashed, moved out of its
+    dates or categories) left no change among those it holds, and the date must not go
+    back (RFC 9110 §8.8.2). Read after the answer: a write made since cannot be told apart
     from the data it read, so with neither of the last two versions to date it by, the
-    date is left out (rare: two writes during one answer)."""
+    date is left out (rare: two writes during one answer); so it is for an answer left
+    undated (``leave_undated``)."""
     written, clocked = _changes()
     version = data_version()
     made = [moment for number, moment in written if number == version]
-    if written and not made:
-        del headers["Last-Modified"]
+    if (written and not made) or g.get("undated"):
+        headers.pop("Last-Modified", None)
         return
-    own = parse_date(headers["Last-Modified"]).timestamp()
+    stamp = first_value(headers, "Last-Modified")
+    own = parse_date(stamp).timestamp() if stamp else 0.0
     latest = max(own, clocked, *made)
     headers["Last-Modified"] = http_date(datetime.fromtimestamp(int(latest), UTC))
 
@@ -317,7 +330,7 @@ def register(app) -> None:
             return response
         body = response.get_data()
         headers = response.headers
-        if first_value(headers, "Last-Modified"):
+        if mimetype == CALENDAR:  # a feed, its events' latest change or none (empty)
             _dated_after_changes(headers)
         etag = first_value(headers, "ETag") or etag_of(body)
         headers["ETag"] = etag

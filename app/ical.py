@@ -104,8 +104,9 @@ def wants_calendar(args: dict) -> bool:
 def calendar_response(items: Iterable[FeedEvent], *, name: str, site_timezone: str) -> Response:
     """``text/calendar`` with ``Last-Modified`` (the latest change among the events, noted
     as they are written; ``app/cache.py`` moves it to a later write or clock change that
-    may have taken an event out); the ``ETag`` is added, and the conditions answered, by
-    ``app/cache.py``."""
+    may have taken an event out, dates a feed without events by those alone, and leaves
+    out the date of a feed relative to now); the ``ETag`` is added, and the conditions
+    answered, by ``app/cache.py``."""
     modified = []
 
     def noted(items):

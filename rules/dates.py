@@ -391,6 +391,29 @@ def parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> dateti
     return _four_digit_year(_parse_datetime(value, tz, now_utc))
 
 
+# The relative dates whose moment moves only when a feed's ``Last-Modified`` floor moves
+# (store/posts.py::last_clock_change): "now" is passed by events at their starts and ends,
+# the others change at the site's midnight.
+FLOOR_TRACKED = frozenset(("now", "today", "tomorrow", "yesterday", "midnight"))
+# Two readings of the clock this far apart give any relative date two different moments.
+_CLOCK_PROBE = timedelta(days=400, hours=1, minutes=1, seconds=1)
+
+
+def moves_untracked(value, tz: tzinfo) -> bool:
+    """Whether ``value`` is a relative date (read from the clock) other than the forms of
+    ``FLOOR_TRACKED``: a window such as ``starts_before=+1 hour`` takes in an event at a
+    moment no write, start, end or midnight marks (app/cache.py::leave_undated). Other
+    forms that change at midnight alone ("next monday") are counted too: the rule stays
+    short, and such a feed is still revalidated by its ETag."""
+    if not isinstance(value, str) or value.strip().lower() in FLOOR_TRACKED:
+        return False
+    now = clock.utcnow().replace(tzinfo=None)
+    try:
+        return parse_datetime(value, tz, now) != parse_datetime(value, tz, now + _CLOCK_PROBE)
+    except DateError:  # readable now, not 400 days on (near year 9999): the clock's
+        return True
+
+
 def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datetime:
     if isinstance(value, bool) or value is None:
         raise DateError("not a date")

@@ -199,3 +199,20 @@ def test_first_and_last_day_of_with_days_is_refused(text):
     the day) is refused rather than guessed: never a wrong date."""
     with pytest.raises(dates.DateError):
         dates.parse_datetime(text, dates.resolve_timezone("UTC")[0], NOW)
+
+
+def test_only_relative_dates_the_feed_date_does_not_follow_are_untracked():
+    """chk18s D1: the forms a feed's Last-Modified follows (now, the day words) and fixed
+    dates are tracked; a date read from the clock at any other distance is not."""
+    tz = dates.resolve_timezone("Europe/Paris")[0]
+    for tracked in (
+        "now",
+        " Today ",
+        "tomorrow",
+        "2027-01-01 10:00:00",
+        "2027-01-01",
+        "1800000000",
+    ):
+        assert not dates.moves_untracked(tracked, tz), tracked
+    for moving in ("+1 hour", "-30 minutes", "1 day ago", "next monday", "tomorrow 10am"):
+        assert dates.moves_untracked(moving, tz), moving

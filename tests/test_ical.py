@@ -8,6 +8,7 @@ from email.utils import parsedate_to_datetime
 import icalendar
 import pytest
 import recurring_ical_events
+from werkzeug.http import http_date
 
 from rules import clock
 from tests.conftest import NS
@@ -295,6 +296,70 @@ def test_a_scheduled_event_coming_out_moves_the_feed_s_last_modified(client, mak
     after = client.get(path, headers=since)
     assert after.status_code == 200 and "SUMMARY:Out soon" in after.get_data(as_text=True)
     assert parsedate_to_datetime(after.headers["Last-Modified"]) == soon.replace(tzinfo=UTC)
+
+
+def test_a_feed_relative_to_now_has_no_date_to_revalidate_by(client, make_event):
+    """chk18s D1: a window relative to now (`starts_before=+1 hour`) takes in an event when
+    the clock brings it inside, with no write and at no event's start or end, so no
+    `Last-Modified` can date it: the feed is sent none and a subscriber's `If-Modified-Since`
+    is ignored (RFC 9110 §13.1.3), where a feed whose window moves only at the moments a
+    feed is dated by (`now`, a start or an end) keeps its date and its 304."""
+    clock.freeze()
+    clock.advance(2)
+    now = clock.utcnow().replace(tzinfo=None)
+    make_event(
+        title="Under way",
+        start_date=(now - timedelta(hours=2)).strftime("%Y-%m-%d %H:%M:%S"),
+        end_date=(now + timedelta(hours=5)).strftime("%Y-%m-%d %H:%M:%S"),
+        timezone="UTC",
+    )
+    clock.advance(2)
+    start = clock.utcnow().replace(tzinfo=None) + timedelta(minutes=90)
+    make_event(
+        title="Comes into the hour",
+        start_date=start.strftime("%Y-%m-%d %H:%M:%S"),
+        end_date=(start + timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M:%S"),
+        timezone="UTC",
+    )
+    clock.advance(2)
+    path = f"{NS}/events?ical=1&starts_before=%2B1%20hour&strict_dates=1"
+    first = client.get(path)
+    assert first.status_code == 200 and "Under way" in first.get_data(as_text=True)
+    assert "Comes into the hour" not in first.get_data(as_text=True)
+    assert "Last-Modified" not in first.headers
+    assert first.headers["Cache-Control"] == "no-cache"  # still revalidated, by its ETag
+    held = {"If-Modified-Since": http_date(clock.utcnow())}  # a date of the client's own
+    assert client.get(path, headers=held).status_code == 200
+    assert client.get(path, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    plain = f"{NS}/events?ical=1&starts_after=now&strict_dates=1"
+    dated = client.get(plain)
+    since = {"If-Modified-Since": dated.headers["Last-Modified"]}
+    assert client.get(plain, headers=since).status_code == 304
+    clock.advance(45 * 60)  # now the event starts within the hour
+    again = client.get(path, headers=held)
+    assert again.status_code == 200 and "Comes into the hour" in again.get_data(as_text=True)
+    assert "Last-Modified" not in again.headers
+    assert client.get(plain, headers=since).status_code == 304  # no event started or ended
+
+
+def test_a_feed_emptied_by_a_trash_still_carries_last_modified(client, admin, make_event):
+    """chk18s D2: SPEC §11, the feed is subscribable (stable URL, `ETag`, `Last-Modified`).
+    A category's feed whose last event was trashed changed at that write: with no event
+    left to date it, the write dates it."""
+    made = make_event(title="Only one", categories=["Emptied"])
+    feed_path = f"{NS}/events?ical=1&categories={made['categories'][0]['id']}"
+    first = client.get(feed_path)
+    assert "Last-Modified" in first.headers
+    clock.advance(2)
+    assert client.delete(f"{NS}/events/{made['id']}", headers=admin).status_code == 200
+    after = client.get(feed_path)
+    assert after.status_code == 200
+    assert "Only one" not in after.get_data(as_text=True)
+    assert parsedate_to_datetime(after.headers["Last-Modified"]) > parsedate_to_datetime(
+        first.headers["Last-Modified"]
+    )
+    since = {"If-Modified-Since": after.headers["Last-Modified"]}
+    assert client.get(feed_path, headers=since).status_code == 304
 
 
 def update_title(client, event_id, headers, title):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import current_app
 
+from app.cache import leave_undated
 from app.errors import ParamErrors, invalid_params
 from app.event_input import raise_invalid, unknown_linked
 from app.i18n import _
@@ -65,7 +66,9 @@ def _window(args, site_tz):
 
     Inclusive (default) dates snap to whole days: ``start_date`` to 00:00:00, the others
     to 23:59:59. Without any date the default window runs from yesterday 00:00 to the end
-    of the day two years ahead; relative filters alone drop it.
+    of the day two years ahead; relative filters alone drop it. A bound that moves with
+    the clock between the moments a feed is dated by leaves the answer undated
+    (``app.cache.leave_undated``).
     """
     strict = args["strict_dates"]
     given = {p: args[p] for p in DATE_PARAMS if p in args}
@@ -86,6 +89,8 @@ def _window(args, site_tz):
                     else dates.snap_to_day_end(local)
                 )
             bounds[param] = dates.fmt(dates.local_to_utc(local, site_tz))
+            if not is_default and dates.moves_untracked(raw, site_tz):
+                leave_undated()
         except dates.DateError:
             errors[param] = _("Must be a date such as 2025-06-01 18:30:00.")
             continue
