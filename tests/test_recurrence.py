@@ -1222,3 +1222,26 @@ def test_exdate_of_the_start_named_with_other_bad_params(client, admin):
     )
     assert r.status_code == 400
     assert set(r.get_json()["data"]["params"]) == {"website", "recurrence"}, r.get_json()
+
+
+def test_too_many_occurrences_named_with_other_bad_params(client, as_role, make_event):
+    """chk18s D3: a recurrence over `RECURRENCE_MAX` is named beside a bad `website`, on
+    create and on update (SPEC §6: `data.params` maps each bad parameter)."""
+    editor = as_role("editor")
+    too_many = ["RRULE:FREQ=DAILY;COUNT=5000"]
+    new = {"title": "Long", "start_date": "tomorrow 10am", "end_date": "tomorrow 11am"}
+    alone = client.post(f"{NS}/events", json={**new, "recurrence": too_many}, headers=editor)
+    assert alone.status_code == 400
+    assert list(alone.get_json()["data"]["params"]) == ["recurrence"]
+    assert "at most 1,000" in alone.get_json()["data"]["params"]["recurrence"]
+    both = client.post(
+        f"{NS}/events", json={**new, "recurrence": too_many, "website": "bad"}, headers=editor
+    )
+    assert both.status_code == 400
+    assert set(both.get_json()["data"]["params"]) == {"website", "recurrence"}, both.get_json()
+    url = f"{NS}/events/{make_event(title='Updated')['id']}"
+    update = client.post(url, json={"recurrence": too_many, "website": "bad"}, headers=editor)
+    assert update.status_code == 400
+    assert set(update.get_json()["data"]["params"]) == {"website", "recurrence"}, update.get_json()
+    alone = client.post(url, json={"recurrence": too_many}, headers=editor)
+    assert list(alone.get_json()["data"]["params"]) == ["recurrence"], alone.get_json()
