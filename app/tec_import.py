@@ -307,7 +307,7 @@ class Importer:
         if _text(item.get("status")) == "trash":
             # In the source's trash (an event still names it): not brought, not linked.
             return None
-        unchanged = record is not None and record.modified == modified
+        unchanged = _unchanged(record, item, keys[0], modified)
         if (
             existing is not None
             and unchanged
@@ -434,7 +434,7 @@ class Importer:
         if existing is not None and existing.status == "trash":
             self.report.count(kind, "unchanged")  # trashed here: it stays there
             return
-        unchanged = record is not None and record.modified == modified
+        unchanged = _unchanged(record, item, keys[0], modified)
         if (
             existing is not None
             and unchanged
@@ -697,6 +697,9 @@ def _global_id(item: dict) -> str | None:
     return None
 
 
+DIGESTED = "sha256:"  # a record's digest; an earlier version's held modified_utc
+
+
 def _digest(item: dict, *also) -> str:
     """What an item's record keeps of the source's answer last written (with ``also``,
     what else was written from the source: an event's password): a digest of it whole.
@@ -704,7 +707,24 @@ def _digest(item: dict, *also) -> str:
     its meta (a cost, a flag) or its terms (one deleted) change; comparing the whole answer
     brings every change, and leaves what did not change alone (local edits included)."""
     whole = orjson.dumps([item, *also], option=orjson.OPT_SORT_KEYS)
-    return "sha256:" + hashlib.sha256(whole).hexdigest()
+    return DIGESTED + hashlib.sha256(whole).hexdigest()
+
+
+def _unchanged(record, item: dict, key: str, digest: str) -> bool:
+    """Whether the source answers ``item`` as it did when its record was last written
+    (``_digest``). A record an earlier version wrote holds the source's ``modified_utc``
+    instead: compared as then, and when that has not moved, recorded under the digest (the
+    item left as it is), so that the first run after the upgrade keeps the local edits."""
+    if record is None:
+        return False
+    if record.modified.startswith(DIGESTED):
+        return record.modified == digest
+    modified_utc = _text(item.get("modified_utc"))
+    if not modified_utc or record.modified != modified_utc:
+        return False
+    with write_transaction():
+        note_imported(key, record.local, digest)
+    return True
 
 
 def _same_term(existing, loaded: dict) -> bool:

@@ -319,6 +319,54 @@ def _row(output: str, kind: str) -> list[int]:
     raise AssertionError(f"no {kind} row in {output}")
 
 
+def test_a_rerun_after_the_digest_change_leaves_what_did_not_change_alone(app, client, admin):
+    """chk18s D4: records now keep a digest of the source's answer where they kept its
+    `modified_utc`. A site imported by the earlier version, run again after the upgrade
+    with the source unchanged, keeps its local edits (SPEC §17: "Running it again updates
+    what changed"), and its records are rewritten in the new form."""
+    fake = FakeTEC().start()
+    try:
+        assert run(app, fake.base, "--no-images").exit_code == 0
+        sources = {
+            "events": fake.events,
+            "venues": fake.venues.values(),
+            "organizers": fake.orgs.values(),
+        }
+        modified = {
+            f"{kind}:{item['id']}": item["modified_utc"]
+            for kind, items in sources.items()
+            for item in items
+        }
+        with database.connection_context():  # the records as the earlier version wrote them
+            older = []
+            for record in Imported.select():
+                kind, source_id = record.source.split(":", 1)[0], record.source.rsplit("=", 1)[-1]
+                if f"{kind}:{source_id}" in modified:
+                    record.modified = modified[f"{kind}:{source_id}"]
+                    record.save()
+                    older.append(record.source)
+        assert {source.split(":", 1)[0] for source in older} == set(sources)
+        listing = client.get(f"{NS}/events?per_page=1&start_date=2000-01-01&end_date=2100-01-01")
+        local = listing.get_json()["events"][0]
+        edited = client.post(
+            f"{NS}/events/{local['id']}", json={"title": "Edited here"}, headers=admin
+        )
+        assert edited.status_code == 200
+        again = run(app, fake.base, "--no-images")
+        assert again.exit_code == 0, again.output
+        assert client.get(f"{NS}/events/{local['id']}").get_json()["title"] == "Edited here"
+        for kind in sources:
+            assert _row(again.output, kind)[:2] == [0, 0], again.output  # none made or updated
+        with database.connection_context():
+            records = Imported.select().where(Imported.source.in_(older))
+            assert all(record.modified.startswith("sha256:") for record in records)
+        fake.events[0]["modified_utc"] = "2026-11-23 08:00:00"  # changed there: brought
+        third = run(app, fake.base, "--no-images")
+        assert _row(third.output, "events")[:2] == [0, 1], third.output
+    finally:
+        fake.stop()
+
+
 def test_every_page_is_followed_and_an_interrupted_run_is_finished_by_the_next(
     app, client, admin, site, waits
 ):
