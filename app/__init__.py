@@ -33,7 +33,6 @@ from app.errors import ApiError
 from app.forms import CalendarRequest
 from app.headers import StandardHeaders, first_value
 from app.i18n import N_, LanguageRoots, _, load_catalogs
-from app.ical import MIMETYPE as CALENDAR
 from app.jsonresponse import as_jsonp, is_jsonp_callback, only_fields
 from app.openapi import BASIC_AUTH
 from app.pages import is_page_path, register_pages, wants_page
@@ -237,13 +236,6 @@ def _register_hooks(app: Flask) -> None:
             headers["Vary"] = f"{own}, {vary}{vary_by_origin}"
         else:
             headers.add("Vary", vary + vary_by_origin)
-        if (
-            first_value(headers, "Last-Modified") is not None or response.mimetype == CALENDAR
-        ) and first_value(headers, "Cache-Control") is None:
-            # A feed (one undated too: app/cache.py::leave_undated): without it, a cache may
-            # reuse it unasked for a tenth of its age, or as long as it likes without a
-            # Last-Modified (RFC 9111 §4.2.2), and a subscriber would miss a write.
-            headers["Cache-Control"] = "no-cache"
         if req.path.startswith(EDITOR_PATH):  # every answer of the editor, errors too
             headers["Cache-Control"] = "private, no-store"
         elif "HTTP_AUTHORIZATION" in environ:

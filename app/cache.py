@@ -206,9 +206,9 @@ def _not_modified(etag: str, headers=()) -> Response | None:
         return None
     response = Response(status=304)
     response.headers["ETag"] = etag
-    # What the 200 would say of caching it (RFC 9110 §15.4.5): a feed's no-cache, said
-    # because of its Last-Modified (app/__init__.py::standard_headers), which Werkzeug
-    # then leaves out of a 304 (§15.4.5 does not ask for it).
+    # What the 200 would say of caching it (RFC 9110 §15.4.5): a feed's no-cache
+    # (app/ical.py::calendar_response), its Last-Modified (which Werkzeug then leaves out
+    # of a 304: §15.4.5 does not ask for it).
     for name, value in headers:
         if name in ("Last-Modified", "Cache-Control"):
             response.headers[name] = value
@@ -306,7 +306,7 @@ def cached_response() -> Response | None:
 # and sitemaps.
 TAGGED = ("application/json", CALENDAR, "text/html", "application/xml", "application/rss+xml")
 # What an entry keeps of the view's own headers.
-_KEPT_HEADERS = ("X-", "Link", "Content-", "Last-Modified")
+_KEPT_HEADERS = ("X-", "Link", "Content-", "Last-Modified", "Cache-Control")
 
 
 def register(app) -> None:

@@ -118,6 +118,10 @@ def calendar_response(items: Iterable[FeedEvent], *, name: str, site_timezone: s
     response = Response(body, mimetype=MIMETYPE)
     response.headers["Content-Type"] = f"{MIMETYPE}; charset=utf-8"
     response.headers["Content-Disposition"] = 'inline; filename="events.ics"'
+    # Revalidated at every use: without it a cache may reuse a feed unasked for a tenth of
+    # its age, or as long as it likes when it has no Last-Modified (RFC 9111 §4.2.2), and a
+    # subscriber would miss a write. Kept by the cache's entries and said again by its 304s.
+    response.headers["Cache-Control"] = "no-cache"
     if modified:
         response.last_modified = _utc(max(modified))
     return response

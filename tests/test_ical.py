@@ -330,7 +330,9 @@ def test_a_feed_relative_to_now_has_no_date_to_revalidate_by(client, make_event)
     assert first.headers["Cache-Control"] == "no-cache"  # still revalidated, by its ETag
     held = {"If-Modified-Since": http_date(clock.utcnow())}  # a date of the client's own
     assert client.get(path, headers=held).status_code == 200
-    assert client.get(path, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    for _fresh_then_kept in range(2):
+        same = client.get(path, headers={"If-None-Match": first.headers["ETag"]})
+        assert same.status_code == 304 and same.headers["Cache-Control"] == "no-cache"
     plain = f"{NS}/events?ical=1&starts_after=now&strict_dates=1"
     dated = client.get(plain)
     since = {"If-Modified-Since": dated.headers["Last-Modified"]}
