@@ -74,3 +74,36 @@ def test_site_url_naming_no_host_stops_the_start(tmp_path, value):
     done = _run([os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"], _env(tmp_path, SITE_URL=value))
     assert done.returncode == 1, done.stdout
     assert done.stderr.startswith("calendar: SITE_URL: ")
+
+
+# D4: Flask's own settings in config.py are not checked at start: a value of another type
+# (README: "a value of another type ... stops the start naming it"; numbers "may be written
+# as text") starts the site, and then the editor, the pages or the API fail (500).
+@pytest.mark.parametrize(
+    "written",
+    [
+        'PERMANENT_SESSION_LIFETIME = "3600"',
+        'PERMANENT_SESSION_LIFETIME = "x"',
+        "SESSION_COOKIE_NAME = 5",
+        "APPLICATION_ROOT = 5",
+        'MAX_COOKIE_SIZE = "x"',
+    ],
+)
+def test_flask_setting_that_cannot_work_stops_the_start_or_works(tmp_path, monkeypatch, written):
+    from app import create_app
+    from app.config import SettingError
+
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text(written + "\n")
+    monkeypatch.setenv("CALENDAR_INSTANCE", str(folder))
+    try:
+        app = create_app({"CALENDAR_DATABASE": str(tmp_path / "c.db")})
+    except SettingError:
+        return  # stopped at start, naming it: what the README promises
+    try:
+        client = app.test_client()
+        for address in ["/manage/signin", "/events/", "/wp-json/calendar/events/v1/events", "/manage/signin"]:
+            assert client.get(address).status_code < 500, address
+    finally:
+        app.extensions["calendar.db"].close_all()
