@@ -107,3 +107,16 @@ def test_flask_setting_that_cannot_work_stops_the_start_or_works(tmp_path, monke
             assert client.get(address).status_code < 500, address
     finally:
         app.extensions["calendar.db"].close_all()
+
+
+# D5: `copy-database SOURCE TARGET` with a TARGET of another scheme blames the site's
+# CALENDAR_DATABASE setting, which is fine, instead of naming TARGET.
+def test_copy_database_names_the_target_not_the_setting(tmp_path):
+    env = _env(tmp_path)
+    flask = os.path.join(BIN, "flask")
+    made = _run([flask, "--app", "wsgi", "migrate"], env)
+    assert made.returncode == 0, made.stderr
+    done = _run([flask, "--app", "wsgi", "copy-database", str(tmp_path / "calendar.db"), "mysql://x/y"], env)
+    assert done.returncode != 0
+    assert "CALENDAR_DATABASE" not in done.stderr, done.stderr
+    assert "mysql://" in done.stderr
