@@ -13,6 +13,9 @@ from tests.helpers import BIN
 
 ROOT = Path(_ROOT)
 
+# Each test starts the app on SQLite files of its own (or reads files): once, under `make test`.
+pytestmark = pytest.mark.sqlite_file
+
 
 def _run(args, env, timeout=60):
     return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
@@ -30,7 +33,9 @@ def _env(tmp_path, **settings):
 # D1: docs/architecture.md "Where each rule of the SPEC lives" names functions that exist.
 def _defined(source: str, name: str) -> bool:
     return all(
-        re.search(r"(def|class)\s+%s\b|^\s*%s\s*[:=]|\b%s\s*=" % ((re.escape(p),) * 3), source, re.M)
+        re.search(
+            r"(def|class)\s+%s\b|^\s*%s\s*[:=]|\b%s\s*=" % ((re.escape(p),) * 3), source, re.M
+        )
         for p in name.split(".")
     )
 
@@ -58,7 +63,10 @@ def test_architecture_names_exist():
 # D2: a SITE_URL whose bracketed host is no IP address: a traceback instead of one line.
 @pytest.mark.parametrize("value", ["http://[zz]", "http://[::1"])
 def test_site_url_with_bad_brackets_is_one_line(tmp_path, value):
-    done = _run([os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"], _env(tmp_path, SITE_URL=value))
+    done = _run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"],
+        _env(tmp_path, SITE_URL=value),
+    )
     assert "Traceback" not in done.stderr
     assert done.returncode == 1
     assert done.stderr.startswith("calendar: SITE_URL: ")
@@ -68,10 +76,19 @@ def test_site_url_with_bad_brackets_is_one_line(tmp_path, value):
 # D3: a SITE_URL naming no host (README: a Host header `a b` or `example.org:99999` names no
 # host) is accepted at start, and every link (login links, url, rest_url) is made on it.
 @pytest.mark.parametrize(
-    "value", ["https://ex ample.org", "https://example.org:99999", "https://example.org:abc", "https://exa<mple>.org"]
+    "value",
+    [
+        "https://ex ample.org",
+        "https://example.org:99999",
+        "https://example.org:abc",
+        "https://exa<mple>.org",
+    ],
 )
 def test_site_url_naming_no_host_stops_the_start(tmp_path, value):
-    done = _run([os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"], _env(tmp_path, SITE_URL=value))
+    done = _run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"],
+        _env(tmp_path, SITE_URL=value),
+    )
     assert done.returncode == 1, done.stdout
     assert done.stderr.startswith("calendar: SITE_URL: ")
 
@@ -103,7 +120,12 @@ def test_flask_setting_that_cannot_work_stops_the_start_or_works(tmp_path, monke
         return  # stopped at start, naming it: what the README promises
     try:
         client = app.test_client()
-        for address in ["/manage/signin", "/events/", "/wp-json/calendar/events/v1/events", "/manage/signin"]:
+        for address in [
+            "/manage/signin",
+            "/events/",
+            "/wp-json/calendar/events/v1/events",
+            "/manage/signin",
+        ]:
             assert client.get(address).status_code < 500, address
     finally:
         app.extensions["calendar.db"].close_all()
@@ -116,7 +138,9 @@ def test_copy_database_names_the_target_not_the_setting(tmp_path):
     flask = os.path.join(BIN, "flask")
     made = _run([flask, "--app", "wsgi", "migrate"], env)
     assert made.returncode == 0, made.stderr
-    done = _run([flask, "--app", "wsgi", "copy-database", str(tmp_path / "calendar.db"), "mysql://x/y"], env)
+    done = _run(
+        [flask, "--app", "wsgi", "copy-database", str(tmp_path / "calendar.db"), "mysql://x/y"], env
+    )
     assert done.returncode != 0
     assert "CALENDAR_DATABASE" not in done.stderr, done.stderr
     assert "mysql://" in done.stderr
