@@ -3,10 +3,9 @@
 import os
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
-
-from pathlib import Path
 
 from app import ROOT as _ROOT
 from tests.helpers import BIN
