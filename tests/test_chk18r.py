@@ -81,6 +81,8 @@ def test_site_url_with_bad_brackets_is_one_line(tmp_path, value):
         "https://example.org:99999",
         "https://example.org:abc",
         "https://exa<mple>.org",
+        "https://example.org:0",
+        "https://a..b",
     ],
 )
 def test_site_url_naming_no_host_stops_the_start(tmp_path, value):
