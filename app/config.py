@@ -13,11 +13,13 @@ import math
 import os
 import re
 import types
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 from flask import Config, Flask
 
 from app.i18n import has_catalog
+from app.urls import named_host
 from rules.dates import DateError, resolve_timezone
 from store.db import is_url
 from store.images import DEFAULT_MAX_PIXELS
@@ -176,6 +178,81 @@ def _coerce(key: str, default, raw):
 KNOWN = set(DEFAULTS) | set(Flask.default_config)
 KNOWN_PREFIXES = ("WTF_",)
 
+# What Flask's own settings (but SECRET_KEY and MAX_CONTENT_LENGTH, ours) must be, and
+# whether None ("not set") is one: Flask reads them on a request, where a value of another
+# type was a 500 on every page (`PERMANENT_SESSION_LIFETIME = "x"`, `APPLICATION_ROOT = 5`).
+# Its flags are flags: Werkzeug writes any true value of SESSION_COOKIE_SECURE, "false"
+# included, as the cookie's Secure attribute, and a browser then drops the cookie on http.
+FLASK_KINDS = {
+    **{
+        key: ("flag", False)
+        for key, value in Flask.default_config.items()
+        if isinstance(value, bool)
+    },
+    **dict.fromkeys(
+        ("DEBUG", "PROPAGATE_EXCEPTIONS", "TRAP_BAD_REQUEST_ERRORS", "TEMPLATES_AUTO_RELOAD"),
+        ("flag", True),
+    ),
+    "PERMANENT_SESSION_LIFETIME": ("seconds", False),
+    "SEND_FILE_MAX_AGE_DEFAULT": ("seconds", True),
+    "MAX_COOKIE_SIZE": ("count", False),
+    "MAX_FORM_MEMORY_SIZE": ("count", True),
+    "MAX_FORM_PARTS": ("count", True),
+    "SESSION_COOKIE_NAME": ("cookie name", False),
+    "APPLICATION_ROOT": ("path", False),
+    "SESSION_COOKIE_PATH": ("path", True),
+    "SERVER_NAME": ("host", True),
+    "SESSION_COOKIE_DOMAIN": ("host", True),
+    "PREFERRED_URL_SCHEME": ("scheme", False),
+    "SESSION_COOKIE_SAMESITE": ("samesite", True),
+    "SECRET_KEY_FALLBACKS": ("texts", True),
+    "TRUSTED_HOSTS": ("texts", True),
+}
+# Seconds of a session or a file's max-age: a century at most (a cookie's expiry date past
+# the year 9999 cannot be written).
+CENTURY = 36500 * 86400
+# A cookie's name: an RFC 6265 token.
+COOKIE_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+# What each of FLASK_KINDS's texts may be: Werkzeug titles SameSite, a path has no space.
+FLASK_TEXTS = {
+    "cookie name": ("a cookie name such as session", COOKIE_NAME.fullmatch),
+    "path": (
+        "a path such as /",
+        lambda text: text.startswith("/") and not re.search(r"[\s;]", text),
+    ),
+    "host": (
+        "a host name such as events.example.org",
+        lambda text: named_host("http", text.removeprefix(".")),
+    ),
+    "scheme": ("http or https", lambda text: text in ("http", "https")),
+    "samesite": ("Lax, Strict or None", lambda text: text.title() in ("Lax", "Strict", "None")),
+}
+
+
+def _flask_setting(key: str, raw):
+    """Flask's own setting ``key`` (FLASK_KINDS) as Flask reads it, written as ``raw``: numbers
+    and flags may be text, as ours may; a SettingError naming it when it is not one."""
+    kind, may_be_none = FLASK_KINDS[key]
+    if raw is None and may_be_none:
+        return None
+    if kind == "flag":
+        return _coerce(key, False, raw)
+    if kind == "texts":
+        if not isinstance(raw, list | tuple) or not all(isinstance(x, str) for x in raw):
+            raise SettingError(f"{key}: {raw!r} is not a list of texts")
+        return list(raw)
+    if kind in ("seconds", "count"):
+        is_span = kind == "seconds" and isinstance(raw, timedelta)
+        number = raw.total_seconds() if is_span else _coerce(key, 0, raw)
+        most = CENTURY if kind == "seconds" else HUGE
+        if not 0 <= number <= most:
+            raise SettingError(f"{key}: a whole number from 0 to {most} (is {raw!r})")
+        return raw if is_span else number
+    wanted, fits = FLASK_TEXTS[kind]
+    if not isinstance(raw, str) or not fits(raw):
+        raise SettingError(f"{key}: {raw!r} is not {wanted}")
+    return raw
+
 
 def instance_folder(root: str) -> str:
     """The site's own folder: ``CALENDAR_INSTANCE`` when set (a relative path is taken
@@ -235,11 +312,8 @@ def load_settings(root: str, test_config: dict | None = None) -> dict:
         settings.update(test_config)
     for key, default in DEFAULTS.items():
         settings[key] = _coerce(key, default, settings[key])
-    # Flask's flags too: Werkzeug writes any true value of SESSION_COOKIE_SECURE, "false"
-    # included, as the cookie's Secure attribute, and a browser then drops the cookie on http.
-    for key, default in Flask.default_config.items():
-        if isinstance(default, bool) and key in settings:
-            settings[key] = _coerce(key, default, settings[key])
+    for key in FLASK_KINDS.keys() & settings.keys():
+        settings[key] = _flask_setting(key, settings[key])
     # The defaults are files of the instance folder; other relative paths are taken from the
     # project root.
     for key, name in (("CALENDAR_DATABASE", "calendar.db"), ("UPLOAD_FOLDER", "uploads")):
@@ -289,21 +363,11 @@ def check_settings(settings) -> None:
             f"SITE_TIMEZONE: unknown timezone {settings['SITE_TIMEZONE']!r} (an IANA name "
             "such as Europe/Paris, UTC, or UTC+2)"
         ) from None
-    site = settings["SITE_URL"]
-    if site:
-        parts = urlsplit(site)
-        if (
-            parts.scheme not in ("http", "https")
-            or not parts.hostname
-            or parts.query
-            or parts.fragment
-            or "#" in site
-            or parts.username is not None  # it would be in every public link
-        ):
-            raise SettingError(
-                f"SITE_URL: {site!r} is not an absolute http(s) URL such as "
-                "https://events.example.org"
-            )
+    if settings["SITE_URL"] and not _is_site_url(settings["SITE_URL"]):
+        raise SettingError(
+            f"SITE_URL: {settings['SITE_URL']!r} is not an absolute http(s) URL such as "
+            "https://events.example.org"
+        )
     if not API_PATH.fullmatch(settings["API_ROOT"]):
         raise SettingError(
             "API_ROOT: must name a path of letters, digits, -, _, . and ~ between slashes, "
@@ -324,6 +388,23 @@ def check_settings(settings) -> None:
         raise SettingError(
             f"DEFAULT_LANGUAGE: {settings['DEFAULT_LANGUAGE']!r} is not one of LANGUAGES"
         )
+
+
+def _is_site_url(site: str) -> bool:
+    """Whether ``site`` is a base for links: http(s), a host the Host check would take
+    (``app/urls.py::named_host``), no user (it would be in every public link), query or
+    fragment."""
+    try:
+        parts = urlsplit(site)
+    except ValueError:  # a bracketed host that is no IPv6 address: `http://[::1`
+        return False
+    return (
+        parts.scheme in ("http", "https")
+        and bool(named_host(parts.scheme, parts.netloc))
+        and "@" not in parts.netloc
+        and not parts.query
+        and "#" not in site
+    )
 
 
 def _check_lists(settings) -> None:

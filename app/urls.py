@@ -20,6 +20,18 @@ ASKED_NAMESPACE = "calendar.asked_namespace"
 TEC_NAMESPACE = "tribe/events/v1"
 
 
+def named_host(scheme: str, host: str) -> str:
+    """``host`` (a Host header, or SITE_URL's authority) as Werkzeug reads it, or "" when it
+    names no host: a character no host has (a space, a quote, ``<``), a port that is empty,
+    0 or past 65535, or an empty label (``a..b``, ``.org``: no name DNS can hold). The one
+    rule of the Host check and of SITE_URL, so that no link is made on what it refuses."""
+    named = get_host(scheme, host)
+    if named.startswith("["):  # an IPv6 address: Werkzeug has read it whole
+        return named
+    labels = named.partition(":")[0].removesuffix(".").split(".")
+    return "" if "" in labels else named
+
+
 class CheckedHost:
     """WSGI middleware: a Host header that names no host never makes a link (``site_url``
     then uses the server's own name). An empty one is what HTTP asks of a target without
@@ -40,7 +52,7 @@ class CheckedHost:
                 and environ.get("PATH_INFO") != "/healthz"
             ):
                 environ.setdefault(REFUSED, 400)  # gunicorn's own refusal says more
-        elif not get_host(environ.get("wsgi.url_scheme", "http"), host):
+        elif not named_host(environ.get("wsgi.url_scheme", "http"), host):
             del environ["HTTP_HOST"]
             if host.strip():
                 environ.setdefault(REFUSED, 400)
