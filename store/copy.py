@@ -13,6 +13,7 @@ from peewee import DatabaseError, PostgresqlDatabase
 
 from store import texts
 from store.db import (
+    UnsupportedDatabase,
     after_bulk_load,
     bind_database,
     continue_ids_after,
@@ -156,6 +157,8 @@ def _said(setting: str):
         raise CopyError(
             f"cannot copy with {shown_database(setting)}: {failure_reason(error)}"
         ) from None
+    except UnsupportedDatabase as error:  # an argument of the command, not the setting
+        raise CopyError(f"cannot copy with {shown_database(setting)}: {error.reason}") from None
 
 
 def _copy_settings(source) -> None:

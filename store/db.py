@@ -409,7 +409,12 @@ def constants_written(sql: str, params: list, constant: list[bool]) -> tuple[str
 
 class UnsupportedDatabase(ValueError):
     """``CALENDAR_DATABASE`` names a URL of an engine this service does not speak, or a
-    PostgreSQL URL it cannot read."""
+    PostgreSQL URL it cannot read. Said as the setting's fault; ``reason`` alone where the
+    URL is a command's argument (``copy-database``'s TARGET)."""
+
+    def __init__(self, reason: str):
+        super().__init__(f"CALENDAR_DATABASE: {reason}")
+        self.reason = reason
 
 
 def failure_reason(error: Exception) -> str:
@@ -522,19 +527,17 @@ def _postgres_parameters(url: str) -> dict:
     scheme = url.split("://", 1)[0].lower()
     if scheme not in POSTGRES_SCHEMES:
         raise UnsupportedDatabase(
-            f"CALENDAR_DATABASE: unsupported scheme {scheme}:// (a SQLite file path or a "
+            f"unsupported scheme {scheme}:// (a SQLite file path or a "
             "postgresql://user:password@host:port/name URL)"
         )
     try:  # a port that is no number or out of range, an unclosed [ of an IPv6 address
         parts = urlsplit(url)
         port = parts.port
     except ValueError as error:
-        raise UnsupportedDatabase(
-            f"CALENDAR_DATABASE: the PostgreSQL URL cannot be read ({error})"
-        ) from None
+        raise UnsupportedDatabase(f"the PostgreSQL URL cannot be read ({error})") from None
     name = unquote(parts.path.lstrip("/"))
     if not name:
-        raise UnsupportedDatabase("CALENDAR_DATABASE: the PostgreSQL URL names no database")
+        raise UnsupportedDatabase("the PostgreSQL URL names no database")
     parameters = {"database": name, "host": parts.hostname or None, "port": port}
     if parts.username:
         parameters["user"] = unquote(parts.username)
