@@ -422,6 +422,13 @@ def _check_lists(settings) -> None:
             raise SettingError(
                 f"EMBED_ORIGINS: {item!r} is not an origin (such as https://example.org, or *)"
             )
+    for item in settings["CORS_ORIGINS"]:
+        # Compared with a browser's Origin header as written: a path, even "/", never matches.
+        if not _is_site_url(item) or urlsplit(item).path:
+            raise SettingError(
+                f"CORS_ORIGINS: {item!r} is not an origin (a scheme and a host, and a port "
+                "if not the default one, such as https://app.example.org)"
+            )
     for code in settings["LANGUAGES"]:
         if not has_catalog(code):
             raise SettingError(f"LANGUAGES: {code!r} has no catalog in app/translations")

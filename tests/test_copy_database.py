@@ -103,6 +103,18 @@ def test_other_database_urls_are_an_error_at_start_not_a_file(app, tmp_path, mon
     assert not {"mysql:", "sqlite:", "x.db"} & made, made
 
 
+def test_copy_database_names_the_target_not_the_setting(app):
+    """chk18r D5: a TARGET of another scheme was said as "CALENDAR_DATABASE: unsupported
+    scheme mysql://", sending the operator to instance/config.py, which was fine; README: "A
+    command given something it cannot do ... says so in one `Error:` line"."""
+    runner = app.test_cli_runner()
+    source = app.config["CALENDAR_DATABASE"]
+    result = runner.invoke(args=["copy-database", source, "mysql://x/y"])
+    assert result.exit_code != 0
+    assert "CALENDAR_DATABASE" not in result.output, result.output
+    assert "cannot copy with mysql://x/y: unsupported scheme mysql://" in result.output
+
+
 def test_a_copy_never_gives_a_deleted_terms_id_again(app, client, admin, tmp_path):
     """A term's id is never given twice (WordPress never does: an old link or filter would
     name another term), and a copy (`copy-database`, `restore`) carries that on: the copy's

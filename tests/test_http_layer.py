@@ -598,6 +598,14 @@ def test_a_host_with_a_port_beyond_65535_is_refused_or_makes_right_links(client,
         assert answer.get_json()["url"].startswith("http://example.org:99999/event/")
 
 
+@pytest.mark.parametrize("host", ["a..b", ".example.org"])
+def test_a_host_with_an_empty_label_is_refused(client, host):
+    """chk18r D3: no DNS name has an empty label; the Host check and SITE_URL's share the
+    rule (app/urls.py::named_host), and a name ending in one dot stays a name."""
+    assert client.get(f"{NS}/events", headers={"Host": host}).status_code == 400
+    assert client.get(f"{NS}/events", headers={"Host": "example.org."}).status_code == 200
+
+
 def test_a_punycode_host_makes_links_in_punycode(client, make_event):
     """Links are URIs (a feed's URL property is one, RFC 5545 §3.3.13): the host the client
     named (xn--bcher-kva.example) is answered as 'http://bücher.example/…'."""

@@ -10,9 +10,10 @@ import urllib.error
 import urllib.request
 
 import pytest
+from flask import Flask
 
 from app import ROOT, create_app
-from app.config import SITE_ROOTS, SettingError, load_settings
+from app.config import DEFAULTS, FLASK_KINDS, SITE_ROOTS, SettingError, load_settings
 from tests.conftest import NS, basic
 from tests.helpers import BIN, free_port, read_only
 
@@ -63,6 +64,21 @@ BAD = [
     # chk17o D4: a port out of range, a keyword without its quotes (a host named none).
     ("EMBED_ORIGINS", "https://partner.example.com:99999", "is not an origin"),
     ("EMBED_ORIGINS", "none", "is not an origin"),
+    # chk18r D2/D3: a SITE_URL naming no host as the Host check reads it (README: a Host
+    # "that names no host (`a b`, `example.org:99999`) is a 400") started the site and every
+    # link was made on it; a bracketed host that is no IPv6 address was a traceback.
+    ("SITE_URL", "https://ex ample.org", "is not an absolute http(s) URL"),
+    ("SITE_URL", "https://example.org:99999", "is not an absolute http(s) URL"),
+    ("SITE_URL", "https://example.org:abc", "is not an absolute http(s) URL"),
+    ("SITE_URL", "https://exa<mple>.org", "is not an absolute http(s) URL"),
+    ("SITE_URL", "https://example.org:0", "is not an absolute http(s) URL"),
+    ("SITE_URL", "https://a..b", "is not an absolute http(s) URL"),
+    ("SITE_URL", "https://.org", "is not an absolute http(s) URL"),
+    ("SITE_URL", "http://[zz]", "is not an absolute http(s) URL"),
+    ("SITE_URL", "http://[::1", "is not an absolute http(s) URL"),
+    # chk18r (observation): an origin no browser sends was taken and never matched.
+    ("CORS_ORIGINS", "not an origin", "is not an origin"),
+    ("CORS_ORIGINS", "https://app.example.org/", "is not an origin"),
 ]
 
 # A test marked sqlite_file starts the app on a SQLite file of its own (or stops it before it
@@ -557,6 +573,86 @@ def test_a_flask_flag_that_is_no_flag_stops_the_start(tmp_path):
     assert done.returncode != 0
     assert "SESSION_COOKIE_SECURE: 'maybe' is not true or false" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# chk18r D2: the bracketed hosts went through `calendar users list` as a 30-line traceback.
+@sqlite_file
+@pytest.mark.parametrize("value", ["http://[zz]", "http://[::1"])
+def test_site_url_with_bad_brackets_is_one_line(tmp_path, value):
+    done = _run(
+        [os.path.join(BIN, "flask"), "--app", "wsgi", "users", "list"],
+        _env(tmp_path, SITE_URL=value),
+    )
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1
+    assert done.stderr.startswith("calendar: SITE_URL: ")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_site_urls_the_host_check_takes_are_taken(tmp_path):
+    """The other side of D3: an IPv6 address, a port, a path, a name ending in a dot."""
+    for site in ("http://[::1]:8000", "https://example.org.", "https://x.example/cal/"):
+        settings = load_settings(ROOT, {"SITE_URL": site, "UPLOAD_FOLDER": str(tmp_path)})
+        assert settings["SITE_URL"] == site
+
+
+# chk18r D4: Flask's own settings in config.py were not checked: a value of another type
+# (README: "a value of another type ... stops the start naming it"; numbers "may be written
+# as text") started the site, and then the editor, the pages or the API failed (500).
+@sqlite_file
+@pytest.mark.parametrize(
+    "written",
+    [
+        'PERMANENT_SESSION_LIFETIME = "3600"',
+        'PERMANENT_SESSION_LIFETIME = "x"',
+        "SESSION_COOKIE_NAME = 5",
+        "APPLICATION_ROOT = 5",
+        'MAX_COOKIE_SIZE = "x"',
+        'SESSION_COOKIE_SAMESITE = "bogus"',
+        'SERVER_NAME = "a b"',
+        'PREFERRED_URL_SCHEME = "ftp"',
+        "TRUSTED_HOSTS = 'example.org'",
+    ],
+)
+def test_flask_setting_that_cannot_work_stops_the_start_or_works(tmp_path, monkeypatch, written):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text(written + "\n")
+    monkeypatch.setenv("CALENDAR_INSTANCE", str(folder))
+    try:
+        app = create_app({"CALENDAR_DATABASE": str(tmp_path / "c.db")})
+    except SettingError as error:
+        assert str(error).startswith(written.split()[0] + ": ")
+        return  # stopped at start, naming it: what the README promises
+    try:
+        client = app.test_client()
+        for address in ["/manage/signin", "/events/", f"{NS}/events", "/manage/signin"]:
+            assert client.get(address).status_code < 500, address
+    finally:
+        app.extensions["calendar.db"].close_all()
+
+
+@sqlite_file
+def test_flask_numbers_written_as_text_are_numbers(tmp_path, monkeypatch):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text(
+        "from datetime import timedelta\n"
+        'PERMANENT_SESSION_LIFETIME = "3600"\nMAX_COOKIE_SIZE = "4000"\n'
+        "SEND_FILE_MAX_AGE_DEFAULT = timedelta(hours=1)\n"
+    )
+    monkeypatch.setenv("CALENDAR_INSTANCE", str(folder))
+    monkeypatch.setenv("UPLOAD_FOLDER", str(tmp_path / "uploads"))
+    settings = load_settings(ROOT)
+    assert settings["PERMANENT_SESSION_LIFETIME"] == 3600
+    assert settings["MAX_COOKIE_SIZE"] == 4000
+    assert settings["SEND_FILE_MAX_AGE_DEFAULT"].total_seconds() == 3600
+
+
+def test_every_flask_setting_has_its_check():
+    """A Flask release's new setting is given its kind (app/config.py FLASK_KINDS), or it
+    would be taken unchecked from config.py."""
+    assert set(Flask.default_config) - set(DEFAULTS) == set(FLASK_KINDS)
 
 
 @sqlite_file
