@@ -225,7 +225,8 @@ FLASK_TEXTS = {
         lambda text: named_host("http", text.removeprefix(".")),
     ),
     "scheme": ("http or https", lambda text: text in ("http", "https")),
-    "samesite": ("Lax, Strict or None", lambda text: text.title() in ("Lax", "Strict", "None")),
+    # SameSite=None would send the editor's cookie with another site's post.
+    "samesite": ("Lax or Strict", lambda text: text.title() in ("Lax", "Strict")),
 }
 
 

@@ -609,6 +609,7 @@ def test_site_urls_the_host_check_takes_are_taken(tmp_path):
         "APPLICATION_ROOT = 5",
         'MAX_COOKIE_SIZE = "x"',
         'SESSION_COOKIE_SAMESITE = "bogus"',
+        'SESSION_COOKIE_SAMESITE = "None"',
         'SERVER_NAME = "a b"',
         'PREFERRED_URL_SCHEME = "ftp"',
         "TRUSTED_HOSTS = 'example.org'",
@@ -647,6 +648,21 @@ def test_flask_numbers_written_as_text_are_numbers(tmp_path, monkeypatch):
     assert settings["PERMANENT_SESSION_LIFETIME"] == 3600
     assert settings["MAX_COOKIE_SIZE"] == 4000
     assert settings["SEND_FILE_MAX_AGE_DEFAULT"].total_seconds() == 3600
+
+
+@sqlite_file
+def test_a_site_may_ask_samesite_strict(tmp_path, monkeypatch):
+    """The editor set SameSite=Lax over the site's own value, which was then ignored."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "config.py").write_text('SESSION_COOKIE_SAMESITE = "strict"\n')
+    monkeypatch.setenv("CALENDAR_INSTANCE", str(folder))
+    app = create_app({"CALENDAR_DATABASE": str(tmp_path / "c.db"), "TESTING": True})
+    try:
+        cookies = app.test_client().get("/manage/signin").headers.getlist("Set-Cookie")
+        assert cookies and all("SameSite=Strict" in cookie for cookie in cookies), cookies
+    finally:
+        app.extensions["calendar.db"].close_all()
 
 
 def test_every_flask_setting_has_its_check():

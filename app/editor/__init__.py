@@ -1400,8 +1400,11 @@ def _not_found():
 def register_editor(app) -> None:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
+    # SameSite=Lax unless the site asks Strict (app/config.py takes no other): a cross-site
+    # post comes without the cookie (``save_session``).
+    samesite = (app.config["SESSION_COOKIE_SAMESITE"] or "Lax").title()
     app.config.update(
-        SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True, WTF_CSRF_TIME_LIMIT=None
+        SESSION_COOKIE_SAMESITE=samesite, SESSION_COOKIE_HTTPONLY=True, WTF_CSRF_TIME_LIMIT=None
     )
     app.session_interface = EditorSessions()
     app.register_blueprint(bp)
