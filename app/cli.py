@@ -214,9 +214,7 @@ def seed_command(count, author, force, remove):
                 "the calendar already holds events: the demo would mix with them "
                 "(--force adds it anyway; seed --remove takes it out again)"
             )
-        owner = users.find_owner(author)
-        if author and owner is None:
-            raise click.ClickException(f"no user {author!r}")
+        owner = _owner(author, required=False)
         with click.progressbar(length=count, label="Seeding events") as bar:
             counts = seed(
                 count,
@@ -239,6 +237,28 @@ def seed_command(count, author, force, remove):
         )
         + " `calendar seed --remove` takes them out again."
     )
+
+
+def _named_owner(author: str, required: bool = True):
+    """The user ``--author`` names, else the first administrator (None, when not
+    ``required``, if there is none yet): the owner of what a command writes."""
+    owner = users.find_owner(author)
+    if owner is None and (author or required):
+        raise click.ClickException(
+            f"no user {author!r}" if author else "no administrator: pass --author NAME"
+        )
+    return owner
+
+
+def _owner(author: str, required: bool = True):
+    """``_named_owner``, refused up front when they may write no event (a subscriber "may
+    edit nothing"), as ``users delete --reassign`` refuses one, not event by event."""
+    owner = _named_owner(author, required)
+    if owner is not None and not Viewer(owner).has("edit_posts"):
+        raise click.ClickException(
+            f"--author {owner.login}: a {owner.role} cannot edit items; name a contributor or above"
+        )
+    return owner
 
 
 def _remove_demo() -> None:
@@ -281,13 +301,9 @@ def _remove_demo() -> None:
 @with_appcontext
 def import_ics_command(source, author, status):
     """Import the events of an iCalendar file or http(s) URL (idempotent by UID)."""
-    data = _read_source(source)
     with database.connection_context():
-        owner = users.find_owner(author)
-        if owner is None:
-            raise click.ClickException(
-                f"no user {author!r}" if author else "no administrator: pass --author NAME"
-            )
+        owner = _owner(author)  # before the source is fetched
+        data = _read_source(source)
         try:  # the operator's own file: of any size, within the bounds of its form
             items = read_events(data, current_app.config["SITE_TIMEZONE"], Bounds())
         except NotUTF8:
@@ -327,11 +343,7 @@ def import_tec_command(site_url, user, password, author, no_images):
     if bool(user) != bool(password):
         raise click.ClickException("--user and --password go together")
     with database.connection_context():
-        owner = users.find_owner(author)
-        if owner is None:
-            raise click.ClickException(
-                f"no user {author!r}" if author else "no administrator: pass --author NAME"
-            )
+        owner = _named_owner(author)  # its own check of the author is stricter
         viewer = Viewer(owner)
         refused = Importer.author_refused(viewer)
         if refused:

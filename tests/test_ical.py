@@ -924,6 +924,19 @@ def test_cli_import_from_a_file(app, client, as_role, tmp_path):
     assert client.get(f"{NS}/events").get_json()["total"] == 2
 
 
+def test_cli_import_refuses_a_subscriber_author_up_front(app, as_role, tmp_path):
+    """chk18r: ``--author`` a subscriber (README: "may edit nothing") read the file, then
+    rejected each event ("Sorry, you are not allowed to do that."); the file is not read."""
+    as_role("subscriber", "sam")
+    result = app.test_cli_runner().invoke(
+        args=["import-ics", str(tmp_path / "absent.ics"), "--author", "sam"]
+    )
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: --author sam: a subscriber cannot edit items; name a contributor or above\n"
+    )
+
+
 def test_cli_import_of_this_calendars_own_feed_makes_no_copy(app, client, as_role, tmp_path):
     """chk17t D5: SPEC §11 import is idempotent by UID and "never makes a copy". Without
     SITE_URL (as ``make run`` leaves it) the command knew no site, so it never recognised

@@ -467,6 +467,15 @@ def test_seed_command_fills_a_demo_calendar(app, client):
     assert "owned by owner." in result.output
 
 
+def test_seed_refuses_a_subscriber_as_the_demos_author(app, as_role):
+    """chk18r: a subscriber "may edit nothing" (README), yet owned the demo events."""
+    as_role("subscriber", "sam")
+    result = app.test_cli_runner().invoke(args=["seed", "--events", "1", "--author", "sam"])
+    assert result.exit_code == 1
+    assert "Error: --author sam: a subscriber cannot edit items" in result.output
+    assert "Added" not in result.output
+
+
 def test_seed_without_an_administrator_says_who_owns_the_items(app):
     result = app.test_cli_runner().invoke(args=["seed", "--events", "3"])
     assert result.exit_code == 0, result.output
