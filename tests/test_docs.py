@@ -318,6 +318,7 @@ def test_the_readme_says_which_setting_makes_the_cookie_secure_behind_a_proxy():
 # The machine's clocks outside rules/clock.py: waits and deadlines only (docs/architecture.md).
 REAL_CLOCKS = {
     ("app/arrival.py", "time.monotonic"),
+    ("app/server_memory.py", "time.monotonic"),  # how often the heap is trimmed
     ("app/tec_source.py", "time.monotonic"),
     ("app/tec_source.py", "time.time"),
     ("store/db.py", "time.monotonic"),
