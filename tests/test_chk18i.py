@@ -9,7 +9,7 @@ import recurring_ical_events
 
 from tests.conftest import NS
 
-WIDE = {"start_date": "2000-01-01", "end_date": "2200-01-01", "per_page": 50}
+WIDE = {"start_date": "1990-01-01", "end_date": "2200-01-01", "per_page": 50}
 
 
 def api_occurrences(client, series_id, headers):
@@ -134,3 +134,22 @@ def test_http_import_of_a_feed_into_a_fresh_database_keeps_every_event(client, a
                     if not e["post_parent"])
     assert titles == ["One", "Seven"], (titles, body)
     assert len(body["created"]) == 2 and body["unchanged"] == [], body
+
+
+def test_cli_import_of_our_own_feed_with_an_edited_occurrence_creates_nothing(app, client, admin, tmp_path):
+    """SPEC §11: UIDs are stable ``{id}@{host}``; 'Import is idempotent by UID: importing the same file again
+    creates nothing and touches nothing'. The HTTP import of our own feed finds every VEVENT unchanged;
+    ``flask import-ics`` (no SITE_URL, as ``make run`` leaves it) finds the series but creates the edited
+    occurrence (RECURRENCE-ID VEVENT, its URL the occurrence's page) again as a new event: a duplicate."""
+    s = make_series(client, admin, title="Weekly class", recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"])
+    occ = api_occurrences(client, s["id"], admin)
+    assert client.post(f"{NS}/events/{occ[2]['id']}", json={"title": "Edited class"}, headers=admin).status_code == 200
+    assert not app.config.get("SITE_URL")
+    feed = client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).get_data()
+    before = sorted((e["id"], e["title"], e["start_date"]) for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"])
+    path = tmp_path / "feed.ics"
+    path.write_bytes(feed)
+    result = app.test_cli_runner().invoke(args=["import-ics", str(path)])
+    assert result.exit_code == 0, result.output
+    after = sorted((e["id"], e["title"], e["start_date"]) for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"])
+    assert after == before, result.output
