@@ -153,3 +153,17 @@ def test_cli_import_of_our_own_feed_with_an_edited_occurrence_creates_nothing(ap
     assert result.exit_code == 0, result.output
     after = sorted((e["id"], e["title"], e["start_date"]) for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"])
     assert after == before, result.output
+
+
+def test_an_occurrence_on_a_spring_forward_day_keeps_the_series_duration(client, admin):
+    """SPEC §12: 'Each occurrence keeps the series' local wall-clock time and duration in the series'
+    timezone'; RFC 5545 §3.8.5.3: 'the same exact duration will apply to all the members of the
+    generated recurrence set'. A daily 02:30-03:30 in New York: on 2027-03-14 (02:00 -> 03:00) the
+    occurrence must still last one hour, not be an empty 03:30-03:30 event."""
+    s = make_series(client, admin, title="Night shift", start_date="2027-03-12 02:30:00", end_date="2027-03-12 03:30:00",
+                    timezone="America/New_York", recurrence=["RRULE:FREQ=DAILY;COUNT=4"])
+    evs = api_occurrences(client, s["id"], admin)
+    gap = next(e for e in evs if e["start_date"].startswith("2027-03-14"))
+    start = datetime.fromisoformat(gap["utc_start_date"])
+    end = datetime.fromisoformat(gap["utc_end_date"])
+    assert (end - start).total_seconds() == 3600, (gap["start_date"], gap["end_date"])
