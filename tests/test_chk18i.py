@@ -167,3 +167,14 @@ def test_an_occurrence_on_a_spring_forward_day_keeps_the_series_duration(client,
     start = datetime.fromisoformat(gap["utc_start_date"])
     end = datetime.fromisoformat(gap["utc_end_date"])
     assert (end - start).total_seconds() == 3600, (gap["start_date"], gap["end_date"])
+
+
+def test_cli_import_with_site_url_of_a_feed_into_a_fresh_database_keeps_every_event(app, client, admin, tmp_path):
+    """The same as over HTTP, with ``flask import-ics`` when SITE_URL is set (a production setting)."""
+    app.config["SITE_URL"] = "http://localhost"
+    path = tmp_path / "feed.ics"
+    path.write_text(FEED_OF_ANOTHER_DATABASE)
+    result = app.test_cli_runner().invoke(args=["import-ics", str(path)])
+    titles = sorted(e["title"] for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]
+                    if not e["post_parent"])
+    assert titles == ["One", "Seven"], (titles, result.output)
