@@ -178,3 +178,16 @@ def test_cli_import_with_site_url_of_a_feed_into_a_fresh_database_keeps_every_ev
     titles = sorted(e["title"] for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"]
                     if not e["post_parent"])
     assert titles == ["One", "Seven"], (titles, result.output)
+
+
+def test_import_never_overwrites_a_local_event_with_a_foreign_vevent_of_the_same_number(client, admin):
+    """A VEVENT ``UID:1@localhost`` whose URL is another page (``/event/one/``, written by another database on
+    this host) is not our event 1 ("Local", ``/event/local/``): importing it must not replace that event."""
+    client.post(f"{NS}/events", json={"title": "Local", "start_date": "2027-05-01 10:00:00",
+                                      "end_date": "2027-05-01 11:00:00"}, headers=admin)
+    head, _seven, one = FEED_OF_ANOTHER_DATABASE.split("BEGIN:VEVENT")
+    feed = (head + "BEGIN:VEVENT" + one).replace("LAST-MODIFIED:20270101T000000Z", "LAST-MODIFIED:20300101T000000Z")
+    r = client.post(f"{NS}/events/import", data=feed, headers={**admin, "Content-Type": "text/calendar"})
+    assert r.status_code == 200
+    titles = sorted(e["title"] for e in client.get(f"{NS}/events", query_string=WIDE).get_json()["events"])
+    assert titles == ["Local", "One"], (titles, r.get_json())
