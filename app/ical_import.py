@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from flask import current_app, has_request_context
 from marshmallow import ValidationError
@@ -43,7 +43,13 @@ from rules.posts import effective_status
 from schemas.events import EventCreate, EventUpdate
 from store import recurrence as series_rows
 from store.db import write_transaction
-from store.events import find_imported_event, find_lone_occurrence, get_event, trash_event
+from store.events import (
+    find_imported_event,
+    find_lone_occurrence,
+    get_event,
+    get_event_by_slug,
+    trash_event,
+)
 from store.terms import find_term
 from store.users import Viewer
 
@@ -83,6 +89,8 @@ REASON_WHOLE_SERIES = N_(
 )
 
 
+# The page of an event at the end of a URL (``app/render.py::event_path``): its slug.
+_EVENT_PAGE = re.compile(r"/event/([^/?#]+)/\Z")
 # What every iCalendar file starts with (after an optional byte-order mark and blank lines).
 _CALENDAR_START = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*BEGIN:VCALENDAR", re.IGNORECASE)
 
@@ -731,21 +739,22 @@ def event_of_uid(item: Incoming, viewer: Viewer):
 def own_event(item: Incoming):
     """The event of this calendar that a UID its feeds write names (``{id}@{host}``,
     ``app/ical.py::feed_uid``): a feed of ours imported again updates its events, never
-    copies them. None for any other UID, for an occurrence (feeds name a series), and when
-    the VEVENT's URL names another site (a calendar on the same host, another port or
-    path: its UIDs are written as ours are)."""
+    copies them. It is ours only when the VEVENT's URL is that event's page (for an edit of
+    one occurrence, the page of an occurrence of it), on our site when it is known: another
+    database on this host (a move, a restore, a calendar on another port or path) writes
+    UIDs as ours are, and its ``7@host`` is not our event 7 (SPEC §11, each VEVENT becomes
+    an event). None for any other UID and for an occurrence (feeds name a series)."""
     number, _at, host = item.uid.partition("@")
-    site = _our_site()
-    if not (is_digits(number) and host) or (site and host != site_host(site)):
+    if not (is_digits(number) and host):
         return None
     event = get_event(int(number))
     if event is None or event.occurrence:
         return None
-    site = site or _site_of_page(item, event)
+    site = _site_of_page(item, event)
     if not site or host != site_host(site):
         return None
-    url = item.body.get("website", "")
-    if url and urlsplit(url).netloc.lower() != urlsplit(site).netloc.lower():
+    known = _our_site()
+    if known and urlsplit(site).netloc.lower() != urlsplit(known).netloc.lower():
         return None
     return event
 
@@ -758,12 +767,20 @@ def _our_site() -> str:
 
 
 def _site_of_page(item: Incoming, event) -> str:
-    """Where no site URL is known (``flask import-ics`` without SITE_URL, as ``make run``
-    leaves it), the site the VEVENT's URL names when that URL is the page of ``event``, the
-    event its UID names, as our feeds write both: its site is ours. Empty otherwise."""
+    """The site the VEVENT's URL names when that URL is the page of ``event``, the event
+    its UID names, as our feeds write both (an edited occurrence's VEVENT: the page of an
+    occurrence of ``event``). Empty otherwise."""
     url = item.body.get("website", "")
     page = event_path(event.slug)
-    return url.removesuffix(page) if url.endswith(page) else ""
+    if url.endswith(page):
+        return url.removesuffix(page)
+    if not item.changes_occurrence:
+        return ""
+    found = _EVENT_PAGE.search(url)
+    shown = found and get_event_by_slug(unquote(found.group(1)))
+    if not shown or shown.post_parent != event.id:
+        return ""
+    return url[: found.start()]
 
 
 def _reason(error: ApiError) -> str:
