@@ -164,17 +164,25 @@ def _occurrence_rows(series, starts: list[datetime]) -> list[dict]:
 
 def _schedule_at(series, start: datetime, duration: timedelta | None = None) -> dict:
     """The dates of the occurrence of ``series`` at the wall time ``start``: the series'
-    duration (wall-clock), or ``duration`` (a period's own)."""
+    duration (wall-clock), or ``duration`` (a period's own). A start in a DST gap moves
+    forward by the gap (RFC 5545 3.3.5) and keeps the series' exact duration (3.8.5.3,
+    SPEC §12): its end read at the wall clock would make 02:30-03:30 on the night the
+    clocks skip 02:00-03:00 an empty event. A whole day still ends at its day's end (a
+    zone whose clocks skip midnight starts it at 01:00)."""
     tz = series_zone(series)[0]
+    exact = duration
     if duration is None:
         duration = dates.parse_stored(series.end_date) - dates.parse_stored(series.start_date)
+        exact = dates.parse_stored(series.utc_end) - dates.parse_stored(series.utc_start)
     utc_start = dates.local_to_utc(start, tz)
-    utc_end = dates.local_to_utc(start + duration, tz)
-    if utc_end < utc_start:  # a start in a DST gap stands at the later time the clock shows
-        utc_end = utc_start + duration
+    shown = dates.utc_to_local(utc_start, tz)  # as the clock showed it: later in a gap
+    if shown != start and not series.all_day:
+        utc_end = utc_start + exact
+    else:
+        utc_end = dates.local_to_utc(start + duration, tz)
     return {
         # Wall times in a DST gap are stored as the clock showed them, as on writes.
-        "start_date": dates.fmt(dates.utc_to_local(utc_start, tz)),
+        "start_date": dates.fmt(shown),
         "end_date": dates.fmt(dates.utc_to_local(utc_end, tz)),
         "utc_start": dates.fmt(utc_start),
         "utc_end": dates.fmt(utc_end),
@@ -606,18 +614,23 @@ def overrides_of(series_ids: list[int]) -> dict[int, list]:
     return found
 
 
-def series_spans(series_ids: list[int]) -> list[tuple[int, int, str, str]]:
-    """(series id, event id, UTC start, UTC end) of each of ``series_ids`` that is timed
-    (not all day) and of each occurrence that follows one (``follows_series``), not in the
-    trash (one query)."""
+def series_spans(series_ids: list[int]) -> list[tuple[int, int, str, str, bool]]:
+    """(series id, event id, UTC start, UTC end, moved) of each of ``series_ids`` that is
+    timed (not all day) and of each occurrence that follows one (``follows_series``), not in
+    the trash (one query); ``moved``: an occurrence that starts later than its rule's date,
+    which fell in a DST gap (``_schedule_at``)."""
     if not series_ids:
         return []
     series = Case(None, [(Event.post_parent == 0, Event.id)], Event.post_parent)
     following = Event.post_parent.in_(series_ids) & follows_series() & (Event.status != "trash")
-    columns = (series, Event.id, Event.utc_start, Event.utc_end)
+    columns = (series, Event.id, Event.utc_start, Event.utc_end, Event.start_date, Event.occurrence)
     timed = Event.all_day == False  # noqa: E712
     wanted = (Event.id.in_(series_ids) | following) & timed
-    return list(Event.select(*columns).where(wanted).tuples())
+    rows = Event.select(*columns).where(wanted).tuples()
+    return [
+        (series_id, event_id, utc_start, utc_end, bool(occurrence) and start != occurrence)
+        for series_id, event_id, utc_start, utc_end, start, occurrence in rows
+    ]
 
 
 def has_overrides(series_id: int) -> bool:

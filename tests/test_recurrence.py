@@ -104,7 +104,42 @@ def test_occurrences_equal_dateutils_expansion(
     assert [e["utc_start_date"] for e in events] == [
         dates.fmt(dates.local_to_utc(s, tz)) for s in expected
     ]
-    assert [e["end_date"] for e in events] == [dates.fmt(shown(s + duration)) for s in expected]
+    # An occurrence keeps the series' duration (SPEC §12); one whose start falls in a DST gap
+    # moves forward by the gap and keeps the series' exact duration (RFC 5545 3.3.5, 3.8.5.3).
+    exact = dates.parse_stored(series["utc_end_date"]) - dates.parse_stored(
+        series["utc_start_date"]
+    )
+
+    def end(local):
+        if shown(local) == local:
+            return shown(local + duration)
+        return dates.utc_to_local(dates.local_to_utc(local, tz) + exact, tz)
+
+    assert [e["end_date"] for e in events] == [dates.fmt(end(s)) for s in expected]
+
+
+def test_an_occurrence_on_a_spring_forward_day_keeps_the_series_duration(client, admin):
+    """SPEC §12: each occurrence keeps the series' wall-clock time and duration; RFC 5545
+    3.3.5 moves a time the clocks skip forward by the gap, and 3.8.5.3 gives every date the
+    same exact duration. A daily 02:30-03:30 in New York is 03:30-04:30 on 2027-03-14
+    (02:00 -> 03:00), in the API and on its page, not an empty 03:30-03:30 event."""
+    series = create_series(
+        client,
+        admin,
+        title="Night shift",
+        start_date="2027-03-12 02:30:00",
+        end_date="2027-03-12 03:30:00",
+        timezone="America/New_York",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=4"],
+    )
+    gap = next(e for e in occurrences(client, series["id"]) if e["start_date"] >= "2027-03-14")
+    assert (gap["start_date"], gap["end_date"]) == ("2027-03-14 03:30:00", "2027-03-14 04:30:00")
+    assert (gap["utc_start_date"], gap["utc_end_date"]) == (
+        "2027-03-14 07:30:00",
+        "2027-03-14 08:30:00",
+    )
+    page = client.get(gap["url"].removeprefix("http://localhost")).get_data(as_text=True)
+    assert '"endDate":"2027-03-14T04:30:00-04:00"' in page
 
 
 def test_rdate_and_exdate_lines_add_and_remove_dates(client, admin):

@@ -154,19 +154,21 @@ def _stretched(series: dict) -> tuple[dict[int, list], dict[int, timedelta]]:
     where an RFC 5545 reader gives every occurrence the length of the series' VEVENT
     (§3.8.5.3). The VEVENT says the usual length, and the dates of another length are
     written with their own RECURRENCE-ID and dates, as occurrences edited on their own are,
-    so that every reader finds the dates the API lists. A series whose first date is of
+    so that every reader finds the dates the API lists; so are the dates whose rule's time
+    the clocks skip (moved forward by the gap, with the series' length: readers that add
+    the length to the wall time make them empty). A series whose first date is of
     another length is written with the usual one as its DURATION, and its first date as
     an edit of its own."""
     spans = series_spans(list(series))
-    lengths = {event_id: _length(start, end) for _s, event_id, start, end in spans}
+    lengths = {event_id: _length(start, end) for _s, event_id, start, end, _moved in spans}
     counted: dict[int, Counter] = {}
-    for series_id, event_id, _start, _end in spans:
+    for series_id, event_id, _start, _end, _moved in spans:
         counted.setdefault(series_id, Counter())[lengths[event_id]] += 1
     usual = {series_id: count.most_common(1)[0][0] for series_id, count in counted.items()}
     differ = [
         event_id
-        for series_id, event_id, _start, _end in spans
-        if event_id != series_id and lengths[event_id] != usual[series_id]
+        for series_id, event_id, _start, _end, moved in spans
+        if event_id != series_id and (moved or lengths[event_id] != usual[series_id])
     ]
     found: dict[int, list] = {}
     for row in get_events(differ):
