@@ -1676,6 +1676,62 @@ def test_a_vevent_never_overwrites_an_event_made_by_the_same_import(client, admi
     assert titles == ["First of the file", "Ours", "Second of the file"]
 
 
+# Written by this service from another database on the same host (a move, a restore): the
+# series imported first gets id 1 here, and the next VEVENT's UID is ``1@localhost``.
+FEED_OF_ANOTHER_DATABASE = (
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calendar-events//Events Calendar REST API//EN\r\n"
+    "BEGIN:VEVENT\r\nUID:7@localhost\r\nDTSTAMP:20270101T000000Z\r\nLAST-MODIFIED:20270101T000000Z\r\n"
+    "SUMMARY:Seven\r\nURL:http://localhost/event/seven/\r\n"
+    "DTSTART;TZID=Europe/Paris:20270301T190000\r\nDTEND;TZID=Europe/Paris:20270301T210000\r\n"
+    "RRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r\n"
+    "BEGIN:VEVENT\r\nUID:1@localhost\r\nDTSTAMP:20270101T000000Z\r\nLAST-MODIFIED:20270101T000000Z\r\n"
+    "SUMMARY:One\r\nURL:http://localhost/event/one/\r\n"
+    "DTSTART;TZID=Europe/Paris:20270310T190000\r\nDTEND;TZID=Europe/Paris:20270310T210000\r\n"
+    "END:VEVENT\r\nEND:VCALENDAR\r\n"
+)
+
+
+def _series_titles(client, headers) -> list[str]:
+    return sorted(e["title"] for e in _all_events(client, headers) if not e["post_parent"])
+
+
+def test_a_feed_of_another_database_on_this_host_keeps_every_event(client, admin):
+    """SPEC §11: "Each VEVENT becomes an event (recurring ones a series)". Imported into an
+    empty calendar, ``UID:1@localhost`` was taken for the series the same import had just
+    made from ``7@localhost`` (id 1) and reported unchanged: "One" was lost. Its URL names
+    another page than that event's, so it is not ours (``own_event``)."""
+    report = imported(client, admin, FEED_OF_ANOTHER_DATABASE.encode())
+    assert _series_titles(client, admin) == ["One", "Seven"], report
+    assert len(report["created"]) == 2 and report["unchanged"] == [], report
+
+
+def test_flask_import_ics_with_site_url_keeps_every_event_of_another_database(
+    app, client, admin, tmp_path
+):
+    """The same with ``flask import-ics`` and SITE_URL set (a production setting): one rule
+    for "is this UID ours", whoever imports."""
+    app.config["SITE_URL"] = "http://localhost"
+    path = tmp_path / "feed.ics"
+    path.write_text(FEED_OF_ANOTHER_DATABASE)
+    result = app.test_cli_runner().invoke(args=["import-ics", str(path)])
+    assert result.exit_code == 0, result.output
+    assert _series_titles(client, admin) == ["One", "Seven"], result.output
+
+
+def test_a_foreign_vevent_of_the_same_number_never_overwrites_a_local_event(
+    client, admin, make_event
+):
+    """``UID:1@localhost`` with ``URL:http://localhost/event/one/`` and a later LAST-MODIFIED
+    is not our event 1 ("Local", ``/event/local/``): it replaced it."""
+    make_event(title="Local", start_date="2027-05-01 10:00:00", end_date="2027-05-01 11:00:00")
+    head, _seven, one = FEED_OF_ANOTHER_DATABASE.split("BEGIN:VEVENT")
+    data = (head + "BEGIN:VEVENT" + one).replace(
+        "LAST-MODIFIED:20270101T000000Z", "LAST-MODIFIED:20300101T000000Z"
+    )
+    report = imported(client, admin, data.encode())
+    assert sorted(e["title"] for e in _all_events(client, admin)) == ["Local", "One"], report
+
+
 # --- a second look at the fifteenth session's fixes -----------------------------------
 
 

@@ -1414,3 +1414,112 @@ def test_the_fall_back_night_leaves_the_other_series_in_the_feed(client, admin):
     )
     shown = _summaries(client, start_date="2027-10-28", end_date="2027-11-05")
     assert "Night shift" in shown and "Choir" in shown
+
+
+# -- Feeds of series read as a calendar application reads them ----------------------------
+
+SERIES_SHAPES = {
+    "weekly_byday_paris_dst": dict(recurrence=["RRULE:FREQ=WEEKLY;BYDAY=MO,WE;COUNT=12"]),
+    "weekly_ny_dst_until": dict(
+        start_date="2027-03-02 08:30:00",
+        end_date="2027-03-02 09:30:00",
+        timezone="America/New_York",
+        recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270401T000000Z"],
+    ),
+    "monthly_bymonthday": dict(
+        start_date="2027-01-31 10:00:00",
+        end_date="2027-01-31 11:00:00",
+        recurrence=["RRULE:FREQ=MONTHLY;BYMONTHDAY=31;COUNT=6"],
+    ),
+    "monthly_bysetpos": dict(
+        start_date="2027-01-29 18:00:00",
+        end_date="2027-01-29 20:00:00",
+        timezone="America/New_York",
+        recurrence=["RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=8"],
+    ),
+    "yearly": dict(
+        start_date="2027-02-28 12:00:00",
+        end_date="2027-02-28 13:00:00",
+        recurrence=["RRULE:FREQ=YEARLY;COUNT=5"],
+    ),
+    "allday_weekly": dict(
+        start_date="2027-03-26 00:00:00",
+        end_date="2027-03-27 23:59:59",
+        all_day=True,
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"],
+    ),
+    "exdate_rdate": dict(
+        recurrence=[
+            "RRULE:FREQ=WEEKLY;COUNT=6",
+            "EXDATE;TZID=Europe/Paris:20270315T190000",
+            "RDATE;TZID=Europe/Paris:20270402T190000",
+        ]
+    ),
+    "count_dtstart_not_in_rule": dict(
+        start_date="2027-03-02 19:00:00",
+        end_date="2027-03-02 21:00:00",
+        recurrence=["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3"],
+    ),
+    "utc_daily": dict(
+        start_date="2027-03-26 23:30:00",
+        end_date="2027-03-27 00:30:00",
+        timezone="UTC",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=4"],
+    ),
+    "exdate_utc_form": dict(recurrence=["RRULE:FREQ=WEEKLY;COUNT=6", "EXDATE:20270315T180000Z"]),
+    "rdate_date_allday": dict(
+        start_date="2027-03-01 00:00:00",
+        end_date="2027-03-01 23:59:59",
+        all_day=True,
+        recurrence=[
+            "RRULE:FREQ=WEEKLY;COUNT=3",
+            "RDATE;VALUE=DATE:20270401",
+            "EXDATE;VALUE=DATE:20270308",
+        ],
+    ),
+    "interval_until_local": dict(
+        start_date="2027-10-20 01:30:00",
+        end_date="2027-10-20 02:30:00",
+        timezone="America/New_York",
+        recurrence=["RRULE:FREQ=WEEKLY;INTERVAL=2;UNTIL=20271201"],
+    ),
+    # 02:30 on the night New York's clocks skip 02:00-03:00: 03:30-04:30 that day.
+    "daily_ny_spring_gap": dict(
+        start_date="2027-03-12 02:30:00",
+        end_date="2027-03-12 03:30:00",
+        timezone="America/New_York",
+        recurrence=["RRULE:FREQ=DAILY;COUNT=4"],
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SERIES_SHAPES))
+def test_the_feeds_of_a_series_expand_to_its_listed_occurrences(client, admin, shape):
+    """SPEC §11/§12: the series' own feed and the listing's feed give a calendar application
+    exactly the occurrences the JSON listing has, for rules of every kind."""
+    create_series(client, admin, title=shape, **SERIES_SHAPES[shape])
+    series_id = client.get(f"{NS}/events", query_string=WIDE).get_json()["events"][0]["id"]
+    api = listed(client, admin)
+    assert expanded(calendar_of(client, f"/events/{series_id}", admin)) == api
+    assert expanded(calendar_of(client, "/events", admin, **WIDE)) == api
+
+
+def test_flask_import_ics_of_our_own_feed_with_an_edited_occurrence_creates_nothing(
+    app, client, admin, tmp_path
+):
+    """SPEC §11: UIDs are stable ``{id}@{host}`` and importing the same file again creates
+    nothing. ``flask import-ics`` (no SITE_URL, as ``make run`` leaves it) took the edited
+    occurrence's VEVENT (RECURRENCE-ID, its URL the occurrence's page) for a change of a
+    series it did not know, and made it again as an event of its own: the day showed twice.
+    It decides "ours" as the HTTP import does (``own_event``)."""
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"])
+    third = occurrences(client, series["id"], admin)[1]
+    assert update(client, third["id"], admin, title="Edited class").status_code == 200
+    assert not app.config.get("SITE_URL")
+    path = tmp_path / "feed.ics"
+    path.write_bytes(client.get(f"{NS}/events", query_string={**WIDE, "ical": 1}).get_data())
+    before = listed(client, admin)
+    result = app.test_cli_runner().invoke(args=["import-ics", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "0 created, 0 updated" in result.output, result.output
+    assert listed(client, admin) == before, result.output
