@@ -745,7 +745,8 @@ def own_event(item: Incoming):
     UIDs as ours are, and its ``7@host`` is not our event 7 (SPEC §11, each VEVENT becomes
     an event). None for any other UID and for an occurrence (feeds name a series)."""
     number, _at, host = item.uid.partition("@")
-    if not (is_digits(number) and host):
+    known = _our_site()
+    if not (is_digits(number) and host) or (known and host != site_host(known)):
         return None
     event = get_event(int(number))
     if event is None or event.occurrence:
@@ -753,7 +754,6 @@ def own_event(item: Incoming):
     site = _site_of_page(item, event)
     if not site or host != site_host(site):
         return None
-    known = _our_site()
     if known and urlsplit(site).netloc.lower() != urlsplit(known).netloc.lower():
         return None
     return event
