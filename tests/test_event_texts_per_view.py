@@ -766,7 +766,8 @@ def test_kept_texts_are_bounded_in_bytes_whatever_the_descriptions(
     _version, kept = render.EVENT_TEXTS.state
     assert 0 < len(kept) < len(made)  # about three of the eight fit
     assert render.EVENT_TEXTS.used <= bound
-    assert render.EVENT_TEXTS.used == sum(size for _text, size in kept.values())
+    # each entry's own bytes and its slot's (render.ENTRY_OVERHEAD), nothing else
+    assert render.EVENT_TEXTS.used == sum(map(render.EVENT_TEXTS.size_of, kept.values()))
     for n in range(3):  # other pages, then the first again: the same events, the same texts
         page = get(client, f"{NS}/events?per_page=2&page={n + 1}{WIDE}")
         assert [e["id"] for e in page["events"]] == [e["id"] for e in made[2 * n : 2 * n + 2]]

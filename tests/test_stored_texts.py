@@ -182,7 +182,8 @@ def test_kept_texts_share_their_venue_and_count_only_their_own_bytes(
             assert size < len(own) + len(venue_part)  # shared: not counted in each entry
     for parts_of_venue in shown_venues.values():
         assert all(part is parts_of_venue[0] for part in parts_of_venue)  # one copy
-    assert render.EVENT_TEXTS.used == sum(size for _parts, size in kept.values())
+    # each entry's own bytes and its slot's (render.ENTRY_OVERHEAD), nothing else
+    assert render.EVENT_TEXTS.used == sum(map(render.EVENT_TEXTS.size_of, kept.values()))
     again = listing(client)  # from the kept entries
     unstore(app)
     assert body_without_echo(again) == body_without_echo(page)
