@@ -1969,6 +1969,19 @@ def test_google_link_quotes_its_values_as_urlencode_did():
         assert google_event_link({**event, "title": text}, text, text) == expected
 
 
+def test_google_subscribe_link_quotes_its_feed_as_urlencode_did():
+    """A list's "Add to Google Calendar" link quotes its feed by the table of bytes
+    (formatting._quoted), a space as ``+``: the text ``urlencode`` wrote, of any script."""
+    from app.pages.formatting import google_subscribe_link
+
+    feeds = ["webcal://example.org/fr/wp-json/x/events?ical=1&search=a+b&ends_after=now"]
+    feeds += ["Fête & Co: 10% <off> %20 'today' +1 ~ a/b?c=d#e", "日本 🎉 \u00a0 tab\tend"]
+    feeds.append("".join(map(chr, range(1, 0x250))))
+    for feed in feeds:
+        expected = "https://calendar.google.com/calendar/render?" + urlencode({"cid": feed})
+        assert google_subscribe_link(feed) == expected
+
+
 def test_a_series_google_link_is_worked_out_once_and_given_afresh():
     """``google_recurrence`` is kept per zone, dates and lines (every occurrence's page
     links its series alike): each caller gets its own dict, and other lines their own."""
