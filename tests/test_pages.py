@@ -74,6 +74,22 @@ def test_list_month_and_day_views_carry_the_json_ld_of_the_events_they_show(
         assert [ld["name"] for ld in ld_of(page(client, path))] == ["Open air, moved"], path
 
 
+def test_a_list_makes_its_json_ld_from_the_events_it_read(client, make_event, monkeypatch):
+    """A list page's JSON-LD is made from the representations the page read and parsed
+    (reading.events_ld's ``shown``), not read and parsed again; the same as the API's."""
+    from app.reading import texts
+
+    shown = event(make_event, title="Open air", venue={"venue": "Park"}, cost="5")
+    event(make_event, title="Members only", password="secret")
+    asked, read = [], texts.event_texts
+    monkeypatch.setattr(
+        texts, "event_texts", lambda ids, *a, **k: asked.append(ids) or read(ids, *a, **k)
+    )
+    html = page(client, "/events/")
+    assert asked == [] and "Members only" in html
+    assert ld_of(html) == [client.get(f"{NS}/events/{shown['id']}").get_json()["json_ld"]]
+
+
 @pytest.mark.parametrize("status", ["draft", "pending", "private"])
 def test_what_the_api_would_not_show_is_a_404_page(client, make_event, status):
     made = event(make_event, title="Not yours", status=status)
