@@ -74,6 +74,22 @@ def test_list_month_and_day_views_carry_the_json_ld_of_the_events_they_show(
         assert [ld["name"] for ld in ld_of(page(client, path))] == ["Open air, moved"], path
 
 
+def test_a_list_makes_its_json_ld_from_the_events_it_read(client, make_event, monkeypatch):
+    """A list page's JSON-LD is made from the representations the page read and parsed
+    (reading.events_ld's ``shown``), not read and parsed again; the same as the API's."""
+    from app.reading import texts
+
+    shown = event(make_event, title="Open air", venue={"venue": "Park"}, cost="5")
+    event(make_event, title="Members only", password="secret")
+    asked, read = [], texts.event_texts
+    monkeypatch.setattr(
+        texts, "event_texts", lambda ids, *a, **k: asked.append(ids) or read(ids, *a, **k)
+    )
+    html = page(client, "/events/")
+    assert asked == [] and "Members only" in html
+    assert ld_of(html) == [client.get(f"{NS}/events/{shown['id']}").get_json()["json_ld"]]
+
+
 @pytest.mark.parametrize("status", ["draft", "pending", "private"])
 def test_what_the_api_would_not_show_is_a_404_page(client, make_event, status):
     made = event(make_event, title="Not yours", status=status)
@@ -1967,6 +1983,19 @@ def test_google_link_quotes_its_values_as_urlencode_did():
             query, quote_via=quote
         )
         assert google_event_link({**event, "title": text}, text, text) == expected
+
+
+def test_google_subscribe_link_quotes_its_feed_as_urlencode_did():
+    """A list's "Add to Google Calendar" link quotes its feed by the table of bytes
+    (formatting._quoted), a space as ``+``: the text ``urlencode`` wrote, of any script."""
+    from app.pages.formatting import google_subscribe_link
+
+    feeds = ["webcal://example.org/fr/wp-json/x/events?ical=1&search=a+b&ends_after=now"]
+    feeds += ["Fête & Co: 10% <off> %20 'today' +1 ~ a/b?c=d#e", "日本 🎉 \u00a0 tab\tend"]
+    feeds.append("".join(map(chr, range(1, 0x250))))
+    for feed in feeds:
+        expected = "https://calendar.google.com/calendar/render?" + urlencode({"cid": feed})
+        assert google_subscribe_link(feed) == expected
 
 
 def test_a_series_google_link_is_worked_out_once_and_given_afresh():

@@ -143,19 +143,21 @@ def _exported_feed(status: int, context: dict) -> str | None:
 
 
 def _frame() -> dict:
-    config = current_app.config
+    req = request._get_current_object()  # one look-up each (_known_path)
+    app = current_app._get_current_object()
+    config = app.config
     lang = current_language()
     # The page's own address (the first of its rules, so /events/list/ is /events/), with
     # the query parameters it reads, under each language root.
-    here = request.script_root + request.path  # an error's: the path under its language root
-    if request.endpoint:  # ``GET /`` shows a view (``home_page``): that view's address
-        here = page_address(g.get("home_view") or request.endpoint, request.view_args)
-    if request.path.startswith("/manage"):
-        query = {k: v for k, v in request.args.items() if k in EDITOR_QUERY}
+    here = req.script_root + req.path  # an error's: the path under its language root
+    if req.endpoint:  # ``GET /`` shows a view (``home_page``): that view's address
+        here = page_address(g.get("home_view") or req.endpoint, req.view_args)
+    if req.path.startswith("/manage"):
+        query = {k: v for k, v in req.args.items() if k in EDITOR_QUERY}
     else:
-        query = _own_query(request.args)
+        query = _own_query(req.args)
     address = here + (f"?{urlencode(query)}" if query else "")
-    path = address[len(request.script_root) :]
+    path = address[len(req.script_root) :]
     alternates = [
         (code, site_url() + (f"/{code}" if code != config["DEFAULT_LANGUAGE"] else "") + path)
         for code in config["LANGUAGES"]
@@ -169,7 +171,7 @@ def _frame() -> dict:
         "alternates": alternates,
         # For a visitor whose language the site does not speak: the default language's.
         "x_default": site_url() + path,
-        "site_css": os.path.exists(os.path.join(current_app.instance_path, "static", "site.css")),
+        "site_css": os.path.exists(os.path.join(app.instance_path, "static", "site.css")),
         "today_iso": reading.site_today().isoformat(),
         "here": here,
         "nav": _nav(),
@@ -200,8 +202,9 @@ def _own_query(args) -> dict:
 def _nav() -> dict[str, str]:
     """The addresses the frame of every page links, built by the router once per language
     root (``SCRIPT_NAME``): a page asked for five."""
-    known = current_app.extensions.setdefault("calendar.nav", {})
-    nav = known.get(request.script_root)
+    root = request._get_current_object().script_root  # one look-up (_known_path)
+    known = current_app._get_current_object().extensions.setdefault("calendar.nav", {})
+    nav = known.get(root)
     if nav is None:
         nav = {
             "list": url_for("pages.list_view"),
@@ -210,7 +213,7 @@ def _nav() -> dict[str, str]:
             "css": url_for("static", filename="calendar.css"),
         }
         if len(known) < 64:  # the language roots, and a prefix or two a proxy may add
-            known[request.script_root] = nav
+            known[root] = nav
     return nav
 
 
@@ -367,8 +370,10 @@ def page_address(endpoint: str, view_args: dict | None = None, **query) -> str:
 def _known_path(endpoint: str, with_argument: bool):
     """The path of ``endpoint`` under the request's language root, built by the router
     once: without its argument, or (``with_argument``) as the text around it."""
-    known = current_app.extensions.setdefault("calendar.paths", {})
-    key = (request.script_root, endpoint, with_argument)
+    # The app and the request once each: every attribute read through their proxies first
+    # fails the proxy's own look-up (an AttributeError made, 2 µs), and a page asks nine paths.
+    known = current_app._get_current_object().extensions.setdefault("calendar.paths", {})
+    key = (request._get_current_object().script_root, endpoint, with_argument)
     path = known.get(key)
     if path is None:
         if with_argument:
@@ -432,6 +437,7 @@ def _refuses(read) -> bool:
 def _list_page(template="list.html", embed=False, term=None, **context):
     """A list of events: upcoming, or past (``?past=1``). A term's page (``term``) lists its
     events as the list view filtered by it does, and its view links, form and feeds keep it."""
+    req = request._get_current_object()  # one look-up (_known_path)
     asked = _asked_filters(_page_number, _list_start)
     filters = asked
     if term is not None:
@@ -439,7 +445,7 @@ def _list_page(template="list.html", embed=False, term=None, **context):
         filters = replace(asked, **{key: [term.slug]})
     page = _page_number()
     now, window = _list_start()
-    is_past = request.args.get("past") == "1" or request.args.get("eventDisplay") == "past"
+    is_past = req.args.get("past") == "1" or req.args.get("eventDisplay") == "past"
     if is_past:
         now, window = reading.to_utc(reading.site_now()), PAST_FEED
         events, total = reading.past(filters, page, PAGE_SIZE, now)
@@ -454,7 +460,7 @@ def _list_page(template="list.html", embed=False, term=None, **context):
     query = {**asked.query(), **({"past": 1} if is_past else since)}
 
     def page_link(number):
-        return page_address(request.endpoint, request.view_args, **query, page=_paged(number))
+        return page_address(req.endpoint, req.view_args, **query, page=_paged(number))
 
     shown = _decorate(_one_per_series(events))
     heading = _list_heading(is_past, asked.featured, term)
@@ -471,13 +477,13 @@ def _list_page(template="list.html", embed=False, term=None, **context):
         page=page,
         previous=page_link(page - 1) if page > 1 else None,
         next=page_link(page + 1) if more else None,
-        past_link=page_address(request.endpoint, request.view_args, **asked.query(), past=1),
-        upcoming_link=page_address(request.endpoint, request.view_args, **asked.query()),
+        past_link=page_address(req.endpoint, req.view_args, **asked.query(), past=1),
+        upcoming_link=page_address(req.endpoint, req.view_args, **asked.query()),
         is_past=is_past,
         filters=filters,
         views=views,
         feeds=_feeds(filters, window),
-        json_ld=reading.events_ld([event["id"] for event in shown]),
+        json_ld=reading.events_ld([event["id"] for event in shown], shown),
         **choices,
         term=term,
         **context,
@@ -1224,7 +1230,7 @@ def _day_page(day: date, filters: reading.Filters):
         filters=filters,
         views=_view_links(filters, day),
         feeds=_feeds(filters),
-        json_ld=reading.events_ld([event["id"] for event in events]),
+        json_ld=reading.events_ld([event["id"] for event in events], events),
         shown_day_iso=day.isoformat(),
         zone_note=formatting.zone_note(current_app.config["SITE_TIMEZONE"], day, day, True),
         **_choices(filters),

@@ -9,7 +9,6 @@ from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from email.utils import format_datetime as rfc822_datetime
 from functools import lru_cache
-from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from babel import Locale
@@ -310,7 +309,9 @@ def _series_recurrence(
 
 
 def google_subscribe_link(webcal: str) -> str:
-    return "https://calendar.google.com/calendar/render?" + urlencode({"cid": webcal})
+    """Google's subscribe link of a feed (every list page has one), its value quoted by
+    ``_quoted`` as ``urlencode`` quotes it, a space as ``+`` (``quote_plus``)."""
+    return "https://calendar.google.com/calendar/render?cid=" + _quoted(webcal).replace("%20", "+")
 
 
 def map_link(venue: dict) -> str:

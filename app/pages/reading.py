@@ -256,11 +256,14 @@ def representations(ids: list[int]) -> list[dict]:
     return orjson.loads(orjson.dumps(event_texts(ids, ANONYMOUS)))  # as the API sends them
 
 
-def events_ld(ids: list[int]) -> list[Markup]:
+def events_ld(ids: list[int], shown: list[dict] = ()) -> list[Markup]:
     """The JSON-LD (schema.org ``Event``s) of the events ``ids`` as the anonymous API shows
     them, none for those masked by a password: a list, month or day view carries those
-    of the events it shows (SPEC §15), each ready for its ``<script>`` element."""
-    return [Markup(text) for text in linked_data(ids, ANONYMOUS)]
+    of the events it shows (SPEC §15), each ready for its ``<script>`` element. ``shown``:
+    their ``representations`` the page has (what a page adds to them, keys starting
+    with ``_``, is not read), not read and parsed again for those not yet made."""
+    parsed = {event["id"]: event for event in shown}
+    return [Markup(text) for text in linked_data(ids, ANONYMOUS, parsed)]
 
 
 def ld_script(json_ld: dict) -> list[Markup]:

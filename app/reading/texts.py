@@ -161,17 +161,22 @@ def _kept(kind: str, ctx, ids, make) -> dict:
     )
 
 
-def linked_data(ids, viewer) -> list[str]:
+def linked_data(ids, viewer, parsed: dict | None = None) -> list[str]:
     """schema.org's ``Event`` of each of the events ``ids`` (the public pages' JSON-LD), made
     from their listing representations for ``viewer`` (``event_ld``; none for an event
     masked by its password), as JSON text kept as the events' own texts are: a month shows
     a hundred, and making them was a fifth of its page. The text is ``script_safe``, so a
-    page writes it as it is (escaping a month's 115 kB of it at every page was 1 ms)."""
+    page writes it as it is (escaping a month's 115 kB of it at every page was 1 ms).
+    ``parsed``: representations by id that the caller read for ``viewer`` already (a list
+    page's), not parsed again (a list's events are 47 kB of JSON)."""
     ctx = render_context(viewer)
+    parsed = parsed or {}
 
     def make(wanted: list[int]) -> dict:
         made = {}
-        for event in orjson.loads(orjson.dumps(event_texts(wanted, viewer))):
+        missing = [i for i in wanted if i not in parsed]
+        read = orjson.loads(orjson.dumps(event_texts(missing, viewer))) if missing else []
+        for event in [*(parsed[i] for i in wanted if i in parsed), *read]:
             if is_masked(event):
                 continue
             tz = resolve_timezone(event["timezone"])[0] if event.get("timezone_abbr") else None
