@@ -33,3 +33,19 @@ def test_mixed_currencies_are_not_rewritten_to_one_symbol(client, admin):
     made = _cost(client, admin, ["20¥", "30$"])
     assert made["cost_details"]["currency_symbol"] == "", made["cost_details"]
     assert "30¥" not in made["cost"], made["cost"]
+
+
+def test_cost_range_in_one_string_is_formatted_like_the_list_form(client, admin):
+    # Reference: `cost` is tribe_get_cost($id, true) = get_formatted_event_cost: every price
+    # found in the stored string (parse_cost_range) -> "min – max" with the currency
+    # (reference-behaviour §2.1: "Free – 30$", min–max joined by space, EN DASH, space).
+    # We already format the list form ["10", "20"] as "$10 – $20" and parse "10, 20" into
+    # values ["10", "20"], but answer the string form raw.
+    as_list = _cost(client, admin, ["10", "20"])
+    as_string = _cost(client, admin, "10, 20")
+    assert as_string["cost_details"]["values"] == as_list["cost_details"]["values"]
+    assert as_string["cost"] == as_list["cost"], (as_string["cost"], as_list["cost"])
+    euros = _cost(client, admin, "10€, 20€")
+    assert euros["cost"] == "10€ – 20€", euros["cost"]
+    free = _cost(client, admin, "5, 0")
+    assert free["cost"].startswith("Free – "), free["cost"]
