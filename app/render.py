@@ -296,58 +296,110 @@ def cost_out(stored: str) -> tuple[str, dict]:
     return cost, {**details, "values": list(details["values"])}
 
 
+# Prices written in one text are split at its commas, as Cost_Utils::parse_currency_symbol
+# splits them ("free, 20$, 30$" is the list ["free", "20$", "30$"]); not at a comma between
+# digits, the amount's own separator ("1,000", "10,50").
+_COST_SEPARATOR = re.compile(r"\s*(?:(?<![0-9]),|,(?![0-9]))\s*")
+# What the API writes for amounts sent bare: each bound in the default currency, or free
+# (the pages write such amounts for their language: app/pages/formatting.py::cost).
+BARE_AMOUNTS_COST = re.compile(
+    rf"(?:{FREE}|{re.escape(DEFAULT_CURRENCY_SYMBOL)}[0-9][0-9.,]*)"
+    rf"(?: – {re.escape(DEFAULT_CURRENCY_SYMBOL)}[0-9][0-9.,]*)?"
+)
+
+
+class _Price(NamedTuple):
+    """One price as sent: its text, its amounts (a range "10 - 20 €" has two) and the
+    currency symbol around them, before (prefix) or after (postfix)."""
+
+    text: str
+    amounts: tuple[str, ...]
+    symbol: str
+    position: str
+
+
+def _price(text: str) -> _Price:
+    matches = list(_NUMBER.finditer(text))
+    amounts = (_number_text(match.group(0)) for match in matches)
+    if not matches:
+        return _Price(text, (), "", "")
+    before, after = text[: matches[0].start()].strip(), text[matches[-1].end() :].strip()
+    symbol, position = (before, "prefix") if before else (after, "postfix" if after else "")
+    return _Price(text, tuple(a for a in amounts if a is not None), symbol, position)
+
+
+def _one_currency(prices: list[_Price]) -> tuple[str, str]:
+    """The symbol and position every price shares, as the reference infers them: none when
+    the symbols differ ("20¥", "30$") or some price has none; a symbol without a position
+    when it stands before one price and after another."""
+    symbols = {price.symbol for price in prices}
+    if len(symbols) != 1 or not prices[0].symbol:
+        return "", ""
+    positions = {price.position for price in prices}
+    return prices[0].symbol, positions.pop() if len(positions) == 1 else ""
+
+
 @lru_cache(maxsize=4096)
 def _cost_out(stored: str) -> tuple[str, dict]:
     empty = {"currency_symbol": "", "currency_code": "", "currency_position": "", "values": []}
     if not stored:
         return "", empty
     raw = orjson.loads(stored)
-    items = [str(x) for x in (raw if isinstance(raw, list) else [raw]) if str(x).strip()]
+    sent = raw if isinstance(raw, list) else _COST_SEPARATOR.split(str(raw))
+    items = [str(x).strip() for x in sent if str(x).strip()]
     if not items:
         return "", empty
-    symbol, position = "", ""
-    numbers: list[str] = []
-    words: list[str] = []
-    for item in items:
-        matches = list(_NUMBER.finditer(item))
-        if not matches:
-            words.append(re.sub(r"[^a-z0-9]+", "-", item.lower()).strip("-"))
-            continue
-        # "10 - 20 €" is a range: both bounds are values, the symbol is what surrounds them.
-        before, after = item[: matches[0].start()].strip(), item[matches[-1].end() :].strip()
-        if not symbol and (before or after):
-            symbol, position = (before, "prefix") if before else (after, "postfix")
-        for match in matches:
-            value = _number_text(match.group(0))
-            if value is not None:
-                numbers.append(value)
-    ordered = sorted(set(numbers), key=Decimal)
-    values = ordered + [w for w in words if w]
+    prices = [_price(item) for item in items]
+    priced = [price for price in prices if price.amounts]
+    words = (re.sub(r"[^a-z0-9]+", "-", p.text.lower()).strip("-") for p in prices if not p.amounts)
+    ordered = sorted({amount for price in priced for amount in price.amounts}, key=Decimal)
+    symbol, position = _one_currency(priced) if priced else ("", "")
     details = {
         "currency_symbol": symbol,
         "currency_code": "",
         "currency_position": position,
-        "values": values,
+        "values": ordered + [word for word in words if word],
     }
-    if len(items) == 1:
-        item = items[0].strip()
-        if numbers and not words and all(Decimal(value) == 0 for value in numbers):
-            return FREE, details
-        if _NUMBER.fullmatch(item):  # a bare amount: the default currency, as the reference
-            return f"{DEFAULT_CURRENCY_SYMBOL}{item}", details
-        return item, details
-    if not symbol:
-        symbol, position = DEFAULT_CURRENCY_SYMBOL, "prefix"  # shown, not in cost_details
+    whole = None if isinstance(raw, list) else str(raw).strip()
+    return _cost_text(prices, ordered, whole), details
 
-    def show(value: str) -> str:
-        if Decimal(value) == 0:
+
+def _with_symbol(amount: str, symbol: str, position: str) -> str:
+    return f"{symbol}{amount}" if position == "prefix" else f"{amount}{symbol}"
+
+
+def _cost_text(prices: list[_Price], ordered: list[str], whole: str | None) -> str:
+    """``cost``: one price as sent (a bare amount in the default currency, as the reference;
+    nothing but zeros "Free"), else the lowest and highest of the prices, each with its
+    currency: the one they share, the default one when none has any, else its own. A text
+    (``whole``, not a list) of words or of prices in currencies that differ ("Adults 10,
+    children 5") is shown as it was sent: its parts are not one price list."""
+    if len(prices) == 1:
+        price = prices[0]
+        if price.amounts and all(Decimal(amount) == 0 for amount in price.amounts):
             return FREE
-        return f"{symbol}{value}" if position == "prefix" else f"{value}{symbol}"
-
+        if _NUMBER.fullmatch(price.text):
+            return f"{DEFAULT_CURRENCY_SYMBOL}{price.text}"
+        return price.text
+    priced = [price for price in prices if price.amounts]
+    symbol, position = _one_currency(priced) if priced else ("", "")
+    if priced and not any(price.symbol for price in priced):
+        symbol, position = DEFAULT_CURRENCY_SYMBOL, "prefix"  # shown, not in cost_details
+    if whole is not None and not position:
+        return whole
     if not ordered:
-        return items[0].strip(), details
+        return prices[0].text
+
+    def show(amount: str) -> str:
+        if Decimal(amount) == 0:
+            return FREE
+        if position:
+            return _with_symbol(amount, symbol, position)
+        own = next(price for price in priced if amount in price.amounts)  # as it was sent
+        return own.text if len(own.amounts) == 1 else _with_symbol(amount, own.symbol, own.position)
+
     low, high = show(ordered[0]), show(ordered[-1])
-    return (low if low == high else f"{low} – {high}"), details
+    return low if low == high else f"{low} – {high}"
 
 
 # --- linked posts --------------------------------------------------------------------

@@ -94,6 +94,53 @@ def test_cost_as_the_reference_formats_it(make_event, sent, shown):
         }
 
 
+def test_cost_string_with_free_and_prices_parses_symbol_like_reference(make_event):
+    """Cost_UtilsTest: 'free, 20$, 30$' has the symbol "$" after its prices; the symbol
+    was "free," before them (chk18x)."""
+    details = make_event(cost="free, 20$, 30$")["cost_details"]
+    assert (details["currency_symbol"], details["currency_position"]) == ("$", "postfix")
+
+
+def test_cost_string_and_list_forms_give_same_values(make_event):
+    """The same prices sent as one text or as a list are one cost (the reference splits the
+    text at its commas, preg_split('/\\s*,\\s*/')): both keep the "free" part (chk18x)."""
+    as_string = make_event(cost="free, 20$, 30$")
+    as_list = make_event(cost=["free", "20$", "30$"])
+    assert as_string["cost_details"] == as_list["cost_details"]
+    assert as_string["cost_details"]["values"] == ["20", "30", "free"]
+    assert as_string["cost"] == as_list["cost"] == "20$ – 30$"
+
+
+@pytest.mark.parametrize("sent", [["20¥", "30$"], ["free", "20¥", "30$"]])
+def test_mixed_currencies_are_not_rewritten_to_one_symbol(make_event, sent):
+    """Cost_UtilsTest: parse_currency_symbol(['20¥', '30$']) is false; the $30 price was shown
+    as "30¥" (chk18x). Each price keeps its own currency."""
+    made = make_event(cost=sent)
+    assert made["cost_details"]["currency_symbol"] == ""
+    assert made["cost_details"]["currency_position"] == ""
+    assert made["cost"] == "20¥ – 30$"
+
+
+@pytest.mark.parametrize(
+    "sent, shown",
+    [
+        ("10, 20", "$10 – $20"),
+        ("10€, 20€", "10€ – 20€"),
+        ("5, 0", "Free – $5"),
+        ("10,50", "$10,50"),  # a comma between digits is the amount's own
+        ("Adults 10, children 5", "Adults 10, children 5"),  # not one currency: as sent
+        ("Donation, pay what you can", "Donation, pay what you can"),
+    ],
+)
+def test_cost_range_in_one_string_is_formatted_like_the_list_form(make_event, sent, shown):
+    """``cost`` is the lowest and highest of the prices in the text, with their currency, as
+    of the list form (reference-behaviour §2.1); "10, 20" was answered raw (chk18x)."""
+    made = make_event(cost=sent)
+    assert made["cost"] == shown
+    if sent == "10, 20":
+        assert made["cost_details"] == make_event(cost=["10", "20"])["cost_details"]
+
+
 def test_website_defaults_to_the_event_url(make_event):
     event = make_event()
     assert event["website"] == event["url"]

@@ -1788,6 +1788,18 @@ def test_an_events_page_writes_a_cost_of_nothing_in_its_language(
         assert "Coût\u00a0:</span>" in html  # French puts a space before a colon
 
 
+def test_an_events_page_writes_prices_in_currencies_that_differ_as_the_api(client, make_event):
+    """Prices in two currencies have no ``currency_symbol`` (chk18x), as bare amounts have:
+    the page wrote them as bare numbers, "20 – 30", their currencies lost. Its offer is the
+    lowest price, as the API's; a range in one text is written as the list form's."""
+    for cost, written, low in ((["20¥", "30$"], "20¥ – 30$", "20"), ("10, 20", "10 – 20", "10")):
+        made = event(make_event, title=f"Fair {written}", cost=cost)
+        html = page(client, f"/event/{made['slug']}/")
+        assert f"</span> {written}</p>" in html, html
+        offers = [ld["offers"] for ld in ld_of(html) if ld.get("@type") == "Event"]
+        assert offers and offers[0]["price"] == made["cost_details"]["values"][0] == low
+
+
 @pytest.mark.parametrize(
     "lang, amount, big",
     [

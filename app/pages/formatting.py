@@ -22,7 +22,7 @@ from babel.dates import (
 from babel.numbers import format_decimal
 
 from app.i18n import _
-from app.render import FREE
+from app.render import BARE_AMOUNTS_COST, FREE
 from rules import dates
 from rules.recurrence import RecurrenceError, feed_recurrence
 
@@ -182,14 +182,16 @@ _AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 def cost(event: dict, lang: str) -> str:
     """An event's cost as its page writes it. Amounts sent bare (``cost_details`` names no
-    currency) are numbers written for the page's language ("12,50"), lowest to highest,
+    currency and the API gave them its default one, not prices whose currencies differ,
+    "20¥ – 30$") are numbers written for the page's language ("12,50"), lowest to highest,
     with no currency: the API's "$12.50" has The Events Calendar's default currency
     (app/render.py::DEFAULT_CURRENCY_SYMBOL), which no one set for this site. Otherwise
     the API's text, its word for no cost (alone or the low end of a range) in the page's
     language."""
     text, details = event["cost"], event["cost_details"]
     values = details["values"]
-    if values and not details["currency_symbol"] and all(map(_AMOUNT.fullmatch, values)):
+    bare = not details["currency_symbol"] and BARE_AMOUNTS_COST.fullmatch(text)
+    if values and bare and all(map(_AMOUNT.fullmatch, values)):
         low, high = _amount(values[0], lang), _amount(values[-1], lang)
         return low if low == high else f"{low} – {high}"
     if text == FREE or text.startswith(f"{FREE} – "):
