@@ -91,12 +91,18 @@ class VenueOrganizerRoutes:
         return self._one(item, viewer)
 
     def write(self, body, item=None, stamp=None, dedupe: bool = True, from_trash: bool = False):
+        """The item the write pipeline (``written``) saved, or found for a new one."""
+        return self.written(body, item, stamp, dedupe, from_trash)[0]
+
+    def written(self, body, item=None, stamp=None, dedupe: bool = True, from_trash: bool = False):
         """The write pipeline of a venue or organizer, for every face (the API, the editor,
         import-tec): columns from the loaded body → permission (``require_edit``: the body
         alone for one who may not edit the item) → write rules → save
         (a new one de-duplicated, unless ``dedupe`` is false: an importer's items are known
         by their origin). ``stamp``: columns only an importer sets (the origin);
-        ``from_trash``: the editor's restore, of an item still in the trash only."""
+        ``from_trash``: the editor's restore, of an item still in the trash only.
+        Returns (item, created): created is false for an update, and for a new one whose
+        de-duplication found an existing item, which the editor must tell its user."""
         viewer = current_viewer()
 
         def decide():  # from the item as it is when written (``write_decided``)
@@ -115,7 +121,7 @@ class VenueOrganizerRoutes:
         def write(decision):
             values, current = decision
             try:
-                return save_linked(self.kind, values, viewer, current, dedupe=dedupe)[0]
+                return save_linked(self.kind, values, viewer, current, dedupe=dedupe)
             except Vanished:  # deleted by a concurrent request: as a read after it answers
                 raise self.unknown(item.id) from None
 
