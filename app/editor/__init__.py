@@ -289,8 +289,9 @@ def _nav_section() -> str:
 def _say(what: str, event_id: int | None = None) -> None:
     """Asks the page the redirect after a write leads to to say what the write did, once:
     a message flashed into the signed session cookie (never the address, which a reload
-    or a bookmark would say again). ``what``: "saved", "deleted" or "restored"; the
-    words are chosen when the page is made, in that page's language."""
+    or a bookmark would say again). ``what``: "saved", "found" (a new venue or organizer
+    already there), "deleted" or "restored"; the words are chosen when the page is made,
+    in that page's language."""
     flash({"what": what, "event": event_id}, "notice")
 
 
@@ -304,6 +305,8 @@ def _notice() -> dict:
     what, event_id = said[-1].get("what"), said[-1].get("event")
     if what == "saved":
         return {"text": _("Saved.")}
+    if what == "found":  # a new venue or organizer named as one already there
+        return {"text": _("One of that name already exists: here it is, nothing new was made.")}
     if what == "deleted":
         return {"text": _("Deleted for good.")}
     if what == "trashed":  # said, as every other write: the user lands on another page
@@ -1288,9 +1291,9 @@ def new_item(plural):
     if request.method == "POST" and items.browsing_images(request.form):
         return _item_form(kind, dict(request.form), {})
     if request.method == "POST":
-        saved, errors = items.save(kind)
+        saved, created, errors = items.save(kind)
         if saved is not None:
-            _say("saved")
+            _say("saved" if created else "found")
             return items.back_to(plural, saved.id)
         return _item_form(kind, dict(request.form), errors, status=400)
     return _item_form(kind, {"status": new_status(g.editor)}, {})
@@ -1311,7 +1314,7 @@ def edit_item(plural, item_id):
         if opened_before(now):  # nothing saved: the form again, to replace that save knowingly
             errors = {"_form": _(EDITED_ELSEWHERE)}
             return _item_form(kind, dict(request.form), errors, item, 409, None, edit_token(now))
-        saved, errors = items.save(kind, item)
+        saved, _created, errors = items.save(kind, item)
         if saved is not None:
             _say("saved")
             return items.back_to(plural, saved.id)

@@ -243,9 +243,12 @@ def item_of(kind: Kind, item_id: int, action: str = "edit"):
         allowed = action == "read" or may(viewer, "manage_terms")
         return term if term is not None and allowed else None
     item = get_linked(kind.routes.kind, item_id)
-    if item is None or not may(viewer, action, item, effective_status(item)):
-        return None
-    return item
+    return item if item is not None and may_change(kind, item, action) else None
+
+
+def may_change(kind: Kind, item, action: str = "edit") -> bool:
+    """Whether this user may ``action`` the venue or organizer ``item``."""
+    return may(g.editor, action, item, effective_status(item))
 
 
 def values_of(kind: Kind, item) -> dict:
@@ -294,24 +297,36 @@ def body_of(kind: Kind, form, item=None) -> dict:
     return body
 
 
+# A new venue or organizer named as one the user may read but not edit: the write
+# pipeline's de-duplication answers with that one, whose edit page would refuse them.
+ALREADY_THERE = {
+    "venues": N_("A venue named “%(name)s” already exists: choose it in the event form."),
+    "organizers": N_("An organizer named “%(name)s” already exists: choose it in the event form."),
+}
+
+
 def save(kind: Kind, item=None):
-    """The form through the schema and the API's write pipeline: (saved item, {}) or
-    (None, field errors)."""
+    """The form through the schema and the API's write pipeline: (saved item, created,
+    {}) or (None, False, field errors). ``created`` is false for an edit and for a new
+    venue or organizer the pipeline's de-duplication found already there; one the user
+    may not edit is refused beside its name (its edit page would refuse them)."""
     schema = kind.update_schema() if item is not None else kind.create_schema()
     try:
         loaded = schema.load(body_of(kind, request.form, item))
         loaded.update(_emptied(kind, request.form, item))
         if kind.is_term:
-            saved = kind.routes.save(loaded, item)
+            saved, created = kind.routes.save(loaded, item), item is None
         else:
-            saved = kind.routes.write(loaded, item)
+            saved, created = kind.routes.written(loaded, item)
     except ValidationError as error:
-        return None, field_errors(from_validation_error(error, schema))
+        return None, False, field_errors(from_validation_error(error, schema))
     except ApiError as error:
         if error.status in (401, 403):
             raise
-        return None, field_errors(error)
-    return saved, {}
+        return None, False, field_errors(error)
+    if item is None and not created and not may_change(kind, saved):
+        return None, False, {kind.name_field: _(ALREADY_THERE[kind.plural], name=saved.title)}
+    return saved, created, {}
 
 
 def _emptied(kind: Kind, form, item) -> dict:
