@@ -991,6 +991,28 @@ def _format_offset(offset) -> str:
 SCHEMA_ORG = "http://schema.org"  # as the plugin writes it
 
 
+# schema.org's priceCurrency is an ISO 4217 code: the plugin writes its default, USD, for
+# every event; a price written with a symbol that names one currency ("12 €", "£5", "CHF 20")
+# is offered in that currency. "$" and "kr" name several: the plugin's default stays.
+_CURRENCY_CODES = {
+    "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB", "₺": "TRY",
+    "₪": "ILS", "₴": "UAH", "₱": "PHP", "₫": "VND", "฿": "THB", "zł": "PLN", "Kč": "CZK",
+    "Ft": "HUF", "R$": "BRL", "C$": "CAD", "CA$": "CAD", "A$": "AUD", "AU$": "AUD",
+    "NZ$": "NZD", "HK$": "HKD", "US$": "USD", "Fr.": "CHF",
+}  # fmt: skip
+
+
+@lru_cache(maxsize=256)
+def currency_code(symbol: str) -> str:
+    """The ISO 4217 code of a price's currency symbol (a code written as the symbol, "CHF",
+    is taken as it is), the plugin's default USD when the symbol names none or several."""
+    from babel.numbers import list_currencies  # its data read on the first priced event
+
+    if symbol in list_currencies():
+        return symbol
+    return _CURRENCY_CODES.get(symbol, "USD")
+
+
 def event_ld(data: dict, tz) -> dict:
     """schema.org's Event from an event's representation (not masked): the API's single
     reads carry it, the public pages show it for the events they list."""
@@ -1023,7 +1045,7 @@ def event_ld(data: dict, tz) -> dict:
         ld["offers"] = {
             "@type": "Offer",
             "price": values[0],
-            "priceCurrency": "USD",
+            "priceCurrency": currency_code(data["cost_details"]["currency_symbol"]),
             "url": data["url"],
             "category": "primary",
             "availability": "inStock",

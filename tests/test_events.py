@@ -292,6 +292,20 @@ def test_json_ld_offer_is_valid_from_the_publication_day(client, admin, make_eve
     assert (offers["price"], offers["priceCurrency"]) == ("10", "USD")
 
 
+@pytest.mark.parametrize(
+    ("cost", "currency"),
+    [("10 €", "EUR"), ("£5", "GBP"), ("CHF 20", "CHF"), ("$10", "USD"), ("10 kr", "USD"),
+     ("VIP 50", "USD"), ("12", "USD")],
+)  # fmt: skip
+def test_json_ld_offer_is_in_the_currency_its_price_names(client, make_event, cost, currency):
+    """schema.org's priceCurrency is an ISO 4217 code: a price written in euros is not
+    offered in dollars; a symbol naming several currencies ("$", "kr") keeps the plugin's
+    default, USD, and so does a word that is no currency code."""
+    event = make_event(cost=cost)
+    offers = client.get(f"{NS}/events/{event['id']}").get_json()["json_ld"]["offers"]
+    assert offers["priceCurrency"] == currency
+
+
 def test_single_read_errors(client, make_event, as_role):
     assert client.get(f"{NS}/events/0").status_code == 404
     missing = client.get(f"{NS}/events/999")
