@@ -519,7 +519,7 @@ def test_the_grid_writes_times_in_the_sites_zone_on_the_first_day_only(app, clie
 def test_the_date_picker_starts_at_the_day_shown(client):
     assert 'name="date" value="2031-03-01"' in page(client, "/events/month/2031-03/")
     assert 'name="date" value="2031-03-05"' in page(client, "/events/2031-03-05/")
-    assert f'name="date" value="{date.today()}"' in page(client, "/events/")
+    assert f'name="tribe-bar-date" value="{date.today()}"' in page(client, "/events/")
 
 
 @pytest.mark.parametrize("zone", ["UTC", "Europe/Paris", "America/St_Johns", "Asia/Kathmandu"])
@@ -1842,7 +1842,7 @@ def test_a_month_or_day_heading_begins_with_a_capital(client, path, heading):
 def test_go_to_date_on_the_month_view_goes_to_that_dates_month(client, make_event):
     """The month view's date picker went to a day view (/events/2027-03-10/?categories=velo);
     it names its view, and the address it sends to moves to the month, with JavaScript off.
-    The day and list views' pickers still go to the day."""
+    The day view's picker still goes to the day (the list's: the test below)."""
     event(make_event, title="Ride", categories=["Velo"])
     html = page(client, "/events/month/2026-11/?categories=velo")
     sent = [
@@ -1856,7 +1856,7 @@ def test_go_to_date_on_the_month_view_goes_to_that_dates_month(client, make_even
     assert "<table" in page(client, moved.headers["Location"])
     moved = client.get(action, query_string=sent, headers=HTML)  # the cache keeps it right
     assert moved.headers["Location"] == "/events/month/2027-03/?categories=velo"
-    for view in ("/events/2026-11-05/?categories=velo", "/events/?categories=velo"):
+    for view in ("/events/2026-11-05/?categories=velo",):
         sent = [
             (name, "2027-03-10" if name == "date" else value)
             for name, value in _form_submits(page(client, view), "jump")
@@ -1877,7 +1877,6 @@ def test_go_to_date_with_no_date_shows_the_current_view(client, make_event):
     for view, target in (
         ("/events/month/2026-11/?categories=velo", "/events/month/?categories=velo"),
         ("/events/2026-11-05/?categories=velo", "/events/today/?categories=velo"),
-        ("/events/?categories=velo", "/events/today/?categories=velo"),
     ):
         html = page(client, view)
         sent = [
@@ -1891,6 +1890,29 @@ def test_go_to_date_with_no_date_shows_the_current_view(client, make_event):
     for path in ("/events/?tribe-bar-date=", "/events/month/?tribe-bar-date="):
         assert "<h1>" in page(client, path)
     assert "<h1>" in page(client, "/events/today/?date=2026-13-01", 400)  # a bad one still is
+
+
+def test_go_to_date_on_the_list_lists_from_that_date(client, make_event):
+    """The list's picker opened the day page of the date (one day's events); The Events
+    Calendar's list lists from the picked day on (``tribe-bar-date``), with the filters and
+    on a term's page its term kept, the picked day shown in the picker. Left empty: the
+    list from now."""
+    event(make_event, title="Early ride", categories=["Velo"], start_date="2027-03-02 10:00:00", end_date="2027-03-02 12:00:00")
+    event(make_event, title="Later ride", categories=["Velo"], start_date="2027-03-12 10:00:00", end_date="2027-03-12 12:00:00")
+    event(make_event, title="Later walk", start_date="2027-03-13 10:00:00", end_date="2027-03-13 12:00:00")
+    for view in ("/events/?categories=velo", "/events/category/velo/", "/fr/events/"):
+        html = page(client, view)
+        form = re.search(r'<form class="jump" method="get" action="([^"]*)"', html).group(1)
+        sent = [
+            (name, "2027-03-10" if name == "tribe-bar-date" else value)
+            for name, value in _form_submits(html, "jump")
+        ]
+        listed = page(client, form + "?" + urlencode(sent))
+        assert "Later ride" in listed and "Early ride" not in listed, view
+        assert ("Later walk" in listed) == (view == "/fr/events/"), view
+        assert 'name="tribe-bar-date" value="2027-03-10"' in listed, view
+        emptied = [(name, "" if name == "tribe-bar-date" else v) for name, v in sent]
+        assert "Early ride" in page(client, form + "?" + urlencode(emptied)), view
 
 
 def test_the_month_and_day_views_say_their_times_are_the_sites_zones(

@@ -486,6 +486,7 @@ def _list_page(template="list.html", embed=False, term=None, **context):
         json_ld=reading.events_ld([event["id"] for event in shown], shown),
         **choices,
         term=term,
+        shown_day_iso=_parse_day(picked).isoformat() if since else None,
         **context,
     )
 
