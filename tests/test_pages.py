@@ -1897,9 +1897,26 @@ def test_go_to_date_on_the_list_lists_from_that_date(client, make_event):
     Calendar's list lists from the picked day on (``tribe-bar-date``), with the filters and
     on a term's page its term kept, the picked day shown in the picker. Left empty: the
     list from now."""
-    event(make_event, title="Early ride", categories=["Velo"], start_date="2027-03-02 10:00:00", end_date="2027-03-02 12:00:00")
-    event(make_event, title="Later ride", categories=["Velo"], start_date="2027-03-12 10:00:00", end_date="2027-03-12 12:00:00")
-    event(make_event, title="Later walk", start_date="2027-03-13 10:00:00", end_date="2027-03-13 12:00:00")
+    event(
+        make_event,
+        title="Early ride",
+        categories=["Velo"],
+        start_date="2027-03-02 10:00:00",
+        end_date="2027-03-02 12:00:00",
+    )
+    event(
+        make_event,
+        title="Later ride",
+        categories=["Velo"],
+        start_date="2027-03-12 10:00:00",
+        end_date="2027-03-12 12:00:00",
+    )
+    event(
+        make_event,
+        title="Later walk",
+        start_date="2027-03-13 10:00:00",
+        end_date="2027-03-13 12:00:00",
+    )
     for view in ("/events/?categories=velo", "/events/category/velo/", "/fr/events/"):
         html = page(client, view)
         form = re.search(r'<form class="jump" method="get" action="([^"]*)"', html).group(1)
