@@ -54,14 +54,6 @@ class EventQueryArgs(PagingArgs):
         max_length=200,
         metadata=describe(N_("Events whose title or description contains the string.")),
     )
-    search_venues = Flag(
-        metadata=describe(
-            N_(
-                "With search: also the events at the venues whose name or city contains the "
-                "string, as the public pages search."
-            )
-        )
-    )
     categories = StrList(metadata=describe(N_("Events in one of these categories (slugs or ids).")))
     tags = StrList(metadata=describe(N_("Events with one of these tags (slugs or ids).")))
     venue = IdList(metadata=describe(N_("Events at one of these venue ids.")))

@@ -97,13 +97,8 @@ class EventFilters:
     near: tuple[float, float, float] | None = None  # lat, lng, radius km
     password: str | None = None  # the listing's access password for protected events
     readable_only: bool = False  # leave out events whose fields this viewer may not read
-    # A series once, as its earliest event the listing shows (the pages' list view), or as
-    # its latest (the pages' past list, latest first).
+    # A series once, as its earliest event the listing shows (the editor's lists).
     first_of_series: bool | None = None
-    last_of_series: bool | None = None
-    # A search that also finds the events at the venues whose name or city holds it (the
-    # pages' search, the API's ``search_venues``).
-    search_venues: bool | None = None
     # The events hidden from listings too: "hide from listings" is about the public lists,
     # and the editor's lists are where such events are managed (SPEC §16).
     with_hidden: bool | None = None
@@ -192,41 +187,15 @@ def _filtered(
         query = _within_dates(query, filters, ref)
     if filters.search:
         # As WordPress: a search does not look inside events the caller may not read.
-        query = query.where(present(_found(filters, viewer, ref, search_in_order)))
+        id_column = unindexed(Event.id) if search_in_order else Event.id
+        query = query.where(present(_search_clause(filters.search, id_column, ref)))
     query = _masked_flags(query, filters, viewer, ref, present, absent)
     if filters.post_parent is not None:
         query = query.where(Event.post_parent == ref("post_parent"))
     query = _linked_to(query, filters, viewer, ref, present, page, from_links)
     if filters.first_of_series:
         query = query.where(~_earlier_in_series(filters, viewer, ref))
-    if filters.last_of_series:
-        query = query.where(~_earlier_in_series(filters, viewer, ref, later=True))
     return query
-
-
-def _found(filters: EventFilters, viewer: Viewer, ref, in_order: bool):
-    """The events a search finds: by their own text (``in_order``: tested on each event
-    met in start order), and with ``search_venues`` at the venues it names."""
-    id_column = unindexed(Event.id) if in_order else Event.id
-    found = _search_clause(filters.search, id_column, ref)
-    if filters.search_venues:
-        found |= _at_venues_named(filters, viewer, ref)
-    return found
-
-
-def _at_venues_named(filters: EventFilters, viewer: Viewer, ref):
-    """Events at a venue whose name or city holds the search, one that their representation
-    shows this viewer (not trashed, readable: as a venue filter counts it). A password masks
-    the city: it is searched only where this viewer may read it (SPEC §10), as the venues'
-    own search does (store/linked.py). The text is written into the statement, which is
-    then built for its request alone (``_shape``)."""
-    text, author = filters.search, ref("viewer")
-    password = ref("password") if filters.password else None
-    clear = unmasked_clause(Venue, viewer, password, author=author)
-    named = contains_text(Venue.title, text) | (contains_text(Venue.city, text) & clear)
-    shown = (Venue.status != "trash") & visible_clause(Venue, viewer, now=ref("now"), author=author)
-    links = EventVenue.select(SQL("1")).join(Venue, on=(EventVenue.venue == Venue.id))
-    return fn.EXISTS(links.where((EventVenue.event == Event.id) & named & shown))
 
 
 def _masked_flags(query, filters: EventFilters, viewer: Viewer, ref, present, absent):
@@ -322,23 +291,18 @@ def _earliest_running(ref):
     )
 
 
-def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref, later: bool = False):
+def _earlier_in_series(filters: EventFilters, viewer: Viewer, ref):
     """An event of the same series (the series itself, or another of its occurrences) that
-    starts before this one (``later``: after it) and that the listing would show too:
-    visible to this viewer, listed, within the listing's date bounds and, when anything
-    else filters the listing, matching it as well (``_in_listing``): an occurrence edited
-    on its own may match a filter its series does not, and is then the first (the last)
-    of its series that the listing shows."""
+    starts before this one and that the listing would show too: visible to this viewer,
+    listed, within the listing's date bounds and, when anything else filters the listing,
+    matching it as well (``_in_listing``): an occurrence edited on its own may match a
+    filter its series does not, and is then the first of its series that the listing
+    shows."""
     other = Event.alias("other")
     now, author = ref("now"), ref("viewer")
-    if later:
-        before = (other.utc_start > Event.utc_start) | (
-            (other.utc_start == Event.utc_start) & (other.id > Event.id)
-        )
-    else:
-        before = (other.utc_start < Event.utc_start) | (
-            (other.utc_start == Event.utc_start) & (other.id < Event.id)
-        )
+    before = (other.utc_start < Event.utc_start) | (
+        (other.utc_start == Event.utc_start) & (other.id < Event.id)
+    )
     shown = (
         visible_clause(other, viewer, filters.statuses, now=now, author=author)
         & (other.recurrence != "")
@@ -378,7 +342,6 @@ def _filters_beyond_dates(filters: EventFilters) -> bool:
         "ends_after",
         "statuses",
         "first_of_series",
-        "last_of_series",
     }
     return any(
         value is not None and value is not False and value != ""
@@ -388,10 +351,9 @@ def _filters_beyond_dates(filters: EventFilters) -> bool:
 
 
 def _in_listing(filters: EventFilters, viewer: Viewer, ref, other):
-    """``other`` is an event the listing (every filter but ``first_of_series`` and
-    ``last_of_series``) lists: the listing's own query, on that one event (its primary
-    key)."""
-    plain = replace(filters, first_of_series=None, last_of_series=None)
+    """``other`` is an event the listing (every filter but ``first_of_series``) lists: the
+    listing's own query, on that one event (its primary key)."""
+    plain = replace(filters, first_of_series=None)
     listing = _filtered(plain, viewer, ref, page=True)
     return fn.EXISTS(listing.select(SQL("1")).where(Event.id == other.id))
 
@@ -433,9 +395,7 @@ def _shape(filters: EventFilters, viewer: Viewer) -> tuple | None:
     """What decides the text of ``_filtered``'s SQL: which filters are set, list lengths,
     flags, the viewer's role; ``None`` when the query is built afresh each time (a search
     with words too short for the index or excluded, whose scan reads the words as
-    literals, or one that also reads venues' names: ``_at_venues_named``)."""
-    if filters.search_venues:
-        return None
+    literals)."""
     shape = [viewer.role if viewer.logged_in else None]
     for name, value in vars(filters).items():
         if name == "search" and value:

@@ -1312,15 +1312,6 @@ def _decomposed(text):
     return unicodedata.normalize("NFD", text)
 
 
-def test_search_venues_finds_a_venue_name_typed_decomposed(client, make_event):
-    """A venue named on macOS (NFD "CAFÉ ZOË") is found by "café" and "zoë" typed elsewhere,
-    by the API's ``search_venues`` and the list page's search."""
-    make_event(title="Delta", venue={"venue": _decomposed("CAFÉ ZOË"), "city": "Gent"})
-    assert _searched_titles(client, search="café", search_venues=1) == ["Delta"]
-    assert _searched_titles(client, search="zoë", search_venues=1) == ["Delta"]
-    assert "Delta" in client.get("/events/list/?search=café").get_data(as_text=True)
-
-
 def test_event_search_reads_a_decomposed_word_as_its_composed_form(client, make_event):
     """ "crème" typed decomposed (e + U+0300, as macOS may send it) finds "Crème brûlée
     night" as the composed "crème" does (rules/text.py::search_terms composes the words)."""

@@ -317,7 +317,8 @@ def _decorate(events: list[dict]) -> list[dict]:
         )
         venues = event["venue"] if isinstance(event["venue"], list) else [event["venue"]]
         event["_venues"] = venues
-        event.setdefault("_repeats", False)  # set by _one_per_series
+        # Every occurrence is listed (SPEC §12); its entry says that it repeats.
+        event["_repeats"] = recurrence.series_shown(event) is not None
         image = event["image"]
         if image:  # a list's thumbnail: the medium size, else the image
             event["_thumb"] = (image.get("sizes", {}).get("medium") or image).get("url", "")
@@ -396,20 +397,6 @@ _QUERY_SAFE = "!$'()*,/:;?@"
 _UNQUOTED = re.compile(r"[A-Za-z0-9_.~-]*").fullmatch
 
 
-def _one_per_series(events: list[dict]) -> list[dict]:
-    """A series shows once in a list (its first occurrence listed), marked as repeating."""
-    seen, out = set(), []
-    for event in events:
-        series = recurrence.series_shown(event)
-        if series is not None:
-            if series in seen:
-                continue
-            seen.add(series)
-            event["_repeats"] = True
-        out.append(event)
-    return out
-
-
 # --- list, month and day views -----------------------------------------------------------
 
 
@@ -462,7 +449,7 @@ def _list_page(template="list.html", embed=False, term=None, **context):
     def page_link(number):
         return page_address(req.endpoint, req.view_args, **query, page=_paged(number))
 
-    shown = _decorate(_one_per_series(events))
+    shown = _decorate(events)
     heading = _list_heading(is_past, asked.featured, term)
     choices = _choices(filters)
     views = _view_links(filters, reading.site_today())
@@ -1396,7 +1383,7 @@ def _linked_view(kind: str, slug: str):
         "linked.html",
         item=item,
         heading=name,
-        events=_decorate(_one_per_series(events)),
+        events=_decorate(events),
         page=page,
         previous=page_link(page - 1) if page > 1 else None,
         next=page_link(page + 1) if more else None,

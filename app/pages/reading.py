@@ -160,8 +160,8 @@ class Filters:
         """The filters as the API's listing arguments; linked items named by slug are
         looked up (only those an anonymous caller may read)."""
         args: dict = {}
-        if self.search:  # a visitor's search also finds events by their venue's name
-            args.update(search=self.search, search_venues=True)
+        if self.search:
+            args["search"] = self.search
         if self.categories:
             args["categories"] = self.categories
         if self.tags:
@@ -202,12 +202,6 @@ def _utc(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S") + "Z"
 
 
-# Not API arguments: the pages' own asks that a series shows once, as its first event
-# listed (the upcoming list) or its last (the past list: latest first) (EventFilters).
-ONE_PER_SERIES = "one per series"
-LAST_OF_SERIES = "last of series"
-
-
 def _filters(api_args: dict, limit: int):
     try:
         return _api_filters(api_args, limit)
@@ -219,10 +213,7 @@ def _filters(api_args: dict, limit: int):
 
 def _api_filters(api_args: dict, limit: int):
     args = {"per_page": limit, "page": 1, "strict_dates": True, **api_args}
-    first, last = args.pop(ONE_PER_SERIES, None), args.pop(LAST_OF_SERIES, None)
-    filters = event_filters(args, ANONYMOUS)[0]
-    filters.first_of_series, filters.last_of_series = first, last
-    return filters
+    return event_filters(args, ANONYMOUS)[0]
 
 
 def _refused(api_args: dict, error: ApiError) -> BadRequest:
@@ -285,21 +276,19 @@ def _listed(
 
 
 def upcoming(filters: Filters, page: int, size: int, now: datetime) -> tuple[list[dict], bool]:
-    """Events not yet ended, soonest first, a series once across the pages (its first
-    occurrence the list shows: SPEC §15), and whether more follow the page (read as one
-    more event: the pages show no total, and counting every upcoming event costs more than
-    the page). On a filtered list the earlier occurrences are tested against the filters
-    too (store/events.py::_earlier_in_series): an occurrence edited on its own to match
-    them is listed although its series is not."""
-    args = {**filters.api_args(), "ends_after": _utc(now), ONE_PER_SERIES: True}
+    """Events not yet ended, soonest first, every occurrence of a series as the API's
+    listing holds it (SPEC §12, §15), and whether more follow the page (read as one more
+    event: the pages show no total, and counting every upcoming event costs more than the
+    page)."""
+    args = {**filters.api_args(), "ends_after": _utc(now)}
     ids, _total = _listed(args, (page - 1) * size, size + 1, "ids", count=False)
     return representations(ids[:size]), len(ids) > size  # the one more is not shown
 
 
 def past(filters: Filters, page: int, size: int, now: datetime) -> tuple[list[dict], int]:
-    """Events that have ended, latest first, a series once across the pages (its latest
-    occurrence the list shows): the listing's pages read from its end."""
-    args = {**filters.api_args(), "ends_before": _utc(now), LAST_OF_SERIES: True}
+    """Events that have ended, latest first, every occurrence as the API lists it: the
+    listing's pages read from its end."""
+    args = {**filters.api_args(), "ends_before": _utc(now)}
     _none, total = events_of(args, 0, 1)
     end = total - (page - 1) * size
     if end <= 0:

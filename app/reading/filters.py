@@ -136,8 +136,6 @@ def event_filters(args, viewer):
     for key in ("search", "featured", "ticketed"):
         if key in args:
             setattr(filters, key, args[key])
-    if args.get("search_venues") and filters.search and filters.venue_ids is None:
-        filters.search_venues = True
     with found.check():
         _geo_filters(args, filters, config)
     found.raise_any()
@@ -200,6 +198,6 @@ def _geo_filters(args, filters, config) -> None:
 
 # The filters a listing's links repeat, when the request gave them.
 ECHOED = (
-    "search", "search_venues", "categories", "tags", "venue", "organizer", "featured", "include", "post_parent",
+    "search", "categories", "tags", "venue", "organizer", "featured", "include", "post_parent",
     "ticketed", "geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius",
 )  # fmt: skip

@@ -47,9 +47,6 @@
   var DEFAULT = "en";
   var UNAVAILABLE = { "": "The events could not be shown." };
   var EMPTY = { "": "No upcoming events." };
-  // Most events read a page, and pages read, to find data-limit entries (a series once).
-  var PAGE_SIZE = 50;
-  var MOST_PAGES = 10;
 
   // The language root data-lang names: the language itself, else its base ("en" for
   // "en-US"), else "" (the site's own root: a language the site lacks has no root).
@@ -85,12 +82,6 @@
     return item;
   }
 
-  // A series shows once, as its next occurrence, as the site's list view shows it
-  // (rules/recurrence.py::series_shown, the same rule on the same representation).
-  function seriesOf(event) {
-    return event.recurrence && event.recurrence.length ? event.post_parent || event.id : null;
-  }
-
   // The API's answer, or its refusal as an Error carrying its message.
   function answered(answer) {
     return answer.json().catch(function () { return {}; }).then(function (body) {
@@ -103,9 +94,11 @@
 
   function draw(host) {
     var lang = host.getAttribute("data-lang") || "";
+    // At most 50: one page of the API's listing holds the entries, every occurrence of a
+    // series among them as the site's list view shows it.
     var limit = Math.min(Math.max(parseInt(host.getAttribute("data-limit") || "5", 10) || 5, 1), 50);
     var query = new URLSearchParams({
-      per_page: String(Math.min(limit * 3, PAGE_SIZE)),
+      per_page: String(limit),
       ends_after: new Date().toISOString().slice(0, 19) + "Z",
       strict_dates: "true", // the instant itself: the API snaps a date to the end of its day
     });
@@ -113,8 +106,6 @@
       var value = host.getAttribute("data-" + name);
       if (value) query.set(name, value);
     });
-    // A search finds what the site's pages find: events by their venue's name or city too.
-    if (query.has("search")) query.set("search_venues", "true");
     var root = host.shadowRoot || host.attachShadow({ mode: "open" });
     var style = document.createElement("style");
     style.textContent = STYLE;
@@ -124,26 +115,14 @@
     root.replaceChildren(style, list);
     var language = languageOf(lang);
     var prefix = language ? "/" + encodeURIComponent(language) : "";
-    var seen = {};
 
-    function read(page) {
-      query.set("page", String(page));
-      return fetch(base + prefix + API + "/events?" + query.toString())
-        .then(answered)
-        .then(function (body) {
-          var events = body.events || [];
-          events.forEach(function (event) {
-            var series = seriesOf(event);
-            if (list.children.length >= limit || (series !== null && seen[series])) return;
-            if (series !== null) seen[series] = true;
-            list.appendChild(entry(event, base, prefix, lang));
-          });
-          var more = events.length && page < (body.total_pages || 0) && page < MOST_PAGES;
-          if (list.children.length < limit && more) return read(page + 1);
+    fetch(base + prefix + API + "/events?" + query.toString())
+      .then(answered)
+      .then(function (body) {
+        (body.events || []).forEach(function (event) {
+          list.appendChild(entry(event, base, prefix, lang));
         });
-    }
-
-    read(1)
+      })
       .then(function () { if (!list.children.length) list.appendChild(message("empty", EMPTY, language)); })
       .catch(function (problem) {
         list.replaceChildren(message("unavailable", UNAVAILABLE, language));
