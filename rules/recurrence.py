@@ -416,6 +416,12 @@ def rule_gives(recurrence: Recurrence, start: datetime, tz: tzinfo, moment: date
         return True
     if any(m.local(tz, start.time()) == moment for m in recurrence.rdates):
         return True
+    return a_rule_gives(recurrence, start, tz, moment)
+
+
+def a_rule_gives(recurrence: Recurrence, start: datetime, tz: tzinfo, moment: datetime) -> bool:
+    """Whether one of the series' RRULEs (not its RDATEs, nor its own ``start``) gives the
+    wall time ``moment``."""
     for rule_text in recurrence.rules:
         rule = rrulestr(_floating_until(rule_text, tz), dtstart=start)
         if rule.after(moment, inc=True) == moment:
@@ -786,6 +792,48 @@ def feed_recurrence(lines: list[str], start: datetime, tz: tzinfo, all_day: bool
         return found
 
     return FeedRecurrence(rules, values(parsed.rdates, True), values(parsed.exdates, False))
+
+
+def feed_recurrence_between(
+    lines: list[str],
+    start: datetime,
+    tz: tzinfo,
+    all_day: bool,
+    listed: list[datetime],
+    left_out: list[datetime],
+) -> tuple[datetime, FeedRecurrence]:
+    """The lines of a series as the feed of a listing that holds only some of its dates
+    writes them (SPEC §11: a caller gets exactly the events its listing would show), and
+    the VEVENT's DTSTART: the first date listed, the rules ending at the last one (UNTIL,
+    in UTC as ``feed_recurrence`` writes it), the dates between that the listing leaves out
+    excluded. ``listed``, ``left_out``: wall times of the series' dates, each as its rule
+    gives it (an occurrence moved on its own by the date it replaces). A first date that
+    no rule gives (an RDATE) would start the rules on another weekday or day of the month:
+    the dates listed are then written as RDATEs alone."""
+    first, last = min(listed), max(listed)
+
+    def value(moment):
+        return moment.date() if all_day else moment
+
+    if first != start and not a_rule_gives(parse(lines), start, tz, first):
+        return first, FeedRecurrence([], [value(m) for m in sorted(set(listed) - {first})], [])
+    whole = feed_recurrence(lines, start, tz, all_day)
+    low, high = value(first), value(last)
+    until = f"{last:%Y%m%d}" if all_day else f"{dates.local_to_utc(last, tz):%Y%m%dT%H%M%S}Z"
+    rules = [_ending(rule, until) for rule in whole.rules]
+    rdates = [v for v in whole.rdates if low < v <= high]
+    exdates = [v for v in whole.exdates if low < v < high]
+    exdates += [value(m) for m in sorted(set(left_out)) if first < m < last]
+    return first, FeedRecurrence(rules, rdates, list(dict.fromkeys(exdates)))
+
+
+def _ending(rule: str, until: str) -> str:
+    """``rule`` ending at ``until`` (its COUNT or UNTIL replaced)."""
+    kept = [p for p in rule.split(";") if p.partition("=")[0].strip().upper() not in _ENDS]
+    return ";".join([*kept, f"UNTIL={until}"])
+
+
+_ENDS = ("COUNT", "UNTIL")
 
 
 def _until_for_count(rule: str, start: datetime) -> str:

@@ -633,6 +633,25 @@ def series_spans(series_ids: list[int]) -> list[tuple[int, int, str, str, bool]]
     ]
 
 
+def series_dates(series_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
+    """(event id, the date its rule gives, as stored: the series' own start, an
+    occurrence's ``occurrence``) of each event not in the trash of each of ``series_ids``
+    (one query): the dates a feed's series stands for."""
+    found: dict[int, list[tuple[int, str]]] = {series_id: [] for series_id in series_ids}
+    if not series_ids:
+        return found
+    series = Case(None, [(Event.post_parent == 0, Event.id)], Event.post_parent)
+    members = Event.id.in_(series_ids) | (
+        Event.post_parent.in_(series_ids) & (Event.occurrence != "")
+    )
+    rows = Event.select(series, Event.id, Event.start_date, Event.occurrence)
+    for series_id, event_id, start, occurrence in rows.where(
+        members & (Event.status != "trash")
+    ).tuples():
+        found[series_id].append((event_id, occurrence or start))
+    return found
+
+
 def has_overrides(series_id: int) -> bool:
     """Whether the series has an occurrence ``overrides_of`` lists (an event page asks
     it of each series it shows: a compiled statement, stopping at the first)."""

@@ -211,9 +211,10 @@ def _paris():
     length=st.integers(0, 6 * 60),
     trashed=st.integers(0, 30),
     edited=st.integers(0, 30),
+    window=st.tuples(st.integers(0, 120), st.integers(0, 45)),
 )
 def test_feed_expansion_equals_the_listing_for_any_rule_and_zone(
-    client, admin, rule, zone, day, hour, minute, length, trashed, edited
+    client, admin, rule, zone, day, hour, minute, length, trashed, edited, window
 ):
     for event in client.get(f"{NS}/events", query_string=WIDE, headers=admin).get_json()["events"]:
         client.delete(f"{NS}/events/{event['id']}?force=true", headers=admin)  # examples share it
@@ -244,6 +245,10 @@ def test_feed_expansion_equals_the_listing_for_any_rule_and_zone(
     calendar = calendar_of(client, **WIDE)
     before = listed(client)
     assert expanded(calendar) == before
+    # A date window's feed holds the dates its listing holds (chk19g D2), no others.
+    first = day + timedelta(days=window[0])
+    dated = {"start_date": f"{first}", "end_date": f"{first + timedelta(days=window[1])}"}
+    assert expanded(calendar_of(client, **dated)) == listed(client, **dated)
     # Imported into an empty calendar, the feed gives the same occurrences.
     client.delete(f"{NS}/events/{series['id']}?force=true", headers=admin)
     report = imported(client, admin, calendar.to_ical())
@@ -266,7 +271,8 @@ def test_an_occurrence_matching_the_filters_brings_its_series(client, admin, mak
     others = occurrences(client, series["id"])
     special = update(client, others[1]["id"], admin, title="Special", categories="Gala")
     make_event(title="Other", start_date="2027-03-16 10:00", end_date="2027-03-16 11:00")
-    # A window holding only the third occurrence: the series comes with its rule.
+    # A window holding only the third occurrence: the series comes with its rule, bounded
+    # to that date.
     calendar = calendar_of(client, start_date="2027-03-15", end_date="2027-03-15")
     assert [str(e["SUMMARY"]) for e in vevents(calendar)] == ["Weekly class", "Special"]
     assert "RRULE" in vevents(calendar)[0]
@@ -275,6 +281,86 @@ def test_an_occurrence_matching_the_filters_brings_its_series(client, admin, mak
     calendar = calendar_of(client, categories=gala, **WIDE)
     assert [str(e["SUMMARY"]) for e in vevents(calendar)] == ["Weekly class", "Special"]
     assert vevents(calendar)[1]["RECURRENCE-ID"].dt == datetime(2027, 3, 15, 19, tzinfo=_paris())
+
+
+def test_a_date_filtered_feed_holds_the_occurrences_its_listing_holds(client, admin):
+    """SPEC §11: "every listing filter applies" to `?ical=1`, and "a caller gets exactly
+    the events its listing would show". A weekly series of 4; the listing of the second
+    week's day holds one occurrence, but the feed of the same filters was the whole series
+    (one VEVENT with its RRULE), so a calendar application subscribed to it showed all 4
+    dates, three of them outside the dates asked for (outside check chk19g). The series
+    stays one VEVENT, starting at the first date listed and ending at the last."""
+    series = create_series(client, admin, recurrence=["RRULE:FREQ=WEEKLY;COUNT=4"])
+    query = {"start_date": "2027-03-08", "end_date": "2027-03-08"}
+    calendar = calendar_of(client, **query)
+    assert len(listed(client, **query)) == 1
+    assert expanded(calendar) == listed(client, **query)
+    (head,) = vevents(calendar)
+    assert str(head["UID"]) == f"{series['id']}@{_host(series)}"
+    assert head["DTSTART"].dt == datetime(2027, 3, 8, 19, tzinfo=_paris())
+    assert head["RRULE"]["UNTIL"] == [datetime(2027, 3, 8, 18, tzinfo=UTC)]
+    # An unfiltered feed that lists every date still writes the series as stored.
+    assert vevents(calendar_of(client, **WIDE))[0]["RRULE"]["COUNT"] == [4]
+
+
+def test_the_upcoming_and_past_feeds_split_a_series_at_now(client, admin, make_event):
+    """The feeds the list and the past list link (``ends_after=now``, ``ends_before=now``)
+    held a series begun in the past whole: the upcoming feed its past dates, the past
+    feed its future ones (chk19g D2). Each now holds its listing's dates: the series from
+    its next date (its earlier ones left out), and up to its last ended one, an edited
+    occurrence, a trashed one and an EXDATE among them; so does an all-day series."""
+    today = clock.utcnow().date()
+    start = today - timedelta(days=7 * 3)
+    series = create_series(
+        client,
+        admin,
+        start_date=f"{start} 19:00:00",
+        end_date=f"{start} 21:00:00",
+        recurrence=[
+            "RRULE:FREQ=WEEKLY;COUNT=8",
+            f"EXDATE;TZID=Europe/Paris:{start + timedelta(days=35):%Y%m%d}T190000",
+        ],
+    )
+    others = occurrences(client, series["id"])
+    moved = dates.parse_stored(others[0]["start_date"]) + timedelta(hours=2)
+    edit = update(client, others[0]["id"], admin, title="Moved", start_date=dates.fmt(moved))
+    assert edit.status_code == 200
+    assert client.delete(f"{NS}/events/{others[3]['id']}", headers=admin).status_code == 200
+    create_series(
+        client,
+        admin,
+        title="Market",
+        all_day=True,
+        start_date=f"{start + timedelta(days=1)}",
+        end_date=f"{start + timedelta(days=1)}",
+        recurrence=["RRULE:FREQ=WEEKLY;COUNT=6"],
+    )
+    make_event(title="Single", start_date=f"{today} 23:00", end_date=f"{today} 23:30")
+    for bound in ({"ends_after": "now"}, {"ends_before": "now"}):
+        query = {**bound, "strict_dates": "true"}
+        whole = listed(client, **{**query, "start_date": None, "end_date": None})
+        assert whole and expanded(calendar_of(client, **query)) == whole, bound
+        assert 0 < sum(title == "Weekly class" for _s, _e, title in whole) < 8, bound
+
+
+def test_a_window_starting_at_an_rdate_writes_its_dates_as_rdates(client, admin):
+    """A series listed from an RDATE that its rule does not give (a Wednesday beside a
+    rule of Mondays): a rule started there would give Wednesdays, so the dates listed are
+    written as RDATEs beside that DTSTART, and the feed expands to the listing."""
+    create_series(
+        client,
+        admin,
+        recurrence=[
+            "RRULE:FREQ=WEEKLY;COUNT=5",
+            "RDATE;TZID=Europe/Paris:20270310T190000",
+        ],
+    )
+    query = {"start_date": "2027-03-10", "end_date": "2027-03-22"}
+    calendar = calendar_of(client, **query)
+    assert len(listed(client, **query)) == 3
+    assert expanded(calendar) == listed(client, **query)
+    (head,) = vevents(calendar)
+    assert "RRULE" not in head and head["DTSTART"].dt.day == 10
 
 
 def test_visibility_is_the_listings(client, admin, as_role):

@@ -16,13 +16,25 @@ from app.ical import FeedEvent, calendar_response
 from app.reading.texts import event_texts, single_read_refusal
 from app.server_memory import release_memory
 from rules import dates
-from rules.recurrence import feed_recurrence, is_series, series_zone, stored_lines
+from rules.recurrence import (
+    feed_recurrence,
+    feed_recurrence_between,
+    is_series,
+    series_zone,
+    stored_lines,
+)
 from store.events import (
     EventFilters,
     get_events,
     list_events,
 )
-from store.recurrence import ical_role, last_occurrence_ends, overrides_of, series_spans
+from store.recurrence import (
+    ical_role,
+    last_occurrence_ends,
+    overrides_of,
+    series_dates,
+    series_spans,
+)
 
 
 def feed_response(items):
@@ -93,8 +105,10 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
     """The VEVENTs for ``rows``, in their order (SPEC §11/§12): an ordinary event as
     itself; a series, or any occurrence of it, as the series once, with its RRULE, RDATE
     and EXDATE and one VEVENT per occurrence edited on its own, so that a subscriber sees
-    the occurrences the listing shows even when only an occurrence matched its filters.
-    Made as they are written, about ``FEED_CHUNK`` events rendered at a time.
+    the occurrences the listing shows even when only an occurrence matched its filters;
+    a listing's feed (not ``listed_whole``) bounds a series to the dates it lists when it
+    leaves some out (``_partly_listed``). Made as they are written, about ``FEED_CHUNK``
+    events rendered at a time.
 
     ``readable(ids)`` gives the events among ``ids`` this caller may see as the listing
     would: a series it may not see is not emitted (its listed occurrences then appear on
@@ -117,6 +131,7 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
         edited[series_id] = sorted([*edited[series_id], *stretched_rows], key=_occurrence)
     visible = {row.id for row in readable([o.id for group in edited.values() for o in group])}
     ends = last_occurrence_ends(list(series))
+    parts = {} if listed_whole else _partly_listed(series, rows, edited, visible)
     # What is written, in order: (None, [event]) or (series id, [series, edited occurrences]).
     groups, done = [], set()
     for row in rows:
@@ -142,7 +157,11 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
                 yield FeedEvent(dicts[group[0].id])
             else:
                 yield from _series_items(
-                    series[series_id], edited[series_id], visible, dicts, ends, usual
+                    series[series_id],
+                    edited[series_id],
+                    visible,
+                    dicts,
+                    (ends, usual, parts.get(series_id)),
                 )
 
 
@@ -198,28 +217,64 @@ def _chunks(groups: list, size: int) -> Iterator[list]:
         yield chunk
 
 
-def _series_items(series, edited, visible, dicts, ends, usual) -> list[FeedEvent]:
+def _partly_listed(series: dict, rows, edited: dict, visible: set) -> dict[int, tuple]:
+    """For each of ``series`` whose dates the listing (``rows``) holds only some of (the
+    date window, past or upcoming, any filter an occurrence edited on its own does not
+    match): the ids of its events listed, and the dates (as their rules give them) listed
+    and left out. A series whose every date is listed, but for the edited ones the caller
+    may not see (written as EXDATEs by ``_series_items``), is written whole, as before."""
+    listed: dict[int, set[int]] = {}
+    for row in rows:
+        listed.setdefault(_series_of(row), set()).add(row.id)
+    unseen = {row.id for group in edited.values() for row in group if row.id not in visible}
+    found = {}
+    for series_id, members in series_dates(list(series)).items():
+        ids = listed.get(series_id, set())
+        if all(event_id in ids or event_id in unseen for event_id, _date in members):
+            continue
+        dates_of = [(event_id in ids, dates.parse_stored(text)) for event_id, text in members]
+        found[series_id] = (
+            ids,
+            [moment for shown, moment in dates_of if shown],
+            [moment for shown, moment in dates_of if not shown],
+        )
+    return found
+
+
+def _series_items(series, edited, visible, dicts, known) -> list[FeedEvent]:
     """The series' VEVENT and those of its dates edited on their own (or of another
-    length: ``usual``, the series whose first date has one, with the length of the rest)."""
+    length: ``usual``, the series whose first date has one, with the length of the rest).
+    ``known``: the series' last ends, ``usual``, and what a listing holds of it when only
+    part (``_partly_listed``): the VEVENT then stands for those dates alone."""
+    ends, usual, part = known
     tz = series_zone(series)[0]
     all_day = bool(series.all_day)
-    recurrence = feed_recurrence(
-        stored_lines(series.recurrence), dates.parse_stored(series.start_date), tz, all_day
-    )
-    for row in edited:
-        if row.id not in visible or row.id not in dicts:  # not the caller's to see: left out
-            moment = dates.parse_stored(row.occurrence)
-            recurrence.exdates.append(moment.date() if all_day else moment)
-    last = ends.get(series.id)
+    start = dates.parse_stored(series.start_date)
     first = dicts[series.id]
-    head = FeedEvent(
-        first,
+    if part is None:
+        recurrence = feed_recurrence(stored_lines(series.recurrence), start, tz, all_day)
+        for row in edited:
+            if row.id not in visible or row.id not in dicts:  # not the caller's to see
+                moment = dates.parse_stored(row.occurrence)
+                recurrence.exdates.append(moment.date() if all_day else moment)
+        head = first
+    else:
+        ids, listed, left_out = part
+        edited = [row for row in edited if row.id in ids]
+        begins, recurrence = feed_recurrence_between(
+            stored_lines(series.recurrence), start, tz, all_day, listed, left_out
+        )
+        head = _moved_to(first, begins - start, tz)
+    last = ends.get(series.id)
+    item = FeedEvent(
+        head,
         recurrence,
         last_day=dates.parse_stored(last).date() if last else None,
         length=usual.get(series.id),
     )
-    own = [FeedEvent(first, series=first, recurrence_id=dates.parse_stored(series.start_date))]
-    return [head, *(own if series.id in usual else ())] + [
+    own = [FeedEvent(first, series=first, recurrence_id=start)]
+    shown = part is None or series.id in part[0]
+    return [item, *(own if series.id in usual and shown else ())] + [
         FeedEvent(
             dicts[row.id],
             series=dicts[series.id],
@@ -228,3 +283,16 @@ def _series_items(series, edited, visible, dicts, ends, usual) -> list[FeedEvent
         for row in edited
         if row.id in visible and row.id in dicts
     ]
+
+
+def _moved_to(event: dict, shift: timedelta, tz) -> dict:
+    """The series' representation with its dates ``shift`` later on the wall clock (the
+    VEVENT of a series listed from a later date starts there)."""
+    if not shift:
+        return event
+    moved = dict(event)
+    for name in ("start_date", "end_date"):
+        local = dates.parse_stored(event[name]) + shift
+        moved[name] = dates.fmt(local)
+        moved[f"utc_{name}"] = dates.fmt(dates.local_to_utc(local, tz))
+    return moved
