@@ -105,10 +105,9 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
     """The VEVENTs for ``rows``, in their order (SPEC §11/§12): an ordinary event as
     itself; a series, or any occurrence of it, as the series once, with its RRULE, RDATE
     and EXDATE and one VEVENT per occurrence edited on its own, so that a subscriber sees
-    the occurrences the listing shows even when only an occurrence matched its filters;
-    a listing's feed (not ``listed_whole``) bounds a series to the dates it lists when it
-    leaves some out (``_partly_listed``). Made as they are written, about ``FEED_CHUNK``
-    events rendered at a time.
+    the occurrences the listing shows even when only an occurrence matched its filters,
+    and only those (a listing's feed: ``_partly_listed``). Made as they are written, about
+    ``FEED_CHUNK`` events rendered at a time.
 
     ``readable(ids)`` gives the events among ``ids`` this caller may see as the listing
     would: a series it may not see is not emitted (its listed occurrences then appear on
@@ -130,8 +129,8 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
     for series_id, stretched_rows in stretched.items():
         edited[series_id] = sorted([*edited[series_id], *stretched_rows], key=_occurrence)
     visible = {row.id for row in readable([o.id for group in edited.values() for o in group])}
-    ends = last_occurrence_ends(list(series))
     parts = {} if listed_whole else _partly_listed(series, rows, edited, visible)
+    known = (last_occurrence_ends(list(series)), usual, parts)
     # What is written, in order: (None, [event]) or (series id, [series, edited occurrences]).
     groups, done = [], set()
     for row in rows:
@@ -157,11 +156,7 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
                 yield FeedEvent(dicts[group[0].id])
             else:
                 yield from _series_items(
-                    series[series_id],
-                    edited[series_id],
-                    visible,
-                    dicts,
-                    (ends, usual, parts.get(series_id)),
+                    series[series_id], edited[series_id], visible, dicts, known
                 )
 
 
@@ -244,9 +239,10 @@ def _partly_listed(series: dict, rows, edited: dict, visible: set) -> dict[int, 
 def _series_items(series, edited, visible, dicts, known) -> list[FeedEvent]:
     """The series' VEVENT and those of its dates edited on their own (or of another
     length: ``usual``, the series whose first date has one, with the length of the rest).
-    ``known``: the series' last ends, ``usual``, and what a listing holds of it when only
-    part (``_partly_listed``): the VEVENT then stands for those dates alone."""
-    ends, usual, part = known
+    ``known``: the series' last ends, ``usual``, and what a listing holds of each series it
+    holds only part of (``_partly_listed``): the VEVENT then stands for those dates alone."""
+    ends, usual, parts = known
+    part = parts.get(series.id)
     tz = series_zone(series)[0]
     all_day = bool(series.all_day)
     start = dates.parse_stored(series.start_date)
