@@ -544,8 +544,8 @@ def is_occurrence(event) -> bool:
 def series_shown(event: dict) -> int | None:
     """The series an event as represented (a dict of the API's shape) belongs to: its
     ``post_parent``, or its own id for the series itself; None for an event that does not
-    repeat. A list shows a series once by it (SPEC §15; app/static/widget.js's ``seriesOf``
-    is its twin in the browser)."""
+    repeat: a list marks the entry "Repeats", an event page lists the series' next dates
+    (SPEC §15)."""
     if not event.get("recurrence"):
         return None
     return event.get("post_parent") or event["id"]

@@ -1,8 +1,8 @@
 /* The calendar's widget for other sites (SPEC §15):
    <div data-calendar-events data-limit="5" data-categories="music" data-lang="fr"></div>
    <script src="https://events.example.org/widget.js" async></script>
-   Each such element becomes a list of the next events, read from the JSON API (CORS), a
-   series once (its next occurrence, as the site's list view shows it), drawn in an open
+   Each such element becomes a list of the next events, read from the JSON API (CORS), every
+   occurrence of a series in its place (as the API and the site's list view list them), drawn in an open
    shadow root so that the host page's styles and ours stay apart. Titles and venue names
    are inserted as text, never as markup. When the API refuses the element's attributes
    (an unknown category), the list says so and the API's message goes to console.warn; with
