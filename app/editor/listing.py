@@ -49,8 +49,8 @@ def editor_events(viewer, status: str, past: bool, search: str, number: int, siz
         args["search"] = search
     filters, _echo = event_filters(args, viewer)
     filters.with_hidden = True  # hidden from the public lists, not from their editors
-    # A user who edits only their own events sees a series once (its first event listed,
-    # as the pages' list); editors a row for each date, which they may edit alone.
+    # A user who edits only their own events sees a series once (its first event listed:
+    # README, not a public page); editors a row for each date, which they may edit alone.
     if not viewer.has("edit_others_posts"):
         filters.first_of_series = True
     if not past:
