@@ -6,6 +6,7 @@ import re
 from html.parser import HTMLParser
 
 from PIL import Image
+from werkzeug.datastructures import MultiDict
 
 from tests.conftest import NS, event_form, saved_id
 
@@ -78,7 +79,7 @@ def test_an_uploaded_image_is_kept_when_the_form_comes_back_with_an_error(client
     assert back.status_code == 400
     fields = [(k, v) for k, v in form_fields(back.get_data(as_text=True)) if k != "end_date"]
     fields.append(("end_date", data["start_date"].replace("T19:00", "T21:00")))
-    saved = editor.post("/manage/events/new", data=fields)  # the file input is empty again
+    saved = editor.post("/manage/events/new", data=MultiDict(fields))  # the file input is empty again
     assert saved.status_code == 303, saved.get_data(as_text=True)[:2000]
     event = client.get(f"{NS}/events/{saved_id(saved)}", headers=admin).get_json()
     assert event["image"] is not False, "the poster chosen before the error was dropped"
@@ -93,7 +94,7 @@ def test_an_uploaded_image_is_kept_through_the_description_preview(client, admin
     shown = editor.post("/manage/events/new", data=data, content_type="multipart/form-data")
     assert shown.status_code == 200
     fields = form_fields(shown.get_data(as_text=True))
-    saved = editor.post("/manage/events/new", data=fields)
+    saved = editor.post("/manage/events/new", data=MultiDict(fields))
     assert saved.status_code == 303, saved.get_data(as_text=True)[:2000]
     event = client.get(f"{NS}/events/{saved_id(saved)}", headers=admin).get_json()
     assert event["image"] is not False, "the poster chosen before the preview was dropped"
