@@ -135,3 +135,24 @@ def test_the_event_form_offers_timezones_to_choose(sign_in):
     IANA spelling."""
     page = sign_in("editor").get("/manage/events/new").get_data(as_text=True)
     assert "Europe/Paris" in _offered(page, "timezone")
+
+
+def test_a_series_edit_page_says_it_changes_every_date_and_leads_to_each_one(client, admin, sign_in):
+    """Editing one occurrence vs. the whole series (SPEC §12, §16): an occurrence's page says
+    "This event is one date of a series ... Edit the series", but the series' own page says
+    nothing: a volunteer who opens it to change one date (it is the first date in the
+    list) changes every date, and the page offers no way to reach a single date."""
+    editor = sign_in("editor")
+    saved = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, title="Weekly choir", repeat_freq="WEEKLY", repeat_count="3"),
+    )
+    assert saved.status_code == 303
+    series = saved_id(saved)
+    occurrences = client.get(
+        f"{NS}/events", query_string={"post_parent": series}, headers=admin
+    ).get_json()["events"]
+    assert len(occurrences) == 2
+    page = editor.get(f"/manage/events/{series}").get_data(as_text=True)
+    for occurrence in occurrences:
+        assert f'href="/manage/events/{occurrence["id"]}"' in page
