@@ -156,3 +156,49 @@ def test_a_series_edit_page_says_it_changes_every_date_and_leads_to_each_one(cli
     page = editor.get(f"/manage/events/{series}").get_data(as_text=True)
     for occurrence in occurrences:
         assert f'href="/manage/events/{occurrence["id"]}"' in page
+
+
+# --- in the real browser (Chromium, a real gunicorn) -----------------------------------
+
+
+def test_a_trashed_events_page_has_no_serious_axe_violation(database, admin_auth, tmp_path):
+    """SPEC §16 "Accessible ... as §15": a trashed event's page shows its form read-only (a
+    disabled fieldset), and with a library of a few dozen images the picker is a scrolling
+    list whose radios are disabled: axe reports `scrollable-region-focusable` (serious), a
+    keyboard user cannot scroll it. The same form, not trashed, has no violation."""
+    import requests
+    from axe_playwright_python.sync_playwright import Axe
+
+    from tests.helpers import Server, chromium, flask_cli
+
+    server = Server(database, workers=1, UPLOAD_FOLDER=str(tmp_path / "uploads"))
+    try:
+        for n in range(30):
+            made = requests.post(
+                f"{server.base}{NS}/media",
+                files={"file": (f"p{n}.png", png((n * 8, 90, 160)), "image/png")},
+                headers=admin_auth,
+            )
+            assert made.status_code == 201, made.text
+        event = requests.post(
+            f"{server.base}{NS}/events",
+            json={"title": "Gone", "start_date": "tomorrow 7pm", "end_date": "tomorrow 9pm"},
+            headers=admin_auth,
+        ).json()
+        assert requests.delete(f"{server.base}{NS}/events/{event['id']}", headers=admin_auth).ok
+        link = flask_cli(database, "users", "login-link", "admin").strip().splitlines()[-1]
+        with chromium() as browser:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(server.base + "/" + link.split("://", 1)[1].split("/", 1)[1])
+            page.get_by_label("New password").fill("a long enough password")
+            page.get_by_label("The same password again").fill("a long enough password")
+            page.get_by_role("button", name="Set the password").click()
+            page.goto(f"{server.base}/manage/events/{event['id']}")
+            violations = [
+                (v["id"], v["nodes"][0]["html"][:80])
+                for v in Axe().run(page).response["violations"]
+                if v["impact"] in ("serious", "critical")
+            ]
+            assert violations == []
+    finally:
+        server.stop()
