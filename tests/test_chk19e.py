@@ -79,7 +79,9 @@ def test_an_uploaded_image_is_kept_when_the_form_comes_back_with_an_error(client
     assert back.status_code == 400
     fields = [(k, v) for k, v in form_fields(back.get_data(as_text=True)) if k != "end_date"]
     fields.append(("end_date", data["start_date"].replace("T19:00", "T21:00")))
-    saved = editor.post("/manage/events/new", data=MultiDict(fields))  # the file input is empty again
+    saved = editor.post(
+        "/manage/events/new", data=MultiDict(fields)
+    )  # the file input is empty again
     assert saved.status_code == 303, saved.get_data(as_text=True)[:2000]
     event = client.get(f"{NS}/events/{saved_id(saved)}", headers=admin).get_json()
     assert event["image"] is not False, "the poster chosen before the error was dropped"
@@ -137,7 +139,9 @@ def test_the_event_form_offers_timezones_to_choose(sign_in):
     assert "Europe/Paris" in _offered(page, "timezone")
 
 
-def test_a_series_edit_page_says_it_changes_every_date_and_leads_to_each_one(client, admin, sign_in):
+def test_a_series_edit_page_says_it_changes_every_date_and_leads_to_each_one(
+    client, admin, sign_in
+):
     """Editing one occurrence vs. the whole series (SPEC §12, §16): an occurrence's page says
     "This event is one date of a series ... Edit the series", but the series' own page says
     nothing: a volunteer who opens it to change one date (it is the first date in the
