@@ -206,3 +206,43 @@ def test_a_trashed_events_page_has_no_serious_axe_violation(database, admin_auth
             assert violations == []
     finally:
         server.stop()
+
+
+def test_an_edited_date_is_not_deleted_for_good_when_the_rule_drops_it(client, admin, sign_in):
+    """A volunteer edits one date of a weekly Wednesday+Friday series (a guest on that
+    Friday), later unticks Friday on the series: the edited date vanishes for good (404
+    rest-event-not-found), not even in the trash. SPEC §12 keeps edited occurrences "when
+    their date still occurs" and, when the recurrence ends, makes them ordinary events; one
+    whose date no longer occurs deserves at least the trash, not silent permanent loss."""
+    editor = sign_in("editor")
+    start = "2027-05-05"  # a Wednesday
+    saved = editor.post(
+        "/manage/events/new",
+        data=event_form(
+            editor,
+            title="Rehearsal",
+            start_date=f"{start}T18:30",
+            end_date=f"{start}T20:00",
+            repeat_freq="WEEKLY",
+            repeat_days=["WE", "FR"],
+            repeat_count="4",
+        ),
+    )
+    assert saved.status_code == 303
+    series = saved_id(saved)
+    listing = client.get(
+        f"{NS}/events",
+        query_string={"post_parent": series, "start_date": "2027-01-01", "end_date": "2027-12-31"},
+        headers=admin,
+    ).get_json()["events"]
+    friday = next(e for e in listing if e["start_date"].startswith("2027-05-07"))
+    page = editor.get(f"/manage/events/{friday['id']}").get_data(as_text=True)
+    fields = [(k, v) for k, v in form_fields(page) if k != "title"] + [("title", "Guest night")]
+    assert editor.post(f"/manage/events/{friday['id']}", data=MultiDict(fields)).status_code == 303
+    page = editor.get(f"/manage/events/{series}").get_data(as_text=True)
+    fields = [(k, v) for k, v in form_fields(page) if not (k == "repeat_days" and v == "FR")]
+    assert editor.post(f"/manage/events/{series}", data=MultiDict(fields)).status_code == 303
+    rule = client.get(f"{NS}/events/{series}", headers=admin).get_json()["recurrence"]
+    assert rule == ["RRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=4"]
+    answer = client.get(f"{NS}/events/{friday['id']}", headers=admin)
+    assert answer.status_code != 404, "the edited date was deleted for good"
