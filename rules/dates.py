@@ -32,16 +32,35 @@ _UTC_OFFSET = re.compile(r"^UTC([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
 # WordPress's manual offsets in decimal hours (its setting "UTC+5:30" is the value 5.5), as
 # The Events Calendar names an event's zone on such a site: UTC+5.5, UTC+5.75, UTC-3.5.
 _UTC_DECIMAL = re.compile(r"^UTC([+-])(\d{1,2})\.(\d{1,2})$", re.IGNORECASE)
-_ZONES: set[str] | None = None
+_ZONES: dict[str, str] | None = None
 
 
-def _zone_names() -> set[str]:
+def _zone_names() -> dict[str, str]:
+    """The tz database's names, by their lower-case spelling: a name is taken in any case
+    ("europe/paris"), as people type it, and kept as the database writes it."""
     global _ZONES
     if _ZONES is None:
-        # The tz database's names: not Debian's ``localtime`` (a link to the host's own
-        # /etc/localtime, whatever the server is set to) nor ``Factory`` (no zone at all).
-        _ZONES = available_timezones() - {"localtime", "Factory", "posixrules"}
+        # Not Debian's ``localtime`` (a link to the host's own /etc/localtime, whatever the
+        # server is set to) nor ``Factory`` (no zone at all).
+        names = available_timezones() - {"localtime", "Factory", "posixrules"}
+        _ZONES = {name.lower(): name for name in names}
     return _ZONES
+
+
+# The offsets from UTC that places keep besides whole hours (India's +5:30, Nepal's +5:45...).
+_ODD_OFFSETS = ("-9:30", "-3:30", "+3:30", "+4:30", "+5:30", "+5:45", "+6:30", "+8:45")
+_ODD_OFFSETS += ("+9:30", "+10:30", "+12:45")
+
+
+@lru_cache(maxsize=1)
+def zone_choices() -> tuple[str, ...]:
+    """The zones a form offers to choose from: the tz database's names, sorted, then the
+    fixed offsets ``resolve_timezone`` takes (UTC-12 to UTC+14), each as it names them."""
+    hours = [f"UTC{'+' if hour >= 0 else '-'}{abs(hour)}" for hour in range(-12, 15) if hour]
+    odd = [f"UTC{offset}" for offset in _ODD_OFFSETS]
+    offsets = sorted(hours + odd, key=lambda label: resolve_timezone(label)[0].utcoffset(None))
+    named = sorted(name for name in _zone_names().values() if name != "GMT")  # UTC's alias
+    return (*named, *offsets)
 
 
 @lru_cache(maxsize=1024)
@@ -69,9 +88,10 @@ def resolve_timezone(name: str) -> tuple[tzinfo, str]:
         delta = timedelta(hours=hours, minutes=minutes)
         label = f"UTC{sign}{hours}" + (f".{fraction}" if fraction else "")  # as the source's
         return timezone(-delta if sign == "-" else delta, label), label
-    if name in _zone_names():
+    canonical = _zone_names().get(name.lower(), "")
+    if canonical:
         try:
-            return ZoneInfo(name), name
+            return ZoneInfo(canonical), canonical
         except (ZoneInfoNotFoundError, ValueError):  # pragma: no cover - listed but broken
             pass
     raise DateError(f"unknown timezone {name!r}")

@@ -146,6 +146,22 @@ def test_unknown_timezones(name):
         dates.resolve_timezone(name)
 
 
+@pytest.mark.parametrize(
+    "name, canonical",
+    [("europe/paris", "Europe/Paris"), ("AMERICA/NEW_YORK", "America/New_York"), ("utc", "UTC")],
+)
+def test_a_zone_name_in_any_case_is_the_database_s(name, canonical):
+    assert dates.resolve_timezone(name)[1] == canonical
+
+
+def test_the_zones_offered_are_each_taken_as_offered():
+    """The event form's list of zones (chk19e D3): every name, and the fixed offsets, each
+    one the API takes and names as offered."""
+    offered = dates.zone_choices()
+    assert "Europe/Paris" in offered and "UTC+5:30" in offered and "localtime" not in offered
+    assert all(dates.resolve_timezone(name)[1] == name for name in offered)
+
+
 def test_repeated_wall_clock_means_the_earlier_instant():
     tz, _ = dates.resolve_timezone("America/Juneau")
     first, second = datetime(2016, 11, 6, 9, 0), datetime(2016, 11, 6, 10, 0)

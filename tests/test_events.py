@@ -935,6 +935,24 @@ def test_localtime_is_not_a_timezone(client, admin):
     assert client.get(f"{NS}/events", headers=admin).get_json()["total"] == before
 
 
+def test_a_timezone_name_is_taken_in_any_case_and_answered_as_the_database_writes_it(client, admin):
+    """Found by an outside check (chk19e D3): "europe/paris" was refused, so a volunteer
+    had to know the IANA spelling to the letter. A zone's name is taken in any case, and
+    stored (and answered) as the tz database writes it."""
+    made = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Any case",
+            "start_date": "2027-01-01 10:00:00",
+            "end_date": "2027-01-01 11:00:00",
+            "timezone": "europe/PARIS",
+        },
+        headers=admin,
+    )
+    assert made.status_code == 201 and made.get_json()["timezone"] == "Europe/Paris"
+    assert made.get_json()["utc_start_date"] == "2027-01-01 09:00:00"
+
+
 @pytest.mark.parametrize(
     "title, slug",
     [
