@@ -234,10 +234,11 @@ def _counted_ancestors() -> list[int]:
     return sorted(found)
 
 
-def categories_by_name(most: int | None = None) -> list[Term]:
-    """The categories by name (the first ``most`` of them): what a form offers to choose."""
+def terms_by_name(taxonomy: str, most: int | None = None) -> list[Term]:
+    """The terms of ``taxonomy`` by name (the first ``most`` of them): what a form offers to
+    choose."""
     # Names may repeat under different parents: the id orders those, on either engine.
-    query = Term.select().where(Term.taxonomy == "category").order_by(Term.name, Term.id)
+    query = Term.select().where(Term.taxonomy == taxonomy).order_by(Term.name, Term.id)
     return list(query.limit(most) if most is not None else query)
 
 

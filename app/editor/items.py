@@ -35,10 +35,10 @@ from store.media import (
 )
 from store.terms import (
     TermFilters,
-    categories_by_name,
     get_term,
     list_terms,
     term_names,
+    terms_by_name,
 )
 from store.users import ANONYMOUS
 
@@ -383,7 +383,7 @@ def remove(kind: Kind, item) -> None:
 def parents(kind: Kind, item) -> list:
     if kind.plural != "categories":
         return []
-    return [term for term in categories_by_name() if item is None or term.id != item.id]
+    return [term for term in terms_by_name("category") if item is None or term.id != item.id]
 
 
 def heading(kind: Kind, item=None) -> str:

@@ -51,7 +51,7 @@ from store.linked import (
 from store.memo import MEMO, current_version
 from store.posts import slug_asked
 from store.recurrence import has_overrides
-from store.terms import categories_by_name, find_term
+from store.terms import find_term, terms_by_name
 from store.users import ANONYMOUS
 
 # The filters a visitor may set on the list, month and day views, with the API's meaning.
@@ -570,7 +570,7 @@ def form_choices() -> tuple[list[Choice], list[Choice]]:
 
 
 def _read_choices() -> tuple[list[Choice], list[Choice]]:
-    categories = [_choice(t.slug, t.id, t.name) for t in categories_by_name(MOST_CHOICES)]
+    categories = [_choice(t.slug, t.id, t.name) for t in terms_by_name("category", MOST_CHOICES)]
     rows, _total = list_linked("venue", LinkedFilters(), ANONYMOUS, 0, MOST_CHOICES, count=False)
     # Two venues of one name told apart as the editor's form does, by a city an anonymous
     # visitor may read (a protected venue's is masked: by its id then).
