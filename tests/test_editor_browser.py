@@ -767,3 +767,37 @@ def test_a_trashed_events_form_does_not_take_typing_it_then_throws_away(site, br
     assert page.locator("form.event-form button:not([hidden]):not([name])").count() == 0
     assert page.get_by_role("button", name="Restore").count() == 1
     page.context.close()
+
+
+def test_a_trashed_events_page_has_no_serious_axe_violation(
+    database, admin_auth, tmp_path, browser
+):
+    """Found by an outside check (chk19e D5): SPEC §16 "Accessible ... as §15": a trashed
+    event's page shows its form read only (a disabled fieldset), and with a library of a
+    few dozen images the picker was a scrolling list whose radios were disabled: axe's
+    `scrollable-region-focusable` (serious), a keyboard could not scroll it. The read-only
+    form shows the chosen image alone."""
+    server = Server(database, workers=1, UPLOAD_FOLDER=str(tmp_path / "uploads"))
+    try:
+        for n in range(30):
+            made = requests.post(
+                f"{server.base}{NS}/media",
+                files={
+                    "file": (f"p{n}.png", image_bytes("PNG", (64, 48), colour=(n * 8, 90, 160)))
+                },
+                headers=admin_auth,
+            )
+            assert made.status_code == 201, made.text
+        event = requests.post(
+            f"{server.base}{NS}/events",
+            json={"title": "Gone", "start_date": "tomorrow 7pm", "end_date": "tomorrow 9pm"},
+            headers=admin_auth,
+        ).json()
+        assert requests.delete(f"{server.base}{NS}/events/{event['id']}", headers=admin_auth).ok
+        page = signed_in({"database": database, "base": server.base}, browser, "admin")
+        page.goto(f"{server.base}/manage/events/{event['id']}")
+        assert page.locator("ul.picker li").count() == 1  # "No picture", the one chosen
+        assert serious(page) == []
+        page.context.close()
+    finally:
+        server.stop()
