@@ -539,6 +539,13 @@ def trash_occurrences(series_id: int, now: str) -> None:
     ).execute()
 
 
+def next_occurrences(series_id: int, most: int) -> list:
+    """The series' next ``most`` dates (its occurrences, edited on their own or not, not in
+    the trash) from now on, in date order: what its form links to, to edit one alone."""
+    upcoming = _members(series_id) & (Event.status != "trash") & (Event.utc_end >= utcnow_str())
+    return list(Event.select().where(upcoming).order_by(Event.utc_start, Event.id).limit(most))
+
+
 def count_occurrences(series_id: int) -> int:
     """The series' other dates (edited on their own or not): what deleting it takes with it."""
     return Event.select().where(_members(series_id)).count()

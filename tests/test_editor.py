@@ -17,6 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 import app.editor as editor_routes
 from app import create_app
+from app.editor import kept_images
 from rules import clock
 from store import accounts
 from store.db import bind_database, database, write_transaction
@@ -1288,6 +1289,35 @@ def test_the_repeats_day_follows_a_moved_start_when_left_as_shown(client, sign_i
     assert moved(monthly) == ["RRULE:FREQ=MONTHLY;BYDAY=4WE;COUNT=3"]
 
 
+def test_a_series_edit_page_says_it_changes_every_date_and_leads_to_each_one(
+    client, admin, sign_in
+):
+    """Found by an outside check (chk19e D4): editing one occurrence vs. the whole series
+    (SPEC §12, §16): an occurrence's page says "This event is one date of a series ... Edit
+    the series", but the series' own page said nothing: a volunteer who opened it to change
+    one date (it is the first date in the list) changed every date, with no way to reach a
+    single date."""
+    editor = sign_in("editor")
+    saved = editor.post(
+        "/manage/events/new",
+        data=event_form(editor, title="Weekly choir", repeat_freq="WEEKLY", repeat_count="3"),
+    )
+    assert saved.status_code == 303
+    series = saved_id(saved)
+    occurrences = client.get(
+        f"{NS}/events", query_string={"post_parent": series}, headers=admin
+    ).get_json()["events"]
+    assert len(occurrences) == 2
+    page = editor.get(f"/manage/events/{series}").get_data(as_text=True)
+    assert "changes every date of it not edited on its own" in page
+    for occurrence in occurrences:
+        assert f'href="/manage/events/{occurrence["id"]}"' in page
+    one = editor.get(f"/manage/events/{occurrences[0]['id']}").get_data(as_text=True)
+    plain = editor.post("/manage/events/new", data=event_form(editor, title="Once"))
+    alone = editor.get(plain.headers["Location"]).get_data(as_text=True)
+    assert "changes every date" not in one and "changes every date" not in alone
+
+
 def test_a_series_form_warns_of_its_edited_dates_and_says_which_a_move_deleted(
     client, admin, sign_in
 ):
@@ -1637,32 +1667,163 @@ def test_the_event_form_shows_tags_by_their_names(sign_in):
     assert 'id="categories" name="categories" value="Danse"' in page
 
 
+def _png(colour="purple") -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), colour).save(out, "PNG")
+    return out.getvalue()
+
+
 @pytest.mark.parametrize(
     "fields, status", [({"title": ""}, 400), ({"preview": "1"}, 200)], ids=["refused", "preview"]
 )
-def test_a_form_shown_again_says_that_the_chosen_image_file_must_be_chosen_again(
+def test_a_form_shown_again_keeps_the_chosen_image_file_and_saves_nothing(
     app, sign_in, fields, status
 ):
     """Found by using the editor: a form refused for a mistake came back without the image
-    file chosen (a browser never fills a file input again) and without a word, so the
-    corrected form was saved without its image; a preview says so too. Nothing is saved."""
+    file chosen (a browser never fills a file input again), so the corrected form was saved
+    without its image; a preview lost it too. The file is now kept aside, named on the
+    form, and nothing is saved (no event, no image in the library) until the form is."""
     editor = sign_in("editor", "pia")
-    image = io.BytesIO()
-    Image.new("RGB", (40, 30), "red").save(image, "PNG")
     answer = editor.post(
         "/manage/events/new",
-        data={**event_form(editor, **fields), "image": (io.BytesIO(image.getvalue()), "a.png")},
+        data={**event_form(editor, **fields), "image": (io.BytesIO(_png("red")), "a.png")},
         content_type="multipart/form-data",
     )
     page = answer.get_data(as_text=True)
-    assert answer.status_code == status and 'id="image-file-note"' in page
-    assert 'aria-describedby="image-file-note"' in page
-    if status == 400:
-        assert "The chosen image file was not kept, as nothing was saved" in page
+    assert answer.status_code == status and 'id="image-kept-note"' in page
+    assert 'aria-describedby="image-kept-note"' in page and "a.png" in page
+    assert re.search(r'<input type="hidden" name="image_kept" value="\d+-[\w-]{32}">', page)
     plain = editor.post("/manage/events/new", data=event_form(editor, **fields))
-    assert 'id="image-file-note"' not in plain.get_data(as_text=True)
+    assert 'id="image-kept-note"' not in plain.get_data(as_text=True)
     with app.app_context(), database.connection_context():
         assert Event.select().count() == 0 and Media.select().count() == 0
+
+
+def test_an_uploaded_image_is_kept_when_the_form_comes_back_with_an_error(client, admin, sign_in):
+    """Found by an outside check (chk19e D1): a volunteer chooses a poster, makes a mistake
+    in the dates (400), corrects it and saves: the event was saved without the poster
+    (SPEC §16: "with what the user typed kept")."""
+    editor = sign_in("editor")
+    data = event_form(editor, title="Poster kept")
+    data["end_date"] = data["start_date"].replace("T19:00", "T18:00")  # before the start
+    data["image"] = (io.BytesIO(_png()), "poster.png")
+    back = editor.post("/manage/events/new", data=data, content_type="multipart/form-data")
+    assert back.status_code == 400
+    end = data["start_date"].replace("T19:00", "T21:00")
+    fields = untouched(editor, "/manage/events/new", page=back, end_date=end)  # no file again
+    saved = editor.post("/manage/events/new", data=fields)
+    assert saved.status_code == 303, saved.get_data(as_text=True)[:2000]
+    event = client.get(f"{NS}/events/{saved_id(saved)}", headers=admin).get_json()
+    assert event["image"] is not False, "the poster chosen before the error was dropped"
+
+
+def test_an_uploaded_image_is_kept_through_the_description_preview(client, admin, sign_in):
+    """Found by an outside check (chk19e D1): the preview is a round trip to the server;
+    the file chosen before it was lost, and the event saved after it had no image."""
+    editor = sign_in("editor")
+    data = event_form(editor, title="Preview then save", description="<p>Hi</p>", preview="1")
+    data["image"] = (io.BytesIO(_png("green")), "poster.png")
+    shown = editor.post("/manage/events/new", data=data, content_type="multipart/form-data")
+    assert shown.status_code == 200
+    fields = untouched(editor, "/manage/events/new", page=shown)
+    fields.pop("preview", None)
+    saved = editor.post("/manage/events/new", data=fields)
+    assert saved.status_code == 303, saved.get_data(as_text=True)[:2000]
+    event = client.get(f"{NS}/events/{saved_id(saved)}", headers=admin).get_json()
+    assert event["image"] is not False, "the poster chosen before the preview was dropped"
+
+
+def test_a_kept_image_file_is_dropped_on_request_and_usable_by_its_user_alone(
+    app, client, admin, sign_in
+):
+    """The kept file's token: "Do not use the kept file" saves without it; another user's
+    token, or a forged one, is an error beside the image (nothing saved), never their
+    image."""
+    editor = sign_in("editor", "pia")
+    data = {**event_form(editor, title=""), "image": (io.BytesIO(_png()), "mine.png")}
+    back = editor.post("/manage/events/new", data=data, content_type="multipart/form-data")
+    token = untouched(editor, "/manage/events/new", page=back)["image_kept"]
+    dropped = untouched(
+        editor, "/manage/events/new", page=back, title="No poster", image_kept_drop="on"
+    )
+    saved = editor.post("/manage/events/new", data=dropped)
+    assert saved.status_code == 303
+    event = client.get(f"{NS}/events/{saved_id(saved)}", headers=admin).get_json()
+    assert event["image"] is False
+    other = sign_in("editor", "olga")
+    for forged in (token, token[:-4] + "AAAA", "1-" + "A" * 32, "../secret_key"):
+        answer = other.post(
+            "/manage/events/new", data={**event_form(other, title="Not mine"), "image_kept": forged}
+        )
+        page = answer.get_data(as_text=True)
+        assert answer.status_code == 400 and 'id="image-error"' in page, forged
+        assert "The image file kept from before is no longer there" in page
+    data = {**event_form(editor, title=""), "image": (io.BytesIO(_png()), "late.png")}
+    back = editor.post("/manage/events/new", data=data, content_type="multipart/form-data")
+    clock.advance(kept_images.LIFETIME)  # the conftest sets the clock back after each test
+    late = editor.post(
+        "/manage/events/new", data=untouched(editor, "/manage/events/new", page=back, title="Late")
+    )
+    assert late.status_code == 400 and "kept from before is no longer there" in late.get_data(
+        as_text=True
+    )
+    with app.app_context(), database.connection_context():
+        assert Event.select().count() == 1 and Media.select().count() == 0
+
+
+def test_a_form_shown_again_says_what_is_wrong_with_the_chosen_file(app, sign_in):
+    """A file that is no image, sent with another mistake, is said beside the image at
+    once (all of a form's mistakes together), and nothing is kept of it."""
+    editor = sign_in("editor")
+    data = {**event_form(editor, title=""), "image": (io.BytesIO(b"not an image"), "a.png")}
+    answer = editor.post("/manage/events/new", data=data, content_type="multipart/form-data")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and 'id="image-error"' in page
+    assert 'name="image_kept"' not in page
+
+
+def _offered(html: str, field: str) -> set[str]:
+    """The values the form offers for ``field``: the options of the datalist its input
+    names (``list=...``)."""
+    tag = re.search(rf'<input[^>]*name="{field}"[^>]*>', html)
+    assert tag, field
+    listed = re.search(r'list="([^"]+)"', tag.group(0))
+    if not listed:
+        return set()
+    datalist = re.search(rf'<datalist[^>]*id="{listed.group(1)}"[^>]*>(.*?)</datalist>', html, re.S)
+    return set(re.findall(r'<option[^>]*value="([^"]*)"', datalist.group(1))) if datalist else set()
+
+
+def test_the_event_form_offers_the_existing_categories_and_tags(client, admin, sign_in):
+    """Found by an outside check (chk19e D2): SPEC §16's event form has "organizers,
+    categories, tags" to choose; categories and tags were bare text inputs, so a volunteer
+    could not see which existed ("Concerts" typed where "Concert" exists made a second
+    one). Each field offers the existing terms (its comma-separated text as it was), and
+    names them under it while that stays short."""
+    for kind, name in (("categories", "Concert"), ("tags", "Family")):
+        made = client.post(f"{NS}/{kind}", json={"name": name}, headers=admin)
+        assert made.status_code == 201
+    editor = sign_in("editor")
+    page = editor.get("/manage/events/new").get_data(as_text=True)
+    assert _offered(page, "categories") == {"Concert"} and _offered(page, "tags") == {"Family"}
+    assert re.search(r'<input id="categories" name="categories" value="" list=', page)
+    assert 'aria-describedby="categories-hint"' in page and "Existing: Concert</p>" in page
+    for number in range(12):
+        client.post(f"{NS}/tags", json={"name": f"A rather long tag {number}"}, headers=admin)
+    page = editor.get("/manage/events/new").get_data(as_text=True)
+    assert len(_offered(page, "tags")) == 13 and 'id="tags-hint"' not in page  # too long
+
+
+def test_the_event_form_offers_timezones_to_choose(sign_in):
+    """Found by an outside check (chk19e D3): the timezone was a bare text input, nothing
+    offering Europe/Paris or the other names the field accepts; a name typed in another
+    case is taken (tests/test_events.py)."""
+    editor = sign_in("editor")
+    offered = _offered(editor.get("/manage/events/new").get_data(as_text=True), "timezone")
+    assert {"Europe/Paris", "UTC", "UTC+5:30"} <= offered
+    saved = editor.post("/manage/events/new", data=event_form(editor, timezone="asia/tokyo"))
+    page = editor.get(saved.headers["Location"]).get_data(as_text=True)
+    assert 'name="timezone" value="Asia/Tokyo"' in page
 
 
 def test_what_a_contributor_may_not_edit_links_to_its_public_page(client, sign_in):

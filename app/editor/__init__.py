@@ -46,7 +46,7 @@ from app.auth import (
     written_status,
 )
 from app.cache import READS
-from app.editor import event_form, items, listing, review
+from app.editor import event_form, items, kept_images, listing, review
 from app.editor.event_form import WEEKDAYS
 from app.errors import ApiError, NotInTrash, from_validation_error, invalid_params
 from app.event_input import change_event, create_event, discard_event, prepare_event
@@ -57,6 +57,7 @@ from app.reading.texts import render_events
 from app.render import media_out, render_context
 from rules import recurrence
 from rules.clock import utcnow
+from rules.dates import zone_choices
 from rules.ids import as_id
 from rules.posts import effective_status
 from rules.text import sanitise_html
@@ -76,7 +77,7 @@ from store.editor import (
 from store.events import get_event, get_events
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
-from store.recurrence import count_occurrences, overrides_of
+from store.recurrence import count_occurrences, next_occurrences, overrides_of
 from store.users import ANONYMOUS, Viewer
 
 # The editor's addresses, under the site root and each language root.
@@ -649,6 +650,7 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
     images = image_choices(viewer, values.get("image") or "")
     weekdays = _weekday_labels()
     statuses, series = _statuses(viewer), _series_of(viewer, event)
+    kept = _kept_image(viewer, errors) if request.method == "POST" else None
     if request.method == "POST":
         shown = request.form.get("shown", "")
     else:
@@ -661,12 +663,17 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         "series": series,
         "fields": event_form.form_fields(statuses, bool(series)),
         "edited_dates": _edited_dates(event),
+        "whole_series": event is not None and recurrence.is_series(event),
+        "next_dates": _next_dates(event),
         "shown": shown,
         "venues": _choices("venue", viewer, values.get("venue") or []),
         "organizers": _choices("organizer", viewer, values.get("organizer") or []),
         # The images offered; the event's image when they lack it (another user's, older
         # than the newest offered, an outside URL) is offered first, chosen.
         "images": images,
+        "kept_image": kept,
+        "terms": event_form.term_choices(),
+        "zones": zone_choices(),
         "statuses": statuses,
         "date_inputs": {
             name: event_form.date_input(values.get(name) or "", bool(values.get("all_day")))
@@ -726,6 +733,21 @@ def _series_of(viewer, event) -> dict:
     series = _event_for(viewer, event.post_parent)
     link = url_for("editor.edit_event", event_id=series.id) if series is not None else ""
     return {"id": event.post_parent, "link": link}
+
+
+# How many of a series' next dates its form links to (``_next_dates``).
+NEXT_DATES = 5
+
+
+def _next_dates(event) -> list[tuple[str, str]]:
+    """Of a series, its next dates as its form lists them, (the date's form address, its
+    start): the way to change one date alone, from a form that changes them all."""
+    if event is None or not recurrence.is_series(event):
+        return []
+    return [
+        (url_for("editor.edit_event", event_id=row.id), row.start_date[: 10 if row.all_day else 16])
+        for row in next_occurrences(event.id, NEXT_DATES)
+    ]
 
 
 def _edited_dates(event) -> list:
@@ -811,11 +833,11 @@ def _made_by_form(form_id: str, user_id: int) -> int | None:
 
 
 def _saved(viewer, event, made: list[int]):
-    """``_save``'s work; the saved event's id is appended to ``made``. An uploaded image is
-    stored only once the rest of the form is valid, and removed again if the write then
-    fails."""
+    """``_save``'s work; the saved event's id is appended to ``made``. An uploaded image (or
+    one kept from a form that came back, ``kept_images``) is stored only once the rest of
+    the form is valid, and removed again if the write then fails."""
     schema = EventUpdate() if event is not None else EventCreate()
-    upload = request.files.get("image")
+    upload, kept = request.files.get("image"), event_form.kept_image_token(request.form)
     stored, form_errors, status = None, {}, 400
     try:
         body = event_form.body(request.form, request.files, viewer, form_errors)
@@ -824,6 +846,9 @@ def _saved(viewer, event, made: list[int]):
             raise invalid_params({**_write_rule_errors(loaded, viewer, event), **form_errors})
         if upload is not None and upload.filename:
             stored = items.upload(viewer, "image")
+        elif kept:
+            stored = kept_images.store(viewer, kept)
+        if stored is not None:
             loaded = schema.load({**body, "image": stored.id})
         edited = _edited_dates(event)
         saved = change_event(event, loaded, viewer) if event else create_event(loaded, viewer)
@@ -839,6 +864,7 @@ def _saved(viewer, event, made: list[int]):
         status = 413 if error.status == 413 else 400  # an image over the limit, as the API
     else:
         made.append(saved.id)
+        kept_images.forget(viewer, request.form.get(event_form.KEPT_IMAGE, ""))  # used or dropped
         _say_what_became_of(edited, saved)
         _say("saved")
         return redirect(url_for("editor.edit_event", event_id=saved.id), 303)
@@ -847,9 +873,25 @@ def _saved(viewer, event, made: list[int]):
     context = _form_context(viewer, typed, errors, event)
     _place_recurrence_error(errors, typed, context["series"])
     heading = _event_heading(event)
-    # A browser never fills a file input again: the form says the file must be chosen again.
-    kept_not = upload is not None and bool(upload.filename)
-    return _page("event_form.html", status, heading=heading, file_not_kept=kept_not, **context)
+    return _page("event_form.html", status, heading=heading, **context)
+
+
+def _kept_image(viewer, errors: dict) -> kept_images.Kept | None:
+    """The image file of a form that comes back unsaved, kept for the save that follows (a
+    browser never fills a file input again): the one chosen now, else the one the form
+    carried from before; what is wrong with either goes into ``errors`` (by field)."""
+    upload, carried = request.files.get("image"), event_form.kept_image_token(request.form)
+    try:
+        if upload is not None and upload.filename:
+            kept = kept_images.keep(viewer, upload)
+            kept_images.forget(viewer, carried)  # replaced
+            return kept
+        return kept_images.kept(viewer, carried) if carried else None
+    except ApiError as error:
+        if error.status in (401, 403):
+            raise
+        errors.update(items.field_errors(error))
+        return None
 
 
 def _say_what_became_of(edited: list, saved) -> None:
@@ -875,14 +917,7 @@ def _shown_again(viewer, event):
     context = _form_context(viewer, event_form.typed(request.form), {}, event)
     if "preview" in request.form:
         context["preview"] = Markup(sanitise_html(request.form.get("description", "")))  # nh3's
-    heading = _event_heading(event)
-    chosen = request.files.get("image")
-    return _page(
-        "event_form.html",
-        heading=heading,
-        file_not_kept=chosen is not None and bool(chosen.filename),
-        **context,
-    )
+    return _page("event_form.html", heading=_event_heading(event), **context)
 
 
 def _place_recurrence_error(errors: dict, typed: dict, series: dict) -> None:
@@ -979,14 +1014,7 @@ def _edited_elsewhere(viewer, event, fields: list[str], now: dict):
     said = _(EDITED_FIELDS_ELSEWHERE, fields=", ".join(fields))
     context = _form_context(viewer, event_form.typed(request.form), {"_form": said}, event)
     context["shown"] = event_form.shown_state(now, event.password)
-    chosen = request.files.get("image")
-    return _page(
-        "event_form.html",
-        409,
-        heading=_event_heading(event),
-        file_not_kept=chosen is not None and bool(chosen.filename),
-        **context,
-    )
+    return _page("event_form.html", 409, heading=_event_heading(event), **context)
 
 
 EDITED_FIELDS_ELSEWHERE = N_(

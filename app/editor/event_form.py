@@ -16,7 +16,7 @@ from app.errors import ApiError, invalid_params
 from app.i18n import N_, _, current_language, labelled, number, translate
 from app.pages import formatting
 from store.linked import get_linked
-from store.terms import find_term
+from store.terms import find_term, terms_by_name
 
 FLAGS = ("all_day", "featured", "sticky", "hide_from_listings")
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
@@ -173,6 +173,27 @@ def _term_names(terms: list[dict], taxonomy: str) -> str:
     return ", ".join(shown)
 
 
+# The existing terms the categories and tags fields offer (a datalist; the first ones by
+# name), and the length past which the names said under a field ("Existing: …") would be
+# a paragraph to read rather than a hint: the field then says nothing.
+TERMS_OFFERED = 500
+HINT_MOST = 60
+
+
+def term_choices() -> dict[str, dict]:
+    """Of the categories and tags fields, the existing terms as the field takes them (by
+    name, or by slug where the name holds a comma: ``_term_names``), and the hint naming
+    them all when it stays short ("" otherwise)."""
+    offered = {}
+    for field, taxonomy in (("categories", "category"), ("tags", "tag")):
+        terms = terms_by_name(taxonomy, TERMS_OFFERED + 1)
+        names = list(dict.fromkeys(t.slug if "," in t.name else t.name for t in terms))
+        hint = ", ".join(names)
+        short = len(terms) <= TERMS_OFFERED and len(hint) <= HINT_MOST
+        offered[field] = {"names": names[:TERMS_OFFERED], "hint": hint if short else ""}
+    return offered
+
+
 def _input_date(stored: str, all_day: bool) -> str:
     """A stored date as the date or datetime-local input takes it (seconds when any)."""
     moment = datetime.strptime(stored, "%Y-%m-%d %H:%M:%S")
@@ -257,6 +278,17 @@ def _shown(form) -> dict:
     return shown if isinstance(shown, dict) else {}
 
 
+# An image file kept from the form's last sending (app/editor/kept_images.py): the field
+# carrying its token, and the box that drops it.
+KEPT_IMAGE = "image_kept"
+KEPT_IMAGE_DROPPED = "image_kept_drop"
+
+
+def kept_image_token(form) -> str:
+    """The token of the kept image file the form asks to use ("": none, or dropped)."""
+    return "" if KEPT_IMAGE_DROPPED in form else form.get(KEPT_IMAGE, "").strip()
+
+
 def unchanged(form, files) -> set[str]:
     """The compared fields the user left as the form showed them."""
     shown = _shown(form)
@@ -268,8 +300,8 @@ def unchanged(form, files) -> set[str]:
     }
     if form.get("venue[venue]", "").strip():
         same.discard("venue")
-    if files.get("image") is not None and files["image"].filename:
-        same.discard("image")
+    if (files.get("image") is not None and files["image"].filename) or kept_image_token(form):
+        same.discard("image")  # a file chosen now, or kept from the form's last sending
     same |= {flag for flag in FLAGS if flag in shown and (flag in form) == bool(shown[flag])}
     if "all_day" not in same:
         same -= {"start_date", "end_date"}

@@ -24,6 +24,7 @@ from rules.ids import is_digits
 from rules.posts import effective_status
 from schemas.linked import OrganizerCreate, OrganizerUpdate, VenueCreate, VenueUpdate
 from schemas.terms import CategoryCreate, CategoryUpdate, TagCreate, TagUpdate
+from store import images
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import (
     delete_media,
@@ -485,22 +486,32 @@ def searching_images(form) -> bool:
 def upload(viewer, param: str = "file"):
     """The form's file ``param`` through the upload route's decoding and storing; its
     errors name ``param`` (the library's form calls it file, the event form image)."""
+    _data, processed = read_image(viewer, request.files.get(param), param)
+    return save_media(
+        processed, viewer.id, current_app.config["UPLOAD_FOLDER"], request.files[param].filename
+    )
+
+
+def read_image(viewer, storage, param: str) -> tuple[bytes, images.Processed]:
+    """A form's file (``storage``) read and decoded as the upload route reads one: (its
+    bytes, the image), or the route's refusal naming ``param``."""
     require(viewer, "upload_media")
-    storage = request.files.get(param)
     if storage is None or not storage.filename:
         raise invalid_params({param: _("Choose an image file.")})
     data = read_at_most(storage.stream, current_app.config["MAX_UPLOAD_BYTES"])
     if len(data) > current_app.config["MAX_UPLOAD_BYTES"]:  # the upload route's 413
         error = too_large()
         raise ApiError(error.code, error.message, 413, params={param: error.message})
+    return data, decoded(data, param)
+
+
+def decoded(data: bytes, param: str) -> images.Processed:
+    """``data`` decoded as the upload route decodes it, its refusal naming ``param``."""
     try:
-        processed = decode(data)
+        return decode(data)
     except ApiError as error:  # the upload route's answer names its own field
         message = next(iter((error.data.get("params") or {"": error.message}).values()))
         raise invalid_params({param: message}) from None
-    return save_media(
-        processed, viewer.id, current_app.config["UPLOAD_FOLDER"], storage.filename or ""
-    )
 
 
 def discard(media) -> None:
