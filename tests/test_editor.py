@@ -1733,6 +1733,23 @@ def test_an_uploaded_image_is_kept_through_the_description_preview(client, admin
     assert event["image"] is not False, "the poster chosen before the preview was dropped"
 
 
+def test_an_edit_form_keeps_its_uploaded_image_through_an_error_too(client, admin, sign_in):
+    """The kept file is the form's change of the image on an edit form as on a new one
+    (``unchanged``): the event saved after the error shows it."""
+    editor = sign_in("editor")
+    saved = editor.post("/manage/events/new", data=event_form(editor, title="Before"))
+    path = f"/manage/events/{saved_id(saved)}"
+    data = untouched(editor, path, title="")
+    sent = {key: data.getlist(key) for key in data}
+    sent["image"] = (io.BytesIO(_png("blue")), "edit.png")
+    back = editor.post(path, data=sent, content_type="multipart/form-data")
+    assert back.status_code == 400 and "edit.png" in back.get_data(as_text=True)
+    again = editor.post(path, data=untouched(editor, path, page=back, title="After"))
+    assert again.status_code == 303
+    event = client.get(f"{NS}/events/{saved_id(saved)}", headers=admin).get_json()
+    assert event["image"] is not False and event["title"] == "After"
+
+
 def test_a_kept_image_file_is_dropped_on_request_and_usable_by_its_user_alone(
     app, client, admin, sign_in
 ):
