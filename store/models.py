@@ -337,8 +337,9 @@ class EventDay(BaseModel):
     """How many events listed (not ``hide_from_listings``) start on ``start_day`` and end
     on ``end_day`` (UTC ``YYYY-MM-DD``), per status: kept by the triggers of
     store/db.py::create_day_counter on every write to ``event``, as ``term.published`` is;
-    a date window's total sums its whole days (store/events.py::_window_counts). Not in
-    ``ALL_TABLES``: derived from ``event``, never copied."""
+    a date window's total sums its whole days (store/events.py::_window_counts), from the
+    index alone: it holds ``n``. Not in ``ALL_TABLES``: derived from ``event``, never
+    copied."""
 
     start_day = CharField(max_length=10)
     end_day = CharField(max_length=10)
@@ -348,7 +349,7 @@ class EventDay(BaseModel):
     class Meta:
         table_name = "event_day"
         primary_key = CompositeKey("start_day", "end_day", "status")
-        indexes = ((("status", "start_day", "end_day"), False),)
+        indexes = ((("status", "start_day", "end_day", "n"), False),)
 
 
 class EventDates(BaseModel):

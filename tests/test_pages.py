@@ -449,6 +449,43 @@ def test_a_grid_of_utc_days_counts_from_the_kept_dates_as_the_listing_does(
     check(by_dates=False)
 
 
+def test_a_grid_counted_by_dates_reads_one_earliest_start_of_event_day(
+    app, client, make_event, monkeypatch
+):
+    """Counted from ``event_dates``, a grid needs the earliest start of an event running on
+    its first day alone: one value of ``event_day`` (``_FIRST_RUNNING``), the first of what
+    ``_earliest_running_starts`` reads in rows for a grid counted day by day."""
+    from store import events
+    from store.db import database
+
+    _make_awkward_grid_events(make_event)
+    sent = {"first": 0, "rows": 0}
+    for name, statement in (("first", events._FIRST_RUNNING), ("rows", events._RUNNING)):
+
+        def counted(*args, name=name, execute=statement.execute, **kwargs):
+            sent[name] += 1
+            return execute(*args, **kwargs)
+
+        monkeypatch.setattr(statement, "execute", counted)
+    found, expected, from_dates = _grid_by_both_rules(app, "UTC")
+    assert found == expected and from_dates
+    assert sent == {"first": 1, "rows": 0}
+    found, expected, from_dates = _grid_by_both_rules(app, "Europe/Paris")
+    assert found == expected and not from_dates
+    assert sent == {"first": 1, "rows": 1}
+    monkeypatch.undo()
+    days = [
+        f"2031-{month:02}-{day:02}"
+        for month in (2, 3, 4)
+        for day in (1, 9, 24, 30)
+        if (month, day) != (2, 30)
+    ]
+    with app.app_context(), database.connection_context():
+        for day in days:
+            earliest = events._FIRST_RUNNING.execute("2031-04-08", day).fetchone()[0]
+            assert earliest == events._earliest_running_starts([day], "2031-04-08")[0], day
+
+
 def _titles_of_day(client, day: str) -> list[str]:
     html = page(client, f"/events/{day}/")
     return re.findall(r'class="event-title"><a href="[^"]*">([^<]*)</a>', html)

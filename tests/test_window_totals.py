@@ -16,6 +16,7 @@ from rules import clock, dates
 from store.db import database
 from store.models import EventDay
 from tests.conftest import NS
+from tests.databases import ON_POSTGRES
 
 _n = itertools.count(990000)
 
@@ -584,3 +585,33 @@ def test_a_listing_from_a_moment_finds_events_begun_long_before(client, admin, e
     for moment in ENDS_AFTER:
         expected = expected_after(moment, moved, hidden={"overnight"}, gone={"three days"})
         assert listed_after(client, moment, admin) == expected, moment
+
+
+def test_a_window_total_sums_the_day_counts_from_their_index(app, client, events, monkeypatch):
+    """``event_day``'s index by status and days holds ``n``: the total's sum of a month of
+    days reads the index alone (each row was a read of the table too). The plan is checked
+    on SQLite, whose plans are made without statistics; PostgreSQL's, on a few rows, may
+    read the table at once."""
+    with app.app_context(), database.connection_context():
+        columns = [index.columns for index in database.get_indexes("event_day")]
+    assert ["status", "start_day", "end_day", "n"] in columns
+    assert ["status", "start_day", "end_day"] not in columns  # the old index, dropped
+    if ON_POSTGRES:
+        return
+    sent = []
+    execute = database.obj.execute_sql
+
+    def spying(sql, params=None, *args, **kwargs):
+        sent.append((sql, params))
+        return execute(sql, params, *args, **kwargs)
+
+    monkeypatch.setattr(database.obj, "execute_sql", spying)
+    path = window_query("2031-03-01 10:00:00", "2031-04-01 10:00:00")
+    assert client.get(f"{path}&per_page=1&_={next(_n)}").status_code == 200
+    monkeypatch.undo()
+    (sql, params), *_ = [(s, p) for s, p in sent if '"event_day"' in s]
+    with app.app_context(), database.connection_context():
+        plan = [row[-1] for row in database.execute_sql(f"EXPLAIN QUERY PLAN {sql}", params)]
+    day_reads = [step for step in plan if " t3 " in step or "event_day" in step]
+    assert len(day_reads) == 2, plan  # the days between, the earliest ending on the last
+    assert all("COVERING INDEX event_day_status_start_day_end_day_n" in s for s in day_reads)
