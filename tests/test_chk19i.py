@@ -32,7 +32,38 @@ def site(tmp_path_factory):
             headers,
         )
         assert status == 201, event
-    yield {"server": server, "base": server.base, "headers": headers}
+    # A schedule pasted as preformatted text, as descriptions carry them (§15: the
+    # description is the stored, sanitised HTML), at an event and at a venue.
+    line = (
+        "10:00  Begrüßung durch die Vorsitzende des Vereins und Vorstellung aller Mitwirkenden,"
+        " danach Kaffee und Kuchen im Foyer der Probebühne am Hauptbahnhof"
+    )
+    status, event = server.request(
+        "POST",
+        f"{NS}/events",
+        {
+            "title": "Programmheft",
+            "start_date": f"{DAY} 10:00:00",
+            "end_date": f"{DAY} 12:00:00",
+            "description": f"<p>Ablauf:</p><pre>{line}</pre>",
+        },
+        headers,
+    )
+    assert status == 201, event
+    status, venue = server.request(
+        "POST",
+        f"{NS}/venues",
+        {"venue": "Probebühne", "description": f"<pre>Anfahrt: {line}</pre>"},
+        headers,
+    )
+    assert status == 201, venue
+    yield {
+        "server": server,
+        "base": server.base,
+        "headers": headers,
+        "schedule": event["slug"],
+        "venue": venue["slug"],
+    }
     server.stop()
     drop_database(database)
 
@@ -80,7 +111,7 @@ def test_widget_links_readable_on_a_dark_host_page(site, browser, tmp_path, lang
         page.goto(f"http://127.0.0.1:{port}/")
         page.wait_for_function(
             "document.querySelector('[data-calendar-events]').shadowRoot"
-            " && document.querySelector('[data-calendar-events]').shadowRoot.querySelectorAll('li a').length === 2"
+            " && document.querySelector('[data-calendar-events]').shadowRoot.querySelectorAll('li a').length === 3"
         )
         assert _serious(page) == []
     finally:
@@ -142,3 +173,20 @@ def test_editor_lists_write_dates_for_the_language(app, sign_in):
         row = text[text.index("Stammtisch") : text.index("Stammtisch") + 80]
         assert f"{day:%Y-%m-%d}" not in row, (path, row)
         assert any(name in row for name in names), (path, row)
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "es"])
+@pytest.mark.parametrize("width", [1280, 360])
+def test_a_description_with_preformatted_text_passes_axe(site, browser, lang, width):
+    """§15 "axe-core finds no violation of impact serious or critical on any view": the
+    stylesheet makes a description's <pre> scroll sideways (overflow-x: auto), and a
+    scrolling box with nothing focusable inside cannot be scrolled from the keyboard
+    (axe: scrollable-region-focusable, serious), on the event page and the venue page."""
+    for path in (f"/{lang}/event/{site['schedule']}/", f"/{lang}/venue/{site['venue']}/"):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        try:
+            page = context.new_page()
+            assert page.goto(site["base"] + path).status == 200
+            assert _serious(page) == [], path
+        finally:
+            context.close()
