@@ -63,6 +63,8 @@ def site(tmp_path_factory):
         "headers": headers,
         "schedule": event["slug"],
         "venue": venue["slug"],
+        "database": database,
+        "line": line,
     }
     server.stop()
     drop_database(database)
@@ -190,3 +192,27 @@ def test_a_description_with_preformatted_text_passes_axe(site, browser, lang, wi
             assert _serious(page) == [], path
         finally:
             context.close()
+
+
+def test_the_editor_preview_of_preformatted_text_passes_axe(site, browser):
+    """§16 "Accessible … as §15": the editor's description preview draws the same <pre> as a
+    box that scrolls sideways with nothing focusable in it (scrollable-region-focusable)."""
+    link = flask_cli(site["database"], "users", "login-link", "boss").strip().splitlines()[-1]
+    token = link.rsplit("/", 1)[-1]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{site['base']}/de/manage/set-password/{token}")
+        for box in page.locator("input[type=password]").all():
+            box.fill("a-long-password-1")
+        page.locator("main form button[type=submit]").last.click()
+        page.wait_for_load_state()
+        page.goto(f"{site['base']}/de/manage/events/new")
+        page.fill("input[name=title]", "Vorschau")
+        page.fill("textarea[name=description]", f"<pre>{site['line']}</pre>")
+        page.locator("button", has_text="Vorschau").first.click()
+        page.wait_for_load_state()
+        assert page.locator("section.preview pre").count() == 1
+        assert _serious(page) == []
+    finally:
+        context.close()
