@@ -177,9 +177,7 @@ def test_editor_lists_write_dates_for_the_language(app, sign_in):
 
     client = sign_in("administrator")
     day = date.today() + timedelta(days=40)
-    answer = client.post(
-        "/manage/events/new", data=event_form(client, day=day, title="Stammtisch")
-    )
+    answer = client.post("/manage/events/new", data=event_form(client, day=day, title="Stammtisch"))
     assert answer.status_code == 303, answer.status_code
     saved_id(answer)
     names = {
