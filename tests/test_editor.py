@@ -2225,6 +2225,17 @@ def test_the_monthly_on_label_and_its_choice_read_as_one_phrase(sign_in, lang):
         assert choice.split()[0].lower() != last, (label[1], choice)
 
 
+@pytest.mark.parametrize("lang", ["", "/fr", "/de", "/es"])
+def test_the_repeats_fieldset_and_its_select_have_names_of_their_own(sign_in, lang):
+    """Found by an outside check (chk19i, a note): the fieldset's legend and the select in
+    it were both "Repeats" ("Wiederholt sich", "Se répète"), which a screen reader said
+    twice as the select took the focus."""
+    page = sign_in("administrator").get(f"{lang}/manage/events/new").get_data(as_text=True)
+    found = re.search(r'<legend>([^<]+)</legend>\s*<label for="repeat_freq">([^<]+)</label>', page)
+    assert found, "the repeats fieldset"
+    assert found[1].strip() != found[2].strip(), found.groups()
+
+
 def _offered_images(page: str) -> set[int]:
     return {int(n) for n in re.findall(r'name="image_library" value="(\d+)"', page)}
 
