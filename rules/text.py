@@ -62,11 +62,12 @@ def sanitise_html(html: str) -> str:
     accessibility fault (axe-core's image-alt). A link holding only such an image would
     then have no name at all (axe-core's link-name, serious): its image is named by the
     file the link leads to, as WordPress inserts an image "linked to its file" without
-    alt by default, and imports bring it."""
+    alt by default, and imports bring it. A link with nothing in it (nothing to see or
+    click, a nameless stop of the keyboard: link-name again) is dropped."""
     import nh3  # imported by the first write: 2 MB that a worker serving reads never needs
 
     cleaned = _IMG.sub(_with_alt, nh3.clean(_NOT_IN_HTML.sub("", html)))
-    return _IMAGE_LINK.sub(_image_link_named, cleaned)
+    return _EMPTY_LINK.sub("", _IMAGE_LINK.sub(_image_link_named, cleaned))
 
 
 # An <img> as nh3 writes it: lower-case names, every value in double quotes (a quote in it
@@ -82,7 +83,9 @@ def _with_alt(match: re.Match) -> str:
     return f'<img{attributes} alt="">'
 
 
-# A link (as nh3 writes it: a ">" in a value as &gt;) holding one image and nothing else.
+# A link (as nh3 writes it: a ">" in a value as &gt;) holding one image and nothing else,
+# or nothing at all.
+_EMPTY_LINK = re.compile(r"<a [^>]*>\s*</a>")
 _IMAGE_LINK = re.compile(r"(<a [^>]*>\s*<img [^>]*?) alt=\"\"([^>]*>\s*</a>)")
 _URL_VALUE = re.compile(r' (href|src)="([^"]*)"')
 

@@ -1630,7 +1630,7 @@ def test_a_linked_image_without_alt_is_named_by_the_file_it_leads_to(client, mak
     one left a link holding only that image with no name (axe-core: link-name, serious):
     WordPress's image "linked to its file", without alt by default. Such an image is named
     by the link's file (its host when the path has none); an image with words beside it
-    in its link, or an alt of its own, is stored as before."""
+    in its link, or an alt of its own, is stored as before; an empty link is dropped."""
     cases = (
         (
             '<a href="/wp-content/uploads/Plakat%20Sommer.jpg"><img src="/p.jpg"></a>',
@@ -1647,6 +1647,10 @@ def test_a_linked_image_without_alt_is_named_by_the_file_it_leads_to(client, mak
         made = event(make_event, description=html)
         stored = client.get(f"{NS}/events/{made['id']}").get_json()["description"]
         assert alt in stored, (html, stored)
+    # A link with nothing in it (a note of the same check) is nothing to click: dropped.
+    made = event(make_event, description='<p>See <a href="#"> </a>below</p>')
+    stored = client.get(f"{NS}/events/{made['id']}").get_json()["description"]
+    assert stored == "<p>See below</p>", stored
 
 
 def test_a_description_table_is_focusable_where_it_is_shown(client, make_event):
