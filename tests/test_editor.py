@@ -1358,7 +1358,7 @@ def test_a_series_form_warns_of_its_edited_dates_and_says_which_a_move_deleted(
     # One date is not "1 dates" (found by using the editor): a sentence made for one.
     assert "A date edited on its own was deleted with this change" in page
     assert "1 dates" not in page
-    assert f"{second['start_date'][:16]} · Walk (long)" in page
+    assert f"{short_start(second['start_date'], False, 'en')} · Walk (long)" in page
     assert client.get(f"{NS}/events/{second['id']}", headers=admin).status_code == 404
     assert not re.search(r"dates? of this series (was|were) edited", page)  # none left
     again = editor.get(path).get_data(as_text=True)

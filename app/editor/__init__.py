@@ -608,6 +608,13 @@ def start_shown(event: dict) -> str:
     return f"{start} ({named})" if named else start
 
 
+@bp.app_template_global()
+def date_shown(row) -> str:
+    """A date of a series as its form lists it (next dates, those edited on their own):
+    its start written for the page's language, in the series' own zone."""
+    return formatting.short_start(row.start_date, row.all_day, current_language())
+
+
 def new_status(viewer) -> str:
     """The status a new item's form starts on: where the API puts a new item (published),
     as the write rules scale it for this role (a contributor's: submitted for review), so
@@ -747,10 +754,7 @@ def _next_dates(event) -> list[tuple[str, str]]:
     if event is None or not recurrence.is_series(event):
         return []
     return [
-        (
-            url_for("editor.edit_event", event_id=row.id),
-            formatting.short_start(row.start_date, row.all_day, current_language()),
-        )
+        (url_for("editor.edit_event", event_id=row.id), date_shown(row))
         for row in next_occurrences(event.id, NEXT_DATES)
     ]
 
@@ -912,7 +916,7 @@ def _say_what_became_of(edited: list, saved) -> None:
         ("edited dates alone", [row for row in out if row.id in alone]),
     ):
         if rows:
-            named = [(row.start_date[:16], row.title, row.id) for row in rows[:20]]
+            named = [(date_shown(row), row.title, row.id) for row in rows[:20]]
             flash({"count": len(rows), "shown": named}, category)
 
 
