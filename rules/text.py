@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from html import unescape
-from urllib.parse import urlparse
+from html import escape, unescape
+from urllib.parse import unquote, urlparse
 
 # Script and style elements lose their content too, as WordPress's wp_strip_all_tags does.
 _SCRIPT_OR_STYLE = re.compile(r"<(script|style)\b[^>]*>.*?(</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
@@ -59,10 +59,15 @@ def sanitise_html(html: str) -> str:
     """Allow-listed HTML (descriptions, excerpts): scripts, event handlers and javascript:
     URLs never survive. An image without ``alt`` gets ``alt=""`` (decorative, as far as
     anyone said): every face shows it as stored, and an image without one is a critical
-    accessibility fault (axe-core's image-alt)."""
+    accessibility fault (axe-core's image-alt). A link holding only such an image would
+    then have no name at all (axe-core's link-name, serious): its image is named by the
+    file the link leads to, as WordPress inserts an image "linked to its file" without
+    alt by default, and imports bring it. A link with nothing in it (nothing to see or
+    click, a nameless stop of the keyboard: link-name again) is dropped."""
     import nh3  # imported by the first write: 2 MB that a worker serving reads never needs
 
-    return _IMG.sub(_with_alt, nh3.clean(_NOT_IN_HTML.sub("", html)))
+    cleaned = _IMG.sub(_with_alt, nh3.clean(_NOT_IN_HTML.sub("", html)))
+    return _EMPTY_LINK.sub("", _IMAGE_LINK.sub(_image_link_named, cleaned))
 
 
 # An <img> as nh3 writes it: lower-case names, every value in double quotes (a quote in it
@@ -76,6 +81,28 @@ def _with_alt(match: re.Match) -> str:
     if "alt" in _ATTRIBUTE_NAME.findall(attributes):
         return match.group(0)
     return f'<img{attributes} alt="">'
+
+
+# A link (as nh3 writes it: a ">" in a value as &gt;) holding one image and nothing else,
+# or nothing at all.
+_EMPTY_LINK = re.compile(r"<a [^>]*>\s*</a>")
+_IMAGE_LINK = re.compile(r"(<a [^>]*>\s*<img [^>]*?) alt=\"\"([^>]*>\s*</a>)")
+_URL_VALUE = re.compile(r' (href|src)="([^"]*)"')
+
+
+def _image_link_named(match: re.Match) -> str:
+    urls = dict(_URL_VALUE.findall(match.group(1)))  # the link's href, its image's src
+    name = _file_name(urls.get("href", "")) or _file_name(urls.get("src", ""))
+    if not name:
+        return match.group(0)
+    return f'{match.group(1)} alt="{escape(name)}"{match.group(2)}'
+
+
+def _file_name(url: str) -> str:
+    """The last segment of a URL's path, as a reader would call the file ("Plakat
+    Sommer.jpg"), else its host; "" for neither."""
+    parsed = urlparse(unescape(url))
+    return unquote(parsed.path.rstrip("/").rpartition("/")[2]) or parsed.netloc
 
 
 # A heading's tag, opening or closing, as nh3 writes it: lower-case, and a "<" inside an
@@ -94,6 +121,18 @@ def demote_headings(html: str, top: int = 2) -> str:
     if not shift:
         return html
     return _HEADING.sub(lambda tag: f"<{tag[1]}h{min(int(tag[2]) + shift, 6)}", html)
+
+
+# A table's opening tag as nh3 writes it (which keeps no tabindex of the author's).
+_TABLE = re.compile(r"<table\b")
+
+
+def focusable_tables(html: str) -> str:
+    """Sanitised HTML (a description) with its tables in the keyboard's reach, for a page
+    whose stylesheet lets a table too wide for it scroll in its own box: a box that
+    scrolls with nothing focusable in it cannot be scrolled without a mouse (axe-core's
+    scrollable-region-focusable, serious). As ``demote_headings``, only where shown."""
+    return _TABLE.sub('<table tabindex="0"', html)
 
 
 # Besides what could break out of an HTML attribute: control characters (C0, DEL, C1),

@@ -18,6 +18,7 @@ from werkzeug.datastructures import MultiDict
 import app.editor as editor_routes
 from app import create_app
 from app.editor import kept_images
+from app.pages.formatting import short_start
 from rules import clock
 from store import accounts
 from store.db import bind_database, database, write_transaction
@@ -1357,7 +1358,7 @@ def test_a_series_form_warns_of_its_edited_dates_and_says_which_a_move_deleted(
     # One date is not "1 dates" (found by using the editor): a sentence made for one.
     assert "A date edited on its own was deleted with this change" in page
     assert "1 dates" not in page
-    assert f"{second['start_date'][:16]} · Walk (long)" in page
+    assert f"{short_start(second['start_date'], False, 'en')} · Walk (long)" in page
     assert client.get(f"{NS}/events/{second['id']}", headers=admin).status_code == 404
     assert not re.search(r"dates? of this series (was|were) edited", page)  # none left
     again = editor.get(path).get_data(as_text=True)
@@ -1979,10 +1980,11 @@ def test_the_event_lists_name_the_zone_of_a_start_in_another_zone(app, sign_in):
             "/manage/events/new", data=event_form(editor, day, title=title, timezone=zone)
         )
         assert answer.status_code == 303
-    for path, bare in (("/manage/events/", f"{day} 19:00</td>"), ("/manage/", f"{day} 19:00 · ")):
+    start = short_start(f"{day} 19:00:00", False, "en")
+    for path, bare in (("/manage/events/", f"{start}</td>"), ("/manage/", f"{start} · ")):
         page = editor.get(path).get_data(as_text=True)
-        assert f"{day} 19:00 (Asia/Tokyo, JST)" in page, path
-        assert bare in page and f"{day} 19:00 (Europe/Paris" not in page, path
+        assert f"{start} (Asia/Tokyo, JST)" in page, path
+        assert bare in page and f"{start} (Europe/Paris" not in page, path
 
 
 def test_the_event_lists_show_an_all_day_event_by_its_day(app, sign_in):
@@ -1996,8 +1998,30 @@ def test_the_event_lists_show_an_all_day_event_by_its_day(app, sign_in):
     assert answer.status_code == 303, answer.get_data(as_text=True)[:1000]
     for path in ("/manage/events/", "/manage/"):
         page = editor.get(path).get_data(as_text=True)
-        assert f"{day} (All day)" in page, path
-        assert f"{day} 00:00" not in page and "Asia/Tokyo" not in page, path
+        assert f"{short_start(f'{day} 00:00:00', True, 'en')} (All day)" in page, path
+        assert short_start(f"{day} 00:00:00", False, "en") not in page, path
+        assert "Asia/Tokyo" not in page, path
+
+
+def test_the_editor_lists_write_dates_for_the_language(sign_in):
+    """Found by an outside check (chk19i D5): the editor's event list and dashboard wrote
+    a start as ISO digits ("2026-12-06 20:30") in every language, where the public pages
+    write it for the page's language (Babel: "So., 6. Dez. 2026, 20:30")."""
+    from babel.dates import get_month_names
+
+    client = sign_in("administrator")
+    day = date.today() + timedelta(days=40)
+    answer = client.post("/manage/events/new", data=event_form(client, day=day, title="Stammtisch"))
+    assert answer.status_code == 303, answer.status_code
+    names = {
+        *get_month_names("wide", locale="de").values(),
+        *get_month_names("abbreviated", locale="de").values(),
+    }
+    for path in ("/de/manage/events/", "/de/manage/"):
+        text = page_text(client.get(path))
+        row = text[text.index("Stammtisch") : text.index("Stammtisch") + 80]
+        assert f"{day:%Y-%m-%d}" not in row, (path, row)
+        assert any(name in row for name in names), (path, row)
 
 
 def test_the_category_list_tells_two_of_one_name_apart_by_slug_and_parent(sign_in):
@@ -2185,6 +2209,31 @@ def test_a_venue_or_organizer_form_sets_keeps_and_removes_the_password_as_the_ap
         f"/manage/{plural}/{item_id}", data={**fields, "password": "", "clear_password": "on"}
     )
     assert removed.status_code == 303 and stored() == ""
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_monthly_on_label_and_its_choice_read_as_one_phrase(sign_in, lang):
+    """Found by an outside check (chk19i D2): a screen reader reads the builder's "Monthly
+    on" label, then the chosen option ("Monthly on | the same day of the month…"). German
+    said "Monatlich am" before options that start "am selben …" ("am am"), Spanish
+    "Mensualmente el" before "el mismo día…" ("el el")."""
+    page = sign_in("administrator").get(f"/{lang}/manage/events/new").get_data(as_text=True)
+    label = re.search(r'(?s)<label[^>]*for="repeat_monthly"[^>]*>(.*?)</label>', page)
+    assert label, "the repeats builder's 'monthly on' choice"
+    last = re.sub(r"<[^>]+>", " ", label[1]).split()[-1].lower()
+    for choice in _monthly_choices(page):
+        assert choice.split()[0].lower() != last, (label[1], choice)
+
+
+@pytest.mark.parametrize("lang", ["", "/fr", "/de", "/es"])
+def test_the_repeats_fieldset_and_its_select_have_names_of_their_own(sign_in, lang):
+    """Found by an outside check (chk19i, a note): the fieldset's legend and the select in
+    it were both "Repeats" ("Wiederholt sich", "Se répète"), which a screen reader said
+    twice as the select took the focus."""
+    page = sign_in("administrator").get(f"{lang}/manage/events/new").get_data(as_text=True)
+    found = re.search(r'<legend>([^<]+)</legend>\s*<label for="repeat_freq">([^<]+)</label>', page)
+    assert found, "the repeats fieldset"
+    assert found[1].strip() != found[2].strip(), found.groups()
 
 
 def _offered_images(page: str) -> set[int]:

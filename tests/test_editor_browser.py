@@ -640,6 +640,26 @@ def test_the_preview_is_focused_after_preview(site, browser):
     page.context.close()
 
 
+@pytest.mark.parametrize("width", [1280, 360])
+def test_the_preview_of_preformatted_text_passes_axe(site, browser, width):
+    """Found by an outside check (chk19i D4): the preview drew a description's <pre> with
+    a long line as a box scrolling sideways with nothing focusable in it (axe-core:
+    scrollable-region-focusable, serious), as the event page did; it wraps, and a table
+    too wide takes the focus."""
+    line = "10:00  Begrüßung durch die Vorsitzende des Vereins und Vorstellung aller" * 2
+    cells = "".join(f"<td>{n}</td>" for n in range(40))
+    page = signed_in(site, browser, "edna")
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(site["base"] + "/de/manage/events/new")
+    page.fill("textarea[name=description]", f"<pre>{line}</pre><table><tr>{cells}</tr></table>")
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.locator("button[name=preview]").click()
+    page.wait_for_load_state()
+    assert page.locator("section.preview pre").count() == 1
+    assert serious(page) == []
+    page.context.close()
+
+
 def test_the_image_buttons_take_the_focus_to_the_images(site, browser):
     """chk16k D1b, D20: the image chooser's Search reloaded the form with the focus at the
     top (some thirty fields above the images), and the browser refused it before a title

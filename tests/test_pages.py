@@ -1662,6 +1662,46 @@ def test_an_image_without_alt_is_stored_with_an_empty_alt(client, admin, make_ev
         assert stored == nh3.clean(html), html
 
 
+def test_a_linked_image_without_alt_is_named_by_the_file_it_leads_to(client, make_event):
+    """Found by an outside check (chk19i D5): the empty ``alt`` given to an image without
+    one left a link holding only that image with no name (axe-core: link-name, serious):
+    WordPress's image "linked to its file", without alt by default. Such an image is named
+    by the link's file (its host when the path has none); an image with words beside it
+    in its link, or an alt of its own, is stored as before; an empty link is dropped."""
+    cases = (
+        (
+            '<a href="/wp-content/uploads/Plakat%20Sommer.jpg"><img src="/p.jpg"></a>',
+            'alt="Plakat Sommer.jpg"',
+        ),
+        (
+            '<a href="https://tickets.example/">\n <img src="a.png" alt=""> </a>',
+            'alt="tickets.example"',
+        ),
+        ('<a href="/x.jpg"><img src="/y.jpg" alt="Poster"></a>', 'alt="Poster"'),
+        ('<a href="/x.jpg">Poster <img src="/y.jpg"></a>', 'alt=""'),
+    )
+    for html, alt in cases:
+        made = event(make_event, description=html)
+        stored = client.get(f"{NS}/events/{made['id']}").get_json()["description"]
+        assert alt in stored, (html, stored)
+    # A link with nothing in it (a note of the same check) is nothing to click: dropped.
+    made = event(make_event, description='<p>See <a href="#"> </a>below</p>')
+    stored = client.get(f"{NS}/events/{made['id']}").get_json()["description"]
+    assert stored == "<p>See below</p>", stored
+
+
+def test_a_description_table_is_focusable_where_it_is_shown(client, make_event):
+    """Found by an outside check (chk19i D4): a description's table too wide for a phone
+    scrolls in its own box, which a keyboard could not reach (axe-core:
+    scrollable-region-focusable). Its page makes it focusable; the stored text does not
+    change."""
+    html = "<table><tr>" + "".join(f"<td>{n}</td>" for n in range(40)) + "</tr></table>"
+    made = event(make_event, description=html)
+    stored = client.get(f"{NS}/events/{made['id']}").get_json()["description"]
+    assert "tabindex" not in stored
+    assert '<table tabindex="0">' in page(client, f"/event/{made['slug']}/")
+
+
 def test_no_link_leads_outside_the_dates_a_page_has(client):
     """Found by a tester: the last month's "next" and the first day's "previous" linked
     pages that are 400s; every link a month or day page writes answers."""

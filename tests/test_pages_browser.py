@@ -84,7 +84,14 @@ def site(tmp_path_factory):
     assert status == 201, event
     made["Wide"] = event
     _velo_events(server, headers)
-    yield {"server": server, "base": server.base, "events": made, "venue": venue, "far": far}
+    yield {
+        "server": server,
+        "base": server.base,
+        "events": made,
+        "venue": venue,
+        "far": far,
+        "described": _described(server, headers),
+    }
     server.stop()
     drop_database(database)
 
@@ -102,6 +109,33 @@ def _velo_events(server, headers) -> None:
             "POST", f"{NS}/events", {**body, "categories": ["Velo"], **extra}, headers
         )
         assert status == 201, event
+
+
+def _described(server, headers) -> list[str]:
+    """The pages of descriptions as WordPress and pasted text bring them (chk19i D4, D5): a
+    schedule as preformatted text with a long line, at an event and a venue; a table of 40
+    cells (a seating plan), wider than a phone; an image "linked to its file" without
+    alt. Their paths."""
+    line = (
+        "10:00  Begrüßung durch die Vorsitzende des Vereins und Vorstellung aller Mitwirkenden,"
+        " danach Kaffee und Kuchen im Foyer der Probebühne am Hauptbahnhof"
+    )
+    day = DAY + timedelta(days=2)
+    paths = []
+    for title, description in (
+        ("Programmheft", f"<p>Ablauf:</p><pre>{line}</pre>"),
+        ("Sitzplan", "<table><tr>" + "".join(f"<td>{n}</td>" for n in range(40)) + "</tr></table>"),
+        ("Plakat", '<p><a href="/robots.txt"><img src="/robots.txt" width="300"></a></p>'),
+    ):
+        body = {"title": title, "description": description}
+        when = {"start_date": f"{day} 10:00:00", "end_date": f"{day} 12:00:00"}
+        status, event = server.request("POST", f"{NS}/events", {**body, **when}, headers)
+        assert status == 201, event
+        paths.append(f"/event/{event['slug']}/")
+    body = {"venue": "Probebühne", "description": f"<pre>Anfahrt: {line}</pre>"}
+    status, venue = server.request("POST", f"{NS}/venues", body, headers)
+    assert status == 201, venue
+    return [*paths, f"/venue/{venue['slug']}/"]
 
 
 @pytest.fixture(scope="module")
@@ -448,3 +482,53 @@ def test_an_empty_month_on_a_phone_says_there_is_nothing(site, browser):
     busy, _problems = open_page(browser, site["base"] + f"/events/month/{DAY:%Y-%m}/")
     assert busy.locator("main .empty").count() == 0
     busy.context.close()
+
+
+def _serious(page) -> list[tuple]:
+    return [
+        (v["id"], v["impact"], v["nodes"][0]["html"][:120])
+        for v in Axe().run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "es"])
+@pytest.mark.parametrize("width", [1280, 360])
+def test_descriptions_as_pasted_pass_axe(site, browser, lang, width):
+    """Found by an outside check (chk19i D4, D5), §15 "axe-core finds no violation of
+    impact serious or critical on any view": a description's <pre> scrolled sideways and a
+    40-cell table on a phone, boxes with nothing focusable in them (a keyboard cannot
+    scroll them: scrollable-region-focusable); a link holding only an image without alt
+    had no name (link-name). Preformatted text now wraps, a table is focusable, and the
+    image is named by its file."""
+    for path in site["described"]:
+        page, _problems = open_page(browser, f"{site['base']}/{lang}{path}", width=width)
+        assert _serious(page) == [], path
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "es"])
+def test_the_widgets_links_are_readable_on_a_dark_host_page(site, browser, tmp_path, lang):
+    """Found by an outside check (chk19i D1): the host page's styles stop at the widget's
+    shadow root, the browser's do not: on a dark page, its titles were the browser's link
+    blue (#0000EE on #111, axe-core: color-contrast, serious). They take the host's text
+    colour, underlined."""
+    html = (
+        f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>Club</title>"
+        "<link rel='icon' href='data:,'>"
+        "<style>@media (prefers-color-scheme: dark) { body { background: #111; color: #eee }"
+        " a { color: #9cf } }</style></head>"
+        "<body><main><h1>Club</h1>"
+        f'<div id="w" data-calendar-events data-limit="5" data-lang="{lang}"></div>'
+        f'</main><script src="{site["base"]}/widget.js"></script></body></html>'
+    )
+    with another_origin(tmp_path, html) as address:
+        context = browser.new_context(viewport={"width": 360, "height": 800}, color_scheme="dark")
+        page = context.new_page()
+        page.goto(address)
+        _widget_items(page, "w", 5)
+        link = page.locator("#w li a").first
+        assert link.evaluate("a => getComputedStyle(a).color") == "rgb(238, 238, 238)"
+        assert _serious(page) == []
+        context.close()

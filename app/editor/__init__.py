@@ -597,13 +597,22 @@ def field_label(name: str) -> str:
 
 @bp.app_template_global()
 def start_shown(event: dict) -> str:
-    """An event's start as the editor's lists show it: its day and time, followed by the
-    zone when it is not the site's (the pages' rule, ``formatting.zone_named``); an
-    all-day event's day, said to be all day (its dates are days, in no zone)."""
+    """An event's start as the editor's lists show it: its day and time written for the
+    page's language (``formatting.short_start``), followed by the zone when it is not the
+    site's (the pages' rule, ``formatting.zone_named``); an all-day event's day, said to
+    be all day (its dates are days, in no zone)."""
+    start = formatting.short_start(event["start_date"], event.get("all_day"), current_language())
     if event.get("all_day"):
-        return f"{event['start_date'][:10]} ({_('All day')})"
+        return f"{start} ({_('All day')})"
     named = formatting.zone_named(event, current_app.config["SITE_TIMEZONE"])
-    return f"{event['start_date'][:16]} ({named})" if named else event["start_date"][:16]
+    return f"{start} ({named})" if named else start
+
+
+@bp.app_template_global()
+def date_shown(row) -> str:
+    """A date of a series as its form lists it (next dates, those edited on their own):
+    its start written for the page's language, in the series' own zone."""
+    return formatting.short_start(row.start_date, row.all_day, current_language())
 
 
 def new_status(viewer) -> str:
@@ -745,7 +754,7 @@ def _next_dates(event) -> list[tuple[str, str]]:
     if event is None or not recurrence.is_series(event):
         return []
     return [
-        (url_for("editor.edit_event", event_id=row.id), row.start_date[: 10 if row.all_day else 16])
+        (url_for("editor.edit_event", event_id=row.id), date_shown(row))
         for row in next_occurrences(event.id, NEXT_DATES)
     ]
 
@@ -907,7 +916,7 @@ def _say_what_became_of(edited: list, saved) -> None:
         ("edited dates alone", [row for row in out if row.id in alone]),
     ):
         if rows:
-            named = [(row.start_date[:16], row.title, row.id) for row in rows[:20]]
+            named = [(date_shown(row), row.title, row.id) for row in rows[:20]]
             flash({"count": len(rows), "shown": named}, category)
 
 

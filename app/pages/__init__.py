@@ -45,7 +45,7 @@ from app.routes.media import UPLOAD_ENDPOINTS
 from app.urls import namespace_url, site_url
 from rules import dates, recurrence
 from rules.ids import as_id, is_digits
-from rules.text import demote_headings, html_text
+from rules.text import demote_headings, focusable_tables, html_text
 from store.sitemap import count_public, public_pages
 
 bp = Blueprint("pages", __name__)
@@ -1765,9 +1765,11 @@ def register_pages(app) -> None:
 
 
 def demoted(html: str, top: int = 2) -> str:
-    """The filter ``demoted``: a description's headings below the page's own, where the
-    description is shown (rules/text.py::demote_headings); HTML marked safe stays so."""
-    moved = demote_headings(str(html), top)
+    """The filter ``demoted`` (named for what it did first; copied templates call it): a
+    description as a page shows it, its headings below the page's own and its tables
+    focusable (rules/text.py::demote_headings, focusable_tables); HTML marked safe stays
+    so."""
+    moved = focusable_tables(demote_headings(str(html), top))
     return Markup(moved) if isinstance(html, Markup) else moved
 
 

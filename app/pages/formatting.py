@@ -145,6 +145,14 @@ def _day_and_time(moment: datetime, lang: str) -> str:
     return f"{_short_date(moment.date(), lang)}, {clock(moment, lang)}"
 
 
+def short_start(start: str, all_day: bool, lang: str) -> str:
+    """A stored start (``YYYY-MM-DD HH:MM:SS``, its event's wall clock) as a list of the
+    editor writes it in ``lang``: the day in short ("So., 6. Dez. 2026"), with its time
+    unless the event is all day, as the pages write a start."""
+    moment = local(start)
+    return _short_date(moment.date(), lang) if all_day else _day_and_time(moment, lang)
+
+
 @lru_cache(maxsize=4096)
 def _short_date(day: date, lang: str) -> str:
     return format_skeleton("yMMMEd", day, locale=lang)

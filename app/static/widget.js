@@ -12,10 +12,14 @@
   "use strict";
   var script = document.currentScript;
   var base = script ? new URL(script.src, document.baseURI).origin : "";
+  // The host's styles stop at the shadow root, the browser's do not: a link left to them is
+  // #0000EE, unreadable on a dark page. It takes the host's text colour (underlined, so it
+  // still reads as a link), or --calendar-link-color, which inherits through the root.
   var STYLE =
     ":host{display:block;font:inherit}ul{list-style:none;margin:0;padding:0}" +
     "li{padding:.5em 0;border-bottom:1px solid rgba(127,127,127,.3)}" +
-    "a{font-weight:600}.when,.where{display:block;opacity:.8;font-size:.9em}";
+    "a{font-weight:600;color:var(--calendar-link-color,inherit);text-decoration:underline}" +
+    ".when,.where{display:block;opacity:.8;font-size:.9em}";
 
   function text(tag, className, value) {
     var node = document.createElement(tag);
