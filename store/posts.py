@@ -398,7 +398,9 @@ def _last_of(column):
 # The first event start and the first event end after a moment (each its index's first
 # entry past it; any status: a bound sooner than needed only shortens a cached answer),
 # and the last ones by then (a moment later than needed only makes a feed look newer).
-_LAST_END = Statement(lambda: _last_of(Event.utc_end))
-_NEXT_END = Statement(lambda: _next_of(Event.utc_end))
 _NEXT_START_OR_END = Statement(lambda: _next_of(Event.utc_start).union_all(_next_of(Event.utc_end)))
 _LAST_START_OR_END = Statement(lambda: _last_of(Event.utc_start).union_all(_last_of(Event.utc_end)))
+# The ends around a moment (``last_end_by``): the last by then and the first after it, any
+# status (a draft's end only starts a new span sooner).
+_LAST_END = Statement(lambda: _last_of(Event.utc_end))
+_NEXT_END = Statement(lambda: _next_of(Event.utc_end))

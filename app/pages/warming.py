@@ -1,9 +1,9 @@
 """What a worker's first pages would pay, paid before it serves (gunicorn.conf.py's
-``post_worker_init``): the templates compiled (for the default language), the default language's Babel data and the
-zone names loaded, the month grid's statements compiled (once per process) and prepared
-on a connection of the pool. Without it the first visitors of each worker waited for all
-of that (a worker's first list page took 160 ms of CPU where the next took 5; p99 of a
-run's first requests 450–950 ms through gunicorn)."""
+``post_worker_init``): the templates compiled (the default language's), the default
+language's Babel data and the zone names loaded, the month grid's statements compiled
+(once per process) and prepared on a connection of the pool. Without it the first
+visitors of each worker waited for all of that (a worker's first list page took 160 ms of
+CPU where the next took 5; p99 of a run's first requests 450–950 ms through gunicorn)."""
 
 from __future__ import annotations
 
