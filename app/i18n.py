@@ -20,6 +20,9 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from flask import current_app
 from flask.globals import _cv_request
+from jinja2 import Environment
+from jinja2.ext import Extension
+from jinja2.lexer import Token
 
 from rules import N_  # noqa: F401 (one home; app modules import it from here too)
 
@@ -102,6 +105,55 @@ def _(message: str, **values) -> str:
     """``message`` in the request's language, with ``%(name)s`` placeholders filled."""
     text = translate(message)
     return text % values if values else text
+
+
+def templates_in(app, lang: str) -> Environment:
+    """The app's templates as compiled for ``lang``: each ``_("…")`` of one message and
+    nothing to fill written in as its translation (``WrittenTranslations``), where a page
+    called thirty, each a call through Jinja and a look-up at every render. Made at the
+    language's first page; a fresh cache, so that no template compiled without them is
+    copied in."""
+    known = app.extensions.setdefault("calendar.templates", {})
+    env = known.get(lang)
+    if env is None:
+        env = app.jinja_env.overlay(extensions=[WrittenTranslations], cache_size=400)
+        env.catalog = app.extensions["calendar.catalogs"].get(lang)
+        env = known.setdefault(lang, env)
+    return env
+
+
+class WrittenTranslations(Extension):
+    """Writes ``_("a message")`` into a template as the string of its translation when the
+    template is compiled (``templates_in``): the same text as the call gave at each render
+    (``translate``), escaped where it is written as ever. A call with values to fill, or
+    ``_`` as an attribute, is left to run."""
+
+    CALL = ("name", "lparen", "string", "rparen")
+
+    def filter_stream(self, stream):
+        catalog = self.environment.catalog
+        held: list = []
+        before = None
+        for token in stream:
+            held.append(token)
+            if not self._may_be_call(held, before):
+                before = held[-1]
+                yield from held
+                held = []
+            elif len(held) == len(self.CALL):
+                message = held[2].value
+                text = catalog.gettext(message) if catalog else message
+                before = Token(held[0].lineno, "string", text)
+                yield before
+                held = []
+
+    def _may_be_call(self, held: list, before) -> bool:
+        """Whether ``held`` begins ``_("…")``, not an attribute's ``._``."""
+        if held[0].type != "name" or held[0].value != "_":
+            return False
+        if before is not None and before.type == "dot":
+            return False
+        return all(token.type == kind for token, kind in zip(held, self.CALL, strict=False))
 
 
 class Plural(NamedTuple):

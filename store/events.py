@@ -53,6 +53,7 @@ from store.models import (
 )
 from store.posts import (
     insert_named_post,
+    last_end_by,
     listed_statuses,
     publication_epoch,
     readable_clause,
@@ -506,7 +507,7 @@ def _listing(filters, viewer, offset, limit, only, count, made_for) -> tuple:
         # Which events, venues and organizers the clock has published: the filters by
         # venue, organizer or geolocation see the linked items' status too.
         publication_epoch(),
-        repr(filters),  # every field, by the dataclass's own repr
+        repr(_keyed(filters)),  # every field, by the dataclass's own repr
         viewer.cache_key(),
     )
     bound = (filters, viewer, version, (values, shape))
@@ -540,6 +541,15 @@ def _listing(filters, viewer, offset, limit, only, count, made_for) -> tuple:
     if total is None:
         total = _totals.put(key, _count(filters, viewer, (values, shape)))
     return rows, total, stored
+
+
+def _keyed(filters: EventFilters) -> EventFilters:
+    """``filters`` as a listing's key names them: what has not ended at any second between
+    two event ends is one listing (``last_end_by``), so the upcoming list's pages keep
+    their first ids and total from one second to the next."""
+    if not filters.ends_after:
+        return filters
+    return replace(filters, ends_after=last_end_by(filters.ends_after))
 
 
 def events_by_day(
@@ -1172,8 +1182,9 @@ class ListingCache:
 
 
 _totals = ListingCache()
-# The first ids of a listing (array of FIRST_IDS at most: 800 bytes), under a total's key.
-FIRST_IDS = 100
+# The first ids of a listing (array of FIRST_IDS at most: 1.7 kB), under a total's key: the
+# list page's first twenty pages (ten events and the one more that says a page follows).
+FIRST_IDS = 210
 _first_ids = ListingCache(size=1024)
 _ASKED_ONCE = array("q")  # marks a listing asked once, whose first ids are not kept yet
 

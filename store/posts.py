@@ -176,6 +176,31 @@ def first_scheduled() -> str:
     return events[0] if events else ""
 
 
+def last_end_by(moment: str) -> str:
+    """A moment at which the same events had not yet ended as at ``moment`` (a listing's
+    ``ends_after``): the last end of an event by ``moment`` when no event ends between
+    that end and now, else ``moment`` itself. Keyed by it, the listings of what has not
+    ended at each second between two event ends (the upcoming list, a feed from now) are
+    one listing. The two ends around now are read once per data version and per such span,
+    per process: they are the data's (any status), so only a write moves them."""
+    version, now = current_version(), utcnow_str()
+    span = MEMO.entries_for(version).get(_ENDS_AROUND_NOW)
+    if span is None or not _between(now, span):
+        span = (_LAST_END.first(now)[0] or "", _NEXT_END.first(now)[0] or "")
+        MEMO.put(version, _ENDS_AROUND_NOW, span)
+    return span[0] if _between(moment, span) else moment
+
+
+def _between(moment: str, span: tuple[str, str]) -> bool:
+    """Whether ``moment`` lies from the first end of ``span`` to before its second (''
+    before the first end: none has passed; after the last: none is to come)."""
+    last, following = span
+    return last <= moment and (not following or moment < following)
+
+
+_ENDS_AROUND_NOW = "event ends around now"
+
+
 def publication_epoch(now: str | None = None) -> int:
     """How many scheduled events, venues and organizers have reached their publication date.
     With the data version it fixes which items count as published: only a write schedules
@@ -375,3 +400,7 @@ def _last_of(column):
 # and the last ones by then (a moment later than needed only makes a feed look newer).
 _NEXT_START_OR_END = Statement(lambda: _next_of(Event.utc_start).union_all(_next_of(Event.utc_end)))
 _LAST_START_OR_END = Statement(lambda: _last_of(Event.utc_start).union_all(_last_of(Event.utc_end)))
+# The ends around a moment (``last_end_by``): the last by then and the first after it, any
+# status (a draft's end only starts a new span sooner).
+_LAST_END = Statement(lambda: _last_of(Event.utc_end))
+_NEXT_END = Statement(lambda: _next_of(Event.utc_end))

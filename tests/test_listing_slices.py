@@ -104,13 +104,17 @@ def test_past_the_kept_ids_pages_come_from_the_query(client, admin):
     ]
     for row in rows:
         assert client.post(f"{NS}/events", json=row, headers=admin).status_code == 201
-    window = "start_date=2031-05-01&end_date=2031-05-02&per_page=50"
+    # The last page lies past the kept ids, the others within them.
+    size = 50  # the most a page of events holds
+    pages = -(-count // size)
+    assert (pages - 1) * size <= FIRST_IDS < pages * size
+    window = f"start_date=2031-05-01&end_date=2031-05-02&per_page={size}"
     seen = []
     for _round in range(2):
         seen = []
-        for number in (1, 2, 3):
+        for number in range(1, pages + 1):
             body = page(client, f"{window}&page={number}").get_json()
-            assert body["total"] == count and body["total_pages"] == 3
+            assert body["total"] == count and body["total_pages"] == pages
             seen += [e["title"] for e in body["events"]]
         assert seen == [f"N{n:03d}" for n in range(count)]  # same start: by id
 
@@ -142,3 +146,38 @@ def test_a_last_page_short_of_its_size_gives_the_total_without_a_count(
         with app.test_request_context(), database.connection_context():
             shown, total = events_of(window, offset, limit)  # as the pages read it
         assert ([e["title"] for e in shown], total, bool(counted)) == (names, 5, asks), offset
+
+
+def test_what_has_not_ended_is_one_listing_from_one_event_end_to_the_next(
+    client, make_event, monkeypatch
+):
+    """The upcoming list (``ends_after`` now) keeps its first ids and total from one second
+    to the next while no event ends (store/posts.py::last_end_by); an event's end, a write
+    or a draft's end moves it on."""
+    from store import events
+
+    clock.freeze()
+    make_event(title="Ending", start_date=soon(-60), end_date=soon(30))
+    make_event(title="Later", start_date=soon(3600), end_date=soon(7200))
+    draft = make_event(title="Draft", status="draft", start_date=soon(-60), end_date=soon(10))
+    asked = "ends_after=now&strict_dates=true&per_page=1"
+    read, ordered = [], events._ordered
+    monkeypatch.setattr(events, "_ordered", lambda *a, **k: read.append(1) or ordered(*a, **k))
+    for _ in range(2):  # asked twice: its first ids are kept
+        assert titles(client, f"{asked}&page=1") == ["Ending"]
+    read.clear()
+    for seconds in (1, 8):  # no event ends before these seconds
+        clock.advance(seconds)
+        assert titles(client, f"{asked}&page=1") == ["Ending"]
+        assert titles(client, f"{asked}&page=2") == ["Later"]
+        assert page(client, f"{asked}&page=2").get_json()["total"] == 2
+    assert read == []  # the same listing, from its kept ids and total
+    clock.advance(1)  # the draft has ended: a new span of the clock, a listing read again
+    assert titles(client, f"{asked}&page=1") == ["Ending"]
+    assert read
+    clock.advance(20)  # "Ending" has ended
+    assert titles(client, f"{asked}&page=1") == ["Later"]
+    assert page(client, f"{asked}&page=1").get_json()["total"] == 1
+    make_event(title="Next", start_date=soon(600), end_date=soon(900))  # a write
+    assert titles(client, f"{asked}&page=1") == ["Next"]
+    assert draft["status"] == "draft"

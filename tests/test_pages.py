@@ -3323,3 +3323,27 @@ def test_tec_event_feeds_keep_answering(client, two_pages_of_talks, make_event, 
     assert items[0].findtext("link") == f"http://localhost/event/{slug}/"
     assert parsedate_to_datetime(items[0].findtext("pubDate")).utcoffset() == timedelta(0)
     assert client.get("/events/category/nope/feed/").status_code == 404
+
+
+def test_a_pages_messages_are_written_in_when_its_templates_are_compiled(app):
+    """The pages' templates are compiled once per language with each ``_("…")`` of one
+    message written in (app/i18n.py::WrittenTranslations): the same text, escaped the same,
+    as the call at each render; a call with values to fill still runs."""
+    from app.i18n import LANG_KEY, templates_in
+
+    source = (
+        '<p title="{{ _("The image was not deleted") }}">{{ _("Upcoming") }}'
+        "|{{ _('Today')|upper }}|{% set said = _(\"Search\") %}{{ said }}"
+        '|{{ _("Page %(number)s", number=2) }}|{{ labelled(_("Cost")) }}</p>'
+    )
+    for lang in ("en", "fr"):
+        with app.test_request_context("/events/", environ_overrides={LANG_KEY: lang}):
+            compiled = templates_in(app, lang).from_string(source)
+            assert compiled.render() == app.jinja_env.from_string(source).render()
+            if lang == "fr":
+                assert compiled.render().startswith(
+                    '<p title="L&#39;image n&#39;a pas été supprimée">À venir|'
+                )
+    code = templates_in(app, "fr").compile(source, raw=True)
+    assert "L&#39;image n&#39;a pas été supprimée" in code  # written in, escaped
+    assert code.count("resolve('_')") == 1  # the call with a number to fill

@@ -22,11 +22,13 @@ import orjson
 from flask import (
     Blueprint,
     Response,
+    before_render_template,
     current_app,
     g,
     redirect,
     render_template,
     request,
+    template_rendered,
     url_for,
 )
 from flask.views import MethodView
@@ -38,7 +40,7 @@ from app import errors
 from app.auth import count_item_password, password_mark
 from app.cache import cached, etag_of
 from app.headers import frame_headers
-from app.i18n import N_, _, current_language, labelled, ngettext, translate
+from app.i18n import N_, _, current_language, labelled, ngettext, templates_in, translate
 from app.pages import formatting, reading
 from app.render import address_line, url_slug
 from app.routes.media import UPLOAD_ENDPOINTS
@@ -103,10 +105,24 @@ def page_response(template: str, status: int = 200, embed: bool = False, **conte
     exported = _exported_feed(status, context)
     if exported is not None:
         return redirect(exported, 301)
-    body = render_template(template, **_frame(), embed=embed, **context)
+    body = _rendered(template, {**_frame(), "embed": embed, **context})
     response = Response(body, status=status, mimetype="text/html")
     response.headers.update(_frame_headers(embed))
     return response
+
+
+def _rendered(template: str, context: dict) -> str:
+    """``render_template`` from the templates compiled for the page's language
+    (app/i18n.py::templates_in: its messages written in)."""
+    app = current_app._get_current_object()
+    app.update_template_context(context)
+    compiled = templates_in(app, current_language()).get_template(template)
+    before_render_template.send(
+        app, _async_wrapper=app.ensure_sync, template=compiled, context=context
+    )
+    body = compiled.render(context)
+    template_rendered.send(app, _async_wrapper=app.ensure_sync, template=compiled, context=context)
+    return body
 
 
 # The Events Calendar's export of a page: the page's address with ``?ical=1`` ("Export .ics

@@ -1,9 +1,9 @@
 """What a worker's first pages would pay, paid before it serves (gunicorn.conf.py's
-``post_worker_init``): the templates compiled, the default language's Babel data and the
-zone names loaded, the month grid's statements compiled (once per process) and prepared
-on a connection of the pool. Without it the first visitors of each worker waited for all
-of that (a worker's first list page took 160 ms of CPU where the next took 5; p99 of a
-run's first requests 450–950 ms through gunicorn)."""
+``post_worker_init``): the templates compiled (the default language's), the default
+language's Babel data and the zone names loaded, the month grid's statements compiled
+(once per process) and prepared on a connection of the pool. Without it the first
+visitors of each worker waited for all of that (a worker's first list page took 160 ms of
+CPU where the next took 5; p99 of a run's first requests 450–950 ms through gunicorn)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import logging
 from datetime import timedelta
 from urllib.parse import urlsplit
 
+from app.i18n import templates_in
 from app.pages.reading import site_today
 
 # The pages' templates, compiled by Jinja on their first use.
@@ -38,8 +39,9 @@ def warm_up(app) -> None:
     the text index folds otherwise: store/db.py::_fts_misfolds, 0.2 s). Never stops a
     worker: a failure is logged."""
     try:
+        templates = templates_in(app, app.config["DEFAULT_LANGUAGE"])
         for name in TEMPLATES:
-            app.jinja_env.get_template(name)
+            templates.get_template(name)
         client = app.test_client()
         client.get("/events/")
         with app.app_context():  # the site's today, not the machine's
