@@ -60,3 +60,15 @@ def test_a_413_never_drops_a_connection_it_said_it_keeps(served, path):
     (status, connection), second = _over_the_limit_then_again(served, path)
     assert status == 413
     assert connection == "close" or second == 200, (status, connection, second)
+
+
+@pytest.mark.parametrize("path", ["/events/", "/events/month/", "/fr/events/", "/manage/signin"])
+def test_options_on_a_page_is_no_json_answer(client, path):
+    """D2. SPEC §15/§16: the pages and the editor answer as pages, JSON is the API's alone
+    (§6 "(Public pages and the editor, §15–16, answer their errors as HTML pages.)"). An
+    OPTIONS at a page's address is answered with the API's JSON body ``{}`` and
+    ``Content-Type: application/json`` (the public pages without even an ``Allow``
+    header), as if the address were an API route."""
+    answer = client.options(path, headers={"Accept": "text/html"})
+    assert "application/json" not in answer.headers.get("Content-Type", ""), answer.get_data()
+    assert "GET" in answer.headers.get("Allow", "")
