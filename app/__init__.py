@@ -24,6 +24,7 @@ from flask import Flask, abort, g, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from app import cache, errors
+from app.arrival import close_after as close_connection_after
 from app.arrival import current as current_arrival
 from app.auth import authenticate_request, check_item_password, current_viewer, usable_methods
 from app.cli import register_cli
@@ -337,7 +338,8 @@ def _drain(req) -> None:
     """The rest of a body the app did not read (a write refused before its body), read and
     dropped, when within the route's limit: gunicorn drains only 64 kB of it before the
     connection's next request, and closes the connection past that although its answer
-    said keep-alive. A body over the limit (its 413) is not read: gunicorn then closes."""
+    said keep-alive. A body over the limit (its 413) is not read: its answer closes the
+    connection (``_limit_body``)."""
     length = req.content_length
     if not length or length > (req.max_content_length or length):
         return
@@ -366,13 +368,15 @@ def _raw_upload(req) -> None:
 def _limit_body(req, limit: int) -> None:
     """413 for a body over ``limit``: from the header alone when there is a
     ``Content-Length``; a chunked body is read up to the limit and refused past it, never
-    cut short (a cut body would silently drop the fields after the cut)."""
+    cut short (a cut body would silently drop the fields after the cut). The rest of a
+    refused body is not read: the connection closes after the 413, which says so."""
     req.max_content_length = limit  # what Werkzeug's form and file parsing allow
     environ = req.environ
     if "CONTENT_LENGTH" in environ:
         length = req.content_length
         if length is not None:
             if length > limit:
+                close_connection_after()
                 raise RequestEntityTooLarge()
             return
     if not environ.get("wsgi.input_terminated"):
@@ -384,6 +388,7 @@ def _limit_body(req, limit: int) -> None:
     except Exception as error:  # the server's own parse errors: bad chunk sizes, cut bodies
         raise BadRequest() from error
     if len(body) > limit:
+        close_connection_after()
         raise RequestEntityTooLarge()
     # From here on the request reads as if it had been sent with a Content-Length.
     environ["wsgi.input"] = io.BytesIO(body)

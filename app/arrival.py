@@ -10,7 +10,8 @@ past it raise ``TimeoutError`` (a 408 once the app reads the body; before that, 
 closes the connection).
 
 Imported by ``app/server.py`` (gunicorn's side) and the app (which tightens the deadline of
-a body that cannot be accepted, ``tighten``). No Flask here, no gunicorn: outside gunicorn
+a body that cannot be accepted, ``tighten``, and closes the connection after a body it
+refuses unread, ``close_after``). No Flask here, no gunicorn: outside gunicorn
 (the test client, the CLI) there is no arrival and nothing changes.
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import errno
 import threading
 import time
+from collections.abc import Callable
 
 # Set from the settings by gunicorn.conf.py (GUNICORN_READ_TIMEOUT).
 READ_TIMEOUT = 10.0
@@ -41,6 +43,9 @@ class Arrival:
         self.received = 0
         self.latest: float | None = None  # a tighter deadline, set by the app
         self.head = b""  # the request's first reads, HEAD_BYTES or more
+        # Set by the server for each request: its answer says ``Connection: close`` and the
+        # connection closes after it (``close_after``).
+        self.closing: Callable[[], None] | None = None
 
     def begin(self) -> None:
         """A new request on the connection (accepted, or readable again after keep-alive):
@@ -101,6 +106,17 @@ def serving(arrival: Arrival) -> None:
 
 def end() -> None:
     _CURRENT.arrival = None
+
+
+def close_after() -> None:
+    """The connection closes after the answer being made, which says so. For a body the app
+    refuses unread (over its limit, a 413): the server would read at most 64 kB of the rest
+    before the next request and otherwise close the connection under a client it had told
+    ``Connection: keep-alive`` (RFC 9112 §9.6), and reading all of it would let any client
+    make the server read without limit."""
+    served = current()
+    if served is not None and served.closing is not None:
+        served.closing()
 
 
 def current() -> Arrival | None:

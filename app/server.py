@@ -21,6 +21,7 @@ import logging
 import socket
 import sys
 import threading
+from functools import partial
 from urllib.parse import unquote_to_bytes
 
 import orjson
@@ -244,6 +245,8 @@ class CalendarWorker(gthread.ThreadWorker):
         self.in_app = threading.BoundedSemaphore(min(self.cfg.threads, APP_THREADS))
 
     def handle_request(self, req, conn):
+        # gunicorn's answer says ``Connection: close`` when its request ``must_close``.
+        conn.arrival.closing = partial(setattr, req, "must_close", True)
         with self.in_app:
             return super().handle_request(req, conn)
 

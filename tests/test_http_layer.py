@@ -779,6 +779,26 @@ def test_a_refused_write_never_drops_a_connection_it_said_it_keeps(server, path,
     assert connection == "close" or second == 200, (status, connection, second)
 
 
+@pytest.mark.parametrize(
+    "path", ["/manage/signin", "/manage/tags/new", "/events/", "/wp-json/calendar/events/v1/events"]
+)
+@pytest.mark.parametrize("framing", ["Content-Length", "chunked"])
+def test_a_413_never_drops_a_connection_it_said_it_keeps(server, path, framing):
+    """A form body of 1.5 MB (over MAX_CONTENT_LENGTH, 1 MB) is refused unread: its 413
+    said ``Connection: keep-alive`` and the connection was then closed under the client,
+    whose next request failed with RemoteDisconnected (RFC 9112 §9.6: a server that
+    closes says ``Connection: close``; checker chk19p). Reading the rest instead would let
+    any client make the server read without limit."""
+    body = b"name=x&description=" + b"x" * 1_500_000
+    sent = body if framing == "Content-Length" else iter([body[:700_000], body[700_000:]])
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html"}
+    (status, connection), second = _second_request_on_the_same_connection(
+        server, path, sent, headers
+    )
+    assert status == 413
+    assert connection == "close" or second == 200, (status, connection, second)
+
+
 def test_api_answers_carry_wordpress_allow_header(client, admin, make_event):
     """reference §7: WordPress core adds `Allow: GET, POST, …` to every REST answer
     (rest_send_allow_header: the route's methods this caller may use); SPEC: where the
