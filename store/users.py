@@ -43,6 +43,8 @@ def _new_password() -> str:
 
 
 MAX_LOGIN, MAX_EMAIL = 60, 100
+# What a sign-in may name: a user name or an e-mail address (``user_named``), whichever is longer.
+MAX_SIGN_IN_NAME = max(MAX_LOGIN, MAX_EMAIL)
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 

@@ -55,35 +55,3 @@ def test_a_term_whose_slug_is_digits_has_a_real_page(client, admin, make_event, 
     page = client.get("/" + path, headers={"Accept": "text/html"})
     assert page.status_code == 200, (path, page.status_code)
     assert "Adults only" in page.get_data(as_text=True)
-
-
-def test_the_editor_signs_in_by_an_email_address_longer_than_60_characters(app, client):
-    """D5. README "Users and authentication": the editor's sign-in takes the user name or the
-    account's e-mail address, in any case; `users create` accepts addresses up to 100
-    characters (WordPress's user_email) and Basic authentication takes them. The sign-in
-    form cuts what is typed in `username` to 60 characters (the user-name limit), so an
-    address of 61 to 100 characters never signs in (and counts as a failed attempt)."""
-    from store import accounts
-    from store.db import database
-    from store.users import create_user
-    from tests.conftest import PASSWORD, csrf
-
-    email = "maria.fernandez-lopez.communications@events.university-example.org"
-    assert 60 < len(email) <= 100
-    with database.connection_context():
-        create_user("mflopez", "author", email)
-    with app.app_context(), database.connection_context():
-        token = accounts.login_link_token("mflopez")
-    form = client.get(f"/manage/set-password/{token}").get_data(as_text=True)
-    done = client.post(
-        f"/manage/set-password/{token}",
-        data={"csrf_token": csrf(form), "password": PASSWORD, "password_again": PASSWORD},
-    )
-    assert done.status_code == 303
-    visitor = app.test_client()
-    page = visitor.get("/manage/signin").get_data(as_text=True)
-    answer = visitor.post(
-        "/manage/signin",
-        data={"csrf_token": csrf(page), "username": email, "password": PASSWORD},
-    )
-    assert answer.status_code == 303, answer.status_code

@@ -133,6 +133,32 @@ def test_signing_in_with_the_email_address_or_another_case(app, sign_in):
     assert client.post("/manage/signin", data=data).status_code == 400
 
 
+def test_the_editor_signs_in_by_an_email_address_longer_than_60_characters(app, client):
+    """`users create` takes e-mail addresses of up to 100 characters (WordPress's
+    user_email) and Basic authentication takes them; the sign-in form cut what was typed
+    to 60 (the user-name limit), so an address of 61 to 100 characters never signed in
+    (and counted as a failed attempt; checker chk19p)."""
+    email = "maria.fernandez-lopez.communications@events.university-example.org"
+    assert 60 < len(email) <= 100
+    with database.connection_context():
+        create_user("mflopez", "author", email)
+    with app.app_context(), database.connection_context():
+        token = accounts.login_link_token("mflopez")
+    form = client.get(f"/manage/set-password/{token}").get_data(as_text=True)
+    done = client.post(
+        f"/manage/set-password/{token}",
+        data={"csrf_token": csrf(form), "password": PASSWORD, "password_again": PASSWORD},
+    )
+    assert done.status_code == 303
+    visitor = app.test_client()
+    page = visitor.get("/manage/signin").get_data(as_text=True)
+    answer = visitor.post(
+        "/manage/signin",
+        data={"csrf_token": csrf(page), "username": email.upper(), "password": PASSWORD},
+    )
+    assert answer.status_code == 303, answer.status_code
+
+
 def test_sign_in_failures_are_throttled_with_the_api_counters(app, sign_in):
     sign_in("author", "bob")
     app.config["AUTH_FAILURE_LIMIT"] = 2

@@ -78,7 +78,7 @@ from store.events import get_event, get_events
 from store.linked import LinkedFilters, get_linked, list_linked
 from store.media import get_media
 from store.recurrence import count_occurrences, next_occurrences, overrides_of
-from store.users import ANONYMOUS, Viewer
+from store.users import ANONYMOUS, MAX_SIGN_IN_NAME, Viewer
 
 # The editor's addresses, under the site root and each language root.
 EDITOR_PATH = "/manage"
@@ -333,7 +333,7 @@ def searched(name: str = "search") -> str:
 def signin():
     if request.method in READS:  # HEAD is a GET without its body: it signs no one in
         return _page("signin.html", heading=_("Sign in"), username="", error="")
-    username = request.form.get("username", "").strip()[:60]
+    username = request.form.get("username", "").strip()[:MAX_SIGN_IN_NAME]
     password = request.form.get("password", "")
     keys = throttle_sign_in(username)  # 429 page while over the API's limits
     user = accounts.check_sign_in(username, password) if username and password else None
