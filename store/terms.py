@@ -26,6 +26,7 @@ from store.posts import (
     publication_horizon,
     readable_clause,
     rows_by_id,
+    slug_asked,
     slugify,
     term_slugs_asked,
     unique_slug,
@@ -55,6 +56,14 @@ _TERM_BY_SLUG = Statement(
 _TERM_BY_NAME = Statement(
     lambda: _terms_where((Term.taxonomy == param(0)) & (folded(Term.name) == param(1)))
 )
+
+
+def term_by_slug(slug: str, taxonomy: str) -> Term | None:
+    """The term whose slug an address names (``slug_asked``, in any case): a term's page
+    names its slug only, and a slug of digits ("18+" makes ``18``) names that term, not
+    the term whose id those digits are (``find_term``'s reading, the API's)."""
+    rows = _TERM_BY_SLUG.rows(taxonomy, slug_asked(slug))
+    return Term(**vars(rows[0])) if rows else None
 
 
 def find_term(value, taxonomy: str) -> Term | None:

@@ -445,7 +445,7 @@ def _list_page(template="list.html", embed=False, term=None, **context):
     filters = asked
     if term is not None:
         key = "categories" if term.taxonomy == "category" else "tags"
-        filters = replace(asked, **{key: [term.slug]})
+        filters = replace(asked, **{key: [reading.filter_value(term.slug, term.id)]})
     page = _page_number()
     now, window = _list_start()
     is_past = req.args.get("past") == "1" or req.args.get("eventDisplay") == "past"

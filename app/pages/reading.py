@@ -49,9 +49,8 @@ from store.linked import (
     origins_of_post,
 )
 from store.memo import MEMO, current_version
-from store.posts import slug_asked
 from store.recurrence import has_overrides
-from store.terms import find_term, terms_by_name
+from store.terms import find_term, term_by_slug, terms_by_name
 from store.users import ANONYMOUS
 
 # The filters a visitor may set on the list, month and day views, with the API's meaning.
@@ -481,10 +480,10 @@ def renamed_linked_slug(kind: str, slug: str) -> str:
 
 
 def term_page(taxonomy: str, slug: str):
-    term = find_term(slug, taxonomy)
     # By its slug only (not its id or name), whatever the case of the address, as an
     # event's or a venue's page.
-    if term is None or term.slug != slug_asked(slug):
+    term = term_by_slug(slug, taxonomy)
+    if term is None:
         raise NotFound(slug)
     return term
 
@@ -581,8 +580,15 @@ def _read_choices() -> tuple[list[Choice], list[Choice]]:
     return categories, sorted(venues, key=lambda choice: choice.name.lower())
 
 
+def filter_value(slug: str, ident: int) -> str:
+    """What names an item in a filter (``?categories=``, ``?venue=``, the form's choices):
+    its slug, or its id when the slug is digits, which a filter reads as an id (the API's
+    rule: ``_linked_id``, ``resolve_filter_terms``)."""
+    return str(ident) if is_digits(slug) else slug
+
+
 def _choice(slug: str, ident: int, name: str) -> Choice:
-    value = str(ident) if is_digits(slug) else slug  # as _linked_id reads it
+    value = filter_value(slug, ident)
     return Choice(slug, ident, name, (str(escape(value)), str(ident), str(escape(name))))
 
 
