@@ -21,7 +21,7 @@ import logging
 import socket
 import sys
 import threading
-from functools import partial
+import time
 from urllib.parse import unquote_to_bytes
 
 import orjson
@@ -192,6 +192,33 @@ def _page_answer(app, environ: dict, status: int, reason: str) -> bytes | None:
     return (head + f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1") + body
 
 
+# How long, and how much, of a body refused unread (``arrival.close_after``) is read and
+# dropped after its answer before the connection closes.
+LINGER_SECONDS = 2.0
+LINGER_BYTES = 32 * 1024 * 1024
+
+
+def linger(sock) -> None:
+    """The staged close of RFC 9112 §9.6 after an answer that closes the connection while
+    the client is still sending its body (a 413): the answer sent whole (FIN), the rest of
+    the body read and dropped until the client closes its side, for a bounded time. Closed
+    at once, the socket resets the connection, and a client still sending (``requests``,
+    ``http.client``) meets a broken pipe instead of the answer. On the request's thread,
+    outside the app's (``APP_THREADS``): the worker's main thread never waits."""
+    deadline = time.monotonic() + LINGER_SECONDS
+    drained = 0
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        while drained < LINGER_BYTES and (left := deadline - time.monotonic()) > 0:
+            sock.settimeout(left)
+            chunk = sock.recv(65536)
+            if not chunk:
+                return
+            drained += len(chunk)
+    except OSError:  # the client is gone, or silent past the deadline (TimeoutError)
+        return
+
+
 class TimedConn(gthread.TConn):
     """A gthread connection whose requests must arrive in time (app/arrival.py): the
     parser reads the socket through an ``ArrivalSocket``."""
@@ -245,10 +272,18 @@ class CalendarWorker(gthread.ThreadWorker):
         self.in_app = threading.BoundedSemaphore(min(self.cfg.threads, APP_THREADS))
 
     def handle_request(self, req, conn):
-        # gunicorn's answer says ``Connection: close`` when its request ``must_close``.
-        conn.arrival.closing = partial(setattr, req, "must_close", True)
+        asked: list[bool] = []
+
+        def closing():  # gunicorn's answer says ``Connection: close`` when it ``must_close``
+            req.must_close = True
+            asked.append(True)
+
+        conn.arrival.closing = closing
         with self.in_app:
-            return super().handle_request(req, conn)
+            kept = super().handle_request(req, conn)
+        if asked:
+            linger(conn.sock)
+        return kept
 
     def load_wsgi(self):
         super().load_wsgi()
