@@ -20,7 +20,7 @@ from inspect import iscoroutinefunction
 
 import orjson
 import peewee
-from flask import Flask, abort, g, request
+from flask import Flask, abort, current_app, g, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from app import cache, errors
@@ -88,6 +88,30 @@ class CalendarFlask(Flask):
         if is_coroutine is None:
             is_coroutine = self._coroutine_functions[plain] = iscoroutinefunction(func)
         return self.async_to_sync(func) if is_coroutine else func
+
+    def make_default_options_response(self):
+        """OPTIONS at a page's or the editor's address is answered as a HEAD there (a 404 or
+        400 page when the address names nothing or is bad; the view runs as a HEAD, and only
+        where the address takes a GET: a write's view must never run), with no body and the
+        methods it takes in ``Allow``. JSON is the API's alone: there Flask's answer, which
+        ``_describe_route`` fills with the route's description, as WordPress does."""
+        req = request._get_current_object()
+        answer = super().make_default_options_response()
+        rule = req.url_rule
+        if req.path.startswith(self.config["API_ROOT"] + "/"):
+            return answer
+        answer.allow.update(rule.methods or ())  # the router misses a page's trailing slash
+        if "GET" not in answer.allow:
+            return answer
+        req.method = "HEAD"
+        try:
+            view = self.view_functions[rule.endpoint]
+            head = self.make_response(self.ensure_sync(view)(**req.view_args))
+        finally:
+            req.method = "OPTIONS"
+        if head.status_code != 200:
+            return head
+        return answer
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -419,7 +443,10 @@ def _hurry_anonymous_body(req) -> None:
 
 
 def _describe_route(response):
-    """Flask's automatic OPTIONS answer is empty HTML; WordPress describes the route."""
+    """Flask's automatic OPTIONS answer at an API route is empty HTML; WordPress describes
+    the route. (A page's or the editor's is a page's answer: ``make_default_options_response``.)"""
+    if not request.path.startswith(current_app.config["API_ROOT"] + "/"):
+        return response
     description = route_description(request.url_rule) or {}
     response.set_data(orjson.dumps(description))
     response.mimetype = "application/json"

@@ -2267,6 +2267,33 @@ def test_a_method_a_page_does_not_take_is_a_405_page_with_allow(client, make_eve
         assert api.get_json()["code"] == "rest_no_route"
 
 
+@pytest.mark.parametrize(
+    "path, status",
+    [
+        ("/events/", 200),
+        ("/events/month/", 200),
+        ("/fr/events/", 200),
+        ("/manage/signin", 200),
+        ("/event/nope/", 404),
+        ("/events/?page=0", 400),
+    ],
+)
+def test_options_on_a_page_is_answered_as_a_page(client, path, status):
+    """Found by checker chk19p: OPTIONS at a page's or the editor's address answered the
+    API's JSON ``{}`` (the pages without even an ``Allow``), 200 where the address names
+    nothing or is bad. SPEC §6, §15: JSON is the API's; a page's answer names its methods
+    and has the GET's status, as a HEAD there, without a body."""
+    answer = client.options(path, headers=HTML)
+    assert answer.status_code == status, (path, answer.status_code)
+    assert answer.mimetype == "text/html", answer.get_data()
+    assert answer.headers["Content-Security-Policy"], path
+    if status == 200:
+        assert answer.get_data() == b""
+        assert {"GET", "HEAD", "OPTIONS"} <= {m.strip() for m in answer.headers["Allow"].split(",")}
+    api = client.options(f"{NS}/events", headers=HTML)
+    assert api.mimetype == "application/json" and api.get_json()["namespace"]
+
+
 def _raw_answer(port: int, data: bytes) -> tuple[bytes, bytes]:
     """(head, body) of what a server answers ``data`` sent as it is."""
     import socket
