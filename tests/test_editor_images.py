@@ -181,3 +181,23 @@ def test_the_thumbnails_alt_text_has_its_own_word_in_every_language(sign_in):
         assert legend and alt, page[-3000:]
         word, said = legend.group(1).strip().lower(), alt.group(1).lower()
         assert word not in said and said not in word, (lang, word, said)
+
+
+def test_a_post_to_an_image_page_is_a_405_not_nothing_here(client, admin, sign_in):
+    """Found by checker chk19p: an image's page (`/manage/media/{id}`, with its Delete form
+    posting to `…/delete`) answered a POST with the 404 "nothing at this address that you
+    may edit" (the routes of venues, organizers and terms took it), and a PUT's 405 said
+    `Allow: GET, HEAD, OPTIONS, POST`. An image has no edit form (the API takes no change to
+    one; README): a POST is a 405 whose ``Allow`` names only what works."""
+    from tests.helpers import image_bytes, uploaded
+
+    image = uploaded(client, admin, image_bytes(size=(40, 30)))
+    editor = sign_in("administrator", "boss")
+    path = f"/manage/media/{image['id']}"
+    assert editor.get(path).status_code == 200
+    for method in ("POST", "PUT"):
+        answer = editor.open(path, method=method, data={"csrf_token": editor.token})
+        assert answer.status_code == 405, (method, answer.status_code)
+        assert answer.mimetype == "text/html"
+        assert {m.strip() for m in answer.headers["Allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}
+    assert editor.get(path).status_code == 200  # nothing happened to it

@@ -51,8 +51,8 @@ from app.editor.event_form import WEEKDAYS
 from app.errors import ApiError, NotInTrash, from_validation_error, invalid_params
 from app.event_input import change_event, create_event, discard_event, prepare_event
 from app.headers import frame_headers
-from app.i18n import N_, _, current_language, ngettext
-from app.pages import formatting, list_title, page_number, page_response
+from app.i18n import N_, _, current_language, ngettext, translate
+from app.pages import EDITOR_NOT_FOUND, formatting, list_title, page_number, page_response
 from app.reading.texts import render_events
 from app.render import media_out, render_context
 from rules import recurrence
@@ -1265,7 +1265,13 @@ def delete_image(media_id):
     return redirect(url_for("editor.media"), 303)
 
 
-@bp.route("/<plural>/")
+# The kinds the routes below serve, and no other: an address of another kind (an image's
+# page, /media/{id}, which edits nothing: the API takes no change to an image) is its own
+# route's, whose methods its 405 names.
+ITEM_KINDS = f"any({', '.join(items.KINDS)})"
+
+
+@bp.route(f"/<{ITEM_KINDS}:plural>/")
 def list_items(plural):
     kind = items.kind_of(plural)
     if kind is None:
@@ -1319,7 +1325,7 @@ def _item_form(kind, values, errors, item=None, status=200, notice=None, edited_
     )
 
 
-@bp.route("/<plural>/new", methods=["GET", "POST"])
+@bp.route(f"/<{ITEM_KINDS}:plural>/new", methods=["GET", "POST"])
 def new_item(plural):
     kind = items.kind_of(plural)
     if kind is None:
@@ -1336,7 +1342,7 @@ def new_item(plural):
     return _item_form(kind, {"status": new_status(g.editor)}, {})
 
 
-@bp.route("/<plural>/<int:item_id>", methods=["GET", "POST"])
+@bp.route(f"/<{ITEM_KINDS}:plural>/<int:item_id>", methods=["GET", "POST"])
 def edit_item(plural, item_id):
     kind = items.kind_of(plural)
     item = items.item_of(kind, item_id) if kind else None
@@ -1359,7 +1365,7 @@ def edit_item(plural, item_id):
     return _item_form(kind, items.values_of(kind, item), {}, item, notice=_notice())
 
 
-@bp.route("/<plural>/<int:item_id>/restore", methods=["POST"])
+@bp.route(f"/<{ITEM_KINDS}:plural>/<int:item_id>/restore", methods=["POST"])
 def restore_item(plural, item_id):
     """Takes a venue or organizer out of the trash, as a draft (as an event, as WordPress)."""
     kind = items.kind_of(plural)
@@ -1376,7 +1382,7 @@ def restore_item(plural, item_id):
     return items.back_to(plural, item.id)
 
 
-@bp.route("/<plural>/<int:item_id>/approve", methods=["POST"])
+@bp.route(f"/<{ITEM_KINDS}:plural>/<int:item_id>/approve", methods=["POST"])
 def approve_item(plural, item_id):
     """Publishes a venue or organizer waiting for review."""
     kind = items.kind_of(plural)
@@ -1389,7 +1395,7 @@ def approve_item(plural, item_id):
     return redirect(url_for("editor.dashboard"), 303)
 
 
-@bp.route("/<plural>/<int:item_id>/delete", methods=["POST"])
+@bp.route(f"/<{ITEM_KINDS}:plural>/<int:item_id>/delete", methods=["POST"])
 def delete_item(plural, item_id):
     kind = items.kind_of(plural)
     item = items.item_of(kind, item_id, "delete") if kind else None
@@ -1429,12 +1435,8 @@ def _forbidden():
 
 
 def _not_found():
-    return _page(
-        "message.html",
-        404,
-        heading=_("Nothing here"),
-        message=_("There is nothing at this address that you may edit."),
-    )
+    heading, message = EDITOR_NOT_FOUND
+    return _page("message.html", 404, heading=translate(heading), message=translate(message))
 
 
 def register_editor(app) -> None:

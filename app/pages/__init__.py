@@ -1618,6 +1618,9 @@ def _widget_script(settings: dict) -> str:
 
 # What a page says, in its language, for an API error whose own message is for programmers.
 VISITOR_MESSAGES = {"rest_no_route": N_("Nothing is published at this address.")}
+# The editor's 404 (heading, message): its own (app/editor::_not_found), and at an address
+# of the editor no route serves.
+EDITOR_NOT_FOUND = (N_("Nothing here"), N_("There is nothing at this address that you may edit."))
 # What a page says of a request gunicorn refused before the app read it (app/server.py).
 REFUSED_MESSAGES = {
     414: N_("This address is too long to be read: check the link that led here."),
@@ -1654,14 +1657,16 @@ def error_page(
     # An error of the embedded list is shown in its frame, as the list is (its links
     # leave the frame: every other page refuses to be framed).
     embed = request.endpoint == "pages.embed_view"
-    if code in VISITOR_MESSAGES:
+    if editor and code == "rest_no_route":
+        message = translate(EDITOR_NOT_FOUND[1])
+    elif code in VISITOR_MESSAGES:
         message = translate(VISITOR_MESSAGES[code])
     elif status in REFUSED_MESSAGES and request.environ.get(errors.REFUSED) == status:
         message = translate(REFUSED_MESSAGES[status])
     titles = {
         400: _("This address names no page"),
         403: _("Not allowed") if editor else _("This page needs a password"),
-        404: _("Page not found"),
+        404: translate(EDITOR_NOT_FOUND[0]) if editor else _("Page not found"),
         405: _("Not possible at this address"),
         413: _("Too large"),
         414: _("Address too long"),
