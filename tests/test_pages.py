@@ -737,6 +737,12 @@ def test_a_term_whose_slug_is_digits_has_a_real_page(client, admin, make_event, 
     # Its links to the other views keep it by id, as a filter reads digits.
     views = html.split('class="views"')[1].split("</nav>")[0]
     assert f"{taxonomy}={term['id']}" in views, views
+    # The Events Calendar's address of its month moves to ours filtered by it, not by the
+    # term whose id its slug is.
+    word = "category" if taxonomy == "categories" else "tag"
+    moved = client.get(f"/events/{word}/{term['slug']}/month/", headers=HTML)
+    assert moved.status_code == 301
+    assert f"{taxonomy}={term['id']}" in moved.headers["Location"], moved.headers["Location"]
     assert "Late jazz" in page(client, "/" + other["url"].split("://", 1)[1].split("/", 1)[1])
 
 

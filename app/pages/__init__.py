@@ -622,7 +622,9 @@ def tec_term_list(taxonomy, slug, number=None):
 
 @bp.route("/events/<any(category, tag):taxonomy>/<slug>/month/")
 def tec_term_month(taxonomy, slug):
-    return _moved_to("pages.month_view", **{TERM_FILTERS[taxonomy]: slug})
+    return _moved_to(
+        "pages.month_view", **{TERM_FILTERS[taxonomy]: reading.term_filter(taxonomy, slug)}
+    )
 
 
 # The plugin's feeds of its list and of a term's (WordPress's feed words; each page of the
@@ -657,7 +659,7 @@ def tec_term_dated(taxonomy, slug, dated):
         return _moved_to(f"pages.{taxonomy}_view", {"slug": slug}, ical=1)
     if _child_word(taxonomy, dated):  # /events/category/{parent}/{child}/
         return tec_child_category(slug, dated)
-    return _moved_to_segment(dated, **{TERM_FILTERS[taxonomy]: slug})
+    return _moved_to_segment(dated, **{TERM_FILTERS[taxonomy]: reading.term_filter(taxonomy, slug)})
 
 
 # Under the term forms' own root, so that their words (list, month, page…) are tried first.

@@ -587,6 +587,14 @@ def filter_value(slug: str, ident: int) -> str:
     return str(ident) if is_digits(slug) else slug
 
 
+def term_filter(taxonomy: str, slug: str) -> str:
+    """What names the term of ``slug`` in a filter (``filter_value``): an old address of a
+    term's view moved to ours with the term as a filter; the slug itself when no term has
+    it (the view then says that it names none)."""
+    term = term_by_slug(slug, taxonomy)
+    return slug if term is None else filter_value(term.slug, term.id)
+
+
 def _choice(slug: str, ident: int, name: str) -> Choice:
     value = filter_value(slug, ident)
     return Choice(slug, ident, name, (str(escape(value)), str(ident), str(escape(name))))
