@@ -319,6 +319,7 @@ def test_the_readme_says_which_setting_makes_the_cookie_secure_behind_a_proxy():
 REAL_CLOCKS = {
     ("app/arrival.py", "time.monotonic"),
     ("app/server_memory.py", "time.monotonic"),  # how often the heap is trimmed
+    ("app/server.py", "time.monotonic"),  # how long a closing connection lingers
     ("app/tec_source.py", "time.monotonic"),
     ("app/tec_source.py", "time.time"),
     ("store/db.py", "time.monotonic"),
