@@ -1788,10 +1788,12 @@ def test_sitemap_and_robots_are_revalidated_and_carry_the_pages_headers(client, 
 
 def test_a_404_page_says_a_visitors_message_in_its_language(client):
     """An unknown address answered a page with the API's "No route was found matching the
-    URL and request method."; the API keeps its JSON and its wording."""
+    URL and request method."; the API keeps its JSON and its wording. The editor's
+    addresses say the editor's own words, as its views' 404s do (a word no route of the
+    editor serves, /manage/nope, said them and /manage/events/abc did not)."""
     for path, said in (
         ("/foo", "Nothing is published at this address."),
-        ("/manage/events/abc", "Nothing is published at this address."),
+        ("/manage/events/abc", "There is nothing at this address that you may edit."),
         ("/xx/events/", "Nothing is published at this address."),
         ("/events/category/jazz/extra/", "Nothing is published at this address."),
         ("/fr/foo", "Rien n’est publié à cette adresse."),
