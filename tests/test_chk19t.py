@@ -1,0 +1,79 @@
+"""chk19t: outside check of SPEC §17 (import-tec) against a messier fake site (tests/chk19t_fake.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.chk19t_fake import MessyTEC
+from tests.conftest import NS
+from tests.tec_fake import APP_PW, USER
+
+
+@pytest.fixture
+def messy():
+    site = MessyTEC().start()
+    yield site
+    site.stop()
+
+
+def run(app, *args):
+    return app.test_cli_runner().invoke(args=["import-tec", *args])
+
+
+def _all_slugs(client, admin) -> set[str]:
+    slugs, page = set(), 1
+    while True:
+        answer = client.get(
+            f"{NS}/events?start_date=1970-01-01&end_date=2999-01-01&per_page=50&page={page}",
+            headers=admin,
+        )
+        if answer.status_code != 200:
+            return slugs
+        body = answer.get_json()
+        slugs |= {e["slug"] for e in body["events"]}
+        if page >= body["total_pages"]:
+            return slugs
+        page += 1
+
+
+def test_a_listing_that_shrinks_mid_run_ends_at_the_plugins_page_past_the_end(app, client, admin):
+    site = MessyTEC()
+    site.protected_event = None
+    site.events = site.events[:30]
+    for k in range(51 - len(site.events)):
+        day = f"2028-02-{1 + k % 28:02d}"
+        site.events.append(
+            site.event(300 + k, f"Filler {k}", f"filler-{k}", f"{day} 10:{k:02d}:00", f"{day} 11:{k:02d}:00")
+        )
+    site.start()
+    try:
+        def two_deleted(source):  # between the import's page 1 and page 2
+            source.events = source.events[2:]
+
+        site.mid_run = two_deleted
+        result = run(app, site.base, "--no-images")
+        at_source = {e["slug"].replace("%c3%a9", "é") for e in site.events}
+        assert "Error" not in result.output, result.output
+        assert result.exit_code == 0, result.output
+        assert at_source <= _all_slugs(client, admin)
+    finally:
+        site.stop()
+
+
+def test_events_calendar_pro_occurrences_keep_their_post_parent(app, client, admin, messy):
+    """Reference: Events Calendar Pro exposes a series' occurrences as separate events linked by
+    ``post_parent`` (the ``post_parent`` filter lists a parent's children); SPEC §2 makes
+    ``post_parent`` a field of ours, §17 'break no client'."""
+    result = run(app, messy.base, "--no-images", "--user", USER, "--password", APP_PW)
+    assert "Error" not in result.output, result.output
+    parent = client.get(f"{NS}/events/by-slug/yoga-class").get_json()
+    children = client.get(f"{NS}/events?post_parent={parent['id']}&start_date=2000-01-01").get_json()
+    assert sorted(e["start_date"] for e in children["events"]) == [
+        "2027-01-12 19:00:00",
+        "2027-01-19 19:00:00",
+    ]
+    assert all(e["post_parent"] == parent["id"] for e in children["events"])
+    alias = client.get(
+        f"/wp-json/tribe/events/v1/events?post_parent={parent['id']}&start_date=2000-01-01"
+    ).get_json()
+    assert alias["total"] == 2
