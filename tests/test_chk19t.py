@@ -77,3 +77,28 @@ def test_events_calendar_pro_occurrences_keep_their_post_parent(app, client, adm
         f"/wp-json/tribe/events/v1/events?post_parent={parent['id']}&start_date=2000-01-01"
     ).get_json()
     assert alias["total"] == 2
+
+
+class _LastPageNamesItself(MessyTEC):
+    """A messy source: the last page of each listing still carries a ``next_rest_url`` (itself)."""
+
+    def listing(self, kind, items, q, path):
+        status, headers, body = super().listing(kind, items, q, path)
+        if status == 200 and "next_rest_url" not in body:
+            body["next_rest_url"] = body["rest_url"]
+        return status, headers, body
+
+
+def test_a_last_page_that_still_names_a_next_one_ends_the_listing(app, client, admin):
+    site = _LastPageNamesItself()
+    site.protected_event = None
+    site.start()
+    try:
+        result = run(app, site.base, "--no-images")
+        assert "repeats" not in result.output, result.output
+        assert "Error" not in result.output, result.output
+        assert result.exit_code == 0, result.output
+        at_source = {e["slug"].replace("%c3%a9", "é") for e in site.events}
+        assert at_source <= _all_slugs(client, admin)
+    finally:
+        site.stop()
