@@ -102,3 +102,30 @@ def test_a_last_page_that_still_names_a_next_one_ends_the_listing(app, client, a
         assert at_source <= _all_slugs(client, admin)
     finally:
         site.stop()
+
+
+def _leads_to(client, path, target_path, **kw):
+    answer = client.get(path, **kw)
+    if answer.status_code in (301, 302, 307, 308):
+        assert answer.headers["Location"].split("://", 1)[-1].split("/", 1)[-1] == target_path.lstrip("/"), (
+            path,
+            answer.headers["Location"],
+        )
+        return
+    assert answer.status_code == 200, (path, answer.status_code)
+
+
+def test_a_site_on_a_sub_path_keeps_its_addresses_and_its_clients(app, client, admin, messy):
+    """The source is WordPress at http://127.0.0.1:PORT/blog/ (SPEC §17: 'break no link and no client';
+    'a client written for the plugin works by changing only the host'). Its addresses were
+    /blog/event/{slug}/, /blog/?p=ID, /blog/wp-json/tribe/events/v1/…: after the move, on this
+    service's host, they lead to the same items."""
+    result = run(app, messy.base + "/", "--no-images", "--user", USER, "--password", APP_PW)
+    assert "Error" not in result.output, result.output
+    html = {"Accept": "text/html"}
+    _leads_to(client, "/blog/event/caf%C3%A9-concert/", "/event/caf%C3%A9-concert/", headers=html)
+    _leads_to(client, "/blog/?p=201", "/event/caf%C3%A9-concert/", headers=html, base_url="http://127.0.0.1")
+    _leads_to(client, "/blog/venue/lolympia/", "/venue/lolympia/", headers=html)
+    answer = client.get("/blog/wp-json/tribe/events/v1/events?start_date=2000-01-01", follow_redirects=True)
+    assert answer.status_code == 200, answer.status_code
+    assert answer.get_json()["total"] >= 15
