@@ -170,3 +170,21 @@ def test_a_masked_venue_is_named_and_said_protected_in_the_report(app, client, a
         assert "password" in line.lower(), line
     finally:
         site.stop()
+
+
+def test_the_plugins_rest_urls_with_only_the_host_changed_find_the_same_items(app, client, admin, messy):
+    """SPEC §17: 'a client written for the plugin works by changing only the host'. The plugin gave
+    each item's address as ``rest_url`` ({site}/wp-json/tribe/events/v1/events/{id}); a client that
+    kept it (or an id to filter by) must find the same item here after the move."""
+    result = run(app, messy.base, "--no-images", "--user", USER, "--password", APP_PW)
+    assert "Error" not in result.output, result.output
+    cafe = next(e for e in messy.events if e["id"] == 201)
+    path = cafe["rest_url"].split(str(messy.port), 1)[1].removeprefix(messy.prefix)
+    assert path == "/wp-json/tribe/events/v1/events/201"
+    answer = client.get(path, follow_redirects=True)
+    assert answer.status_code == 200, (path, answer.status_code)
+    assert answer.get_json()["slug"] == "café-concert"
+    venue = client.get("/wp-json/tribe/events/v1/venues/131", follow_redirects=True)
+    assert venue.status_code == 200 and venue.get_json()["slug"] == "lolympia"
+    by_venue = client.get("/wp-json/tribe/events/v1/events?venue=131&start_date=2000-01-01")
+    assert by_venue.status_code == 200 and by_venue.get_json()["total"] == 8
