@@ -188,3 +188,23 @@ def test_the_plugins_rest_urls_with_only_the_host_changed_find_the_same_items(ap
     assert venue.status_code == 200 and venue.get_json()["slug"] == "lolympia"
     by_venue = client.get("/wp-json/tribe/events/v1/events?venue=131&start_date=2000-01-01")
     assert by_venue.status_code == 200 and by_venue.get_json()["total"] == 8
+
+
+def test_protocol_relative_and_root_relative_image_urls_are_read_as_a_browser_reads_them(app, client, admin):
+    """Sites behind a CDN plugin or the 'Relative URL' plugin give their media as //host/… or
+    /wp-content/…; on the page that is the site's own http(s) address (SPEC §17 'Images are
+    downloaded (http(s) only …)')."""
+    site = MessyTEC()
+    site.protected_event = None
+    poster = "/wp-content/uploads/2026/01/poster.jpg"
+    by_id = {e["id"]: e for e in site.events}
+    site.start()
+    try:
+        by_id[203]["image"] = dict(site.image_obj(poster), url=f"//127.0.0.1:{site.port}{poster}")
+        by_id[204]["image"] = dict(site.image_obj(poster), url=poster)
+        result = run(app, site.base)
+        assert "not an http(s) address" not in result.output, result.output
+        for slug in ("diwali-mela", "chennai-talk"):
+            assert client.get(f"{NS}/events/by-slug/{slug}").get_json()["image"], slug
+    finally:
+        site.stop()
