@@ -208,3 +208,25 @@ def test_protocol_relative_and_root_relative_image_urls_are_read_as_a_browser_re
             assert client.get(f"{NS}/events/by-slug/{slug}").get_json()["image"], slug
     finally:
         site.stop()
+
+
+def test_tags_whose_names_differ_only_in_case_are_all_brought(app, client, admin):
+    """WordPress keeps a tag 'jazz' (slug jazz-2) beside 'Jazz' (slug jazz): its duplicate check
+    compares names exactly. The event tagged with both keeps both tags, the tag's old address works."""
+    site = MessyTEC()
+    site.protected_event = None
+    site.tags["j1"] = site.term(160, "Jazz", "jazz", "post_tag")
+    site.tags["j2"] = site.term(162, "jazz", "jazz-2", "post_tag")
+    site.events.append(
+        site.event(610, "J", "j-event", "2027-09-01 10:00:00", "2027-09-01 11:00:00", tags=["j2"])
+    )
+    site.start()
+    try:
+        result = run(app, site.base, "--no-images")
+        assert "failed tag" not in result.output, result.output
+        event = client.get(f"{NS}/events/by-slug/j-event").get_json()
+        assert event["tags"], "the event lost its only tag"
+        page = client.get("/events/tag/jazz-2/", headers={"Accept": "text/html"})
+        assert page.status_code in (200, 301, 308), page.status_code
+    finally:
+        site.stop()
