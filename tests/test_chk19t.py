@@ -230,3 +230,28 @@ def test_tags_whose_names_differ_only_in_case_are_all_brought(app, client, admin
         assert page.status_code in (200, 301, 308), page.status_code
     finally:
         site.stop()
+
+
+@pytest.mark.parametrize(
+    "cost, values, symbol, position",
+    [
+        ("Free – $12.50", ["0", "12.50"], "$", "prefix"),
+        ("$12.50 – $20.00", ["12.50", "20.00"], "$", "prefix"),
+    ],
+)
+def test_a_cost_with_decimals_arrives_as_the_source_shows_it(app, client, admin, cost, values, symbol, position):
+    """SPEC §17 'Each item keeps … its cost'. The plugin's cost_details.values are the amounts as
+    written (Cost_Utils::parse_cost_range keeps each matched string: '12.50', '5,50')."""
+    site = MessyTEC()
+    site.protected_event = None
+    site.events.append(
+        site.event(800, "Priced", "priced", "2027-09-01 10:00:00", "2027-09-01 11:00:00",
+                   cost=cost, values=values, symbol=symbol, position=position)
+    )
+    site.start()
+    try:
+        run(app, site.base, "--no-images")
+        event = client.get(f"{NS}/events/by-slug/priced").get_json()
+        assert event["cost"] == cost
+    finally:
+        site.stop()
