@@ -255,3 +255,44 @@ def test_a_cost_with_decimals_arrives_as_the_source_shows_it(app, client, admin,
         assert event["cost"] == cost
     finally:
         site.stop()
+
+
+_NOTICE = (
+    b"<br />\n<b>Deprecated</b>:  Function get_magic_quotes_gpc() is deprecated in "
+    b"<b>/var/www/html/wp-content/plugins/x/x.php</b> on line <b>12</b><br />\n"
+)
+
+
+class _NoisyPHP(MessyTEC):
+    """A WordPress whose PHP prints a notice before each JSON answer (display_errors on)."""
+
+    def _handler(self):
+        import json
+
+        base, site = super()._handler(), self
+
+        class Handler(base):
+            def do_GET(self):
+                status, headers, body = site.answer(self.path, self.headers)
+                data = body if isinstance(body, bytes) else _NOTICE + json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", headers.get("Content-Type", "application/json; charset=UTF-8"))
+                for key, value in headers.items():
+                    if key != "Content-Type":
+                        self.send_header(key, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
+
+
+def test_a_wordpress_printing_php_notices_is_not_called_not_wordpress(app, client, admin):
+    site = _NoisyPHP()
+    site.protected_event = None
+    site.start()
+    try:
+        result = run(app, site.base, "--no-images")
+        assert "not a WordPress site" not in result.output, result.output
+    finally:
+        site.stop()
