@@ -43,10 +43,17 @@ def test_a_listing_that_shrinks_mid_run_ends_at_the_plugins_page_past_the_end(ap
     for k in range(51 - len(site.events)):
         day = f"2028-02-{1 + k % 28:02d}"
         site.events.append(
-            site.event(300 + k, f"Filler {k}", f"filler-{k}", f"{day} 10:{k:02d}:00", f"{day} 11:{k:02d}:00")
+            site.event(
+                300 + k,
+                f"Filler {k}",
+                f"filler-{k}",
+                f"{day} 10:{k:02d}:00",
+                f"{day} 11:{k:02d}:00",
+            )
         )
     site.start()
     try:
+
         def two_deleted(source):  # between the import's page 1 and page 2
             source.events = source.events[2:]
 
@@ -67,7 +74,9 @@ def test_events_calendar_pro_occurrences_keep_their_post_parent(app, client, adm
     result = run(app, messy.base, "--no-images", "--user", USER, "--password", APP_PW)
     assert "Error" not in result.output, result.output
     parent = client.get(f"{NS}/events/by-slug/yoga-class").get_json()
-    children = client.get(f"{NS}/events?post_parent={parent['id']}&start_date=2000-01-01").get_json()
+    children = client.get(
+        f"{NS}/events?post_parent={parent['id']}&start_date=2000-01-01"
+    ).get_json()
     assert sorted(e["start_date"] for e in children["events"]) == [
         "2027-01-12 19:00:00",
         "2027-01-19 19:00:00",
@@ -107,7 +116,9 @@ def test_a_last_page_that_still_names_a_next_one_ends_the_listing(app, client, a
 def _leads_to(client, path, target_path, **kw):
     answer = client.get(path, **kw)
     if answer.status_code in (301, 302, 307, 308):
-        assert answer.headers["Location"].split("://", 1)[-1].split("/", 1)[-1] == target_path.lstrip("/"), (
+        assert answer.headers["Location"].split("://", 1)[-1].split("/", 1)[
+            -1
+        ] == target_path.lstrip("/"), (
             path,
             answer.headers["Location"],
         )
@@ -124,9 +135,17 @@ def test_a_site_on_a_sub_path_keeps_its_addresses_and_its_clients(app, client, a
     assert "Error" not in result.output, result.output
     html = {"Accept": "text/html"}
     _leads_to(client, "/blog/event/caf%C3%A9-concert/", "/event/caf%C3%A9-concert/", headers=html)
-    _leads_to(client, "/blog/?p=201", "/event/caf%C3%A9-concert/", headers=html, base_url="http://127.0.0.1")
+    _leads_to(
+        client,
+        "/blog/?p=201",
+        "/event/caf%C3%A9-concert/",
+        headers=html,
+        base_url="http://127.0.0.1",
+    )
     _leads_to(client, "/blog/venue/lolympia/", "/venue/lolympia/", headers=html)
-    answer = client.get("/blog/wp-json/tribe/events/v1/events?start_date=2000-01-01", follow_redirects=True)
+    answer = client.get(
+        "/blog/wp-json/tribe/events/v1/events?start_date=2000-01-01", follow_redirects=True
+    )
     assert answer.status_code == 200, answer.status_code
     assert answer.get_json()["total"] >= 15
 
@@ -134,8 +153,20 @@ def test_a_site_on_a_sub_path_keeps_its_addresses_and_its_clients(app, client, a
 class _ProtectedVenue(MessyTEC):
     """Venue 131 is password-protected at the source: masked for a caller without credentials."""
 
-    MASK = dict(description="", excerpt="", email="", phone="", stateprovince="", zip="", province="",
-                country="", city="", address="", venue=[], organizer=[])
+    MASK = dict(
+        description="",
+        excerpt="",
+        email="",
+        phone="",
+        stateprovince="",
+        zip="",
+        province="",
+        country="",
+        city="",
+        address="",
+        venue=[],
+        organizer=[],
+    )
 
     def masked_venue(self, v):
         m = {k: (self.MASK[k] if k in self.MASK else value) for k, value in v.items()}
@@ -165,14 +196,16 @@ def test_a_masked_venue_is_named_and_said_protected_in_the_report(app, client, a
     site.start()
     try:
         result = run(app, site.base, "--no-images")
-        line = next(l for l in result.output.splitlines() if l.startswith("failed venue"))
+        line = next(x for x in result.output.splitlines() if x.startswith("failed venue"))
         assert "lolympia" in line or "Olympia" in line, line
         assert "password" in line.lower(), line
     finally:
         site.stop()
 
 
-def test_the_plugins_rest_urls_with_only_the_host_changed_find_the_same_items(app, client, admin, messy):
+def test_the_plugins_rest_urls_with_only_the_host_changed_find_the_same_items(
+    app, client, admin, messy
+):
     """SPEC §17: 'a client written for the plugin works by changing only the host'. The plugin gave
     each item's address as ``rest_url`` ({site}/wp-json/tribe/events/v1/events/{id}); a client that
     kept it (or an id to filter by) must find the same item here after the move."""
@@ -190,7 +223,9 @@ def test_the_plugins_rest_urls_with_only_the_host_changed_find_the_same_items(ap
     assert by_venue.status_code == 200 and by_venue.get_json()["total"] == 8
 
 
-def test_protocol_relative_and_root_relative_image_urls_are_read_as_a_browser_reads_them(app, client, admin):
+def test_protocol_relative_and_root_relative_image_urls_are_read_as_a_browser_reads_them(
+    app, client, admin
+):
     """Sites behind a CDN plugin or the 'Relative URL' plugin give their media as //host/… or
     /wp-content/…; on the page that is the site's own http(s) address (SPEC §17 'Images are
     downloaded (http(s) only …)')."""
@@ -239,14 +274,25 @@ def test_tags_whose_names_differ_only_in_case_are_all_brought(app, client, admin
         ("$12.50 – $20.00", ["12.50", "20.00"], "$", "prefix"),
     ],
 )
-def test_a_cost_with_decimals_arrives_as_the_source_shows_it(app, client, admin, cost, values, symbol, position):
+def test_a_cost_with_decimals_arrives_as_the_source_shows_it(
+    app, client, admin, cost, values, symbol, position
+):
     """SPEC §17 'Each item keeps … its cost'. The plugin's cost_details.values are the amounts as
     written (Cost_Utils::parse_cost_range keeps each matched string: '12.50', '5,50')."""
     site = MessyTEC()
     site.protected_event = None
     site.events.append(
-        site.event(800, "Priced", "priced", "2027-09-01 10:00:00", "2027-09-01 11:00:00",
-                   cost=cost, values=values, symbol=symbol, position=position)
+        site.event(
+            800,
+            "Priced",
+            "priced",
+            "2027-09-01 10:00:00",
+            "2027-09-01 11:00:00",
+            cost=cost,
+            values=values,
+            symbol=symbol,
+            position=position,
+        )
     )
     site.start()
     try:
@@ -276,7 +322,9 @@ class _NoisyPHP(MessyTEC):
                 status, headers, body = site.answer(self.path, self.headers)
                 data = body if isinstance(body, bytes) else _NOTICE + json.dumps(body).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", headers.get("Content-Type", "application/json; charset=UTF-8"))
+                self.send_header(
+                    "Content-Type", headers.get("Content-Type", "application/json; charset=UTF-8")
+                )
                 for key, value in headers.items():
                     if key != "Content-Type":
                         self.send_header(key, value)
