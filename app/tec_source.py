@@ -57,6 +57,11 @@ class SourceError(Exception):
         super().__init__(printable(message))
 
 
+class PastTheEnd(SourceError):
+    """A listing's page past its last: the plugin's 404 ``*-archive-page-not-found`` (or
+    WordPress's 400 ``rest_post_invalid_page_number``)."""
+
+
 class Refused(SourceError):
     """The site answered 401 or 403: it refused the caller (the credentials, or anyone
     without them)."""
@@ -292,6 +297,8 @@ class Source:
         status, _headers, body = self.fetch(url)
         if status in (401, 403):
             raise Refused(f"{url} answered {status}: the site refused the credentials")
+        if status in (400, 404) and _past_the_end(body):
+            raise PastTheEnd(f"{url} answered {status}{_said(body)}")
         if status != 200:
             raise SourceError(f"{url} answered {status}{_said(body)}")
         try:
@@ -412,24 +419,42 @@ class Source:
             first, route, params, kind
         )
 
-    def _following(self, page: dict, route: str, params: dict, kind: str):
+    def _following(self, first: dict, route: str, params: dict, kind: str):
+        """The items of each page from ``first`` on. A listing that shrank while read (its
+        items deleted at the source: it ends before the last page its first announced) has
+        moved later items back onto pages read already: it is read once more from page 1,
+        for the items not given yet."""
+        seen: set[int] = set()
+        shrank = yield from self._read_on(first, route, params, kind, seen)
+        if shrank:
+            again = self._page(self.url(route, params), kind)
+            yield from self._read_on(again, route, params, kind, seen, again=True)
+
+    def _read_on(self, page: dict, route: str, params: dict, kind: str, seen: set, again=False):
+        """Yields ``page``'s items and those of the pages after it (once more: the ones not
+        in ``seen``), until a page is the last, empty, or past the end (the plugin's 404
+        ``*-archive-page-not-found``: the listing ends there, not the run); returns whether
+        it ended before the last page the first announced."""
         announced = page.get("total_pages")
         most = min(announced + 1, MAX_PAGES) if _is_id(announced) else MAX_PAGES
-        seen: set[int] = set()
         number, url = 1, self.url(route, params)
         while True:
             ids = {item["id"] for item in page[kind]}
-            if number > 1 and ids <= seen:
+            if number > 1 and ids and ids <= seen and not again:
                 raise SourceError(f"{url}: page {number} repeats {kind} of the pages before")
+            yield [item for item in page[kind] if item["id"] not in seen] if again else page[kind]
             seen |= ids
-            yield page[kind]
-            if not page.get("next_rest_url") or not page[kind]:
-                return
+            last = number if ids else number - 1  # the last page that held items
+            if not page.get("next_rest_url") or not ids:
+                return _is_id(announced) and last < announced
             if number >= most:
                 raise SourceError(f"{url}: more pages of {kind} than the site announced")
             number += 1
             url = self.url(route, {**params, "page": number})
-            page = self._page(url, kind)
+            try:
+                page = self._page(url, kind)
+            except PastTheEnd:
+                return _is_id(announced) and number - 1 < announced
 
     def passwords(self, post_type: str) -> dict[int, str] | None:
         """The password of each password-protected post of ``post_type``, from WordPress's
@@ -618,6 +643,17 @@ def _wordpress_error(body: bytes) -> bool:
     except orjson.JSONDecodeError:
         return False
     return isinstance(answer, dict) and isinstance(answer.get("code"), str)
+
+
+def _past_the_end(body: bytes) -> bool:
+    """Whether an error answer says the page asked is past a listing's last."""
+    try:
+        code = loads(body).get("code")
+    except (orjson.JSONDecodeError, AttributeError):
+        return False
+    return isinstance(code, str) and (
+        code.endswith("-archive-page-not-found") or code == "rest_post_invalid_page_number"
+    )
 
 
 def _said(body: bytes) -> str:
