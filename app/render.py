@@ -258,7 +258,10 @@ DEFAULT_CURRENCY_SYMBOL = "$"
 FREE = "Free"
 
 
-def _number_text(raw: str) -> str | None:
+def cost_amount(raw: str) -> str | None:
+    """The number an amount as written says, as ``cost_details.values`` gives it ("12.50"
+    is "12.5", "1.000,50" is "1000.5"); None when it holds none. The importer compares a
+    source's values by it (app/tec_import.py::_cost)."""
     match = _NUMBER.search(raw)
     if not match:
         return None
@@ -310,22 +313,33 @@ BARE_AMOUNTS_COST = re.compile(
 
 class _Price(NamedTuple):
     """One price as sent: its text, its amounts (a range "10 - 20 €" has two) and the
-    currency symbol around them, before (prefix) or after (postfix)."""
+    currency symbol around them, before (prefix) or after (postfix); ``written``: each
+    amount as the text writes it ("12.50": a price keeps its cents where it is shown)."""
 
     text: str
     amounts: tuple[str, ...]
     symbol: str
     position: str
+    written: dict[str, str]
+
+
+# The reference's own text of a range from nothing ("Free – $12.50", what its API answers
+# and a client sends back): its word is the amount 0, not a part of the currency symbol.
+_FREE_TO = re.compile(rf"{FREE}\s*[–-]\s*", re.IGNORECASE)
 
 
 def _price(text: str) -> _Price:
-    matches = list(_NUMBER.finditer(text))
-    amounts = (_number_text(match.group(0)) for match in matches)
+    matches = [m for m in _NUMBER.finditer(text) if cost_amount(m.group(0)) is not None]
     if not matches:
-        return _Price(text, (), "", "")
+        return _Price(text, (), "", "", {})
     before, after = text[: matches[0].start()].strip(), text[matches[-1].end() :].strip()
+    free = _FREE_TO.match(before)
+    before = before[free.end() :] if free else before
+    texts = ("0",) * bool(free) + tuple(match.group(0) for match in matches)
+    amounts = tuple(cost_amount(amount) for amount in texts)
+    written = dict(zip(amounts[::-1], texts[::-1], strict=True))  # each as first written
     symbol, position = (before, "prefix") if before else (after, "postfix" if after else "")
-    return _Price(text, tuple(a for a in amounts if a is not None), symbol, position)
+    return _Price(text, amounts, symbol, position, written)
 
 
 def _one_currency(prices: list[_Price]) -> tuple[str, str]:
@@ -389,14 +403,18 @@ def _cost_text(prices: list[_Price], ordered: list[str], whole: str | None) -> s
         return whole
     if not ordered:
         return prices[0].text
+    # Each amount as the first price that has it writes it.
+    written = {k: v for price in reversed(priced) for k, v in price.written.items()}
 
     def show(amount: str) -> str:
         if Decimal(amount) == 0:
             return FREE
         if position:
-            return _with_symbol(amount, symbol, position)
+            return _with_symbol(written[amount], symbol, position)
         own = next(price for price in priced if amount in price.amounts)  # as it was sent
-        return own.text if len(own.amounts) == 1 else _with_symbol(amount, own.symbol, own.position)
+        if len(own.amounts) == 1:
+            return own.text
+        return _with_symbol(own.written[amount], own.symbol, own.position)
 
     low, high = show(ordered[0]), show(ordered[-1])
     return low if low == high else f"{low} – {high}"

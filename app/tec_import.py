@@ -30,7 +30,7 @@ from marshmallow import ValidationError
 from app.auth import may
 from app.errors import ApiError, from_validation_error
 from app.event_input import change_event, create_event
-from app.render import cost_out
+from app.render import cost_amount, cost_out
 from app.routes.categories import categories
 from app.routes.media import decode, upload_folder
 from app.routes.organizers import organizers
@@ -798,7 +798,7 @@ def _cost(item: dict) -> str | list[str]:
     if (read["currency_symbol"], read["currency_position"], read["values"]) == (
         symbol,
         position if symbol else "",
-        sorted(values, key=float),
+        sorted({cost_amount(value) for value in values}, key=float),  # "12.50" is our "12.5"
     ):
         return text
     if position == "postfix":

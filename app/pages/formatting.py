@@ -184,7 +184,7 @@ def clock_text(hours_minutes: str, lang: str) -> str:
     return format_time(datetime.strptime(hours_minutes, "%H:%M").time(), "short", locale=lang)
 
 
-# An amount of ``cost_details.values`` (app/render.py::_number_text writes them so).
+# An amount of ``cost_details.values`` (app/render.py::cost_amount writes them so).
 _AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 
