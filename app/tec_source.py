@@ -11,6 +11,7 @@ import base64
 import email.utils
 import http.client
 import ipaddress
+import itertools
 import re
 import socket
 import time
@@ -36,6 +37,10 @@ RETRIES = 5
 RETRY_AFTER_MAX = 120
 MAX_URL = 2000
 USER_AGENT = "events-calendar-import-tec/1.0"
+# What PHP may print before an answer's JSON: read past at most this many bytes, trying at
+# most this many brackets.
+LEADING_NOISE = 16 * 1024
+NOISE_TRIES = 16
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -631,8 +636,22 @@ def _read(response, limit: int, url: str) -> bytes:
 
 def loads(body: bytes):
     """A JSON answer, past the UTF-8 byte order mark that a site's PHP file saved with one
-    puts before every answer (browsers, WordPress's own clients, read past it too)."""
-    return orjson.loads(body.removeprefix(b"\xef\xbb\xbf"))
+    puts before every answer (browsers, WordPress's own clients, read past it too), and past
+    what PHP prints before it: a site with ``display_errors`` on writes its notices
+    ("<b>Deprecated</b>: …") ahead of every answer, which is WordPress's all the same. The
+    JSON is read from the first ``{`` or ``[`` on which it parses (a few tried: a notice
+    may hold brackets of its own)."""
+    body = body.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        starts = re.finditer(rb"[{\[]", body[:LEADING_NOISE])
+        for start in itertools.islice((m.start() for m in starts if m.start()), NOISE_TRIES):
+            try:
+                return orjson.loads(body[start:])
+            except orjson.JSONDecodeError:
+                continue
+        raise
 
 
 def _wordpress_error(body: bytes) -> bool:

@@ -1361,8 +1361,9 @@ def test_an_event_whose_venue_failed_says_it_was_saved_without_it(app, admin, si
 
 def test_a_listing_that_is_not_json_is_not_called_another_site(app, admin, site, waits):
     """A WordPress site whose events listing was broken (a notice a plugin printed before
-    the JSON) was said to be "not a WordPress site"."""
-    _listing_after(site, "events", [b"<b>Notice</b>: Undefined index in plugin.php\n{}"])
+    the JSON) was said to be "not a WordPress site". (JSON after the notice is read: here
+    none parses.)"""
+    _listing_after(site, "events", [b'<b>Notice</b>: Undefined index in plugin.php\n{"events": ['])
     result = run(app, site.base)
     assert result.exit_code == 1
     assert "not a WordPress site" not in result.output
