@@ -649,6 +649,7 @@ class Importer:
         url = image.get("url") if isinstance(image, dict) else image
         if not self.images or not isinstance(url, str) or not url:
             return None
+        url = self.source.absolute(url)
         if url in self.seen_images:  # this run's: made, or reported once already
             return self.seen_images[url] if get_media(self.seen_images[url]) else None
         self.seen_images[url] = None

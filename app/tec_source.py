@@ -531,6 +531,15 @@ class Source:
             raise SourceError(f"{url} is not The Events Calendar's answer (no list of {kind})")
         return answer
 
+    def absolute(self, url: str) -> str:
+        """An address the site gives as its pages would link it: one relative to the site
+        (``//host/…`` of a CDN plugin, ``/wp-content/…`` of the "Relative URL" plugin) read
+        as a browser reads it there."""
+        try:
+            return urljoin(f"{self.site}/", url.strip())
+        except ValueError:
+            return url  # image_url_error says what is wrong with it
+
     def image_url_error(self, url) -> str | None:
         """Why an image address is not fetched, or None: http(s) only, of a sane length,
         and, away from the site's own host and the addresses its name finds, never an
