@@ -71,6 +71,10 @@ MASKED = (
     "API (the plugin never shows it; WordPress's wp/v2/tribe_events does to an editor): "
     "not imported, so that it does not arrive unprotected; add it by hand"
 )
+MASKED_LINKED = (
+    "password-protected at the source, and masked to a caller without the right to read it: "
+    "run again with --user and --password (an editor's application password) to bring it"
+)
 COST_VALUE = re.compile(r"[0-9]{1,15}(?:\.[0-9]{1,15})?")  # of cost_details: "0", "30.5"
 HIDDEN_UNLISTED = (
     "events hidden from listings could not be listed: the site does not answer WordPress's "
@@ -307,6 +311,8 @@ class Importer:
         if _text(item.get("status")) == "trash":
             # In the source's trash (an event still names it): not brought, not linked.
             return None
+        if isinstance(item.get(name_field), list):  # the plugin's mask of its name: []
+            return self._masked_linked(kind, item, existing)
         unchanged = _unchanged(record, item, keys[0], modified)
         if (
             existing is not None
@@ -352,6 +358,18 @@ class Importer:
             self.created[kind].add(item["id"])
         self.report.count(kind, "created" if existing is None else "updated")
         return saved.id
+
+    def _masked_linked(self, kind: str, item: dict, existing) -> int | None:
+        """A venue or organizer password-protected at the source, read without the right to
+        it (masked: no name, no address): one brought before stays as it is, linked; else
+        the report names it by its slug, and says how to bring it."""
+        if existing is not None:
+            self.ids[kind][item["id"]] = existing.id
+            self.report.count(kind, "unchanged")
+            return existing.id
+        self.failed[kind].add(item["id"])
+        self.report.fail(kind, _what(_slug(item), item), MASKED_LINKED)
+        return None
 
     def _found(self, kind: str, keys: list[str]):
         """(our item of this source item from an earlier run, or None when there is none or
