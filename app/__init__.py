@@ -44,7 +44,14 @@ from app.routes.media import API_UPLOAD_ENDPOINTS, body_limit, read_at_most, reg
 from app.routes.wordpress import register_wordpress
 from app.routes.wordpress_posts import register_wordpress_posts
 from app.smorest import Api
-from app.urls import AsciiInt, CheckedHost, MethodOverride, NamespaceAlias, RestRoute
+from app.urls import (
+    AsciiInt,
+    CheckedHost,
+    MethodOverride,
+    MountedAt,
+    NamespaceAlias,
+    RestRoute,
+)
 from store import texts
 from store.db import (
     UnsupportedDatabase,
@@ -159,7 +166,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["DEFAULT_LANGUAGE"],
         app.config["API_ROOT"],
     )
-    app.wsgi_app = CheckedHost(inner)
+    app.wsgi_app = MountedAt(CheckedHost(inner), app.config)
     return app
 
 

@@ -59,6 +59,29 @@ class CheckedHost:
         return self.wsgi_app(environ, start_response)
 
 
+class MountedAt:
+    """WSGI middleware: the calendar served below a path (Flask's ``APPLICATION_ROOT``,
+    ``/blog``: the address of a WordPress that was on a sub-path, whose links and API
+    clients keep it). That path moves from ``PATH_INFO`` into ``SCRIPT_NAME``, so routing is
+    the same and every link keeps it; an address outside it is a 404 of the app's own
+    (``app.errors.REFUSED``), where gunicorn's ``SCRIPT_NAME`` answers a 500. Runs first."""
+
+    def __init__(self, wsgi_app, config):
+        self.wsgi_app = wsgi_app
+        self.config = config  # read on each request: a test mounts the app elsewhere
+
+    def __call__(self, environ, start_response):
+        root = self.config["APPLICATION_ROOT"].rstrip("/")
+        if root:
+            path = environ.get("PATH_INFO", "")
+            if path == root or path.startswith(root + "/"):
+                environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + root
+                environ["PATH_INFO"] = path[len(root) :] or "/"
+            else:
+                environ.setdefault(REFUSED, 404)
+        return self.wsgi_app(environ, start_response)
+
+
 class NamespaceAlias:
     """WSGI middleware: ``{api_root}/tribe/events/v1/…`` is served by the route of
     ``{api_root}/calendar/events/v1/…`` (``TEC_NAMESPACE_ALIAS``), and the request remembers
