@@ -72,7 +72,8 @@ class MountedAt:
 
     def __call__(self, environ, start_response):
         root = self.config["APPLICATION_ROOT"].rstrip("/")
-        if root:
+        # A server that mounted the app there itself (its SCRIPT_NAME) has moved it already.
+        if root and environ.get("SCRIPT_NAME", "").rstrip("/") != root:
             path = environ.get("PATH_INFO", "")
             if path == root or path.startswith(root + "/"):
                 environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + root

@@ -94,6 +94,27 @@ def test_cost_as_the_reference_formats_it(make_event, sent, shown):
         }
 
 
+@pytest.mark.parametrize(
+    "sent, shown, values",
+    [
+        (["$12.50", "$20"], "$12.50 – $20", ["12.5", "20"]),
+        (["12.50", "20"], "$12.50 – $20", ["12.5", "20"]),
+        ("$12.50 – $20.00", "$12.50 – $20.00", ["12.5", "20"]),
+        ("Free – $12.50", "Free – $12.50", ["0", "12.5"]),
+    ],
+)
+def test_a_cost_keeps_the_decimals_it_was_written_with(make_event, sent, shown, values):
+    """A price is shown as written ("$12.50", not "$12.5"); ``values`` are its numbers. The
+    reference's own text of a range from nothing ("Free – $12.50", what a client read from
+    the plugin and sends back) has the symbol "$", not "Free – $" (chk19t D9)."""
+    made = make_event(cost=sent)
+    assert made["cost"] == shown
+    details = made["cost_details"]
+    assert details["values"] == values
+    if isinstance(sent, str):
+        assert (details["currency_symbol"], details["currency_position"]) == ("$", "prefix")
+
+
 def test_cost_string_with_free_and_prices_parses_symbol_like_reference(make_event):
     """Cost_UtilsTest: 'free, 20$, 30$' has the symbol "$" after its prices; the symbol
     was "free," before them (chk18x)."""

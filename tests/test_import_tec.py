@@ -25,7 +25,7 @@ from store.db import database
 from store.models import Event, Imported, Media, Organizer, Term, Venue
 from tests.conftest import NS, basic
 from tests.helpers import BIN, ROOT, Server, flask_cli, image_bytes
-from tests.tec_fake import APP_PW, USER, FakeTEC
+from tests.tec_fake import APP_PW, USER, FakeTEC, MessyTEC
 
 # The plugin's recorded answers (copied from the SPEC's samples, so a clone has them).
 SAMPLES = os.path.join(ROOT, "tests", "tec_samples")
@@ -2068,3 +2068,269 @@ def test_a_category_renamed_at_the_source_is_not_duplicated(app, client, admin, 
     assert again.exit_code == 0, again.output
     assert _row(again.output, "categories") == [0, 1, 3, 0], again.output
     assert (ids("lectures"), ids("talks")) == (before, [])
+
+
+# Against a messier fake site on a sub-path (tests/tec_fake.py::MessyTEC, /blog), first written
+# by an outside check (chk19t).
+
+
+@pytest.fixture
+def messy_site():
+    fake = MessyTEC().start()
+    yield fake
+    fake.stop()
+
+
+def _every_event_slug(client, headers: dict) -> set[str]:
+    slugs, page = set(), 1
+    while True:
+        answer = client.get(
+            f"{NS}/events?start_date=1970-01-01&end_date=2999-01-01&per_page=50&page={page}",
+            headers=headers,
+        )
+        assert answer.status_code == 200, answer.status_code
+        body = answer.get_json()
+        slugs |= {e["slug"] for e in body["events"]}
+        if page >= body["total_pages"]:
+            return slugs
+        page += 1
+
+
+def _source_slugs(fake) -> set[str]:
+    return {e["slug"].replace("%c3%a9", "é") for e in fake.events}
+
+
+def test_a_listing_that_shrinks_mid_run_ends_at_the_plugins_page_past_the_end(app, client, admin):
+    """Two events deleted at the source between the import's page 1 and page 2 of 51 events:
+    the plugin answers page 2 with its 404 ``event-archive-page-not-found``, the listing's
+    end, not the run's; the event that slid back onto page 1 is found by reading the
+    listing once more (not left to the hidden-events pass) (chk19t D1)."""
+    fake = MessyTEC()
+    fake.protected_event = None
+    fake.events = fake.events[:30]
+    for k in range(51 - len(fake.events)):
+        day = f"2028-02-{1 + k % 28:02d}"
+        fake.events.append(
+            fake.event(
+                300 + k,
+                f"Filler {k}",
+                f"filler-{k}",
+                f"{day} 10:{k:02d}:00",
+                f"{day} 11:{k:02d}:00",
+            )
+        )
+    fake.start()
+    try:
+
+        def two_deleted(source):
+            source.events = source.events[2:]
+
+        fake.mid_run = two_deleted
+        result = run(app, fake.base, "--no-images")
+        assert "Error" not in result.output and "failed" not in result.output.split("images")[-1]
+        assert result.exit_code == 0, result.output
+        assert _source_slugs(fake) <= _every_event_slug(client, admin)
+        assert not [p for p in fake.asked if re.search(rf"{TEC}/events/[0-9]+", p)]
+    finally:
+        fake.stop()
+
+
+class _LastPageNamesItself(MessyTEC):
+    """The last page of each listing still carries a ``next_rest_url`` (itself)."""
+
+    def listing(self, kind, items, q, path):
+        status, headers, body = super().listing(kind, items, q, path)
+        if status == 200 and "next_rest_url" not in body:
+            body["next_rest_url"] = body["rest_url"]
+        return status, headers, body
+
+
+def test_a_last_page_that_still_names_a_next_one_ends_the_listing(app, client, admin):
+    """The page after it is empty (terms) or the plugin's 404 past the end (events, venues,
+    organizers): the listing ends there; "page 2 repeats" was said of an empty page
+    (chk19t D3)."""
+    fake = _LastPageNamesItself()
+    fake.protected_event = None
+    fake.start()
+    try:
+        result = run(app, fake.base, "--no-images")
+        assert "repeats" not in result.output and "Error" not in result.output, result.output
+        assert result.exit_code == 0, result.output
+        assert _source_slugs(fake) <= _every_event_slug(client, admin)
+    finally:
+        fake.stop()
+
+
+def test_a_site_on_a_sub_path_is_served_under_its_path(app, client, admin, messy_site):
+    """A WordPress at http://127.0.0.1:PORT/blog/ (its pages /blog/event/{slug}/, /blog/?p=ID,
+    its API /blog/wp-json/tribe/events/v1/…): with the calendar served under /blog (Flask's
+    APPLICATION_ROOT, docs/deploy.md) they lead to the same items, and an address outside
+    /blog is a clean 404, a page or the API's JSON, never a 500 (gunicorn's SCRIPT_NAME
+    answers those with a 500) (chk19t D4). The outside check asked /blog/… of a calendar at
+    the root; serving under the path is what keeps every link and client."""
+    result = run(app, messy_site.base + "/", "--no-images", "--user", USER, "--password", APP_PW)
+    assert "Error" not in result.output, result.output
+    app.config["APPLICATION_ROOT"] = "/blog"
+
+    def get(path, host="localhost", **kw):
+        # The whole path, as a server passes it on (Flask's test client would put
+        # APPLICATION_ROOT into SCRIPT_NAME itself, as a server that mounts the app does).
+        return client.get(path, base_url=f"http://{host}/", **kw)
+
+    html = {"Accept": "text/html"}
+    cafe = "/blog/event/caf%C3%A9-concert/"
+    assert get(cafe, headers=html).status_code == 200
+    assert get("/blog/fr" + cafe.removeprefix("/blog"), headers=html).status_code == 200
+    assert get("/blog/venue/lolympia/", headers=html).status_code == 200
+    short = get("/blog/?p=201", host="127.0.0.1", headers=html)
+    assert (short.status_code, short.headers["Location"].split("127.0.0.1")[-1]) == (301, cafe)
+    answer = get("/blog/wp-json/tribe/events/v1/events?start_date=2000-01-01")
+    assert answer.status_code == 200 and answer.get_json()["total"] >= 15
+    assert answer.get_json()["events"][0]["rest_url"].startswith("http://localhost/blog/wp-json/")
+    page = get("/event/caf%C3%A9-concert/", headers=html)
+    assert page.status_code == 404 and page.mimetype == "text/html"
+    for outside in ("/wp-json/tribe/events/v1/events", "/", "/blogx/", "/healthz"):
+        gone = get(outside)
+        assert (gone.status_code, gone.get_json()["code"]) == (404, "rest_no_route"), outside
+    # A server that mounts the app at /blog itself (its SCRIPT_NAME): the same addresses.
+    mounted = client.get("/event/caf%C3%A9-concert/", headers=html)
+    assert mounted.status_code == 200 and 'href="/blog/' in mounted.get_data(as_text=True)
+
+
+class _ProtectedVenue(MessyTEC):
+    """Venue 131 is password-protected at the source: masked for a caller without credentials
+    as the plugin masks it (its name ``[]``, its address fields "")."""
+
+    MASK = dict(description="", excerpt="", email="", phone="", stateprovince="", zip="",
+                province="", country="", city="", address="", venue=[], organizer=[])  # fmt: skip
+
+    def masked_venue(self, v):
+        masked = {k: (self.MASK[k] if k in self.MASK else value) for k, value in v.items()}
+        masked.pop("website", None)
+        return masked
+
+    def answer(self, path, headers):
+        if self.authed(headers):
+            return super().answer(path, headers)
+        keep_v, keep_e = self.venues["olympia"], self.events
+        self.venues["olympia"] = self.masked_venue(keep_v)
+        self.events = copy.deepcopy(keep_e)
+        for e in self.events:
+            if isinstance(e["venue"], dict) and e["venue"].get("id") == 131:
+                e["venue"] = self.masked_venue(e["venue"])
+        try:
+            return super().answer(path, headers)
+        finally:
+            self.venues["olympia"], self.events = keep_v, keep_e
+
+
+def test_a_masked_venue_is_named_and_said_protected_in_the_report(app, client, admin):
+    """It was "failed venue '' (source id 131): venue: Must not be empty." (chk19t D5). Brought
+    by a run with credentials, it stays linked on a run without them."""
+    fake = _ProtectedVenue()
+    fake.protected_event = None
+    fake.start()
+    try:
+        result = run(app, fake.base, "--no-images")
+        line = next(x for x in result.output.splitlines() if x.startswith("failed venue"))
+        assert "'lolympia' (source id 131)" in line and "--user and --password" in line, line
+        assert (
+            run(app, fake.base, "--no-images", "--user", USER, "--password", APP_PW).exit_code == 0
+        )
+        again = run(app, fake.base, "--no-images")
+        assert "failed venue" not in again.output, again.output
+        assert _ours(client, "diwali-mela")["venue"]["slug"] == "lolympia"
+    finally:
+        fake.stop()
+
+
+def test_protocol_relative_and_root_relative_image_urls_are_read_as_a_browser_reads_them(
+    app, client, admin
+):
+    """Sites behind a CDN plugin or the "Relative URL" plugin give their media as //host/… or
+    /wp-content/…: on their pages, the site's own http(s) address (chk19t D7)."""
+    fake = MessyTEC()
+    fake.protected_event = None
+    poster = "/wp-content/uploads/2026/01/poster.jpg"
+    by_id = {e["id"]: e for e in fake.events}
+    fake.start()
+    try:
+        by_id[203]["image"] = dict(fake.image_obj(poster), url=f"//127.0.0.1:{fake.port}{poster}")
+        by_id[204]["image"] = dict(fake.image_obj(poster), url=poster)
+        result = run(app, fake.base)
+        assert "not an http(s) address" not in result.output, result.output
+        for slug in ("diwali-mela", "chennai-talk"):
+            assert _ours(client, slug)["image"], slug
+    finally:
+        fake.stop()
+
+
+@pytest.mark.parametrize(
+    "cost, values",
+    [("Free – $12.50", ["0", "12.50"]), ("$12.50 – $20.00", ["12.50", "20.00"])],
+)
+def test_a_cost_with_decimals_arrives_as_the_source_shows_it(app, client, admin, cost, values):
+    """The plugin's ``cost_details.values`` are the amounts as written ("12.50"): compared as
+    numbers with ours, the source's text is kept; it arrived as "Free – $12.5" (chk19t D9)."""
+    fake = MessyTEC()
+    fake.protected_event = None
+    fake.events.append(
+        fake.event(
+            800,
+            "Priced",
+            "priced",
+            "2027-09-01 10:00:00",
+            "2027-09-01 11:00:00",
+            cost=cost,
+            values=values,
+            symbol="$",
+            position="prefix",
+        )  # fmt: skip
+    )
+    fake.start()
+    try:
+        run(app, fake.base, "--no-images")
+        assert _ours(client, "priced")["cost"] == cost
+    finally:
+        fake.stop()
+
+
+_PHP_NOTICE = (
+    b"<br />\n<b>Deprecated</b>:  Function get_magic_quotes_gpc() is deprecated in "
+    b"<b>/var/www/html/wp-content/plugins/x/x.php</b> on line <b>12</b><br />\n"
+)
+
+
+class _NoisyPHP(MessyTEC):
+    """A WordPress whose PHP prints a notice before each JSON answer (display_errors on)."""
+
+    def _handler(self):
+        base, fake = super()._handler(), self
+
+        class Handler(base):
+            def do_GET(self):
+                status, headers, body = fake.answer(self.path, self.headers)
+                data = body if isinstance(body, bytes) else _PHP_NOTICE + json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", headers.get("Content-Type", "application/json"))
+                for key, value in headers.items():
+                    if key != "Content-Type":
+                        self.send_header(key, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
+
+
+def test_a_wordpress_printing_php_notices_is_read_past_them(app, client, admin):
+    """It was "not a WordPress site (no REST API at /wp-json/)" (chk19t D10)."""
+    fake = _NoisyPHP()
+    fake.protected_event = None
+    fake.start()
+    try:
+        result = run(app, fake.base, "--no-images")
+        assert "Error" not in result.output, result.output
+        assert _source_slugs(fake) <= _every_event_slug(client, admin)
+    finally:
+        fake.stop()
