@@ -27,6 +27,7 @@ from urllib.parse import unquote_to_bytes
 import orjson
 from gunicorn import util
 from gunicorn.glogging import Logger
+from gunicorn.http.errors import ConfigurationProblem
 from gunicorn.workers import gthread
 
 from app import arrival
@@ -39,6 +40,7 @@ from app.i18n import N_
 CODES = {
     400: "rest_bad_request",
     403: "rest_forbidden",
+    404: "rest_no_route",
     413: "rest_payload_too_large",
     414: "rest_request_uri_too_long",
     417: "rest_expectation_failed",
@@ -88,9 +90,10 @@ def json_error(status: int, reason: str, message: str) -> bytes:
     return head.encode("latin-1") + body
 
 
-# gunicorn's errors a browser meets at a page's address (a long link, large cookies): the
-# app's page when the request line names a page, as gunicorn has read nothing past it.
-PAGE_STATUSES = (414, 431)
+# gunicorn's errors a browser meets at a page's address (a long link, large cookies, an
+# address outside gunicorn's SCRIPT_NAME): the app's page when the request line names a
+# page, as gunicorn has read nothing past it.
+PAGE_STATUSES = (404, 414, 431)
 # The application this worker serves (``CalendarWorker.load_wsgi``), which makes those pages.
 _SERVED: dict = {}
 
@@ -98,7 +101,8 @@ _SERVED: dict = {}
 def write_error(sock, status_int, reason, mesg):
     """gunicorn's error answer: the app's page (``page_error``) or the JSON error."""
     status = int(status_int)
-    page = page_error(sock, status, reason) if status in PAGE_STATUSES else None
+    # A 404 (outside gunicorn's SCRIPT_NAME) is the app's own, its JSON too.
+    page = page_error(sock, status, reason, status != 404) if status in PAGE_STATUSES else None
     util.write_nonblock(sock, page or json_error(status, reason, mesg))
 
 
@@ -130,16 +134,18 @@ def request_path(head: bytes) -> str | None:
     return unquote_to_bytes(target).decode("latin-1")
 
 
-def page_error(sock, status: int, reason: str) -> bytes | None:
+def page_error(sock, status: int, reason: str, pages_only: bool = True) -> bytes | None:
     """The app's answer to ``status`` at the address the refused request names, when it
-    answers a page there (by the path alone: gunicorn has not read the headers), else None."""
+    answers a page there (by the path alone: gunicorn has not read the headers), else None
+    (but for ``pages_only`` false: its JSON too)."""
     served = arrival.current()
     path = request_path(served.head if served is not None else b"")
     app = _SERVED.get("app")
     if path is None or app is None:
         return None
     try:
-        return _page_answer(app, _refused_environ(sock, path, status), status, reason)
+        environ = _refused_environ(sock, path, status)
+        return _page_answer(app, environ, status, reason, pages_only)
     except Exception:  # the JSON error rather than nothing
         logging.getLogger("app").exception("the page of a refused request failed")
         return None
@@ -168,8 +174,9 @@ def _refused_environ(sock, path: str, status: int) -> dict:
     }
 
 
-def _page_answer(app, environ: dict, status: int, reason: str) -> bytes | None:
-    """The complete HTTP/1.1 answer of ``app`` to ``environ`` when it is a page, else None."""
+def _page_answer(app, environ: dict, status: int, reason: str, pages_only=True) -> bytes | None:
+    """The complete HTTP/1.1 answer of ``app`` to ``environ`` when it is a page (or
+    whatever it is, but for ``pages_only``), else None."""
     said: dict = {}
 
     def start_response(status_line, headers, exc_info=None):
@@ -185,7 +192,8 @@ def _page_answer(app, environ: dict, status: int, reason: str) -> bytes | None:
         for name, value in said.get("headers", [])
         if name.lower() not in ("content-length", "connection")
     ]
-    if not any(n.lower() == "content-type" and v.startswith("text/html") for n, v in headers):
+    page = any(n.lower() == "content-type" and v.startswith("text/html") for n, v in headers)
+    if pages_only and not page:
         return None
     lines = "".join(f"{name}: {value}\r\n" for name, value in headers)
     head = f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n{lines}"
@@ -284,6 +292,19 @@ class CalendarWorker(gthread.ThreadWorker):
         if asked:
             linger(conn.sock)
         return kept
+
+    def handle_error(self, req, client, addr, exc):
+        """An address outside gunicorn's ``SCRIPT_NAME`` (the only ConfigurationProblem it
+        raises) is not found there: a 404 (the app's page at a page's address), not the
+        500 gunicorn answers. APPLICATION_ROOT (app/urls.py ``MountedAt``) is the setting
+        docs/deploy.md gives; a server started with SCRIPT_NAME gets the same answers."""
+        if not isinstance(exc, ConfigurationProblem):
+            return super().handle_error(req, client, addr, exc)
+        try:
+            write_error(client, 404, "Not Found", "")
+        except Exception:  # noqa: BLE001 (gunicorn's own: the client may be gone)
+            self.log.debug("Failed to send error message.")
+        return None
 
     def load_wsgi(self):
         super().load_wsgi()

@@ -59,7 +59,7 @@ def flask_cli(database, *args, **settings):
 
 
 class Server:
-    def __init__(self, database, workers=4, **settings):
+    def __init__(self, database, workers=4, health="/healthz", **settings):
         self.port = free_port()
         env = {
             **os.environ,
@@ -88,7 +88,7 @@ class Server:
         deadline = time.time() + 60  # a busy machine (a CI neighbour) starts it slowly
         while time.time() < deadline:
             try:
-                urllib.request.urlopen(self.base + "/healthz", timeout=1).read()
+                urllib.request.urlopen(self.base + health, timeout=1).read()
                 return
             except OSError:
                 time.sleep(0.1)

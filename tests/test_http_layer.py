@@ -222,6 +222,29 @@ def server(tmp_path_factory):
     drop_database(database)
 
 
+def test_under_gunicorns_script_name_an_address_outside_it_is_a_404(tmp_path):
+    """Served with gunicorn's SCRIPT_NAME (/blog, a site moved from a WordPress on a sub-path,
+    docs/deploy.md): an address outside it was a JSON 500 "Bad Request" (gunicorn's
+    ConfigurationProblem); it is the app's 404, its page at a page's address (chk19t D4)."""
+    from tests.helpers import flask_cli
+
+    database = fresh_database(tmp_path)
+    flask_cli(database, "migrate")
+    running = Server(database, workers=1, health="/blog/healthz", SCRIPT_NAME="/blog")
+    try:
+        inside = _raw(
+            running, b"GET /blog/wp-json/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        assert inside.startswith(b"HTTP/1.1 200 ")
+        outside = _raw(running, b"GET /wp-json/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert outside.startswith(b"HTTP/1.1 404 ") and b'"code":"rest_no_route"' in outside
+        page = _raw(running, b"GET /events/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert page.startswith(b"HTTP/1.1 404 ") and b"text/html" in page.split(b"\r\n\r\n")[0]
+    finally:
+        running.stop()
+        drop_database(database)
+
+
 def _raw(server, data: bytes) -> bytes:
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(data)
