@@ -64,7 +64,8 @@ class MountedAt:
     ``/blog``: the address of a WordPress that was on a sub-path, whose links and API
     clients keep it). That path moves from ``PATH_INFO`` into ``SCRIPT_NAME``, so routing is
     the same and every link keeps it; an address outside it is a 404 of the app's own
-    (``app.errors.REFUSED``), where gunicorn's ``SCRIPT_NAME`` answers a 500. Runs first."""
+    (``app.errors.REFUSED``), as under gunicorn's ``SCRIPT_NAME`` (app/server.py). Runs
+    first."""
 
     def __init__(self, wsgi_app, config):
         self.wsgi_app = wsgi_app
