@@ -91,3 +91,36 @@ def test_the_past_lists_date_picker_lists_the_past(client, make_event):
     old = client.get(f"/events/?tribe-bar-date={long_ago - timedelta(days=1)}").get_data(as_text=True)
     assert "Long gone" in old
     assert "<h1>Upcoming events</h1>" not in old
+
+
+def test_a_library_image_picked_after_the_form_came_back_is_the_one_saved(
+    client, admin, sign_in
+):
+    """A volunteer uploads a poster, the form comes back for a mistake ("Kept: a.png"),
+    then, changing their mind, clicks a picture of the library and saves: the kept file
+    was saved and linked instead, the explicit later choice silently ignored (and the
+    library gained one more image). A pick made after the form came back is the user's
+    latest choice; the kept file should give way to it (or the form say why not)."""
+    import io
+
+    from tests.helpers import image_bytes, uploaded
+    from tests.test_editor import untouched
+
+    library = uploaded(client, admin, image_bytes(colour=(10, 200, 10)), name="green.jpg")
+    editor = sign_in("editor", "pia")
+    back = editor.post(
+        "/manage/events/new",
+        data={
+            **event_form(editor, title=""),
+            "image": (io.BytesIO(image_bytes(colour=(200, 10, 10))), "a.jpg"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert back.status_code == 400 and 'id="image-kept-note"' in back.get_data(as_text=True)
+    data = untouched(
+        editor, "/manage/events/new", page=back, title="Poster", image_library=str(library["id"])
+    )
+    saved = editor.post("/manage/events/new", data=data)
+    assert saved.status_code == 303, saved.get_data(as_text=True)[:300]
+    event = client.get(f"/wp-json/tribe/events/v1/events/{saved_id(saved)}", headers=admin).get_json()
+    assert event["image"]["id"] == library["id"]
