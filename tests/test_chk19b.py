@@ -31,7 +31,9 @@ def test_a_new_event_with_raw_recurrence_lines_only_is_saved(sign_in):
         recurrence="RRULE:FREQ=WEEKLY;COUNT=3",
     )
     answer = editor.post("/manage/events/new", data=data)
-    assert answer.status_code == 303, re.findall(r'class="error"[^>]*>([^<]*)', answer.get_data(as_text=True))
+    assert answer.status_code == 303, re.findall(
+        r'class="error"[^>]*>([^<]*)', answer.get_data(as_text=True)
+    )
     event = saved_id(answer)
     page = editor.get(f"/manage/events/{event}").get_data(as_text=True)
     assert "FREQ=WEEKLY" in page
@@ -80,7 +82,9 @@ def test_the_past_lists_date_picker_lists_the_past(client, make_event):
     that are over."""
     today = date.today()
     long_ago, recent, picked = (today - timedelta(days=n) for n in (400, 10, 200))
-    make_event(title="Long gone", start_date=f"{long_ago} 10:00:00", end_date=f"{long_ago} 11:00:00")
+    make_event(
+        title="Long gone", start_date=f"{long_ago} 10:00:00", end_date=f"{long_ago} 11:00:00"
+    )
     make_event(title="Recent past", start_date=f"{recent} 10:00:00", end_date=f"{recent} 11:00:00")
     html = client.get("/events/?past=1").get_data(as_text=True)
     jump = html.split('class="jump"')[1].split("</form>")[0]
@@ -88,14 +92,14 @@ def test_the_past_lists_date_picker_lists_the_past(client, make_event):
     before = client.get(f"/events/?past=1&tribe-bar-date={picked}").get_data(as_text=True)
     assert "Long gone" in before
     assert "Recent past" not in before, "the past list ignored the picked day"
-    old = client.get(f"/events/?tribe-bar-date={long_ago - timedelta(days=1)}").get_data(as_text=True)
+    old = client.get(f"/events/?tribe-bar-date={long_ago - timedelta(days=1)}").get_data(
+        as_text=True
+    )
     assert "Long gone" in old
     assert "<h1>Upcoming events</h1>" not in old
 
 
-def test_a_library_image_picked_after_the_form_came_back_is_the_one_saved(
-    client, admin, sign_in
-):
+def test_a_library_image_picked_after_the_form_came_back_is_the_one_saved(client, admin, sign_in):
     """A volunteer uploads a poster, the form comes back for a mistake ("Kept: a.png"),
     then, changing their mind, clicks a picture of the library and saves: the kept file
     was saved and linked instead, the explicit later choice silently ignored (and the
@@ -122,5 +126,7 @@ def test_a_library_image_picked_after_the_form_came_back_is_the_one_saved(
     )
     saved = editor.post("/manage/events/new", data=data)
     assert saved.status_code == 303, saved.get_data(as_text=True)[:300]
-    event = client.get(f"/wp-json/tribe/events/v1/events/{saved_id(saved)}", headers=admin).get_json()
+    event = client.get(
+        f"/wp-json/tribe/events/v1/events/{saved_id(saved)}", headers=admin
+    ).get_json()
     assert event["image"]["id"] == library["id"]
