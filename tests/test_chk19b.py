@@ -42,7 +42,9 @@ def test_a_new_event_with_raw_recurrence_lines_only_is_saved(sign_in):
 def _view_links(html: str) -> dict:
     nav = html.split('class="views"')[1].split("</nav>")[0]
     hrefs = re.findall(r'href="([^"]*)"', nav)
-    return dict(zip(("list", "month", "day"), (h.replace("&amp;", "&") for h in hrefs)))
+    return dict(
+        zip(("list", "month", "day"), (h.replace("&amp;", "&") for h in hrefs), strict=True)
+    )
 
 
 def test_changing_the_view_keeps_the_picked_date(client, make_event):
