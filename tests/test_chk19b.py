@@ -132,3 +132,67 @@ def test_a_library_image_picked_after_the_form_came_back_is_the_one_saved(client
         f"/wp-json/tribe/events/v1/events/{saved_id(saved)}", headers=admin
     ).get_json()
     assert event["image"]["id"] == library["id"]
+
+
+def test_an_image_kept_on_one_host_is_saved_through_another(database, tmp_path):
+    """SPEC §14: several hosts share one database, and docs/deploy.md "Several hosts" gives
+    them a shared UPLOAD_FOLDER, each its own instance folder. The editor keeps an image
+    file chosen on a form that comes back (its error) in the instance folder
+    (``instance/kept-images``, app/editor/kept_images.py): when the corrected form reaches
+    the other host behind the load balancer, it answered 400 "The image file kept from
+    before is no longer there: choose it again" and the volunteer's poster was lost."""
+    import io
+
+    import requests
+
+    from tests.helpers import Server, flask_cli, image_bytes
+
+    shared = tmp_path / "uploads"
+    shared.mkdir()
+    folders = [tmp_path / "host-a", tmp_path / "host-b"]
+    for folder in folders:
+        folder.mkdir()
+    flask_cli(database, "users", "create", "vol", "--role", "editor")
+    hosts = [
+        Server(database, workers=1, CALENDAR_INSTANCE=folder, UPLOAD_FOLDER=shared)
+        for folder in folders
+    ]
+    try:
+        first, second = hosts
+        link = flask_cli(database, "users", "login-link", "vol").strip().splitlines()[-1]
+        path = "/manage/" + link.split("/manage/", 1)[1]
+        session = requests.Session()
+        form = session.get(first.base + path).text
+        token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+        password = "correct horse battery"
+        done = session.post(
+            first.base + path,
+            data={"csrf_token": token, "password": password, "password_again": password},
+            allow_redirects=False,
+        )
+        assert done.status_code == 303
+        page = session.get(first.base + "/manage/events/new").text
+        hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+        day = date.today() + timedelta(days=5)
+        fields = {
+            **hidden,
+            "title": "Poster on two hosts",
+            "start_date": f"{day}T19:00",
+            "end_date": f"{day}T18:00",  # a mistake: the form comes back
+            "timezone": "UTC",
+            "status": "publish",
+        }
+        back = session.post(
+            first.base + "/manage/events/new",
+            data=fields,
+            files={"image": ("poster.jpg", io.BytesIO(image_bytes()), "image/jpeg")},
+            allow_redirects=False,
+        )
+        assert back.status_code == 400 and 'id="image-kept-note"' in back.text
+        again = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', back.text))
+        fixed = {**fields, **again, "end_date": f"{day}T21:00"}
+        saved = session.post(second.base + "/manage/events/new", data=fixed, allow_redirects=False)
+        assert saved.status_code == 303, re.findall(r'class="error"[^>]*>([^<]*)', saved.text)
+    finally:
+        for host in hosts:
+            host.stop()
