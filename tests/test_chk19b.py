@@ -196,3 +196,24 @@ def test_an_image_kept_on_one_host_is_saved_through_another(database, tmp_path):
     finally:
         for host in hosts:
             host.stop()
+
+
+def test_a_bad_image_file_does_not_hide_the_date_mistake(sign_in):
+    """SPEC §16: "field errors … shown next to the field". A form with a file that is no
+    image and an end before its start came back naming the image alone; fixed, it came
+    back again for the dates (a bad image beside a bad website names both)."""
+    import io
+
+    editor = sign_in("administrator", "chief")
+    answer = editor.post(
+        "/manage/events/new",
+        data={
+            **event_form(editor, end_date=f"{date.today() + timedelta(days=4)}T10:00"),
+            "image": (io.BytesIO(b"not an image"), "a.png"),
+        },
+        content_type="multipart/form-data",
+    )
+    errors = re.findall(r'class="error"[^>]*>([^<]*)', answer.get_data(as_text=True))
+    assert answer.status_code == 400
+    assert any("image" in e for e in errors), errors
+    assert any("end date" in e for e in errors), errors
