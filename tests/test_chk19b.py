@@ -39,68 +39,6 @@ def test_a_new_event_with_raw_recurrence_lines_only_is_saved(sign_in):
     assert "FREQ=WEEKLY" in page
 
 
-def _view_links(html: str) -> dict:
-    nav = html.split('class="views"')[1].split("</nav>")[0]
-    hrefs = re.findall(r'href="([^"]*)"', nav)
-    return dict(
-        zip(("list", "month", "day"), (h.replace("&amp;", "&") for h in hrefs), strict=True)
-    )
-
-
-def test_changing_the_view_keeps_the_picked_date(client, make_event):
-    """SPEC §15: the views offer "a date picker; changing the view keeps the filters", and
-    the list now lists from a picked day (The Events Calendar's ``tribe-bar-date``, whose
-    bar keeps the date across views). A visitor who went to 10 January 2027 in the list and
-    clicks "Month" got the current month; from the month of January 2027, "List" listed
-    from today; the day view's "List" likewise."""
-    make_event(title="Far away", start_date="2027-01-12 10:00:00", end_date="2027-01-12 11:00:00")
-    listed = client.get("/events/?tribe-bar-date=2027-01-10").get_data(as_text=True)
-    assert "Far away" in listed
-    links = _view_links(listed)
-    assert links["month"].startswith("/events/month/2027-01"), links
-    assert "2027-01-10" in links["day"], links
-    month = _view_links(client.get("/events/month/2027-01/").get_data(as_text=True))
-    assert "tribe-bar-date=2027-01" in month["list"], month
-    day = _view_links(client.get("/events/2027-01-12/").get_data(as_text=True))
-    assert "tribe-bar-date=2027-01-12" in day["list"], day
-
-
-def test_the_search_form_of_a_list_from_a_date_keeps_the_date(client, make_event):
-    """The list from a picked day offers the search form; its fields keep what else the
-    page was asked (categories, tags, past…) but not the day: searching on the list from
-    10 January 2027 listed from today."""
-    make_event(title="Far away", start_date="2027-01-12 10:00:00", end_date="2027-01-12 11:00:00")
-    html = client.get("/events/?tribe-bar-date=2027-01-10").get_data(as_text=True)
-    search_form = html.split('class="filters"')[1].split("</form>")[0]
-    assert re.search(r'name="tribe-bar-date" value="2027-01-10"', search_form), search_form[-600:]
-
-
-def test_the_past_lists_date_picker_lists_the_past(client, make_event):
-    """The past list (``?past=1``) shows the "Go to date" picker too. Picking a day there
-    left the past list (the picker's form drops past=1), and ``?past=1&tribe-bar-date=D``
-    ignores D: it lists from now backwards, so a visitor can never jump to what ended
-    before a day (The Events Calendar's past view lists events before the picked date).
-    And the upcoming list from a day already over is headed "Upcoming events" over events
-    that are over."""
-    today = date.today()
-    long_ago, recent, picked = (today - timedelta(days=n) for n in (400, 10, 200))
-    make_event(
-        title="Long gone", start_date=f"{long_ago} 10:00:00", end_date=f"{long_ago} 11:00:00"
-    )
-    make_event(title="Recent past", start_date=f"{recent} 10:00:00", end_date=f"{recent} 11:00:00")
-    html = client.get("/events/?past=1").get_data(as_text=True)
-    jump = html.split('class="jump"')[1].split("</form>")[0]
-    assert 'name="past" value="1"' in jump, jump
-    before = client.get(f"/events/?past=1&tribe-bar-date={picked}").get_data(as_text=True)
-    assert "Long gone" in before
-    assert "Recent past" not in before, "the past list ignored the picked day"
-    old = client.get(f"/events/?tribe-bar-date={long_ago - timedelta(days=1)}").get_data(
-        as_text=True
-    )
-    assert "Long gone" in old
-    assert "<h1>Upcoming events</h1>" not in old
-
-
 def test_a_library_image_picked_after_the_form_came_back_is_the_one_saved(client, admin, sign_in):
     """A volunteer uploads a poster, the form comes back for a mistake ("Kept: a.png"),
     then, changing their mind, clicks a picture of the library and saves: the kept file

@@ -2016,6 +2016,80 @@ def test_go_to_date_on_the_list_lists_from_that_date(client, make_event):
         assert "Early ride" in page(client, form + "?" + urlencode(emptied)), view
 
 
+def _view_switch_links(html: str) -> dict:
+    """The view switch's links of a page (list, month, day), as a browser follows them."""
+    nav = html.split('class="views"')[1].split("</nav>")[0]
+    hrefs = re.findall(r'href="([^"]*)"', nav)
+    return dict(
+        zip(("list", "month", "day"), (h.replace("&amp;", "&") for h in hrefs), strict=True)
+    )
+
+
+def test_changing_the_view_keeps_the_picked_date(client, make_event):
+    """SPEC §15: the views offer "a date picker; changing the view keeps the filters", and
+    the list now lists from a picked day (The Events Calendar's ``tribe-bar-date``, whose
+    bar keeps the date across views). A visitor who went to 10 January 2027 in the list and
+    clicks "Month" got the current month; from the month of January 2027, "List" listed
+    from today; the day view's "List" likewise. Today's pages keep the views' own links."""
+    make_event(title="Far away", start_date="2027-01-12 10:00:00", end_date="2027-01-12 11:00:00")
+    listed = page(client, "/events/?tribe-bar-date=2027-01-10")
+    assert "Far away" in listed
+    links = _view_switch_links(listed)
+    assert links["month"].startswith("/events/month/2027-01"), links
+    assert "2027-01-10" in links["day"], links
+    assert links["list"] == "/events/?tribe-bar-date=2027-01-10", links
+    month = _view_switch_links(page(client, "/events/month/2027-01/"))
+    assert month["list"] == "/events/?tribe-bar-date=2027-01-01", month
+    day = _view_switch_links(page(client, "/events/2027-01-12/"))
+    assert day["list"] == "/events/?tribe-bar-date=2027-01-12", day
+    today = date.today()
+    for path in ("/events/", "/events/today/", f"/events/month/{today:%Y-%m}/"):
+        assert _view_switch_links(page(client, path)) == {
+            "list": "/events/",
+            "month": f"/events/month/{today:%Y-%m}/",
+            "day": f"/events/{today}/",
+        }, path
+
+
+def test_the_search_form_of_a_list_from_a_date_keeps_the_date(client, make_event):
+    """The list from a picked day offers the search form; its fields keep what else the
+    page was asked (categories, tags, past…) but not the day: searching on the list from
+    10 January 2027 listed from today."""
+    make_event(title="Far away", start_date="2027-01-12 10:00:00", end_date="2027-01-12 11:00:00")
+    html = page(client, "/events/?tribe-bar-date=2027-01-10")
+    sent = dict(_form_submits(html, "filters"))
+    assert sent["tribe-bar-date"] == "2027-01-10", sent
+    assert "tribe-bar-date" not in dict(_form_submits(page(client, "/events/"), "filters"))
+
+
+def test_the_past_lists_date_picker_lists_the_past(client, make_event):
+    """The past list (``?past=1``) shows the "Go to date" picker too. Picking a day there
+    left the past list (the picker's form drops past=1), and ``?past=1&tribe-bar-date=D``
+    ignored D: it listed from now backwards, so a visitor could never jump to what ended
+    before a day (The Events Calendar's past view lists events before the picked date); its
+    feed and pager keep both. And the upcoming list from a day already over was headed
+    "Upcoming events" over events that are over: it names its day."""
+    today = date.today()
+    long_ago, recent, picked = (today - timedelta(days=n) for n in (400, 10, 200))
+    make_event(
+        title="Long gone", start_date=f"{long_ago} 10:00:00", end_date=f"{long_ago} 11:00:00"
+    )
+    make_event(title="Recent past", start_date=f"{recent} 10:00:00", end_date=f"{recent} 11:00:00")
+    html = page(client, "/events/?past=1")
+    assert ("past", "1") in _form_submits(html, "jump")
+    before = page(client, f"/events/?past=1&tribe-bar-date={picked}")
+    assert "Long gone" in before
+    assert "Recent past" not in before, "the past list ignored the picked day"
+    feed = re.search(r'href="(https?://[^"]*ical=1[^"]*)"', before).group(1)
+    assert re.search(r"ends_before=\d{4}-\d\d-\d\dT", feed), feed  # ended before the day
+    assert ("past", "1") in _form_submits(before, "filters")
+    assert ("tribe-bar-date", str(picked)) in _form_submits(before, "filters")
+    old = page(client, f"/events/?tribe-bar-date={long_ago - timedelta(days=1)}")
+    assert "Long gone" in old
+    assert "<h1>Upcoming events</h1>" not in old
+    assert "<h1>Events from " in old
+
+
 def test_the_month_and_day_views_say_their_times_are_the_sites_zones(
     app, client, make_event, monkeypatch
 ):

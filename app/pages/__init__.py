@@ -295,10 +295,15 @@ def _as_query_value(value) -> str:
     return str(value).lower() if isinstance(value, bool) else value
 
 
-def _view_links(filters: reading.Filters, day: date) -> dict:
+def _view_links(filters: reading.Filters, day: date, past: bool = False) -> dict:
+    """The view switch of a page showing ``day`` (a list's picked day, a day's, a month's
+    first or, in the current month, today): changing the view keeps the filters and the
+    date, as The Events Calendar's bar keeps its ``tribe-bar-date`` (the list from that
+    day, its month, the day itself); today's pages link the views' own addresses."""
     query = filters.query()
+    since = {TEC_DATE: day.isoformat()} if day != reading.site_today() else {}
     return {
-        "list": page_address("pages.list_view", **query),
+        "list": page_address("pages.list_view", **query, past=1 if past else None, **since),
         "month": page_address("pages.month_view", {"month": f"{day:%Y-%m}"}, **query),
         "day": page_address("pages.day_view", {"day": f"{day:%Y-%m-%d}"}, **query),
     }
@@ -447,10 +452,9 @@ def _list_page(template="list.html", embed=False, term=None, **context):
         key = "categories" if term.taxonomy == "category" else "tags"
         filters = replace(asked, **{key: [reading.filter_value(term.slug, term.id)]})
     page = _page_number()
-    now, window = _list_start()
     is_past = req.args.get("past") == "1" or req.args.get("eventDisplay") == "past"
+    now, window = _list_start(is_past)
     if is_past:
-        now, window = reading.to_utc(reading.site_now()), PAST_FEED
         events, total = reading.past(filters, page, PAGE_SIZE, now)
         more = page * PAGE_SIZE < total
     else:
@@ -459,18 +463,15 @@ def _list_page(template="list.html", embed=False, term=None, **context):
         raise reading.NotFound("page")
     # This address's own links (pages, past and upcoming) keep what was asked of it.
     picked = _date_argument(TEC_DATE)
-    since = {TEC_DATE: picked} if picked is not None and not is_past else {}
-    query = {**asked.query(), **({"past": 1} if is_past else since)}
+    day = _parse_day(picked) if picked is not None else None
+    query = {**asked.query(), "past": 1 if is_past else None, TEC_DATE: picked}
 
     def page_link(number):
         return page_address(req.endpoint, req.view_args, **query, page=_paged(number))
 
     shown = _decorate(events)
-    heading = _list_heading(is_past, asked.featured, term)
+    heading = _list_heading(is_past, asked.featured, term, _begun(day) if not is_past else None)
     choices = _choices(filters)
-    views = _view_links(filters, reading.site_today())
-    if is_past:  # the view this page is: the list, of the past
-        views["list"] = page_address("pages.list_view", **filters.query(), past=1)
     return page_response(
         template,
         embed=embed,
@@ -484,12 +485,12 @@ def _list_page(template="list.html", embed=False, term=None, **context):
         upcoming_link=page_address(req.endpoint, req.view_args, **asked.query()),
         is_past=is_past,
         filters=filters,
-        views=views,
+        views=_view_links(filters, day or reading.site_today(), is_past),
         feeds=_feeds(filters, window),
         json_ld=reading.events_ld([event["id"] for event in shown], shown),
         **choices,
         term=term,
-        shown_day_iso=_parse_day(picked).isoformat() if since else None,
+        shown_day_iso=day.isoformat() if day else None,
         **context,
     )
 
@@ -513,9 +514,35 @@ TERM_HEADINGS = {
 }
 
 
-def _list_heading(is_past: bool, featured: bool | None, term=None) -> str:
+# An upcoming list from a picked day already begun holds events that are over too: its
+# heading names the day instead of saying "upcoming".
+FROM_HEADINGS = {
+    None: N_("Events from %(day)s"),
+    True: N_("Featured events from %(day)s"),
+    False: N_("Events not featured from %(day)s"),
+}
+TERM_FROM_HEADINGS = {
+    None: N_("%(term)s: events from %(day)s"),
+    True: N_("%(term)s: featured events from %(day)s"),
+    False: N_("%(term)s: events not featured from %(day)s"),
+}
+
+
+def _begun(day: date | None) -> date | None:
+    """The picked day of an upcoming list when it has begun (the list then holds events
+    that are over), else None."""
+    return day if day is not None and day <= reading.site_today() else None
+
+
+def _list_heading(is_past: bool, featured: bool | None, term=None, begun=None) -> str:
     """What a list holds, said by its heading and title (WCAG 2.4.2): a term's events, the
-    featured ones or the others, upcoming or past, so that no two lists share a heading."""
+    featured ones or the others, upcoming or past, or from a day already ``begun``, so
+    that no two lists share a heading."""
+    if begun is not None:
+        day = formatting.day_title(begun, current_language())
+        if term is None:
+            return _(FROM_HEADINGS[featured], day=day)
+        return _(TERM_FROM_HEADINGS[featured], term=term.name, day=day)
     if term is None:
         return _(LIST_HEADINGS[is_past, featured])
     held = TERM_HEADINGS.get((is_past, featured))
@@ -550,14 +577,17 @@ def list_title(heading: str, page: int, search: str = "", parts: list | tuple = 
     return " · ".join([*said, *parts, heading])
 
 
-def _list_start() -> tuple[datetime, dict]:
-    """Where an upcoming list starts (now, or the start of The Events Calendar's
-    ``tribe-bar-date``, in the site's zone), and its feed's window from there."""
+def _list_start(is_past: bool = False) -> tuple[datetime, dict]:
+    """Where a list reads from (now, or the start of The Events Calendar's
+    ``tribe-bar-date``, in the site's zone), and its feed's window from there: the events
+    not ended by then, or on the past list those ended before (the plugin's past view of a
+    date lists what ended before it)."""
     picked = _date_argument(TEC_DATE)
     if picked is None:
-        return reading.to_utc(reading.site_now()), UPCOMING_FEED
+        return reading.to_utc(reading.site_now()), PAST_FEED if is_past else UPCOMING_FEED
     start = reading.day_start(_parse_day(picked))
-    return start, {"ends_after": f"{start:%Y-%m-%dT%H:%M:%S}Z", **STRICT}
+    bound = "ends_before" if is_past else "ends_after"
+    return start, {bound: f"{start:%Y-%m-%dT%H:%M:%S}Z", **STRICT}
 
 
 @bp.route("/events/list/", endpoint="list_view")
