@@ -26,3 +26,18 @@ def test_restore_of_an_empty_archive_name_is_one_error_line_not_a_traceback(data
     assert result.returncode != 0
     assert "Traceback" not in result.stderr, result.stderr[-500:]
     assert "Error:" in result.stderr
+
+
+def test_seed_with_a_count_out_of_range_is_one_error_line_not_a_memory_error(database):
+    """README: "a count out of range ... says so in one `Error:` line and exits non-zero".
+    `calendar seed --events 99999999999999` passed the option's check (x>=1) and died with
+    a traceback ending in MemoryError (store/seed.py::_ids builds a list of that many rows);
+    a count of 100,000,000 starts allocating gigabytes instead of being refused."""
+    cli(database, "users", "create", "admin", "--role", "administrator")
+    result = cli(database, "seed", "--events", "99999999999999")
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr, (
+        result.stderr[-300:]
+    )
+    assert "Error:" in result.stderr
+    assert "seed" not in result.stdout.lower() or "Added" not in result.stdout
