@@ -4,7 +4,7 @@ written against for the defect it names, and passes once that defect is fixed.""
 import os
 import subprocess
 
-from tests.helpers import BIN, ROOT, migrated_database  # noqa: F401
+from tests.helpers import BIN, ROOT
 
 
 def cli(database, *args, **settings):
@@ -36,11 +36,11 @@ def test_seed_with_a_count_out_of_range_is_one_error_line_not_a_memory_error(dat
     cli(database, "users", "create", "admin", "--role", "administrator")
     result = cli(database, "seed", "--events", "99999999999999")
     assert result.returncode != 0
-    assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr, (
-        result.stderr[-300:]
-    )
+    assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr, result.stderr[
+        -300:
+    ]
     assert "Error:" in result.stderr
-    assert "seed" not in result.stdout.lower() or "Added" not in result.stdout
+    assert "Added" not in result.stdout
 
 
 def test_import_ics_of_a_malformed_url_is_one_error_line_not_a_traceback(database):
