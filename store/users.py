@@ -12,6 +12,7 @@ import hmac
 import math
 import re
 import secrets
+import unicodedata
 from datetime import timedelta
 
 from peewee import SQL
@@ -48,17 +49,30 @@ MAX_SIGN_IN_NAME = max(MAX_LOGIN, MAX_EMAIL)
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 
+def _checked_login(login: str) -> str:
+    """A new user name as it is stored, or UserError saying why it cannot be one."""
+    # Trimmed, as WordPress's sanitize_user does: the editor's sign-in form trims what is
+    # typed, so " ann " would name an account no one could open there.
+    login = login.strip()
+    if not login or ":" in login:
+        raise UserError("a user name must be non-empty and must not contain ':'")
+    # WordPress's limits (user_login), within both engines' columns.
+    if len(login) > MAX_LOGIN:
+        raise UserError(f"a user name has at most {MAX_LOGIN} characters")
+    # No tab, line break or other control or format character (sanitize_user strips them):
+    # no one can type it in a sign-in form, and `users list` would send it to a terminal.
+    if any(c.isspace() and c != " " or unicodedata.category(c)[0] == "C" for c in login):
+        raise UserError(
+            "a user name must not contain tabs, line breaks or other control characters"
+        )
+    return login
+
+
 def create_user(login: str, role: str, email: str = "") -> tuple[User, str]:
     if role not in ROLES:
         raise UserError(f"unknown role {role!r}; choose one of {', '.join(ROLES)}")
-    # Trimmed, as WordPress's sanitize_user does: the editor's sign-in form trims what is
-    # typed, so " ann " would name an account no one could open there.
-    login, email = login.strip(), email.strip()
-    if not login or ":" in login:
-        raise UserError("a user name must be non-empty and must not contain ':'")
-    # WordPress's limits (user_login, user_email), within both engines' columns.
-    if len(login) > MAX_LOGIN:
-        raise UserError(f"a user name has at most {MAX_LOGIN} characters")
+    login, email = _checked_login(login), email.strip()
+    # WordPress's limit (user_email), within both engines' columns.
     if len(email) > MAX_EMAIL or (email and not _EMAIL.fullmatch(email)):
         raise UserError(f"{email[:40]!r} is not an email address of at most {MAX_EMAIL} characters")
     with write_transaction():

@@ -145,6 +145,19 @@ def test_a_user_name_with_surrounding_spaces_is_trimmed(app, client):
     assert answer.get_json()["slug"] == "spaced"
 
 
+def test_a_user_name_with_a_tab_or_a_control_character_is_refused(app):
+    """`users create "$(printf 'a\tb')"` and a name holding \x01 or an escape sequence were
+    taken, and `users list` printed them raw to the operator's terminal (chk19k): refused,
+    as WordPress's sanitize_user strips them; a space inside a name stays allowed."""
+    said = "a user name must not contain tabs, line breaks or other control characters"
+    for name in ("a\tb", "a\x01b", "a\x1b[31mred", "a\nb", "a\u202eb", "a\u00a0b"):
+        refused = run(app, "create", name, "--role", "editor")
+        assert refused.exit_code == 1 and said in refused.output, (name, refused.output)
+    listed = run(app, "list").output
+    assert "\t" not in listed and "\x01" not in listed and "\x1b" not in listed
+    assert run(app, "create", "ann lee", "--role", "editor").exit_code == 0
+
+
 def test_the_user_commands_name_a_user_as_sign_in_does(app, client, as_role):
     """`users role BOSS …` said "no user" for the "boss" who signs in as BOSS (chk17m D7):
     every command naming a user finds it in any case and Unicode form, trimmed."""
