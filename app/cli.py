@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from datetime import timedelta
-from urllib.parse import urlsplit, urlunsplit
 
 import click
 from babel.messages.catalog import Catalog
@@ -32,7 +32,7 @@ from app.routes.index import neutral_document
 from app.tec_import import Importer
 from app.tec_source import Source, SourceError, printable
 from rules.clock import utcnow
-from rules.text import counted
+from rules.text import counted, is_web_url
 from schemas.events import IMPORT_STATUSES
 from store import accounts, texts, users
 from store.backup import BackupError, restore_backup, write_backup
@@ -467,20 +467,30 @@ def copy_database_command(source, target):
     click.echo(", ".join(f"{n} {table}" for table, n in counts.items() if n))
 
 
+# A URL's scheme (RFC 3986 §3.1), read before anything else of it: urlsplit raises on a
+# malformed host ("http://[::1"), and a file's path has none ("C:" is a drive, not one).
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")
+
+
 def _read_source(source: str) -> bytes:
     """The bytes of a file, or of an http(s) URL (no other scheme is fetched). A webcal://
     URL, as every page offers its feed to calendar applications, is read as they read it:
-    over https, else over http when that fails (``make run`` serves the pages on http)."""
-    parts = urlsplit(source)
-    scheme = parts.scheme.lower()
-    if scheme == "webcal":
+    over https, else over http when that fails (``make run`` serves the pages on http). A
+    URL is checked by the one URL rule of every face (``is_web_url``) before it is fetched."""
+    scheme = _SCHEME.match(source)
+    scheme = scheme[1].lower() if scheme else ""
+    if scheme in ("webcal", "http", "https"):
+        rest = source[len(scheme) :]
+        url = f"https{rest}" if scheme == "webcal" else source
+        if not is_web_url(url):
+            raise click.ClickException(f"{source!r} is not an http(s) or webcal address")
+        if scheme != "webcal":
+            return _fetched(url)
         try:
-            return _fetched(urlunsplit(parts._replace(scheme="https")))
+            return _fetched(url)
         except click.ClickException:
-            return _fetched(urlunsplit(parts._replace(scheme="http")))
-    if scheme in ("http", "https"):
-        return _fetched(source)
-    if scheme and len(scheme) > 1:  # not a Windows drive letter
+            return _fetched(f"http{rest}")
+    if scheme:
         raise click.ClickException(
             f"only files and http(s) or webcal URLs can be imported: {source}"
         )

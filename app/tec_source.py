@@ -23,6 +23,8 @@ from urllib.parse import quote, urlencode, urljoin, urlsplit, urlunsplit
 
 import orjson
 
+from rules.text import is_web_url
+
 NAMESPACE = "tribe/events/v1"
 PER_PAGE = 50  # the plugin's largest page
 MAX_ANSWER_BYTES = 32 * 1024 * 1024
@@ -580,12 +582,10 @@ def _bare_host(netloc: str) -> str:
 
 
 def _site_root(site: str) -> str:
-    try:
-        parts = urlsplit(site.strip())
-        parts.port  # noqa: B018 (raises on a bad port)
-    except ValueError:
-        raise SourceError(f"{site!r} is not an http(s) address of a site") from None
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+    """The site's root, from the address the operator gave (the one URL rule of every face,
+    as ``import-ics`` checks its own), with a host."""
+    parts = urlsplit(site.strip()) if is_web_url(site.strip()) else None
+    if parts is None or not parts.hostname:
         raise SourceError(f"{site!r} is not an http(s) address of a site")
     path = parts.path.rstrip("/")
     for tail in (f"/wp-json/{NAMESPACE}", "/wp-json"):
