@@ -86,6 +86,8 @@ def restore_backup(archive_path: str, setting: str, upload_folder: str, replace:
     (with ``replace``, the images the site held are removed: the site is the archive's); a
     site that already holds a calendar or images is refused unless ``replace``. Every
     member is read and checked before anything is written. Returns the manifest."""
+    if not archive_path:  # tarfile would open no file at all (a script's empty variable)
+        raise BackupError("no archive named (the name is empty)")
     try:
         archive = tarfile.open(archive_path, "r:*")
     except FileNotFoundError:
