@@ -209,6 +209,15 @@ def test_restore_of_what_is_no_backup_says_so_and_changes_nothing(
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 
+def test_restore_of_an_empty_archive_name_is_one_error_line(database, tmp_path):
+    """README: a command given something it cannot do says so in one `Error:` line.
+    `restore ""` (a script's empty $ARCHIVE) printed tarfile's traceback ("nothing to
+    open") where `restore /nonexistent` says "no file" (chk19k D3)."""
+    done = _cli(database, "restore", "", UPLOAD_FOLDER=tmp_path / "up")
+    assert done.returncode == 1 and "Error: no archive named" in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
 def test_an_archive_without_our_manifest_is_refused(database, tmp_path):
     path = tmp_path / "other.tar.gz"
     with tarfile.open(path, "w:gz") as archive:

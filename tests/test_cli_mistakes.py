@@ -104,6 +104,21 @@ def test_counts_and_horizons_out_of_range_are_refused(calendar):
 
 
 @sqlite_file
+def test_import_ics_of_a_malformed_url_is_one_error_line(calendar):
+    """`import-ics "http://[::1"` (and a URL with a space, a webcal one with a bad host)
+    printed a traceback from urlsplit or http.client (chk19k D2): the URL is checked by
+    the one URL rule of every face before anything is fetched, as `import-tec` checks
+    its site's."""
+    flask_cli(calendar, "users", "create", "admin", "--role", "administrator")
+    for url in ("http://[::1", "http://exa mple.org/x.ics", "webcal://[zz]/x"):
+        result = cli(calendar, "import-ics", url)
+        assert refused(result, "is not an http(s) or webcal address"), (url, result.stderr)
+        assert result.stderr.count("\n") == 1, result.stderr
+    tec = cli(calendar, "import-tec", "http://exa mple.org/")
+    assert refused(tec, "is not an http(s) address of a site"), tec.stderr
+
+
+@sqlite_file
 @pytest.mark.parametrize(
     "args, said",
     [
