@@ -41,7 +41,7 @@ from store.db import UnsupportedDatabase, database, one_run_at_a_time, settle_te
 from store.models import EVENT_TEXT_INDEX
 from store.recurrence import extend_series, open_ended_series
 from store.schema import migrate, schema_version
-from store.seed import has_demo, holds_events, remove_demo, seed
+from store.seed import MAX_EVENTS, has_demo, holds_events, remove_demo, seed
 from store.users import Viewer
 
 users_group = AppGroup("users", help="Manage users and their application passwords.")
@@ -190,7 +190,7 @@ def migrate_command():
 @click.option(
     "--events",
     "count",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_EVENTS),
     default=1000,
     show_default=True,
     help="Events to add.",

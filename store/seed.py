@@ -67,6 +67,7 @@ CITIES = [
     ("Toronto", "Canada", "", "ON", 43.6532, -79.3832, "America/Toronto"),
     ("Tokyo", "Japan", "", "Tokyo", 35.6762, 139.6503, "Asia/Tokyo"),
 ]
+CITY_NAMED = {city[0]: city for city in CITIES}
 CATEGORIES = {
     "Music": ["Jazz", "Rock", "Classical", "Electronic"],
     "Arts": ["Theatre", "Dance", "Exhibitions"],
@@ -133,7 +134,11 @@ ADJECTIVES = [
 ]
 
 
-CHUNK = 2000  # events per bulk insert
+CHUNK = 2000  # events (venues, organizers) per bulk insert
+# The most events one seed adds (`seed --events`): a million take minutes and a few hundred
+# megabytes (docs/architecture.md "Seeding"), as no list of the seed grows with each row but
+# the ids' runs; more would be a load test's job, not a demo's.
+MAX_EVENTS = 1_000_000
 
 SERIES_SHARE = 0.025  # with SERIES_LENGTH 5, about 10 % of the events are in a series
 SERIES_LENGTH = 5
@@ -170,11 +175,14 @@ def _add_series(rows, members, tz, venue_links, organizer_links, term_links) -> 
             table.extend({**link, "event": member} for link in originals)
 
 
-def _ids(kind: str, count: int) -> list[int]:
-    """``count`` new ids from ``Node``: the ids the database gave (a PostgreSQL sequence
+def _ids(kind: str, count: int):
+    """``count`` new ids from ``Node``, CHUNK at a time (the caller inserts each chunk's
+    rows before it asks for the next): the ids the database gave (a PostgreSQL sequence
     may have skipped values, so they need not follow the largest id). The caller holds
     the write transaction."""
-    return insert_rows(Node, [{"kind": kind}] * count, returning=True)
+    for done in range(0, count, CHUNK):
+        size = min(CHUNK, count - done)
+        yield insert_rows(Node, [{"kind": kind}] * size, returning=True)
 
 
 def demo_image(number: int, rng: random.Random) -> bytes:
@@ -234,7 +242,7 @@ def seed(
     counts = {"events": events}
     media_ids = demo_media(DEMO_IMAGES, author, upload_folder, rng) if upload_folder else []
     counts["images"] = len(media_ids)
-    made = {"media": media_ids}
+    made = {"media": _ranges(media_ids)}
     with write_transaction(), bulk_text_index(*EVENT_TEXT_INDEX):
         made.update(_seed(events, author, progress, rng, now, stamp, counts, media_ids, published))
         _remember(made, stamp)
@@ -288,37 +296,34 @@ def _seed(
         "modified": stamp,
         "modified_utc": stamp,
     }
-    made = {"term": []}
-    term_ids = _terms(made["term"])
-    venue_rows = _venues(max(1, events // 20), post, rng, media_ids)
-    insert_rows(Venue, venue_rows)
-    organizer_rows = _organizers(max(1, events // 30), post, rng)
-    insert_rows(Organizer, organizer_rows)
-    counts.update(venues=len(venue_rows), organizers=len(organizer_rows))
+    created_terms = []
+    term_ids = _terms(created_terms)
+    venue_city = _venues(max(1, events // 20), post, rng, media_ids)
+    organizer_ids = _organizers(max(1, events // 30), post, rng)
+    counts.update(venues=len(venue_city), organizers=len(organizer_ids))
     demo = _Demo(
         rng=rng,
         now=now,
         post=post,
         term_ids=term_ids,
         media_ids=media_ids,
-        venue_city={
-            row["id"]: next(c for c in CITIES if c[0] == row["city"]) for row in venue_rows
-        },
-        venue_ids=[row["id"] for row in venue_rows],
-        organizer_ids=[row["id"] for row in organizer_rows],
+        venue_city=venue_city,
+        venue_ids=list(venue_city),
+        organizer_ids=organizer_ids,
         zones={name: dates.resolve_timezone(name)[0] for name in {c[6] for c in CITIES} | {"UTC"}},
     )
-    made.update(event=[], venue=demo.venue_ids, organizer=demo.organizer_ids)
-    done = 0
-    while done < events:  # in chunks: bounded memory, and a progress bar that moves
-        size = min(CHUNK, events - done)
-        ids = _ids("event", size)
+    event_runs = []
+    for ids in _ids("event", events):  # in chunks: bounded memory, a progress bar that moves
         _insert_events(ids, demo)
-        made["event"].extend(ids)
-        done += size
+        event_runs += _ranges(ids)  # runs, not a million ids
         if progress:
-            progress(size)
-    return made
+            progress(len(ids))
+    return {
+        "term": _ranges(created_terms),
+        "venue": _ranges(demo.venue_ids),
+        "organizer": _ranges(organizer_ids),
+        "event": _merged(event_runs),
+    }
 
 
 # --- the marks, and taking the demo out again --------------------------------------------
@@ -330,13 +335,18 @@ CHUNK_IDS = 500  # ids per IN (…) list
 
 def _ranges(ids: list[int]) -> list[list[int]]:
     """Sorted ids as [first, last] runs: 100,000 consecutive event ids are one pair."""
-    runs: list[list[int]] = []
-    for value in sorted(ids):
-        if runs and value == runs[-1][1] + 1:
-            runs[-1][1] = value
+    return _merged([[value, value] for value in ids])
+
+
+def _merged(runs: list[list[int]]) -> list[list[int]]:
+    """[first, last] runs, sorted, those that meet or overlap made one."""
+    merged: list[list[int]] = []
+    for first, last in sorted(runs):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
         else:
-            runs.append([value, value])
-    return runs
+            merged.append([first, last])
+    return merged
 
 
 def _marks() -> dict[str, list]:
@@ -352,12 +362,13 @@ def _marks() -> dict[str, list]:
     return marks
 
 
-def _remember(made: dict[str, list[int]], stamp: str) -> None:
-    """Adds this seed's ids to the marks (in its write transaction)."""
-    marks = _marks()
-    stored = {kind: _ranges(marks[kind] + list(made.get(kind, []))) for kind in KINDS}
-    stored["stamps"] = sorted({*marks["stamps"], stamp})
-    upsert(Setting, key=DEMO_KEY, value=orjson.dumps(stored).decode())
+def _remember(made: dict[str, list[list[int]]], stamp: str) -> None:
+    """Adds this seed's runs of ids to the marks (in its write transaction)."""
+    row = Setting.get_or_none(Setting.key == DEMO_KEY)
+    stored = orjson.loads(row.value) if row else {}
+    marks = {kind: _merged(stored.get(kind, []) + made.get(kind, [])) for kind in KINDS}
+    marks["stamps"] = sorted({*stored.get("stamps", []), stamp})
+    upsert(Setting, key=DEMO_KEY, value=orjson.dumps(marks).decode())
 
 
 def has_demo() -> bool:
@@ -436,55 +447,64 @@ def _delete(model, ids: list[int]) -> int:
     return model.delete().where(model.id.in_(ids)).execute()
 
 
-def _venues(count: int, post: dict, rng: random.Random, media_ids: list) -> list[dict]:
-    rows = []
-    for venue_id in _ids("venue", count):
-        city, country, state, province, lat, lng, _tz = rng.choice(CITIES)
-        adjective = rng.choice(ADJECTIVES)
-        kind = rng.choice(["Hall", "Arena", "Club", "Park", "Gallery", "Theatre"])
-        name = f"{adjective} {kind} {venue_id}"
-        rows.append(
-            {
-                **post,
-                "id": venue_id,
-                "title": name,
-                "slug": slugify(name),
-                "description": f"<p>A venue in {city}.</p>",
-                "address": f"{rng.randint(1, 200)} Main Street",
-                "city": city,
-                "country": country,
-                "state": state,
-                "province": province,
-                "stateprovince": state or province,
-                "zip": f"{rng.randint(10000, 99999)}",
-                "phone": f"+1 555 {rng.randint(1000, 9999)}",
-                "geo_lat": lat + rng.uniform(-0.2, 0.2),
-                "geo_lng": lng + rng.uniform(-0.2, 0.2),
-                "image": str(rng.choice(media_ids)) if media_ids and venue_id % 3 == 0 else "",
-                "show_map": True,
-                "show_map_link": True,
-            }
-        )
-    return rows
+def _venues(count: int, post: dict, rng: random.Random, media_ids: list) -> dict[int, tuple]:
+    """Inserts ``count`` demo venues, CHUNK at a time; returns each one's city, by id."""
+    cities = {}
+    for ids in _ids("venue", count):
+        rows = [_venue_row(venue_id, post, rng, media_ids) for venue_id in ids]
+        insert_rows(Venue, rows)
+        cities.update((row["id"], CITY_NAMED[row["city"]]) for row in rows)
+    return cities
 
 
-def _organizers(count: int, post: dict, rng: random.Random) -> list[dict]:
-    rows = []
-    for organizer_id in _ids("organizer", count):
-        name = f"{rng.choice(ADJECTIVES)} Society {organizer_id}"
-        rows.append(
-            {
-                **post,
-                "id": organizer_id,
-                "title": name,
-                "slug": slugify(name),
-                "description": "",
-                "email": f"hello{organizer_id}@example.org",
-                "phone": f"+1 555 {organizer_id % 10000:04d}",
-                "website": f"https://example.org/{organizer_id}",
-            }
-        )
-    return rows
+def _venue_row(venue_id: int, post: dict, rng: random.Random, media_ids: list) -> dict:
+    city, country, state, province, lat, lng, _tz = rng.choice(CITIES)
+    adjective = rng.choice(ADJECTIVES)
+    kind = rng.choice(["Hall", "Arena", "Club", "Park", "Gallery", "Theatre"])
+    name = f"{adjective} {kind} {venue_id}"
+    return {
+        **post,
+        "id": venue_id,
+        "title": name,
+        "slug": slugify(name),
+        "description": f"<p>A venue in {city}.</p>",
+        "address": f"{rng.randint(1, 200)} Main Street",
+        "city": city,
+        "country": country,
+        "state": state,
+        "province": province,
+        "stateprovince": state or province,
+        "zip": f"{rng.randint(10000, 99999)}",
+        "phone": f"+1 555 {rng.randint(1000, 9999)}",
+        "geo_lat": lat + rng.uniform(-0.2, 0.2),
+        "geo_lng": lng + rng.uniform(-0.2, 0.2),
+        "image": str(rng.choice(media_ids)) if media_ids and venue_id % 3 == 0 else "",
+        "show_map": True,
+        "show_map_link": True,
+    }
+
+
+def _organizers(count: int, post: dict, rng: random.Random) -> list[int]:
+    """Inserts ``count`` demo organizers, CHUNK at a time; returns their ids."""
+    made = []
+    for ids in _ids("organizer", count):
+        insert_rows(Organizer, [_organizer_row(organizer_id, post, rng) for organizer_id in ids])
+        made += ids
+    return made
+
+
+def _organizer_row(organizer_id: int, post: dict, rng: random.Random) -> dict:
+    name = f"{rng.choice(ADJECTIVES)} Society {organizer_id}"
+    return {
+        **post,
+        "id": organizer_id,
+        "title": name,
+        "slug": slugify(name),
+        "description": "",
+        "email": f"hello{organizer_id}@example.org",
+        "phone": f"+1 555 {organizer_id % 10000:04d}",
+        "website": f"https://example.org/{organizer_id}",
+    }
 
 
 def _insert_events(ids: list[int], demo: _Demo) -> None:

@@ -98,9 +98,24 @@ def test_copying_from_a_mistyped_source_creates_nothing(tmp_path):
 @sqlite_file
 def test_counts_and_horizons_out_of_range_are_refused(calendar):
     seeded = cli(calendar, "seed", "--events", "-5")
-    assert refused(seeded, "-5 is not in the range x>=1"), seeded.stderr
+    assert refused(seeded, "-5 is not in the range 1<=x<=1000000"), seeded.stderr
     extended = cli(calendar, "recurrence", "extend", "--days", "99999999")
     assert refused(extended, "is not in the range 1<=x<=36500"), extended.stderr
+
+
+@sqlite_file
+def test_seed_of_more_events_than_its_maximum_is_refused_before_anything_is_made(calendar):
+    """`seed --events 99999999999999` passed the option's check (x>=1) and died with a
+    traceback ending in MemoryError, and 100,000,000 started allocating gigabytes (chk19k
+    D1): the count has a documented maximum, in the option's own range."""
+    flask_cli(calendar, "users", "create", "admin", "--role", "administrator")
+    for count in ("99999999999999", "1000001"):
+        seeded = cli(calendar, "seed", "--events", count)
+        assert refused(seeded, f"{count} is not in the range 1<=x<=1000000"), seeded.stderr
+        errors = [line for line in seeded.stderr.splitlines() if line.startswith("Error:")]
+        assert "MemoryError" not in seeded.stderr and len(errors) == 1, seeded.stderr
+    with sqlite3.connect(calendar) as db:
+        assert db.execute("SELECT count(*) FROM node").fetchone() == (0,)
 
 
 @sqlite_file

@@ -545,6 +545,29 @@ def test_demo_marks_travel_with_a_backup(app, tmp_path):
     assert again.exit_code == 0 and again.output.startswith("Removed 5 demo events"), again.output
 
 
+def test_seeds_in_several_chunks_keep_their_marks_as_runs(app, client, monkeypatch):
+    """A seed keeps no list that grows with each event (chk19k D1: `seed --events N` has a
+    maximum a seed reaches within bounded memory): ids are asked and rows inserted a chunk
+    at a time, the marks kept as [first, last] runs, merged with an earlier seed's."""
+    import orjson
+
+    from store import seed as seeding
+    from store.models import Setting
+
+    monkeypatch.setattr(seeding, "CHUNK", 7)
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["seed", "--events", "45"]).exit_code == 0
+    assert runner.invoke(args=["seed", "--events", "30", "--force"]).exit_code == 0
+    with app.app_context():
+        marks = orjson.loads(Setting.get(Setting.key == seeding.DEMO_KEY).value)
+    assert len(marks["event"]) <= 2 and len(marks["venue"]) <= 2, marks
+    assert sum(last - first + 1 for first, last in marks["event"]) == 75
+    assert client.get(f"{NS}/venues").get_json()["total"] == 2 + 1  # 45 // 20, 30 // 20
+    done = runner.invoke(args=["seed", "--remove"])
+    assert done.output.startswith("Removed 75 demo events, 3 venues, 2 organizers"), done.output
+    assert client.get(f"{NS}/events?start_date=2000-01-01").get_json()["total"] == 0
+
+
 def demo_image_kept(name, client) -> bool:
     """Whether an upload file is still served (the demo's are removed with their rows)."""
     return client.get(f"/wp-content/uploads/{name}").status_code == 200
