@@ -497,10 +497,15 @@ def _builder_ends_or_clashes(form, same: set[str], frequency: str, lines: str) -
     """Whether the user ended the series: "Does not repeat" chosen over the rule the builder
     showed, the lines left as shown (README: the builder wins when it is used and the
     lines are left as shown). A builder change beside changed lines that name another rule
-    is refused (400, beside the builder) rather than dropped; lines of dates alone
+    is refused (400, beside the builder) rather than dropped (on a new form, a frequency
+    chosen is the change); lines of dates alone
     (EXDATE, RDATE) name no rule and join the builder's. A form without them (an
     occurrence's, a post of some fields) changes neither."""
     if "recurrence" not in form or "repeat_freq" not in form or set(BUILDER) <= same:
+        return False
+    if not frequency and not _shown(form):
+        # A new form's "Does not repeat (or the lines below)" is its default, not a choice:
+        # the lines typed are the rule (SPEC §16: ``recurrence`` takes the raw lines).
         return False
     if lines and "recurrence" not in same:
         rules = _rules_of(lines)
