@@ -1826,6 +1826,26 @@ def test_a_form_shown_again_says_what_is_wrong_with_the_chosen_file(app, sign_in
     assert 'name="image_kept"' not in page
 
 
+def test_a_bad_image_file_does_not_hide_the_date_mistake(sign_in):
+    """Found by an outside check (chk19b D7): SPEC §16, "field errors … shown next to the
+    field". A form with a file that is no image and an end before its start came back
+    naming the image alone; fixed, it came back again for the dates (a bad image beside a
+    bad website named both). Both are said at once, each beside its field."""
+    editor = sign_in("administrator", "chief")
+    answer = editor.post(
+        "/manage/events/new",
+        data={
+            **event_form(editor, end_date=f"{DAY - timedelta(days=1)}T10:00"),
+            "image": (io.BytesIO(b"not an image"), "a.png"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 400
+    shown = _field_errors(answer.get_data(as_text=True))
+    assert "image" in shown.get("image-error", ""), shown
+    assert "end date" in shown.get("end_date-error", ""), shown
+
+
 def _offered(html: str, field: str) -> set[str]:
     """The values the form offers for ``field``: the options of the datalist its input
     names (``list=...``)."""

@@ -846,17 +846,14 @@ def _saved(viewer, event, made: list[int]):
     one kept from a form that came back, ``kept_images``) is stored only once the rest of
     the form is valid, and removed again if the write then fails."""
     schema = EventUpdate() if event is not None else EventCreate()
-    upload, kept = request.files.get("image"), event_form.kept_image_token(request.form)
+    kept = event_form.kept_image_token(request.form)
     stored, form_errors, status = None, {}, 400
     try:
         body = event_form.body(request.form, request.files, viewer, form_errors)
         loaded = schema.load(body)
         if form_errors:  # the form's own mistakes beside what the write rules say of the rest
             raise invalid_params({**_write_rule_errors(loaded, viewer, event), **form_errors})
-        if upload is not None and upload.filename:
-            stored = items.upload(viewer, "image")
-        elif kept:
-            stored = kept_images.store(viewer, kept)
+        stored = _stored_image(viewer, kept, loaded, event)
         if stored is not None:
             loaded = schema.load({**body, "image": stored.id})
         edited = _edited_dates(event)
@@ -883,6 +880,23 @@ def _saved(viewer, event, made: list[int]):
     _place_recurrence_error(errors, typed, context["series"])
     heading = _event_heading(event)
     return _page("event_form.html", status, heading=heading, **context)
+
+
+def _stored_image(viewer, kept: str, loaded: dict, event):
+    """The form's image file stored in the library: the one chosen now, else the one kept
+    from before (``kept``, its token), else None. A file refused (no image, a kept one
+    gone) is said with what the write rules say of the rest of the form (an end before
+    the start): all of its mistakes at once, not one round each."""
+    upload = request.files.get("image")
+    try:
+        if upload is not None and upload.filename:
+            return items.upload(viewer, "image")
+        return kept_images.store(viewer, kept) if kept else None
+    except ApiError as error:
+        if error.status != 400:
+            raise
+        refused = items.field_errors(error)
+        raise invalid_params({**_write_rule_errors(loaded, viewer, event), **refused}) from None
 
 
 def _kept_image(viewer, errors: dict) -> kept_images.Kept | None:
