@@ -25,7 +25,7 @@ from store.db import bind_database, database, write_transaction
 from store.models import Event, Media, Organizer, Venue
 from store.users import create_user
 from tests.conftest import FORM_DAY, NS, PASSWORD, csrf, event_form, saved_id
-from tests.helpers import INFORMAL, page_text
+from tests.helpers import INFORMAL, image_bytes, page_text, uploaded
 
 DAY = FORM_DAY
 
@@ -1813,6 +1813,54 @@ def test_a_kept_image_file_is_dropped_on_request_and_usable_by_its_user_alone(
     )
     with app.app_context(), database.connection_context():
         assert Event.select().count() == 1 and Media.select().count() == 0
+
+
+def test_a_library_image_picked_after_the_form_came_back_is_the_one_saved(
+    app, client, admin, sign_in
+):
+    """Found by an outside check (chk19b D5): a volunteer uploads a poster, the form comes
+    back for a mistake ("Kept: a.jpg"), then, changing their mind, clicks a picture of the
+    library and saves: the kept file was saved and linked instead, the later explicit
+    choice silently ignored (and the library gained one more image). A library image
+    chosen after the form came back is the user's latest choice: the kept file gives way
+    to it; the library's choice the form showed beside the kept file does not."""
+    library = uploaded(client, admin, image_bytes(colour=(10, 200, 10)), name="green.jpg")
+    editor = sign_in("editor", "pia")
+    back = editor.post(
+        "/manage/events/new",
+        data={
+            **event_form(editor, title=""),
+            "image": (io.BytesIO(image_bytes(colour=(200, 10, 10))), "a.jpg"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert back.status_code == 400 and 'id="image-kept-note"' in back.get_data(as_text=True)
+    data = untouched(
+        editor, "/manage/events/new", page=back, title="Poster", image_library=str(library["id"])
+    )
+    saved = editor.post("/manage/events/new", data=data)
+    assert saved.status_code == 303, saved.get_data(as_text=True)[:300]
+    event = client.get(f"{NS}/events/{saved_id(saved)}", headers=admin).get_json()
+    assert event["image"]["id"] == library["id"]
+    with app.app_context(), database.connection_context():
+        assert Media.select().count() == 1, "the kept file was stored all the same"
+    # Picked with the file, before the form came back: the file wins, as it did then.
+    both = editor.post(
+        "/manage/events/new",
+        data={
+            **event_form(editor, title=""),
+            "image_library": str(library["id"]),
+            "image": (io.BytesIO(image_bytes(colour=(10, 10, 200))), "b.jpg"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert both.status_code == 400 and "b.jpg" in both.get_data(as_text=True)
+    saved = editor.post(
+        "/manage/events/new", data=untouched(editor, "/manage/events/new", page=both, title="B")
+    )
+    assert saved.status_code == 303
+    event = client.get(f"{NS}/events/{saved_id(saved)}", headers=admin).get_json()
+    assert event["image"]["id"] != library["id"]
 
 
 def test_a_form_shown_again_says_what_is_wrong_with_the_chosen_file(app, sign_in):

@@ -279,14 +279,21 @@ def _shown(form) -> dict:
 
 
 # An image file kept from the form's last sending (app/editor/kept_images.py): the field
-# carrying its token, and the box that drops it.
+# carrying its token, the box that drops it, and the field carrying the library's choice
+# the form showed beside it.
 KEPT_IMAGE = "image_kept"
 KEPT_IMAGE_DROPPED = "image_kept_drop"
+KEPT_IMAGE_BESIDE = "image_kept_beside"
 
 
 def kept_image_token(form) -> str:
-    """The token of the kept image file the form asks to use ("": none, or dropped)."""
-    return "" if KEPT_IMAGE_DROPPED in form else form.get(KEPT_IMAGE, "").strip()
+    """The token of the kept image file the form asks to use ("": none, or dropped). An
+    image of the library chosen after the form came back (other than the one it showed
+    beside the kept file) is the user's latest choice: the kept file gives way to it."""
+    library = form.get("image", "")
+    if KEPT_IMAGE_DROPPED in form or (library and library != form.get(KEPT_IMAGE_BESIDE, "")):
+        return ""
+    return form.get(KEPT_IMAGE, "").strip()
 
 
 def unchanged(form, files) -> set[str]:
