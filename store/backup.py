@@ -21,6 +21,7 @@ import zlib
 from rules import clock
 from store.copy import CopyError, copy_database
 from store.db import backup_to, is_url
+from store.media import KEPT_FOLDER
 from store.schema import MIGRATIONS
 
 FORMAT = 1
@@ -204,9 +205,12 @@ def _archive_path(destination: str) -> str:
 
 
 def _upload_files(folder: str) -> list[tuple[str, str]]:
-    """(name relative to the folder, full path) of every regular file under ``folder``."""
+    """(name relative to the folder, full path) of every regular file under ``folder``,
+    but the editor's kept files (``KEPT_FOLDER``: a form's, for a day, not the site's)."""
     found = []
-    for parent, _dirs, names in os.walk(folder):
+    for parent, dirs, names in os.walk(folder):
+        if parent == folder and KEPT_FOLDER in dirs:
+            dirs.remove(KEPT_FOLDER)
         for name in sorted(names):
             full = os.path.join(parent, name)
             if os.path.isfile(full) and not os.path.islink(full):

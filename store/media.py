@@ -29,6 +29,13 @@ from store.users import Viewer
 # The only names the upload folder serves: what ``_file_names`` generates.
 FILE_NAME = re.compile(r"[0-9a-f]{32}(?:-[0-9]+x[0-9]+)?\.(?:jpg|png|gif|webp)")  # fullmatch
 
+# The one folder inside the upload folder, holding no image of the site: the editor's
+# files kept for a form that comes back (app/editor/kept_images.py). There, every host
+# behind a load balancer sees them (docs/deploy.md, "Several hosts": a shared upload
+# folder, an instance folder each); never served (``FILE_NAME`` names no folder; nginx's
+# own rule in docs/deploy.md), nor backed up (store/backup.py).
+KEPT_FOLDER = "kept-images"
+
 
 def is_media_id(value) -> bool:
     """A stored ``image`` value that names a media row rather than a URL."""

@@ -20,12 +20,13 @@ import urllib.request
 from datetime import timedelta
 from pathlib import Path
 
+import requests
 from PIL import Image
 
 from rules import clock, dates
 from store.db import database, write_transaction
 from store.models import EventText
-from tests.conftest import NS, forget_all
+from tests.conftest import NS, csrf, forget_all
 from tests.databases import copy_database, drop_database, fresh_database, query
 from tests.site_instance import FOLDER as _SITE
 
@@ -310,3 +311,20 @@ INFORMAL = {
     "de": re.compile(r"\b(du|Du|dir|dich|dein\w*|darfst|bist)\b"),
     "es": re.compile(r"\b(tienes|puedes|puedas|has iniciado|estás|tu|tus)\b"),
 }
+
+
+def signed_in_by_link(server, link: str) -> tuple[requests.Session, str]:
+    """An editor's session signed in through ``users login-link`` (the set-password form),
+    and its CSRF token."""
+    path = "/manage/" + link.split("/manage/", 1)[1]
+    editor = requests.Session()
+    form = editor.get(server.base + path, timeout=30).text
+    secret = "Correct-Horse-Battery-9"
+    answer = editor.post(
+        server.base + path,
+        data={"csrf_token": csrf(form), "password": secret, "password_again": secret},
+        allow_redirects=False,
+        timeout=30,
+    )
+    assert answer.status_code == 303, answer.text
+    return editor, csrf(editor.get(server.base + "/manage/", timeout=30).text)

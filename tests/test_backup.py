@@ -316,16 +316,25 @@ def test_an_archive_of_a_newer_version_is_refused(database, tmp_path):
 
 
 def test_restore_force_replaces_the_images_too(database, tmp_path):
+    """The site's images are the archive's; the editor's kept files (a form's, in
+    ``kept-images/`` of the upload folder: app/editor/kept_images.py) are not the site's,
+    neither backed up nor removed."""
     auth = new_admin(database)
     uploads = tmp_path / "uploads"
     server = Server(database, workers=1, UPLOAD_FOLDER=uploads)
     try:
         kept = _upload(server, auth, _png("red"))
+        form_file = uploads / "kept-images" / ("1-" + "A" * 32)
+        form_file.parent.mkdir()
+        form_file.write_bytes(_png("green"))
         archive = tmp_path / "site.tar.gz"
         flask_cli(database, "backup", str(archive), UPLOAD_FOLDER=uploads)
+        with tarfile.open(archive) as opened:
+            assert not [name for name in opened.getnames() if "kept-images" in name]
         later = _upload(server, auth, _png("blue"))
         said = flask_cli(database, "restore", "--force", str(archive), UPLOAD_FOLDER=uploads)
         assert said.startswith("Restored 0 events")
+        assert form_file.exists()
         assert server.request("GET", f"{NS}/media/{later['id']}")[0] == 404
         for image, status in ((kept, 200), (later, 404)):
             try:

@@ -5,7 +5,6 @@ holds across workers."""
 
 import base64
 import http.client
-import re
 import sqlite3
 import threading
 import time
@@ -26,6 +25,7 @@ from tests.helpers import (  # noqa: F401 (used here)
     ics,
     migrated_database,
     new_admin,
+    signed_in_by_link,
     stored_event_ids,
 )
 
@@ -907,27 +907,6 @@ def test_concurrent_deletes_of_one_occurrence_trash_it_once(database, admin_auth
     assert not bad, bad
 
 
-def _csrf_token(html: str) -> str:
-    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
-
-
-def _signed_in_by_link(server, link: str) -> tuple[requests.Session, str]:
-    """An editor's session signed in through ``users login-link`` (the set-password form),
-    and its CSRF token."""
-    path = "/manage/" + link.split("/manage/", 1)[1]
-    editor = requests.Session()
-    form = editor.get(server.base + path, timeout=30).text
-    secret = "Correct-Horse-Battery-9"
-    answer = editor.post(
-        server.base + path,
-        data={"csrf_token": _csrf_token(form), "password": secret, "password_again": secret},
-        allow_redirects=False,
-        timeout=30,
-    )
-    assert answer.status_code == 303, answer.text
-    return editor, _csrf_token(editor.get(server.base + "/manage/", timeout=30).text)
-
-
 def test_editor_delete_for_good_racing_a_publish_never_deletes_a_published_event(
     database, admin_auth
 ):
@@ -941,7 +920,7 @@ def test_editor_delete_for_good_racing_a_publish_never_deletes_a_published_event
     server = Server(database, workers=2)
     bad = []
     try:
-        editor, csrf_token = _signed_in_by_link(server, link)
+        editor, csrf_token = signed_in_by_link(server, link)
         for n in range(20):
             event_id = _event_made(
                 server,

@@ -7,9 +7,12 @@ file, which two servers of one machine may share too."""
 
 import base64
 import http.client
+import io
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import date, timedelta
 
 import pytest
 
@@ -18,6 +21,9 @@ from tests.helpers import (
     NS,
     Server,
     event_body,
+    flask_cli,
+    image_bytes,
+    signed_in_by_link,
     stored_event_ids,
 )
 
@@ -126,3 +132,60 @@ def test_login_throttle_counts_across_hosts(database, admin_auth):
             second.stop()
     finally:
         first.stop()
+
+
+def _hidden_fields(page: str) -> dict:
+    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+
+
+def test_an_image_kept_on_one_host_is_saved_through_another(database, tmp_path):
+    """Found by an outside check (chk19b D6): docs/deploy.md "Several hosts" gives the
+    hosts a shared UPLOAD_FOLDER and an instance folder each. The editor kept an image file
+    chosen on a form that came back in the instance folder: when the corrected form reached
+    the other host behind the load balancer, it answered 400 "The image file kept from
+    before is no longer there" and the volunteer's poster was lost (SPEC §14, §16). Kept
+    in the upload folder, it is saved through either host, and never served by URL."""
+    shared = tmp_path / "uploads"
+    shared.mkdir()
+    folders = [tmp_path / "host-a", tmp_path / "host-b"]
+    for folder in folders:
+        folder.mkdir()
+    flask_cli(database, "users", "create", "vol", "--role", "editor")
+    link = flask_cli(database, "users", "login-link", "vol").strip().splitlines()[-1]
+    hosts = [
+        Server(database, workers=1, CALENDAR_INSTANCE=folder, UPLOAD_FOLDER=shared)
+        for folder in folders
+    ]
+    try:
+        first, second = hosts
+        session, _token = signed_in_by_link(first, link)
+        page = session.get(first.base + "/manage/events/new", timeout=30).text
+        day = date.today() + timedelta(days=5)
+        fields = {
+            **_hidden_fields(page),
+            "title": "Poster on two hosts",
+            "start_date": f"{day}T19:00",
+            "end_date": f"{day}T18:00",  # a mistake: the form comes back
+            "timezone": "UTC",
+            "status": "publish",
+        }
+        back = session.post(
+            first.base + "/manage/events/new",
+            data=fields,
+            files={"image": ("poster.jpg", io.BytesIO(image_bytes()), "image/jpeg")},
+            allow_redirects=False,
+            timeout=30,
+        )
+        assert back.status_code == 400 and 'id="image-kept-note"' in back.text
+        again = _hidden_fields(back.text)
+        kept = f"/wp-content/uploads/kept-images/{again['image_kept']}"
+        assert session.get(first.base + kept, timeout=30).status_code == 404
+        fixed = {**fields, **again, "end_date": f"{day}T21:00"}
+        saved = session.post(
+            second.base + "/manage/events/new", data=fixed, allow_redirects=False, timeout=30
+        )
+        assert saved.status_code == 303, re.findall(r'class="error"[^>]*>([^<]*)', saved.text)
+        assert not list((shared / "kept-images").iterdir()), "the kept file stays after its save"
+    finally:
+        for host in hosts:
+            host.stop()

@@ -1,8 +1,11 @@
 """An image file chosen on an event form that comes back unsaved (its errors, a preview,
 the library's search): a browser never fills a file input again, so the file is kept
-here, in the instance folder, and the form carries its token (``event_form.KEPT_IMAGE``), to be
-stored with the event when a save of the form succeeds (SPEC §16: what the user typed is
-kept). Nothing is stored in the library before that: bad input changes nothing.
+here, and the form carries its token (``event_form.KEPT_IMAGE``), to be stored with the
+event when a save of the form succeeds (SPEC §16: what the user typed is kept). Nothing is
+stored in the library before that: bad input changes nothing. The files are kept in a
+folder of the upload folder (``store.media.KEPT_FOLDER``), not in the instance folder: the
+corrected form may reach another host, which shares the upload folder alone (SPEC §14,
+docs/deploy.md "Several hosts").
 
 A token is the user's id and a random part: unguessable, and refused to anyone else. Kept
 files go after a day, and the oldest beyond ``MOST`` at once."""
@@ -20,7 +23,7 @@ from app.editor.items import decoded, read_image
 from app.errors import invalid_params
 from app.i18n import N_, _
 from rules import clock
-from store.media import save_media
+from store.media import KEPT_FOLDER, save_media
 
 TOKEN = re.compile(r"([0-9]{1,12})-[A-Za-z0-9_-]{32}")
 # How long a kept file waits for its form, and how many may wait at once (each at most the
@@ -37,7 +40,7 @@ class Kept:
 
 
 def folder() -> str:
-    return os.path.join(current_app.instance_path, "kept-images")
+    return os.path.join(current_app.config["UPLOAD_FOLDER"], KEPT_FOLDER)
 
 
 def keep(viewer, storage) -> Kept:
