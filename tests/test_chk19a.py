@@ -113,3 +113,40 @@ def test_naming_new_tags_in_an_event_write_does_not_scan_every_tag(app, admin):
     assert full < 2.5 * empty + 0.3, (
         f"300 new tags: {empty:.2f} s with no tag, {full:.2f} s with 6,000 tags"
     )
+
+
+LONG_TITLE = " ".join(["word"] * 51)  # 254 characters: its slug is cut at 200, after a dash
+
+
+def test_an_event_with_a_long_title_is_found_by_its_slug_and_url(client, admin):
+    """SPEC §4: slugs are generated from the title; §2/§15: ``url`` is the item's public
+    page. A title whose slug is cut at 200 characters right after a word got a slug ending
+    in "-" (store/posts.py ``slugify``: ``.strip("-")[:SLUG_MAX]``, the cut after the
+    strip; WordPress's ``_truncate_post_slug`` trims the dash after cutting). The
+    addresses then ask for the slug without its dash (``slug_asked``): GET
+    /events/by-slug/{slug} answered 400 "No event has the slug …" and the event's own
+    ``url`` 404, so its page, the sitemap's link and the by-slug writes were lost."""
+    created = client.post(
+        f"{NS}/events",
+        json={"title": LONG_TITLE, "start_date": "tomorrow 10am", "end_date": "tomorrow 11am"},
+        headers=admin,
+    )
+    assert created.status_code == 201, created.get_json()
+    event = created.get_json()
+    slug = event["slug"]
+    assert client.get(f"{NS}/events/by-slug/{slug}").status_code == 200
+    page = client.get(event["url"].replace("http://localhost", ""))
+    assert page.status_code == 200
+    renamed = client.post(f"{NS}/events/by-slug/{slug}", json={"excerpt": "x"}, headers=admin)
+    assert renamed.status_code == 200, renamed.get_json()
+
+
+def test_a_venue_with_a_long_name_is_found_by_its_slug_and_url(client, admin):
+    """The same slug rule for venues (and organizers): a 224-character name made the slug
+    "hall-hall-…-hall-" (200 characters), and /venues/by-slug/{slug} answered 400 and the
+    venue's ``url`` 404."""
+    created = client.post(f"{NS}/venues", json={"venue": " ".join(["Hall"] * 45)}, headers=admin)
+    assert created.status_code == 201, created.get_json()
+    venue = created.get_json()
+    assert client.get(f"{NS}/venues/by-slug/{venue['slug']}").status_code == 200
+    assert client.get(venue["url"].replace("http://localhost", "")).status_code == 200
