@@ -14,6 +14,7 @@ import time
 from flask.testing import FlaskClient
 
 from store.db import database, write_transaction
+from store.models import Node, Term, Venue
 from tests.conftest import NS, forget_all
 
 BODY = {"title": "T", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 12:00"}
@@ -37,18 +38,25 @@ def _timed(call, times=15):
 def _bulk_venues(count: int) -> None:
     """``count`` published venues written straight into the store (as a seeded or imported
     calendar holds them), with distinct names."""
+    stamp = "2026-01-01 00:00:00"
     with database.connection_context(), write_transaction():
+        rows = []
         for i in range(count):
-            node = database.execute_sql("INSERT INTO node (kind) VALUES ('venue')").lastrowid
-            database.execute_sql(
-                "INSERT INTO venue (id, author, status, trashed_from, title, slug, description,"
-                " excerpt, date, date_utc, modified, modified_utc, password, image, address,"
-                " city, country, province, state, zip, phone, website, stateprovince, show_map,"
-                " show_map_link, origin) VALUES (?, 1, 'publish', '', ?, ?, '', '',"
-                " '2026-01-01 00:00:00', '2026-01-01 00:00:00', '2026-01-01 00:00:00',"
-                " '2026-01-01 00:00:00', '', '', '', '', '', '', '', '', '', '', '', 1, 1, '')",
-                (node, f"Seeded Venue {i}", f"seeded-venue-{i}"),
+            node = Node.create(kind="venue")
+            rows.append(
+                {
+                    "id": node.id,
+                    "author": 1,
+                    "title": f"Seeded Venue {i}",
+                    "slug": f"seeded-venue-{i}",
+                    "date": stamp,
+                    "date_utc": stamp,
+                    "modified": stamp,
+                    "modified_utc": stamp,
+                }
             )
+        for start in range(0, count, 500):
+            Venue.insert_many(rows[start : start + 500]).execute()
 
 
 def test_creating_a_venue_does_not_cost_a_scan_of_every_venue(app, client, admin):
@@ -72,13 +80,13 @@ def test_creating_a_venue_does_not_cost_a_scan_of_every_venue(app, client, admin
 
 def _bulk_tags(count: int) -> None:
     """``count`` tags written straight into the store, with distinct names and slugs."""
+    rows = [
+        {"taxonomy": "tag", "name": f"Seeded Tag {i}", "slug": f"seeded-tag-{i}", "parent": 0}
+        for i in range(count)
+    ]
     with database.connection_context(), write_transaction():
-        for i in range(count):
-            database.execute_sql(
-                "INSERT INTO term (taxonomy, name, slug, description, parent, published)"
-                " VALUES ('tag', ?, ?, '', 0, 0)",
-                (f"Seeded Tag {i}", f"seeded-tag-{i}"),
-            )
+        for start in range(0, count, 500):
+            Term.insert_many(rows[start : start + 500]).execute()
 
 
 def _new_tags_seconds(client, headers, label: str, count: int) -> float:
