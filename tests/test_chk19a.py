@@ -158,3 +158,23 @@ def test_a_venue_with_a_long_name_is_found_by_its_slug_and_url(client, admin):
     venue = created.get_json()
     assert client.get(f"{NS}/venues/by-slug/{venue['slug']}").status_code == 200
     assert client.get(venue["url"].replace("http://localhost", "")).status_code == 200
+
+
+def test_a_category_whose_transliterated_slug_is_cut_is_found_by_its_slug(client, admin):
+    """The same for terms, whose names are at most 200 characters but whose slug grows
+    when transliterated ("Æ" is "ae"): the name "Æb Æb … Æb" (197 characters) made the
+    slug "aeb-aeb-…-aeb-"; its page /events/category/{slug}/ answered 404, GET
+    /events?categories={slug} 400 and GET /categories?slug={slug} nothing."""
+    made = client.post(f"{NS}/categories", json={"name": ("Æb " * 66).strip()}, headers=admin)
+    assert made.status_code == 201, made.get_json()
+    term = made.get_json()
+    event = client.post(
+        f"{NS}/events",
+        json={**BODY, "categories": [term["id"]]},
+        headers=admin,
+    )
+    assert event.status_code == 201, event.get_json()
+    found = client.get(f"{NS}/events?categories={term['slug']}&start_date=2029-01-01")
+    assert found.status_code == 200, found.get_json()
+    assert client.get(f"{NS}/categories?slug={term['slug']}").get_json()["total"] == 1
+    assert client.get(term["url"].replace("http://localhost", "")).status_code == 200
