@@ -178,3 +178,56 @@ def test_a_category_whose_transliterated_slug_is_cut_is_found_by_its_slug(client
     assert found.status_code == 200, found.get_json()
     assert client.get(f"{NS}/categories?slug={term['slug']}").get_json()["total"] == 1
     assert client.get(term["url"].replace("http://localhost", "")).status_code == 200
+
+
+_TWO_SERIES = r"""
+import base64, sys
+sys.path.insert(0, sys.argv[2])
+from app import create_app
+from store.db import database
+from store.users import create_user
+app = create_app({"CALENDAR_DATABASE": sys.argv[1], "UPLOAD_FOLDER": sys.argv[1] + "-up"})
+with database.connection_context():
+    _user, password = create_user("admin", "administrator")
+auth = {"Authorization": "Basic " + base64.b64encode(f"admin:{password}".encode()).decode()}
+client = app.test_client()
+for title in (" ".join(["word"] * 40), " ".join(["word"] * 39) + " wor"):
+    answer = client.post(
+        "/wp-json/calendar/events/v1/events",
+        json={"title": title, "start_date": "2027-05-20 19:00", "end_date": "2027-05-20 21:00",
+              "recurrence": ["RRULE:FREQ=DAILY;COUNT=4"]},
+        headers=auth,
+    )
+    print(answer.status_code, flush=True)
+"""
+
+
+def test_a_second_long_titled_series_is_created_rather_than_hanging(tmp_path):
+    """SPEC §12: a series' occurrences get slugs ``{slug}-{date}`` made unique with ``-2``
+    suffixes. Two series whose titles make slugs of 190+ characters with the same first
+    189 (here "word word … word" ×40, then ×39 + "wor"), on the same dates: the second
+    POST /events never answers. store/recurrence.py ``_occurrence_slugs``: the occurrences'
+    slugs, taken by the first series, are made unique by ``unique_slug``, whose ``-2`` cut at
+    200 characters gives all of them the same slug; ``while slug in seen: slug =
+    unique_slug(Event, f"{slug}-2", …)`` then cuts ``-2`` off again and loops for ever,
+    inside the write transaction: on a live server (gunicorn, 2 workers) every later write
+    of any client timed out too (reads still answered) until the server was restarted.
+    Run in a child process, so that the loop can be stopped."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parent.parent)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _TWO_SERIES, str(tmp_path / "series.db"), root],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=root,
+        )
+    except subprocess.TimeoutExpired as stopped:
+        raise AssertionError(
+            f"the second series' POST did not answer within 60 s: {stopped.stdout!r}"
+        ) from None
+    assert done.stdout.split() == ["201", "201"], (done.stdout, done.stderr[-2000:])
