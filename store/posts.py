@@ -64,7 +64,7 @@ def slugify(text: str, letters: bool = False) -> str:
     if letters:  # letters, digits, the marks written on them (Devanagari, niqqud…), symbols
         text = unicodedata.normalize("NFC", text).lower().replace("×", "x")
         kept = "".join(_slug_char(c) for c in text)
-        return re.sub(r"-{2,}", "-", kept).strip("-")[:SLUG_MAX]
+        return _cut(re.sub(r"-{2,}", "-", kept))
     if not text.isascii():
         # Imported here: its table takes 4.8 MB of every worker, and most titles are ASCII.
         from text_unidecode import unidecode
@@ -73,7 +73,14 @@ def slugify(text: str, letters: bool = False) -> str:
     # sanitize_title_with_dashes: a dot or a slash is a dash, other punctuation goes ("Tom's":
     # toms), spaces and dashes are one dash.
     text = re.sub(r"[^a-z0-9 _-]", "", re.sub(r"[./]", "-", text.lower()))
-    return re.sub(r"-+", "-", re.sub(r"\s+", "-", text)).strip("-")[:SLUG_MAX]
+    return _cut(re.sub(r"-+", "-", re.sub(r"\s+", "-", text)))
+
+
+def _cut(slug: str) -> str:
+    """``slug`` without dashes at its ends, within ``SLUG_MAX``: cut first, then the dash
+    the cut may leave at its end trimmed (as WordPress's ``_truncate_post_slug``), so that a
+    slug cut after a word is one an address can ask for (``slug_asked`` would trim it)."""
+    return slug.strip("-")[:SLUG_MAX].rstrip("-")
 
 
 # What sanitize_title_with_dashes strips entirely when saving: soft hyphen, ¡ ¿, angle and
@@ -135,19 +142,22 @@ def _slug_base(wanted: str | None, fallback: str, title: str) -> str:
 
 
 def unique_slug(
-    model, wanted: str | None, fallback: str, exclude_id=None, scope=True, title: str = ""
+    model,
+    wanted: str | None,
+    fallback: str,
+    exclude_id=None,
+    scope=True,
+    title: str = "",
+    reserved: frozenset | set = frozenset(),
 ) -> str:
     """The slug ``wanted`` (its letters kept), else one made of ``title``, made unique in
-    ``model`` (within ``scope``, e.g. one taxonomy) with ``-2``, ``-3`` suffixes: the one
-    slug rule of every resource."""
+    ``model`` (within ``scope``, e.g. one taxonomy) and among ``reserved`` (slugs given to
+    rows not yet written, a series' occurrences) with ``-2``, ``-3`` suffixes: the one slug
+    rule of every resource. The base is cut before a suffix is added (``suffixed_slug``), so
+    each number gives another slug and the count always ends."""
     base = _slug_base(wanted, fallback, title)
     others = scope & (model.id != (exclude_id or 0))
-    if scope is True and not _SLUG_TAKEN[model].first(base, exclude_id or 0):
-        return base
-    if (
-        scope is not True
-        and not model.select(model.id).where(others & (model.slug == base)).exists()
-    ):
+    if base not in reserved and not _slug_taken(model, base, scope, others, exclude_id):
         return base
     # An index range rather than LIKE, which SQLite cannot serve from the slug index. A base
     # too long for a suffix is cut (suffixed_slug): every candidate then starts with its
@@ -158,9 +168,17 @@ def unique_slug(
     )
     taken = {slug for (slug,) in query.tuples()}
     number = 2
-    while suffixed_slug(base, f"-{number}") in taken:
+    while (slug := suffixed_slug(base, f"-{number}")) in taken or slug in reserved:
         number += 1
-    return suffixed_slug(base, f"-{number}")
+    return slug
+
+
+def _slug_taken(model, slug: str, scope, others, exclude_id) -> bool:
+    """Whether a row of ``model`` among ``others`` (those of ``scope`` but the one
+    ``exclude_id``) holds ``slug``: the compiled statement when the scope is the table."""
+    if scope is True:
+        return bool(_SLUG_TAKEN[model].first(slug, exclude_id or 0))
+    return model.select(model.id).where(others & (model.slug == slug)).exists()
 
 
 def publication_horizon(now: str | None = None) -> str:

@@ -133,9 +133,8 @@ def _occurrence_slugs(base: str, starts: list[datetime]) -> list[str]:
     slugs = []
     for slug in wanted:
         if slug in taken or slug in seen:
-            slug = unique_slug(Event, slug, "event")
-            while slug in seen:  # not yet in the table: unique_slug cannot see it
-                slug = unique_slug(Event, f"{slug}-2", "event")
+            # ``seen``: the slugs given to the occurrences before, not yet in the table.
+            slug = unique_slug(Event, slug, "event", reserved=seen)
         seen.add(slug)
         slugs.append(slug)
     return slugs
