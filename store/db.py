@@ -525,15 +525,15 @@ def folded(column):
     return fn.unicode_fold(column)
 
 
-def create_folded_index(index: str, table: str, column: str, leading: tuple = ()) -> None:
-    """An index of ``table`` by ``column`` as ``folded`` reads it (after the ``leading``
+def create_folded_index(index: str, table: str, column: str, following: tuple = ()) -> None:
+    """An index of ``table`` by ``column`` as ``folded`` reads it (then the ``following``
     columns), so that a lookup by a name in any case reads the rows of that name only:
     SQLite's index is made over ``unicode_fold`` (deterministic, registered on every
     connection: each write of the table computes it once per row, where a lookup computed
     it for every row), PostgreSQL's over ``_FOLD_SQL``. The lookup's expression must be
     ``folded(column)`` itself for either planner to use it."""
     expression = _FOLD_SQL.format(column) if is_postgres() else f"unicode_fold({column})"
-    columns = ", ".join((*leading, f"({expression})"))
+    columns = ", ".join((f"({expression})", *following))
     database.execute_sql(f"CREATE INDEX IF NOT EXISTS {index} ON {table} ({columns})")
 
 

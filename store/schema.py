@@ -353,7 +353,10 @@ def _v33_folded_name_indexes():
     event write naming new terms, and a venue's or organizer's de-duplication, looked a
     name up by folding the name of every row of the table in Python (a new tag cost 23 ms
     with 10,000 tags, a write naming 8,000 new ones 28 s while it held the write lock)."""
-    create_folded_index("term_taxonomy_folded_name", "term", "name", leading=("taxonomy",))
+    # The folded name first, the taxonomy and parent read from the index: the lookups ask
+    # them ``unindexed`` (store/terms.py), so that SQLite's planner, which keeps no
+    # statistics, cannot prefer the index by taxonomy and parent (every tag's parent is 0).
+    create_folded_index("term_folded_name", "term", "name", following=("taxonomy", "parent"))
     create_folded_index("venue_folded_title", "venue", "title")
     create_folded_index("organizer_folded_title", "organizer", "title")
 

@@ -1280,3 +1280,61 @@ def test_too_many_occurrences_named_with_other_bad_params(client, as_role, make_
     assert set(update.get_json()["data"]["params"]) == {"website", "recurrence"}, update.get_json()
     alone = client.post(url, json={"recurrence": too_many}, headers=editor)
     assert list(alone.get_json()["data"]["params"]) == ["recurrence"], alone.get_json()
+
+
+_TWO_LONG_SERIES = r"""
+import base64, sys
+sys.path.insert(0, sys.argv[2])
+from app import create_app
+from store.db import database
+from store.users import create_user
+app = create_app({"CALENDAR_DATABASE": sys.argv[1], "UPLOAD_FOLDER": sys.argv[1] + "-up"})
+with database.connection_context():
+    _user, password = create_user("admin", "administrator")
+auth = {"Authorization": "Basic " + base64.b64encode(f"admin:{password}".encode()).decode()}
+client = app.test_client()
+for title in (" ".join(["word"] * 40), " ".join(["word"] * 39) + " wor"):
+    answer = client.post(
+        "/wp-json/calendar/events/v1/events",
+        json={"title": title, "start_date": "2027-05-20 19:00", "end_date": "2027-05-20 21:00",
+              "recurrence": ["RRULE:FREQ=DAILY;COUNT=4"]},
+        headers=auth,
+    )
+    print(answer.status_code, flush=True)
+with database.connection_context():
+    from store.models import Event
+    slugs = [e.slug for e in Event.select(Event.slug)]
+    print(len(slugs), len(set(slugs)), max(map(len, slugs)), flush=True)
+"""
+
+
+def test_a_second_long_titled_series_is_created_rather_than_hanging(tmp_path):
+    """SPEC §12 occurrence slugs ``{slug}-{date}`` made unique with ``-2`` (chk19a D4): two
+    series whose slugs share their first 189 characters, on the same dates, gave the second
+    series' occurrences the slugs of the first; ``-2`` cut at 200 characters made them all
+    one slug, and making that unique again cut the ``-2`` off again: the POST looped for ever
+    inside the write transaction, and on a live server every later write waited until a
+    restart. Run in a child process, so that a loop can be stopped."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parent.parent)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _TWO_LONG_SERIES, str(tmp_path / "series.db"), root],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=root,
+        )
+    except subprocess.TimeoutExpired as stopped:
+        raise AssertionError(
+            f"the second series' POST did not answer within 60 s: {stopped.stdout!r}"
+        ) from None
+    # Two series of four events each (the first is the series itself): eight slugs, no two
+    # alike, none past the limit.
+    assert done.stdout.split() == ["201", "201", "8", "8", "200"], (
+        done.stdout,
+        done.stderr[-2000:],
+    )
