@@ -1,0 +1,74 @@
+"""Checker chk19s: this session's new surfaces attacked from outside (SPEC §9, §10, §15, §16,
+§17; docs/deploy.md's sub-path). Each test fails on the code as it stands for its defect."""
+
+import re
+
+import pytest
+
+from tests.conftest import NS, forget_all
+
+HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+
+
+# --- D1: served under APPLICATION_ROOT, the links the calendar writes lose the path -----
+
+
+@pytest.fixture
+def blog(app, client, admin):
+    """The calendar served under /blog as docs/deploy.md sets it (APPLICATION_ROOT and a
+    SITE_URL of scheme and host), asked with whole paths as the proxy passes them on."""
+    app.config["APPLICATION_ROOT"] = "/blog"
+    app.config["SITE_URL"] = "http://localhost"
+    forget_all(app)
+
+    def get(path, **kw):
+        return client.get(path, base_url="http://localhost/", **kw)
+
+    def post(path, **kw):
+        return client.post(path, base_url="http://localhost/", **kw)
+
+    answer = post(
+        f"/blog{NS}/events",
+        headers=admin,
+        json={
+            "title": "Concert",
+            "start_date": "2030-01-05 10:00",
+            "end_date": "2030-01-05 11:00",
+            "venue": {"venue": "Hall"},
+        },
+    )
+    assert answer.status_code == 201, answer.get_json()
+    get.event = answer.get_json()
+    return get
+
+
+def test_sub_path_item_url_keeps_the_path(blog):
+    """docs/deploy.md: under APPLICATION_ROOT "every link the calendar writes keeps it";
+    SPEC §2/§15: an item's url is a real page. It was http://localhost/event/concert/, a 404."""
+    event = blog.event
+    assert event["url"] == "http://localhost/blog/event/concert/"
+    assert event["venue"]["url"] == "http://localhost/blog/venue/hall/"
+    assert blog("/blog/event/concert/", headers=HTML).status_code == 200
+
+
+def test_sub_path_page_head_links_keep_the_path(blog):
+    """canonical, og:url and the hreflang alternates of a page under /blog name /blog/…"""
+    html = blog("/blog/event/concert/", headers=HTML).get_data(as_text=True)
+    canonical = re.search(r'rel="canonical" href="([^"]+)"', html).group(1)
+    assert canonical == "http://localhost/blog/event/concert/"
+    alternates = re.findall(r'hreflang="[^"]+" href="([^"]+)"', html)
+    assert alternates and all(a.startswith("http://localhost/blog/") for a in alternates), alternates
+    og = re.search(r'property="og:url" content="([^"]+)"', html).group(1)
+    assert og.startswith("http://localhost/blog/")
+
+
+def test_sub_path_sitemap_and_widget_keep_the_path(blog):
+    """The sitemap lists pages that exist (under /blog), robots.txt names that sitemap, and
+    the widget reads the API where it is (/blog/wp-json/…), not at the host's root."""
+    sitemap = blog("/blog/sitemap.xml").get_data(as_text=True)
+    locs = re.findall(r"<loc>([^<]+)</loc>", sitemap)
+    assert locs and all(loc.startswith("http://localhost/blog/") for loc in locs), locs
+    robots = blog("/blog/robots.txt").get_data(as_text=True)
+    assert "Sitemap: http://localhost/blog/sitemap.xml" in robots
+    script = blog("/blog/widget.js").get_data(as_text=True)
+    assert re.search(r'var API = "/blog/wp-json/', script), re.findall(r"var API = .*", script)
