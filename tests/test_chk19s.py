@@ -72,3 +72,15 @@ def test_sub_path_sitemap_and_widget_keep_the_path(blog):
     assert "Sitemap: http://localhost/blog/sitemap.xml" in robots
     script = blog("/blog/widget.js").get_data(as_text=True)
     assert re.search(r'var API = "/blog/wp-json/', script), re.findall(r"var API = .*", script)
+
+
+# --- D2: OPTIONS runs the sign-out view ------------------------------------------------
+
+
+def test_options_at_signout_does_not_sign_out(sign_in):
+    """OPTIONS is safe (RFC 9110 §9.2.1): at /manage/signout it says what the address takes
+    and ends no session (it answered 303 and signed the user out)."""
+    editor = sign_in("editor")
+    answer = editor.open("/manage/signout", method="OPTIONS")
+    assert answer.status_code == 200 and "POST" in answer.headers.get("Allow", "")
+    assert editor.get("/manage/").status_code == 200, "the session was ended by an OPTIONS"
