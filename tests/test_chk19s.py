@@ -84,3 +84,20 @@ def test_options_at_signout_does_not_sign_out(sign_in):
     answer = editor.open("/manage/signout", method="OPTIONS")
     assert answer.status_code == 200 and "POST" in answer.headers.get("Allow", "")
     assert editor.get("/manage/").status_code == 200, "the session was ended by an OPTIONS"
+
+
+def test_sub_path_image_url_keeps_the_path(blog, client, admin):
+    """An uploaded image's source_url under /blog is an address that serves it (it was
+    http://localhost/wp-content/uploads/…, a 404; pages' <img> used it)."""
+    from tests.helpers import image_bytes
+
+    answer = client.post(
+        "/blog/wp-json/wp/v2/media",
+        base_url="http://localhost/",
+        data=image_bytes(size=(40, 30)),
+        headers={**admin, "Content-Type": "image/jpeg",
+                 "Content-Disposition": "attachment; filename=a.jpg"},
+    )
+    assert answer.status_code == 201, answer.get_json()
+    url = answer.get_json()["source_url"]
+    assert url.startswith("http://localhost/blog/wp-content/uploads/"), url
