@@ -57,19 +57,25 @@ def test_sub_path_page_head_links_keep_the_path(blog):
     canonical = re.search(r'rel="canonical" href="([^"]+)"', html).group(1)
     assert canonical == "http://localhost/blog/event/concert/"
     alternates = re.findall(r'hreflang="[^"]+" href="([^"]+)"', html)
-    assert alternates and all(a.startswith("http://localhost/blog/") for a in alternates), alternates
+    assert alternates and all(a.startswith("http://localhost/blog/") for a in alternates), (
+        alternates
+    )
     og = re.search(r'property="og:url" content="([^"]+)"', html).group(1)
     assert og.startswith("http://localhost/blog/")
 
 
-def test_sub_path_sitemap_and_widget_keep_the_path(blog):
-    """The sitemap lists pages that exist (under /blog), robots.txt names that sitemap, and
-    the widget reads the API where it is (/blog/wp-json/…), not at the host's root."""
+def test_sub_path_sitemap_keeps_the_path(blog):
+    """The sitemap lists pages that exist (under /blog), and robots.txt names that sitemap."""
     sitemap = blog("/blog/sitemap.xml").get_data(as_text=True)
     locs = re.findall(r"<loc>([^<]+)</loc>", sitemap)
     assert locs and all(loc.startswith("http://localhost/blog/") for loc in locs), locs
     robots = blog("/blog/robots.txt").get_data(as_text=True)
     assert "Sitemap: http://localhost/blog/sitemap.xml" in robots
+
+
+def test_sub_path_widget_reads_the_api_under_the_path(blog):
+    """widget.js joins its API path to the script's origin: under /blog it must be
+    /blog/wp-json/… (it was /wp-json/…, a 404: the widget showed no event)."""
     script = blog("/blog/widget.js").get_data(as_text=True)
     assert re.search(r'var API = "/blog/wp-json/', script), re.findall(r"var API = .*", script)
 
@@ -95,8 +101,11 @@ def test_sub_path_image_url_keeps_the_path(blog, client, admin):
         "/blog/wp-json/wp/v2/media",
         base_url="http://localhost/",
         data=image_bytes(size=(40, 30)),
-        headers={**admin, "Content-Type": "image/jpeg",
-                 "Content-Disposition": "attachment; filename=a.jpg"},
+        headers={
+            **admin,
+            "Content-Type": "image/jpeg",
+            "Content-Disposition": "attachment; filename=a.jpg",
+        },
     )
     assert answer.status_code == 201, answer.get_json()
     url = answer.get_json()["source_url"]
