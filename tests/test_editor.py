@@ -2986,6 +2986,21 @@ def test_a_head_request_from_another_site_does_not_sign_out(sign_in):
     assert editor.get("/manage/").status_code == 200
 
 
+def test_options_and_head_at_sign_out_do_not_sign_out(sign_in, client):
+    """OPTIONS and HEAD are safe (RFC 9110 §9.2.1): at /manage/signout they say what the
+    address takes and end no session, even sent as a typed address is (an OPTIONS ran the
+    view as a HEAD, which signed out: chk19s D2)."""
+    editor = sign_in("editor")
+    answer = editor.open("/manage/signout", method="OPTIONS")
+    assert answer.status_code == 200 and "POST" in answer.headers.get("Allow", "")
+    assert editor.get("/manage/").status_code == 200, "the session was ended by an OPTIONS"
+    for sent in ({}, {"Sec-Fetch-Site": "none"}):
+        assert editor.head("/manage/signout", headers=sent).status_code == 200
+        assert editor.get("/manage/").status_code == 200, "the session was ended by a HEAD"
+    assert client.head("/manage/signout").status_code == 303  # no one to sign out
+    assert "Set-Cookie" not in client.head("/manage/signout").headers
+
+
 def test_head_requests_to_the_sign_in_page_are_no_failed_sign_ins(client):
     """'Sign-in failures are throttled': a HEAD of the sign-in page (a link checker, an
     uptime monitor) is no failed sign-in, so repeating it is never refused."""

@@ -366,9 +366,13 @@ OWN_NAVIGATION = ("none", "same-origin")
 def signout():
     """Signs out: the header's button posts here (with its CSRF token); a GET signs out
     when the address was typed or followed from this site, and asks otherwise (a page of
-    another site may link here)."""
-    if request.method in READS and g.editor is not None and not _own_navigation():
+    another site may link here). A HEAD (and an OPTIONS, answered as one) signs no one
+    out: a safe method, which a script or a link checker sends anywhere (RFC 9110 §9.2.1)."""
+    asks = request.method == "HEAD" or (request.method in READS and not _own_navigation())
+    if asks and g.editor is not None:
         return _page("message.html", heading=_("Sign out"), sign_out_form=True)
+    if request.method == "HEAD":  # no one signed in: where a GET would lead, nothing ended
+        return redirect(url_for("editor.signin"), 303)
     if g.editor is not None and isinstance(session.get("sid"), str):
         # This browser's session alone (the user's others go on); a copy of its cookie
         # opens nothing any more.
