@@ -28,6 +28,9 @@ from rules import N_  # noqa: F401 (one home; app modules import it from here to
 
 TRANSLATIONS = os.path.join(os.path.dirname(__file__), "translations")
 LANG_KEY = "calendar.lang"
+# The request's SCRIPT_NAME before its language root: the path the calendar is served
+# under (``/blog``, app/urls.py::MountedAt), which the site's address keeps (``site_url``).
+MOUNT_KEY = "calendar.mount"
 
 
 class LanguageRoots:
@@ -44,6 +47,7 @@ class LanguageRoots:
         lang = self.default
         head, _, rest = path[1:].partition("/")
         # Every address has its language roots: the API's and the public pages' alike.
+        environ[MOUNT_KEY] = environ.get("SCRIPT_NAME", "")
         if head in self.languages:
             lang = head
             environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + "/" + head

@@ -31,7 +31,7 @@ from app.ical_bounds import Bounds
 from app.ical_bounds import check as check_bounds
 from app.ical_zones import FixedZone, fixed_zone, vtimezone
 from app.render import address_line
-from app.urls import asked_url, site_url
+from app.urls import absolute_url, asked_url
 from rules import clock, dates
 from rules.ids import is_digits
 from rules.posts import TERM_NAME_MAX
@@ -81,7 +81,7 @@ def _source() -> str:
         kept.append(("ical", "1"))
     if kept != pairs:
         query = urlencode(kept)
-    url = site_url() + urlunsplit(("", "", parts.path, query, ""))
+    url = absolute_url(urlunsplit(("", "", parts.path, query, "")))
     return _uri(iri_to_uri(url))
 
 

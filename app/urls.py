@@ -1,4 +1,5 @@
-"""Absolute URLs: ``SITE_URL`` when set, else the request's own scheme and host."""
+"""Absolute URLs: the site's address (``SITE_URL`` when set, else the request's own scheme
+and host, then the path the calendar is served under), and paths joined to it."""
 
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -7,6 +8,7 @@ from werkzeug.routing import IntegerConverter
 from werkzeug.sansio.utils import get_host
 
 from app.errors import REFUSED
+from app.i18n import MOUNT_KEY
 
 # Werkzeug's ``host_url`` re-derives the IRI from the headers on every call; a request's
 # scheme and host map to one answer, so the answer is kept (a bounded number of hosts).
@@ -193,6 +195,11 @@ def asked_namespace() -> str:
 
 
 def site_url() -> str:
+    """The site's address, which every absolute link starts with: ``SITE_URL`` when set,
+    else the request's scheme and host, then the path the calendar is served under
+    (``/blog``: ``APPLICATION_ROOT`` or a server's ``SCRIPT_NAME``), as WordPress's home
+    URL keeps the path of a site on a sub-path. A ``SITE_URL`` that names a path is the
+    whole address: a proxy may serve the calendar there while passing it on at the root."""
     environ = request._get_current_object().environ
     found = environ.get(_SITE)
     if found is None:
@@ -201,9 +208,13 @@ def site_url() -> str:
 
 
 def _site_url(environ) -> str:
-    configured = current_app.config["SITE_URL"]
-    if configured:
-        return configured.rstrip("/")
+    configured = current_app.config["SITE_URL"].rstrip("/")
+    if configured and urlsplit(configured).path:
+        return configured
+    return (configured or _host_url(environ)) + mount_path(environ)
+
+
+def _host_url(environ) -> str:
     key = (
         environ.get("wsgi.url_scheme", ""),
         environ.get("HTTP_HOST"),  # None (no Host) is not "" (an empty one)
@@ -220,10 +231,30 @@ def _site_url(environ) -> str:
     return found
 
 
+def mount_path(environ=None) -> str:
+    """The path the calendar is served under (``/blog``, or ""): the request's
+    ``SCRIPT_NAME`` without its language root (``LanguageRoots`` notes it)."""
+    if environ is None:
+        environ = request._get_current_object().environ
+    return environ.get(MOUNT_KEY, environ.get("SCRIPT_NAME", ""))
+
+
+def language_root() -> str:
+    """The request's language root (``/fr``, or ""): its ``SCRIPT_NAME`` after the mount
+    path."""
+    req = request._get_current_object()
+    return req.root_path[len(mount_path(req.environ)) :]
+
+
+def absolute_url(path: str) -> str:
+    """A path as the router writes it (``url_for``'s, which starts with the mount path and
+    the language root) as an address on the site."""
+    return site_url() + path[len(mount_path()) :]
+
+
 def api_root_url() -> str:
     """The API root under the language root the client used (``…/fr/wp-json``)."""
-    req = request._get_current_object()
-    return site_url() + req.root_path + current_app.config["API_ROOT"]
+    return site_url() + language_root() + current_app.config["API_ROOT"]
 
 
 def namespace_url() -> str:

@@ -209,6 +209,30 @@ def strip_page_urls(body):
     return body
 
 
+@pytest.fixture(params=["APPLICATION_ROOT", "SCRIPT_NAME", "SITE_URL's path"])
+def under_blog(request, app, client):
+    """The calendar served under /blog (docs/deploy.md, "Under a path") in each way a site
+    is: Flask's ``APPLICATION_ROOT`` with a ``SITE_URL`` of scheme and host, a server's own
+    ``SCRIPT_NAME`` (gunicorn's), and a ``SITE_URL`` that names the path itself.
+    ``under_blog(path, method="GET", **kw)`` asks an address as a browser writes it
+    (``/blog/…``)."""
+    way = request.param
+    app.config["SITE_URL"] = "http://localhost" + ("/blog" if way == "SITE_URL's path" else "")
+    if way != "SCRIPT_NAME":
+        app.config["APPLICATION_ROOT"] = "/blog"
+    forget_all(app)
+
+    def ask(path, method="GET", **kw):
+        assert path.startswith("/blog/"), path
+        if way == "SCRIPT_NAME":  # the server moved /blog into SCRIPT_NAME before the app
+            path, base = path.removeprefix("/blog"), "http://localhost/blog/"
+        else:
+            base = "http://localhost/"
+        return client.open(path, method=method, base_url=base, **kw)
+
+    return ask
+
+
 @pytest.fixture
 def calendar(client, admin, make_event):
     """Events of every shape a text holds: all-day, other zones, costs, own and default

@@ -167,6 +167,38 @@ def test_website_defaults_to_the_event_url(make_event):
     assert event["website"] == event["url"]
 
 
+BLOG_CONCERT = {
+    "title": "Concert",
+    "start_date": "2030-01-05 10:00",
+    "end_date": "2030-01-05 11:00",
+    "venue": {"venue": "Hall"},
+    "organizer": [{"organizer": "Club"}],
+    "categories": ["Music"],
+}
+
+
+def test_an_items_addresses_under_a_sub_path_keep_the_path(under_blog, admin):
+    """docs/deploy.md: under a path "every link the calendar writes keeps it"; SPEC §2/§15:
+    an item's url is a real page. Under /blog they named /event/concert/, a 404 (chk19s
+    D1); ``global_id`` names the site's path, as WordPress's on a sub-path does."""
+    made = under_blog(f"/blog{NS}/events", "POST", headers=admin, json=BLOG_CONCERT)
+    assert made.status_code == 201, made.get_json()
+    for _round in range(2):  # as written, then as read (its stored text spliced)
+        event = under_blog(f"/blog{NS}/events/{made.get_json()['id']}").get_json()
+        assert event["url"] == "http://localhost/blog/event/concert/"
+        assert event["venue"]["url"] == "http://localhost/blog/venue/hall/"
+        assert event["organizer"][0]["url"] == "http://localhost/blog/organizer/club/"
+        category = under_blog(f"/blog{NS}/categories/{event['categories'][0]['id']}").get_json()
+        assert category["url"] == "http://localhost/blog/events/category/music/"
+        assert event["rest_url"].startswith(f"http://localhost/blog{NS}/events/")
+        assert event["global_id"] == f"localhost/blog?id={event['id']}"
+    french = under_blog(f"/blog/fr{NS}/events/{event['id']}").get_json()
+    assert french["rest_url"].startswith(f"http://localhost/blog/fr{NS}/")
+    for item in (event, event["venue"], event["organizer"][0], category):
+        path = item["url"].removeprefix("http://localhost")
+        assert under_blog(path, headers={"Accept": "text/html"}).status_code == 200, path
+
+
 def test_end_before_start_is_rejected_and_nothing_stored(client, admin):
     response = client.post(
         f"{NS}/events",

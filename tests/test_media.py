@@ -3,6 +3,7 @@ organizers as the reference's image object."""
 
 import io
 import os
+import re
 import struct
 import zlib
 
@@ -135,6 +136,41 @@ def test_sizes_dimensions_and_filesizes_are_those_of_the_served_files(client, ad
         response = served(client, size["url"])
         assert len(response.data) == size["filesize"]
         assert Image.open(io.BytesIO(response.data)).size == (size["width"], size["height"])
+
+
+def test_images_under_a_sub_path_are_served_where_their_addresses_say(under_blog, admin):
+    """An image's addresses under /blog (``source_url``, ``url``, each size's, the event's
+    ``image`` and its page's ``<img>``) serve it: they named /wp-content/uploads/…, outside
+    the path, a 404 (chk19s D1). The site's own upload, named by that address, is the row."""
+    answer = under_blog(
+        "/blog/wp-json/wp/v2/media",
+        "POST",
+        data=noise_png(700, 500),
+        headers={
+            **admin,
+            "Content-Type": "image/png",
+            "Content-Disposition": "attachment; filename=a.png",
+        },
+    )
+    assert answer.status_code == 201, answer.get_json()
+    uploads = "http://localhost/blog/wp-content/uploads/"
+    body = {"title": "Pictured", "start_date": "2030-01-05", "end_date": "2030-01-05"}
+    source = answer.get_json()["source_url"]
+    made = under_blog(f"/blog{NS}/events", "POST", headers=admin, json={**body, "image": source})
+    image = made.get_json()["image"]
+    assert image["id"] == answer.get_json()["id"]  # the site's own upload, not a copy
+    urls = [source, image["url"], *(size["url"] for size in image["sizes"].values())]
+    for url in urls:
+        assert url.startswith(uploads), url
+        assert under_blog(url.removeprefix("http://localhost")).status_code == 200, url
+    html = under_blog("/blog/event/pictured/", headers={"Accept": "text/html"}).get_data(
+        as_text=True
+    )
+    shown = re.findall(r'<img[^>]* src="([^"]+)"', html)
+    shown += [
+        url for srcset in re.findall(r'srcset="([^"]+)"', html) for url in srcset.split()[::2]
+    ]
+    assert shown and all(url.startswith(uploads) for url in shown), shown
 
 
 def test_raw_body_upload_with_content_disposition(client, admin):

@@ -4,6 +4,8 @@ in tests/test_pages_browser.py). What they show is what the anonymous API shows.
 import json
 import os
 import re
+import shutil
+import subprocess
 from datetime import date, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from random import Random
@@ -2268,6 +2270,103 @@ def test_the_widget_carries_its_message_in_the_sites_languages(app, client, monk
     assert said[""] == said["en"] == "The events could not be shown."
     assert said["fr"] == "Les événements n’ont pas pu …"
     assert set(said) == {"", *(code.lower() for code in app.config["LANGUAGES"])}
+
+
+def _widget_asks(script: str, src: str, lang: str, tmp_path) -> str:
+    """The address widget.js (``script``, as served) fetches for an element of
+    ``data-lang=lang`` when the page loaded it from ``src``: run by Node with the few
+    parts of a document it touches."""
+    page = f"""
+    globalThis.document = {{
+      currentScript: {{ src: {json.dumps(src)} }},
+      baseURI: "https://elsewhere.example/page.html",
+      readyState: "complete",
+      createElement: () => ({{ appendChild() {{}}, children: [] }}),
+      querySelectorAll: () => [{{
+        getAttribute: (name) => (name === "data-lang" ? {json.dumps(lang)} : null),
+        attachShadow: () => ({{ replaceChildren() {{}} }}),
+      }}],
+    }};
+    globalThis.fetch = (url) => {{ console.log(url); return new Promise(() => {{}}); }};
+    """
+    (tmp_path / "widget.js").write_text(page + script, encoding="utf-8")
+    ran = subprocess.run(
+        ["node", str(tmp_path / "widget.js")], capture_output=True, text=True, timeout=30
+    )
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node runs the widget's script")
+def test_the_widget_reads_the_api_under_the_path_it_was_served_from(under_blog, tmp_path):
+    """widget.js joined its API path to the script's origin: served from /blog/widget.js it
+    asked /wp-json/…, a 404, and showed no event (chk19s D1). It reads the API in the
+    folder it came from, under the language root the element names, whichever root the
+    script itself was asked under."""
+    script = under_blog("/blog/widget.js").get_data(as_text=True)
+    api = "wp-json/calendar/events/v1/events?"
+    for src, lang, asked in (
+        ("http://localhost/blog/widget.js", "", f"http://localhost/blog/{api}"),
+        ("http://localhost/blog/widget.js", "fr-CA", f"http://localhost/blog/fr/{api}"),
+        ("http://localhost/blog/fr/widget.js", "", f"http://localhost/blog/{api}"),
+        ("//localhost/blog/widget.js?v=2", "de", f"https://localhost/blog/de/{api}"),
+        ("http://localhost/widget.js", "", f"http://localhost/{api}"),
+        ("http://localhost/fr/widget.js", "fr", f"http://localhost/fr/{api}"),
+    ):
+        assert _widget_asks(script, src, lang, tmp_path).startswith(asked), (src, lang)
+
+
+def test_page_heads_under_a_sub_path_keep_the_path(under_blog, admin):
+    """canonical, og:url, the hreflang alternates and x-default of a page under /blog name
+    /blog/… (they named /event/concert/, /fr/event/concert/: 404s; chk19s D1)."""
+    made = under_blog(
+        f"/blog{NS}/events",
+        "POST",
+        headers=admin,
+        json={"title": "Concert", "start_date": "2030-01-05 10:00", "end_date": "2030-01-05 11:00"},
+    )
+    assert made.status_code == 201
+    for root in ("", "/fr"):
+        html = under_blog(f"/blog{root}/event/concert/", headers=HTML).get_data(as_text=True)
+        canonical = re.search(r'rel="canonical" href="([^"]+)"', html)[1]
+        assert canonical == f"http://localhost/blog{root}/event/concert/"
+        og = re.search(r'property="og:url" content="([^"]+)"', html)[1]
+        assert og == canonical
+        alternates = dict(re.findall(r'hreflang="([^"]+)" href="([^"]+)"', html))
+        assert alternates["fr"] == "http://localhost/blog/fr/event/concert/"
+        assert alternates["x-default"] == "http://localhost/blog/event/concert/"
+        assert all(a.startswith("http://localhost/blog/") for a in alternates.values())
+    feed = under_blog("/blog/events/feed/").get_data(as_text=True)
+    links = re.findall(r"<link>([^<]+)</link>", feed)
+    assert links == ["http://localhost/blog/events/", "http://localhost/blog/event/concert/"]
+    calendar = under_blog(f"/blog/fr{NS}/events?ical=1").get_data(as_text=True)
+    calendar = calendar.replace("\r\n ", "")  # its lines unfolded (RFC 5545 §3.1)
+    assert f"SOURCE;VALUE=URI:http://localhost/blog/fr{NS}/events?ical=1" in calendar
+
+
+def test_the_sitemap_under_a_sub_path_keeps_the_path(under_blog, admin, monkeypatch):
+    """The sitemap lists pages that exist (under /blog), as its index lists its parts, and
+    robots.txt names that sitemap and the editor's path (chk19s D1)."""
+    import app.pages as pages
+
+    for title in ("Concert", "Dance"):
+        under_blog(
+            f"/blog{NS}/events",
+            "POST",
+            headers=admin,
+            json={"title": title, "start_date": "2030-01-05", "end_date": "2030-01-05"},
+        )
+    locs = re.findall(r"<loc>([^<]+)</loc>", under_blog("/blog/sitemap.xml").get_data(as_text=True))
+    assert locs[0] == "http://localhost/blog/events/" and len(locs) == 3
+    assert all(loc.startswith("http://localhost/blog/event/") for loc in locs[1:]), locs
+    monkeypatch.setattr(pages, "SITEMAP_SIZE", 2)
+    index = under_blog("/blog/sitemap.xml").get_data(as_text=True)
+    parts = re.findall(r"<loc>([^<]+)</loc>", index)
+    assert parts == ["http://localhost/blog/sitemap-1.xml", "http://localhost/blog/sitemap-2.xml"]
+    assert under_blog(parts[1].removeprefix("http://localhost")).status_code == 200
+    robots = under_blog("/blog/robots.txt").get_data(as_text=True)
+    assert "Sitemap: http://localhost/blog/sitemap.xml" in robots
+    assert "Disallow: /blog/manage/" in robots
 
 
 def test_an_event_with_no_earlier_one_is_a_page_east_of_greenwich(app, client, make_event):

@@ -22,6 +22,18 @@ def test_the_rest_index_lists_both_namespaces_and_wordpress_core(client):
     assert namespaces == ["calendar/events/v1", TEC_NAMESPACE, "wp/v2"]
 
 
+def test_the_site_under_a_sub_path_is_its_home(under_blog, admin):
+    """WordPress on a sub-path gives its home with the path (REST index ``url`` and
+    ``home``, a user's ``link``); they lacked /blog (chk19s D1)."""
+    index = under_blog("/blog/wp-json/").get_json()
+    assert index["url"] == index["home"] == "http://localhost/blog"
+    assert under_blog(f"/blog{WP}/users/me", headers=admin).get_json()["link"] == (
+        "http://localhost/blog/"
+    )
+    listing = under_blog("/blog/", headers={"Accept": "application/json"}).get_json()
+    assert listing["api"] == "http://localhost/blog/wp-json/"
+
+
 def test_every_answer_under_the_alias_is_ours_with_links_in_the_namespace_asked(client, make_event):
     for n in range(3):
         make_event(title=f"Concert {n}", categories=["Music"], venue={"venue": "Hall"})

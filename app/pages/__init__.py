@@ -44,7 +44,7 @@ from app.i18n import N_, _, current_language, labelled, ngettext, templates_in, 
 from app.pages import formatting, reading
 from app.render import address_line, url_slug
 from app.routes.media import UPLOAD_ENDPOINTS
-from app.urls import namespace_url, site_url
+from app.urls import absolute_url, namespace_url, site_url
 from rules import dates, recurrence
 from rules.ids import as_id, is_digits
 from rules.text import demote_headings, focusable_tables, html_text
@@ -183,7 +183,7 @@ def _frame() -> dict:
         "site_name": config["SITE_NAME"],
         # The page in its language at one address: the default language's at the site's
         # root (``/en/events/`` is ``/events/``), as its hreflang alternate says.
-        "canonical": dict(alternates).get(lang, site_url() + address),
+        "canonical": dict(alternates).get(lang, absolute_url(address)),
         "alternates": alternates,
         # For a visitor whose language the site does not speak: the default language's.
         "x_default": site_url() + path,
@@ -673,7 +673,7 @@ def tec_feed(feed, taxonomy=None, slug=None):
     reading; ``?ical=1`` there is that page's calendar feed, as on the page."""
     term = reading.term_page(taxonomy, slug) if taxonomy else None
     listed = page_address(f"pages.{taxonomy}_view", {"slug": slug}) if term else _nav()["list"]
-    response = _list_page("rss.xml", term=term, root=site_url(), listed=listed)
+    response = _list_page("rss.xml", term=term, absolute=absolute_url, listed=listed)
     if response.status_code == 200:
         response.mimetype = RSS
     return response
@@ -1369,7 +1369,7 @@ def _event_ics(event: dict, password: str | None) -> str:
     if not password:
         return f"{namespace_url()}/events/{event['id']}?ical=1"
     key = _feed_keys().dumps([event["id"], password_mark(password)])
-    return site_url() + page_address("pages.unlocked_feed", {"slug": event["slug"]}, key=key)
+    return absolute_url(page_address("pages.unlocked_feed", {"slug": event["slug"]}, key=key))
 
 
 def _feed_keys() -> URLSafeTimedSerializer:
@@ -1531,7 +1531,7 @@ def sitemap():
             url_for("pages.sitemap_part", number=n + 1, _external=False)
             for n in range(-(-total // SITEMAP_SIZE))
         ]
-        body = render_template("sitemap_index.xml", parts=[site_url() + p for p in parts])
+        body = render_template("sitemap_index.xml", parts=[absolute_url(p) for p in parts])
     else:
         body = _sitemap_body(0)
     return _for_robots(body, "application/xml")
@@ -1574,7 +1574,10 @@ def _sitemap_body(offset: int) -> str:
 
 @bp.route("/robots.txt")
 def robots():
-    body = f"User-agent: *\nDisallow: /manage/\nSitemap: {site_url()}/sitemap.xml\n"
+    site = site_url()
+    # The site's own path: robots read the host's robots.txt, which names paths from its root.
+    manage = f"{urlsplit(site).path}/manage/"
+    body = f"User-agent: *\nDisallow: {manage}\nSitemap: {site}/sitemap.xml\n"
     response = _for_robots(body, "text/plain")
     response.set_etag(etag_of(body.encode())[1:-1])  # not a page the cache tags
     return response.make_conditional(request)

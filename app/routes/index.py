@@ -17,7 +17,14 @@ from app.jsonresponse import json_response
 from app.openapi import NAMESPACE_ARGS, PATH_ARG_DESCRIPTIONS, complete, localise
 from app.pages import home_page, tec_home_address, wants_page
 from app.reading.filters import site_window_defaults
-from app.urls import TEC_NAMESPACE, api_root_url, asked_namespace, namespace_url, site_url
+from app.urls import (
+    TEC_NAMESPACE,
+    api_root_url,
+    asked_namespace,
+    language_root,
+    namespace_url,
+    site_url,
+)
 from rules.clock import utcnow
 from rules.dates import resolve_timezone, utc_offset
 
@@ -290,7 +297,7 @@ def home():
         return moved
     if config["HOME_VIEW"] != "index" and wants_page(request):
         return home_page(config["HOME_VIEW"])
-    root = site_url() + request.script_root  # SITE_URL when set, as every other link
+    root = site_url() + language_root()  # SITE_URL when set, as every other link
     ns_url = root + config["NAMESPACE_URL"]
     return json_response(
         {

@@ -11,7 +11,6 @@
 (function () {
   "use strict";
   var script = document.currentScript;
-  var base = script ? new URL(script.src, document.baseURI).origin : "";
   // The host's styles stop at the shadow root, the browser's do not: a link left to them is
   // #0000EE, unreadable on a dark page. It takes the host's text colour (underlined, so it
   // still reads as a link), or --calendar-link-color, which inherits through the root.
@@ -51,6 +50,18 @@
   var DEFAULT = "en";
   var UNAVAILABLE = { "": "The events could not be shown." };
   var EMPTY = { "": "No upcoming events." };
+
+  // The site's address: the folder the script was served from, without the language root
+  // it may have been asked under (…/fr/widget.js). A site served under a path keeps it
+  // (https://example.org/blog/widget.js reads https://example.org/blog/wp-json/…).
+  function siteOf(src) {
+    var url = new URL(src, document.baseURI);
+    var folders = url.pathname.split("/").slice(0, -1);
+    var last = (folders[folders.length - 1] || "").toLowerCase();
+    if (folders.length > 1 && LANGUAGES.indexOf(last) >= 0) folders.pop();
+    return url.origin + folders.join("/");
+  }
+  var base = script ? siteOf(script.src) : "";
 
   // The language root data-lang names: the language itself, else its base ("en" for
   // "en-US"), else "" (the site's own root: a language the site lacks has no root).
