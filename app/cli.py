@@ -31,6 +31,7 @@ from app.render import stored_texts_key
 from app.routes.index import neutral_document
 from app.tec_import import Importer
 from app.tec_source import Source, SourceError, printable
+from app.urls import site_address
 from rules.clock import utcnow
 from rules.text import counted, is_web_url
 from schemas.events import IMPORT_STATUSES
@@ -145,6 +146,15 @@ def revoke(name):
     )
 
 
+def printed_site(host_url) -> str:
+    """The site's address in a link the CLI prints (``app/urls.py::site_address``), with
+    the path the calendar is served under: ``APPLICATION_ROOT``, or the ``SCRIPT_NAME``
+    gunicorn reads from the same environment."""
+    config = current_app.config
+    mount = config["APPLICATION_ROOT"].rstrip("/") or os.environ.get("SCRIPT_NAME", "")
+    return site_address(config, mount.rstrip("/"), host_url)
+
+
 @users_group.command("login-link")
 @click.argument("name")
 @with_appcontext
@@ -159,9 +169,9 @@ def login_link(name):
     host = os.environ.get("HOST", "127.0.0.1")
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"  # an IPv6 address, in brackets in a URL (as `make run` binds it)
-    base = current_app.config["SITE_URL"] or f"http://{host}:{os.environ.get('PORT', '8000')}"
+    base = printed_site(lambda: f"http://{host}:{os.environ.get('PORT', '8000')}")
     click.echo(f"One-time link for {name} (valid {accounts.LINK_HOURS} hours):")
-    click.echo(f"{base.rstrip('/')}/manage/set-password/{token}")
+    click.echo(f"{base}/manage/set-password/{token}")
 
 
 @click.command("migrate")
@@ -599,7 +609,7 @@ openapi_group = AppGroup("openapi", help="The OpenAPI document that {ns}/doc ser
 
 def _openapi_text() -> str:
     config = current_app.config
-    server = config["SITE_URL"].rstrip("/") + config["NAMESPACE_URL"] + "/"
+    server = printed_site(lambda: "") + config["NAMESPACE_URL"] + "/"
     return json.dumps({**neutral_document(), "servers": [{"url": server}]}, indent=2)
 
 

@@ -208,10 +208,17 @@ def site_url() -> str:
 
 
 def _site_url(environ) -> str:
-    configured = current_app.config["SITE_URL"].rstrip("/")
+    return site_address(current_app.config, mount_path(environ), lambda: _host_url(environ))
+
+
+def site_address(config, mount: str, host_url) -> str:
+    """The site's address: ``SITE_URL`` (else ``host_url()``, a scheme and host) and
+    ``mount``, the path the calendar is served under; a ``SITE_URL`` that names a path is
+    the whole address. The rule of ``site_url`` and of the links the CLI prints."""
+    configured = config["SITE_URL"].rstrip("/")
     if configured and urlsplit(configured).path:
         return configured
-    return (configured or _host_url(environ)) + mount_path(environ)
+    return (configured or host_url()) + mount
 
 
 def _host_url(environ) -> str:

@@ -53,6 +53,24 @@ def test_a_login_link_on_an_ipv6_host_has_it_in_brackets(app, as_role, monkeypat
     assert result.output.strip().splitlines()[-1].startswith("http://[::1]:8992/manage/")
 
 
+@pytest.mark.parametrize("site", ["http://localhost", "http://localhost/blog"])
+def test_a_login_link_of_a_site_under_a_path_keeps_the_path(app, as_role, site):
+    """Under APPLICATION_ROOT (docs/deploy.md), the link the CLI prints is below /blog, as
+    every link the site writes (it named /manage/…, outside the path: a 404; chk19s D1),
+    whether SITE_URL names the path or not; so is ``openapi print``'s server."""
+    as_role("editor", "eve")
+    app.config.update(APPLICATION_ROOT="/blog", SITE_URL=site)
+    result = app.test_cli_runner().invoke(args=["users", "login-link", "eve"])
+    link = result.output.strip().splitlines()[-1]
+    assert link.startswith("http://localhost/blog/manage/set-password/"), link
+    form = app.test_client().get(
+        link.removeprefix("http://localhost"), base_url="http://localhost/"
+    )
+    assert form.status_code == 200 and 'type="password"' in form.get_data(as_text=True)
+    printed = json.loads(app.test_cli_runner().invoke(args=["openapi", "print"]).output)
+    assert printed["servers"] == [{"url": f"http://localhost/blog{NS}/"}]
+
+
 def test_a_login_link_sets_the_password_once(app, as_role):
     as_role("editor", "eve")
     result = app.test_cli_runner().invoke(args=["users", "login-link", "eve"])
