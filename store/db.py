@@ -516,25 +516,14 @@ def folded(column):
     """``column`` as ``fold`` writes a text, to compare with a text so folded. PostgreSQL:
     ``_FOLD_SQL``; SQLite, whose own ``lower`` folds A to Z only ("Été" would never meet
     "été": a term, a venue, a user's e-mail): ``fold`` itself, registered as
-    ``unicode_fold``. A lookup of terms, venues or organizers by name is served by an index
-    made over this very expression (``create_folded_index``); elsewhere it costs a call per
-    row, for the few rows a name's statement reads."""
+    ``unicode_fold`` (a call per row it compares). No index is made over it on SQLite: a
+    file whose index needs our function fails ``PRAGMA integrity_check`` and any write from
+    the ``sqlite3`` shell; so a term's lookup by name folds its taxonomy's names, and a
+    venue's or organizer's de-duplication every title (docs/performance.md, chk19a)."""
     if is_postgres():
         before, after = _FOLD_SQL.split("{}")
         return NodeList((SQL(before), column, SQL(after)), glue="")
     return fn.unicode_fold(column)
-
-
-def create_folded_index(index: str, table: str, column: str, following: tuple = ()) -> None:
-    """An index of ``table`` by ``column`` as ``folded`` reads it (then the ``following``
-    columns), so that a lookup by a name in any case reads the rows of that name only:
-    SQLite's index is made over ``unicode_fold`` (deterministic, registered on every
-    connection: each write of the table computes it once per row, where a lookup computed
-    it for every row), PostgreSQL's over ``_FOLD_SQL``. The lookup's expression must be
-    ``folded(column)`` itself for either planner to use it."""
-    expression = _FOLD_SQL.format(column) if is_postgres() else f"unicode_fold({column})"
-    columns = ", ".join((f"({expression})", *following))
-    database.execute_sql(f"CREATE INDEX IF NOT EXISTS {index} ON {table} ({columns})")
 
 
 def _postgres_parameters(url: str) -> dict:

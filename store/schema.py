@@ -7,7 +7,6 @@ from store.db import (
     DATES_COLUMNS,
     create_change_marker,
     create_day_counter,
-    create_folded_index,
     create_link_counter,
     create_text_index,
     database,
@@ -348,19 +347,6 @@ def _v32_day_counts_index():
     EventDay._schema.create_indexes(safe=True)
 
 
-def _v33_folded_name_indexes():
-    """Terms, venues and organizers indexed by their folded name (store/db.py::folded): an
-    event write naming new terms, and a venue's or organizer's de-duplication, looked a
-    name up by folding the name of every row of the table in Python (a new tag cost 23 ms
-    with 10,000 tags, a write naming 8,000 new ones 28 s while it held the write lock)."""
-    # The folded name first, the taxonomy and parent read from the index: the lookups ask
-    # them ``unindexed`` (store/terms.py), so that SQLite's planner, which keeps no
-    # statistics, cannot prefer the index by taxonomy and parent (every tag's parent is 0).
-    create_folded_index("term_folded_name", "term", "name", following=("taxonomy", "parent"))
-    create_folded_index("venue_folded_title", "venue", "title")
-    create_folded_index("organizer_folded_title", "organizer", "title")
-
-
 MIGRATIONS = [
     _v1_create_tables,
     _v2_data_version,
@@ -394,7 +380,6 @@ MIGRATIONS = [
     _v30_folded_text_index,
     _v31_text_index_folds_dotted_i,
     _v32_day_counts_index,
-    _v33_folded_name_indexes,
 ]
 
 

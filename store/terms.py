@@ -53,10 +53,8 @@ _TERM_BY_ID = Statement(lambda: _terms_where((Term.id == param(0)) & (Term.taxon
 _TERM_BY_SLUG = Statement(
     lambda: _terms_where((Term.taxonomy == param(0)) & (Term.slug == param(1)))
 )
-# By the folded-name index only (store/schema.py::_v33_folded_name_indexes): the taxonomy
-# ``unindexed``, or SQLite's planner may walk every term of the taxonomy instead.
 _TERM_BY_NAME = Statement(
-    lambda: _terms_where((unindexed(Term.taxonomy) == param(0)) & (folded(Term.name) == param(1)))
+    lambda: _terms_where((Term.taxonomy == param(0)) & (folded(Term.name) == param(1)))
 )
 
 
@@ -405,10 +403,10 @@ def term_count(term_id: int) -> int:
 
 
 def name_taken(taxonomy: str, name: str, parent: int, exclude_id: int | None = None):
-    query = Term.select().where(  # by the folded-name index, as ``_TERM_BY_NAME``
-        (unindexed(Term.taxonomy) == taxonomy)
+    query = Term.select().where(
+        (Term.taxonomy == taxonomy)
         & (folded(Term.name) == fold(name.strip()))
-        & (unindexed(Term.parent) == parent)
+        & (Term.parent == parent)
     )
     if exclude_id is not None:
         query = query.where(Term.id != exclude_id)

@@ -328,29 +328,3 @@ def signed_in_by_link(server, link: str) -> tuple[requests.Session, str]:
     )
     assert answer.status_code == 303, answer.text
     return editor, csrf(editor.get(server.base + "/manage/", timeout=30).text)
-
-
-def folded_lookup_plans(app, monkeypatch, write) -> list[str]:
-    """SQLite's plan of each read by a folded name (``unicode_fold``) that ``write`` (a
-    callable making one request) sends: each should search an index made over the fold,
-    where a scan folds the name of every row in Python (chk19a: a venue's creation cost
-    6 ms on an empty calendar and 89 ms with 100,000 venues)."""
-    # Connections of their own: one that ran a migration's ANALYZE (an earlier test's) keeps
-    # planning by the rows counted then, a few, for which a scan is the right plan.
-    app.extensions["calendar.db"].close_all()
-    sent = []
-    execute = database.obj.execute_sql
-
-    def spying(sql, params=None, *args, **kwargs):
-        sent.append((sql, params))
-        return execute(sql, params, *args, **kwargs)
-
-    monkeypatch.setattr(database.obj, "execute_sql", spying)
-    write()
-    monkeypatch.undo()
-    reads = [(s, p) for s, p in sent if "unicode_fold" in s and s.lstrip().startswith("SELECT")]
-    with app.app_context(), database.connection_context():
-        return [
-            " / ".join(row[-1] for row in database.execute_sql(f"EXPLAIN QUERY PLAN {s}", p))
-            for s, p in reads
-        ]

@@ -8,7 +8,6 @@ import pytest
 
 from tests.conftest import NS, event_form
 from tests.databases import ON_POSTGRES
-from tests.helpers import folded_lookup_plans
 
 
 def test_create_read_update_delete_category(client, as_role, make_event):
@@ -1359,28 +1358,3 @@ def test_a_category_whose_transliterated_slug_is_cut_is_found_by_its_slug(client
     assert found.status_code == 200, found.get_json()
     assert client.get(f"{NS}/categories?slug={term['slug']}").get_json()["total"] == 1
     assert client.get(term["url"].replace("http://localhost", "")).status_code == 200
-
-
-@pytest.mark.skipif(ON_POSTGRES, reason="SQLite's plans (PostgreSQL's index: the same migration)")
-def test_new_term_names_are_looked_up_in_the_folded_name_index(app, client, admin, monkeypatch):
-    """Each name an event write (or POST /tags) gives is looked up among the taxonomy's terms
-    by its folded name through an index (chk19a D2: the fold of every term's name in Python,
-    per new name, made a write naming 8,000 new tags take 28 s while it held the write lock;
-    each new tag cost 23 ms with 10,000 tags). Timings are ``make bench``'s; this asserts
-    the plan that makes a lookup's cost independent of the number of terms."""
-    client.post(f"{NS}/tags", json={"name": "Old"}, headers=admin)
-    body = {
-        "title": "T",
-        "start_date": "2030-01-01 10:00",
-        "end_date": "2030-01-01 12:00",
-        "tags": ["old", "New one", "Été"],
-        "categories": ["Fresh"],
-    }
-    plans = folded_lookup_plans(
-        app, monkeypatch, lambda: client.post(f"{NS}/events", json=body, headers=admin)
-    )
-    plans += folded_lookup_plans(
-        app, monkeypatch, lambda: client.post(f"{NS}/tags", json={"name": "ÉTÉ 2"}, headers=admin)
-    )
-    assert len(plans) >= 4, plans
-    assert all("USING INDEX term_folded_name" in plan for plan in plans), plans

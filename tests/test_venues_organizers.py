@@ -5,8 +5,6 @@ import unicodedata
 import pytest
 
 from tests.conftest import NS
-from tests.databases import ON_POSTGRES
-from tests.helpers import folded_lookup_plans
 
 TEC = "/wp-json/tribe/events/v1"
 WP = "/wp-json/wp/v2"
@@ -503,31 +501,3 @@ def test_a_venue_with_a_long_name_is_found_by_its_slug_and_url(client, admin):
     assert not venue["slug"].endswith("-")
     assert client.get(f"{NS}/venues/by-slug/{venue['slug']}").status_code == 200
     assert client.get(venue["url"].replace("http://localhost", "")).status_code == 200
-
-
-@pytest.mark.skipif(ON_POSTGRES, reason="SQLite's plans (PostgreSQL's index: the same migration)")
-@pytest.mark.parametrize(("path", "field"), [("venues", "venue"), ("organizers", "organizer")])
-def test_de_duplicating_a_venue_or_organizer_searches_the_folded_name_index(
-    app, client, admin, as_role, monkeypatch, path, field
-):
-    """A creation's de-duplication (reference §8.3) reads the rows of that name only (chk19a
-    D1: it folded every row's name in Python, 6 ms per POST /venues on an empty calendar,
-    89 ms with 100,000 venues); a contributor's, and an inline venue or organizer of an
-    event write, alike."""
-    for n in range(3):
-        client.post(f"{NS}/{path}", json={field: f"Hall {n}"}, headers=admin)
-    plans = folded_lookup_plans(
-        app, monkeypatch, lambda: client.post(f"{NS}/{path}", json={field: "Été"}, headers=admin)
-    )
-    contributor = as_role("contributor")  # what it may read: a condition of another shape
-    plans += folded_lookup_plans(
-        app,
-        monkeypatch,
-        lambda: client.post(f"{NS}/{path}", json={field: "Hall 2"}, headers=contributor),
-    )
-    inline = {"title": "T", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 12:00"}
-    inline[field] = {field: "Hall 1"}
-    plans += folded_lookup_plans(
-        app, monkeypatch, lambda: client.post(f"{NS}/events", json=inline, headers=admin)
-    )
-    assert plans and all(f"USING INDEX {field}_folded_title" in plan for plan in plans), plans
