@@ -12,7 +12,7 @@ from rules.ids import is_digits
 from rules.posts import split_list
 from schemas.terms import TagUpdate
 from store.errors import InvalidInput
-from store.terms import find_term
+from store.terms import find_terms
 
 # A new term's name obeys the rules of the term routes' own ``name`` (its length, NUL,
 # markup removed, not empty): one rule for POST /categories and an event's categories.
@@ -26,7 +26,7 @@ def parse_term_input(value, taxonomy: str, param: str) -> list:
     be no id (negative, fractional); a null in a list names nothing."""
     if value in ("", None, [], 0, "0"):
         return []
-    items = []
+    named = []
     # A list's items are whole names, as The Events Calendar's list_to_array keeps them (an
     # import's "Rock, Pop"); a text is split at its commas.
     for item in value if isinstance(value, list) else split_list(value):
@@ -34,10 +34,10 @@ def parse_term_input(value, taxonomy: str, param: str) -> list:
             continue
         if isinstance(item, bool | dict | list | float) or (isinstance(item, int) and item < 1):
             raise InvalidInput({param: NOT_A_TERM})
-        if not str(item).strip():
-            continue
-        text = str(item).strip() if isinstance(item, int) else _name(item, param)
-        term = find_term(text, taxonomy)
+        if str(item).strip():
+            named.append((item, str(item).strip() if isinstance(item, int) else _name(item, param)))
+    items = []
+    for (item, text), term in zip(named, find_terms([t for _i, t in named], taxonomy), strict=True):
         if term is not None:
             items.append(term.id)
         elif isinstance(item, int) or is_digits(text):  # "١", "²" are names, as in PHP

@@ -69,14 +69,47 @@ def term_by_slug(slug: str, taxonomy: str) -> Term | None:
 def find_term(value, taxonomy: str) -> Term | None:
     """A term by id, else by slug, else by name (case-insensitive)."""
     text = str(value).strip()
+    rows = _by_id_or_slug(text, taxonomy) or _TERM_BY_NAME.rows(taxonomy, fold(text))
+    return Term(**vars(rows[0])) if rows else None
+
+
+def find_terms(values: list, taxonomy: str) -> list[Term | None]:
+    """``find_term`` of each of ``values``, those that neither an id nor a slug finds looked
+    up by name together (``terms_named``): a lookup by name folds the name of every term of
+    the taxonomy, and an event write naming thousands of new tags, a lookup a name, took
+    seconds a thousand with the write lock held (outside check chk19a)."""
+    texts = [str(value).strip() for value in values]
+    found = [_by_id_or_slug(text, taxonomy) for text in texts]
+    missing = [text for text, rows in zip(texts, found, strict=True) if not rows]
+    named = terms_named(missing, taxonomy) if len(missing) > 1 else {}
+    if len(missing) == 1:  # the one name by its compiled statement
+        rows = _TERM_BY_NAME.rows(taxonomy, fold(missing[0]))
+        named = {fold(missing[0]): Term(**vars(rows[0]))} if rows else {}
+    return [
+        Term(**vars(rows[0])) if rows else named.get(fold(text))
+        for text, rows in zip(texts, found, strict=True)
+    ]
+
+
+def terms_named(texts: list[str], taxonomy: str) -> dict[str, Term]:
+    """The terms of ``taxonomy`` named by ``texts`` in any case, by folded name (the lowest
+    id of a name, as ``find_term``): a statement for 500 names, each a pass over the names."""
+    folds = list(dict.fromkeys(fold(text) for text in texts))
+    named: dict[str, Term] = {}
+    for start in range(0, len(folds), 500):
+        chunk = folds[start : start + 500]
+        for term in _terms_where((Term.taxonomy == taxonomy) & folded(Term.name).in_(chunk)):
+            named.setdefault(fold(term.name), term)
+    return named
+
+
+def _by_id_or_slug(text: str, taxonomy: str) -> list:
     rows = []
     if as_id(text) is not None:
         rows = _TERM_BY_ID.rows(int(text), taxonomy)
     for slug in dict.fromkeys(term_slugs_asked(text)):
         rows = rows or _TERM_BY_SLUG.rows(taxonomy, slug)
-    if not rows:
-        rows = _TERM_BY_NAME.rows(taxonomy, fold(text))
-    return Term(**vars(rows[0])) if rows else None
+    return rows
 
 
 def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[int]:
@@ -136,12 +169,16 @@ def _read_terms(taxonomy: str) -> tuple[frozenset, dict, dict]:
 
 
 def materialise_terms(items: list, taxonomy: str) -> list[int]:
-    """Creates the new terms named in ``items`` (inside the caller's transaction)."""
+    """Creates the new terms named in ``items`` (inside the caller's transaction); a name
+    made meanwhile (another writer, or twice in ``items``) is the term it names."""
+    names = [item[1] for item in items if isinstance(item, tuple)]
+    made = {fold(name): term for name, term in zip(names, find_terms(names, taxonomy), strict=True)}
     ids = []
     for item in items:
         if isinstance(item, tuple):
-            name = item[1]
-            term = find_term(name, taxonomy) or create_term(taxonomy, name)
+            term = made.get(fold(item[1]))
+            if term is None:
+                term = made[fold(item[1])] = create_term(taxonomy, item[1])
             ids.append(term.id)
         else:
             ids.append(item)

@@ -1358,3 +1358,37 @@ def test_a_category_whose_transliterated_slug_is_cut_is_found_by_its_slug(client
     assert found.status_code == 200, found.get_json()
     assert client.get(f"{NS}/categories?slug={term['slug']}").get_json()["total"] == 1
     assert client.get(term["url"].replace("http://localhost", "")).status_code == 200
+
+
+def test_an_event_naming_many_new_tags_looks_their_names_up_together(
+    client, admin, make_event, monkeypatch
+):
+    """chk19a: each new name was looked up alone, by a statement that folds the name of
+    every term of the taxonomy, twice (the body's reading, then the write): a write naming
+    8,000 new tags took 28 s with the write lock held. The names are looked up together now
+    (``store/terms.py::find_terms``), a statement for 500 names; names told apart by
+    their case alone are one new term, and an existing name is that term."""
+    from store.db import _FOLD_SQL, database, is_postgres
+
+    make_event(tags="Jazz")
+    marker = _FOLD_SQL.split("{}")[0] if is_postgres() else "unicode_fold("
+    sent = []
+    execute = database.obj.execute_sql
+
+    def spying(sql, params=None, *args, **kwargs):
+        sent.append(sql)
+        return execute(sql, params, *args, **kwargs)
+
+    monkeypatch.setattr(database.obj, "execute_sql", spying)
+    names = [f"Fresh {n}" for n in range(60)] + ["fresh 7", "JAZZ"]
+    event = make_event(tags=names)
+    monkeypatch.undo()
+    by_name = [sql for sql in sent if marker in sql and "term" in sql.lower()]
+    assert len(by_name) <= 2, len(by_name)
+    tags = [
+        tag["name"]
+        for page in (1, 2)
+        for tag in client.get(f"{NS}/tags?per_page=50&page={page}&hide_empty=0").get_json()["tags"]
+    ]
+    assert sorted(tags) == sorted(["Jazz", *names[:60]])
+    assert len(event["tags"]) == 61
