@@ -1833,6 +1833,32 @@ def test_a_kept_image_file_is_dropped_on_request_and_usable_by_its_user_alone(
         assert Event.select().count() == 1 and Media.select().count() == 0
 
 
+def test_one_users_kept_files_make_room_for_each_other_not_for_everyones(app, sign_in):
+    """chk19s: kept files were bounded for the whole site alone, so one volunteer sending
+    forms in a loop pushed out everyone's. A user's newest ``MOST_A_USER`` are kept; another
+    user's kept file stays, and still saves with its form."""
+    pia, olga = sign_in("editor", "pia"), sign_in("editor", "olga")
+
+    def kept_back(user, name):
+        data = {**event_form(user, title=""), "image": (io.BytesIO(_png()), name)}
+        back = user.post("/manage/events/new", data=data, content_type="multipart/form-data")
+        return back, untouched(user, "/manage/events/new", page=back)["image_kept"]
+
+    olga_back, olga_token = kept_back(olga, "olga.png")
+    for number in range(kept_images.MOST_A_USER + 3):
+        kept_back(pia, f"pia-{number}.png")
+    with app.app_context():
+        names = [n for n in os.listdir(kept_images.folder()) if kept_images.TOKEN.fullmatch(n)]
+    owners = [name.split("-")[0] for name in names]
+    assert owners.count(olga_token.split("-")[0]) == 1 and olga_token in names
+    assert len(owners) - 1 == kept_images.MOST_A_USER
+    saved = olga.post(
+        "/manage/events/new",
+        data=untouched(olga, "/manage/events/new", page=olga_back, title="Olga"),
+    )
+    assert saved.status_code == 303
+
+
 def test_a_library_image_picked_after_the_form_came_back_is_the_one_saved(
     app, client, admin, sign_in
 ):

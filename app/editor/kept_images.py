@@ -8,7 +8,8 @@ corrected form may reach another host, which shares the upload folder alone (SPE
 docs/deploy.md "Several hosts").
 
 A token is the user's id and a random part: unguessable, and refused to anyone else. Kept
-files go after a day, and the oldest beyond ``MOST`` at once."""
+files go after a day, a user's oldest beyond ``MOST_A_USER`` and the site's oldest beyond
+``MOST`` at once."""
 
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ TOKEN = re.compile(r"([0-9]{1,12})-[A-Za-z0-9_-]{32}")
 # upload limit, 10 MB by default: 2 GB at worst).
 LIFETIME = 24 * 3600
 MOST = 200
+# A user's own files make room for each other: one volunteer sending forms in a loop pushes
+# out their own kept files, not everyone's (outside check chk19s).
+MOST_A_USER = 10
 GONE = N_("The image file kept from before is no longer there: choose it again.")
 
 
@@ -48,7 +52,7 @@ def keep(viewer, storage) -> Kept:
     the form's ``image``."""
     storage.stream.seek(0)  # read once already when a save stored it, then failed
     data, _image = read_image(viewer, storage, "image")
-    _prune()
+    _prune(viewer.id)
     token = f"{viewer.id}-{secrets.token_urlsafe(24)}"
     os.makedirs(folder(), mode=0o700, exist_ok=True)
     name = os.path.basename((storage.filename or "").replace("\\", "/"))[:255]
@@ -96,16 +100,20 @@ def _fresh(path: str) -> bool:
         return False
 
 
-def _prune() -> None:
-    """Removes the kept files past their day, and the oldest beyond ``MOST``."""
+def _prune(user_id: int) -> None:
+    """Before ``user_id`` keeps one more file: removes the kept files past their day, that
+    user's oldest beyond ``MOST_A_USER``, and the site's oldest beyond ``MOST``."""
     try:
         entries = [e for e in os.scandir(folder()) if TOKEN.fullmatch(e.name)]
     except FileNotFoundError:
         return
     entries.sort(key=_changed, reverse=True)
     now = clock.timestamp()
+    own = 0
     for number, entry in enumerate(entries):
-        if number >= MOST - 1 or now - _changed(entry) >= LIFETIME:
+        mine = entry.name.startswith(f"{user_id}-")
+        own += mine
+        if number >= MOST - 1 or (mine and own >= MOST_A_USER) or now - _changed(entry) >= LIFETIME:
             forget(None, entry.name)
 
 
