@@ -78,8 +78,9 @@ class FakeTEC:
             t.pop("parent")
         return t
 
-    def venue(self, i, name, slug, status="publish", image=None, **extra):
-        v = {
+    def _linked(self, i, kind, name, slug, status):
+        """A venue's or organizer's post fields, as the plugin writes them."""
+        return {
             "id": i,
             "author": "1",
             "status": status,
@@ -87,10 +88,13 @@ class FakeTEC:
             "date_utc": "2026-01-02 10:00:00",
             "modified": "2026-01-02 10:00:00",
             "modified_utc": "2026-01-02 10:00:00",
-            "url": f"{self.base}/venue/{slug}/",
-            "venue": name,
+            "url": f"{self.base}/{kind}/{slug}/",
+            kind: name,
             "slug": slug,
         }
+
+    def venue(self, i, name, slug, status="publish", image=None, **extra):
+        v = self._linked(i, "venue", name, slug, status)
         v.update(extra)
         if image:
             v["image"] = self.image_obj(image)
@@ -105,18 +109,7 @@ class FakeTEC:
         return v
 
     def organizer(self, i, name, slug, status="publish", **extra):
-        o = {
-            "id": i,
-            "author": "1",
-            "status": status,
-            "date": "2026-01-02 10:00:00",
-            "date_utc": "2026-01-02 10:00:00",
-            "modified": "2026-01-02 10:00:00",
-            "modified_utc": "2026-01-02 10:00:00",
-            "url": f"{self.base}/organizer/{slug}/",
-            "organizer": name,
-            "slug": slug,
-        }
+        o = self._linked(i, "organizer", name, slug, status)
         o.update(extra)
         o.update({"global_id": self.gid(i), "global_id_lineage": [self.gid(i)]})
         return o
