@@ -158,6 +158,8 @@ class Importer:
         self.members_only = False  # the site's API refuses callers without credentials
         # Our events whose source slug another held when written: {our id: source slug}.
         self.slug_waiting: dict[int, str] = {}
+        # Our events whose source parent was not read yet when written: {our id: source id}.
+        self.parent_waiting: dict[int, int] = {}
         parts = urlsplit(source.site)
         self.site_key = f"{parts.netloc}{parts.path}"  # the source's host, port and path
 
@@ -185,6 +187,7 @@ class Importer:
         self._each("events", ALL_DATES, self._event)
         self._hidden_events()
         self._settle_slugs()
+        self._settle_parents()
         return self.report
 
     def _each(self, kind: str, params: dict, write: Callable) -> None:
@@ -459,7 +462,9 @@ class Importer:
             and not self._links_created(item)
             and not self._image_brought(item, existing, kind, _unescaped(item.get("title")))
         ):
+            self.ids[kind][item["id"]] = existing.id
             self._slug_kept(existing, item)  # a run that gave it a suffix is mended
+            self._parent_kept(existing, item)  # as is one brought before parents were
             self.report.count(kind, "unchanged")
             return
         if _masked(item) or password == "":
@@ -486,7 +491,9 @@ class Importer:
             self._drop_unused_image(image)
             self.report.fail(kind, what, _reason(error))
             return
+        self.ids[kind][item["id"]] = saved.id
         self._slug_kept(saved, item)
+        self._parent_kept(saved, item)
         self._note_lost_links(item, what)  # of an event saved, not of one that failed
         self.report.count(kind, "created" if existing is None else "updated")
 
@@ -513,6 +520,39 @@ class Importer:
                         event, _loaded(EventUpdate(), {"slug": wanted}), self.viewer
                     )
                     note_former_slug("event", former, saved.id)
+            except ApiError as error:
+                self.report.fail("events", f"{plain_text(event.title)[:80]!r}", _reason(error))
+
+    def _parent(self, item: dict) -> int | None:
+        """Our id of the event an item names as its ``post_parent`` (Events Calendar Pro's
+        link from each date of a series to its first), read earlier in this run; 0 for none;
+        None (not sent) where the source has no such key (the plugin's core) or its parent
+        is not read yet (``_settle_parents`` links it once the run is over)."""
+        source_parent = _id(item.get("post_parent"))
+        if not source_parent:
+            return 0 if "post_parent" in item else None
+        return self.ids["events"].get(source_parent)
+
+    def _parent_kept(self, event, item: dict) -> None:
+        """Notes an event without the parent the source gives it: one read before its parent
+        (later in the listing), or brought by a version that dropped the link. A parent
+        given here by hand is kept, as are an unchanged item's other local edits."""
+        source_parent = _id(item.get("post_parent"))
+        if source_parent and not event.post_parent:
+            self.parent_waiting[event.id] = source_parent
+
+    def _settle_parents(self) -> None:
+        """Each event that waited for its parent is linked to it, when this run read it (an
+        event brought now or before); a parent missing at the source, or not brought, leaves
+        the event without one."""
+        for local, source_parent in self.parent_waiting.items():
+            parent, event = self.ids["events"].get(source_parent), get_event(local)
+            if parent is None or event is None or event.post_parent == parent:
+                continue
+            try:
+                with write_transaction():
+                    body = _loaded(EventUpdate(), {"post_parent": parent})
+                    change_event(event, body, self.viewer)
             except ApiError as error:
                 self.report.fail("events", f"{plain_text(event.title)[:80]!r}", _reason(error))
 
@@ -596,6 +636,7 @@ class Importer:
             "venue": _ids(self._link("venues", v) for v in _list(item, "venue")),
             "organizer": _ids(self._link("organizers", o) for o in _list(item, "organizer")),
             "image": str(image or ""),
+            "post_parent": self._parent(item),
         }
         for flag in ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured"):
             body[flag] = item.get(flag) is True

@@ -14,6 +14,7 @@ import re
 import subprocess
 import threading
 import time
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
@@ -2334,3 +2335,56 @@ def test_a_wordpress_printing_php_notices_is_read_past_them(app, client, admin):
         assert _source_slugs(fake) <= _every_event_slug(client, admin)
     finally:
         fake.stop()
+
+
+def _occurrences(client, parent: int, namespace: str = NS) -> list[tuple[str, int]]:
+    answer = client.get(f"{namespace}/events?post_parent={parent}&start_date=2000-01-01")
+    assert answer.status_code == 200, answer.status_code
+    return [(e["start_date"][:10], e["post_parent"]) for e in answer.get_json()["events"]]
+
+
+@pytest.mark.parametrize("first", ["listed", "hidden from listings"])
+def test_events_calendar_pro_occurrences_keep_their_post_parent(app, client, admin, first):
+    """SPEC §17 (each item keeps its links): Events Calendar Pro gives each date of a series
+    as an event whose ``post_parent`` is the source id of the first; here it is our id of
+    that event, so ``?post_parent=`` lists the dates, on both namespaces. A first date read
+    after the others (hidden from listings: read last) links them once the run is over;
+    a parent missing at the source leaves none (chk19t D2)."""
+    fake = MessyTEC()
+    fake.protected_event = None
+    yoga = [e for e in fake.events if e["slug"] == "yoga-class"]
+    yoga[0]["hide_from_listings"] = first != "listed"
+    orphan = fake.event(230, "Orphan", "orphan", "2027-02-02 10:00:00", "2027-02-02 11:00:00")
+    fake.events.append(dict(orphan, post_parent=229))  # its parent deleted at the source
+    fake.start()
+    try:
+        assert run(app, fake.base, "--no-images").exit_code == 0
+        slugs = ("yoga-class", "yoga-class-2", "yoga-class-3")  # in the order read
+        parent = next(e for e in map(partial(_ours, client), slugs) if e["post_parent"] == 0)
+        assert parent["start_date"].startswith("2027-01-05")
+        dates = [("2027-01-12", parent["id"]), ("2027-01-19", parent["id"])]
+        assert _occurrences(client, parent["id"]) == dates
+        assert _occurrences(client, parent["id"], TEC) == dates
+        assert _ours(client, "orphan")["post_parent"] == 0
+    finally:
+        fake.stop()
+
+
+def test_occurrences_brought_without_their_post_parent_get_it_on_the_next_run(
+    app, client, admin, messy_site
+):
+    """An import by the version that dropped the link (chk19t D2), run again with the source
+    unchanged: the dates are linked to their first. One placed here by hand under another
+    event keeps that parent, as an unchanged item keeps its other local edits."""
+    messy_site.protected_event = None
+    assert run(app, messy_site.base, "--no-images").exit_code == 0
+    parent, other = _ours(client, "yoga-class")["id"], _ours(client, "diwali-mela")["id"]
+    with database.connection_context():
+        Event.update(post_parent=0).where(Event.post_parent == parent).execute()
+    assert _occurrences(client, parent) == []
+    moved = _ours(client, "yoga-class-3")
+    answer = client.post(f"{NS}/events/{moved['id']}", json={"post_parent": other}, headers=admin)
+    assert answer.status_code == 200, answer.get_json()
+    assert run(app, messy_site.base, "--no-images").exit_code == 0
+    assert _occurrences(client, parent) == [("2027-01-12", parent)]
+    assert _occurrences(client, other) == [("2027-01-19", other)]
