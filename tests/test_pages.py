@@ -14,6 +14,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+from app.pages.formatting import day_title
 from tests.conftest import NS
 
 HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
@@ -2090,6 +2091,32 @@ def test_the_past_lists_date_picker_lists_the_past(client, make_event):
     assert "Long gone" in old
     assert "<h1>Upcoming events</h1>" not in old
     assert "<h1>Events from " in old
+
+
+def test_the_past_link_of_a_list_from_a_day_lists_what_ended_before_it(client, make_event):
+    """The list from a picked day linked "Past events" to the past list from now: the day
+    was dropped. As The Events Calendar's past list from a chosen date, it lists the events
+    that ended before the day, latest first, its heading says before when, and its
+    "Upcoming events" link leads back to the list from that day; a term's list too."""
+    picked = date.today() + timedelta(days=30)
+    for title, offset in (("Before one", 2), ("Before two", 1), ("After it", -2)):
+        day = picked - timedelta(days=offset)
+        make_event(
+            title=title,
+            start_date=f"{day} 10:00:00",
+            end_date=f"{day} 11:00:00",
+            categories=["Arts"],
+        )
+    before = f"before {day_title(picked, 'en')}"
+    for base, heading in (("/events/", "Events"), ("/events/category/arts/", "Arts: events")):
+        upcoming = page(client, f"{base}?tribe-bar-date={picked}")
+        assert f'href="{base}?past=1&amp;tribe-bar-date={picked}">Past events<' in upcoming
+        past = page(client, f"{base}?past=1&tribe-bar-date={picked}")
+        assert _listed_slugs(past) == ["before-two", "before-one"], base
+        assert f"<h1>{heading} {before}</h1>" in past, base
+        assert f'href="{base}?tribe-bar-date={picked}">Upcoming events<' in past
+    french = page(client, f"/fr/events/?past=1&tribe-bar-date={picked}")
+    assert f"<h1>Évènements avant le {day_title(picked, 'fr')}</h1>" in french
 
 
 def test_the_month_and_day_views_say_their_times_are_the_sites_zones(

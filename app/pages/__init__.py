@@ -465,12 +465,14 @@ def _list_page(template="list.html", embed=False, term=None, **context):
     picked = _date_argument(TEC_DATE)
     day = _parse_day(picked) if picked is not None else None
     query = {**asked.query(), "past": 1 if is_past else None, TEC_DATE: picked}
+    # Past and upcoming turn about the picked day, as the plugin's "Previous/Next events" do.
+    since = {TEC_DATE: picked} if picked is not None else {}
 
     def page_link(number):
         return page_address(req.endpoint, req.view_args, **query, page=_paged(number))
 
     shown = _decorate(events)
-    heading = _list_heading(is_past, asked.featured, term, _begun(day) if not is_past else None)
+    heading = _list_heading(is_past, asked.featured, term, day if is_past else _begun(day))
     choices = _choices(filters)
     return page_response(
         template,
@@ -481,8 +483,8 @@ def _list_page(template="list.html", embed=False, term=None, **context):
         page=page,
         previous=page_link(page - 1) if page > 1 else None,
         next=page_link(page + 1) if more else None,
-        past_link=page_address(req.endpoint, req.view_args, **asked.query(), past=1),
-        upcoming_link=page_address(req.endpoint, req.view_args, **asked.query()),
+        past_link=page_address(req.endpoint, req.view_args, **asked.query(), past=1, **since),
+        upcoming_link=page_address(req.endpoint, req.view_args, **asked.query(), **since),
         is_past=is_past,
         filters=filters,
         views=_view_links(filters, day or reading.site_today(), is_past),
@@ -514,17 +516,23 @@ TERM_HEADINGS = {
 }
 
 
-# An upcoming list from a picked day already begun holds events that are over too: its
-# heading names the day instead of saying "upcoming".
-FROM_HEADINGS = {
-    None: N_("Events from %(day)s"),
-    True: N_("Featured events from %(day)s"),
-    False: N_("Events not featured from %(day)s"),
+# A list from a picked day says so: an upcoming one from a day already begun holds events
+# that are over too, and a past one holds those that ended before the day (not before now).
+DAY_HEADINGS = {
+    (False, None): N_("Events from %(day)s"),
+    (False, True): N_("Featured events from %(day)s"),
+    (False, False): N_("Events not featured from %(day)s"),
+    (True, None): N_("Events before %(day)s"),
+    (True, True): N_("Featured events before %(day)s"),
+    (True, False): N_("Events not featured before %(day)s"),
 }
-TERM_FROM_HEADINGS = {
-    None: N_("%(term)s: events from %(day)s"),
-    True: N_("%(term)s: featured events from %(day)s"),
-    False: N_("%(term)s: events not featured from %(day)s"),
+TERM_DAY_HEADINGS = {
+    (False, None): N_("%(term)s: events from %(day)s"),
+    (False, True): N_("%(term)s: featured events from %(day)s"),
+    (False, False): N_("%(term)s: events not featured from %(day)s"),
+    (True, None): N_("%(term)s: events before %(day)s"),
+    (True, True): N_("%(term)s: featured events before %(day)s"),
+    (True, False): N_("%(term)s: events not featured before %(day)s"),
 }
 
 
@@ -534,15 +542,15 @@ def _begun(day: date | None) -> date | None:
     return day if day is not None and day <= reading.site_today() else None
 
 
-def _list_heading(is_past: bool, featured: bool | None, term=None, begun=None) -> str:
+def _list_heading(is_past: bool, featured: bool | None, term=None, since=None) -> str:
     """What a list holds, said by its heading and title (WCAG 2.4.2): a term's events, the
-    featured ones or the others, upcoming or past, or from a day already ``begun``, so
+    featured ones or the others, upcoming or past, or from (before) the day ``since``, so
     that no two lists share a heading."""
-    if begun is not None:
-        day = formatting.day_title(begun, current_language())
+    if since is not None:
+        day = formatting.day_title(since, current_language())
         if term is None:
-            return _(FROM_HEADINGS[featured], day=day)
-        return _(TERM_FROM_HEADINGS[featured], term=term.name, day=day)
+            return _(DAY_HEADINGS[is_past, featured], day=day)
+        return _(TERM_DAY_HEADINGS[is_past, featured], term=term.name, day=day)
     if term is None:
         return _(LIST_HEADINGS[is_past, featured])
     held = TERM_HEADINGS.get((is_past, featured))
