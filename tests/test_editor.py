@@ -1334,6 +1334,48 @@ def test_the_repeats_day_follows_a_moved_start_when_left_as_shown(client, sign_i
     assert moved(monthly) == ["RRULE:FREQ=MONTHLY;BYDAY=4WE;COUNT=3"]
 
 
+def test_the_repeats_builder_reads_a_start_typed_in_another_form_the_api_takes(client, sign_in):
+    """A start typed in a text input (a browser without date inputs, a form shown again as
+    typed) in another form the API takes ("16.03.2027 19:00", a Tuesday): the builder read
+    its day from ``YYYY-MM-DD`` alone, so "monthly on the same weekday" was refused ("Must
+    be a date"), a weekly "3 times" on Monday made four dates, an end before the start
+    passed, and a start moved so kept the old weekday. Without the script (this client)."""
+    editor = sign_in("editor", "typist")
+
+    def made(start: str, **fields):
+        answer = editor.post(
+            "/manage/events/new",
+            data=event_form(editor, start_date=start, end_date="2027-03-16T21:00", **fields),
+        )
+        assert answer.status_code == 303, answer.get_data(as_text=True)[:800]
+        return saved_id(answer)
+
+    def rule(event_id):
+        return client.get(f"{NS}/events/{event_id}").get_json()["recurrence"]
+
+    monthly = made("16.03.2027 19:00", repeat_freq="MONTHLY", repeat_monthly="weekday")
+    assert rule(monthly) == ["RRULE:FREQ=MONTHLY;BYDAY=3TU"]
+    # "3 times": the Tuesday start, off the days, and two Mondays.
+    mondays = made("March 16, 2027 19:00", repeat_freq="WEEKLY", repeat_days="MO", repeat_count="3")
+    assert rule(mondays) == ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=2"]
+    early = event_form(
+        editor, start_date="16.03.2027 19:00", repeat_freq="WEEKLY", repeat_until="2027-03-10"
+    )
+    refused = editor.post("/manage/events/new", data=early).get_data(as_text=True)
+    assert "The last date must not be before the start." in refused
+    weekly = made("2027-03-16T19:00", repeat_freq="WEEKLY", repeat_days="TU", repeat_count="3")
+    path = f"/manage/events/{weekly}"
+    data = untouched(editor, path, start_date="24.03.2027 19:00", end_date="24.03.2027 21:00")
+    assert editor.post(path, data=data).status_code == 303
+    assert rule(weekly) == ["RRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=3"]
+    # Shown again as typed (a text input), the form ticks and names the typed day's weekday.
+    untitled = {**early, "repeat_until": "", "title": ""}
+    shown = editor.post("/manage/events/new", data=untitled).get_data(as_text=True)
+    assert 'type="text" value="16.03.2027 19:00"' in shown
+    assert re.search(r'id="day-TU"[^>]*checked', shown)
+    assert "the same weekday of the month (the third Tuesday)" in shown
+
+
 def test_a_series_edit_page_says_it_changes_every_date_and_leads_to_each_one(
     client, admin, sign_in
 ):

@@ -342,6 +342,32 @@ def test_the_starts_weekday_is_ticked_when_no_day_is(site, browser):
     page.context.close()
 
 
+def test_the_weekly_day_follows_a_start_shown_in_another_form(site, browser):
+    """A browser without date inputs (they are text inputs there) sends the start as
+    typed ("16.03.2027 19:00", a Tuesday): the form shown again ticks its weekday, and the
+    script, which reads only ``YYYY-MM-DD``, takes the shown start's day from the server
+    (data-day), so that a start typed then on a Wednesday moves the day with it."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    page.evaluate(
+        """() => {
+        document.getElementById("title").removeAttribute("required");
+        for (const id of ["start_date", "end_date"]) document.getElementById(id).type = "text";
+    }"""
+    )
+    page.locator("#start_date").fill("16.03.2027 19:00")
+    page.locator("#end_date").fill("16.03.2027 21:00")
+    page.get_by_label("Repeats", exact=True).select_option("WEEKLY")
+    page.get_by_role("button", name="Save").click()  # no title: the form comes back
+    page.wait_for_load_state()
+    days = page.locator("input[name=repeat_days]:checked")
+    assert page.locator("#start_date").get_attribute("type") == "text"
+    assert days.evaluate_all("boxes => boxes.map(box => box.value)") == ["TU"]
+    page.locator("#start_date").fill("2027-03-17 19:00")
+    assert days.evaluate_all("boxes => boxes.map(box => box.value)") == ["WE"]
+    page.context.close()
+
+
 def test_back_after_saving_a_new_event_and_saving_again_makes_no_second_event(site, browser):
     """A new event's form "sent again (a double click, or after going back), leads to the
     event it made" (app/editor::_save): Back shows the form fetched anew (no-store) with

@@ -661,7 +661,7 @@ def image_choices(viewer, chosen: str) -> items.ImageChoices:
 
 def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
     images = image_choices(viewer, values.get("image") or "")
-    weekdays = _weekday_labels()
+    weekdays, start = _weekday_labels(), event_form.start_day(values)
     statuses, series = _statuses(viewer), _series_of(viewer, event)
     kept = _kept_image(viewer, errors) if request.method == "POST" else None
     if request.method == "POST":
@@ -694,9 +694,8 @@ def _form_context(viewer, values: dict, errors: dict, event=None) -> dict:
         },
         "frequencies": _frequency_labels(),
         "weekdays": weekdays,
-        "monthly": event_form.monthly_labels(
-            values.get("start_date") or "", [name for _code, name in weekdays]
-        ),
+        "start_day": start.isoformat() if start else "",
+        "monthly": event_form.monthly_labels(start, [name for _code, name in weekdays]),
         "may_delete": event is not None and may(viewer, "delete", event, effective_status(event)),
         "may_delete_for_good": event is not None
         and event.status == "trash"
@@ -1069,7 +1068,7 @@ def _typed() -> list[tuple[str, str]]:
     the event was published or trashed), by field, shown to be copied."""
     weekdays = _weekday_labels()
     monthly = event_form.monthly_labels(
-        request.form.get("start_date", ""), [name for _code, name in weekdays]
+        event_form.start_day(request.form), [name for _code, name in weekdays]
     )
     choices = {  # the words the form shows its choices by
         "repeat_freq": dict(_frequency_labels()),

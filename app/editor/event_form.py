@@ -15,6 +15,7 @@ from app.auth import may_read, password_mark
 from app.errors import ApiError, invalid_params
 from app.i18n import N_, _, current_language, labelled, number, translate
 from app.pages import formatting
+from rules import dates
 from store.linked import get_linked
 from store.terms import find_term, terms_by_name
 
@@ -46,14 +47,14 @@ def values_of(event: dict) -> dict:
         "image": str(image["id"]) if image.get("id") else image.get("url", ""),
     }
     values.update({flag: bool(event.get(flag)) for flag in FLAGS})
-    values.update(_builder_of(event.get("recurrence") or [], values["start_date"]))
+    values.update(_builder_of(event.get("recurrence") or [], start_day(values)))
     return with_start_weekday(values)
 
 
 def with_start_weekday(values: dict) -> dict:
     """The "weekly on" days with the start's weekday ticked when none is (as calendar
     apps offer it, and as a weekly rule without days repeats: ``_builder_rule``)."""
-    weekday = start_weekday(values.get("start_date") or "")
+    weekday = start_weekday(start_day(values))
     if not values.get("repeat_days") and weekday:
         values["repeat_days"] = [weekday]
     return values
@@ -103,7 +104,7 @@ _RULE_PART = re.compile(r"^(FREQ|BYDAY|COUNT|UNTIL|INTERVAL)=([^;]*)$")
 _NTH_WEEKDAY = re.compile(r"^-?[1-5](MO|TU|WE|TH|FR|SA|SU)$")
 
 
-def _builder_of(lines: list[str], start: str) -> dict:
+def _builder_of(lines: list[str], start: date | None) -> dict:
     """The builder's fields for a series whose one rule it could have written (weekly on
     days, monthly on a day or a weekday, until a day or a number of times: the series'
     dates, ``times_of_count``); empty (the rule stays in the raw lines alone) for any other."""
@@ -141,7 +142,7 @@ def _builder_of(lines: list[str], start: str) -> dict:
     return shown
 
 
-def start_outside(days: list[str], start: str) -> bool:
+def start_outside(days: list[str], start: date | None) -> bool:
     """Whether a weekly rule on ``days`` leaves out the series' ``start`` (a Thursday start
     of "Monday, Friday"). The series then has one date more than the rule's COUNT: the
     start is always a date of the series and the COUNT counts the rule's own dates, as
@@ -150,7 +151,7 @@ def start_outside(days: list[str], start: str) -> bool:
     return bool(days) and weekday is not None and weekday not in days
 
 
-def times_of_count(count: str, days: list[str], start: str) -> str:
+def times_of_count(count: str, days: list[str], start: date | None) -> str:
     """The builder's "number of times" for a weekly rule's COUNT: the series' dates."""
     if not DIGITS.fullmatch(count) or not start_outside(days, start):
         return count
@@ -528,8 +529,7 @@ def _moved_starts(form, same: set[str]) -> tuple[date, date] | None:
     """(the start's day as the form showed it, as it was sent) when the user moved it."""
     if "start_date" in same:
         return None
-    before = _start_day(str(_shown(form).get("start_date", "")))
-    after = _start_day(form.get("start_date", ""))
+    before, after = start_day(_shown(form)), start_day(form)
     return (before, after) if before is not None and after is not None else None
 
 
@@ -564,7 +564,7 @@ def _count_moved(form, same: set[str]) -> bool:
     if moved is None or form.get("repeat_freq") != "WEEKLY" or not form.get("repeat_count"):
         return False
     days = form.getlist("repeat_days")
-    before, after = (start_outside(days, day.isoformat()) for day in moved)
+    before, after = (start_outside(days, day) for day in moved)
     return before != after
 
 
@@ -596,7 +596,7 @@ def _builder_rule(
     if named:
         rule += ";BYDAY=" + ",".join(days)
     if frequency == "MONTHLY" and form.get("repeat_monthly") == "weekday":
-        rule += ";BYDAY=" + _weekday_of_month(form.get("start_date", ""))
+        rule += ";BYDAY=" + _weekday_of_month(start_day(form))
     return rule + _builder_end(form, days if named else [])
 
 
@@ -615,7 +615,7 @@ def _builder_end(form, days: list[str]) -> str:
                 {"repeat_count": _("Must be a whole number from 1 to %(most)s.", most=number(most))}
             )
         # "N times" is the series' N dates: a start the days leave out is one of them.
-        rule_dates = int(count) - start_outside(days, form.get("start_date", ""))
+        rule_dates = int(count) - start_outside(days, start_day(form))
         if rule_dates < 1:
             raise invalid_params({"repeat_count": _(START_ALONE)})
         return f";COUNT={rule_dates}"
@@ -624,7 +624,8 @@ def _builder_end(form, days: list[str]) -> str:
             day = datetime.strptime(until, "%Y-%m-%d")
         except ValueError:
             raise invalid_params({"repeat_until": _("Must be a date.")}) from None
-        if until < form.get("start_date", "")[:10]:  # both as the date inputs send them
+        start = start_day(form)
+        if start is not None and day.date() < start:
             raise invalid_params({"repeat_until": _("The last date must not be before the start.")})
         # A date: the whole of that day in the event's zone (rules/recurrence.py).
         return ";UNTIL=" + day.strftime("%Y%m%d")
@@ -723,10 +724,9 @@ def password_asked(form) -> str | None:
     return typed or None
 
 
-def _weekday_of_month(start: str) -> str:
+def _weekday_of_month(day: date | None) -> str:
     """The start's weekday in its month as RFC 5545 writes it: 3TU for a third Tuesday,
     -1FR for a last Friday (a fifth one is the last)."""
-    day = _start_day(start)
     if day is None:
         raise invalid_params({"start_date": _("Must be a date.")})
     number, weekday = weekday_of_month(day)
@@ -740,16 +740,22 @@ def weekday_of_month(day: date) -> tuple[int, int]:
     return (-1 if number == 5 else number), day.weekday()
 
 
-def start_weekday(start: str) -> str | None:
+def start_weekday(day: date | None) -> str | None:
     """The start's weekday as RFC 5545 names it (``MO``...), or None."""
-    day = _start_day(start)
     return WEEKDAYS[day.weekday()] if day is not None else None
 
 
-def _start_day(start: str) -> date | None:
+def start_day(fields) -> date | None:
+    """The day of the start in a form's ``fields`` (or the values it shows), as the API
+    reads it in the event's zone: what the date inputs send (``2027-03-16T19:00``) and any
+    other form the API takes, typed in a text input (``16.03.2027 19:00``, ``March 16,
+    2027``). The builder's weekday, weekday of the month and end follow the day the event
+    gets; None when the API would refuse the start (its error is then the form's)."""
+    zone = str(fields.get("timezone") or "") or current_app.config["SITE_TIMEZONE"]
     try:
-        return datetime.strptime(start[:10], "%Y-%m-%d").date()
-    except ValueError:
+        tz, _name = dates.resolve_timezone(zone)
+        return dates.parse_datetime(str(fields.get("start_date") or ""), tz).date()
+    except dates.DateError:
         return None
 
 
@@ -776,8 +782,8 @@ WEEKDAY_RANKS = (
 )
 
 
-def monthly_labels(start: str, weekday_names: list[str]) -> dict:
-    """The "monthly on" choices as the start date (as the form shows it) makes them, in
+def monthly_labels(day: date | None, weekday_names: list[str]) -> dict:
+    """The "monthly on" choices as the start's ``day`` (as the form shows it) makes them, in
     the page's language, and what the script needs to write them again."""
     script = {
         "day": _("the same day of the month (day %(day)s)", day="{day}"),
@@ -790,7 +796,6 @@ def monthly_labels(start: str, weekday_names: list[str]) -> dict:
             _("the same weekday of the month as the start"),
         ],
     }
-    day = _start_day(start or "")
     if day is None:
         return {"day": script["plain"][0], "weekday": script["plain"][1], "script": script}
     number, weekday = weekday_of_month(day)

@@ -48,7 +48,11 @@
     box.addEventListener("change", function () { daysChanged = true; });
   });
   function startDay() {
-    var parts = /^(\d{4})-(\d{2})-(\d{2})/.exec(start.value);
+    /* A start in another form the API takes ("16.03.2027 19:00", in a text input) is read
+       by the server alone: its day comes in data-day while the value is as shown; typed
+       anew, the server moves the day on saving (event_form.py::start_day). */
+    var shown = start.value === start.defaultValue ? start.dataset.day || "" : "";
+    var parts = /^(\d{4})-(\d{2})-(\d{2})/.exec(start.value) || /^(\d{4})-(\d{2})-(\d{2})$/.exec(shown);
     var date = parts ? new Date(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) : null;
     return date && date.getUTCDate() === +parts[3] ? date : null;
   }
