@@ -58,7 +58,7 @@ from store.posts import (
     publication_epoch,
     readable_clause,
     rows_by_id,
-    slug_asked,
+    slugs_asked,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -1267,8 +1267,11 @@ _EVENTS_BY_IDS = Statement(
 
 
 def get_event_by_slug(slug: str) -> Event | None:
-    found = _EVENT_BY_SLUG.instances(Event, slug_asked(slug), "trash", 1)
-    return found[0] if found else None
+    for asked in dict.fromkeys(slugs_asked(slug)):
+        found = _EVENT_BY_SLUG.instances(Event, asked, "trash", 1)
+        if found:
+            return found[0]
+    return None
 
 
 def slug_free_for(slug: str, event_id: int) -> bool:

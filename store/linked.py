@@ -18,7 +18,7 @@ from store.models import Event, EventOrganizer, EventVenue, Node, Organizer, Ven
 from store.posts import (
     allocate_id,
     readable_clause,
-    slug_asked,
+    slugs_asked,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -92,7 +92,11 @@ def origins_of_post(number: int) -> set[str]:
 
 def get_linked_by_slug(kind: str, slug: str):
     model = MODELS[kind]
-    return model.get_or_none((model.slug == slug_asked(slug)) & (model.status != "trash"))
+    for asked in dict.fromkeys(slugs_asked(slug)):
+        found = model.get_or_none((model.slug == asked) & (model.status != "trash"))
+        if found is not None:
+            return found
+    return None
 
 
 def find_duplicate(kind: str, values: dict, viewer: Viewer):

@@ -114,12 +114,22 @@ def slug_asked(text: str) -> str:
 _ASCII_SLUG = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")
 
 
-def term_slugs_asked(text: str) -> tuple[str, str]:
-    """The two slugs a term's slug filter names: as written (``slug_asked``: a slug kept in
-    its own letters, ``café-concert``, is found as such), and as WP_Term_Query reads it
+def slugs_asked(text: str) -> tuple[str, str]:
+    """The stored slugs an address names, the nearest first: ``slug_asked``'s, after it
+    with the ``-`` the address ends in. An older version cut a long slug after trimming its
+    dashes, so a few stored slugs end in one and their ``url`` names it (SPEC §15: every
+    item's url is a real page); renaming them would move their links. Any other address
+    names one slug, twice."""
+    asked = slug_asked(text)
+    return (f"{asked}-" if asked and text.endswith("-") else asked), asked
+
+
+def term_slugs_asked(text: str) -> tuple[str, str, str]:
+    """The three slugs a term's slug filter names: as written (``slugs_asked``: a slug kept
+    in its own letters, ``café-concert``, is found as such), and as WP_Term_Query reads it
     (``sanitize_title``, whose ``remove_accents`` asks ``ete-musique`` for ``été-musique``),
-    which is the slug a name becomes (``slugify``); the same twice when they agree."""
-    return slug_asked(text), slugify(text)
+    which is the slug a name becomes (``slugify``); the same more than once when they agree."""
+    return (*slugs_asked(text), slugify(text))
 
 
 class _SlugTaken(dict):

@@ -26,8 +26,8 @@ from store.posts import (
     publication_horizon,
     readable_clause,
     rows_by_id,
-    slug_asked,
     slugify,
+    slugs_asked,
     term_slugs_asked,
     unique_slug,
 )
@@ -59,11 +59,14 @@ _TERM_BY_NAME = Statement(
 
 
 def term_by_slug(slug: str, taxonomy: str) -> Term | None:
-    """The term whose slug an address names (``slug_asked``, in any case): a term's page
+    """The term whose slug an address names (``slugs_asked``, in any case): a term's page
     names its slug only, and a slug of digits ("18+" makes ``18``) names that term, not
     the term whose id those digits are (``find_term``'s reading, the API's)."""
-    rows = _TERM_BY_SLUG.rows(taxonomy, slug_asked(slug))
-    return Term(**vars(rows[0])) if rows else None
+    for asked in dict.fromkeys(slugs_asked(slug)):
+        rows = _TERM_BY_SLUG.rows(taxonomy, asked)
+        if rows:
+            return Term(**vars(rows[0]))
+    return None
 
 
 def find_term(value, taxonomy: str) -> Term | None:
@@ -365,7 +368,7 @@ def _term_values(taxonomy: str, filters: TermFilters, parents: list[int], **extr
     ``name.0``, ``name.1``…)."""
     values = {"taxonomy": taxonomy, "now": utcnow_str(), "parent": filters.parent, **extra}
     # A slug asked is sanitised as a stored one was (WP_Term_Query's sanitize_title): `BIG-MUSIC`,
-    # `été-musique`; two slugs each (term_slugs_asked).
+    # `été-musique`; three slugs each (term_slugs_asked).
     slugs = [asked for slug in filters.slug or () for asked in term_slugs_asked(slug)]
     named = {"include": filters.include, "exclude": filters.exclude, "slug": slugs}
     for name, items in {**named, "parents": parents}.items():
@@ -393,7 +396,7 @@ def _terms_query(taxonomy: str, filters: TermFilters, viewer: Viewer, parents: i
     if filters.parent is not None:
         query = query.where(Term.parent == ref("parent"))
     if filters.slug:
-        query = query.where(Term.slug.in_(ref.list("slug", 2 * len(filters.slug))))
+        query = query.where(Term.slug.in_(ref.list("slug", 3 * len(filters.slug))))
     if filters.event is not None:
         query = query.where(
             fn.EXISTS(

@@ -290,6 +290,15 @@ def unstore(app) -> None:
     forget_all(app)
 
 
+def store_older_slug(app, model, item_id: int, slug: str) -> None:
+    """``slug`` stored for an item as an older version left it (one ending in "-": it cut a
+    long slug after trimming its dashes), every stored text and memo made afresh."""
+    with app.app_context(), database.connection_context(), write_transaction():
+        model.update(slug=slug).where(model.id == item_id).execute()
+        EventText.update(body="").execute()
+    forget_all(app)
+
+
 def body_without_echo(response) -> dict:
     data = response.get_json()
     data.pop("rest_url", None)

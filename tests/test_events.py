@@ -10,6 +10,7 @@ import pytest
 from store.db import database
 from store.models import Event
 from tests.conftest import NS, event_form, forget_listings, saved_id
+from tests.helpers import store_older_slug
 
 
 def stored(event_id):
@@ -1097,6 +1098,24 @@ def test_a_by_slug_route_finds_the_item_whatever_the_case_of_the_slug(client, ad
     venue = client.post(f"{NS}/venues", json={"venue": "Big Hall"}, headers=admin).get_json()
     assert client.get(f"{NS}/venues/by-slug/BIG-HALL").status_code == 200
     assert venue["slug"] == "big-hall"
+
+
+def test_an_event_whose_stored_slug_ends_in_a_dash_is_found_by_it(app, client, make_event):
+    """An older version cut a long slug after trimming its dashes, so a few stored slugs
+    end in "-": the lookup trimmed the asked slug (as WordPress reads it) and found
+    nothing, or the event holding the trimmed slug. Its ``url`` and by-slug route answer
+    it (SPEC §15); the trimmed slug still names its own event."""
+    old = make_event(title="Old cut")
+    store_older_slug(app, Event, old["id"], "old-cut-")
+    new = make_event(title="Newer", slug="old-cut")
+    assert new["slug"] == "old-cut"
+    shown = client.get(f"{NS}/events/{old['id']}").get_json()
+    assert (shown["slug"], urlsplit(shown["url"]).path) == ("old-cut-", "/event/old-cut-/")
+    for asked, event in (("old-cut-", old), ("Old-Cut-", old), ("old-cut", new)):
+        assert client.get(f"{NS}/events/by-slug/{asked}").get_json()["id"] == event["id"]
+    page = client.get("/event/old-cut-/", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and "<h1>Old cut</h1>" in page.get_data(as_text=True)
+    assert client.get(f"{NS}/events/by-slug/other-").status_code == 400
 
 
 def test_a_slug_asked_as_stored_is_read_as_slugify_reads_it():

@@ -6,8 +6,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from store.models import Term
 from tests.conftest import NS, event_form
 from tests.databases import ON_POSTGRES
+from tests.helpers import store_older_slug
 
 
 def test_create_read_update_delete_category(client, as_role, make_event):
@@ -1103,6 +1105,33 @@ def test_term_pages_and_term_slug_filters_find_a_slug_whatever_its_case(client, 
         "/wp-json/tribe/events/v1/categories", query_string={"slug": "MUSIC-X"}
     ).get_json()
     assert [c["id"] for c in listed["categories"]] == [category["id"]]
+
+
+@pytest.mark.parametrize("taxonomy", ["category", "tag"])
+def test_a_term_whose_stored_slug_ends_in_a_dash_is_found_by_it(
+    app, client, admin, make_event, taxonomy
+):
+    """A slug an older version stored ending in "-" (it cut a long slug after trimming its
+    dashes): the term's page (its ``url``, SPEC §15), the slug filters and a listing's
+    filter by slug find it, not the term holding the trimmed slug."""
+    plural = "categories" if taxonomy == "category" else "tags"
+    old, new = (
+        client.post(f"{NS}/{plural}", json={"name": name}, headers=admin).get_json()
+        for name in ("Old cut", "Newer")
+    )
+    store_older_slug(app, Term, old["id"], "old-cut-")
+    renamed = client.post(f"{NS}/{plural}/{new['id']}", json={"slug": "old-cut"}, headers=admin)
+    assert renamed.get_json()["slug"] == "old-cut"
+    make_event(title="Filed", **{plural: [old["id"]]})
+    assert client.get(f"{NS}/{plural}/{old['id']}").get_json()["url"].endswith("/old-cut-/")
+    page = client.get(f"/events/{taxonomy}/old-cut-/", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and "Filed" in page.get_data(as_text=True)
+    # The filter names both: the slug stored, and the one WordPress reads (trimmed).
+    for asked, terms in (("old-cut-", [old, new]), ("old-cut", [new])):
+        listed = client.get(f"{NS}/{plural}", query_string={"slug": asked, "hide_empty": "false"})
+        assert {t["id"] for t in listed.get_json()[plural]} == {t["id"] for t in terms}, asked
+    events = client.get(f"{NS}/events", query_string={plural: "old-cut-"}).get_json()
+    assert [e["title"] for e in events["events"]] == ["Filed"]
 
 
 @pytest.mark.parametrize("name", ["\u0661", "\u00b2", "\u2460"])

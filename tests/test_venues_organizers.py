@@ -4,7 +4,9 @@ import unicodedata
 
 import pytest
 
+from store.linked import MODELS
 from tests.conftest import NS
+from tests.helpers import store_older_slug
 
 TEC = "/wp-json/tribe/events/v1"
 WP = "/wp-json/wp/v2"
@@ -62,6 +64,34 @@ def test_venue_validation(client, admin):
         == 400
     )
     assert client.post(f"{NS}/venues", json={"venue": "x"}).status_code == 401
+
+
+@pytest.mark.parametrize("kind", ["venue", "organizer"])
+def test_a_venue_or_organizer_whose_stored_slug_ends_in_a_dash_is_found_by_it(
+    app, client, admin, kind
+):
+    """A slug an older version stored ending in "-" (it cut a long slug after trimming its
+    dashes): its by-slug routes and its page (its ``url``, SPEC §15) answer it, not the
+    item holding the trimmed slug, which its own address still names."""
+    plural = f"{kind}s"
+
+    def made(name, **fields):
+        answer = client.post(f"{NS}/{plural}", json={kind: name, **fields}, headers=admin)
+        assert answer.status_code == 201, answer.get_json()
+        return answer.get_json()
+
+    old = made("Old cut")
+    store_older_slug(app, MODELS[kind], old["id"], "old-cut-")
+    new = made("Newer", slug="old-cut")
+    assert client.get(f"{NS}/{plural}/{old['id']}").get_json()["url"].endswith("/old-cut-/")
+    for asked, item in (("old-cut-", old), ("OLD-CUT-", old), ("old-cut", new)):
+        for root in (NS, TEC):
+            found = client.get(f"{root}/{plural}/by-slug/{asked}").get_json()
+            assert found["id"] == item["id"], (root, asked)
+    page = client.get(f"/{kind}/old-cut-/", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and "<h1>Old cut</h1>" in page.get_data(as_text=True)
+    wordpress = client.get(f"{WP}/tribe_{kind}", query_string={"slug": "old-cut-"}).get_json()
+    assert [post["id"] for post in wordpress] == [old["id"]]
 
 
 def test_single_venue_reads(client, venue, as_role):
