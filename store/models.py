@@ -202,10 +202,14 @@ class Venue(Post):
     geo_lng = FloatField(null=True)
     # The ``global_id`` of the item it was imported from (``import-tec``): in its lineage.
     origin = TextField(default="")
+    # The head of the title folded (store/linked.py::title_key), by which a new venue finds
+    # its duplicate: written with the title, never by SQL (no index over our fold).
+    title_key = TextField(default="")
 
     class Meta:
         indexes = (
             (("slug",), True),
+            (("title_key",), False),
             (("geo_lat", "geo_lng"), False),
             (("date_utc",), False),
             # Scheduled venues by publication date, as the events' (store/posts.py
@@ -219,9 +223,15 @@ class Organizer(Post):
     website = TextField(default="")
     email = TextField(default="")
     origin = TextField(default="")  # as the venue's
+    title_key = TextField(default="")  # as the venue's
 
     class Meta:
-        indexes = ((("slug",), True), (("date_utc",), False), (("status", "date_utc"), False))
+        indexes = (
+            (("slug",), True),
+            (("title_key",), False),
+            (("date_utc",), False),
+            (("status", "date_utc"), False),
+        )
 
 
 class Media(BaseModel):

@@ -25,6 +25,7 @@ from store.db import (
     upsert,
     write_transaction,
 )
+from store.linked import title_key
 from store.media import file_names, remove_files, save_media
 from store.models import (
     EVENT_TEXT_INDEX,
@@ -466,6 +467,7 @@ def _venue_row(venue_id: int, post: dict, rng: random.Random, media_ids: list) -
         **post,
         "id": venue_id,
         "title": name,
+        "title_key": title_key(name),
         "slug": slugify(name),
         "description": f"<p>A venue in {city}.</p>",
         "address": f"{rng.randint(1, 200)} Main Street",
@@ -499,6 +501,7 @@ def _organizer_row(organizer_id: int, post: dict, rng: random.Random) -> dict:
         **post,
         "id": organizer_id,
         "title": name,
+        "title_key": title_key(name),
         "slug": slugify(name),
         "description": "",
         "email": f"hello{organizer_id}@example.org",

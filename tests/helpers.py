@@ -24,7 +24,7 @@ import requests
 from PIL import Image
 
 from rules import clock, dates
-from store.db import database, write_transaction
+from store.db import database, is_postgres, write_transaction
 from store.models import EventText
 from tests.conftest import NS, csrf, forget_all
 from tests.databases import copy_database, drop_database, fresh_database, query
@@ -337,3 +337,29 @@ def signed_in_by_link(server, link: str) -> tuple[requests.Session, str]:
     )
     assert answer.status_code == 303, answer.text
     return editor, csrf(editor.get(server.base + "/manage/", timeout=30).text)
+
+
+def read_plans(app, monkeypatch, write, marker: str) -> list[str]:
+    """The engine's plan (SQLite's ``EXPLAIN QUERY PLAN``, PostgreSQL's ``EXPLAIN``) of each
+    read naming ``marker`` that ``write`` (a callable making one request) sends, a plan's
+    lines joined by " / ": the mechanism behind a cost, where a timing would be the bench's."""
+    # Connections of their own: one that ran a migration's ANALYZE (an earlier test's) keeps
+    # planning by the rows counted then.
+    app.extensions["calendar.db"].close_all()
+    sent = []
+    execute = database.obj.execute_sql
+
+    def spying(sql, params=None, *args, **kwargs):
+        sent.append((sql, params))
+        return execute(sql, params, *args, **kwargs)
+
+    monkeypatch.setattr(database.obj, "execute_sql", spying)
+    write()
+    monkeypatch.undo()
+    reads = [(s, p) for s, p in sent if marker in s and s.lstrip().startswith("SELECT")]
+    explain = "EXPLAIN" if is_postgres() else "EXPLAIN QUERY PLAN"
+    with app.app_context(), database.connection_context():
+        return [
+            " / ".join(row[-1] for row in database.execute_sql(f"{explain} {s}", p))
+            for s, p in reads
+        ]
