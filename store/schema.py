@@ -360,7 +360,6 @@ def _v33_linked_title_keys():
         _add_columns(table, {"title_key": "TEXT NOT NULL DEFAULT ''"})
         titles = model.select(model.id, model.title).tuples().iterator()
         update_rows(table, "id", ("title_key",), [(title_key(t), n) for n, t in titles])
-        # This index alone (as the model names it): the model's others are other steps'.
         database.execute_sql(f"CREATE INDEX IF NOT EXISTS {table}_title_key ON {table} (title_key)")
 
 
