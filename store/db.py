@@ -519,7 +519,8 @@ def folded(column):
     ``unicode_fold`` (a call per row it compares). No index is made over it on SQLite: a
     file whose index needs our function fails ``PRAGMA integrity_check`` and any write from
     the ``sqlite3`` shell; so a term's lookup by name folds its taxonomy's names, and a
-    venue's or organizer's de-duplication every title (docs/performance.md, chk19a)."""
+    venue's or organizer's de-duplication the titles of its key only (a column the writes
+    fill in Python, store/linked.py::title_key; docs/performance.md, chk19a)."""
     if is_postgres():
         before, after = _FOLD_SQL.split("{}")
         return NodeList((SQL(before), column, SQL(after)), glue="")
