@@ -1892,6 +1892,35 @@ def test_a_venue_renamed_at_the_source_keeps_its_earlier_address(app, client, ad
     assert status == 301 and location.endswith("/venue/new-hall/")
 
 
+def test_an_imported_venue_is_a_new_ones_duplicate_by_its_name_renamed_or_not(
+    app, client, admin, blog
+):
+    """A venue the import brought, then renamed at the source, is found by the API's
+    de-duplication under its new name in any case, not its former one: the import writes
+    the title's key as every write does (fix20a: the key is read, not every title folded)."""
+
+    def venue(name: str, modified: str) -> dict:
+        return {
+            "id": 61, "author": "1", "status": "publish", "date": "2026-11-02 10:00:00",
+            "date_utc": "2026-11-02 09:00:00", "modified": modified, "modified_utc": modified,
+            "url": f"{blog.base}/venue/hall/", "venue": name, "slug": "hall",
+            "global_id": "127.0.0.1/blog?id=61", "global_id_lineage": ["127.0.0.1/blog?id=61"],
+        }  # fmt: skip
+
+    for name, modified in (
+        ("Salle Été", "2026-11-02 10:00:00"),
+        ("Grande Salle", "2026-11-25 10:00:00"),
+    ):
+        blog.venues = [venue(name, modified)]
+        blog.events = [_blog_event(blog.base, 62, "in-the-hall", venue=blog.venues[0])]
+        assert run(app, blog.base).exit_code == 0
+        ours = client.get(f"{NS}/venues/by-slug/hall", headers=admin).get_json()
+        again = client.post(f"{NS}/venues", json={"venue": name.upper()}, headers=admin)
+        assert again.get_json()["id"] == ours["id"], (name, again.get_json())
+    former = client.post(f"{NS}/venues", json={"venue": "salle été"}, headers=admin)
+    assert former.get_json()["id"] != ours["id"]
+
+
 def test_an_undated_draft_is_dated_when_published(app, client, admin, blog):
     """vtec15, docs/moving-from-tec.md: WordPress's ``0000-00-00 00:00:00`` of a draft never
     given a date is "none, dated when published, as there". The import dated it at the
