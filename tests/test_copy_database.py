@@ -78,10 +78,14 @@ def test_copy_database_between_engines_keeps_every_answer(
                     "start_date": "tomorrow 8am",
                     "end_date": "tomorrow 9am",
                     "categories": ["Music", "New"],
+                    "venue": {"venue": "PARK", "city": "lyon"},
                 },
                 headers=admin,
             )
             assert created.status_code == 201, created.get_json()
+            # The copied venue is the new event's, by its copied title key (de-duplication).
+            park = next(v for v in before["/venues"]["venues"] if v["venue"] == "Park")
+            assert created.get_json()["venue"]["id"] == park["id"]
             ids = {e["id"] for e in before["/events?per_page=50"]["events"]}
             assert created.get_json()["id"] > max(ids)
             assert copied.get(f"{NS}/events?search=move").get_json()["total"] == 1
