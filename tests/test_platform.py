@@ -451,7 +451,8 @@ def test_seed_counts_say_one_in_the_singular(app, admin):
 
 def test_seed_command_fills_a_demo_calendar(app, client):
     runner = app.test_cli_runner()
-    runner.invoke(args=["users", "create", "owner", "--role", "administrator"])
+    made = runner.invoke(args=["users", "create", "owner", "--role", "administrator"])
+    owner = basic("owner", made.output.split()[-1])
     result = runner.invoke(args=["seed", "--events", "60"])
     assert result.exit_code == 0, result.output
     assert "Added 60 demo events" in result.output
@@ -463,6 +464,11 @@ def test_seed_command_fills_a_demo_calendar(app, client):
     assert event["categories"] and event["venue"]
     assert client.get(f"{NS}/venues").get_json()["total"] >= 1
     assert client.get(f"{NS}/categories").get_json()["total"] >= 1
+    # A demo venue or organizer is a new one's duplicate (the seed writes the title keys).
+    for path, field in (("venues", "venue"), ("organizers", "organizer")):
+        item = client.get(f"{NS}/{path}").get_json()[path][0]
+        again = client.post(f"{NS}/{path}", json={field: item[field].lower()}, headers=owner)
+        assert again.get_json()["id"] == item["id"], path
     assert runner.invoke(args=["seed", "--events", "1", "--author", "ghost"]).exit_code != 0
     assert "owned by owner." in result.output
 
