@@ -15,6 +15,7 @@ from store.db import (
     database,
     folded,
     never_reused_id,
+    totals_with_pages,
     unindexed,
     write_transaction,
 )
@@ -31,7 +32,7 @@ from store.posts import (
     term_slugs_asked,
     unique_slug,
 )
-from store.sql import Shaped, Statement, in_list, param, rows_of
+from store.sql import Shaped, Statement, in_list, last_page_total, param, rows_of
 from store.users import Viewer
 
 TAXONOMIES = {"category": "tribe_events_cat", "tag": "post_tag"}
@@ -302,11 +303,12 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
 
     Both statements are compiled once per shape (``store/sql.py::Shaped``): building and
     compiling the query with its subquery of due counts was most of a cold ``GET
-    /categories``, whose SQL itself takes a fraction of a millisecond. A page carries the
-    total in each row (``COUNT(*) OVER ()``: the rows are all read and sorted for the page
-    anyway), so the count is asked only for a page beyond the last, which has no row: on
-    PostgreSQL a full page cost a second round trip (docs/performance.md, twentieth
-    session)."""
+    /categories``, whose SQL itself takes a fraction of a millisecond. The count is asked
+    only when the page is full or beyond the last: a page short of ``limit`` is the last,
+    and gives the total itself (most sites have fewer categories than a page holds). On
+    PostgreSQL a page carries the total in each row (``totals_with_pages``: the rows are
+    all read and sorted for the page anyway), and only a page beyond the last, which has
+    no row, is counted: a full page cost a second round trip."""
     parents = []
     if filters.hide_empty and taxonomy == "category":
         # As WordPress's hierarchical term query: an empty category stays when one of its
@@ -320,14 +322,20 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
     def counted(ref):
         return _terms_query(taxonomy, filters, viewer, len(parents), ref)[0]
 
+    with_total = totals_with_pages()
+
     def page(ref):
         query, ordering = _terms_query(taxonomy, filters, viewer, len(parents), ref)
-        query = query.select_extend(fn.COUNT(SQL("*")).over().alias("total"))
+        if with_total:
+            query = query.select_extend(fn.COUNT(SQL("*")).over().alias("total"))
         return query.order_by(ordering, Term.id).offset(ref("offset")).limit(ref("limit"))
 
     rows = rows_of(_TERMS.execute(shape and (*shape, "page"), page, values))
-    if rows or not offset:
-        return rows, int(rows[0].total) if rows else 0
+    if rows and with_total:
+        return rows, int(rows[0].total)
+    total = last_page_total(rows, offset, limit)
+    if total is not None:
+        return rows, total
     total = _TERMS.execute(shape and (*shape, "count"), _counting(counted), values).fetchone()
     return rows, int(total[0])  # PostgreSQL: numeric
 
