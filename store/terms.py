@@ -15,6 +15,7 @@ from store.db import (
     database,
     folded,
     never_reused_id,
+    totals_with_pages,
     unindexed,
     write_transaction,
 )
@@ -307,7 +308,10 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
     compiling the query with its subquery of due counts was most of a cold ``GET
     /categories``, whose SQL itself takes a fraction of a millisecond. The count is asked
     only when the page is full or beyond the last: a page short of ``limit`` is the last,
-    and gives the total itself (most sites have fewer categories than a page holds)."""
+    and gives the total itself (most sites have fewer categories than a page holds). On
+    PostgreSQL a page carries the total in each row (``totals_with_pages``: the rows are
+    all read and sorted for the page anyway), and only a page beyond the last, which has
+    no row, is counted: a full page cost a second round trip."""
     parents = []
     if filters.hide_empty and taxonomy == "category":
         # As WordPress's hierarchical term query: an empty category stays when one of its
@@ -321,11 +325,17 @@ def list_terms(taxonomy: str, filters: TermFilters, viewer: Viewer, offset: int,
     def counted(ref):
         return _terms_query(taxonomy, filters, viewer, len(parents), ref)[0]
 
+    with_total = totals_with_pages()
+
     def page(ref):
         query, ordering = _terms_query(taxonomy, filters, viewer, len(parents), ref)
+        if with_total:
+            query = query.select_extend(fn.COUNT(SQL("*")).over().alias("total"))
         return query.order_by(ordering, Term.id).offset(ref("offset")).limit(ref("limit"))
 
     rows = rows_of(_TERMS.execute(shape and (*shape, "page"), page, values))
+    if rows and with_total:
+        return rows, int(rows[0].total)
     total = last_page_total(rows, offset, limit)
     if total is not None:
         return rows, total

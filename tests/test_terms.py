@@ -109,7 +109,9 @@ def test_term_listing(client, as_role, make_event):
 
 def test_a_page_short_of_its_size_gives_the_total_without_a_count(client, as_role, monkeypatch):
     """The last page (short of ``per_page``) gives the listing's total itself; the count is
-    asked only for a full page or one past the end, and every total is the same."""
+    asked only for a full page or one past the end, and every total is the same. On
+    PostgreSQL every page with terms carries the total (one round trip): only a page past
+    the end is counted."""
     from store import terms
 
     editor, asked = as_role("editor"), []
@@ -125,11 +127,13 @@ def test_a_page_short_of_its_size_gives_the_total_without_a_count(client, as_rol
     )
     for query, counted, total, names in (
         ("per_page=10", False, 5, "abcde"),
-        ("per_page=2", True, 5, "ab"),
+        ("per_page=2", not ON_POSTGRES, 5, "ab"),
+        ("per_page=2&page=2", not ON_POSTGRES, 5, "cd"),
         ("per_page=2&page=3", False, 5, "e"),
-        ("per_page=5", True, 5, "abcde"),
+        ("per_page=5", not ON_POSTGRES, 5, "abcde"),
         ("per_page=3&page=4", True, 5, ""),
         ("search=zzz", False, 0, ""),
+        ("search=zzz&page=2", True, 0, ""),
     ):
         asked.clear()
         body = client.get(f"{NS}/categories?hide_empty=0&{query}").get_json()
