@@ -435,6 +435,13 @@ COLD_LABELS = {
 }
 
 
+def resident(server: Server) -> str:
+    """Each worker's ``VmRSS`` after a scenario, in MB ("90/91"): the cold run's figure
+    against SPEC §9's 80 MB grows scenario by scenario (the kept texts fill in the window,
+    the month pages add theirs; docs/performance.md, twentieth session)."""
+    return "/".join(f"{mb:.0f}" for mb in server.worker_rss_mb())
+
+
 class ColdPaths:
     """Files of paths never asked before (bench/cold.py draws them), one per run."""
 
@@ -470,7 +477,7 @@ def cold(options, directory: str) -> None:
             )
             print(
                 f"{'scenario':<40}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
-                f"{'ratio':>8}  bar"
+                f"{'ratio':>8}{'RSS MB':>10}  bar"
             )
             healthz = measure(
                 server, server.base + "/healthz", options.seconds, options.connections
@@ -478,7 +485,7 @@ def cold(options, directory: str) -> None:
             print(
                 f"{'GET /healthz':<40}{healthz['rps']:>9.0f}{healthz['p50_us'] / 1000:>9.2f}"
                 f"{healthz['p99_us'] / 1000:>9.2f}{healthz['errors']:>8}{1:>8.2f}"
-                + retried(healthz)
+                f"{resident(server):>10}" + retried(healthz)
             )
             draw = ColdPaths(directory, size, info, options.cold_budget)
             for name in scenarios:
@@ -500,8 +507,8 @@ def cold(options, directory: str) -> None:
                     verdict += " (paths reused: raise --cold-budget)"
                 print(
                     f"{COLD_LABELS[name]:<40}{result['rps']:>9.0f}{p50[name][size]:>9.2f}"
-                    f"{result['p99_us'] / 1000:>9.2f}{errors:>8}{ratio:>8.2f}  {verdict}"
-                    + retried(result)
+                    f"{result['p99_us'] / 1000:>9.2f}{errors:>8}{ratio:>8.2f}"
+                    f"{resident(server):>10}  {verdict}" + retried(result)
                 )
             rss = server.worker_rss_mb()
             print(
