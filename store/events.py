@@ -557,8 +557,8 @@ def events_by_day(
 ) -> list[tuple[int, list[Span]]]:
     """For each day from ``first`` (a calendar grid's), how many events the listing
     ``filters`` has on it and the first ``most`` of them in start order (``Span``s): the
-    listing's own query (``_filtered``: its visibility rule and filters), its bounds from a
-    moment (``ends_after``, ``starts_before``) giving way to each day's. A day is the
+    listing's own query (``_filtered``: its visibility rule and filters), its dates (its
+    window, its bounds from a moment) giving way to each day's. A day is the
     site's: ``bounds`` are the UTC starts of the days from the day before ``first`` to two
     days after the last (``len(bounds) - 3`` days). A timed event is on the days between
     those of its start and of its end (one ending at a midnight is not on the day that
@@ -572,7 +572,7 @@ def events_by_day(
     count = len(bounds) - 3
     if count <= 0:
         return []
-    base = replace(filters, ends_after=None, starts_before=None)
+    base = replace(filters, **DATELESS)
     values = _listing_values(base, viewer, most=most)
     days = [nth_day(first, n) for n in range(count + 1)]  # past 9999-12-31: AFTER_ALL
     totals, starts = _counts_and_starts(base, viewer, first, days, bounds)
@@ -594,6 +594,12 @@ def events_by_day(
     for n, *span in _LISTINGS.execute(shape, shown, values, plan=_plan(base)):
         grid[n][1].append(_span(span))
     return grid
+
+
+# What leaves a listing without dates (``events_by_day``: each day bounds its own events).
+DATELESS = dict.fromkeys(
+    ("start_min", "end_max", "starts_before", "starts_after", "ends_before", "ends_after")
+)
 
 
 def _counts_and_starts(
