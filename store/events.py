@@ -714,32 +714,21 @@ _ON_DATES = Statement(_on_dates)
 
 def _day_values(days: list[str], bounds: list[str], starts: list, count: int) -> dict:
     """The values of each day's placeholders (``_on_day``); ``days``: the grid's, and the
-    day after its last, as ISO dates."""
-    values = {}
-    for n, names in enumerate(_day_names(count)):
-        values.update(
-            zip(
-                names,
-                (
-                    starts[n] or bounds[n + 3],  # none running: an empty range
-                    bounds[n + 3],
-                    bounds[n],
-                    bounds[n + 1],
-                    bounds[n + 2],
-                    days[n],
-                    days[n + 1],
-                ),
-                strict=True,
-            )
-        )
-    return values
+    day after its last, as ISO dates. Made as one list beside the names of them all (a
+    dict updated per day was a tenth of the statement's own time in Python)."""
+    values: list[str] = []
+    for n in range(count):
+        until = bounds[n + 3]  # none running (no start): an empty range, from its end
+        values += (starts[n] or until, until, *bounds[n : n + 3], days[n], days[n + 1])
+    return dict(zip(_day_names(count), values, strict=True))
 
 
 @lru_cache(maxsize=8)
-def _day_names(count: int) -> list[tuple[str, ...]]:
-    """The names of each day's placeholders, as ``_day_values`` gives them."""
+def _day_names(count: int) -> tuple[str, ...]:
+    """The names of every day's placeholders, day after day, as ``_day_values`` gives
+    them."""
     parts = ("from", "until", "after", "start", "end", "date", "next")
-    return [tuple(f"day.{n}.{part}" for part in parts) for n in range(count)]
+    return tuple(f"day.{n}.{part}" for n in range(count) for part in parts)
 
 
 # A grid's days as a table (``_grid_days``): each day's number and the bounds ``_on_day``
