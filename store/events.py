@@ -655,39 +655,42 @@ def _grid_counts(
     rows = _ON_DATES.execute(lowest, f"{last}", f"{first}").fetchall()
     if any(status != "publish" for _first, _last, status, _all_day, _n in rows):
         return None
-    return _spread(rows, first, days[:count])
+    return _spread(rows, days[:count])
 
 
-def _spread(rows: list, first: date, days: list[str]) -> tuple[list[int], list[str | None]]:
+def _spread(rows: list, days: list[str]) -> tuple[list[int], list[str | None]]:
     """Each day's count from ``rows`` of ``event_dates`` (events on the days from
     ``first_day`` to ``last_day``), and the earliest a day's events may start, as stored
     dates are written: a timed event at its first UTC day, an all-day one a day before its
     first date (its zone's midnight, within a day of UTC's). The first events of a day are
     then read from there (``_days_shown``), not from the start of the earliest event still
     running the day before (a day or two more of index entries a day). ``days``: the
-    grid's, from ``first``, as ISO dates; a row's day among them is found by its text."""
+    grid's, as ISO dates; a row's day among them is found by its text, no date parsed."""
     count = len(days)
     index = {day: n for n, day in enumerate(days)}
-    origin = first.toordinal()
     changes = [0] * (count + 1)
     earliest: list[str | None] = [None] * count
     for first_day, last_day, _status, all_day, n in rows:
-        begin = index.get(first_day)
-        if begin is None:  # before the grid (or after it)
-            begin = max(date.fromisoformat(first_day).toordinal() - origin, 0)
-        end = index.get(last_day)
-        if end is None:
-            end = min(date.fromisoformat(last_day).toordinal() - origin, count - 1)
+        # A day not in the grid is before it (a first day) or after it (a last day): the
+        # rows are those on its days (``_on_dates``).
+        begin, end = index.get(first_day, 0), index.get(last_day, count - 1)
         if begin > end:
             continue
         changes[begin] += n
         changes[end + 1] -= n
-        start = f"{date.fromisoformat(first_day) - timedelta(days=1)}" if all_day else first_day
+        start = first_day
+        if all_day:  # the day before: the grid's own when it holds it
+            start = days[begin - 1] if begin else _day_before(first_day)
         for day in range(begin, end + 1):
             known = earliest[day]
             if known is None or start < known:
                 earliest[day] = start
     return list(accumulate(changes[:count])), earliest
+
+
+def _day_before(day: str) -> str:
+    """The ISO date before ``day``'s."""
+    return f"{date.fromisoformat(day) - timedelta(days=1)}"
 
 
 def _on_dates():
