@@ -1089,9 +1089,17 @@ def _more_texts():
         text = counted.get(more)
         if text is None:
             text = counted[more] = _html(ngettext("%(num)s more", "%(num)s more", more))
-        return _more_link(link, _html(more_on % {"count": more, "day": label}), text)
+        return _more_link(link, _more_label(more_on, label, more), text)
 
     return more_of
+
+
+@lru_cache(maxsize=4096)
+def _more_label(more_on: str, label: str, more: int) -> str:
+    """A "more" link's name (``more_on``, its message in the page's language, filled with
+    how many more and the day's date), escaped: nearly every day of a busy month has one,
+    and the same day and count make the same name on every page that shows them."""
+    return _html(more_on % {"count": more, "day": label})
 
 
 def _grid_items(link_of):
