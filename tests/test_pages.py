@@ -488,6 +488,35 @@ def test_a_grid_counted_by_dates_reads_one_earliest_start_of_event_day(
             assert earliest == events._earliest_running_starts([day], "2031-04-08")[0], day
 
 
+def test_a_grid_spreads_the_kept_dates_over_its_days_by_their_text(app):
+    """``_spread`` finds a row's days among the grid's by their text alone: a first day it
+    does not hold is before it, a last day after it, an all-day event may start the day
+    before its first date (the grid's own day, or one before the grid). The same counts
+    and earliest starts as days counted one by one, on rows begun before the grid, ending
+    after it, all day on its first day, and lasting no day at all."""
+    from store.events import _spread
+
+    first = date(2031, 3, 2)
+    days = [f"{first + timedelta(days=n)}" for n in range(35)]
+    rng = Random(15)
+    for _round in range(200):
+        rows = []
+        for _n in range(rng.randrange(1, 12)):
+            begin = first + timedelta(days=rng.randrange(-9, 35))
+            end = begin + timedelta(days=rng.choice([0, 0, 1, 2, 40]))
+            if end >= first:  # as ``_on_dates`` reads them: on the grid's days
+                rows.append((f"{begin}", f"{end}", "publish", rng.random() < 0.3, 2))
+        counts, earliest = _spread(rows, days)
+        for n, day in enumerate(days):
+            on = [row for row in rows if row[0] <= day <= row[1]]
+            assert counts[n] == 2 * len(on), (rows, day)
+            starts = [
+                f"{date.fromisoformat(b) - timedelta(days=1)}" if all_day else b
+                for b, _e, _s, all_day, _n in on
+            ]
+            assert earliest[n] == min(starts, default=None), (rows, day)
+
+
 def _titles_of_day(client, day: str) -> list[str]:
     html = page(client, f"/events/{day}/")
     return re.findall(r'class="event-title"><a href="[^"]*">([^<]*)</a>', html)
@@ -2773,6 +2802,25 @@ def test_the_month_grid_escapes_what_it_writes_as_the_templates_do(client, make_
     more = re.search(r'<a class="more" href="([^"]+)" aria-label="([^"]+)">2 more</a>', cell)
     assert more and more.group(1).endswith("?search=chips&amp;featured=0"), cell
     assert cell.count("<li>") == 3
+
+
+def test_a_page_past_ascii_is_sent_as_its_text_in_utf8(client, make_event):
+    """A page's bytes are made from its template's pieces, each encoded alone
+    (app/pages::_rendered): a piece past ASCII (a French month, a time's narrow space, an
+    emoji) among pieces that are not is the same UTF-8 as the whole page's text encoded,
+    its ETag that of the bytes sent."""
+    from app.cache import etag_of
+
+    title = "Fête 🎉 à\u202f20\u00a0h"
+    for n in range(5):
+        event(make_event, title=f"{title} {n}", start_date=f"{DAY} 1{n}:00:00")
+    for root in ("", "/fr", "/de"):
+        response = client.get(f"{root}/events/month/{DAY:%Y-%m}/", headers=HTML)
+        body = response.get_data()
+        text = body.decode("utf-8")
+        assert f"{title} 0" in text and body == text.encode()
+        assert response.headers["ETag"] == etag_of(body)
+        assert response.content_length == len(body)
 
 
 def test_a_descriptions_headings_stay_below_the_pages_own(client, admin, make_event):
