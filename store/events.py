@@ -434,6 +434,18 @@ class Span(NamedTuple):
     slug: str
 
 
+class Shown(NamedTuple):
+    """What a calendar grid shows of an event on one of its days (``events_by_day``, which
+    placed it): whether it is all day, its start (the time it begins, on its first day),
+    its title linked by its slug."""
+
+    id: int
+    all_day: bool  # as the engine gives it: 0/1 from SQLite
+    utc_start: str
+    title: str
+    slug: str
+
+
 # What the feed reads of its listed events to group their series (app/reading/feed.py):
 # their JSON comes from event_texts, so their texts, descriptions included, are not read
 # twice (a tenth of a 1,000-event feed).
@@ -460,6 +472,9 @@ SPAN_COLUMNS = (
     Event.title,
     Event.slug,
 )
+# A grid's first events of a day (``Shown``): a hundred rows a month, whose dates past the
+# start the grid never reads (three columns of text each, a seventh of the statement).
+SHOWN_COLUMNS = (Event.id, Event.all_day, Event.utc_start, Event.title, Event.slug)
 
 
 def list_events(
@@ -554,9 +569,9 @@ def _keyed(filters: EventFilters) -> EventFilters:
 
 def events_by_day(
     filters: EventFilters, viewer: Viewer, first: date, bounds: list[str], most: int
-) -> list[tuple[int, list[Span]]]:
+) -> list[tuple[int, list[Shown]]]:
     """For each day from ``first`` (a calendar grid's), how many events the listing
-    ``filters`` has on it and the first ``most`` of them in start order (``Span``s): the
+    ``filters`` has on it and the first ``most`` of them in start order (``Shown``): the
     listing's own query (``_filtered``: its visibility rule and filters), its dates (its
     window, its bounds from a moment) giving way to each day's. A day is the
     site's: ``bounds`` are the UTC starts of the days from the day before ``first`` to two
@@ -588,11 +603,11 @@ def events_by_day(
         )
         for n, total in counted_days:
             totals[n] = int(total)
-    grid: list[tuple[int, list[Span]]] = [(total, []) for total in totals]
+    grid: list[tuple[int, list[Shown]]] = [(total, []) for total in totals]
     shown = partial(_days_shown, base, viewer, count)
     shape = shape and (*shape, "shown", most)
     for n, *span in _LISTINGS.execute(shape, shown, values, plan=_plan(base)):
-        grid[n][1].append(_span(span))
+        grid[n][1].append(_shown(span))
     return grid
 
 
@@ -619,8 +634,8 @@ def _counts_and_starts(
     return None, _earliest_running_starts(utc_days, last)
 
 
-# A ``Span`` of a row's values: ``Span._make`` without its length check (a hundred a grid).
-_span = partial(tuple.__new__, Span)
+# A ``Shown`` of a row's values: ``Shown._make`` without its length check (a hundred a grid).
+_shown = partial(tuple.__new__, Shown)
 
 
 def _counted_by_dates(
@@ -784,21 +799,21 @@ def _day_counts(base: EventFilters, viewer: Viewer, count: int, ref):
 
 
 def _days_shown(base: EventFilters, viewer: Viewer, count: int, ref):
-    """The first events of each day (``most`` of them), as (day, *SPAN_COLUMNS) rows in
+    """The first events of each day (``most`` of them), as (day, *SHOWN_COLUMNS) rows in
     day and start order: each day's by a subquery of its row (PostgreSQL's ``LATERAL``;
     SQLite, which has none, reads them by id from a correlated ``IN``)."""
     days = _grid_days(ref, count)
     first = _on_day(base, viewer, ref, days).order_by(Event.utc_start, Event.id).limit(ref("most"))
     if is_postgres():
-        shown = first.select(*SPAN_COLUMNS).alias("shown")
-        columns = [shown.c[column.name] for column in SPAN_COLUMNS]
+        shown = first.select(*SHOWN_COLUMNS).alias("shown")
+        columns = [shown.c[column.name] for column in SHOWN_COLUMNS]
         query = Select(from_list=[days], columns=[days.c.day_n, *columns]).join(
             shown, JOIN.LATERAL, on=SQL("true")
         )
         order = (days.c.day_n, shown.c.utc_start, shown.c.id)
         return query.order_by(*order).with_cte(days).bind(database)
     shown = Event.alias("shown")
-    columns = [getattr(shown, column.name) for column in SPAN_COLUMNS]
+    columns = [getattr(shown, column.name) for column in SHOWN_COLUMNS]
     return (
         shown.select(days.c.day_n, *columns)
         .from_(days)
