@@ -624,14 +624,13 @@ def _counts_and_starts(
     where each day's first events may start. Counted by dates, the grid needs the earliest
     start of an event running on its first day alone (one value, not the 130 rows of
     ``_earliest_running_starts`` at 10,000 demo events)."""
-    count = len(bounds) - 3
-    utc_days, last = [b[:10] for b in bounds[: count + 1]], bounds[-1][:10]
+    count, last = len(bounds) - 3, bounds[-1][:10]
     if _counted_by_dates(base, viewer, days, bounds, count):
-        earliest = _FIRST_RUNNING.execute(last, utc_days[0]).fetchone()[0]
+        earliest = _FIRST_RUNNING.execute(last, bounds[0][:10]).fetchone()[0]
         counted = _grid_counts(first, days, earliest)
         if counted is not None:
             return counted
-    return None, _earliest_running_starts(utc_days, last)
+    return None, _earliest_running_starts([b[:10] for b in bounds[: count + 1]], last)
 
 
 # A ``Shown`` of a row's values: ``Shown._make`` without its length check (a hundred a grid).
