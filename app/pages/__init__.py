@@ -115,10 +115,10 @@ def page_response(template: str, status: int = 200, embed: bool = False, **conte
 def _rendered(template: str, context: dict) -> bytes:
     """``render_template`` from the templates compiled for the page's language
     (app/i18n.py::templates_in: its messages written in), as the bytes the response
-    sends. Each piece the template writes is encoded on its own: a page holding one
-    character past ASCII (a time's narrow space, U+202F) made the whole joined text one of
-    two bytes a character, whose UTF-8 encoding took 0.12 ms of a 130 kB month page, where
-    the pieces of plain ASCII, most of it (the JSON-LD), are copied as they are."""
+    sends. Each piece the template writes is encoded on its own: one character past ASCII
+    (a time's narrow space, U+202F) made the whole joined text one of two bytes a
+    character, widened to join and walked to encode, where a piece of plain ASCII is
+    copied as it is (a 130 kB month page rendered and encoded: 0.20 → 0.175 ms)."""
     app = current_app._get_current_object()
     app.update_template_context(context)
     compiled = templates_in(app, current_language()).get_template(template)
