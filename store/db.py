@@ -35,6 +35,7 @@ from urllib.parse import unquote, urlsplit
 from peewee import (
     SQL,
     BooleanField,
+    Cast,
     CharField,
     Database,
     DatabaseError,
@@ -580,6 +581,14 @@ def unavailable(error: Exception) -> bool:
 def is_postgres() -> bool:
     """Whether the bound database is PostgreSQL (else SQLite)."""
     return isinstance(database.obj, PostgresqlDatabase)
+
+
+def day_before(day):
+    """The ISO date (``YYYY-MM-DD``) before ``day``'s, an expression of one, in the bound
+    engine's SQL (``dates_key`` writes the same into its triggers' text)."""
+    if is_postgres():
+        return fn.to_char(Cast(day, "date") - SQL("1"), SQL("'YYYY-MM-DD'"))
+    return fn.date(day, SQL("'-1 day'"))
 
 
 def unindexed(column):

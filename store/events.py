@@ -28,6 +28,7 @@ from store.db import (
     count_matching,
     data_version,
     database,
+    day_before,
     insert_rows,
     is_postgres,
     matching_ids,
@@ -626,8 +627,7 @@ def _counts_and_starts(
     ``_earliest_running_starts`` at 10,000 demo events)."""
     count, last = len(bounds) - 3, bounds[-1][:10]
     if _counted_by_dates(base, viewer, days, bounds, count):
-        earliest = _FIRST_RUNNING.execute(last, bounds[0][:10]).fetchone()[0]
-        counted = _grid_counts(first, days, earliest)
+        counted = _grid_counts(first, days, last, bounds[0][:10])
         if counted is not None:
             return counted
     return None, _earliest_running_starts([b[:10] for b in bounds[: count + 1]], last)
@@ -651,22 +651,22 @@ def _counted_by_dates(
 
 
 def _grid_counts(
-    first: date, days: list[str], earliest: str | None
+    first: date, days: list[str], last_start: str, running_on: str
 ) -> tuple[list[int], list[str | None]] | None:
     """How many published, listed events each UTC day of ``days`` (from ``first``, and the
     day after the last) has,
     and where in start order its first one may be (``_spread``), from ``event_dates``' rows
     (a few a day, whatever the events: a grid of 100,000 events counted 30,000 index
-    entries), read from ``earliest``, the first UTC day an event running on the day before
-    ``first`` starts (``_earliest_running_starts``: an all-day one's first date may be a
-    day earlier). None when a scheduled event is among them: whether it shows depends on
-    the clock (its publication date), which the rows do not keep."""
+    entries), read from the day before the first UTC day an event running on
+    ``running_on`` (the UTC day of the day before ``first``) and starting by
+    ``last_start`` starts (``_first_running``; an all-day one's first date may be a day
+    earlier), asked in the same statement (``_ON_GRID_DATES``: one round trip, where the
+    earliest start and the rows took two). None when a scheduled event is among them:
+    whether it shows depends on the clock (its publication date), which the rows do not
+    keep."""
     count = len(days) - 1
-    if earliest is None:  # no listed event runs on the grid's days or after
-        return [0] * count, [None] * count
-    lowest = (date.fromisoformat(earliest) - timedelta(days=1)).isoformat()
     last = first + timedelta(days=count - 1)
-    rows = _ON_DATES.execute(lowest, f"{last}", f"{first}").fetchall()
+    rows = _ON_GRID_DATES.execute(last_start, running_on, f"{last}", f"{first}").fetchall()
     if any(status != "publish" for _first, _last, status, _all_day, _n in rows):
         return None
     return _spread(rows, days[:count])
@@ -707,10 +707,10 @@ def _day_before(day: str) -> str:
     return f"{date.fromisoformat(day) - timedelta(days=1)}"
 
 
-def _on_dates():
-    """``event_dates``' rows of the days ``param(2)`` to ``param(1)``: events first on a day
-    from ``param(0)`` to ``param(1)`` and last on ``param(2)`` or later, of the statuses an
-    anonymous caller may see (``rules/posts.py::is_published``)."""
+def _on_dates(lowest, last, first):
+    """``event_dates``' rows of the days ``first`` to ``last``: events first on a day from
+    ``lowest`` to ``last`` and last on ``first`` or later, of the statuses an anonymous
+    caller may see (``rules/posts.py::is_published``)."""
     return EventDates.select(
         EventDates.first_day,
         EventDates.last_day,
@@ -718,15 +718,22 @@ def _on_dates():
         EventDates.all_day,
         EventDates.n,
     ).where(
-        (EventDates.first_day >= param(0))
-        & (EventDates.first_day <= param(1))
-        & (EventDates.last_day >= param(2))
+        (EventDates.first_day >= lowest)
+        & (EventDates.first_day <= last)
+        & (EventDates.last_day >= first)
         & EventDates.status.in_([SQL("'publish'"), SQL("'future'")])
         & (EventDates.n > SQL("0"))
     )
 
 
-_ON_DATES = Statement(_on_dates)
+def _on_grid_dates():
+    """``_on_dates`` of a grid counted by dates, from the day before ``_first_running``'s
+    day (``param(0)``, ``param(1)``) to ``param(2)``, last on ``param(3)`` or later. No
+    event running then: no day to begin from, no row."""
+    return _on_dates(day_before(_first_running()), param(2), param(3))
+
+
+_ON_GRID_DATES = Statement(_on_grid_dates)
 
 
 def _day_values(days: list[str], bounds: list[str], starts: list, count: int) -> dict:
@@ -917,8 +924,12 @@ def _running(_sizes=()):
 
 
 _RUNNING = Statement(_running)
-# The earliest of ``_running``'s starts: the first value of ``_earliest_running_starts``.
-_FIRST_RUNNING = Statement(lambda: _running().select(fn.MIN(EventDay.start_day)))
+
+
+def _first_running():
+    """The earliest of ``_running``'s starts: the first value of
+    ``_earliest_running_starts``, one value where it reads the rows."""
+    return _running().select(fn.MIN(EventDay.start_day))
 
 
 def _ordered(filters, viewer, version, bound, offset, limit, only, joined=None) -> list:

@@ -455,14 +455,17 @@ def test_a_grid_counted_by_dates_reads_one_earliest_start_of_event_day(
     app, client, make_event, monkeypatch
 ):
     """Counted from ``event_dates``, a grid needs the earliest start of an event running on
-    its first day alone: one value of ``event_day`` (``_FIRST_RUNNING``), the first of what
-    ``_earliest_running_starts`` reads in rows for a grid counted day by day."""
+    its first day alone: one value of ``event_day`` (``_first_running``), the first of what
+    ``_earliest_running_starts`` reads in rows for a grid counted day by day, asked inside
+    the statement of ``event_dates``' rows (``_ON_GRID_DATES``: one round trip, where the
+    value and the rows took two), which reads the rows the two would have read."""
     from store import events
     from store.db import database
+    from store.sql import Statement
 
     _make_awkward_grid_events(make_event)
-    sent = {"first": 0, "rows": 0}
-    for name, statement in (("first", events._FIRST_RUNNING), ("rows", events._RUNNING)):
+    sent = {"dates": 0, "rows": 0}
+    for name, statement in (("dates", events._ON_GRID_DATES), ("rows", events._RUNNING)):
 
         def counted(*args, name=name, execute=statement.execute, **kwargs):
             sent[name] += 1
@@ -471,10 +474,10 @@ def test_a_grid_counted_by_dates_reads_one_earliest_start_of_event_day(
         monkeypatch.setattr(statement, "execute", counted)
     found, expected, from_dates = _grid_by_both_rules(app, "UTC")
     assert found == expected and from_dates
-    assert sent == {"first": 1, "rows": 0}
+    assert sent == {"dates": 1, "rows": 0}
     found, expected, from_dates = _grid_by_both_rules(app, "Europe/Paris")
     assert found == expected and not from_dates
-    assert sent == {"first": 1, "rows": 1}
+    assert sent == {"dates": 1, "rows": 1}
     monkeypatch.undo()
     days = [
         f"2031-{month:02}-{day:02}"
@@ -482,10 +485,17 @@ def test_a_grid_counted_by_dates_reads_one_earliest_start_of_event_day(
         for day in (1, 9, 24, 30)
         if (month, day) != (2, 30)
     ]
+    first_running = Statement(events._first_running)
     with app.app_context(), database.connection_context():
         for day in days:
-            earliest = events._FIRST_RUNNING.execute("2031-04-08", day).fetchone()[0]
+            earliest = first_running.execute("2031-04-08", day).fetchone()[0]
             assert earliest == events._earliest_running_starts([day], "2031-04-08")[0], day
+            read = events._ON_GRID_DATES.execute("2031-04-08", day, "2031-04-08", day)
+            two_steps = []
+            if earliest is not None:
+                lowest = f"{date.fromisoformat(earliest) - timedelta(days=1)}"
+                two_steps = events._on_dates(lowest, "2031-04-08", day).tuples()
+            assert sorted(map(tuple, read)) == sorted(map(tuple, two_steps)), day
 
 
 def test_a_grid_spreads_the_kept_dates_over_its_days_by_their_text(app):
