@@ -583,6 +583,20 @@ def is_postgres() -> bool:
     return isinstance(database.obj, PostgresqlDatabase)
 
 
+def day_before_sql() -> str:
+    """The ISO date (``YYYY-MM-DD``) before that of the text put for ``{}``, in the bound
+    engine's SQL: ``dates_key``'s triggers and ``day_before``'s statements."""
+    if is_postgres():
+        return "to_char(CAST({} AS date) - 1, 'YYYY-MM-DD')"
+    return "date({}, '-1 day')"
+
+
+def day_before(day):
+    """``day_before_sql`` of ``day``, an expression (a subquery) of a ``YYYY-MM-DD`` text."""
+    before, after = day_before_sql().split("{}")
+    return NodeList((SQL(before), day, SQL(after)), glue="")
+
+
 def unindexed(column):
     """``column`` as a value SQLite's planner will not look up by index (same value, same
     type): a listing's page is then read in start order, stopping after the page, instead
@@ -1236,10 +1250,7 @@ def dates_key() -> tuple[tuple[str, str], ...]:
     event is on the UTC days from its start's to its last second's (one ending at a
     midnight after its start is not on the day that midnight begins); an all-day one on
     its own dates, whatever their UTC times (store/events.py::_on_day's rule, on UTC days)."""
-    if is_postgres():
-        day_before_end = "to_char(CAST(substr({0}.utc_end, 1, 10) AS date) - 1, 'YYYY-MM-DD')"
-    else:
-        day_before_end = "date(substr({0}.utc_end, 1, 10), '-1 day')"
+    day_before_end = day_before_sql().format("substr({0}.utc_end, 1, 10)")
     last = (
         "CASE WHEN {0}.all_day THEN substr({0}.end_date, 1, 10) "
         "WHEN {0}.utc_end <= {0}.utc_start THEN substr({0}.utc_start, 1, 10) "

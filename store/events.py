@@ -28,6 +28,7 @@ from store.db import (
     count_matching,
     data_version,
     database,
+    day_before,
     insert_rows,
     is_postgres,
     matching_ids,
@@ -434,6 +435,18 @@ class Span(NamedTuple):
     slug: str
 
 
+class Shown(NamedTuple):
+    """What a calendar grid shows of an event on one of its days (``events_by_day``, which
+    placed it): whether it is all day, its start (the time it begins, on its first day),
+    its title linked by its slug."""
+
+    id: int
+    all_day: bool  # as the engine gives it: 0/1 from SQLite
+    utc_start: str
+    title: str
+    slug: str
+
+
 # What the feed reads of its listed events to group their series (app/reading/feed.py):
 # their JSON comes from event_texts, so their texts, descriptions included, are not read
 # twice (a tenth of a 1,000-event feed).
@@ -460,6 +473,9 @@ SPAN_COLUMNS = (
     Event.title,
     Event.slug,
 )
+# A grid's first events of a day (``Shown``): a hundred rows a month, whose dates past the
+# start the grid never reads (three columns of text each, a seventh of the statement).
+SHOWN_COLUMNS = (Event.id, Event.all_day, Event.utc_start, Event.title, Event.slug)
 
 
 def list_events(
@@ -554,11 +570,11 @@ def _keyed(filters: EventFilters) -> EventFilters:
 
 def events_by_day(
     filters: EventFilters, viewer: Viewer, first: date, bounds: list[str], most: int
-) -> list[tuple[int, list[Span]]]:
+) -> list[tuple[int, list[Shown]]]:
     """For each day from ``first`` (a calendar grid's), how many events the listing
-    ``filters`` has on it and the first ``most`` of them in start order (``Span``s): the
-    listing's own query (``_filtered``: its visibility rule and filters), its bounds from a
-    moment (``ends_after``, ``starts_before``) giving way to each day's. A day is the
+    ``filters`` has on it and the first ``most`` of them in start order (``Shown``): the
+    listing's own query (``_filtered``: its visibility rule and filters), its dates (its
+    window, its bounds from a moment) giving way to each day's. A day is the
     site's: ``bounds`` are the UTC starts of the days from the day before ``first`` to two
     days after the last (``len(bounds) - 3`` days). A timed event is on the days between
     those of its start and of its end (one ending at a midnight is not on the day that
@@ -572,7 +588,7 @@ def events_by_day(
     count = len(bounds) - 3
     if count <= 0:
         return []
-    base = replace(filters, ends_after=None, starts_before=None)
+    base = replace(filters, **DATELESS)
     values = _listing_values(base, viewer, most=most)
     days = [nth_day(first, n) for n in range(count + 1)]  # past 9999-12-31: AFTER_ALL
     totals, starts = _counts_and_starts(base, viewer, first, days, bounds)
@@ -588,12 +604,18 @@ def events_by_day(
         )
         for n, total in counted_days:
             totals[n] = int(total)
-    grid: list[tuple[int, list[Span]]] = [(total, []) for total in totals]
+    grid: list[tuple[int, list[Shown]]] = [(total, []) for total in totals]
     shown = partial(_days_shown, base, viewer, count)
     shape = shape and (*shape, "shown", most)
     for n, *span in _LISTINGS.execute(shape, shown, values, plan=_plan(base)):
-        grid[n][1].append(_span(span))
+        grid[n][1].append(_shown(span))
     return grid
+
+
+# What leaves a listing without dates (``events_by_day``: each day bounds its own events).
+DATELESS = dict.fromkeys(
+    ("start_min", "end_max", "starts_before", "starts_after", "ends_before", "ends_after")
+)
 
 
 def _counts_and_starts(
@@ -603,18 +625,16 @@ def _counts_and_starts(
     where each day's first events may start. Counted by dates, the grid needs the earliest
     start of an event running on its first day alone (one value, not the 130 rows of
     ``_earliest_running_starts`` at 10,000 demo events)."""
-    count = len(bounds) - 3
-    utc_days, last = [b[:10] for b in bounds[: count + 1]], bounds[-1][:10]
+    count, last = len(bounds) - 3, bounds[-1][:10]
     if _counted_by_dates(base, viewer, days, bounds, count):
-        earliest = _FIRST_RUNNING.execute(last, utc_days[0]).fetchone()[0]
-        counted = _grid_counts(first, days, earliest)
+        counted = _grid_counts(first, days, last, bounds[0][:10])
         if counted is not None:
             return counted
-    return None, _earliest_running_starts(utc_days, last)
+    return None, _earliest_running_starts([b[:10] for b in bounds[: count + 1]], last)
 
 
-# A ``Span`` of a row's values: ``Span._make`` without its length check (a hundred a grid).
-_span = partial(tuple.__new__, Span)
+# A ``Shown`` of a row's values: ``Shown._make`` without its length check (a hundred a grid).
+_shown = partial(tuple.__new__, Shown)
 
 
 def _counted_by_dates(
@@ -631,52 +651,50 @@ def _counted_by_dates(
 
 
 def _grid_counts(
-    first: date, days: list[str], earliest: str | None
+    first: date, days: list[str], last_start: str, running_on: str
 ) -> tuple[list[int], list[str | None]] | None:
     """How many published, listed events each UTC day of ``days`` (from ``first``, and the
     day after the last) has,
     and where in start order its first one may be (``_spread``), from ``event_dates``' rows
     (a few a day, whatever the events: a grid of 100,000 events counted 30,000 index
-    entries), read from ``earliest``, the first UTC day an event running on the day before
-    ``first`` starts (``_earliest_running_starts``: an all-day one's first date may be a
-    day earlier). None when a scheduled event is among them: whether it shows depends on
-    the clock (its publication date), which the rows do not keep."""
+    entries), read from the day before the first UTC day an event running on
+    ``running_on`` (the UTC day of the day before ``first``) and starting by
+    ``last_start`` starts (``_first_running``; an all-day one's first date may be a day
+    earlier), asked in the same statement (``_ON_GRID_DATES``: one round trip, where the
+    earliest start and the rows took two). None when a scheduled event is among them:
+    whether it shows depends on the clock (its publication date), which the rows do not
+    keep."""
     count = len(days) - 1
-    if earliest is None:  # no listed event runs on the grid's days or after
-        return [0] * count, [None] * count
-    lowest = (date.fromisoformat(earliest) - timedelta(days=1)).isoformat()
     last = first + timedelta(days=count - 1)
-    rows = _ON_DATES.execute(lowest, f"{last}", f"{first}").fetchall()
+    rows = _ON_GRID_DATES.execute(last_start, running_on, f"{last}", f"{first}").fetchall()
     if any(status != "publish" for _first, _last, status, _all_day, _n in rows):
         return None
-    return _spread(rows, first, days[:count])
+    return _spread(rows, days[:count])
 
 
-def _spread(rows: list, first: date, days: list[str]) -> tuple[list[int], list[str | None]]:
+def _spread(rows: list, days: list[str]) -> tuple[list[int], list[str | None]]:
     """Each day's count from ``rows`` of ``event_dates`` (events on the days from
     ``first_day`` to ``last_day``), and the earliest a day's events may start, as stored
     dates are written: a timed event at its first UTC day, an all-day one a day before its
     first date (its zone's midnight, within a day of UTC's). The first events of a day are
     then read from there (``_days_shown``), not from the start of the earliest event still
     running the day before (a day or two more of index entries a day). ``days``: the
-    grid's, from ``first``, as ISO dates; a row's day among them is found by its text."""
+    grid's, as ISO dates; a row's day among them is found by its text, no date parsed."""
     count = len(days)
     index = {day: n for n, day in enumerate(days)}
-    origin = first.toordinal()
     changes = [0] * (count + 1)
     earliest: list[str | None] = [None] * count
     for first_day, last_day, _status, all_day, n in rows:
-        begin = index.get(first_day)
-        if begin is None:  # before the grid (or after it)
-            begin = max(date.fromisoformat(first_day).toordinal() - origin, 0)
-        end = index.get(last_day)
-        if end is None:
-            end = min(date.fromisoformat(last_day).toordinal() - origin, count - 1)
+        # A day not in the grid is before it (a first day) or after it (a last day): the
+        # rows are those on its days (``_on_dates``).
+        begin, end = index.get(first_day, 0), index.get(last_day, count - 1)
         if begin > end:
             continue
         changes[begin] += n
         changes[end + 1] -= n
-        start = f"{date.fromisoformat(first_day) - timedelta(days=1)}" if all_day else first_day
+        start = first_day
+        if all_day:  # the day before: the grid's own when it holds it
+            start = days[begin - 1] if begin else _day_before(first_day)
         for day in range(begin, end + 1):
             known = earliest[day]
             if known is None or start < known:
@@ -684,10 +702,15 @@ def _spread(rows: list, first: date, days: list[str]) -> tuple[list[int], list[s
     return list(accumulate(changes[:count])), earliest
 
 
-def _on_dates():
-    """``event_dates``' rows of the days ``param(2)`` to ``param(1)``: events first on a day
-    from ``param(0)`` to ``param(1)`` and last on ``param(2)`` or later, of the statuses an
-    anonymous caller may see (``rules/posts.py::is_published``)."""
+def _day_before(day: str) -> str:
+    """The ISO date before ``day``'s."""
+    return f"{date.fromisoformat(day) - timedelta(days=1)}"
+
+
+def _on_dates(lowest, last, first):
+    """``event_dates``' rows of the days ``first`` to ``last``: events first on a day from
+    ``lowest`` to ``last`` and last on ``first`` or later, of the statuses an anonymous
+    caller may see (``rules/posts.py::is_published``)."""
     return EventDates.select(
         EventDates.first_day,
         EventDates.last_day,
@@ -695,45 +718,41 @@ def _on_dates():
         EventDates.all_day,
         EventDates.n,
     ).where(
-        (EventDates.first_day >= param(0))
-        & (EventDates.first_day <= param(1))
-        & (EventDates.last_day >= param(2))
+        (EventDates.first_day >= lowest)
+        & (EventDates.first_day <= last)
+        & (EventDates.last_day >= first)
         & EventDates.status.in_([SQL("'publish'"), SQL("'future'")])
         & (EventDates.n > SQL("0"))
     )
 
 
-_ON_DATES = Statement(_on_dates)
+def _on_grid_dates():
+    """``_on_dates`` of a grid counted by dates, from the day before ``_first_running``'s
+    day (``param(0)``, ``param(1)``) to ``param(2)``, last on ``param(3)`` or later. No
+    event running then: no day to begin from, no row."""
+    return _on_dates(day_before(_first_running()), param(2), param(3))
+
+
+_ON_GRID_DATES = Statement(_on_grid_dates)
 
 
 def _day_values(days: list[str], bounds: list[str], starts: list, count: int) -> dict:
     """The values of each day's placeholders (``_on_day``); ``days``: the grid's, and the
-    day after its last, as ISO dates."""
-    values = {}
-    for n, names in enumerate(_day_names(count)):
-        values.update(
-            zip(
-                names,
-                (
-                    starts[n] or bounds[n + 3],  # none running: an empty range
-                    bounds[n + 3],
-                    bounds[n],
-                    bounds[n + 1],
-                    bounds[n + 2],
-                    days[n],
-                    days[n + 1],
-                ),
-                strict=True,
-            )
-        )
-    return values
+    day after its last, as ISO dates. Made as one list beside the names of them all (a
+    dict updated per day was a tenth of the statement's own time in Python)."""
+    values: list[str] = []
+    for n in range(count):
+        until = bounds[n + 3]  # none running (no start): an empty range, from its end
+        values += (starts[n] or until, until, *bounds[n : n + 3], days[n], days[n + 1])
+    return dict(zip(_day_names(count), values, strict=True))
 
 
 @lru_cache(maxsize=8)
-def _day_names(count: int) -> list[tuple[str, ...]]:
-    """The names of each day's placeholders, as ``_day_values`` gives them."""
+def _day_names(count: int) -> tuple[str, ...]:
+    """The names of every day's placeholders, day after day, as ``_day_values`` gives
+    them."""
     parts = ("from", "until", "after", "start", "end", "date", "next")
-    return [tuple(f"day.{n}.{part}" for part in parts) for n in range(count)]
+    return tuple(f"day.{n}.{part}" for n in range(count) for part in parts)
 
 
 # A grid's days as a table (``_grid_days``): each day's number and the bounds ``_on_day``
@@ -786,21 +805,21 @@ def _day_counts(base: EventFilters, viewer: Viewer, count: int, ref):
 
 
 def _days_shown(base: EventFilters, viewer: Viewer, count: int, ref):
-    """The first events of each day (``most`` of them), as (day, *SPAN_COLUMNS) rows in
+    """The first events of each day (``most`` of them), as (day, *SHOWN_COLUMNS) rows in
     day and start order: each day's by a subquery of its row (PostgreSQL's ``LATERAL``;
     SQLite, which has none, reads them by id from a correlated ``IN``)."""
     days = _grid_days(ref, count)
     first = _on_day(base, viewer, ref, days).order_by(Event.utc_start, Event.id).limit(ref("most"))
     if is_postgres():
-        shown = first.select(*SPAN_COLUMNS).alias("shown")
-        columns = [shown.c[column.name] for column in SPAN_COLUMNS]
+        shown = first.select(*SHOWN_COLUMNS).alias("shown")
+        columns = [shown.c[column.name] for column in SHOWN_COLUMNS]
         query = Select(from_list=[days], columns=[days.c.day_n, *columns]).join(
             shown, JOIN.LATERAL, on=SQL("true")
         )
         order = (days.c.day_n, shown.c.utc_start, shown.c.id)
         return query.order_by(*order).with_cte(days).bind(database)
     shown = Event.alias("shown")
-    columns = [getattr(shown, column.name) for column in SPAN_COLUMNS]
+    columns = [getattr(shown, column.name) for column in SHOWN_COLUMNS]
     return (
         shown.select(days.c.day_n, *columns)
         .from_(days)
@@ -905,8 +924,12 @@ def _running(_sizes=()):
 
 
 _RUNNING = Statement(_running)
-# The earliest of ``_running``'s starts: the first value of ``_earliest_running_starts``.
-_FIRST_RUNNING = Statement(lambda: _running().select(fn.MIN(EventDay.start_day)))
+
+
+def _first_running():
+    """The earliest of ``_running``'s starts: the first value of
+    ``_earliest_running_starts``, one value where it reads the rows."""
+    return _running().select(fn.MIN(EventDay.start_day))
 
 
 def _ordered(filters, viewer, version, bound, offset, limit, only, joined=None) -> list:

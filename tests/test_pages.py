@@ -456,14 +456,17 @@ def test_a_grid_counted_by_dates_reads_one_earliest_start_of_event_day(
     app, client, make_event, monkeypatch
 ):
     """Counted from ``event_dates``, a grid needs the earliest start of an event running on
-    its first day alone: one value of ``event_day`` (``_FIRST_RUNNING``), the first of what
-    ``_earliest_running_starts`` reads in rows for a grid counted day by day."""
+    its first day alone: one value of ``event_day`` (``_first_running``), the first of what
+    ``_earliest_running_starts`` reads in rows for a grid counted day by day, asked inside
+    the statement of ``event_dates``' rows (``_ON_GRID_DATES``: one round trip, where the
+    value and the rows took two), which reads the rows the two would have read."""
     from store import events
     from store.db import database
+    from store.sql import Statement
 
     _make_awkward_grid_events(make_event)
-    sent = {"first": 0, "rows": 0}
-    for name, statement in (("first", events._FIRST_RUNNING), ("rows", events._RUNNING)):
+    sent = {"dates": 0, "rows": 0}
+    for name, statement in (("dates", events._ON_GRID_DATES), ("rows", events._RUNNING)):
 
         def counted(*args, name=name, execute=statement.execute, **kwargs):
             sent[name] += 1
@@ -472,10 +475,10 @@ def test_a_grid_counted_by_dates_reads_one_earliest_start_of_event_day(
         monkeypatch.setattr(statement, "execute", counted)
     found, expected, from_dates = _grid_by_both_rules(app, "UTC")
     assert found == expected and from_dates
-    assert sent == {"first": 1, "rows": 0}
+    assert sent == {"dates": 1, "rows": 0}
     found, expected, from_dates = _grid_by_both_rules(app, "Europe/Paris")
     assert found == expected and not from_dates
-    assert sent == {"first": 1, "rows": 1}
+    assert sent == {"dates": 1, "rows": 1}
     monkeypatch.undo()
     days = [
         f"2031-{month:02}-{day:02}"
@@ -483,10 +486,46 @@ def test_a_grid_counted_by_dates_reads_one_earliest_start_of_event_day(
         for day in (1, 9, 24, 30)
         if (month, day) != (2, 30)
     ]
+    first_running = Statement(events._first_running)
     with app.app_context(), database.connection_context():
         for day in days:
-            earliest = events._FIRST_RUNNING.execute("2031-04-08", day).fetchone()[0]
+            earliest = first_running.execute("2031-04-08", day).fetchone()[0]
             assert earliest == events._earliest_running_starts([day], "2031-04-08")[0], day
+            read = events._ON_GRID_DATES.execute("2031-04-08", day, "2031-04-08", day)
+            two_steps = []
+            if earliest is not None:
+                lowest = f"{date.fromisoformat(earliest) - timedelta(days=1)}"
+                two_steps = events._on_dates(lowest, "2031-04-08", day).tuples()
+            assert sorted(map(tuple, read)) == sorted(map(tuple, two_steps)), day
+
+
+def test_a_grid_spreads_the_kept_dates_over_its_days_by_their_text(app):
+    """``_spread`` finds a row's days among the grid's by their text alone: a first day it
+    does not hold is before it, a last day after it, an all-day event may start the day
+    before its first date (the grid's own day, or one before the grid). The same counts
+    and earliest starts as days counted one by one, on rows begun before the grid, ending
+    after it, all day on its first day, and lasting no day at all."""
+    from store.events import _spread
+
+    first = date(2031, 3, 2)
+    days = [f"{first + timedelta(days=n)}" for n in range(35)]
+    rng = Random(15)
+    for _round in range(200):
+        rows = []
+        for _n in range(rng.randrange(1, 12)):
+            begin = first + timedelta(days=rng.randrange(-9, 35))
+            end = begin + timedelta(days=rng.choice([0, 0, 1, 2, 40]))
+            if end >= first:  # as ``_on_dates`` reads them: on the grid's days
+                rows.append((f"{begin}", f"{end}", "publish", rng.random() < 0.3, 2))
+        counts, earliest = _spread(rows, days)
+        for n, day in enumerate(days):
+            on = [row for row in rows if row[0] <= day <= row[1]]
+            assert counts[n] == 2 * len(on), (rows, day)
+            starts = [
+                f"{date.fromisoformat(b) - timedelta(days=1)}" if all_day else b
+                for b, _e, _s, all_day, _n in on
+            ]
+            assert earliest[n] == min(starts, default=None), (rows, day)
 
 
 def _titles_of_day(client, day: str) -> list[str]:
@@ -2800,6 +2839,25 @@ def test_the_month_grid_escapes_what_it_writes_as_the_templates_do(client, make_
     more = re.search(r'<a class="more" href="([^"]+)" aria-label="([^"]+)">2 more</a>', cell)
     assert more and more.group(1).endswith("?search=chips&amp;featured=0"), cell
     assert cell.count("<li>") == 3
+
+
+def test_a_page_past_ascii_is_sent_as_its_text_in_utf8(client, make_event):
+    """A page's bytes are made from its template's pieces, each encoded alone
+    (app/pages::_rendered): a piece past ASCII (a French month, a time's narrow space, an
+    emoji) among pieces that are not is the same UTF-8 as the whole page's text encoded,
+    its ETag that of the bytes sent."""
+    from app.cache import etag_of
+
+    title = "Fête 🎉 à\u202f20\u00a0h"
+    for n in range(5):
+        event(make_event, title=f"{title} {n}", start_date=f"{DAY} 1{n}:00:00")
+    for root in ("", "/fr", "/de"):
+        response = client.get(f"{root}/events/month/{DAY:%Y-%m}/", headers=HTML)
+        body = response.get_data()
+        text = body.decode("utf-8")
+        assert f"{title} 0" in text and body == text.encode()
+        assert response.headers["ETag"] == etag_of(body)
+        assert response.content_length == len(body)
 
 
 def test_a_descriptions_headings_stay_below_the_pages_own(client, admin, make_event):

@@ -305,11 +305,13 @@ def spans_between(filters: Filters, first: datetime, last: datetime) -> list[Spa
 
 def events_by_day(filters: Filters, first: date, last: date, most: int):
     """For each of the site's days [first, last], how many events are on it and the first
-    ``most`` of them (``Span``s), as ``spans_between`` places them, counted by the store
-    without reading the others (a month of a large calendar holds thousands)."""
-    api_args = _between_args(filters, day_start(first, -1), day_start(last, 2))
+    ``most`` of them (``Shown``: what the grid shows of each), as ``spans_between`` places
+    them, counted by the store without reading the others (a month of a large calendar
+    holds thousands)."""
     bounds = day_starts(first, (last - first).days + 4, -1)
-    return store_events_by_day(_filters(api_args, most), ANONYMOUS, first, bounds, most)
+    # The listing without dates: the store bounds it by the days (its window's two dates,
+    # read and checked as the API reads them, were a twentieth of a month page).
+    return store_events_by_day(_filters(filters.api_args(), most), ANONYMOUS, first, bounds, most)
 
 
 def day_starts(first: date, count: int, offset: int = 0) -> list[str]:
