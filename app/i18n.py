@@ -24,7 +24,7 @@ from jinja2 import Environment
 from jinja2.compiler import CodeGenerator
 from jinja2.ext import Extension
 from jinja2.lexer import Token
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from rules import N_  # noqa: F401 (one home; app modules import it from here too)
 
@@ -156,6 +156,8 @@ def escaped(value) -> str:
     writes 150) and dropped by that join was a sixth of the templates' time."""
     if type(value) is str and _escape_inner is not None:
         return _escape_inner(value)
+    if type(value) is Markup:  # a macro's or a block's text: ``escape`` copied it whole
+        return value
     return escape(value)
 
 
