@@ -3607,3 +3607,20 @@ def test_a_pages_outputs_and_globals_are_what_jinja_makes_of_them(app):
         compiled = templates_in(app, "en").from_string(source)
         assert isinstance(compiled.globals, dict)
         assert compiled.render(values) == app.jinja_env.from_string(source).render(values)
+
+
+def test_a_query_naming_no_filter_reads_as_none_and_one_naming_a_filter_is_read():
+    """``Filters.from_query`` answers a query that names no filter (a list's page number, a
+    client's ``_``) with no filters at once, and reads any filter's name as before."""
+    from werkzeug.datastructures import MultiDict
+
+    from app.pages.reading import BadFlag, BadRequest, Filters
+
+    assert Filters.from_query(MultiDict([("page", "2"), ("_", "7")])) == Filters()
+    assert Filters.from_query(MultiDict([("tags[]", "a, b"), ("page", "2")])).tags == ["a", "b"]
+    assert Filters.from_query(MultiDict([("featured", "0")])).featured is False
+    assert Filters.from_query(MultiDict([("tribe-bar-search", " jazz ")])).search == "jazz"
+    with pytest.raises(BadRequest):
+        Filters.from_query(MultiDict([("search[]", "a\x01")]))
+    with pytest.raises(BadFlag):
+        Filters.from_query(MultiDict([("featured", "maybe")]))
