@@ -449,6 +449,10 @@ def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datet
     plain = _plain_form(text)
     if plain is not None:
         return plain
+    if len(text) == 20 and text[19] in "Zz":  # a UTC moment, as the pages and feeds write one
+        plain = _plain_form(text[:19])
+        if plain is not None:
+            return _from_utc(plain, tz)
     if _TIMESTAMP.match(text):
         return _from_timestamp(float(text), tz)
     text = _as_iso_day(text)
@@ -474,10 +478,7 @@ def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datet
                 delta = timedelta(hours=int(digits[1:3]), minutes=int(digits[3:5]))
                 if digits[0] == "-":
                     delta = -delta
-            try:
-                return utc_to_local(parsed - delta, tz)
-            except OverflowError:
-                raise DateError("date out of range") from None
+            return _from_utc(parsed - delta, tz)
         return parsed
     now_utc = now_utc or clock.utcnow().replace(tzinfo=None)
     try:
@@ -563,6 +564,13 @@ def _plain_form(text: str) -> datetime | None:
     except ValueError:  # a digit missing, a day past the month's end: told as before
         return None
     return value if value.tzinfo is None else None
+
+
+def _from_utc(moment: datetime, tz: tzinfo) -> datetime:
+    try:
+        return utc_to_local(moment, tz)
+    except OverflowError:
+        raise DateError("date out of range") from None
 
 
 def _from_timestamp(value: float, tz: tzinfo) -> datetime:

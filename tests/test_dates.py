@@ -89,6 +89,34 @@ def test_the_plain_form_reads_what_the_general_pattern_reads(text):
     assert plain == datetime(*(int(group) for group in match.groups()[:6]))
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet="0123456789-:Tt Z+.\u0663", min_size=19, max_size=19),
+        st.tuples(moments, st.sampled_from("T ")).map(
+            lambda pair: pair[0].isoformat(pair[1], "seconds")
+        ),
+    ),
+    st.sampled_from("Zz"),
+    st.sampled_from(ZONES),
+)
+def test_a_utc_moment_in_the_plain_form_reads_as_the_general_pattern_reads_it(text, z, zone):
+    """A plain form followed by ``Z`` (how the pages write their lists' bounds), read
+    without the general pattern, gives the moment ``_ABSOLUTE`` reads, in the zone."""
+    tz, _name = dates.resolve_timezone(zone)
+    if dates._plain_form(text) is None:
+        return
+    match = dates._ABSOLUTE.match(text + z)
+    assert match is not None and match.group(7).upper() == "Z"
+    try:  # a moment past the years a zone can write (0001-01-01Z east of Greenwich)
+        expected = dates.utc_to_local(datetime(*(int(g) for g in match.groups()[:6])), tz)
+    except dates.DateError:
+        with pytest.raises(dates.DateError):
+            dates._parse_datetime(text + z, tz)
+        return
+    assert dates._parse_datetime(text + z, tz) == expected
+
+
 @settings(max_examples=100, deadline=None)
 @given(moments)
 def test_day_snapping(value):

@@ -3661,3 +3661,51 @@ def test_a_pages_messages_are_written_in_when_its_templates_are_compiled(app):
     code = templates_in(app, "fr").compile(source, raw=True)
     assert "L&#39;image n&#39;a pas été supprimée" in code  # written in, escaped
     assert code.count("resolve('_')") == 1  # the call with a number to fill
+
+
+def test_a_pages_outputs_and_globals_are_what_jinja_makes_of_them(app):
+    """The pages' templates write each ``{{ … }}`` through ``app.i18n.escaped`` and keep
+    their globals as one dict (``_plain_globals``): the text is the app's own Jinja's, for
+    text to escape, markup, numbers, nothing, a macro's and a block's output."""
+    from markupsafe import Markup
+
+    from app.i18n import templates_in
+
+    class Html:
+        def __html__(self):
+            return "<b>kept</b>"
+
+    source = (
+        '{% from "macros.html" import pager %}<p title="{{ text }}">{{ text }}|{{ safe }}'
+        "|{{ number }}|{{ nothing }}|{{ missing }}|{{ html }}|{{ text|upper }}"
+        "|{% set held %}{{ text }}{% endset %}{{ held }}|{{ pager(text, none, 2) }}"
+        "|{{ url_for('pages.list_view') }}|{% filter upper %}{{ text }}{% endfilter %}</p>"
+    )
+    values = {
+        "text": "<a href='x'>\"Tom\" & Jerry\u202f</a>",
+        "safe": Markup("<i>as it is</i>"),
+        "number": 12.5,
+        "nothing": None,
+        "html": Html(),
+    }
+    with app.test_request_context("/events/"):
+        compiled = templates_in(app, "en").from_string(source)
+        assert isinstance(compiled.globals, dict)
+        assert compiled.render(values) == app.jinja_env.from_string(source).render(values)
+
+
+def test_a_query_naming_no_filter_reads_as_none_and_one_naming_a_filter_is_read():
+    """``Filters.from_query`` answers a query that names no filter (a list's page number, a
+    client's ``_``) with no filters at once, and reads any filter's name as before."""
+    from werkzeug.datastructures import MultiDict
+
+    from app.pages.reading import BadFlag, BadRequest, Filters
+
+    assert Filters.from_query(MultiDict([("page", "2"), ("_", "7")])) == Filters()
+    assert Filters.from_query(MultiDict([("tags[]", "a, b"), ("page", "2")])).tags == ["a", "b"]
+    assert Filters.from_query(MultiDict([("featured", "0")])).featured is False
+    assert Filters.from_query(MultiDict([("tribe-bar-search", " jazz ")])).search == "jazz"
+    with pytest.raises(BadRequest):
+        Filters.from_query(MultiDict([("search[]", "a\x01")]))
+    with pytest.raises(BadFlag):
+        Filters.from_query(MultiDict([("featured", "maybe")]))

@@ -64,6 +64,10 @@ MOST_SPANS = 20_000
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# The names a query's filters may come by (``Filters.from_query``).
+_FILTER_NAMES = frozenset(
+    name for base in (*FILTERS, "tribe-bar-search", "featured") for name in (base, f"{base}[]")
+)
 
 
 class NotFound(LookupError):
@@ -129,6 +133,8 @@ class Filters:
                 found.extend(part.strip() for part in raw.split(",") if part.strip())
             return found[:20]
 
+        if _FILTER_NAMES.isdisjoint(query):  # most pages: no filter asked
+            return cls()
         for name in (*FILTERS, "tribe-bar-search"):
             for raw in query.getlist(name) + query.getlist(f"{name}[]"):
                 if _CONTROL.search(raw):
