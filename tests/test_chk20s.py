@@ -1,0 +1,111 @@
+"""chk20s: an outside check of the twentieth session's changes (title keys, slugs ending
+in "-", import-tec's post_parent, the past list from a picked day, the repeats builder)."""
+
+import re
+
+import pytest
+
+from store.models import Event, Term
+from tests.conftest import NS
+from tests.helpers import store_older_slug
+
+HTML = {"Accept": "text/html"}
+WP = "/wp-json/wp/v2"
+
+
+def _heading(answer) -> str:
+    found = re.search(r"<h1[^>]*>(.*?)</h1>", answer.get_data(as_text=True), re.S)
+    return found.group(1).strip() if found else ""
+
+
+def _followed(client, path: str):
+    answer = client.get(path, headers=HTML)
+    for _ in range(3):
+        if answer.status_code not in (301, 302, 303, 307, 308):
+            break
+        answer = client.get(answer.headers["Location"].replace("http://localhost", ""), headers=HTML)
+    return answer
+
+
+# D1 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/events/?eventDisplay=past&eventDate=2025-01-01",
+        "/events/list/?eventDisplay=past&eventDate=2025-01-01",
+        "/events/embed/?past=1&eventDate=2025-01-01",
+        "/events/category/music/?past=1&eventDate=2025-01-01",
+    ],
+)
+def test_the_past_list_from_an_event_date_is_the_list_before_that_day(client, make_event, path):
+    """SPEC §14: ``?past=1`` (or ``eventDisplay=past``) lists past events; this session made
+    the past list from a picked day ("Events before <day>") and ``/events/?past=1&eventDate=DAY``
+    reaches it (301 to ``tribe-bar-date``). The plugin's own spelling of the same question,
+    ``eventDisplay=past&eventDate=DAY``, and the embed/term views with ``eventDate``, drop the
+    day: they answer the past list as of now (an event of 2026-06 listed as before 2025)."""
+    make_event(
+        title="Before the day", start_date="2020-03-10 10:00", end_date="2020-03-10 11:00",
+        categories=["Music"],
+    )  # fmt: skip
+    make_event(
+        title="After the day", start_date="2025-06-10 10:00", end_date="2025-06-10 11:00",
+        categories=["Music"],
+    )  # fmt: skip
+    same = _followed(client, "/events/?past=1&eventDate=2025-01-01")
+    assert same.status_code == 200 and "January 1, 2025" in _heading(same)
+    answer = _followed(client, path)
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 200, answer.status_code
+    assert "January 1, 2025" in _heading(answer), _heading(answer)
+    assert "Before the day" in body
+    assert "After the day" not in body
+
+
+def test_a_bad_event_date_on_the_embedded_past_list_is_a_400_page(client):
+    """The list view refuses ``?past=1&eventDate=bad`` (301, then a 400 page); the embed
+    view answers 200 with the past list as of now: the same address query, read two ways."""
+    assert _followed(client, "/events/?past=1&eventDate=bad").status_code == 400
+    answer = client.get("/events/embed/?past=1&eventDate=bad", headers=HTML)
+    assert answer.status_code == 400, answer.status_code
+
+
+# D2 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("root", [f"{NS}/categories", f"{WP}/tribe_events_cat"])
+def test_a_slug_filter_ending_in_a_dash_names_one_term_not_two(app, client, admin, root):
+    """store/posts.py::term_slugs_asked now asks ``kay-`` AND ``kay`` for ``?slug=kay-``: the
+    term listing widens to two terms, where the same address's other readers (the term's
+    page ``/events/category/kay-/``, ``?categories=kay-``, by-slug) name the one stored as
+    ``kay-`` alone, and before this session the listing named ``kay`` alone."""
+    kay = client.post(f"{NS}/categories", json={"name": "Kay"}, headers=admin).get_json()
+    old = client.post(f"{NS}/categories", json={"name": "Kay old"}, headers=admin).get_json()
+    store_older_slug(app, Term, old["id"], "kay-")
+    answer = client.get(root, query_string={"slug": "kay-", "hide_empty": "false"})
+    assert answer.status_code == 200
+    body = answer.get_json()
+    terms = body["categories"] if isinstance(body, dict) else body
+    assert [t["id"] for t in terms] == [old["id"]], [(t["id"], t["slug"]) for t in terms]
+    assert kay["id"] != old["id"]
+
+
+# D3 -------------------------------------------------------------------------------------
+
+
+def test_an_address_ending_in_a_dash_still_shows_the_published_event_beside_a_draft(
+    app, client, make_event
+):
+    """Before this session ``/event/x-/`` showed the published event ``x`` (the trimmed
+    slug, as WordPress reads it). Now a draft whose older slug is ``x-`` is found first and
+    the page is a 404 (the API's by-slug a 403 "not accessible": the draft's existence told
+    to an anonymous caller). A slug the caller may not read should not hide the one it may."""
+    make_event(title="Published x", slug="x")
+    draft = make_event(title="Draft x", status="draft")
+    store_older_slug(app, Event, draft["id"], "x-")
+    before = client.get("/event/x-/", headers=HTML)
+    assert before.status_code == 200, before.status_code
+    assert "Published x" in before.get_data(as_text=True)
+    by_slug = client.get(f"{NS}/events/by-slug/x-")
+    assert by_slug.status_code == 200 and by_slug.get_json()["title"] == "Published x"
