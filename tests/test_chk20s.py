@@ -35,8 +35,7 @@ def _followed(client, path: str):
     [
         "/events/?eventDisplay=past&eventDate=2025-01-01",
         "/events/list/?eventDisplay=past&eventDate=2025-01-01",
-        "/events/embed/?past=1&eventDate=2025-01-01",
-        "/events/category/music/?past=1&eventDate=2025-01-01",
+        "/?post_type=tribe_events&eventDisplay=past&eventDate=2025-01-01",
     ],
 )
 def test_the_past_list_from_an_event_date_is_the_list_before_that_day(client, make_event, path):
@@ -61,6 +60,30 @@ def test_the_past_list_from_an_event_date_is_the_list_before_that_day(client, ma
     assert "January 1, 2025" in _heading(answer), _heading(answer)
     assert "Before the day" in body
     assert "After the day" not in body
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/events/embed/?past=1&eventDate=2025-01-01",
+        "/events/category/music/?past=1&eventDate=2025-01-01",
+    ],
+)
+def test_the_embedded_and_term_past_lists_read_an_event_date_as_the_list_does(
+    client, make_event, path
+):
+    """D1b: the list view reads ``?past=1&eventDate=DAY`` as the past list before DAY (301 to
+    ``tribe-bar-date``); the embed (SPEC §14: "the list view without the site's frame") and
+    a term's list drop the day and answer the past list as of now."""
+    for title, day in (("Before the day", "2020-03-10"), ("After the day", "2025-06-10")):
+        make_event(
+            title=title, start_date=f"{day} 10:00", end_date=f"{day} 11:00", categories=["Music"]
+        )
+    answer = _followed(client, path)
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 200, answer.status_code
+    assert "January 1, 2025" in _heading(answer), _heading(answer)
+    assert "Before the day" in body and "After the day" not in body
 
 
 def test_a_bad_event_date_on_the_embedded_past_list_is_a_400_page(client):
