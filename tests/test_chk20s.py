@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from store.models import Event, Term
+from store.models import Event, Term, Venue
 from tests.conftest import NS
 from tests.helpers import store_older_slug
 
@@ -132,3 +132,19 @@ def test_an_address_ending_in_a_dash_still_shows_the_published_event_beside_a_dr
     assert "Published x" in before.get_data(as_text=True)
     by_slug = client.get(f"{NS}/events/by-slug/x-")
     assert by_slug.status_code == 200 and by_slug.get_json()["title"] == "Published x"
+
+
+def test_a_venue_address_ending_in_a_dash_still_shows_the_published_venue_beside_a_draft(
+    app, client, admin
+):
+    """D3 for venues: a draft venue whose older slug is ``hall-`` hides the published venue
+    ``hall`` that ``/venue/hall-/`` showed before this session (now a 404 page)."""
+    published = client.post(f"{NS}/venues", json={"venue": "Hall"}, headers=admin).get_json()
+    draft = client.post(
+        f"{NS}/venues", json={"venue": "Hall draft", "status": "draft"}, headers=admin
+    ).get_json()
+    store_older_slug(app, Venue, draft["id"], "hall-")
+    assert published["slug"] == "hall"
+    page = client.get("/venue/hall-/", headers=HTML)
+    assert page.status_code == 200, page.status_code
+    assert "<h1>Hall</h1>" in page.get_data(as_text=True)
