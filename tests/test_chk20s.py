@@ -4,10 +4,12 @@ in "-", import-tec's post_parent, the past list from a picked day, the repeats b
 import re
 
 import pytest
+import requests
 
 from store.models import Event, Term, Venue
 from tests.conftest import NS
-from tests.helpers import store_older_slug
+from tests.databases import drop_database, fresh_database
+from tests.helpers import Server, chromium, flask_cli, store_older_slug
 
 HTML = {"Accept": "text/html"}
 WP = "/wp-json/wp/v2"
@@ -148,3 +150,99 @@ def test_a_venue_address_ending_in_a_dash_still_shows_the_published_venue_beside
     page = client.get("/venue/hall-/", headers=HTML)
     assert page.status_code == 200, page.status_code
     assert "<h1>Hall</h1>" in page.get_data(as_text=True)
+
+
+# D4 -------------------------------------------------------------------------------------
+
+PASSWORD = "a long enough password"
+# A start typed with its own UTC offset: Tuesday 23:30 in New York's winter offset is
+# Wednesday 05:30 in Paris, the event's zone, where the API (and the builder without its
+# script, event_form.py::start_day) places its day.
+OFFSET_START = "2027-03-16T23:30:00-05:00"
+OFFSET_END = "2027-03-17T08:00:00+01:00"
+
+
+@pytest.fixture(scope="module")
+def live_site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("chk20s")
+    database = fresh_database(folder)
+    flask_cli(database, "migrate")
+    flask_cli(database, "users", "create", "edna", "--role", "editor")
+    server = Server(database, workers=1)
+    yield {"base": server.base, "database": database}
+    server.stop()
+    drop_database(database)
+
+
+@pytest.fixture(scope="module")
+def chrome():
+    with chromium() as launched:
+        yield launched
+
+
+def _editor_page(site, browser):
+    output = flask_cli(site["database"], "users", "login-link", "edna")
+    link = output.strip().splitlines()[-1]
+    path = "/" + link.split("://", 1)[1].split("/", 1)[1]
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(site["base"] + path)
+    page.get_by_label("New password").fill(PASSWORD)
+    page.get_by_label("The same password again").fill(PASSWORD)
+    page.get_by_role("button", name="Set the password").click()
+    page.goto(site["base"] + "/manage/events/new")
+    # A browser without date inputs (as tests/test_editor_browser.py makes one).
+    page.evaluate(
+        """() => { for (const id of ["start_date", "end_date"])
+            document.getElementById(id).type = "text"; }"""
+    )
+    return page
+
+
+@pytest.mark.browser
+def test_with_the_script_a_weekly_series_repeats_on_the_starts_weekday_in_its_zone(
+    live_site, chrome
+):
+    """The builder's script reads the start's day from its first ten characters
+    (editor.js::startDay), ignoring the offset typed with it and the event's zone: it ticks
+    Tuesday for a start the API places on Wednesday in Europe/Paris. Saved: Wednesday
+    2027-03-17, then Tuesdays (RRULE BYDAY=TU). Without the script the same form repeats on
+    Wednesdays (the server ticks the start's weekday, event_form.py::with_start_weekday)."""
+    page = _editor_page(live_site, chrome)
+    page.locator("#title").fill("Offset weekly")
+    page.locator("#timezone").fill("Europe/Paris")
+    page.get_by_label("Repeats", exact=True).select_option("WEEKLY")
+    page.locator("#start_date").fill(OFFSET_START)
+    page.locator("#end_date").fill(OFFSET_END)
+    page.locator("#repeat_count").fill("3")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_load_state()
+    page.context.close()
+    listed = requests.get(
+        f"{live_site['base']}{NS}/events",
+        params={"search": "Offset weekly", "start_date": "2027-01-01"},
+        timeout=30,
+    ).json()["events"]
+    days = [e["start_date"][:10] for e in listed]
+    assert days == ["2027-03-17", "2027-03-24", "2027-03-31"], (days, listed[0]["recurrence"])
+
+
+@pytest.mark.browser
+def test_with_the_script_the_monthly_choices_name_the_day_the_event_gets(live_site, chrome):
+    """The form shown again (no title) names the start's day as the server reads it (day 17,
+    the third Wednesday, in Europe/Paris). Typing the same start again, the script renames
+    the choices "day 16" and "the third Tuesday", which is not what saving writes (3WE)."""
+    page = _editor_page(live_site, chrome)
+    page.evaluate('() => document.getElementById("title").removeAttribute("required")')
+    page.locator("#timezone").fill("Europe/Paris")
+    page.get_by_label("Repeats", exact=True).select_option("MONTHLY")
+    page.locator("#start_date").fill(OFFSET_START)
+    page.locator("#end_date").fill(OFFSET_END)
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_load_state()
+    options = page.locator("#repeat_monthly option")
+    shown = options.all_inner_texts()
+    assert "the third Wednesday" in " ".join(shown), shown
+    page.locator("#start_date").fill(OFFSET_START)  # the same start, typed again
+    again = options.all_inner_texts()
+    page.context.close()
+    assert again == shown, again
