@@ -25,7 +25,9 @@ def _followed(client, path: str):
     for _ in range(3):
         if answer.status_code not in (301, 302, 303, 307, 308):
             break
-        answer = client.get(answer.headers["Location"].replace("http://localhost", ""), headers=HTML)
+        answer = client.get(
+            answer.headers["Location"].replace("http://localhost", ""), headers=HTML
+        )
     return answer
 
 
