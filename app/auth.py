@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+from functools import partial
 
 from flask import current_app, g, request
 
@@ -245,6 +246,12 @@ def may_read(viewer: Viewer, item) -> bool:
     """Whether ``viewer`` may read ``item`` (an event, venue or organizer) as it stands now:
     in its effective status, a scheduled item whose date has passed being published."""
     return may(viewer, "read", item, effective_status(item))
+
+
+def readable_by(viewer: Viewer):
+    """``may_read`` for ``viewer``: what a read by slug takes an older dashed slug's item
+    by (store/posts.py::found_by_slug), so a draft's never hides a published item."""
+    return partial(may_read, viewer)
 
 
 def may(viewer: Viewer, action: str, item=None, status: str | None = None) -> bool:

@@ -53,13 +53,13 @@ from store.models import (
     live_value,
 )
 from store.posts import (
+    found_by_slug,
     insert_named_post,
     last_end_by,
     listed_statuses,
     publication_epoch,
     readable_clause,
     rows_by_id,
-    slugs_asked,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -1289,12 +1289,15 @@ _EVENTS_BY_IDS = Statement(
 )
 
 
-def get_event_by_slug(slug: str) -> Event | None:
-    for asked in dict.fromkeys(slugs_asked(slug)):
-        found = _EVENT_BY_SLUG.instances(Event, asked, "trash", 1)
-        if found:
-            return found[0]
-    return None
+def get_event_by_slug(slug: str, readable=None) -> Event | None:
+    """The event an address names (``found_by_slug``: its older dashed slug only when
+    ``readable`` takes it), not in the trash."""
+    return found_by_slug(slug, _event_of_slug, readable)
+
+
+def _event_of_slug(slug: str) -> Event | None:
+    found = _EVENT_BY_SLUG.instances(Event, slug, "trash", 1)
+    return found[0] if found else None
 
 
 def slug_free_for(slug: str, event_id: int) -> bool:

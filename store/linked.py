@@ -17,8 +17,8 @@ from store.errors import Vanished
 from store.models import Event, EventOrganizer, EventVenue, Node, Organizer, Venue
 from store.posts import (
     allocate_id,
+    found_by_slug,
     readable_clause,
-    slugs_asked,
     unique_slug,
     unmasked_clause,
     visible_clause,
@@ -93,13 +93,15 @@ def origins_of_post(number: int) -> set[str]:
     return found
 
 
-def get_linked_by_slug(kind: str, slug: str):
+def get_linked_by_slug(kind: str, slug: str, readable=None):
+    """The venue or organizer an address names (``found_by_slug``: its older dashed slug
+    only when ``readable`` takes it), not in the trash."""
     model = MODELS[kind]
-    for asked in dict.fromkeys(slugs_asked(slug)):
-        found = model.get_or_none((model.slug == asked) & (model.status != "trash"))
-        if found is not None:
-            return found
-    return None
+    return found_by_slug(
+        slug,
+        lambda asked: model.get_or_none((model.slug == asked) & (model.status != "trash")),
+        readable,
+    )
 
 
 def title_key(title: str) -> str:

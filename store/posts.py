@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from peewee import SQL, fn
@@ -114,22 +115,42 @@ def slug_asked(text: str) -> str:
 _ASCII_SLUG = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")
 
 
-def slugs_asked(text: str) -> tuple[str, str]:
-    """The stored slugs an address names, the nearest first: ``slug_asked``'s, after it
-    with the ``-`` the address ends in. An older version cut a long slug after trimming its
-    dashes, so a few stored slugs end in one and their ``url`` names it (SPEC §15: every
-    item's url is a real page); renaming them would move their links. Any other address
-    names one slug, twice."""
+def slug_read(text: str, held: Callable[[str], bool]) -> str:
+    """The one stored slug an address or a filter names: ``slug_asked``'s, or, when the
+    address ends in "-", that slug with the dash where ``held`` says an item the caller may
+    read has it. An older version cut a long slug after trimming its dashes, so a few
+    stored slugs end in one and their ``url`` names it (SPEC §15: every item's url is a
+    real page); renaming them would move their links. One slug, not both: ``?slug=kay-``
+    names one term, as the term's page does; and the dashed one only when readable, so a
+    draft's older ``x-`` neither hides the published ``x`` nor tells an anonymous caller it
+    exists (outside check chk20s)."""
     asked = slug_asked(text)
-    return (f"{asked}-" if asked and text.endswith("-") else asked), asked
+    dashed = f"{asked}-"
+    return dashed if asked and text.endswith("-") and held(dashed) else asked
 
 
-def term_slugs_asked(text: str) -> tuple[str, str, str]:
-    """The three slugs a term's slug filter names: as written (``slugs_asked``: a slug kept
-    in its own letters, ``café-concert``, is found as such), and as WP_Term_Query reads it
-    (``sanitize_title``, whose ``remove_accents`` asks ``ete-musique`` for ``été-musique``),
-    which is the slug a name becomes (``slugify``); the same more than once when they agree."""
-    return (*slugs_asked(text), slugify(text))
+def found_by_slug(text: str, find: Callable, readable: Callable | None = None):
+    """The item an address names (``slug_read``), ``find`` giving one slug's item or None;
+    one that ``readable`` refuses is not taken for the dashed slug (None: any is)."""
+    seen = {}
+
+    def held(slug: str) -> bool:
+        item = seen[slug] = find(slug)
+        return item is not None and (readable is None or readable(item))
+
+    asked = slug_read(text, held)
+    return seen[asked] if asked in seen else find(asked)
+
+
+def term_slugs_asked(text: str, held: Callable[[str], bool]) -> tuple[str, str]:
+    """The two slugs a term's slug filter names (two: a listing's SQL has a place for
+    each): the stored dashed one alone (``slug_read``; ``slug_asked`` never ends in "-"),
+    twice; else as written (a slug kept in its own letters, ``café-concert``, is found as
+    such) and as WP_Term_Query reads it (``sanitize_title``, whose ``remove_accents`` asks
+    ``ete-musique`` for ``été-musique``), which is the slug a name becomes (``slugify``);
+    the same twice when they agree."""
+    asked = slug_read(text, held)
+    return (asked, asked) if asked.endswith("-") else (asked, slugify(text))
 
 
 class _SlugTaken(dict):

@@ -24,11 +24,11 @@ from store.memo import MEMO, current_version
 from store.models import Event, EventTerm, Term
 from store.posts import (
     first_scheduled,
+    found_by_slug,
     publication_horizon,
     readable_clause,
     rows_by_id,
     slugify,
-    slugs_asked,
     term_slugs_asked,
     unique_slug,
 )
@@ -60,14 +60,11 @@ _TERM_BY_NAME = Statement(
 
 
 def term_by_slug(slug: str, taxonomy: str) -> Term | None:
-    """The term whose slug an address names (``slugs_asked``, in any case): a term's page
+    """The term whose slug an address names (``found_by_slug``, in any case): a term's page
     names its slug only, and a slug of digits ("18+" makes ``18``) names that term, not
     the term whose id those digits are (``find_term``'s reading, the API's)."""
-    for asked in dict.fromkeys(slugs_asked(slug)):
-        rows = _TERM_BY_SLUG.rows(taxonomy, asked)
-        if rows:
-            return Term(**vars(rows[0]))
-    return None
+    rows = found_by_slug(slug, lambda asked: _TERM_BY_SLUG.rows(taxonomy, asked) or None)
+    return Term(**vars(rows[0])) if rows else None
 
 
 def find_term(value, taxonomy: str) -> Term | None:
@@ -111,9 +108,14 @@ def _by_id_or_slug(text: str, taxonomy: str) -> list:
     rows = []
     if as_id(text) is not None:
         rows = _TERM_BY_ID.rows(int(text), taxonomy)
-    for slug in dict.fromkeys(term_slugs_asked(text)):
+    for slug in dict.fromkeys(term_slugs_asked(text, _slug_held(taxonomy))):
         rows = rows or _TERM_BY_SLUG.rows(taxonomy, slug)
     return rows
+
+
+def _slug_held(taxonomy: str):
+    """Whether a term of ``taxonomy`` has a slug (``term_slugs_asked``: terms are public)."""
+    return lambda slug: bool(_TERM_BY_SLUG.rows(taxonomy, slug))
 
 
 def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[int]:
@@ -127,7 +129,7 @@ def resolve_filter_terms(values: list[str], taxonomy: str, param: str) -> list[i
         text = str(value).strip()
         term_id = int(text) if as_id(text) is not None else None
         if term_id not in known:
-            asked = (by_slug.get(slug) for slug in term_slugs_asked(text))
+            asked = (by_slug.get(slug) for slug in term_slugs_asked(text, by_slug.__contains__))
             term_id = next((found for found in asked if found is not None), None)
         if term_id is None:  # by name, as the engine compares names
             term = find_term(value, taxonomy)
@@ -378,8 +380,9 @@ def _term_values(taxonomy: str, filters: TermFilters, parents: list[int], **extr
     ``name.0``, ``name.1``…)."""
     values = {"taxonomy": taxonomy, "now": utcnow_str(), "parent": filters.parent, **extra}
     # A slug asked is sanitised as a stored one was (WP_Term_Query's sanitize_title): `BIG-MUSIC`,
-    # `été-musique`; three slugs each (term_slugs_asked).
-    slugs = [asked for slug in filters.slug or () for asked in term_slugs_asked(slug)]
+    # `été-musique`; each as term_slugs_asked reads it.
+    held = _slug_held(taxonomy)
+    slugs = [asked for slug in filters.slug or () for asked in term_slugs_asked(slug, held)]
     named = {"include": filters.include, "exclude": filters.exclude, "slug": slugs}
     for name, items in {**named, "parents": parents}.items():
         values.update({f"{name}.{n}": item for n, item in enumerate(items or ())})
@@ -406,7 +409,7 @@ def _terms_query(taxonomy: str, filters: TermFilters, viewer: Viewer, parents: i
     if filters.parent is not None:
         query = query.where(Term.parent == ref("parent"))
     if filters.slug:
-        query = query.where(Term.slug.in_(ref.list("slug", 3 * len(filters.slug))))
+        query = query.where(Term.slug.in_(ref.list("slug", 2 * len(filters.slug))))
     if filters.event is not None:
         query = query.where(
             fn.EXISTS(

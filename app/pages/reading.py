@@ -19,7 +19,7 @@ from flask import current_app
 from markupsafe import Markup, escape
 from marshmallow import ValidationError
 
-from app.auth import may_read
+from app.auth import may_read, readable_by
 from app.errors import ApiError
 from app.pages.formatting import told_apart
 from app.reading import feed
@@ -52,6 +52,10 @@ from store.memo import MEMO, current_version
 from store.recurrence import has_overrides
 from store.terms import find_term, term_by_slug, terms_by_name
 from store.users import ANONYMOUS
+
+# An older dashed slug names its item on a page only when a visitor may read it
+# (store/posts.py::found_by_slug).
+VISITOR_READS = readable_by(ANONYMOUS)
 
 # The filters a visitor may set on the list, month and day views, with the API's meaning.
 FILTERS = ("search", "categories", "tags", "venue", "organizer")
@@ -183,7 +187,7 @@ class Filters:
 def _linked_id(kind: str, value: str) -> int:
     if is_digits(value):
         return int(value)
-    item = get_linked_by_slug(kind, value)
+    item = get_linked_by_slug(kind, value, VISITOR_READS)
     if item is None or not may_read(ANONYMOUS, item):
         raise UnknownFilter(kind, value)
     return item.id
@@ -197,7 +201,11 @@ def filter_name(kind: str, value: str) -> str:
     if kind == "tags":
         term = find_term(value, "tag")
         return term.name if term is not None else value
-    item = get_linked(kind, int(value)) if is_digits(value) else get_linked_by_slug(kind, value)
+    item = (
+        get_linked(kind, int(value))
+        if is_digits(value)
+        else get_linked_by_slug(kind, value, VISITOR_READS)
+    )
     return item.title if item is not None and may_read(ANONYMOUS, item) else value
 
 
@@ -387,7 +395,7 @@ def _between_args(filters: Filters, first: datetime, last: datetime) -> dict:
 
 def event_row(slug: str):
     """The stored event of ``slug`` (NotFound: none)."""
-    event = get_event_by_slug(slug)
+    event = get_event_by_slug(slug, VISITOR_READS)
     if event is None:
         raise NotFound(slug)
     return event
@@ -470,7 +478,7 @@ def readable_of_post(number: int, hosts: set[str]) -> tuple[str, str] | None:
 
 def linked_page(kind: str, slug: str) -> dict:
     """The venue or organizer of ``slug``, as the API shows it to an anonymous caller."""
-    item = get_linked_by_slug(kind, slug)
+    item = get_linked_by_slug(kind, slug, VISITOR_READS)
     if item is None or not may_read(ANONYMOUS, item):
         raise NotFound(slug)
     render = venue_out if kind == "venue" else organizer_out

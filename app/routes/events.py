@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import current_app, request
 from flask.views import MethodView
 
-from app.auth import current_viewer, require
+from app.auth import current_viewer, readable_by, require
 from app.cache import cached
 from app.errors import ApiError, forbidden, invalid_params
 from app.event_input import (
@@ -60,7 +60,7 @@ def event_for_write(event_id: int, viewer, action: str, body: dict | None = None
 def event_by_slug(slug: str, viewer=None, action: str | None = None, body: dict | None = None):
     """The event of ``slug``; for a write (``action``), none is first the checks of its
     ``body`` and the caller's lack of the generic capability."""
-    event = get_event_by_slug(slug)
+    event = get_event_by_slug(slug, readable_by(viewer or current_viewer()))
     if event is None:
         if action is not None:
             _missing(viewer, action, body)
@@ -82,8 +82,12 @@ def _body_checks(body) -> None:
     """What the write pipeline says of an update's body (``Blueprint.arguments``' checks),
     of the event its address names (by id or slug)."""
     address = request.view_args
-    event = get_event(address["id"]) if "id" in address else get_event_by_slug(address["slug"])
-    check_event_update(body, event, current_viewer())
+    viewer = current_viewer()
+    if "id" in address:
+        event = get_event(address["id"])
+    else:
+        event = get_event_by_slug(address["slug"], readable_by(viewer))
+    check_event_update(body, event, viewer)
 
 
 def _new_body_checks(body) -> None:

@@ -9,6 +9,7 @@ from app.auth import (
     apply_write_rules,
     current_viewer,
     may_read,
+    readable_by,
     require,
     require_edit,
     require_removal,
@@ -75,7 +76,7 @@ class VenueOrganizerRoutes:
         return invalid_params({"id": say(self.messages["invalid"], id=item_id)})
 
     def by_slug(self, slug: str):
-        item = get_linked_by_slug(self.kind, slug)
+        item = get_linked_by_slug(self.kind, slug, readable_by(current_viewer()))
         if item is None:
             raise invalid_params({"slug": say(self.messages["slug"], slug=slug)})
         return item
@@ -151,7 +152,9 @@ class VenueOrganizerRoutes:
         if "id" in address:
             found = address["id"]
             return get_linked(self.kind, found) if node_kind(found) == self.kind else None
-        return get_linked_by_slug(self.kind, address["slug"]) if "slug" in address else None
+        if "slug" not in address:
+            return None
+        return get_linked_by_slug(self.kind, address["slug"], readable_by(current_viewer()))
 
     def check_new_body(self, body) -> None:
         """What the write pipeline says of a new item's body: all of it, a lone coordinate

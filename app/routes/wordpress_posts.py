@@ -13,7 +13,7 @@ from html import escape
 
 from flask import Blueprint, request
 
-from app.auth import current_viewer, may_read
+from app.auth import current_viewer, may_read, readable_by
 from app.cache import READS
 from app.errors import ApiError, invalid_params, missing_params
 from app.event_input import change_event, check_event_update, not_an_event
@@ -160,7 +160,8 @@ def linked_listing(post_type: str):
     viewer = current_viewer()
     page = Page(args["page"], args["per_page"], WP_MAX_PER_PAGE)
     if "slug" in args:  # each slug's item, when the caller may read it
-        found = (get_linked_by_slug(kind, slug) for slug in dict.fromkeys(args["slug"]))
+        readable = readable_by(viewer)
+        found = (get_linked_by_slug(kind, s, readable) for s in dict.fromkeys(args["slug"]))
         chosen = set(args.get("include") or ())  # and among the ids asked, as WordPress
         rows = [r for r in found if r and may_read(viewer, r) and (not chosen or r.id in chosen)]
         total, rows = len(rows), rows[page.offset : page.offset + page.size]
