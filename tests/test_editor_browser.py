@@ -368,6 +368,71 @@ def test_the_weekly_day_follows_a_start_shown_in_another_form(site, browser):
     page.context.close()
 
 
+# A start typed with its own UTC offset: Tuesday 23:30 in New York's winter offset is
+# Wednesday 05:30 in Paris, the event's zone, where the API (and the builder without its
+# script, event_form.py::start_day) places its day.
+OFFSET_START = "2027-03-16T23:30:00-05:00"
+OFFSET_END = "2027-03-17T08:00:00+01:00"
+
+
+def _new_event_in_text_inputs(site, browser):
+    """The new event's form, signed in as an editor, in a browser without date inputs."""
+    page = signed_in(site, browser, "edna")
+    page.goto(site["base"] + "/manage/events/new")
+    page.evaluate(
+        """() => { for (const id of ["start_date", "end_date"])
+            document.getElementById(id).type = "text"; }"""
+    )
+    return page
+
+
+def test_with_the_script_a_weekly_series_repeats_on_the_starts_weekday_in_its_zone(
+    site, browser
+):
+    """Found by an outside check (chk20s D4): the script read the start's day from its first
+    ten characters, ticking Tuesday for a start with an offset that the API places on
+    Wednesday in Europe/Paris (saved: Wednesday, then Tuesdays). It leaves such a start to
+    the server, which ticks the start's weekday (event_form.py::with_start_weekday)."""
+    page = _new_event_in_text_inputs(site, browser)
+    page.locator("#title").fill("Offset weekly")
+    page.locator("#timezone").fill("Europe/Paris")
+    page.get_by_label("Repeats", exact=True).select_option("WEEKLY")
+    page.locator("#start_date").fill(OFFSET_START)
+    page.locator("#end_date").fill(OFFSET_END)
+    page.locator("#repeat_count").fill("3")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_load_state()
+    page.context.close()
+    listed = requests.get(
+        f"{site['base']}{NS}/events",
+        params={"search": "Offset weekly", "start_date": "2027-01-01"},
+        timeout=30,
+    ).json()["events"]
+    days = [e["start_date"][:10] for e in listed]
+    assert days == ["2027-03-17", "2027-03-24", "2027-03-31"], (days, listed[0]["recurrence"])
+
+
+def test_with_the_script_the_monthly_choices_name_the_day_the_event_gets(site, browser):
+    """chk20s D4: the form shown again (no title) names the start's day as the server reads
+    it (day 17, the third Wednesday, in Europe/Paris); the same start typed again must not
+    rename the choices "day 16" and "the third Tuesday" (saving writes 3WE)."""
+    page = _new_event_in_text_inputs(site, browser)
+    page.evaluate('() => document.getElementById("title").removeAttribute("required")')
+    page.locator("#timezone").fill("Europe/Paris")
+    page.get_by_label("Repeats", exact=True).select_option("MONTHLY")
+    page.locator("#start_date").fill(OFFSET_START)
+    page.locator("#end_date").fill(OFFSET_END)
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_load_state()
+    options = page.locator("#repeat_monthly option")
+    shown = options.all_inner_texts()
+    assert "the third Wednesday" in " ".join(shown), shown
+    page.locator("#start_date").fill(OFFSET_START)  # the same start, typed again
+    again = options.all_inner_texts()
+    page.context.close()
+    assert again == shown, again
+
+
 def test_back_after_saving_a_new_event_and_saving_again_makes_no_second_event(site, browser):
     """A new event's form "sent again (a double click, or after going back), leads to the
     event it made" (app/editor::_save): Back shows the form fetched anew (no-store) with

@@ -47,12 +47,17 @@
   days.forEach(function (box) {
     box.addEventListener("change", function () { daysChanged = true; });
   });
+  /* A wall-clock date, or date and time, in the event's zone: what the date inputs send.
+     Its day is its first ten characters; one with a UTC offset ("...T23:30:00-05:00")
+     may fall on another day in the event's zone, so it is one of the other forms. */
+  var wallClock = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?)?$/;
   function startDay() {
-    /* A start in another form the API takes ("16.03.2027 19:00", in a text input) is read
-       by the server alone: its day comes in data-day while the value is as shown; typed
-       anew, the server moves the day on saving (event_form.py::start_day). */
+    /* A start in another form the API takes ("16.03.2027 19:00", in a text input, or
+       with its own offset) is read by the server alone: its day comes in data-day while
+       the value is as shown; typed anew, the server moves the day on saving
+       (event_form.py::start_day). */
     var shown = start.value === start.defaultValue ? start.dataset.day || "" : "";
-    var parts = /^(\d{4})-(\d{2})-(\d{2})/.exec(start.value) || /^(\d{4})-(\d{2})-(\d{2})$/.exec(shown);
+    var parts = wallClock.exec(start.value) || /^(\d{4})-(\d{2})-(\d{2})$/.exec(shown);
     var date = parts ? new Date(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) : null;
     return date && date.getUTCDate() === +parts[3] ? date : null;
   }
