@@ -614,13 +614,17 @@ def list_view():
 @bp.route("/events/embed/")
 @cached
 def embed_view():
-    return _list_page("embed.html", embed=True)
+    moved = _event_date_moved()
+    return _list_page("embed.html", embed=True) if moved is None else moved
 
 
 @bp.route("/events/category/<slug>/")
 @cached
 def category_view(slug):
     term = reading.term_page("category", slug)
+    moved = _event_date_moved()
+    if moved is not None:
+        return moved
     return _list_page(term=term, meta_description=_described(term.description))
 
 
@@ -628,6 +632,9 @@ def category_view(slug):
 @cached
 def tag_view(slug):
     term = reading.term_page("tag", slug)
+    moved = _event_date_moved()
+    if moved is not None:
+        return moved
     return _list_page(term=term, meta_description=_described(term.description))
 
 
@@ -790,13 +797,26 @@ def _tec_view_moved():
     drop = (*TEC_VIEW_QUERY, name) if taxonomy else TEC_VIEW_QUERY
     if display in ("month", "day"):
         return _moved_to_date(picked, display, drop=drop, **term)
+    # The past list from ``eventDate`` lists what ended before it (the plugin's past view
+    # of a date), as ``?past=1&tribe-bar-date`` does.
     past = {"past": 1} if display == "past" else {}
-    since = {TEC_DATE: picked} if picked is not None and not past else {}
+    since = {TEC_DATE: picked} if picked is not None else {}
     if taxonomy:
         return _moved_to(f"pages.{taxonomy}_view", {"slug": slug}, drop=drop, **past, **since)
     if since:
-        return _moved_to("pages.list_view", drop=drop, **since)
+        return _moved_to("pages.list_view", drop=drop, **past, **since)
     return None
+
+
+def _event_date_moved():
+    """The embed or a term's list named with The Events Calendar's ``eventDate`` (its links
+    without pretty permalinks), moved to the same page from ``tribe-bar-date`` as the list's
+    address is (``_tec_view_moved``): one address, whose canonical keeps the day, and a bad
+    date the list's 400 page. None when no ``eventDate`` is given."""
+    picked = _date_argument("eventDate")
+    if picked is None:
+        return None
+    return _moved_to(request.endpoint, request.view_args, drop=("eventDate",), **{TEC_DATE: picked})
 
 
 # The plugin's query names of its terms' views (its rewrite maps ``/events/tag/{slug}/`` to
