@@ -1118,6 +1118,24 @@ def test_an_event_whose_stored_slug_ends_in_a_dash_is_found_by_it(app, client, m
     assert client.get(f"{NS}/events/by-slug/other-").status_code == 400
 
 
+def test_an_address_ending_in_a_dash_still_shows_the_published_event_beside_a_draft(
+    app, client, admin, make_event
+):
+    """Found by an outside check (chk20s D3): a draft whose older slug is ``x-`` was found
+    first for ``/event/x-/``, a 404 where the published ``x`` was shown, and by-slug's 403
+    told an anonymous caller a hidden event holds that slug. The dashed slug is taken only
+    when the caller may read its event; a caller who may (an admin) still reaches it."""
+    make_event(title="Published x", slug="x")
+    draft = make_event(title="Draft x", status="draft")
+    store_older_slug(app, Event, draft["id"], "x-")
+    page = client.get("/event/x-/", headers={"Accept": "text/html"})
+    assert page.status_code == 200, page.status_code
+    assert "Published x" in page.get_data(as_text=True)
+    by_slug = client.get(f"{NS}/events/by-slug/x-")
+    assert by_slug.status_code == 200 and by_slug.get_json()["title"] == "Published x"
+    assert client.get(f"{NS}/events/by-slug/x-", headers=admin).get_json()["id"] == draft["id"]
+
+
 def test_a_slug_asked_as_stored_is_read_as_slugify_reads_it():
     """``slug_asked`` takes a slug written as stored ASCII slugs are as it is, without
     ``slugify``'s walk over its characters: the same slug for any text, of any length."""

@@ -2158,6 +2158,49 @@ def test_the_past_link_of_a_list_from_a_day_lists_what_ended_before_it(client, m
     assert f"<h1>Évènements avant le {day_title(picked, 'fr')}</h1>" in french
 
 
+def _h1(response) -> str:
+    found = re.search(r"<h1[^>]*>(.*?)</h1>", response.get_data(as_text=True), re.S)
+    return found.group(1).strip() if found else ""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/events/?eventDisplay=past&eventDate=2025-01-01",
+        "/events/list/?eventDisplay=past&eventDate=2025-01-01",
+        "/?post_type=tribe_events&eventDisplay=past&eventDate=2025-01-01",
+        "/events/embed/?past=1&eventDate=2025-01-01",
+        "/events/category/music/?past=1&eventDate=2025-01-01",
+        "/events/tag/loud/?eventDisplay=past&eventDate=2025-01-01",
+    ],
+)
+def test_the_past_list_from_an_event_date_is_the_list_before_that_day(client, make_event, path):
+    """Found by an outside check (chk20s D1): The Events Calendar's own spelling of the
+    past list from a day, ``eventDisplay=past&eventDate=DAY``, answered the past list as of
+    now, and the embed and a term's list dropped ``eventDate``; each is the list of what
+    ended before the day, as ``?past=1&tribe-bar-date=DAY`` is (SPEC §14)."""
+    for title, day in (("Before the day", "2020-03-10"), ("After the day", "2025-06-10")):
+        make_event(
+            title=title,
+            start_date=f"{day} 10:00",
+            end_date=f"{day} 11:00",
+            categories=["Music"],
+            tags=["Loud"],
+        )
+    answer = _followed(client, path)
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 200, answer.status_code
+    assert "January 1, 2025" in _h1(answer), _h1(answer)
+    assert "Before the day" in body and "After the day" not in body
+
+
+def test_a_bad_event_date_on_the_embedded_past_list_is_a_400_page(client):
+    """chk20s D1b: the embed read no ``eventDate`` (200, the past list as of now); it moves
+    it to ``tribe-bar-date`` as the list view does, whose bad date is the 400 page."""
+    assert _followed(client, "/events/?past=1&eventDate=bad").status_code == 400
+    assert _followed(client, "/events/embed/?past=1&eventDate=bad").status_code == 400
+
+
 def test_the_month_and_day_views_say_their_times_are_the_sites_zones(
     app, client, make_event, monkeypatch
 ):

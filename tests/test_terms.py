@@ -1130,12 +1130,38 @@ def test_a_term_whose_stored_slug_ends_in_a_dash_is_found_by_it(
     assert client.get(f"{NS}/{plural}/{old['id']}").get_json()["url"].endswith("/old-cut-/")
     page = client.get(f"/events/{taxonomy}/old-cut-/", headers={"Accept": "text/html"})
     assert page.status_code == 200 and "Filed" in page.get_data(as_text=True)
-    # The filter names both: the slug stored, and the one WordPress reads (trimmed).
-    for asked, terms in (("old-cut-", [old, new]), ("old-cut", [new])):
+    # The filter names the one stored slug the address names, as the term's page does: the
+    # dashed one where a term has it (not both: one slug asked, one term; chk20s D2).
+    for asked, terms in (("old-cut-", [old]), ("old-cut", [new])):
         listed = client.get(f"{NS}/{plural}", query_string={"slug": asked, "hide_empty": "false"})
         assert {t["id"] for t in listed.get_json()[plural]} == {t["id"] for t in terms}, asked
     events = client.get(f"{NS}/events", query_string={plural: "old-cut-"}).get_json()
     assert [e["title"] for e in events["events"]] == ["Filed"]
+
+
+@pytest.mark.parametrize("root", [f"{NS}/categories", "/wp-json/wp/v2/tribe_events_cat"])
+def test_a_slug_filter_ending_in_a_dash_names_one_term_not_two(app, client, admin, root):
+    """Found by an outside check (chk20s D2): ``?slug=kay-`` asked the stored ``kay-`` AND
+    ``kay``, so the listing widened to two terms, where the term's page, ``?categories=``
+    and by-slug name the one stored as ``kay-``. Without a term of that slug, the trimmed
+    one is named, as before slugs ending in "-" were read."""
+    kay = client.post(f"{NS}/categories", json={"name": "Kay"}, headers=admin).get_json()
+    old = client.post(f"{NS}/categories", json={"name": "Kay old"}, headers=admin).get_json()
+    store_older_slug(app, Term, old["id"], "kay-")
+
+    def listed(slug):
+        answer = client.get(root, query_string={"slug": slug, "hide_empty": "false"})
+        assert answer.status_code == 200
+        body = answer.get_json()
+        return [term["id"] for term in (body["categories"] if isinstance(body, dict) else body)]
+
+    assert listed("kay-") == [old["id"]]
+    assert listed("kay") == [kay["id"]]
+    zed = client.post(f"{NS}/categories", json={"name": "Zed"}, headers=admin).get_json()
+    assert listed("zed-") == [zed["id"]]  # no term stored as ``zed-``: the trimmed slug
+    assert listed("kay--") == [old["id"]]
+    assert listed("kay-old-") == listed("kay-old") == []  # its name's slug is not stored
+    assert listed("other-") == []
 
 
 @pytest.mark.parametrize("name", ["\u0661", "\u00b2", "\u2460"])

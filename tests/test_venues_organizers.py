@@ -97,6 +97,33 @@ def test_a_venue_or_organizer_whose_stored_slug_ends_in_a_dash_is_found_by_it(
     assert [post["id"] for post in wordpress] == [old["id"]]
 
 
+@pytest.mark.parametrize("kind", ["venue", "organizer"])
+def test_an_address_ending_in_a_dash_still_shows_the_published_item_beside_a_draft(
+    app, client, admin, kind
+):
+    """Found by an outside check (chk20s D3): a draft whose older slug is ``hall-`` hid the
+    published ``hall`` that ``/venue/hall-/`` showed (a 404 page). The dashed slug is taken
+    only when the caller may read its item: anonymous pages and filters, by-slug and the
+    WordPress listing read the published one; an admin's by-slug the draft."""
+    plural = f"{kind}s"
+    published = client.post(f"{NS}/{plural}", json={kind: "Hall"}, headers=admin).get_json()
+    draft = client.post(
+        f"{NS}/{plural}", json={kind: "Hall draft", "status": "draft"}, headers=admin
+    ).get_json()
+    store_older_slug(app, MODELS[kind], draft["id"], "hall-")
+    assert published["slug"] == "hall"
+    page = client.get(f"/{kind}/hall-/", headers={"Accept": "text/html"})
+    assert page.status_code == 200, page.status_code
+    assert "<h1>Hall</h1>" in page.get_data(as_text=True)
+    assert client.get(f"{NS}/{plural}/by-slug/hall-").get_json()["id"] == published["id"]
+    mine = client.get(f"{NS}/{plural}/by-slug/hall-", headers=admin).get_json()
+    assert mine["id"] == draft["id"]
+    listed = client.get(f"{WP}/tribe_{kind}", query_string={"slug": "hall-"}).get_json()
+    assert [post["id"] for post in listed] == [published["id"]]
+    filtered = client.get(f"/events/?{kind}=hall-", headers={"Accept": "text/html"})
+    assert filtered.status_code == 200, filtered.status_code
+
+
 def test_single_venue_reads(client, venue, as_role):
     created = venue(venue="Hall", city="Paris")
     body = client.get(f"{NS}/venues/{created['id']}").get_json()
