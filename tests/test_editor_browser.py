@@ -386,9 +386,7 @@ def _new_event_in_text_inputs(site, browser):
     return page
 
 
-def test_with_the_script_a_weekly_series_repeats_on_the_starts_weekday_in_its_zone(
-    site, browser
-):
+def test_with_the_script_a_weekly_series_repeats_on_the_starts_weekday_in_its_zone(site, browser):
     """Found by an outside check (chk20s D4): the script read the start's day from its first
     ten characters, ticking Tuesday for a start with an offset that the API places on
     Wednesday in Europe/Paris (saved: Wednesday, then Tuesdays). It leaves such a start to
