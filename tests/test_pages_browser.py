@@ -231,6 +231,8 @@ def test_the_month_view_works_without_javascript(site, browser):
     page.get_by_role("link", name="Previous month").click()
     page.get_by_label("Search").fill("jazz")
     page.get_by_role("button", name="Find events").click()
+    # The click returns once the answer's address is committed; its page may still be read.
+    page.wait_for_load_state()
     assert "search=jazz" in page.url and page.get_by_text("Jazz evening").count() >= 1
     page.context.close()
 
