@@ -120,3 +120,27 @@ def test_open_ended_series_fills_the_default_listing_window(client, admin):
         window_end,
         on_last_day,
     )
+
+
+def test_an_occurrence_feed_gives_that_one_event(client, admin):
+    """D5: SPEC §11 '`GET {ns}/events/{id}?ical=1` ... give one event'. For the id of one
+    occurrence (the 2027-03-15 date of a weekly series), a calendar application importing the
+    file must get that date only, not the five dates of the whole series."""
+    import datetime as dt
+
+    import icalendar
+    import recurring_ical_events
+
+    series = create_series(client, admin, title="One date")
+    third = occurrences(client, series["id"], admin)[1]
+    assert third["start_date"] == "2027-03-15 19:00:00"
+    answer = client.get(f"{NS}/events/{third['id']}", query_string={"ical": 1}, headers=admin)
+    assert answer.status_code == 200
+    calendar = icalendar.Calendar.from_ical(answer.data)
+    dates = [
+        e["DTSTART"].dt.strftime("%Y-%m-%d %H:%M")
+        for e in recurring_ical_events.of(calendar).between(
+            dt.datetime(2027, 1, 1), dt.datetime(2028, 1, 1)
+        )
+    ]
+    assert dates == ["2027-03-15 19:00"]
