@@ -41,26 +41,6 @@ def test_fall_back_day_occurrence_keeps_the_series_duration(client, admin):
         )
 
 
-def test_restoring_a_trashed_occurrence_answers_the_current_recurrence(client, admin):
-    """D2: the answer to a restore must show the series' lines as stored after it."""
-    series = create_series(client, admin, title="Restore")
-    first = occurrences(client, series["id"], admin)[0]
-    trashed = client.delete(f"{NS}/events/{first['id']}", headers=admin)
-    assert trashed.status_code == 200
-    assert any(
-        line.startswith("EXDATE")
-        for line in client.get(f"{NS}/events/{series['id']}", headers=admin).get_json()[
-            "recurrence"
-        ]
-    )
-
-    restored = client.post(f"{NS}/events/{first['id']}", json={"status": "publish"}, headers=admin)
-    assert restored.status_code == 200
-    stored = client.get(f"{NS}/events/{first['id']}", headers=admin).get_json()["recurrence"]
-    assert not any(line.startswith("EXDATE") for line in stored)
-    assert restored.get_json()["recurrence"] == stored
-
-
 def _animated_gif():
     frames = [Image.new("P", (400, 400), colour) for colour in (1, 50, 200)]
     buffer = io.BytesIO()

@@ -494,6 +494,32 @@ def test_deleting_the_series_deletes_every_occurrence(client, admin):
     assert stored_events() == 0
 
 
+def test_restoring_a_trashed_occurrence_answers_the_series_lines_as_stored(client, admin):
+    """The restore's answer is what a read right after shows: the EXDATE it removed gone
+    (outside check chk20m)."""
+    series = create_series(client, admin, title="Restore")
+    first = occurrences(client, series["id"], admin)[0]
+    assert client.delete(f"{NS}/events/{first['id']}", headers=admin).status_code == 200
+    lines = get(client, series["id"], admin).get_json()["recurrence"]
+    assert any(line.startswith("EXDATE") for line in lines)
+
+    restored = update(client, first["id"], admin, status="publish")
+    assert restored.status_code == 200
+    stored = get(client, first["id"], admin).get_json()["recurrence"]
+    assert not any(line.startswith("EXDATE") for line in stored)
+    assert restored.get_json()["recurrence"] == stored
+
+
+def test_trashing_an_occurrence_by_its_status_answers_the_new_exdate(client, admin):
+    series = create_series(client, admin)
+    first = occurrences(client, series["id"], admin)[0]
+    trashed = update(client, first["id"], admin, status="trash")
+    assert trashed.status_code == 200
+    stored = get(client, series["id"], admin).get_json()["recurrence"]
+    assert any(line.startswith("EXDATE") for line in stored)
+    assert trashed.get_json()["recurrence"] == stored
+
+
 # --- bounds ------------------------------------------------------------------------------------
 
 
