@@ -21,7 +21,7 @@ from marshmallow import ValidationError
 
 from app.auth import may, may_read, require
 from app.errors import ApiError, from_validation_error, invalid_params
-from app.event_input import change_event, create_event, discard_event
+from app.event_input import change_event, create_event, discard_event, series_horizon
 from app.i18n import N_, _, translate
 from app.ical import (
     REASON_BAD_DATES,
@@ -465,7 +465,7 @@ def _starts_within_budget(rules, body: dict, tz, budget: dict) -> list:
     of expansion allows (spent by what they were)."""
     limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
     _spend(budget, limit)  # refunded below by what was not used
-    starts = recurrence.occurrence_starts(rules, _start(body), tz, _horizon(), limit)
+    starts = recurrence.occurrence_starts(rules, _start(body), tz, series_horizon(), limit)
     _spend(budget, len(starts) - limit)
     return starts
 
@@ -537,7 +537,7 @@ def _moved_lines(body: dict, start: datetime, shift: timedelta, tz, label: str, 
     try:
         if limit > 0:
             lines, cost = recurrence.moved_lines(
-                body["recurrence"], start, shift, tz, label, all_day, _horizon(), limit
+                body["recurrence"], start, shift, tz, label, all_day, series_horizon(), limit
             )
             _spend(budget, cost)
             return lines
@@ -638,12 +638,6 @@ def _named_as(change: Incoming, local: datetime, tz, body: dict) -> Incoming:
         )
     except (ValueError, OverflowError, dates.DateError):
         return change
-
-
-def _horizon() -> datetime:
-    """The UTC time to which open-ended series are materialised."""
-    days = current_app.config["RECURRENCE_HORIZON_DAYS"]
-    return utcnow().replace(tzinfo=None) + timedelta(days=days)
 
 
 def _occurrence_time(item: Incoming, start: datetime, tz, all_day: bool) -> datetime:
@@ -841,7 +835,7 @@ def _recent_part(body: dict, budget: dict) -> dict:
         tz = dates.resolve_timezone(body["timezone"])[0]
         start = dates.parse_stored(body["start_date"])
         now = utcnow().replace(tzinfo=None)
-        horizon = now + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
+        horizon = series_horizon()
         if len(rules.lines) == 0 or _expansion_limit(budget) <= most:
             return body
         limit = _expansion_limit(budget)
@@ -880,7 +874,7 @@ def _first_not_excluded(body: dict, budget: dict) -> dict:
         start = dates.parse_stored(body["start_date"])
         if recurrence.without_exdates([start], rules.exdates, tz):
             return body  # the first date is not excluded
-        horizon = _horizon()
+        horizon = series_horizon()
         if _expansion_limit(budget) <= 0:
             return body
         # The first date that stays is among the first RECURRENCE_MAX (a series has no
