@@ -11,6 +11,7 @@ import pytest
 from PIL import Image, PngImagePlugin
 
 from app.config import check_settings
+from store import images
 from store.media import FILE_NAME
 from tests.conftest import NS, forget_listings
 from tests.helpers import image_bytes, upload, uploaded
@@ -425,6 +426,14 @@ def test_an_animation_counts_the_pixels_of_every_frame(client, admin, app):
     response = upload(client, admin, _animation("GIF"), "anim.gif")
     assert response.status_code == 400
     assert "pixels" in response.get_json()["data"]["params"]["file"]
+
+
+def test_an_animation_of_too_many_frames_is_400_with_a_reason(client, admin, monkeypatch):
+    """Bounded work: each frame costs about 0.1 ms however small it is."""
+    monkeypatch.setattr(images, "MAX_FRAMES", 2)
+    response = upload(client, admin, _animation("GIF"), "anim.gif")
+    assert response.status_code == 400
+    assert "more than 2 frames" in response.get_json()["data"]["params"]["file"]
 
 
 # --- serving the files ---------------------------------------------------------------------
