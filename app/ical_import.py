@@ -737,13 +737,16 @@ def own_event(item: Incoming):
     one occurrence, the page of an occurrence of it), on our site when it is known: another
     database on this host (a move, a restore, a calendar on another port or path) writes
     UIDs as ours are, and its ``7@host`` is not our event 7 (SPEC §11, each VEVENT becomes
-    an event). None for any other UID and for an occurrence (feeds name a series)."""
+    an event). None for any other UID, and for an occurrence unless the VEVENT is that one
+    date (an occurrence's own file, ``app/reading/feed.py::event_feed``: feeds name series)."""
     number, _at, host = item.uid.partition("@")
     known = _our_site()
     if not (is_digits(number) and host) or (known and host != site_host(known)):
         return None
     event = get_event(int(number))
-    if event is None or event.occurrence:
+    if event is None:
+        return None
+    if event.occurrence and (item.changes_occurrence or item.body.get("recurrence")):
         return None
     site = _site_of_page(item, event)
     if not site or host != site_host(site):
@@ -1005,7 +1008,9 @@ def _create_or_update(
         return "rejected", {"uid": item.uid, "reason": translate(REASON_OTHER_USER)}
     if not _changes(plan, existing):
         return "unchanged", {"uid": item.uid, "id": existing.id}
-    saved = _update(item, existing, viewer, status, CLEARED_ON_UPDATE)
+    # An occurrence's own file (``own_event``) changes that date alone, as an edit of it.
+    cleared = CLEARED_ON_OCCURRENCE if existing.occurrence else CLEARED_ON_UPDATE
+    saved = _update(item, existing, viewer, status, cleared)
     if recurrence.is_series(saved):
         _forget_dropped_edits(saved, plan.changes)
     return "updated", {"uid": item.uid, "id": saved.id, **noted}
