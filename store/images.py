@@ -270,6 +270,6 @@ def _process(data: bytes, max_pixels: int) -> Processed:
             else:
                 resized = source.resize(dimensions, Image.Resampling.LANCZOS, reducing_gap=3.0)
             result.sizes[name] = Encoded(*dimensions, _encode(resized, fmt))
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, EOFError, SyntaxError) as error:  # a later frame's decoder
         raise InvalidImage(str(error)) from None
     return result
