@@ -12,7 +12,6 @@ import re
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
-from datetime import timedelta
 
 import click
 from babel.messages.catalog import Catalog
@@ -22,6 +21,7 @@ from flask import Flask, current_app, g
 from flask.cli import AppGroup, with_appcontext
 
 from app.config import LIMITS
+from app.event_input import series_horizon
 from app.i18n import TRANSLATIONS
 from app.ical import NotICalendar, NotUTF8, read_events
 from app.ical_bounds import Bounds, OverBound
@@ -32,7 +32,6 @@ from app.routes.index import neutral_document
 from app.tec_import import Importer
 from app.tec_source import Source, SourceError, printable
 from app.urls import site_address
-from rules.clock import utcnow
 from rules.text import counted, is_web_url
 from schemas.events import IMPORT_STATUSES
 from store import accounts, texts, users
@@ -588,7 +587,7 @@ def extend(days):
     to run from cron: each series is one write transaction)."""
     config = current_app.config
     days = days or config["RECURRENCE_HORIZON_DAYS"]
-    horizon = utcnow().replace(tzinfo=None) + timedelta(days=days)
+    horizon = series_horizon(days)
     added = 0
     with database.connection_context():
         series_ids = open_ended_series()

@@ -20,7 +20,7 @@ from flask import Config, Flask
 
 from app.i18n import has_catalog
 from app.urls import named_host
-from rules.dates import DateError, resolve_timezone
+from rules.dates import WINDOW_DAYS, DateError, resolve_timezone
 from store.db import is_url
 from store.images import DEFAULT_MAX_PIXELS
 
@@ -69,9 +69,10 @@ DEFAULTS = {
     # 25 ms); `flask import-ics` reads an operator's file of any size.
     "ICAL_IMPORT_MAX_EVENTS": 250,
     "ICAL_IMPORT_MAX_LINES": 25_000,
-    # Recurring events: open-ended rules are materialised this many days ahead (the default
-    # listing window), and a series has at most this many occurrences (itself included).
-    "RECURRENCE_HORIZON_DAYS": 730,
+    # Recurring events: open-ended rules are materialised this many days ahead (by default
+    # the default listing window, to its last day: rules/dates.py::series_horizon), and a
+    # series has at most this many occurrences (itself included).
+    "RECURRENCE_HORIZON_DAYS": WINDOW_DAYS,
     "RECURRENCE_MAX": 1000,
     # The server's own (gunicorn.conf.py, app/server.py): threads per worker, and seconds a
     # client may stay silent mid-request before its connection is closed. A client stalled

@@ -9,8 +9,6 @@ refusals for one who may edit the event (``check_event_update``). Neither writes
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import orjson
 from flask import current_app
 
@@ -411,14 +409,23 @@ def _series_rules(values: dict, existing, lines_text: str):
         raise invalid_params({"recurrence": translate(recurrence.INVALID_LINE)}) from None
 
 
+def series_horizon(days: int | None = None):
+    """The UTC time to which open-ended series are materialised, ``days`` (by default
+    ``RECURRENCE_HORIZON_DAYS``) from now in the site's zone (``rules.dates.series_horizon``),
+    for every writer of series: the API, the editor, the import and ``recurrence extend``."""
+    config = current_app.config
+    site_tz = dates.resolve_timezone(config["SITE_TIMEZONE"])[0]
+    now_local = dates.utc_to_local(utcnow().replace(tzinfo=None), site_tz)
+    horizon = dates.series_horizon(now_local, days or config["RECURRENCE_HORIZON_DAYS"])
+    return dates.local_to_utc(horizon, site_tz)
+
+
 def _expanded(values: dict, existing, tz, start, rules) -> list:
     """The wall-clock starts of the series' occurrences; a 400 for a series of more than
     ``RECURRENCE_MAX`` occurrences, or one whose last would end past the calendar."""
-    config = current_app.config
-    horizon = utcnow().replace(tzinfo=None) + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
-    most = config["RECURRENCE_MAX"]
+    most = current_app.config["RECURRENCE_MAX"]
     try:
-        starts = recurrence.occurrence_starts(rules, start, tz, horizon, most)
+        starts = recurrence.occurrence_starts(rules, start, tz, series_horizon(), most)
         if starts:  # the last occurrence must end within the calendar (year 9999 at most)
             duration = dates.parse_stored(_written(values, existing, "end_date")) - start
             dates.local_to_utc(max(starts) + duration, tz)

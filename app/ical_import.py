@@ -21,7 +21,7 @@ from marshmallow import ValidationError
 
 from app.auth import may, may_read, require
 from app.errors import ApiError, from_validation_error, invalid_params
-from app.event_input import change_event, create_event, discard_event
+from app.event_input import change_event, create_event, discard_event, series_horizon
 from app.i18n import N_, _, translate
 from app.ical import (
     REASON_BAD_DATES,
@@ -465,7 +465,7 @@ def _starts_within_budget(rules, body: dict, tz, budget: dict) -> list:
     of expansion allows (spent by what they were)."""
     limit = min(_expansion_limit(budget), current_app.config["RECURRENCE_MAX"])
     _spend(budget, limit)  # refunded below by what was not used
-    starts = recurrence.occurrence_starts(rules, _start(body), tz, _horizon(), limit)
+    starts = recurrence.occurrence_starts(rules, _start(body), tz, series_horizon(), limit)
     _spend(budget, len(starts) - limit)
     return starts
 
@@ -537,7 +537,7 @@ def _moved_lines(body: dict, start: datetime, shift: timedelta, tz, label: str, 
     try:
         if limit > 0:
             lines, cost = recurrence.moved_lines(
-                body["recurrence"], start, shift, tz, label, all_day, _horizon(), limit
+                body["recurrence"], start, shift, tz, label, all_day, series_horizon(), limit
             )
             _spend(budget, cost)
             return lines
@@ -640,12 +640,6 @@ def _named_as(change: Incoming, local: datetime, tz, body: dict) -> Incoming:
         return change
 
 
-def _horizon() -> datetime:
-    """The UTC time to which open-ended series are materialised."""
-    days = current_app.config["RECURRENCE_HORIZON_DAYS"]
-    return utcnow().replace(tzinfo=None) + timedelta(days=days)
-
-
 def _occurrence_time(item: Incoming, start: datetime, tz, all_day: bool) -> datetime:
     """The wall time, in the series' zone, of the occurrence a RECURRENCE-ID names; for an
     all-day series, its day (``series_day``)."""
@@ -743,13 +737,16 @@ def own_event(item: Incoming):
     one occurrence, the page of an occurrence of it), on our site when it is known: another
     database on this host (a move, a restore, a calendar on another port or path) writes
     UIDs as ours are, and its ``7@host`` is not our event 7 (SPEC §11, each VEVENT becomes
-    an event). None for any other UID and for an occurrence (feeds name a series)."""
+    an event). None for any other UID, and for an occurrence unless the VEVENT is that one
+    date (an occurrence's own file, ``app/reading/feed.py::event_feed``: feeds name series)."""
     number, _at, host = item.uid.partition("@")
     known = _our_site()
     if not (is_digits(number) and host) or (known and host != site_host(known)):
         return None
     event = get_event(int(number))
-    if event is None or event.occurrence:
+    if event is None:
+        return None
+    if event.occurrence and (item.changes_occurrence or item.body.get("recurrence")):
         return None
     site = _site_of_page(item, event)
     if not site or host != site_host(site):
@@ -841,7 +838,7 @@ def _recent_part(body: dict, budget: dict) -> dict:
         tz = dates.resolve_timezone(body["timezone"])[0]
         start = dates.parse_stored(body["start_date"])
         now = utcnow().replace(tzinfo=None)
-        horizon = now + timedelta(days=config["RECURRENCE_HORIZON_DAYS"])
+        horizon = series_horizon()
         if len(rules.lines) == 0 or _expansion_limit(budget) <= most:
             return body
         limit = _expansion_limit(budget)
@@ -880,7 +877,7 @@ def _first_not_excluded(body: dict, budget: dict) -> dict:
         start = dates.parse_stored(body["start_date"])
         if recurrence.without_exdates([start], rules.exdates, tz):
             return body  # the first date is not excluded
-        horizon = _horizon()
+        horizon = series_horizon()
         if _expansion_limit(budget) <= 0:
             return body
         # The first date that stays is among the first RECURRENCE_MAX (a series has no
@@ -1011,7 +1008,9 @@ def _create_or_update(
         return "rejected", {"uid": item.uid, "reason": translate(REASON_OTHER_USER)}
     if not _changes(plan, existing):
         return "unchanged", {"uid": item.uid, "id": existing.id}
-    saved = _update(item, existing, viewer, status, CLEARED_ON_UPDATE)
+    # An occurrence's own file (``own_event``) changes that date alone, as an edit of it.
+    cleared = CLEARED_ON_OCCURRENCE if existing.occurrence else CLEARED_ON_UPDATE
+    saved = _update(item, existing, viewer, status, cleared)
     if recurrence.is_series(saved):
         _forget_dropped_edits(saved, plan.changes)
     return "updated", {"uid": item.uid, "id": saved.id, **noted}

@@ -600,3 +600,17 @@ def default_window(now_local: datetime) -> tuple[datetime, datetime]:
     """The event listing's window when no date filter is given (the reference's):
     from yesterday (snapped to 00:00 by the caller) to two years ahead (snapped to 23:59:59)."""
     return now_local - timedelta(days=1), add_months(now_local, 24)
+
+
+# The default window's length in days (its 24 months are a day more across a leap day).
+WINDOW_DAYS = 730
+
+
+def series_horizon(now_local: datetime, days: int) -> datetime:
+    """Where open-ended series stop being materialised (SPEC §12): ``days`` ahead; a
+    horizon as long as the default window or longer reaches at least the window's last
+    second, so that a listing without dates shows such a series to its end."""
+    horizon = now_local + timedelta(days=days)
+    if days >= WINDOW_DAYS:
+        horizon = max(horizon, snap_to_day_end(default_window(now_local)[1]))
+    return horizon

@@ -1551,6 +1551,10 @@ def save_event(
             saved = Event.get_by_id(event_id)
         _write_links(saved, links, existing, viewer)
         after_series_write(saved, existing, row, links.keys(), occurrences)
+        if saved.recurrence:
+            # The series' write may have rewritten this row too (a restored occurrence's
+            # date leaves the EXDATEs every occurrence carries): answered as a read after.
+            saved = Event.get_by_id(event_id)
         return saved
 
 

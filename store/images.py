@@ -4,6 +4,8 @@ Pure functions over bytes (no Flask, no database). The type of an upload is what
 decodes, never its name or its Content-Type; every stored file is written here from
 decoded pixels, so nothing of the upload but its pixels (EXIF, GPS, XMP, comments,
 text chunks) reaches a stored file. EXIF orientation is applied before it is dropped.
+An animated GIF, WebP or PNG keeps every frame (with its duration, and the loop count);
+its sizes are made from its first frame, as WordPress makes them.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ MIME_BY_EXTENSION = {extension: mime for extension, mime in FORMATS.values()}
 # JPEGs with a multi-picture index (phones' depth maps, Ultra HDR gain maps) open as MPO:
 # they are JPEGs, stored as their first (main) picture.
 ALIASES = {"MPO": "JPEG"}
+# The formats whose frames are an animation (an MPO's other pictures are not).
+ANIMATED = ("GIF", "WEBP", "PNG")
 # WordPress's default sizes: name -> (width, height, crop).
 SIZES = (
     ("thumbnail", 150, 150, True),
@@ -39,6 +43,9 @@ SIZES = (
     ("large", 1024, 1024, False),
 )
 DEFAULT_MAX_PIXELS = 50_000_000  # the MAX_IMAGE_PIXELS setting's default
+# Most frames of an animation: each costs about 0.1 ms however small, and 10 MiB hold
+# 270,000 frames of a few pixels (half a minute); 5,000 is over three minutes at 25 a second.
+MAX_FRAMES = 5000
 JPEG_QUALITY = 85
 WEBP_QUALITY = 85
 
@@ -49,6 +56,10 @@ class InvalidImage(ValueError):
 
 class ImageTooLarge(InvalidImage):
     """More pixels than allowed: a decompression bomb, or simply too large to handle."""
+
+
+class TooManyFrames(InvalidImage):
+    """An animation of more than ``MAX_FRAMES`` frames."""
 
 
 @dataclass
@@ -76,9 +87,13 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
             image = Image.open(io.BytesIO(data), formats=list(FORMATS))
             if image.width * image.height > max_pixels:
                 raise ImageTooLarge(f"{image.width}x{image.height}")
-            image.seek(0)  # animated GIF/WebP: the first frame only
-            image.load()
-    except ImageTooLarge:
+            frames = _frame_count(image)
+            if frames > MAX_FRAMES:
+                raise TooManyFrames(str(frames))
+            if frames * image.width * image.height > max_pixels:
+                raise ImageTooLarge(f"{frames} frames of {image.width}x{image.height}")
+            image.load()  # the first frame; an animation's others in _frames
+    except (ImageTooLarge, TooManyFrames):
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
         raise ImageTooLarge(str(error)) from None
@@ -90,6 +105,30 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
     if image.format not in FORMATS or image.width < 1 or image.height < 1:
         raise InvalidImage(str(image.format))
     return image
+
+
+def _frame_count(image: Image.Image) -> int:
+    """The frames of an animation (1 for a still image, or a JPEG's several pictures)."""
+    if image.format not in ANIMATED:
+        return 1
+    return getattr(image, "n_frames", 1)
+
+
+def _frames(decoded: Image.Image) -> tuple[list, list[int]]:
+    """Every frame of an animation, each whole (Pillow composes it on the ones before) and
+    upright, with its duration in milliseconds; ([], []) for a still image."""
+    from PIL import ImageSequence  # imported when an image is read
+
+    if _frame_count(decoded) < 2:
+        return [], []
+    frames, durations = [], []
+    for frame in ImageSequence.Iterator(decoded):
+        copy = frame.copy()  # loaded: WebP sets a frame's duration when it decodes it
+        durations.append(int(copy.info.get("duration", 0)))
+        copy.format = decoded.format
+        frames.append(_upright(copy))
+    decoded.seek(0)
+    return frames, durations
 
 
 def _upright(image: Image.Image) -> Image.Image:
@@ -124,16 +163,23 @@ def _has_alpha(image: Image.Image) -> bool:
     return image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
 
 
-def _encode(image: Image.Image, fmt: str) -> bytes:
+def _encode(image: Image.Image, fmt: str, animation: dict | None = None) -> bytes:
+    """``image`` in ``fmt`` with no metadata; ``animation``: the frames after it, their
+    durations and the loop count of an animated original."""
     image = _for_format(image, fmt)
     out = io.BytesIO()
     options: dict = {}
+    if animation:
+        rest = [_for_format(frame, fmt) for frame in animation["frames"]]
+        options = {"save_all": True, "append_images": rest, "duration": animation["durations"]}
+        if animation["loop"] is not None:
+            options["loop"] = animation["loop"]
     if fmt == "JPEG":
-        options = {"quality": JPEG_QUALITY, "optimize": True}
+        options.update(quality=JPEG_QUALITY, optimize=True)
     elif fmt == "WEBP":
-        options = {"quality": WEBP_QUALITY}
+        options.update(quality=WEBP_QUALITY)
     elif fmt == "PNG":
-        options = {"optimize": False}
+        options.update(optimize=False)
     if "transparency" in image.info and fmt in ("PNG", "GIF"):
         options["transparency"] = image.info["transparency"]
     # No exif=, icc_profile=, pnginfo= or comment=: the file carries pixels only.
@@ -190,13 +236,13 @@ def process(data: bytes, max_pixels: int) -> Processed:
 
 
 def _pixels(data: bytes) -> int:
-    """The pixels the header announces (nothing decoded); 0 when there is no header that
-    Pillow reads, which ``_open`` then refuses."""
+    """The pixels the header announces, in every frame of an animation (nothing decoded);
+    0 when there is no header that Pillow reads, which ``_open`` then refuses."""
     from PIL import Image  # imported when an image is read
 
     try:
         with Image.open(io.BytesIO(data), formats=list(FORMATS)) as image:
-            return image.width * image.height
+            return _frame_count(image) * image.width * image.height
     except Exception:  # any decoder may trip on a malformed header
         return 0
 
@@ -207,9 +253,12 @@ def _process(data: bytes, max_pixels: int) -> Processed:
     decoded = _open(data, max_pixels)
     fmt = decoded.format
     extension, mime_type = FORMATS[fmt]
-    image = _upright(decoded)
     try:
-        original = Encoded(image.width, image.height, _encode(image, fmt))
+        loop = decoded.info.get("loop")
+        frames, durations = _frames(decoded)
+        image = frames[0] if frames else _upright(decoded)
+        animation = frames and {"frames": frames[1:], "durations": durations, "loop": loop}
+        original = Encoded(image.width, image.height, _encode(image, fmt, animation))
         result = Processed(extension, mime_type, original)
         source = _resize_mode(image)
         for name, box_w, box_h, crop in SIZES:
@@ -221,6 +270,6 @@ def _process(data: bytes, max_pixels: int) -> Processed:
             else:
                 resized = source.resize(dimensions, Image.Resampling.LANCZOS, reducing_gap=3.0)
             result.sizes[name] = Encoded(*dimensions, _encode(resized, fmt))
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, EOFError, SyntaxError) as error:  # a later frame's decoder
         raise InvalidImage(str(error)) from None
     return result

@@ -3,6 +3,7 @@ RRULE/RDATE/EXDATE and one VEVENT with RECURRENCE-ID per occurrence edited on it
 files with such VEVENTs are imported as series. Calendar applications expand what the
 service writes (``recurring-ical-events``) into exactly the occurrences it lists."""
 
+import re
 from datetime import UTC, date, datetime, time, timedelta
 
 import icalendar
@@ -393,16 +394,52 @@ def test_protected_series_only_for_those_who_may_read_them(client, admin):
     assert len(vevents(calendar_of(client, headers=admin, **WIDE))) == 1
 
 
-@pytest.mark.parametrize("which", ["series", "plain", "edited"])
-def test_one_occurrence_or_series_by_id_or_slug_gives_the_series(client, admin, which):
+def test_the_series_by_id_or_slug_gives_the_whole_series(client, admin):
     series = create_series(client, admin)
     others = occurrences(client, series["id"])
     update(client, others[2]["id"], admin, title="Edited")
-    target = {"series": series, "plain": others[0], "edited": others[2]}[which]
-    for path in (f"/events/{target['id']}", f"/events/by-slug/{target['slug']}"):
+    for path in (f"/events/{series['id']}", f"/events/by-slug/{series['slug']}"):
         calendar = calendar_of(client, path)
         assert [str(e["SUMMARY"]) for e in vevents(calendar)] == ["Weekly class", "Edited"]
         assert len(expanded(calendar)) == 5
+
+
+@pytest.mark.parametrize("which", ["plain", "edited"])
+def test_one_occurrence_by_id_or_slug_gives_that_date_alone(client, admin, which):
+    """SPEC §11 "give one event": what a visitor on that date's page adds (outside check
+    chk20m D5), under the occurrence's own UID, not the series' with a RECURRENCE-ID (a
+    lone instance without its series is imported badly by calendar applications)."""
+    series = create_series(client, admin, title="One date")
+    others = occurrences(client, series["id"])
+    update(client, others[2]["id"], admin, title="Edited")
+    target = occurrences(client, series["id"])[{"plain": 1, "edited": 2}[which]]
+    uid = f"{target['id']}@{target['global_id'].split('?', 1)[0]}"
+    for path in (f"/events/{target['id']}", f"/events/by-slug/{target['slug']}"):
+        calendar = calendar_of(client, path)
+        (vevent,) = vevents(calendar)
+        assert str(vevent["UID"]) == uid
+        assert "RRULE" not in vevent and "RECURRENCE-ID" not in vevent
+        assert expanded(calendar) == [
+            (target["utc_start_date"], target["utc_end_date"], target["title"])
+        ]
+
+
+def test_an_occurrences_file_imported_back_copies_nothing(client, admin):
+    series = create_series(client, admin)
+    target = occurrences(client, series["id"])[1]
+    data = client.get(f"{NS}/events/{target['id']}", query_string={"ical": "1"}).get_data()
+    before = client.get(f"{NS}/events", query_string=WIDE).get_json()["total"]
+    report = imported(client, admin, data)
+    assert report["unchanged"] == [{"uid": report["unchanged"][0]["uid"], "id": target["id"]}]
+    assert report["created"] == [] and report["rejected"] == [], report
+    # Changed since: the occurrence is updated in place, as an edit of that date alone.
+    text = data.decode().replace("SUMMARY:Weekly class", "SUMMARY:Moved class")
+    text = re.sub(r"LAST-MODIFIED:\d+T\d+Z", "LAST-MODIFIED:20991231T000000Z", text)
+    report = imported(client, admin, text.encode())
+    assert [entry["id"] for entry in report["updated"]] == [target["id"]], report
+    assert client.get(f"{NS}/events", query_string=WIDE).get_json()["total"] == before
+    titles = [event["title"] for event in occurrences(client, series["id"])]
+    assert titles == ["Weekly class", "Moved class", "Weekly class", "Weekly class"]
 
 
 # --- import ------------------------------------------------------------------------------------

@@ -494,6 +494,32 @@ def test_deleting_the_series_deletes_every_occurrence(client, admin):
     assert stored_events() == 0
 
 
+def test_restoring_a_trashed_occurrence_answers_the_series_lines_as_stored(client, admin):
+    """The restore's answer is what a read right after shows: the EXDATE it removed gone
+    (outside check chk20m)."""
+    series = create_series(client, admin, title="Restore")
+    first = occurrences(client, series["id"], admin)[0]
+    assert client.delete(f"{NS}/events/{first['id']}", headers=admin).status_code == 200
+    lines = get(client, series["id"], admin).get_json()["recurrence"]
+    assert any(line.startswith("EXDATE") for line in lines)
+
+    restored = update(client, first["id"], admin, status="publish")
+    assert restored.status_code == 200
+    stored = get(client, first["id"], admin).get_json()["recurrence"]
+    assert not any(line.startswith("EXDATE") for line in stored)
+    assert restored.get_json()["recurrence"] == stored
+
+
+def test_trashing_an_occurrence_by_its_status_answers_the_new_exdate(client, admin):
+    series = create_series(client, admin)
+    first = occurrences(client, series["id"], admin)[0]
+    trashed = update(client, first["id"], admin, status="trash")
+    assert trashed.status_code == 200
+    stored = get(client, series["id"], admin).get_json()["recurrence"]
+    assert any(line.startswith("EXDATE") for line in stored)
+    assert trashed.get_json()["recurrence"] == stored
+
+
 # --- bounds ------------------------------------------------------------------------------------
 
 
@@ -591,6 +617,48 @@ def test_extend_never_goes_past_recurrence_max(app, client, admin):
     result = app.test_cli_runner().invoke(args=["recurrence", "extend", "--days", "100"])
     assert result.exit_code == 0
     assert len(occurrences(client, series["id"])) == 24
+
+
+def test_open_ended_series_fills_the_default_listing_window(client, admin):
+    """SPEC §12 'Open-ended rules are materialised to RECURRENCE_HORIZON_DAYS ahead
+    (default 730, the default listing window)'. The default window ends at the end of the
+    day of now + 24 months (reference-behaviour §3); a daily open-ended series must have its
+    occurrence on that last day, so the default listing shows the series to its end."""
+    default = client.get(f"{NS}/events", headers=admin).get_json()
+    window_end = default["rest_url"].split("end_date=")[1].split("&")[0].replace("%20", " ")
+    last_day = window_end[:10]
+    series = create_series(
+        client,
+        admin,
+        title="Every day",
+        timezone="UTC",
+        start_date="tomorrow 23:00",
+        end_date="tomorrow 23:30",
+        recurrence=["RRULE:FREQ=DAILY"],
+    )
+    on_last_day = client.get(
+        f"{NS}/events",
+        headers=admin,
+        query_string={
+            "post_parent": series["id"],
+            "start_date": f"{last_day} 00:00:00",
+            "end_date": window_end,
+        },
+    ).get_json()
+    assert [e["start_date"] for e in on_last_day["events"]] == [f"{last_day} 23:00:00"], (
+        window_end,
+        on_last_day,
+    )
+
+
+def test_a_horizon_as_long_as_the_default_window_reaches_its_last_day():
+    """24 months across a leap day are 731 days: the default 730 reach the window's end;
+    a shorter horizon counts its days, a longer one passes the window."""
+    now = datetime(2026, 11, 29, 12, 40)
+    window_end = datetime(2028, 11, 29, 23, 59, 59)
+    assert dates.series_horizon(now, 730) == window_end
+    assert dates.series_horizon(now, 30) == now + timedelta(days=30)
+    assert dates.series_horizon(now, 800) == now + timedelta(days=800)
 
 
 # --- permissions -------------------------------------------------------------------------------

@@ -1381,7 +1381,8 @@ def _event_page(slug: str, password: str | None, tried: bool = False):
             event,
             location,
             plain,
-            reading.series_as_ruled(series_id) if series_id and not locked else None,
+            # An occurrence's link adds that date alone, as its .ics does.
+            reading.series_as_ruled(series_id) if series_id == event["id"] and not locked else None,
         ),
         occurrences=[o for o in upcoming if o["id"] != event["id"]][:5],
         previous=_span_link(neighbours[0]),

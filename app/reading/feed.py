@@ -19,6 +19,7 @@ from rules import dates
 from rules.recurrence import (
     feed_recurrence,
     feed_recurrence_between,
+    is_occurrence,
     is_series,
     series_zone,
     stored_lines,
@@ -89,9 +90,13 @@ FEED_CHUNK = 100
 
 
 def event_feed(event, viewer, password):
-    """The feed of one event that ``viewer`` may read (``password`` given): an occurrence or
-    a series by id or slug is the whole series, as the feed shows it, so that a calendar
-    that also subscribes to the feed sees the same UID, not a copy."""
+    """The feed of one event that ``viewer`` may read (``password`` given): a series by id
+    or slug is the whole series, as the feed shows it (the same UID). An occurrence is its
+    own dates alone, what a visitor on that date's page adds: a VEVENT with its own UID
+    (``{occurrence id}@{host}``), not the series' UID with a RECURRENCE-ID, which calendar
+    applications import badly without the series' VEVENT (docs/icalendar.md)."""
+    if is_occurrence(event):
+        return feed_response(FeedEvent(data) for data in _dicts([event], viewer, password))
 
     def readable(ids):
         return [
@@ -143,11 +148,8 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
             groups.append((series_id, [series[series_id], *shown]))
     for chunk in _chunks(groups, FEED_CHUNK):
         emitted = [row for _series_id, group in chunk for row in group]
-        # The listing's own texts of these events (made once per data version, or spliced
-        # from their stored texts), read back as the representations a VEVENT is made of.
         whole = emitted if listed_whole else [row for row in emitted if row.id not in listed]
-        texts = event_texts([row.id for row in emitted], viewer, rows=whole, password=password)
-        dicts = {data["id"]: data for data in orjson.loads(orjson.dumps(texts))}
+        dicts = {data["id"]: data for data in _dicts(emitted, viewer, password, whole)}
         for series_id, group in chunk:
             # An event a write removed or hid since the listing has no text: left out.
             if group[0].id not in dicts:
@@ -158,6 +160,16 @@ def calendar_items(rows, viewer, password, readable, listed_whole=True) -> Itera
                 yield from _series_items(
                     series[series_id], edited[series_id], visible, dicts, known
                 )
+
+
+def _dicts(rows, viewer, password, whole=None) -> list[dict]:
+    """The listing's own texts of ``rows`` (made once per data version, or spliced from
+    their stored texts), read back as the representations a VEVENT is made of; ``whole``:
+    those of ``rows`` read whole (all of them by default)."""
+    texts = event_texts(
+        [row.id for row in rows], viewer, rows=rows if whole is None else whole, password=password
+    )
+    return orjson.loads(orjson.dumps(texts))
 
 
 def _stretched(series: dict) -> tuple[dict[int, list], dict[int, timedelta]]:

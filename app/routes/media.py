@@ -121,6 +121,16 @@ def decode(data: bytes) -> images.Processed:
                 )
             }
         ) from None
+    except images.TooManyFrames:
+        raise invalid_params(
+            {
+                "file": ngettext(
+                    "The animation has more than %(num)s frame.",
+                    "The animation has more than %(num)s frames.",
+                    images.MAX_FRAMES,
+                )
+            }
+        ) from None
     except images.InvalidImage:
         raise invalid_params({"file": _("Not a complete JPEG, PNG, GIF or WebP image.")}) from None
 
