@@ -83,8 +83,12 @@ def _bad_credentials() -> ApiError:
 
 def _basic_credentials() -> tuple[str, str] | None:
     """(user name, password) from HTTP Basic, as Werkzeug parses it; None when it is
-    malformed (which is a 401 like a wrong password)."""
-    auth = request.authorization
+    malformed (which is a 401 like a wrong password). Werkzeug raises ValueError for
+    bytes of the header past ASCII: malformed too."""
+    try:
+        auth = request.authorization
+    except ValueError:
+        return None
     if auth is None or auth.type != "basic" or auth.username is None:
         return None
     return auth.username, auth.password or ""

@@ -93,7 +93,9 @@ INDEX_PATH = {
             },
             **{
                 status: {"description": ERROR_DESCRIPTIONS[status], "content": _ERROR_CONTENT}
-                for status in ("400", "404", "500")
+                # Any caller may read it; bad Basic credentials are refused here too (401,
+                # then 429), as on every route of WordPress's REST API.
+                for status in ("400", "401", "404", "429", "500")
             },
         },
         "security": [],

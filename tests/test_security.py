@@ -352,3 +352,39 @@ def test_a_greek_login_signs_in_in_lower_case(client):
     for name in ("ΝΙΚΟΣ", "νικος", "Νικος"):
         answer = client.get(f"{NS}/events?status=draft", headers=basic(name, password))
         assert answer.status_code == 200, (name, answer.get_json())
+
+
+# Bytes of an Authorization header as gunicorn hands them over (latin-1 in the WSGI
+# environment): "Basic é" as UTF-8, a stray 0xFF inside otherwise valid Base64, and two
+# bytes that are no Base64 at all.
+_NON_ASCII_BASIC = ["Basic \u00c3\u00a9", "Basic YWRtaW46\u00ff", "Basic \u00ff\u00fe"]
+
+
+def test_non_ascii_basic_credentials_are_a_401_on_the_api_not_a_500(client):
+    """SPEC §5: bad credentials are a 401 `incorrect_password` "whichever part was wrong";
+    §6/§9: no input yields a 5xx or an unhandled exception. A Basic header whose credentials
+    hold a non-ASCII byte (a client that sends a UTF-8 password without Base64, a broken
+    proxy) is a 500 `internal_server_error` on every API route: Werkzeug's parser raises
+    ValueError from `request.authorization` (app/auth.py::_basic_credentials), which
+    catches nothing. Pure-ASCII garbage (`Basic !!!!`) is a 401 already."""
+    for n, header in enumerate(_NON_ASCII_BASIC):
+        # Each header from its own address: failed sign-ins are throttled per address.
+        client.environ_base["REMOTE_ADDR"] = f"198.51.100.{n + 1}"
+        answer = client.get(f"{NS}/events", headers={"Authorization": header})
+        assert answer.status_code == 401
+        assert answer.get_json()["code"] == "incorrect_password"
+        assert "Basic" in answer.headers.get("WWW-Authenticate", "")
+        for path in (f"{NS}/events/1", NS, "/wp-json", f"{NS}/nope"):
+            answer = client.get(path, headers={"Authorization": header})
+            assert answer.status_code < 500, (header, path, answer.status_code)
+            assert answer.is_json
+
+
+def test_non_ascii_basic_credentials_do_not_break_public_pages(client):
+    """Public pages and the editor "answer their errors as HTML pages" (SPEC §6), and never
+    depend on who is signed in (README); the same header makes /events/, an event page, the
+    sitemap and the editor a 500 "Something went wrong" page."""
+    for header in _NON_ASCII_BASIC:
+        for path in ("/events/", "/event/no-such-event/", "/sitemap.xml", "/manage/"):
+            answer = client.get(path, headers={"Authorization": header})
+            assert answer.status_code < 500, (header, path, answer.status_code)
