@@ -478,7 +478,7 @@ def _parse_datetime(value, tz: tzinfo, now_utc: datetime | None = None) -> datet
                 delta = timedelta(hours=int(digits[1:3]), minutes=int(digits[3:5]))
                 if digits[0] == "-":
                     delta = -delta
-            return _from_utc(parsed - delta, tz)
+            return _from_utc(parsed, tz, delta)
         return parsed
     now_utc = now_utc or clock.utcnow().replace(tzinfo=None)
     try:
@@ -566,9 +566,11 @@ def _plain_form(text: str) -> datetime | None:
     return value if value.tzinfo is None else None
 
 
-def _from_utc(moment: datetime, tz: tzinfo) -> datetime:
+def _from_utc(moment: datetime, tz: tzinfo, offset: timedelta = timedelta(0)) -> datetime:
+    """The wall clock in ``tz`` of ``moment`` read at ``offset`` from UTC; a moment past
+    the years a datetime holds (0001-01-01T00:00+14:00) is out of range, not a crash."""
     try:
-        return utc_to_local(moment, tz)
+        return utc_to_local(moment - offset, tz)
     except OverflowError:
         raise DateError("date out of range") from None
 
