@@ -763,3 +763,49 @@ def test_starting_with_other_settings_writes_nothing(app, make_event, tmp_path):
     finally:
         other.extensions["calendar.db"].close_all()
         bind_database(app.extensions["calendar.db"])
+
+
+def test_the_pages_read_spliced_events_as_the_api_sends_them(app, client, admin, calendar):
+    """The public pages read a listing's events from their parts (app/render.py
+    ``parsed_event``), the venues, organizers and terms they share parsed once per data
+    version (``PARSED_LINKS``): the same values, members in the same order, as the API's
+    listing; each page's items its own to add to; a write to a venue reaches the next
+    page."""
+    from flask import g
+
+    from app import render
+    from app.pages.reading import representations
+    from store.db import data_version
+
+    def pages_read(ids):
+        with app.test_request_context("/events/"), database.connection_context():
+            g.cache_version = data_version()  # a cacheable read's, as app/cache.py sets it
+            return representations(ids), render.PARSED_LINKS.state[1]
+
+    def members(value):
+        if isinstance(value, dict):
+            return [(key, members(item)) for key, item in value.items()]
+        return [members(item) for item in value] if isinstance(value, list) else value
+
+    forget_all(app)
+    sent = [e for e in listing(client).get_json()["events"] if e["status"] == "publish"]
+    ids = [e["id"] for e in sent]
+    assert any(isinstance(e["venue"], list) and len(e["venue"]) > 1 for e in sent)
+    first, kept = pages_read(ids)
+    assert kept  # the linked items' values, kept for the next page
+    for event in first:
+        for item in (event["venue"], *event["organizer"], *event["categories"]):
+            if isinstance(item, dict) and item:
+                item["_link"] = "/added/by/a/page/"
+    again, _kept = pages_read(ids)
+    assert [members(e) for e in first] != [members(e) for e in sent]  # the page's own
+    assert [members(e) for e in again] == [members(e) for e in sent]
+    venue = calendar[2]["venue"]["id"]  # Tokyo's, the venue itself; one of two of Café's
+    moved = client.post(f"{NS}/venues/{venue}", json={"city": "Nantes"}, headers=admin)
+    assert moved.status_code == 200, moved.get_data(as_text=True)
+    after, _kept = pages_read(ids)
+    assert [members(e) for e in after] == [
+        members(e) for e in listing(client).get_json()["events"] if e["status"] == "publish"
+    ]
+    shown = [e["venue"] for e in after if e["title"] == "Tokyo"]
+    assert shown and all(v["city"] == "Nantes" for v in shown)
