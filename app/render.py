@@ -1011,9 +1011,10 @@ PARSED_LINKS = ParsedLinks()
 def parsed_event(parts: tuple, version) -> dict:
     """The value of the text ``b"".join(parts)`` (an entry of ``EventTexts``), as
     ``orjson.loads`` reads it: spliced parts (``stored_event_parts``) piece by piece, the
-    event's own members, then each linked item as a shallow copy of the value
-    ``PARSED_LINKS`` keeps (a page adds keys to an item, ``_link``, never to its
-    members)."""
+    event's own members, then each linked item as the value ``PARSED_LINKS`` keeps,
+    shared with every event and page that shows it (copying them took half of what the
+    memo saves): a page never writes into a linked item (``app/pages::_link_items``
+    links copies)."""
     if len(parts) == 1:
         return orjson.loads(parts[0])
     event = orjson.loads(parts[0] + b"}")
@@ -1027,9 +1028,9 @@ def parsed_event(parts: tuple, version) -> dict:
                 found = (5 * len(part), orjson.loads(part))
                 made.append((part, found))
             if listed is None:
-                event["venue"] = found[1].copy()
+                event["venue"] = found[1]
             else:
-                listed.append(found[1].copy())
+                listed.append(found[1])
         elif part is _VENUE:
             listed = None
         elif part in _OPENED:
