@@ -991,6 +991,59 @@ def _splice(parts: list, opening: bytes, items: list) -> None:
             parts += (_COMMA, item)
 
 
+class ParsedLinks(VersionMemo):
+    """The values of linked texts (``linked_texts``) as ``parsed_event`` read them, by
+    text, per data version: a page's events share a few venues, organizers and terms, and
+    reading them again for each event was most of parsing a list page's events. An entry
+    is ``(bytes counted, value)``: a parsed text takes about four times its length, and
+    its key the text's own when ``RenderMemo`` has dropped it."""
+
+    MAX_ENTRIES = 2048
+    MAX_BYTES = 1024 * 1024
+
+    def size_of(self, value) -> int:
+        return value[0]
+
+
+PARSED_LINKS = ParsedLinks()
+
+
+def parsed_event(parts: tuple, version) -> dict:
+    """The value of the text ``b"".join(parts)`` (an entry of ``EventTexts``), as
+    ``orjson.loads`` reads it: spliced parts (``stored_event_parts``) piece by piece, the
+    event's own members, then each linked item as the value ``PARSED_LINKS`` keeps,
+    shared with every event and page that shows it (copying them took half of what the
+    memo saves): a page never writes into a linked item (``app/pages::_link_items``
+    links copies)."""
+    if len(parts) == 1:
+        return orjson.loads(parts[0])
+    event = orjson.loads(parts[0] + b"}")
+    kept_value = PARSED_LINKS.entries_for(version).get
+    made = []
+    listed = None  # the list the next item goes to; None: it is the venue itself
+    for part in parts[1:]:
+        if part[0] == _ITEM:
+            found = kept_value(part)
+            if found is None:
+                found = (5 * len(part), orjson.loads(part))
+                made.append((part, found))
+            if listed is None:
+                event["venue"] = found[1]
+            else:
+                listed.append(found[1])
+        elif part is _VENUE:
+            listed = None
+        elif part in _OPENED:
+            listed = event[_OPENED[part]] = []
+    if made and version is not None:
+        PARSED_LINKS.put_many(version, made)
+    return event
+
+
+_ITEM = ord("{")  # a linked text's first byte; the splice's own parts start with "," or "]"
+_OPENED = {_CATEGORIES: "categories", _TAGS: "tags", _VENUES: "venue", _ORGANIZERS: "organizer"}
+
+
 def _iso(local: str, tz) -> str:
     value = parse_stored(local)
     if tz is None:

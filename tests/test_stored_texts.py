@@ -763,3 +763,55 @@ def test_starting_with_other_settings_writes_nothing(app, make_event, tmp_path):
     finally:
         other.extensions["calendar.db"].close_all()
         bind_database(app.extensions["calendar.db"])
+
+
+def test_the_pages_read_spliced_events_as_the_api_sends_them(app, client, admin, calendar):
+    """The public pages read a listing's events from their parts (app/render.py
+    ``parsed_event``), the venues, organizers and terms they share parsed once per data
+    version (``PARSED_LINKS``) and shared: the same values, members in the same order, as
+    the API's listing; no page writes into a shared item; a write to a venue reaches the
+    next page."""
+    import orjson
+    from flask import g
+
+    from app import render
+    from app.pages.reading import representations
+    from store.db import data_version
+
+    def pages_read(ids):
+        with app.test_request_context("/events/"), database.connection_context():
+            g.cache_version = data_version()  # a cacheable read's, as app/cache.py sets it
+            return representations(ids)
+
+    def members(value):
+        if isinstance(value, dict):
+            return [(key, members(item)) for key, item in value.items()]
+        return [members(item) for item in value] if isinstance(value, list) else value
+
+    forget_all(app)
+    sent = [e for e in listing(client).get_json()["events"] if e["status"] == "publish"]
+    ids = [e["id"] for e in sent]
+    cafe = next(i for i, e in enumerate(sent) if isinstance(e["venue"], list))  # two venues
+    assert [members(e) for e in pages_read(ids)] == [members(e) for e in sent]
+    again = pages_read(ids)  # the linked items from the memo
+    assert [members(e) for e in again] == [members(e) for e in sent]
+    assert again[cafe]["venue"][0] is pages_read(ids)[cafe]["venue"][0]  # shared, not copied
+    day = sent[0]["start_date"][:10]
+    pages = ["/events/", f"/events/month/{day[:7]}/", f"/events/{day}/", "/fr/events/"]
+    pages += [f"/event/{e['slug']}/" for e in sent] + [f"/fr/event/{e['slug']}/" for e in sent]
+    pages += [f"/venue/{sent[cafe]['venue'][0]['slug']}/", "/events/category/alpha/"]
+    for path in pages:
+        assert client.get(path).status_code == 200, path
+    shared = render.PARSED_LINKS.state[1]
+    assert len(shared) >= 5  # two venues, an organizer, terms
+    for text, (_size, value) in shared.items():
+        assert value == orjson.loads(text), text  # as parsed: no page wrote into it
+    venue = calendar[2]["venue"]["id"]  # Tokyo's, the venue itself; one of two of Café's
+    moved = client.post(f"{NS}/venues/{venue}", json={"city": "Nantes"}, headers=admin)
+    assert moved.status_code == 200, moved.get_data(as_text=True)
+    after = pages_read(ids)
+    assert [members(e) for e in after] == [
+        members(e) for e in listing(client).get_json()["events"] if e["status"] == "publish"
+    ]
+    shown = [e["venue"] for e in after if e["title"] == "Tokyo"]
+    assert shown and all(v["city"] == "Nantes" for v in shown)

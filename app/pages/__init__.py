@@ -1406,13 +1406,15 @@ LINKED_PAGES = (
 
 def _link_items(event: dict) -> None:
     """Each venue, organizer and term of ``event`` with the address of its page
-    (``_link``)."""
+    (``_link``): copies, as the items of a listing's events are shared between pages
+    (app/render.py::parsed_event)."""
     for key, endpoint in LINKED_PAGES:
-        items = [item for item in event.get(key) or () if item]
-        if items:
+        items = event.get(key) or ()
+        if any(items):
             link_of = slug_links(endpoint)
-            for item in items:
-                item["_link"] = link_of(item["slug"])
+            event[key] = [
+                {**item, "_link": link_of(item["slug"])} if item else item for item in items
+            ]
 
 
 def _span_link(span) -> dict | None:

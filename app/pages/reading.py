@@ -25,7 +25,7 @@ from app.pages.formatting import told_apart
 from app.reading import feed
 from app.reading.filters import event_filters
 from app.reading.texts import (
-    event_texts,
+    event_values,
     linked_data,
     read_event_dict,
     script_safe,
@@ -257,7 +257,7 @@ def events_of(
 def representations(ids: list[int]) -> list[dict]:
     """The events ``ids`` as the anonymous API shows them (those it may not show, or that a
     write removed since they were listed, left out)."""
-    return orjson.loads(orjson.dumps(event_texts(ids, ANONYMOUS)))  # as the API sends them
+    return event_values(ids, ANONYMOUS)  # as the API sends them
 
 
 def events_ld(ids: list[int], shown: list[dict] = ()) -> list[Markup]:

@@ -24,6 +24,7 @@ from app.render import (
     event_out,
     is_masked,
     linked_texts,
+    parsed_event,
     preload_images,
     render_context,
     stored_event_parts,
@@ -105,9 +106,10 @@ def listed_texts(filters, viewer, offset: int, limit: int, password=None) -> tup
     return ids, total, event_texts(ids, viewer, password=password, stored=stored)
 
 
-def event_texts(ids, viewer, *, rows=(), single=False, password=None, stored=None) -> list:
+def event_parts(ids, viewer, *, rows=(), single=False, password=None, stored=None) -> tuple:
     """What ``render_events`` makes for the events ``ids`` (that the caller may see), as JSON
-    text, for a read: each event's text is made once per data version and way of seeing it
+    text in parts (``{id: (parts, bytes)}``, ``EventTexts``' entries), and the render
+    context: each event's text is made once per data version and way of seeing it
     (site, viewer, password, single or listing, and which scheduled items have reached
     their date), so pages that overlap, as month views and category pages do, render an
     event once, and its row is only read when its text is not known. A listing splices
@@ -137,8 +139,23 @@ def event_texts(ids, viewer, *, rows=(), single=False, password=None, stored=Non
             made[row.id] = ((text := kept(dumps(data)),), len(text))
         return made
 
-    found = _kept("event", ctx, ids, render)
+    return _kept("event", ctx, ids, render), ctx
+
+
+def event_texts(ids, viewer, **options) -> list:
+    """The events ``ids`` as JSON text, as ``event_parts`` makes them (``options``: its
+    own), for a read to send."""
+    found = event_parts(ids, viewer, **options)[0]
     return [orjson.Fragment(b"".join(found[i][0])) for i in ids if found.get(i) is not None]
+
+
+def event_values(ids, viewer) -> list[dict]:
+    """The events ``ids`` as ``event_texts`` makes them for ``viewer``'s listing, parsed
+    (the public pages' ``representations``), each read from its parts
+    (``render.py::parsed_event``): the venues, organizers and terms the events share are
+    parsed once per data version, not in every event's text."""
+    found, ctx = event_parts(ids, viewer)
+    return [parsed_event(found[i][0], ctx.version) for i in ids if found.get(i) is not None]
 
 
 def _stored_of(ids: list[int], ctx, read) -> dict:
@@ -175,7 +192,7 @@ def linked_data(ids, viewer, parsed: dict | None = None) -> list[str]:
     def make(wanted: list[int]) -> dict:
         made = {}
         missing = [i for i in wanted if i not in parsed]
-        read = orjson.loads(orjson.dumps(event_texts(missing, viewer))) if missing else []
+        read = event_values(missing, viewer) if missing else []
         for event in [*(parsed[i] for i in wanted if i in parsed), *read]:
             if is_masked(event):
                 continue
