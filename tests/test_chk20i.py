@@ -70,3 +70,19 @@ def test_an_event_without_duration_has_no_dtend_equal_to_its_start(client, make_
     assert vevent["DTSTART"].dt.strftime("%Y-%m-%d %H:%M") == "2030-03-01 10:00"
     if "DTEND" in vevent:
         assert vevent["DTEND"].dt > vevent["DTSTART"].dt, data.decode()
+
+
+def test_the_import_status_error_lists_only_statuses_it_accepts(client, as_role):
+    """``POST {ns}/events/import?status=bogus`` answered "Must be one of publish, future,
+    draft, pending, private, trash.", yet ``status=trash`` is then refused ("Must be one of
+    publish, future, draft, pending, private."); the route's own description and the
+    OpenAPI enum list the five without trash. An error must name what is accepted."""
+    author = as_role("author")
+    data = ics("UID:chk20i-st\nDTSTAMP:20261101T000000Z\nDTSTART:20280401T100000Z\nSUMMARY:st")
+    headers = {**author, "Content-Type": "text/calendar"}
+    bogus = client.post(f"{NS}/events/import?status=bogus", data=data, headers=headers)
+    assert bogus.status_code == 400
+    trash = client.post(f"{NS}/events/import?status=trash", data=data, headers=headers)
+    assert trash.status_code == 400  # trash is not accepted...
+    message = bogus.get_json()["data"]["params"]["status"]
+    assert "trash" not in message, message  # ...so the first error must not offer it
