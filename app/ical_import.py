@@ -61,6 +61,7 @@ CLEARED_ON_UPDATE = {
     "venue": [],
     "organizer": [],
     "categories": [],
+    "website": "",
     "recurrence": [],
 }
 # An edited occurrence takes its recurrence from its series.

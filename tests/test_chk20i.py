@@ -28,34 +28,6 @@ def test_an_explicit_utc_zone_is_not_replaced_by_the_site_s_zone(app, client, ad
     assert event["start_date"] == "2027-07-01 10:00:00"
 
 
-def test_a_newer_version_without_url_drops_the_imported_website(client, admin):
-    """SPEC §11: "a changed event (higher SEQUENCE ...) updates it in place"; README: "A newer
-    version of a series is the whole of it". A newer VEVENT that no longer has a URL cleared
-    DESCRIPTION, LOCATION, ORGANIZER and CATEGORIES of the event, but kept the website the
-    first version's URL had set (a link the source calendar removed stays on the page)."""
-    first = ics(
-        "UID:chk20i-url-1\nSEQUENCE:0\nDTSTAMP:20261101T000000Z\n"
-        "DTSTART:20271201T100000Z\nDTEND:20271201T110000Z\nSUMMARY:With link\n"
-        "DESCRIPTION:Some text\nLOCATION:Link Hall\nURL:https://example.org/old-link",
-        extra="METHOD:PUBLISH",
-    )
-    report = imported(client, admin, first)
-    event_id = report["created"][0]["id"]
-    event = client.get(f"{NS}/events/{event_id}").get_json()
-    assert event["website"] == "https://example.org/old-link"
-    second = ics(
-        "UID:chk20i-url-1\nSEQUENCE:1\nDTSTAMP:20261102T000000Z\n"
-        "DTSTART:20271201T100000Z\nDTEND:20271201T110000Z\nSUMMARY:Without link",
-        extra="METHOD:PUBLISH",
-    )
-    report = imported(client, admin, second)
-    assert [u["id"] for u in report["updated"]] == [event_id], report
-    event = client.get(f"{NS}/events/{event_id}").get_json()
-    assert event["title"] == "Without link"
-    assert event["description"] == "" and event["venue"] == []  # the rest of v1 is gone
-    assert "example.org/old-link" not in event["website"], event["website"]
-
-
 def test_an_event_without_duration_has_no_dtend_equal_to_its_start(client, make_event):
     """SPEC §11: the feed is RFC 5545. RFC 5545 §3.8.2.2: DTEND's "value MUST be later in
     time than the value of the DTSTART property"; an event that ends when it starts is

@@ -680,6 +680,35 @@ def test_higher_sequence_or_later_last_modified_updates_in_place(client, admin):
     assert client.get(f"{NS}/events").get_json()["total"] == 1
 
 
+def test_a_newer_version_without_url_drops_the_imported_website(client, admin):
+    """chk20i D2: SPEC §11 "a changed event (higher SEQUENCE ...) updates it in place";
+    README "A newer version of a series is the whole of it". A newer VEVENT that no longer
+    has a URL cleared DESCRIPTION, LOCATION, ORGANIZER and CATEGORIES of the event, but kept
+    the website the first version's URL had set (a link the source calendar removed stayed
+    on the page)."""
+    first = ics(
+        "UID:chk20i-url-1\nSEQUENCE:0\nDTSTAMP:20261101T000000Z\n"
+        "DTSTART:20271201T100000Z\nDTEND:20271201T110000Z\nSUMMARY:With link\n"
+        "DESCRIPTION:Some text\nLOCATION:Link Hall\nURL:https://example.org/old-link",
+        extra="METHOD:PUBLISH",
+    )
+    report = imported(client, admin, first)
+    event_id = report["created"][0]["id"]
+    event = client.get(f"{NS}/events/{event_id}").get_json()
+    assert event["website"] == "https://example.org/old-link"
+    second = ics(
+        "UID:chk20i-url-1\nSEQUENCE:1\nDTSTAMP:20261102T000000Z\n"
+        "DTSTART:20271201T100000Z\nDTEND:20271201T110000Z\nSUMMARY:Without link",
+        extra="METHOD:PUBLISH",
+    )
+    report = imported(client, admin, second)
+    assert [u["id"] for u in report["updated"]] == [event_id], report
+    event = client.get(f"{NS}/events/{event_id}").get_json()
+    assert event["title"] == "Without link"
+    assert event["description"] == "" and event["venue"] == []  # the rest of v1 is gone
+    assert "example.org/old-link" not in event["website"], event["website"]
+
+
 @pytest.mark.parametrize(
     "cancel",
     ["STATUS:CANCELLED", "METHOD:CANCEL"],
