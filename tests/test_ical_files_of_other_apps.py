@@ -150,6 +150,38 @@ def test_a_zone_only_the_file_names_is_matched_by_its_transitions(client, admin)
     assert listed(client, admin) == expanded(data)
 
 
+@pytest.mark.parametrize(
+    ("dates", "calendar_zone", "zone", "start"),
+    [
+        ("DTSTART;TZID=UTC:20270701T100000\nDTEND;TZID=UTC:20270701T110000", "", "UTC", "10"),
+        ("DTSTART;TZID=Etc/UTC:20270701T100000", "", "Etc/UTC", "10"),
+        ("DTSTART;TZID=UTC:20270701T100000", "America/New_York", "UTC", "10"),
+        ("DTSTART:20270701T100000Z\nDTEND:20270701T110000Z", "", "UTC", "10"),
+        # Google: UTC times, their zone in X-WR-TIMEZONE.
+        ("DTSTART:20270701T100000Z", "America/New_York", "America/New_York", "06"),
+    ],
+    ids=["tzid-utc", "tzid-etc-utc", "tzid-utc-beside-calendar-zone", "z", "z-google"],
+)
+def test_an_explicit_utc_zone_is_not_replaced_by_the_site_s_zone(
+    app, client, admin, dates, calendar_zone, zone, start
+):
+    """chk20i D1: README "a time zone is resolved, never silently replaced by the site's". A
+    VEVENT that names the UTC zone (``TZID=UTC``), or UTC times in a file that names no
+    calendar zone (no X-WR-TIMEZONE), was imported as an event of the site's zone
+    (Europe/Paris, 12:00) instead of a UTC event at 10:00. Only Google's UTC times take the
+    zone X-WR-TIMEZONE names."""
+    app.config["SITE_TIMEZONE"] = "Europe/Paris"
+    extra = f"X-WR-TIMEZONE:{calendar_zone}" if calendar_zone else ""
+    data = ics(
+        f"UID:chk20i-utc-1\nDTSTAMP:20261101T000000Z\nSUMMARY:UTC named\n{dates}", extra=extra
+    )
+    report = imported(client, admin, data)
+    assert [c["uid"] for c in report["created"]] == ["chk20i-utc-1"], report
+    event = client.get(f"{NS}/events/{report['created'][0]['id']}").get_json()
+    assert event["timezone"] == zone
+    assert event["start_date"] == f"2027-07-01 {start}:00:00"
+
+
 def test_a_series_that_began_years_ago_imports_from_a_recent_start(client, admin):
     """A daily stand-up since 2012, open-ended: more occurrences than a series may have from
     its first day, so it is imported from a year ago on (not refused whole)."""
