@@ -114,9 +114,8 @@ IMPORT_STATUSES = ("publish", "future", "draft", "pending", "private")
 
 class EventImportArgs(BaseSchema):
     status = Status(
-        validate=validate.OneOf(
-            IMPORT_STATUSES, error=N_("Must be one of publish, future, draft, pending, private.")
-        ),
+        IMPORT_STATUSES,
+        N_("Must be one of publish, future, draft, pending, private."),
         metadata=describe(
             N_(
                 "Status of new and updated events: publish (the default), future, draft, "

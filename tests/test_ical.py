@@ -865,6 +865,30 @@ def test_multipart_upload_and_status(client, admin):
     assert missing.status_code == 400 and "file" in missing.get_json()["data"]["params"]
 
 
+def test_the_import_status_error_lists_only_statuses_it_accepts(client, as_role):
+    """chk20i D4: ``POST {ns}/events/import?status=bogus`` answered "Must be one of
+    publish, future, draft, pending, private, trash.", yet ``status=trash`` is then refused
+    ("Must be one of publish, future, draft, pending, private."); the route's own
+    description and the OpenAPI enum list the five without trash. An error must name what
+    is accepted."""
+    author = as_role("author")
+    data = ics("UID:chk20i-st\nDTSTAMP:20261101T000000Z\nDTSTART:20280401T100000Z\nSUMMARY:st")
+    headers = {**author, "Content-Type": "text/calendar"}
+    bogus = client.post(f"{NS}/events/import?status=bogus", data=data, headers=headers)
+    assert bogus.status_code == 400
+    trash = client.post(f"{NS}/events/import?status=trash", data=data, headers=headers)
+    assert trash.status_code == 400  # trash is not accepted...
+    message = bogus.get_json()["data"]["params"]["status"]
+    assert "trash" not in message, message  # ...so the first error must not offer it
+    assert message == trash.get_json()["data"]["params"]["status"]
+    doc = client.get(f"{NS}/doc").get_json()
+    (param,) = [
+        p for p in doc["paths"]["/events/import"]["post"]["parameters"] if p["name"] == "status"
+    ]
+    listed = [value for value in param["schema"]["enum"] if value is not None]
+    assert listed == ["publish", "future", "draft", "pending", "private"]
+
+
 @pytest.mark.parametrize(
     ("role", "status"),
     [
