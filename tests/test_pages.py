@@ -8,8 +8,9 @@ import shutil
 import subprocess
 from datetime import date, datetime, timedelta
 from email.utils import parsedate_to_datetime
+from html import unescape
 from random import Random
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 from xml.etree import ElementTree
 
 import pytest
@@ -1013,7 +1014,10 @@ def test_the_feed_a_search_page_links_holds_the_events_the_page_shows(client, ad
         assert "Folk night" not in html and "Granary open day" in html, path
         links = [
             link.replace("&amp;", "&")
-            for link in re.findall(r'href="https?://[^/"]*(/[^"]*ical=1[^"]*)"', html)
+            # Our feeds (Google's subscribe link names one in its query, as webcal://).
+            for link in re.findall(
+                r'href="https?://(?!calendar\.google)[^/"]*(/[^"]*ical=1[^"]*)"', html
+            )
         ]
         assert links, path
         for link in links:
@@ -2311,17 +2315,39 @@ def test_google_link_quotes_its_values_as_urlencode_did():
         assert google_event_link({**event, "title": text}, text, text) == expected
 
 
-def test_google_subscribe_link_quotes_its_feed_as_urlencode_did():
-    """A list's "Add to Google Calendar" link quotes its feed by the table of bytes
-    (formatting._quoted), a space as ``+``: the text ``urlencode`` wrote, of any script."""
+def test_google_subscribe_link_keeps_the_feed_readable_and_gives_it_back():
+    """A list's "Add to Google Calendar" link is ``cid=webcal://…`` as SPEC §15 writes it
+    (chk20i note: it was ``cid=webcal%3A%2F%2F…``): ':', '/', '?' and '=' are legal in a query
+    (RFC 3986 §3.4) and kept; what would end or change the value ('&', '#', '+', '%', spaces,
+    other bytes) is quoted, so that reading the query gives the feed back, of any script."""
     from app.pages.formatting import google_subscribe_link
 
-    feeds = ["webcal://example.org/fr/wp-json/x/events?ical=1&search=a+b&ends_after=now"]
-    feeds += ["Fête & Co: 10% <off> %20 'today' +1 ~ a/b?c=d#e", "日本 🎉 \u00a0 tab\tend"]
+    feed = "webcal://example.org/fr/wp-json/x/events?ical=1&search=a+b%C3%A9&ends_after=now"
+    link = google_subscribe_link(feed)
+    assert link == (
+        "https://calendar.google.com/calendar/render?cid=webcal://example.org/fr/wp-json/x/"
+        "events?ical=1%26search=a%2Bb%25C3%25A9%26ends_after=now"
+    )
+    feeds = [feed, "Fête & Co: 10% <off> %20 'today' +1 ~ a/b?c=d#e", "日本 🎉 \u00a0 tab\tend"]
     feeds.append("".join(map(chr, range(1, 0x250))))
     for feed in feeds:
-        expected = "https://calendar.google.com/calendar/render?" + urlencode({"cid": feed})
-        assert google_subscribe_link(feed) == expected
+        link = google_subscribe_link(feed)
+        assert link.startswith("https://calendar.google.com/calendar/render?cid=")
+        assert parse_qs(urlsplit(link).query, strict_parsing=True) == {"cid": [feed]}
+        assert not set(link) & set(' #"<>'), link
+
+
+def test_a_lists_google_link_subscribes_to_its_feed_with_its_filters(client, make_event):
+    """chk20i note: the page's Google link names the page's own feed, filters and all,
+    written as SPEC §15 writes it (``render?cid=webcal://…``)."""
+    event(make_event, categories=["Music"])
+    html = page(client, "/events/category/music/", query_string={"tribe-bar-search": "a b&c"})
+    links = [unescape(href) for href in re.findall(r'href="([^"]+)"', html)]
+    (webcal,) = {link for link in links if link.startswith("webcal://")}
+    assert "&" in webcal and "search=" in webcal, webcal
+    (google,) = {link for link in links if "calendar.google.com" in link and "cid=" in link}
+    assert google.startswith("https://calendar.google.com/calendar/render?cid=webcal://")
+    assert parse_qs(urlsplit(google).query) == {"cid": [webcal]}
 
 
 def test_a_series_google_link_is_worked_out_once_and_given_afresh():

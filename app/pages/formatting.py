@@ -262,16 +262,24 @@ def google_event_link(event: dict, location: str, text: str, series: dict | None
     )
 
 
-# Each byte as ``quote(value, safe="")`` writes it: letters, digits and ``_.-~`` as they are,
-# any other byte of the UTF-8 text as ``%XX``. ``urlencode`` quoted the link's values a
-# character at a time in Python (its details run to 800): by this table, ``map`` does it
-# in C, and the names, all ours, need no quoting.
-_UNRESERVED = frozenset(string.ascii_letters + string.digits + "_.-~")
-_QUOTED = [chr(b) if chr(b) in _UNRESERVED else f"%{b:02X}" for b in range(256)]
+def _quoting(kept: str) -> list[str]:
+    """Each byte as ``quote(value, safe=kept)`` writes it: letters, digits, ``_.-~`` and
+    ``kept`` as they are, any other byte of the UTF-8 text as ``%XX``. ``urlencode`` quoted
+    the link's values a character at a time in Python (its details run to 800): by this
+    table, ``map`` does it in C, and the names, all ours, need no quoting."""
+    unreserved = frozenset(string.ascii_letters + string.digits + "_.-~" + kept)
+    return [chr(b) if chr(b) in unreserved else f"%{b:02X}" for b in range(256)]
 
 
-def _quoted(value: str) -> str:
-    return "".join(map(_QUOTED.__getitem__, value.encode()))
+_QUOTED = _quoting("")
+# A feed's address as a query's value: ':', '/', '?' and '=' are legal there (RFC 3986
+# §3.4) and kept, so that the link reads ``cid=webcal://…`` as SPEC §15 writes it; what
+# would end or change the value ('&', '#', '+', '%', spaces, other bytes) is quoted.
+_QUOTED_ADDRESS = _quoting(":/?=")
+
+
+def _quoted(value: str, table: list[str] = _QUOTED) -> str:
+    return "".join(map(table.__getitem__, value.encode()))
 
 
 def google_recurrence(series: dict) -> dict | None:
@@ -319,9 +327,9 @@ def _series_recurrence(
 
 
 def google_subscribe_link(webcal: str) -> str:
-    """Google's subscribe link of a feed (every list page has one), its value quoted by
-    ``_quoted`` as ``urlencode`` quotes it, a space as ``+`` (``quote_plus``)."""
-    return "https://calendar.google.com/calendar/render?cid=" + _quoted(webcal).replace("%20", "+")
+    """Google's subscribe link of a feed (every list page has one): ``cid`` the feed's
+    ``webcal://`` address, readable, with what its own query holds quoted."""
+    return "https://calendar.google.com/calendar/render?cid=" + _quoted(webcal, _QUOTED_ADDRESS)
 
 
 def map_link(venue: dict) -> str:
