@@ -207,9 +207,12 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
     out = ["BEGIN:VEVENT\r\n", _line("UID", _escape(feed_uid(item.series or event)))]
     if item.series is not None and item.recurrence_id is not None:
         out.append(_when("RECURRENCE-ID", _in_zone(item.recurrence_id, item.series)))
-    out.append(_line("DTSTAMP", _utc_text(event["modified_utc"])))
+    venue = event.get("venue")
+    venues = [venue] if isinstance(venue, dict) else []  # [] when it has none
+    revised = _utc_text(revised_utc(event["modified_utc"], venues, event.get("organizer") or ()))
+    out.append(_line("DTSTAMP", revised))
     out.append(_line("CREATED", _utc_text(event["date_utc"])))
-    out.append(_line("LAST-MODIFIED", _utc_text(event["modified_utc"])))
+    out.append(_line("LAST-MODIFIED", revised))
     out.append(_line("SUMMARY", _escape(clean(event["title"]))))
     description = clean(html_text(event.get("description") or ""))
     if description:
@@ -241,6 +244,18 @@ def vevent(item: FeedEvent) -> tuple[str, ZoneInfo | None]:
                 out.append(_whens(name, [_in_zone(_as_datetime(v), event) for v in values]))
     out.append("END:VEVENT\r\n")
     return "".join(out), zone
+
+
+def revised_utc(modified_utc: str, venues: Iterable, organizers: Iterable) -> str:
+    """When what an event's VEVENT shows last changed (RFC 5545 §3.8.7.3), which importers
+    keeping a copy compare: the event's ``modified``, or its venue's or an organizer's when
+    later (their names, addresses and emails are its LOCATION, GEO and ORGANIZER), of rows
+    or representations alike. The API's own ``modified`` stays the event's, as WordPress
+    keeps it. Terms keep no modified time: a category or tag renamed alone does not move
+    it (docs/icalendar.md)."""
+    linked = [*venues, *organizers]
+    stamps = [i.get("modified_utc", "") if isinstance(i, dict) else i.modified_utc for i in linked]
+    return max([modified_utc, *stamps])
 
 
 def _times(item: FeedEvent) -> tuple[list[str], ZoneInfo | None]:

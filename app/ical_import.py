@@ -30,6 +30,7 @@ from app.ical import (
     NotICalendar,
     NotUTF8,
     read_events,
+    revised_utc,
     series_day,
     series_wall_time,
 )
@@ -48,6 +49,7 @@ from store.events import (
     find_lone_occurrence,
     get_event,
     get_event_by_slug,
+    load_relations,
     trash_event,
 )
 from store.terms import find_term
@@ -721,9 +723,15 @@ def _change_occurrence(
 def _is_newer(item: Incoming, event) -> bool:
     if item.sequence != event.ical_sequence:
         return item.sequence > event.ical_sequence
-    # An event of our own (never imported): its feed's LAST-MODIFIED is its ``modified``.
-    known = event.ical_modified if event.ical_uid else event.modified_utc
+    # An event of our own (never imported): its feed's LAST-MODIFIED is its ``modified``,
+    # or its venue's or an organizer's when later.
+    known = event.ical_modified if event.ical_uid else _revised(event)
     return bool(item.modified) and item.modified > known
+
+
+def _revised(event) -> str:
+    shown = load_relations([event])[event.id]
+    return revised_utc(event.modified_utc, shown.venues, shown.organizers)
 
 
 def event_of_uid(item: Incoming, viewer: Viewer):

@@ -204,6 +204,50 @@ def test_etag_not_modified_and_last_modified(client, admin, make_event):
     assert "SUMMARY:Changed" in changed.get_data(as_text=True)
 
 
+def test_a_vevent_changed_by_its_venue_or_organizer_says_it_changed(client, admin, make_event):
+    """chk20i D5: SPEC §11 import updates "a changed event (higher SEQUENCE or later
+    LAST-MODIFIED)", and RFC 5545 §3.8.7.3 makes LAST-MODIFIED when "the information
+    associated with the calendar component was last revised". A renamed venue or organizer
+    changed every feed's LOCATION / ORGANIZER of its events but left their LAST-MODIFIED and
+    DTSTAMP, so a second site that imported the feed, importing it again, kept the old names
+    for good. The VEVENT's date is now the latest of the event's and its venue's and
+    organizers'; the API's ``modified`` stays the event's (WordPress's), and our own feed
+    imported back still leaves the event unchanged."""
+    clock.freeze()
+    venue = client.post(f"{NS}/venues", json={"venue": "Old Hall"}, headers=admin).get_json()
+    person = client.post(f"{NS}/organizers", json={"organizer": "Old Name"}, headers=admin)
+    made = make_event(
+        start_date="2030-05-01 10:00:00",
+        end_date="2030-05-01 11:00:00",
+        venue=venue["id"],
+        organizer=[person.get_json()["id"]],
+    )
+    path = f"{NS}/events/{made['id']}?ical=1"
+    (copy,) = imported(client, admin, client.get(path).data.replace(b"@localhost", b"@away"))[
+        "created"
+    ]
+    stamps = []
+    for linked, change in (
+        (f"venues/{venue['id']}", {"venue": "New Hall"}),
+        (f"organizers/{person.get_json()['id']}", {"organizer": "New Name"}),
+    ):
+        clock.advance(5)
+        assert client.post(f"{NS}/{linked}", json=change, headers=admin).status_code == 200
+        (vevent,) = icalendar.Calendar.from_ical(client.get(path).data).walk("VEVENT")
+        stamps.append(vevent["LAST-MODIFIED"].dt)
+        assert vevent["DTSTAMP"].dt == stamps[-1]
+        shown = client.get(path).data.replace(b"@localhost", b"@away")
+        assert [e["id"] for e in imported(client, admin, shown)["updated"]] == [copy["id"]]
+    assert stamps[0] > datetime.strptime(made["modified_utc"] + "Z", "%Y-%m-%d %H:%M:%S%z")
+    assert stamps[1] > stamps[0]
+    copied = event(client, copy["id"])
+    assert copied["venue"]["venue"] == "New Hall"
+    assert copied["organizer"][0]["organizer"] == "New Name"
+    assert event(client, made["id"])["modified"] == made["modified"]
+    again = imported(client, admin, client.get(path).data)
+    assert [e["id"] for e in again["unchanged"]] == [made["id"]], again
+
+
 def test_an_event_leaving_a_feed_leaves_the_subscribers_copy(client, admin, make_event):
     """A feed's `Last-Modified` moves forward when an event leaves it (to the write that
     trashed it), so a subscriber sending back that date (`If-Modified-Since`) gets the feed
