@@ -1,0 +1,75 @@
+"""chk20e: an outside check of the editor (SPEC §16) from a volunteer's session."""
+
+import html
+import re
+
+from tests.conftest import FORM_DAY, NS
+
+def _stored(client, admin, event_id: int) -> dict:
+    """The event as the API lists it to an administrator, whatever its status (a trashed
+    event's own address answers that it is no longer available)."""
+    listed = client.get(
+        f"{NS}/events?status=publish,pending,draft,future,private,trash&per_page=50"
+        "&start_date=2000-01-01&end_date=2100-01-01",
+        headers=admin,
+    ).get_json()["events"]
+    return next(event for event in listed if event["id"] == event_id)
+
+
+WHEN = {"start_date": f"{FORM_DAY}T19:00", "end_date": f"{FORM_DAY}T21:00", "timezone": "UTC"}
+
+
+def _hidden(page: str, name: str) -> str:
+    found = re.search(rf'name="{name}" value="([^"]*)"', page)
+    return html.unescape(found.group(1)) if found else ""
+
+
+def test_a_new_event_form_sent_again_does_not_take_its_event_out_of_the_trash(
+    client, sign_in, as_role
+):
+    """A new event's form is saved (with its form id, as the page gives it), the event is then
+    moved to the trash (another tab, another editor), and the old form is sent again (Back
+    then Save with JavaScript, or the browser resending it). The edit form of a trashed
+    event refuses a save ("In the trash ... Restore it to edit it", 409), but the resent new
+    form wrote into the trashed event, took it out of the trash and published it, unseen."""
+    admin = as_role("administrator", "boss")
+    editor = sign_in("editor", "ella")
+    form = editor.get("/manage/events/new").get_data(as_text=True)
+    data = {"csrf_token": editor.token, "title": "Trashed later", "status": "publish", **WHEN}
+    data["form_id"] = _hidden(form, "form_id")
+    made = editor.post("/manage/events/new", data=data)
+    assert made.status_code == 303
+    event_id = int(made.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+    trashed = editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
+    assert trashed.status_code in (200, 303)
+    assert _stored(client, admin, event_id)["status"] == "trash"
+
+    editor.post("/manage/events/new", data={**data, "title": "Sent again"})
+
+    stored = _stored(client, admin, event_id)
+    assert stored["status"] == "trash"
+    assert stored["title"] == "Trashed later"
+    assert client.get(f"{NS}/events/{event_id}").status_code != 200
+
+
+def test_a_contributors_resent_new_form_does_not_undo_an_editors_trash(client, sign_in, as_role):
+    """A contributor submits an event (pending review); an editor moves it to the trash; the
+    contributor's new-event form sent again (Back then Save, a resend) put the event back in
+    the review queue with the new title: the editor's trash undone without a Restore."""
+    admin = as_role("administrator", "boss")
+    contributor = sign_in("contributor", "cora")
+    editor = sign_in("editor", "ella")
+    form = contributor.get("/manage/events/new").get_data(as_text=True)
+    data = {"csrf_token": contributor.token, "title": "Submitted", "status": "publish", **WHEN}
+    data["form_id"] = _hidden(form, "form_id")
+    made = contributor.post("/manage/events/new", data=data)
+    assert made.status_code == 303
+    event_id = int(made.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+    assert _stored(client, admin, event_id)["status"] == "pending"
+    editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
+    assert _stored(client, admin, event_id)["status"] == "trash"
+
+    contributor.post("/manage/events/new", data={**data, "title": "Submitted again"})
+
+    stored = _stored(client, admin, event_id)
+    assert (stored["status"], stored["title"]) == ("trash", "Submitted")
