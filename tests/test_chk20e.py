@@ -73,3 +73,65 @@ def test_a_contributors_resent_new_form_does_not_undo_an_editors_trash(client, s
 
     stored = _stored(client, admin, event_id)
     assert (stored["status"], stored["title"]) == ("trash", "Submitted")
+
+
+def test_a_contributors_resent_new_form_after_approval_says_nothing_was_saved(
+    client, sign_in, as_role
+):
+    """A contributor submits an event through the new-event form; an editor approves it;
+    the contributor's form, changed after Back and sent again, answered a 303 to the
+    dashboard with no word: the change was dropped unseen. The edit form in the same case
+    says "You may no longer edit this event ... Nothing was saved. What you typed is below"
+    (409), and README: "A contributor whose event an editor approved meanwhile is told so,
+    with what they typed"."""
+    admin = as_role("administrator", "boss")
+    contributor = sign_in("contributor", "cora")
+    editor = sign_in("editor", "ella")
+    form = contributor.get("/manage/events/new").get_data(as_text=True)
+    data = {"csrf_token": contributor.token, "title": "Choir night", "status": "publish", **WHEN}
+    data["form_id"] = _hidden(form, "form_id")
+    made = contributor.post("/manage/events/new", data=data)
+    assert made.status_code == 303
+    event_id = int(made.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+    approved = editor.post(f"/manage/events/{event_id}/approve", data={"csrf_token": editor.token})
+    assert approved.status_code in (200, 303)
+    assert _stored(client, admin, event_id)["status"] == "publish"
+
+    again = contributor.post(
+        "/manage/events/new", data={**data, "title": "Choir night, new hall"}, follow_redirects=True
+    )
+
+    assert _stored(client, admin, event_id)["title"] == "Choir night"
+    page = again.get_data(as_text=True)
+    assert again.status_code >= 400, "a dashboard that says nothing, the change dropped"
+    assert "Choir night, new hall" in page  # what was typed, kept
+
+
+def test_a_new_event_form_resent_after_its_event_was_deleted_keeps_what_was_typed(
+    client, sign_in, as_role
+):
+    """An editor's new-event form made an event, which was then deleted for good; the form,
+    changed after Back and sent again, led to the dashboard with no word and nothing saved:
+    what was typed was lost. SPEC §16: a form posted answers with a redirect to the saved
+    item's edit page (303) or with the form again and its errors."""
+    admin = as_role("administrator", "boss")
+    editor = sign_in("editor", "ella")
+    form = editor.get("/manage/events/new").get_data(as_text=True)
+    data = {"csrf_token": editor.token, "title": "Soon gone", "status": "publish", **WHEN}
+    data["form_id"] = _hidden(form, "form_id")
+    made = editor.post("/manage/events/new", data=data, follow_redirects=True)
+    event_id = int(made.request.path.rstrip("/").split("/")[-1])
+    editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
+    editor.post(
+        f"/manage/events/{event_id}/delete",
+        data={"csrf_token": editor.token, "confirmed": "1"},
+        follow_redirects=True,
+    )
+
+    again = editor.post(
+        "/manage/events/new", data={**data, "title": "Typed after Back"}, follow_redirects=True
+    )
+
+    page = again.get_data(as_text=True)
+    listed = client.get(f"{NS}/events?search=Typed after Back&status=publish,draft", headers=admin)
+    assert listed.get_json()["total"] == 1 or "Typed after Back" in page
