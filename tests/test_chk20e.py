@@ -175,3 +175,33 @@ def test_a_new_event_form_sent_again_after_back_does_not_undo_another_editors_sa
     stored = _stored(client, admin, event_id)
     assert "side door" in stored["description"]
     assert stored["cost"] == "$15"
+
+
+def test_an_edit_form_whose_event_was_deleted_meanwhile_keeps_what_was_typed(sign_in):
+    """Ella edits an event's description; meanwhile Eddie deletes the event for good; Ella
+    saves: a 404 page "No such event" and her typing is gone. The editor keeps what was
+    typed everywhere else (errors, a 409 of a stale form, a trashed item's form, even a
+    session ended mid-form): the page should say why nothing was saved and show what was
+    typed, to copy."""
+    ella = sign_in("editor", "ella")
+    eddie = sign_in("editor", "eddie")
+    made = ella.post(
+        "/manage/events/new",
+        data={"csrf_token": ella.token, "title": "Soon deleted", "status": "publish", **WHEN},
+    )
+    event_id = int(made.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+    page = ella.get(f"/manage/events/{event_id}").get_data(as_text=True)
+    eddie.post(f"/manage/events/{event_id}/trash", data={"csrf_token": eddie.token})
+    gone = eddie.post(
+        f"/manage/events/{event_id}/delete", data={"csrf_token": eddie.token, "confirmed": "1"}
+    )
+    assert gone.status_code == 303
+
+    typed = "<p>Three paragraphs of directions typed over ten minutes</p>"
+    answer = ella.post(
+        f"/manage/events/{event_id}",
+        data={"csrf_token": ella.token, "shown": _hidden(page, "shown"), "title": "Soon deleted",
+              "status": "publish", "description": typed, "repeat_monthly": "day", **WHEN},
+    )  # fmt: skip
+
+    assert "Three paragraphs of directions" in answer.get_data(as_text=True)
