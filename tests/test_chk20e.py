@@ -205,3 +205,36 @@ def test_an_edit_form_whose_event_was_deleted_meanwhile_keeps_what_was_typed(sig
     )  # fmt: skip
 
     assert "Three paragraphs of directions" in answer.get_data(as_text=True)
+
+
+def test_a_form_kept_over_a_sign_in_is_not_handed_to_another_user(app, sign_in):
+    """Otto (author) types an event, with an event password, on a shared computer; his
+    session ends (signed out in another tab, a password change, `users revoke`) and Save
+    brings the sign-in page that keeps what he typed. Ella (editor) then signs in there:
+    the page said "You are signed in again. What you typed has not been saved yet", held
+    Otto's text and event password, and "Send it again" saved it as Ella's event. What was
+    kept belongs to the user who typed it."""
+    from tests.conftest import PASSWORD, csrf
+
+    otto = sign_in("author", "otto")
+    sign_in("editor", "ella")
+    otto.post("/manage/signout", data={"csrf_token": otto.token})
+    kept_page = otto.post(
+        "/manage/events/new",
+        data={"csrf_token": otto.token, "title": "Otto's surprise party", "status": "draft",
+              "password": "hunter22", **WHEN},
+    )  # fmt: skip
+    page = kept_page.get_data(as_text=True)
+    assert "Otto&#39;s surprise party" in page or "Otto's surprise party" in page
+    kept = dict(re.findall(r'name="(kept:[^"]+)" value="([^"]*)"', page))
+    action = html.unescape(re.search(r'<form[^>]*method="post" action="([^"]*signin[^"]*)"', page).group(1))
+
+    answer = otto.post(
+        action,
+        data={"csrf_token": csrf(page), "username": "ella", "password": PASSWORD, **kept},
+        follow_redirects=True,
+    )
+
+    shown = answer.get_data(as_text=True)
+    assert "hunter22" not in shown
+    assert "surprise party" not in shown
