@@ -5,6 +5,7 @@ import re
 
 from tests.conftest import FORM_DAY, NS
 
+
 def _stored(client, admin, event_id: int) -> dict:
     """The event as the API lists it to an administrator, whatever its status (a trashed
     event's own address answers that it is no longer available)."""
@@ -227,7 +228,9 @@ def test_a_form_kept_over_a_sign_in_is_not_handed_to_another_user(app, sign_in):
     page = kept_page.get_data(as_text=True)
     assert "Otto&#39;s surprise party" in page or "Otto's surprise party" in page
     kept = dict(re.findall(r'name="(kept:[^"]+)" value="([^"]*)"', page))
-    action = html.unescape(re.search(r'<form[^>]*method="post" action="([^"]*signin[^"]*)"', page).group(1))
+    action = html.unescape(
+        re.search(r'<form[^>]*method="post" action="([^"]*signin[^"]*)"', page).group(1)
+    )
 
     answer = otto.post(
         action,
