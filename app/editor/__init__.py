@@ -819,7 +819,8 @@ def _save(viewer, event=None):
             # the event it made, as opened when the first sending saved it, sent (a save
             # made since is merged or refused; a trash, an approval, a deletion is said).
             made_id, shown = earlier
-            request.form = ImmutableMultiDict([*_posted_fields(), ("shown", shown)])
+            posted = [(name, value) for name, value in _posted_fields() if name != "shown"]
+            request.form = ImmutableMultiDict([*posted, ("shown", shown)])
             return _save_edit(viewer, made_id)
         if not claim_form(form_id, viewer.id, utcnow()):  # still being saved, seconds on
             return _page("message.html", 409, heading=_("New event"), message=_(SENT_TWICE))
@@ -850,8 +851,8 @@ def _form_id() -> str:
 
 def _made_by_form(form_id: str, user_id: int) -> tuple[int, str] | None:
     """The event the form ``form_id`` made when it was sent before, and its state then
-    (``settle_form``), waiting (up to three
-    seconds) while that first sending is being saved; None when it made nothing."""
+    (``settle_form``), waiting (up to three seconds) while that first sending is being
+    saved; None when it made nothing."""
     for _attempt in range(30):
         made = event_of_form(form_id, user_id)
         if made is None or made[0] != 0:
