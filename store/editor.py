@@ -100,7 +100,8 @@ def in_trash(user_id: int | None, most: int = MOST) -> list[Event]:
 
 # A new event's form, claimed when it is first sent (``claim_form``): a row of ``setting``
 # keyed by the form's id (``{opened, UTC, %Y%m%d%H%M%S}-{random}``) and its user, whose
-# value is the id of the event it made, or "" while that event is being saved. Rows of
+# value is the id of the event it made and, on a line of its own, that event's state as
+# its form shows it (``settle_form``), or "" while that event is being saved. Rows of
 # forms opened more than FORM_DAYS ago are removed as others are claimed.
 FORM_PREFIX = "editor-form:"
 FORM_DAYS = 30
@@ -130,22 +131,26 @@ def claim_form(form_id: str, user_id: int, now) -> bool:
     return True
 
 
-def settle_form(form_id: str, user_id: int, event_id: int | None) -> None:
-    """The form ``form_id`` made ``event_id`` (None: it made nothing, and may be sent again)."""
+def settle_form(form_id: str, user_id: int, event_id: int | None, shown: str = "") -> None:
+    """The form ``form_id`` made ``event_id`` (None: it made nothing, and may be sent again),
+    which its form, had it been the event's edit form, would have shown as ``shown`` (the
+    editor's ``shown`` state): what the form is merged from when it is sent again."""
     key = Setting.key == _form_key(form_id, user_id)
     if event_id is None:
         Setting.delete().where(key).execute()
     else:
-        Setting.update(value=str(event_id)).where(key).execute()
+        Setting.update(value=f"{event_id}\n{shown}").where(key).execute()
 
 
-def event_of_form(form_id: str, user_id: int) -> int | None:
-    """The id of the event the form ``form_id`` made; 0 while it is being saved, None when
-    it made none (its claim was given up: it may be sent again)."""
+def event_of_form(form_id: str, user_id: int) -> tuple[int, str] | None:
+    """The id of the event the form ``form_id`` made and the state it made it in
+    (``settle_form``); (0, "") while it is being saved, None when it made none (its claim
+    was given up: it may be sent again)."""
     row = Setting.get_or_none(Setting.key == _form_key(form_id, user_id))
     if row is None:
         return None
-    return int(row.value) if row.value else 0
+    made, _newline, shown = row.value.partition("\n")
+    return (int(made), shown) if made else (0, "")
 
 
 # The key that signs the editor's sessions and forms when SECRET_KEY is not set: one for the

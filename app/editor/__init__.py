@@ -174,11 +174,12 @@ def guard():
         g.viewer = g.editor  # what the API's helpers read as the caller, in this request only
     if g.editor is None and request.endpoint not in PUBLIC_ENDPOINTS:
         # Signed out elsewhere or in another tab, or the password changed.
-        ended = session.get("uid") is not None or session.get("ended", False)
+        owner = _ended_session_user()
         session.clear()
         asked = request.query_string.decode("ascii", "replace")  # a list's filters kept
         target = request.path + (f"?{asked}" if asked else "")
-        if ended and request.method == "POST":
+        if owner is not None and request.method == "POST":
+            session[KEPT_FOR] = owner  # the signed cookie: a hidden field could be changed
             return _sign_in_keeping(target, _posted_fields())
         return redirect(url_for("editor.signin", next=target), 303)
     return None
@@ -201,6 +202,17 @@ def _read_library_choice() -> None:
 # What a form sent when its session had ended carries into the sign-in page, to be sent
 # again once signed in: every field but the CSRF token (files cannot be kept).
 KEPT = "kept:"
+# Whose form the sign-in page keeps: offered again to that user only, never to another
+# who signs in there (a shared computer), nor saved as theirs.
+KEPT_FOR = "kept_for"
+
+
+def _ended_session_user() -> int | None:
+    """The user whose session this browser's cookie held when it ended: its own user (a
+    password changed, ``users revoke``) or the one signed out in another tab (``signout``'s
+    mark); None when there was none."""
+    user_id = session.get("uid", session.get("ended"))
+    return user_id if isinstance(user_id, int) and not isinstance(user_id, bool) else None
 
 
 def _posted_fields() -> list[tuple[str, str]]:
@@ -346,6 +358,8 @@ def signin():
             return _sign_in_keeping(target, kept, 400, username=username, error=error)
         return _page("signin.html", 400, heading=_("Sign in"), username=username, error=error)
     keys.succeeded()
+    if session.get(KEPT_FOR) != user.id:  # another user's form: not theirs to see or send
+        kept = []
     _start_session(user)
     if not SAFE_NEXT.fullmatch(target):  # only a path of the editor, nothing else
         return redirect(url_for("editor.dashboard"), 303)
@@ -382,8 +396,9 @@ def signout():
     # The CSRF token stays, and a mark that a session ended: a form of another tab, sent
     # now, is kept through signing in again (guard) rather than refused as expired.
     token = session.get("csrf_token")
+    owner = g.editor.id if g.editor is not None else _ended_session_user()
     session.clear()
-    session["ended"] = True
+    session["ended"] = owner if owner is not None else True
     if token:
         session["csrf_token"] = token
     return redirect(url_for("editor.signin"), 303)
@@ -800,12 +815,13 @@ def _save(viewer, event=None):
     if form_id and not claim_form(form_id, viewer.id, utcnow()):
         earlier = _made_by_form(form_id, viewer.id)
         if earlier is not None:
-            # Sent again as it is (a double click) or changed after Back: what it says now
-            # is saved on the event it made, which it leads to.
-            made_event = _event_for(viewer, earlier)
-            if made_event is None:
-                return redirect(url_for("editor.dashboard"), 303)
-            return _saved(viewer, made_event, [])
+            # Sent again as it is (a double click) or changed after Back: the edit form of
+            # the event it made, as opened when the first sending saved it, sent (a save
+            # made since is merged or refused; a trash, an approval, a deletion is said).
+            made_id, shown = earlier
+            posted = [(name, value) for name, value in _posted_fields() if name != "shown"]
+            request.form = ImmutableMultiDict([*posted, ("shown", shown)])
+            return _save_edit(viewer, made_id)
         if not claim_form(form_id, viewer.id, utcnow()):  # still being saved, seconds on
             return _page("message.html", 409, heading=_("New event"), message=_(SENT_TWICE))
     made: list[int] = []
@@ -813,7 +829,7 @@ def _save(viewer, event=None):
         return _saved(viewer, event, made)
     finally:
         if form_id:
-            settle_form(form_id, viewer.id, made[0] if made else None)
+            settle_form(form_id, viewer.id, made[0] if made else None, _made_state(viewer, made))
 
 
 # A new event's form carries its own id (``form_id``): when it was opened, and a random part.
@@ -833,15 +849,23 @@ def _form_id() -> str:
     return _posted_form_id() or f"{utcnow():%Y%m%d%H%M%S}-{secrets.token_urlsafe(12)}"
 
 
-def _made_by_form(form_id: str, user_id: int) -> int | None:
-    """The event the form ``form_id`` made when it was sent before, waiting (up to three
-    seconds) while that first sending is being saved; None when it made nothing."""
+def _made_by_form(form_id: str, user_id: int) -> tuple[int, str] | None:
+    """The event the form ``form_id`` made when it was sent before, and its state then
+    (``settle_form``), waiting (up to three seconds) while that first sending is being
+    saved; None when it made nothing."""
     for _attempt in range(30):
         made = event_of_form(form_id, user_id)
-        if made != 0:
+        if made is None or made[0] != 0:
             return made
         time.sleep(0.1)
     return None
+
+
+def _made_state(viewer, made: list[int]) -> str:
+    """The ``shown`` state of the event a new event's form made (its edit form's, opened
+    just after): what that form is merged from when sent again (``_save``)."""
+    event = get_event(made[0]) if made else None
+    return event_form.shown_state(_event_values(viewer, event), event.password) if event else ""
 
 
 def _saved(viewer, event, made: list[int]):
@@ -1000,25 +1024,11 @@ def _event_for(viewer, event_id: int, action: str = "edit"):
 @bp.route("/events/<int:event_id>", methods=["GET", "POST"])
 def edit_event(event_id):
     viewer = g.editor
+    if request.method == "POST":
+        return _save_edit(viewer, event_id)
     event = _event_for(viewer, event_id)
     if event is None:
-        mine = _event_for(viewer, event_id, "read")
-        if request.method == "POST" and mine is not None and mine.author == viewer.id:
-            return _no_longer_yours()
         return _not_yours(viewer, event_id)
-    if request.method == "POST":
-        if event.status == "trash":  # its form cannot say so: restored first, on purpose
-            return _page(
-                "message.html", 409, heading=_("In the trash"), message=_(IN_TRASH), typed=_typed()
-            )
-        if "preview" not in request.form and not items.browsing_images(request.form):
-            now = _event_values(viewer, event)
-            both = event_form.changed_on_both_sides(
-                request.form, request.files, now, event.password
-            )
-            if both:
-                return _edited_elsewhere(viewer, event, both, now)
-        return _save(viewer, event)
     return _page(
         "event_form.html",
         heading=_event_heading(event),
@@ -1026,6 +1036,29 @@ def edit_event(event_id):
         public_link=url_for("pages.event_view", slug=event.slug),
         **_form_context(viewer, _event_values(viewer, event), {}, event),
     )
+
+
+def _save_edit(viewer, event_id: int):
+    """An event's edit form sent, and a new event's form sent again (``_save``), which is
+    one of the event it made: what a save made since the form was opened changed is kept
+    (or the form refused, 409); nothing saved on an event trashed, no longer the user's,
+    or deleted since, with what was typed shown."""
+    event = _event_for(viewer, event_id)
+    if event is None:
+        mine = _event_for(viewer, event_id, "read")
+        if mine is not None and mine.author == viewer.id:
+            return _no_longer_yours()
+        if "shown" in request.form and get_event(event_id) is None:  # opened, then deleted
+            return _unsaved(410, _("Deleted"), _(DELETED_SINCE))
+        return _not_yours(viewer, event_id)
+    if event.status == "trash":  # its form cannot say so: restored first, on purpose
+        return _unsaved(409, _("In the trash"), _(IN_TRASH))
+    if "preview" not in request.form and not items.browsing_images(request.form):
+        now = _event_values(viewer, event)
+        both = event_form.changed_on_both_sides(request.form, request.files, now, event.password)
+        if both:
+            return _edited_elsewhere(viewer, event, both, now)
+    return _save(viewer, event)
 
 
 def _event_values(viewer, event) -> dict:
@@ -1054,13 +1087,23 @@ EDITED_FIELDS_ELSEWHERE = N_(
 IN_TRASH = N_("This event is in the trash: it is not on the site. Restore it to edit it.")
 
 
+DELETED_SINCE = N_(
+    "This event was deleted for good after you opened the form. Nothing was saved. What "
+    "you typed is below, to copy."
+)
+
+
 def _no_longer_yours():
     """A save of an event the user may still read but no longer edit (a contributor's, an
     editor having approved it since the form was opened): nothing saved (409), and what was
     typed shown, so that it is not lost."""
-    return _page(
-        "message.html", 409, heading=_("Not saved"), message=_(NO_LONGER_YOURS), typed=_typed()
-    )
+    return _unsaved(409, _("Not saved"), _(NO_LONGER_YOURS))
+
+
+def _unsaved(status: int, heading: str, message: str) -> Response:
+    """An event's form that could not be saved (trashed, no longer the user's, deleted
+    since it was opened): why, and what was typed, to copy."""
+    return _page("message.html", status, heading=heading, message=message, typed=_typed())
 
 
 def _typed() -> list[tuple[str, str]]:
@@ -1364,6 +1407,11 @@ def edit_item(plural, item_id):
     kind = items.kind_of(plural)
     item = items.item_of(kind, item_id) if kind else None
     if item is None:
+        if request.method == "POST" and "edited_from" in request.form and items.gone(kind, item_id):
+            # Its form, opened before the item was deleted for good: what was typed, on
+            # the form that makes it anew.
+            errors = {"_form": _(DELETED_SINCE_OPENED)}
+            return _item_form(kind, dict(request.form), errors, status=410, edited_from="")
         return _item_refused(kind, item_id)
     if request.method == "POST":
         if items.in_trash(kind, item):  # its form cannot say so: restored first, as an event
@@ -1434,6 +1482,12 @@ def delete_item(plural, item_id):
             return _item_refused(kind, item_id)  # removed, or no longer the user's
     _say("deleted" if for_good else "trashed")
     return redirect(url_for("editor.list_items", plural=plural), 303)
+
+
+DELETED_SINCE_OPENED = N_(
+    "This was deleted for good after you opened the form. Nothing was saved. What you typed "
+    "is below: save it to make it again."
+)
 
 
 def _item_refused(kind, item_id: int):

@@ -247,6 +247,16 @@ def item_of(kind: Kind, item_id: int, action: str = "edit"):
     return item if item is not None and may_change(kind, item, action) else None
 
 
+def gone(kind: Kind | None, item_id: int) -> bool:
+    """Whether there is no item of ``kind`` numbered ``item_id`` (deleted for good, or
+    never made), whoever asks."""
+    if kind is None:
+        return False
+    if kind.is_term:
+        return get_term(item_id, kind.routes.taxonomy) is None
+    return get_linked(kind.routes.kind, item_id) is None
+
+
 def may_change(kind: Kind, item, action: str = "edit") -> bool:
     """Whether this user may ``action`` the venue or organizer ``item``."""
     return may(g.editor, action, item, effective_status(item))
