@@ -339,13 +339,8 @@ def signed_in_by_link(server, link: str) -> tuple[requests.Session, str]:
     return editor, csrf(editor.get(server.base + "/manage/", timeout=30).text)
 
 
-def read_plans(app, monkeypatch, write, marker: str) -> list[str]:
-    """The engine's plan (SQLite's ``EXPLAIN QUERY PLAN``, PostgreSQL's ``EXPLAIN``) of each
-    read naming ``marker`` that ``write`` (a callable making one request) sends, a plan's
-    lines joined by " / ": the mechanism behind a cost, where a timing would be the bench's."""
-    # Connections of their own: one that ran a migration's ANALYZE (an earlier test's) keeps
-    # planning by the rows counted then.
-    app.extensions["calendar.db"].close_all()
+def statements_sent(monkeypatch, action) -> list[tuple[str, list]]:
+    """Each (SQL, parameters) the database is sent while ``action()`` runs."""
     sent = []
     execute = database.obj.execute_sql
 
@@ -354,8 +349,21 @@ def read_plans(app, monkeypatch, write, marker: str) -> list[str]:
         return execute(sql, params, *args, **kwargs)
 
     monkeypatch.setattr(database.obj, "execute_sql", spying)
-    write()
-    monkeypatch.undo()
+    try:
+        action()
+    finally:
+        monkeypatch.undo()
+    return sent
+
+
+def read_plans(app, monkeypatch, write, marker: str) -> list[str]:
+    """The engine's plan (SQLite's ``EXPLAIN QUERY PLAN``, PostgreSQL's ``EXPLAIN``) of each
+    read naming ``marker`` that ``write`` (a callable making one request) sends, a plan's
+    lines joined by " / ": the mechanism behind a cost, where a timing would be the bench's."""
+    # Connections of their own: one that ran a migration's ANALYZE (an earlier test's) keeps
+    # planning by the rows counted then.
+    app.extensions["calendar.db"].close_all()
+    sent = statements_sent(monkeypatch, write)
     reads = [(s, p) for s, p in sent if marker in s and s.lstrip().startswith("SELECT")]
     explain = "EXPLAIN" if is_postgres() else "EXPLAIN QUERY PLAN"
     with app.app_context(), database.connection_context():

@@ -17,6 +17,7 @@ from store.db import database
 from store.models import EventDay
 from tests.conftest import NS
 from tests.databases import ON_POSTGRES
+from tests.helpers import statements_sent
 
 _n = itertools.count(990000)
 
@@ -598,17 +599,12 @@ def test_a_window_total_sums_the_day_counts_from_their_index(app, client, events
     assert ["status", "start_day", "end_day"] not in columns  # the old index, dropped
     if ON_POSTGRES:
         return
-    sent = []
-    execute = database.obj.execute_sql
-
-    def spying(sql, params=None, *args, **kwargs):
-        sent.append((sql, params))
-        return execute(sql, params, *args, **kwargs)
-
-    monkeypatch.setattr(database.obj, "execute_sql", spying)
     path = window_query("2031-03-01 10:00:00", "2031-04-01 10:00:00")
-    assert client.get(f"{path}&per_page=1&_={next(_n)}").status_code == 200
-    monkeypatch.undo()
+
+    def ask():
+        assert client.get(f"{path}&per_page=1&_={next(_n)}").status_code == 200
+
+    sent = statements_sent(monkeypatch, ask)
     (sql, params), *_ = [(s, p) for s, p in sent if '"event_day"' in s]
     with app.app_context(), database.connection_context():
         plan = [row[-1] for row in database.execute_sql(f"EXPLAIN QUERY PLAN {sql}", params)]
