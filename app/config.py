@@ -21,6 +21,7 @@ from flask import Config, Flask
 from app.i18n import has_catalog
 from app.urls import named_host
 from rules.dates import WINDOW_DAYS, DateError, resolve_timezone
+from rules.text import is_one_line
 from store.db import is_url
 from store.images import DEFAULT_MAX_PIXELS
 
@@ -386,9 +387,29 @@ def check_settings(settings) -> None:
         raise SettingError(f"UPLOAD_FOLDER: {folder} is not writable")
     _check_roots(settings)
     _check_lists(settings)
+    _check_texts(settings)
     if settings["DEFAULT_LANGUAGE"] not in settings["LANGUAGES"]:
         raise SettingError(
             f"DEFAULT_LANGUAGE: {settings['DEFAULT_LANGUAGE']!r} is not one of LANGUAGES"
+        )
+
+
+def _check_texts(settings) -> None:
+    """Every text setting is text (an environment or config.py saved in another encoding
+    than UTF-8 gives Python lone surrogates, which no page can be written in), and
+    SITE_NAME, which heads every page and feed, one line without control characters."""
+    for key, default in DEFAULTS.items():
+        values = settings[key] if key in LISTS else [settings[key]]
+        for value in values if isinstance(default, str) else ():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise SettingError(
+                    f"{key}: {value!r} is not UTF-8 text (set it from a file in UTF-8)"
+                ) from None
+    if not is_one_line(settings["SITE_NAME"]):
+        raise SettingError(
+            f"SITE_NAME: one line without control characters (is {settings['SITE_NAME']!r})"
         )
 
 

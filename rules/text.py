@@ -19,10 +19,18 @@ _MARKUP = re.compile(r"<(?:[a-zA-Z/!?])[^>]*(?:>|$)")
 
 
 # Control characters, and the separators some readers take for line breaks (U+001C-U+001E,
-# U+0085, U+2028, U+2029): plain text is one line, whatever face shows it (SPEC §10).
-_LINE_BREAKING = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
+# U+0085, U+2028, U+2029): plain text is one line, whatever face shows it (SPEC §10). With
+# them U+FFFE and U+FFFF, no characters at all: XML 1.0 forbids them, and one in a title
+# made the whole RSS feed unreadable.
+_LINE_BREAKING = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\ufffe\uffff]+")
 # In HTML, tab and line breaks are white space; the other C0 characters are not text.
-_NOT_IN_HTML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_NOT_IN_HTML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+def is_one_line(text: str) -> bool:
+    """Whether ``text`` holds none of what ``plain_text`` makes a space (a setting shown on
+    every page, such as SITE_NAME, is refused at start rather than changed)."""
+    return _LINE_BREAKING.search(text) is None
 
 
 def plain_text(text: str) -> str:

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import xml.dom.minidom
 from datetime import date, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from html import unescape
@@ -3790,3 +3791,43 @@ def test_a_query_naming_no_filter_reads_as_none_and_one_naming_a_filter_is_read(
         Filters.from_query(MultiDict([("search[]", "a\x01")]))
     with pytest.raises(BadFlag):
         Filters.from_query(MultiDict([("featured", "maybe")]))
+
+
+def test_rss_feed_stays_well_formed_xml_with_a_noncharacter_in_a_title(client, admin):
+    """D1: a title (or venue name) holding U+FFFF or U+FFFE is stored as sent (the API
+    strips C0/C1 controls only), and /events/feed/ writes it into the RSS: characters XML
+    1.0 does not allow (its Char production), so the whole feed is not well-formed and every
+    reader subscribed to it fails on it."""
+    venue = client.post(f"{NS}/venues", json={"venue": "Hall \ufffe"}, headers=admin).get_json()
+    for title in ("Broken \uffff title", "Fine title"):
+        answer = client.post(
+            f"{NS}/events",
+            json={
+                "title": title,
+                "start_date": "tomorrow 10am",
+                "end_date": "tomorrow 11am",
+                "venue": venue["id"],
+            },
+            headers=admin,
+        )
+        assert answer.status_code == 201, answer.get_json()
+    feed = client.get("/events/feed/")
+    assert feed.status_code == 200
+    xml.dom.minidom.parseString(feed.get_data())  # raises ExpatError: not well-formed
+
+
+def test_a_site_template_may_indent_tojson(fresh_app, instance_files):
+    """D2: SPEC §15 "instance/templates/ overrides any template by name". Jinja's ``tojson``
+    takes an ``indent`` (``{{ value|tojson(2) }}``, documented by Jinja); the pages set
+    ``json.dumps_function`` to an orjson wrapper that takes no keyword, so a site's
+    template using it is a 500 page instead of the indented JSON (Flask's own dumps takes
+    it)."""
+    instance_files(
+        "templates/embed.html",
+        '{% extends "base.html" %}{% block main %}'
+        '<pre id="data">{{ {"a": [1, 2]}|tojson(2) }}</pre>{% endblock %}',
+    )
+    fresh_app.config["PROPAGATE_EXCEPTIONS"] = False
+    answer = fresh_app.test_client().get("/events/embed/", headers=HTML)
+    assert answer.status_code == 200
+    assert '"a": [' in answer.get_data(as_text=True)

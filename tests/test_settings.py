@@ -705,3 +705,40 @@ def test_a_postgresql_url_that_cannot_be_read_says_one_line(tmp_path, url):
     assert "Traceback" not in done.stderr, done.stderr[-300:]
     assert "CALENDAR_DATABASE: the PostgreSQL URL cannot be read" in done.stderr
     assert "secret" not in done.stderr
+
+
+def test_a_site_name_not_in_utf8_is_refused_at_start_not_a_500_on_every_page(tmp_path, monkeypatch):
+    """D3: SITE_NAME set in the environment with bytes that are not UTF-8 (an env file saved
+    as Latin-1: "Ev\\xc9nements") reaches Python as a lone surrogate; the app starts, and
+    every page (list, editor sign-in, error pages too) and the REST index answer 500 "unhandled
+    exception" (the page's bytes cannot be encoded). Other settings that cannot work are
+    refused at start with a SettingError saying why; this one should be too (or shown)."""
+    from app import create_app
+    from app.config import SettingError
+    from tests.conformance import ConformingClient
+    from tests.databases import drop_database, fresh_database
+
+    monkeypatch.setenv("SITE_NAME", "Ev\udcc9nements")  # the bytes b"Ev\xc9nements"
+    setting = fresh_database(tmp_path, "own.db")
+    try:
+        try:
+            app = create_app({"CALENDAR_DATABASE": setting, "UPLOAD_FOLDER": str(tmp_path / "up")})
+        except SettingError:
+            return  # refused with a reason: fine
+        app.test_client_class = ConformingClient
+        app.config["PROPAGATE_EXCEPTIONS"] = False
+        client = app.test_client()
+        for path in ("/events/", "/manage/signin", "/wp-json"):
+            assert client.get(path, headers={"Accept": "text/html"}).status_code < 500, path
+    finally:
+        drop_database(setting)
+
+
+def test_a_site_name_with_a_control_character_is_refused_at_start(tmp_path, monkeypatch):
+    """SITE_NAME heads every page and feed: a control character in it (here U+0001, which
+    made the RSS feed unreadable XML) is refused at start, naming the setting."""
+    monkeypatch.setenv("SITE_NAME", "Events\u0001")
+    with pytest.raises(SettingError, match="SITE_NAME"):
+        create_app(
+            {"CALENDAR_DATABASE": str(tmp_path / "own.db"), "UPLOAD_FOLDER": str(tmp_path / "up")}
+        )

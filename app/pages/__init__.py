@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar as month_math
 import hmac
+import json
 import os
 import re
 from bisect import bisect_left, bisect_right
@@ -1902,8 +1903,15 @@ def _answers_a_page(path: str) -> bool:
     return not in_api and wants_page(request)
 
 
-def _json_text(value) -> str:
-    return orjson.dumps(value).decode()
+def _json_text(value, **kwargs) -> str:
+    """orjson's text; what it cannot write as Jinja's ``tojson`` would (an ``indent`` a site's
+    template asks, keys that are not text) by the standard library's, as Jinja does."""
+    if not kwargs:
+        try:
+            return orjson.dumps(value).decode()
+        except TypeError:  # orjson.JSONEncodeError: a key that is not text
+            pass
+    return json.dumps(value, **kwargs)
 
 
 def _site_css():
