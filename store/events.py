@@ -1505,11 +1505,11 @@ def _replace_links(
     insert_rows(model, rows)  # prepared, no RETURNING
 
 
-def _materialise_linked(kind: str, items: list, viewer: Viewer) -> list[int]:
+def _materialise_linked(kind: str, items: list, viewer: Viewer, now: str) -> list[int]:
     ids = []
     for item in items:
         if isinstance(item, dict):
-            row, _created = create_linked(kind, item, viewer)
+            row, _created = create_linked(kind, item, viewer, now=now)
             ids.append(row.id)
         else:
             ids.append(item)
@@ -1563,14 +1563,14 @@ def _write_links(saved: Event, links: dict, existing: Event | None, viewer: View
     transaction; the term links' ``live`` follows the row as saved."""
     event_id = saved.id
     if "venue" in links:
-        venues = _materialise_linked("venue", links["venue"], viewer)
+        venues = _materialise_linked("venue", links["venue"], viewer, saved.modified_utc)
         _replace_links(EventVenue, "venue", event_id, venues, new=existing is None)
     if "organizer" in links:
         _replace_links(
             EventOrganizer,
             "organizer",
             event_id,
-            _materialise_linked("organizer", links["organizer"], viewer),
+            _materialise_linked("organizer", links["organizer"], viewer, saved.modified_utc),
             new=existing is None,
         )
     # The links' ``live`` follows the row as saved, whatever ``existing`` (read before

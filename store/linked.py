@@ -136,16 +136,19 @@ def find_duplicate(kind: str, values: dict, viewer: Viewer):
     return query.order_by(model.id).first()
 
 
-def create_linked(kind: str, values: dict, viewer: Viewer, dedupe: bool = True):
+def create_linked(
+    kind: str, values: dict, viewer: Viewer, dedupe: bool = True, now: str | None = None
+):
     """Creates a venue or organizer from ``values`` (model columns), or returns the
     duplicate that ``viewer`` may read and that already exists. Call inside a write
-    transaction."""
+    transaction; ``now``: the write's moment when it makes an event too (one write, one
+    ``modified``: a feed's VEVENT is stamped with the latest of its items')."""
     model = MODELS[kind]
     if dedupe:
         existing = find_duplicate(kind, values, viewer)
         if existing is not None:
             return existing, False
-    now = utcnow_str()
+    now = now or utcnow_str()
     row = _keyed(values)
     row.setdefault("date", now)
     row.setdefault("date_utc", now)

@@ -691,3 +691,35 @@ def test_the_migration_keys_the_titles_of_existing_venues_and_organizers(app, cl
     for path, field in (("venues", "venue"), ("organizers", "organizer")):
         again = client.post(f"{NS}/{path}", json={field: "école nord"}, headers=admin)
         assert again.get_json()["id"] == made[path]["id"], path
+
+
+def test_a_venue_and_organizer_made_with_an_event_share_its_modified_time(
+    client, admin, monkeypatch
+):
+    """One write, one moment: a venue and an organizer made inline by an event write are
+    stamped with the event's ``modified`` even when the clock's second turns during the
+    write (a feed's VEVENT is stamped with the latest of its items', so a fresh event's
+    DTSTAMP would otherwise read a second after its own ``modified``: a CI run on
+    PostgreSQL met it)."""
+    from rules import clock
+
+    ticking = iter(range(10**6))
+    real = clock._now
+    monkeypatch.setattr(clock, "_now", lambda: real() + next(ticking))  # a second a call
+    answer = client.post(
+        f"{NS}/events",
+        json={
+            "title": "Ticking",
+            "start_date": "2030-01-01 10:00",
+            "end_date": "2030-01-01 12:00",
+            "venue": {"venue": "Tick Hall"},
+            "organizer": [{"organizer": "Tock Club"}],
+        },
+        headers=admin,
+    )
+    monkeypatch.undo()
+    assert answer.status_code == 201, answer.get_json()
+    made = answer.get_json()
+    venue = client.get(f"{NS}/venues/{made['venue']['id']}").get_json()
+    organizer = client.get(f"{NS}/organizers/{made['organizer'][0]['id']}").get_json()
+    assert venue["modified_utc"] == organizer["modified_utc"] == made["modified_utc"]
