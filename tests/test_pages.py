@@ -3831,3 +3831,21 @@ def test_a_site_template_may_indent_tojson(fresh_app, instance_files):
     answer = fresh_app.test_client().get("/events/embed/", headers=HTML)
     assert answer.status_code == 200
     assert '"a": [' in answer.get_data(as_text=True)
+
+
+def test_a_filtered_rss_feed_links_the_page_it_is_the_feed_of(client, two_pages_of_talks):
+    """An RSS channel's `<link>` is the page the feed is of, with its filters: a search's
+    feed linked the unsearched list (outside check chk20x's note), a term's feed its term
+    page without the search."""
+    for feed, page in (
+        ("/events/feed/?search=talk", "http://localhost/events/?search=talk"),
+        ("/events/feed/", "http://localhost/events/"),
+        (
+            "/events/category/talks/feed/?search=talk",
+            "http://localhost/events/category/talks/?search=talk",
+        ),
+    ):
+        answer = client.get(feed)
+        assert answer.status_code == 200, feed
+        channel = ElementTree.fromstring(answer.get_data()).find("channel")
+        assert channel.findtext("link") == page, feed

@@ -693,7 +693,14 @@ def tec_feed(feed, taxonomy=None, slug=None):
     that page is (``_list_page``), so the readers subscribed before the move keep
     reading; ``?ical=1`` there is that page's calendar feed, as on the page."""
     term = reading.term_page(taxonomy, slug) if taxonomy else None
-    listed = page_address(f"pages.{taxonomy}_view", {"slug": slug}) if term else _nav()["list"]
+    # The channel's link is the page the feed is of, with its filters (a search's feed
+    # links the search).
+    query = _asked_filters().query()
+    listed = (
+        page_address(f"pages.{taxonomy}_view", {"slug": slug}, **query)
+        if term
+        else page_address("pages.list_view", **query)
+    )
     response = _list_page("rss.xml", term=term, absolute=absolute_url, listed=listed)
     if response.status_code == 200:
         response.mimetype = RSS
