@@ -2761,14 +2761,20 @@ def _hidden(page: str, name: str) -> str:
     return html.unescape(found.group(1)) if found else ""
 
 
+def _sent_new_form(session, title: str) -> tuple[dict, int]:
+    """A new-event form opened and sent by ``session``: what it sent (its form id in it,
+    to send again) and the id of the event it made."""
+    form = session.get("/manage/events/new").get_data(as_text=True)
+    data = {"csrf_token": session.token, "title": title, "status": "publish", **WHEN}
+    data["form_id"] = _hidden(form, "form_id")
+    made = session.post("/manage/events/new", data=data)
+    assert made.status_code == 303
+    return data, int(made.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+
+
 def _new_event(editor, title: str) -> tuple[int, str]:
     """An event made through the new-event form; its id and its edit form's ``shown``."""
-    form = editor.get("/manage/events/new").get_data(as_text=True)
-    data = {"csrf_token": editor.token, "title": title, "status": "publish", **WHEN}
-    data["form_id"] = _hidden(form, "form_id")
-    made = editor.post("/manage/events/new", data=data)
-    assert made.status_code == 303
-    event_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    _data, event_id = _sent_new_form(editor, title)
     page = editor.get(f"/manage/events/{event_id}").get_data(as_text=True)
     return event_id, _hidden(page, "shown")
 
@@ -2896,12 +2902,7 @@ def test_a_new_event_form_sent_again_does_not_take_its_event_out_of_the_trash(
     form wrote into the trashed event, took it out of the trash and published it, unseen."""
     admin = as_role("administrator", "boss")
     editor = sign_in("editor", "ella")
-    form = editor.get("/manage/events/new").get_data(as_text=True)
-    data = {"csrf_token": editor.token, "title": "Trashed later", "status": "publish", **WHEN}
-    data["form_id"] = _hidden(form, "form_id")
-    made = editor.post("/manage/events/new", data=data)
-    assert made.status_code == 303
-    event_id = int(made.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+    data, event_id = _sent_new_form(editor, "Trashed later")
     trashed = editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
     assert trashed.status_code in (200, 303)
     assert _as_stored(client, admin, event_id)["status"] == "trash"
@@ -2921,12 +2922,7 @@ def test_a_contributors_resent_new_form_does_not_undo_an_editors_trash(client, s
     admin = as_role("administrator", "boss")
     contributor = sign_in("contributor", "cora")
     editor = sign_in("editor", "ella")
-    form = contributor.get("/manage/events/new").get_data(as_text=True)
-    data = {"csrf_token": contributor.token, "title": "Submitted", "status": "publish", **WHEN}
-    data["form_id"] = _hidden(form, "form_id")
-    made = contributor.post("/manage/events/new", data=data)
-    assert made.status_code == 303
-    event_id = int(made.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+    data, event_id = _sent_new_form(contributor, "Submitted")
     assert _as_stored(client, admin, event_id)["status"] == "pending"
     editor.post(f"/manage/events/{event_id}/trash", data={"csrf_token": editor.token})
     assert _as_stored(client, admin, event_id)["status"] == "trash"
@@ -2949,12 +2945,7 @@ def test_a_contributors_resent_new_form_after_approval_says_nothing_was_saved(
     admin = as_role("administrator", "boss")
     contributor = sign_in("contributor", "cora")
     editor = sign_in("editor", "ella")
-    form = contributor.get("/manage/events/new").get_data(as_text=True)
-    data = {"csrf_token": contributor.token, "title": "Choir night", "status": "publish", **WHEN}
-    data["form_id"] = _hidden(form, "form_id")
-    made = contributor.post("/manage/events/new", data=data)
-    assert made.status_code == 303
-    event_id = int(made.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+    data, event_id = _sent_new_form(contributor, "Choir night")
     approved = editor.post(f"/manage/events/{event_id}/approve", data={"csrf_token": editor.token})
     assert approved.status_code in (200, 303)
     assert _as_stored(client, admin, event_id)["status"] == "publish"
